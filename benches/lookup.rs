@@ -1,0 +1,59 @@
+//! In-process speed of the core operations. `cargo bench` runs them all.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use npuzzle::rank::Ranker;
+use npuzzle::{build_table, build_tables, parse_board, write_database, Board, Database, Shape};
+
+fn three_by_three_db() -> (tempfile::TempDir, Database<memmap2::Mmap>) {
+    let shape = Shape::THREE_BY_THREE;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("3x3.db");
+    write_database(&path, shape, &build_tables(shape, &(0..9).collect::<Vec<_>>())).unwrap();
+    let db = Database::open(&path).unwrap();
+    (dir, db)
+}
+
+fn benches(c: &mut Criterion) {
+    let shape = Shape::THREE_BY_THREE;
+    let ranker = Ranker::new(shape, 8);
+    let board = parse_board("867254301", shape).unwrap();
+    c.bench_function("rank 3x3", |b| b.iter(|| ranker.rank(black_box(&board))));
+    c.bench_function("unrank 3x3", |b| b.iter(|| ranker.unrank(black_box(123_456))));
+    c.bench_function("parse board 867254301", |b| {
+        b.iter(|| parse_board(black_box("867254301"), shape).unwrap())
+    });
+
+    let (_dir, db) = three_by_three_db();
+    let goal = Board::goal(shape);
+    let target = db.target(&goal).unwrap();
+    c.bench_function("distance lookup (31 moves)", |b| {
+        b.iter(|| target.distance(black_box(&board)).unwrap())
+    });
+    let mut moves = Vec::with_capacity(64);
+    c.bench_function("solve 31-move position", |b| {
+        b.iter(|| {
+            moves.clear();
+            target.solve_into(black_box(&board), &mut moves).unwrap()
+        })
+    });
+    let other_goal = parse_board("123804765", shape).unwrap();
+    let far = parse_board("567408321", shape).unwrap();
+    c.bench_function("solve for goal 123804765, with relabelling", |b| {
+        b.iter(|| {
+            moves.clear();
+            let t = db.target(black_box(&other_goal)).unwrap();
+            t.solve_into(black_box(&far), &mut moves).unwrap()
+        })
+    });
+    c.bench_function("build one 3x3 table", |b| b.iter(|| build_table(shape, black_box(8))));
+    c.bench_function("build all nine 3x3 tables", |b| {
+        b.iter(|| build_tables(shape, black_box(&(0..9).collect::<Vec<_>>())))
+    });
+}
+
+criterion_group! {
+    name = group;
+    config = Criterion::default().sample_size(30).measurement_time(std::time::Duration::from_secs(2)).warm_up_time(std::time::Duration::from_millis(500));
+    targets = benches
+}
+criterion_main!(group);

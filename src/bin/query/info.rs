@@ -1,0 +1,82 @@
+//! `query info` and `query verify`.
+
+use crate::{cell_name, Outcome};
+use memmap2::Mmap;
+use npuzzle::format::VERSION;
+use npuzzle::Database;
+use std::io::Write;
+use std::path::Path;
+use std::time::Instant;
+
+/// Arguments of `query info`.
+#[derive(clap::Args)]
+pub struct InfoArgs {
+    /// One JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `query info`: what the header says.
+pub fn info(db: &Database<Mmap>, path: &Path, args: &InfoArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
+    let shape = db.shape();
+    let header = db.header();
+    if args.json {
+        let value = serde_json::json!({
+            "path": path.display().to_string(),
+            "bytes": db.bytes().len(),
+            "version": VERSION,
+            "board": shape.to_string(),
+            "tables": header.tables,
+        });
+        writeln!(out, "{value}")?;
+        return Ok(Outcome::Success);
+    }
+    writeln!(out, "file     {} ({} bytes)", path.display(), db.bytes().len())?;
+    writeln!(out, "format   version {VERSION}")?;
+    writeln!(out, "board    {shape}")?;
+    writeln!(out, "tables   {} of {} goal blank cells", header.tables.len(), shape.cells())?;
+    writeln!(out)?;
+    writeln!(out, "goal blank         positions  max distance     offset  checksum")?;
+    for t in &header.tables {
+        writeln!(
+            out,
+            "{:<18} {:>9}  {:>12} {:>10}  {:08x}",
+            cell_name(shape, t.blank as usize),
+            t.positions,
+            t.max_distance,
+            t.offset,
+            t.checksum
+        )?;
+    }
+    Ok(Outcome::Success)
+}
+
+/// `query verify`: reads every table; exit 2 on any fault.
+pub fn verify(db: &Database<Mmap>, path: &Path, out: &mut impl Write) -> anyhow::Result<Outcome> {
+    let started = Instant::now();
+    let reports = npuzzle::verify(db);
+    let shape = db.shape();
+    let mut damaged = 0;
+    for r in &reports {
+        let name = cell_name(shape, r.blank);
+        if r.is_ok() {
+            writeln!(out, "table for blank at {name}: ok, {} positions", r.positions)?;
+            continue;
+        }
+        damaged += 1;
+        let checksum = if r.checksum_ok { "checksum ok" } else { "checksum MISMATCH" };
+        writeln!(out, "table for blank at {name}: DAMAGED, {checksum}, {} faulty entries", r.fault_count)?;
+        for fault in &r.faults {
+            writeln!(out, "  {fault}")?;
+        }
+    }
+    let positions: u64 = reports.iter().map(|r| r.positions).sum();
+    let ms = started.elapsed().as_secs_f64() * 1e3;
+    if damaged > 0 {
+        writeln!(out, "{}: {damaged} of {} tables damaged", path.display(), reports.len())?;
+        out.flush()?;
+        anyhow::bail!("{} is damaged; rebuild it with build-db", path.display());
+    }
+    writeln!(out, "{}: ok, {} tables, {positions} positions checked in {ms:.1} ms", path.display(), reports.len())?;
+    Ok(Outcome::Success)
+}

@@ -1,0 +1,132 @@
+//! `query solve` and `query distance`.
+
+use crate::{board_arg, goal_arg, Outcome};
+use memmap2::Mmap;
+use npuzzle::answer::write_json;
+use npuzzle::{move_string, Board, Database, LookupError, Move};
+use std::io::Write;
+
+/// Arguments of `query solve`.
+#[derive(clap::Args)]
+pub struct SolveArgs {
+    /// The start position, in any form (`867254301`, `867/254/301`, `8 6 7 2 5 4 3 0 1`, JSON).
+    #[arg(required = true, num_args = 1..)]
+    start: Vec<String>,
+    /// The goal [default: tiles in order, blank last].
+    #[arg(long)]
+    goal: Option<String>,
+    /// One JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Print the board after every move.
+    #[arg(long, conflicts_with = "json")]
+    boards: bool,
+}
+
+/// Arguments of `query distance`.
+#[derive(clap::Args)]
+pub struct DistanceArgs {
+    /// The start position, in any form.
+    #[arg(required = true, num_args = 1..)]
+    start: Vec<String>,
+    /// The goal [default: tiles in order, blank last].
+    #[arg(long)]
+    goal: Option<String>,
+    /// One JSON object instead of the bare number.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The boards and the answer for them: the moves, or why there are none.
+struct Answer {
+    start: Board,
+    goal: Board,
+    moves: Result<Vec<Move>, npuzzle::Unsolvable>,
+}
+
+fn answer(db: &Database<Mmap>, start: &[String], goal: Option<&str>) -> anyhow::Result<Answer> {
+    let shape = db.shape();
+    // Separate words are one board: `query solve 8 6 7 2 5 4 3 0 1`.
+    let start = board_arg(&start.join(" "), shape, "start")?;
+    let goal = goal_arg(goal, shape)?;
+    let moves = match db.solve(&start, &goal) {
+        Ok(moves) => Ok(moves),
+        Err(LookupError::Unsolvable(why)) => Err(why),
+        Err(e) => return Err(e.into()),
+    };
+    Ok(Answer { start, goal, moves })
+}
+
+impl Answer {
+    fn write_json(&self, out: &mut impl Write) -> anyhow::Result<Outcome> {
+        let mut line = Vec::new();
+        write_json(&mut line, &self.start, &self.goal, self.moves.as_deref().map_err(|e| e));
+        line.push(b'\n');
+        out.write_all(&line)?;
+        Ok(self.outcome())
+    }
+
+    fn outcome(&self) -> Outcome {
+        match self.moves {
+            Ok(_) => Outcome::Success,
+            Err(_) => Outcome::Unsolvable,
+        }
+    }
+}
+
+/// `query solve`.
+pub fn solve(db: &Database<Mmap>, args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
+    let answer = answer(db, &args.start, args.goal.as_deref())?;
+    if args.json {
+        return answer.write_json(out);
+    }
+    let moves = match &answer.moves {
+        Ok(moves) => moves,
+        Err(why) => {
+            writeln!(out, "unsolvable: {why}")?;
+            return Ok(Outcome::Unsolvable);
+        }
+    };
+    let (start, goal) = (&answer.start, &answer.goal);
+    if moves.is_empty() {
+        writeln!(out, "{start} is the goal: 0 moves")?;
+        return Ok(Outcome::Success);
+    }
+    let plural = if moves.len() == 1 { "" } else { "s" };
+    writeln!(out, "{start} -> {goal}: {} move{plural}", moves.len())?;
+    writeln!(out, "{}", move_string(moves))?;
+    writeln!(out)?;
+    if args.boards {
+        write!(out, "{}", start.grid())?;
+    }
+    let width = moves.len().to_string().len();
+    let mut board = *start;
+    for (i, &m) in moves.iter().enumerate() {
+        let tile = board.tile_moved_by(m).expect("a solution's moves stay on the board");
+        writeln!(
+            out,
+            "{:>width$}. {}  tile {tile} slides {}",
+            i + 1,
+            m.letter(),
+            m.tile_direction()
+        )?;
+        board = board.apply(m).expect("checked above");
+        if args.boards {
+            write!(out, "{}", board.grid())?;
+        }
+    }
+    Ok(Outcome::Success)
+}
+
+/// `query distance`.
+pub fn distance(db: &Database<Mmap>, args: &DistanceArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
+    let answer = answer(db, &args.start, args.goal.as_deref())?;
+    if args.json {
+        return answer.write_json(out);
+    }
+    match &answer.moves {
+        Ok(moves) => writeln!(out, "{}", moves.len())?,
+        Err(why) => writeln!(out, "unsolvable: {why}")?,
+    }
+    Ok(answer.outcome())
+}

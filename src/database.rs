@@ -1,0 +1,393 @@
+//! Reading a database: checked at open, then answered by lookup.
+
+use crate::board::{Board, Move};
+use crate::entry;
+use crate::format::{
+    bincode_config, page_align, Header, Preamble, TableInfo, MAGIC, MAX_HEADER_LEN, PREAMBLE_LEN,
+    VERSION,
+};
+use crate::rank::Ranker;
+use crate::relabel::Relabelling;
+use crate::shape::{Shape, MAX_CELLS};
+use crate::solvability::Unsolvable;
+use memmap2::Mmap;
+use std::fs::File;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// Why bytes are not a usable database. Every check runs at open, before any
+/// table is touched; none of them reads the tables themselves.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FormatError {
+    /// Shorter than the fixed preamble.
+    #[error("the file is {got} bytes long, too short to be a database (the preamble alone is {expected})")]
+    TooShort {
+        /// Bytes needed.
+        expected: usize,
+        /// Bytes present.
+        got: usize,
+    },
+    /// Not our magic bytes.
+    #[error("not an npuzzle database: expected magic bytes {:?}, got {:?}", String::from_utf8_lossy(&MAGIC), String::from_utf8_lossy(.got))]
+    Magic {
+        /// The first eight bytes.
+        got: [u8; 8],
+    },
+    /// Another format version.
+    #[error("database format version {got} is not supported: this build reads version {expected}")]
+    Version {
+        /// [`VERSION`].
+        expected: u32,
+        /// The file's version.
+        got: u32,
+    },
+    /// The header does not fit, or does not match its checksum.
+    #[error("the header is damaged: {0}")]
+    Header(String),
+    /// The header decodes but describes something impossible.
+    #[error("the header is inconsistent: {0}")]
+    Inconsistent(String),
+    /// The file is longer or shorter than its header implies.
+    #[error("the file is {got} bytes long but its header implies {expected}: it is truncated or has extra bytes")]
+    Length {
+        /// Bytes the header implies.
+        expected: u64,
+        /// Bytes present.
+        got: u64,
+    },
+}
+
+/// A database file could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The file could not be read or mapped.
+    #[error("cannot open {}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// The file is not a usable database.
+    #[error("{} is not a usable database: {source}", path.display())]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: FormatError,
+    },
+}
+
+/// A question the database cannot answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LookupError {
+    /// The start cannot reach the goal.
+    #[error("unsolvable: {0}")]
+    Unsolvable(Unsolvable),
+    /// A board of another size than the database's.
+    #[error("the board is {got} but the database holds {expected} boards")]
+    Shape {
+        /// The database's board.
+        expected: Shape,
+        /// The board asked about.
+        got: Shape,
+    },
+    /// No table for goals with the blank in this cell.
+    #[error("the database has no table for goals with the blank in row {}, column {}", .row + 1, .col + 1)]
+    MissingTable {
+        /// 0-based row of the goal's blank.
+        row: usize,
+        /// 0-based column of the goal's blank.
+        col: usize,
+    },
+    /// A table entry that cannot be right; `verify` finds all of them.
+    #[error("the table for this goal is damaged at rank {rank} (run `query verify`)")]
+    Corrupt {
+        /// Where the damage showed.
+        rank: u32,
+    },
+}
+
+/// Where one table lives inside the bytes.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    offset: usize,
+    ranker: Ranker,
+}
+
+/// An opened database: generic over its bytes, so tests can use a `Vec<u8>`
+/// and the tools a memory map.
+pub struct Database<B> {
+    bytes: B,
+    shape: Shape,
+    header: Header,
+    slots: [Option<Slot>; MAX_CELLS],
+}
+
+impl Database<Mmap> {
+    /// Opens and maps a database file. Only the header is read and checked;
+    /// table pages are read by the system when a lookup first touches them.
+    pub fn open(path: &Path) -> Result<Database<Mmap>, OpenError> {
+        let io_err = |source| OpenError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let file = File::open(path).map_err(io_err)?;
+        // SAFETY: the map is read-only and lives as long as the database. The
+        // contract of `Mmap::map` is that no one truncates or rewrites the
+        // file while it is mapped; `build-db` never does (it writes a new file
+        // and renames it into place, and a mapped file outlives its name).
+        // A file truncated by another program would fault (SIGBUS) on access,
+        // which no check here can prevent; the README says so.
+        let map = unsafe { Mmap::map(&file) }.map_err(io_err)?;
+        Database::from_bytes(map).map_err(|source| OpenError::Format {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+}
+
+impl<B: AsRef<[u8]>> Database<B> {
+    /// Checks the header of a database held in memory. Costs time
+    /// proportional to the header, not to the tables.
+    pub fn from_bytes(bytes: B) -> Result<Database<B>, FormatError> {
+        let data = bytes.as_ref();
+        let (header, shape) = check_header(data)?;
+        let mut slots = [None; MAX_CELLS];
+        for info in &header.tables {
+            slots[info.blank as usize] = Some(Slot {
+                offset: info.offset as usize,
+                ranker: Ranker::new(shape, info.blank as usize),
+            });
+        }
+        Ok(Database {
+            bytes,
+            shape,
+            header,
+            slots,
+        })
+    }
+
+    /// The board size of every position in the database.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// What the file holds.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The file's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        self.bytes.as_ref()
+    }
+
+    /// Prepares lookups toward one goal; reuse it for many starts.
+    pub fn target(&self, goal: &Board) -> Result<Target<'_>, LookupError> {
+        self.check_shape(goal)?;
+        let blank = goal.blank();
+        let slot = self.slots[blank].ok_or(LookupError::MissingTable {
+            row: self.shape.row_of(blank),
+            col: self.shape.col_of(blank),
+        })?;
+        let len = slot.ranker.len();
+        let info = self.table_info(blank).expect("every slot has its header entry");
+        Ok(Target {
+            goal: *goal,
+            relabelling: Relabelling::to_canonical(goal),
+            ranker: slot.ranker,
+            entries: &self.bytes()[slot.offset..slot.offset + len],
+            info,
+            shape: self.shape,
+        })
+    }
+
+    /// The header entry of the table for goals with the blank in `blank`.
+    pub fn table_info(&self, blank: usize) -> Option<&TableInfo> {
+        self.header.tables.iter().find(|t| t.blank as usize == blank)
+    }
+
+    /// Fewest moves from `start` to `goal`.
+    pub fn distance(&self, start: &Board, goal: &Board) -> Result<u32, LookupError> {
+        self.target(goal)?.distance(start)
+    }
+
+    /// One shortest sequence of blank moves from `start` to `goal`.
+    pub fn solve(&self, start: &Board, goal: &Board) -> Result<Vec<Move>, LookupError> {
+        let mut moves = Vec::new();
+        self.target(goal)?.solve_into(start, &mut moves)?;
+        Ok(moves)
+    }
+
+    fn check_shape(&self, board: &Board) -> Result<(), LookupError> {
+        if board.shape() == self.shape {
+            Ok(())
+        } else {
+            Err(LookupError::Shape {
+                expected: self.shape,
+                got: board.shape(),
+            })
+        }
+    }
+}
+
+/// A database's table seen from one goal.
+#[derive(Clone, Copy)]
+pub struct Target<'a> {
+    goal: Board,
+    relabelling: Relabelling,
+    ranker: Ranker,
+    entries: &'a [u8],
+    info: &'a TableInfo,
+    shape: Shape,
+}
+
+impl<'a> Target<'a> {
+    /// The goal.
+    pub fn goal(&self) -> &Board {
+        &self.goal
+    }
+
+    /// The header entry of the table that serves this goal (its counts per
+    /// distance hold for this goal too: relabelling changes no distance).
+    pub fn info(&self) -> &'a TableInfo {
+        self.info
+    }
+
+    /// The start relabelled for the table, and its rank; or why it has none.
+    #[inline]
+    fn locate(&self, start: &Board) -> Result<(Board, u32), LookupError> {
+        if start.shape() != self.shape {
+            return Err(LookupError::Shape {
+                expected: self.shape,
+                got: start.shape(),
+            });
+        }
+        let board = self.relabelling.apply(start);
+        let ranked = self.ranker.rank_and_inversions(&board);
+        Unsolvable::check(self.shape, ranked.inversions, board.blank(), self.goal.blank())
+            .map_err(LookupError::Unsolvable)?;
+        Ok((board, ranked.rank))
+    }
+
+    /// Fewest moves from `start` to the goal.
+    #[inline]
+    pub fn distance(&self, start: &Board) -> Result<u32, LookupError> {
+        let (_, rank) = self.locate(start)?;
+        Ok(entry::distance(self.entries[rank as usize]) as u32)
+    }
+
+    /// Appends one shortest sequence of moves from `start` to the goal to
+    /// `moves`, and returns its length. Each step follows the stored move and
+    /// checks that it lands one step closer, so a damaged table gives an
+    /// error, never a wrong sequence.
+    pub fn solve_into(&self, start: &Board, moves: &mut Vec<Move>) -> Result<u32, LookupError> {
+        let (mut board, mut rank) = self.locate(start)?;
+        let per_blank = self.ranker.per_blank();
+        let mut e = self.entries[rank as usize];
+        let total = entry::distance(e);
+        moves.reserve(total as usize);
+        for remaining in (0..total).rev() {
+            let m = entry::next_move(e);
+            let to = board.target(m).ok_or(LookupError::Corrupt { rank })?;
+            board = board.slide_from(to);
+            rank = match m {
+                Move::Left => rank - per_blank,
+                Move::Right => rank + per_blank,
+                Move::Up | Move::Down => self.ranker.rank(&board),
+            };
+            e = self.entries[rank as usize];
+            if entry::distance(e) != remaining {
+                return Err(LookupError::Corrupt { rank });
+            }
+            moves.push(m);
+        }
+        Ok(total as u32)
+    }
+}
+
+/// Checks everything about the file that the header alone decides.
+fn check_header(data: &[u8]) -> Result<(Header, Shape), FormatError> {
+    if data.len() < PREAMBLE_LEN {
+        return Err(FormatError::TooShort {
+            expected: PREAMBLE_LEN,
+            got: data.len(),
+        });
+    }
+    let (preamble, _): (Preamble, usize) =
+        bincode::decode_from_slice(&data[..PREAMBLE_LEN], bincode_config())
+            .map_err(|e| FormatError::Header(e.to_string()))?;
+    if preamble.magic != MAGIC {
+        return Err(FormatError::Magic {
+            got: preamble.magic,
+        });
+    }
+    if preamble.version != VERSION {
+        return Err(FormatError::Version {
+            expected: VERSION,
+            got: preamble.version,
+        });
+    }
+    let header_len = preamble.header_len as usize;
+    if header_len > MAX_HEADER_LEN || header_len > data.len() - PREAMBLE_LEN {
+        return Err(FormatError::Header(format!(
+            "it claims {header_len} bytes, but the file has {} after the preamble",
+            data.len() - PREAMBLE_LEN
+        )));
+    }
+    let header_bytes = &data[PREAMBLE_LEN..PREAMBLE_LEN + header_len];
+    let crc = crc32fast::hash(header_bytes);
+    if crc != preamble.header_crc {
+        return Err(FormatError::Header(format!(
+            "expected checksum {:08x}, got {crc:08x}",
+            preamble.header_crc
+        )));
+    }
+    let (header, read): (Header, usize) = bincode::decode_from_slice(header_bytes, bincode_config())
+        .map_err(|e| FormatError::Header(e.to_string()))?;
+    if read != header_len {
+        return Err(FormatError::Header(format!(
+            "expected {header_len} bytes, decoded {read}"
+        )));
+    }
+    let bad = |msg: String| Err(FormatError::Inconsistent(msg));
+    let shape = Shape::new(header.rows as usize, header.cols as usize)
+        .map_err(|e| FormatError::Inconsistent(e.to_string()))?;
+    if header.tables.is_empty() {
+        return bad("it lists no tables".into());
+    }
+    let mut seen = [false; MAX_CELLS];
+    let mut end = (PREAMBLE_LEN + header_len) as u64;
+    for (i, t) in header.tables.iter().enumerate() {
+        let blank = t.blank as usize;
+        if blank >= shape.cells() {
+            return bad(format!("table {i} has its blank in cell {blank}, but a {shape} board has {} cells", shape.cells()));
+        }
+        if std::mem::replace(&mut seen[blank], true) {
+            return bad(format!("two tables have their blank in cell {blank}"));
+        }
+        if t.positions != shape.positions() {
+            return bad(format!("table {i} has {} positions, expected {} for {shape}", t.positions, shape.positions()));
+        }
+        if t.max_distance > entry::MAX_DISTANCE || t.counts.len() != t.max_distance as usize + 1 {
+            return bad(format!("table {i} has maximum distance {} and {} counts", t.max_distance, t.counts.len()));
+        }
+        let total = t.counts.iter().try_fold(0u64, |a, &c| a.checked_add(c));
+        if t.counts[0] != 1 || total != Some(t.positions) {
+            return bad(format!("the counts of table {i} do not add up to its {} positions", t.positions));
+        }
+        let expected = page_align(end);
+        if t.offset != expected {
+            return bad(format!("table {i} starts at {}, expected {expected}", t.offset));
+        }
+        end = expected + t.positions;
+    }
+    if data.len() as u64 != end {
+        return Err(FormatError::Length {
+            expected: end,
+            got: data.len() as u64,
+        });
+    }
+    Ok((header, shape))
+}

@@ -1,0 +1,55 @@
+//! Reducing any goal to a canonical one.
+//!
+//! Renaming tiles changes neither distances nor moves. Renaming every tile by
+//! its place in the goal (read row by row, blank skipped) turns the goal into
+//! the canonical goal with the blank in the same cell, whose table then
+//! answers for the goal. One table per blank cell serves every goal.
+
+use crate::board::Board;
+use crate::shape::MAX_CELLS;
+
+/// A renaming of tiles: tile `t` becomes `map[t]`; the blank stays 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Relabelling {
+    map: [u8; MAX_CELLS],
+}
+
+impl Relabelling {
+    /// The renaming that turns `goal` into its canonical goal.
+    pub fn to_canonical(goal: &Board) -> Relabelling {
+        let mut map = [0u8; MAX_CELLS];
+        let mut next = 1;
+        for &tile in goal.cells() {
+            if tile != 0 {
+                map[tile as usize] = next;
+                next += 1;
+            }
+        }
+        Relabelling { map }
+    }
+
+    /// The board with every tile renamed.
+    pub fn apply(&self, board: &Board) -> Board {
+        let mut cells = [0u8; MAX_CELLS];
+        for (out, &tile) in cells.iter_mut().zip(board.cells()) {
+            *out = self.map[tile as usize];
+        }
+        Board::from_parts(board.shape(), board.blank(), cells)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse_board;
+    use crate::shape::Shape;
+
+    #[test]
+    fn the_goal_becomes_canonical() {
+        let s = Shape::THREE_BY_THREE;
+        let goal = parse_board("123804765", s).unwrap();
+        let r = Relabelling::to_canonical(&goal);
+        assert_eq!(r.apply(&goal), Board::canonical_goal(s, 4));
+        assert_eq!(r.apply(&parse_board("283104765", s).unwrap()).to_string(), "243105678");
+    }
+}

@@ -1,0 +1,186 @@
+//! Board dimensions: how many rows and columns, and which sizes the tool supports.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// The largest number of cells any board may have. Ranks of boards this size
+/// (12!/2 = 239,500,800) still fit in a `u32`, and cell contents fit in a nibble.
+pub const MAX_CELLS: usize = 12;
+
+/// The largest number of cells a database can be built for by this version.
+/// One-byte entries hold distances up to 62; the 10-cell boards reach 55.
+/// Boards of 12 cells need 239.5 million entries per table and wider entries
+/// for 2×6, which a later format version adds.
+pub const MAX_BUILD_CELLS: usize = 10;
+
+/// The dimensions of a rectangular board: at least 2×2, at most [`MAX_CELLS`] cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Shape {
+    rows: u8,
+    cols: u8,
+    /// Bit `i` set when cell `i` is in the first column.
+    left_edge: u16,
+    /// Bit `i` set when cell `i` is in the last column.
+    right_edge: u16,
+}
+
+/// Why a pair of dimensions is not a board this tool handles.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ShapeError {
+    /// The text is not of the form `RxC`.
+    #[error("board size {0:?} is not of the form RxC (for example 3x3)")]
+    Syntax(String),
+    /// A board needs at least two rows and two columns.
+    #[error("a {rows}x{cols} board is too small: boards need at least 2 rows and 2 columns")]
+    TooSmall {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+    },
+    /// More cells than any table can hold.
+    #[error(
+        "a {rows}x{cols} board has {cells} cells; complete tables stop at {max} cells \
+         ({max}!/2 positions), beyond that they do not fit one machine and pattern \
+         databases are the tool to use"
+    )]
+    TooLarge {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+        /// rows × cols.
+        cells: usize,
+        /// The limit.
+        max: usize,
+    },
+}
+
+impl Shape {
+    /// A board of `rows` × `cols` cells, checked against the supported range.
+    pub fn new(rows: usize, cols: usize) -> Result<Shape, ShapeError> {
+        if rows < 2 || cols < 2 {
+            return Err(ShapeError::TooSmall { rows, cols });
+        }
+        let cells = rows.saturating_mul(cols);
+        if cells > MAX_CELLS {
+            return Err(ShapeError::TooLarge {
+                rows,
+                cols,
+                cells,
+                max: MAX_CELLS,
+            });
+        }
+        Ok(Shape::new_unchecked(rows as u8, cols as u8))
+    }
+
+    const fn new_unchecked(rows: u8, cols: u8) -> Shape {
+        let mut left_edge = 0;
+        let mut right_edge = 0;
+        let mut row = 0;
+        while row < rows as u16 {
+            left_edge |= 1 << (row * cols as u16);
+            right_edge |= 1 << (row * cols as u16 + cols as u16 - 1);
+            row += 1;
+        }
+        Shape {
+            rows,
+            cols,
+            left_edge,
+            right_edge,
+        }
+    }
+
+    /// The classic 8-puzzle board.
+    pub const THREE_BY_THREE: Shape = Shape::new_unchecked(3, 3);
+
+    /// Whether `cell` is in the first column.
+    #[inline]
+    pub fn on_left_edge(self, cell: usize) -> bool {
+        self.left_edge >> cell & 1 == 1
+    }
+
+    /// Whether `cell` is in the last column.
+    #[inline]
+    pub fn on_right_edge(self, cell: usize) -> bool {
+        self.right_edge >> cell & 1 == 1
+    }
+
+    /// Number of rows.
+    pub fn rows(self) -> usize {
+        self.rows as usize
+    }
+
+    /// Number of columns.
+    pub fn cols(self) -> usize {
+        self.cols as usize
+    }
+
+    /// Number of cells, the blank's included.
+    pub fn cells(self) -> usize {
+        self.rows() * self.cols()
+    }
+
+    /// Number of positions reachable from any one goal: cells!/2.
+    pub fn positions(self) -> u64 {
+        (1..=self.cells() as u64).product::<u64>() / 2
+    }
+
+    /// The row of a cell, counting from 0 at the top.
+    pub fn row_of(self, cell: usize) -> usize {
+        cell / self.cols()
+    }
+
+    /// The column of a cell, counting from 0 at the left.
+    pub fn col_of(self, cell: usize) -> usize {
+        cell % self.cols()
+    }
+}
+
+impl fmt::Display for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.rows, self.cols)
+    }
+}
+
+impl FromStr for Shape {
+    type Err = ShapeError;
+
+    /// Parses `RxC` (also `R×C` and `RXC`), for example `3x3` or `2x4`.
+    fn from_str(text: &str) -> Result<Shape, ShapeError> {
+        let syntax = || ShapeError::Syntax(text.to_string());
+        let (r, c) = text
+            .trim()
+            .split_once(['x', 'X', '×'])
+            .ok_or_else(syntax)?;
+        let rows: usize = r.trim().parse().map_err(|_| syntax())?;
+        let cols: usize = c.trim().parse().map_err(|_| syntax())?;
+        Shape::new(rows, cols)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_formats_sizes() {
+        let s: Shape = "2x4".parse().unwrap();
+        assert_eq!((s.rows(), s.cols(), s.cells()), (2, 4, 8));
+        assert_eq!(s.to_string(), "2x4");
+        assert_eq!("3×3".parse::<Shape>().unwrap(), Shape::THREE_BY_THREE);
+        assert_eq!(Shape::THREE_BY_THREE.positions(), 181_440);
+        assert_eq!("3x4".parse::<Shape>().unwrap().positions(), 239_500_800);
+    }
+
+    #[test]
+    fn refuses_sizes_out_of_range() {
+        assert!(matches!("1x5".parse::<Shape>(), Err(ShapeError::TooSmall { .. })));
+        assert!(matches!("4x4".parse::<Shape>(), Err(ShapeError::TooLarge { cells: 16, .. })));
+        assert!(matches!("3by3".parse::<Shape>(), Err(ShapeError::Syntax(_))));
+        assert!(matches!(
+            "99999999999999999999x2".parse::<Shape>(),
+            Err(ShapeError::Syntax(_))
+        ));
+    }
+}
