@@ -8,7 +8,12 @@ fn three_by_three_db() -> (tempfile::TempDir, Database<memmap2::Mmap>) {
     let shape = Shape::THREE_BY_THREE;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("3x3.db");
-    write_database(&path, shape, &build_tables(shape, &(0..9).collect::<Vec<_>>())).unwrap();
+    write_database(
+        &path,
+        shape,
+        &build_tables(shape, &(0..9).collect::<Vec<_>>()),
+    )
+    .unwrap();
     let db = Database::open(&path).unwrap();
     (dir, db)
 }
@@ -18,7 +23,9 @@ fn benches(c: &mut Criterion) {
     let ranker = Ranker::new(shape, 8);
     let board = parse_board("867254301", shape).unwrap();
     c.bench_function("rank 3x3", |b| b.iter(|| ranker.rank(black_box(&board))));
-    c.bench_function("unrank 3x3", |b| b.iter(|| ranker.unrank(black_box(123_456))));
+    c.bench_function("unrank 3x3", |b| {
+        b.iter(|| ranker.unrank(black_box(123_456)))
+    });
     c.bench_function("parse board 867254301", |b| {
         b.iter(|| parse_board(black_box("867254301"), shape).unwrap())
     });
@@ -45,7 +52,9 @@ fn benches(c: &mut Criterion) {
             t.solve_into(black_box(&far), &mut moves).unwrap()
         })
     });
-    c.bench_function("build one 3x3 table", |b| b.iter(|| build_table(shape, black_box(8))));
+    c.bench_function("build one 3x3 table", |b| {
+        b.iter(|| build_table(shape, black_box(8)))
+    });
     c.bench_function("build all nine 3x3 tables", |b| {
         b.iter(|| build_tables(shape, black_box(&(0..9).collect::<Vec<_>>())))
     });

@@ -17,7 +17,12 @@ use crate::solvability::Unsolvable;
 
 /// Appends the JSON answer for (start, goal) to `out`, without a newline.
 /// `outcome` is the move sequence, or why there is none.
-pub fn write_json(out: &mut Vec<u8>, start: &Board, goal: &Board, outcome: Result<&[Move], &Unsolvable>) {
+pub fn write_json(
+    out: &mut Vec<u8>,
+    start: &Board,
+    goal: &Board,
+    outcome: Result<&[Move], &Unsolvable>,
+) {
     out.extend_from_slice(b"{\"start\":\"");
     start.write_to(out);
     out.extend_from_slice(b"\",\"goal\":\"");
@@ -31,7 +36,9 @@ pub fn write_json(out: &mut Vec<u8>, start: &Board, goal: &Board, outcome: Resul
             out.extend_from_slice(b"\"}");
         }
         Err(reason) => {
-            out.extend_from_slice(b"\",\"solvable\":false,\"distance\":null,\"moves\":null,\"reason\":");
+            out.extend_from_slice(
+                b"\",\"solvable\":false,\"distance\":null,\"moves\":null,\"reason\":",
+            );
             write_json_string(out, &reason.to_string());
             out.push(b'}');
         }
@@ -105,7 +112,10 @@ mod tests {
         let mut out = Vec::new();
         write_json_error(&mut out, 7, "a\"b\\c\u{1}", "bad");
         let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
-        assert_eq!(v, serde_json::json!({"line":7,"input":"a\"b\\c\u{1}","error":"bad"}));
+        assert_eq!(
+            v,
+            serde_json::json!({"line":7,"input":"a\"b\\c\u{1}","error":"bad"})
+        );
     }
 
     #[test]

@@ -120,12 +120,18 @@ mod tests {
     #[test]
     fn pairs_and_single_boards() {
         assert_eq!(split_pair("867254301"), ("867254301", None));
-        assert_eq!(split_pair("867254301 123456780"), ("867254301", Some("123456780")));
+        assert_eq!(
+            split_pair("867254301 123456780"),
+            ("867254301", Some("123456780"))
+        );
         assert_eq!(split_pair("8 6 7 2 5 4 3 0 1"), ("8 6 7 2 5 4 3 0 1", None));
         assert_eq!(
             split_pair("8 6 7 2 5 4 3 0 1\t1 2 3 4 5 6 7 8 0"),
             ("8 6 7 2 5 4 3 0 1", Some("1 2 3 4 5 6 7 8 0"))
         );
-        assert_eq!(split_pair("867/254/301;123/456/780"), ("867/254/301", Some("123/456/780")));
+        assert_eq!(
+            split_pair("867/254/301;123/456/780"),
+            ("867/254/301", Some("123/456/780"))
+        );
     }
 }

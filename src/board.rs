@@ -324,8 +324,14 @@ mod tests {
     fn the_blank_moves_and_the_tile_slides_the_other_way() {
         // The convention of the README: [[1,2,3],[4,6,8],[7,5,0]] is solved by ULDR.
         let start = board(&[1, 2, 3, 4, 6, 8, 7, 5, 0]);
-        let moves: Vec<Move> = "ULDR".chars().map(|c| Move::from_letter(c).unwrap()).collect();
-        assert_eq!(start.replay(&moves), Some(Board::goal(Shape::THREE_BY_THREE)));
+        let moves: Vec<Move> = "ULDR"
+            .chars()
+            .map(|c| Move::from_letter(c).unwrap())
+            .collect();
+        assert_eq!(
+            start.replay(&moves),
+            Some(Board::goal(Shape::THREE_BY_THREE))
+        );
         assert_eq!(start.tile_moved_by(Move::Up), Some(8));
         assert_eq!(start.apply(Move::Down), None);
         assert_eq!(start.apply(Move::Right), None);
@@ -347,15 +353,21 @@ mod tests {
             "expected 9 tiles for a 3x3 board (the blank included), got 3"
         );
         assert_eq!(
-            Board::new(s, &[1, 2, 3, 5, 5, 6, 7, 8, 0]).unwrap_err().to_string(),
+            Board::new(s, &[1, 2, 3, 5, 5, 6, 7, 8, 0])
+                .unwrap_err()
+                .to_string(),
             "tile 5 appears twice (so tile 4 is missing)"
         );
         assert_eq!(
-            Board::new(s, &[1, 2, 3, 4, 12, 6, 7, 8, 0]).unwrap_err().to_string(),
+            Board::new(s, &[1, 2, 3, 4, 12, 6, 7, 8, 0])
+                .unwrap_err()
+                .to_string(),
             "tile 12 is out of range for a 3x3 board (tiles are 1 to 8, and 0 is the blank)"
         );
         assert_eq!(
-            Board::new(s, &[1, 2, 3, 4, 0, 6, 7, 8, 0]).unwrap_err().to_string(),
+            Board::new(s, &[1, 2, 3, 4, 0, 6, 7, 8, 0])
+                .unwrap_err()
+                .to_string(),
             "the blank appears twice (so tile 5 is missing)"
         );
     }

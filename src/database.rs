@@ -121,6 +121,7 @@ pub struct Database<B> {
     bytes: B,
     shape: Shape,
     header: Header,
+    header_end: usize,
     slots: [Option<Slot>; MAX_CELLS],
 }
 
@@ -152,7 +153,7 @@ impl<B: AsRef<[u8]>> Database<B> {
     /// proportional to the header, not to the tables.
     pub fn from_bytes(bytes: B) -> Result<Database<B>, FormatError> {
         let data = bytes.as_ref();
-        let (header, shape) = check_header(data)?;
+        let (header, shape, header_end) = check_header(data)?;
         let mut slots = [None; MAX_CELLS];
         for info in &header.tables {
             slots[info.blank as usize] = Some(Slot {
@@ -164,6 +165,7 @@ impl<B: AsRef<[u8]>> Database<B> {
             bytes,
             shape,
             header,
+            header_end,
             slots,
         })
     }
@@ -183,6 +185,11 @@ impl<B: AsRef<[u8]>> Database<B> {
         self.bytes.as_ref()
     }
 
+    /// Where the header ends and the padding before the first table starts.
+    pub fn header_end(&self) -> usize {
+        self.header_end
+    }
+
     /// Prepares lookups toward one goal; reuse it for many starts.
     pub fn target(&self, goal: &Board) -> Result<Target<'_>, LookupError> {
         self.check_shape(goal)?;
@@ -192,10 +199,14 @@ impl<B: AsRef<[u8]>> Database<B> {
             col: self.shape.col_of(blank),
         })?;
         let len = slot.ranker.len();
-        let info = self.table_info(blank).expect("every slot has its header entry");
+        let info = self
+            .table_info(blank)
+            .expect("every slot has its header entry");
+        let relabelling = Relabelling::to_canonical(goal);
         Ok(Target {
             goal: *goal,
-            relabelling: Relabelling::to_canonical(goal),
+            canonical_goal: relabelling.apply(goal),
+            relabelling,
             ranker: slot.ranker,
             entries: &self.bytes()[slot.offset..slot.offset + len],
             info,
@@ -205,7 +216,10 @@ impl<B: AsRef<[u8]>> Database<B> {
 
     /// The header entry of the table for goals with the blank in `blank`.
     pub fn table_info(&self, blank: usize) -> Option<&TableInfo> {
-        self.header.tables.iter().find(|t| t.blank as usize == blank)
+        self.header
+            .tables
+            .iter()
+            .find(|t| t.blank as usize == blank)
     }
 
     /// Fewest moves from `start` to `goal`.
@@ -236,6 +250,7 @@ impl<B: AsRef<[u8]>> Database<B> {
 #[derive(Clone, Copy)]
 pub struct Target<'a> {
     goal: Board,
+    canonical_goal: Board,
     relabelling: Relabelling,
     ranker: Ranker,
     entries: &'a [u8],
@@ -255,6 +270,18 @@ impl<'a> Target<'a> {
         self.info
     }
 
+    /// Every position at exactly `distance` moves from the goal, in rank
+    /// order. Scans the whole table.
+    pub fn positions_at(&self, distance: u32) -> impl Iterator<Item = Board> + 'a {
+        let ranker = self.ranker;
+        let back = self.relabelling.inverse();
+        self.entries
+            .iter()
+            .enumerate()
+            .filter(move |&(_, &e)| entry::distance(e) as u32 == distance)
+            .map(move |(rank, _)| back.apply(&ranker.unrank(rank as u32)))
+    }
+
     /// The start relabelled for the table, and its rank; or why it has none.
     #[inline]
     fn locate(&self, start: &Board) -> Result<(Board, u32), LookupError> {
@@ -266,8 +293,13 @@ impl<'a> Target<'a> {
         }
         let board = self.relabelling.apply(start);
         let ranked = self.ranker.rank_and_inversions(&board);
-        Unsolvable::check(self.shape, ranked.inversions, board.blank(), self.goal.blank())
-            .map_err(LookupError::Unsolvable)?;
+        Unsolvable::check(
+            self.shape,
+            ranked.inversions,
+            board.blank(),
+            self.goal.blank(),
+        )
+        .map_err(LookupError::Unsolvable)?;
         Ok((board, ranked.rank))
     }
 
@@ -280,8 +312,8 @@ impl<'a> Target<'a> {
 
     /// Appends one shortest sequence of moves from `start` to the goal to
     /// `moves`, and returns its length. Each step follows the stored move and
-    /// checks that it lands one step closer, so a damaged table gives an
-    /// error, never a wrong sequence.
+    /// checks that it lands one step closer, and the last must land on the
+    /// goal, so a damaged table gives an error, never a wrong sequence.
     pub fn solve_into(&self, start: &Board, moves: &mut Vec<Move>) -> Result<u32, LookupError> {
         let (mut board, mut rank) = self.locate(start)?;
         let per_blank = self.ranker.per_blank();
@@ -303,12 +335,16 @@ impl<'a> Target<'a> {
             }
             moves.push(m);
         }
+        if board != self.canonical_goal {
+            return Err(LookupError::Corrupt { rank });
+        }
         Ok(total as u32)
     }
 }
 
 /// Checks everything about the file that the header alone decides.
-fn check_header(data: &[u8]) -> Result<(Header, Shape), FormatError> {
+/// Returns the header, the board, and where the header ends.
+fn check_header(data: &[u8]) -> Result<(Header, Shape, usize), FormatError> {
     if data.len() < PREAMBLE_LEN {
         return Err(FormatError::TooShort {
             expected: PREAMBLE_LEN,
@@ -344,8 +380,9 @@ fn check_header(data: &[u8]) -> Result<(Header, Shape), FormatError> {
             preamble.header_crc
         )));
     }
-    let (header, read): (Header, usize) = bincode::decode_from_slice(header_bytes, bincode_config())
-        .map_err(|e| FormatError::Header(e.to_string()))?;
+    let (header, read): (Header, usize) =
+        bincode::decode_from_slice(header_bytes, bincode_config())
+            .map_err(|e| FormatError::Header(e.to_string()))?;
     if read != header_len {
         return Err(FormatError::Header(format!(
             "expected {header_len} bytes, decoded {read}"
@@ -362,24 +399,41 @@ fn check_header(data: &[u8]) -> Result<(Header, Shape), FormatError> {
     for (i, t) in header.tables.iter().enumerate() {
         let blank = t.blank as usize;
         if blank >= shape.cells() {
-            return bad(format!("table {i} has its blank in cell {blank}, but a {shape} board has {} cells", shape.cells()));
+            return bad(format!(
+                "table {i} has its blank in cell {blank}, but a {shape} board has {} cells",
+                shape.cells()
+            ));
         }
         if std::mem::replace(&mut seen[blank], true) {
             return bad(format!("two tables have their blank in cell {blank}"));
         }
         if t.positions != shape.positions() {
-            return bad(format!("table {i} has {} positions, expected {} for {shape}", t.positions, shape.positions()));
+            return bad(format!(
+                "table {i} has {} positions, expected {} for {shape}",
+                t.positions,
+                shape.positions()
+            ));
         }
         if t.max_distance > entry::MAX_DISTANCE || t.counts.len() != t.max_distance as usize + 1 {
-            return bad(format!("table {i} has maximum distance {} and {} counts", t.max_distance, t.counts.len()));
+            return bad(format!(
+                "table {i} has maximum distance {} and {} counts",
+                t.max_distance,
+                t.counts.len()
+            ));
         }
         let total = t.counts.iter().try_fold(0u64, |a, &c| a.checked_add(c));
         if t.counts[0] != 1 || total != Some(t.positions) {
-            return bad(format!("the counts of table {i} do not add up to its {} positions", t.positions));
+            return bad(format!(
+                "the counts of table {i} do not add up to its {} positions",
+                t.positions
+            ));
         }
         let expected = page_align(end);
         if t.offset != expected {
-            return bad(format!("table {i} starts at {}, expected {expected}", t.offset));
+            return bad(format!(
+                "table {i} starts at {}, expected {expected}",
+                t.offset
+            ));
         }
         end = expected + t.positions;
     }
@@ -389,5 +443,5 @@ fn check_header(data: &[u8]) -> Result<(Header, Shape), FormatError> {
             got: data.len() as u64,
         });
     }
-    Ok((header, shape))
+    Ok((header, shape, PREAMBLE_LEN + header_len))
 }

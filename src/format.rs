@@ -159,7 +159,10 @@ pub fn write_database(path: &Path, shape: Shape, tables: &[Table]) -> Result<u64
         let p = p.to_path_buf();
         move |source| WriteError { path: p, source }
     };
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let prefix = format!(".{name}.");
     let mut builder = tempfile::Builder::new();
     builder.prefix(&prefix).suffix(".tmp");
@@ -176,7 +179,9 @@ pub fn write_database(path: &Path, shape: Shape, tables: &[Table]) -> Result<u64
         source: e.error,
     })?;
     // Make the rename itself durable.
-    File::open(dir).and_then(|d| d.sync_all()).map_err(err(dir))?;
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(err(dir))?;
     Ok(size)
 }
 

@@ -68,7 +68,10 @@ pub fn build_table(shape: Shape, goal_blank: usize) -> Table {
             }
         }
         if !next.is_empty() {
-            assert!(distance <= MAX_DISTANCE, "{shape} has distances beyond one-byte entries");
+            assert!(
+                distance <= MAX_DISTANCE,
+                "{shape} has distances beyond one-byte entries"
+            );
             counts.push(next.len() as u64);
         }
         std::mem::swap(&mut frontier, &mut next);

@@ -2,8 +2,8 @@
 //!
 //! A database holds, for every position reachable from a goal, its distance
 //! to the goal and the blank's move that leads one step closer, in one byte
-//! indexed by the position's [rank](rank). One table per blank cell answers
-//! every goal, after [relabelling](relabel) the tiles.
+//! indexed by the position's [`rank`]. One table per blank cell answers
+//! every goal, after relabelling ([`relabel`]) the tiles.
 //!
 //! ```
 //! use npuzzle::{build_tables, parse_board, write_database, Database, Shape};
@@ -15,7 +15,7 @@
 //! write_database(&path, shape, &tables)?;
 //!
 //! let db = Database::open(&path)?;
-//! let start = parse_board("423/150", shape)?;
+//! let start = parse_board("012/453", shape)?;
 //! let goal = parse_board("123/450", shape)?;
 //! assert_eq!(db.distance(&start, &goal)?, 3);
 //! let moves = db.solve(&start, &goal)?;
@@ -46,4 +46,4 @@ pub use generate::{build_table, build_tables, Table};
 pub use parse::{parse_board, ParseError};
 pub use shape::{Shape, ShapeError, MAX_BUILD_CELLS, MAX_CELLS};
 pub use solvability::Unsolvable;
-pub use verify::{verify, TableReport};
+pub use verify::{verify, Report, TableReport};

@@ -122,7 +122,11 @@ impl Collected {
     fn finish(mut self, shape: Shape, hint: &'static str) -> Result<Board, ParseError> {
         if self.saw_slash {
             self.end_row();
-            check_rows(shape, self.row_count, &self.rows[..self.row_count.min(CAPACITY)])?;
+            check_rows(
+                shape,
+                self.row_count,
+                &self.rows[..self.row_count.min(CAPACITY)],
+            )?;
         }
         let tiles = &self.tiles[..self.count.min(CAPACITY)];
         if self.count != shape.cells() {
@@ -266,7 +270,10 @@ fn parse_json(text: &str, shape: Shape) -> Result<Board, ParseError> {
         .ok_or_else(|| ParseError::Json("expected a list of tiles or of rows".into()))?;
     let tile = |v: &serde_json::Value| {
         v.as_u64().ok_or_else(|| {
-            ParseError::Json(format!("{v} is not a tile number (tiles are 0 to {})", shape.cells() - 1))
+            ParseError::Json(format!(
+                "{v} is not a tile number (tiles are 0 to {})",
+                shape.cells() - 1
+            ))
         })
     };
     let mut tiles = Vec::new();
@@ -345,17 +352,44 @@ mod tests {
 
     #[test]
     fn errors_name_the_problem() {
-        assert_eq!(err("86725430"), "expected 9 tiles for a 3x3 board (the blank included), got 8");
-        assert_eq!(err("1234567890"), "expected 9 tiles for a 3x3 board (the blank included), got 10");
-        assert_eq!(err("123455780"), "tile 5 appears twice (so tile 6 is missing)");
-        assert_eq!(err("1 2 3 4 12 6 7 8 0"), "tile 12 is out of range for a 3x3 board (tiles are 1 to 8, and 0 is the blank)");
+        assert_eq!(
+            err("86725430"),
+            "expected 9 tiles for a 3x3 board (the blank included), got 8"
+        );
+        assert_eq!(
+            err("1234567890"),
+            "expected 9 tiles for a 3x3 board (the blank included), got 10"
+        );
+        assert_eq!(
+            err("123455780"),
+            "tile 5 appears twice (so tile 6 is missing)"
+        );
+        assert_eq!(
+            err("1 2 3 4 12 6 7 8 0"),
+            "tile 12 is out of range for a 3x3 board (tiles are 1 to 8, and 0 is the blank)"
+        );
         assert_eq!(err("1234x6780"), "unexpected character 'x' at column 5");
         assert_eq!(err("  12a"), "unexpected character 'a' at column 5");
-        assert_eq!(err("1 2 3 4 5a 6 7 8 0"), "unexpected character 'a' at column 10");
-        assert_eq!(err("12/345/678/0"), "expected 3 rows for a 3x3 board, got 4");
-        assert_eq!(err("12/3456/780"), "row 1 has 2 tiles, expected 3 for a 3x3 board");
-        assert_eq!(err("[[1,2,3],[4,5,6,7],[8,0]]"), "row 2 has 4 tiles, expected 3 for a 3x3 board");
-        assert_eq!(err("[1,2,3,4,5,6,7,8,-1]"), "invalid JSON board: -1 is not a tile number (tiles are 0 to 8)");
+        assert_eq!(
+            err("1 2 3 4 5a 6 7 8 0"),
+            "unexpected character 'a' at column 10"
+        );
+        assert_eq!(
+            err("12/345/678/0"),
+            "expected 3 rows for a 3x3 board, got 4"
+        );
+        assert_eq!(
+            err("12/3456/780"),
+            "row 1 has 2 tiles, expected 3 for a 3x3 board"
+        );
+        assert_eq!(
+            err("[[1,2,3],[4,5,6,7],[8,0]]"),
+            "row 2 has 4 tiles, expected 3 for a 3x3 board"
+        );
+        assert_eq!(
+            err("[1,2,3,4,5,6,7,8,-1]"),
+            "invalid JSON board: -1 is not a tile number (tiles are 0 to 8)"
+        );
         assert!(err("[1,2,").starts_with("invalid JSON board:"));
         assert_eq!(err("   "), "the board is empty");
         assert_eq!(
@@ -363,7 +397,10 @@ mod tests {
             "tile 99999999999999999999999 is out of range for a 3x3 board (tiles are 1 to 8, and 0 is the blank)"
         );
         let long = "1 ".repeat(1000);
-        assert_eq!(err(&long), "expected 9 tiles for a 3x3 board (the blank included), got 1000");
+        assert_eq!(
+            err(&long),
+            "expected 9 tiles for a 3x3 board (the blank included), got 1000"
+        );
         assert!(err_for("1234567891011", "3x4".parse().unwrap()).contains("need spaces or commas"));
     }
 }

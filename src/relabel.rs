@@ -28,6 +28,19 @@ impl Relabelling {
         Relabelling { map }
     }
 
+    /// The renaming that undoes this one.
+    pub fn inverse(&self) -> Relabelling {
+        let mut map = [0u8; MAX_CELLS];
+        // Unused slots (tiles beyond the board) rename to 0; skip them so the
+        // blank keeps mapping to itself.
+        for (tile, &renamed) in self.map.iter().enumerate().skip(1) {
+            if renamed != 0 {
+                map[renamed as usize] = tile as u8;
+            }
+        }
+        Relabelling { map }
+    }
+
     /// The board with every tile renamed.
     pub fn apply(&self, board: &Board) -> Board {
         let mut cells = [0u8; MAX_CELLS];
@@ -50,6 +63,8 @@ mod tests {
         let goal = parse_board("123804765", s).unwrap();
         let r = Relabelling::to_canonical(&goal);
         assert_eq!(r.apply(&goal), Board::canonical_goal(s, 4));
-        assert_eq!(r.apply(&parse_board("283104765", s).unwrap()).to_string(), "243105678");
+        let start = parse_board("283104765", s).unwrap();
+        assert_eq!(r.apply(&start).to_string(), "243105678");
+        assert_eq!(r.inverse().apply(&r.apply(&start)), start);
     }
 }

@@ -149,10 +149,7 @@ impl FromStr for Shape {
     /// Parses `RxC` (also `R×C` and `RXC`), for example `3x3` or `2x4`.
     fn from_str(text: &str) -> Result<Shape, ShapeError> {
         let syntax = || ShapeError::Syntax(text.to_string());
-        let (r, c) = text
-            .trim()
-            .split_once(['x', 'X', '×'])
-            .ok_or_else(syntax)?;
+        let (r, c) = text.trim().split_once(['x', 'X', '×']).ok_or_else(syntax)?;
         let rows: usize = r.trim().parse().map_err(|_| syntax())?;
         let cols: usize = c.trim().parse().map_err(|_| syntax())?;
         Shape::new(rows, cols)
@@ -175,9 +172,18 @@ mod tests {
 
     #[test]
     fn refuses_sizes_out_of_range() {
-        assert!(matches!("1x5".parse::<Shape>(), Err(ShapeError::TooSmall { .. })));
-        assert!(matches!("4x4".parse::<Shape>(), Err(ShapeError::TooLarge { cells: 16, .. })));
-        assert!(matches!("3by3".parse::<Shape>(), Err(ShapeError::Syntax(_))));
+        assert!(matches!(
+            "1x5".parse::<Shape>(),
+            Err(ShapeError::TooSmall { .. })
+        ));
+        assert!(matches!(
+            "4x4".parse::<Shape>(),
+            Err(ShapeError::TooLarge { cells: 16, .. })
+        ));
+        assert!(matches!(
+            "3by3".parse::<Shape>(),
+            Err(ShapeError::Syntax(_))
+        ));
         assert!(matches!(
             "99999999999999999999x2".parse::<Shape>(),
             Err(ShapeError::Syntax(_))

@@ -31,7 +31,12 @@ pub fn required_parity(shape: Shape, blank: usize, goal_blank: usize) -> u32 {
 /// order to their order in the goal, for a board already relabelled so that
 /// the goal's tiles read 1, 2, 3, … row by row.
 pub fn inversions(relabelled: &Board) -> u32 {
-    let tiles: Vec<u8> = relabelled.cells().iter().copied().filter(|&t| t != 0).collect();
+    let tiles: Vec<u8> = relabelled
+        .cells()
+        .iter()
+        .copied()
+        .filter(|&t| t != 0)
+        .collect();
     let mut count = 0;
     for (i, &a) in tiles.iter().enumerate() {
         count += tiles[i + 1..].iter().filter(|&&b| b < a).count() as u32;

@@ -35,13 +35,49 @@ impl TableReport {
     }
 }
 
-/// Verifies every table of a database, in parallel.
-pub fn verify<B: AsRef<[u8]> + Sync>(db: &Database<B>) -> Vec<TableReport> {
-    db.header()
+/// What verifying a whole database found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// One report per table, in file order.
+    pub tables: Vec<TableReport>,
+    /// Padding bytes (between the header and the tables, and between
+    /// tables) that are not zero.
+    pub nonzero_padding: u64,
+}
+
+impl Report {
+    /// True when every table and all padding passed.
+    pub fn is_ok(&self) -> bool {
+        self.nonzero_padding == 0 && self.tables.iter().all(TableReport::is_ok)
+    }
+}
+
+/// Verifies every table of a database, in parallel, and the padding between them.
+pub fn verify<B: AsRef<[u8]> + Sync>(db: &Database<B>) -> Report {
+    let tables = db
+        .header()
         .tables
         .par_iter()
         .map(|info| verify_table(db, info))
-        .collect()
+        .collect();
+    Report {
+        tables,
+        nonzero_padding: nonzero_padding(db),
+    }
+}
+
+fn nonzero_padding<B: AsRef<[u8]>>(db: &Database<B>) -> u64 {
+    let bytes = db.bytes();
+    let mut end = db.header_end();
+    let mut count = 0;
+    for t in &db.header().tables {
+        count += bytes[end..t.offset as usize]
+            .iter()
+            .filter(|&&b| b != 0)
+            .count() as u64;
+        end = (t.offset + t.positions) as usize;
+    }
+    count
 }
 
 fn verify_table<B: AsRef<[u8]>>(db: &Database<B>, info: &TableInfo) -> TableReport {
@@ -68,7 +104,9 @@ fn verify_table<B: AsRef<[u8]>>(db: &Database<B>, info: &TableInfo) -> TableRepo
         if let Err(fault) = check_entry(&ranker, entries, &board, &goal, e) {
             report.fault_count += 1;
             if report.faults.len() < FAULTS_SHOWN {
-                report.faults.push(format!("rank {rank} ({board}): {fault}"));
+                report
+                    .faults
+                    .push(format!("rank {rank} ({board}): {fault}"));
             }
         }
     }
@@ -84,10 +122,20 @@ fn verify_table<B: AsRef<[u8]>>(db: &Database<B>, info: &TableInfo) -> TableRepo
 
 /// One entry is right when the goal alone has distance 0 and every other
 /// position's move is legal and lands on a position one step closer.
-fn check_entry(ranker: &Ranker, entries: &[u8], board: &Board, goal: &Board, e: u8) -> Result<(), String> {
+fn check_entry(
+    ranker: &Ranker,
+    entries: &[u8],
+    board: &Board,
+    goal: &Board,
+    e: u8,
+) -> Result<(), String> {
     let d = entry::distance(e);
     if board == goal {
-        return if d == 0 { Ok(()) } else { Err(format!("the goal has distance {d}")) };
+        return if d == 0 {
+            Ok(())
+        } else {
+            Err(format!("the goal has distance {d}"))
+        };
     }
     if d == 0 {
         return Err("distance 0 away from the goal".into());
@@ -98,7 +146,10 @@ fn check_entry(ranker: &Ranker, entries: &[u8], board: &Board, goal: &Board, e: 
         .ok_or_else(|| format!("move {} runs off the board", m.letter()))?;
     let next_d = entry::distance(entries[ranker.rank(&next) as usize]);
     if next_d + 1 != d {
-        return Err(format!("distance {d}, but move {} leads to distance {next_d}", m.letter()));
+        return Err(format!(
+            "distance {d}, but move {} leads to distance {next_d}",
+            m.letter()
+        ));
     }
     Ok(())
 }

@@ -29,7 +29,11 @@ pub fn run(db: &Database<Mmap>, args: &BatchArgs, out: &mut impl Write) -> anyho
     let (mut number, mut bad) = (0u64, 0u64);
     loop {
         line.clear();
-        if input.read_until(b'\n', &mut line).context("cannot read stdin")? == 0 {
+        if input
+            .read_until(b'\n', &mut line)
+            .context("cannot read stdin")?
+            == 0
+        {
             break;
         }
         number += 1;
@@ -44,7 +48,9 @@ pub fn run(db: &Database<Mmap>, args: &BatchArgs, out: &mut impl Write) -> anyho
     out.write_all(&buffer)?;
     out.flush()?;
     if bad > 0 {
-        eprintln!("query: {bad} of {number} lines could not be answered (see their \"error\" fields)");
+        eprintln!(
+            "query: {bad} of {number} lines could not be answered (see their \"error\" fields)"
+        );
         return Ok(Outcome::BadInput);
     }
     Ok(Outcome::Success)

@@ -23,7 +23,11 @@ pub struct HistogramArgs {
 const BAR_WIDTH: usize = 50;
 
 /// `query histogram`: read from the header, so it costs nothing.
-pub fn run(db: &Database<Mmap>, args: &HistogramArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
+pub fn run(
+    db: &Database<Mmap>,
+    args: &HistogramArgs,
+    out: &mut impl Write,
+) -> anyhow::Result<Outcome> {
     let shape = db.shape();
     let goal = goal_arg(args.goal.as_deref(), shape)?;
     let target = db.target(&goal)?;

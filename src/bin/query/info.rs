@@ -17,7 +17,12 @@ pub struct InfoArgs {
 }
 
 /// `query info`: what the header says.
-pub fn info(db: &Database<Mmap>, path: &Path, args: &InfoArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
+pub fn info(
+    db: &Database<Mmap>,
+    path: &Path,
+    args: &InfoArgs,
+    out: &mut impl Write,
+) -> anyhow::Result<Outcome> {
     let shape = db.shape();
     let header = db.header();
     if args.json {
@@ -31,12 +36,25 @@ pub fn info(db: &Database<Mmap>, path: &Path, args: &InfoArgs, out: &mut impl Wr
         writeln!(out, "{value}")?;
         return Ok(Outcome::Success);
     }
-    writeln!(out, "file     {} ({} bytes)", path.display(), db.bytes().len())?;
+    writeln!(
+        out,
+        "file     {} ({} bytes)",
+        path.display(),
+        db.bytes().len()
+    )?;
     writeln!(out, "format   version {VERSION}")?;
     writeln!(out, "board    {shape}")?;
-    writeln!(out, "tables   {} of {} goal blank cells", header.tables.len(), shape.cells())?;
+    writeln!(
+        out,
+        "tables   {} of {} goal blank cells",
+        header.tables.len(),
+        shape.cells()
+    )?;
     writeln!(out)?;
-    writeln!(out, "goal blank         positions  max distance     offset  checksum")?;
+    writeln!(
+        out,
+        "goal blank         positions  max distance     offset  checksum"
+    )?;
     for t in &header.tables {
         writeln!(
             out,
@@ -54,18 +72,39 @@ pub fn info(db: &Database<Mmap>, path: &Path, args: &InfoArgs, out: &mut impl Wr
 /// `query verify`: reads every table; exit 2 on any fault.
 pub fn verify(db: &Database<Mmap>, path: &Path, out: &mut impl Write) -> anyhow::Result<Outcome> {
     let started = Instant::now();
-    let reports = npuzzle::verify(db);
+    let report = npuzzle::verify(db);
+    let reports = &report.tables;
     let shape = db.shape();
     let mut damaged = 0;
-    for r in &reports {
+    if report.nonzero_padding > 0 {
+        damaged += 1;
+        writeln!(
+            out,
+            "padding: DAMAGED, {} bytes that should be zero are not",
+            report.nonzero_padding
+        )?;
+    }
+    for r in reports {
         let name = cell_name(shape, r.blank);
         if r.is_ok() {
-            writeln!(out, "table for blank at {name}: ok, {} positions", r.positions)?;
+            writeln!(
+                out,
+                "table for blank at {name}: ok, {} positions",
+                r.positions
+            )?;
             continue;
         }
         damaged += 1;
-        let checksum = if r.checksum_ok { "checksum ok" } else { "checksum MISMATCH" };
-        writeln!(out, "table for blank at {name}: DAMAGED, {checksum}, {} faulty entries", r.fault_count)?;
+        let checksum = if r.checksum_ok {
+            "checksum ok"
+        } else {
+            "checksum MISMATCH"
+        };
+        writeln!(
+            out,
+            "table for blank at {name}: DAMAGED, {checksum}, {} faulty entries",
+            r.fault_count
+        )?;
         for fault in &r.faults {
             writeln!(out, "  {fault}")?;
         }
@@ -73,10 +112,20 @@ pub fn verify(db: &Database<Mmap>, path: &Path, out: &mut impl Write) -> anyhow:
     let positions: u64 = reports.iter().map(|r| r.positions).sum();
     let ms = started.elapsed().as_secs_f64() * 1e3;
     if damaged > 0 {
-        writeln!(out, "{}: {damaged} of {} tables damaged", path.display(), reports.len())?;
+        writeln!(
+            out,
+            "{}: {damaged} of {} parts damaged",
+            path.display(),
+            reports.len() + 1
+        )?;
         out.flush()?;
         anyhow::bail!("{} is damaged; rebuild it with build-db", path.display());
     }
-    writeln!(out, "{}: ok, {} tables, {positions} positions checked in {ms:.1} ms", path.display(), reports.len())?;
+    writeln!(
+        out,
+        "{}: ok, {} tables, {positions} positions checked in {ms:.1} ms",
+        path.display(),
+        reports.len()
+    )?;
     Ok(Outcome::Success)
 }

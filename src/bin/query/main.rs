@@ -163,5 +163,9 @@ fn goal_arg(goal: Option<&str>, shape: Shape) -> anyhow::Result<Board> {
 
 /// "row 2, column 3" for a 0-based cell.
 fn cell_name(shape: Shape, cell: usize) -> String {
-    format!("row {}, column {}", shape.row_of(cell) + 1, shape.col_of(cell) + 1)
+    format!(
+        "row {}, column {}",
+        shape.row_of(cell) + 1,
+        shape.col_of(cell) + 1
+    )
 }

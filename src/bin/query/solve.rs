@@ -60,7 +60,7 @@ fn answer(db: &Database<Mmap>, start: &[String], goal: Option<&str>) -> anyhow::
 impl Answer {
     fn write_json(&self, out: &mut impl Write) -> anyhow::Result<Outcome> {
         let mut line = Vec::new();
-        write_json(&mut line, &self.start, &self.goal, self.moves.as_deref().map_err(|e| e));
+        write_json(&mut line, &self.start, &self.goal, self.moves.as_deref());
         line.push(b'\n');
         out.write_all(&line)?;
         Ok(self.outcome())
@@ -75,7 +75,11 @@ impl Answer {
 }
 
 /// `query solve`.
-pub fn solve(db: &Database<Mmap>, args: &SolveArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
+pub fn solve(
+    db: &Database<Mmap>,
+    args: &SolveArgs,
+    out: &mut impl Write,
+) -> anyhow::Result<Outcome> {
     let answer = answer(db, &args.start, args.goal.as_deref())?;
     if args.json {
         return answer.write_json(out);
@@ -102,7 +106,9 @@ pub fn solve(db: &Database<Mmap>, args: &SolveArgs, out: &mut impl Write) -> any
     let width = moves.len().to_string().len();
     let mut board = *start;
     for (i, &m) in moves.iter().enumerate() {
-        let tile = board.tile_moved_by(m).expect("a solution's moves stay on the board");
+        let tile = board
+            .tile_moved_by(m)
+            .expect("a solution's moves stay on the board");
         writeln!(
             out,
             "{:>width$}. {}  tile {tile} slides {}",
@@ -119,7 +125,11 @@ pub fn solve(db: &Database<Mmap>, args: &SolveArgs, out: &mut impl Write) -> any
 }
 
 /// `query distance`.
-pub fn distance(db: &Database<Mmap>, args: &DistanceArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
+pub fn distance(
+    db: &Database<Mmap>,
+    args: &DistanceArgs,
+    out: &mut impl Write,
+) -> anyhow::Result<Outcome> {
     let answer = answer(db, &args.start, args.goal.as_deref())?;
     if args.json {
         return answer.write_json(out);

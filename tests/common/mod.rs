@@ -1,0 +1,61 @@
+//! Helpers shared by the integration tests: databases in temporary folders,
+//! and a plain breadth-first search that shares no code with the library.
+#![allow(dead_code)]
+
+use npuzzle::{build_tables, write_database, Database, Shape};
+use std::collections::{HashMap, VecDeque};
+use std::path::PathBuf;
+
+/// A database for every goal blank cell of `shape`, written to a temporary folder.
+pub struct TempDb {
+    pub dir: tempfile::TempDir,
+    pub path: PathBuf,
+    pub db: Database<memmap2::Mmap>,
+}
+
+pub fn temp_db(size: &str) -> TempDb {
+    let shape: Shape = size.parse().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(format!("{shape}.db"));
+    let blanks: Vec<usize> = (0..shape.cells()).collect();
+    write_database(&path, shape, &build_tables(shape, &blanks)).unwrap();
+    let db = Database::open(&path).unwrap();
+    TempDb { dir, path, db }
+}
+
+/// Distances from `goal` (cells row by row, 0 the blank) to every position
+/// that reaches it, by the textbook search: a queue and a hash map.
+pub fn plain_bfs(rows: usize, cols: usize, goal: &[u8]) -> HashMap<Vec<u8>, u32> {
+    let mut dist = HashMap::new();
+    let mut queue = VecDeque::new();
+    dist.insert(goal.to_vec(), 0);
+    queue.push_back(goal.to_vec());
+    while let Some(state) = queue.pop_front() {
+        let d = dist[&state];
+        let blank = state.iter().position(|&t| t == 0).unwrap();
+        let (r, c) = ((blank / cols) as isize, (blank % cols) as isize);
+        for (dr, dc) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+            let (nr, nc) = (r + dr, c + dc);
+            if nr < 0 || nc < 0 || nr >= rows as isize || nc >= cols as isize {
+                continue;
+            }
+            let mut next = state.clone();
+            next.swap(blank, nr as usize * cols + nc as usize);
+            if !dist.contains_key(&next) {
+                dist.insert(next.clone(), d + 1);
+                queue.push_back(next);
+            }
+        }
+    }
+    dist
+}
+
+/// Positions at each distance in a plain search's result.
+pub fn histogram(dist: &HashMap<Vec<u8>, u32>) -> Vec<u64> {
+    let max = *dist.values().max().unwrap() as usize;
+    let mut counts = vec![0; max + 1];
+    for &d in dist.values() {
+        counts[d as usize] += 1;
+    }
+    counts
+}

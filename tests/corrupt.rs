@@ -1,0 +1,205 @@
+//! Damaged, truncated and foreign files: refused at open when the header is
+//! touched, caught by `verify` when only table bytes are, and never a panic
+//! or a wrong move sequence.
+
+mod common;
+
+use npuzzle::format::{bincode_config, Header, Preamble, PREAMBLE_LEN};
+use npuzzle::{Board, Database, FormatError, LookupError};
+
+fn small_db_bytes() -> Vec<u8> {
+    std::fs::read(common::temp_db("2x3").path).unwrap()
+}
+
+fn open(bytes: Vec<u8>) -> Result<Database<Vec<u8>>, FormatError> {
+    Database::from_bytes(bytes)
+}
+
+#[test]
+fn a_good_file_opens() {
+    let db = open(small_db_bytes()).unwrap();
+    assert_eq!(db.header().tables.len(), 6);
+    assert!(npuzzle::verify(&db).is_ok());
+}
+
+#[test]
+fn flipping_any_header_byte_is_refused_at_open() {
+    let good = small_db_bytes();
+    let header_end = open(good.clone()).unwrap().header_end();
+    for i in 0..header_end {
+        let mut bad = good.clone();
+        bad[i] ^= 0xFF;
+        assert!(open(bad).is_err(), "flipping byte {i} went unnoticed");
+    }
+}
+
+#[test]
+fn truncated_or_extended_files_are_refused() {
+    let good = small_db_bytes();
+    let db = open(good.clone()).unwrap();
+    let mut cuts: Vec<usize> = (0..=db.header_end() + 1).collect();
+    for t in &db.header().tables {
+        let (start, len) = (t.offset as usize, t.positions as usize);
+        cuts.extend([
+            start - 1,
+            start,
+            start + 1,
+            start + len / 2,
+            start + len - 1,
+        ]);
+    }
+    for cut in cuts {
+        assert!(
+            open(good[..cut].to_vec()).is_err(),
+            "cut at {cut} went unnoticed"
+        );
+    }
+    let mut longer = good.clone();
+    longer.push(0);
+    assert_eq!(
+        open(longer).err(),
+        Some(FormatError::Length {
+            expected: good.len() as u64,
+            got: good.len() as u64 + 1
+        })
+    );
+}
+
+#[test]
+fn damaged_tables_open_but_verify_catches_them_and_solve_never_lies() {
+    let good = small_db_bytes();
+    let db = open(good.clone()).unwrap();
+    let shape = db.shape();
+    let goal = Board::goal(shape);
+    let starts: Vec<Board> = (0..=21)
+        .flat_map(|d| {
+            db.target(&goal)
+                .unwrap()
+                .positions_at(d)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let table = db.table_info(goal.blank()).unwrap().clone();
+    for (k, flip) in [
+        (0usize, 0x01u8),
+        (1, 0x40),
+        (100, 0xFF),
+        (359, 0x80),
+        (200, 0x3F),
+    ] {
+        let mut bad = good.clone();
+        bad[table.offset as usize + k] ^= flip;
+        let db = open(bad).expect("table bytes are not the header's business");
+        let report = npuzzle::verify(&db);
+        assert!(
+            !report.is_ok(),
+            "flipping table byte {k} went unnoticed by verify"
+        );
+        let target = db.target(&goal).unwrap();
+        for start in &starts {
+            let mut moves = Vec::new();
+            match target.solve_into(start, &mut moves) {
+                Ok(_) => assert_eq!(start.replay(&moves), Some(goal), "{start}"),
+                Err(LookupError::Corrupt { .. }) => {}
+                Err(e) => panic!("{start}: {e}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn damaged_padding_is_reported_by_verify() {
+    let mut bad = small_db_bytes();
+    let end = open(bad.clone()).unwrap().header_end();
+    bad[end + 5] = 1;
+    let db = open(bad).unwrap();
+    assert_eq!(npuzzle::verify(&db).nonzero_padding, 1);
+}
+
+#[test]
+fn foreign_files_get_their_own_messages() {
+    let cases: [(&[u8], &str); 4] = [
+        (b"", "the file is 0 bytes long, too short to be a database"),
+        (b"hello", "the file is 5 bytes long"),
+        (
+            b"\x89PNG\r\n\x1a\n0000000000000000",
+            "not an npuzzle database: expected magic bytes",
+        ),
+        (&[0u8; 4096], "not an npuzzle database"),
+    ];
+    for (bytes, message) in cases {
+        let err = open(bytes.to_vec()).err().unwrap().to_string();
+        assert!(err.starts_with(message), "{err}");
+    }
+}
+
+type HeaderChange = dyn FnOnce(&mut Preamble, &mut Header);
+
+/// Re-encodes a file with a changed header and a valid header checksum, as
+/// a buggy or malicious writer would.
+fn with_header(good: &[u8], change: Box<HeaderChange>) -> Vec<u8> {
+    let (mut preamble, _): (Preamble, _) =
+        bincode::decode_from_slice(&good[..PREAMBLE_LEN], bincode_config()).unwrap();
+    let header_bytes = &good[PREAMBLE_LEN..PREAMBLE_LEN + preamble.header_len as usize];
+    let (mut header, _): (Header, _) =
+        bincode::decode_from_slice(header_bytes, bincode_config()).unwrap();
+    change(&mut preamble, &mut header);
+    let new_header = bincode::encode_to_vec(&header, bincode_config()).unwrap();
+    preamble.header_len = new_header.len() as u32;
+    preamble.header_crc = crc32fast::hash(&new_header);
+    let mut out = bincode::encode_to_vec(preamble, bincode_config()).unwrap();
+    out.extend_from_slice(&new_header);
+    out.extend_from_slice(&good[PREAMBLE_LEN + header_bytes.len()..]);
+    out
+}
+
+#[test]
+fn another_version_is_refused_by_name() {
+    let bad = with_header(&small_db_bytes(), Box::new(|p, _| p.version = 2));
+    assert_eq!(
+        open(bad).err().unwrap().to_string(),
+        "database format version 2 is not supported: this build reads version 1"
+    );
+}
+
+#[test]
+fn headers_with_a_valid_checksum_but_impossible_contents_are_refused() {
+    let good = small_db_bytes();
+    let cases: Vec<(Box<HeaderChange>, &str)> = vec![
+        (
+            Box::new(|_, h| h.tables[1].offset += 4096),
+            "table 1 starts at",
+        ),
+        (
+            Box::new(|_, h| h.tables[0].positions = 1 << 40),
+            "table 0 has 1099511627776 positions",
+        ),
+        (
+            Box::new(|_, h| h.tables[2].blank = 9),
+            "table 2 has its blank in cell 9",
+        ),
+        (
+            Box::new(|_, h| h.tables[3].blank = h.tables[0].blank),
+            "two tables have their blank in cell 0",
+        ),
+        (
+            Box::new(|_, h| h.tables[0].counts[3] += 1),
+            "the counts of table 0 do not add up",
+        ),
+        (
+            Box::new(|_, h| h.tables[0].max_distance = 63),
+            "table 0 has maximum distance 63",
+        ),
+        (Box::new(|_, h| h.tables.clear()), "it lists no tables"),
+        (Box::new(|_, h| h.cols = 9), "a 2x9 board has 18 cells"),
+        (Box::new(|_, h| h.rows = 0), "a 0x3 board is too small"),
+    ];
+    for (change, message) in cases {
+        let err = open(with_header(&good, change))
+            .err()
+            .expect(message)
+            .to_string();
+        assert!(err.starts_with("the header is inconsistent: "), "{err}");
+        assert!(err.contains(message), "{err}");
+    }
+}
