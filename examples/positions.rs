@@ -12,7 +12,11 @@ fn main() -> anyhow::Result<()> {
     let usage = "usage: positions COUNT [SEED] [RxC]";
     let count: u64 = args.next().ok_or_else(|| anyhow::anyhow!(usage))?.parse()?;
     let seed: u64 = args.next().map(|s| s.parse()).transpose()?.unwrap_or(1);
-    let shape: Shape = args.next().map(|s| s.parse()).transpose()?.unwrap_or(Shape::THREE_BY_THREE);
+    let shape: Shape = args
+        .next()
+        .map(|s| s.parse())
+        .transpose()?
+        .unwrap_or(Shape::THREE_BY_THREE);
     let goal = Board::goal(shape);
     let mut rng = StdRng::seed_from_u64(seed);
     let mut cells: Vec<u64> = (0..shape.cells() as u64).collect();

@@ -61,20 +61,26 @@ pub enum FormatError {
 #[derive(Debug, thiserror::Error)]
 pub enum OpenError {
     /// The file could not be read or mapped.
-    #[error("cannot open {}: {source}", path.display())]
+    #[error("cannot open {}: {io}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
         /// What the system said.
-        source: io::Error,
+        io: io::Error,
+    },
+    /// The path names a folder or a device, not a file.
+    #[error("{} is not a regular file", path.display())]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
     },
     /// The file is not a usable database.
-    #[error("{} is not a usable database: {source}", path.display())]
+    #[error("{} is not a usable database: {problem}", path.display())]
     Format {
         /// The file.
         path: PathBuf,
         /// What is wrong with it.
-        source: FormatError,
+        problem: FormatError,
     },
 }
 
@@ -129,11 +135,16 @@ impl Database<Mmap> {
     /// Opens and maps a database file. Only the header is read and checked;
     /// table pages are read by the system when a lookup first touches them.
     pub fn open(path: &Path) -> Result<Database<Mmap>, OpenError> {
-        let io_err = |source| OpenError::Io {
+        let io_err = |io| OpenError::Io {
             path: path.to_path_buf(),
-            source,
+            io,
         };
         let file = File::open(path).map_err(io_err)?;
+        if !file.metadata().map_err(io_err)?.is_file() {
+            return Err(OpenError::NotAFile {
+                path: path.to_path_buf(),
+            });
+        }
         // SAFETY: the map is read-only and lives as long as the database. The
         // contract of `Mmap::map` is that no one truncates or rewrites the
         // file while it is mapped; `build-db` never does (it writes a new file
@@ -141,9 +152,9 @@ impl Database<Mmap> {
         // A file truncated by another program would fault (SIGBUS) on access,
         // which no check here can prevent; the README says so.
         let map = unsafe { Mmap::map(&file) }.map_err(io_err)?;
-        Database::from_bytes(map).map_err(|source| OpenError::Format {
+        Database::from_bytes(map).map_err(|problem| OpenError::Format {
             path: path.to_path_buf(),
-            source,
+            problem,
         })
     }
 }

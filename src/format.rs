@@ -100,14 +100,25 @@ pub fn page_align(offset: u64) -> u64 {
     offset.div_ceil(PAGE) * PAGE
 }
 
-/// A database could not be written.
+/// A database could not be written. The previous file, if any, is untouched.
 #[derive(Debug, thiserror::Error)]
-#[error("cannot write {}: {source}", path.display())]
-pub struct WriteError {
-    /// The file or folder involved.
-    pub path: PathBuf,
-    /// What the system said.
-    pub source: io::Error,
+pub enum WriteError {
+    /// The folder to write into is missing.
+    #[error("cannot write {}: the folder {} does not exist", path.display(), dir.display())]
+    NoFolder {
+        /// The database asked for.
+        path: PathBuf,
+        /// Its folder.
+        dir: PathBuf,
+    },
+    /// The system refused a step of the write.
+    #[error("cannot write {}: {io}", path.display())]
+    Io {
+        /// The database asked for.
+        path: PathBuf,
+        /// What the system said.
+        io: io::Error,
+    },
 }
 
 /// Lays out the header for these tables: offsets follow from the header's
@@ -155,9 +166,15 @@ pub fn write_database(path: &Path, shape: Shape, tables: &[Table]) -> Result<u64
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let err = |p: &Path| {
-        let p = p.to_path_buf();
-        move |source| WriteError { path: p, source }
+    if !dir.is_dir() {
+        return Err(WriteError::NoFolder {
+            path: path.to_path_buf(),
+            dir: dir.to_path_buf(),
+        });
+    }
+    let err = |io| WriteError::Io {
+        path: path.to_path_buf(),
+        io,
     };
     let name = path
         .file_name()
@@ -170,18 +187,13 @@ pub fn write_database(path: &Path, shape: Shape, tables: &[Table]) -> Result<u64
     // otherwise keep its private 0600 mode through the rename.
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
-    let temp = builder.tempfile_in(dir).map_err(err(dir))?;
+    let temp = builder.tempfile_in(dir).map_err(err)?;
     let size = write_contents(temp.as_file(), &preamble, &header_bytes, &header, tables)
         .and_then(|size| temp.as_file().sync_all().map(|()| size))
-        .map_err(err(temp.path()))?;
-    temp.persist(path).map_err(|e| WriteError {
-        path: path.to_path_buf(),
-        source: e.error,
-    })?;
+        .map_err(err)?;
+    temp.persist(path).map_err(|e| err(e.error))?;
     // Make the rename itself durable.
-    File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(err(dir))?;
+    File::open(dir).and_then(|d| d.sync_all()).map_err(err)?;
     Ok(size)
 }
 

@@ -3,16 +3,10 @@
 
 mod common;
 
-use common::{histogram, plain_bfs, temp_db};
+use common::{histogram, plain_bfs, temp_db, A089473};
 use npuzzle::{parse_board, Board, LookupError, Shape};
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
-
-/// OEIS A089473: 8-puzzle positions at each distance from 123456780.
-const A089473: [u64; 32] = [
-    1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893, 2512, 4485, 5638, 9529, 10878,
-    16993, 17110, 23952, 20224, 24047, 15578, 14560, 6274, 3910, 760, 221, 2,
-];
 
 #[test]
 fn the_eight_puzzle_histogram_is_the_published_one() {

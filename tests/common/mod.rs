@@ -6,6 +6,12 @@ use npuzzle::{build_tables, write_database, Database, Shape};
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 
+/// OEIS A089473: 8-puzzle positions at each distance from 123456780.
+pub const A089473: [u64; 32] = [
+    1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893, 2512, 4485, 5638, 9529, 10878,
+    16993, 17110, 23952, 20224, 24047, 15578, 14560, 6274, 3910, 760, 221, 2,
+];
+
 /// A database for every goal blank cell of `shape`, written to a temporary folder.
 pub struct TempDb {
     pub dir: tempfile::TempDir,

@@ -11,7 +11,7 @@ mod solve;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use memmap2::Mmap;
-use npuzzle::{parse_board, Board, Database, OpenError, Shape};
+use npuzzle::{parse_board, Board, Database, FormatError, OpenError, Shape};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -123,13 +123,20 @@ fn open_database(cli: &Cli) -> anyhow::Result<Database<Mmap>> {
     let shape = cli.board.unwrap_or(Shape::THREE_BY_THREE);
     let db = match Database::open(&path) {
         Ok(db) => db,
-        Err(OpenError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
+        Err(OpenError::Io { io, .. }) if io.kind() == io::ErrorKind::NotFound => {
             anyhow::bail!(
                 "no database at {}; build it with: {}",
                 path.display(),
                 build_command(&path, shape)
             )
         }
+        // Not ours at all: suggesting a rebuild there would overwrite the file.
+        Err(
+            e @ OpenError::Format {
+                problem: FormatError::Magic { .. } | FormatError::TooShort { .. },
+                ..
+            },
+        ) => anyhow::bail!("{e}; is --db or NPUZZLE_DB pointing at the right file?"),
         Err(e @ OpenError::Format { .. }) => {
             anyhow::bail!("{e}; rebuild it with: {}", build_command(&path, shape))
         }

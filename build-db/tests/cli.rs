@@ -1,0 +1,247 @@
+//! End-to-end tests of the `build-db` binary: what it writes, where, and how
+//! it refuses what it cannot build.
+
+use assert_cmd::Command;
+use npuzzle::{Board, Database, Shape};
+use predicates::prelude::*;
+use std::path::Path;
+
+/// `build-db`, run in `dir` so that nothing lands in the source tree.
+fn build_db(dir: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("build-db").unwrap();
+    cmd.current_dir(dir);
+    cmd
+}
+
+/// The names in a folder, sorted.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn builds_a_two_by_three_database_where_told() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("x.db");
+    let out = build_db(dir.path())
+        .args(["--board", "2x3", "--out"])
+        .arg(&path)
+        .assert()
+        .code(0)
+        .stderr("")
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.starts_with(&format!("built {}: 2x3 board, 6 tables", path.display())),
+        "{stdout}"
+    );
+    // 6 tables of 6!/2 = 360 positions; the 2x3 puzzle's hardest positions
+    // are 21 moves from the goal.
+    assert!(
+        stdout.contains(", 2160 positions, max distance 21,"),
+        "{stdout}"
+    );
+    let size = std::fs::metadata(&path).unwrap().len();
+    assert!(stdout.ends_with(&format!(", {size} bytes\n")), "{stdout}");
+
+    let db = Database::open(&path).unwrap();
+    let shape: Shape = "2x3".parse().unwrap();
+    assert_eq!(db.shape(), shape);
+    assert_eq!(db.header().tables.len(), 6);
+    for (blank, table) in db.header().tables.iter().enumerate() {
+        assert_eq!(table.blank as usize, blank);
+        assert_eq!(table.positions, 360);
+        assert_eq!(table.counts.iter().sum::<u64>(), 360);
+    }
+    assert!(npuzzle::verify(&db).is_ok());
+    // And it answers: one move from the goal is one move away.
+    let goal = Board::goal(shape);
+    let start = npuzzle::parse_board("123/405", shape).unwrap();
+    assert_eq!(db.distance(&start, &goal), Ok(1));
+    // Only the database is left in the folder.
+    assert_eq!(names_in(dir.path()), ["x.db"]);
+}
+
+#[test]
+fn the_default_output_is_data_rxc_db_in_the_current_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    build_db(dir.path())
+        .args(["--board", "2x2"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::starts_with(
+            "built data/2x2.db: 2x2 board, 4 tables",
+        ));
+    let path = dir.path().join("data/2x2.db");
+    assert!(path.is_file(), "{} was not written", path.display());
+    assert_eq!(names_in(dir.path()), ["data"]);
+    assert_eq!(names_in(&dir.path().join("data")), ["2x2.db"]);
+    let db = Database::open(&path).unwrap();
+    assert_eq!(db.shape(), "2x2".parse().unwrap());
+    assert_eq!(db.header().tables.len(), 4);
+    for table in &db.header().tables {
+        // 4!/2 = 12 positions, at most 6 moves apart.
+        assert_eq!(table.positions, 12);
+        assert_eq!(table.max_distance, 6);
+    }
+}
+
+#[test]
+fn the_default_board_is_three_by_three() {
+    let dir = tempfile::tempdir().unwrap();
+    build_db(dir.path()).assert().code(0).stdout(
+        predicate::str::starts_with("built data/3x3.db: 3x3 board, 9 tables").and(
+            predicate::str::contains("1632960 positions, max distance 31"),
+        ),
+    );
+    let db = Database::open(&dir.path().join("data/3x3.db")).unwrap();
+    assert_eq!(db.header().tables.len(), 9);
+}
+
+#[test]
+fn four_by_four_is_refused_with_a_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    build_db(dir.path())
+        .args(["--board", "4x4"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            predicate::str::contains("4x4")
+                .and(predicate::str::contains("16 cells"))
+                .and(predicate::str::contains("12 cells")),
+        );
+    assert!(names_in(dir.path()).is_empty(), "nothing should be written");
+}
+
+#[test]
+fn three_by_four_is_refused_with_a_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    build_db(dir.path())
+        .args(["--board", "3x4"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            predicate::str::starts_with("build-db: a 3x4 board has 239500800 positions per table")
+                .and(predicate::str::contains("at most 10 cells")),
+        );
+    assert!(
+        names_in(dir.path()).is_empty(),
+        "a refused build should not even make data/"
+    );
+}
+
+#[test]
+fn a_malformed_board_size_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    build_db(dir.path())
+        .args(["--board", "3by3"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            predicate::str::contains("invalid value '3by3' for '--board <RxC>'")
+                .and(predicate::str::contains("RxC")),
+        );
+    build_db(dir.path())
+        .args(["--board", "1x5"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("too small"));
+    assert!(names_in(dir.path()).is_empty());
+}
+
+#[test]
+fn an_out_folder_that_does_not_exist_is_an_error_and_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("no/such/folder");
+    build_db(dir.path())
+        .args(["--board", "2x2", "--out"])
+        .arg(folder.join("x.db"))
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::starts_with("build-db: cannot write").and(
+            predicate::str::contains(dir.path().join("no").display().to_string()),
+        ));
+    assert!(!dir.path().join("no").exists());
+    assert!(names_in(dir.path()).is_empty());
+}
+
+#[test]
+fn an_out_folder_that_does_not_exist_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    build_db(dir.path())
+        .args(["--board", "2x2", "--out", "missing/x.db"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr("build-db: cannot write missing/x.db: the folder missing does not exist\n");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn rebuilding_replaces_the_file_and_leaves_no_temporary_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("x.db");
+    // First something that is not a database at all, then a 2x2 database,
+    // then a 2x3 one over it: each build replaces the file whole.
+    std::fs::write(&path, "not a database\n").unwrap();
+    build_db(dir.path())
+        .args(["--board", "2x2", "--out"])
+        .arg(&path)
+        .assert()
+        .code(0);
+    let first = std::fs::read(&path).unwrap();
+    assert_eq!(
+        Database::open(&path).unwrap().shape(),
+        "2x2".parse().unwrap()
+    );
+
+    build_db(dir.path())
+        .args(["--board", "2x3", "--out"])
+        .arg(&path)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("6 tables"));
+    let db = Database::open(&path).unwrap();
+    assert_eq!(db.shape(), "2x3".parse().unwrap());
+    assert_eq!(db.header().tables.len(), 6);
+    assert_eq!(
+        db.bytes().len() as u64,
+        std::fs::metadata(&path).unwrap().len()
+    );
+    assert_ne!(db.bytes(), &first[..]);
+    assert_eq!(names_in(dir.path()), ["x.db"], "no .tmp files may remain");
+
+    // The same build again gives the same bytes.
+    let before = std::fs::read(&path).unwrap();
+    build_db(dir.path())
+        .args(["--board", "2x3", "--out"])
+        .arg(&path)
+        .assert()
+        .code(0);
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+    assert_eq!(names_in(dir.path()), ["x.db"], "no .tmp files may remain");
+}
+
+#[test]
+fn a_relative_out_path_is_relative_to_the_current_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    build_db(dir.path())
+        .args(["--board", "3x2", "--out", "small.db"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::starts_with(
+            "built small.db: 3x2 board, 6 tables",
+        ));
+    assert_eq!(names_in(dir.path()), ["small.db"]);
+    let db = Database::open(&dir.path().join("small.db")).unwrap();
+    assert_eq!(db.shape(), "3x2".parse().unwrap());
+}

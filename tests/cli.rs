@@ -1,0 +1,893 @@
+//! End-to-end tests of the `query` binary: exit codes, what goes to stdout
+//! and stderr, and answers checked by replaying their moves.
+
+mod common;
+
+use assert_cmd::Command;
+use common::{temp_db, TempDb, A089473};
+use npuzzle::{parse_board, Board, Move, Shape};
+use predicates::prelude::*;
+use serde_json::Value;
+use std::path::Path;
+
+const S: Shape = Shape::THREE_BY_THREE;
+
+/// `query --db PATH`, with no NPUZZLE_DB to interfere.
+fn query(db: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("query").unwrap();
+    cmd.env_remove("NPUZZLE_DB").arg("--db").arg(db);
+    cmd
+}
+
+/// `query` with no database argument, run in `dir`.
+fn query_in(dir: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("query").unwrap();
+    cmd.env_remove("NPUZZLE_DB").current_dir(dir);
+    cmd
+}
+
+fn b(text: &str) -> Board {
+    parse_board(text, S).unwrap()
+}
+
+fn moves_of(letters: &str) -> Vec<Move> {
+    letters
+        .chars()
+        .map(|c| Move::from_letter(c).unwrap_or_else(|| panic!("bad move letter {c:?}")))
+        .collect()
+}
+
+fn stdout_of(output: &std::process::Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn json_of(output: &std::process::Output) -> Value {
+    let text = stdout_of(output);
+    assert_eq!(
+        text.lines().count(),
+        1,
+        "one JSON line expected, got {text:?}"
+    );
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text:?}"))
+}
+
+/// Checks a solved answer object: its moves replay from its start to its
+/// goal, in exactly `distance` moves.
+fn check_solved(v: &Value, start: &str, goal: &str, distance: u64) {
+    assert_eq!(v["start"], start, "{v}");
+    assert_eq!(v["goal"], goal, "{v}");
+    assert_eq!(v["solvable"], true, "{v}");
+    assert_eq!(v["distance"], distance, "{v}");
+    let moves = moves_of(v["moves"].as_str().expect("moves is a string"));
+    assert_eq!(moves.len() as u64, distance, "{v}");
+    assert_eq!(b(start).replay(&moves), Some(b(goal)), "{v}");
+}
+
+fn three_by_three() -> TempDb {
+    temp_db("3x3")
+}
+
+// ---------------------------------------------------------------- solve
+
+#[test]
+fn solve_the_hardest_eight_puzzle_in_31_moves() {
+    let t = three_by_three();
+    let out = query(&t.path)
+        .args(["solve", "867254301", "--json"])
+        .assert()
+        .code(0)
+        .stderr("")
+        .get_output()
+        .clone();
+    let v = json_of(&out);
+    check_solved(&v, "867254301", "123456780", 31);
+    // The same key set as documented, no more.
+    let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    keys.sort();
+    assert_eq!(keys, ["distance", "goal", "moves", "solvable", "start"]);
+}
+
+#[test]
+fn solve_as_text_gives_the_count_then_the_moves() {
+    let t = three_by_three();
+    let out = query(&t.path)
+        .args(["solve", "867254301"])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let text = stdout_of(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "867254301 -> 123456780: 31 moves");
+    let moves = moves_of(lines[1]);
+    assert_eq!(moves.len(), 31);
+    assert_eq!(b("867254301").replay(&moves), Some(Board::goal(S)));
+    assert_eq!(lines[2], "");
+    // One numbered line per move, and no grids without --boards.
+    assert_eq!(lines.len(), 3 + 31, "{text}");
+    assert!(lines[3].starts_with(" 1. "), "{:?}", lines[3]);
+    assert!(lines[33].starts_with("31. "), "{:?}", lines[33]);
+    assert!(!text.contains('_'), "no grids without --boards: {text}");
+}
+
+#[test]
+fn solve_accepts_a_json_board_and_separate_words() {
+    let t = three_by_three();
+    let out = query(&t.path)
+        .args(["solve", "[[1,2,3],[4,6,8],[7,5,0]]", "--json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let v = json_of(&out);
+    assert_eq!(v["moves"], "ULDR");
+    check_solved(&v, "123468750", "123456780", 4);
+
+    // `query solve 8 6 7 2 5 4 3 0 1`: the words are one board.
+    let out = query(&t.path)
+        .args([
+            "solve", "8", "6", "7", "2", "5", "4", "3", "0", "1", "--json",
+        ])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    check_solved(&json_of(&out), "867254301", "123456780", 31);
+}
+
+#[test]
+fn solve_text_for_the_json_board_is_uldr() {
+    let t = three_by_three();
+    query(&t.path)
+        .args(["solve", "[[1,2,3],[4,6,8],[7,5,0]]"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::starts_with(
+            "123468750 -> 123456780: 4 moves\nULDR\n\n",
+        ));
+}
+
+#[test]
+fn solve_with_boards_prints_every_intermediate_grid_in_order() {
+    let t = three_by_three();
+    let out = query(&t.path)
+        .args(["solve", "[[1,2,3],[4,6,8],[7,5,0]]", "--boards"])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let text = stdout_of(&out);
+    let grids = [
+        "1 2 3\n4 6 8\n7 5 _\n",
+        "1 2 3\n4 6 _\n7 5 8\n",
+        "1 2 3\n4 _ 6\n7 5 8\n",
+        "1 2 3\n4 5 6\n7 _ 8\n",
+        "1 2 3\n4 5 6\n7 8 _\n",
+    ];
+    let mut from = 0;
+    for grid in grids {
+        let at = text[from..]
+            .find(grid)
+            .unwrap_or_else(|| panic!("grid {grid:?} missing (or out of order) in {text}"));
+        from += at + grid.len();
+    }
+    // Each move line sits between the grid before it and the grid after it.
+    assert!(text.contains("1 2 3\n4 6 8\n7 5 _\n1. U  tile 8 slides down\n1 2 3\n4 6 _\n7 5 8\n"));
+    assert!(
+        text.ends_with("4. R  tile 8 slides left\n1 2 3\n4 5 6\n7 8 _\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn boards_and_json_conflict() {
+    let t = three_by_three();
+    query(&t.path)
+        .args(["solve", "867254301", "--boards", "--json"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("--boards").and(predicate::str::contains("--json")));
+}
+
+#[test]
+fn solving_the_goal_takes_zero_moves() {
+    let t = three_by_three();
+    query(&t.path)
+        .args(["solve", "123456780"])
+        .assert()
+        .code(0)
+        .stdout("123456780 is the goal: 0 moves\n");
+    let out = query(&t.path)
+        .args(["solve", "123456780", "--json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    check_solved(&json_of(&out), "123456780", "123456780", 0);
+}
+
+#[test]
+fn solve_toward_another_goal() {
+    let t = three_by_three();
+    let out = query(&t.path)
+        .args(["solve", "216408753", "--goal", "123804765", "--json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    check_solved(&json_of(&out), "216408753", "123804765", 18);
+}
+
+// ---------------------------------------------------------------- distance
+
+#[test]
+fn distance_to_a_goal_with_the_blank_in_the_middle() {
+    let t = three_by_three();
+    query(&t.path)
+        .args(["distance", "216408753", "--goal", "123804765"])
+        .assert()
+        .code(0)
+        .stdout("18\n")
+        .stderr("");
+    query(&t.path)
+        .args(["distance", "867254301"])
+        .assert()
+        .code(0)
+        .stdout("31\n");
+    let out = query(&t.path)
+        .args(["distance", "216408753", "--goal", "123804765", "--json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    check_solved(&json_of(&out), "216408753", "123804765", 18);
+}
+
+// ---------------------------------------------------------------- unsolvable
+
+#[test]
+fn an_unsolvable_pair_exits_1() {
+    let t = three_by_three();
+    for command in ["solve", "distance"] {
+        query(&t.path)
+            .args([command, "234150768", "--goal", "123804765"])
+            .assert()
+            .code(1)
+            .stdout(predicate::str::starts_with("unsolvable: "))
+            .stderr("");
+    }
+    for command in ["solve", "distance"] {
+        let out = query(&t.path)
+            .args([command, "234150768", "--goal", "123804765", "--json"])
+            .assert()
+            .code(1)
+            .stderr("")
+            .get_output()
+            .clone();
+        let v = json_of(&out);
+        assert_eq!(v["start"], "234150768");
+        assert_eq!(v["goal"], "123804765");
+        assert_eq!(v["solvable"], false);
+        assert!(v["distance"].is_null(), "{v}");
+        assert!(v["moves"].is_null(), "{v}");
+        assert!(!v["reason"].as_str().unwrap().is_empty(), "{v}");
+    }
+}
+
+#[test]
+fn swapping_two_tiles_of_the_goal_is_unsolvable() {
+    let t = three_by_three();
+    query(&t.path)
+        .args(["distance", "213456780"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::starts_with("unsolvable: "));
+}
+
+// ---------------------------------------------------------------- bad boards
+
+#[test]
+fn bad_boards_exit_2_and_name_the_problem() {
+    let t = three_by_three();
+    let cases = [
+        (
+            "86725430",
+            "expected 9 tiles for a 3x3 board (the blank included), got 8",
+        ),
+        (
+            "1234567890",
+            "expected 9 tiles for a 3x3 board (the blank included), got 10",
+        ),
+        (
+            "867254311",
+            "tile 1 appears twice (so the blank is missing)",
+        ),
+        (
+            "1 2 3 4 12 6 7 8 0",
+            "tile 12 is out of range for a 3x3 board (tiles are 1 to 8, and 0 is the blank)",
+        ),
+        ("8672x4301", "unexpected character 'x' at column 5"),
+        ("12/345/678/0", "expected 3 rows for a 3x3 board, got 4"),
+        ("[1,2,3", "invalid JSON board"),
+    ];
+    for (board, problem) in cases {
+        for command in ["solve", "distance"] {
+            query(&t.path)
+                .args([command, board, "--json"])
+                .assert()
+                .code(2)
+                .stdout("")
+                .stderr(
+                    predicate::str::contains(format!("bad start board {board:?}"))
+                        .and(predicate::str::contains(problem)),
+                );
+        }
+    }
+}
+
+#[test]
+fn a_bad_goal_is_named_as_the_goal() {
+    let t = three_by_three();
+    query(&t.path)
+        .args(["solve", "867254301", "--goal", "12345678"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            predicate::str::contains("bad goal board \"12345678\"")
+                .and(predicate::str::contains("got 8")),
+        );
+    query(&t.path)
+        .args(["histogram", "--goal", "113456780"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("tile 1 appears twice"));
+}
+
+// ---------------------------------------------------------------- databases
+
+#[test]
+fn a_missing_database_names_the_build_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("missing.db");
+    query(&path)
+        .args(["solve", "867254301"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            predicate::str::contains(format!("no database at {}", path.display())).and(
+                predicate::str::contains(format!(
+                    "cargo run --release -p build-db -- --board 3x3 --out {}\n",
+                    path.display()
+                )),
+            ),
+        );
+}
+
+#[test]
+fn the_default_database_is_data_3x3_and_its_command_has_no_out() {
+    let dir = tempfile::tempdir().unwrap();
+    query_in(dir.path())
+        .args(["distance", "867254301"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::ends_with(
+            "no database at data/3x3.db; build it with: cargo run --release -p build-db -- --board 3x3\n",
+        ));
+    query_in(dir.path())
+        .args(["--board", "2x4", "info"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::ends_with(
+            "no database at data/2x4.db; build it with: cargo run --release -p build-db -- --board 2x4\n",
+        ));
+}
+
+#[test]
+fn the_default_database_is_found_relative_to_the_current_folder() {
+    let t = three_by_three();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("data")).unwrap();
+    std::fs::copy(&t.path, dir.path().join("data/3x3.db")).unwrap();
+    query_in(dir.path())
+        .args(["distance", "867254301"])
+        .assert()
+        .code(0)
+        .stdout("31\n");
+}
+
+#[test]
+fn a_text_file_is_not_a_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.txt");
+    std::fs::write(&path, "this is a plain text file, not a database at all\n").unwrap();
+    query(&path)
+        .args(["solve", "867254301"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            predicate::str::contains(format!("{} is not a usable database", path.display()))
+                .and(predicate::str::contains("not an npuzzle database")),
+        );
+    // Too short even for the preamble.
+    std::fs::write(&path, "hello\n").unwrap();
+    query(&path).arg("info").assert().code(2).stdout("").stderr(
+        predicate::str::contains("is not a usable database")
+            .and(predicate::str::contains("too short to be a database")),
+    );
+}
+
+#[test]
+fn a_truncated_database_is_refused_at_open() {
+    let t = three_by_three();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cut.db");
+    let bytes = std::fs::read(&t.path).unwrap();
+    std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
+    query(&path)
+        .args(["distance", "867254301"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("truncated"));
+}
+
+#[test]
+fn a_folder_as_the_database_is_named_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    query(dir.path())
+        .arg("info")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(format!(
+            "query: {} is not a regular file\n",
+            dir.path().display()
+        ));
+}
+
+#[test]
+fn a_board_size_the_database_does_not_hold_exits_2() {
+    let t = three_by_three();
+    query(&t.path)
+        .args(["--board", "2x4", "solve", "1234/5670"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            predicate::str::contains(format!("{} holds 3x3 boards, not 2x4", t.path.display()))
+                .and(predicate::str::contains(
+                    "cargo run --release -p build-db -- --board 2x4",
+                )),
+        );
+    // The size that matches is fine.
+    query(&t.path)
+        .args(["--board", "3x3", "distance", "867254301"])
+        .assert()
+        .code(0)
+        .stdout("31\n");
+}
+
+#[test]
+fn another_board_size_works_with_its_own_database() {
+    let t = temp_db("2x4");
+    let out = query(&t.path)
+        .args(["--board", "2x4", "solve", "1234/5607", "--json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let v = json_of(&out);
+    assert_eq!(v["start"], "12345607");
+    assert_eq!(v["goal"], "12345670");
+    assert_eq!(v["distance"], 1);
+    assert_eq!(v["moves"], "R");
+    // A 3x3 board given to a 2x4 database.
+    query(&t.path)
+        .args(["solve", "867254301"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "expected 8 tiles for a 2x4 board (the blank included), got 9",
+        ));
+}
+
+#[test]
+fn npuzzle_db_names_the_database() {
+    let t = three_by_three();
+    // An empty folder: without the variable there is no database here.
+    let dir = tempfile::tempdir().unwrap();
+    query_in(dir.path())
+        .env("NPUZZLE_DB", &t.path)
+        .args(["distance", "216408753", "--goal", "123804765"])
+        .assert()
+        .code(0)
+        .stdout("18\n");
+    let out = query_in(dir.path())
+        .env("NPUZZLE_DB", &t.path)
+        .args(["info", "--json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    assert_eq!(json_of(&out)["path"], t.path.display().to_string());
+    // --db wins over the variable.
+    let missing = dir.path().join("missing.db");
+    query_in(dir.path())
+        .env("NPUZZLE_DB", &t.path)
+        .arg("--db")
+        .arg(&missing)
+        .args(["distance", "867254301"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "no database at {}",
+            missing.display()
+        )));
+    // A variable naming a missing file is reported as that file.
+    query_in(dir.path())
+        .env("NPUZZLE_DB", &missing)
+        .args(["distance", "867254301"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "no database at {}",
+            missing.display()
+        )));
+}
+
+// ---------------------------------------------------------------- histogram
+
+#[test]
+fn histogram_json_is_oeis_a089473() {
+    let t = three_by_three();
+    let out = query(&t.path)
+        .args(["histogram", "--json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let v = json_of(&out);
+    let counts: Vec<u64> = serde_json::from_value(v["counts"].clone()).unwrap();
+    assert_eq!(counts, A089473);
+    assert_eq!(v["states"], 181440);
+    assert_eq!(v["max_distance"], 31);
+    assert_eq!(v["goal"], "123456780");
+}
+
+#[test]
+fn histogram_for_a_centre_blank_goal() {
+    let t = three_by_three();
+    let out = query(&t.path)
+        .args(["histogram", "--json", "--goal", "123804765"])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let v = json_of(&out);
+    let counts: Vec<u64> = serde_json::from_value(v["counts"].clone()).unwrap();
+    assert_eq!(counts.iter().sum::<u64>(), 181440);
+    assert_eq!(v["states"], 181440);
+    // With the blank in the centre the farthest positions are 30 moves away.
+    assert_eq!(v["max_distance"], 30);
+    assert_eq!(counts.len(), 31);
+    assert_eq!(&counts[..3], &[1, 4, 8]);
+}
+
+#[test]
+fn histogram_csv() {
+    let t = three_by_three();
+    let out = query(&t.path)
+        .args(["histogram", "--csv"])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let text = stdout_of(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "distance,count");
+    assert_eq!(lines.len(), 1 + 32);
+    for (d, line) in lines[1..].iter().enumerate() {
+        assert_eq!(*line, format!("{d},{}", A089473[d]));
+    }
+}
+
+#[test]
+fn histogram_text_names_the_totals() {
+    let t = three_by_three();
+    query(&t.path)
+        .arg("histogram")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::starts_with(
+        "goal 123456780 (3x3, blank at row 3, column 3): 181440 positions, maximum distance 31\n",
+    ));
+}
+
+#[test]
+fn histogram_json_and_csv_conflict() {
+    let t = three_by_three();
+    query(&t.path)
+        .args(["histogram", "--json", "--csv"])
+        .assert()
+        .code(2)
+        .stdout("");
+}
+
+// ---------------------------------------------------------------- info, verify
+
+#[test]
+fn info_json_lists_nine_tables() {
+    let t = three_by_three();
+    let out = query(&t.path)
+        .args(["info", "--json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let v = json_of(&out);
+    assert_eq!(v["board"], "3x3");
+    assert_eq!(v["path"], t.path.display().to_string());
+    assert_eq!(v["version"], npuzzle::format::VERSION);
+    assert_eq!(v["bytes"], std::fs::metadata(&t.path).unwrap().len());
+    let tables = v["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 9);
+    for (i, table) in tables.iter().enumerate() {
+        assert_eq!(table["blank"], i, "{table}");
+        assert_eq!(table["positions"], 181440, "{table}");
+        let offset = table["offset"].as_u64().unwrap();
+        assert!(offset >= 4096 && offset % 4096 == 0, "{table}");
+        let max = if i == 4 { 30 } else { 31 };
+        assert_eq!(table["max_distance"], max, "{table}");
+    }
+    assert_eq!(tables[8]["counts"], serde_json::json!(A089473));
+}
+
+#[test]
+fn info_text_names_the_board_and_tables() {
+    let t = three_by_three();
+    query(&t.path).arg("info").assert().code(0).stdout(
+        predicate::str::contains("board    3x3\n").and(predicate::str::contains(
+            "tables   9 of 9 goal blank cells\n",
+        )),
+    );
+}
+
+#[test]
+fn verify_passes_a_good_database() {
+    let t = three_by_three();
+    query(&t.path)
+        .arg("verify")
+        .assert()
+        .code(0)
+        .stderr("")
+        .stdout(
+            predicate::str::contains(format!(
+                "{}: ok, 9 tables, 1632960 positions checked",
+                t.path.display()
+            ))
+            .and(predicate::str::contains("DAMAGED").not()),
+        );
+}
+
+#[test]
+fn verify_finds_one_flipped_table_byte() {
+    let t = three_by_three();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("damaged.db");
+    let mut bytes = std::fs::read(&t.path).unwrap();
+    // A byte in the middle of the second table, well past the header page.
+    let info = t.db.table_info(1).unwrap();
+    assert!(info.offset >= 4096);
+    let at = (info.offset + info.positions / 2) as usize;
+    bytes[at] ^= 0xff;
+    std::fs::write(&path, &bytes).unwrap();
+
+    // The header is intact, so the file still opens…
+    query(&path).args(["info", "--json"]).assert().code(0);
+    // …but verify reads the tables and finds the damage in exactly one.
+    let out = query(&path)
+        .arg("verify")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "{} is damaged",
+            path.display()
+        )))
+        .get_output()
+        .clone();
+    let text = stdout_of(&out);
+    assert!(
+        text.contains("table for blank at row 1, column 2: DAMAGED, checksum MISMATCH"),
+        "{text}"
+    );
+    assert_eq!(text.matches("DAMAGED").count(), 1, "{text}");
+    assert_eq!(text.matches(": ok, 181440 positions").count(), 8, "{text}");
+    let summary = text.lines().last().unwrap();
+    assert!(
+        summary.starts_with(&format!("{}: 1 of ", path.display())) && summary.ends_with(" damaged"),
+        "{summary}"
+    );
+}
+
+// ---------------------------------------------------------------- batch
+
+#[test]
+fn batch_answers_every_line_in_order() {
+    let t = three_by_three();
+    let mut input: Vec<u8> = Vec::new();
+    input.extend_from_slice(b"867254301\n"); // 1: good, default goal
+    input.extend_from_slice(b"216408753 123804765\n"); // 2: pair by a space
+    input.extend_from_slice(b"216408753\t123804765\n"); // 3: pair by a tab
+    input.extend_from_slice(b"234150768 123804765\n"); // 4: unsolvable
+    input.extend_from_slice(b"12345\n"); // 5: bad board
+    input.extend_from_slice(b"\n"); // 6: empty
+    input.extend_from_slice(b"123456708\r\n"); // 7: Windows line ending
+    input.extend_from_slice(b"12\xff45\n"); // 8: not UTF-8
+    input.extend_from_slice(b"8 6 7 2 5 4 3 0 1\n"); // 9: one board in words
+    input.extend_from_slice(b"867/254/301;123/456/780"); // 10: `;` pair, no final newline
+
+    let out = query(&t.path)
+        .arg("batch")
+        .write_stdin(input)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "3 of 10 lines could not be answered",
+        ))
+        .get_output()
+        .clone();
+    let text = stdout_of(&out);
+    let answers: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l:?}")))
+        .collect();
+    assert_eq!(answers.len(), 10, "{text}");
+
+    check_solved(&answers[0], "867254301", "123456780", 31);
+    check_solved(&answers[1], "216408753", "123804765", 18);
+    check_solved(&answers[2], "216408753", "123804765", 18);
+    let unsolvable = &answers[3];
+    assert_eq!(unsolvable["start"], "234150768");
+    assert_eq!(unsolvable["goal"], "123804765");
+    assert_eq!(unsolvable["solvable"], false);
+    assert!(unsolvable["distance"].is_null() && unsolvable["moves"].is_null());
+    assert!(unsolvable.get("error").is_none());
+
+    for (i, input, problem) in [
+        (4, "12345", "expected 9 tiles"),
+        (5, "", "the line is empty"),
+        (7, "12\u{fffd}45", "not valid UTF-8"),
+    ] {
+        let e = &answers[i];
+        assert_eq!(e["line"], i + 1, "{e}");
+        assert_eq!(e["input"], input, "{e}");
+        let error = e["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no error in {e}"));
+        assert!(error.contains(problem), "{e}");
+        assert!(e.get("solvable").is_none(), "{e}");
+    }
+
+    check_solved(&answers[6], "123456708", "123456780", 1);
+    assert_eq!(answers[6]["moves"], "R");
+    check_solved(&answers[8], "867254301", "123456780", 31);
+    check_solved(&answers[9], "867254301", "123456780", 31);
+}
+
+#[test]
+fn batch_of_good_lines_exits_0() {
+    let t = three_by_three();
+    let out = query(&t.path)
+        .arg("batch")
+        .write_stdin("867254301\r\n123468750\n216408753\t123804765\n")
+        .assert()
+        .code(0)
+        .stderr("")
+        .get_output()
+        .clone();
+    let text = stdout_of(&out);
+    let answers: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(answers.len(), 3);
+    check_solved(&answers[0], "867254301", "123456780", 31);
+    check_solved(&answers[1], "123468750", "123456780", 4);
+    assert_eq!(answers[1]["moves"], "ULDR");
+    check_solved(&answers[2], "216408753", "123804765", 18);
+}
+
+#[test]
+fn batch_unsolvable_lines_are_answers_not_errors() {
+    let t = three_by_three();
+    let out = query(&t.path)
+        .arg("batch")
+        .write_stdin("213456780\n")
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let v = json_of(&out);
+    assert_eq!(v["solvable"], false);
+}
+
+#[test]
+fn batch_of_nothing_prints_nothing() {
+    let t = three_by_three();
+    query(&t.path)
+        .arg("batch")
+        .write_stdin("")
+        .assert()
+        .code(0)
+        .stdout("")
+        .stderr("");
+}
+
+#[test]
+fn batch_goal_applies_to_lines_without_one() {
+    let t = three_by_three();
+    let out = query(&t.path)
+        .args(["batch", "--goal", "123804765"])
+        .write_stdin("216408753\n867254301 123456780\n")
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let text = stdout_of(&out);
+    let answers: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(answers.len(), 2);
+    check_solved(&answers[0], "216408753", "123804765", 18);
+    check_solved(&answers[1], "867254301", "123456780", 31);
+}
+
+/// More output than one 64 KiB block: order and count survive the flushes.
+#[test]
+fn a_long_batch_keeps_its_order() {
+    let t = three_by_three();
+    let goal = Board::goal(S);
+    // Walk the blank around pseudo-randomly; each stop is a start.
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut board = goal;
+    let mut starts = Vec::new();
+    for _ in 0..4000 {
+        for _ in 0..7 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let m = Move::ALL[(state % 4) as usize];
+            if let Some(next) = board.apply(m) {
+                board = next;
+            }
+        }
+        starts.push(board);
+    }
+    let input: String = starts.iter().map(|s| format!("{s}\n")).collect();
+    let out = query(&t.path)
+        .arg("batch")
+        .write_stdin(input)
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    assert!(out.stdout.len() > 1 << 16, "the test should cross a block");
+    let text = stdout_of(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), starts.len());
+    for (start, line) in starts.iter().zip(lines) {
+        let v: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["start"], start.to_string());
+        let moves = moves_of(v["moves"].as_str().unwrap());
+        assert_eq!(start.replay(&moves), Some(goal), "{v}");
+        assert_eq!(v["distance"], t.db.distance(start, &goal).unwrap(), "{v}");
+    }
+}
