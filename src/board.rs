@@ -220,6 +220,11 @@ impl Board {
         &self.cells[..self.shape.cells()]
     }
 
+    /// All [`MAX_CELLS`] cell slots; those beyond the board hold 0.
+    pub(crate) fn padded_cells(&self) -> &[u8; MAX_CELLS] {
+        &self.cells
+    }
+
     /// The cell the blank moves to with `m`, or `None` at the board's edge.
     #[inline]
     pub fn target(&self, m: Move) -> Option<usize> {

@@ -6,7 +6,7 @@ use crate::format::{
     bincode_config, page_align, Header, Preamble, TableInfo, MAGIC, MAX_HEADER_LEN, PREAMBLE_LEN,
     VERSION,
 };
-use crate::rank::Ranker;
+use crate::rank::{Cursor, Ranker};
 use crate::relabel::Relabelling;
 use crate::shape::{Shape, MAX_CELLS};
 use crate::solvability::Unsolvable;
@@ -216,7 +216,7 @@ impl<B: AsRef<[u8]>> Database<B> {
         let relabelling = Relabelling::to_canonical(goal);
         Ok(Target {
             goal: *goal,
-            canonical_goal: relabelling.apply(goal),
+            goal_cursor: slot.ranker.cursor(&relabelling.apply(goal)).0,
             relabelling,
             ranker: slot.ranker,
             entries: &self.bytes()[slot.offset..slot.offset + len],
@@ -261,7 +261,7 @@ impl<B: AsRef<[u8]>> Database<B> {
 #[derive(Clone, Copy)]
 pub struct Target<'a> {
     goal: Board,
-    canonical_goal: Board,
+    goal_cursor: Cursor,
     relabelling: Relabelling,
     ranker: Ranker,
     entries: &'a [u8],
@@ -293,9 +293,9 @@ impl<'a> Target<'a> {
             .map(move |(rank, _)| back.apply(&ranker.unrank(rank as u32)))
     }
 
-    /// The start relabelled for the table, and its rank; or why it has none.
+    /// The start relabelled for the table, as a cursor; or why it has none.
     #[inline]
-    fn locate(&self, start: &Board) -> Result<(Board, u32), LookupError> {
+    fn locate(&self, start: &Board) -> Result<Cursor, LookupError> {
         if start.shape() != self.shape {
             return Err(LookupError::Shape {
                 expected: self.shape,
@@ -303,21 +303,20 @@ impl<'a> Target<'a> {
             });
         }
         let board = self.relabelling.apply(start);
-        let ranked = self.ranker.rank_and_inversions(&board);
-        Unsolvable::check(
-            self.shape,
-            ranked.inversions,
-            board.blank(),
-            self.goal.blank(),
-        )
-        .map_err(LookupError::Unsolvable)?;
-        Ok((board, ranked.rank))
+        let (cursor, inversions) = self.ranker.cursor(&board);
+        if !self.ranker.reaches_goal(board.blank(), inversions) {
+            let why = Unsolvable::check(self.shape, inversions, board.blank(), self.goal.blank());
+            return Err(LookupError::Unsolvable(
+                why.expect_err("the parities disagree"),
+            ));
+        }
+        Ok(cursor)
     }
 
     /// Fewest moves from `start` to the goal.
     #[inline]
     pub fn distance(&self, start: &Board) -> Result<u32, LookupError> {
-        let (_, rank) = self.locate(start)?;
+        let rank = self.locate(start)?.rank();
         Ok(entry::distance(self.entries[rank as usize]) as u32)
     }
 
@@ -326,28 +325,26 @@ impl<'a> Target<'a> {
     /// checks that it lands one step closer, and the last must land on the
     /// goal, so a damaged table gives an error, never a wrong sequence.
     pub fn solve_into(&self, start: &Board, moves: &mut Vec<Move>) -> Result<u32, LookupError> {
-        let (mut board, mut rank) = self.locate(start)?;
-        let per_blank = self.ranker.per_blank();
-        let mut e = self.entries[rank as usize];
+        let mut position = self.locate(start)?;
+        let mut e = self.entries[position.rank() as usize];
         let total = entry::distance(e);
         moves.reserve(total as usize);
         for remaining in (0..total).rev() {
             let m = entry::next_move(e);
-            let to = board.target(m).ok_or(LookupError::Corrupt { rank })?;
-            board = board.slide_from(to);
-            rank = match m {
-                Move::Left => rank - per_blank,
-                Move::Right => rank + per_blank,
-                Move::Up | Move::Down => self.ranker.rank(&board),
+            let corrupt = LookupError::Corrupt {
+                rank: position.rank(),
             };
-            e = self.entries[rank as usize];
+            position = self.ranker.step(&position, m).ok_or(corrupt.clone())?;
+            e = self.entries[position.rank() as usize];
             if entry::distance(e) != remaining {
-                return Err(LookupError::Corrupt { rank });
+                return Err(corrupt);
             }
             moves.push(m);
         }
-        if board != self.canonical_goal {
-            return Err(LookupError::Corrupt { rank });
+        if position != self.goal_cursor {
+            return Err(LookupError::Corrupt {
+                rank: position.rank(),
+            });
         }
         Ok(total as u32)
     }

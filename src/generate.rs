@@ -29,41 +29,35 @@ impl Table {
 ///
 /// Each level of the search expands the positions found at the previous
 /// level. A child found for the first time gets the move that undoes the one
-/// that reached it: that move leads one step back toward the goal. Sideways
-/// moves of the blank leave the tile sequence alone and shift the rank by a
-/// constant, so only vertical moves need a full rank.
+/// that reached it: that move leads one step back toward the goal. Ranks are
+/// updated move by move with a [`crate::rank::Cursor`], never computed from
+/// scratch.
 pub fn build_table(shape: Shape, goal_blank: usize) -> Table {
     let ranker = Ranker::new(shape, goal_blank);
-    let per_blank = ranker.per_blank();
     let mut entries = vec![UNSEEN; ranker.len()];
-    let goal = Board::canonical_goal(shape, goal_blank);
-    let goal_rank = ranker.rank(&goal);
-    entries[goal_rank as usize] = entry::encode(0, Move::Up);
+    let (goal, _) = ranker.cursor(&Board::canonical_goal(shape, goal_blank));
+    entries[goal.rank() as usize] = entry::encode(0, Move::Up);
 
     let mut counts = vec![1u64];
-    let mut frontier = vec![(goal, goal_rank)];
+    let mut frontier = vec![goal];
     let mut next = Vec::new();
     let mut distance = 0u8;
     while !frontier.is_empty() {
         distance += 1;
-        for &(board, rank) in &frontier {
+        for position in &frontier {
             // The move back toward the goal only finds the parent again.
-            let back = entry::next_move(entries[rank as usize]);
+            let back = entry::next_move(entries[position.rank() as usize]);
             for m in Move::ALL {
-                if m == back && rank != goal_rank {
+                if m == back && distance > 1 {
                     continue;
                 }
-                let Some(to) = board.target(m) else { continue };
-                let child = board.slide_from(to);
-                let child_rank = match m {
-                    Move::Left => rank - per_blank,
-                    Move::Right => rank + per_blank,
-                    Move::Up | Move::Down => ranker.rank(&child),
+                let Some(child) = ranker.step(position, m) else {
+                    continue;
                 };
-                let slot = &mut entries[child_rank as usize];
+                let slot = &mut entries[child.rank() as usize];
                 if *slot == UNSEEN {
                     *slot = entry::encode(distance, m.opposite());
-                    next.push((child, child_rank));
+                    next.push(child);
                 }
             }
         }

@@ -16,7 +16,7 @@
 //! That maps the `m!/2` sequences of the right parity onto `0..m!/2`, and the
 //! whole table onto `0..cells!/2`.
 
-use crate::board::Board;
+use crate::board::{Board, Move};
 use crate::shape::{Shape, MAX_CELLS};
 use crate::solvability::required_parity;
 
@@ -26,15 +26,29 @@ const NIBBLE_ONES: u64 = 0x1111_1111_1111_1111;
 /// 1, 2, 3, … in successive nibbles: the tiles of a board of [`MAX_CELLS`].
 const INCREASING: u64 = 0x0000_0BA9_8765_4321;
 
+/// Per-index tables are this long, so that an index masked with `& 15`
+/// needs no bounds check.
+const SLOTS: usize = 16;
+
 /// Ranks and unranks the positions that can reach one canonical goal.
 #[derive(Clone, Copy, Debug)]
 pub struct Ranker {
     shape: Shape,
-    goal_blank: usize,
     /// Tiles per position: cells - 1.
     tiles: usize,
     /// Positions per blank cell: tiles!/2.
     per_blank: u32,
+    /// Weight of the Lehmer digit at each sequence index: (tiles-1-i)!/2,
+    /// and 0 for the last two, which the rank drops.
+    weights: [u32; SLOTS],
+    /// ceil(2^64 / weight) for each weight above 1, so that dividing by a
+    /// weight is a multiplication: exact, since every dividend times its
+    /// weight stays below 2^64.
+    reciprocals: [u64; SLOTS],
+    /// ceil(2^64 / per_blank), likewise.
+    per_blank_reciprocal: u64,
+    /// Bit `b`: the inversion parity of positions with the blank in cell `b`.
+    parities: u16,
 }
 
 /// What ranking a board found: its rank, and its inversion count, which
@@ -47,16 +61,91 @@ pub struct Ranked {
     pub inversions: u32,
 }
 
+/// A position packed into registers, with its Lehmer digits and rank, so
+/// that a move updates the rank in a few operations instead of ranking from
+/// scratch. A sideways move changes only the blank's cell. A vertical move
+/// carries one tile past the `cols - 1` tiles between the blank's two cells:
+/// a rotation of `cols` consecutive nibbles of the sequence, and only those
+/// tiles' digits change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cursor {
+    /// The tiles row by row, blank skipped, one per nibble, first lowest.
+    tiles: u64,
+    /// The Lehmer digit of each tile, in the same nibble as the tile.
+    digits: u64,
+    blank: u8,
+    rank: u32,
+}
+
+impl Cursor {
+    /// Its rank.
+    #[inline]
+    pub fn rank(&self) -> u32 {
+        self.rank
+    }
+
+    /// The cell that holds the blank.
+    #[inline]
+    pub fn blank(&self) -> usize {
+        self.blank as usize
+    }
+}
+
+/// The first [`MAX_CELLS`] nibbles of `x`, one per byte.
+#[inline]
+fn spread_nibbles(x: u64) -> [u8; MAX_CELLS] {
+    // Moves each nibble of a 32-bit half into its own byte, in three steps
+    // of halving distances.
+    let spread = |half: u64| {
+        let y = (half | (half << 16)) & 0x0000_FFFF_0000_FFFF;
+        let y = (y | (y << 8)) & 0x00FF_00FF_00FF_00FF;
+        (y | (y << 4)) & 0x0F0F_0F0F_0F0F_0F0F
+    };
+    let low = spread(x & 0xFFFF_FFFF).to_le_bytes();
+    let high = spread(x >> 32).to_le_bytes();
+    let mut cells = [0u8; MAX_CELLS];
+    cells[..8].copy_from_slice(&low);
+    cells[8..].copy_from_slice(&high[..MAX_CELLS - 8]);
+    cells
+}
+
+/// The nibbles `at..at + len` of `x`, shifted down.
+#[inline]
+fn nibbles(x: u64, at: usize, len: usize) -> u64 {
+    (x >> (4 * at)) & ((1 << (4 * len)) - 1)
+}
+
+/// `x` with nibbles `at..at + len` replaced by `value`.
+#[inline]
+fn with_nibbles(x: u64, at: usize, len: usize, value: u64) -> u64 {
+    let mask = ((1u64 << (4 * len)) - 1) << (4 * at);
+    (x & !mask) | (value << (4 * at))
+}
+
 impl Ranker {
     /// The ranker for the canonical goal with the blank in `goal_blank`.
     pub fn new(shape: Shape, goal_blank: usize) -> Ranker {
         let tiles = shape.cells() - 1;
-        let per_blank = ((1..=tiles as u32).product::<u32>()) / 2;
+        let factorial = |k: usize| (1..=k as u32).product::<u32>();
+        let mut weights = [0u32; SLOTS];
+        let mut reciprocals = [0u64; SLOTS];
+        for i in 0..tiles - 2 {
+            weights[i] = factorial(tiles - 1 - i) / 2;
+            if weights[i] > 1 {
+                reciprocals[i] = (u64::MAX / weights[i] as u64) + 1;
+            }
+        }
+        let per_blank = factorial(tiles) / 2;
         Ranker {
             shape,
-            goal_blank,
             tiles,
             per_blank,
+            weights,
+            reciprocals,
+            per_blank_reciprocal: (u64::MAX / per_blank as u64) + 1,
+            parities: (0..shape.cells())
+                .map(|b| (required_parity(shape, b, goal_blank) as u16) << b)
+                .sum(),
         }
     }
 
@@ -81,16 +170,24 @@ impl Ranker {
         self.per_blank
     }
 
-    /// Rank and inversion count of a canonically labelled board.
+    /// Whether a position with the blank in `blank` and this many inversions
+    /// belongs to the table, i.e. can reach its goal.
     #[inline]
-    pub fn rank_and_inversions(&self, board: &Board) -> Ranked {
+    pub fn reaches_goal(&self, blank: usize, inversions: u32) -> bool {
+        (self.parities >> blank) as u32 & 1 == inversions & 1
+    }
+
+    /// A cursor at a canonically labelled board, and its inversion count.
+    #[inline]
+    pub fn cursor(&self, board: &Board) -> (Cursor, u32) {
         // Nibble k of `seen_below` counts the tiles seen so far whose value is
         // below k: a branch-free stand-in for a popcount, which the baseline
         // x86-64 target lacks.
         let mut seen_below: u64 = 0;
-        let mut rank: u32 = 0;
+        let mut tiles: u64 = 0;
+        let mut digits: u64 = 0;
+        let mut rank: u32 = board.blank() as u32 * self.per_blank;
         let mut inversions: u32 = 0;
-        let ranked_digits = self.tiles - 2;
         let mut i = 0;
         for &tile in board.cells() {
             if tile == 0 {
@@ -98,16 +195,29 @@ impl Ranker {
             }
             let v = tile as u32 - 1;
             // Smaller tiles still to come = smaller tiles not yet seen.
-            let smaller_later = v - ((seen_below >> (4 * v)) & 0xF) as u32;
+            let digit = v - ((seen_below >> (4 * v)) & 0xF) as u32;
             seen_below += NIBBLE_ONES << (4 * (v + 1));
-            inversions += smaller_later;
-            if i < ranked_digits {
-                rank = rank * (self.tiles - i) as u32 + smaller_later;
-            }
+            inversions += digit;
+            rank += digit * self.weights[i & (SLOTS - 1)];
+            tiles |= (tile as u64) << (4 * i);
+            digits |= (digit as u64) << (4 * i);
             i += 1;
         }
+        let cursor = Cursor {
+            tiles,
+            digits,
+            blank: board.blank() as u8,
+            rank,
+        };
+        (cursor, inversions)
+    }
+
+    /// Rank and inversion count of a canonically labelled board.
+    #[inline]
+    pub fn rank_and_inversions(&self, board: &Board) -> Ranked {
+        let (cursor, inversions) = self.cursor(board);
         Ranked {
-            rank: board.blank() as u32 * self.per_blank + rank,
+            rank: cursor.rank,
             inversions,
         }
     }
@@ -115,40 +225,132 @@ impl Ranker {
     /// Rank of a canonically labelled board that can reach the goal.
     #[inline]
     pub fn rank(&self, board: &Board) -> u32 {
-        self.rank_and_inversions(board).rank
+        self.cursor(board).0.rank
+    }
+
+    /// The cursor's position as a board.
+    pub fn board(&self, cursor: &Cursor) -> Board {
+        self.expand(cursor.tiles, cursor.blank())
+    }
+
+    /// The board with the tile sequence `tiles` (one per nibble) and the
+    /// blank in cell `blank`.
+    #[inline]
+    fn expand(&self, tiles: u64, blank: usize) -> Board {
+        let before = tiles & ((1 << (4 * blank)) - 1);
+        let packed = before | ((tiles >> (4 * blank)) << (4 * (blank + 1)));
+        Board::from_parts(self.shape, blank, spread_nibbles(packed))
+    }
+
+    /// The cursor after the blank moves `m`, or `None` at the board's edge.
+    #[inline]
+    pub fn step(&self, from: &Cursor, m: Move) -> Option<Cursor> {
+        let blank = from.blank();
+        let (cols, cells) = (self.shape.cols(), self.shape.cells());
+        let mut next = *from;
+        match m {
+            Move::Left if !self.shape.on_left_edge(blank) => {
+                next.blank -= 1;
+                next.rank -= self.per_blank;
+            }
+            Move::Right if !self.shape.on_right_edge(blank) => {
+                next.blank += 1;
+                next.rank += self.per_blank;
+            }
+            Move::Up if blank >= cols => self.carry(&mut next, blank - cols, true),
+            Move::Down if blank + cols < cells => self.carry(&mut next, blank, false),
+            _ => return None,
+        }
+        Some(next)
+    }
+
+    /// A vertical move between cell `low` and the cell `cols` below it. The
+    /// tiles in the cells between occupy sequence indices `low..=low + k`
+    /// (`k = cols - 1`) together with the moving tile, which goes from the
+    /// first of them to the last when the blank moves up (`up`), and from
+    /// the last to the first when it moves down.
+    #[inline]
+    fn carry(&self, next: &mut Cursor, low: usize, up: bool) {
+        let k = self.shape.cols() - 1;
+        let seg = nibbles(next.tiles, low, k + 1);
+        let digits = nibbles(next.digits, low, k + 1);
+        let (tile, others, tile_digit, other_digits) = if up {
+            (seg & 0xF, seg >> 4, digits & 0xF, digits >> 4)
+        } else {
+            (
+                seg >> (4 * k),
+                seg & ((1 << (4 * k)) - 1),
+                digits >> (4 * k),
+                digits & ((1 << (4 * k)) - 1),
+            )
+        };
+        // One in the nibble of each passed tile larger than the moving one:
+        // its digit gains (or loses) the moving tile.
+        let mut larger = 0u64;
+        let mut smaller = k as u64;
+        for j in 0..k {
+            let is_larger = (tile < ((others >> (4 * j)) & 0xF)) as u64;
+            larger |= is_larger << (4 * j);
+            smaller -= is_larger;
+        }
+        let (new_seg, new_digits) = if up {
+            (
+                others | (tile << (4 * k)),
+                (other_digits + larger) | ((tile_digit - smaller) << (4 * k)),
+            )
+        } else {
+            (
+                (others << 4) | tile,
+                ((other_digits - larger) << 4) | (tile_digit + smaller),
+            )
+        };
+        let (mut old_weight, mut new_weight) = (0u32, 0u32);
+        for j in 0..=k {
+            let w = self.weights[(low + j) & (SLOTS - 1)];
+            old_weight += ((digits >> (4 * j)) & 0xF) as u32 * w;
+            new_weight += ((new_digits >> (4 * j)) & 0xF) as u32 * w;
+        }
+        next.tiles = with_nibbles(next.tiles, low, k + 1, new_seg);
+        next.digits = with_nibbles(next.digits, low, k + 1, new_digits);
+        let shift = self.per_blank * (k as u32 + 1);
+        if up {
+            next.blank -= k as u8 + 1;
+            next.rank = next.rank - shift - old_weight + new_weight;
+        } else {
+            next.blank += k as u8 + 1;
+            next.rank = next.rank + shift - old_weight + new_weight;
+        }
     }
 
     /// The board with rank `rank` (which must be below [`Ranker::len`]).
     pub fn unrank(&self, rank: u32) -> Board {
-        let blank = (rank / self.per_blank) as usize;
-        let mut rest = rank % self.per_blank;
+        let blank = ((rank as u128 * self.per_blank_reciprocal as u128) >> 64) as usize;
+        let mut rest = (rank - blank as u32 * self.per_blank) as u64;
         let m = self.tiles;
-        // Digits c[0..m-2], least significant last.
-        let mut digits = [0u32; MAX_CELLS];
-        for i in (0..m.saturating_sub(2)).rev() {
-            let radix = (m - i) as u32;
-            digits[i] = rest % radix;
-            rest /= radix;
-        }
-        let parity = digits[..m - 2].iter().sum::<u32>() % 2;
-        digits[m - 2] = parity ^ required_parity(self.shape, blank, self.goal_blank);
-
         // The tiles not yet placed, in increasing order, one per nibble.
         let mut free: u64 = INCREASING & ((1 << (4 * m)) - 1);
-        let mut cells = [0u8; MAX_CELLS];
-        let mut next = 0;
-        for (cell, out) in cells.iter_mut().enumerate().take(self.shape.cells()) {
-            if cell == blank {
-                continue;
-            }
-            // Take out the digits[next]-th smallest free tile.
-            let k = 4 * digits[next];
-            *out = ((free >> k) & 0xF) as u8;
-            let below = free & ((1 << k) - 1);
-            free = below | ((free >> (k + 4)) << k);
-            next += 1;
+        let mut tiles = 0u64;
+        let mut parity = 0;
+        // Takes the digit-th smallest free tile as the tile at index i.
+        let mut place = |i: usize, digit: u64| {
+            let k = 4 * digit;
+            tiles |= ((free >> k) & 0xF) << (4 * i);
+            free = (free & ((1 << k) - 1)) | ((free >> (k + 4)) << k);
+        };
+        for i in 0..m - 3 {
+            let digit = ((rest as u128 * self.reciprocals[i & (SLOTS - 1)] as u128) >> 64) as u64;
+            rest -= digit * self.weights[i & (SLOTS - 1)] as u64;
+            parity ^= digit;
+            place(i, digit);
         }
-        Board::from_parts(self.shape, blank, cells)
+        // The last kept digit has weight 1: it is what remains.
+        parity ^= rest;
+        place(m - 3, rest);
+        // The dropped digit is whichever gives the table's parity.
+        let required = (self.parities >> blank) as u64 & 1;
+        place(m - 2, (parity & 1) ^ required);
+        tiles |= free << (4 * (m - 1));
+        self.expand(tiles, blank)
     }
 }
 
@@ -188,6 +390,41 @@ mod tests {
             let shape: Shape = size.parse().unwrap();
             for blank in 0..shape.cells() {
                 check_bijection(shape, blank);
+            }
+        }
+    }
+
+    /// Random walks: after every move the cursor's rank and digits equal a
+    /// ranking from scratch.
+    #[test]
+    fn cursors_follow_random_walks() {
+        for size in [
+            "2x2", "2x3", "3x2", "3x3", "2x4", "4x2", "2x5", "5x2", "3x4", "4x3", "2x6", "6x2",
+        ] {
+            let shape: Shape = size.parse().unwrap();
+            let mut state = 0x9E37_79B9_7F4A_7C15u64;
+            for goal_blank in 0..shape.cells() {
+                let ranker = Ranker::new(shape, goal_blank);
+                let (mut cursor, _) = ranker.cursor(&Board::canonical_goal(shape, goal_blank));
+                for _ in 0..2000 {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    let m = Move::from_code(state as u8);
+                    let Some(next) = ranker.step(&cursor, m) else {
+                        continue;
+                    };
+                    let board = ranker.board(&next);
+                    let (fresh, _) = ranker.cursor(&board);
+                    assert_eq!(
+                        next,
+                        fresh,
+                        "{size} after {m:?} from {:?}",
+                        ranker.board(&cursor)
+                    );
+                    assert_eq!(ranker.unrank(next.rank()), board);
+                    cursor = next;
+                }
             }
         }
     }

@@ -11,13 +11,14 @@ use crate::shape::MAX_CELLS;
 /// A renaming of tiles: tile `t` becomes `map[t]`; the blank stays 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Relabelling {
-    map: [u8; MAX_CELLS],
+    /// Indexed by tile; 16 long so that a nibble indexes it unchecked.
+    map: [u8; 16],
 }
 
 impl Relabelling {
     /// The renaming that turns `goal` into its canonical goal.
     pub fn to_canonical(goal: &Board) -> Relabelling {
-        let mut map = [0u8; MAX_CELLS];
+        let mut map = [0u8; 16];
         let mut next = 1;
         for &tile in goal.cells() {
             if tile != 0 {
@@ -30,7 +31,7 @@ impl Relabelling {
 
     /// The renaming that undoes this one.
     pub fn inverse(&self) -> Relabelling {
-        let mut map = [0u8; MAX_CELLS];
+        let mut map = [0u8; 16];
         // Unused slots (tiles beyond the board) rename to 0; skip them so the
         // blank keeps mapping to itself.
         for (tile, &renamed) in self.map.iter().enumerate().skip(1) {
@@ -43,9 +44,11 @@ impl Relabelling {
 
     /// The board with every tile renamed.
     pub fn apply(&self, board: &Board) -> Board {
+        // All MAX_CELLS cells, the unused ones 0 (and renamed to 0): a fixed
+        // count the compiler unrolls.
         let mut cells = [0u8; MAX_CELLS];
-        for (out, &tile) in cells.iter_mut().zip(board.cells()) {
-            *out = self.map[tile as usize];
+        for (out, &tile) in cells.iter_mut().zip(board.padded_cells()) {
+            *out = self.map[(tile & 15) as usize];
         }
         Board::from_parts(board.shape(), board.blank(), cells)
     }
