@@ -8,12 +8,13 @@
 //! {"start":"213456780","goal":"123456780","solvable":false,"distance":null,"moves":null,"reason":"…"}
 //! ```
 //!
-//! Board texts hold only digits and spaces, so they need no escaping; the
-//! rarer free texts (reasons, error messages, echoed input) go through
-//! serde_json.
+//! Board texts hold only digits and spaces, so they need no escaping; free
+//! texts (reasons, error messages, echoed input) are escaped.
 
 use crate::board::{Board, Move};
 use crate::solvability::Unsolvable;
+use std::fmt::Write as _;
+use std::io::Write as _;
 
 /// Appends the JSON answer for (start, goal) to `out`, without a newline.
 /// `outcome` is the move sequence, or why there is none.
@@ -37,10 +38,11 @@ pub fn write_json(
         }
         Err(reason) => {
             out.extend_from_slice(
-                b"\",\"solvable\":false,\"distance\":null,\"moves\":null,\"reason\":",
+                b"\",\"solvable\":false,\"distance\":null,\"moves\":null,\"reason\":\"",
             );
-            write_json_string(out, &reason.to_string());
-            out.push(b'}');
+            // Formatted straight into the buffer: no allocation per line.
+            let _ = write!(JsonEscaper::json(out), "{reason}");
+            out.extend_from_slice(b"\"}");
         }
     }
 }
@@ -54,6 +56,50 @@ pub fn write_json_error(out: &mut Vec<u8>, line: u64, input: &str, error: &str) 
     out.extend_from_slice(b",\"error\":");
     write_json_string(out, error);
     out.push(b'}');
+}
+
+/// Writes formatted text into a byte buffer, escaped for the inside of a
+/// JSON string or of a quoted CSV field, without allocating.
+pub struct JsonEscaper<'a> {
+    out: &'a mut Vec<u8>,
+    csv: bool,
+}
+
+impl<'a> JsonEscaper<'a> {
+    /// Escapes for a JSON string: quotes, backslashes and control characters.
+    pub fn json(out: &'a mut Vec<u8>) -> Self {
+        JsonEscaper { out, csv: false }
+    }
+
+    /// Escapes for a quoted CSV field: quotes are doubled.
+    pub fn csv(out: &'a mut Vec<u8>) -> Self {
+        JsonEscaper { out, csv: true }
+    }
+}
+
+impl std::fmt::Write for JsonEscaper<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        for c in s.chars() {
+            match c {
+                '"' if self.csv => self.out.extend_from_slice(b"\"\""),
+                _ if self.csv => self
+                    .out
+                    .extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+                '"' => self.out.extend_from_slice(b"\\\""),
+                '\\' => self.out.extend_from_slice(b"\\\\"),
+                '\n' => self.out.extend_from_slice(b"\\n"),
+                '\r' => self.out.extend_from_slice(b"\\r"),
+                '\t' => self.out.extend_from_slice(b"\\t"),
+                c if (c as u32) < 0x20 => {
+                    let _ = write!(self.out, "\\u{:04x}", c as u32);
+                }
+                c => self
+                    .out
+                    .extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Appends `text` as a JSON string literal, escaped.
@@ -116,6 +162,18 @@ mod tests {
             v,
             serde_json::json!({"line":7,"input":"a\"b\\c\u{1}","error":"bad"})
         );
+    }
+
+    #[test]
+    fn the_escaper_agrees_with_serde_json() {
+        let text = "a\"b\\c\n\t\u{1}é✓";
+        let mut out = vec![b'"'];
+        write!(JsonEscaper::json(&mut out), "{text}").unwrap();
+        out.push(b'"');
+        assert_eq!(serde_json::from_slice::<String>(&out).unwrap(), text);
+        let mut csv = Vec::new();
+        write!(JsonEscaper::csv(&mut csv), "say \"hi\"").unwrap();
+        assert_eq!(csv, b"say \"\"hi\"\"");
     }
 
     #[test]

@@ -281,6 +281,22 @@ impl<'a> Target<'a> {
         self.info
     }
 
+    /// The table's entries, indexed by the rank of a canonically labelled
+    /// position (see [`Target::ranker`]); [`entry`] decodes them.
+    pub fn entries(&self) -> &'a [u8] {
+        self.entries
+    }
+
+    /// The ranker of the table's canonical frame.
+    pub fn ranker(&self) -> &Ranker {
+        &self.ranker
+    }
+
+    /// The renaming of tiles from the goal's frame to the table's.
+    pub fn relabelling(&self) -> &Relabelling {
+        &self.relabelling
+    }
+
     /// Every position at exactly `distance` moves from the goal, in rank
     /// order. Scans the whole table.
     pub fn positions_at(&self, distance: u32) -> impl Iterator<Item = Board> + 'a {

@@ -891,3 +891,121 @@ fn a_long_batch_keeps_its_order() {
         assert_eq!(v["distance"], t.db.distance(start, &goal).unwrap(), "{v}");
     }
 }
+
+/// Lines of every kind, repeated past one input block (1 MiB), so that
+/// block boundaries and thread shares fall in the middle of the mix.
+fn mixed_batch_input() -> Vec<u8> {
+    let kinds: [&[u8]; 8] = [
+        b"867254301\n",
+        b"283104765 123804765\n",
+        b"234150768\t123804765\n",
+        b"1234\n",
+        b"\n",
+        b"12345678x\r\n",
+        b"\xff\xfe\n",
+        b"8 6 7 2 5 4 3 0 1\n",
+    ];
+    let mut input = Vec::new();
+    while input.len() < 1_300_000 {
+        for kind in kinds {
+            input.extend_from_slice(kind);
+        }
+    }
+    input
+}
+
+#[test]
+fn batch_output_is_the_same_for_any_number_of_threads() {
+    let t = three_by_three();
+    let input = mixed_batch_input();
+    let lines = input.iter().filter(|&&b| b == b'\n').count();
+    for format in ["jsonl", "csv", "moves"] {
+        let run = |threads: &str| {
+            query(&t.path)
+                .args(["batch", "--format", format, "--threads", threads])
+                .write_stdin(input.clone())
+                .assert()
+                .code(2)
+                .get_output()
+                .stdout
+                .clone()
+        };
+        let one = run("1");
+        let header = usize::from(format == "csv");
+        assert_eq!(
+            one.iter().filter(|&&b| b == b'\n').count(),
+            lines + header,
+            "{format}"
+        );
+        assert_eq!(run("2"), one, "{format}: 2 threads differ from 1");
+        assert_eq!(run("3"), one, "{format}: 3 threads differ from 1");
+    }
+}
+
+#[test]
+fn batch_formats_csv_and_moves() {
+    let t = three_by_three();
+    let input = "867254301\n234150768 123804765\n123456780\n1234\n";
+    let moves = query(&t.path)
+        .args(["batch", "--format", "moves"])
+        .write_stdin(input)
+        .assert()
+        .code(2)
+        .get_output()
+        .stdout
+        .clone();
+    let moves = String::from_utf8(moves).unwrap();
+    let lines: Vec<&str> = moves.lines().collect();
+    assert_eq!(lines.len(), 4);
+    assert_eq!(
+        b("867254301").replay(&moves_of(lines[0])),
+        Some(Board::goal(S))
+    );
+    assert_eq!(lines[0].len(), 31);
+    assert_eq!(lines[1], "-");
+    assert_eq!(lines[2], "");
+    assert!(
+        lines[3].starts_with("error: line 4: bad start board: expected 9 tiles"),
+        "{}",
+        lines[3]
+    );
+
+    let csv = query(&t.path)
+        .args(["batch", "--format", "csv"])
+        .write_stdin(input)
+        .assert()
+        .code(2)
+        .get_output()
+        .stdout
+        .clone();
+    let csv = String::from_utf8(csv).unwrap();
+    let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.splitn(6, ',').collect()).collect();
+    assert_eq!(
+        rows[0],
+        ["start", "goal", "solvable", "distance", "moves", "error"]
+    );
+    assert_eq!(rows[1][..4], ["867254301", "123456780", "true", "31"]);
+    assert_eq!(
+        b("867254301").replay(&moves_of(rows[1][4])),
+        Some(Board::goal(S))
+    );
+    assert_eq!(rows[2], ["234150768", "123804765", "false", "", "", ""]);
+    assert_eq!(rows[3], ["123456780", "123456780", "true", "0", "", ""]);
+    assert_eq!(rows[4][..5], ["", "", "", "", ""]);
+    assert!(
+        rows[4][5].starts_with("\"line 4: bad start board"),
+        "{}",
+        rows[4][5]
+    );
+}
+
+#[test]
+fn batch_threads_must_be_positive() {
+    let t = three_by_three();
+    query(&t.path)
+        .args(["batch", "--threads", "0"])
+        .write_stdin("867254301\n")
+        .assert()
+        .code(2)
+        .stdout("");
+}

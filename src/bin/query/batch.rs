@@ -3,9 +3,9 @@
 use crate::{goal_arg, Outcome};
 use anyhow::Context;
 use memmap2::Mmap;
-use npuzzle::batch::{LineAnswerer, LineOutcome};
+use npuzzle::batch::{self, Format};
 use npuzzle::Database;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, Write};
 
 /// Arguments of `query batch`.
 #[derive(clap::Args)]
@@ -13,43 +13,54 @@ pub struct BatchArgs {
     /// The goal for lines that give none [default: tiles in order, blank last].
     #[arg(long)]
     goal: Option<String>,
+    /// jsonl: one JSON object per line; csv: start,goal,solvable,distance,moves,error;
+    /// moves: the move string alone (`-` when unsolvable).
+    #[arg(long, value_enum, default_value_t = FormatArg::Jsonl)]
+    format: FormatArg,
+    /// Threads to spread the work over [default: one per core].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
 }
 
-/// Output is flushed in blocks of about this many bytes.
-const BLOCK: usize = 1 << 16;
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum FormatArg {
+    Jsonl,
+    Csv,
+    Moves,
+}
 
-/// `query batch`: bad lines get an error object and the batch goes on; the
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Jsonl => Format::Jsonl,
+            FormatArg::Csv => Format::Csv,
+            FormatArg::Moves => Format::Moves,
+        }
+    }
+}
+
+/// `query batch`: bad lines get an error answer and the batch goes on; the
 /// exit code is 2 if any line was bad.
 pub fn run(db: &Database<Mmap>, args: &BatchArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
     let goal = goal_arg(args.goal.as_deref(), db.shape())?;
-    let mut answerer = LineAnswerer::new(db, db.target(&goal)?);
-    let mut input = BufReader::with_capacity(BLOCK, io::stdin().lock());
-    let mut line = Vec::with_capacity(256);
-    let mut buffer = Vec::with_capacity(2 * BLOCK);
-    let (mut number, mut bad) = (0u64, 0u64);
-    loop {
-        line.clear();
-        if input
-            .read_until(b'\n', &mut line)
-            .context("cannot read stdin")?
-            == 0
-        {
-            break;
-        }
-        number += 1;
-        if answerer.answer(number, &line, &mut buffer) == LineOutcome::Error {
-            bad += 1;
-        }
-        if buffer.len() >= BLOCK {
-            out.write_all(&buffer)?;
-            buffer.clear();
-        }
-    }
-    out.write_all(&buffer)?;
-    out.flush()?;
-    if bad > 0 {
+    db.target(&goal)?;
+    let threads = match args.threads {
+        Some(n) => n as usize,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let summary = batch::run(
+        db,
+        &goal,
+        args.format.into(),
+        threads,
+        io::stdin().lock(),
+        out,
+    )
+    .context("batch stopped")?;
+    if summary.errors > 0 {
         eprintln!(
-            "query: {bad} of {number} lines could not be answered (see their \"error\" fields)"
+            "query: {} of {} lines could not be answered (see their errors)",
+            summary.errors, summary.lines
         );
         return Ok(Outcome::BadInput);
     }
