@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# Whole-process timings for the README: build-db, a one-shot query, and batch
-# throughput. Needs hyperfine (apt-get install hyperfine) and python3.
-# Usage: scripts/measure.sh [LINES]   (LINES of batch input, default 1000000)
+# Whole-process timings for the README: build-db, a one-shot query against an
+# empty Rust program, and batch throughput in every format, on one and on
+# all cores. Needs hyperfine (apt-get install hyperfine) and python3.
+# Usage: scripts/measure.sh [LINES]   (LINES of batch input, default 10000000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-lines=${1:-1000000}
+lines=${1:-10000000}
 cargo build --release --workspace --examples --quiet
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 bin=$PWD/target/release
+cd "$work"
+
+# Prints "<median> ms median (min <min>, <runs> runs)" from a hyperfine export.
 median() {
   python3 - "$1" <<'PY'
 import json, sys
@@ -16,21 +20,32 @@ r = json.load(open(sys.argv[1]))["results"][0]
 print("%.2f ms median (min %.2f, %d runs)" % (r["median"] * 1e3, r["min"] * 1e3, len(r["times"])))
 PY
 }
+time_cmd() { # NAME RUNS COMMAND...
+  local name=$1 runs=$2
+  shift 2
+  hyperfine -N --style none --warmup 10 --runs "$runs" --export-json "$name.json" "$*" >/dev/null 2>&1
+  echo "$(median "$name.json")"
+}
 
-cd "$work"
-hyperfine -N --style none --warmup 10 --runs 100 --export-json build.json "$bin/build-db" >/dev/null 2>&1
-echo "build-db, all nine 3x3 tables, whole process: $(median build.json)"
-hyperfine -N --style none --warmup 20 --runs 300 --export-json solve.json "$bin/query solve 867254301" >/dev/null 2>&1
-echo "query solve 867254301, whole process: $(median solve.json)"
-hyperfine -N --style none --warmup 20 --runs 300 --export-json empty.json "$bin/query --version" >/dev/null 2>&1
-echo "query --version (start-up alone), whole process: $(median empty.json)"
+echo 'fn main() {}' > empty.rs
+rustc -O -o empty empty.rs
+echo "build-db, all nine 3x3 tables, whole process: $(time_cmd build 100 "$bin/build-db")"
+echo "empty Rust program: $(time_cmd empty 300 ./empty)"
+echo "query solve 867254301: $(time_cmd solve 300 "$bin/query solve 867254301")"
+echo "query distance 867254301: $(time_cmd distance 300 "$bin/query distance 867254301")"
 
 "$bin/examples/positions" "$lines" 1 > positions.txt
-hyperfine --style none --warmup 1 --runs 5 --export-json batch.json "$bin/query batch < positions.txt > answers.jsonl" >/dev/null 2>&1
-python3 - "$lines" <<'PY'
+for format in moves jsonl csv; do
+  for threads in 1 2; do
+    hyperfine --style none --warmup 1 --runs 3 --export-json "batch.json" \
+      "$bin/query batch --format $format --threads $threads < positions.txt > answers" >/dev/null 2>&1
+    python3 - "$lines" "$format" "$threads" <<'PY'
 import json, sys
-lines = int(sys.argv[1])
+lines, fmt, threads = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 r = json.load(open("batch.json"))["results"][0]
-print(f"query batch, {lines} solvable random 3x3 lines, JSON out: {lines / r['median'] / 1e6:.2f} million lines/s "
-      f"({r['median']:.3f} s median of {len(r['times'])} runs)")
+print(f"query batch --format {fmt} --threads {threads}, {lines} random solvable 3x3 lines: "
+      f"{lines / r['median'] / 1e6:.2f} million lines/s ({r['median']:.2f} s median of {len(r['times'])})")
 PY
+  done
+done
+/usr/bin/time -f "query batch --format jsonl, peak memory: %M KB" "$bin/query" batch < positions.txt > /dev/null

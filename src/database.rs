@@ -309,9 +309,10 @@ impl<'a> Target<'a> {
             .map(move |(rank, _)| back.apply(&ranker.unrank(rank as u32)))
     }
 
-    /// The start relabelled for the table, as a cursor; or why it has none.
+    /// The start relabelled into the table's frame, as a cursor for moving
+    /// through the table; or why it has no place there.
     #[inline]
-    fn locate(&self, start: &Board) -> Result<Cursor, LookupError> {
+    pub fn cursor(&self, start: &Board) -> Result<Cursor, LookupError> {
         if start.shape() != self.shape {
             return Err(LookupError::Shape {
                 expected: self.shape,
@@ -332,7 +333,7 @@ impl<'a> Target<'a> {
     /// Fewest moves from `start` to the goal.
     #[inline]
     pub fn distance(&self, start: &Board) -> Result<u32, LookupError> {
-        let rank = self.locate(start)?.rank();
+        let rank = self.cursor(start)?.rank();
         Ok(entry::distance(self.entries[rank as usize]) as u32)
     }
 
@@ -341,19 +342,20 @@ impl<'a> Target<'a> {
     /// checks that it lands one step closer, and the last must land on the
     /// goal, so a damaged table gives an error, never a wrong sequence.
     pub fn solve_into(&self, start: &Board, moves: &mut Vec<Move>) -> Result<u32, LookupError> {
-        let mut position = self.locate(start)?;
+        let mut position = self.cursor(start)?;
         let mut e = self.entries[position.rank() as usize];
         let total = entry::distance(e);
         moves.reserve(total as usize);
         for remaining in (0..total).rev() {
             let m = entry::next_move(e);
-            let corrupt = LookupError::Corrupt {
-                rank: position.rank(),
-            };
-            position = self.ranker.step(&position, m).ok_or(corrupt.clone())?;
+            let rank = position.rank();
+            position = self
+                .ranker
+                .step(&position, m)
+                .ok_or(LookupError::Corrupt { rank })?;
             e = self.entries[position.rank() as usize];
             if entry::distance(e) != remaining {
-                return Err(corrupt);
+                return Err(LookupError::Corrupt { rank });
             }
             moves.push(m);
         }

@@ -32,11 +32,17 @@ pub mod database;
 pub mod entry;
 pub mod format;
 pub mod generate;
+pub mod heuristics;
 pub mod parse;
+pub mod paths;
+pub mod plot;
 pub mod rank;
 pub mod relabel;
+pub mod sample;
+pub mod search;
 pub mod shape;
 pub mod solvability;
+pub mod stats;
 pub mod verify;
 
 pub use board::{move_string, Board, BoardError, Move};

@@ -271,7 +271,22 @@ impl Ranker {
     /// the last to the first when it moves down.
     #[inline]
     fn carry(&self, next: &mut Cursor, low: usize, up: bool) {
-        let k = self.shape.cols() - 1;
+        // One copy per board width, so that the loops over the passed tiles
+        // unroll; the width is the same on every call, so the dispatch is
+        // predicted.
+        match self.shape.cols() {
+            2 => self.carry_past::<1>(next, low, up),
+            3 => self.carry_past::<2>(next, low, up),
+            4 => self.carry_past::<3>(next, low, up),
+            5 => self.carry_past::<4>(next, low, up),
+            _ => self.carry_past::<5>(next, low, up),
+        }
+    }
+
+    /// [`Ranker::carry`] for boards `K + 1` columns wide.
+    #[inline]
+    fn carry_past<const K: usize>(&self, next: &mut Cursor, low: usize, up: bool) {
+        let k = K;
         let seg = nibbles(next.tiles, low, k + 1);
         let digits = nibbles(next.digits, low, k + 1);
         let (tile, others, tile_digit, other_digits) = if up {

@@ -1009,3 +1009,252 @@ fn batch_threads_must_be_positive() {
         .code(2)
         .stdout("");
 }
+
+#[test]
+fn random_draws_positions_at_the_distance_reproducibly() {
+    let t = three_by_three();
+    let run = |seed: &str| {
+        let out = query(&t.path)
+            .args([
+                "random",
+                "--distance",
+                "20",
+                "--count",
+                "25",
+                "--seed",
+                seed,
+            ])
+            .assert()
+            .code(0)
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(out).unwrap()
+    };
+    let first = run("3");
+    let boards: Vec<Board> = first.lines().map(b).collect();
+    assert_eq!(boards.len(), 25);
+    let goal = Board::goal(S);
+    for board in &boards {
+        assert_eq!(t.db.distance(board, &goal), Ok(20), "{board}");
+    }
+    assert_eq!(run("3"), first);
+    assert_ne!(run("4"), first);
+
+    let out = query(&t.path)
+        .args([
+            "random",
+            "--distance",
+            "29..=31",
+            "--count",
+            "3",
+            "--json",
+            "--goal",
+            "123804765",
+        ])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let v = json_of(&out);
+    assert!(v["seed"].is_u64());
+    assert_eq!(v["goal"], "123804765");
+    for p in v["positions"].as_array().unwrap() {
+        let d = p["distance"].as_u64().unwrap();
+        assert!((29..=30).contains(&d), "{p}");
+        let start = b(p["start"].as_str().unwrap());
+        assert_eq!(t.db.distance(&start, &b("123804765")), Ok(d as u32));
+    }
+}
+
+#[test]
+fn random_beyond_the_maximum_names_the_maximum() {
+    let t = three_by_three();
+    query(&t.path)
+        .args(["random", "--distance", "32"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("the maximum distance is 31"));
+    query(&t.path)
+        .args(["random", "--distance", "20..10"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("empty range"));
+}
+
+#[test]
+fn solve_all_counts_and_lists_shortest_solutions() {
+    let t = three_by_three();
+    let goal = Board::goal(S);
+    let target = t.db.target(&goal).unwrap();
+    let start = b("867254301");
+    let out = query(&t.path)
+        .args(["solve", "867254301", "--all", "--limit", "100", "--json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let v = json_of(&out);
+    let count = npuzzle::paths::count_shortest(&target, &start).unwrap();
+    assert_eq!(v["solutions"].as_u64().unwrap() as u128, count);
+    let listed = v["listed"].as_array().unwrap();
+    assert_eq!(listed.len() as u128, count.min(100));
+    for moves in listed {
+        let moves = moves_of(moves.as_str().unwrap());
+        assert_eq!(moves.len(), 31);
+        assert_eq!(start.replay(&moves), Some(goal));
+    }
+    query(&t.path)
+        .args(["solve", "867254301", "--all", "--limit", "2"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(format!(
+            "31 moves, {count} shortest solutions"
+        )))
+        .stdout(predicate::str::contains(format!("and {} more", count - 2)));
+    query(&t.path)
+        .args(["solve", "213456780", "--all"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::starts_with("unsolvable: "));
+}
+
+#[test]
+fn stats_lists_every_table_with_its_farthest_positions() {
+    let t = three_by_three();
+    let out = query(&t.path)
+        .args(["stats", "--json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let v = json_of(&out);
+    let tables = v["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 9);
+    let last = tables.iter().find(|t| t["blank"] == 8).unwrap();
+    assert_eq!(last["goal"], "123456780");
+    assert_eq!(last["max_distance"], 31);
+    assert_eq!(
+        last["antipodes"],
+        serde_json::json!(["647850321", "867254301"])
+    );
+    let total: u64 = tables
+        .iter()
+        .map(|t| t["positions"].as_u64().unwrap())
+        .sum();
+    assert_eq!(total, 9 * 181_440);
+}
+
+#[test]
+fn heuristics_report_admissibility_against_the_truth() {
+    let t = three_by_three();
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("h.svg");
+    let out = query(&t.path)
+        .args(["heuristics", "--json", "--plot"])
+        .arg(&svg)
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let v = json_of(&out);
+    let surveys = v.as_array().unwrap();
+    assert_eq!(surveys.len(), 4);
+    for s in surveys {
+        let counts: Vec<u64> = s["by_distance"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["count"].as_u64().unwrap())
+            .collect();
+        assert_eq!(counts, A089473);
+        let admissible = s["heuristic"] != "manhattan+blank";
+        assert_eq!(
+            s["inadmissible"].as_u64().unwrap() == 0,
+            admissible,
+            "{}",
+            s["heuristic"]
+        );
+    }
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(roxmltree::Document::parse(&text).is_ok());
+    query(&t.path)
+        .args(["heuristics", "--csv"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::starts_with(
+            "heuristic,distance,count,mean,min,max\nmisplaced,0,1,",
+        ));
+}
+
+#[test]
+fn compare_checks_every_algorithm_against_the_database() {
+    let t = three_by_three();
+    let out = query(&t.path)
+        .args(["compare", "283104765", "--goal", "123804765", "--json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let v = json_of(&out);
+    assert_eq!(v["distance"], 4);
+    let algorithms = v["algorithms"].as_array().unwrap();
+    assert_eq!(algorithms.len(), 6);
+    for a in algorithms {
+        let moves = moves_of(a["moves"].as_str().unwrap());
+        assert_eq!(
+            b("283104765").replay(&moves),
+            Some(b("123804765")),
+            "{}",
+            a["algorithm"]
+        );
+        assert_eq!(a["optimal"], moves.len() == 4);
+    }
+    let limited = query(&t.path)
+        .args(["compare", "867254301", "--max-nodes", "100", "--json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let v = json_of(&limited);
+    let bfs = &v["algorithms"][0];
+    assert_eq!(bfs["hit_limit"], true);
+    assert!(bfs["moves"].is_null());
+    query(&t.path)
+        .args(["compare", "213456780"])
+        .assert()
+        .code(1);
+}
+
+#[test]
+fn histogram_plots_one_goal_or_every_blank() {
+    let t = three_by_three();
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("h.png");
+    query(&t.path)
+        .args(["histogram", "--log", "--plot"])
+        .arg(&png)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("maximum distance 31"));
+    let decoder = png::Decoder::new(std::fs::File::open(&png).unwrap());
+    let info = decoder.read_info().unwrap().info().clone();
+    assert!(info.width > 0 && info.height > 0);
+    let out = query(&t.path)
+        .args(["histogram", "--all-blanks", "--json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let v = json_of(&out);
+    let tables = v["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 9);
+    let last = tables.iter().find(|t| t["blank"] == 8).unwrap();
+    assert_eq!(last["counts"], serde_json::json!(A089473));
+    query(&t.path)
+        .args(["histogram", "--plot", "h.gif"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unsupported extension \".gif\""));
+}

@@ -106,3 +106,31 @@ fn a_database_passes_verify() {
     let t = temp_db("2x4");
     assert!(npuzzle::verify(&t.db).is_ok());
 }
+
+#[test]
+fn lookups_from_many_threads_at_once_agree() {
+    fn send_and_sync<T: Send + Sync>() {}
+    send_and_sync::<npuzzle::Database<memmap2::Mmap>>();
+
+    let t = temp_db("3x3");
+    let shape = Shape::THREE_BY_THREE;
+    let goal = parse_board("123804765", shape).unwrap();
+    let target = t.db.target(&goal).unwrap();
+    let starts: Vec<Board> = (0..=30)
+        .flat_map(|d| target.positions_at(d).step_by(97))
+        .collect();
+    let expected: Vec<Vec<npuzzle::Move>> = starts
+        .iter()
+        .map(|s| t.db.solve(s, &goal).unwrap())
+        .collect();
+    std::thread::scope(|scope| {
+        for offset in 0..8 {
+            let (db, starts, expected) = (&t.db, &starts, &expected);
+            scope.spawn(move || {
+                for i in (offset..starts.len()).chain(0..offset) {
+                    assert_eq!(db.solve(&starts[i], &goal).unwrap(), expected[i]);
+                }
+            });
+        }
+    });
+}

@@ -245,3 +245,54 @@ fn a_relative_out_path_is_relative_to_the_current_folder() {
     let db = Database::open(&dir.path().join("small.db")).unwrap();
     assert_eq!(db.shape(), "3x2".parse().unwrap());
 }
+
+/// SIGKILL at several moments of a long build (a 2x5 database takes seconds
+/// in a debug build): the previous database stays byte for byte, nothing
+/// half-written takes its name, and the next build leaves no temporary file.
+#[test]
+fn a_killed_build_leaves_the_previous_database_intact() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("x.db");
+    build_db(dir.path())
+        .args(["--board", "2x2", "--out"])
+        .arg(&path)
+        .assert()
+        .code(0);
+    let before = std::fs::read(&path).unwrap();
+    let binary = assert_cmd::cargo::cargo_bin("build-db");
+    for delay_ms in [50, 300, 900, 2000] {
+        let mut child = std::process::Command::new(&binary)
+            .args(["--board", "2x5", "--out"])
+            .arg(&path)
+            .current_dir(dir.path())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill(); // SIGKILL on Unix
+        let status = child.wait().unwrap();
+        let after = std::fs::read(&path).unwrap();
+        if status.success() {
+            // The build finished before the kill: then it is whole.
+            let db = Database::open(&path).unwrap();
+            assert_eq!(db.shape().to_string(), "2x5");
+            assert!(npuzzle::verify(&db).is_ok());
+            return;
+        }
+        assert_eq!(
+            after, before,
+            "killed after {delay_ms} ms, the old database changed"
+        );
+        assert!(Database::open(&path).is_ok());
+    }
+    build_db(dir.path())
+        .args(["--board", "2x2", "--out"])
+        .arg(&path)
+        .assert()
+        .code(0);
+    assert_eq!(
+        names_in(dir.path()),
+        ["x.db"],
+        "temporary files were left behind"
+    );
+}

@@ -2,14 +2,16 @@
 
 use crate::{cell_name, goal_arg, Outcome};
 use memmap2::Mmap;
+use npuzzle::plot::{self, Series};
 use npuzzle::Database;
 use std::io::Write;
+use std::path::PathBuf;
 
 /// Arguments of `query histogram`.
 #[derive(clap::Args)]
 pub struct HistogramArgs {
     /// The goal [default: tiles in order, blank last].
-    #[arg(long)]
+    #[arg(long, conflicts_with = "all_blanks")]
     goal: Option<String>,
     /// JSON: {"goal", "states", "max_distance", "counts"}.
     #[arg(long, conflicts_with = "csv")]
@@ -17,6 +19,16 @@ pub struct HistogramArgs {
     /// CSV with a header line: distance,count.
     #[arg(long)]
     csv: bool,
+    /// Also draw the histogram into FILE: SVG or PNG, by its extension.
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
+    /// With --plot: a logarithmic count axis.
+    #[arg(long, requires = "plot")]
+    log: bool,
+    /// Every table of the board at once (one per goal blank cell, each for
+    /// its goal with the tiles in order): columns side by side, curves overlaid.
+    #[arg(long)]
+    all_blanks: bool,
 }
 
 /// Widest bar in the terminal chart, in characters.
@@ -28,11 +40,27 @@ pub fn run(
     args: &HistogramArgs,
     out: &mut impl Write,
 ) -> anyhow::Result<Outcome> {
+    if let Some(path) = &args.plot {
+        // Refuse a bad file name before any work.
+        plot::Format::from_path(path)?;
+    }
+    if args.all_blanks {
+        return all_blanks(db, args, out);
+    }
     let shape = db.shape();
     let goal = goal_arg(args.goal.as_deref(), shape)?;
     let target = db.target(&goal)?;
     let counts = &target.info().counts;
     let states: u64 = counts.iter().sum();
+    if let Some(path) = &args.plot {
+        let title = format!("{shape}: positions by distance from {goal}");
+        plot::histogram(
+            path,
+            &title,
+            &[Series::from_counts(goal.to_string(), counts)],
+            args.log,
+        )?;
+    }
     if args.json {
         let value = serde_json::json!({
             "goal": goal.to_string(),
@@ -58,6 +86,69 @@ pub fn run(
         writeln!(out, "distance {:>count_width$}", "count")?;
         for (d, &c) in counts.iter().enumerate() {
             writeln!(out, "{d:>8} {c:>count_width$}  {}", bar(c, largest))?;
+        }
+    }
+    Ok(Outcome::Success)
+}
+
+/// `--all-blanks`: every table's histogram, from the header.
+fn all_blanks(
+    db: &Database<Mmap>,
+    args: &HistogramArgs,
+    out: &mut impl Write,
+) -> anyhow::Result<Outcome> {
+    let shape = db.shape();
+    let tables = &db.header().tables;
+    let max = tables.iter().map(|t| t.counts.len()).max().unwrap_or(0);
+    let count_at = |t: &npuzzle::TableInfo, d: usize| t.counts.get(d).copied().unwrap_or(0);
+    if let Some(path) = &args.plot {
+        let series: Vec<Series> = tables
+            .iter()
+            .map(|t| {
+                Series::from_counts(
+                    format!("blank at {}", cell_name(shape, t.blank as usize)),
+                    &t.counts,
+                )
+            })
+            .collect();
+        let title = format!("{shape}: positions by distance, every goal blank cell");
+        plot::histogram(path, &title, &series, args.log)?;
+    }
+    if args.json {
+        let tables: Vec<_> = tables
+            .iter()
+            .map(|t| {
+                serde_json::json!({
+                    "blank": t.blank,
+                    "goal": npuzzle::Board::canonical_goal(shape, t.blank as usize).to_string(),
+                    "states": t.positions,
+                    "max_distance": t.max_distance,
+                    "counts": t.counts,
+                })
+            })
+            .collect();
+        writeln!(
+            out,
+            "{}",
+            serde_json::json!({ "board": shape.to_string(), "tables": tables })
+        )?;
+    } else {
+        // Text is the CSV's columns, aligned.
+        let sep = if args.csv { "," } else { " " };
+        let width = if args.csv { 0 } else { 9 };
+        let mut header = format!("{:>width$}", "distance");
+        for t in tables {
+            header.push_str(sep);
+            header.push_str(&format!("{:>width$}", format!("blank{}", t.blank)));
+        }
+        writeln!(out, "{header}")?;
+        for d in 0..max {
+            let mut row = format!("{d:>width$}");
+            for t in tables {
+                row.push_str(sep);
+                row.push_str(&format!("{:>width$}", count_at(t, d)));
+            }
+            writeln!(out, "{row}")?;
         }
     }
     Ok(Outcome::Success)

@@ -4,9 +4,13 @@
 //! unusable database. Results go to stdout, messages to stderr.
 
 mod batch;
+mod compare;
+mod heuristics;
 mod histogram;
 mod info;
+mod random;
 mod solve;
+mod stats;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
@@ -40,6 +44,14 @@ enum Command {
     Histogram(histogram::HistogramArgs),
     /// Solves one position per line of stdin, one JSON object per line on stdout.
     Batch(batch::BatchArgs),
+    /// Positions drawn uniformly from those at exactly K moves (or a range) from the goal.
+    Random(random::RandomArgs),
+    /// The classic heuristics over every position, against the true distance.
+    Heuristics(heuristics::HeuristicsArgs),
+    /// The classic search algorithms on one position, checked against the database.
+    Compare(compare::CompareArgs),
+    /// Per table: positions, mean and maximum distance, and the farthest positions.
+    Stats(stats::StatsArgs),
     /// What the database holds.
     Info(info::InfoArgs),
     /// Checks every table: checksums, counts, and that every move leads one step closer.
@@ -86,6 +98,10 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
         Command::Distance(args) => solve::distance(&db, args, out),
         Command::Histogram(args) => histogram::run(&db, args, out),
         Command::Batch(args) => batch::run(&db, args, out),
+        Command::Random(args) => random::run(&db, args, out),
+        Command::Stats(args) => stats::run(&db, args, out),
+        Command::Heuristics(args) => heuristics::run(&db, args, out),
+        Command::Compare(args) => compare::run(&db, args, out),
         Command::Info(args) => info::info(&db, database_path(cli).as_path(), args, out),
         Command::Verify => info::verify(&db, database_path(cli).as_path(), out),
     }

@@ -3,7 +3,7 @@
 use crate::{board_arg, goal_arg, Outcome};
 use memmap2::Mmap;
 use npuzzle::answer::write_json;
-use npuzzle::{move_string, Board, Database, LookupError, Move};
+use npuzzle::{move_string, paths, Board, Database, LookupError, Move};
 use std::io::Write;
 
 /// Arguments of `query solve`.
@@ -21,6 +21,12 @@ pub struct SolveArgs {
     /// Print the board after every move.
     #[arg(long, conflicts_with = "json")]
     boards: bool,
+    /// Count every shortest solution, and list some of them.
+    #[arg(long, conflicts_with = "boards")]
+    all: bool,
+    /// With --all: how many solutions to list.
+    #[arg(long, default_value_t = 10, requires = "all", value_name = "N")]
+    limit: usize,
 }
 
 /// Arguments of `query distance`.
@@ -81,6 +87,9 @@ pub fn solve(
     out: &mut impl Write,
 ) -> anyhow::Result<Outcome> {
     let answer = answer(db, &args.start, args.goal.as_deref())?;
+    if args.all {
+        return all_solutions(db, &answer, args.limit, args.json, out);
+    }
     if args.json {
         return answer.write_json(out);
     }
@@ -139,4 +148,55 @@ pub fn distance(
         Err(why) => writeln!(out, "unsolvable: {why}")?,
     }
     Ok(answer.outcome())
+}
+
+/// `query solve --all`: the number of shortest solutions, by dynamic
+/// programming over the table, and the first `limit` in alphabetical order.
+fn all_solutions(
+    db: &Database<Mmap>,
+    answer: &Answer,
+    limit: usize,
+    json: bool,
+    out: &mut impl Write,
+) -> anyhow::Result<Outcome> {
+    if let Err(why) = &answer.moves {
+        if json {
+            return answer.write_json(out);
+        }
+        writeln!(out, "unsolvable: {why}")?;
+        return Ok(Outcome::Unsolvable);
+    }
+    let target = db.target(&answer.goal)?;
+    let count = paths::count_shortest(&target, &answer.start)?;
+    let listed = paths::list_shortest(&target, &answer.start, limit)?;
+    let distance = answer.moves.as_ref().map_or(0, |m| m.len());
+    if json {
+        let value = serde_json::json!({
+            "start": answer.start.to_string(),
+            "goal": answer.goal.to_string(),
+            "solvable": true,
+            "distance": distance,
+            "solutions": count,
+            "listed": listed.iter().map(|m| move_string(m)).collect::<Vec<_>>(),
+        });
+        writeln!(out, "{value}")?;
+        return Ok(Outcome::Success);
+    }
+    let plural = if count == 1 { "" } else { "s" };
+    writeln!(
+        out,
+        "{} -> {}: {distance} moves, {count} shortest solution{plural}",
+        answer.start, answer.goal
+    )?;
+    for moves in &listed {
+        writeln!(out, "{}", move_string(moves))?;
+    }
+    if count > listed.len() as u128 {
+        writeln!(
+            out,
+            "… and {} more (--limit N lists more)",
+            count - listed.len() as u128
+        )?;
+    }
+    Ok(Outcome::Success)
 }

@@ -1,0 +1,160 @@
+//! `query compare`: the classic searches on one position, checked against the database.
+
+use crate::{board_arg, goal_arg, Outcome};
+use memmap2::Mmap;
+use npuzzle::search::{run as search, Algorithm};
+use npuzzle::{move_string, Database, LookupError};
+use std::io::Write;
+use std::time::Instant;
+
+/// Arguments of `query compare`.
+#[derive(clap::Args)]
+pub struct CompareArgs {
+    /// The start position, in any form.
+    #[arg(required = true, num_args = 1..)]
+    start: Vec<String>,
+    /// The goal [default: tiles in order, blank last].
+    #[arg(long)]
+    goal: Option<String>,
+    /// Stop each search after expanding this many positions.
+    #[arg(long, default_value_t = 2_000_000, value_name = "N")]
+    max_nodes: u64,
+    /// Depth limit of the depth-first search [default: the table's maximum distance].
+    #[arg(long, value_name = "D")]
+    depth_limit: Option<u32>,
+    /// One JSON object instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Repetitions of the lookup, so that its time is above the clock's resolution.
+const LOOKUP_REPEATS: u32 = 1000;
+
+/// `query compare`.
+pub fn run(
+    db: &Database<Mmap>,
+    args: &CompareArgs,
+    out: &mut impl Write,
+) -> anyhow::Result<Outcome> {
+    let shape = db.shape();
+    let start = board_arg(&args.start.join(" "), shape, "start")?;
+    let goal = goal_arg(args.goal.as_deref(), shape)?;
+    let target = db.target(&goal)?;
+    let mut truth = Vec::new();
+    let began = Instant::now();
+    for _ in 0..LOOKUP_REPEATS {
+        truth.clear();
+        match target.solve_into(std::hint::black_box(&start), &mut truth) {
+            Ok(_) => {}
+            Err(LookupError::Unsolvable(why)) => {
+                writeln!(out, "unsolvable: {why}")?;
+                return Ok(Outcome::Unsolvable);
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let lookup = began.elapsed() / LOOKUP_REPEATS;
+    let distance = truth.len();
+    let limit = args
+        .depth_limit
+        .unwrap_or(target.info().max_distance as u32);
+
+    let mut rows = Vec::new();
+    for algorithm in Algorithm::all(limit) {
+        let report = search(algorithm, &start, &goal, args.max_nodes)?;
+        if let Some(moves) = &report.moves {
+            // Each algorithm's answer is checked, not trusted.
+            anyhow::ensure!(
+                start.replay(moves) == Some(goal),
+                "{algorithm} returned moves that do not reach the goal"
+            );
+        }
+        rows.push((algorithm, report));
+    }
+
+    if args.json {
+        let algorithms: Vec<_> = rows
+            .iter()
+            .map(|(a, r)| {
+                serde_json::json!({
+                    "algorithm": a.to_string(),
+                    "length": r.moves.as_ref().map(|m| m.len()),
+                    "optimal": r.moves.as_ref().map(|m| m.len() == distance),
+                    "moves": r.moves.as_ref().map(|m| move_string(m)),
+                    "expanded": r.expanded,
+                    "max_open": r.max_open,
+                    "hit_limit": r.hit_limit,
+                    "microseconds": r.elapsed.as_secs_f64() * 1e6,
+                })
+            })
+            .collect();
+        let value = serde_json::json!({
+            "start": start.to_string(),
+            "goal": goal.to_string(),
+            "distance": distance,
+            "database_microseconds": lookup.as_secs_f64() * 1e6,
+            "algorithms": algorithms,
+        });
+        writeln!(out, "{value}")?;
+        return Ok(Outcome::Success);
+    }
+    writeln!(out, "{start} -> {goal}: {distance} moves (database)")?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{:<26} {:>7} {:>8} {:>10} {:>10} {:>12}",
+        "method", "length", "optimal", "expanded", "max open", "time"
+    )?;
+    writeln!(
+        out,
+        "{:<26} {:>7} {:>8} {:>10} {:>10} {:>12}",
+        "database lookup",
+        distance,
+        "yes",
+        "-",
+        "-",
+        human(lookup.as_secs_f64())
+    )?;
+    for (algorithm, r) in &rows {
+        let (length, optimal) = match &r.moves {
+            Some(m) => (
+                m.len().to_string(),
+                if m.len() == distance { "yes" } else { "no" },
+            ),
+            None if r.hit_limit => ("limit".to_string(), "-"),
+            None => ("none".to_string(), "-"),
+        };
+        writeln!(
+            out,
+            "{:<26} {:>7} {:>8} {:>10} {:>10} {:>12}",
+            algorithm.to_string(),
+            length,
+            optimal,
+            r.expanded,
+            r.max_open,
+            human(r.elapsed.as_secs_f64())
+        )?;
+    }
+    if rows.iter().any(|(_, r)| r.hit_limit) {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "\"limit\": stopped after --max-nodes {} expansions",
+            args.max_nodes
+        )?;
+    }
+    Ok(Outcome::Success)
+}
+
+/// A duration in the unit that reads best.
+fn human(seconds: f64) -> String {
+    if seconds < 1e-6 {
+        format!("{:.0} ns", seconds * 1e9)
+    } else if seconds < 1e-3 {
+        format!("{:.1} µs", seconds * 1e6)
+    } else if seconds < 1.0 {
+        format!("{:.1} ms", seconds * 1e3)
+    } else {
+        format!("{seconds:.2} s")
+    }
+}

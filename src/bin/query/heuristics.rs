@@ -1,0 +1,139 @@
+//! `query heuristics`: the classic heuristics measured against the truth.
+
+use crate::{goal_arg, Outcome};
+use memmap2::Mmap;
+use npuzzle::heuristics::survey_all;
+use npuzzle::plot::{self, Series};
+use npuzzle::Database;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Arguments of `query heuristics`.
+#[derive(clap::Args)]
+pub struct HeuristicsArgs {
+    /// The goal [default: tiles in order, blank last].
+    #[arg(long)]
+    goal: Option<String>,
+    /// One JSON array of surveys instead of text.
+    #[arg(long, conflicts_with = "csv")]
+    json: bool,
+    /// CSV: heuristic,distance,count,mean,min,max.
+    #[arg(long)]
+    csv: bool,
+    /// Also draw the mean of each heuristic against the true distance into FILE (SVG or PNG).
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
+}
+
+/// `query heuristics`: every position of the goal's table, four heuristics.
+pub fn run(
+    db: &Database<Mmap>,
+    args: &HeuristicsArgs,
+    out: &mut impl Write,
+) -> anyhow::Result<Outcome> {
+    if let Some(path) = &args.plot {
+        plot::Format::from_path(path)?;
+    }
+    let goal = goal_arg(args.goal.as_deref(), db.shape())?;
+    let target = db.target(&goal)?;
+    let surveys = survey_all(&target);
+    if let Some(path) = &args.plot {
+        let max = target.info().max_distance as usize;
+        let series: Vec<Series> = surveys
+            .iter()
+            .map(|s| {
+                Series::new(
+                    s.heuristic.name(),
+                    s.by_distance.iter().map(|d| d.mean).collect(),
+                )
+            })
+            .collect();
+        let title = format!(
+            "{}: heuristics against the true distance to {goal}",
+            db.shape()
+        );
+        plot::heuristics(path, &title, &series, max)?;
+    }
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string(&surveys)?)?;
+    } else if args.csv {
+        writeln!(out, "heuristic,distance,count,mean,min,max")?;
+        for s in &surveys {
+            for d in &s.by_distance {
+                writeln!(
+                    out,
+                    "{},{},{},{:.4},{},{}",
+                    s.heuristic.name(),
+                    d.distance,
+                    d.count,
+                    d.mean,
+                    d.min,
+                    d.max
+                )?;
+            }
+        }
+    } else {
+        let positions = surveys.first().map_or(0, |s| s.positions);
+        writeln!(out, "goal {goal}: {positions} positions")?;
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{:<16} {:>10} {:>13} {:>13} {:>9}",
+            "heuristic", "admissible", "h > distance", "inconsistent", "mean h/h*"
+        )?;
+        for s in &surveys {
+            let admissible = if s.inadmissible == 0 { "yes" } else { "NO" };
+            writeln!(
+                out,
+                "{:<16} {:>10} {:>13} {:>13} {:>9.3}",
+                s.heuristic.name(),
+                admissible,
+                s.inadmissible,
+                s.inconsistent,
+                s.mean_ratio
+            )?;
+        }
+        writeln!(out)?;
+        writeln!(
+            out,
+            "\"h > distance\" counts positions, \"inconsistent\" counts moves where h drops by more than 1 (of {}).",
+            surveys.first().map_or(0, |s| s.moves)
+        )?;
+        writeln!(out)?;
+        write!(out, "{:>8} {:>7}", "distance", "count")?;
+        for s in &surveys {
+            write!(
+                out,
+                " {:>20}",
+                format!("{} mean [min-max]", short(s.heuristic.name()))
+            )?;
+        }
+        writeln!(out)?;
+        let rows = surveys.first().map_or(0, |s| s.by_distance.len());
+        for i in 0..rows {
+            let d = &surveys[0].by_distance[i];
+            write!(out, "{:>8} {:>7}", d.distance, d.count)?;
+            for s in &surveys {
+                let d = &s.by_distance[i];
+                write!(
+                    out,
+                    " {:>20}",
+                    format!("{:.2} [{}-{}]", d.mean, d.min, d.max)
+                )?;
+            }
+            writeln!(out)?;
+        }
+    }
+    Ok(Outcome::Success)
+}
+
+/// Column headings short enough for the table.
+fn short(name: &str) -> &str {
+    match name {
+        "linear-conflict" => "linear",
+        "manhattan+blank" => "m+blank",
+        "manhattan" => "manh.",
+        "misplaced" => "misp.",
+        other => other,
+    }
+}

@@ -1,0 +1,67 @@
+//! `query random`: positions of exact difficulty.
+
+use crate::{goal_arg, Outcome};
+use memmap2::Mmap;
+use npuzzle::sample::{parse_distances, sample};
+use npuzzle::Database;
+use rand::{rngs::StdRng, SeedableRng};
+use std::io::Write;
+
+/// Arguments of `query random`.
+#[derive(clap::Args)]
+pub struct RandomArgs {
+    /// Moves from the goal: K, or a range A..=B (or A..B) drawn uniformly over all its positions.
+    #[arg(long, value_name = "K", value_parser = parse_distances)]
+    distance: std::ops::RangeInclusive<u32>,
+    /// How many distinct positions.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    count: usize,
+    /// Seed for a reproducible draw [default: a fresh random seed, shown with --json].
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
+    /// The goal [default: tiles in order, blank last].
+    #[arg(long)]
+    goal: Option<String>,
+    /// One JSON object instead of one position per line.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `query random`.
+pub fn run(
+    db: &Database<Mmap>,
+    args: &RandomArgs,
+    out: &mut impl Write,
+) -> anyhow::Result<Outcome> {
+    let goal = goal_arg(args.goal.as_deref(), db.shape())?;
+    let target = db.target(&goal)?;
+    let seed = args.seed.unwrap_or_else(rand::random);
+    let mut rng = StdRng::seed_from_u64(seed);
+    let positions = sample(&target, args.distance.clone(), args.count, &mut rng)?;
+    if args.json {
+        let positions: Vec<_> = positions
+            .iter()
+            .map(|p| {
+                let distance = target
+                    .distance(p)
+                    .expect("sampled positions reach the goal");
+                serde_json::json!({ "start": p.to_string(), "distance": distance })
+            })
+            .collect();
+        let value = serde_json::json!({
+            "goal": goal.to_string(),
+            "seed": seed,
+            "distances": [args.distance.start(), args.distance.end()],
+            "positions": positions,
+        });
+        writeln!(out, "{value}")?;
+    } else {
+        let mut text = Vec::with_capacity(positions.len() * 12);
+        for p in &positions {
+            p.write_to(&mut text);
+            text.push(b'\n');
+        }
+        out.write_all(&text)?;
+    }
+    Ok(Outcome::Success)
+}

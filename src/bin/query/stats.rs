@@ -1,0 +1,45 @@
+//! `query stats`: the shape of each table's state space.
+
+use crate::{cell_name, Outcome};
+use memmap2::Mmap;
+use npuzzle::Database;
+use std::io::Write;
+
+/// Arguments of `query stats`.
+#[derive(clap::Args)]
+pub struct StatsArgs {
+    /// One JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `query stats`.
+pub fn run(db: &Database<Mmap>, args: &StatsArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
+    let tables = npuzzle::stats::stats(db);
+    if args.json {
+        let value = serde_json::json!({ "board": db.shape().to_string(), "tables": tables });
+        writeln!(out, "{value}")?;
+        return Ok(Outcome::Success);
+    }
+    let shape = db.shape();
+    writeln!(out, "{shape} board, {} tables", tables.len())?;
+    for t in &tables {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "goal {} (blank at {})",
+            t.goal,
+            cell_name(shape, t.blank)
+        )?;
+        writeln!(out, "  positions       {}", t.positions)?;
+        writeln!(out, "  mean distance   {:.3}", t.mean_distance)?;
+        writeln!(
+            out,
+            "  max distance    {} ({} positions)",
+            t.max_distance,
+            t.antipodes.len()
+        )?;
+        writeln!(out, "  farthest        {}", t.antipodes.join(" "))?;
+    }
+    Ok(Outcome::Success)
+}

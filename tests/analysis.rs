@@ -1,0 +1,221 @@
+//! Puzzles of exact difficulty, all shortest solutions and state-space
+//! statistics, checked against a plain search that shares no code with the
+//! library.
+
+mod common;
+
+use common::{plain_bfs, temp_db};
+use npuzzle::{paths, sample, stats, Board, Shape};
+use rand::seq::SliceRandom;
+use rand::{rngs::StdRng, SeedableRng};
+use std::collections::HashMap;
+
+fn cells(board: &Board) -> Vec<u8> {
+    board.cells().to_vec()
+}
+
+#[test]
+fn random_positions_lie_at_the_asked_distance_and_repeat_with_the_seed() {
+    let t = temp_db("3x3");
+    let goal: Board = npuzzle::parse_board("123804765", Shape::THREE_BY_THREE).unwrap();
+    let target = t.db.target(&goal).unwrap();
+    let truth = plain_bfs(3, 3, goal.cells());
+    for range in [20..=20, 25..=28, 30..=30, 0..=0] {
+        let count = target.info().counts[*range.start() as usize..=*range.end() as usize]
+            .iter()
+            .sum::<u64>()
+            .min(500) as usize;
+        let drawn =
+            sample::sample(&target, range.clone(), count, &mut StdRng::seed_from_u64(9)).unwrap();
+        assert_eq!(drawn.len(), count);
+        for p in &drawn {
+            assert!(range.contains(&truth[&cells(p)]), "{p} is not at {range:?}");
+        }
+        let mut distinct = drawn.clone();
+        distinct.sort_by_key(|b| b.to_string());
+        distinct.dedup();
+        assert_eq!(distinct.len(), count, "positions repeat");
+        let again =
+            sample::sample(&target, range.clone(), count, &mut StdRng::seed_from_u64(9)).unwrap();
+        assert_eq!(again, drawn, "the same seed gives another draw");
+    }
+    let other = sample::sample(&target, 20..=20, 50, &mut StdRng::seed_from_u64(10)).unwrap();
+    let first = sample::sample(&target, 20..=20, 50, &mut StdRng::seed_from_u64(9)).unwrap();
+    assert_ne!(other, first, "another seed gives the same draw");
+    assert!(sample::sample(&target, 32..=40, 1, &mut StdRng::seed_from_u64(1)).is_err());
+    assert!(sample::sample(&target, 31..=31, 3, &mut StdRng::seed_from_u64(1)).is_err());
+}
+
+/// The upper 0.1% point of the chi-square distribution (Wilson–Hilferty).
+fn chi_square_critical(df: f64) -> f64 {
+    let z = 3.09;
+    df * (1.0 - 2.0 / (9.0 * df) + z * (2.0 / (9.0 * df)).sqrt()).powi(3)
+}
+
+#[test]
+fn random_positions_cover_their_distance_uniformly() {
+    let t = temp_db("2x3");
+    let goal = Board::goal(t.db.shape());
+    let target = t.db.target(&goal).unwrap();
+    let truth = plain_bfs(2, 3, goal.cells());
+    for (range, per_position) in [(12..=12, 200), (14..=16, 100)] {
+        let population: Vec<&Vec<u8>> = truth
+            .iter()
+            .filter(|(_, d)| range.contains(*d))
+            .map(|(c, _)| c)
+            .collect();
+        let draws = population.len() * per_position;
+        let mut tally: HashMap<Vec<u8>, usize> = HashMap::new();
+        for seed in 0..draws as u64 {
+            let p = sample::sample(&target, range.clone(), 1, &mut StdRng::seed_from_u64(seed))
+                .unwrap();
+            *tally.entry(cells(&p[0])).or_default() += 1;
+        }
+        assert_eq!(
+            tally.len(),
+            population.len(),
+            "some positions were never drawn"
+        );
+        let expected = per_position as f64;
+        let chi2: f64 = population
+            .iter()
+            .map(|c| {
+                let o = *tally.get(*c).unwrap_or(&0) as f64;
+                (o - expected).powi(2) / expected
+            })
+            .sum();
+        let df = population.len() as f64 - 1.0;
+        assert!(
+            chi2 < chi_square_critical(df),
+            "chi-square {chi2:.1} for {df} degrees of freedom"
+        );
+    }
+}
+
+/// Shortest paths counted by a plain recursion over a plain BFS's distances.
+fn plain_count(
+    dist: &HashMap<Vec<u8>, u32>,
+    state: &[u8],
+    cols: usize,
+    memo: &mut HashMap<Vec<u8>, u128>,
+) -> u128 {
+    let d = dist[state];
+    if d == 0 {
+        return 1;
+    }
+    if let Some(&n) = memo.get(state) {
+        return n;
+    }
+    let blank = state.iter().position(|&t| t == 0).unwrap();
+    let rows = state.len() / cols;
+    let (r, c) = (blank / cols, blank % cols);
+    let mut total = 0;
+    for (nr, nc) in [
+        (r.wrapping_sub(1), c),
+        (r + 1, c),
+        (r, c.wrapping_sub(1)),
+        (r, c + 1),
+    ] {
+        if nr >= rows || nc >= cols {
+            continue;
+        }
+        let mut next = state.to_vec();
+        next.swap(blank, nr * cols + nc);
+        if dist[&next] + 1 == d {
+            total += plain_count(dist, &next, cols, memo);
+        }
+    }
+    memo.insert(state.to_vec(), total);
+    total
+}
+
+#[test]
+fn counts_of_shortest_solutions_agree_with_a_plain_count() {
+    for (size, rows, cols) in [("3x3", 3, 3), ("2x4", 2, 4)] {
+        let t = temp_db(size);
+        let shape = t.db.shape();
+        let mut rng = StdRng::seed_from_u64(17);
+        let mut goal_cells: Vec<u8> = (0..shape.cells() as u8).collect();
+        for _ in 0..2 {
+            goal_cells.shuffle(&mut rng);
+            let goal = Board::new(
+                shape,
+                &goal_cells.iter().map(|&c| c as u64).collect::<Vec<_>>(),
+            )
+            .unwrap();
+            let dist = plain_bfs(rows, cols, &goal_cells);
+            let target = t.db.target(&goal).unwrap();
+            let mut memo = HashMap::new();
+            let starts: Vec<&Vec<u8>> = dist.keys().step_by(997).take(40).collect();
+            for start_cells in starts {
+                let start = Board::new(
+                    shape,
+                    &start_cells.iter().map(|&c| c as u64).collect::<Vec<_>>(),
+                )
+                .unwrap();
+                let count = paths::count_shortest(&target, &start).unwrap();
+                assert_eq!(
+                    count,
+                    plain_count(&dist, start_cells, cols, &mut memo),
+                    "{start} -> {goal}"
+                );
+                let listed = paths::list_shortest(&target, &start, 50).unwrap();
+                assert_eq!(listed.len() as u128, count.min(50));
+                for moves in &listed {
+                    assert_eq!(moves.len() as u32, dist[start_cells]);
+                    assert_eq!(start.replay(moves), Some(goal));
+                }
+                let mut sorted = listed.clone();
+                sorted.sort_by_key(|m| npuzzle::move_string(m));
+                sorted.dedup();
+                assert_eq!(
+                    sorted, listed,
+                    "listed solutions repeat or are out of order"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn stats_match_the_published_eight_puzzle_facts() {
+    let t = temp_db("3x3");
+    let tables = stats::stats(&t.db);
+    assert_eq!(tables.len(), 9);
+    let last = tables.iter().find(|s| s.blank == 8).unwrap();
+    assert_eq!(last.goal, "123456780");
+    assert_eq!(last.max_distance, 31);
+    assert_eq!(last.antipodes, ["647850321", "867254301"]);
+    // Sum of d * A089473(d) / 181440.
+    let mean: f64 = common::A089473
+        .iter()
+        .enumerate()
+        .map(|(d, &c)| d as f64 * c as f64)
+        .sum::<f64>()
+        / 181440.0;
+    assert!((last.mean_distance - mean).abs() < 1e-12);
+    let centre = tables.iter().find(|s| s.blank == 4).unwrap();
+    assert_eq!(centre.max_distance, 30);
+    for s in &tables {
+        let truth = plain_bfs(
+            3,
+            3,
+            Board::canonical_goal(Shape::THREE_BY_THREE, s.blank).cells(),
+        );
+        let max = *truth.values().max().unwrap();
+        let mut far: Vec<String> = truth
+            .iter()
+            .filter(|(_, &d)| d == max)
+            .map(|(c, _)| c.iter().map(|t| t.to_string()).collect())
+            .collect();
+        far.sort();
+        let mut antipodes = s.antipodes.clone();
+        antipodes.sort();
+        assert_eq!(
+            (s.max_distance, antipodes),
+            (max, far),
+            "blank in cell {}",
+            s.blank
+        );
+    }
+}

@@ -1,0 +1,245 @@
+//! The heuristics against exact distances: which ones are admissible and
+//! consistent over every position, and a check of their values by a plain
+//! implementation that shares no code with the library.
+
+mod common;
+
+use common::temp_db;
+use npuzzle::heuristics::{survey, survey_all, Evaluator, Heuristic, Survey};
+use npuzzle::{Board, Shape, Target};
+use rand::seq::SliceRandom;
+use rand::{rngs::StdRng, SeedableRng};
+
+/// The three heuristics that are admissible.
+const ADMISSIBLE: [Heuristic; 3] = [
+    Heuristic::Misplaced,
+    Heuristic::Manhattan,
+    Heuristic::LinearConflict,
+];
+
+/// Where `tile` stands on a board given as cells row by row: (row, column).
+fn find(cells: &[u8], cols: usize, tile: u8) -> (usize, usize) {
+    let at = cells.iter().position(|&t| t == tile).unwrap();
+    (at / cols, at % cols)
+}
+
+fn plain_misplaced(board: &[u8], goal: &[u8]) -> u32 {
+    board
+        .iter()
+        .zip(goal)
+        .filter(|&(&b, &g)| b != 0 && b != g)
+        .count() as u32
+}
+
+fn plain_manhattan(board: &[u8], goal: &[u8], cols: usize) -> u32 {
+    (1..board.len() as u8)
+        .map(|tile| {
+            let (r, c) = find(board, cols, tile);
+            let (gr, gc) = find(goal, cols, tile);
+            (r.abs_diff(gr) + c.abs_diff(gc)) as u32
+        })
+        .sum()
+}
+
+/// The fewest tiles to take out of `line` (goal positions along the line,
+/// in the order the tiles stand) so that the rest are in increasing order,
+/// by trying every subset to keep.
+fn fewest_to_remove(line: &[usize]) -> u32 {
+    let mut best = line.len() as u32;
+    for keep in 0u32..1 << line.len() {
+        let kept: Vec<usize> = (0..line.len())
+            .filter(|&i| keep >> i & 1 == 1)
+            .map(|i| line[i])
+            .collect();
+        if kept.windows(2).all(|w| w[0] < w[1]) {
+            best = best.min(line.len() as u32 - kept.len() as u32);
+        }
+    }
+    best
+}
+
+fn plain_linear_conflict(board: &[u8], goal: &[u8], rows: usize, cols: usize) -> u32 {
+    let mut removed = 0;
+    for r in 0..rows {
+        // Tiles in row r whose goal is in row r, left to right: goal columns.
+        let line: Vec<usize> = (0..cols)
+            .map(|c| board[r * cols + c])
+            .filter(|&t| t != 0 && find(goal, cols, t).0 == r)
+            .map(|t| find(goal, cols, t).1)
+            .collect();
+        removed += fewest_to_remove(&line);
+    }
+    for c in 0..cols {
+        let line: Vec<usize> = (0..rows)
+            .map(|r| board[r * cols + c])
+            .filter(|&t| t != 0 && find(goal, cols, t).1 == c)
+            .map(|t| find(goal, cols, t).0)
+            .collect();
+        removed += fewest_to_remove(&line);
+    }
+    plain_manhattan(board, goal, cols) + 2 * removed
+}
+
+fn plain_manhattan_with_blank(board: &[u8], goal: &[u8], cols: usize) -> u32 {
+    let (r, c) = find(board, cols, 0);
+    let (gr, gc) = find(goal, cols, 0);
+    plain_manhattan(board, goal, cols) + (r.abs_diff(gr) + c.abs_diff(gc)) as u32
+}
+
+fn plain(heuristic: Heuristic, board: &Board, goal: &Board) -> u32 {
+    let shape = board.shape();
+    let (b, g) = (board.cells(), goal.cells());
+    match heuristic {
+        Heuristic::Misplaced => plain_misplaced(b, g),
+        Heuristic::Manhattan => plain_manhattan(b, g, shape.cols()),
+        Heuristic::LinearConflict => plain_linear_conflict(b, g, shape.rows(), shape.cols()),
+        Heuristic::ManhattanWithBlank => plain_manhattan_with_blank(b, g, shape.cols()),
+    }
+}
+
+fn random_board(shape: Shape, rng: &mut StdRng) -> Board {
+    let mut cells: Vec<u64> = (0..shape.cells() as u64).collect();
+    cells.shuffle(rng);
+    Board::new(shape, &cells).unwrap()
+}
+
+#[test]
+fn evaluations_match_a_plain_implementation() {
+    let mut rng = StdRng::seed_from_u64(21);
+    for size in ["3x3", "2x4", "4x2", "2x5", "3x4", "2x6"] {
+        let shape: Shape = size.parse().unwrap();
+        for _ in 0..20 {
+            let goal = random_board(shape, &mut rng);
+            let eval = Evaluator::new(&goal);
+            for _ in 0..50 {
+                let board = random_board(shape, &mut rng);
+                for heuristic in Heuristic::ALL {
+                    assert_eq!(
+                        eval.h(heuristic, &board),
+                        plain(heuristic, &board, &goal),
+                        "{heuristic} of {board} toward {goal} ({size})"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Facts every survey of a complete table must show, for any goal.
+fn check_survey(target: &Target<'_>, s: &Survey) {
+    let counts: Vec<u64> = s.by_distance.iter().map(|d| d.count).collect();
+    assert_eq!(counts, target.info().counts, "{}", s.heuristic);
+    assert_eq!(s.positions, target.info().positions);
+    assert_eq!(s.goal, target.goal().to_string());
+    for (d, stats) in s.by_distance.iter().enumerate() {
+        assert_eq!(stats.distance, d as u32);
+        assert!(stats.min as f64 <= stats.mean && stats.mean <= stats.max as f64);
+    }
+    // The goal alone is at distance 0, and every heuristic is 0 there.
+    let at_goal = &s.by_distance[0];
+    assert_eq!((at_goal.count, at_goal.min, at_goal.max), (1, 0, 0));
+    // One move from the goal, one tile is one cell off; the blank too.
+    let one = &s.by_distance[1];
+    let expected = if s.heuristic == Heuristic::ManhattanWithBlank {
+        2
+    } else {
+        1
+    };
+    assert_eq!((one.min, one.max), (expected, expected), "{}", s.heuristic);
+    // On a 3x3 board, 4 blank cells have 2 moves, 4 have 3 and one has 4,
+    // and each blank cell holds 9!/2 / 9 = 20160 positions.
+    assert_eq!(s.moves, 20_160 * (4 * 2 + 4 * 3 + 4));
+    if s.heuristic.is_admissible() {
+        assert_eq!(s.inadmissible, 0, "{}", s.heuristic);
+        assert!(s.by_distance.iter().all(|d| d.max <= d.distance));
+        assert!(s.mean_ratio > 0.0 && s.mean_ratio <= 1.0);
+        // Consistent too: one move never drops any of them by more than 1.
+        assert_eq!(s.inconsistent, 0, "{}", s.heuristic);
+    } else {
+        assert!(s.inadmissible > 0);
+        assert!(s.inconsistent > 0);
+    }
+}
+
+/// Mean of the plain implementation over the positions at each of the first
+/// few distances, which the survey must equal.
+fn check_means_by_plain_evaluation(target: &Target<'_>, s: &Survey) {
+    for d in 0..10 {
+        let values: Vec<u32> = target
+            .positions_at(d)
+            .map(|b| plain(s.heuristic, &b, target.goal()))
+            .collect();
+        let stats = &s.by_distance[d as usize];
+        let mean = values.iter().sum::<u32>() as f64 / values.len() as f64;
+        assert!((stats.mean - mean).abs() < 1e-9, "{} at {d}", s.heuristic);
+        assert_eq!(stats.min, *values.iter().min().unwrap());
+        assert_eq!(stats.max, *values.iter().max().unwrap());
+    }
+}
+
+#[test]
+fn the_default_goal() {
+    let t = temp_db("3x3");
+    let goal = Board::goal(Shape::THREE_BY_THREE);
+    let target = t.db.target(&goal).unwrap();
+    let surveys = survey_all(&target);
+    let order: Vec<Heuristic> = surveys.iter().map(|s| s.heuristic).collect();
+    assert_eq!(order, Heuristic::ALL);
+    for s in &surveys {
+        check_survey(&target, s);
+        check_means_by_plain_evaluation(&target, s);
+    }
+    // Both positions 31 moves away, 867254301 and 647850321, have 7 tiles
+    // misplaced, Manhattan 21, one linear conflict each, and the blank one
+    // cell from its goal (by hand in the library's unit tests).
+    let farthest: Vec<(u32, u32)> = surveys
+        .iter()
+        .map(|s| (s.by_distance[31].min, s.by_distance[31].max))
+        .collect();
+    assert_eq!(farthest, [(7, 7), (21, 21), (23, 23), (22, 22)]);
+    // Each admissible heuristic sees more of the distance than the last.
+    assert!(surveys[0].mean_ratio < surveys[1].mean_ratio);
+    assert!(surveys[1].mean_ratio < surveys[2].mean_ratio);
+}
+
+#[test]
+fn a_random_goal() {
+    let t = temp_db("3x3");
+    let mut rng = StdRng::seed_from_u64(22);
+    let goal = random_board(Shape::THREE_BY_THREE, &mut rng);
+    assert_ne!(goal, Board::goal(Shape::THREE_BY_THREE));
+    let target = t.db.target(&goal).unwrap();
+    for heuristic in Heuristic::ALL {
+        let s = survey(&target, heuristic);
+        assert_eq!(s.heuristic, heuristic);
+        check_survey(&target, &s);
+        check_means_by_plain_evaluation(&target, &s);
+    }
+}
+
+#[test]
+fn the_admissible_ones_are_ordered_position_by_position() {
+    let t = temp_db("3x3");
+    let mut rng = StdRng::seed_from_u64(23);
+    let goal = random_board(Shape::THREE_BY_THREE, &mut rng);
+    let target = t.db.target(&goal).unwrap();
+    let eval = Evaluator::new(&goal);
+    for d in [5, 17, 28] {
+        for board in target.positions_at(d).take(500) {
+            let h: Vec<u32> = ADMISSIBLE.iter().map(|&x| eval.h(x, &board)).collect();
+            assert!(h[0] <= h[1] && h[1] <= h[2] && h[2] <= d, "{board}: {h:?}");
+        }
+    }
+}
+
+#[test]
+fn surveys_serialize_to_json() {
+    let t = temp_db("2x3");
+    let goal = Board::goal("2x3".parse().unwrap());
+    let target = t.db.target(&goal).unwrap();
+    let json = serde_json::to_value(survey(&target, Heuristic::ManhattanWithBlank)).unwrap();
+    assert_eq!(json["heuristic"], "manhattan+blank");
+    assert_eq!(json["goal"], "123450");
+    assert_eq!(json["positions"], 360);
+    assert_eq!(json["by_distance"][0]["count"], 1);
+}

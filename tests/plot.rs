@@ -1,0 +1,418 @@
+//! Charts: both kinds, both formats, checked by reading the files back (SVG
+//! as XML, PNG decoded to pixels) rather than by eye.
+
+use std::collections::HashSet;
+use std::fs;
+use std::path::Path;
+
+use npuzzle::plot::{heuristics, histogram, Format, PlotError, Series, SIZE};
+
+/// Positions of the 8-puzzle at each distance from 123456780 (OEIS A089473).
+const EIGHT_PUZZLE: [u64; 32] = [
+    1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893, 2512, 4485, 5638, 9529, 10878,
+    16993, 17110, 23952, 20224, 24047, 15578, 14560, 6274, 3910, 760, 221, 2,
+];
+
+/// The colours the module draws series in, in order (Tableau 10).
+const PALETTE: [[u8; 3]; 10] = [
+    [31, 119, 180],
+    [255, 127, 14],
+    [44, 160, 44],
+    [214, 39, 40],
+    [148, 103, 189],
+    [140, 86, 75],
+    [227, 119, 194],
+    [127, 127, 127],
+    [188, 189, 34],
+    [23, 190, 207],
+];
+
+/// Height of the band at the top of a PNG that holds the title.
+const TITLE_BAND: usize = 45;
+
+fn one_series() -> Vec<Series> {
+    vec![Series::from_counts(
+        "blank at row 3, column 3",
+        &EIGHT_PUZZLE,
+    )]
+}
+
+/// Nine curves, one per goal blank cell, each a shifted copy of the real
+/// one (the shapes only need to differ for the chart to be a real overlay).
+fn nine_series() -> Vec<Series> {
+    (0..9)
+        .map(|blank| {
+            let mut counts = EIGHT_PUZZLE.to_vec();
+            counts.rotate_right(blank % 3);
+            Series::from_counts(
+                format!("blank at row {}, column {}", blank / 3 + 1, blank % 3 + 1),
+                &counts,
+            )
+        })
+        .collect()
+}
+
+/// Mean heuristic values by true distance, shaped like the real ones: all
+/// below the diagonal, misplaced tiles lowest, and none known at distance 30.
+fn heuristic_series() -> Vec<Series> {
+    let line = |slope: f64| -> Vec<f64> {
+        (0..=31)
+            .map(|d| if d == 30 { f64::NAN } else { slope * d as f64 })
+            .collect()
+    };
+    vec![
+        Series::new("misplaced tiles", line(0.35)),
+        Series::new("Manhattan distance", line(0.6)),
+        Series::new("linear conflict", line(0.75)),
+    ]
+}
+
+/// Every text node of an SVG, after checking that it parses and has an
+/// `<svg>` root of the chart's size.
+fn svg_texts(path: &Path) -> Vec<String> {
+    let source = fs::read_to_string(path).unwrap();
+    let doc = roxmltree::Document::parse(&source).unwrap();
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "svg");
+    assert_eq!(root.attribute("width"), Some(SIZE.0.to_string().as_str()));
+    assert_eq!(root.attribute("height"), Some(SIZE.1.to_string().as_str()));
+    doc.descendants()
+        .filter(|n| n.is_text())
+        .filter_map(|n| n.text())
+        .map(|t| t.trim().to_string())
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+fn assert_svg_has(path: &Path, expected: &[&str]) {
+    let texts = svg_texts(path);
+    for text in expected {
+        assert!(
+            texts.iter().any(|t| t == text),
+            "{text:?} is not a text of {}: {texts:?}",
+            path.display()
+        );
+    }
+}
+
+/// A decoded PNG: width, height, RGB pixels row by row.
+struct Image {
+    width: usize,
+    height: usize,
+    rgb: Vec<[u8; 3]>,
+}
+
+impl Image {
+    fn read(path: &Path) -> Image {
+        let decoder = png::Decoder::new(fs::File::open(path).unwrap());
+        let mut reader = decoder.read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        assert_eq!(info.color_type, png::ColorType::Rgb);
+        assert_eq!(info.bit_depth, png::BitDepth::Eight);
+        let rgb = buf[..info.buffer_size()]
+            .chunks_exact(3)
+            .map(|p| [p[0], p[1], p[2]])
+            .collect();
+        Image {
+            width: info.width as usize,
+            height: info.height as usize,
+            rgb,
+        }
+    }
+
+    fn colours(&self) -> HashSet<[u8; 3]> {
+        self.rgb.iter().copied().collect()
+    }
+
+    /// Pixels of rows `rows` dark enough to be text (or an axis).
+    fn dark_in_rows(&self, rows: std::ops::Range<usize>) -> usize {
+        rows.flat_map(|y| &self.rgb[y * self.width..(y + 1) * self.width])
+            .filter(|[r, g, b]| u32::from(*r) + u32::from(*g) + u32::from(*b) < 3 * 100)
+            .count()
+    }
+}
+
+/// The checks every PNG chart must pass: the chart's size, more than a
+/// handful of colours, and a title that was really drawn.
+fn assert_png_chart(path: &Path) -> Image {
+    let image = Image::read(path);
+    assert_eq!(
+        (image.width, image.height),
+        (SIZE.0 as usize, SIZE.1 as usize)
+    );
+    let colours = image.colours();
+    assert!(colours.len() > 10, "only {} colours", colours.len());
+    let title = image.dark_in_rows(0..TITLE_BAND);
+    assert!(title > 200, "only {title} dark pixels where the title is");
+    assert_eq!(
+        image.dark_in_rows(0..1),
+        0,
+        "the title touches the top edge"
+    );
+    image
+}
+
+fn assert_non_empty(path: &Path) {
+    assert!(fs::metadata(path).unwrap().len() > 0);
+}
+
+#[test]
+fn histogram_svg_has_its_title_and_axis_labels() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("h.svg");
+    histogram(
+        &path,
+        "8-puzzle: positions by distance",
+        &one_series(),
+        false,
+    )
+    .unwrap();
+    assert_non_empty(&path);
+    assert_svg_has(
+        &path,
+        &[
+            "8-puzzle: positions by distance",
+            "distance (moves)",
+            "positions",
+            "31",
+            "20,000",
+        ],
+    );
+}
+
+#[test]
+fn histogram_png_has_its_size_bars_and_drawn_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("h.png");
+    histogram(
+        &path,
+        "8-puzzle: positions by distance",
+        &one_series(),
+        false,
+    )
+    .unwrap();
+    assert_non_empty(&path);
+    let image = assert_png_chart(&path);
+    // One series is drawn as bars in the first colour.
+    let bar = image.rgb.iter().filter(|p| **p == PALETTE[0]).count();
+    assert!(bar > 10_000, "only {bar} bar pixels");
+}
+
+#[test]
+fn an_empty_title_leaves_the_title_band_blank() {
+    // The control for the title check above: the dark pixels there are text.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("untitled.png");
+    histogram(&path, "", &one_series(), false).unwrap();
+    assert_eq!(Image::read(&path).dark_in_rows(0..TITLE_BAND), 0);
+}
+
+#[test]
+fn log_histogram_with_zero_counts_draws_in_both_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut counts = EIGHT_PUZZLE.to_vec();
+    counts[3] = 0;
+    counts.push(0);
+    let series = [Series::from_counts("with gaps", &counts)];
+    let svg = dir.path().join("log.svg");
+    histogram(&svg, "log scale", &series, true).unwrap();
+    assert_svg_has(
+        &svg,
+        &[
+            "log scale",
+            "distance (moves)",
+            "positions (log scale)",
+            "1",
+            "10,000",
+        ],
+    );
+    let png = dir.path().join("log.png");
+    histogram(&png, "log scale", &series, true).unwrap();
+    assert_png_chart(&png);
+}
+
+#[test]
+fn all_zero_counts_on_a_log_scale_still_draw() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("zeros.png");
+    histogram(
+        &path,
+        "nothing yet",
+        &[Series::from_counts("zero", &[0; 5])],
+        true,
+    )
+    .unwrap();
+    assert_png_chart(&path);
+}
+
+#[test]
+fn overlay_draws_every_series_in_its_own_colour_with_a_legend() {
+    let dir = tempfile::tempdir().unwrap();
+    let series = nine_series();
+    let svg = dir.path().join("all.svg");
+    histogram(&svg, "every goal blank cell", &series, true).unwrap();
+    let labels: Vec<&str> = series.iter().map(|s| s.label.as_str()).collect();
+    assert_svg_has(&svg, &labels);
+    assert_svg_has(&svg, &["every goal blank cell", "positions (log scale)"]);
+
+    let png = dir.path().join("all.png");
+    histogram(&png, "every goal blank cell", &series, true).unwrap();
+    let colours = assert_png_chart(&png).colours();
+    for (i, colour) in PALETTE.iter().take(series.len()).enumerate() {
+        assert!(
+            colours.contains(colour),
+            "series {i}'s colour {colour:?} is missing"
+        );
+    }
+}
+
+#[test]
+fn heuristics_svg_has_its_title_axes_and_legend() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("heuristics.svg");
+    heuristics(&path, "heuristics on the 8-puzzle", &heuristic_series(), 31).unwrap();
+    assert_non_empty(&path);
+    assert_svg_has(
+        &path,
+        &[
+            "heuristics on the 8-puzzle",
+            "true distance (moves)",
+            "mean heuristic value",
+            "true distance",
+            "misplaced tiles",
+            "Manhattan distance",
+            "linear conflict",
+        ],
+    );
+}
+
+#[test]
+fn heuristics_png_has_its_size_lines_and_drawn_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("heuristics.png");
+    heuristics(&path, "heuristics on the 8-puzzle", &heuristic_series(), 31).unwrap();
+    assert_non_empty(&path);
+    let colours = assert_png_chart(&path).colours();
+    for colour in &PALETTE[..3] {
+        assert!(colours.contains(colour), "colour {colour:?} is missing");
+    }
+    // The grey of the dashed h = h* line.
+    assert!(colours.contains(&[150, 150, 150]));
+}
+
+#[test]
+fn extensions_are_case_insensitive() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("UPPER.PNG");
+    histogram(&png, "upper case", &one_series(), false).unwrap();
+    assert_png_chart(&png);
+    let svg = dir.path().join("Mixed.Svg");
+    heuristics(&svg, "mixed case", &heuristic_series(), 31).unwrap();
+    assert_svg_has(&svg, &["mixed case"]);
+}
+
+#[test]
+fn jpg_is_refused_by_name_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("chart.jpg");
+    let err = histogram(&path, "t", &one_series(), false).unwrap_err();
+    match &err {
+        PlotError::UnsupportedExtension { extension, .. } => assert_eq!(extension, "jpg"),
+        other => panic!("expected an unsupported extension, got {other:?}"),
+    }
+    let message = err.to_string();
+    for part in [".jpg", ".svg", ".png", "chart.jpg"] {
+        assert!(
+            message.contains(part),
+            "{message:?} does not mention {part}"
+        );
+    }
+    assert!(matches!(
+        heuristics(&path, "t", &heuristic_series(), 31),
+        Err(PlotError::UnsupportedExtension { .. })
+    ));
+    assert!(matches!(
+        Format::from_path(Path::new("no-extension")),
+        Err(PlotError::UnsupportedExtension { extension, .. }) if extension.is_empty()
+    ));
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn a_missing_folder_is_an_error_that_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("not-here");
+    for name in ["h.png", "h.svg"] {
+        let path = missing.join(name);
+        let err = histogram(&path, "t", &one_series(), false).unwrap_err();
+        assert!(matches!(err, PlotError::NoFolder { .. }), "{err:?}");
+        assert!(err.to_string().contains("not-here"), "{err}");
+        let err = heuristics(&path, "t", &heuristic_series(), 31).unwrap_err();
+        assert!(matches!(err, PlotError::NoFolder { .. }), "{err:?}");
+    }
+    assert!(!missing.exists());
+}
+
+#[test]
+fn nothing_to_draw_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("empty.svg");
+    let err = histogram(&path, "t", &[], false).unwrap_err();
+    assert!(matches!(err, PlotError::NoData { .. }), "{err:?}");
+    let err = heuristics(&path, "t", &[Series::new("h", vec![])], 31).unwrap_err();
+    assert!(matches!(err, PlotError::NoData { .. }), "{err:?}");
+    assert!(!path.exists());
+}
+
+#[test]
+fn a_chart_replaces_the_old_one_and_leaves_no_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("chart.svg");
+    fs::write(&path, "old").unwrap();
+    // A refused chart leaves the old file as it was.
+    assert!(histogram(&path, "t", &[], false).is_err());
+    assert_eq!(fs::read_to_string(&path).unwrap(), "old");
+
+    histogram(&path, "first", &one_series(), false).unwrap();
+    assert_svg_has(&path, &["first"]);
+    histogram(&path, "second", &one_series(), true).unwrap();
+    assert_svg_has(&path, &["second"]);
+    let names: Vec<_> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["chart.svg"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_chart_is_readable_by_everyone() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("chart.png");
+    histogram(&path, "t", &one_series(), false).unwrap();
+    let mode = fs::metadata(&path).unwrap().permissions().mode();
+    assert_eq!(mode & 0o444, 0o444, "mode {mode:o}");
+}
+
+#[test]
+fn the_smallest_inputs_still_draw() {
+    // The goal alone (distance 0), and a heuristic chart with no distance
+    // past 0: degenerate axes must not panic.
+    let dir = tempfile::tempdir().unwrap();
+    for log in [false, true] {
+        let path = dir.path().join(format!("goal-only-{log}.png"));
+        histogram(
+            &path,
+            "goal only",
+            &[Series::from_counts("goal", &[1])],
+            log,
+        )
+        .unwrap();
+        assert_png_chart(&path);
+    }
+    let path = dir.path().join("h0.svg");
+    heuristics(&path, "distance 0", &[Series::new("h", vec![0.0])], 0).unwrap();
+    assert_svg_has(&path, &["distance 0", "true distance"]);
+}

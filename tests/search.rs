@@ -1,0 +1,201 @@
+//! The classic searches against the database's exact distances: the optimal
+//! ones find solutions of exactly the database's length, every solution
+//! replays to the goal, and a node limit never turns into a wrong answer.
+
+mod common;
+
+use common::temp_db;
+use npuzzle::search::{run, Algorithm, ShapeMismatch};
+use npuzzle::{parse_board, solvability, Board, Database, Move, Shape};
+use rand::seq::SliceRandom;
+use rand::{rngs::StdRng, Rng, SeedableRng};
+
+/// `count` random (start, goal) pairs where the start can reach the goal,
+/// with the database's distance for each.
+fn random_pairs<B: AsRef<[u8]>>(
+    db: &Database<B>,
+    count: usize,
+    seed: u64,
+) -> Vec<(Board, Board, u32)> {
+    let shape = db.shape();
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut cells: Vec<u64> = (0..shape.cells() as u64).collect();
+    let mut pairs = Vec::new();
+    while pairs.len() < count {
+        cells.shuffle(&mut rng);
+        let goal = Board::new(shape, &cells).unwrap();
+        cells.shuffle(&mut rng);
+        let start = Board::new(shape, &cells).unwrap();
+        if solvability::check(&start, &goal).is_ok() {
+            pairs.push((start, goal, db.distance(&start, &goal).unwrap()));
+        }
+    }
+    pairs
+}
+
+/// Runs `algorithm` with room enough to finish and checks what it returns.
+/// A search on a connected half of a bipartite graph finds paths whose
+/// length has the parity of the distance, and never shorter than it.
+fn check_solves(algorithm: Algorithm, start: &Board, goal: &Board, distance: u32) {
+    let report = run(algorithm, start, goal, 50_000_000).unwrap();
+    let what = format!("{algorithm}: {start} -> {goal} (distance {distance})");
+    assert!(report.solvable, "{what}");
+    assert!(!report.hit_limit, "{what}");
+    let moves = report
+        .moves
+        .unwrap_or_else(|| panic!("{what}: no solution"));
+    assert_eq!(start.replay(&moves), Some(*goal), "{what}");
+    let length = moves.len() as u32;
+    if algorithm.is_optimal() {
+        assert_eq!(length, distance, "{what}");
+    } else {
+        assert!(length >= distance && length % 2 == distance % 2, "{what}");
+    }
+    if let Algorithm::DepthLimitedDfs { limit } = algorithm {
+        assert!(length <= limit, "{what}");
+    }
+    assert!(report.expanded >= distance as u64, "{what}");
+}
+
+/// The optimal searches on every pair.
+const OPTIMAL: [Algorithm; 4] = [
+    Algorithm::Bfs,
+    Algorithm::AStarMisplaced,
+    Algorithm::AStarManhattan,
+    Algorithm::IdaStarManhattan,
+];
+
+#[test]
+fn optimal_searches_match_the_database_on_the_eight_puzzle() {
+    let t = temp_db("3x3");
+    for (start, goal, distance) in random_pairs(&t.db, 30, 11) {
+        for algorithm in OPTIMAL {
+            check_solves(algorithm, &start, &goal, distance);
+        }
+    }
+}
+
+#[test]
+fn greedy_and_depth_limited_dfs_find_valid_solutions() {
+    let t = temp_db("3x3");
+    for (start, goal, distance) in random_pairs(&t.db, 30, 12) {
+        check_solves(Algorithm::GreedyManhattan, &start, &goal, distance);
+    }
+    // Plain DFS revisits positions off its path and can take millions of
+    // expansions within 31 moves, so fewer pairs.
+    for (start, goal, distance) in random_pairs(&t.db, 6, 13) {
+        check_solves(
+            Algorithm::DepthLimitedDfs { limit: 31 },
+            &start,
+            &goal,
+            distance,
+        );
+    }
+}
+
+#[test]
+fn depth_limited_dfs_finds_nothing_below_the_distance() {
+    let t = temp_db("3x3");
+    for (start, goal, distance) in random_pairs(&t.db, 5, 14) {
+        let limit = distance - 1;
+        let report = run(
+            Algorithm::DepthLimitedDfs { limit },
+            &start,
+            &goal,
+            u64::MAX,
+        )
+        .unwrap();
+        assert_eq!(report.moves, None, "{start} -> {goal}, limit {limit}");
+        assert!(!report.hit_limit);
+        assert!(report.max_open <= limit as u64);
+    }
+}
+
+#[test]
+fn two_by_four_boards_too() {
+    let t = temp_db("2x4");
+    for (start, goal, distance) in random_pairs(&t.db, 5, 15) {
+        for algorithm in OPTIMAL {
+            check_solves(algorithm, &start, &goal, distance);
+        }
+        check_solves(Algorithm::GreedyManhattan, &start, &goal, distance);
+        // The limit a few moves above the distance keeps plain DFS quick.
+        let limit = distance + 4;
+        check_solves(
+            Algorithm::DepthLimitedDfs { limit },
+            &start,
+            &goal,
+            distance,
+        );
+    }
+}
+
+/// With too few expansions allowed, the limit is reported and no solution is
+/// returned; with any limit, a solution returned is a right one.
+#[test]
+fn node_limits_never_give_wrong_answers() {
+    let t = temp_db("3x3");
+    let mut rng = StdRng::seed_from_u64(16);
+    for (start, goal, distance) in random_pairs(&t.db, 10, 17) {
+        assert!(distance > 0, "a random pair is almost never at distance 0");
+        for algorithm in Algorithm::all(31) {
+            // Every search expands at least one position per move of its
+            // solution, so fewer than `distance` expansions cannot be enough.
+            let report = run(algorithm, &start, &goal, distance as u64 - 1).unwrap();
+            assert!(report.hit_limit, "{algorithm}: {start} -> {goal}");
+            assert_eq!(report.moves, None, "{algorithm}: {start} -> {goal}");
+            assert!(report.expanded < distance as u64);
+
+            let max_nodes = rng.gen_range(0..3000);
+            let report = run(algorithm, &start, &goal, max_nodes).unwrap();
+            assert!(report.expanded <= max_nodes);
+            match report.moves {
+                Some(moves) => {
+                    assert_eq!(start.replay(&moves), Some(goal), "{algorithm}");
+                    if algorithm.is_optimal() {
+                        assert_eq!(moves.len() as u32, distance, "{algorithm}");
+                    }
+                }
+                None => assert!(report.hit_limit, "{algorithm}: {start} -> {goal}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn unsolvable_pairs_are_not_searched() {
+    let s = Shape::THREE_BY_THREE;
+    let goal = Board::goal(s);
+    // Two tiles of the goal swapped: the classic unsolvable position.
+    let start = parse_board("213456780", s).unwrap();
+    for algorithm in Algorithm::all(31) {
+        let report = run(algorithm, &start, &goal, u64::MAX).unwrap();
+        assert!(!report.solvable);
+        assert_eq!(report.moves, None);
+        assert_eq!((report.expanded, report.max_open), (0, 0));
+        assert!(!report.hit_limit);
+    }
+}
+
+#[test]
+fn the_goal_itself_needs_no_moves() {
+    let goal = parse_board("123804765", Shape::THREE_BY_THREE).unwrap();
+    for algorithm in Algorithm::all(31) {
+        let report = run(algorithm, &goal, &goal, 0).unwrap();
+        assert_eq!(report.moves, Some(Vec::<Move>::new()), "{algorithm}");
+        assert_eq!(report.expanded, 0);
+    }
+}
+
+#[test]
+fn boards_of_different_sizes_are_refused() {
+    let start = Board::goal("2x4".parse().unwrap());
+    let goal = Board::goal(Shape::THREE_BY_THREE);
+    assert_eq!(
+        run(Algorithm::Bfs, &start, &goal, 10),
+        Err(ShapeMismatch {
+            start: start.shape(),
+            goal: goal.shape()
+        })
+    );
+}
