@@ -39,6 +39,9 @@ pub enum Format {
     Moves,
 }
 
+/// Characters of a bad line echoed back in its error answer.
+pub const ECHO_LIMIT: usize = 200;
+
 /// The CSV header line.
 pub const CSV_HEADER: &str = "start,goal,solvable,distance,moves,error\n";
 
@@ -166,6 +169,11 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
     }
 
     fn write_error(&self, out: &mut Vec<u8>, number: u64, input: &str, error: &str) {
+        // Echo enough of a bad line to recognise it, not a whole huge one.
+        let input = match input.char_indices().nth(ECHO_LIMIT) {
+            Some((cut, _)) => &format!("{}…", &input[..cut]),
+            None => input,
+        };
         match self.format {
             Format::Jsonl => write_json_error(out, number, input, error),
             Format::Csv => {

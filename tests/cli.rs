@@ -5,7 +5,7 @@ mod common;
 
 use assert_cmd::Command;
 use common::{temp_db, TempDb, A089473};
-use npuzzle::{parse_board, Board, Move, Shape};
+use npuzzle::{parse_board, Board, Database, Move, Shape};
 use predicates::prelude::*;
 use serde_json::Value;
 use std::path::Path;
@@ -1257,4 +1257,108 @@ fn histogram_plots_one_goal_or_every_blank() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("unsupported extension \".gif\""));
+}
+
+#[test]
+fn batch_survives_hostile_lines() {
+    let t = three_by_three();
+    let mut input = Vec::new();
+    input.extend(std::iter::repeat_n(b'a', 10 << 20)); // a 10 MB line
+    input.push(b'\n');
+    input.extend_from_slice(&"1 ".repeat(1000).into_bytes()); // 1,000 tiles
+    input.push(b'\n');
+    input.extend((0u8..=255).filter(|&b| b != b'\n')); // binary garbage
+    input.push(b'\n');
+    input.extend_from_slice(b"\n\r\n867254301\r\n"); // empty, empty with \r, a good one
+    let out = query(&t.path)
+        .args(["batch", "--threads", "2"])
+        .write_stdin(input)
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let text = stdout_of(&out);
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 6);
+    assert!(lines[0]["error"]
+        .as_str()
+        .unwrap()
+        .contains("unexpected character 'a' at column 1"));
+    assert!(
+        lines[0]["input"].as_str().unwrap().chars().count() <= 201,
+        "the 10 MB line is echoed whole"
+    );
+    assert!(lines[1]["error"].as_str().unwrap().contains("got 1000"));
+    assert!(lines[2]["error"]
+        .as_str()
+        .unwrap()
+        .contains("not valid UTF-8"));
+    assert_eq!(lines[3]["error"], "the line is empty");
+    assert_eq!(lines[4]["error"], "the line is empty");
+    assert_eq!(lines[5]["distance"], 31);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("5 of 6 lines"));
+}
+
+/// A batch that started on one database keeps answering from it while
+/// build-db replaces the file with a database of another board.
+#[test]
+fn a_running_batch_keeps_its_database_through_a_rebuild() {
+    use std::io::{Read, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("x.db");
+    let shape = S;
+    npuzzle::write_database(
+        &path,
+        shape,
+        &npuzzle::build_tables(shape, &(0..9).collect::<Vec<_>>()),
+    )
+    .unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("query"))
+        .arg("--db")
+        .arg(&path)
+        .args(["batch", "--format", "moves"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let starts = ["867254301", "123468750", "647850321", "123456780"];
+    for s in &starts {
+        writeln!(stdin, "{s}").unwrap();
+    }
+    stdin.flush().unwrap();
+    // The batch opened (mapped) the file at start-up; give it time to.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    Command::cargo_bin("build-db")
+        .unwrap()
+        .args(["--board", "2x4", "--out"])
+        .arg(&path)
+        .assert()
+        .code(0);
+    assert_eq!(Database::open(&path).unwrap().shape().to_string(), "2x4");
+    for s in &starts {
+        writeln!(stdin, "{s}").unwrap();
+    }
+    drop(stdin);
+    let mut text = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut text)
+        .unwrap();
+    assert!(child.wait().unwrap().success());
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2 * starts.len());
+    for (line, start) in lines.iter().zip(starts.iter().chain(starts.iter())) {
+        assert_eq!(
+            b(start).replay(&moves_of(line)),
+            Some(Board::goal(S)),
+            "{start}"
+        );
+    }
+    assert_eq!(lines[0].len(), 31);
 }

@@ -296,3 +296,87 @@ fn a_killed_build_leaves_the_previous_database_intact() {
         "temporary files were left behind"
     );
 }
+
+/// A small tmpfs mounted for a test, unmounted when dropped.
+struct Mount(std::path::PathBuf);
+
+impl Mount {
+    fn tmpfs(at: &Path, options: &str) -> Mount {
+        std::fs::create_dir_all(at).unwrap();
+        let status = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", options, "tmpfs"])
+            .arg(at)
+            .status()
+            .expect("mount runs");
+        assert!(
+            status.success(),
+            "mounting a tmpfs needs root: run as root, or skip this test"
+        );
+        Mount(at.to_path_buf())
+    }
+
+    fn remount(&self, options: &str) {
+        let status = std::process::Command::new("mount")
+            .args(["-o", &format!("remount,{options}")])
+            .arg(&self.0)
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+}
+
+impl Drop for Mount {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(&self.0).status();
+    }
+}
+
+/// A database that once worked, then a failure to write over it: the error
+/// names the problem and the old file stays byte for byte, with nothing left
+/// beside it.
+fn assert_failed_build_keeps(dir: &Path, path: &Path, before: &[u8], message: &str) {
+    build_db(dir)
+        .args(["--board", "3x3", "--out"])
+        .arg(path)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(format!(
+            "cannot write {}",
+            path.display()
+        )))
+        .stderr(predicate::str::contains(message));
+    assert_eq!(std::fs::read(path).unwrap(), before);
+    assert_eq!(names_in(path.parent().unwrap()), ["x.db"]);
+}
+
+#[test]
+#[ignore = "needs root to mount a tmpfs; .ci/run runs it"]
+fn a_full_disk_keeps_the_old_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let mount = Mount::tmpfs(&dir.path().join("small"), "size=256k");
+    let path = mount.0.join("x.db");
+    build_db(dir.path())
+        .args(["--board", "2x2", "--out"])
+        .arg(&path)
+        .assert()
+        .code(0);
+    let before = std::fs::read(&path).unwrap();
+    assert_failed_build_keeps(dir.path(), &path, &before, "No space left on device");
+}
+
+#[test]
+#[ignore = "needs root to mount a tmpfs; .ci/run runs it"]
+fn a_read_only_folder_keeps_the_old_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let mount = Mount::tmpfs(&dir.path().join("ro"), "size=4m");
+    let path = mount.0.join("x.db");
+    build_db(dir.path())
+        .args(["--board", "2x2", "--out"])
+        .arg(&path)
+        .assert()
+        .code(0);
+    let before = std::fs::read(&path).unwrap();
+    mount.remount("ro");
+    assert_failed_build_keeps(dir.path(), &path, &before, "Read-only file system");
+}
