@@ -62,7 +62,7 @@ fn benches(c: &mut Criterion) {
 
 criterion_group! {
     name = group;
-    config = Criterion::default().sample_size(30).measurement_time(std::time::Duration::from_secs(2)).warm_up_time(std::time::Duration::from_millis(500));
+    config = Criterion::default().without_plots().sample_size(30).measurement_time(std::time::Duration::from_secs(2)).warm_up_time(std::time::Duration::from_millis(500));
     targets = benches
 }
 criterion_main!(group);

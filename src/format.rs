@@ -20,6 +20,7 @@
 //! length from the header alone and refuse anything else.
 
 use crate::generate::Table;
+use crate::replace::{ReplaceError, Replacement};
 use crate::shape::Shape;
 use bincode::{Decode, Encode};
 use serde::Serialize;
@@ -164,79 +165,27 @@ pub fn layout(shape: Shape, tables: &[Table]) -> (Preamble, Vec<u8>, Header) {
 /// Returns the file size.
 pub fn write_database(path: &Path, shape: Shape, tables: &[Table]) -> Result<u64, WriteError> {
     let (preamble, header_bytes, header) = layout(shape, tables);
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    if !dir.is_dir() {
-        return Err(WriteError::NoFolder {
+    let error = |e| match e {
+        ReplaceError::NoFolder(dir) => WriteError::NoFolder {
             path: path.to_path_buf(),
-            dir: dir.to_path_buf(),
-        });
-    }
-    let err = |io| WriteError::Io {
-        path: path.to_path_buf(),
-        io,
+            dir,
+        },
+        ReplaceError::Io(io) => WriteError::Io {
+            path: path.to_path_buf(),
+            io,
+        },
     };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    remove_abandoned_temporaries(dir, &name);
-    // The writer's process id in the name tells a later build whether the
-    // writer is still running.
-    let prefix = format!(".{name}.{}.", std::process::id());
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".tmp");
-    // Databases are data files for everyone to read; the temporary file would
-    // otherwise keep its private 0600 mode through the rename.
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
-    let temp = builder.tempfile_in(dir).map_err(err)?;
-    let size = write_contents(temp.as_file(), &preamble, &header_bytes, &header, tables)
-        .and_then(|size| temp.as_file().sync_all().map(|()| size))
-        .map_err(err)?;
-    temp.persist(path).map_err(|e| err(e.error))?;
-    // Make the rename itself durable.
-    File::open(dir).and_then(|d| d.sync_all()).map_err(err)?;
+    let replacement = Replacement::start(path, ".tmp").map_err(error)?;
+    let size = write_contents(
+        replacement.file(),
+        &preamble,
+        &header_bytes,
+        &header,
+        tables,
+    )
+    .map_err(|e| error(e.into()))?;
+    replacement.commit().map_err(|e| error(e.into()))?;
     Ok(size)
-}
-
-/// Removes temporary files that builds of `name` in `dir` left behind when
-/// they were killed: those whose writer process no longer runs. Best effort:
-/// a file that cannot be removed is left for the next build.
-fn remove_abandoned_temporaries(dir: &Path, name: &str) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let prefix = format!(".{name}.");
-    for entry in entries.flatten() {
-        let file_name = entry.file_name();
-        let Some(rest) = file_name.to_str().and_then(|n| n.strip_prefix(&prefix)) else {
-            continue;
-        };
-        if !rest.ends_with(".tmp") {
-            continue;
-        }
-        let writer_alive = match rest
-            .split('.')
-            .next()
-            .and_then(|pid| pid.parse::<u32>().ok())
-        {
-            Some(pid) => process_is_running(pid),
-            None => true, // not a name this version writes: leave it alone
-        };
-        if !writer_alive {
-            let _ = std::fs::remove_file(entry.path());
-        }
-    }
-}
-
-/// Whether a process with this id exists. Where that cannot be known (no
-/// /proc), every writer counts as running and nothing is removed.
-fn process_is_running(pid: u32) -> bool {
-    let proc = Path::new("/proc");
-    !proc.is_dir() || proc.join(pid.to_string()).exists()
 }
 
 fn write_contents(
@@ -260,28 +209,4 @@ fn write_contents(
     }
     out.flush()?;
     Ok(written)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::generate::build_tables;
-
-    #[test]
-    fn leftovers_of_dead_writers_are_removed_and_live_ones_kept() {
-        let dir = tempfile::tempdir().unwrap();
-        let dead = dir.path().join(".x.db.4000000000.abc123.tmp");
-        let live = dir
-            .path()
-            .join(format!(".x.db.{}.def456.tmp", std::process::id()));
-        let foreign = dir.path().join(".x.db.notes.tmp");
-        let other_db = dir.path().join(".y.db.4000000000.abc123.tmp");
-        for f in [&dead, &live, &foreign, &other_db] {
-            std::fs::write(f, b"partial").unwrap();
-        }
-        let shape: Shape = "2x2".parse().unwrap();
-        write_database(&dir.path().join("x.db"), shape, &build_tables(shape, &[3])).unwrap();
-        assert!(!dead.exists(), "a dead writer's file was kept");
-        assert!(live.exists() && foreign.exists() && other_db.exists());
-    }
 }

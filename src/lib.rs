@@ -38,6 +38,7 @@ pub mod paths;
 pub mod plot;
 pub mod rank;
 pub mod relabel;
+mod replace;
 pub mod sample;
 pub mod search;
 pub mod shape;

@@ -23,8 +23,8 @@
 //! # Ok::<(), npuzzle::plot::PlotError>(())
 //! ```
 
-use std::fs::File;
-use std::io::Write;
+use crate::replace::{ReplaceError, Replacement};
+use std::io::{self, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -291,35 +291,21 @@ fn render(path: &Path, chart: &Chart) -> Result<(), PlotError> {
     };
     register_font().map_err(|m| draw_err(m.to_string()))?;
 
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    if !dir.is_dir() {
-        return Err(PlotError::NoFolder {
+    let replace_err = |e| match e {
+        ReplaceError::NoFolder(dir) => PlotError::NoFolder {
             path: path.to_path_buf(),
-            dir: dir.to_path_buf(),
-        });
-    }
-    let io_err = |io| PlotError::Io {
-        path: path.to_path_buf(),
-        io,
+            dir,
+        },
+        ReplaceError::Io(io) => PlotError::Io {
+            path: path.to_path_buf(),
+            io,
+        },
     };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let prefix = format!(".{name}.");
+    let io_err = |io: io::Error| replace_err(io.into());
     // The PNG encoder picks its format from the file name, so the temporary
     // file carries the real extension.
-    let suffix = format!(".{}", format.extension());
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(&suffix);
-    // Charts are for everyone to read; the temporary file would otherwise
-    // keep its private 0600 mode through the rename.
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
-    let temp = builder.tempfile_in(dir).map_err(io_err)?;
+    let temp =
+        Replacement::start(path, &format!(".{}", format.extension())).map_err(replace_err)?;
 
     match format {
         Format::Svg => {
@@ -330,7 +316,7 @@ fn render(path: &Path, chart: &Chart) -> Result<(), PlotError> {
                     .and_then(|()| root.present())
                     .map_err(|e| draw_err(e.to_string()))?;
             }
-            temp.as_file().write_all(svg.as_bytes()).map_err(io_err)?;
+            temp.file().write_all(svg.as_bytes()).map_err(io_err)?;
         }
         Format::Png => {
             // The bitmap backend writes the file itself, by name, when the
@@ -341,14 +327,7 @@ fn render(path: &Path, chart: &Chart) -> Result<(), PlotError> {
                 .map_err(|e| draw_err(e.to_string()))?;
         }
     }
-    temp.as_file().sync_all().map_err(io_err)?;
-    temp.persist(path).map_err(|e| io_err(e.error))?;
-    // Make the rename itself durable; not every system lets a folder be
-    // opened for that, and the chart is complete either way.
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
+    temp.commit().map_err(io_err)
 }
 
 /// A bitmap backend that places each glyph where its font says.

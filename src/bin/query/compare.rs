@@ -1,6 +1,6 @@
 //! `query compare`: the classic searches on one position, checked against the database.
 
-use crate::{board_arg, goal_arg, Outcome};
+use crate::Outcome;
 use memmap2::Mmap;
 use npuzzle::search::{run as search, Algorithm};
 use npuzzle::{move_string, Database, LookupError};
@@ -10,12 +10,8 @@ use std::time::Instant;
 /// Arguments of `query compare`.
 #[derive(clap::Args)]
 pub struct CompareArgs {
-    /// The start position, in any form.
-    #[arg(required = true, num_args = 1..)]
-    start: Vec<String>,
-    /// The goal [default: tiles in order, blank last].
-    #[arg(long)]
-    goal: Option<String>,
+    #[command(flatten)]
+    pair: crate::PairArgs,
     /// Stop each search after expanding this many positions.
     #[arg(long, default_value_t = 2_000_000, value_name = "N")]
     max_nodes: u64,
@@ -36,9 +32,7 @@ pub fn run(
     args: &CompareArgs,
     out: &mut impl Write,
 ) -> anyhow::Result<Outcome> {
-    let shape = db.shape();
-    let start = board_arg(&args.start.join(" "), shape, "start")?;
-    let goal = goal_arg(args.goal.as_deref(), shape)?;
+    let (start, goal) = args.pair.boards(db.shape())?;
     let target = db.target(&goal)?;
     let mut truth = Vec::new();
     let began = Instant::now();

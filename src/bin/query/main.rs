@@ -171,6 +171,25 @@ fn open_database(cli: &Cli) -> anyhow::Result<Database<Mmap>> {
     Ok(db)
 }
 
+/// A start position and an optional goal, as most commands take them.
+#[derive(clap::Args)]
+pub struct PairArgs {
+    /// The start position, in any form (`867254301`, `867/254/301`, `8 6 7 2 5 4 3 0 1`, JSON).
+    #[arg(required = true, num_args = 1..)]
+    start: Vec<String>,
+    /// The goal [default: tiles in order, blank last].
+    #[arg(long)]
+    goal: Option<String>,
+}
+
+impl PairArgs {
+    /// The two boards. Separate words are one board: `query solve 8 6 7 2 5 4 3 0 1`.
+    fn boards(&self, shape: Shape) -> anyhow::Result<(Board, Board)> {
+        let start = board_arg(&self.start.join(" "), shape, "start")?;
+        Ok((start, goal_arg(self.goal.as_deref(), shape)?))
+    }
+}
+
 /// Parses a board given on the command line; `what` names it in errors.
 fn board_arg(text: &str, shape: Shape, what: &str) -> anyhow::Result<Board> {
     parse_board(text, shape).with_context(|| format!("bad {what} board {text:?}"))

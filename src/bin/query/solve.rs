@@ -1,6 +1,6 @@
 //! `query solve` and `query distance`.
 
-use crate::{board_arg, goal_arg, Outcome};
+use crate::Outcome;
 use memmap2::Mmap;
 use npuzzle::answer::write_json;
 use npuzzle::{move_string, paths, Board, Database, LookupError, Move};
@@ -9,12 +9,8 @@ use std::io::Write;
 /// Arguments of `query solve`.
 #[derive(clap::Args)]
 pub struct SolveArgs {
-    /// The start position, in any form (`867254301`, `867/254/301`, `8 6 7 2 5 4 3 0 1`, JSON).
-    #[arg(required = true, num_args = 1..)]
-    start: Vec<String>,
-    /// The goal [default: tiles in order, blank last].
-    #[arg(long)]
-    goal: Option<String>,
+    #[command(flatten)]
+    pair: crate::PairArgs,
     /// One JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -32,12 +28,8 @@ pub struct SolveArgs {
 /// Arguments of `query distance`.
 #[derive(clap::Args)]
 pub struct DistanceArgs {
-    /// The start position, in any form.
-    #[arg(required = true, num_args = 1..)]
-    start: Vec<String>,
-    /// The goal [default: tiles in order, blank last].
-    #[arg(long)]
-    goal: Option<String>,
+    #[command(flatten)]
+    pair: crate::PairArgs,
     /// One JSON object instead of the bare number.
     #[arg(long)]
     json: bool,
@@ -50,11 +42,8 @@ struct Answer {
     moves: Result<Vec<Move>, npuzzle::Unsolvable>,
 }
 
-fn answer(db: &Database<Mmap>, start: &[String], goal: Option<&str>) -> anyhow::Result<Answer> {
-    let shape = db.shape();
-    // Separate words are one board: `query solve 8 6 7 2 5 4 3 0 1`.
-    let start = board_arg(&start.join(" "), shape, "start")?;
-    let goal = goal_arg(goal, shape)?;
+fn answer(db: &Database<Mmap>, pair: &crate::PairArgs) -> anyhow::Result<Answer> {
+    let (start, goal) = pair.boards(db.shape())?;
     let moves = match db.solve(&start, &goal) {
         Ok(moves) => Ok(moves),
         Err(LookupError::Unsolvable(why)) => Err(why),
@@ -86,7 +75,7 @@ pub fn solve(
     args: &SolveArgs,
     out: &mut impl Write,
 ) -> anyhow::Result<Outcome> {
-    let answer = answer(db, &args.start, args.goal.as_deref())?;
+    let answer = answer(db, &args.pair)?;
     if args.all {
         return all_solutions(db, &answer, args.limit, args.json, out);
     }
@@ -139,7 +128,7 @@ pub fn distance(
     args: &DistanceArgs,
     out: &mut impl Write,
 ) -> anyhow::Result<Outcome> {
-    let answer = answer(db, &args.start, args.goal.as_deref())?;
+    let answer = answer(db, &args.pair)?;
     if args.json {
         return answer.write_json(out);
     }
