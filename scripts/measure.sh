@@ -2,7 +2,8 @@
 # Whole-process timings for the README: build-db, a one-shot query against an
 # empty Rust program, and batch throughput in every format, on one and on
 # all cores. Needs hyperfine (apt-get install hyperfine) and python3.
-# Usage: scripts/measure.sh [LINES]   (LINES of batch input, default 10000000)
+# Usage: scripts/measure.sh [LINES]   (LINES of batch input, default 10000000;
+# SKIP_BATCH=1 skips the batch runs, which take a few minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 lines=${1:-10000000}
@@ -33,7 +34,11 @@ echo "build-db, all nine 3x3 tables, whole process: $(time_cmd build 100 "$bin/b
 echo "empty Rust program: $(time_cmd empty 300 ./empty)"
 echo "query solve 867254301: $(time_cmd solve 300 "$bin/query solve 867254301")"
 echo "query distance 867254301: $(time_cmd distance 300 "$bin/query distance 867254301")"
+echo "query heuristics: $(time_cmd heuristics 50 "$bin/query heuristics")"
+echo "query stats: $(time_cmd stats 100 "$bin/query stats")"
+echo "query random --distance 20 --count 10000: $(time_cmd random 100 "$bin/query random --distance 20 --count 10000")"
 
+[ "${SKIP_BATCH:-}" = 1 ] && exit 0
 "$bin/examples/positions" "$lines" 1 > positions.txt
 for format in moves jsonl csv; do
   for threads in 1 2; do

@@ -1,0 +1,66 @@
+//! Writes the seed corpus of the fuzz targets (the files named `seed-*`
+//! under `fuzz/corpus/`): small valid databases for `open_database`, and a
+//! few boards and batch lines for `parse_board` and `batch_line`.
+//!
+//! `cargo run --manifest-path fuzz/Cargo.toml --example seeds -- fuzz/corpus`
+
+use npuzzle::Shape;
+use npuzzle_fuzz::database_bytes;
+use std::path::PathBuf;
+
+fn main() -> std::io::Result<()> {
+    let root = PathBuf::from(
+        std::env::args()
+            .nth(1)
+            .unwrap_or_else(|| "fuzz/corpus".into()),
+    );
+    let shape = |r, c| Shape::new(r, c).expect("a supported shape");
+    // A page for the header and one per table, the last one partly: 4 KB
+    // per table, so only the 2x2 file holds every table.
+    let databases = [
+        (
+            "seed-2x2-all.db",
+            database_bytes(shape(2, 2), &[0, 1, 2, 3]),
+        ),
+        ("seed-2x2-blank3.db", database_bytes(shape(2, 2), &[3])),
+        ("seed-2x3-blank5.db", database_bytes(shape(2, 3), &[5])),
+        ("seed-3x2-blank2.db", database_bytes(shape(3, 2), &[2])),
+    ];
+    let dir = root.join("open_database");
+    std::fs::create_dir_all(&dir)?;
+    for (name, bytes) in databases {
+        std::fs::write(dir.join(name), bytes)?;
+    }
+    let texts: [(&str, &[&str]); 2] = [
+        (
+            "parse_board",
+            &[
+                "867254301",
+                "8672543_1",
+                "867/254/3.1",
+                "8 6 7 / 2 5 4 / 3 0 1",
+                "8,6,7,2,5,4,3,0,1",
+                "[[8,6,7],[2,5,4],[3,0,1]]",
+                "[1,2,3,4,5,6,7,8,9,10,11,0]",
+                "1 2 3 4 / 5 6 7 8 / 9 10 11 0",
+            ],
+        ),
+        (
+            "batch_line",
+            &[
+                "123450\n",
+                "012453 123450\n",
+                "1 2 3 4 5 0\t1,2,3,4,0,5\r\n",
+                "[[4,1,3],[0,2,5]];123/045\n213450\n\n12345x\n",
+            ],
+        ),
+    ];
+    for (target, seeds) in texts {
+        let dir = root.join(target);
+        std::fs::create_dir_all(&dir)?;
+        for (i, seed) in seeds.iter().enumerate() {
+            std::fs::write(dir.join(format!("seed-{i}")), seed)?;
+        }
+    }
+    Ok(())
+}

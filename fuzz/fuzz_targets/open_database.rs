@@ -1,0 +1,119 @@
+//! Any bytes as a database file: opening never panics, and whatever opens
+//! answers lookups and `verify` without panicking. A sequence of moves that
+//! comes back must really lead from the start to the goal, however damaged
+//! the table, and a table that `verify` finds free of faults answers every
+//! solvable start.
+//!
+//! The header's checksum shields every header field from mutation: almost
+//! any change to one makes the file fail at the checksum. So each input is
+//! also tried with its header checksum recomputed, which lets the fuzzer
+//! reach the checks of the header's contents.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use npuzzle::database::Target;
+use npuzzle::format::PREAMBLE_LEN;
+use npuzzle::{solvability, verify, Board, Database, LookupError};
+use npuzzle_fuzz::board_from_bytes;
+
+/// Boards taken from the input, beyond the fixed goals.
+const DERIVED: usize = 4;
+
+fuzz_target!(|data: &[u8]| {
+    check_file(data);
+    if let Some(fixed) = with_header_checksum_fixed(data) {
+        check_file(&fixed);
+    }
+});
+
+/// A copy of `data` with the preamble's header checksum made to match the
+/// header, when the header length fits and the checksum does not match.
+fn with_header_checksum_fixed(data: &[u8]) -> Option<Vec<u8>> {
+    let header_len = u32::from_le_bytes(data.get(12..16)?.try_into().ok()?) as usize;
+    let header = data.get(PREAMBLE_LEN..PREAMBLE_LEN.checked_add(header_len)?)?;
+    let crc = crc32fast::hash(header).to_le_bytes();
+    if data[16..20] == crc {
+        return None;
+    }
+    let mut fixed = data.to_vec();
+    fixed[16..20].copy_from_slice(&crc);
+    Some(fixed)
+}
+
+fn check_file(data: &[u8]) {
+    let Ok(db) = Database::from_bytes(data) else {
+        return;
+    };
+    let shape = db.shape();
+    let n = shape.cells();
+    let report = verify(&db);
+    assert_eq!(report.tables.len(), db.header().tables.len());
+
+    // The padding after the header is bytes that opening does not check,
+    // so the fuzzer can steer these boards freely.
+    let free = &data[db.header_end().min(data.len())..];
+    let mut boards: Vec<Board> = (0..DERIVED)
+        .map(|i| board_from_bytes(shape, free.get(i * n..).unwrap_or(&[])))
+        .collect();
+    let mut goals = vec![Board::goal(shape)];
+    goals.extend(
+        db.header()
+            .tables
+            .iter()
+            .map(|t| Board::canonical_goal(shape, t.blank as usize)),
+    );
+    goals.extend_from_slice(&boards);
+    boards.extend_from_slice(&goals);
+
+    for goal in &goals {
+        let target = match db.target(goal) {
+            Ok(target) => target,
+            Err(LookupError::MissingTable { .. }) => {
+                assert!(db.table_info(goal.blank()).is_none());
+                continue;
+            }
+            Err(e) => panic!("target {goal:?}: {e}"),
+        };
+        let faultless = report
+            .tables
+            .iter()
+            .any(|t| t.blank == goal.blank() && t.fault_count == 0);
+        for start in &boards {
+            check_pair(&db, &target, start, goal, faultless);
+        }
+        let at_zero: Vec<Board> = target.positions_at(0).take(3).collect();
+        if faultless {
+            assert_eq!(at_zero, [*goal], "a verified table has one goal");
+        }
+        for d in [1, 2] {
+            for position in target.positions_at(d).take(2) {
+                let _ = target.distance(&position);
+            }
+        }
+    }
+}
+
+fn check_pair(db: &Database<&[u8]>, target: &Target, start: &Board, goal: &Board, faultless: bool) {
+    let solvable = solvability::check(start, goal).is_ok();
+    let distance = target.distance(start);
+    assert_eq!(db.distance(start, goal), distance);
+    match &distance {
+        Err(LookupError::Unsolvable(_)) => assert!(!solvable, "{start:?} -> {goal:?}"),
+        Err(e) => panic!("distance {start:?} -> {goal:?}: {e}"),
+        Ok(_) => assert!(solvable, "{start:?} -> {goal:?}"),
+    }
+    let mut moves = Vec::new();
+    match target.solve_into(start, &mut moves) {
+        Ok(length) => {
+            assert_eq!(Ok(length), distance);
+            assert_eq!(moves.len(), length as usize);
+            assert_eq!(start.replay(&moves), Some(*goal), "a wrong sequence");
+            assert_eq!(db.solve(start, goal).as_deref(), Ok(&moves[..]));
+        }
+        Err(LookupError::Unsolvable(_)) => assert!(!solvable),
+        Err(e @ LookupError::Corrupt { .. }) => {
+            assert!(!faultless, "a table verify passed is corrupt: {e}")
+        }
+        Err(e) => panic!("solve {start:?} -> {goal:?}: {e}"),
+    }
+}

@@ -1,0 +1,57 @@
+//! Helpers shared by the fuzz targets and the seed generator.
+
+use npuzzle::format::{layout, Preamble};
+use npuzzle::{build_tables, Board, Shape};
+
+/// Every board size the library accepts, as `(rows, cols)`.
+pub const SHAPES: [(usize, usize); 12] = [
+    (2, 2),
+    (2, 3),
+    (3, 2),
+    (2, 4),
+    (4, 2),
+    (3, 3),
+    (2, 5),
+    (5, 2),
+    (3, 4),
+    (4, 3),
+    (2, 6),
+    (6, 2),
+];
+
+/// The bytes of a database for `shape` holding the tables for the goal
+/// blank cells `blanks`, built in memory: the same layout
+/// [`npuzzle::write_database`] writes, without a file.
+pub fn database_bytes(shape: Shape, blanks: &[usize]) -> Vec<u8> {
+    let tables = build_tables(shape, blanks);
+    let (preamble, header_bytes, header) = layout(shape, &tables);
+    let mut bytes = encode_preamble(&preamble);
+    bytes.extend_from_slice(&header_bytes);
+    for (info, table) in header.tables.iter().zip(&tables) {
+        bytes.resize(info.offset as usize, 0);
+        bytes.extend_from_slice(&table.entries);
+    }
+    bytes
+}
+
+/// The 20-byte preamble: magic, then version, header length and header
+/// checksum as little-endian u32 (the layout the README documents).
+fn encode_preamble(p: &Preamble) -> Vec<u8> {
+    let mut out = p.magic.to_vec();
+    for n in [p.version, p.header_len, p.header_crc] {
+        out.extend_from_slice(&n.to_le_bytes());
+    }
+    out
+}
+
+/// A board of `shape` shuffled by `bytes` (Fisher–Yates, one byte per
+/// swap; missing bytes count as 0), so every input names some valid board.
+pub fn board_from_bytes(shape: Shape, bytes: &[u8]) -> Board {
+    let n = shape.cells();
+    let mut cells: Vec<u64> = (0..n as u64).collect();
+    for (k, i) in (1..n).rev().enumerate() {
+        let j = bytes.get(k).copied().unwrap_or(0) as usize % (i + 1);
+        cells.swap(i, j);
+    }
+    Board::new(shape, &cells).expect("a shuffle of 0..cells is a board")
+}
