@@ -33,7 +33,7 @@ pub fn write_json(
             out.extend_from_slice(b"\",\"solvable\":true,\"distance\":");
             write_decimal(out, moves.len());
             out.extend_from_slice(b",\"moves\":\"");
-            out.extend(moves.iter().map(|m| m.letter() as u8));
+            write_moves(out, moves);
             out.extend_from_slice(b"\"}");
         }
         Err(reason) => {
@@ -105,6 +105,11 @@ impl std::fmt::Write for JsonEscaper<'_> {
 /// Appends `text` as a JSON string literal, escaped.
 pub fn write_json_string(out: &mut Vec<u8>, text: &str) {
     serde_json::to_writer(out, text).expect("writing to a Vec cannot fail");
+}
+
+/// Appends moves as their letters (`ULDR`).
+pub fn write_moves(out: &mut Vec<u8>, moves: &[Move]) {
+    out.extend(moves.iter().map(|m| m.letter() as u8));
 }
 
 /// Appends a number in decimal.

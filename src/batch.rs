@@ -13,7 +13,7 @@
 //! whatever the input's size, and nothing is allocated per line (error lines
 //! aside).
 
-use crate::answer::{write_decimal, write_json, write_json_error, JsonEscaper};
+use crate::answer::{write_decimal, write_json, write_json_error, write_moves, JsonEscaper};
 use crate::board::{Board, Move};
 use crate::database::{Database, LookupError, Target};
 use crate::parse::parse_board;
@@ -155,14 +155,14 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
                         out.extend_from_slice(b",true,");
                         write_decimal(out, moves.len());
                         out.push(b',');
-                        out.extend(moves.iter().map(|m| m.letter() as u8));
+                        write_moves(out, moves);
                         out.push(b',');
                     }
                     Err(_) => out.extend_from_slice(b",false,,,"),
                 }
             }
             Format::Moves => match result {
-                Ok(moves) => out.extend(moves.iter().map(|m| m.letter() as u8)),
+                Ok(moves) => write_moves(out, moves),
                 Err(_) => out.push(b'-'),
             },
         }

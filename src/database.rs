@@ -117,7 +117,8 @@ pub enum LookupError {
 /// Where one table lives inside the bytes.
 #[derive(Clone, Copy, Debug)]
 struct Slot {
-    offset: usize,
+    /// Index of the table in the header's list.
+    table: usize,
     ranker: Ranker,
 }
 
@@ -166,9 +167,9 @@ impl<B: AsRef<[u8]>> Database<B> {
         let data = bytes.as_ref();
         let (header, shape, header_end) = check_header(data)?;
         let mut slots = [None; MAX_CELLS];
-        for info in &header.tables {
+        for (table, info) in header.tables.iter().enumerate() {
             slots[info.blank as usize] = Some(Slot {
-                offset: info.offset as usize,
+                table,
                 ranker: Ranker::new(shape, info.blank as usize),
             });
         }
@@ -209,17 +210,14 @@ impl<B: AsRef<[u8]>> Database<B> {
             row: self.shape.row_of(blank),
             col: self.shape.col_of(blank),
         })?;
-        let len = slot.ranker.len();
-        let info = self
-            .table_info(blank)
-            .expect("every slot has its header entry");
+        let info = &self.header.tables[slot.table];
         let relabelling = Relabelling::to_canonical(goal);
         Ok(Target {
             goal: *goal,
             goal_cursor: slot.ranker.cursor(&relabelling.apply(goal)).0,
             relabelling,
             ranker: slot.ranker,
-            entries: &self.bytes()[slot.offset..slot.offset + len],
+            entries: self.table_entries(info),
             info,
             shape: self.shape,
         })
@@ -227,10 +225,15 @@ impl<B: AsRef<[u8]>> Database<B> {
 
     /// The header entry of the table for goals with the blank in `blank`.
     pub fn table_info(&self, blank: usize) -> Option<&TableInfo> {
-        self.header
-            .tables
-            .iter()
-            .find(|t| t.blank as usize == blank)
+        let slot = self.slots.get(blank).copied().flatten()?;
+        Some(&self.header.tables[slot.table])
+    }
+
+    /// The entries of one of this database's tables (`info` from its
+    /// header), indexed by rank. Open checked that they lie in the file.
+    pub fn table_entries(&self, info: &TableInfo) -> &[u8] {
+        let start = info.offset as usize;
+        &self.bytes()[start..start + info.positions as usize]
     }
 
     /// Fewest moves from `start` to `goal`.

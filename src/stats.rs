@@ -40,8 +40,7 @@ pub fn stats<B: AsRef<[u8]> + Sync>(db: &Database<B>) -> Vec<TableStats> {
 fn table_stats<B: AsRef<[u8]>>(db: &Database<B>, info: &TableInfo) -> TableStats {
     let shape = db.shape();
     let blank = info.blank as usize;
-    let start = info.offset as usize;
-    let entries = &db.bytes()[start..start + info.positions as usize];
+    let entries = db.table_entries(info);
     let ranker = Ranker::new(shape, blank);
     let max = info.max_distance;
     let total: u64 = info

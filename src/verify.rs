@@ -83,8 +83,7 @@ fn nonzero_padding<B: AsRef<[u8]>>(db: &Database<B>) -> u64 {
 fn verify_table<B: AsRef<[u8]>>(db: &Database<B>, info: &TableInfo) -> TableReport {
     let shape = db.shape();
     let blank = info.blank as usize;
-    let start = info.offset as usize;
-    let entries = &db.bytes()[start..start + info.positions as usize];
+    let entries = db.table_entries(info);
     let ranker = Ranker::new(shape, blank);
     let goal = Board::canonical_goal(shape, blank);
     let mut report = TableReport {

@@ -91,7 +91,8 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 }
 
 fn run(cli: &Cli) -> anyhow::Result<Outcome> {
-    let db = open_database(cli)?;
+    let path = database_path(cli);
+    let db = open_database(cli, &path)?;
     let out = &mut io::stdout().lock();
     match &cli.command {
         Command::Solve(args) => solve::solve(&db, args, out),
@@ -102,8 +103,8 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
         Command::Stats(args) => stats::run(&db, args, out),
         Command::Heuristics(args) => heuristics::run(&db, args, out),
         Command::Compare(args) => compare::run(&db, args, out),
-        Command::Info(args) => info::info(&db, database_path(cli).as_path(), args, out),
-        Command::Verify => info::verify(&db, database_path(cli).as_path(), out),
+        Command::Info(args) => info::info(&db, &path, args, out),
+        Command::Verify => info::verify(&db, &path, out),
     }
 }
 
@@ -134,16 +135,15 @@ fn build_command(path: &Path, shape: Shape) -> String {
     cmd
 }
 
-fn open_database(cli: &Cli) -> anyhow::Result<Database<Mmap>> {
-    let path = database_path(cli);
+fn open_database(cli: &Cli, path: &Path) -> anyhow::Result<Database<Mmap>> {
     let shape = cli.board.unwrap_or(Shape::THREE_BY_THREE);
-    let db = match Database::open(&path) {
+    let db = match Database::open(path) {
         Ok(db) => db,
         Err(OpenError::Io { io, .. }) if io.kind() == io::ErrorKind::NotFound => {
             anyhow::bail!(
                 "no database at {}; build it with: {}",
                 path.display(),
-                build_command(&path, shape)
+                build_command(path, shape)
             )
         }
         // Not ours at all: suggesting a rebuild there would overwrite the file.
@@ -154,7 +154,7 @@ fn open_database(cli: &Cli) -> anyhow::Result<Database<Mmap>> {
             },
         ) => anyhow::bail!("{e}; is --db or NPUZZLE_DB pointing at the right file?"),
         Err(e @ OpenError::Format { .. }) => {
-            anyhow::bail!("{e}; rebuild it with: {}", build_command(&path, shape))
+            anyhow::bail!("{e}; rebuild it with: {}", build_command(path, shape))
         }
         Err(e) => return Err(e.into()),
     };
