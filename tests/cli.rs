@@ -37,6 +37,12 @@ fn moves_of(letters: &str) -> Vec<Move> {
         .collect()
 }
 
+/// Runs `query --db PATH ARGS…`, expects exit 0 and one JSON line, and
+/// returns it.
+fn json_answer(db: &Path, args: &[&str]) -> Value {
+    json_of(&query(db).args(args).assert().code(0).get_output().clone())
+}
+
 fn stdout_of(output: &std::process::Output) -> String {
     String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
 }
@@ -124,15 +130,13 @@ fn solve_accepts_a_json_board_and_separate_words() {
     check_solved(&v, "123468750", "123456780", 4);
 
     // `query solve 8 6 7 2 5 4 3 0 1`: the words are one board.
-    let out = query(&t.path)
-        .args([
+    let out = json_answer(
+        &t.path,
+        &[
             "solve", "8", "6", "7", "2", "5", "4", "3", "0", "1", "--json",
-        ])
-        .assert()
-        .code(0)
-        .get_output()
-        .clone();
-    check_solved(&json_of(&out), "867254301", "123456780", 31);
+        ],
+    );
+    check_solved(&out, "867254301", "123456780", 31);
 }
 
 #[test]
@@ -198,25 +202,18 @@ fn solving_the_goal_takes_zero_moves() {
         .assert()
         .code(0)
         .stdout("123456780 is the goal: 0 moves\n");
-    let out = query(&t.path)
-        .args(["solve", "123456780", "--json"])
-        .assert()
-        .code(0)
-        .get_output()
-        .clone();
-    check_solved(&json_of(&out), "123456780", "123456780", 0);
+    let out = json_answer(&t.path, &["solve", "123456780", "--json"]);
+    check_solved(&out, "123456780", "123456780", 0);
 }
 
 #[test]
 fn solve_toward_another_goal() {
     let t = three_by_three();
-    let out = query(&t.path)
-        .args(["solve", "216408753", "--goal", "123804765", "--json"])
-        .assert()
-        .code(0)
-        .get_output()
-        .clone();
-    check_solved(&json_of(&out), "216408753", "123804765", 18);
+    let out = json_answer(
+        &t.path,
+        &["solve", "216408753", "--goal", "123804765", "--json"],
+    );
+    check_solved(&out, "216408753", "123804765", 18);
 }
 
 // ---------------------------------------------------------------- distance
@@ -235,13 +232,11 @@ fn distance_to_a_goal_with_the_blank_in_the_middle() {
         .assert()
         .code(0)
         .stdout("31\n");
-    let out = query(&t.path)
-        .args(["distance", "216408753", "--goal", "123804765", "--json"])
-        .assert()
-        .code(0)
-        .get_output()
-        .clone();
-    check_solved(&json_of(&out), "216408753", "123804765", 18);
+    let out = json_answer(
+        &t.path,
+        &["distance", "216408753", "--goal", "123804765", "--json"],
+    );
+    check_solved(&out, "216408753", "123804765", 18);
 }
 
 // ---------------------------------------------------------------- unsolvable
@@ -476,13 +471,7 @@ fn a_board_size_the_database_does_not_hold_exits_2() {
 #[test]
 fn another_board_size_works_with_its_own_database() {
     let t = temp_db("2x4");
-    let out = query(&t.path)
-        .args(["--board", "2x4", "solve", "1234/5607", "--json"])
-        .assert()
-        .code(0)
-        .get_output()
-        .clone();
-    let v = json_of(&out);
+    let v = json_answer(&t.path, &["--board", "2x4", "solve", "1234/5607", "--json"]);
     assert_eq!(v["start"], "12345607");
     assert_eq!(v["goal"], "12345670");
     assert_eq!(v["distance"], 1);
@@ -547,13 +536,7 @@ fn npuzzle_db_names_the_database() {
 #[test]
 fn histogram_json_is_oeis_a089473() {
     let t = three_by_three();
-    let out = query(&t.path)
-        .args(["histogram", "--json"])
-        .assert()
-        .code(0)
-        .get_output()
-        .clone();
-    let v = json_of(&out);
+    let v = json_answer(&t.path, &["histogram", "--json"]);
     let counts: Vec<u64> = serde_json::from_value(v["counts"].clone()).unwrap();
     assert_eq!(counts, A089473);
     assert_eq!(v["states"], 181440);
@@ -564,13 +547,7 @@ fn histogram_json_is_oeis_a089473() {
 #[test]
 fn histogram_for_a_centre_blank_goal() {
     let t = three_by_three();
-    let out = query(&t.path)
-        .args(["histogram", "--json", "--goal", "123804765"])
-        .assert()
-        .code(0)
-        .get_output()
-        .clone();
-    let v = json_of(&out);
+    let v = json_answer(&t.path, &["histogram", "--json", "--goal", "123804765"]);
     let counts: Vec<u64> = serde_json::from_value(v["counts"].clone()).unwrap();
     assert_eq!(counts.iter().sum::<u64>(), 181440);
     assert_eq!(v["states"], 181440);
@@ -625,13 +602,7 @@ fn histogram_json_and_csv_conflict() {
 #[test]
 fn info_json_lists_nine_tables() {
     let t = three_by_three();
-    let out = query(&t.path)
-        .args(["info", "--json"])
-        .assert()
-        .code(0)
-        .get_output()
-        .clone();
-    let v = json_of(&out);
+    let v = json_answer(&t.path, &["info", "--json"]);
     assert_eq!(v["board"], "3x3");
     assert_eq!(v["path"], t.path.display().to_string());
     assert_eq!(v["version"], npuzzle::format::VERSION);
@@ -1041,8 +1012,9 @@ fn random_draws_positions_at_the_distance_reproducibly() {
     assert_eq!(run("3"), first);
     assert_ne!(run("4"), first);
 
-    let out = query(&t.path)
-        .args([
+    let v = json_answer(
+        &t.path,
+        &[
             "random",
             "--distance",
             "29..=31",
@@ -1051,12 +1023,8 @@ fn random_draws_positions_at_the_distance_reproducibly() {
             "--json",
             "--goal",
             "123804765",
-        ])
-        .assert()
-        .code(0)
-        .get_output()
-        .clone();
-    let v = json_of(&out);
+        ],
+    );
     assert!(v["seed"].is_u64());
     assert_eq!(v["goal"], "123804765");
     for p in v["positions"].as_array().unwrap() {
@@ -1089,13 +1057,10 @@ fn solve_all_counts_and_lists_shortest_solutions() {
     let goal = Board::goal(S);
     let target = t.db.target(&goal).unwrap();
     let start = b("867254301");
-    let out = query(&t.path)
-        .args(["solve", "867254301", "--all", "--limit", "100", "--json"])
-        .assert()
-        .code(0)
-        .get_output()
-        .clone();
-    let v = json_of(&out);
+    let v = json_answer(
+        &t.path,
+        &["solve", "867254301", "--all", "--limit", "100", "--json"],
+    );
     let count = npuzzle::paths::count_shortest(&target, &start).unwrap();
     assert_eq!(v["solutions"].as_u64().unwrap() as u128, count);
     let listed = v["listed"].as_array().unwrap();
@@ -1123,13 +1088,7 @@ fn solve_all_counts_and_lists_shortest_solutions() {
 #[test]
 fn stats_lists_every_table_with_its_farthest_positions() {
     let t = three_by_three();
-    let out = query(&t.path)
-        .args(["stats", "--json"])
-        .assert()
-        .code(0)
-        .get_output()
-        .clone();
-    let v = json_of(&out);
+    let v = json_answer(&t.path, &["stats", "--json"]);
     let tables = v["tables"].as_array().unwrap();
     assert_eq!(tables.len(), 9);
     let last = tables.iter().find(|t| t["blank"] == 8).unwrap();
@@ -1191,13 +1150,10 @@ fn heuristics_report_admissibility_against_the_truth() {
 #[test]
 fn compare_checks_every_algorithm_against_the_database() {
     let t = three_by_three();
-    let out = query(&t.path)
-        .args(["compare", "283104765", "--goal", "123804765", "--json"])
-        .assert()
-        .code(0)
-        .get_output()
-        .clone();
-    let v = json_of(&out);
+    let v = json_answer(
+        &t.path,
+        &["compare", "283104765", "--goal", "123804765", "--json"],
+    );
     assert_eq!(v["distance"], 4);
     let algorithms = v["algorithms"].as_array().unwrap();
     assert_eq!(algorithms.len(), 6);
@@ -1225,6 +1181,18 @@ fn compare_checks_every_algorithm_against_the_database() {
         .args(["compare", "213456780"])
         .assert()
         .code(1);
+    let limited = json_answer(
+        &t.path,
+        &["compare", "867254301", "--max-nodes", "100", "--json"],
+    );
+    let v = limited;
+    let bfs = &v["algorithms"][0];
+    assert_eq!(bfs["hit_limit"], true);
+    assert!(bfs["moves"].is_null());
+    query(&t.path)
+        .args(["compare", "213456780"])
+        .assert()
+        .code(1);
 }
 
 #[test]
@@ -1241,13 +1209,7 @@ fn histogram_plots_one_goal_or_every_blank() {
     let decoder = png::Decoder::new(std::fs::File::open(&png).unwrap());
     let info = decoder.read_info().unwrap().info().clone();
     assert!(info.width > 0 && info.height > 0);
-    let out = query(&t.path)
-        .args(["histogram", "--all-blanks", "--json"])
-        .assert()
-        .code(0)
-        .get_output()
-        .clone();
-    let v = json_of(&out);
+    let v = json_answer(&t.path, &["histogram", "--all-blanks", "--json"]);
     let tables = v["tables"].as_array().unwrap();
     assert_eq!(tables.len(), 9);
     let last = tables.iter().find(|t| t["blank"] == 8).unwrap();
