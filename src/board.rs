@@ -287,7 +287,7 @@ impl Board {
 impl Board {
     /// Appends the board's text form (see `Display`) to `out`.
     pub fn write_to(&self, out: &mut Vec<u8>) {
-        let compact = self.shape.cells() <= 10;
+        let compact = self.shape.cells() <= 9;
         for (i, &t) in self.cells().iter().enumerate() {
             if !compact && i > 0 {
                 out.push(b' ');
@@ -301,9 +301,10 @@ impl Board {
 }
 
 impl fmt::Display for Board {
-    /// One digit per cell (`867254301`) for boards of up to ten cells, where
-    /// every tile is a single digit; tiles separated by spaces beyond that
-    /// (`1 2 3 4 5 6 7 8 9 10 11 0`).
+    /// One digit per cell (`867254301`) for boards of up to nine cells;
+    /// tiles separated by spaces beyond that (`1 2 3 4 5 6 7 8 9 10 11 0`),
+    /// where tiles reach two digits (all but 2×5 and 5×2, which keep one
+    /// form for every board above nine cells).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut text = Vec::with_capacity(2 * MAX_CELLS);
         self.write_to(&mut text);

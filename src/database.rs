@@ -3,16 +3,18 @@
 use crate::board::{Board, Move};
 use crate::entry;
 use crate::format::{
-    bincode_config, page_align, Header, Preamble, TableInfo, MAGIC, MAX_HEADER_LEN, PREAMBLE_LEN,
-    VERSION,
+    bincode_config, table_offsets, Header, Preamble, TableInfo, MAGIC, MAX_HEADER_LEN,
+    PREAMBLE_LEN, VERSION,
 };
 use crate::rank::{Cursor, Ranker};
 use crate::relabel::Relabelling;
 use crate::shape::{Shape, MAX_CELLS};
-use crate::solvability::Unsolvable;
+use crate::solvability::{self, Unsolvable};
+use crate::symmetry::Symmetry;
 use memmap2::Mmap;
 use std::fs::File;
 use std::io;
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
 /// Why bytes are not a usable database. Every check runs at open, before any
@@ -42,7 +44,7 @@ pub enum FormatError {
         got: u32,
     },
     /// The header does not fit, or does not match its checksum.
-    #[error("the header is damaged: {0}")]
+    #[error("the header (the end of the file) is damaged, or the file is truncated or has extra bytes: {0}")]
     Header(String),
     /// The header decodes but describes something impossible.
     #[error("the header is inconsistent: {0}")]
@@ -98,13 +100,17 @@ pub enum LookupError {
         /// The board asked about.
         got: Shape,
     },
-    /// No table for goals with the blank in this cell.
-    #[error("the database has no table for goals with the blank in row {}, column {}", .row + 1, .col + 1)]
+    /// No table serves goals with the blank in this cell.
+    #[error("{}", missing_table_message(*.shape, *.row, *.col, .present))]
     MissingTable {
+        /// The database's board.
+        shape: Shape,
         /// 0-based row of the goal's blank.
         row: usize,
         /// 0-based column of the goal's blank.
         col: usize,
+        /// The cells whose tables the file holds.
+        present: Vec<usize>,
     },
     /// A table entry that cannot be right; `verify` finds all of them.
     #[error("the table for this goal is damaged at rank {rank} (run `query verify`)")]
@@ -112,6 +118,21 @@ pub enum LookupError {
         /// Where the damage showed.
         rank: u32,
     },
+}
+
+fn missing_table_message(shape: Shape, row: usize, col: usize, present: &[usize]) -> String {
+    let present: Vec<String> = present
+        .iter()
+        .map(|&c| format!("{},{}", shape.row_of(c) + 1, shape.col_of(c) + 1))
+        .collect();
+    format!(
+        "the database has no table for goals with the blank in row {}, column {}, nor for any \
+         cell that a reflection or rotation of the board takes it to; it holds tables for the \
+         blank at (row,column) {}",
+        row + 1,
+        col + 1,
+        present.join(" "),
+    )
 }
 
 /// Where one table lives inside the bytes.
@@ -128,7 +149,7 @@ pub struct Database<B> {
     bytes: B,
     shape: Shape,
     header: Header,
-    header_end: usize,
+    header_start: usize,
     slots: [Option<Slot>; MAX_CELLS],
 }
 
@@ -165,7 +186,7 @@ impl<B: AsRef<[u8]>> Database<B> {
     /// proportional to the header, not to the tables.
     pub fn from_bytes(bytes: B) -> Result<Database<B>, FormatError> {
         let data = bytes.as_ref();
-        let (header, shape, header_end) = check_header(data)?;
+        let (header, shape, header_start) = check_header(data)?;
         let mut slots = [None; MAX_CELLS];
         for (table, info) in header.tables.iter().enumerate() {
             slots[info.blank as usize] = Some(Slot {
@@ -177,7 +198,7 @@ impl<B: AsRef<[u8]>> Database<B> {
             bytes,
             shape,
             header,
-            header_end,
+            header_start,
             slots,
         })
     }
@@ -197,30 +218,73 @@ impl<B: AsRef<[u8]>> Database<B> {
         self.bytes.as_ref()
     }
 
-    /// Where the header ends and the padding before the first table starts.
-    pub fn header_end(&self) -> usize {
-        self.header_end
+    /// Where the header's bytes lie: the end of the file.
+    pub fn header_range(&self) -> std::ops::Range<usize> {
+        self.header_start..self.bytes().len()
     }
 
     /// Prepares lookups toward one goal; reuse it for many starts.
+    ///
+    /// The goal's own table serves it when the file has one. Otherwise a
+    /// table of a cell that one of the board's symmetries maps the goal's
+    /// blank to does: starts and goal are reflected or turned into that
+    /// table's frame, and moves come back the same way.
     pub fn target(&self, goal: &Board) -> Result<Target<'_>, LookupError> {
         self.check_shape(goal)?;
         let blank = goal.blank();
-        let slot = self.slots[blank].ok_or(LookupError::MissingTable {
-            row: self.shape.row_of(blank),
-            col: self.shape.col_of(blank),
-        })?;
+        let (slot, symmetry) = self
+            .serving(blank)
+            .ok_or_else(|| self.missing_table(blank))?;
         let info = &self.header.tables[slot.table];
-        let relabelling = Relabelling::to_canonical(goal);
+        let table_goal = symmetry.map_or(*goal, |s| s.apply(goal));
+        let relabelling = Relabelling::to_canonical(&table_goal);
+        let mut moves_back = Move::ALL;
+        if let Some(s) = symmetry {
+            for m in Move::ALL {
+                moves_back[s.apply_move(m).code() as usize] = m;
+            }
+        }
         Ok(Target {
             goal: *goal,
-            goal_cursor: slot.ranker.cursor(&relabelling.apply(goal)).0,
+            goal_cursor: slot.ranker.cursor(&relabelling.apply(&table_goal)).0,
+            symmetry,
+            moves_back,
             relabelling,
             ranker: slot.ranker,
             entries: self.table_entries(info),
             info,
             shape: self.shape,
         })
+    }
+
+    /// Whether some table answers goals with the blank in `blank`.
+    pub fn serves(&self, blank: usize) -> bool {
+        blank < self.shape.cells() && self.serving(blank).is_some()
+    }
+
+    /// The table for goals with the blank in `blank`: its own, or a
+    /// symmetric cell's with the symmetry that leads there.
+    fn serving(&self, blank: usize) -> Option<(Slot, Option<Symmetry>)> {
+        if let Some(slot) = self.slots[blank] {
+            return Some((slot, None));
+        }
+        Symmetry::all(self.shape)
+            .into_iter()
+            .find_map(|s| Some((self.slots[s.cell(blank)]?, Some(s))))
+    }
+
+    fn missing_table(&self, blank: usize) -> LookupError {
+        LookupError::MissingTable {
+            shape: self.shape,
+            row: self.shape.row_of(blank),
+            col: self.shape.col_of(blank),
+            present: self
+                .header
+                .tables
+                .iter()
+                .map(|t| t.blank as usize)
+                .collect(),
+        }
     }
 
     /// The header entry of the table for goals with the blank in `blank`.
@@ -265,6 +329,10 @@ impl<B: AsRef<[u8]>> Database<B> {
 pub struct Target<'a> {
     goal: Board,
     goal_cursor: Cursor,
+    /// Into the table's frame, when the table is not the goal's own.
+    symmetry: Option<Symmetry>,
+    /// Indexed by a move's code in the table's frame: the move in the goal's.
+    moves_back: [Move; 4],
     relabelling: Relabelling,
     ranker: Ranker,
     entries: &'a [u8],
@@ -290,30 +358,117 @@ impl<'a> Target<'a> {
         self.entries
     }
 
+    /// The goal's rank in the table.
+    pub fn goal_rank(&self) -> u32 {
+        self.goal_cursor.rank()
+    }
+
     /// The ranker of the table's canonical frame.
     pub fn ranker(&self) -> &Ranker {
         &self.ranker
     }
 
-    /// The renaming of tiles from the goal's frame to the table's.
-    pub fn relabelling(&self) -> &Relabelling {
-        &self.relabelling
+    /// A board of the goal's frame in the table's: reflected or turned when
+    /// the table belongs to a symmetric cell, and relabelled.
+    #[inline]
+    pub fn to_table(&self, board: &Board) -> Board {
+        match &self.symmetry {
+            Some(s) => self.relabelling.apply(&s.apply(board)),
+            None => self.relabelling.apply(board),
+        }
+    }
+
+    /// A board of the table's frame in the goal's: the inverse of
+    /// [`Target::to_table`].
+    pub fn from_table(&self, board: &Board) -> Board {
+        let relabelled = self.relabelling.inverse().apply(board);
+        match &self.symmetry {
+            Some(s) => s.inverse().apply(&relabelled),
+            None => relabelled,
+        }
+    }
+
+    /// A move of the table's frame as a move in the goal's.
+    #[inline]
+    pub fn move_from_table(&self, m: Move) -> Move {
+        self.moves_back[m.code() as usize]
+    }
+
+    /// A move of the goal's frame as a move in the table's.
+    #[inline]
+    pub fn move_to_table(&self, m: Move) -> Move {
+        self.symmetry.map_or(m, |s| s.apply_move(m))
+    }
+
+    /// The position with rank `rank` in the table, in the goal's frame.
+    pub fn board_at(&self, rank: u32) -> Board {
+        self.from_table(&self.ranker.unrank(rank))
     }
 
     /// Every position at exactly `distance` moves from the goal, in rank
     /// order. Scans the whole table.
     pub fn positions_at(&self, distance: u32) -> impl Iterator<Item = Board> + 'a {
-        let ranker = self.ranker;
-        let back = self.relabelling.inverse();
+        let target = *self;
+        self.ranks_within(distance..=distance)
+            .map(move |rank| target.board_at(rank))
+    }
+
+    /// The ranks (in the table's frame) of every position whose distance
+    /// from the goal lies in `distances`, in order. Scans the whole table.
+    pub fn ranks_within(&self, distances: RangeInclusive<u32>) -> impl Iterator<Item = u32> + 'a {
+        let target = *self;
+        let stored =
+            entry::stored_distance(*distances.start())..=entry::stored_distance(*distances.end());
         self.entries
             .iter()
             .enumerate()
-            .filter(move |&(_, &e)| entry::distance(e) as u32 == distance)
-            .map(move |(rank, _)| back.apply(&ranker.unrank(rank as u32)))
+            .filter(move |&(_, e)| stored.contains(&entry::distance(*e)))
+            .map(|(rank, _)| rank as u32)
+            .filter(move |&rank| match target.distance_at(rank) {
+                Ok(d) => distances.contains(&d),
+                Err(_) => false,
+            })
     }
 
-    /// The start relabelled into the table's frame, as a cursor for moving
-    /// through the table; or why it has no place there.
+    /// The distance of the position with rank `rank` in the table's frame.
+    #[inline]
+    pub fn distance_at(&self, rank: u32) -> Result<u32, LookupError> {
+        let d = entry::distance(self.entries[rank as usize]);
+        if d != entry::FAR {
+            return Ok(d as u32);
+        }
+        self.far_distance(self.ranker.cursor_at(rank))
+    }
+
+    /// The distance of a position whose entry says [`entry::FAR`]: the
+    /// stored moves lead to an exact entry, which must be the last one
+    /// below [`entry::FAR`], no further than the table's maximum allows.
+    #[cold]
+    fn far_distance(&self, from: Cursor) -> Result<u32, LookupError> {
+        let corrupt = LookupError::Corrupt { rank: from.rank() };
+        let mut position = from;
+        let mut steps = 0;
+        loop {
+            let e = self.entries[position.rank() as usize];
+            match entry::distance(e) {
+                entry::FAR => {
+                    if entry::FAR as u32 + steps > self.info.max_distance as u32 {
+                        return Err(corrupt);
+                    }
+                    position = self
+                        .ranker
+                        .step(&position, entry::next_move(e))
+                        .ok_or(corrupt.clone())?;
+                    steps += 1;
+                }
+                entry::MAX_EXACT if steps > 0 => return Ok(entry::MAX_EXACT as u32 + steps),
+                _ => return Err(corrupt),
+            }
+        }
+    }
+
+    /// The start in the table's frame (see [`Target::to_table`]), as a
+    /// cursor for moving through the table; or why it has no place there.
     #[inline]
     pub fn cursor(&self, start: &Board) -> Result<Cursor, LookupError> {
         if start.shape() != self.shape {
@@ -322,22 +477,38 @@ impl<'a> Target<'a> {
                 got: start.shape(),
             });
         }
-        let board = self.relabelling.apply(start);
+        let board = self.to_table(start);
         let (cursor, inversions) = self.ranker.cursor(&board);
         if !self.ranker.reaches_goal(board.blank(), inversions) {
-            let why = Unsolvable::check(self.shape, inversions, board.blank(), self.goal.blank());
-            return Err(LookupError::Unsolvable(
-                why.expect_err("the parities disagree"),
-            ));
+            return Err(self.unsolvable(start));
         }
         Ok(cursor)
+    }
+
+    /// Why `start` cannot reach the goal, told in the goal's frame.
+    #[cold]
+    fn unsolvable(&self, start: &Board) -> LookupError {
+        let relabelled = Relabelling::to_canonical(&self.goal).apply(start);
+        let why = Unsolvable::check(
+            self.shape,
+            solvability::inversions(&relabelled),
+            start.blank(),
+            self.goal.blank(),
+        );
+        // The table's frame and the goal's agree: symmetries and renaming
+        // preserve which positions reach which.
+        LookupError::Unsolvable(why.expect_err("the parities disagree"))
     }
 
     /// Fewest moves from `start` to the goal.
     #[inline]
     pub fn distance(&self, start: &Board) -> Result<u32, LookupError> {
-        let rank = self.cursor(start)?.rank();
-        Ok(entry::distance(self.entries[rank as usize]) as u32)
+        let cursor = self.cursor(start)?;
+        let d = entry::distance(self.entries[cursor.rank() as usize]);
+        if d != entry::FAR {
+            return Ok(d as u32);
+        }
+        self.far_distance(cursor)
     }
 
     /// Appends one shortest sequence of moves from `start` to the goal to
@@ -347,7 +518,10 @@ impl<'a> Target<'a> {
     pub fn solve_into(&self, start: &Board, moves: &mut Vec<Move>) -> Result<u32, LookupError> {
         let mut position = self.cursor(start)?;
         let mut e = self.entries[position.rank() as usize];
-        let total = entry::distance(e);
+        let total = match entry::distance(e) {
+            entry::FAR => self.far_distance(position)?,
+            d => d as u32,
+        };
         moves.reserve(total as usize);
         for remaining in (0..total).rev() {
             let m = entry::next_move(e);
@@ -357,22 +531,22 @@ impl<'a> Target<'a> {
                 .step(&position, m)
                 .ok_or(LookupError::Corrupt { rank })?;
             e = self.entries[position.rank() as usize];
-            if entry::distance(e) != remaining {
+            if entry::distance(e) != entry::stored_distance(remaining) {
                 return Err(LookupError::Corrupt { rank });
             }
-            moves.push(m);
+            moves.push(self.move_from_table(m));
         }
         if position != self.goal_cursor {
             return Err(LookupError::Corrupt {
                 rank: position.rank(),
             });
         }
-        Ok(total as u32)
+        Ok(total)
     }
 }
 
 /// Checks everything about the file that the header alone decides.
-/// Returns the header, the board, and where the header ends.
+/// Returns the header, the board, and where the header starts.
 fn check_header(data: &[u8]) -> Result<(Header, Shape, usize), FormatError> {
     if data.len() < PREAMBLE_LEN {
         return Err(FormatError::TooShort {
@@ -401,7 +575,8 @@ fn check_header(data: &[u8]) -> Result<(Header, Shape, usize), FormatError> {
             data.len() - PREAMBLE_LEN
         )));
     }
-    let header_bytes = &data[PREAMBLE_LEN..PREAMBLE_LEN + header_len];
+    let header_start = data.len() - header_len;
+    let header_bytes = &data[header_start..];
     let crc = crc32fast::hash(header_bytes);
     if crc != preamble.header_crc {
         return Err(FormatError::Header(format!(
@@ -424,8 +599,8 @@ fn check_header(data: &[u8]) -> Result<(Header, Shape, usize), FormatError> {
         return bad("it lists no tables".into());
     }
     let mut seen = [false; MAX_CELLS];
-    let mut end = (PREAMBLE_LEN + header_len) as u64;
-    for (i, t) in header.tables.iter().enumerate() {
+    let (offsets, end) = table_offsets(header.tables.iter().map(|t| t.positions));
+    for (i, (t, expected)) in header.tables.iter().zip(offsets).enumerate() {
         let blank = t.blank as usize;
         if blank >= shape.cells() {
             return bad(format!(
@@ -443,7 +618,7 @@ fn check_header(data: &[u8]) -> Result<(Header, Shape, usize), FormatError> {
                 shape.positions()
             ));
         }
-        if t.max_distance > entry::MAX_DISTANCE || t.counts.len() != t.max_distance as usize + 1 {
+        if t.counts.len() != t.max_distance as usize + 1 {
             return bad(format!(
                 "table {i} has maximum distance {} and {} counts",
                 t.max_distance,
@@ -457,20 +632,19 @@ fn check_header(data: &[u8]) -> Result<(Header, Shape, usize), FormatError> {
                 t.positions
             ));
         }
-        let expected = page_align(end);
         if t.offset != expected {
             return bad(format!(
                 "table {i} starts at {}, expected {expected}",
                 t.offset
             ));
         }
-        end = expected + t.positions;
     }
-    if data.len() as u64 != end {
+    let expected_len = end + header_len as u64;
+    if data.len() as u64 != expected_len {
         return Err(FormatError::Length {
-            expected: end,
+            expected: expected_len,
             got: data.len() as u64,
         });
     }
-    Ok((header, shape, PREAMBLE_LEN + header_len))
+    Ok((header, shape, header_start))
 }

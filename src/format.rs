@@ -1,23 +1,25 @@
 //! The database file format, and writing it.
 //!
 //! ```text
-//! offset 0   preamble, 20 bytes: magic "NPUZZLE\0", version u32,
-//!            header_len u32, header_crc u32 (CRC-32 of the header bytes)
-//! offset 20  header, header_len bytes: rows u8, cols u8, then the list of
-//!            tables (u64 count, then per table: blank u8, positions u64,
-//!            max_distance u8, counts (u64 length + u64 each), offset u64,
-//!            checksum u32 = CRC-32 of the table's bytes)
-//! then       zero padding to the next multiple of 4096
-//! offset     each table: `positions` one-byte entries indexed by rank,
-//!            followed by zero padding to a multiple of 4096, except after
-//!            the last table, where the file ends
+//! offset 0     preamble, 20 bytes: magic "NPUZZLE\0", version u32,
+//!              header_len u32, header_crc u32 (CRC-32 of the header bytes)
+//! then         zero padding to offset 4096
+//! offset 4096  the tables, in the header's order, each `positions` one-byte
+//!              entries indexed by rank (see `entry`), each followed by zero
+//!              padding to the next multiple of 4096 except the last
+//! the end      the header, the file's last header_len bytes: rows u8,
+//!              cols u8, then the list of tables (u64 count, then per table:
+//!              blank u8, positions u64, max_distance u8, counts (u64 length
+//!              + u64 each), offset u64, checksum u32 = CRC-32 of the
+//!              table's bytes)
 //! ```
 //!
 //! Preamble and header are bincode 2 with a pinned configuration: little
-//! endian, fixed-width integers (see [`bincode_config`]). Tables are stored in
-//! the order listed and each starts at the first page boundary after the
-//! previous part, so a reader can compute every offset and the file's exact
-//! length from the header alone and refuse anything else.
+//! endian, fixed-width integers (see [`bincode_config`]). The header comes
+//! last so that tables can be written as each is built, without knowing the
+//! others' maximum distances (which fix the header's length). Every offset
+//! and the file's exact length follow from the header alone, and a reader
+//! refuses anything else.
 
 use crate::generate::Table;
 use crate::replace::{ReplaceError, Replacement};
@@ -25,7 +27,7 @@ use crate::shape::Shape;
 use bincode::{Decode, Encode};
 use serde::Serialize;
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// The first eight bytes of every database.
@@ -35,8 +37,9 @@ pub const MAGIC: [u8; 8] = *b"NPUZZLE\0";
 ///
 /// Any change to the layout above or to the entry encoding
 /// ([`crate::entry`]) gets a new version. Readers accept only their own
-/// version; an older file is rebuilt with `build-db`, which takes seconds.
-pub const VERSION: u32 = 1;
+/// version; an older file is rebuilt with `build-db`. Version 2 moved the
+/// header to the end and added distances of 63 and more ([`crate::entry::FAR`]).
+pub const VERSION: u32 = 2;
 
 /// Tables start on multiples of this many bytes.
 pub const PAGE: u64 = 4096;
@@ -96,6 +99,20 @@ pub struct TableInfo {
     pub checksum: u32,
 }
 
+impl TableInfo {
+    /// The header entry of `table`, stored at `offset`.
+    pub fn describe(table: &Table, offset: u64) -> TableInfo {
+        TableInfo {
+            blank: table.goal_blank as u8,
+            positions: table.entries.len() as u64,
+            max_distance: table.max_distance() as u8,
+            counts: table.counts.clone(),
+            offset,
+            checksum: crc32fast::hash(&table.entries),
+        }
+    }
+}
+
 /// Rounds up to the next page boundary.
 pub fn page_align(offset: u64) -> u64 {
     offset.div_ceil(PAGE) * PAGE
@@ -122,50 +139,121 @@ pub enum WriteError {
     },
 }
 
-/// Lays out the header for these tables: offsets follow from the header's
-/// own length, which does not depend on the offsets' values.
-pub fn layout(shape: Shape, tables: &[Table]) -> (Preamble, Vec<u8>, Header) {
-    let mut header = Header {
-        rows: shape.rows() as u8,
-        cols: shape.cols() as u8,
-        tables: tables
-            .iter()
-            .map(|t| TableInfo {
-                blank: t.goal_blank as u8,
-                positions: t.entries.len() as u64,
-                max_distance: t.max_distance() as u8,
-                counts: t.counts.clone(),
-                offset: 0,
-                checksum: crc32fast::hash(&t.entries),
-            })
-            .collect(),
-    };
-    let encode = |h: &Header| bincode::encode_to_vec(h, bincode_config()).expect("header encodes");
-    let header_len = encode(&header).len();
-    let mut end = (PREAMBLE_LEN + header_len) as u64;
-    for info in &mut header.tables {
-        info.offset = page_align(end);
-        end = info.offset + info.positions;
+/// Where the first table starts.
+pub const FIRST_TABLE: u64 = PAGE;
+
+/// Where each table starts, for tables of these sizes, and where the last
+/// one ends (and the header begins).
+pub fn table_offsets(sizes: impl IntoIterator<Item = u64>) -> (Vec<u64>, u64) {
+    let mut end = FIRST_TABLE;
+    let mut offsets = Vec::new();
+    for size in sizes {
+        let offset = page_align(end);
+        offsets.push(offset);
+        end = offset + size;
     }
-    let bytes = encode(&header);
-    debug_assert_eq!(bytes.len(), header_len);
-    let preamble = Preamble {
-        magic: MAGIC,
-        version: VERSION,
-        header_len: header_len as u32,
-        header_crc: crc32fast::hash(&bytes),
-    };
-    (preamble, bytes, header)
+    (offsets, end)
 }
 
-/// Writes a database atomically: into a temporary file in the same folder,
-/// flushed to disk, then renamed over `path`. A crash at any point leaves
-/// either the old file or the new one, never a part; the temporary files of
-/// builds that were killed are removed by the next build of the same file.
-/// Returns the file size.
-pub fn write_database(path: &Path, shape: Shape, tables: &[Table]) -> Result<u64, WriteError> {
-    let (preamble, header_bytes, header) = layout(shape, tables);
-    let error = |e| match e {
+/// Encodes a header as stored.
+pub fn encode_header(header: &Header) -> Vec<u8> {
+    bincode::encode_to_vec(header, bincode_config()).expect("a header always encodes")
+}
+
+/// The preamble for these header bytes.
+pub fn preamble_for(header_bytes: &[u8]) -> Preamble {
+    Preamble {
+        magic: MAGIC,
+        version: VERSION,
+        header_len: header_bytes.len() as u32,
+        header_crc: crc32fast::hash(header_bytes),
+    }
+}
+
+/// A database being written, one table at a time, into a temporary file
+/// that replaces `path` only when [`DatabaseWriter::finish`] succeeds.
+/// Dropped before that, it removes the temporary file and leaves `path` as
+/// it was.
+pub struct DatabaseWriter<'a> {
+    path: &'a Path,
+    replacement: Replacement<'a>,
+    out: BufWriter<File>,
+    header: Header,
+    written: u64,
+}
+
+impl<'a> DatabaseWriter<'a> {
+    /// Starts a database of `shape` boards at `path`.
+    pub fn create(path: &'a Path, shape: Shape) -> Result<DatabaseWriter<'a>, WriteError> {
+        let replacement = Replacement::start(path, ".tmp").map_err(|e| write_error(path, e))?;
+        let file = replacement
+            .file()
+            .try_clone()
+            .map_err(|e| write_error(path, e.into()))?;
+        let mut writer = DatabaseWriter {
+            path,
+            replacement,
+            out: BufWriter::with_capacity(1 << 20, file),
+            header: Header {
+                rows: shape.rows() as u8,
+                cols: shape.cols() as u8,
+                tables: Vec::new(),
+            },
+            written: 0,
+        };
+        // The preamble's place; it is written last, once the header is known.
+        writer.pad_to(FIRST_TABLE)?;
+        Ok(writer)
+    }
+
+    /// Appends one table.
+    pub fn append(&mut self, table: &Table) -> Result<(), WriteError> {
+        let offset = page_align(self.written);
+        self.pad_to(offset)?;
+        self.write(&table.entries)?;
+        self.header.tables.push(TableInfo::describe(table, offset));
+        Ok(())
+    }
+
+    /// Writes the header and the preamble, flushes everything to disk and
+    /// renames the file into place. Returns the file's size.
+    pub fn finish(mut self) -> Result<u64, WriteError> {
+        let header_bytes = encode_header(&self.header);
+        self.write(&header_bytes)?;
+        let preamble = bincode::encode_to_vec(preamble_for(&header_bytes), bincode_config())
+            .expect("a preamble always encodes");
+        let path = self.path;
+        let io = |e: io::Error| write_error(path, e.into());
+        self.out.flush().map_err(io)?;
+        let mut file = self.out.into_inner().map_err(|e| io(e.into_error()))?;
+        file.seek(SeekFrom::Start(0)).map_err(io)?;
+        file.write_all(&preamble).map_err(io)?;
+        self.replacement
+            .commit()
+            .map_err(|e| write_error(path, e.into()))?;
+        Ok(self.written)
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Result<(), WriteError> {
+        self.out
+            .write_all(bytes)
+            .map_err(|e| write_error(self.path, e.into()))?;
+        self.written += bytes.len() as u64;
+        Ok(())
+    }
+
+    fn pad_to(&mut self, offset: u64) -> Result<(), WriteError> {
+        const ZEROS: [u8; PAGE as usize] = [0; PAGE as usize];
+        while self.written < offset {
+            let n = (offset - self.written).min(PAGE) as usize;
+            self.write(&ZEROS[..n])?;
+        }
+        Ok(())
+    }
+}
+
+fn write_error(path: &Path, e: ReplaceError) -> WriteError {
+    match e {
         ReplaceError::NoFolder(dir) => WriteError::NoFolder {
             path: path.to_path_buf(),
             dir,
@@ -174,39 +262,18 @@ pub fn write_database(path: &Path, shape: Shape, tables: &[Table]) -> Result<u64
             path: path.to_path_buf(),
             io,
         },
-    };
-    let replacement = Replacement::start(path, ".tmp").map_err(error)?;
-    let size = write_contents(
-        replacement.file(),
-        &preamble,
-        &header_bytes,
-        &header,
-        tables,
-    )
-    .map_err(|e| error(e.into()))?;
-    replacement.commit().map_err(|e| error(e.into()))?;
-    Ok(size)
+    }
 }
 
-fn write_contents(
-    file: &File,
-    preamble: &Preamble,
-    header_bytes: &[u8],
-    header: &Header,
-    tables: &[Table],
-) -> io::Result<u64> {
-    let mut out = BufWriter::with_capacity(1 << 20, file);
-    let preamble = bincode::encode_to_vec(preamble, bincode_config()).expect("preamble encodes");
-    debug_assert_eq!(preamble.len(), PREAMBLE_LEN);
-    out.write_all(&preamble)?;
-    out.write_all(header_bytes)?;
-    let mut written = (preamble.len() + header_bytes.len()) as u64;
-    for (info, table) in header.tables.iter().zip(tables) {
-        let padding = vec![0u8; (info.offset - written) as usize];
-        out.write_all(&padding)?;
-        out.write_all(&table.entries)?;
-        written = info.offset + info.positions;
+/// Writes a database atomically: into a temporary file in the same folder,
+/// flushed to disk, then renamed over `path`. A crash at any point leaves
+/// either the old file or the new one, never a part; the temporary files of
+/// builds that were killed are removed by the next build of the same file.
+/// Returns the file size.
+pub fn write_database(path: &Path, shape: Shape, tables: &[Table]) -> Result<u64, WriteError> {
+    let mut writer = DatabaseWriter::create(path, shape)?;
+    for table in tables {
+        writer.append(table)?;
     }
-    out.flush()?;
-    Ok(written)
+    writer.finish()
 }

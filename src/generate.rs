@@ -1,10 +1,24 @@
 //! Building tables: one reverse breadth-first search from each goal.
+//!
+//! Two searches give the same table. Small boards (up to
+//! [`LIST_SEARCH_MAX_CELLS`] cells) keep each level's positions in a list of
+//! cursors: fastest when the table fits in cache, and their tables are built
+//! side by side, one per core. Larger boards keep each level as a bitset over
+//! the ranks and split every level across the cores: memory stays at the
+//! table plus two bitsets (a quarter of the table), however wide a level is.
 
 use crate::board::{Board, Move};
-use crate::entry::{self, MAX_DISTANCE, UNSEEN};
-use crate::rank::Ranker;
+use crate::entry::{self, UNSEEN};
+use crate::rank::{Cursor, Ranker};
 use crate::shape::Shape;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+
+/// Boards up to this many cells are searched with lists of cursors.
+pub const LIST_SEARCH_MAX_CELLS: usize = 10;
+
+/// Ranks per parallel work item of a bitset search: 64 per bitset word.
+const CHUNK_WORDS: usize = 1 << 12;
 
 /// A complete table for the canonical goal with the blank in `goal_blank`:
 /// one entry per rank, and how many positions lie at each distance.
@@ -25,32 +39,97 @@ impl Table {
     }
 }
 
-/// Builds the table for one goal blank cell.
-///
-/// Each level of the search expands the positions found at the previous
-/// level. A child found for the first time gets the move that undoes the one
-/// that reached it: that move leads one step back toward the goal. Ranks are
-/// updated move by move with a [`crate::rank::Cursor`], never computed from
-/// scratch.
+/// How far a search has come, reported after each level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level {
+    /// The distance just completed.
+    pub distance: u32,
+    /// Positions found at this distance.
+    pub found: u64,
+    /// Positions found so far, this level included.
+    pub total: u64,
+    /// Positions in the table.
+    pub positions: u64,
+}
+
+/// Builds the table for one goal blank cell, with the search that suits the
+/// board's size.
 pub fn build_table(shape: Shape, goal_blank: usize) -> Table {
+    build_table_reporting(shape, goal_blank, &|_| {})
+}
+
+/// [`build_table`], calling `on_level` after each level of the search.
+pub fn build_table_reporting(
+    shape: Shape,
+    goal_blank: usize,
+    on_level: &(dyn Fn(Level) + Sync),
+) -> Table {
+    if shape.cells() <= LIST_SEARCH_MAX_CELLS {
+        search_with_lists(shape, goal_blank, on_level)
+    } else {
+        search_with_bitsets(shape, goal_blank, on_level)
+    }
+}
+
+/// Builds the tables for several goal blank cells: side by side for small
+/// boards, one after another (each using every core) for large ones.
+pub fn build_tables(shape: Shape, goal_blanks: &[usize]) -> Vec<Table> {
+    if shape.cells() <= LIST_SEARCH_MAX_CELLS {
+        goal_blanks
+            .par_iter()
+            .map(|&blank| build_table(shape, blank))
+            .collect()
+    } else {
+        goal_blanks
+            .iter()
+            .map(|&blank| build_table(shape, blank))
+            .collect()
+    }
+}
+
+/// The search's start: the ranker, and a cursor at the goal.
+fn start(shape: Shape, goal_blank: usize) -> (Ranker, Cursor) {
     let ranker = Ranker::new(shape, goal_blank);
-    let mut entries = vec![UNSEEN; ranker.len()];
     let (goal, _) = ranker.cursor(&Board::canonical_goal(shape, goal_blank));
-    entries[goal.rank() as usize] = entry::encode(0, Move::Up);
+    (ranker, goal)
+}
+
+/// The goal's entry.
+fn goal_entry() -> u8 {
+    entry::encode(0, Move::Up)
+}
+
+/// The children of `position` worth trying at `distance`: every move except
+/// the one back toward the goal, which only finds the parent again.
+#[inline]
+fn moves_out(entry: u8, distance: u32) -> impl Iterator<Item = Move> {
+    let back = entry::next_move(entry);
+    Move::ALL
+        .into_iter()
+        .filter(move |&m| m != back || distance == 1)
+}
+
+/// Each level expands the positions found at the previous one. A child found
+/// for the first time gets the move that undoes the one that reached it:
+/// that move leads one step back toward the goal. Ranks are updated move by
+/// move with a [`Cursor`], never computed from scratch.
+pub fn search_with_lists(
+    shape: Shape,
+    goal_blank: usize,
+    on_level: &(dyn Fn(Level) + Sync),
+) -> Table {
+    let (ranker, goal) = start(shape, goal_blank);
+    let mut entries = vec![UNSEEN; ranker.len()];
+    entries[goal.rank() as usize] = goal_entry();
 
     let mut counts = vec![1u64];
     let mut frontier = vec![goal];
     let mut next = Vec::new();
-    let mut distance = 0u8;
-    while !frontier.is_empty() {
+    let mut distance = 0u32;
+    loop {
         distance += 1;
         for position in &frontier {
-            // The move back toward the goal only finds the parent again.
-            let back = entry::next_move(entries[position.rank() as usize]);
-            for m in Move::ALL {
-                if m == back && distance > 1 {
-                    continue;
-                }
+            for m in moves_out(entries[position.rank() as usize], distance) {
                 let Some(child) = ranker.step(position, m) else {
                     continue;
                 };
@@ -61,13 +140,11 @@ pub fn build_table(shape: Shape, goal_blank: usize) -> Table {
                 }
             }
         }
-        if !next.is_empty() {
-            assert!(
-                distance <= MAX_DISTANCE,
-                "{shape} has distances beyond one-byte entries"
-            );
-            counts.push(next.len() as u64);
+        if next.is_empty() {
+            break;
         }
+        counts.push(next.len() as u64);
+        on_level(level(distance, &counts, ranker.len()));
         std::mem::swap(&mut frontier, &mut next);
         next.clear();
     }
@@ -78,12 +155,120 @@ pub fn build_table(shape: Shape, goal_blank: usize) -> Table {
     }
 }
 
-/// Builds the tables for several goal blank cells in parallel.
-pub fn build_tables(shape: Shape, goal_blanks: &[usize]) -> Vec<Table> {
-    goal_blanks
-        .par_iter()
-        .map(|&blank| build_table(shape, blank))
-        .collect()
+fn level(distance: u32, counts: &[u64], positions: usize) -> Level {
+    Level {
+        distance,
+        found: counts[distance as usize],
+        total: counts.iter().sum(),
+        positions: positions as u64,
+    }
+}
+
+/// One bit per rank, set and tested from several threads at once.
+struct Bitset {
+    words: Vec<AtomicU64>,
+}
+
+impl Bitset {
+    fn new(bits: usize) -> Bitset {
+        Bitset {
+            words: (0..bits.div_ceil(64)).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    /// Sets bit `i`; true if it was clear.
+    #[inline]
+    fn insert(&self, i: u32) -> bool {
+        let bit = 1u64 << (i % 64);
+        self.words[(i / 64) as usize].fetch_or(bit, Relaxed) & bit == 0
+    }
+}
+
+/// The same search with each level held as a bitset over the ranks, expanded in
+/// chunks of ranks across the cores. Memory is the table and two bitsets,
+/// and the work is proportional to the positions and their moves: a level
+/// reads only its own bitset, never the whole table.
+///
+/// No position is locked. A child may be found by two threads in the same
+/// level; both store a correct entry (same distance, each with a move back to
+/// a parent one step closer), and the bitset's atomic insert counts it once.
+/// Levels are separated by rayon's join, so a level sees every earlier one.
+pub fn search_with_bitsets(
+    shape: Shape,
+    goal_blank: usize,
+    on_level: &(dyn Fn(Level) + Sync),
+) -> Table {
+    let (ranker, goal) = start(shape, goal_blank);
+    // Allocated as bytes and reused in place as atomics: no second copy.
+    let entries: Vec<AtomicU8> = vec![UNSEEN; ranker.len()]
+        .into_iter()
+        .map(AtomicU8::new)
+        .collect();
+    entries[goal.rank() as usize].store(goal_entry(), Relaxed);
+    let mut frontier = Bitset::new(ranker.len());
+    let mut next = Bitset::new(ranker.len());
+    frontier.insert(goal.rank());
+
+    let mut counts = vec![1u64];
+    let mut distance = 0u32;
+    loop {
+        distance += 1;
+        let found: u64 = frontier
+            .words
+            .par_chunks(CHUNK_WORDS)
+            .enumerate()
+            .map(|(chunk, words)| {
+                let first = chunk * CHUNK_WORDS;
+                let mut found = 0;
+                for (i, word) in words.iter().enumerate() {
+                    let mut bits = word.load(Relaxed);
+                    if bits == 0 {
+                        continue;
+                    }
+                    // Cleared here, so this bitset is empty when it becomes
+                    // the next level's.
+                    word.store(0, Relaxed);
+                    while bits != 0 {
+                        let rank = ((first + i) * 64) as u32 + bits.trailing_zeros();
+                        bits &= bits - 1;
+                        found += expand(&ranker, &entries, &next, rank, distance);
+                    }
+                }
+                found
+            })
+            .sum();
+        if found == 0 {
+            break;
+        }
+        counts.push(found);
+        on_level(level(distance, &counts, ranker.len()));
+        std::mem::swap(&mut frontier, &mut next);
+    }
+    Table {
+        goal_blank,
+        // Back to plain bytes in place.
+        entries: entries.into_iter().map(AtomicU8::into_inner).collect(),
+        counts,
+    }
+}
+
+/// Expands the position at `rank` (at `distance - 1`): stores every child not
+/// seen before and adds it to `next`. Returns the children it added.
+#[inline]
+fn expand(ranker: &Ranker, entries: &[AtomicU8], next: &Bitset, rank: u32, distance: u32) -> u64 {
+    let position = ranker.cursor_at(rank);
+    let mut added = 0;
+    for m in moves_out(entries[rank as usize].load(Relaxed), distance) {
+        let Some(child) = ranker.step(&position, m) else {
+            continue;
+        };
+        let slot = &entries[child.rank() as usize];
+        if slot.load(Relaxed) == UNSEEN {
+            slot.store(entry::encode(distance, m.opposite()), Relaxed);
+            added += next.insert(child.rank()) as u64;
+        }
+    }
+    added
 }
 
 #[cfg(test)]
@@ -98,6 +283,52 @@ mod tests {
             assert_eq!(table.counts.iter().sum::<u64>(), shape.positions());
             // The 2x3 puzzle's diameter is 21 for a corner goal.
             assert_eq!(table.max_distance(), 21);
+        }
+    }
+
+    /// Both searches find the same distances, and every move the bitset
+    /// search stores leads one step closer (when a position has two parents
+    /// the two searches may keep different ones).
+    #[test]
+    fn both_searches_agree() {
+        for size in ["2x2", "2x3", "3x2", "2x4", "4x2", "3x3"] {
+            let shape: Shape = size.parse().unwrap();
+            for blank in 0..shape.cells() {
+                let lists = search_with_lists(shape, blank, &|_| {});
+                let bitsets = search_with_bitsets(shape, blank, &|_| {});
+                assert_eq!(lists.counts, bitsets.counts, "{size} blank {blank}");
+                let ranker = Ranker::new(shape, blank);
+                for (rank, (&a, &b)) in lists.entries.iter().zip(&bitsets.entries).enumerate() {
+                    let d = entry::distance(a);
+                    assert_eq!(d, entry::distance(b), "{size} blank {blank} rank {rank}");
+                    if d > 0 {
+                        let next = ranker
+                            .step(&ranker.cursor_at(rank as u32), entry::next_move(b))
+                            .expect("the move stays on the board");
+                        assert_eq!(
+                            entry::distance(bitsets.entries[next.rank() as usize]),
+                            d - 1
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn levels_are_reported_in_order() {
+        let shape: Shape = "2x3".parse().unwrap();
+        for search in [search_with_lists, search_with_bitsets] {
+            let seen = std::sync::Mutex::new(Vec::new());
+            let table = search(shape, 5, &|level| seen.lock().unwrap().push(level));
+            let seen = seen.into_inner().unwrap();
+            assert_eq!(seen.len(), table.max_distance());
+            for (i, level) in seen.iter().enumerate() {
+                assert_eq!(level.distance as usize, i + 1);
+                assert_eq!(level.found, table.counts[i + 1]);
+                assert_eq!(level.positions, 360);
+            }
+            assert_eq!(seen.last().unwrap().total, 360);
         }
     }
 }

@@ -24,7 +24,6 @@
 
 use crate::board::{Board, Move};
 use crate::database::Target;
-use crate::entry;
 use crate::shape::{Shape, MAX_CELLS};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -350,15 +349,16 @@ const CHUNK: usize = 4096;
 /// reach the target's goal.
 ///
 /// Works in the table's canonical frame: each rank's board is unranked as
-/// it is stored, and evaluated against the canonical goal. Renaming tiles
-/// changes neither the heuristics nor the distances, so the figures hold for
-/// the target's goal. A first pass evaluates every position once; a second
+/// it is stored, and evaluated against the canonical goal. Renaming tiles,
+/// and reflecting or turning the board (when the table is a symmetric
+/// cell's), changes neither the heuristics nor the distances, so the figures
+/// hold for the target's goal. A first pass evaluates every position once; a second
 /// reads the neighbours' values by rank, moving a rank cursor instead of
 /// evaluating neighbours again. Both passes run in parallel.
 pub fn survey(target: &Target<'_>, heuristic: Heuristic) -> Survey {
     let ranker = *target.ranker();
     let entries = target.entries();
-    let eval = Evaluator::new(&target.relabelling().apply(target.goal()));
+    let eval = Evaluator::new(&target.to_table(target.goal()));
     let distances = target.info().counts.len();
 
     // Every h fits a byte: at most 11 tiles, each at most 6 cells away, plus
@@ -381,7 +381,15 @@ pub fn survey(target: &Target<'_>, heuristic: Heuristic) -> Survey {
             |mut tally, chunk| {
                 let ranks = chunk * CHUNK..((chunk + 1) * CHUNK).min(entries.len());
                 for rank in ranks {
-                    let d = entry::distance(entries[rank]) as usize;
+                    // A damaged entry is `verify`'s to report.
+                    let Some(d) = target
+                        .distance_at(rank as u32)
+                        .ok()
+                        .map(|d| d as usize)
+                        .filter(|&d| d < distances)
+                    else {
+                        continue;
+                    };
                     let value = h[rank] as u32;
                     tally.count[d] += 1;
                     tally.sum[d] += value as u64;
@@ -393,7 +401,7 @@ pub fn survey(target: &Target<'_>, heuristic: Heuristic) -> Survey {
                     if d > 0 {
                         tally.ratio_sum += value as f64 / d as f64;
                     }
-                    let (cursor, _) = ranker.cursor(&ranker.unrank(rank as u32));
+                    let cursor = ranker.cursor_at(rank as u32);
                     for m in Move::ALL {
                         if let Some(next) = ranker.step(&cursor, m) {
                             tally.moves += 1;

@@ -28,6 +28,7 @@
 pub mod answer;
 pub mod batch;
 pub mod board;
+pub mod build;
 pub mod database;
 pub mod entry;
 pub mod format;
@@ -44,13 +45,15 @@ pub mod search;
 pub mod shape;
 pub mod solvability;
 pub mod stats;
+pub mod symmetry;
 pub mod verify;
 
 pub use board::{move_string, Board, BoardError, Move};
+pub use build::{build_database, Built};
 pub use database::{Database, FormatError, LookupError, OpenError, Target};
-pub use format::{write_database, Header, TableInfo, WriteError};
-pub use generate::{build_table, build_tables, Table};
+pub use format::{write_database, DatabaseWriter, Header, TableInfo, WriteError};
+pub use generate::{build_table, build_table_reporting, build_tables, Level, Table};
 pub use parse::{parse_board, ParseError};
-pub use shape::{Shape, ShapeError, MAX_BUILD_CELLS, MAX_CELLS};
+pub use shape::{Shape, ShapeError, MAX_CELLS};
 pub use solvability::Unsolvable;
 pub use verify::{verify, Report, TableReport};

@@ -8,21 +8,26 @@
 
 use crate::board::Move;
 use crate::database::{LookupError, Target};
-use crate::entry;
 use crate::rank::Cursor;
 use std::collections::HashMap;
 
-/// The moves from `position` that lead one step closer, in letter order
-/// (D, L, R, U), with the positions they lead to.
+/// The moves from `position` (in the table's frame) that lead one step
+/// closer, in the goal's frame and in letter order (D, L, R, U), with the
+/// positions they lead to.
 fn closer<'a>(target: &Target<'a>, position: &Cursor) -> impl Iterator<Item = (Move, Cursor)> + 'a {
+    let target = *target;
     let ranker = *target.ranker();
-    let entries = target.entries();
-    let d = entry::distance(entries[position.rank() as usize]);
+    let d = target.distance_at(position.rank());
     let position = *position;
     [Move::Down, Move::Left, Move::Right, Move::Up]
         .into_iter()
-        .filter_map(move |m| ranker.step(&position, m).map(|next| (m, next)))
-        .filter(move |(_, next)| entry::distance(entries[next.rank() as usize]) + 1 == d)
+        .filter_map(move |m| {
+            let next = ranker.step(&position, target.move_to_table(m))?;
+            Some((m, next))
+        })
+        .filter(move |(_, next)| {
+            matches!((&d, target.distance_at(next.rank())), (Ok(d), Ok(n)) if n + 1 == *d)
+        })
 }
 
 /// The number of distinct shortest move sequences from `start` to the goal.
@@ -30,7 +35,7 @@ fn closer<'a>(target: &Target<'a>, position: &Cursor) -> impl Iterator<Item = (M
 pub fn count_shortest(target: &Target<'_>, start: &crate::Board) -> Result<u128, LookupError> {
     let first = target.cursor(start)?;
     let mut layer: HashMap<u32, (Cursor, u128)> = HashMap::from([(first.rank(), (first, 1))]);
-    let distance = entry::distance(target.entries()[first.rank() as usize]);
+    let distance = target.distance_at(first.rank())?;
     for _ in 0..distance {
         let mut next: HashMap<u32, (Cursor, u128)> = HashMap::with_capacity(layer.len() * 2);
         for (position, ways) in layer.values() {
@@ -70,7 +75,7 @@ fn walk(
     if found.len() >= limit {
         return;
     }
-    if entry::distance(target.entries()[at.rank() as usize]) == 0 {
+    if target.distance_at(at.rank()) == Ok(0) {
         found.push(path.clone());
         return;
     }

@@ -339,17 +339,26 @@ impl Ranker {
 
     /// The board with rank `rank` (which must be below [`Ranker::len`]).
     pub fn unrank(&self, rank: u32) -> Board {
+        self.board(&self.cursor_at(rank))
+    }
+
+    /// A cursor at the position with rank `rank` (which must be below
+    /// [`Ranker::len`]): the inverse of ranking, digit by digit.
+    #[inline]
+    pub fn cursor_at(&self, rank: u32) -> Cursor {
         let blank = ((rank as u128 * self.per_blank_reciprocal as u128) >> 64) as usize;
         let mut rest = (rank - blank as u32 * self.per_blank) as u64;
         let m = self.tiles;
         // The tiles not yet placed, in increasing order, one per nibble.
         let mut free: u64 = INCREASING & ((1 << (4 * m)) - 1);
         let mut tiles = 0u64;
+        let mut digits = 0u64;
         let mut parity = 0;
         // Takes the digit-th smallest free tile as the tile at index i.
         let mut place = |i: usize, digit: u64| {
             let k = 4 * digit;
             tiles |= ((free >> k) & 0xF) << (4 * i);
+            digits |= digit << (4 * i);
             free = (free & ((1 << k) - 1)) | ((free >> (k + 4)) << k);
         };
         for i in 0..m - 3 {
@@ -364,8 +373,14 @@ impl Ranker {
         // The dropped digit is whichever gives the table's parity.
         let required = (self.parities >> blank) as u64 & 1;
         place(m - 2, (parity & 1) ^ required);
+        // The last tile is whatever is left; its digit is 0.
         tiles |= free << (4 * (m - 1));
-        self.expand(tiles, blank)
+        Cursor {
+            tiles,
+            digits,
+            blank: blank as u8,
+            rank,
+        }
     }
 }
 
@@ -379,6 +394,8 @@ mod tests {
         assert_eq!(ranker.len() as u64, shape.positions());
         for r in 0..ranker.len() as u32 {
             let board = ranker.unrank(r);
+            // The cursor built from the rank is the one built from the board.
+            assert_eq!(ranker.cursor_at(r), ranker.cursor(&board).0, "{board:?}");
             let ranked = ranker.rank_and_inversions(&board);
             assert_eq!(ranked.rank, r, "{board:?}");
             assert_eq!(ranked.inversions, inversions(&board));
@@ -437,7 +454,7 @@ mod tests {
                         "{size} after {m:?} from {:?}",
                         ranker.board(&cursor)
                     );
-                    assert_eq!(ranker.unrank(next.rank()), board);
+                    assert_eq!(ranker.cursor_at(next.rank()), next);
                     cursor = next;
                 }
             }

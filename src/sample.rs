@@ -6,7 +6,6 @@
 
 use crate::board::Board;
 use crate::database::Target;
-use crate::entry;
 use rand::Rng;
 use std::ops::RangeInclusive;
 
@@ -69,24 +68,16 @@ pub fn sample(
         });
     }
     let mut ranks: Vec<u32> = Vec::with_capacity(available as usize);
-    ranks.extend(
-        target
-            .entries()
-            .iter()
-            .enumerate()
-            .filter(|&(_, &e)| distances.contains(&(entry::distance(e) as u32)))
-            .map(|(rank, _)| rank as u32),
-    );
+    ranks.extend(target.ranks_within(distances.clone()));
     // A partial Fisher–Yates shuffle: the first `count` slots become a
     // uniformly random selection, in uniformly random order.
     for i in 0..count {
         let j = rng.gen_range(i..ranks.len());
         ranks.swap(i, j);
     }
-    let back = target.relabelling().inverse();
     Ok(ranks[..count]
         .iter()
-        .map(|&rank| back.apply(&target.ranker().unrank(rank)))
+        .map(|&rank| target.board_at(rank))
         .collect())
 }
 

@@ -7,12 +7,6 @@ use std::str::FromStr;
 /// (12!/2 = 239,500,800) still fit in a `u32`, and cell contents fit in a nibble.
 pub const MAX_CELLS: usize = 12;
 
-/// The largest number of cells a database can be built for by this version.
-/// One-byte entries hold distances up to 62; the 10-cell boards reach 55.
-/// Boards of 12 cells need 239.5 million entries per table and wider entries
-/// for 2×6, which a later format version adds.
-pub const MAX_BUILD_CELLS: usize = 10;
-
 /// The dimensions of a rectangular board: at least 2×2, at most [`MAX_CELLS`] cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Shape {
@@ -40,9 +34,11 @@ pub enum ShapeError {
     },
     /// More cells than any table can hold.
     #[error(
-        "a {rows}x{cols} board has {cells} cells; complete tables stop at {max} cells \
-         ({max}!/2 positions), beyond that they do not fit one machine and pattern \
-         databases are the tool to use"
+        "a {rows}x{cols} board has {cells} cells: a complete table would hold {cells}!/2{} \
+         positions, far more than one machine holds. Complete tables stop at {max} cells \
+         ({max}!/2 = 239500800 positions); for larger boards, pattern databases with a search \
+         such as IDA* are the tool to use",
+        half_factorial(*.cells)
     )]
     TooLarge {
         /// Rows asked for.
@@ -54,6 +50,16 @@ pub enum ShapeError {
         /// The limit.
         max: usize,
     },
+}
+
+/// " ≈ n!/2" in figures, while a float holds it: for telling how far out of
+/// reach a board is.
+fn half_factorial(n: usize) -> String {
+    if n > 170 {
+        return String::new();
+    }
+    let value = (2..=n).map(|k| k as f64).product::<f64>() / 2.0;
+    format!(" ≈ {value:.1e}")
 }
 
 impl Shape {

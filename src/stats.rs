@@ -3,9 +3,7 @@
 
 use crate::board::Board;
 use crate::database::Database;
-use crate::entry;
 use crate::format::TableInfo;
-use crate::rank::Ranker;
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -40,8 +38,6 @@ pub fn stats<B: AsRef<[u8]> + Sync>(db: &Database<B>) -> Vec<TableStats> {
 fn table_stats<B: AsRef<[u8]>>(db: &Database<B>, info: &TableInfo) -> TableStats {
     let shape = db.shape();
     let blank = info.blank as usize;
-    let entries = db.table_entries(info);
-    let ranker = Ranker::new(shape, blank);
     let max = info.max_distance;
     let total: u64 = info
         .counts
@@ -49,15 +45,16 @@ fn table_stats<B: AsRef<[u8]>>(db: &Database<B>, info: &TableInfo) -> TableStats
         .enumerate()
         .map(|(d, &c)| d as u64 * c)
         .sum();
-    let antipodes = entries
-        .iter()
-        .enumerate()
-        .filter(|&(_, &e)| entry::distance(e) == max)
-        .map(|(rank, _)| ranker.unrank(rank as u32).to_string())
+    let goal = Board::canonical_goal(shape, blank);
+    let antipodes = db
+        .target(&goal)
+        .expect("the table for its own canonical goal exists")
+        .positions_at(max as u32)
+        .map(|board| board.to_string())
         .collect();
     TableStats {
         blank,
-        goal: Board::canonical_goal(shape, blank).to_string(),
+        goal: goal.to_string(),
         positions: info.positions,
         max_distance: max as u32,
         mean_distance: total as f64 / info.positions as f64,

@@ -4,10 +4,9 @@
 //! is a separate, explicit step (`query verify`).
 
 use crate::board::Board;
-use crate::database::Database;
+use crate::database::{Database, Target};
 use crate::entry;
-use crate::format::TableInfo;
-use crate::rank::Ranker;
+use crate::format::{TableInfo, PREAMBLE_LEN};
 use rayon::prelude::*;
 
 /// Faults listed per table before the rest are only counted.
@@ -40,8 +39,8 @@ impl TableReport {
 pub struct Report {
     /// One report per table, in file order.
     pub tables: Vec<TableReport>,
-    /// Padding bytes (between the header and the tables, and between
-    /// tables) that are not zero.
+    /// Padding bytes (between the preamble and the first table, and
+    /// between tables) that are not zero.
     pub nonzero_padding: u64,
 }
 
@@ -68,7 +67,7 @@ pub fn verify<B: AsRef<[u8]> + Sync>(db: &Database<B>) -> Report {
 
 fn nonzero_padding<B: AsRef<[u8]>>(db: &Database<B>) -> u64 {
     let bytes = db.bytes();
-    let mut end = db.header_end();
+    let mut end = PREAMBLE_LEN;
     let mut count = 0;
     for t in &db.header().tables {
         count += bytes[end..t.offset as usize]
@@ -80,35 +79,77 @@ fn nonzero_padding<B: AsRef<[u8]>>(db: &Database<B>) -> u64 {
     count
 }
 
-fn verify_table<B: AsRef<[u8]>>(db: &Database<B>, info: &TableInfo) -> TableReport {
+/// Ranks per unit of parallel work within a table.
+const CHUNK: usize = 1 << 16;
+
+/// What one chunk of a table's ranks showed.
+#[derive(Default)]
+struct Findings {
+    counts: Vec<u64>,
+    faults: Vec<String>,
+    fault_count: u64,
+}
+
+impl Findings {
+    fn merge(mut self, other: Findings) -> Findings {
+        if self.counts.len() < other.counts.len() {
+            self.counts.resize(other.counts.len(), 0);
+        }
+        for (a, b) in self.counts.iter_mut().zip(&other.counts) {
+            *a += b;
+        }
+        self.faults.extend(other.faults);
+        self.faults.truncate(FAULTS_SHOWN);
+        self.fault_count += other.fault_count;
+        self
+    }
+}
+
+fn verify_table<B: AsRef<[u8]> + Sync>(db: &Database<B>, info: &TableInfo) -> TableReport {
     let shape = db.shape();
     let blank = info.blank as usize;
     let entries = db.table_entries(info);
-    let ranker = Ranker::new(shape, blank);
     let goal = Board::canonical_goal(shape, blank);
+    let target = db
+        .target(&goal)
+        .expect("a table serves its own canonical goal");
+    let found = (0..entries.len().div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|chunk| {
+            let mut found = Findings {
+                counts: vec![0; info.counts.len()],
+                ..Findings::default()
+            };
+            for rank in (chunk * CHUNK..((chunk + 1) * CHUNK).min(entries.len())).map(|r| r as u32)
+            {
+                let checked = check_entry(&target, rank);
+                if let Some(count) = checked
+                    .as_ref()
+                    .ok()
+                    .and_then(|&d| found.counts.get_mut(d as usize))
+                {
+                    *count += 1;
+                }
+                if let Err(fault) = checked {
+                    found.fault_count += 1;
+                    if found.faults.len() < FAULTS_SHOWN {
+                        let board = target.ranker().unrank(rank);
+                        found.faults.push(format!("rank {rank} ({board}): {fault}"));
+                    }
+                }
+            }
+            found
+        })
+        .reduce(Findings::default, Findings::merge);
     let mut report = TableReport {
         blank,
         positions: info.positions,
         checksum_ok: crc32fast::hash(entries) == info.checksum,
-        faults: Vec::new(),
-        fault_count: 0,
+        faults: found.faults,
+        fault_count: found.fault_count,
     };
-    let mut counts = vec![0u64; info.counts.len()];
-    for (rank, &e) in entries.iter().enumerate() {
-        let board = ranker.unrank(rank as u32);
-        let d = entry::distance(e);
-        if let Some(count) = counts.get_mut(d as usize) {
-            *count += 1;
-        }
-        if let Err(fault) = check_entry(&ranker, entries, &board, &goal, e) {
-            report.fault_count += 1;
-            if report.faults.len() < FAULTS_SHOWN {
-                report
-                    .faults
-                    .push(format!("rank {rank} ({board}): {fault}"));
-            }
-        }
-    }
+    let mut counts = found.counts;
+    counts.resize(info.counts.len(), 0);
     if counts != info.counts {
         report.fault_count += 1;
         report.faults.push(format!(
@@ -121,17 +162,14 @@ fn verify_table<B: AsRef<[u8]>>(db: &Database<B>, info: &TableInfo) -> TableRepo
 
 /// One entry is right when the goal alone has distance 0 and every other
 /// position's move is legal and lands on a position one step closer.
-fn check_entry(
-    ranker: &Ranker,
-    entries: &[u8],
-    board: &Board,
-    goal: &Board,
-    e: u8,
-) -> Result<(), String> {
-    let d = entry::distance(e);
-    if board == goal {
+/// Returns the position's distance.
+fn check_entry(target: &Target<'_>, rank: u32) -> Result<u32, String> {
+    let d = target
+        .distance_at(rank)
+        .map_err(|_| "its moves do not lead to an exact distance".to_string())?;
+    if rank == target.goal_rank() {
         return if d == 0 {
-            Ok(())
+            Ok(d)
         } else {
             Err(format!("the goal has distance {d}"))
         };
@@ -139,16 +177,17 @@ fn check_entry(
     if d == 0 {
         return Err("distance 0 away from the goal".into());
     }
-    let m = entry::next_move(e);
-    let next = board
-        .apply(m)
+    let m = entry::next_move(target.entries()[rank as usize]);
+    let next = target
+        .ranker()
+        .step(&target.ranker().cursor_at(rank), m)
         .ok_or_else(|| format!("move {} runs off the board", m.letter()))?;
-    let next_d = entry::distance(entries[ranker.rank(&next) as usize]);
-    if next_d + 1 != d {
-        return Err(format!(
+    match target.distance_at(next.rank()) {
+        Ok(next_d) if next_d + 1 == d => Ok(d),
+        Ok(next_d) => Err(format!(
             "distance {d}, but move {} leads to distance {next_d}",
             m.letter()
-        ));
+        )),
+        Err(_) => Err(format!("move {} leads to a damaged entry", m.letter())),
     }
-    Ok(())
 }

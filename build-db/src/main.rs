@@ -1,23 +1,45 @@
 //! `build-db`: builds a database of every position for a board, one table
-//! per goal blank cell, and writes it atomically.
+//! per chosen goal blank cell, and writes it atomically.
 
 use anyhow::{bail, Context};
 use clap::Parser;
-use npuzzle::{build_tables, write_database, Shape, MAX_BUILD_CELLS};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use npuzzle::build::{all_goals, build_database, default_blanks};
+use npuzzle::{parse_board, Shape};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-/// Builds an npuzzle database by reverse breadth-first search from every goal blank cell.
+/// Builds an npuzzle database by reverse breadth-first search from each chosen goal.
+///
+/// By default: tables that answer every goal on boards of up to 10 cells
+/// (one per class of blank cells under the board's reflections and
+/// rotations), and the default goal's table (tiles in order, blank last) on
+/// 11- and 12-cell boards.
 #[derive(Parser)]
 #[command(version)]
 struct Args {
-    /// Board size, rows x columns.
+    /// Board size, rows x columns (2x2 to 3x4, 4x3, 2x6 and 6x2).
     #[arg(long, default_value = "3x3", value_name = "RxC")]
     board: Shape,
     /// Where to write the database [default: data/RxC.db].
     #[arg(long, value_name = "PATH")]
     out: Option<PathBuf>,
+    /// Build the table for this goal's blank cell (repeatable).
+    #[arg(long, value_name = "BOARD", conflicts_with_all = ["all_goals", "every_blank"])]
+    goal: Vec<String>,
+    /// Build the table for goals with the blank in this cell, 1-based (repeatable).
+    #[arg(long, value_name = "ROW,COL", conflicts_with_all = ["all_goals", "every_blank"])]
+    blank: Vec<String>,
+    /// Build the tables that answer every goal: one per class of blank cells.
+    #[arg(long, conflicts_with = "every_blank")]
+    all_goals: bool,
+    /// Build a table for every blank cell, so no goal needs a reflection.
+    #[arg(long)]
+    every_blank: bool,
+    /// No progress bar (it is also off when stderr is not a terminal).
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 fn main() -> ExitCode {
@@ -33,13 +55,7 @@ fn main() -> ExitCode {
 
 fn run(args: &Args) -> anyhow::Result<()> {
     let shape = args.board;
-    if shape.cells() > MAX_BUILD_CELLS {
-        bail!(
-            "a {shape} board has {} positions per table, and this version builds boards of at most \
-             {MAX_BUILD_CELLS} cells",
-            shape.positions()
-        );
-    }
+    let blanks = chosen_blanks(args)?;
     let path = match &args.out {
         Some(p) => p.clone(),
         None => {
@@ -49,21 +65,124 @@ fn run(args: &Args) -> anyhow::Result<()> {
         }
     };
     let started = Instant::now();
-    let blanks: Vec<usize> = (0..shape.cells()).collect();
-    let tables = build_tables(shape, &blanks);
-    let built = started.elapsed();
-    let bytes = write_database(&path, shape, &tables)?;
+    let progress = Progress::new(shape, blanks.len(), args.quiet);
+    let built = build_database(&path, shape, &blanks, &|table, level| {
+        progress.level(table, level)
+    })?;
+    progress.bar.finish_and_clear();
     let total = started.elapsed();
 
-    let positions: u64 = tables.iter().map(|t| t.entries.len() as u64).sum();
-    let max = tables.iter().map(|t| t.max_distance()).max().unwrap_or(0);
+    let cells: Vec<String> = built.blanks.iter().map(|&b| cell_name(shape, b)).collect();
     println!(
-        "built {}: {shape} board, {} tables (one per goal blank cell), {positions} positions, \
-         max distance {max}, {:.1} ms ({:.1} ms searching), {bytes} bytes",
+        "built {}: {shape} board, {} table{} (blank at {}), {} positions, max distance {}, \
+         {:.1} ms ({:.1} ms searching), {} bytes",
         path.display(),
-        tables.len(),
+        built.blanks.len(),
+        if built.blanks.len() == 1 { "" } else { "s" },
+        cells.join(" "),
+        built.positions,
+        built.max_distance,
         total.as_secs_f64() * 1e3,
-        built.as_secs_f64() * 1e3,
+        built.searching.as_secs_f64() * 1e3,
+        built.bytes,
     );
     Ok(())
+}
+
+/// The goal blank cells asked for, in the order asked, without repeats.
+fn chosen_blanks(args: &Args) -> anyhow::Result<Vec<usize>> {
+    let shape = args.board;
+    if args.every_blank {
+        return Ok((0..shape.cells()).collect());
+    }
+    if args.all_goals {
+        return Ok(all_goals(shape));
+    }
+    let mut blanks = Vec::new();
+    for goal in &args.goal {
+        let board = parse_board(goal, shape).with_context(|| format!("--goal {goal:?}"))?;
+        blanks.push(board.blank());
+    }
+    for cell in &args.blank {
+        blanks.push(parse_cell(cell, shape)?);
+    }
+    if blanks.is_empty() {
+        return Ok(default_blanks(shape));
+    }
+    let mut seen = Vec::new();
+    blanks.retain(|b| {
+        let first = !seen.contains(b);
+        seen.push(*b);
+        first
+    });
+    Ok(blanks)
+}
+
+/// A cell written `ROW,COL`, both counted from 1.
+fn parse_cell(text: &str, shape: Shape) -> anyhow::Result<usize> {
+    let parsed = text.split_once(',').and_then(|(r, c)| {
+        Some((
+            r.trim().parse::<usize>().ok()?,
+            c.trim().parse::<usize>().ok()?,
+        ))
+    });
+    let Some((row, col)) = parsed else {
+        bail!("--blank {text:?} is not a cell: write ROW,COL, counted from 1 (for example 1,1)");
+    };
+    if !(1..=shape.rows()).contains(&row) || !(1..=shape.cols()).contains(&col) {
+        bail!(
+            "--blank {text:?} is off the board: a {shape} board has rows 1 to {} and columns 1 to {}",
+            shape.rows(),
+            shape.cols()
+        );
+    }
+    Ok((row - 1) * shape.cols() + col - 1)
+}
+
+fn cell_name(shape: Shape, cell: usize) -> String {
+    format!("{},{}", shape.row_of(cell) + 1, shape.col_of(cell) + 1)
+}
+
+/// The progress bar: hidden for the first second (most builds are over by
+/// then), when asked, and when stderr is not a terminal.
+struct Progress {
+    bar: ProgressBar,
+    tables: usize,
+    started: Instant,
+    quiet: bool,
+}
+
+impl Progress {
+    fn new(shape: Shape, tables: usize, quiet: bool) -> Progress {
+        let bar = ProgressBar::with_draw_target(
+            Some(shape.positions() * tables as u64),
+            ProgressDrawTarget::hidden(),
+        );
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{msg} [{bar:30}] {human_pos}/{human_len} positions, {per_sec}, {eta} left",
+            )
+            .expect("the template is valid")
+            .progress_chars("=> "),
+        );
+        Progress {
+            bar,
+            tables,
+            started: Instant::now(),
+            quiet,
+        }
+    }
+
+    fn level(&self, table: usize, level: npuzzle::Level) {
+        if !self.quiet && self.bar.is_hidden() && self.started.elapsed() > Duration::from_secs(1) {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+        self.bar.inc(level.found);
+        self.bar.set_message(format!(
+            "table {}/{}, depth {}",
+            table + 1,
+            self.tables,
+            level.distance
+        ));
+    }
 }

@@ -28,7 +28,7 @@ fn builds_a_two_by_three_database_where_told() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("x.db");
     let out = build_db(dir.path())
-        .args(["--board", "2x3", "--out"])
+        .args(["--board", "2x3", "--every-blank", "--out"])
         .arg(&path)
         .assert()
         .code(0)
@@ -75,7 +75,7 @@ fn the_default_output_is_data_rxc_db_in_the_current_folder() {
         .assert()
         .code(0)
         .stdout(predicate::str::starts_with(
-            "built data/2x2.db: 2x2 board, 4 tables",
+            "built data/2x2.db: 2x2 board, 1 table (blank at 2,2)",
         ));
     let path = dir.path().join("data/2x2.db");
     assert!(path.is_file(), "{} was not written", path.display());
@@ -83,7 +83,9 @@ fn the_default_output_is_data_rxc_db_in_the_current_folder() {
     assert_eq!(names_in(&dir.path().join("data")), ["2x2.db"]);
     let db = Database::open(&path).unwrap();
     assert_eq!(db.shape(), "2x2".parse().unwrap());
-    assert_eq!(db.header().tables.len(), 4);
+    // Every cell of a 2x2 board is a corner: one table answers every goal.
+    assert_eq!(db.header().tables.len(), 1);
+    assert!((0..4).all(|blank| db.serves(blank)));
     for table in &db.header().tables {
         // 4!/2 = 12 positions, at most 6 moves apart.
         assert_eq!(table.positions, 12);
@@ -95,12 +97,18 @@ fn the_default_output_is_data_rxc_db_in_the_current_folder() {
 fn the_default_board_is_three_by_three() {
     let dir = tempfile::tempdir().unwrap();
     build_db(dir.path()).assert().code(0).stdout(
-        predicate::str::starts_with("built data/3x3.db: 3x3 board, 9 tables").and(
-            predicate::str::contains("1632960 positions, max distance 31"),
-        ),
+        predicate::str::starts_with(
+            "built data/3x3.db: 3x3 board, 3 tables (blank at 3,3 3,2 2,2)",
+        )
+        .and(predicate::str::contains(
+            "544320 positions, max distance 31",
+        )),
     );
     let db = Database::open(&dir.path().join("data/3x3.db")).unwrap();
-    assert_eq!(db.header().tables.len(), 9);
+    // A corner, an edge and the centre: every goal through the symmetries.
+    let blanks: Vec<u8> = db.header().tables.iter().map(|t| t.blank).collect();
+    assert_eq!(blanks, [8, 7, 4]);
+    assert!((0..9).all(|blank| db.serves(blank)));
 }
 
 #[test]
@@ -120,21 +128,59 @@ fn four_by_four_is_refused_with_a_reason() {
 }
 
 #[test]
-fn three_by_four_is_refused_with_a_reason() {
+fn tables_are_chosen_by_goal_blank_cell_or_class() {
     let dir = tempfile::tempdir().unwrap();
-    build_db(dir.path())
-        .args(["--board", "3x4"])
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(
-            predicate::str::starts_with("build-db: a 3x4 board has 239500800 positions per table")
-                .and(predicate::str::contains("at most 10 cells")),
-        );
-    assert!(
-        names_in(dir.path()).is_empty(),
-        "a refused build should not even make data/"
+    let path = dir.path().join("x.db");
+    let blanks = |args: &[&str]| -> Vec<u8> {
+        build_db(dir.path())
+            .args(["--board", "2x3", "--out"])
+            .arg(&path)
+            .args(args)
+            .assert()
+            .code(0)
+            .stderr("");
+        let db = Database::open(&path).unwrap();
+        db.header().tables.iter().map(|t| t.blank).collect()
+    };
+    // A goal's blank cell, then cells by row and column (1-based); repeats once.
+    assert_eq!(
+        blanks(&["--goal", "123/450", "--blank", "1,2", "--blank", "2,3"]),
+        [5, 1]
     );
+    assert_eq!(blanks(&["--blank", "1,1"]), [0]);
+    // Corners and middles of the long sides.
+    assert_eq!(blanks(&["--all-goals"]), [5, 4]);
+    assert_eq!(blanks(&["--every-blank"]), [0, 1, 2, 3, 4, 5]);
+}
+
+#[test]
+fn bad_table_choices_are_refused_and_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, message) in [
+        (
+            &["--blank", "3,1"][..],
+            "--blank \"3,1\" is off the board: a 2x3 board has rows 1 to 2",
+        ),
+        (
+            &["--blank", "x"][..],
+            "--blank \"x\" is not a cell: write ROW,COL",
+        ),
+        (&["--goal", "1234"][..], "--goal \"1234\""),
+        (
+            &["--blank", "1,1", "--all-goals"][..],
+            "cannot be used with",
+        ),
+        (&["--every-blank", "--all-goals"][..], "cannot be used with"),
+    ] {
+        build_db(dir.path())
+            .args(["--board", "2x3", "--out", "x.db"])
+            .args(args)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(message));
+    }
+    assert!(names_in(dir.path()).is_empty(), "nothing should be written");
 }
 
 #[test]
@@ -209,10 +255,10 @@ fn rebuilding_replaces_the_file_and_leaves_no_temporary_files() {
         .arg(&path)
         .assert()
         .code(0)
-        .stdout(predicate::str::contains("6 tables"));
+        .stdout(predicate::str::contains("2 tables"));
     let db = Database::open(&path).unwrap();
     assert_eq!(db.shape(), "2x3".parse().unwrap());
-    assert_eq!(db.header().tables.len(), 6);
+    assert_eq!(db.header().tables.len(), 2);
     assert_eq!(
         db.bytes().len() as u64,
         std::fs::metadata(&path).unwrap().len()
@@ -239,7 +285,7 @@ fn a_relative_out_path_is_relative_to_the_current_folder() {
         .assert()
         .code(0)
         .stdout(predicate::str::starts_with(
-            "built small.db: 3x2 board, 6 tables",
+            "built small.db: 3x2 board, 2 tables",
         ));
     assert_eq!(names_in(dir.path()), ["small.db"]);
     let db = Database::open(&dir.path().join("small.db")).unwrap();

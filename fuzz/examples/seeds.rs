@@ -15,7 +15,7 @@ fn main() -> std::io::Result<()> {
             .unwrap_or_else(|| "fuzz/corpus".into()),
     );
     let shape = |r, c| Shape::new(r, c).expect("a supported shape");
-    // A page for the header and one per table, the last one partly: 4 KB
+    // A page for the preamble and one per table, plus the header: 4 KB
     // per table, so only the 2x2 file holds every table.
     let databases = [
         (

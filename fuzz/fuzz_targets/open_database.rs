@@ -30,7 +30,7 @@ fuzz_target!(|data: &[u8]| {
 /// header, when the header length fits and the checksum does not match.
 fn with_header_checksum_fixed(data: &[u8]) -> Option<Vec<u8>> {
     let header_len = u32::from_le_bytes(data.get(12..16)?.try_into().ok()?) as usize;
-    let header = data.get(PREAMBLE_LEN..PREAMBLE_LEN.checked_add(header_len)?)?;
+    let header = data.get(data.len().checked_sub(header_len)?.max(PREAMBLE_LEN)..)?;
     let crc = crc32fast::hash(header).to_le_bytes();
     if data[16..20] == crc {
         return None;
@@ -49,9 +49,9 @@ fn check_file(data: &[u8]) {
     let report = verify(&db);
     assert_eq!(report.tables.len(), db.header().tables.len());
 
-    // The padding after the header is bytes that opening does not check,
+    // The padding after the preamble is bytes that opening does not check,
     // so the fuzzer can steer these boards freely.
-    let free = &data[db.header_end().min(data.len())..];
+    let free = &data[PREAMBLE_LEN..];
     let mut boards: Vec<Board> = (0..DERIVED)
         .map(|i| board_from_bytes(shape, free.get(i * n..).unwrap_or(&[])))
         .collect();

@@ -1,7 +1,7 @@
 //! Helpers shared by the fuzz targets and the seed generator.
 
-use npuzzle::format::{layout, Preamble};
-use npuzzle::{build_tables, Board, Shape};
+use npuzzle::format::{encode_header, preamble_for, table_offsets, Preamble, FIRST_TABLE};
+use npuzzle::{build_tables, Board, Header, Shape, TableInfo};
 
 /// Every board size the library accepts, as `(rows, cols)`.
 pub const SHAPES: [(usize, usize); 12] = [
@@ -24,13 +24,24 @@ pub const SHAPES: [(usize, usize); 12] = [
 /// [`npuzzle::write_database`] writes, without a file.
 pub fn database_bytes(shape: Shape, blanks: &[usize]) -> Vec<u8> {
     let tables = build_tables(shape, blanks);
-    let (preamble, header_bytes, header) = layout(shape, &tables);
-    let mut bytes = encode_preamble(&preamble);
-    bytes.extend_from_slice(&header_bytes);
-    for (info, table) in header.tables.iter().zip(&tables) {
-        bytes.resize(info.offset as usize, 0);
+    let (offsets, _) = table_offsets(tables.iter().map(|t| t.entries.len() as u64));
+    let header = Header {
+        rows: shape.rows() as u8,
+        cols: shape.cols() as u8,
+        tables: tables
+            .iter()
+            .zip(&offsets)
+            .map(|(table, &offset)| TableInfo::describe(table, offset))
+            .collect(),
+    };
+    let header_bytes = encode_header(&header);
+    let mut bytes = encode_preamble(&preamble_for(&header_bytes));
+    bytes.resize(FIRST_TABLE as usize, 0);
+    for (offset, table) in offsets.iter().zip(&tables) {
+        bytes.resize(*offset as usize, 0);
         bytes.extend_from_slice(&table.entries);
     }
+    bytes.extend_from_slice(&header_bytes);
     bytes
 }
 

@@ -32,6 +32,7 @@ pub fn info(
             "version": VERSION,
             "board": shape.to_string(),
             "tables": header.tables,
+            "goal_blanks_served": (0..shape.cells()).filter(|&b| db.serves(b)).collect::<Vec<_>>(),
         });
         writeln!(out, "{value}")?;
         return Ok(Outcome::Success);
@@ -48,6 +49,13 @@ pub fn info(
         out,
         "tables   {} of {} goal blank cells",
         header.tables.len(),
+        shape.cells()
+    )?;
+    let served = (0..shape.cells()).filter(|&b| db.serves(b)).count();
+    writeln!(
+        out,
+        "goals    answered with the blank in {served} of {} cells (through a reflection or \
+         rotation where a cell has no table of its own)",
         shape.cells()
     )?;
     writeln!(out)?;

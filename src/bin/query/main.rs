@@ -15,7 +15,7 @@ mod stats;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use memmap2::Mmap;
-use npuzzle::{parse_board, Board, Database, FormatError, OpenError, Shape};
+use npuzzle::{parse_board, Board, Database, FormatError, LookupError, OpenError, Shape};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -94,7 +94,7 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
     let path = database_path(cli);
     let db = open_database(cli, &path)?;
     let out = &mut io::stdout().lock();
-    match &cli.command {
+    let outcome = match &cli.command {
         Command::Solve(args) => solve::solve(&db, args, out),
         Command::Distance(args) => solve::distance(&db, args, out),
         Command::Histogram(args) => histogram::run(&db, args, out),
@@ -105,7 +105,31 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
         Command::Compare(args) => compare::run(&db, args, out),
         Command::Info(args) => info::info(&db, &path, args, out),
         Command::Verify => info::verify(&db, &path, out),
+    };
+    outcome.map_err(|e| with_table_hint(e, &path, db.shape()))
+}
+
+/// A missing table's error, with the command that rebuilds the file with
+/// the tables it has and the one that was missing.
+fn with_table_hint(e: anyhow::Error, path: &Path, shape: Shape) -> anyhow::Error {
+    let Some(LookupError::MissingTable {
+        row, col, present, ..
+    }) = e.chain().find_map(|c| c.downcast_ref::<LookupError>())
+    else {
+        return e;
+    };
+    let mut cmd = build_command(path, shape);
+    let missing = row * shape.cols() + col;
+    for &cell in present.iter().chain([&missing]) {
+        cmd.push_str(&format!(
+            " --blank {},{}",
+            shape.row_of(cell) + 1,
+            shape.col_of(cell) + 1
+        ));
     }
+    anyhow::anyhow!(
+        "{e:#}; rebuild it with that table too: {cmd} (or with --all-goals, for every goal)"
+    )
 }
 
 /// --db, else data/RxC.db for --board, else $NPUZZLE_DB, else data/3x3.db.

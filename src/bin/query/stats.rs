@@ -22,7 +22,8 @@ pub fn run(db: &Database<Mmap>, args: &StatsArgs, out: &mut impl Write) -> anyho
         return Ok(Outcome::Success);
     }
     let shape = db.shape();
-    writeln!(out, "{shape} board, {} tables", tables.len())?;
+    let plural = if tables.len() == 1 { "" } else { "s" };
+    writeln!(out, "{shape} board, {} table{plural}", tables.len())?;
     for t in &tables {
         writeln!(out)?;
         writeln!(
@@ -39,7 +40,9 @@ pub fn run(db: &Database<Mmap>, args: &StatsArgs, out: &mut impl Write) -> anyho
             t.max_distance,
             t.antipodes.len()
         )?;
-        writeln!(out, "  farthest        {}", t.antipodes.join(" "))?;
+        // Boards written with spaces are told apart by commas.
+        let separator = if shape.cells() > 9 { ", " } else { " " };
+        writeln!(out, "  farthest        {}", t.antipodes.join(separator))?;
     }
     Ok(Outcome::Success)
 }

@@ -1,0 +1,118 @@
+//! Building a database file: which tables, and writing each as it is done.
+
+use crate::format::{DatabaseWriter, WriteError};
+use crate::generate::{build_table_reporting, Level, Table, LIST_SEARCH_MAX_CELLS};
+use crate::shape::Shape;
+use crate::symmetry;
+use rayon::prelude::*;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Boards up to this many cells get a table for every goal by default.
+pub const ALL_GOALS_MAX_CELLS: usize = 10;
+
+/// The goal blank cells whose tables answer every goal: one per class of
+/// cells under the board's symmetries (3 for 3×3, 4 for 3×4, 3 for 2×6),
+/// each the highest-numbered cell of its class, so the default goal's
+/// corner (the last cell) is one of them.
+pub fn all_goals(shape: Shape) -> Vec<usize> {
+    let mut blanks: Vec<usize> = symmetry::classes(shape)
+        .iter()
+        .map(|class| symmetry::representative(shape, class[0]))
+        .collect();
+    blanks.sort_unstable_by(|a, b| b.cmp(a));
+    blanks
+}
+
+/// The tables built when none are asked for: every goal ([`all_goals`]) on
+/// boards of up to [`ALL_GOALS_MAX_CELLS`] cells, where tables are small;
+/// only the default goal's (blank in the last cell) beyond.
+pub fn default_blanks(shape: Shape) -> Vec<usize> {
+    if shape.cells() <= ALL_GOALS_MAX_CELLS {
+        all_goals(shape)
+    } else {
+        vec![shape.cells() - 1]
+    }
+}
+
+/// What a finished build made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Built {
+    /// The goal blank cell of each table, in file order.
+    pub blanks: Vec<usize>,
+    /// Positions over all tables.
+    pub positions: u64,
+    /// The largest distance of any table.
+    pub max_distance: usize,
+    /// Bytes written.
+    pub bytes: u64,
+    /// Time spent searching (the rest is writing).
+    pub searching: Duration,
+}
+
+/// Builds the tables for `blanks` (distinct cells of `shape`) and writes
+/// them to `path`, replacing it atomically. Small boards' tables are built
+/// side by side; larger ones one after another, each written to the file as
+/// soon as it is finished and then dropped, so memory holds one table at a
+/// time. `on_level(i, level)` reports each level of table `i`.
+pub fn build_database(
+    path: &Path,
+    shape: Shape,
+    blanks: &[usize],
+    on_level: &(dyn Fn(usize, Level) + Sync),
+) -> Result<Built, WriteError> {
+    let mut writer = DatabaseWriter::create(path, shape)?;
+    let mut built = Built {
+        blanks: blanks.to_vec(),
+        positions: 0,
+        max_distance: 0,
+        bytes: 0,
+        searching: Duration::ZERO,
+    };
+    let mut add = |table: &Table, writer: &mut DatabaseWriter| {
+        built.positions += table.entries.len() as u64;
+        built.max_distance = built.max_distance.max(table.max_distance());
+        writer.append(table)
+    };
+    let build = |(i, &blank): (usize, &usize)| {
+        build_table_reporting(shape, blank, &|level| on_level(i, level))
+    };
+    if shape.cells() <= LIST_SEARCH_MAX_CELLS {
+        let started = Instant::now();
+        let tables: Vec<Table> = blanks.par_iter().enumerate().map(build).collect();
+        built.searching = started.elapsed();
+        for table in &tables {
+            add(table, &mut writer)?;
+        }
+    } else {
+        for entry in blanks.iter().enumerate() {
+            let started = Instant::now();
+            let table = build(entry);
+            built.searching += started.elapsed();
+            add(&table, &mut writer)?;
+        }
+    }
+    built.bytes = writer.finish()?;
+    Ok(built)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_goal_takes_one_table_per_class() {
+        for (size, expected) in [
+            ("2x2", vec![3]),
+            ("3x3", vec![8, 7, 4]),
+            ("3x4", vec![11, 10, 7, 6]),
+            ("2x6", vec![11, 10, 9]),
+            ("2x5", vec![9, 8, 7]),
+        ] {
+            let shape: Shape = size.parse().unwrap();
+            assert_eq!(all_goals(shape), expected, "{size}");
+        }
+        assert_eq!(default_blanks("3x3".parse().unwrap()), vec![8, 7, 4]);
+        assert_eq!(default_blanks("4x3".parse().unwrap()), vec![11]);
+    }
+}
