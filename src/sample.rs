@@ -6,6 +6,7 @@
 
 use crate::board::Board;
 use crate::database::Target;
+use rand::seq::SliceRandom;
 use rand::Rng;
 use std::ops::RangeInclusive;
 
@@ -67,18 +68,25 @@ pub fn sample(
             },
         });
     }
-    let mut ranks: Vec<u32> = Vec::with_capacity(available as usize);
-    ranks.extend(target.ranks_within(distances.clone()));
-    // A partial Fisher–Yates shuffle: the first `count` slots become a
-    // uniformly random selection, in uniformly random order.
-    for i in 0..count {
-        let j = rng.gen_range(i..ranks.len());
-        ranks.swap(i, j);
+    // Which of the matching positions, counted in rank order, to take: a
+    // uniform choice of `count` distinct indices, then one scan of the
+    // table. Memory is proportional to `count`, not to the matches (which
+    // reach 239.5 million on 12-cell boards).
+    let mut chosen = rand::seq::index::sample(rng, available as usize, count).into_vec();
+    chosen.sort_unstable();
+    let mut wanted = chosen.iter().peekable();
+    let mut ranks: Vec<u32> = Vec::with_capacity(count);
+    for (i, rank) in target.ranks_within(distances.clone()).enumerate() {
+        if wanted.peek() == Some(&&i) {
+            ranks.push(rank);
+            wanted.next();
+            if wanted.peek().is_none() {
+                break;
+            }
+        }
     }
-    Ok(ranks[..count]
-        .iter()
-        .map(|&rank| target.board_at(rank))
-        .collect())
+    ranks.shuffle(rng);
+    Ok(ranks.iter().map(|&rank| target.board_at(rank)).collect())
 }
 
 /// Reads a distance or a range of distances: `20`, `20..=25` or `20..26`.

@@ -134,3 +134,28 @@ fn lookups_from_many_threads_at_once_agree() {
         }
     });
 }
+
+/// The largest board a plain search checks in a test's time: both of the
+/// library's searches (lists for small boards, bitsets for 12-cell ones)
+/// find every distance the textbook search finds, and the maximum is 55
+/// (OEIS A090036).
+#[test]
+fn two_by_five_agrees_with_plain_bfs_in_both_searches() {
+    use npuzzle::generate::{search_with_bitsets, search_with_lists};
+    let shape: Shape = "2x5".parse().unwrap();
+    let goal = Board::goal(shape);
+    let truth = plain_bfs(shape.rows(), shape.cols(), goal.cells());
+    let ranker = npuzzle::rank::Ranker::new(shape, goal.blank());
+    for search in [search_with_lists, search_with_bitsets] {
+        let table = search(shape, goal.blank(), &|_| {});
+        assert_eq!(table.counts, histogram(&truth));
+        assert_eq!(table.max_distance(), 55);
+        for (cells, &d) in &truth {
+            let rank = ranker.rank(&board(shape, cells));
+            assert_eq!(
+                npuzzle::entry::distance(table.entries[rank as usize]) as u32,
+                d
+            );
+        }
+    }
+}

@@ -65,3 +65,72 @@ pub fn histogram(dist: &HashMap<Vec<u8>, u32>) -> Vec<u64> {
     }
     counts
 }
+
+/// A database of `shape` with only the tables of `blanks`, built by
+/// [`npuzzle::build_database`] (one table in memory at a time) into a
+/// temporary folder.
+pub fn temp_db_with_blanks(size: &str, blanks: &[usize]) -> TempDb {
+    let shape: Shape = size.parse().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(format!("{shape}.db"));
+    let built = npuzzle::build_database(&path, shape, blanks, &|_, _| {}).unwrap();
+    assert_eq!(built.blanks, blanks);
+    assert_eq!(built.positions, blanks.len() as u64 * shape.positions());
+    let db = Database::open(&path).unwrap();
+    TempDb { dir, path, db }
+}
+
+/// [`plain_bfs`] stopped after `max_depth` moves: every position within
+/// `max_depth` of `goal`, with its distance.
+pub fn plain_bfs_within(
+    rows: usize,
+    cols: usize,
+    goal: &[u8],
+    max_depth: u32,
+) -> HashMap<Vec<u8>, u32> {
+    let mut dist = HashMap::new();
+    let mut queue = VecDeque::new();
+    dist.insert(goal.to_vec(), 0);
+    queue.push_back(goal.to_vec());
+    while let Some(state) = queue.pop_front() {
+        let d = dist[&state];
+        if d == max_depth {
+            continue;
+        }
+        let blank = state.iter().position(|&t| t == 0).unwrap();
+        let (r, c) = ((blank / cols) as isize, (blank % cols) as isize);
+        for (dr, dc) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+            let (nr, nc) = (r + dr, c + dc);
+            if nr < 0 || nc < 0 || nr >= rows as isize || nc >= cols as isize {
+                continue;
+            }
+            let mut next = state.clone();
+            next.swap(blank, nr as usize * cols + nc as usize);
+            if !dist.contains_key(&next) {
+                dist.insert(next.clone(), d + 1);
+                queue.push_back(next);
+            }
+        }
+    }
+    dist
+}
+
+/// A lower bound on the moves from `start` to `goal` (cells row by row, 0
+/// the blank) that shares no code with the library: the tiles' Manhattan
+/// distances. Every move changes it by exactly one, so the true distance
+/// also has its parity.
+pub fn plain_manhattan(cols: usize, start: &[u8], goal: &[u8]) -> u32 {
+    let mut home = [0usize; 16];
+    for (cell, &tile) in goal.iter().enumerate() {
+        home[tile as usize] = cell;
+    }
+    start
+        .iter()
+        .enumerate()
+        .filter(|&(_, &tile)| tile != 0)
+        .map(|(cell, &tile)| {
+            let to = home[tile as usize];
+            ((cell / cols).abs_diff(to / cols) + (cell % cols).abs_diff(to % cols)) as u32
+        })
+        .sum()
+}

@@ -131,9 +131,10 @@ pub fn verify(db: &Database<Mmap>, path: &Path, out: &mut impl Write) -> anyhow:
     }
     writeln!(
         out,
-        "{}: ok, {} tables, {positions} positions checked in {ms:.1} ms",
+        "{}: ok, {} table{}, {positions} positions checked in {ms:.1} ms",
         path.display(),
-        reports.len()
+        reports.len(),
+        if reports.len() == 1 { "" } else { "s" }
     )?;
     Ok(Outcome::Success)
 }
