@@ -4,16 +4,12 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use npuzzle::rank::Ranker;
 use npuzzle::{build_table, build_tables, parse_board, write_database, Board, Database, Shape};
 
-fn three_by_three_db() -> (tempfile::TempDir, Database<memmap2::Mmap>) {
+/// A 3x3 database with the tables for `blanks`.
+fn three_by_three_db(blanks: &[usize]) -> (tempfile::TempDir, Database<memmap2::Mmap>) {
     let shape = Shape::THREE_BY_THREE;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("3x3.db");
-    write_database(
-        &path,
-        shape,
-        &build_tables(shape, &(0..9).collect::<Vec<_>>()),
-    )
-    .unwrap();
+    write_database(&path, shape, &build_tables(shape, blanks)).unwrap();
     let db = Database::open(&path).unwrap();
     (dir, db)
 }
@@ -30,7 +26,7 @@ fn benches(c: &mut Criterion) {
         b.iter(|| parse_board(black_box("867254301"), shape).unwrap())
     });
 
-    let (_dir, db) = three_by_three_db();
+    let (_dir, db) = three_by_three_db(&(0..9).collect::<Vec<_>>());
     let goal = Board::goal(shape);
     let target = db.target(&goal).unwrap();
     c.bench_function("distance lookup (31 moves)", |b| {
@@ -50,6 +46,23 @@ fn benches(c: &mut Criterion) {
             moves.clear();
             let t = db.target(black_box(&other_goal)).unwrap();
             t.solve_into(black_box(&far), &mut moves).unwrap()
+        })
+    });
+    // The goal with the blank in the first corner, served by the last
+    // corner's table through a half turn (what `build-db` writes by default).
+    let (_classes_dir, classes) = three_by_three_db(&npuzzle::build::all_goals(shape));
+    let corner_goal = parse_board("012345678", shape).unwrap();
+    let corner_far = classes
+        .target(&corner_goal)
+        .unwrap()
+        .positions_at(31)
+        .next()
+        .unwrap();
+    c.bench_function("solve for goal 012345678 through a reflected table", |b| {
+        b.iter(|| {
+            moves.clear();
+            let t = classes.target(black_box(&corner_goal)).unwrap();
+            t.solve_into(black_box(&corner_far), &mut moves).unwrap()
         })
     });
     c.bench_function("build one 3x3 table", |b| {

@@ -101,7 +101,7 @@ pub enum LookupError {
         got: Shape,
     },
     /// No table serves goals with the blank in this cell.
-    #[error("{}", missing_table_message(*.shape, *.row, *.col, .present))]
+    #[error("{}", missing_table_message(*.shape, *.row, *.col, *.present))]
     MissingTable {
         /// The database's board.
         shape: Shape,
@@ -109,8 +109,10 @@ pub enum LookupError {
         row: usize,
         /// 0-based column of the goal's blank.
         col: usize,
-        /// The cells whose tables the file holds.
-        present: Vec<usize>,
+        /// The cells whose tables the file holds: bit `b` for cell `b` (see
+        /// [`cells_of`]). A mask keeps the error small, and with it every
+        /// lookup's `Result`.
+        present: u16,
     },
     /// A table entry that cannot be right; `verify` finds all of them.
     #[error("the table for this goal is damaged at rank {rank} (run `query verify`)")]
@@ -120,10 +122,14 @@ pub enum LookupError {
     },
 }
 
-fn missing_table_message(shape: Shape, row: usize, col: usize, present: &[usize]) -> String {
-    let present: Vec<String> = present
-        .iter()
-        .map(|&c| format!("{},{}", shape.row_of(c) + 1, shape.col_of(c) + 1))
+/// The cells of a mask of cells, in increasing order.
+pub fn cells_of(mask: u16) -> impl Iterator<Item = usize> {
+    (0..16).filter(move |&c| mask >> c & 1 == 1)
+}
+
+fn missing_table_message(shape: Shape, row: usize, col: usize, present: u16) -> String {
+    let present: Vec<String> = cells_of(present)
+        .map(|c| format!("{},{}", shape.row_of(c) + 1, shape.col_of(c) + 1))
         .collect();
     format!(
         "the database has no table for goals with the blank in row {}, column {}, nor for any \
@@ -150,7 +156,11 @@ pub struct Database<B> {
     shape: Shape,
     header: Header,
     header_start: usize,
+    /// The table of each goal blank cell that has its own.
     slots: [Option<Slot>; MAX_CELLS],
+    /// The table that serves each goal blank cell, and the symmetry into its
+    /// frame where the table is another cell's: worked out once, at open.
+    routes: [Option<(Slot, Option<Symmetry>)>; MAX_CELLS],
 }
 
 impl Database<Mmap> {
@@ -194,12 +204,21 @@ impl<B: AsRef<[u8]>> Database<B> {
                 ranker: Ranker::new(shape, info.blank as usize),
             });
         }
+        let symmetries = Symmetry::all(shape);
+        let routes = std::array::from_fn(|blank| match slots.get(blank).copied().flatten() {
+            Some(slot) => Some((slot, None)),
+            None if blank < shape.cells() => symmetries
+                .iter()
+                .find_map(|s| Some((slots[s.cell(blank)]?, Some(*s)))),
+            None => None,
+        });
         Ok(Database {
             bytes,
             shape,
             header,
             header_start,
             slots,
+            routes,
         })
     }
 
@@ -232,9 +251,7 @@ impl<B: AsRef<[u8]>> Database<B> {
     pub fn target(&self, goal: &Board) -> Result<Target<'_>, LookupError> {
         self.check_shape(goal)?;
         let blank = goal.blank();
-        let (slot, symmetry) = self
-            .serving(blank)
-            .ok_or_else(|| self.missing_table(blank))?;
+        let (slot, symmetry) = self.routes[blank].ok_or_else(|| self.missing_table(blank))?;
         let info = &self.header.tables[slot.table];
         let table_goal = symmetry.map_or(*goal, |s| s.apply(goal));
         let relabelling = Relabelling::to_canonical(&table_goal);
@@ -259,18 +276,7 @@ impl<B: AsRef<[u8]>> Database<B> {
 
     /// Whether some table answers goals with the blank in `blank`.
     pub fn serves(&self, blank: usize) -> bool {
-        blank < self.shape.cells() && self.serving(blank).is_some()
-    }
-
-    /// The table for goals with the blank in `blank`: its own, or a
-    /// symmetric cell's with the symmetry that leads there.
-    fn serving(&self, blank: usize) -> Option<(Slot, Option<Symmetry>)> {
-        if let Some(slot) = self.slots[blank] {
-            return Some((slot, None));
-        }
-        Symmetry::all(self.shape)
-            .into_iter()
-            .find_map(|s| Some((self.slots[s.cell(blank)]?, Some(s))))
+        self.routes.get(blank).is_some_and(Option::is_some)
     }
 
     fn missing_table(&self, blank: usize) -> LookupError {
@@ -278,12 +284,7 @@ impl<B: AsRef<[u8]>> Database<B> {
             shape: self.shape,
             row: self.shape.row_of(blank),
             col: self.shape.col_of(blank),
-            present: self
-                .header
-                .tables
-                .iter()
-                .map(|t| t.blank as usize)
-                .collect(),
+            present: self.header.tables.iter().map(|t| 1u16 << t.blank).sum(),
         }
     }
 
@@ -433,20 +434,20 @@ impl<'a> Target<'a> {
     /// The distance of the position with rank `rank` in the table's frame.
     #[inline]
     pub fn distance_at(&self, rank: u32) -> Result<u32, LookupError> {
-        let d = entry::distance(self.entries[rank as usize]);
-        if d != entry::FAR {
-            return Ok(d as u32);
+        match entry::distance(self.entries[rank as usize]) {
+            entry::FAR => self.far_distance(rank),
+            d => Ok(d as u32),
         }
-        self.far_distance(self.ranker.cursor_at(rank))
     }
 
     /// The distance of a position whose entry says [`entry::FAR`]: the
     /// stored moves lead to an exact entry, which must be the last one
     /// below [`entry::FAR`], no further than the table's maximum allows.
     #[cold]
-    fn far_distance(&self, from: Cursor) -> Result<u32, LookupError> {
-        let corrupt = LookupError::Corrupt { rank: from.rank() };
-        let mut position = from;
+    #[inline(never)]
+    fn far_distance(&self, rank: u32) -> Result<u32, LookupError> {
+        let corrupt = LookupError::Corrupt { rank };
+        let mut position = self.ranker.cursor_at(rank);
         let mut steps = 0;
         loop {
             let e = self.entries[position.rank() as usize];
@@ -503,12 +504,8 @@ impl<'a> Target<'a> {
     /// Fewest moves from `start` to the goal.
     #[inline]
     pub fn distance(&self, start: &Board) -> Result<u32, LookupError> {
-        let cursor = self.cursor(start)?;
-        let d = entry::distance(self.entries[cursor.rank() as usize]);
-        if d != entry::FAR {
-            return Ok(d as u32);
-        }
-        self.far_distance(cursor)
+        let rank = self.cursor(start)?.rank();
+        self.distance_at(rank)
     }
 
     /// Appends one shortest sequence of moves from `start` to the goal to
@@ -519,7 +516,7 @@ impl<'a> Target<'a> {
         let mut position = self.cursor(start)?;
         let mut e = self.entries[position.rank() as usize];
         let total = match entry::distance(e) {
-            entry::FAR => self.far_distance(position)?,
+            entry::FAR => self.far_distance(position.rank())?,
             d => d as u32,
         };
         moves.reserve(total as usize);

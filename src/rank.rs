@@ -344,7 +344,7 @@ impl Ranker {
 
     /// A cursor at the position with rank `rank` (which must be below
     /// [`Ranker::len`]): the inverse of ranking, digit by digit.
-    #[inline]
+    #[inline(always)]
     pub fn cursor_at(&self, rank: u32) -> Cursor {
         let blank = ((rank as u128 * self.per_blank_reciprocal as u128) >> 64) as usize;
         let mut rest = (rank - blank as u32 * self.per_blank) as u64;

@@ -164,7 +164,7 @@ fn one_edge_table_serves_the_edges_only() {
         shape,
         row: 0,
         col: 0,
-        present: vec![7],
+        present: 1 << 7,
     };
     assert_eq!(db.target(&corner).err(), Some(missing.clone()));
     assert_eq!(

@@ -120,7 +120,7 @@ fn with_table_hint(e: anyhow::Error, path: &Path, shape: Shape) -> anyhow::Error
     };
     let mut cmd = build_command(path, shape);
     let missing = row * shape.cols() + col;
-    for &cell in present.iter().chain([&missing]) {
+    for cell in npuzzle::database::cells_of(*present).chain([missing]) {
         cmd.push_str(&format!(
             " --blank {},{}",
             shape.row_of(cell) + 1,
