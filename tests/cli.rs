@@ -1324,3 +1324,47 @@ fn a_running_batch_keeps_its_database_through_a_rebuild() {
     }
     assert_eq!(lines[0].len(), 31);
 }
+
+// ---------------------------------------------------------------- larger boards
+
+/// Boards of more than nine cells are written with tiles separated by
+/// spaces, in text and JSON, and read in every form; a goal with its blank in
+/// the opposite corner goes through the one table by a half turn.
+#[test]
+fn boards_above_nine_cells_are_written_with_spaces() {
+    let t = common::temp_db_with_blanks("2x5", &[9]);
+    query(&t.path)
+        .args(["solve", "1 2 3 4 5 / 6 7 8 0 9"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::starts_with(
+            "1 2 3 4 5 6 7 8 0 9 -> 1 2 3 4 5 6 7 8 9 0: 1 move\nR\n",
+        ));
+    let v = json_answer(&t.path, &["solve", "--json", "[[0,1,2,3,4],[5,6,7,8,9]]"]);
+    assert_eq!(v["start"], "0 1 2 3 4 5 6 7 8 9");
+    assert_eq!(v["goal"], "1 2 3 4 5 6 7 8 9 0");
+    // The reverse question through the half-turned table: same distance.
+    let back = json_answer(
+        &t.path,
+        &[
+            "solve",
+            "--json",
+            "1,2,3,4,5,6,7,8,9,0",
+            "--goal",
+            "0 1 2 3 4 5 6 7 8 9",
+        ],
+    );
+    assert_eq!(back["distance"], v["distance"]);
+    let shape: Shape = "2x5".parse().unwrap();
+    let moves: Vec<Move> = back["moves"]
+        .as_str()
+        .unwrap()
+        .chars()
+        .map(|c| Move::from_letter(c).unwrap())
+        .collect();
+    let start = parse_board("1 2 3 4 5 6 7 8 9 0", shape).unwrap();
+    assert_eq!(
+        start.replay(&moves),
+        Some(parse_board("0 1 2 3 4 5 6 7 8 9", shape).unwrap())
+    );
+}

@@ -159,11 +159,9 @@ impl Progress {
             ProgressDrawTarget::hidden(),
         );
         bar.set_style(
-            ProgressStyle::with_template(
-                "{msg} [{bar:30}] {human_pos}/{human_len} positions, {per_sec}, {eta} left",
-            )
-            .expect("the template is valid")
-            .progress_chars("=> "),
+            ProgressStyle::with_template("{prefix} [{bar:20}] {msg}, {eta} left")
+                .expect("the template is valid")
+                .progress_chars("=> "),
         );
         Progress {
             bar,
@@ -178,11 +176,19 @@ impl Progress {
             self.bar.set_draw_target(ProgressDrawTarget::stderr());
         }
         self.bar.inc(level.found);
-        self.bar.set_message(format!(
+        let millions = |n: u64| n as f64 / 1e6;
+        let found = self.bar.position();
+        self.bar.set_prefix(format!(
             "table {}/{}, depth {}",
             table + 1,
             self.tables,
             level.distance
+        ));
+        self.bar.set_message(format!(
+            "{:.1} of {:.1} M positions, {:.1} M/s",
+            millions(found),
+            millions(self.bar.length().unwrap_or(found)),
+            millions(found) / self.started.elapsed().as_secs_f64()
         ));
     }
 }

@@ -122,7 +122,9 @@ fn four_by_four_is_refused_with_a_reason() {
         .stderr(
             predicate::str::contains("4x4")
                 .and(predicate::str::contains("16 cells"))
-                .and(predicate::str::contains("12 cells")),
+                .and(predicate::str::contains("12 cells"))
+                .and(predicate::str::contains("16!/2 ≈ 1.0e13 positions"))
+                .and(predicate::str::contains("pattern databases")),
         );
     assert!(names_in(dir.path()).is_empty(), "nothing should be written");
 }
@@ -425,4 +427,44 @@ fn a_read_only_folder_keeps_the_old_database() {
     let before = std::fs::read(&path).unwrap();
     mount.remount("ro");
     assert_failed_build_keeps(dir.path(), &path, &before, "Read-only file system");
+}
+
+/// Runs `build-db ARGS` on a pseudo-terminal with `script` (util-linux) and
+/// returns what the terminal showed; `None` where `script` is missing.
+fn on_a_terminal(dir: &Path, args: &str) -> Option<String> {
+    let binary = assert_cmd::cargo::cargo_bin("build-db");
+    let output = std::process::Command::new("script")
+        .args(["-qec", &format!("{} {args}", binary.display()), "/dev/null"])
+        .current_dir(dir)
+        .output()
+        .ok()?;
+    assert!(output.status.success(), "{output:?}");
+    Some(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// A build of more than a second (2x5, every cell's table, in a debug build)
+/// shows its progress on a terminal, and `--quiet` hides it. Off a terminal
+/// nothing is drawn: the other tests check that stderr stays empty.
+#[test]
+fn a_long_build_shows_progress_on_a_terminal_unless_quiet() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(shown) = on_a_terminal(dir.path(), "--board 2x5 --every-blank --out a.db") else {
+        eprintln!("skipped: no `script` command to make a terminal");
+        return;
+    };
+    assert!(shown.contains("M positions"), "{shown}");
+    assert!(
+        shown.contains("table ") && shown.contains(", depth "),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("built a.db: 2x5 board, 10 tables"),
+        "{shown}"
+    );
+    let quiet = on_a_terminal(dir.path(), "--quiet --board 2x5 --every-blank --out b.db").unwrap();
+    assert!(!quiet.contains("M positions"), "{quiet}");
+    assert!(
+        quiet.contains("built b.db: 2x5 board, 10 tables"),
+        "{quiet}"
+    );
 }
