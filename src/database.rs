@@ -596,8 +596,7 @@ fn check_header(data: &[u8]) -> Result<(Header, Shape, usize), FormatError> {
         return bad("it lists no tables".into());
     }
     let mut seen = [false; MAX_CELLS];
-    let (offsets, end) = table_offsets(header.tables.iter().map(|t| t.positions));
-    for (i, (t, expected)) in header.tables.iter().zip(offsets).enumerate() {
+    for (i, t) in header.tables.iter().enumerate() {
         let blank = t.blank as usize;
         if blank >= shape.cells() {
             return bad(format!(
@@ -629,6 +628,11 @@ fn check_header(data: &[u8]) -> Result<(Header, Shape, usize), FormatError> {
                 t.positions
             ));
         }
+    }
+    // Only now, with at most one table per cell of cells!/2 positions each,
+    // can the layout's offsets be added up without overflow.
+    let (offsets, end) = table_offsets(header.tables.iter().map(|t| t.positions));
+    for (i, (t, expected)) in header.tables.iter().zip(offsets).enumerate() {
         if t.offset != expected {
             return bad(format!(
                 "table {i} starts at {}, expected {expected}",

@@ -174,6 +174,12 @@ fn headers_with_a_valid_checksum_but_impossible_contents_are_refused() {
             Box::new(|_, h| h.tables[0].positions = 1 << 40),
             "table 0 has 1099511627776 positions",
         ),
+        // Found by fuzzing: offsets must not be added up before the sizes
+        // are known to be sane.
+        (
+            Box::new(|_, h| h.tables[1].positions = u64::MAX),
+            "table 1 has 18446744073709551615 positions",
+        ),
         (
             Box::new(|_, h| h.tables[2].blank = 9),
             "table 2 has its blank in cell 9",
