@@ -3,7 +3,9 @@
 //! A database holds, for every position reachable from a goal, its distance
 //! to the goal and the blank's move that leads one step closer, in one byte
 //! indexed by the position's [`rank`]. One table per blank cell answers
-//! every goal, after relabelling ([`relabel`]) the tiles.
+//! every goal with the blank there, after relabelling ([`relabel`]) the
+//! tiles, and the board's reflections and rotations ([`symmetry`]) let one
+//! table per class of cells answer every goal.
 //!
 //! ```
 //! use npuzzle::{build_tables, parse_board, write_database, Database, Shape};

@@ -50,7 +50,8 @@ const FONT_FAMILY: &str = "sans-serif";
 static FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
 
 /// Tableau 10: ten hues that stay distinct from each other on white, enough
-/// for one series per blank cell on every supported board (at most 10 cells).
+/// for one series per table of every file but 12-cell ones built with
+/// `--every-blank`, whose last two tables take the first two hues again.
 const PALETTE: [RGBColor; 10] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),

@@ -3,7 +3,8 @@
 //! Renaming tiles changes neither distances nor moves. Renaming every tile by
 //! its place in the goal (read row by row, blank skipped) turns the goal into
 //! the canonical goal with the blank in the same cell, whose table then
-//! answers for the goal. One table per blank cell serves every goal.
+//! answers for the goal. One table per blank cell serves every goal with the
+//! blank there (and [`crate::symmetry`] reduces that to one per class).
 
 use crate::board::Board;
 use crate::shape::MAX_CELLS;

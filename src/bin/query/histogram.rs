@@ -25,7 +25,7 @@ pub struct HistogramArgs {
     /// With --plot: a logarithmic count axis.
     #[arg(long, requires = "plot")]
     log: bool,
-    /// Every table of the board at once (one per goal blank cell, each for
+    /// Every table in the file at once (one per goal blank cell, each for
     /// its goal with the tiles in order): columns side by side, curves overlaid.
     #[arg(long)]
     all_blanks: bool,
