@@ -270,6 +270,7 @@ impl<B: AsRef<[u8]>> Database<B> {
             ranker: slot.ranker,
             entries: self.table_entries(info),
             info,
+            ambiguous: info.max_distance.saturating_sub(entry::MODULUS as u8 - 1),
             shape: self.shape,
         })
     }
@@ -338,6 +339,9 @@ pub struct Target<'a> {
     ranker: Ranker,
     entries: &'a [u8],
     info: &'a TableInfo,
+    /// Distance fields below this may mean the field or the field + 63:
+    /// none on boards whose maximum is below 63.
+    ambiguous: u8,
     shape: Shape,
 }
 
@@ -418,12 +422,14 @@ impl<'a> Target<'a> {
     /// from the goal lies in `distances`, in order. Scans the whole table.
     pub fn ranks_within(&self, distances: RangeInclusive<u32>) -> impl Iterator<Item = u32> + 'a {
         let target = *self;
-        let stored =
-            entry::stored_distance(*distances.start())..=entry::stored_distance(*distances.end());
+        // The distance fields those distances store, one bit each.
+        let last = (*distances.end()).min(self.info.max_distance as u32);
+        let fields =
+            (*distances.start()..=last).fold(0u64, |mask, d| mask | 1 << entry::stored_distance(d));
         self.entries
             .iter()
             .enumerate()
-            .filter(move |&(_, e)| stored.contains(&entry::distance(*e)))
+            .filter(move |&(_, e)| fields >> entry::distance(*e) & 1 == 1)
             .map(|(rank, _)| rank as u32)
             .filter(move |&rank| match target.distance_at(rank) {
                 Ok(d) => distances.contains(&d),
@@ -434,37 +440,36 @@ impl<'a> Target<'a> {
     /// The distance of the position with rank `rank` in the table's frame.
     #[inline]
     pub fn distance_at(&self, rank: u32) -> Result<u32, LookupError> {
-        match entry::distance(self.entries[rank as usize]) {
-            entry::FAR => self.far_distance(rank),
-            d => Ok(d as u32),
+        let field = entry::distance(self.entries[rank as usize]);
+        if field < self.ambiguous {
+            return self.resolve(rank, field);
         }
+        Ok(field as u32)
     }
 
-    /// The distance of a position whose entry says [`entry::FAR`]: the
-    /// stored moves lead to an exact entry, which must be the last one
-    /// below [`entry::FAR`], no further than the table's maximum allows.
+    /// The distance of a position whose field `field` may mean `field` or
+    /// `field + 63` (see [`entry`]): it is `field` when the stored moves
+    /// reach the goal in `field` steps. Each step must land on the next
+    /// field down, so a damaged entry on the way gives an error.
     #[cold]
     #[inline(never)]
-    fn far_distance(&self, rank: u32) -> Result<u32, LookupError> {
-        let corrupt = LookupError::Corrupt { rank };
+    fn resolve(&self, rank: u32, field: u8) -> Result<u32, LookupError> {
         let mut position = self.ranker.cursor_at(rank);
-        let mut steps = 0;
-        loop {
-            let e = self.entries[position.rank() as usize];
-            match entry::distance(e) {
-                entry::FAR => {
-                    if entry::FAR as u32 + steps > self.info.max_distance as u32 {
-                        return Err(corrupt);
-                    }
-                    position = self
-                        .ranker
-                        .step(&position, entry::next_move(e))
-                        .ok_or(corrupt.clone())?;
-                    steps += 1;
-                }
-                entry::MAX_EXACT if steps > 0 => return Ok(entry::MAX_EXACT as u32 + steps),
-                _ => return Err(corrupt),
+        for next_field in (0..field).rev() {
+            let m = entry::next_move(self.entries[position.rank() as usize]);
+            let from = position.rank();
+            position = self
+                .ranker
+                .step(&position, m)
+                .ok_or(LookupError::Corrupt { rank: from })?;
+            if entry::distance(self.entries[position.rank() as usize]) != next_field {
+                return Err(LookupError::Corrupt { rank: from });
             }
+        }
+        if position == self.goal_cursor {
+            Ok(field as u32)
+        } else {
+            Ok(field as u32 + entry::MODULUS)
         }
     }
 
@@ -514,11 +519,8 @@ impl<'a> Target<'a> {
     /// goal, so a damaged table gives an error, never a wrong sequence.
     pub fn solve_into(&self, start: &Board, moves: &mut Vec<Move>) -> Result<u32, LookupError> {
         let mut position = self.cursor(start)?;
+        let total = self.distance_at(position.rank())?;
         let mut e = self.entries[position.rank() as usize];
-        let total = match entry::distance(e) {
-            entry::FAR => self.far_distance(position.rank())?,
-            d => d as u32,
-        };
         moves.reserve(total as usize);
         for remaining in (0..total).rev() {
             let m = entry::next_move(e);

@@ -2,42 +2,39 @@
 //!
 //! ```text
 //! bit  7 6 | 5 4 3 2 1 0
-//!      move | distance, or 63 for "63 or more"
+//!      move | distance modulo 63
 //! ```
 //!
 //! `move` is the blank's move that leads one step closer to the goal (its
-//! code, see [`Move::code`]); it is 0 at the goal. Distances up to 62 are
-//! stored exactly. Only the 2×6 and 6×2 boards go further (to 80): their far
-//! positions store [`FAR`], and their distance is recovered by following the
-//! stored moves until an exact entry (62) is reached, at most 18 steps. That
-//! keeps one byte per position, with the next move, on every board.
+//! code, see [`Move::code`]); it is 0 at the goal. Every board but 2×6 and
+//! 6×2 stays within 62 moves, where the field is the distance itself. Those
+//! two reach 80: a field of `s` then means `s` or `s + 63`, which the
+//! position tells apart by following its `s` stored moves (at most 17): it
+//! is `s` exactly when they end on the goal. Every step of a solution still
+//! checks the next entry's field, so a damaged entry is caught on every
+//! board, and each position keeps its one byte with its next move.
 //!
 //! While a table is being built, [`UNSEEN`] marks positions not yet reached:
-//! distance 0 with a move code other than 0, which no finished table holds
-//! (the goal alone has distance 0, stored as 0).
+//! a field of 63, which no finished table holds.
 
 use crate::board::Move;
 
-/// Bits of the distance.
+/// Bits of the distance field.
 const DISTANCE_MASK: u8 = 0b0011_1111;
 
-/// The distance field of positions 63 or more moves from the goal.
-pub const FAR: u8 = 63;
-
-/// The largest distance stored exactly.
-pub const MAX_EXACT: u8 = FAR - 1;
+/// Distances are stored modulo this, so that the field's value 63 is free.
+pub const MODULUS: u32 = 63;
 
 /// Placeholder for positions not yet reached during a build.
-pub const UNSEEN: u8 = 0b0100_0000;
+pub const UNSEEN: u8 = 0xFF;
 
-/// Packs a distance (any, saturated at [`FAR`]) and, for distances above 0,
-/// the move toward the goal.
+/// Packs a distance and, for distances above 0, the move toward the goal.
 #[inline]
 pub fn encode(distance: u32, toward_goal: Move) -> u8 {
-    (toward_goal.code() << 6) | distance.min(FAR as u32) as u8
+    (toward_goal.code() << 6) | stored_distance(distance)
 }
 
-/// The distance field of an entry: the distance, or [`FAR`].
+/// The distance field of an entry: the distance modulo [`MODULUS`].
 #[inline]
 pub fn distance(entry: u8) -> u8 {
     entry & DISTANCE_MASK
@@ -46,7 +43,7 @@ pub fn distance(entry: u8) -> u8 {
 /// The distance field that a position at `distance` stores.
 #[inline]
 pub fn stored_distance(distance: u32) -> u8 {
-    distance.min(FAR as u32) as u8
+    (distance % MODULUS) as u8
 }
 
 /// The move stored in an entry (meaningless at distance 0).
@@ -61,17 +58,15 @@ mod tests {
 
     #[test]
     fn round_trips() {
-        for d in 1..=90 {
+        for d in 0..=90 {
             for m in Move::ALL {
                 let e = encode(d, m);
                 assert_ne!(e, UNSEEN);
-                assert_eq!(distance(e), stored_distance(d));
-                assert_eq!(distance(e) as u32, d.min(63));
+                assert_eq!(distance(e) as u32, d % 63);
                 assert_eq!(next_move(e), m);
             }
         }
-        // The goal, as builds store it.
-        assert_eq!(encode(0, Move::from_code(0)), 0);
-        assert_ne!(encode(0, Move::from_code(0)), UNSEEN);
+        assert_eq!(encode(62, Move::Right), 0b1111_1110);
+        assert_eq!(encode(63, Move::Down), 0b0100_0000);
     }
 }

@@ -38,7 +38,7 @@ pub const MAGIC: [u8; 8] = *b"NPUZZLE\0";
 /// Any change to the layout above or to the entry encoding
 /// ([`crate::entry`]) gets a new version. Readers accept only their own
 /// version; an older file is rebuilt with `build-db`. Version 2 moved the
-/// header to the end and added distances of 63 and more ([`crate::entry::FAR`]).
+/// header to the end and stores distances modulo 63 ([`crate::entry`]).
 pub const VERSION: u32 = 2;
 
 /// Tables start on multiples of this many bytes.

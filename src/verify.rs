@@ -166,7 +166,7 @@ fn verify_table<B: AsRef<[u8]> + Sync>(db: &Database<B>, info: &TableInfo) -> Ta
 fn check_entry(target: &Target<'_>, rank: u32) -> Result<u32, String> {
     let d = target
         .distance_at(rank)
-        .map_err(|_| "its moves do not lead to an exact distance".to_string())?;
+        .map_err(|_| "its stored moves do not lead down to its distance".to_string())?;
     if rank == target.goal_rank() {
         return if d == 0 {
             Ok(d)

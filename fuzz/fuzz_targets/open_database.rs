@@ -100,8 +100,8 @@ fn check_pair(db: &Database<&[u8]>, target: &Target, start: &Board, goal: &Board
     assert_eq!(db.distance(start, goal), distance);
     match &distance {
         Err(LookupError::Unsolvable(_)) => assert!(!solvable, "{start:?} -> {goal:?}"),
-        // An entry of 63 or more is checked by following its moves, which
-        // can show damage.
+        // A field that may mean d or d + 63 is resolved by following its
+        // moves, which can show damage.
         Err(e @ LookupError::Corrupt { .. }) => {
             assert!(
                 solvable && !faultless,
