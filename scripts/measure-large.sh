@@ -30,7 +30,7 @@ build() { # BOARD [build-db options...]: one line of medians over $runs builds
   wall=$(cut -d' ' -f1 "$work/runs" | median)
   ratio=$(cut -d' ' -f2 "$work/runs" | median)
   mb=$(cut -d' ' -f3 "$work/runs" | median)
-  printf "build-db --board %-4s %-12s %6.2f s wall, CPU/wall %.2f, peak %4d MB, file %d bytes (%s)\n" \
+  printf "build-db --board %-4s %-12s %6.2f s wall, CPU/wall %.2f, peak %4d MiB, file %d bytes (%s)\n" \
     "$board" "$*" "$wall" "$ratio" "$((mb / 1024))" "$(stat -c %s "$work/$board.db")" \
     "$(sed -E 's/.*board, ([0-9]+ tables? \(blank at [^)]*\)).*/\1/' "$work/out")"
 }

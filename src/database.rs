@@ -289,7 +289,8 @@ impl<B: AsRef<[u8]>> Database<B> {
         }
     }
 
-    /// The header entry of the table for goals with the blank in `blank`.
+    /// The header entry of the table of cell `blank` itself (`None` when
+    /// the file has none, even if a symmetric table serves the cell).
     pub fn table_info(&self, blank: usize) -> Option<&TableInfo> {
         let slot = self.slots.get(blank).copied().flatten()?;
         Some(&self.header.tables[slot.table])
@@ -358,7 +359,8 @@ impl<'a> Target<'a> {
     }
 
     /// The table's entries, indexed by the rank of a canonically labelled
-    /// position (see [`Target::ranker`]); [`entry`] decodes them.
+    /// position (see [`Target::ranker`]); [`entry`] decodes them, and
+    /// [`Target::distance_at`] tells their distances.
     pub fn entries(&self) -> &'a [u8] {
         self.entries
     }
@@ -522,7 +524,9 @@ impl<'a> Target<'a> {
         let total = self.distance_at(position.rank())?;
         let mut e = self.entries[position.rank() as usize];
         moves.reserve(total as usize);
-        for remaining in (0..total).rev() {
+        // The field each step must land on, counted down modulo 63.
+        let mut field = entry::distance(e);
+        for _ in 0..total {
             let m = entry::next_move(e);
             let rank = position.rank();
             position = self
@@ -530,7 +534,8 @@ impl<'a> Target<'a> {
                 .step(&position, m)
                 .ok_or(LookupError::Corrupt { rank })?;
             e = self.entries[position.rank() as usize];
-            if entry::distance(e) != entry::stored_distance(remaining) {
+            field = field.checked_sub(1).unwrap_or(entry::MODULUS as u8 - 1);
+            if entry::distance(e) != field {
                 return Err(LookupError::Corrupt { rank });
             }
             moves.push(self.move_from_table(m));

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 /// Boards up to this many cells are searched with lists of cursors.
 pub const LIST_SEARCH_MAX_CELLS: usize = 10;
 
-/// Ranks per parallel work item of a bitset search: 64 per bitset word.
+/// Bitset words per parallel work item of a bitset search (64 ranks each).
 const CHUNK_WORDS: usize = 1 << 12;
 
 /// A complete table for the canonical goal with the blank in `goal_blank`:

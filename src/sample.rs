@@ -21,6 +21,10 @@ pub enum SampleError {
         /// The table's maximum distance.
         max: u32,
     },
+    /// The table holds fewer positions at those distances than its header
+    /// counts: it is damaged.
+    #[error("the table is damaged: it holds fewer positions at those distances than its header says (run `query verify`)")]
+    Damaged,
     /// More distinct positions asked for than exist.
     #[error("asked for {asked} distinct positions, but only {available} lie at {distances} moves")]
     TooFew {
@@ -84,6 +88,9 @@ pub fn sample(
                 break;
             }
         }
+    }
+    if ranks.len() < count {
+        return Err(SampleError::Damaged);
     }
     ranks.shuffle(rng);
     Ok(ranks.iter().map(|&rank| target.board_at(rank)).collect())

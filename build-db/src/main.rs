@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 /// By default: tables that answer every goal on boards of up to 10 cells
 /// (one per class of blank cells under the board's reflections and
 /// rotations), and the default goal's table (tiles in order, blank last) on
-/// 11- and 12-cell boards.
+/// 12-cell boards (no board has 11).
 #[derive(Parser)]
 #[command(version)]
 struct Args {
@@ -68,8 +68,10 @@ fn run(args: &Args) -> anyhow::Result<()> {
     let progress = Progress::new(shape, blanks.len(), args.quiet);
     let built = build_database(&path, shape, &blanks, &|table, level| {
         progress.level(table, level)
-    })?;
+    });
+    // Cleared before any error is printed, too.
     progress.bar.finish_and_clear();
+    let built = built?;
     let total = started.elapsed();
 
     let cells: Vec<String> = built.blanks.iter().map(|&b| cell_name(shape, b)).collect();
