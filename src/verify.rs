@@ -3,7 +3,7 @@
 //! Opening a database reads only its header; this reads every table, so it
 //! is a separate, explicit step (`query verify`).
 
-use crate::board::Board;
+use crate::board::{Board, Move};
 use crate::database::{Database, Target};
 use crate::entry;
 use crate::format::{TableInfo, PREAMBLE_LEN};
@@ -160,9 +160,11 @@ fn verify_table<B: AsRef<[u8]> + Sync>(db: &Database<B>, info: &TableInfo) -> Ta
     report
 }
 
-/// One entry is right when the goal alone has distance 0 and every other
-/// position's move is legal and lands on a position one step closer.
-/// Returns the position's distance.
+/// One entry is right when the goal alone has distance 0, and every other
+/// position's move is legal and lands one step closer while no neighbour
+/// is closer still. Together these make every distance the true one: the
+/// stored moves give a path of that length, and a shorter path would pass a
+/// neighbour closer than allowed. Returns the position's distance.
 fn check_entry(target: &Target<'_>, rank: u32) -> Result<u32, String> {
     let d = target
         .distance_at(rank)
@@ -177,17 +179,35 @@ fn check_entry(target: &Target<'_>, rank: u32) -> Result<u32, String> {
     if d == 0 {
         return Err("distance 0 away from the goal".into());
     }
-    let m = entry::next_move(target.entries()[rank as usize]);
-    let next = target
-        .ranker()
-        .step(&target.ranker().cursor_at(rank), m)
-        .ok_or_else(|| format!("move {} runs off the board", m.letter()))?;
-    match target.distance_at(next.rank()) {
-        Ok(next_d) if next_d + 1 == d => Ok(d),
-        Ok(next_d) => Err(format!(
-            "distance {d}, but move {} leads to distance {next_d}",
-            m.letter()
-        )),
-        Err(_) => Err(format!("move {} leads to a damaged entry", m.letter())),
+    let stored = entry::next_move(target.entries()[rank as usize]);
+    let position = target.ranker().cursor_at(rank);
+    if target.ranker().step(&position, stored).is_none() {
+        return Err(format!("move {} runs off the board", stored.letter()));
     }
+    for m in Move::ALL {
+        let Some(next) = target.ranker().step(&position, m) else {
+            continue;
+        };
+        match target.distance_at(next.rank()) {
+            Ok(next_d) if m == stored && next_d + 1 != d => {
+                return Err(format!(
+                    "distance {d}, but move {} leads to distance {next_d}",
+                    m.letter()
+                ))
+            }
+            Ok(next_d) if next_d + 1 < d => {
+                return Err(format!(
+                    "distance {d}, but move {} leads to distance {next_d}, which is closer",
+                    m.letter()
+                ))
+            }
+            Ok(_) => {}
+            Err(_) if m == stored => {
+                return Err(format!("move {} leads to a damaged entry", m.letter()))
+            }
+            // That neighbour's own check reports it.
+            Err(_) => {}
+        }
+    }
+    Ok(d)
 }

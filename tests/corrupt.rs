@@ -209,3 +209,51 @@ fn headers_with_a_valid_checksum_but_impossible_contents_are_refused() {
         assert!(err.contains(message), "{err}");
     }
 }
+
+/// The damage `solve` cannot see: a position's own entry claiming two moves
+/// more, with a move to a neighbour that really is one step farther. Every
+/// stored move still leads one step down from there, so the answer replays
+/// (only longer); `verify` names the entry, since a neighbour is closer than
+/// its distance allows.
+#[test]
+fn verify_names_an_entry_that_claims_a_longer_distance() {
+    let good = small_db_bytes();
+    let db = open(good.clone()).unwrap();
+    let goal = Board::goal(db.shape());
+    let target = db.target(&goal).unwrap();
+    let ranker = *target.ranker();
+    // A position at 5 and a neighbour at 6 whose own way down avoids it.
+    let (rank, m) = target
+        .ranks_within(5..=5)
+        .find_map(|rank| {
+            let position = ranker.cursor_at(rank);
+            npuzzle::Move::ALL.into_iter().find_map(|m| {
+                let next = ranker.step(&position, m)?;
+                let down = npuzzle::entry::next_move(target.entries()[next.rank() as usize]);
+                let avoids = ranker.step(&next, down)?.rank() != rank;
+                (target.distance_at(next.rank()) == Ok(6) && avoids).then_some((rank, m))
+            })
+        })
+        .unwrap();
+    let offset = db.table_info(goal.blank()).unwrap().offset as usize;
+    let mut bad = good.clone();
+    bad[offset + rank as usize] = npuzzle::entry::encode(7, m);
+    let db = open(bad).unwrap();
+    let start = db.target(&goal).unwrap().board_at(rank);
+    let moves = db.solve(&start, &goal).unwrap();
+    assert_eq!((moves.len(), start.replay(&moves)), (7, Some(goal)));
+    let report = npuzzle::verify(&db);
+    let table = report
+        .tables
+        .iter()
+        .find(|t| t.blank == goal.blank())
+        .unwrap();
+    assert!(
+        table
+            .faults
+            .iter()
+            .any(|f| f.starts_with(&format!("rank {rank} ("))),
+        "{:?}",
+        table.faults
+    );
+}
