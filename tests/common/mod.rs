@@ -32,28 +32,7 @@ pub fn temp_db(size: &str) -> TempDb {
 /// Distances from `goal` (cells row by row, 0 the blank) to every position
 /// that reaches it, by the textbook search: a queue and a hash map.
 pub fn plain_bfs(rows: usize, cols: usize, goal: &[u8]) -> HashMap<Vec<u8>, u32> {
-    let mut dist = HashMap::new();
-    let mut queue = VecDeque::new();
-    dist.insert(goal.to_vec(), 0);
-    queue.push_back(goal.to_vec());
-    while let Some(state) = queue.pop_front() {
-        let d = dist[&state];
-        let blank = state.iter().position(|&t| t == 0).unwrap();
-        let (r, c) = ((blank / cols) as isize, (blank % cols) as isize);
-        for (dr, dc) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
-            let (nr, nc) = (r + dr, c + dc);
-            if nr < 0 || nc < 0 || nr >= rows as isize || nc >= cols as isize {
-                continue;
-            }
-            let mut next = state.clone();
-            next.swap(blank, nr as usize * cols + nc as usize);
-            if !dist.contains_key(&next) {
-                dist.insert(next.clone(), d + 1);
-                queue.push_back(next);
-            }
-        }
-    }
-    dist
+    plain_bfs_within(rows, cols, goal, u32::MAX)
 }
 
 /// Positions at each distance in a plain search's result.
@@ -80,8 +59,8 @@ pub fn temp_db_with_blanks(size: &str, blanks: &[usize]) -> TempDb {
     TempDb { dir, path, db }
 }
 
-/// [`plain_bfs`] stopped after `max_depth` moves: every position within
-/// `max_depth` of `goal`, with its distance.
+/// The textbook search of [`plain_bfs`], stopped after `max_depth` moves:
+/// every position within `max_depth` of `goal`, with its distance.
 pub fn plain_bfs_within(
     rows: usize,
     cols: usize,
