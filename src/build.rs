@@ -1,10 +1,9 @@
 //! Building a database file: which tables, and writing each as it is done.
 
 use crate::format::{DatabaseWriter, WriteError};
-use crate::generate::{build_table_reporting, Level, Table, LIST_SEARCH_MAX_CELLS};
+use crate::generate::{build_each, Level};
 use crate::shape::Shape;
 use crate::symmetry;
-use rayon::prelude::*;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -16,9 +15,10 @@ pub const ALL_GOALS_MAX_CELLS: usize = 10;
 /// each the highest-numbered cell of its class, so the default goal's
 /// corner (the last cell) is one of them.
 pub fn all_goals(shape: Shape) -> Vec<usize> {
+    // Each class lists its cells in increasing order.
     let mut blanks: Vec<usize> = symmetry::classes(shape)
         .iter()
-        .map(|class| symmetry::representative(shape, class[0]))
+        .filter_map(|class| class.last().copied())
         .collect();
     blanks.sort_unstable_by(|a, b| b.cmp(a));
     blanks
@@ -61,6 +61,7 @@ pub fn build_database(
     blanks: &[usize],
     on_level: &(dyn Fn(usize, Level) + Sync),
 ) -> Result<Built, WriteError> {
+    let started = Instant::now();
     let mut writer = DatabaseWriter::create(path, shape)?;
     let mut built = Built {
         blanks: blanks.to_vec(),
@@ -69,29 +70,16 @@ pub fn build_database(
         bytes: 0,
         searching: Duration::ZERO,
     };
-    let mut add = |table: &Table, writer: &mut DatabaseWriter| {
+    let mut writing = Duration::ZERO;
+    build_each(shape, blanks, on_level, |table| {
+        let appending = Instant::now();
         built.positions += table.entries.len() as u64;
         built.max_distance = built.max_distance.max(table.max_distance());
-        writer.append(table)
-    };
-    let build = |(i, &blank): (usize, &usize)| {
-        build_table_reporting(shape, blank, &|level| on_level(i, level))
-    };
-    if shape.cells() <= LIST_SEARCH_MAX_CELLS {
-        let started = Instant::now();
-        let tables: Vec<Table> = blanks.par_iter().enumerate().map(build).collect();
-        built.searching = started.elapsed();
-        for table in &tables {
-            add(table, &mut writer)?;
-        }
-    } else {
-        for entry in blanks.iter().enumerate() {
-            let started = Instant::now();
-            let table = build(entry);
-            built.searching += started.elapsed();
-            add(&table, &mut writer)?;
-        }
-    }
+        writer.append(&table)?;
+        writing += appending.elapsed();
+        Ok::<(), WriteError>(())
+    })?;
+    built.searching = started.elapsed() - writing;
     built.bytes = writer.finish()?;
     Ok(built)
 }

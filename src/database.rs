@@ -156,10 +156,9 @@ pub struct Database<B> {
     shape: Shape,
     header: Header,
     header_start: usize,
-    /// The table of each goal blank cell that has its own.
-    slots: [Option<Slot>; MAX_CELLS],
     /// The table that serves each goal blank cell, and the symmetry into its
-    /// frame where the table is another cell's: worked out once, at open.
+    /// frame where the table is another cell's (`None` for the cell's own
+    /// table): worked out once, at open.
     routes: [Option<(Slot, Option<Symmetry>)>; MAX_CELLS],
 }
 
@@ -205,7 +204,7 @@ impl<B: AsRef<[u8]>> Database<B> {
             });
         }
         let symmetries = Symmetry::all(shape);
-        let routes = std::array::from_fn(|blank| match slots.get(blank).copied().flatten() {
+        let routes = std::array::from_fn(|blank| match slots[blank] {
             Some(slot) => Some((slot, None)),
             None if blank < shape.cells() => symmetries
                 .iter()
@@ -217,7 +216,6 @@ impl<B: AsRef<[u8]>> Database<B> {
             shape,
             header,
             header_start,
-            slots,
             routes,
         })
     }
@@ -255,12 +253,10 @@ impl<B: AsRef<[u8]>> Database<B> {
         let info = &self.header.tables[slot.table];
         let table_goal = symmetry.map_or(*goal, |s| s.apply(goal));
         let relabelling = Relabelling::to_canonical(&table_goal);
-        let mut moves_back = Move::ALL;
-        if let Some(s) = symmetry {
-            for m in Move::ALL {
-                moves_back[s.apply_move(m).code() as usize] = m;
-            }
-        }
+        let moves_back = symmetry.map_or(Move::ALL, |s| {
+            let back = s.inverse();
+            Move::ALL.map(|m| back.apply_move(m))
+        });
         Ok(Target {
             goal: *goal,
             goal_cursor: slot.ranker.cursor(&relabelling.apply(&table_goal)).0,
@@ -292,8 +288,10 @@ impl<B: AsRef<[u8]>> Database<B> {
     /// The header entry of the table of cell `blank` itself (`None` when
     /// the file has none, even if a symmetric table serves the cell).
     pub fn table_info(&self, blank: usize) -> Option<&TableInfo> {
-        let slot = self.slots.get(blank).copied().flatten()?;
-        Some(&self.header.tables[slot.table])
+        match self.routes.get(blank)? {
+            Some((slot, None)) => Some(&self.header.tables[slot.table]),
+            _ => None,
+        }
     }
 
     /// The entries of one of this database's tables (`info` from its
@@ -324,6 +322,21 @@ impl<B: AsRef<[u8]>> Database<B> {
                 got: board.shape(),
             })
         }
+    }
+}
+
+/// From a table's frame to a goal's: the inverses of a target's renaming
+/// and symmetry.
+#[derive(Clone, Copy)]
+struct Back {
+    relabelling: Relabelling,
+    symmetry: Option<Symmetry>,
+}
+
+impl Back {
+    fn apply(&self, board: &Board) -> Board {
+        let relabelled = self.relabelling.apply(board);
+        self.symmetry.map_or(relabelled, |s| s.apply(&relabelled))
     }
 }
 
@@ -388,10 +401,14 @@ impl<'a> Target<'a> {
     /// A board of the table's frame in the goal's: the inverse of
     /// [`Target::to_table`].
     pub fn from_table(&self, board: &Board) -> Board {
-        let relabelled = self.relabelling.inverse().apply(board);
-        match &self.symmetry {
-            Some(s) => s.inverse().apply(&relabelled),
-            None => relabelled,
+        self.back().apply(board)
+    }
+
+    /// The way back from the table's frame, for scans that map many boards.
+    fn back(&self) -> Back {
+        Back {
+            relabelling: self.relabelling.inverse(),
+            symmetry: self.symmetry.map(|s| s.inverse()),
         }
     }
 
@@ -415,9 +432,9 @@ impl<'a> Target<'a> {
     /// Every position at exactly `distance` moves from the goal, in rank
     /// order. Scans the whole table.
     pub fn positions_at(&self, distance: u32) -> impl Iterator<Item = Board> + 'a {
-        let target = *self;
+        let (ranker, back) = (self.ranker, self.back());
         self.ranks_within(distance..=distance)
-            .map(move |rank| target.board_at(rank))
+            .map(move |rank| back.apply(&ranker.unrank(rank)))
     }
 
     /// The ranks (in the table's frame) of every position whose distance

@@ -12,6 +12,7 @@ use crate::entry::{self, UNSEEN};
 use crate::rank::{Cursor, Ranker};
 use crate::shape::Shape;
 use rayon::prelude::*;
+use std::convert::Infallible;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// Boards up to this many cells are searched with lists of cursors.
@@ -71,19 +72,40 @@ pub fn build_table_reporting(
     }
 }
 
-/// Builds the tables for several goal blank cells: side by side for small
-/// boards, one after another (each using every core) for large ones.
+/// Builds the tables for several goal blank cells, side by side for small
+/// boards and one after another (each using every core) for large ones.
 pub fn build_tables(shape: Shape, goal_blanks: &[usize]) -> Vec<Table> {
+    let mut tables = Vec::with_capacity(goal_blanks.len());
+    let done: Result<(), Infallible> = build_each(shape, goal_blanks, &|_, _| {}, |table| {
+        tables.push(table);
+        Ok(())
+    });
+    done.unwrap_or_else(|never| match never {});
+    tables
+}
+
+/// Builds the tables for several goal blank cells and hands each to `take`,
+/// in the order given, stopping at its first error. Small boards' tables
+/// are built side by side first. Large ones are built one after another,
+/// each handed over (and so dropped) before the next starts: memory holds
+/// one table at a time. `on_level(i, level)` reports each level of table `i`.
+pub fn build_each<E>(
+    shape: Shape,
+    goal_blanks: &[usize],
+    on_level: &(dyn Fn(usize, Level) + Sync),
+    mut take: impl FnMut(Table) -> Result<(), E>,
+) -> Result<(), E> {
+    let build = |(i, &blank): (usize, &usize)| {
+        build_table_reporting(shape, blank, &|level| on_level(i, level))
+    };
     if shape.cells() <= LIST_SEARCH_MAX_CELLS {
-        goal_blanks
-            .par_iter()
-            .map(|&blank| build_table(shape, blank))
-            .collect()
+        let tables: Vec<Table> = goal_blanks.par_iter().enumerate().map(build).collect();
+        tables.into_iter().try_for_each(take)
     } else {
         goal_blanks
             .iter()
-            .map(|&blank| build_table(shape, blank))
-            .collect()
+            .enumerate()
+            .try_for_each(|entry| take(build(entry)))
     }
 }
 

@@ -4,7 +4,7 @@
 use assert_cmd::Command;
 use npuzzle::{Board, Database, Shape};
 use predicates::prelude::*;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// `build-db`, run in `dir` so that nothing lands in the source tree.
 fn build_db(dir: &Path) -> Command {
@@ -398,18 +398,25 @@ fn assert_failed_build_keeps(dir: &Path, path: &Path, before: &[u8], message: &s
     assert_eq!(names_in(path.parent().unwrap()), ["x.db"]);
 }
 
-#[test]
-#[ignore = "needs root to mount a tmpfs; .ci/run runs it"]
-fn a_full_disk_keeps_the_old_database() {
-    let dir = tempfile::tempdir().unwrap();
-    let mount = Mount::tmpfs(&dir.path().join("small"), "size=256k");
+/// A 2x2 database built onto a tmpfs mounted at `dir/name` with `options`:
+/// the mount, the database's path, and its bytes.
+fn database_on_tmpfs(dir: &Path, name: &str, options: &str) -> (Mount, PathBuf, Vec<u8>) {
+    let mount = Mount::tmpfs(&dir.join(name), options);
     let path = mount.0.join("x.db");
-    build_db(dir.path())
+    build_db(dir)
         .args(["--board", "2x2", "--out"])
         .arg(&path)
         .assert()
         .code(0);
     let before = std::fs::read(&path).unwrap();
+    (mount, path, before)
+}
+
+#[test]
+#[ignore = "needs root to mount a tmpfs; .ci/run runs it"]
+fn a_full_disk_keeps_the_old_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_mount, path, before) = database_on_tmpfs(dir.path(), "small", "size=256k");
     assert_failed_build_keeps(dir.path(), &path, &before, "No space left on device");
 }
 
@@ -417,14 +424,7 @@ fn a_full_disk_keeps_the_old_database() {
 #[ignore = "needs root to mount a tmpfs; .ci/run runs it"]
 fn a_read_only_folder_keeps_the_old_database() {
     let dir = tempfile::tempdir().unwrap();
-    let mount = Mount::tmpfs(&dir.path().join("ro"), "size=4m");
-    let path = mount.0.join("x.db");
-    build_db(dir.path())
-        .args(["--board", "2x2", "--out"])
-        .arg(&path)
-        .assert()
-        .code(0);
-    let before = std::fs::read(&path).unwrap();
+    let (mount, path, before) = database_on_tmpfs(dir.path(), "ro", "size=4m");
     mount.remount("ro");
     assert_failed_build_keeps(dir.path(), &path, &before, "Read-only file system");
 }
