@@ -22,7 +22,7 @@ fn three_by_four_db() -> (Option<tempfile::TempDir>, Database<memmap2::Mmap>) {
     }
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("3x4.db");
-    build_database(&path, shape, &[shape.cells() - 1], &|_, _| {}).unwrap();
+    build_database(&path, shape, &[shape.cells() - 1], false, &|_, _| {}).unwrap();
     let db = Database::open(&path).unwrap();
     (Some(dir), db)
 }

@@ -10,7 +10,7 @@
 //! exits with status 1. Then it prints how long each took.
 
 use npuzzle::search::{run, Algorithm};
-use npuzzle::{build_tables, solvability, write_database, Board, Database, Move, Shape};
+use npuzzle::{build_database, solvability, Board, Database, Move, Shape};
 use pathfinding::prelude::{astar, idastar};
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
@@ -139,10 +139,10 @@ fn compare() -> Result<(), String> {
     let goal = Board::goal(shape);
 
     let began = Instant::now();
-    let tables = build_tables(shape, &(0..shape.cells()).collect::<Vec<_>>());
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let path = dir.path().join("3x3.db");
-    write_database(&path, shape, &tables).map_err(|e| e.to_string())?;
+    let blanks: Vec<usize> = (0..shape.cells()).collect();
+    build_database(&path, shape, &blanks, true, &|_, _| {}).map_err(|e| e.to_string())?;
     let db = Database::open(&path).map_err(|e| e.to_string())?;
     let build_time = began.elapsed();
     let target = db.target(&goal).map_err(|e| e.to_string())?;

@@ -23,8 +23,14 @@ impl Move {
     pub const ALL: [Move; 4] = [Move::Up, Move::Down, Move::Left, Move::Right];
 
     /// The move with code `code & 3` (the code is stored in two bits of a table entry).
+    #[inline]
     pub fn from_code(code: u8) -> Move {
-        Move::ALL[(code & 3) as usize]
+        match code & 3 {
+            0 => Move::Up,
+            1 => Move::Down,
+            2 => Move::Left,
+            _ => Move::Right,
+        }
     }
 
     /// The move's two-bit code.
@@ -216,6 +222,7 @@ impl Board {
     }
 
     /// The cells, row by row, 0 for the blank.
+    #[inline]
     pub fn cells(&self) -> &[u8] {
         &self.cells[..self.shape.cells()]
     }

@@ -10,6 +10,14 @@ use std::time::{Duration, Instant};
 /// Boards up to this many cells get a table for every goal by default.
 pub const ALL_GOALS_MAX_CELLS: usize = 10;
 
+/// Boards up to this many cells get path tables by default: the 3×3
+/// board's take 1.45 MB each.
+pub const DEFAULT_PATHS_MAX_CELLS: usize = 9;
+
+/// Boards up to this many cells can have path tables: 2×5's take 14.5 MB
+/// each, and a 12-cell board's would take 1.9 GB.
+pub const PATHS_MAX_CELLS: usize = 10;
+
 /// The goal blank cells whose tables answer every goal: one per class of
 /// cells under the board's symmetries (3 for 3×3, 4 for 3×4, 3 for 2×6),
 /// each the highest-numbered cell of its class, so the default goal's
@@ -35,6 +43,12 @@ pub fn default_blanks(shape: Shape) -> Vec<usize> {
     }
 }
 
+/// Whether `build-db` adds path tables ([`crate::path_table`]) when not
+/// told: on boards of up to [`DEFAULT_PATHS_MAX_CELLS`] cells.
+pub fn default_paths(shape: Shape) -> bool {
+    shape.cells() <= DEFAULT_PATHS_MAX_CELLS
+}
+
 /// What a finished build made.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Built {
@@ -51,16 +65,23 @@ pub struct Built {
 }
 
 /// Builds the tables for `blanks` (distinct cells of `shape`) and writes
-/// them to `path`, replacing it atomically. Small boards' tables are built
-/// side by side; larger ones one after another, each written to the file as
-/// soon as it is finished and then dropped, so memory holds one table at a
-/// time. `on_level(i, level)` reports each level of table `i`.
+/// them to `path`, replacing it atomically, each with its path table when
+/// `paths` is set (boards of up to [`PATHS_MAX_CELLS`] cells). Small boards'
+/// tables are built side by side; larger ones one after another, each
+/// written to the file as soon as it is finished and then dropped, so
+/// memory holds one table at a time. `on_level(i, level)` reports each
+/// level of table `i`.
 pub fn build_database(
     path: &Path,
     shape: Shape,
     blanks: &[usize],
+    paths: bool,
     on_level: &(dyn Fn(usize, Level) + Sync),
 ) -> Result<Built, WriteError> {
+    assert!(
+        !paths || shape.cells() <= PATHS_MAX_CELLS,
+        "path tables stop at {PATHS_MAX_CELLS} cells"
+    );
     let started = Instant::now();
     let mut writer = DatabaseWriter::create(path, shape)?;
     let mut built = Built {
@@ -71,7 +92,7 @@ pub fn build_database(
         searching: Duration::ZERO,
     };
     let mut writing = Duration::ZERO;
-    build_each(shape, blanks, on_level, |table| {
+    build_each(shape, blanks, paths, on_level, |table| {
         let appending = Instant::now();
         built.positions += table.entries.len() as u64;
         built.max_distance = built.max_distance.max(table.max_distance());

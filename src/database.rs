@@ -3,9 +3,10 @@
 use crate::board::{Board, Move};
 use crate::entry;
 use crate::format::{
-    bincode_config, table_offsets, Header, Preamble, TableInfo, MAGIC, MAX_HEADER_LEN,
+    bincode_config, section_offsets, Header, Preamble, TableInfo, MAGIC, MAX_HEADER_LEN,
     PREAMBLE_LEN, VERSION,
 };
+use crate::path_table::{self, Replayer, MOVES_PER_WORD, WORD_BYTES};
 use crate::rank::{Cursor, Ranker};
 use crate::relabel::Relabelling;
 use crate::shape::{Shape, MAX_CELLS};
@@ -160,6 +161,7 @@ pub struct Database<B> {
     /// frame where the table is another cell's (`None` for the cell's own
     /// table): worked out once, at open.
     routes: [Option<(Slot, Option<Symmetry>)>; MAX_CELLS],
+    replayer: Replayer,
 }
 
 impl Database<Mmap> {
@@ -217,6 +219,7 @@ impl<B: AsRef<[u8]>> Database<B> {
             header,
             header_start,
             routes,
+            replayer: Replayer::new(shape),
         })
     }
 
@@ -265,6 +268,8 @@ impl<B: AsRef<[u8]>> Database<B> {
             relabelling,
             ranker: slot.ranker,
             entries: self.table_entries(info),
+            paths: self.table_paths(info),
+            replayer: self.replayer,
             info,
             ambiguous: info.max_distance.saturating_sub(entry::MODULUS as u8 - 1),
             shape: self.shape,
@@ -299,6 +304,13 @@ impl<B: AsRef<[u8]>> Database<B> {
     pub fn table_entries(&self, info: &TableInfo) -> &[u8] {
         let start = info.offset as usize;
         &self.bytes()[start..start + info.positions as usize]
+    }
+
+    /// The path table of one of this database's tables (`info` from its
+    /// header), when it has one.
+    pub fn table_paths(&self, info: &TableInfo) -> Option<&[u8]> {
+        let start = info.paths?.offset as usize;
+        Some(&self.bytes()[start..start + info.positions as usize * WORD_BYTES])
     }
 
     /// Fewest moves from `start` to `goal`.
@@ -352,6 +364,9 @@ pub struct Target<'a> {
     relabelling: Relabelling,
     ranker: Ranker,
     entries: &'a [u8],
+    /// The table's path table, if the file has one.
+    paths: Option<&'a [u8]>,
+    replayer: Replayer,
     info: &'a TableInfo,
     /// Distance fields below this may mean the field or the field + 63:
     /// none on boards whose maximum is below 63.
@@ -376,6 +391,11 @@ impl<'a> Target<'a> {
     /// [`Target::distance_at`] tells their distances.
     pub fn entries(&self) -> &'a [u8] {
         self.entries
+    }
+
+    /// The table's path table ([`path_table`]), if the file has one.
+    pub fn paths(&self) -> Option<&'a [u8]> {
+        self.paths
     }
 
     /// The goal's rank in the table.
@@ -533,11 +553,64 @@ impl<'a> Target<'a> {
     }
 
     /// Appends one shortest sequence of moves from `start` to the goal to
-    /// `moves`, and returns its length. Each step follows the stored move and
-    /// checks that it lands one step closer, and the last must land on the
-    /// goal, so a damaged table gives an error, never a wrong sequence.
+    /// `moves`, and returns its length. A damaged table gives an error,
+    /// never a wrong sequence.
+    ///
+    /// With a path table, the start's word gives the moves (see
+    /// [`path_table`]), and they are replayed: they must stay on the board
+    /// and end on the goal after exactly the start's distance. Without one,
+    /// each step follows the stored move and checks that it lands one step
+    /// closer, and the last must land on the goal. Both give the same moves.
+    #[inline]
     pub fn solve_into(&self, start: &Board, moves: &mut Vec<Move>) -> Result<u32, LookupError> {
-        let mut position = self.cursor(start)?;
+        let position = self.cursor(start)?;
+        match self.paths {
+            Some(paths) => self.solve_by_words(position, paths, moves),
+            None => self.solve_by_steps(position, moves),
+        }
+    }
+
+    fn solve_by_words(
+        &self,
+        position: Cursor,
+        paths: &[u8],
+        moves: &mut Vec<Move>,
+    ) -> Result<u32, LookupError> {
+        let total = self.distance_at(position.rank())?;
+        moves.reserve(total as usize);
+        let (mut cells, mut blank) = (position.cells(), position.blank());
+        let (mut rank, mut left) = (position.rank(), total);
+        loop {
+            let word = path_table::word_at(paths, rank);
+            (cells, blank) = self
+                .replayer
+                .replay(cells, blank, word, left)
+                .ok_or(LookupError::Corrupt { rank })?;
+            moves.extend(path_table::moves(word, left).map(|m| self.move_from_table(m)));
+            left = left.saturating_sub(MOVES_PER_WORD);
+            if left == 0 {
+                break;
+            }
+            // A longer solution goes on with the word of where it has got to.
+            let next = path_table::unpack(self.shape, cells)
+                .map(|board| self.ranker.rank(&board))
+                .ok_or(LookupError::Corrupt { rank })?;
+            if self.distance_at(next)? != left {
+                return Err(LookupError::Corrupt { rank });
+            }
+            rank = next;
+        }
+        if cells != self.goal_cursor.cells() {
+            return Err(LookupError::Corrupt { rank });
+        }
+        Ok(total)
+    }
+
+    fn solve_by_steps(
+        &self,
+        mut position: Cursor,
+        moves: &mut Vec<Move>,
+    ) -> Result<u32, LookupError> {
         let total = self.distance_at(position.rank())?;
         let mut e = self.entries[position.rank() as usize];
         moves.reserve(total as usize);
@@ -645,6 +718,13 @@ fn check_header(data: &[u8]) -> Result<(Header, Shape, usize), FormatError> {
                 t.counts.len()
             ));
         }
+        if t.paths.is_some() && t.max_distance as usize > path_table::MAX_DISTANCE {
+            return bad(format!(
+                "table {i} has a path table, but its distances reach {}, past the {} that path tables allow",
+                t.max_distance,
+                path_table::MAX_DISTANCE
+            ));
+        }
         let total = t.counts.iter().try_fold(0u64, |a, &c| a.checked_add(c));
         if t.counts[0] != 1 || total != Some(t.positions) {
             return bad(format!(
@@ -655,13 +735,17 @@ fn check_header(data: &[u8]) -> Result<(Header, Shape, usize), FormatError> {
     }
     // Only now, with at most one table per cell of cells!/2 positions each,
     // can the layout's offsets be added up without overflow.
-    let (offsets, end) = table_offsets(header.tables.iter().map(|t| t.positions));
-    for (i, (t, expected)) in header.tables.iter().zip(offsets).enumerate() {
-        if t.offset != expected {
-            return bad(format!(
-                "table {i} starts at {}, expected {expected}",
-                t.offset
-            ));
+    let (offsets, end) = section_offsets(header.tables.iter().flat_map(TableInfo::sections));
+    let mut expected = offsets.into_iter();
+    for (i, t) in header.tables.iter().enumerate() {
+        let sections =
+            std::iter::once(("table", t.offset)).chain(t.paths.map(|p| ("path table", p.offset)));
+        for ((what, offset), expected) in sections.zip(&mut expected) {
+            if offset != expected {
+                return bad(format!(
+                    "the {what} of table {i} starts at {offset}, expected {expected}"
+                ));
+            }
         }
     }
     let expected_len = end + header_len as u64;

@@ -4,14 +4,17 @@
 //! offset 0     preamble, 20 bytes: magic "NPUZZLE\0", version u32,
 //!              header_len u32, header_crc u32 (CRC-32 of the header bytes)
 //! then         zero padding to offset 4096
-//! offset 4096  the tables, in the header's order, each `positions` one-byte
-//!              entries indexed by rank (see `entry`), each followed by zero
-//!              padding to the next multiple of 4096 except the last
+//! offset 4096  the sections, in the header's order: each table's
+//!              `positions` one-byte entries indexed by rank (see `entry`),
+//!              then, if it has one, its path table: `positions` u64 words,
+//!              little endian (see `path_table`). Each section starts on a
+//!              multiple of 4096, after zero padding.
 //! the end      the header, the file's last header_len bytes: rows u8,
 //!              cols u8, then the list of tables (u64 count, then per table:
 //!              blank u8, positions u64, max_distance u8, counts (u64 length
 //!              + u64 each), offset u64, checksum u32 = CRC-32 of the
-//!              table's bytes)
+//!              table's bytes, paths: u8 0 for none, or 1 then offset u64
+//!              and checksum u32 of the path table)
 //! ```
 //!
 //! Preamble and header are bincode 2 with a pinned configuration: little
@@ -22,6 +25,7 @@
 //! refuses anything else.
 
 use crate::generate::Table;
+use crate::path_table::WORD_BYTES;
 use crate::replace::{ReplaceError, Replacement};
 use crate::shape::Shape;
 use bincode::{Decode, Encode};
@@ -38,10 +42,11 @@ pub const MAGIC: [u8; 8] = *b"NPUZZLE\0";
 /// Any change to the layout above or to the entry encoding
 /// ([`crate::entry`]) gets a new version. Readers accept only their own
 /// version; an older file is rebuilt with `build-db`. Version 2 moved the
-/// header to the end and stores distances modulo 63 ([`crate::entry`]).
-pub const VERSION: u32 = 2;
+/// header to the end and stores distances modulo 63 ([`crate::entry`]);
+/// version 3 added path tables ([`crate::path_table`]).
+pub const VERSION: u32 = 3;
 
-/// Tables start on multiples of this many bytes.
+/// Sections start on multiples of this many bytes.
 pub const PAGE: u64 = 4096;
 
 /// Length of the encoded [`Preamble`].
@@ -97,19 +102,43 @@ pub struct TableInfo {
     pub offset: u64,
     /// CRC-32 of the table's bytes.
     pub checksum: u32,
+    /// The table's path table, if the file has one.
+    pub paths: Option<PathsInfo>,
+}
+
+/// Where a table's path table lies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Encode, Decode, Serialize)]
+pub struct PathsInfo {
+    /// Where the path table starts in the file.
+    pub offset: u64,
+    /// CRC-32 of its bytes.
+    pub checksum: u32,
 }
 
 impl TableInfo {
-    /// The header entry of `table`, stored at `offset`.
-    pub fn describe(table: &Table, offset: u64) -> TableInfo {
+    /// The header entry of `table`, stored at `offsets` (see
+    /// [`TableInfo::sections`]): the table's, then its path table's if it
+    /// has one.
+    pub fn describe(table: &Table, offsets: &[u64]) -> TableInfo {
         TableInfo {
             blank: table.goal_blank as u8,
             positions: table.entries.len() as u64,
             max_distance: table.max_distance() as u8,
             counts: table.counts.clone(),
-            offset,
+            offset: offsets[0],
             checksum: crc32fast::hash(&table.entries),
+            paths: table.paths.as_ref().map(|paths| PathsInfo {
+                offset: offsets[1],
+                checksum: crc32fast::hash(paths),
+            }),
         }
+    }
+
+    /// The sizes in bytes of the table's sections, in file order: its
+    /// entries, then its path table if it has one.
+    pub fn sections(&self) -> impl Iterator<Item = u64> {
+        let paths = self.paths.map(|_| self.positions * WORD_BYTES as u64);
+        std::iter::once(self.positions).chain(paths)
     }
 }
 
@@ -142,9 +171,9 @@ pub enum WriteError {
 /// Where the first table starts.
 pub const FIRST_TABLE: u64 = PAGE;
 
-/// Where each table starts, for tables of these sizes, and where the last
-/// one ends (and the header begins).
-pub fn table_offsets(sizes: impl IntoIterator<Item = u64>) -> (Vec<u64>, u64) {
+/// Where each section starts, for sections of these sizes, and where the
+/// last one ends (and the header begins).
+pub fn section_offsets(sizes: impl IntoIterator<Item = u64>) -> (Vec<u64>, u64) {
     let mut end = FIRST_TABLE;
     let mut offsets = Vec::new();
     for size in sizes {
@@ -206,12 +235,17 @@ impl<'a> DatabaseWriter<'a> {
         Ok(writer)
     }
 
-    /// Appends one table.
+    /// Appends one table, and its path table if it has one.
     pub fn append(&mut self, table: &Table) -> Result<(), WriteError> {
-        let offset = page_align(self.written);
-        self.pad_to(offset)?;
-        self.write(&table.entries)?;
-        self.header.tables.push(TableInfo::describe(table, offset));
+        let mut offsets = Vec::with_capacity(2);
+        for section in std::iter::once(&table.entries).chain(&table.paths) {
+            offsets.push(page_align(self.written));
+            self.pad_to(page_align(self.written))?;
+            self.write(section)?;
+        }
+        self.header
+            .tables
+            .push(TableInfo::describe(table, &offsets));
         Ok(())
     }
 

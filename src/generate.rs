@@ -9,6 +9,7 @@
 
 use crate::board::{Board, Move};
 use crate::entry::{self, UNSEEN};
+use crate::path_table;
 use crate::rank::{Cursor, Ranker};
 use crate::shape::Shape;
 use rayon::prelude::*;
@@ -31,12 +32,20 @@ pub struct Table {
     pub entries: Vec<u8>,
     /// `counts[d]` = positions at distance `d`; the last is the maximum distance.
     pub counts: Vec<u64>,
+    /// The table's path table ([`path_table`]) as stored, when it has one.
+    pub paths: Option<Vec<u8>>,
 }
 
 impl Table {
     /// The largest distance in the table.
     pub fn max_distance(&self) -> usize {
         self.counts.len() - 1
+    }
+
+    /// The table with its path table ([`path_table::derive`]).
+    pub fn with_paths(mut self, shape: Shape) -> Table {
+        self.paths = Some(path_table::derive(shape, &self));
+        self
     }
 }
 
@@ -76,7 +85,7 @@ pub fn build_table_reporting(
 /// boards and one after another (each using every core) for large ones.
 pub fn build_tables(shape: Shape, goal_blanks: &[usize]) -> Vec<Table> {
     let mut tables = Vec::with_capacity(goal_blanks.len());
-    let done: Result<(), Infallible> = build_each(shape, goal_blanks, &|_, _| {}, |table| {
+    let done: Result<(), Infallible> = build_each(shape, goal_blanks, false, &|_, _| {}, |table| {
         tables.push(table);
         Ok(())
     });
@@ -88,15 +97,22 @@ pub fn build_tables(shape: Shape, goal_blanks: &[usize]) -> Vec<Table> {
 /// in the order given, stopping at its first error. Small boards' tables
 /// are built side by side first. Large ones are built one after another,
 /// each handed over (and so dropped) before the next starts: memory holds
-/// one table at a time. `on_level(i, level)` reports each level of table `i`.
+/// one table at a time. With `paths`, each table comes with its path table.
+/// `on_level(i, level)` reports each level of table `i`.
 pub fn build_each<E>(
     shape: Shape,
     goal_blanks: &[usize],
+    paths: bool,
     on_level: &(dyn Fn(usize, Level) + Sync),
     mut take: impl FnMut(Table) -> Result<(), E>,
 ) -> Result<(), E> {
     let build = |(i, &blank): (usize, &usize)| {
-        build_table_reporting(shape, blank, &|level| on_level(i, level))
+        let table = build_table_reporting(shape, blank, &|level| on_level(i, level));
+        if paths {
+            table.with_paths(shape)
+        } else {
+            table
+        }
     };
     if shape.cells() <= LIST_SEARCH_MAX_CELLS {
         let tables: Vec<Table> = goal_blanks.par_iter().enumerate().map(build).collect();
@@ -174,6 +190,7 @@ pub fn search_with_lists(
         goal_blank,
         entries,
         counts,
+        paths: None,
     }
 }
 
@@ -272,6 +289,7 @@ pub fn search_with_bitsets(
         // Back to plain bytes in place.
         entries: entries.into_iter().map(AtomicU8::into_inner).collect(),
         counts,
+        paths: None,
     }
 }
 

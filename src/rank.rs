@@ -89,6 +89,16 @@ impl Cursor {
     pub fn blank(&self) -> usize {
         self.blank as usize
     }
+
+    /// Every cell row by row, one per nibble, first lowest, with the
+    /// blank's 0 in its place.
+    #[inline]
+    pub fn cells(&self) -> u64 {
+        let at = 4 * self.blank as usize;
+        let before = self.tiles & ((1 << at) - 1);
+        // Two shifts, so that none reaches 64 bits.
+        before | ((self.tiles >> at) << 4) << at
+    }
 }
 
 /// The first [`MAX_CELLS`] nibbles of `x`, one per byte.

@@ -1,4 +1,5 @@
-//! Checking a whole database: checksums, counts, and every stored move.
+//! Checking a whole database: checksums, counts, every stored move, and
+//! every path table's word.
 //!
 //! Opening a database reads only its header; this reads every table, so it
 //! is a separate, explicit step (`query verify`).
@@ -7,6 +8,7 @@ use crate::board::{Board, Move};
 use crate::database::{Database, Target};
 use crate::entry;
 use crate::format::{TableInfo, PREAMBLE_LEN};
+use crate::path_table;
 use rayon::prelude::*;
 
 /// Faults listed per table before the rest are only counted.
@@ -21,6 +23,9 @@ pub struct TableReport {
     pub positions: u64,
     /// Whether the stored checksum matched.
     pub checksum_ok: bool,
+    /// Whether the path table's stored checksum matched (`None` when the
+    /// table has no path table).
+    pub paths_checksum_ok: Option<bool>,
     /// Entries that are wrong (the first few described).
     pub faults: Vec<String>,
     /// All wrong entries, including those not described.
@@ -30,7 +35,7 @@ pub struct TableReport {
 impl TableReport {
     /// True when the table passed every check.
     pub fn is_ok(&self) -> bool {
-        self.checksum_ok && self.fault_count == 0
+        self.checksum_ok && self.paths_checksum_ok != Some(false) && self.fault_count == 0
     }
 }
 
@@ -40,7 +45,7 @@ pub struct Report {
     /// One report per table, in file order.
     pub tables: Vec<TableReport>,
     /// Padding bytes (between the preamble and the first table, and
-    /// between tables) that are not zero.
+    /// between sections) that are not zero.
     pub nonzero_padding: u64,
 }
 
@@ -70,11 +75,14 @@ fn nonzero_padding<B: AsRef<[u8]>>(db: &Database<B>) -> u64 {
     let mut end = PREAMBLE_LEN;
     let mut count = 0;
     for t in &db.header().tables {
-        count += bytes[end..t.offset as usize]
-            .iter()
-            .filter(|&&b| b != 0)
-            .count() as u64;
-        end = (t.offset + t.positions) as usize;
+        let offsets = std::iter::once(t.offset).chain(t.paths.map(|p| p.offset));
+        for (offset, size) in offsets.zip(t.sections()) {
+            count += bytes[end..offset as usize]
+                .iter()
+                .filter(|&&b| b != 0)
+                .count() as u64;
+            end = (offset + size) as usize;
+        }
     }
     count
 }
@@ -130,7 +138,8 @@ fn verify_table<B: AsRef<[u8]> + Sync>(db: &Database<B>, info: &TableInfo) -> Ta
                 {
                     *count += 1;
                 }
-                if let Err(fault) = checked {
+                // A word is checked only where the entry's move is right.
+                if let Err(fault) = checked.and_then(|_| check_word(&target, rank)) {
                     found.fault_count += 1;
                     if found.faults.len() < FAULTS_SHOWN {
                         let board = target.ranker().unrank(rank);
@@ -145,6 +154,10 @@ fn verify_table<B: AsRef<[u8]> + Sync>(db: &Database<B>, info: &TableInfo) -> Ta
         blank,
         positions: info.positions,
         checksum_ok: crc32fast::hash(entries) == info.checksum,
+        paths_checksum_ok: info
+            .paths
+            .zip(db.table_paths(info))
+            .map(|(p, bytes)| crc32fast::hash(bytes) == p.checksum),
         faults: found.faults,
         fault_count: found.fault_count,
     };
@@ -210,4 +223,34 @@ fn check_entry(target: &Target<'_>, rank: u32) -> Result<u32, String> {
         }
     }
     Ok(d)
+}
+
+/// A position's path word is right when it is the goal's and 0, or it is
+/// its stored move followed by the word of the position that move leads to
+/// (once [`check_entry`] has found that move legal). Together these make
+/// every word the stored moves themselves, first 32 of them.
+fn check_word(target: &Target<'_>, rank: u32) -> Result<(), String> {
+    let Some(paths) = target.paths() else {
+        return Ok(());
+    };
+    let word = path_table::word_at(paths, rank);
+    let expected = if rank == target.goal_rank() {
+        0
+    } else {
+        let stored = entry::next_move(target.entries()[rank as usize]);
+        let position = target.ranker().cursor_at(rank);
+        let next = target
+            .ranker()
+            .step(&position, stored)
+            .expect("check_entry found the move legal");
+        path_table::word(stored, path_table::word_at(paths, next.rank()))
+    };
+    if word == expected {
+        Ok(())
+    } else {
+        Err(format!(
+            "its path word is {word:#018x}, but its move and the next position's word give \
+             {expected:#018x}"
+        ))
+    }
 }

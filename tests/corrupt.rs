@@ -40,14 +40,18 @@ fn truncated_or_extended_files_are_refused() {
     let db = open(good.clone()).unwrap();
     let mut cuts: Vec<usize> = (0..=PREAMBLE_LEN + 1).chain(db.header_range()).collect();
     for t in &db.header().tables {
-        let (start, len) = (t.offset as usize, t.positions as usize);
-        cuts.extend([
-            start - 1,
-            start,
-            start + 1,
-            start + len / 2,
-            start + len - 1,
-        ]);
+        let paths = t.paths.map(|p| p.offset);
+        assert!(paths.is_some(), "2x3 files have path tables by default");
+        for (start, len) in std::iter::once(t.offset).chain(paths).zip(t.sections()) {
+            let (start, len) = (start as usize, len as usize);
+            cuts.extend([
+                start - 1,
+                start,
+                start + 1,
+                start + len / 2,
+                start + len - 1,
+            ]);
+        }
     }
     for cut in cuts {
         assert!(
@@ -107,6 +111,51 @@ fn damaged_tables_open_but_verify_catches_them_and_solve_never_lies() {
     }
 }
 
+/// A damaged word gives an error or the right answer, never a wrong one:
+/// the moves it spells are replayed, and must end on the goal after exactly
+/// the start's distance.
+#[test]
+fn damaged_path_tables_are_caught_and_solve_never_lies() {
+    let good = small_db_bytes();
+    let db = open(good.clone()).unwrap();
+    let goal = Board::goal(db.shape());
+    let target = db.target(&goal).unwrap();
+    let truth: Vec<(Board, u32)> = (0..=21)
+        .flat_map(|d| target.positions_at(d).map(move |b| (b, d)))
+        .collect();
+    let paths = db.table_info(goal.blank()).unwrap().paths.unwrap();
+    let mut corrupt = 0;
+    for (rank, byte, flip) in [
+        (0usize, 0usize, 0x01u8),
+        (7, 0, 0x02),
+        (100, 3, 0xFF),
+        (359, 7, 0x80),
+        (200, 1, 0x10),
+        (250, 0, 0x0C),
+    ] {
+        let mut bad = good.clone();
+        bad[paths.offset as usize + rank * 8 + byte] ^= flip;
+        let db = open(bad).unwrap();
+        assert!(
+            !npuzzle::verify(&db).is_ok(),
+            "flipping path word {rank} went unnoticed by verify"
+        );
+        let target = db.target(&goal).unwrap();
+        for (start, d) in &truth {
+            let mut moves = Vec::new();
+            match target.solve_into(start, &mut moves) {
+                Ok(n) => {
+                    assert_eq!(n, *d, "{start}");
+                    assert_eq!(start.replay(&moves), Some(goal), "{start}");
+                }
+                Err(LookupError::Corrupt { .. }) => corrupt += 1,
+                Err(e) => panic!("{start}: {e}"),
+            }
+        }
+    }
+    assert!(corrupt > 0, "no damaged word was ever caught by solve");
+}
+
 #[test]
 fn damaged_padding_is_reported_by_verify() {
     let mut bad = small_db_bytes();
@@ -158,7 +207,7 @@ fn another_version_is_refused_by_name() {
     let bad = with_header(&small_db_bytes(), Box::new(|p, _| p.version = 1));
     assert_eq!(
         open(bad).err().unwrap().to_string(),
-        "database format version 1 is not supported: this build reads version 2"
+        "database format version 1 is not supported: this build reads version 3"
     );
 }
 
@@ -168,7 +217,23 @@ fn headers_with_a_valid_checksum_but_impossible_contents_are_refused() {
     let cases: Vec<(Box<HeaderChange>, &str)> = vec![
         (
             Box::new(|_, h| h.tables[1].offset += 4096),
-            "table 1 starts at",
+            "the table of table 1 starts at",
+        ),
+        (
+            Box::new(|_, h| h.tables[1].paths.as_mut().unwrap().offset -= 4096),
+            "the path table of table 1 starts at",
+        ),
+        (
+            Box::new(|_, h| h.tables[0].paths = None),
+            "the table of table 1 starts at",
+        ),
+        (
+            Box::new(|_, h| {
+                let t = &mut h.tables[0];
+                t.counts.resize(64, 0);
+                t.max_distance = 63;
+            }),
+            "table 0 has a path table, but its distances reach 63",
         ),
         (
             Box::new(|_, h| h.tables[0].positions = 1 << 40),
@@ -210,50 +275,58 @@ fn headers_with_a_valid_checksum_but_impossible_contents_are_refused() {
     }
 }
 
-/// The damage `solve` cannot see: a position's own entry claiming two moves
-/// more, with a move to a neighbour that really is one step farther. Every
-/// stored move still leads one step down from there, so the answer replays
-/// (only longer); `verify` names the entry, since a neighbour is closer than
-/// its distance allows.
+/// The damage `solve` cannot see without path tables: a position's own
+/// entry claiming two moves more, with a move to a neighbour that really is
+/// one step farther. Every stored move still leads one step down from
+/// there, so the answer replays (only longer); `verify` names the entry,
+/// since a neighbour is closer than its distance allows. With a path table
+/// the start's word holds only the true moves, so `solve` sees it too.
 #[test]
 fn verify_names_an_entry_that_claims_a_longer_distance() {
-    let good = small_db_bytes();
-    let db = open(good.clone()).unwrap();
-    let goal = Board::goal(db.shape());
-    let target = db.target(&goal).unwrap();
-    let ranker = *target.ranker();
-    // A position at 5 and a neighbour at 6 whose own way down avoids it.
-    let (rank, m) = target
-        .ranks_within(5..=5)
-        .find_map(|rank| {
-            let position = ranker.cursor_at(rank);
-            npuzzle::Move::ALL.into_iter().find_map(|m| {
-                let next = ranker.step(&position, m)?;
-                let down = npuzzle::entry::next_move(target.entries()[next.rank() as usize]);
-                let avoids = ranker.step(&next, down)?.rank() != rank;
-                (target.distance_at(next.rank()) == Ok(6) && avoids).then_some((rank, m))
+    for paths in [false, true] {
+        let good = std::fs::read(common::temp_db_built("2x3", &[5], paths).path).unwrap();
+        let db = open(good.clone()).unwrap();
+        let goal = Board::goal(db.shape());
+        let target = db.target(&goal).unwrap();
+        let ranker = *target.ranker();
+        // A position at 5 and a neighbour at 6 whose own way down avoids it.
+        let (rank, m) = target
+            .ranks_within(5..=5)
+            .find_map(|rank| {
+                let position = ranker.cursor_at(rank);
+                npuzzle::Move::ALL.into_iter().find_map(|m| {
+                    let next = ranker.step(&position, m)?;
+                    let down = npuzzle::entry::next_move(target.entries()[next.rank() as usize]);
+                    let avoids = ranker.step(&next, down)?.rank() != rank;
+                    (target.distance_at(next.rank()) == Ok(6) && avoids).then_some((rank, m))
+                })
             })
-        })
-        .unwrap();
-    let offset = db.table_info(goal.blank()).unwrap().offset as usize;
-    let mut bad = good.clone();
-    bad[offset + rank as usize] = npuzzle::entry::encode(7, m);
-    let db = open(bad).unwrap();
-    let start = db.target(&goal).unwrap().board_at(rank);
-    let moves = db.solve(&start, &goal).unwrap();
-    assert_eq!((moves.len(), start.replay(&moves)), (7, Some(goal)));
-    let report = npuzzle::verify(&db);
-    let table = report
-        .tables
-        .iter()
-        .find(|t| t.blank == goal.blank())
-        .unwrap();
-    assert!(
-        table
-            .faults
+            .unwrap();
+        let offset = db.table_info(goal.blank()).unwrap().offset as usize;
+        let mut bad = good.clone();
+        bad[offset + rank as usize] = npuzzle::entry::encode(7, m);
+        let db = open(bad).unwrap();
+        let start = db.target(&goal).unwrap().board_at(rank);
+        let solved = db.solve(&start, &goal);
+        if paths {
+            assert_eq!(solved, Err(LookupError::Corrupt { rank }));
+        } else {
+            let moves = solved.unwrap();
+            assert_eq!((moves.len(), start.replay(&moves)), (7, Some(goal)));
+        }
+        let report = npuzzle::verify(&db);
+        let table = report
+            .tables
             .iter()
-            .any(|f| f.starts_with(&format!("rank {rank} ("))),
-        "{:?}",
-        table.faults
-    );
+            .find(|t| t.blank == goal.blank())
+            .unwrap();
+        assert!(
+            table
+                .faults
+                .iter()
+                .any(|f| f.starts_with(&format!("rank {rank} ("))),
+            "{:?}",
+            table.faults
+        );
+    }
 }

@@ -4,7 +4,7 @@
 use anyhow::{bail, Context};
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use npuzzle::build::{all_goals, build_database, default_blanks};
+use npuzzle::build::{all_goals, build_database, default_blanks, default_paths, PATHS_MAX_CELLS};
 use npuzzle::{parse_board, Shape};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -15,7 +15,9 @@ use std::time::{Duration, Instant};
 /// By default: tables that answer every goal on boards of up to 10 cells
 /// (one per class of blank cells under the board's reflections and
 /// rotations), and the default goal's table (tiles in order, blank last) on
-/// 12-cell boards (no board has 11).
+/// 12-cell boards (no board has 11). Boards of up to 9 cells also get path
+/// tables, which hold each position's whole solution so that `query`
+/// solves with one lookup.
 #[derive(Parser)]
 #[command(version)]
 struct Args {
@@ -37,6 +39,13 @@ struct Args {
     /// Build a table for every blank cell, so no goal needs a reflection.
     #[arg(long)]
     every_blank: bool,
+    /// Add path tables (8 bytes per position) on boards of up to 10 cells
+    /// [default: on boards of up to 9 cells].
+    #[arg(long, conflicts_with = "no_paths")]
+    paths: bool,
+    /// Leave the path tables out: solving then follows the table move by move.
+    #[arg(long)]
+    no_paths: bool,
     /// No progress bar (it is also off when stderr is not a terminal).
     #[arg(long, short)]
     quiet: bool,
@@ -56,6 +65,7 @@ fn main() -> ExitCode {
 fn run(args: &Args) -> anyhow::Result<()> {
     let shape = args.board;
     let blanks = chosen_blanks(args)?;
+    let paths = chosen_paths(args)?;
     let path = match &args.out {
         Some(p) => p.clone(),
         None => {
@@ -66,7 +76,7 @@ fn run(args: &Args) -> anyhow::Result<()> {
     };
     let started = Instant::now();
     let progress = Progress::new(shape, blanks.len(), args.quiet);
-    let built = build_database(&path, shape, &blanks, &|table, level| {
+    let built = build_database(&path, shape, &blanks, paths, &|table, level| {
         progress.level(table, level)
     });
     // Cleared before any error is printed, too.
@@ -76,12 +86,13 @@ fn run(args: &Args) -> anyhow::Result<()> {
 
     let cells: Vec<String> = built.blanks.iter().map(|&b| cell_name(shape, b)).collect();
     println!(
-        "built {}: {shape} board, {} table{} (blank at {}), {} positions, max distance {}, \
+        "built {}: {shape} board, {} table{} (blank at {}){}, {} positions, max distance {}, \
          {:.1} ms ({:.1} ms searching), {} bytes",
         path.display(),
         built.blanks.len(),
         if built.blanks.len() == 1 { "" } else { "s" },
         cells.join(" "),
+        if paths { " with path tables" } else { "" },
         built.positions,
         built.max_distance,
         total.as_secs_f64() * 1e3,
@@ -118,6 +129,20 @@ fn chosen_blanks(args: &Args) -> anyhow::Result<Vec<usize>> {
         first
     });
     Ok(blanks)
+}
+
+/// Whether to add path tables: as asked, or by the board's default.
+fn chosen_paths(args: &Args) -> anyhow::Result<bool> {
+    let shape = args.board;
+    if args.paths && shape.cells() > PATHS_MAX_CELLS {
+        bail!(
+            "--paths: path tables stop at {PATHS_MAX_CELLS} cells; a {shape} board's would take \
+             {:.1} GB per table ({} positions of 8 bytes). Its tables solve move by move.",
+            shape.positions() as f64 * 8.0 / 1e9,
+            shape.positions()
+        );
+    }
+    Ok(args.paths || (default_paths(shape) && !args.no_paths))
 }
 
 /// A cell written `ROW,COL`, both counted from 1.

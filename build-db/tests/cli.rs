@@ -468,3 +468,61 @@ fn a_long_build_shows_progress_on_a_terminal_unless_quiet() {
         "{quiet}"
     );
 }
+
+#[test]
+fn path_tables_are_added_up_to_nine_cells_unless_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths_of = |args: &[&str], name: &str| {
+        let path = dir.path().join(name);
+        build_db(dir.path())
+            .args(args)
+            .arg("--out")
+            .arg(&path)
+            .assert()
+            .code(0);
+        let db = Database::open(&path).unwrap();
+        let with: Vec<bool> = db
+            .header()
+            .tables
+            .iter()
+            .map(|t| t.paths.is_some())
+            .collect();
+        (with, std::fs::metadata(&path).unwrap().len())
+    };
+    let (with, size) = paths_of(&["--board", "2x4"], "default.db");
+    assert_eq!(with, [true, true]);
+    let (without, smaller) = paths_of(&["--board", "2x4", "--no-paths"], "none.db");
+    assert_eq!(without, [false, false]);
+    // Two path tables of 20,160 words of 8 bytes, plus at most a page of
+    // padding before each.
+    let grown = size - smaller;
+    assert!(
+        (2 * 20_160 * 8..2 * (20_160 * 8 + 4096)).contains(&grown),
+        "{grown}"
+    );
+    let (with, _) = paths_of(&["--board", "2x5", "--blank", "1,1"], "ten.db");
+    assert_eq!(with, [false]);
+    let (with, _) = paths_of(
+        &["--board", "2x5", "--blank", "1,1", "--paths"],
+        "ten-paths.db",
+    );
+    assert_eq!(with, [true]);
+}
+
+#[test]
+fn path_tables_past_ten_cells_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    build_db(dir.path())
+        .args(["--board", "3x4", "--paths", "--out", "x.db"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--paths: path tables stop at 10 cells; a 3x4 board's would take 1.9 GB per table",
+        ));
+    build_db(dir.path())
+        .args(["--board", "2x3", "--paths", "--no-paths", "--out", "x.db"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot be used with"));
+    assert!(names_in(dir.path()).is_empty());
+}

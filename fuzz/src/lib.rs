@@ -1,7 +1,8 @@
 //! Helpers shared by the fuzz targets and the seed generator.
 
-use npuzzle::format::{encode_header, preamble_for, table_offsets, Preamble, FIRST_TABLE};
-use npuzzle::{build_tables, Board, Header, Shape, TableInfo};
+use npuzzle::build::default_paths;
+use npuzzle::format::{encode_header, preamble_for, section_offsets, Preamble, FIRST_TABLE};
+use npuzzle::{build_tables, Board, Header, Shape, Table, TableInfo};
 
 /// Every board size the library accepts, as `(rows, cols)`.
 pub const SHAPES: [(usize, usize); 12] = [
@@ -20,26 +21,44 @@ pub const SHAPES: [(usize, usize); 12] = [
 ];
 
 /// The bytes of a database for `shape` holding the tables for the goal
-/// blank cells `blanks`, built in memory: the same layout
-/// [`npuzzle::write_database`] writes, without a file.
+/// blank cells `blanks`, with path tables where `build-db` adds them by
+/// default, built in memory: the same layout [`npuzzle::write_database`]
+/// writes, without a file.
 pub fn database_bytes(shape: Shape, blanks: &[usize]) -> Vec<u8> {
-    let tables = build_tables(shape, blanks);
-    let (offsets, _) = table_offsets(tables.iter().map(|t| t.entries.len() as u64));
+    let tables: Vec<Table> = build_tables(shape, blanks)
+        .into_iter()
+        .map(|t| {
+            if default_paths(shape) {
+                t.with_paths(shape)
+            } else {
+                t
+            }
+        })
+        .collect();
+    let sections: Vec<&[u8]> = tables
+        .iter()
+        .flat_map(|t| std::iter::once(&t.entries[..]).chain(t.paths.as_deref()))
+        .collect();
+    let (offsets, _) = section_offsets(sections.iter().map(|s| s.len() as u64));
+    let mut first = 0;
     let header = Header {
         rows: shape.rows() as u8,
         cols: shape.cols() as u8,
         tables: tables
             .iter()
-            .zip(&offsets)
-            .map(|(table, &offset)| TableInfo::describe(table, offset))
+            .map(|table| {
+                let info = TableInfo::describe(table, &offsets[first..]);
+                first += 1 + table.paths.is_some() as usize;
+                info
+            })
             .collect(),
     };
     let header_bytes = encode_header(&header);
     let mut bytes = encode_preamble(&preamble_for(&header_bytes));
     bytes.resize(FIRST_TABLE as usize, 0);
-    for (offset, table) in offsets.iter().zip(&tables) {
+    for (offset, section) in offsets.iter().zip(&sections) {
         bytes.resize(*offset as usize, 0);
-        bytes.extend_from_slice(&table.entries);
+        bytes.extend_from_slice(section);
     }
     bytes.extend_from_slice(&header_bytes);
     bytes

@@ -2,7 +2,8 @@
 //! and a plain breadth-first search that shares no code with the library.
 #![allow(dead_code)]
 
-use npuzzle::{build_tables, write_database, Database, Shape};
+use npuzzle::build::default_paths;
+use npuzzle::{Database, Shape};
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 
@@ -12,7 +13,8 @@ pub const A089473: [u64; 32] = [
     16993, 17110, 23952, 20224, 24047, 15578, 14560, 6274, 3910, 760, 221, 2,
 ];
 
-/// A database for every goal blank cell of `shape`, written to a temporary folder.
+/// A database for every goal blank cell of `shape`, with path tables where
+/// `build-db` adds them by default, written to a temporary folder.
 pub struct TempDb {
     pub dir: tempfile::TempDir,
     pub path: PathBuf,
@@ -21,12 +23,7 @@ pub struct TempDb {
 
 pub fn temp_db(size: &str) -> TempDb {
     let shape: Shape = size.parse().unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join(format!("{shape}.db"));
-    let blanks: Vec<usize> = (0..shape.cells()).collect();
-    write_database(&path, shape, &build_tables(shape, &blanks)).unwrap();
-    let db = Database::open(&path).unwrap();
-    TempDb { dir, path, db }
+    temp_db_with_blanks(size, &(0..shape.cells()).collect::<Vec<_>>())
 }
 
 /// Distances from `goal` (cells row by row, 0 the blank) to every position
@@ -45,14 +42,20 @@ pub fn histogram(dist: &HashMap<Vec<u8>, u32>) -> Vec<u64> {
     counts
 }
 
-/// A database of `shape` with only the tables of `blanks`, built by
-/// [`npuzzle::build_database`] (one table in memory at a time) into a
-/// temporary folder.
+/// A database of `shape` with only the tables of `blanks`, and path tables
+/// where `build-db` adds them by default, built by
+/// [`npuzzle::build_database`] into a temporary folder.
 pub fn temp_db_with_blanks(size: &str, blanks: &[usize]) -> TempDb {
+    let shape: Shape = size.parse().unwrap();
+    temp_db_built(size, blanks, default_paths(shape))
+}
+
+/// [`temp_db_with_blanks`], with path tables or without as `paths` says.
+pub fn temp_db_built(size: &str, blanks: &[usize], paths: bool) -> TempDb {
     let shape: Shape = size.parse().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(format!("{shape}.db"));
-    let built = npuzzle::build_database(&path, shape, blanks, &|_, _| {}).unwrap();
+    let built = npuzzle::build_database(&path, shape, blanks, paths, &|_, _| {}).unwrap();
     assert_eq!(built.blanks, blanks);
     assert_eq!(built.positions, blanks.len() as u64 * shape.positions());
     let db = Database::open(&path).unwrap();

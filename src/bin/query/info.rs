@@ -58,15 +58,25 @@ pub fn info(
          rotation where a cell has no table of its own)",
         shape.cells()
     )?;
+    let with_paths = header.tables.iter().filter(|t| t.paths.is_some()).count();
+    writeln!(
+        out,
+        "paths    {with_paths} of {} tables have a path table (whole solutions, solved in one lookup)",
+        header.tables.len()
+    )?;
     writeln!(out)?;
     writeln!(
         out,
-        "goal blank         positions  max distance     offset  checksum"
+        "goal blank         positions  max distance     offset  checksum  path table at  checksum"
     )?;
     for t in &header.tables {
+        let paths = match t.paths {
+            Some(p) => format!("{:>13}  {:08x}", p.offset, p.checksum),
+            None => format!("{:>13}", "-"),
+        };
         writeln!(
             out,
-            "{:<18} {:>9}  {:>12} {:>10}  {:08x}",
+            "{:<18} {:>9}  {:>12} {:>10}  {:08x}  {paths}",
             cell_name(shape, t.blank as usize),
             t.positions,
             t.max_distance,
@@ -103,10 +113,10 @@ pub fn verify(db: &Database<Mmap>, path: &Path, out: &mut impl Write) -> anyhow:
             continue;
         }
         damaged += 1;
-        let checksum = if r.checksum_ok {
-            "checksum ok"
-        } else {
-            "checksum MISMATCH"
+        let checksum = match (r.checksum_ok, r.paths_checksum_ok) {
+            (true, None | Some(true)) => "checksums ok",
+            (false, _) => "checksum MISMATCH",
+            (true, Some(false)) => "path table checksum MISMATCH",
         };
         writeln!(
             out,
