@@ -1,17 +1,43 @@
 //! In-process speed of the core operations. `cargo bench` runs them all.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use npuzzle::generate::build_each;
 use npuzzle::rank::Ranker;
-use npuzzle::{build_table, build_tables, parse_board, write_database, Board, Database, Shape};
+use npuzzle::{
+    build_database, build_table, build_tables, parse_board, solvability, Board, Database, Shape,
+};
+use rand::seq::SliceRandom;
+use rand::{rngs::StdRng, SeedableRng};
+use std::convert::Infallible;
 
-/// A 3x3 database with the tables for `blanks`.
-fn three_by_three_db(blanks: &[usize]) -> (tempfile::TempDir, Database<memmap2::Mmap>) {
+/// A 3x3 database with the tables for `blanks`, with path tables or not.
+fn three_by_three_db(
+    blanks: &[usize],
+    paths: bool,
+) -> (tempfile::TempDir, Database<memmap2::Mmap>) {
     let shape = Shape::THREE_BY_THREE;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("3x3.db");
-    write_database(&path, shape, &build_tables(shape, blanks)).unwrap();
+    build_database(&path, shape, blanks, paths, &|_, _| {}).unwrap();
     let db = Database::open(&path).unwrap();
     (dir, db)
+}
+
+/// 1,000 random positions that reach the default goal (seed 1): those of
+/// `cargo run --release --example compare`.
+fn random_starts(shape: Shape) -> Vec<Board> {
+    let goal = Board::goal(shape);
+    let mut rng = StdRng::seed_from_u64(1);
+    let mut cells: Vec<u64> = (0..shape.cells() as u64).collect();
+    let mut starts = Vec::new();
+    while starts.len() < 1000 {
+        cells.shuffle(&mut rng);
+        let board = Board::new(shape, &cells).unwrap();
+        if solvability::check(&board, &goal).is_ok() {
+            starts.push(board);
+        }
+    }
+    starts
 }
 
 fn benches(c: &mut Criterion) {
@@ -26,19 +52,46 @@ fn benches(c: &mut Criterion) {
         b.iter(|| parse_board(black_box("867254301"), shape).unwrap())
     });
 
-    let (_dir, db) = three_by_three_db(&(0..9).collect::<Vec<_>>());
+    let nine: Vec<usize> = (0..9).collect();
+    let (_dir, db) = three_by_three_db(&nine, true);
+    let (_steps_dir, stepped) = three_by_three_db(&nine, false);
     let goal = Board::goal(shape);
     let target = db.target(&goal).unwrap();
     c.bench_function("distance lookup (31 moves)", |b| {
         b.iter(|| target.distance(black_box(&board)).unwrap())
     });
     let mut moves = Vec::with_capacity(64);
-    c.bench_function("solve 31-move position", |b| {
-        b.iter(|| {
-            moves.clear();
-            target.solve_into(black_box(&board), &mut moves).unwrap()
-        })
-    });
+    for (name, target) in [
+        ("solve 31-move position", target),
+        (
+            "solve 31-move position, stepping (no path table)",
+            stepped.target(&goal).unwrap(),
+        ),
+    ] {
+        c.bench_function(name, |b| {
+            b.iter(|| {
+                moves.clear();
+                target.solve_into(black_box(&board), &mut moves).unwrap()
+            })
+        });
+    }
+    let starts = random_starts(shape);
+    for (name, target) in [
+        ("solve 1000 random positions", target),
+        (
+            "solve 1000 random positions, stepping (no path table)",
+            stepped.target(&goal).unwrap(),
+        ),
+    ] {
+        c.bench_function(name, |b| {
+            b.iter(|| {
+                for start in &starts {
+                    moves.clear();
+                    target.solve_into(black_box(start), &mut moves).unwrap();
+                }
+            })
+        });
+    }
     let other_goal = parse_board("123804765", shape).unwrap();
     let far = parse_board("567408321", shape).unwrap();
     c.bench_function("solve for goal 123804765, with relabelling", |b| {
@@ -50,7 +103,7 @@ fn benches(c: &mut Criterion) {
     });
     // The goal with the blank in the first corner, served by the last
     // corner's table through a half turn (what `build-db` writes by default).
-    let (_classes_dir, classes) = three_by_three_db(&npuzzle::build::all_goals(shape));
+    let (_classes_dir, classes) = three_by_three_db(&npuzzle::build::all_goals(shape), true);
     let corner_goal = parse_board("012345678", shape).unwrap();
     let corner_far = classes
         .target(&corner_goal)
@@ -69,7 +122,21 @@ fn benches(c: &mut Criterion) {
         b.iter(|| build_table(shape, black_box(8)))
     });
     c.bench_function("build all nine 3x3 tables", |b| {
-        b.iter(|| build_tables(shape, black_box(&(0..9).collect::<Vec<_>>())))
+        b.iter(|| build_tables(shape, black_box(&nine)))
+    });
+    c.bench_function("build all nine 3x3 tables with their path tables", |b| {
+        b.iter(|| {
+            let mut tables = Vec::new();
+            let built = build_each(shape, black_box(&nine), true, &|_, _| {}, |table| {
+                tables.push(table);
+                Ok::<(), Infallible>(())
+            });
+            built.map(|()| tables)
+        })
+    });
+    let table = build_table(shape, 8);
+    c.bench_function("derive one 3x3 path table", |b| {
+        b.iter(|| npuzzle::path_table::derive(shape, black_box(&table)))
     });
 }
 

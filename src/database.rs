@@ -619,10 +619,9 @@ impl<'a> Target<'a> {
         for _ in 0..total {
             let m = entry::next_move(e);
             let rank = position.rank();
-            position = self
-                .ranker
-                .step(&position, m)
-                .ok_or(LookupError::Corrupt { rank })?;
+            if !self.ranker.advance(&mut position, m) {
+                return Err(LookupError::Corrupt { rank });
+            }
             e = self.entries[position.rank() as usize];
             field = field.checked_sub(1).unwrap_or(entry::MODULUS as u8 - 1);
             if entry::distance(e) != field {

@@ -73,28 +73,33 @@ pub struct Cursor {
     tiles: u64,
     /// The Lehmer digit of each tile, in the same nibble as the tile.
     digits: u64,
-    blank: u8,
-    rank: u32,
+    /// The rank in the low 32 bits and the blank's cell above: one word, so
+    /// that a move updates both with one addition, and a copy of a cursor
+    /// never reads two separate stores as one.
+    place: u64,
 }
+
+/// One blank cell in [`Cursor::place`].
+const BLANK_ONE: u64 = 1 << 32;
 
 impl Cursor {
     /// Its rank.
     #[inline]
     pub fn rank(&self) -> u32 {
-        self.rank
+        self.place as u32
     }
 
     /// The cell that holds the blank.
     #[inline]
     pub fn blank(&self) -> usize {
-        self.blank as usize
+        (self.place >> 32) as usize
     }
 
     /// Every cell row by row, one per nibble, first lowest, with the
     /// blank's 0 in its place.
     #[inline]
     pub fn cells(&self) -> u64 {
-        let at = 4 * self.blank as usize;
+        let at = 4 * self.blank();
         let before = self.tiles & ((1 << at) - 1);
         // Two shifts, so that none reaches 64 bits.
         before | ((self.tiles >> at) << 4) << at
@@ -216,8 +221,7 @@ impl Ranker {
         let cursor = Cursor {
             tiles,
             digits,
-            blank: board.blank() as u8,
-            rank,
+            place: board.blank() as u64 * BLANK_ONE + rank as u64,
         };
         (cursor, inversions)
     }
@@ -227,7 +231,7 @@ impl Ranker {
     pub fn rank_and_inversions(&self, board: &Board) -> Ranked {
         let (cursor, inversions) = self.cursor(board);
         Ranked {
-            rank: cursor.rank,
+            rank: cursor.rank(),
             inversions,
         }
     }
@@ -235,7 +239,7 @@ impl Ranker {
     /// Rank of a canonically labelled board that can reach the goal.
     #[inline]
     pub fn rank(&self, board: &Board) -> u32 {
-        self.cursor(board).0.rank
+        self.cursor(board).0.rank()
     }
 
     /// The cursor's position as a board.
@@ -255,23 +259,30 @@ impl Ranker {
     /// The cursor after the blank moves `m`, or `None` at the board's edge.
     #[inline]
     pub fn step(&self, from: &Cursor, m: Move) -> Option<Cursor> {
-        let blank = from.blank();
-        let (cols, cells) = (self.shape.cols(), self.shape.cells());
         let mut next = *from;
+        self.advance(&mut next, m).then_some(next)
+    }
+
+    /// Moves the cursor's blank by `m` in place; false, with the cursor
+    /// unchanged, at the board's edge. Loops that walk a cursor call this
+    /// rather than [`Ranker::step`], so that no copy of the cursor is read
+    /// back before its fields' stores have landed.
+    #[inline]
+    pub fn advance(&self, cursor: &mut Cursor, m: Move) -> bool {
+        let blank = cursor.blank();
+        let (cols, cells) = (self.shape.cols(), self.shape.cells());
         match m {
             Move::Left if !self.shape.on_left_edge(blank) => {
-                next.blank -= 1;
-                next.rank -= self.per_blank;
+                cursor.place -= BLANK_ONE + self.per_blank as u64;
             }
             Move::Right if !self.shape.on_right_edge(blank) => {
-                next.blank += 1;
-                next.rank += self.per_blank;
+                cursor.place += BLANK_ONE + self.per_blank as u64;
             }
-            Move::Up if blank >= cols => self.carry(&mut next, blank - cols, true),
-            Move::Down if blank + cols < cells => self.carry(&mut next, blank, false),
-            _ => return None,
+            Move::Up if blank >= cols => self.carry(cursor, blank - cols, true),
+            Move::Down if blank + cols < cells => self.carry(cursor, blank, false),
+            _ => return false,
         }
-        Some(next)
+        true
     }
 
     /// A vertical move between cell `low` and the cell `cols` below it. The
@@ -280,25 +291,25 @@ impl Ranker {
     /// first of them to the last when the blank moves up (`up`), and from
     /// the last to the first when it moves down.
     #[inline]
-    fn carry(&self, next: &mut Cursor, low: usize, up: bool) {
+    fn carry(&self, cursor: &mut Cursor, low: usize, up: bool) {
         // One copy per board width, so that the loops over the passed tiles
         // unroll; the width is the same on every call, so the dispatch is
         // predicted.
         match self.shape.cols() {
-            2 => self.carry_past::<1>(next, low, up),
-            3 => self.carry_past::<2>(next, low, up),
-            4 => self.carry_past::<3>(next, low, up),
-            5 => self.carry_past::<4>(next, low, up),
-            _ => self.carry_past::<5>(next, low, up),
+            2 => self.carry_past::<1>(cursor, low, up),
+            3 => self.carry_past::<2>(cursor, low, up),
+            4 => self.carry_past::<3>(cursor, low, up),
+            5 => self.carry_past::<4>(cursor, low, up),
+            _ => self.carry_past::<5>(cursor, low, up),
         }
     }
 
     /// [`Ranker::carry`] for boards `K + 1` columns wide.
     #[inline]
-    fn carry_past<const K: usize>(&self, next: &mut Cursor, low: usize, up: bool) {
+    fn carry_past<const K: usize>(&self, cursor: &mut Cursor, low: usize, up: bool) {
         let k = K;
-        let seg = nibbles(next.tiles, low, k + 1);
-        let digits = nibbles(next.digits, low, k + 1);
+        let seg = nibbles(cursor.tiles, low, k + 1);
+        let digits = nibbles(cursor.digits, low, k + 1);
         let (tile, others, tile_digit, other_digits) = if up {
             (seg & 0xF, seg >> 4, digits & 0xF, digits >> 4)
         } else {
@@ -335,16 +346,19 @@ impl Ranker {
             old_weight += ((digits >> (4 * j)) & 0xF) as u32 * w;
             new_weight += ((new_digits >> (4 * j)) & 0xF) as u32 * w;
         }
-        next.tiles = with_nibbles(next.tiles, low, k + 1, new_seg);
-        next.digits = with_nibbles(next.digits, low, k + 1, new_digits);
-        let shift = self.per_blank * (k as u32 + 1);
-        if up {
-            next.blank -= k as u8 + 1;
-            next.rank = next.rank - shift - old_weight + new_weight;
+        // The blank moves k + 1 cells, and the rank by k + 1 blank cells'
+        // worth; the passed tiles' digits change it by the weights'
+        // difference. Neither step goes below zero: the old weights are
+        // part of the rank.
+        let shift = (BLANK_ONE + self.per_blank as u64) * (k as u64 + 1);
+        let place = if up {
+            cursor.place - shift - old_weight as u64
         } else {
-            next.blank += k as u8 + 1;
-            next.rank = next.rank + shift - old_weight + new_weight;
-        }
+            cursor.place + shift - old_weight as u64
+        };
+        cursor.tiles = with_nibbles(cursor.tiles, low, k + 1, new_seg);
+        cursor.digits = with_nibbles(cursor.digits, low, k + 1, new_digits);
+        cursor.place = place + new_weight as u64;
     }
 
     /// The board with rank `rank` (which must be below [`Ranker::len`]).
@@ -388,8 +402,7 @@ impl Ranker {
         Cursor {
             tiles,
             digits,
-            blank: blank as u8,
-            rank,
+            place: blank as u64 * BLANK_ONE + rank as u64,
         }
     }
 }
