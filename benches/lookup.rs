@@ -4,7 +4,8 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use npuzzle::generate::build_each;
 use npuzzle::rank::Ranker;
 use npuzzle::{
-    build_database, build_table, build_tables, parse_board, solvability, Board, Database, Shape,
+    build_database, build_table, build_table_reporting, build_tables, parse_board, solvability,
+    Board, Database, Shape,
 };
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
@@ -134,9 +135,8 @@ fn benches(c: &mut Criterion) {
             built.map(|()| tables)
         })
     });
-    let table = build_table(shape, 8);
-    c.bench_function("derive one 3x3 path table", |b| {
-        b.iter(|| npuzzle::path_table::derive(shape, black_box(&table)))
+    c.bench_function("build one 3x3 table with its path table", |b| {
+        b.iter(|| build_table_reporting(shape, black_box(8), true, &|_| {}))
     });
 }
 

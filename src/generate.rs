@@ -41,12 +41,6 @@ impl Table {
     pub fn max_distance(&self) -> usize {
         self.counts.len() - 1
     }
-
-    /// The table with its path table ([`path_table::derive`]).
-    pub fn with_paths(mut self, shape: Shape) -> Table {
-        self.paths = Some(path_table::derive(shape, &self));
-        self
-    }
 }
 
 /// How far a search has come, reported after each level.
@@ -65,18 +59,22 @@ pub struct Level {
 /// Builds the table for one goal blank cell, with the search that suits the
 /// board's size.
 pub fn build_table(shape: Shape, goal_blank: usize) -> Table {
-    build_table_reporting(shape, goal_blank, &|_| {})
+    build_table_reporting(shape, goal_blank, false, &|_| {})
 }
 
-/// [`build_table`], calling `on_level` after each level of the search.
+/// [`build_table`], with its path table when `paths` is set (boards of up
+/// to [`LIST_SEARCH_MAX_CELLS`] cells), calling `on_level` after each level
+/// of the search.
 pub fn build_table_reporting(
     shape: Shape,
     goal_blank: usize,
+    paths: bool,
     on_level: &(dyn Fn(Level) + Sync),
 ) -> Table {
     if shape.cells() <= LIST_SEARCH_MAX_CELLS {
-        search_with_lists(shape, goal_blank, on_level)
+        search_with_lists(shape, goal_blank, paths, on_level)
     } else {
+        assert!(!paths, "path tables stop at {LIST_SEARCH_MAX_CELLS} cells");
         search_with_bitsets(shape, goal_blank, on_level)
     }
 }
@@ -107,12 +105,7 @@ pub fn build_each<E>(
     mut take: impl FnMut(Table) -> Result<(), E>,
 ) -> Result<(), E> {
     let build = |(i, &blank): (usize, &usize)| {
-        let table = build_table_reporting(shape, blank, &|level| on_level(i, level));
-        if paths {
-            table.with_paths(shape)
-        } else {
-            table
-        }
+        build_table_reporting(shape, blank, paths, &|level| on_level(i, level))
     };
     if shape.cells() <= LIST_SEARCH_MAX_CELLS {
         let tables: Vec<Table> = goal_blanks.par_iter().enumerate().map(build).collect();
@@ -151,14 +144,21 @@ fn moves_out(entry: u8, distance: u32) -> impl Iterator<Item = Move> {
 /// for the first time gets the move that undoes the one that reached it:
 /// that move leads one step back toward the goal. Ranks are updated move by
 /// move with a [`Cursor`], never computed from scratch.
+///
+/// With `paths`, it also fills the path table ([`path_table`]): a child's
+/// word is its move back followed by its parent's word, which is complete
+/// since the parent lies one level closer.
 pub fn search_with_lists(
     shape: Shape,
     goal_blank: usize,
+    paths: bool,
     on_level: &(dyn Fn(Level) + Sync),
 ) -> Table {
     let (ranker, goal) = start(shape, goal_blank);
     let mut entries = vec![UNSEEN; ranker.len()];
     entries[goal.rank() as usize] = goal_entry();
+    // The goal's word is 0, as every word starts.
+    let mut words = paths.then(|| vec![0u8; ranker.len() * path_table::WORD_BYTES]);
 
     let mut counts = vec![1u64];
     let mut frontier = vec![goal];
@@ -167,6 +167,9 @@ pub fn search_with_lists(
     loop {
         distance += 1;
         for position in &frontier {
+            let word = words
+                .as_deref()
+                .map_or(0, |words| path_table::word_at(words, position.rank()));
             for m in moves_out(entries[position.rank() as usize], distance) {
                 let Some(child) = ranker.step(position, m) else {
                     continue;
@@ -174,6 +177,13 @@ pub fn search_with_lists(
                 let slot = &mut entries[child.rank() as usize];
                 if *slot == UNSEEN {
                     *slot = entry::encode(distance, m.opposite());
+                    if let Some(words) = &mut words {
+                        path_table::set_word(
+                            words,
+                            child.rank(),
+                            path_table::word(m.opposite(), word),
+                        );
+                    }
                     next.push(child);
                 }
             }
@@ -190,7 +200,7 @@ pub fn search_with_lists(
         goal_blank,
         entries,
         counts,
-        paths: None,
+        paths: words,
     }
 }
 
@@ -335,7 +345,7 @@ mod tests {
         for size in ["2x2", "2x3", "3x2", "2x4", "4x2", "3x3"] {
             let shape: Shape = size.parse().unwrap();
             for blank in 0..shape.cells() {
-                let lists = search_with_lists(shape, blank, &|_| {});
+                let lists = search_with_lists(shape, blank, false, &|_| {});
                 let bitsets = search_with_bitsets(shape, blank, &|_| {});
                 assert_eq!(lists.counts, bitsets.counts, "{size} blank {blank}");
                 let ranker = Ranker::new(shape, blank);
@@ -359,7 +369,10 @@ mod tests {
     #[test]
     fn levels_are_reported_in_order() {
         let shape: Shape = "2x3".parse().unwrap();
-        for search in [search_with_lists, search_with_bitsets] {
+        let lists = |shape, blank, on_level: &(dyn Fn(Level) + Sync)| {
+            search_with_lists(shape, blank, false, on_level)
+        };
+        for search in [lists, search_with_bitsets] {
             let seen = std::sync::Mutex::new(Vec::new());
             let table = search(shape, 5, &|level| seen.lock().unwrap().push(level));
             let seen = seen.into_inner().unwrap();

@@ -10,13 +10,12 @@
 //! with the word of the position 32 moves on.
 //!
 //! The moves are the very ones the table's entries give, so answers do not
-//! change, only their cost; `verify` checks each word against its entry and
-//! the next position's word.
+//! change, only their cost. The list search fills the words as it goes
+//! (see [`crate::generate::search_with_lists`]); `verify` checks each word
+//! against its entry and the next position's word.
 
 use crate::board::{Board, Move};
 use crate::entry;
-use crate::generate::Table;
-use crate::rank::Ranker;
 use crate::shape::Shape;
 
 /// Moves held by one word.
@@ -28,10 +27,6 @@ pub const WORD_BYTES: usize = 8;
 /// Path tables are made only for boards whose distances stay below this,
 /// where an entry's distance field is the distance itself (see [`entry`]).
 pub const MAX_DISTANCE: usize = entry::MODULUS as usize - 1;
-
-/// Marks a word not yet known while a path table is derived: 32 moves
-/// right in a row, which no board allows.
-const PENDING: u64 = u64::MAX;
 
 /// The word of a position whose stored move is `m`, given the word of the
 /// position `m` leads to.
@@ -116,55 +111,26 @@ pub fn unpack(shape: Shape, cells: u64) -> Option<Board> {
     Board::new(shape, &cells).ok()
 }
 
-/// The path table of a finished table (one whose distances stay within
-/// [`MAX_DISTANCE`]), as the bytes stored in the file.
-///
-/// Each position's word needs the word of the position its move leads to,
-/// so the walk follows stored moves down to a position whose word is known
-/// and fills the words back up along the way: one step per position.
-pub fn derive(shape: Shape, table: &Table) -> Vec<u8> {
-    assert!(
-        table.max_distance() <= MAX_DISTANCE,
-        "path tables need distances within {MAX_DISTANCE}"
-    );
-    let ranker = Ranker::new(shape, table.goal_blank);
-    let goal = ranker.rank(&Board::canonical_goal(shape, table.goal_blank));
-    let mut words = vec![PENDING; table.entries.len()];
-    words[goal as usize] = 0;
-    let mut chain = Vec::with_capacity(MAX_DISTANCE);
-    for rank in 0..words.len() {
-        if words[rank] != PENDING {
-            continue;
-        }
-        let mut position = ranker.cursor_at(rank as u32);
-        while words[position.rank() as usize] == PENDING {
-            let m = entry::next_move(table.entries[position.rank() as usize]);
-            chain.push((position.rank(), m));
-            position = ranker
-                .step(&position, m)
-                .expect("a finished table's moves stay on the board");
-        }
-        let mut next = words[position.rank() as usize];
-        for (r, m) in chain.drain(..).rev() {
-            next = word(m, next);
-            words[r as usize] = next;
-        }
-    }
-    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+/// Stores the word of `rank` in a path table's bytes.
+#[inline]
+pub fn set_word(bytes: &mut [u8], rank: u32, word: u64) {
+    let start = rank as usize * WORD_BYTES;
+    bytes[start..start + WORD_BYTES].copy_from_slice(&word.to_le_bytes());
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::build_table;
+    use crate::generate::build_table_reporting;
+    use crate::rank::Ranker;
 
     /// Every word spells the moves that following the entries gives.
     #[test]
     fn words_hold_the_stored_moves() {
         for (size, blank) in [("2x2", 3), ("2x3", 0), ("3x2", 4), ("2x4", 7), ("3x3", 4)] {
             let shape: Shape = size.parse().unwrap();
-            let table = build_table(shape, blank);
-            let bytes = derive(shape, &table);
+            let table = build_table_reporting(shape, blank, true, &|_| {});
+            let bytes = table.paths.as_deref().unwrap();
             let ranker = Ranker::new(shape, blank);
             assert_eq!(bytes.len(), table.entries.len() * WORD_BYTES);
             for rank in (0..table.entries.len() as u32).step_by(7) {
@@ -176,7 +142,7 @@ mod tests {
                     expected.push(m);
                     position = ranker.step(&position, m).unwrap();
                 }
-                let w = word_at(&bytes, rank);
+                let w = word_at(bytes, rank);
                 assert_eq!(
                     moves(w, d).collect::<Vec<_>>(),
                     expected,

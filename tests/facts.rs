@@ -146,7 +146,10 @@ fn two_by_five_agrees_with_plain_bfs_in_both_searches() {
     let goal = Board::goal(shape);
     let truth = plain_bfs(shape.rows(), shape.cols(), goal.cells());
     let ranker = npuzzle::rank::Ranker::new(shape, goal.blank());
-    for search in [search_with_lists, search_with_bitsets] {
+    let lists = |shape, blank, on_level: &(dyn Fn(npuzzle::Level) + Sync)| {
+        search_with_lists(shape, blank, false, on_level)
+    };
+    for search in [lists, search_with_bitsets] {
         let table = search(shape, goal.blank(), &|_| {});
         assert_eq!(table.counts, histogram(&truth));
         assert_eq!(table.max_distance(), 55);

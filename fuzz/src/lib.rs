@@ -2,7 +2,9 @@
 
 use npuzzle::build::default_paths;
 use npuzzle::format::{encode_header, preamble_for, section_offsets, Preamble, FIRST_TABLE};
-use npuzzle::{build_tables, Board, Header, Shape, Table, TableInfo};
+use npuzzle::generate::build_each;
+use npuzzle::{Board, Header, Shape, Table, TableInfo};
+use std::convert::Infallible;
 
 /// Every board size the library accepts, as `(rows, cols)`.
 pub const SHAPES: [(usize, usize); 12] = [
@@ -25,16 +27,12 @@ pub const SHAPES: [(usize, usize); 12] = [
 /// default, built in memory: the same layout [`npuzzle::write_database`]
 /// writes, without a file.
 pub fn database_bytes(shape: Shape, blanks: &[usize]) -> Vec<u8> {
-    let tables: Vec<Table> = build_tables(shape, blanks)
-        .into_iter()
-        .map(|t| {
-            if default_paths(shape) {
-                t.with_paths(shape)
-            } else {
-                t
-            }
-        })
-        .collect();
+    let mut tables: Vec<Table> = Vec::new();
+    let built = build_each(shape, blanks, default_paths(shape), &|_, _| {}, |t| {
+        tables.push(t);
+        Ok::<(), Infallible>(())
+    });
+    built.unwrap_or_else(|never| match never {});
     let sections: Vec<&[u8]> = tables
         .iter()
         .flat_map(|t| std::iter::once(&t.entries[..]).chain(t.paths.as_deref()))
