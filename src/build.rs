@@ -1,7 +1,7 @@
 //! Building a database file: which tables, and writing each as it is done.
 
 use crate::format::{DatabaseWriter, WriteError};
-use crate::generate::{build_each, Level};
+use crate::generate::{build_each, Level, LIST_SEARCH_MAX_CELLS};
 use crate::shape::Shape;
 use crate::symmetry;
 use std::path::Path;
@@ -14,9 +14,10 @@ pub const ALL_GOALS_MAX_CELLS: usize = 10;
 /// board's take 1.45 MB each.
 pub const DEFAULT_PATHS_MAX_CELLS: usize = 9;
 
-/// Boards up to this many cells can have path tables: 2×5's take 14.5 MB
-/// each, and a 12-cell board's would take 1.9 GB.
-pub const PATHS_MAX_CELLS: usize = 10;
+/// Boards up to this many cells can have path tables (the list search
+/// fills them): 2×5's take 14.5 MB each, and a 12-cell board's would take
+/// 1.9 GB.
+pub const PATHS_MAX_CELLS: usize = LIST_SEARCH_MAX_CELLS;
 
 /// The goal blank cells whose tables answer every goal: one per class of
 /// cells under the board's symmetries (3 for 3×3, 4 for 3×4, 3 for 2×6),
@@ -78,10 +79,6 @@ pub fn build_database(
     paths: bool,
     on_level: &(dyn Fn(usize, Level) + Sync),
 ) -> Result<Built, WriteError> {
-    assert!(
-        !paths || shape.cells() <= PATHS_MAX_CELLS,
-        "path tables stop at {PATHS_MAX_CELLS} cells"
-    );
     let started = Instant::now();
     let mut writer = DatabaseWriter::create(path, shape)?;
     let mut built = Built {

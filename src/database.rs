@@ -268,7 +268,7 @@ impl<B: AsRef<[u8]>> Database<B> {
             relabelling,
             ranker: slot.ranker,
             entries: self.table_entries(info),
-            paths: self.table_paths(info),
+            path_table: self.path_table(info),
             replayer: self.replayer,
             info,
             ambiguous: info.max_distance.saturating_sub(entry::MODULUS as u8 - 1),
@@ -308,8 +308,8 @@ impl<B: AsRef<[u8]>> Database<B> {
 
     /// The path table of one of this database's tables (`info` from its
     /// header), when it has one.
-    pub fn table_paths(&self, info: &TableInfo) -> Option<&[u8]> {
-        let start = info.paths?.offset as usize;
+    pub fn path_table(&self, info: &TableInfo) -> Option<&[u8]> {
+        let start = info.path_table?.offset as usize;
         Some(&self.bytes()[start..start + info.positions as usize * WORD_BYTES])
     }
 
@@ -365,7 +365,7 @@ pub struct Target<'a> {
     ranker: Ranker,
     entries: &'a [u8],
     /// The table's path table, if the file has one.
-    paths: Option<&'a [u8]>,
+    path_table: Option<&'a [u8]>,
     replayer: Replayer,
     info: &'a TableInfo,
     /// Distance fields below this may mean the field or the field + 63:
@@ -394,8 +394,8 @@ impl<'a> Target<'a> {
     }
 
     /// The table's path table ([`path_table`]), if the file has one.
-    pub fn paths(&self) -> Option<&'a [u8]> {
-        self.paths
+    pub fn path_table(&self) -> Option<&'a [u8]> {
+        self.path_table
     }
 
     /// The goal's rank in the table.
@@ -566,8 +566,8 @@ impl<'a> Target<'a> {
     #[inline]
     pub fn solve_into(&self, start: &Board, moves: &mut Vec<Move>) -> Result<u32, LookupError> {
         let position = self.cursor(start)?;
-        match self.paths {
-            Some(paths) => self.solve_by_words(position, paths, moves),
+        match self.path_table {
+            Some(words) => self.solve_by_words(position, words, moves),
             None => self.solve_by_steps(position, moves),
         }
     }
@@ -575,34 +575,41 @@ impl<'a> Target<'a> {
     fn solve_by_words(
         &self,
         position: Cursor,
-        paths: &[u8],
+        words: &[u8],
         moves: &mut Vec<Move>,
     ) -> Result<u32, LookupError> {
         let total = self.distance_at(position.rank())?;
         moves.reserve(total as usize);
+        let goal = self.goal_cursor.cells();
         let (mut cells, mut blank) = (position.cells(), position.blank());
         let (mut rank, mut left) = (position.rank(), total);
+        // Within one word, the end is check enough: moves past the goal
+        // could only be the word's zero padding (`U`s), which never come
+        // back to it. A longer solution goes on from where the padding
+        // would leave it, so it must not pass the goal on the way.
+        let long = total > MOVES_PER_WORD;
         loop {
-            let word = path_table::word_at(paths, rank);
-            (cells, blank) = self
-                .replayer
-                .replay(cells, blank, word, left)
-                .ok_or(LookupError::Corrupt { rank })?;
+            let word = path_table::word_at(words, rank);
+            let replayed = if long {
+                self.replayer.replay::<true>(cells, blank, word, left, goal)
+            } else {
+                self.replayer
+                    .replay::<false>(cells, blank, word, left, goal)
+            };
+            (cells, blank) = replayed.ok_or(LookupError::Corrupt { rank })?;
             moves.extend(path_table::moves(word, left).map(|m| self.move_from_table(m)));
             left = left.saturating_sub(MOVES_PER_WORD);
             if left == 0 {
                 break;
             }
             // A longer solution goes on with the word of where it has got to.
-            let next = path_table::unpack(self.shape, cells)
-                .map(|board| self.ranker.rank(&board))
-                .ok_or(LookupError::Corrupt { rank })?;
+            let next = self.ranker.rank_cells(cells, blank);
             if self.distance_at(next)? != left {
                 return Err(LookupError::Corrupt { rank });
             }
             rank = next;
         }
-        if cells != self.goal_cursor.cells() {
+        if cells != goal {
             return Err(LookupError::Corrupt { rank });
         }
         Ok(total)
@@ -719,7 +726,7 @@ fn check_header(data: &[u8]) -> Result<(Header, Shape, usize), FormatError> {
                 t.counts.len()
             ));
         }
-        if t.paths.is_some() && t.max_distance as usize > path_table::MAX_DISTANCE {
+        if t.path_table.is_some() && t.max_distance as usize > path_table::MAX_DISTANCE {
             return bad(format!(
                 "table {i} has a path table, but its distances reach {}, past the {} that path tables allow",
                 t.max_distance,
@@ -736,12 +743,10 @@ fn check_header(data: &[u8]) -> Result<(Header, Shape, usize), FormatError> {
     }
     // Only now, with at most one table per cell of cells!/2 positions each,
     // can the layout's offsets be added up without overflow.
-    let (offsets, end) = section_offsets(header.tables.iter().flat_map(TableInfo::sections));
+    let (offsets, end) = section_offsets(header.tables.iter().flat_map(TableInfo::section_sizes));
     let mut expected = offsets.into_iter();
     for (i, t) in header.tables.iter().enumerate() {
-        let sections =
-            std::iter::once(("table", t.offset)).chain(t.paths.map(|p| ("path table", p.offset)));
-        for ((what, offset), expected) in sections.zip(&mut expected) {
+        for ((what, offset, _), expected) in t.sections().zip(&mut expected) {
             if offset != expected {
                 return bad(format!(
                     "the {what} of table {i} starts at {offset}, expected {expected}"

@@ -13,8 +13,8 @@
 //!              cols u8, then the list of tables (u64 count, then per table:
 //!              blank u8, positions u64, max_distance u8, counts (u64 length
 //!              + u64 each), offset u64, checksum u32 = CRC-32 of the
-//!              table's bytes, paths: u8 0 for none, or 1 then offset u64
-//!              and checksum u32 of the path table)
+//!              table's bytes, path_table: u8 0 for none, or 1 then offset
+//!              u64 and checksum u32 of the path table)
 //! ```
 //!
 //! Preamble and header are bincode 2 with a pinned configuration: little
@@ -103,12 +103,12 @@ pub struct TableInfo {
     /// CRC-32 of the table's bytes.
     pub checksum: u32,
     /// The table's path table, if the file has one.
-    pub paths: Option<PathsInfo>,
+    pub path_table: Option<PathTableInfo>,
 }
 
 /// Where a table's path table lies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Encode, Decode, Serialize)]
-pub struct PathsInfo {
+pub struct PathTableInfo {
     /// Where the path table starts in the file.
     pub offset: u64,
     /// CRC-32 of its bytes.
@@ -116,29 +116,41 @@ pub struct PathsInfo {
 }
 
 impl TableInfo {
-    /// The header entry of `table`, stored at `offsets` (see
-    /// [`TableInfo::sections`]): the table's, then its path table's if it
-    /// has one.
-    pub fn describe(table: &Table, offsets: &[u64]) -> TableInfo {
+    /// The header entry of `table`, stored at `offset`, with its path
+    /// table (if it has one) at `path_table_offset`.
+    pub fn describe(table: &Table, offset: u64, path_table_offset: Option<u64>) -> TableInfo {
         TableInfo {
             blank: table.goal_blank as u8,
             positions: table.entries.len() as u64,
             max_distance: table.max_distance() as u8,
             counts: table.counts.clone(),
-            offset: offsets[0],
+            offset,
             checksum: crc32fast::hash(&table.entries),
-            paths: table.paths.as_ref().map(|paths| PathsInfo {
-                offset: offsets[1],
-                checksum: crc32fast::hash(paths),
-            }),
+            path_table: table
+                .path_table
+                .as_ref()
+                .zip(path_table_offset)
+                .map(|(words, offset)| PathTableInfo {
+                    offset,
+                    checksum: crc32fast::hash(words),
+                }),
         }
     }
 
     /// The sizes in bytes of the table's sections, in file order: its
     /// entries, then its path table if it has one.
-    pub fn sections(&self) -> impl Iterator<Item = u64> {
-        let paths = self.paths.map(|_| self.positions * WORD_BYTES as u64);
-        std::iter::once(self.positions).chain(paths)
+    pub fn section_sizes(&self) -> impl Iterator<Item = u64> {
+        let words = self.path_table.map(|_| self.positions * WORD_BYTES as u64);
+        std::iter::once(self.positions).chain(words)
+    }
+
+    /// The table's sections as (name, offset, size), in file order.
+    pub fn sections(&self) -> impl Iterator<Item = (&'static str, u64, u64)> {
+        let offsets = std::iter::once(("table", self.offset))
+            .chain(self.path_table.map(|p| ("path table", p.offset)));
+        offsets
+            .zip(self.section_sizes())
+            .map(|((name, offset), size)| (name, offset, size))
     }
 }
 
@@ -168,13 +180,13 @@ pub enum WriteError {
     },
 }
 
-/// Where the first table starts.
-pub const FIRST_TABLE: u64 = PAGE;
+/// Where the first section starts.
+pub const FIRST_SECTION: u64 = PAGE;
 
 /// Where each section starts, for sections of these sizes, and where the
 /// last one ends (and the header begins).
 pub fn section_offsets(sizes: impl IntoIterator<Item = u64>) -> (Vec<u64>, u64) {
-    let mut end = FIRST_TABLE;
+    let mut end = FIRST_SECTION;
     let mut offsets = Vec::new();
     for size in sizes {
         let offset = page_align(end);
@@ -231,22 +243,28 @@ impl<'a> DatabaseWriter<'a> {
             written: 0,
         };
         // The preamble's place; it is written last, once the header is known.
-        writer.pad_to(FIRST_TABLE)?;
+        writer.pad_to(FIRST_SECTION)?;
         Ok(writer)
     }
 
     /// Appends one table, and its path table if it has one.
     pub fn append(&mut self, table: &Table) -> Result<(), WriteError> {
-        let mut offsets = Vec::with_capacity(2);
-        for section in std::iter::once(&table.entries).chain(&table.paths) {
-            offsets.push(page_align(self.written));
-            self.pad_to(page_align(self.written))?;
-            self.write(section)?;
-        }
-        self.header
-            .tables
-            .push(TableInfo::describe(table, &offsets));
+        let offset = self.append_section(&table.entries)?;
+        let path_table_offset = match &table.path_table {
+            Some(words) => Some(self.append_section(words)?),
+            None => None,
+        };
+        let info = TableInfo::describe(table, offset, path_table_offset);
+        self.header.tables.push(info);
         Ok(())
+    }
+
+    /// Writes one section at the next page boundary; returns its offset.
+    fn append_section(&mut self, bytes: &[u8]) -> Result<u64, WriteError> {
+        let offset = page_align(self.written);
+        self.pad_to(offset)?;
+        self.write(bytes)?;
+        Ok(offset)
     }
 
     /// Writes the header and the preamble, flushes everything to disk and

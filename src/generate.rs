@@ -16,7 +16,8 @@ use rayon::prelude::*;
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
-/// Boards up to this many cells are searched with lists of cursors.
+/// Boards up to this many cells are searched with lists of cursors, and
+/// only those can have path tables.
 pub const LIST_SEARCH_MAX_CELLS: usize = 10;
 
 /// Bitset words per parallel work item of a bitset search (64 ranks each).
@@ -33,7 +34,7 @@ pub struct Table {
     /// `counts[d]` = positions at distance `d`; the last is the maximum distance.
     pub counts: Vec<u64>,
     /// The table's path table ([`path_table`]) as stored, when it has one.
-    pub paths: Option<Vec<u8>>,
+    pub path_table: Option<Vec<u8>>,
 }
 
 impl Table {
@@ -200,7 +201,7 @@ pub fn search_with_lists(
         goal_blank,
         entries,
         counts,
-        paths: words,
+        path_table: words,
     }
 }
 
@@ -299,7 +300,7 @@ pub fn search_with_bitsets(
         // Back to plain bytes in place.
         entries: entries.into_iter().map(AtomicU8::into_inner).collect(),
         counts,
-        paths: None,
+        path_table: None,
     }
 }
 

@@ -54,7 +54,7 @@ pub mod verify;
 pub use board::{move_string, Board, BoardError, Move};
 pub use build::{build_database, Built};
 pub use database::{Database, FormatError, LookupError, OpenError, Target};
-pub use format::{write_database, DatabaseWriter, Header, PathsInfo, TableInfo, WriteError};
+pub use format::{write_database, DatabaseWriter, Header, PathTableInfo, TableInfo, WriteError};
 pub use generate::{build_table, build_table_reporting, build_tables, Level, Table};
 pub use parse::{parse_board, ParseError};
 pub use shape::{Shape, ShapeError, MAX_CELLS};

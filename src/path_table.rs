@@ -24,7 +24,7 @@ pub const MOVES_PER_WORD: u32 = 32;
 /// Bytes per word in the file (little endian).
 pub const WORD_BYTES: usize = 8;
 
-/// Path tables are made only for boards whose distances stay below this,
+/// Path tables are made only for boards whose distances are at most this,
 /// where an entry's distance field is the distance itself (see [`entry`]).
 pub const MAX_DISTANCE: usize = entry::MODULUS as usize - 1;
 
@@ -81,19 +81,26 @@ impl Replayer {
     }
 
     /// The position after the first `count` moves of `word`, from `cells`
-    /// with the blank in `blank`, or `None` if a move runs off the board.
+    /// with the blank in `blank`; `None` if a move runs off the board, or,
+    /// with `AVOID_GOAL`, if a move starts from `goal` (a shortest solution
+    /// reaches the goal only with its last move: passing it earlier means a
+    /// damaged table).
     #[inline]
-    pub fn replay(
+    pub fn replay<const AVOID_GOAL: bool>(
         &self,
         mut cells: u64,
         mut blank: usize,
         word: u64,
         count: u32,
+        goal: u64,
     ) -> Option<(u64, usize)> {
         let mut legal = true;
         for m in moves(word, count) {
             let code = m.code() as usize;
             legal &= self.legal >> (4 * blank + code) & 1 == 1;
+            if AVOID_GOAL {
+                legal &= cells != goal;
+            }
             // Off the board only when `legal` is already false; kept to a
             // nibble's place either way.
             let to = blank.wrapping_add(self.steps[code]) & 0xF;
@@ -103,12 +110,6 @@ impl Replayer {
         }
         legal.then_some((cells, blank))
     }
-}
-
-/// The board of `shape` with these cells, one per nibble.
-pub fn unpack(shape: Shape, cells: u64) -> Option<Board> {
-    let cells: Vec<u64> = (0..shape.cells()).map(|c| cells >> (4 * c) & 0xF).collect();
-    Board::new(shape, &cells).ok()
 }
 
 /// Stores the word of `rank` in a path table's bytes.
@@ -130,7 +131,7 @@ mod tests {
         for (size, blank) in [("2x2", 3), ("2x3", 0), ("3x2", 4), ("2x4", 7), ("3x3", 4)] {
             let shape: Shape = size.parse().unwrap();
             let table = build_table_reporting(shape, blank, true, &|_| {});
-            let bytes = table.paths.as_deref().unwrap();
+            let bytes = table.path_table.as_deref().unwrap();
             let ranker = Ranker::new(shape, blank);
             assert_eq!(bytes.len(), table.entries.len() * WORD_BYTES);
             for rank in (0..table.entries.len() as u32).step_by(7) {

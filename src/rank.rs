@@ -361,6 +361,12 @@ impl Ranker {
         cursor.place = place + new_weight as u64;
     }
 
+    /// The rank of the position with these cells, one per nibble as
+    /// [`Cursor::cells`] gives them, and the blank in `blank`.
+    pub fn rank_cells(&self, cells: u64, blank: usize) -> u32 {
+        self.rank(&Board::from_parts(self.shape, blank, spread_nibbles(cells)))
+    }
+
     /// The board with rank `rank` (which must be below [`Ranker::len`]).
     pub fn unrank(&self, rank: u32) -> Board {
         self.board(&self.cursor_at(rank))

@@ -25,7 +25,7 @@ pub struct TableReport {
     pub checksum_ok: bool,
     /// Whether the path table's stored checksum matched (`None` when the
     /// table has no path table).
-    pub paths_checksum_ok: Option<bool>,
+    pub path_table_checksum_ok: Option<bool>,
     /// Entries that are wrong (the first few described).
     pub faults: Vec<String>,
     /// All wrong entries, including those not described.
@@ -35,7 +35,7 @@ pub struct TableReport {
 impl TableReport {
     /// True when the table passed every check.
     pub fn is_ok(&self) -> bool {
-        self.checksum_ok && self.paths_checksum_ok != Some(false) && self.fault_count == 0
+        self.checksum_ok && self.path_table_checksum_ok != Some(false) && self.fault_count == 0
     }
 }
 
@@ -75,8 +75,7 @@ fn nonzero_padding<B: AsRef<[u8]>>(db: &Database<B>) -> u64 {
     let mut end = PREAMBLE_LEN;
     let mut count = 0;
     for t in &db.header().tables {
-        let offsets = std::iter::once(t.offset).chain(t.paths.map(|p| p.offset));
-        for (offset, size) in offsets.zip(t.sections()) {
+        for (_, offset, size) in t.sections() {
             count += bytes[end..offset as usize]
                 .iter()
                 .filter(|&&b| b != 0)
@@ -134,12 +133,12 @@ fn verify_table<B: AsRef<[u8]> + Sync>(db: &Database<B>, info: &TableInfo) -> Ta
                 if let Some(count) = checked
                     .as_ref()
                     .ok()
-                    .and_then(|&d| found.counts.get_mut(d as usize))
+                    .and_then(|c| found.counts.get_mut(c.distance as usize))
                 {
                     *count += 1;
                 }
                 // A word is checked only where the entry's move is right.
-                if let Err(fault) = checked.and_then(|_| check_word(&target, rank)) {
+                if let Err(fault) = checked.and_then(|c| check_word(&target, rank, c.step)) {
                     found.fault_count += 1;
                     if found.faults.len() < FAULTS_SHOWN {
                         let board = target.ranker().unrank(rank);
@@ -154,9 +153,9 @@ fn verify_table<B: AsRef<[u8]> + Sync>(db: &Database<B>, info: &TableInfo) -> Ta
         blank,
         positions: info.positions,
         checksum_ok: crc32fast::hash(entries) == info.checksum,
-        paths_checksum_ok: info
-            .paths
-            .zip(db.table_paths(info))
+        path_table_checksum_ok: info
+            .path_table
+            .zip(db.path_table(info))
             .map(|(p, bytes)| crc32fast::hash(bytes) == p.checksum),
         faults: found.faults,
         fault_count: found.fault_count,
@@ -173,18 +172,28 @@ fn verify_table<B: AsRef<[u8]> + Sync>(db: &Database<B>, info: &TableInfo) -> Ta
     report
 }
 
+/// What a right entry says: the position's distance, and its stored move
+/// with the rank it leads to (none at the goal).
+struct Checked {
+    distance: u32,
+    step: Option<(Move, u32)>,
+}
+
 /// One entry is right when the goal alone has distance 0, and every other
 /// position's move is legal and lands one step closer while no neighbour
 /// is closer still. Together these make every distance the true one: the
 /// stored moves give a path of that length, and a shorter path would pass a
-/// neighbour closer than allowed. Returns the position's distance.
-fn check_entry(target: &Target<'_>, rank: u32) -> Result<u32, String> {
+/// neighbour closer than allowed.
+fn check_entry(target: &Target<'_>, rank: u32) -> Result<Checked, String> {
     let d = target
         .distance_at(rank)
         .map_err(|_| "its stored moves do not lead down to its distance".to_string())?;
     if rank == target.goal_rank() {
         return if d == 0 {
-            Ok(d)
+            Ok(Checked {
+                distance: 0,
+                step: None,
+            })
         } else {
             Err(format!("the goal has distance {d}"))
         };
@@ -194,9 +203,9 @@ fn check_entry(target: &Target<'_>, rank: u32) -> Result<u32, String> {
     }
     let stored = entry::next_move(target.entries()[rank as usize]);
     let position = target.ranker().cursor_at(rank);
-    if target.ranker().step(&position, stored).is_none() {
+    let Some(next) = target.ranker().step(&position, stored) else {
         return Err(format!("move {} runs off the board", stored.letter()));
-    }
+    };
     for m in Move::ALL {
         let Some(next) = target.ranker().step(&position, m) else {
             continue;
@@ -222,29 +231,24 @@ fn check_entry(target: &Target<'_>, rank: u32) -> Result<u32, String> {
             Err(_) => {}
         }
     }
-    Ok(d)
+    Ok(Checked {
+        distance: d,
+        step: Some((stored, next.rank())),
+    })
 }
 
 /// A position's path word is right when it is the goal's and 0, or it is
 /// its stored move followed by the word of the position that move leads to
-/// (once [`check_entry`] has found that move legal). Together these make
-/// every word the stored moves themselves, first 32 of them.
-fn check_word(target: &Target<'_>, rank: u32) -> Result<(), String> {
-    let Some(paths) = target.paths() else {
+/// (`step`, from [`check_entry`]). Together these make every word the
+/// stored moves themselves, first 32 of them.
+fn check_word(target: &Target<'_>, rank: u32, step: Option<(Move, u32)>) -> Result<(), String> {
+    let Some(words) = target.path_table() else {
         return Ok(());
     };
-    let word = path_table::word_at(paths, rank);
-    let expected = if rank == target.goal_rank() {
-        0
-    } else {
-        let stored = entry::next_move(target.entries()[rank as usize]);
-        let position = target.ranker().cursor_at(rank);
-        let next = target
-            .ranker()
-            .step(&position, stored)
-            .expect("check_entry found the move legal");
-        path_table::word(stored, path_table::word_at(paths, next.rank()))
-    };
+    let word = path_table::word_at(words, rank);
+    let expected = step.map_or(0, |(m, next)| {
+        path_table::word(m, path_table::word_at(words, next))
+    });
     if word == expected {
         Ok(())
     } else {

@@ -40,9 +40,11 @@ fn truncated_or_extended_files_are_refused() {
     let db = open(good.clone()).unwrap();
     let mut cuts: Vec<usize> = (0..=PREAMBLE_LEN + 1).chain(db.header_range()).collect();
     for t in &db.header().tables {
-        let paths = t.paths.map(|p| p.offset);
-        assert!(paths.is_some(), "2x3 files have path tables by default");
-        for (start, len) in std::iter::once(t.offset).chain(paths).zip(t.sections()) {
+        assert!(
+            t.path_table.is_some(),
+            "2x3 files have path tables by default"
+        );
+        for (_, start, len) in t.sections() {
             let (start, len) = (start as usize, len as usize);
             cuts.extend([
                 start - 1,
@@ -123,7 +125,7 @@ fn damaged_path_tables_are_caught_and_solve_never_lies() {
     let truth: Vec<(Board, u32)> = (0..=21)
         .flat_map(|d| target.positions_at(d).map(move |b| (b, d)))
         .collect();
-    let paths = db.table_info(goal.blank()).unwrap().paths.unwrap();
+    let paths = db.table_info(goal.blank()).unwrap().path_table.unwrap();
     let mut corrupt = 0;
     for (rank, byte, flip) in [
         (0usize, 0usize, 0x01u8),
@@ -220,11 +222,11 @@ fn headers_with_a_valid_checksum_but_impossible_contents_are_refused() {
             "the table of table 1 starts at",
         ),
         (
-            Box::new(|_, h| h.tables[1].paths.as_mut().unwrap().offset -= 4096),
+            Box::new(|_, h| h.tables[1].path_table.as_mut().unwrap().offset -= 4096),
             "the path table of table 1 starts at",
         ),
         (
-            Box::new(|_, h| h.tables[0].paths = None),
+            Box::new(|_, h| h.tables[0].path_table = None),
             "the table of table 1 starts at",
         ),
         (
@@ -328,5 +330,40 @@ fn verify_names_an_entry_that_claims_a_longer_distance() {
             "{:?}",
             table.faults
         );
+    }
+}
+
+/// A start entry whose distance field alone is damaged: with a path table,
+/// every wrong value is caught, including those that a word padded with
+/// zeros (`U` moves) would otherwise stretch past the goal and back.
+#[test]
+fn a_damaged_distance_never_stretches_a_path_table_solution() {
+    for (size, blank) in [("3x3", 8), ("2x4", 7)] {
+        let t = common::temp_db_built(size, &[blank], true);
+        let good = std::fs::read(&t.path).unwrap();
+        let db = open(good.clone()).unwrap();
+        let goal = Board::canonical_goal(db.shape(), blank);
+        let target = db.target(&goal).unwrap();
+        let offset = db.table_info(blank).unwrap().offset as usize;
+        let max = target.info().max_distance as u32;
+        // A few positions at every distance.
+        let ranks: Vec<u32> = (1..=max)
+            .flat_map(|d| target.ranks_within(d..=d).step_by(97).take(3))
+            .collect();
+        for rank in ranks {
+            let d = target.distance_at(rank).unwrap();
+            let start = target.board_at(rank);
+            for field in (0..=62).filter(|&f| f != d) {
+                let mut bad = good.clone();
+                let e = &mut bad[offset + rank as usize];
+                *e = (*e & 0b1100_0000) | field as u8;
+                let db = open(bad).unwrap();
+                assert_eq!(
+                    db.solve(&start, &goal),
+                    Err(LookupError::Corrupt { rank }),
+                    "{size}: {start} at {d} stored as {field}"
+                );
+            }
+        }
     }
 }

@@ -16,7 +16,7 @@ fn agree(
     stepped: &Target<'_>,
     distances: std::ops::RangeInclusive<u32>,
 ) -> usize {
-    assert!(with_paths.paths().is_some() && stepped.paths().is_none());
+    assert!(with_paths.path_table().is_some() && stepped.path_table().is_none());
     let goal = *with_paths.goal();
     let (mut a, mut b) = (Vec::new(), Vec::new());
     let mut solved = 0;
@@ -99,7 +99,7 @@ fn a_word_spells_its_moves() {
     let (paths, _) = pair("2x3");
     let goal = Board::goal(paths.db.shape());
     let target = paths.db.target(&goal).unwrap();
-    let words = target.paths().unwrap();
+    let words = target.path_table().unwrap();
     let start = npuzzle::parse_board("012345", goal.shape()).unwrap();
     let rank = target.ranker().rank(&start);
     let word = npuzzle::path_table::word_at(words, rank);

@@ -485,7 +485,7 @@ fn path_tables_are_added_up_to_nine_cells_unless_refused() {
             .header()
             .tables
             .iter()
-            .map(|t| t.paths.is_some())
+            .map(|t| t.path_table.is_some())
             .collect();
         (with, std::fs::metadata(&path).unwrap().len())
     };

@@ -1,7 +1,7 @@
 //! Helpers shared by the fuzz targets and the seed generator.
 
 use npuzzle::build::default_paths;
-use npuzzle::format::{encode_header, preamble_for, section_offsets, Preamble, FIRST_TABLE};
+use npuzzle::format::{encode_header, preamble_for, section_offsets, Preamble, FIRST_SECTION};
 use npuzzle::generate::build_each;
 use npuzzle::{Board, Header, Shape, Table, TableInfo};
 use std::convert::Infallible;
@@ -35,25 +35,26 @@ pub fn database_bytes(shape: Shape, blanks: &[usize]) -> Vec<u8> {
     built.unwrap_or_else(|never| match never {});
     let sections: Vec<&[u8]> = tables
         .iter()
-        .flat_map(|t| std::iter::once(&t.entries[..]).chain(t.paths.as_deref()))
+        .flat_map(|t| std::iter::once(&t.entries[..]).chain(t.path_table.as_deref()))
         .collect();
     let (offsets, _) = section_offsets(sections.iter().map(|s| s.len() as u64));
-    let mut first = 0;
+    // Each table's offset, then its path table's if it has one.
+    let mut next_offset = offsets.iter().copied();
     let header = Header {
         rows: shape.rows() as u8,
         cols: shape.cols() as u8,
         tables: tables
             .iter()
             .map(|table| {
-                let info = TableInfo::describe(table, &offsets[first..]);
-                first += 1 + table.paths.is_some() as usize;
-                info
+                let offset = next_offset.next().expect("a table has a section");
+                let words = table.path_table.as_ref().and_then(|_| next_offset.next());
+                TableInfo::describe(table, offset, words)
             })
             .collect(),
     };
     let header_bytes = encode_header(&header);
     let mut bytes = encode_preamble(&preamble_for(&header_bytes));
-    bytes.resize(FIRST_TABLE as usize, 0);
+    bytes.resize(FIRST_SECTION as usize, 0);
     for (offset, section) in offsets.iter().zip(&sections) {
         bytes.resize(*offset as usize, 0);
         bytes.extend_from_slice(section);

@@ -58,7 +58,11 @@ pub fn info(
          rotation where a cell has no table of its own)",
         shape.cells()
     )?;
-    let with_paths = header.tables.iter().filter(|t| t.paths.is_some()).count();
+    let with_paths = header
+        .tables
+        .iter()
+        .filter(|t| t.path_table.is_some())
+        .count();
     writeln!(
         out,
         "paths    {with_paths} of {} tables have a path table (whole solutions, solved in one lookup)",
@@ -70,7 +74,7 @@ pub fn info(
         "goal blank         positions  max distance     offset  checksum  path table at  checksum"
     )?;
     for t in &header.tables {
-        let paths = match t.paths {
+        let paths = match t.path_table {
             Some(p) => format!("{:>13}  {:08x}", p.offset, p.checksum),
             None => format!("{:>13}", "-"),
         };
@@ -113,10 +117,11 @@ pub fn verify(db: &Database<Mmap>, path: &Path, out: &mut impl Write) -> anyhow:
             continue;
         }
         damaged += 1;
-        let checksum = match (r.checksum_ok, r.paths_checksum_ok) {
+        let checksum = match (r.checksum_ok, r.path_table_checksum_ok) {
             (true, None | Some(true)) => "checksums ok",
-            (false, _) => "checksum MISMATCH",
+            (false, None | Some(true)) => "checksum MISMATCH",
             (true, Some(false)) => "path table checksum MISMATCH",
+            (false, Some(false)) => "checksum MISMATCH, path table checksum MISMATCH",
         };
         writeln!(
             out,
