@@ -30,8 +30,9 @@ time_cmd() { # NAME RUNS COMMAND...
 
 echo 'fn main() {}' > empty.rs
 rustc -O -o empty empty.rs
-echo "build-db, 3x3 every goal (3 tables), whole process: $(time_cmd build 100 "$bin/build-db")"
-echo "build-db --every-blank, all nine 3x3 tables, whole process: $(time_cmd build9 100 "$bin/build-db --every-blank")"
+echo "build-db, 3x3 every goal (3 tables with path tables), whole process: $(time_cmd build 100 "$bin/build-db")"
+echo "build-db --every-blank, all nine 3x3 tables with path tables, whole process: $(time_cmd build9 100 "$bin/build-db --every-blank")"
+echo "build-db --every-blank --no-paths, nine tables without path tables: $(time_cmd build9n 100 "$bin/build-db --every-blank --no-paths")"
 echo "empty Rust program: $(time_cmd empty 300 ./empty)"
 echo "query solve 867254301: $(time_cmd solve 300 "$bin/query solve 867254301")"
 echo "query distance 867254301: $(time_cmd distance 300 "$bin/query distance 867254301")"

@@ -162,15 +162,14 @@ pub fn search_with_lists(
     let mut words = paths.then(|| vec![0u8; ranker.len() * path_table::WORD_BYTES]);
 
     let mut counts = vec![1u64];
-    let mut frontier = vec![goal];
+    // Each position with its word (0 without a path table), carried along
+    // so that a parent's word is not read back from the table.
+    let mut frontier = vec![(goal, 0u64)];
     let mut next = Vec::new();
     let mut distance = 0u32;
     loop {
         distance += 1;
-        for position in &frontier {
-            let word = words
-                .as_deref()
-                .map_or(0, |words| path_table::word_at(words, position.rank()));
+        for (position, word) in &frontier {
             for m in moves_out(entries[position.rank() as usize], distance) {
                 let Some(child) = ranker.step(position, m) else {
                     continue;
@@ -178,14 +177,11 @@ pub fn search_with_lists(
                 let slot = &mut entries[child.rank() as usize];
                 if *slot == UNSEEN {
                     *slot = entry::encode(distance, m.opposite());
+                    let child_word = path_table::word(m.opposite(), *word);
                     if let Some(words) = &mut words {
-                        path_table::set_word(
-                            words,
-                            child.rank(),
-                            path_table::word(m.opposite(), word),
-                        );
+                        path_table::set_word(words, child.rank(), child_word);
                     }
-                    next.push(child);
+                    next.push((child, child_word));
                 }
             }
         }

@@ -50,6 +50,13 @@ pub fn word_at(bytes: &[u8], rank: u32) -> u64 {
     u64::from_le_bytes(word)
 }
 
+/// Stores the word of `rank` in a path table's bytes.
+#[inline]
+pub fn set_word(bytes: &mut [u8], rank: u32, word: u64) {
+    let start = rank as usize * WORD_BYTES;
+    bytes[start..start + WORD_BYTES].copy_from_slice(&word.to_le_bytes());
+}
+
 /// Replays moves on positions packed one nibble per cell (as
 /// [`crate::rank::Cursor::cells`] gives them), with no branch on the move:
 /// a solution's moves are as good as random, so a branch on each would
@@ -110,13 +117,6 @@ impl Replayer {
         }
         legal.then_some((cells, blank))
     }
-}
-
-/// Stores the word of `rank` in a path table's bytes.
-#[inline]
-pub fn set_word(bytes: &mut [u8], rank: u32, word: u64) {
-    let start = rank as usize * WORD_BYTES;
-    bytes[start..start + WORD_BYTES].copy_from_slice(&word.to_le_bytes());
 }
 
 #[cfg(test)]
