@@ -266,6 +266,7 @@ impl<B: AsRef<[u8]>> Database<B> {
             symmetry,
             moves_back,
             relabelling,
+            canonical: relabelling.is_identity(),
             ranker: slot.ranker,
             entries: self.table_entries(info),
             path_table: self.path_table(info),
@@ -362,6 +363,9 @@ pub struct Target<'a> {
     /// Indexed by a move's code in the table's frame: the move in the goal's.
     moves_back: [Move; 4],
     relabelling: Relabelling,
+    /// Whether the goal is its table's canonical goal (the renaming leaves
+    /// every board as it is).
+    canonical: bool,
     ranker: Ranker,
     entries: &'a [u8],
     /// The table's path table, if the file has one.
@@ -414,6 +418,8 @@ impl<'a> Target<'a> {
     pub fn to_table(&self, board: &Board) -> Board {
         match &self.symmetry {
             Some(s) => self.relabelling.apply(&s.apply(board)),
+            // The default goals need no renaming: skipped, for speed.
+            None if self.canonical => *board,
             None => self.relabelling.apply(board),
         }
     }

@@ -43,6 +43,15 @@ impl Relabelling {
         Relabelling { map }
     }
 
+    /// Whether every tile keeps its name: the goal was already canonical.
+    pub fn is_identity(&self) -> bool {
+        // Slots beyond the board's tiles hold 0.
+        self.map
+            .iter()
+            .enumerate()
+            .all(|(tile, &renamed)| renamed == 0 || renamed as usize == tile)
+    }
+
     /// The board with every tile renamed.
     #[inline]
     pub fn apply(&self, board: &Board) -> Board {
@@ -71,5 +80,8 @@ mod tests {
         let start = parse_board("283104765", s).unwrap();
         assert_eq!(r.apply(&start).to_string(), "243105678");
         assert_eq!(r.inverse().apply(&r.apply(&start)), start);
+        assert!(!r.is_identity());
+        assert!(Relabelling::to_canonical(&Board::canonical_goal(s, 4)).is_identity());
+        assert!(Relabelling::to_canonical(&Board::goal(s)).is_identity());
     }
 }
