@@ -62,29 +62,18 @@ fn benches(c: &mut Criterion) {
         b.iter(|| target.distance(black_box(&board)).unwrap())
     });
     let mut moves = Vec::with_capacity(64);
-    for (name, target) in [
-        ("solve 31-move position", target),
-        (
-            "solve 31-move position, stepping (no path table)",
-            stepped.target(&goal).unwrap(),
-        ),
+    let starts = random_starts(shape);
+    for (suffix, target) in [
+        ("", target),
+        (", stepping (no path table)", stepped.target(&goal).unwrap()),
     ] {
-        c.bench_function(name, |b| {
+        c.bench_function(&format!("solve 31-move position{suffix}"), |b| {
             b.iter(|| {
                 moves.clear();
                 target.solve_into(black_box(&board), &mut moves).unwrap()
             })
         });
-    }
-    let starts = random_starts(shape);
-    for (name, target) in [
-        ("solve 1000 random positions", target),
-        (
-            "solve 1000 random positions, stepping (no path table)",
-            stepped.target(&goal).unwrap(),
-        ),
-    ] {
-        c.bench_function(name, |b| {
+        c.bench_function(&format!("solve 1000 random positions{suffix}"), |b| {
             b.iter(|| {
                 for start in &starts {
                     moves.clear();
