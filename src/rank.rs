@@ -244,16 +244,14 @@ impl Ranker {
 
     /// The cursor's position as a board.
     pub fn board(&self, cursor: &Cursor) -> Board {
-        self.expand(cursor.tiles, cursor.blank())
+        self.board_of_cells(cursor.cells(), cursor.blank())
     }
 
-    /// The board with the tile sequence `tiles` (one per nibble) and the
-    /// blank in cell `blank`.
+    /// The board with these cells, one per nibble as [`Cursor::cells`]
+    /// gives them, and the blank in cell `blank`.
     #[inline]
-    fn expand(&self, tiles: u64, blank: usize) -> Board {
-        let before = tiles & ((1 << (4 * blank)) - 1);
-        let packed = before | ((tiles >> (4 * blank)) << (4 * (blank + 1)));
-        Board::from_parts(self.shape, blank, spread_nibbles(packed))
+    fn board_of_cells(&self, cells: u64, blank: usize) -> Board {
+        Board::from_parts(self.shape, blank, spread_nibbles(cells))
     }
 
     /// The cursor after the blank moves `m`, or `None` at the board's edge.
@@ -364,7 +362,7 @@ impl Ranker {
     /// The rank of the position with these cells, one per nibble as
     /// [`Cursor::cells`] gives them, and the blank in `blank`.
     pub fn rank_cells(&self, cells: u64, blank: usize) -> u32 {
-        self.rank(&Board::from_parts(self.shape, blank, spread_nibbles(cells)))
+        self.rank(&self.board_of_cells(cells, blank))
     }
 
     /// The board with rank `rank` (which must be below [`Ranker::len`]).
