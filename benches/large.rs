@@ -6,7 +6,7 @@
 //! temporary folder first, which takes about 8 s.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use npuzzle::build::all_goals;
+use npuzzle::all_goals;
 use npuzzle::symmetry::Symmetry;
 use npuzzle::{build_database, build_tables, Board, Database, Shape};
 use std::path::PathBuf;
@@ -35,7 +35,7 @@ fn benches(c: &mut Criterion) {
 
     let (_dir, db) = three_by_four_db();
     let goal = Board::goal(db.shape());
-    let target = db.target(&goal).unwrap();
+    let target = db.goal_table(&goal).unwrap();
     let farthest: Vec<Board> = target.positions_at(53).collect();
     assert_eq!(farthest.len(), 18);
     let mut moves = Vec::with_capacity(64);
@@ -63,7 +63,7 @@ fn benches(c: &mut Criterion) {
     c.bench_function("solve 3x4 for goal 0 1 2 … 11 (a reflected table)", |b| {
         b.iter(|| {
             moves.clear();
-            let t = db.target(black_box(&corner)).unwrap();
+            let t = db.goal_table(black_box(&corner)).unwrap();
             t.solve_into(black_box(&far), &mut moves).unwrap()
         })
     });

@@ -1,8 +1,8 @@
 //! In-process speed of the core operations. `cargo bench` runs them all.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use npuzzle::generate::build_each;
-use npuzzle::rank::Ranker;
+use npuzzle::raw::build_each;
+use npuzzle::raw::Ranker;
 use npuzzle::{
     build_database, build_table, build_table_reporting, build_tables, parse_board, solvability,
     Board, Database, Shape,
@@ -57,7 +57,7 @@ fn benches(c: &mut Criterion) {
     let (_dir, db) = three_by_three_db(&nine, true);
     let (_steps_dir, stepped) = three_by_three_db(&nine, false);
     let goal = Board::goal(shape);
-    let target = db.target(&goal).unwrap();
+    let target = db.goal_table(&goal).unwrap();
     c.bench_function("distance lookup (31 moves)", |b| {
         b.iter(|| target.distance(black_box(&board)).unwrap())
     });
@@ -65,7 +65,10 @@ fn benches(c: &mut Criterion) {
     let starts = random_starts(shape);
     for (suffix, target) in [
         ("", target),
-        (", stepping (no path table)", stepped.target(&goal).unwrap()),
+        (
+            ", stepping (no path table)",
+            stepped.goal_table(&goal).unwrap(),
+        ),
     ] {
         c.bench_function(&format!("solve 31-move position{suffix}"), |b| {
             b.iter(|| {
@@ -87,16 +90,16 @@ fn benches(c: &mut Criterion) {
     c.bench_function("solve for goal 123804765, with relabelling", |b| {
         b.iter(|| {
             moves.clear();
-            let t = db.target(black_box(&other_goal)).unwrap();
+            let t = db.goal_table(black_box(&other_goal)).unwrap();
             t.solve_into(black_box(&far), &mut moves).unwrap()
         })
     });
     // The goal with the blank in the first corner, served by the last
     // corner's table through a half turn (what `build-db` writes by default).
-    let (_classes_dir, classes) = three_by_three_db(&npuzzle::build::all_goals(shape), true);
+    let (_classes_dir, classes) = three_by_three_db(&npuzzle::all_goals(shape), true);
     let corner_goal = parse_board("012345678", shape).unwrap();
     let corner_far = classes
-        .target(&corner_goal)
+        .goal_table(&corner_goal)
         .unwrap()
         .positions_at(31)
         .next()
@@ -104,7 +107,7 @@ fn benches(c: &mut Criterion) {
     c.bench_function("solve for goal 012345678 through a reflected table", |b| {
         b.iter(|| {
             moves.clear();
-            let t = classes.target(black_box(&corner_goal)).unwrap();
+            let t = classes.goal_table(black_box(&corner_goal)).unwrap();
             t.solve_into(black_box(&corner_far), &mut moves).unwrap()
         })
     });

@@ -9,7 +9,7 @@
 //! solution must replay to the goal; otherwise the example says where and
 //! exits with status 1. Then it prints how long each took.
 
-use npuzzle::search::{run, Algorithm};
+use npuzzle::analysis::{search, Algorithm};
 use npuzzle::{build_database, solvability, Board, Database, Move, Shape};
 use pathfinding::prelude::{astar, idastar};
 use rand::seq::SliceRandom;
@@ -145,7 +145,7 @@ fn compare() -> Result<(), String> {
     build_database(&path, shape, &blanks, true, &|_, _| {}).map_err(|e| e.to_string())?;
     let db = Database::open(&path).map_err(|e| e.to_string())?;
     let build_time = began.elapsed();
-    let target = db.target(&goal).map_err(|e| e.to_string())?;
+    let target = db.goal_table(&goal).map_err(|e| e.to_string())?;
 
     let mut rng = StdRng::seed_from_u64(SEED);
     let mut cells: Vec<u64> = (0..shape.cells() as u64).collect();
@@ -250,7 +250,7 @@ fn compare() -> Result<(), String> {
     let began = Instant::now();
     let reports: Vec<_> = starts
         .iter()
-        .map(|start| run(Algorithm::Bfs, start, &goal, u64::MAX))
+        .map(|start| search(Algorithm::Bfs, start, &goal, u64::MAX))
         .collect::<Result<_, _>>()
         .map_err(|e| e.to_string())?;
     let time = began.elapsed();

@@ -2,10 +2,10 @@
 //!
 //! A database holds, for every position reachable from a goal, its distance
 //! to the goal and the blank's move that leads one step closer, in one byte
-//! indexed by the position's [`rank`]. One table per blank cell answers
-//! every goal with the blank there, after relabelling ([`relabel`]) the
-//! tiles, and the board's reflections and rotations ([`symmetry`]) let one
-//! table per class of cells answer every goal.
+//! indexed by the position's permutation rank. One table per blank cell
+//! answers every goal with the blank there, after renaming the tiles, and
+//! the board's reflections and rotations let one table per class of cells
+//! answer every goal.
 //!
 //! ```
 //! use npuzzle::{build_tables, parse_board, write_database, Database, Shape};
@@ -24,39 +24,62 @@
 //! assert_eq!(start.replay(&moves), Some(goal));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
-#![deny(unsafe_op_in_unsafe_fn)]
+//!
+//! # Layout
+//! One folder per layer, each using only the layers above it in this list:
+//! `puzzle` (boards, moves and their rules), `table` (ranks and the reverse
+//! breadth-first search), `db` (the file: writing, opening, answering,
+//! verifying), then `io` (text and JSON at speed) and `analysis` (what the
+//! tool says about a whole state space). The supported types are
+//! re-exported here; [`raw`] opens the file's layout to tools that need it.
+//!
+//! # Features
+//! - `plot` (default): [`analysis::plot`], with plotters and an embedded font.
+//! - `cli` (default): what the `query` binary needs (clap, anyhow).
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod answer;
-pub mod batch;
-pub mod board;
-pub mod build;
-pub mod database;
-pub mod entry;
-pub mod format;
-pub mod generate;
-pub mod heuristics;
-pub mod parse;
-pub mod path_table;
-pub mod paths;
-pub mod plot;
-pub mod rank;
-pub mod relabel;
-mod replace;
-pub mod sample;
-pub mod search;
-pub mod shape;
-pub mod solvability;
-pub mod stats;
-pub mod symmetry;
-pub mod verify;
+mod db;
+mod puzzle;
+mod table;
 
-pub use board::{move_string, Board, BoardError, Move};
-pub use build::{build_database, Built};
-pub use database::{Database, FormatError, LookupError, OpenError, Target};
-pub use format::{write_database, DatabaseWriter, Header, PathTableInfo, TableInfo, WriteError};
-pub use generate::{build_table, build_table_reporting, build_tables, Level, Table};
-pub use parse::{parse_board, ParseError};
-pub use shape::{Shape, ShapeError, MAX_CELLS};
-pub use solvability::Unsolvable;
-pub use verify::{verify, Report, TableReport};
+pub mod analysis;
+pub mod io;
+
+pub use db::build::{
+    all_goals, build_database, default_blanks, default_paths, Built, ALL_GOALS_MAX_CELLS,
+    DEFAULT_PATHS_MAX_CELLS, PATHS_MAX_CELLS,
+};
+pub use db::database::Database;
+pub use db::error::{FormatError, LookupError, OpenError, WriteError};
+pub use db::format::{write_database, DatabaseWriter, Header, PathTableInfo, TableInfo};
+pub use db::goal_table::GoalTable;
+pub use db::locate::{
+    default_output, locate, user_data_dir, user_data_path, Location, Origin, DB_ENV,
+};
+pub use db::replace::ReplaceError;
+pub use db::verify::{verify, Report, TableReport};
+pub use puzzle::board::{move_string, Board, BoardError, Move};
+pub use puzzle::parse::{parse_board, ParseError};
+pub use puzzle::shape::{Shape, ShapeError, MAX_CELLS};
+pub use puzzle::solvability;
+pub use puzzle::solvability::Unsolvable;
+pub use puzzle::symmetry::{self, Symmetry};
+pub use table::generate::{build_table, build_table_reporting, build_tables, Level, Table};
+
+/// The file's layout and the tables' encoding, for tools that read or write
+/// databases byte by byte (fuzzers, corruption tests, benchmarks). Not
+/// needed to build, open or query a database.
+pub mod raw {
+    pub use crate::db::error::cells_of;
+    pub use crate::db::format::{
+        bincode_config, check_header, encode_header, page_align, preamble_for, section_offsets,
+        Preamble, FIRST_SECTION, MAGIC, MAX_HEADER_LEN, PAGE, PREAMBLE_LEN, VERSION,
+    };
+    pub use crate::table::entry;
+    pub use crate::table::generate::{
+        build_each, search_with_bitsets, search_with_lists, LIST_SEARCH_MAX_CELLS,
+    };
+    pub use crate::table::path_table;
+    pub use crate::table::rank::{Cursor, Ranked, Ranker};
+}

@@ -5,7 +5,8 @@
 mod common;
 
 use common::{plain_bfs, temp_db};
-use npuzzle::{paths, sample, stats, Board, Shape};
+use npuzzle::analysis::{count_shortest, list_shortest, sample, stats};
+use npuzzle::{Board, Shape};
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
 use std::collections::HashMap;
@@ -18,15 +19,14 @@ fn cells(board: &Board) -> Vec<u8> {
 fn random_positions_lie_at_the_asked_distance_and_repeat_with_the_seed() {
     let t = temp_db("3x3");
     let goal: Board = npuzzle::parse_board("123804765", Shape::THREE_BY_THREE).unwrap();
-    let target = t.db.target(&goal).unwrap();
+    let target = t.db.goal_table(&goal).unwrap();
     let truth = plain_bfs(3, 3, goal.cells());
     for range in [20..=20, 25..=28, 30..=30, 0..=0] {
         let count = target.info().counts[*range.start() as usize..=*range.end() as usize]
             .iter()
             .sum::<u64>()
             .min(500) as usize;
-        let drawn =
-            sample::sample(&target, range.clone(), count, &mut StdRng::seed_from_u64(9)).unwrap();
+        let drawn = sample(&target, range.clone(), count, &mut StdRng::seed_from_u64(9)).unwrap();
         assert_eq!(drawn.len(), count);
         for p in &drawn {
             assert!(range.contains(&truth[&cells(p)]), "{p} is not at {range:?}");
@@ -35,15 +35,14 @@ fn random_positions_lie_at_the_asked_distance_and_repeat_with_the_seed() {
         distinct.sort_by_key(|b| b.to_string());
         distinct.dedup();
         assert_eq!(distinct.len(), count, "positions repeat");
-        let again =
-            sample::sample(&target, range.clone(), count, &mut StdRng::seed_from_u64(9)).unwrap();
+        let again = sample(&target, range.clone(), count, &mut StdRng::seed_from_u64(9)).unwrap();
         assert_eq!(again, drawn, "the same seed gives another draw");
     }
-    let other = sample::sample(&target, 20..=20, 50, &mut StdRng::seed_from_u64(10)).unwrap();
-    let first = sample::sample(&target, 20..=20, 50, &mut StdRng::seed_from_u64(9)).unwrap();
+    let other = sample(&target, 20..=20, 50, &mut StdRng::seed_from_u64(10)).unwrap();
+    let first = sample(&target, 20..=20, 50, &mut StdRng::seed_from_u64(9)).unwrap();
     assert_ne!(other, first, "another seed gives the same draw");
-    assert!(sample::sample(&target, 32..=40, 1, &mut StdRng::seed_from_u64(1)).is_err());
-    assert!(sample::sample(&target, 31..=31, 3, &mut StdRng::seed_from_u64(1)).is_err());
+    assert!(sample(&target, 32..=40, 1, &mut StdRng::seed_from_u64(1)).is_err());
+    assert!(sample(&target, 31..=31, 3, &mut StdRng::seed_from_u64(1)).is_err());
 }
 
 /// The upper 0.1% point of the chi-square distribution (Wilson–Hilferty).
@@ -56,7 +55,7 @@ fn chi_square_critical(df: f64) -> f64 {
 fn random_positions_cover_their_distance_uniformly() {
     let t = temp_db("2x3");
     let goal = Board::goal(t.db.shape());
-    let target = t.db.target(&goal).unwrap();
+    let target = t.db.goal_table(&goal).unwrap();
     let truth = plain_bfs(2, 3, goal.cells());
     for (range, per_position) in [(12..=12, 200), (14..=16, 100)] {
         let population: Vec<&Vec<u8>> = truth
@@ -67,8 +66,7 @@ fn random_positions_cover_their_distance_uniformly() {
         let draws = population.len() * per_position;
         let mut tally: HashMap<Vec<u8>, usize> = HashMap::new();
         for seed in 0..draws as u64 {
-            let p = sample::sample(&target, range.clone(), 1, &mut StdRng::seed_from_u64(seed))
-                .unwrap();
+            let p = sample(&target, range.clone(), 1, &mut StdRng::seed_from_u64(seed)).unwrap();
             *tally.entry(cells(&p[0])).or_default() += 1;
         }
         assert_eq!(
@@ -144,7 +142,7 @@ fn counts_of_shortest_solutions_agree_with_a_plain_count() {
             )
             .unwrap();
             let dist = plain_bfs(rows, cols, &goal_cells);
-            let target = t.db.target(&goal).unwrap();
+            let target = t.db.goal_table(&goal).unwrap();
             let mut memo = HashMap::new();
             let starts: Vec<&Vec<u8>> = dist.keys().step_by(997).take(40).collect();
             for start_cells in starts {
@@ -153,13 +151,13 @@ fn counts_of_shortest_solutions_agree_with_a_plain_count() {
                     &start_cells.iter().map(|&c| c as u64).collect::<Vec<_>>(),
                 )
                 .unwrap();
-                let count = paths::count_shortest(&target, &start).unwrap();
+                let count = count_shortest(&target, &start).unwrap();
                 assert_eq!(
                     count,
                     plain_count(&dist, start_cells, cols, &mut memo),
                     "{start} -> {goal}"
                 );
-                let listed = paths::list_shortest(&target, &start, 50).unwrap();
+                let listed = list_shortest(&target, &start, 50).unwrap();
                 assert_eq!(listed.len() as u128, count.min(50));
                 for moves in &listed {
                     assert_eq!(moves.len() as u32, dist[start_cells]);
@@ -180,7 +178,7 @@ fn counts_of_shortest_solutions_agree_with_a_plain_count() {
 #[test]
 fn stats_match_the_published_eight_puzzle_facts() {
     let t = temp_db("3x3");
-    let tables = stats::stats(&t.db);
+    let tables = stats(&t.db);
     assert_eq!(tables.len(), 9);
     let last = tables.iter().find(|s| s.blank == 8).unwrap();
     assert_eq!(last.goal, "123456780");

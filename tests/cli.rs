@@ -19,10 +19,13 @@ fn query(db: &Path) -> Command {
     cmd
 }
 
-/// `query` with no database argument, run in `dir`.
+/// `query` with no database argument, run in `dir`, with its per-user data
+/// folder at `dir/.xdg/npuzzle`.
 fn query_in(dir: &Path) -> Command {
     let mut cmd = Command::cargo_bin("query").unwrap();
-    cmd.env_remove("NPUZZLE_DB").current_dir(dir);
+    cmd.env_remove("NPUZZLE_DB")
+        .env("XDG_DATA_HOME", dir.join(".xdg"))
+        .current_dir(dir);
     cmd
 }
 
@@ -355,7 +358,7 @@ fn a_missing_database_names_the_build_command() {
         .stderr(
             predicate::str::contains(format!("no database at {}", path.display())).and(
                 predicate::str::contains(format!(
-                    "cargo run --release -p build-db -- --board 3x3 --out {}\n",
+                    "--board RxC --out {} (RxC: its board)\n",
                     path.display()
                 )),
             ),
@@ -363,23 +366,91 @@ fn a_missing_database_names_the_build_command() {
 }
 
 #[test]
-fn the_default_database_is_data_3x3_and_its_command_has_no_out() {
+fn a_missing_default_database_is_named_where_build_db_would_write_it() {
     let dir = tempfile::tempdir().unwrap();
+    // Outside a checkout: the per-user data folder, and the installed build-db.
+    let user = dir.path().join(".xdg/npuzzle");
     query_in(dir.path())
         .args(["distance", "867254301"])
         .assert()
         .code(2)
         .stdout("")
-        .stderr(predicate::str::ends_with(
-            "no database at data/3x3.db; build it with: cargo run --release -p build-db -- --board 3x3\n",
+        .stderr(format!(
+            "query: no database at {}; build it with: build-db --board 3x3\n",
+            user.join("3x3.db").display()
         ));
     query_in(dir.path())
         .args(["--board", "2x4", "info"])
         .assert()
         .code(2)
-        .stderr(predicate::str::ends_with(
-            "no database at data/2x4.db; build it with: cargo run --release -p build-db -- --board 2x4\n",
+        .stderr(format!(
+            "query: no database at {}; build it with: build-db --board 2x4\n",
+            user.join("2x4.db").display()
         ));
+    // Inside a checkout: data/RxC.db, and the build through cargo.
+    std::fs::create_dir_all(dir.path().join("build-db")).unwrap();
+    std::fs::write(dir.path().join("build-db/Cargo.toml"), "").unwrap();
+    query_in(dir.path())
+        .args(["--board", "2x4", "info"])
+        .assert()
+        .code(2)
+        .stderr(
+            "query: no database at data/2x4.db; build it with: \
+             cargo run --release -p build-db -- --board 2x4\n",
+        );
+}
+
+#[test]
+fn the_per_user_folder_is_searched_after_the_current_folder() {
+    let t = three_by_three();
+    let dir = tempfile::tempdir().unwrap();
+    let user = dir.path().join(".xdg/npuzzle");
+    std::fs::create_dir_all(&user).unwrap();
+    std::fs::copy(&t.path, user.join("3x3.db")).unwrap();
+    query_in(dir.path())
+        .args(["distance", "867254301"])
+        .assert()
+        .code(0)
+        .stdout("31\n");
+    // data/3x3.db under the current folder comes first.
+    std::fs::create_dir(dir.path().join("data")).unwrap();
+    std::fs::write(dir.path().join("data/3x3.db"), b"not a database").unwrap();
+    query_in(dir.path())
+        .args(["distance", "867254301"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "data/3x3.db is not a usable database",
+        ));
+}
+
+#[test]
+fn npuzzle_db_comes_first_and_messages_say_so() {
+    let t = three_by_three();
+    let dir = tempfile::tempdir().unwrap();
+    query_in(dir.path())
+        .env("NPUZZLE_DB", &t.path)
+        .args(["distance", "867254301"])
+        .assert()
+        .code(0)
+        .stdout("31\n");
+    query_in(dir.path())
+        .env("NPUZZLE_DB", "nowhere.db")
+        .args(["distance", "867254301"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::starts_with(
+            "query: no database at nowhere.db (from NPUZZLE_DB); build it with: \
+             build-db --board RxC --out nowhere.db (RxC: its board)\n",
+        ));
+    // --db wins over NPUZZLE_DB.
+    query_in(dir.path())
+        .env("NPUZZLE_DB", "nowhere.db")
+        .arg("--db")
+        .arg(&t.path)
+        .args(["distance", "867254301"])
+        .assert()
+        .code(0);
 }
 
 #[test]
@@ -432,6 +503,81 @@ fn a_truncated_database_is_refused_at_open() {
         .stderr(predicate::str::contains("truncated"));
 }
 
+/// Rebuild advice names the board the file holds where its header can
+/// still be read, and no board where it cannot: advice with the wrong board
+/// would overwrite a 2x4 database with a 3x3 one.
+#[test]
+fn rebuild_advice_names_only_a_board_it_knows() {
+    let two_by_four = common::temp_db("2x4");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mine.db");
+    let bytes = std::fs::read(&two_by_four.path).unwrap();
+    // A header that decodes, with a valid checksum, but impossible contents:
+    // its board can still be read.
+    let preamble_len = npuzzle::raw::PREAMBLE_LEN;
+    let (preamble, _): (npuzzle::raw::Preamble, _) =
+        bincode::decode_from_slice(&bytes[..preamble_len], npuzzle::raw::bincode_config()).unwrap();
+    let header_start = bytes.len() - preamble.header_len as usize;
+    let (mut header, _): (npuzzle::Header, _) =
+        bincode::decode_from_slice(&bytes[header_start..], npuzzle::raw::bincode_config()).unwrap();
+    header.tables[0].positions += 1;
+    let header_bytes = npuzzle::raw::encode_header(&header);
+    let preamble = npuzzle::raw::preamble_for(&header_bytes);
+    let mut changed = bincode::encode_to_vec(preamble, npuzzle::raw::bincode_config()).unwrap();
+    changed.extend_from_slice(&bytes[preamble_len..header_start]);
+    changed.extend_from_slice(&header_bytes);
+    std::fs::write(&path, &changed).unwrap();
+    query(&path).arg("info").assert().code(2).stderr(
+        predicate::str::contains("the header is inconsistent").and(predicate::str::ends_with(
+            format!(
+                "rebuild it with: cargo run --release -p build-db -- --board 2x4 --out {}\n",
+                path.display()
+            ),
+        )),
+    );
+    // Truncated: the header (at the end) is gone, and so is the board.
+    std::fs::write(&path, &bytes[..bytes.len() - 100]).unwrap();
+    query(&path)
+        .arg("info")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--board RxC").and(predicate::str::contains("3x3").not()));
+    // --board is the user's word for it.
+    query(&path)
+        .args(["--board", "2x4", "info"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--board 2x4 --out"));
+}
+
+#[test]
+fn another_format_version_gets_advice_by_its_age() {
+    let t = common::temp_db("2x3");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v.db");
+    let bytes = std::fs::read(&t.path).unwrap();
+    // The version is the u32 after the 8 magic bytes.
+    for (version, advice) in [
+        (
+            2u32,
+            "rebuild it with: cargo run --release -p build-db -- --board RxC",
+        ),
+        (
+            npuzzle::raw::VERSION + 1,
+            "it was written by a newer npuzzle; upgrade this one to read it",
+        ),
+    ] {
+        let mut changed = bytes.clone();
+        changed[8..12].copy_from_slice(&version.to_le_bytes());
+        std::fs::write(&path, &changed).unwrap();
+        query(&path).arg("info").assert().code(2).stderr(
+            predicate::str::contains(format!("format version {version} is not supported"))
+                .and(predicate::str::contains(advice))
+                .and(predicate::str::contains("3x3").not()),
+        );
+    }
+}
+
 #[test]
 fn a_folder_as_the_database_is_named_as_such() {
     let dir = tempfile::tempdir().unwrap();
@@ -456,9 +602,7 @@ fn a_board_size_the_database_does_not_hold_exits_2() {
         .stdout("")
         .stderr(
             predicate::str::contains(format!("{} holds 3x3 boards, not 2x4", t.path.display()))
-                .and(predicate::str::contains(
-                    "cargo run --release -p build-db -- --board 2x4",
-                )),
+                .and(predicate::str::contains("build-db -- --board 2x4\n")),
         );
     // The size that matches is fine.
     query(&t.path)
@@ -605,7 +749,7 @@ fn info_json_lists_nine_tables() {
     let v = json_answer(&t.path, &["info", "--json"]);
     assert_eq!(v["board"], "3x3");
     assert_eq!(v["path"], t.path.display().to_string());
-    assert_eq!(v["version"], npuzzle::format::VERSION);
+    assert_eq!(v["version"], npuzzle::raw::VERSION);
     assert_eq!(v["bytes"], std::fs::metadata(&t.path).unwrap().len());
     let tables = v["tables"].as_array().unwrap();
     assert_eq!(tables.len(), 9);
@@ -1055,13 +1199,13 @@ fn random_beyond_the_maximum_names_the_maximum() {
 fn solve_all_counts_and_lists_shortest_solutions() {
     let t = three_by_three();
     let goal = Board::goal(S);
-    let target = t.db.target(&goal).unwrap();
+    let target = t.db.goal_table(&goal).unwrap();
     let start = b("867254301");
     let v = json_answer(
         &t.path,
         &["solve", "867254301", "--all", "--limit", "100", "--json"],
     );
-    let count = npuzzle::paths::count_shortest(&target, &start).unwrap();
+    let count = npuzzle::analysis::count_shortest(&target, &start).unwrap();
     assert_eq!(v["solutions"].as_u64().unwrap() as u128, count);
     let listed = v["listed"].as_array().unwrap();
     assert_eq!(listed.len() as u128, count.min(100));

@@ -4,7 +4,8 @@
 
 mod common;
 
-use npuzzle::format::{bincode_config, Header, Preamble, PREAMBLE_LEN};
+use npuzzle::raw::{bincode_config, Preamble, PREAMBLE_LEN};
+use npuzzle::Header;
 use npuzzle::{Board, Database, FormatError, LookupError};
 
 fn small_db_bytes() -> Vec<u8> {
@@ -79,7 +80,7 @@ fn damaged_tables_open_but_verify_catches_them_and_solve_never_lies() {
     let goal = Board::goal(shape);
     let starts: Vec<Board> = (0..=21)
         .flat_map(|d| {
-            db.target(&goal)
+            db.goal_table(&goal)
                 .unwrap()
                 .positions_at(d)
                 .collect::<Vec<_>>()
@@ -101,7 +102,7 @@ fn damaged_tables_open_but_verify_catches_them_and_solve_never_lies() {
             !report.is_ok(),
             "flipping table byte {k} went unnoticed by verify"
         );
-        let target = db.target(&goal).unwrap();
+        let target = db.goal_table(&goal).unwrap();
         for start in &starts {
             let mut moves = Vec::new();
             match target.solve_into(start, &mut moves) {
@@ -121,7 +122,7 @@ fn damaged_path_tables_are_caught_and_solve_never_lies() {
     let good = small_db_bytes();
     let db = open(good.clone()).unwrap();
     let goal = Board::goal(db.shape());
-    let target = db.target(&goal).unwrap();
+    let target = db.goal_table(&goal).unwrap();
     let truth: Vec<(Board, u32)> = (0..=21)
         .flat_map(|d| target.positions_at(d).map(move |b| (b, d)))
         .collect();
@@ -142,7 +143,7 @@ fn damaged_path_tables_are_caught_and_solve_never_lies() {
             !npuzzle::verify(&db).is_ok(),
             "flipping path word {rank} went unnoticed by verify"
         );
-        let target = db.target(&goal).unwrap();
+        let target = db.goal_table(&goal).unwrap();
         for (start, d) in &truth {
             let mut moves = Vec::new();
             match target.solve_into(start, &mut moves) {
@@ -289,7 +290,7 @@ fn verify_names_an_entry_that_claims_a_longer_distance() {
         let good = std::fs::read(common::temp_db_built("2x3", &[5], paths).path).unwrap();
         let db = open(good.clone()).unwrap();
         let goal = Board::goal(db.shape());
-        let target = db.target(&goal).unwrap();
+        let target = db.goal_table(&goal).unwrap();
         let ranker = *target.ranker();
         // A position at 5 and a neighbour at 6 whose own way down avoids it.
         let (rank, m) = target
@@ -298,7 +299,8 @@ fn verify_names_an_entry_that_claims_a_longer_distance() {
                 let position = ranker.cursor_at(rank);
                 npuzzle::Move::ALL.into_iter().find_map(|m| {
                     let next = ranker.step(&position, m)?;
-                    let down = npuzzle::entry::next_move(target.entries()[next.rank() as usize]);
+                    let down =
+                        npuzzle::raw::entry::next_move(target.entries()[next.rank() as usize]);
                     let avoids = ranker.step(&next, down)?.rank() != rank;
                     (target.distance_at(next.rank()) == Ok(6) && avoids).then_some((rank, m))
                 })
@@ -306,9 +308,9 @@ fn verify_names_an_entry_that_claims_a_longer_distance() {
             .unwrap();
         let offset = db.table_info(goal.blank()).unwrap().offset as usize;
         let mut bad = good.clone();
-        bad[offset + rank as usize] = npuzzle::entry::encode(7, m);
+        bad[offset + rank as usize] = npuzzle::raw::entry::encode(7, m);
         let db = open(bad).unwrap();
-        let start = db.target(&goal).unwrap().board_at(rank);
+        let start = db.goal_table(&goal).unwrap().board_at(rank);
         let solved = db.solve(&start, &goal);
         if paths {
             assert_eq!(solved, Err(LookupError::Corrupt { rank }));
@@ -343,7 +345,7 @@ fn a_damaged_distance_never_stretches_a_path_table_solution() {
         let good = std::fs::read(&t.path).unwrap();
         let db = open(good.clone()).unwrap();
         let goal = Board::canonical_goal(db.shape(), blank);
-        let target = db.target(&goal).unwrap();
+        let target = db.goal_table(&goal).unwrap();
         let offset = db.table_info(blank).unwrap().offset as usize;
         let max = target.info().max_distance as u32;
         // A few positions at every distance.

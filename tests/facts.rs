@@ -12,7 +12,7 @@ use rand::{rngs::StdRng, SeedableRng};
 fn the_eight_puzzle_histogram_is_the_published_one() {
     let t = temp_db("3x3");
     let goal = Board::goal(Shape::THREE_BY_THREE);
-    let target = t.db.target(&goal).unwrap();
+    let target = t.db.goal_table(&goal).unwrap();
     assert_eq!(target.info().counts, A089473);
     let mut farthest: Vec<String> = target.positions_at(31).map(|b| b.to_string()).collect();
     farthest.sort();
@@ -48,7 +48,10 @@ fn agrees_with_plain_bfs(size: &str, goals: usize, starts: usize, seed: u64) {
         let goal_cells = cells.clone();
         let truth = plain_bfs(shape.rows(), shape.cols(), &goal_cells);
         let goal = board(shape, &goal_cells);
-        assert_eq!(t.db.target(&goal).unwrap().info().counts, histogram(&truth));
+        assert_eq!(
+            t.db.goal_table(&goal).unwrap().info().counts,
+            histogram(&truth)
+        );
         for _ in 0..starts {
             cells.shuffle(&mut rng);
             let start = board(shape, &cells);
@@ -115,7 +118,7 @@ fn lookups_from_many_threads_at_once_agree() {
     let t = temp_db("3x3");
     let shape = Shape::THREE_BY_THREE;
     let goal = parse_board("123804765", shape).unwrap();
-    let target = t.db.target(&goal).unwrap();
+    let target = t.db.goal_table(&goal).unwrap();
     let starts: Vec<Board> = (0..=30)
         .flat_map(|d| target.positions_at(d).step_by(97))
         .collect();
@@ -141,11 +144,11 @@ fn lookups_from_many_threads_at_once_agree() {
 /// (OEIS A090036).
 #[test]
 fn two_by_five_agrees_with_plain_bfs_in_both_searches() {
-    use npuzzle::generate::{search_with_bitsets, search_with_lists};
+    use npuzzle::raw::{search_with_bitsets, search_with_lists};
     let shape: Shape = "2x5".parse().unwrap();
     let goal = Board::goal(shape);
     let truth = plain_bfs(shape.rows(), shape.cols(), goal.cells());
-    let ranker = npuzzle::rank::Ranker::new(shape, goal.blank());
+    let ranker = npuzzle::raw::Ranker::new(shape, goal.blank());
     let lists = |shape, blank, on_level: &(dyn Fn(npuzzle::Level) + Sync)| {
         search_with_lists(shape, blank, false, on_level)
     };
@@ -156,7 +159,7 @@ fn two_by_five_agrees_with_plain_bfs_in_both_searches() {
         for (cells, &d) in &truth {
             let rank = ranker.rank(&board(shape, cells));
             assert_eq!(
-                npuzzle::entry::distance(table.entries[rank as usize]) as u32,
+                npuzzle::raw::entry::distance_field(table.entries[rank as usize]) as u32,
                 d
             );
         }

@@ -5,8 +5,8 @@
 mod common;
 
 use common::temp_db;
-use npuzzle::heuristics::{survey, survey_all, Evaluator, Heuristic, Survey};
-use npuzzle::{Board, Shape, Target};
+use npuzzle::analysis::{survey, survey_all, Evaluator, Heuristic, Survey};
+use npuzzle::{Board, GoalTable, Shape};
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
 
@@ -126,7 +126,7 @@ fn evaluations_match_a_plain_implementation() {
 }
 
 /// Facts every survey of a complete table must show, for any goal.
-fn check_survey(target: &Target<'_>, s: &Survey) {
+fn check_survey(target: &GoalTable<'_>, s: &Survey) {
     let counts: Vec<u64> = s.by_distance.iter().map(|d| d.count).collect();
     assert_eq!(counts, target.info().counts, "{}", s.heuristic);
     assert_eq!(s.positions, target.info().positions);
@@ -163,7 +163,7 @@ fn check_survey(target: &Target<'_>, s: &Survey) {
 
 /// Mean of the plain implementation over the positions at each of the first
 /// few distances, which the survey must equal.
-fn check_means_by_plain_evaluation(target: &Target<'_>, s: &Survey) {
+fn check_means_by_plain_evaluation(target: &GoalTable<'_>, s: &Survey) {
     for d in 0..10 {
         let values: Vec<u32> = target
             .positions_at(d)
@@ -181,7 +181,7 @@ fn check_means_by_plain_evaluation(target: &Target<'_>, s: &Survey) {
 fn the_default_goal() {
     let t = temp_db("3x3");
     let goal = Board::goal(Shape::THREE_BY_THREE);
-    let target = t.db.target(&goal).unwrap();
+    let target = t.db.goal_table(&goal).unwrap();
     let surveys = survey_all(&target);
     let order: Vec<Heuristic> = surveys.iter().map(|s| s.heuristic).collect();
     assert_eq!(order, Heuristic::ALL);
@@ -208,7 +208,7 @@ fn a_random_goal() {
     let mut rng = StdRng::seed_from_u64(22);
     let goal = random_board(Shape::THREE_BY_THREE, &mut rng);
     assert_ne!(goal, Board::goal(Shape::THREE_BY_THREE));
-    let target = t.db.target(&goal).unwrap();
+    let target = t.db.goal_table(&goal).unwrap();
     for heuristic in Heuristic::ALL {
         let s = survey(&target, heuristic);
         assert_eq!(s.heuristic, heuristic);
@@ -222,7 +222,7 @@ fn the_admissible_ones_are_ordered_position_by_position() {
     let t = temp_db("3x3");
     let mut rng = StdRng::seed_from_u64(23);
     let goal = random_board(Shape::THREE_BY_THREE, &mut rng);
-    let target = t.db.target(&goal).unwrap();
+    let target = t.db.goal_table(&goal).unwrap();
     let eval = Evaluator::new(&goal);
     for d in [5, 17, 28] {
         for board in target.positions_at(d).take(500) {
@@ -236,7 +236,7 @@ fn the_admissible_ones_are_ordered_position_by_position() {
 fn surveys_serialize_to_json() {
     let t = temp_db("2x3");
     let goal = Board::goal("2x3".parse().unwrap());
-    let target = t.db.target(&goal).unwrap();
+    let target = t.db.goal_table(&goal).unwrap();
     let json = serde_json::to_value(survey(&target, Heuristic::ManhattanWithBlank)).unwrap();
     assert_eq!(json["heuristic"], "manhattan+blank");
     assert_eq!(json["goal"], "123450");

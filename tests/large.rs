@@ -16,9 +16,9 @@
 mod common;
 
 use common::{histogram, plain_bfs_within, plain_manhattan, temp_db_with_blanks};
-use npuzzle::sample::sample;
+use npuzzle::analysis::sample;
 use npuzzle::symmetry::Symmetry;
-use npuzzle::{build_table, write_database, Board, Database, LookupError, Shape, Target};
+use npuzzle::{build_table, write_database, Board, Database, GoalTable, LookupError, Shape};
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -89,13 +89,13 @@ fn check_lookups(db: &Database<memmap2::Mmap>, plain_depth: u32, seed: u64) -> V
         db.table_info(shape.cells() - 1).unwrap().positions,
         POSITIONS
     );
-    let target = db.target(&Board::goal(shape)).unwrap();
+    let target = db.goal_table(&Board::goal(shape)).unwrap();
     let farthest = check_farthest(db, &target);
     check_near_a_corner_goal(db, plain_depth, seed);
     check_random_pairs(db, 600, seed);
     // Cell 1 is on an edge, in no corner's class: no table serves it.
     assert!(matches!(
-        db.target(&Board::canonical_goal(shape, 1)),
+        db.goal_table(&Board::canonical_goal(shape, 1)),
         Err(LookupError::MissingTable { .. })
     ));
     farthest
@@ -104,7 +104,7 @@ fn check_lookups(db: &Database<memmap2::Mmap>, plain_depth: u32, seed: u64) -> V
 /// The positions at the maximum distance: as many as the header says, each
 /// solved by that many moves that replay to the goal, and every neighbour
 /// one step closer (none can be farther).
-fn check_farthest(db: &Database<memmap2::Mmap>, target: &Target<'_>) -> Vec<Board> {
+fn check_farthest(db: &Database<memmap2::Mmap>, target: &GoalTable<'_>) -> Vec<Board> {
     let info = target.info();
     let max = info.max_distance as u32;
     let goal = *target.goal();
@@ -134,9 +134,9 @@ fn check_near_a_corner_goal(db: &Database<memmap2::Mmap>, depth: u32, seed: u64)
     let goal_cells: Vec<u8> = std::iter::once(0).chain(tiles).collect();
     let goal = board(shape, &goal_cells);
     let truth = plain_bfs_within(shape.rows(), shape.cols(), &goal_cells, depth);
-    let counts = &db.target(&Board::goal(shape)).unwrap().info().counts;
+    let counts = &db.goal_table(&Board::goal(shape)).unwrap().info().counts;
     assert_eq!(histogram(&truth), counts[..=depth as usize]);
-    let target = db.target(&goal).unwrap();
+    let target = db.goal_table(&goal).unwrap();
     for (cells, &d) in &truth {
         let start = board(shape, cells);
         assert_eq!(target.distance(&start), Ok(d), "{start} -> {goal}");
@@ -205,7 +205,7 @@ fn check_random_pairs(db: &Database<memmap2::Mmap>, draws: usize, seed: u64) {
 /// neighbour is one step nearer or farther.
 fn check_far_distances(db: &Database<memmap2::Mmap>, per_distance: usize) {
     let goal = Board::goal(db.shape());
-    let target = db.target(&goal).unwrap();
+    let target = db.goal_table(&goal).unwrap();
     let max = target.info().max_distance as u32;
     let mut rng = StdRng::seed_from_u64(80);
     for d in (0..=max - 63).chain(62..=max) {
@@ -214,7 +214,7 @@ fn check_far_distances(db: &Database<memmap2::Mmap>, per_distance: usize) {
         assert_eq!(starts.len(), count);
         for start in &starts {
             let rank = target.cursor(start).unwrap().rank();
-            let stored = npuzzle::entry::distance(target.entries()[rank as usize]);
+            let stored = npuzzle::raw::entry::distance_field(target.entries()[rank as usize]);
             assert_eq!(stored as u32, d % 63, "{start} at {d}");
             assert_eq!(target.distance(start), Ok(d), "{start}");
             for s in Symmetry::all(db.shape()) {
@@ -245,7 +245,7 @@ fn check_transposed(size: &str, counts: &[u64], farthest: &[Board]) {
     drop(table);
     let db = Database::open(&path).unwrap();
     let goal = Board::goal(shape);
-    let target = db.target(&goal).unwrap();
+    let target = db.goal_table(&goal).unwrap();
     let original_goal = Board::goal(transpose(&goal).shape());
     let mut mine: Vec<String> = check_farthest(&db, &target)
         .iter()

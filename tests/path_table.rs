@@ -5,15 +5,15 @@
 mod common;
 
 use common::{plain_bfs, temp_db_built, TempDb};
-use npuzzle::{build::all_goals, Board, Move, Shape, Target};
+use npuzzle::{all_goals, Board, GoalTable, Move, Shape};
 
 /// Solves every position of `target` and `stepped` (the same table without
 /// a path table) at distances in `distances`, and checks that the two agree
 /// move for move and that the moves replay to the goal. Returns how many
 /// positions it solved.
 fn agree(
-    with_paths: &Target<'_>,
-    stepped: &Target<'_>,
+    with_paths: &GoalTable<'_>,
+    stepped: &GoalTable<'_>,
     distances: std::ops::RangeInclusive<u32>,
 ) -> usize {
     assert!(with_paths.path_table().is_some() && stepped.path_table().is_none());
@@ -52,8 +52,8 @@ fn three_by_three_words_give_the_stepped_moves() {
     for goal in ["123456780", "123804765", "012345678", "087654321"] {
         let goal = npuzzle::parse_board(goal, shape).unwrap();
         let (a, b) = (
-            paths.db.target(&goal).unwrap(),
-            steps.db.target(&goal).unwrap(),
+            paths.db.goal_table(&goal).unwrap(),
+            steps.db.goal_table(&goal).unwrap(),
         );
         let solved = agree(&a, &b, 0..=31);
         assert_eq!(solved, 181_440, "{goal}");
@@ -67,8 +67,8 @@ fn solutions_longer_than_a_word_continue() {
     let (paths, steps) = pair("2x4");
     let goal = Board::goal(paths.db.shape());
     let (a, b) = (
-        paths.db.target(&goal).unwrap(),
-        steps.db.target(&goal).unwrap(),
+        paths.db.goal_table(&goal).unwrap(),
+        steps.db.goal_table(&goal).unwrap(),
     );
     assert_eq!(agree(&a, &b, 0..=36), 20_160);
     // Each length is the true distance, by a search that shares no code.
@@ -85,8 +85,8 @@ fn solutions_longer_than_a_word_continue() {
     let shape = paths.db.shape();
     for goal in [Board::goal(shape), Board::canonical_goal(shape, 0)] {
         let (a, b) = (
-            paths.db.target(&goal).unwrap(),
-            steps.db.target(&goal).unwrap(),
+            paths.db.goal_table(&goal).unwrap(),
+            steps.db.goal_table(&goal).unwrap(),
         );
         assert!(agree(&a, &b, 50..=55) > 0);
         assert!(agree(&a, &b, 31..=33) > 0);
@@ -98,11 +98,11 @@ fn solutions_longer_than_a_word_continue() {
 fn a_word_spells_its_moves() {
     let (paths, _) = pair("2x3");
     let goal = Board::goal(paths.db.shape());
-    let target = paths.db.target(&goal).unwrap();
+    let target = paths.db.goal_table(&goal).unwrap();
     let words = target.path_table().unwrap();
     let start = npuzzle::parse_board("012345", goal.shape()).unwrap();
     let rank = target.ranker().rank(&start);
-    let word = npuzzle::path_table::word_at(words, rank);
+    let word = npuzzle::raw::path_table::word_at(words, rank);
     let moves = paths.db.solve(&start, &goal).unwrap();
     let expected = moves
         .iter()

@@ -5,7 +5,8 @@ use std::collections::HashSet;
 use std::fs;
 use std::path::Path;
 
-use npuzzle::plot::{heuristics, histogram, Format, PlotError, Series, SIZE};
+use npuzzle::analysis::plot::{heuristics, histogram, Format, PlotError, Series, SIZE};
+use npuzzle::ReplaceError;
 
 /// Positions of the 8-puzzle at each distance from 123456780 (OEIS A089473).
 const EIGHT_PUZZLE: [u64; 32] = [
@@ -340,18 +341,35 @@ fn jpg_is_refused_by_name_and_nothing_is_written() {
 }
 
 #[test]
-fn a_missing_folder_is_an_error_that_names_it() {
+fn missing_folders_are_made() {
     let dir = tempfile::tempdir().unwrap();
-    let missing = dir.path().join("not-here");
+    let missing = dir.path().join("not-here").join("nor-here");
     for name in ["h.png", "h.svg"] {
         let path = missing.join(name);
-        let err = histogram(&path, "t", &one_series(), false).unwrap_err();
-        assert!(matches!(err, PlotError::NoFolder { .. }), "{err:?}");
-        assert!(err.to_string().contains("not-here"), "{err}");
-        let err = heuristics(&path, "t", &heuristic_series(), 31).unwrap_err();
-        assert!(matches!(err, PlotError::NoFolder { .. }), "{err:?}");
+        histogram(&path, "t", &one_series(), false).unwrap();
+        assert!(path.is_file(), "{}", path.display());
     }
-    assert!(!missing.exists());
+}
+
+#[test]
+fn a_file_where_a_folder_should_be_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a-file");
+    fs::write(&file, b"not a folder").unwrap();
+    for path in [file.join("h.png"), file.join("deeper").join("h.svg")] {
+        let err = histogram(&path, "t", &one_series(), false).unwrap_err();
+        let PlotError::Write {
+            source: ReplaceError::NotAFolder(named),
+            ..
+        } = &err
+        else {
+            panic!("{err:?}");
+        };
+        assert_eq!(named, &file);
+        let message = std::error::Error::source(&err).unwrap().to_string();
+        assert!(message.ends_with("a-file is not a folder"), "{message}");
+    }
+    assert_eq!(fs::read(&file).unwrap(), b"not a folder");
 }
 
 #[test]

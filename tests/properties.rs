@@ -9,7 +9,7 @@
 
 mod common;
 
-use npuzzle::rank::Ranker;
+use npuzzle::raw::Ranker;
 use npuzzle::{parse_board, solvability, Board, Database, LookupError, Move, Shape};
 use proptest::prelude::*;
 use proptest::sample::select;

@@ -5,7 +5,7 @@
 mod common;
 
 use common::temp_db;
-use npuzzle::search::{run, Algorithm, ShapeMismatch};
+use npuzzle::analysis::{search, Algorithm, ShapeMismatch};
 use npuzzle::{parse_board, solvability, Board, Database, Move, Shape};
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, Rng, SeedableRng};
@@ -37,7 +37,7 @@ fn random_pairs<B: AsRef<[u8]>>(
 /// A search on a connected half of a bipartite graph finds paths whose
 /// length has the parity of the distance, and never shorter than it.
 fn check_solves(algorithm: Algorithm, start: &Board, goal: &Board, distance: u32) {
-    let report = run(algorithm, start, goal, 50_000_000).unwrap();
+    let report = search(algorithm, start, goal, 50_000_000).unwrap();
     let what = format!("{algorithm}: {start} -> {goal} (distance {distance})");
     assert!(report.solvable, "{what}");
     assert!(!report.hit_limit, "{what}");
@@ -98,7 +98,7 @@ fn depth_limited_dfs_finds_nothing_below_the_distance() {
     let t = temp_db("3x3");
     for (start, goal, distance) in random_pairs(&t.db, 5, 14) {
         let limit = distance - 1;
-        let report = run(
+        let report = search(
             Algorithm::DepthLimitedDfs { limit },
             &start,
             &goal,
@@ -141,13 +141,13 @@ fn node_limits_never_give_wrong_answers() {
         for algorithm in Algorithm::all(31) {
             // Every search expands at least one position per move of its
             // solution, so fewer than `distance` expansions cannot be enough.
-            let report = run(algorithm, &start, &goal, distance as u64 - 1).unwrap();
+            let report = search(algorithm, &start, &goal, distance as u64 - 1).unwrap();
             assert!(report.hit_limit, "{algorithm}: {start} -> {goal}");
             assert_eq!(report.moves, None, "{algorithm}: {start} -> {goal}");
             assert!(report.expanded < distance as u64);
 
             let max_nodes = rng.gen_range(0..3000);
-            let report = run(algorithm, &start, &goal, max_nodes).unwrap();
+            let report = search(algorithm, &start, &goal, max_nodes).unwrap();
             assert!(report.expanded <= max_nodes);
             match report.moves {
                 Some(moves) => {
@@ -169,7 +169,7 @@ fn unsolvable_pairs_are_not_searched() {
     // Two tiles of the goal swapped: the classic unsolvable position.
     let start = parse_board("213456780", s).unwrap();
     for algorithm in Algorithm::all(31) {
-        let report = run(algorithm, &start, &goal, u64::MAX).unwrap();
+        let report = search(algorithm, &start, &goal, u64::MAX).unwrap();
         assert!(!report.solvable);
         assert_eq!(report.moves, None);
         assert_eq!((report.expanded, report.max_open), (0, 0));
@@ -181,7 +181,7 @@ fn unsolvable_pairs_are_not_searched() {
 fn the_goal_itself_needs_no_moves() {
     let goal = parse_board("123804765", Shape::THREE_BY_THREE).unwrap();
     for algorithm in Algorithm::all(31) {
-        let report = run(algorithm, &goal, &goal, 0).unwrap();
+        let report = search(algorithm, &goal, &goal, 0).unwrap();
         assert_eq!(report.moves, Some(Vec::<Move>::new()), "{algorithm}");
         assert_eq!(report.expanded, 0);
     }
@@ -192,7 +192,7 @@ fn boards_of_different_sizes_are_refused() {
     let start = Board::goal("2x4".parse().unwrap());
     let goal = Board::goal(Shape::THREE_BY_THREE);
     assert_eq!(
-        run(Algorithm::Bfs, &start, &goal, 10),
+        search(Algorithm::Bfs, &start, &goal, 10),
         Err(ShapeMismatch {
             start: start.shape(),
             goal: goal.shape()

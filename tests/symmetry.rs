@@ -12,12 +12,12 @@
 //! surveys, on 3×3 (where two edges are served through transposes, which
 //! only square boards have) and on 2×4.
 
-use npuzzle::build::all_goals;
-use npuzzle::heuristics::survey_all;
-use npuzzle::paths::{count_shortest, list_shortest};
+use npuzzle::all_goals;
+use npuzzle::analysis::survey_all;
+use npuzzle::analysis::{count_shortest, list_shortest};
 use npuzzle::{
-    build_tables, move_string, solvability, symmetry, write_database, Board, Database, LookupError,
-    Move, Shape, Table, Target,
+    build_tables, move_string, solvability, symmetry, write_database, Board, Database, GoalTable,
+    LookupError, Move, Shape, Table,
 };
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, Rng, SeedableRng};
@@ -140,7 +140,7 @@ fn one_table_per_class_serves_every_goal_blank() {
         for blank in 0..shape.cells() {
             assert!(dbs.symmetric.serves(blank), "{size}: cell {blank}");
             let goal = Board::canonical_goal(shape, blank);
-            let served_by = dbs.symmetric.target(&goal).unwrap().info().blank as usize;
+            let served_by = dbs.symmetric.goal_table(&goal).unwrap().info().blank as usize;
             let class = symmetry::classes(shape)
                 .into_iter()
                 .find(|class| class.contains(&blank))
@@ -166,7 +166,7 @@ fn one_edge_table_serves_the_edges_only() {
         col: 0,
         present: 1 << 7,
     };
-    assert_eq!(db.target(&corner).err(), Some(missing.clone()));
+    assert_eq!(db.goal_table(&corner).err(), Some(missing.clone()));
     assert_eq!(
         db.distance(&Board::goal(shape), &corner),
         Err(missing.clone())
@@ -177,7 +177,7 @@ fn one_edge_table_serves_the_edges_only() {
 
     let centre = Board::canonical_goal(shape, 4);
     assert!(matches!(
-        db.target(&centre).err(),
+        db.goal_table(&centre).err(),
         Some(LookupError::MissingTable { row: 1, col: 1, .. })
     ));
 }
@@ -214,9 +214,9 @@ fn positions_at_a_distance_come_back_in_the_goals_frame() {
 
 /// The targets of `goal` in the database of own tables and in the one of
 /// symmetric tables, checking that the second is another cell's.
-fn targets<'a>(dbs: &'a Pair, goal: &Board) -> (Target<'a>, Target<'a>) {
-    let own = dbs.own.target(goal).unwrap();
-    let symmetric = dbs.symmetric.target(goal).unwrap();
+fn targets<'a>(dbs: &'a Pair, goal: &Board) -> (GoalTable<'a>, GoalTable<'a>) {
+    let own = dbs.own.goal_table(goal).unwrap();
+    let symmetric = dbs.symmetric.goal_table(goal).unwrap();
     assert_ne!(symmetric.info().blank as usize, goal.blank(), "{goal}");
     (own, symmetric)
 }
@@ -257,7 +257,7 @@ fn samples_lie_at_the_distances_asked_for() {
     for goal in symmetric_goals(&mut rng) {
         let (own, symmetric) = targets(&dbs, &goal);
         for distances in [20..=20, 5..=8, 31..=31] {
-            let drawn = npuzzle::sample::sample(&symmetric, distances.clone(), 2, &mut rng);
+            let drawn = npuzzle::analysis::sample(&symmetric, distances.clone(), 2, &mut rng);
             for board in drawn.unwrap() {
                 let d = own.distance(&board).unwrap();
                 assert!(distances.contains(&d), "{board} -> {goal}: {d}");
@@ -273,7 +273,7 @@ fn a_goal_with_its_own_table_is_served_in_its_own_frame() {
         let shape = dbs.shape();
         for blank in all_goals(shape) {
             let goal = Board::canonical_goal(shape, blank);
-            let target = dbs.symmetric.target(&goal).unwrap();
+            let target = dbs.symmetric.goal_table(&goal).unwrap();
             assert_eq!(target.info().blank as usize, blank, "{goal}");
             assert_eq!(target.to_table(&goal), goal);
             assert_eq!(target.from_table(&goal), goal);
@@ -293,7 +293,7 @@ fn every_goal_maps_onto_its_tables_goal_and_moves_follow() {
         let shape = dbs.shape();
         for blank in 0..shape.cells() {
             let goal = random_board(shape, blank, &mut rng);
-            let target = dbs.symmetric.target(&goal).unwrap();
+            let target = dbs.symmetric.goal_table(&goal).unwrap();
             let table_blank = target.info().blank as usize;
             assert_eq!(
                 target.to_table(&goal),
@@ -308,7 +308,7 @@ fn every_goal_maps_onto_its_tables_goal_and_moves_follow() {
 
 /// `board` survives the trip to the table's frame and back, and each move
 /// made in the goal's frame is the mapped move in the table's.
-fn check_frames(target: &Target<'_>, board: &Board) {
+fn check_frames(target: &GoalTable<'_>, board: &Board) {
     let in_table = target.to_table(board);
     assert_eq!(target.from_table(&in_table), *board);
     for m in Move::ALL {

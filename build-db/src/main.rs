@@ -4,8 +4,10 @@
 use anyhow::{bail, Context};
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use npuzzle::build::{all_goals, build_database, default_blanks, default_paths, PATHS_MAX_CELLS};
-use npuzzle::{parse_board, Shape};
+use npuzzle::{
+    all_goals, build_database, default_blanks, default_output, default_paths, parse_board,
+    user_data_path, Shape, PATHS_MAX_CELLS,
+};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -24,9 +26,14 @@ struct Args {
     /// Board size, rows x columns (2x2 to 3x4, 4x3, 2x6 and 6x2).
     #[arg(long, default_value = "3x3", value_name = "RxC")]
     board: Shape,
-    /// Where to write the database [default: data/RxC.db].
+    /// Where to write the database (missing folders are made; a symbolic link is followed)
+    /// [default: data/RxC.db inside a checkout of npuzzle, else the per-user data folder].
     #[arg(long, value_name = "PATH")]
     out: Option<PathBuf>,
+    /// Write to the per-user data folder ($XDG_DATA_HOME/npuzzle or the platform's
+    /// equivalent), where `query` looks from any folder.
+    #[arg(long, conflicts_with = "out")]
+    user: bool,
     /// Build the table for this goal's blank cell (repeatable).
     #[arg(long, value_name = "BOARD", conflicts_with_all = ["all_goals", "every_blank"])]
     goal: Vec<String>,
@@ -68,11 +75,9 @@ fn run(args: &Args) -> anyhow::Result<()> {
     let paths = chosen_paths(args)?;
     let path = match &args.out {
         Some(p) => p.clone(),
-        None => {
-            // The default folder is part of the layout; make it if it is missing.
-            std::fs::create_dir_all("data").context("cannot create the folder data/")?;
-            PathBuf::from(format!("data/{shape}.db"))
-        }
+        None if args.user => user_data_path(shape)
+            .context("--user: this system has no home folder to hold a per-user data folder")?,
+        None => default_output(shape).path,
     };
     let started = Instant::now();
     let progress = Progress::new(shape, blanks.len(), args.quiet);

@@ -6,10 +6,13 @@ use npuzzle::{Board, Database, Shape};
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};
 
-/// `build-db`, run in `dir` so that nothing lands in the source tree.
+/// `build-db`, run in `dir` so that nothing lands in the source tree, with
+/// its per-user data folder at `dir/.xdg/npuzzle`.
 fn build_db(dir: &Path) -> Command {
     let mut cmd = Command::cargo_bin("build-db").unwrap();
-    cmd.current_dir(dir);
+    cmd.current_dir(dir)
+        .env("XDG_DATA_HOME", dir.join(".xdg"))
+        .env_remove("NPUZZLE_DB");
     cmd
 }
 
@@ -68,8 +71,10 @@ fn builds_a_two_by_three_database_where_told() {
 }
 
 #[test]
-fn the_default_output_is_data_rxc_db_in_the_current_folder() {
+fn inside_a_checkout_the_default_output_is_data_rxc_db() {
     let dir = tempfile::tempdir().unwrap();
+    // A folder with `data/` counts as a checkout.
+    std::fs::create_dir(dir.path().join("data")).unwrap();
     build_db(dir.path())
         .args(["--board", "2x2"])
         .assert()
@@ -96,6 +101,7 @@ fn the_default_output_is_data_rxc_db_in_the_current_folder() {
 #[test]
 fn the_default_board_is_three_by_three() {
     let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("data")).unwrap();
     build_db(dir.path()).assert().code(0).stdout(
         predicate::str::starts_with(
             "built data/3x3.db: 3x3 board, 3 tables (blank at 3,3 3,2 2,2)",
@@ -206,32 +212,139 @@ fn a_malformed_board_size_is_a_usage_error() {
 }
 
 #[test]
-fn an_out_folder_that_does_not_exist_is_an_error_and_leaves_nothing() {
+fn outside_a_checkout_the_default_output_is_the_per_user_folder() {
     let dir = tempfile::tempdir().unwrap();
-    let folder = dir.path().join("no/such/folder");
+    let expected = dir.path().join(".xdg/npuzzle/2x2.db");
     build_db(dir.path())
-        .args(["--board", "2x2", "--out"])
-        .arg(folder.join("x.db"))
+        .args(["--board", "2x2"])
         .assert()
-        .code(2)
-        .stdout("")
-        .stderr(predicate::str::starts_with("build-db: cannot write").and(
-            predicate::str::contains(dir.path().join("no").display().to_string()),
-        ));
-    assert!(!dir.path().join("no").exists());
-    assert!(names_in(dir.path()).is_empty());
+        .code(0)
+        .stdout(predicate::str::starts_with(format!(
+            "built {}: 2x2 board",
+            expected.display()
+        )));
+    assert!(expected.is_file());
+    assert_eq!(names_in(dir.path()), [".xdg"]);
+    // --user asks for it from inside a checkout too.
+    std::fs::create_dir(dir.path().join("data")).unwrap();
+    std::fs::remove_file(&expected).unwrap();
+    build_db(dir.path())
+        .args(["--board", "2x2", "--user"])
+        .assert()
+        .code(0);
+    assert!(expected.is_file());
+    assert!(names_in(&dir.path().join("data")).is_empty());
 }
 
 #[test]
-fn an_out_folder_that_does_not_exist_is_named() {
+fn missing_out_folders_are_made() {
     let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("no/such/folder/x.db");
     build_db(dir.path())
-        .args(["--board", "2x2", "--out", "missing/x.db"])
+        .args(["--board", "2x2", "--out"])
+        .arg(&path)
+        .assert()
+        .code(0);
+    assert!(Database::open(&path).is_ok());
+    assert_eq!(names_in(&dir.path().join("no/such/folder")), ["x.db"]);
+}
+
+#[test]
+fn an_out_path_through_a_file_names_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes"), b"keep").unwrap();
+    build_db(dir.path())
+        .args(["--board", "2x2", "--out", "notes/x.db"])
         .assert()
         .code(2)
         .stdout("")
-        .stderr("build-db: cannot write missing/x.db: the folder missing does not exist\n");
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        .stderr("build-db: cannot write notes/x.db: notes is not a folder\n");
+    assert_eq!(std::fs::read(dir.path().join("notes")).unwrap(), b"keep");
+}
+
+/// `--out` at something that is not a regular file is refused before any
+/// work, and the thing is left as it was. As root, `--out /dev/null` once
+/// replaced the system's `/dev/null` with a regular file.
+#[test]
+fn an_out_path_that_is_not_a_regular_file_is_refused_and_left_alone() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    let folder = dir.path().join("folder.db");
+    std::fs::create_dir(&folder).unwrap();
+    let mut cases = vec![
+        (
+            PathBuf::from("/dev/null"),
+            "is a device, not a regular file",
+        ),
+        (folder.clone(), "is a folder, not a regular file"),
+    ];
+    if made.is_ok_and(|s| s.success()) {
+        cases.push((fifo.clone(), "is a named pipe (FIFO), not a regular file"));
+    } else {
+        eprintln!("mkfifo is missing: the FIFO case is skipped");
+    }
+    for (path, message) in cases {
+        // 3x4 would take seconds to build: the refusal comes first.
+        let started = std::time::Instant::now();
+        build_db(dir.path())
+            .args(["--board", "3x4", "--out"])
+            .arg(&path)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(message));
+        assert!(started.elapsed().as_secs() < 5, "{}", path.display());
+    }
+    assert!(std::fs::metadata("/dev/null")
+        .unwrap()
+        .file_type()
+        .is_char_device());
+    assert!(folder.is_dir() && names_in(&folder).is_empty());
+    if fifo.exists() {
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    }
+}
+
+/// A symbolic link is followed: the file it points to is replaced in its
+/// own folder, atomically, and the link stays a link.
+#[test]
+fn an_out_symlink_is_followed_and_stays_a_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let real_dir = dir.path().join("real");
+    std::fs::create_dir(&real_dir).unwrap();
+    let real = real_dir.join("2x2.db");
+    std::fs::write(&real, b"old").unwrap();
+    let link = dir.path().join("link.db");
+    std::os::unix::fs::symlink("real/2x2.db", &link).unwrap();
+    build_db(dir.path())
+        .args(["--board", "2x2", "--out", "link.db"])
+        .assert()
+        .code(0);
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(Database::open(&real).is_ok());
+    assert_eq!(names_in(&real_dir), ["2x2.db"]);
+    assert_eq!(names_in(dir.path()), ["link.db", "real"]);
+    // A dangling link gets its file made.
+    std::fs::remove_file(&real).unwrap();
+    build_db(dir.path())
+        .args(["--board", "2x2", "--out", "link.db"])
+        .assert()
+        .code(0);
+    assert!(Database::open(&real).is_ok());
+    // A loop of links is refused.
+    let a = dir.path().join("a.db");
+    std::os::unix::fs::symlink("b.db", &a).unwrap();
+    std::os::unix::fs::symlink("a.db", dir.path().join("b.db")).unwrap();
+    build_db(dir.path())
+        .args(["--board", "2x2", "--out", "a.db"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("loop of symbolic links"));
 }
 
 #[test]

@@ -6,13 +6,13 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use npuzzle::batch::{run, split_pair, Format, LineAnswerer, LineOutcome, CSV_HEADER};
-use npuzzle::database::Target;
+use npuzzle::io::{run_batch, split_pair, BatchFormat, LineAnswerer, LineOutcome, CSV_HEADER};
+use npuzzle::GoalTable;
 use npuzzle::{parse_board, Board, Database, Move, Shape};
 use npuzzle_fuzz::database_bytes;
 use std::sync::OnceLock;
 
-const FORMATS: [Format; 3] = [Format::Jsonl, Format::Csv, Format::Moves];
+const FORMATS: [BatchFormat; 3] = [BatchFormat::Jsonl, BatchFormat::Csv, BatchFormat::Moves];
 
 fn shape() -> Shape {
     Shape::new(2, 3).expect("2x3 is supported")
@@ -29,14 +29,14 @@ fn db() -> &'static Database<Vec<u8>> {
 fuzz_target!(|data: &[u8]| {
     let db = db();
     let goal = Board::goal(shape());
-    let target = db.target(&goal).expect("the default goal has a table");
+    let target = db.goal_table(&goal).expect("the default goal has a table");
 
     // Line by line, in every format.
     let lines = split_lines(data);
     let mut expected: Vec<Vec<u8>> = Vec::new();
     for format in FORMATS {
         let mut all = Vec::new();
-        if format == Format::Csv {
+        if format == BatchFormat::Csv {
             all.extend_from_slice(CSV_HEADER.as_bytes());
         }
         let mut answerer = LineAnswerer::new(db, target, format);
@@ -63,7 +63,7 @@ fuzz_target!(|data: &[u8]| {
             summary.solved + summary.unsolvable + summary.errors,
             summary.lines
         );
-        let header = usize::from(format == Format::Csv);
+        let header = usize::from(format == BatchFormat::Csv);
         assert_eq!(
             newlines(&out),
             lines.len() + header,
@@ -88,13 +88,13 @@ fn newlines(bytes: &[u8]) -> usize {
 }
 
 /// One answer is one line, and says what the outcome says.
-fn check_answer(format: Format, line: &[u8], out: &[u8], outcome: LineOutcome, target: &Target) {
+fn check_answer(format: BatchFormat, line: &[u8], out: &[u8], outcome: LineOutcome, target: &GoalTable) {
     let shown = || String::from_utf8_lossy(out).into_owned();
     assert_eq!(newlines(out), 1, "{format:?}: {:?}", shown());
     assert!(out.ends_with(b"\n"), "{format:?}: {:?}", shown());
     let answer = &out[..out.len() - 1];
     match format {
-        Format::Jsonl => {
+        BatchFormat::Jsonl => {
             let v: serde_json::Value = serde_json::from_slice(answer)
                 .unwrap_or_else(|e| panic!("not JSON ({e}): {:?}", shown()));
             match outcome {
@@ -103,12 +103,12 @@ fn check_answer(format: Format, line: &[u8], out: &[u8], outcome: LineOutcome, t
                 LineOutcome::Error => assert!(v["error"].is_string(), "{v}"),
             }
         }
-        Format::Moves => {
+        BatchFormat::Moves => {
             if let LineOutcome::Solved(d) = outcome {
                 check_moves(line, answer, d, target.goal());
             }
         }
-        Format::Csv => {}
+        BatchFormat::Csv => {}
     }
 }
 

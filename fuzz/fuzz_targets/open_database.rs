@@ -11,8 +11,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use npuzzle::database::Target;
-use npuzzle::format::PREAMBLE_LEN;
+use npuzzle::GoalTable;
+use npuzzle::raw::PREAMBLE_LEN;
 use npuzzle::{solvability, verify, Board, Database, LookupError};
 use npuzzle_fuzz::board_from_bytes;
 
@@ -66,7 +66,7 @@ fn check_file(data: &[u8]) {
     boards.extend_from_slice(&goals);
 
     for goal in &goals {
-        let target = match db.target(goal) {
+        let target = match db.goal_table(goal) {
             Ok(target) => target,
             Err(LookupError::MissingTable { .. }) => {
                 assert!(db.table_info(goal.blank()).is_none());
@@ -94,7 +94,7 @@ fn check_file(data: &[u8]) {
     }
 }
 
-fn check_pair(db: &Database<&[u8]>, target: &Target, start: &Board, goal: &Board, faultless: bool) {
+fn check_pair(db: &Database<&[u8]>, target: &GoalTable, start: &Board, goal: &Board, faultless: bool) {
     let solvable = solvability::check(start, goal).is_ok();
     let distance = target.distance(start);
     assert_eq!(db.distance(start, goal), distance);

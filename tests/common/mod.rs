@@ -2,7 +2,7 @@
 //! and a plain breadth-first search that shares no code with the library.
 #![allow(dead_code)]
 
-use npuzzle::build::default_paths;
+use npuzzle::default_paths;
 use npuzzle::{Database, Shape};
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;

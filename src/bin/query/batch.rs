@@ -1,18 +1,17 @@
 //! `query batch`: one answer per line of stdin, in input order.
 
-use crate::{goal_arg, Outcome};
+use crate::{GoalArg, Outcome};
 use anyhow::Context;
 use memmap2::Mmap;
-use npuzzle::batch::{self, Format};
+use npuzzle::io::{run_batch, BatchFormat};
 use npuzzle::Database;
 use std::io::{self, Write};
 
 /// Arguments of `query batch`.
 #[derive(clap::Args)]
 pub struct BatchArgs {
-    /// The goal for lines that give none [default: tiles in order, blank last].
-    #[arg(long)]
-    goal: Option<String>,
+    #[command(flatten)]
+    goal: GoalArg,
     /// jsonl: one JSON object per line; csv: start,goal,solvable,distance,moves,error;
     /// moves: the move string alone (`-` when unsolvable).
     #[arg(long, value_enum, default_value_t = FormatArg::Jsonl)]
@@ -29,12 +28,12 @@ enum FormatArg {
     Moves,
 }
 
-impl From<FormatArg> for Format {
-    fn from(f: FormatArg) -> Format {
+impl From<FormatArg> for BatchFormat {
+    fn from(f: FormatArg) -> BatchFormat {
         match f {
-            FormatArg::Jsonl => Format::Jsonl,
-            FormatArg::Csv => Format::Csv,
-            FormatArg::Moves => Format::Moves,
+            FormatArg::Jsonl => BatchFormat::Jsonl,
+            FormatArg::Csv => BatchFormat::Csv,
+            FormatArg::Moves => BatchFormat::Moves,
         }
     }
 }
@@ -42,13 +41,13 @@ impl From<FormatArg> for Format {
 /// `query batch`: bad lines get an error answer and the batch goes on; the
 /// exit code is 2 if any line was bad.
 pub fn run(db: &Database<Mmap>, args: &BatchArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
-    let goal = goal_arg(args.goal.as_deref(), db.shape())?;
-    db.target(&goal)?;
+    let goal = args.goal.board(db.shape())?;
+    db.goal_table(&goal)?;
     let threads = match args.threads {
         Some(n) => n as usize,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    let summary = batch::run(
+    let summary = run_batch(
         db,
         &goal,
         args.format.into(),

@@ -2,7 +2,7 @@
 
 use crate::Outcome;
 use memmap2::Mmap;
-use npuzzle::search::{run as search, Algorithm};
+use npuzzle::analysis::{search, Algorithm};
 use npuzzle::{move_string, Database, LookupError};
 use std::io::Write;
 use std::time::Instant;
@@ -33,7 +33,7 @@ pub fn run(
     out: &mut impl Write,
 ) -> anyhow::Result<Outcome> {
     let (start, goal) = args.pair.boards(db.shape())?;
-    let target = db.target(&goal)?;
+    let target = db.goal_table(&goal)?;
     let mut truth = Vec::new();
     let began = Instant::now();
     for _ in 0..LOOKUP_REPEATS {

@@ -1,28 +1,26 @@
 //! `query heuristics`: the classic heuristics measured against the truth.
 
-use crate::{goal_arg, Outcome};
+use crate::{GoalArg, Outcome, PlotArg};
 use memmap2::Mmap;
-use npuzzle::heuristics::survey_all;
-use npuzzle::plot::{self, Series};
+use npuzzle::analysis::plot::{self, Series};
+use npuzzle::analysis::survey_all;
 use npuzzle::Database;
 use std::io::Write;
-use std::path::PathBuf;
 
 /// Arguments of `query heuristics`.
 #[derive(clap::Args)]
 pub struct HeuristicsArgs {
-    /// The goal [default: tiles in order, blank last].
-    #[arg(long)]
-    goal: Option<String>,
+    #[command(flatten)]
+    goal: GoalArg,
     /// One JSON array of surveys instead of text.
     #[arg(long, conflicts_with = "csv")]
     json: bool,
     /// CSV: heuristic,distance,count,mean,min,max.
     #[arg(long)]
     csv: bool,
-    /// Also draw the mean of each heuristic against the true distance into FILE (SVG or PNG).
-    #[arg(long, value_name = "FILE")]
-    plot: Option<PathBuf>,
+    /// With --plot: the mean of each heuristic against the true distance.
+    #[command(flatten)]
+    plot: PlotArg,
 }
 
 /// `query heuristics`: every position of the goal's table, four heuristics.
@@ -31,13 +29,11 @@ pub fn run(
     args: &HeuristicsArgs,
     out: &mut impl Write,
 ) -> anyhow::Result<Outcome> {
-    if let Some(path) = &args.plot {
-        plot::Format::from_path(path)?;
-    }
-    let goal = goal_arg(args.goal.as_deref(), db.shape())?;
-    let target = db.target(&goal)?;
+    let plot_path = args.plot.checked()?;
+    let goal = args.goal.board(db.shape())?;
+    let target = db.goal_table(&goal)?;
     let surveys = survey_all(&target);
-    if let Some(path) = &args.plot {
+    if let Some(path) = plot_path {
         let max = target.info().max_distance as usize;
         let series: Vec<Series> = surveys
             .iter()

@@ -1,33 +1,30 @@
 //! `query histogram`.
 
-use crate::{cell_name, goal_arg, Outcome};
+use crate::{cell_name, GoalArg, Outcome, PlotArg};
 use memmap2::Mmap;
-use npuzzle::plot::{self, Series};
+use npuzzle::analysis::plot::{self, Series};
 use npuzzle::Database;
 use std::io::Write;
-use std::path::PathBuf;
 
 /// Arguments of `query histogram`.
 #[derive(clap::Args)]
 pub struct HistogramArgs {
-    /// The goal [default: tiles in order, blank last].
-    #[arg(long, conflicts_with = "all_blanks")]
-    goal: Option<String>,
+    #[command(flatten)]
+    goal: GoalArg,
     /// JSON: {"goal", "states", "max_distance", "counts"}.
     #[arg(long, conflicts_with = "csv")]
     json: bool,
     /// CSV with a header line: distance,count.
     #[arg(long)]
     csv: bool,
-    /// Also draw the histogram into FILE: SVG or PNG, by its extension.
-    #[arg(long, value_name = "FILE")]
-    plot: Option<PathBuf>,
+    #[command(flatten)]
+    plot: PlotArg,
     /// With --plot: a logarithmic count axis.
     #[arg(long, requires = "plot")]
     log: bool,
     /// Every table in the file at once (one per goal blank cell, each for
     /// its goal with the tiles in order): columns side by side, curves overlaid.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "goal")]
     all_blanks: bool,
 }
 
@@ -40,19 +37,16 @@ pub fn run(
     args: &HistogramArgs,
     out: &mut impl Write,
 ) -> anyhow::Result<Outcome> {
-    if let Some(path) = &args.plot {
-        // Refuse a bad file name before any work.
-        plot::Format::from_path(path)?;
-    }
+    let plot_path = args.plot.checked()?;
     if args.all_blanks {
-        return all_blanks(db, args, out);
+        return all_blanks(db, args, plot_path, out);
     }
     let shape = db.shape();
-    let goal = goal_arg(args.goal.as_deref(), shape)?;
-    let target = db.target(&goal)?;
+    let goal = args.goal.board(shape)?;
+    let target = db.goal_table(&goal)?;
     let counts = &target.info().counts;
     let states: u64 = counts.iter().sum();
-    if let Some(path) = &args.plot {
+    if let Some(path) = plot_path {
         let title = format!("{shape}: positions by distance from {goal}");
         plot::histogram(
             path,
@@ -95,13 +89,14 @@ pub fn run(
 fn all_blanks(
     db: &Database<Mmap>,
     args: &HistogramArgs,
+    plot_path: Option<&std::path::Path>,
     out: &mut impl Write,
 ) -> anyhow::Result<Outcome> {
     let shape = db.shape();
     let tables = &db.header().tables;
     let max = tables.iter().map(|t| t.counts.len()).max().unwrap_or(0);
     let count_at = |t: &npuzzle::TableInfo, d: usize| t.counts.get(d).copied().unwrap_or(0);
-    if let Some(path) = &args.plot {
+    if let Some(path) = plot_path {
         let series: Vec<Series> = tables
             .iter()
             .map(|t| {

@@ -2,7 +2,7 @@
 
 use crate::{cell_name, Outcome};
 use memmap2::Mmap;
-use npuzzle::format::VERSION;
+use npuzzle::raw::VERSION;
 use npuzzle::Database;
 use std::io::Write;
 use std::path::Path;

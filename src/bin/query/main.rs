@@ -15,7 +15,11 @@ mod stats;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use memmap2::Mmap;
-use npuzzle::{parse_board, Board, Database, FormatError, LookupError, OpenError, Shape};
+use npuzzle::analysis::plot;
+use npuzzle::{
+    locate, parse_board, Board, Database, FormatError, Location, LookupError, OpenError, Origin,
+    Shape,
+};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -24,7 +28,8 @@ use std::process::ExitCode;
 #[derive(Parser)]
 #[command(version)]
 struct Cli {
-    /// The database file. Without it: data/RxC.db for --board, else $NPUZZLE_DB, else data/3x3.db.
+    /// The database file. Without it: $NPUZZLE_DB, else data/RxC.db under the current
+    /// folder, else RxC.db in the per-user data folder (RxC from --board, 3x3 by default).
     #[arg(long, global = true, value_name = "PATH")]
     db: Option<PathBuf>,
     /// Board size; the database must hold this size.
@@ -91,8 +96,10 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 }
 
 fn run(cli: &Cli) -> anyhow::Result<Outcome> {
-    let path = database_path(cli);
-    let db = open_database(cli, &path)?;
+    let shape = cli.board.unwrap_or(Shape::THREE_BY_THREE);
+    let location = locate(shape, cli.db.as_deref());
+    let db = open_database(&location, shape, cli.board)?;
+    let path = &location.path;
     let out = &mut io::stdout().lock();
     let outcome = match &cli.command {
         Command::Solve(args) => solve::solve(&db, args, out),
@@ -103,96 +110,140 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
         Command::Stats(args) => stats::run(&db, args, out),
         Command::Heuristics(args) => heuristics::run(&db, args, out),
         Command::Compare(args) => compare::run(&db, args, out),
-        Command::Info(args) => info::info(&db, &path, args, out),
-        Command::Verify => info::verify(&db, &path, out),
+        Command::Info(args) => info::info(&db, path, args, out),
+        Command::Verify => info::verify(&db, path, out),
     };
-    outcome.map_err(|e| with_table_hint(e, &path, db.shape()))
+    outcome.map_err(|e| with_advice(e, path, db.shape()))
 }
 
-/// A missing table's error, with the command that rebuilds the file with
-/// the tables it has and the one that was missing.
-fn with_table_hint(e: anyhow::Error, path: &Path, shape: Shape) -> anyhow::Error {
-    let Some(LookupError::MissingTable {
-        row, col, present, ..
-    }) = e.chain().find_map(|c| c.downcast_ref::<LookupError>())
-    else {
-        return e;
-    };
-    let mut cmd = build_command(path, shape);
-    let missing = row * shape.cols() + col;
-    for cell in npuzzle::database::cells_of(*present).chain([missing]) {
-        cmd.push_str(&format!(
-            " --blank {},{}",
-            shape.row_of(cell) + 1,
-            shape.col_of(cell) + 1
-        ));
-    }
-    anyhow::anyhow!(
-        "{e:#}; rebuild it with that table too: {cmd} (or with --all-goals, for every goal)"
-    )
-}
-
-/// --db, else data/RxC.db for --board, else $NPUZZLE_DB, else data/3x3.db.
-fn database_path(cli: &Cli) -> PathBuf {
-    if let Some(path) = &cli.db {
-        return path.clone();
-    }
-    if let Some(shape) = cli.board {
-        return default_path(shape);
-    }
-    match std::env::var_os("NPUZZLE_DB") {
-        Some(path) if !path.is_empty() => PathBuf::from(path),
-        _ => default_path(Shape::THREE_BY_THREE),
+/// Library errors say what is wrong; this adds what to do about it: the
+/// command that rebuilds a file with a missing table, or `query verify`
+/// for a damaged one.
+fn with_advice(e: anyhow::Error, path: &Path, shape: Shape) -> anyhow::Error {
+    match e.chain().find_map(|c| c.downcast_ref::<LookupError>()) {
+        Some(LookupError::MissingTable {
+            row, col, present, ..
+        }) => {
+            let mut cmd = build_command(path, shape);
+            let missing = row * shape.cols() + col;
+            for cell in npuzzle::raw::cells_of(*present).chain([missing]) {
+                cmd.push_str(&format!(
+                    " --blank {},{}",
+                    shape.row_of(cell) + 1,
+                    shape.col_of(cell) + 1
+                ));
+            }
+            anyhow::anyhow!(
+                "{e:#}; rebuild it with that table too: {cmd} (or with --all-goals, for every goal)"
+            )
+        }
+        Some(LookupError::Corrupt { .. }) => anyhow::anyhow!(
+            "{e:#}; run `query --db {} verify` to list the damage, then rebuild it with: {}",
+            path.display(),
+            build_command(path, shape)
+        ),
+        _ => e,
     }
 }
 
-fn default_path(shape: Shape) -> PathBuf {
-    PathBuf::from(format!("data/{shape}.db"))
-}
-
-/// The command that (re)builds the database at `path`.
+/// The command that (re)builds the database at `path` for `shape` boards,
+/// as it runs from the current folder: through cargo inside a checkout of
+/// npuzzle, else the installed `build-db`.
 fn build_command(path: &Path, shape: Shape) -> String {
-    let mut cmd = format!("cargo run --release -p build-db -- --board {shape}");
-    if path != default_path(shape) {
+    let build_db = if Path::new("build-db/Cargo.toml").is_file() {
+        "cargo run --release -p build-db --"
+    } else {
+        "build-db"
+    };
+    let mut cmd = format!("{build_db} --board {shape}");
+    if *path != npuzzle::default_output(shape).path {
         cmd.push_str(&format!(" --out {}", path.display()));
     }
     cmd
 }
 
-fn open_database(cli: &Cli, path: &Path) -> anyhow::Result<Database<Mmap>> {
-    let shape = cli.board.unwrap_or(Shape::THREE_BY_THREE);
+/// Opens the database found for `shape` boards (`wanted` when --board
+/// asked), or says what is wrong and what to do, naming the board only
+/// where it is known (`--board`, a default path, or the file's header where
+/// it can still be read): advice to rebuild with the wrong board would
+/// overwrite a good database with another board's.
+fn open_database(
+    location: &Location,
+    shape: Shape,
+    wanted: Option<Shape>,
+) -> anyhow::Result<Database<Mmap>> {
+    let path = &location.path;
+    let from = match location.origin {
+        Origin::Given | Origin::WorkingDir | Origin::UserData => String::new(),
+        Origin::Env => " (from NPUZZLE_DB)".to_string(),
+    };
+    // The board to name in advice: only one that is known, never a guess. A
+    // default path is the board's own (`data/RxC.db`).
+    let named = match location.origin {
+        Origin::WorkingDir | Origin::UserData => Some(shape),
+        Origin::Given | Origin::Env => wanted,
+    };
     let db = match Database::open(path) {
         Ok(db) => db,
-        Err(OpenError::Io { io, .. }) if io.kind() == io::ErrorKind::NotFound => {
+        Err(OpenError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
             anyhow::bail!(
-                "no database at {}; build it with: {}",
+                "no database at {}{from}; build it with: {}",
                 path.display(),
-                build_command(path, shape)
+                build_advice(path, named)
             )
         }
-        // Not ours at all: suggesting a rebuild there would overwrite the file.
-        Err(
-            e @ OpenError::Format {
-                problem: FormatError::Magic { .. } | FormatError::TooShort { .. },
-                ..
-            },
-        ) => anyhow::bail!("{e}; is --db or NPUZZLE_DB pointing at the right file?"),
-        Err(e @ OpenError::Format { .. }) => {
-            anyhow::bail!("{e}; rebuild it with: {}", build_command(path, shape))
-        }
-        Err(e) => return Err(e.into()),
-    };
-    if let Some(wanted) = cli.board {
-        if db.shape() != wanted {
+        Err(e @ OpenError::NotAFile { .. }) => anyhow::bail!("{e}{from}"),
+        Err(OpenError::Format { problem, .. }) => {
+            let advice = match &problem {
+                // Not ours at all: suggesting a rebuild there would overwrite the file.
+                FormatError::Magic { .. } | FormatError::TooShort { .. } => {
+                    "is --db or NPUZZLE_DB pointing at the right file?".to_string()
+                }
+                FormatError::Version { expected, got } if got > expected => format!(
+                    "it was written by a newer npuzzle; upgrade this one to read it (or rebuild \
+                     it with: {})",
+                    build_advice(path, named)
+                ),
+                problem => format!(
+                    "rebuild it with: {}",
+                    build_advice(path, problem.readable_board().or(named))
+                ),
+            };
             anyhow::bail!(
-                "{} holds {} boards, not {wanted} (--board); build one with: {}",
+                "{} is not a usable database{from}: {problem}; {advice}",
+                path.display()
+            )
+        }
+        Err(e) => return Err(anyhow::Error::new(e).context(format!("the database{from}"))),
+    };
+    if let Some(wanted) = wanted {
+        if db.shape() != wanted {
+            let default = npuzzle::default_output(wanted).path;
+            anyhow::bail!(
+                "{}{from} holds {} boards, not {wanted} (--board); build one with: {}",
                 path.display(),
                 db.shape(),
-                build_command(&default_path(wanted), wanted)
+                build_command(&default, wanted)
             );
         }
     }
     Ok(db)
+}
+
+/// The command that builds `path`, for its board where known; where not,
+/// with the board left for the user to fill in, rather than a guess that
+/// would overwrite a good database with another board's.
+fn build_advice(path: &Path, shape: Option<Shape>) -> String {
+    match shape {
+        Some(shape) => build_command(path, shape),
+        None => {
+            let cmd = build_command(path, Shape::THREE_BY_THREE);
+            format!(
+                "{} (RxC: its board)",
+                cmd.replace("--board 3x3", "--board RxC")
+            )
+        }
+    }
 }
 
 /// A start position and an optional goal, as most commands take them.
@@ -201,30 +252,59 @@ pub struct PairArgs {
     /// The start position, in any form (`867254301`, `867/254/301`, `8 6 7 2 5 4 3 0 1`, JSON).
     #[arg(required = true, num_args = 1..)]
     start: Vec<String>,
-    /// The goal [default: tiles in order, blank last].
-    #[arg(long)]
-    goal: Option<String>,
+    #[command(flatten)]
+    goal: GoalArg,
 }
 
 impl PairArgs {
     /// The two boards. Separate words are one board: `query solve 8 6 7 2 5 4 3 0 1`.
     fn boards(&self, shape: Shape) -> anyhow::Result<(Board, Board)> {
         let start = board_arg(&self.start.join(" "), shape, "start")?;
-        Ok((start, goal_arg(self.goal.as_deref(), shape)?))
+        Ok((start, self.goal.board(shape)?))
+    }
+}
+
+/// `--goal`, as every command that answers toward a goal takes it.
+#[derive(clap::Args)]
+pub struct GoalArg {
+    /// The goal [default: tiles in order, blank last]; for `batch`, the goal of lines that
+    /// give none.
+    #[arg(long, value_name = "BOARD")]
+    goal: Option<String>,
+}
+
+impl GoalArg {
+    /// The goal given, or the default: tiles in order, blank last.
+    pub fn board(&self, shape: Shape) -> anyhow::Result<Board> {
+        match &self.goal {
+            Some(text) => board_arg(text, shape, "goal"),
+            None => Ok(Board::goal(shape)),
+        }
+    }
+}
+
+/// `--plot FILE`, as every command that draws takes it.
+#[derive(clap::Args)]
+pub struct PlotArg {
+    /// Also draw a chart into FILE: SVG or PNG, by its extension.
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
+}
+
+impl PlotArg {
+    /// The chart's path, once its format is known to be one that can be
+    /// drawn: checked before any work, so a bad name costs nothing.
+    pub fn checked(&self) -> anyhow::Result<Option<&Path>> {
+        if let Some(path) = &self.plot {
+            plot::Format::from_path(path)?;
+        }
+        Ok(self.plot.as_deref())
     }
 }
 
 /// Parses a board given on the command line; `what` names it in errors.
 fn board_arg(text: &str, shape: Shape, what: &str) -> anyhow::Result<Board> {
     parse_board(text, shape).with_context(|| format!("bad {what} board {text:?}"))
-}
-
-/// The goal given with --goal, or the default: tiles in order, blank last.
-fn goal_arg(goal: Option<&str>, shape: Shape) -> anyhow::Result<Board> {
-    match goal {
-        Some(text) => board_arg(text, shape, "goal"),
-        None => Ok(Board::goal(shape)),
-    }
 }
 
 /// "row 2, column 3" for a 0-based cell.

@@ -1,8 +1,8 @@
 //! `query random`: positions of exact difficulty.
 
-use crate::{goal_arg, Outcome};
+use crate::{GoalArg, Outcome};
 use memmap2::Mmap;
-use npuzzle::sample::{parse_distances, sample};
+use npuzzle::analysis::{parse_distances, sample};
 use npuzzle::Database;
 use rand::{rngs::StdRng, SeedableRng};
 use std::io::Write;
@@ -19,9 +19,8 @@ pub struct RandomArgs {
     /// Seed for a reproducible draw [default: a fresh random seed, shown with --json].
     #[arg(long, value_name = "S")]
     seed: Option<u64>,
-    /// The goal [default: tiles in order, blank last].
-    #[arg(long)]
-    goal: Option<String>,
+    #[command(flatten)]
+    goal: GoalArg,
     /// One JSON object instead of one position per line.
     #[arg(long)]
     json: bool,
@@ -33,8 +32,8 @@ pub fn run(
     args: &RandomArgs,
     out: &mut impl Write,
 ) -> anyhow::Result<Outcome> {
-    let goal = goal_arg(args.goal.as_deref(), db.shape())?;
-    let target = db.target(&goal)?;
+    let goal = args.goal.board(db.shape())?;
+    let target = db.goal_table(&goal)?;
     let seed = args.seed.unwrap_or_else(rand::random);
     let mut rng = StdRng::seed_from_u64(seed);
     let positions = sample(&target, args.distance.clone(), args.count, &mut rng)?;

@@ -2,8 +2,9 @@
 
 use crate::Outcome;
 use memmap2::Mmap;
-use npuzzle::answer::write_json;
-use npuzzle::{move_string, paths, Board, Database, LookupError, Move};
+use npuzzle::analysis::{count_shortest, list_shortest};
+use npuzzle::io::write_json;
+use npuzzle::{move_string, Board, Database, LookupError, Move};
 use std::io::Write;
 
 /// Arguments of `query solve`.
@@ -155,9 +156,9 @@ fn all_solutions(
         writeln!(out, "unsolvable: {why}")?;
         return Ok(Outcome::Unsolvable);
     }
-    let target = db.target(&answer.goal)?;
-    let count = paths::count_shortest(&target, &answer.start)?;
-    let listed = paths::list_shortest(&target, &answer.start, limit)?;
+    let target = db.goal_table(&answer.goal)?;
+    let count = count_shortest(&target, &answer.start)?;
+    let listed = list_shortest(&target, &answer.start, limit)?;
     let distance = answer.moves.as_ref().map_or(0, |m| m.len());
     if json {
         let value = serde_json::json!({

@@ -15,7 +15,7 @@ pub struct StatsArgs {
 
 /// `query stats`.
 pub fn run(db: &Database<Mmap>, args: &StatsArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
-    let tables = npuzzle::stats::stats(db);
+    let tables = npuzzle::analysis::stats(db);
     if args.json {
         let value = serde_json::json!({ "board": db.shape().to_string(), "tables": tables });
         writeln!(out, "{value}")?;

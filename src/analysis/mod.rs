@@ -1,0 +1,22 @@
+//! What the tool says about a whole state space: heuristics measured against
+//! the true distances, the textbook searches, random positions of exact
+//! difficulty, all shortest solutions, per-table statistics and plots.
+//!
+//! Uses everything below it: [`crate::puzzle`], [`crate::table`] and
+//! [`crate::db`].
+
+mod heuristics;
+#[cfg(feature = "plot")]
+pub mod plot;
+mod sample;
+mod shortest;
+mod stats;
+mod textbook;
+
+pub use heuristics::{
+    survey, survey_all, DistanceStats, Evaluator, Heuristic, Survey, UnknownHeuristic,
+};
+pub use sample::{parse_distances, sample, DistanceRangeError, SampleError};
+pub use shortest::{count_shortest, list_shortest};
+pub use stats::{stats, TableStats};
+pub use textbook::{search, Algorithm, SearchReport, ShapeMismatch};

@@ -1,0 +1,291 @@
+//! Charts of what a database knows: how many positions lie at each distance
+//! from the goal ([`histogram`]), and how close heuristics come to the true
+//! distance ([`heuristics`]).
+//!
+//! A chart is an SVG or a PNG, chosen by the file's extension. Text is drawn
+//! with DejaVu Sans, embedded in the library: plotters' `ab_glyph` feature
+//! rasterises it in pure Rust, so a PNG gets legible labels on a machine with
+//! no fonts installed (plotters' default `ttf` feature would look for system
+//! fonts, and is off on purpose). An SVG names the family `sans-serif` and
+//! lets the viewer pick the glyphs.
+//!
+//! Like the database, a chart is written atomically: into a temporary file
+//! in the target's folder, flushed, then renamed over it, so an old chart is
+//! never replaced by half of a new one.
+//!
+//! ```no_run
+//! use std::path::Path;
+//! use npuzzle::analysis::plot::{histogram, Series};
+//!
+//! let counts = [1u64, 2, 4, 8, 16, 20, 39, 62];
+//! let series = [Series::from_counts("blank at row 3, column 3", &counts)];
+//! histogram(Path::new("histogram.png"), "8-puzzle", &series, true)?;
+//! # Ok::<(), npuzzle::analysis::plot::PlotError>(())
+//! ```
+
+mod axis;
+mod draw;
+mod font;
+
+use crate::db::replace::{ReplaceError, Replacement};
+use draw::draw;
+use font::{register_font, ExactText};
+use plotters::prelude::*;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Width and height of every chart, in pixels (PNG) or user units (SVG):
+/// wide enough for the 32 bars of the 8-puzzle with room for their labels.
+pub const SIZE: (u32, u32) = (1000, 600);
+
+/// One named curve (or set of bars): `values[d]` belongs to distance `d`.
+///
+/// A value that is not finite (a mean over no positions is `NaN`) is not
+/// drawn, and neither is a count of zero on a logarithmic axis; a line is
+/// broken there rather than drawn through a made-up point.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Series {
+    /// Shown in the legend when a chart has several series.
+    pub label: String,
+    /// One value per distance, from distance 0.
+    pub values: Vec<f64>,
+}
+
+impl Series {
+    /// A series from values indexed by distance.
+    pub fn new(label: impl Into<String>, values: Vec<f64>) -> Self {
+        Series {
+            label: label.into(),
+            values,
+        }
+    }
+
+    /// A series from position counts, as a database header stores them.
+    /// Counts up to 2^53 convert exactly, far beyond any supported board.
+    pub fn from_counts(label: impl Into<String>, counts: &[u64]) -> Self {
+        Series::new(label, counts.iter().map(|&c| c as f64).collect())
+    }
+}
+/// The file formats a chart can be written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Scalable vector graphics, text kept as text.
+    Svg,
+    /// A `SIZE` bitmap with the text rasterised from the embedded font.
+    Png,
+}
+
+impl Format {
+    /// The extensions accepted, in the words error messages use.
+    pub const ACCEPTED: &'static str = ".svg or .png";
+
+    /// The format a path's extension asks for, in any letter case. Callers
+    /// can check this before a long computation whose result is to be drawn.
+    pub fn from_path(path: &Path) -> Result<Format, PlotError> {
+        let extension = path
+            .extension()
+            .map(|e| e.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        match extension.to_ascii_lowercase().as_str() {
+            "svg" => Ok(Format::Svg),
+            "png" => Ok(Format::Png),
+            _ => Err(PlotError::UnsupportedExtension {
+                path: path.to_path_buf(),
+                extension,
+            }),
+        }
+    }
+
+    /// The extension of a file in this format, without the dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Svg => "svg",
+            Format::Png => "png",
+        }
+    }
+}
+
+/// A chart could not be drawn or written. Any previous file at the path is
+/// left as it was.
+#[derive(Debug, thiserror::Error)]
+pub enum PlotError {
+    /// The path's extension names no format this module writes.
+    #[error(
+        "cannot write the chart {}: {}; use {}",
+        path.display(),
+        describe_extension(extension),
+        Format::ACCEPTED
+    )]
+    UnsupportedExtension {
+        /// The chart asked for.
+        path: PathBuf,
+        /// Its extension as given (empty when it has none).
+        extension: String,
+    },
+    /// There is nothing to draw.
+    #[error("cannot draw the chart {}: {reason}", path.display())]
+    NoData {
+        /// The chart asked for.
+        path: PathBuf,
+        /// What is missing.
+        reason: &'static str,
+    },
+    /// The drawing library failed; its message says why.
+    #[error("cannot draw the chart {}: {message}", path.display())]
+    Draw {
+        /// The chart asked for.
+        path: PathBuf,
+        /// What plotters (or the PNG encoder beneath it) said.
+        message: String,
+    },
+    /// The file could not be written or put in place.
+    #[error("cannot write the chart {}", path.display())]
+    Write {
+        /// The chart asked for.
+        path: PathBuf,
+        /// What went wrong.
+        #[source]
+        source: ReplaceError,
+    },
+}
+
+fn describe_extension(extension: &str) -> String {
+    if extension.is_empty() {
+        "it has no extension to tell the format".to_string()
+    } else {
+        format!("unsupported extension \".{extension}\"")
+    }
+}
+
+/// Draws how many positions lie at each distance from the goal: x is the
+/// distance in moves, y the number of positions (`log` puts y on a
+/// logarithmic scale, where the few positions near the goal and at the far
+/// end stay visible beside the tens of thousands in the middle).
+///
+/// One series is drawn as bars. Several series (one per goal blank cell, as
+/// `query histogram --all-blanks` gives) are drawn as lines with markers, one
+/// colour each, named in a legend, so their shapes can be compared.
+///
+/// The format follows the extension of `path` (see [`Format::from_path`]);
+/// the file is replaced atomically.
+pub fn histogram(path: &Path, title: &str, series: &[Series], log: bool) -> Result<(), PlotError> {
+    let chart = Chart::Histogram { title, series, log };
+    render(path, &chart)
+}
+
+/// Draws the mean value of each heuristic against the true distance `h*`,
+/// for `h*` from 0 to `max_distance`: one line per series, where
+/// `values[d]` is the heuristic's mean over the positions at distance `d`.
+/// The diagonal `h = h*`, which no admissible heuristic crosses, is drawn
+/// dashed in grey as the reference, labelled "true distance"; the gap below
+/// it is what each heuristic leaves to search.
+///
+/// The format follows the extension of `path` (see [`Format::from_path`]);
+/// the file is replaced atomically.
+pub fn heuristics(
+    path: &Path,
+    title: &str,
+    series: &[Series],
+    max_distance: usize,
+) -> Result<(), PlotError> {
+    let chart = Chart::Heuristics {
+        title,
+        series,
+        max_distance,
+    };
+    render(path, &chart)
+}
+
+/// What to draw, so one generic function can draw it on either backend.
+enum Chart<'a> {
+    Histogram {
+        title: &'a str,
+        series: &'a [Series],
+        log: bool,
+    },
+    Heuristics {
+        title: &'a str,
+        series: &'a [Series],
+        max_distance: usize,
+    },
+}
+
+impl Chart<'_> {
+    /// Why this chart cannot be drawn, if it cannot.
+    fn missing(&self) -> Option<&'static str> {
+        let series = match self {
+            Chart::Histogram { series, .. } | Chart::Heuristics { series, .. } => series,
+        };
+        if series.is_empty() {
+            Some("no series given")
+        } else if series.iter().all(|s| s.values.is_empty()) {
+            Some("every series is empty")
+        } else {
+            None
+        }
+    }
+}
+
+/// Checks everything that can be checked, draws into a temporary file beside
+/// `path`, flushes it and renames it over `path`.
+fn render(path: &Path, chart: &Chart) -> Result<(), PlotError> {
+    let format = Format::from_path(path)?;
+    if let Some(reason) = chart.missing() {
+        return Err(PlotError::NoData {
+            path: path.to_path_buf(),
+            reason,
+        });
+    }
+    let draw_err = |message: String| PlotError::Draw {
+        path: path.to_path_buf(),
+        message,
+    };
+    register_font().map_err(|m| draw_err(m.to_string()))?;
+
+    let replace_err = |source| PlotError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    let io_err = |io: std::io::Error| replace_err(io.into());
+    // The PNG encoder picks its format from the file name, so the temporary
+    // file carries the real extension.
+    let temp =
+        Replacement::start(path, &format!(".{}", format.extension())).map_err(replace_err)?;
+
+    match format {
+        Format::Svg => {
+            let mut svg = String::new();
+            {
+                let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+                draw(&root, chart)
+                    .and_then(|()| root.present())
+                    .map_err(|e| draw_err(e.to_string()))?;
+            }
+            temp.file().write_all(svg.as_bytes()).map_err(io_err)?;
+        }
+        Format::Png => {
+            // The bitmap backend writes the file itself, by name, when the
+            // drawing is presented.
+            let root = ExactText(BitMapBackend::new(temp.path(), SIZE)).into_drawing_area();
+            draw(&root, chart)
+                .and_then(|()| root.present())
+                .map_err(|e| draw_err(e.to_string()))?;
+        }
+    }
+    temp.commit().map_err(io_err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extensions_are_matched_in_any_case() {
+        assert_eq!(Format::from_path(Path::new("a.SVG")).unwrap(), Format::Svg);
+        assert_eq!(
+            Format::from_path(Path::new("x/a.Png")).unwrap(),
+            Format::Png
+        );
+        assert!(Format::from_path(Path::new("a")).is_err());
+    }
+}

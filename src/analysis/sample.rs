@@ -1,0 +1,159 @@
+//! Positions of exact difficulty, drawn uniformly.
+//!
+//! The table knows every position's distance, so drawing "a puzzle of
+//! exactly K moves" is a draw from the list of positions at K: unbiased, and
+//! unlike a random walk it needs no search and cannot stop short.
+
+use crate::db::goal_table::GoalTable;
+use crate::puzzle::board::Board;
+use rand::seq::SliceRandom;
+use rand::Rng;
+use std::ops::RangeInclusive;
+
+/// Why a sample cannot be drawn.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SampleError {
+    /// The distances asked for lie beyond the goal's farthest position.
+    #[error("no position is {asked} moves from this goal: the maximum distance is {max}")]
+    BeyondMaximum {
+        /// The distance (or the range's start) asked for.
+        asked: u32,
+        /// The table's maximum distance.
+        max: u32,
+    },
+    /// The table holds fewer positions at those distances than its header
+    /// counts: it is damaged.
+    #[error(
+        "the table is damaged: it holds fewer positions at those distances than its header says"
+    )]
+    Damaged,
+    /// More distinct positions asked for than exist.
+    #[error("asked for {asked} distinct positions, but only {available} lie at {distances} moves")]
+    TooFew {
+        /// Positions asked for.
+        asked: usize,
+        /// Positions that exist at those distances.
+        available: u64,
+        /// The distances, as the user wrote them.
+        distances: String,
+    },
+}
+
+/// Draws `count` distinct positions, uniformly among all positions whose
+/// distance to the target's goal lies in `distances`, in random order.
+pub fn sample(
+    target: &GoalTable<'_>,
+    distances: RangeInclusive<u32>,
+    count: usize,
+    rng: &mut impl Rng,
+) -> Result<Vec<Board>, SampleError> {
+    let max = target.info().max_distance as u32;
+    if *distances.start() > max {
+        return Err(SampleError::BeyondMaximum {
+            asked: *distances.start(),
+            max,
+        });
+    }
+    let available: u64 = target
+        .info()
+        .counts
+        .iter()
+        .enumerate()
+        .filter(|&(d, _)| distances.contains(&(d as u32)))
+        .map(|(_, &c)| c)
+        .sum();
+    if count as u64 > available {
+        let (lo, hi) = (*distances.start(), *distances.end());
+        return Err(SampleError::TooFew {
+            asked: count,
+            available,
+            distances: if lo == hi {
+                lo.to_string()
+            } else {
+                format!("{lo} to {hi}")
+            },
+        });
+    }
+    // Which of the matching positions, counted in rank order, to take: a
+    // uniform choice of `count` distinct indices, then one scan of the
+    // table. Memory is proportional to `count`, not to the matches (which
+    // reach 239.5 million on 12-cell boards).
+    let mut chosen = rand::seq::index::sample(rng, available as usize, count).into_vec();
+    chosen.sort_unstable();
+    let mut wanted = chosen.iter().peekable();
+    let mut ranks: Vec<u32> = Vec::with_capacity(count);
+    for (i, rank) in target.ranks_within(distances.clone()).enumerate() {
+        if wanted.peek() == Some(&&i) {
+            ranks.push(rank);
+            wanted.next();
+            if wanted.peek().is_none() {
+                break;
+            }
+        }
+    }
+    if ranks.len() < count {
+        return Err(SampleError::Damaged);
+    }
+    ranks.shuffle(rng);
+    Ok(ranks.iter().map(|&rank| target.board_at(rank)).collect())
+}
+
+/// Why a `--distance` argument is not a distance or a range of them.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DistanceRangeError {
+    /// Not a whole number of moves, nor a range of them.
+    #[error("{0:?} is not a distance: write K, A..=B or A..B with whole numbers of moves")]
+    NotADistance(String),
+    /// A distance below zero.
+    #[error("{0:?} is negative: distances count moves, from 0 up")]
+    Negative(String),
+    /// A range that holds no distance.
+    #[error("{0:?} is an empty range")]
+    Empty(String),
+}
+
+/// Reads a distance or a range of distances: `20`, `20..=25` or `20..26`.
+pub fn parse_distances(text: &str) -> Result<RangeInclusive<u32>, DistanceRangeError> {
+    let number = |s: &str| {
+        let s = s.trim();
+        s.parse::<u32>().map_err(|_| match s.parse::<i64>() {
+            Ok(n) if n < 0 => DistanceRangeError::Negative(text.to_string()),
+            _ => DistanceRangeError::NotADistance(text.to_string()),
+        })
+    };
+    let range = if let Some((a, b)) = text.split_once("..=") {
+        number(a)?..=number(b)?
+    } else if let Some((a, b)) = text.split_once("..") {
+        let end = number(b)?;
+        if end == 0 {
+            return Err(DistanceRangeError::Empty(text.to_string()));
+        }
+        number(a)?..=end - 1
+    } else {
+        let k = number(text)?;
+        k..=k
+    };
+    if range.is_empty() {
+        return Err(DistanceRangeError::Empty(text.to_string()));
+    }
+    Ok(range)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distances_and_ranges_parse_and_each_mistake_is_named() {
+        use DistanceRangeError::*;
+        assert_eq!(parse_distances("20"), Ok(20..=20));
+        assert_eq!(parse_distances("20..=25"), Ok(20..=25));
+        assert_eq!(parse_distances("20..26"), Ok(20..=25));
+        assert_eq!(parse_distances("25..=20"), Err(Empty("25..=20".into())));
+        assert_eq!(parse_distances("3..3"), Err(Empty("3..3".into())));
+        assert_eq!(parse_distances("0..0"), Err(Empty("0..0".into())));
+        assert_eq!(parse_distances("-1"), Err(Negative("-1".into())));
+        assert_eq!(parse_distances("2..=-1"), Err(Negative("2..=-1".into())));
+        assert_eq!(parse_distances("x"), Err(NotADistance("x".into())));
+    }
+}

@@ -1,0 +1,94 @@
+//! All shortest solutions: how many there are, and some of them.
+//!
+//! From a position at distance d, every move to a neighbour at distance d−1
+//! starts a shortest solution, and every shortest solution starts that way.
+//! So the shortest solutions form a layered graph that the table lays out
+//! without any search: counting them is dynamic programming over its layers
+//! (each position once per layer), instant even when the count is huge.
+
+use crate::db::error::LookupError;
+use crate::db::goal_table::GoalTable;
+use crate::puzzle::board::Move;
+use crate::table::rank::Cursor;
+use std::collections::HashMap;
+
+/// The moves from `position` (in the table's frame) that lead one step
+/// closer, in the goal's frame and in letter order (D, L, R, U), with the
+/// positions they lead to.
+fn closer<'a>(
+    target: &GoalTable<'a>,
+    position: &Cursor,
+) -> impl Iterator<Item = (Move, Cursor)> + 'a {
+    let target = *target;
+    let ranker = *target.ranker();
+    let d = target.distance_at(position.rank());
+    let position = *position;
+    [Move::Down, Move::Left, Move::Right, Move::Up]
+        .into_iter()
+        .filter_map(move |m| {
+            let next = ranker.step(&position, target.move_to_table(m))?;
+            Some((m, next))
+        })
+        .filter(move |(_, next)| {
+            matches!((&d, target.distance_at(next.rank())), (Ok(d), Ok(n)) if n + 1 == *d)
+        })
+}
+
+/// The number of distinct shortest move sequences from `start` to the goal.
+/// At most 4·3^79 for the 80 moves of the longest boards, so a `u128` holds it.
+pub fn count_shortest(target: &GoalTable<'_>, start: &crate::Board) -> Result<u128, LookupError> {
+    let first = target.cursor(start)?;
+    let mut layer: HashMap<u32, (Cursor, u128)> = HashMap::from([(first.rank(), (first, 1))]);
+    let distance = target.distance_at(first.rank())?;
+    for _ in 0..distance {
+        let mut next: HashMap<u32, (Cursor, u128)> = HashMap::with_capacity(layer.len() * 2);
+        for (position, ways) in layer.values() {
+            for (_, after) in closer(target, position) {
+                next.entry(after.rank()).or_insert((after, 0)).1 += ways;
+            }
+        }
+        if next.is_empty() {
+            return Err(LookupError::Corrupt { rank: first.rank() });
+        }
+        layer = next;
+    }
+    Ok(layer.values().map(|&(_, ways)| ways).sum())
+}
+
+/// Up to `limit` shortest move sequences from `start` to the goal, in
+/// alphabetical order of their move strings.
+pub fn list_shortest(
+    target: &GoalTable<'_>,
+    start: &crate::Board,
+    limit: usize,
+) -> Result<Vec<Vec<Move>>, LookupError> {
+    let first = target.cursor(start)?;
+    let mut found = Vec::new();
+    let mut path = Vec::new();
+    walk(target, &first, &mut path, &mut found, limit);
+    Ok(found)
+}
+
+fn walk(
+    target: &GoalTable<'_>,
+    at: &Cursor,
+    path: &mut Vec<Move>,
+    found: &mut Vec<Vec<Move>>,
+    limit: usize,
+) {
+    if found.len() >= limit {
+        return;
+    }
+    if target.distance_at(at.rank()) == Ok(0) {
+        found.push(path.clone());
+        return;
+    }
+    for (m, next) in closer(target, at) {
+        path.push(m);
+        walk(target, &next, path, found, limit);
+        path.pop();
+        if found.len() >= limit {
+            return;
+        }
+    }
+}

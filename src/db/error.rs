@@ -1,0 +1,267 @@
+//! Why a file is not a usable database, why it cannot be opened or written,
+//! and why a question cannot be answered from it.
+//!
+//! Messages say what is wrong with the file, never which command to run:
+//! that advice belongs to the binaries.
+
+use crate::db::format::MAGIC;
+use crate::db::replace::ReplaceError;
+use crate::puzzle::shape::{Shape, ShapeError};
+use crate::puzzle::solvability::Unsolvable;
+use std::io;
+use std::path::PathBuf;
+
+/// Why bytes are not a usable database. Every check runs at open, before any
+/// table is touched; none of them reads the tables themselves.
+#[derive(Debug, thiserror::Error)]
+pub enum FormatError {
+    /// Shorter than the fixed preamble.
+    #[error("the file is {got} bytes long, too short to be a database (the preamble alone is {expected})")]
+    TooShort {
+        /// Bytes needed.
+        expected: usize,
+        /// Bytes present.
+        got: usize,
+    },
+    /// Not our magic bytes.
+    #[error("not an npuzzle database: expected magic bytes {:?}, got {:?}", String::from_utf8_lossy(&MAGIC), String::from_utf8_lossy(.got))]
+    Magic {
+        /// The first eight bytes.
+        got: [u8; 8],
+    },
+    /// Another format version.
+    #[error("database format version {got} is not supported: this build reads version {expected}")]
+    Version {
+        /// [`VERSION`](crate::raw::VERSION).
+        expected: u32,
+        /// The file's version.
+        got: u32,
+    },
+    /// The preamble claims a header longer than the file or the limit.
+    #[error("{DAMAGED_HEADER}: it claims {claimed} bytes, but the file has {available} after the preamble")]
+    HeaderLength {
+        /// Header bytes the preamble claims.
+        claimed: usize,
+        /// Bytes after the preamble (or the limit, if smaller).
+        available: usize,
+    },
+    /// The header's bytes do not match the preamble's checksum.
+    #[error("{DAMAGED_HEADER}: expected checksum {expected:08x}, got {got:08x}")]
+    HeaderChecksum {
+        /// The preamble's CRC-32.
+        expected: u32,
+        /// The CRC-32 of the header's bytes.
+        got: u32,
+    },
+    /// The header's bytes do not decode.
+    #[error("{DAMAGED_HEADER}: it does not decode")]
+    HeaderDecode(#[source] bincode::error::DecodeError),
+    /// The header decodes from fewer bytes than the preamble claims.
+    #[error("{DAMAGED_HEADER}: expected {expected} bytes, decoded {got}")]
+    HeaderTrailing {
+        /// Header bytes the preamble claims.
+        expected: usize,
+        /// Bytes the header decoded from.
+        got: usize,
+    },
+    /// The header names a board this build does not support.
+    #[error("{INCONSISTENT}: {0}")]
+    Board(#[source] ShapeError),
+    /// The header lists no table.
+    #[error("{INCONSISTENT}: it lists no tables")]
+    NoTables,
+    /// A table's goal blank lies outside the board.
+    #[error("{INCONSISTENT}: table {table} has its blank in cell {blank}, but a {shape} board has {} cells", shape.cells())]
+    BlankOutside {
+        /// Index of the table in the header.
+        table: usize,
+        /// Its goal blank cell.
+        blank: usize,
+        /// The file's board.
+        shape: Shape,
+    },
+    /// Two tables serve the same goal blank cell.
+    #[error("{INCONSISTENT}: two tables have their blank in cell {blank}")]
+    DuplicateBlank {
+        /// The cell.
+        blank: usize,
+    },
+    /// A table's size is not the board's number of positions.
+    #[error("{INCONSISTENT}: table {table} has {got} positions, expected {expected} for {shape}")]
+    Positions {
+        /// Index of the table in the header.
+        table: usize,
+        /// The board's positions per table.
+        expected: u64,
+        /// The table's.
+        got: u64,
+        /// The file's board.
+        shape: Shape,
+    },
+    /// A table's list of counts per distance has the wrong length.
+    #[error(
+        "{INCONSISTENT}: table {table} has maximum distance {max_distance} and {counts} counts"
+    )]
+    CountsLength {
+        /// Index of the table in the header.
+        table: usize,
+        /// Its maximum distance.
+        max_distance: u8,
+        /// How many counts it lists (expected `max_distance + 1`).
+        counts: usize,
+    },
+    /// A table's counts per distance do not add up to its positions.
+    #[error(
+        "{INCONSISTENT}: the counts of table {table} do not add up to its {positions} positions"
+    )]
+    CountsTotal {
+        /// Index of the table in the header.
+        table: usize,
+        /// Its positions.
+        positions: u64,
+    },
+    /// A path table beside a table whose distances words cannot hold.
+    #[error("{INCONSISTENT}: table {table} has a path table, but its distances reach {max_distance}, past the {limit} that path tables allow")]
+    PathTableTooFar {
+        /// Index of the table in the header.
+        table: usize,
+        /// Its maximum distance.
+        max_distance: u8,
+        /// The most a path table allows.
+        limit: usize,
+    },
+    /// A section does not start where the layout puts it.
+    #[error("{INCONSISTENT}: the {section} of table {table} starts at {got}, expected {expected}")]
+    SectionOffset {
+        /// Index of the table in the header.
+        table: usize,
+        /// "table" or "path table".
+        section: &'static str,
+        /// Where the layout puts it.
+        expected: u64,
+        /// Where the header says it is.
+        got: u64,
+    },
+    /// The file is longer or shorter than its header implies.
+    #[error("the file is {got} bytes long but its header implies {expected}: it is truncated or has extra bytes")]
+    Length {
+        /// Bytes the header implies.
+        expected: u64,
+        /// Bytes present.
+        got: u64,
+        /// The board the header names.
+        shape: Shape,
+    },
+}
+
+const DAMAGED_HEADER: &str =
+    "the header (the end of the file) is damaged, or the file is truncated or has extra bytes";
+const INCONSISTENT: &str = "the header is inconsistent";
+
+impl FormatError {
+    /// The board the file holds, where the header could still be read.
+    pub fn readable_board(&self) -> Option<Shape> {
+        match self {
+            FormatError::BlankOutside { shape, .. }
+            | FormatError::Positions { shape, .. }
+            | FormatError::Length { shape, .. } => Some(*shape),
+            _ => None,
+        }
+    }
+}
+
+/// A database file could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The file could not be read or mapped.
+    #[error("cannot open {}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: io::Error,
+    },
+    /// The path names a folder, a device or a pipe, not a file.
+    #[error("{} is not a regular file", path.display())]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+    },
+    /// The file is not a usable database.
+    #[error("{} is not a usable database", path.display())]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        #[source]
+        problem: FormatError,
+    },
+}
+
+/// A database could not be written. The previous file, if any, is untouched.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write {}", path.display())]
+pub struct WriteError {
+    /// The database asked for.
+    pub path: PathBuf,
+    /// What went wrong.
+    #[source]
+    pub source: ReplaceError,
+}
+
+/// A question the database cannot answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LookupError {
+    /// The start cannot reach the goal.
+    #[error("unsolvable: {0}")]
+    Unsolvable(Unsolvable),
+    /// A board of another size than the database's.
+    #[error("the board is {got} but the database holds {expected} boards")]
+    Shape {
+        /// The database's board.
+        expected: Shape,
+        /// The board asked about.
+        got: Shape,
+    },
+    /// No table serves goals with the blank in this cell.
+    #[error("{}", missing_table_message(*.shape, *.row, *.col, *.present))]
+    MissingTable {
+        /// The database's board.
+        shape: Shape,
+        /// 0-based row of the goal's blank.
+        row: usize,
+        /// 0-based column of the goal's blank.
+        col: usize,
+        /// The cells whose tables the file holds: bit `b` for cell `b` (see
+        /// [`cells_of`]). A mask keeps the error small, and with it every
+        /// lookup's `Result`.
+        present: u16,
+    },
+    /// A table entry that cannot be right; verifying the file finds all of
+    /// them.
+    #[error("the table for this goal is damaged at rank {rank}")]
+    Corrupt {
+        /// Where the damage showed.
+        rank: u32,
+    },
+}
+
+/// The cells of a mask of cells, in increasing order.
+pub fn cells_of(mask: u16) -> impl Iterator<Item = usize> {
+    (0..16).filter(move |&c| mask >> c & 1 == 1)
+}
+
+fn missing_table_message(shape: Shape, row: usize, col: usize, present: u16) -> String {
+    let present: Vec<String> = cells_of(present)
+        .map(|c| format!("{},{}", shape.row_of(c) + 1, shape.col_of(c) + 1))
+        .collect();
+    format!(
+        "the database has no table for goals with the blank in row {}, column {}, nor for any \
+         cell that a reflection or rotation of the board takes it to; it holds tables for the \
+         blank at (row,column) {}",
+        row + 1,
+        col + 1,
+        present.join(" "),
+    )
+}

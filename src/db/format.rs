@@ -1,0 +1,445 @@
+//! The database file format: its layout, writing it, and the checks a
+//! reader makes of the header before it touches a table.
+//!
+//! ```text
+//! offset 0     preamble, 20 bytes: magic "NPUZZLE\0", version u32,
+//!              header_len u32, header_crc u32 (CRC-32 of the header bytes)
+//! then         zero padding to offset 4096
+//! offset 4096  the sections, in the header's order: each table's
+//!              `positions` one-byte entries indexed by rank (see `entry`),
+//!              then, if it has one, its path table: `positions` u64 words,
+//!              little endian (see `path_table`). Each section starts on a
+//!              multiple of 4096, after zero padding.
+//! the end      the header, the file's last header_len bytes: rows u8,
+//!              cols u8, then the list of tables (u64 count, then per table:
+//!              blank u8, positions u64, max_distance u8, counts (u64 length
+//!              + u64 each), offset u64, checksum u32 = CRC-32 of the
+//!              table's bytes, path_table: u8 0 for none, or 1 then offset
+//!              u64 and checksum u32 of the path table)
+//! ```
+//!
+//! Preamble and header are bincode 2 with a pinned configuration: little
+//! endian, fixed-width integers (see [`bincode_config`]). The header comes
+//! last so that tables can be written as each is built, without knowing the
+//! others' maximum distances (which fix the header's length). Every offset
+//! and the file's exact length follow from the header alone, and a reader
+//! refuses anything else.
+
+use crate::db::error::{FormatError, WriteError};
+use crate::db::replace::{ReplaceError, Replacement};
+use crate::puzzle::shape::{Shape, MAX_CELLS};
+use crate::table::generate::Table;
+use crate::table::path_table::{self, WORD_BYTES};
+use bincode::{Decode, Encode};
+use serde::Serialize;
+use std::fs::File;
+use std::io::{self, BufWriter, Seek, SeekFrom, Write};
+use std::path::Path;
+
+/// The first eight bytes of every database.
+pub const MAGIC: [u8; 8] = *b"NPUZZLE\0";
+
+/// The format version this build writes and reads.
+///
+/// Any change to the layout above or to the entry encoding
+/// ([`crate::table::entry`]) gets a new version. Readers accept only their own
+/// version; an older file is rebuilt with `build-db`. Version 2 moved the
+/// header to the end and stores distances modulo 63 ([`crate::table::entry`]);
+/// version 3 added path tables ([`crate::table::path_table`]).
+pub const VERSION: u32 = 3;
+
+/// Sections start on multiples of this many bytes.
+pub const PAGE: u64 = 4096;
+
+/// Length of the encoded [`Preamble`].
+pub const PREAMBLE_LEN: usize = 20;
+
+/// Headers longer than this are refused before they are decoded.
+pub const MAX_HEADER_LEN: usize = 1 << 20;
+
+/// The pinned bincode configuration of preamble and header.
+pub fn bincode_config() -> impl bincode::config::Config {
+    bincode::config::standard()
+        .with_little_endian()
+        .with_fixed_int_encoding()
+        .with_limit::<MAX_HEADER_LEN>()
+}
+
+/// The fixed-size start of the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Encode, Decode)]
+pub struct Preamble {
+    /// [`MAGIC`].
+    pub magic: [u8; 8],
+    /// [`VERSION`].
+    pub version: u32,
+    /// Bytes of the header that follows.
+    pub header_len: u32,
+    /// CRC-32 of those bytes.
+    pub header_crc: u32,
+}
+
+/// What the file holds.
+#[derive(Clone, Debug, PartialEq, Eq, Encode, Decode, Serialize)]
+pub struct Header {
+    /// Rows of the board.
+    pub rows: u8,
+    /// Columns of the board.
+    pub cols: u8,
+    /// The tables, in file order.
+    pub tables: Vec<TableInfo>,
+}
+
+/// One table's description.
+#[derive(Clone, Debug, PartialEq, Eq, Encode, Decode, Serialize)]
+pub struct TableInfo {
+    /// The goal's blank cell (0-based, row by row).
+    pub blank: u8,
+    /// Entries in the table: cells!/2.
+    pub positions: u64,
+    /// The largest distance.
+    pub max_distance: u8,
+    /// Positions at each distance, 0 to `max_distance`.
+    pub counts: Vec<u64>,
+    /// Where the table starts in the file.
+    pub offset: u64,
+    /// CRC-32 of the table's bytes.
+    pub checksum: u32,
+    /// The table's path table, if the file has one.
+    pub path_table: Option<PathTableInfo>,
+}
+
+/// Where a table's path table lies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Encode, Decode, Serialize)]
+pub struct PathTableInfo {
+    /// Where the path table starts in the file.
+    pub offset: u64,
+    /// CRC-32 of its bytes.
+    pub checksum: u32,
+}
+
+impl TableInfo {
+    /// The header entry of `table`, stored at `offset`, with its path
+    /// table (if it has one) at `path_table_offset`.
+    pub fn describe(table: &Table, offset: u64, path_table_offset: Option<u64>) -> TableInfo {
+        TableInfo {
+            blank: table.goal_blank as u8,
+            positions: table.entries.len() as u64,
+            max_distance: table.max_distance() as u8,
+            counts: table.counts.clone(),
+            offset,
+            checksum: crc32fast::hash(&table.entries),
+            path_table: table
+                .path_table
+                .as_ref()
+                .zip(path_table_offset)
+                .map(|(words, offset)| PathTableInfo {
+                    offset,
+                    checksum: crc32fast::hash(words),
+                }),
+        }
+    }
+
+    /// The sizes in bytes of the table's sections, in file order: its
+    /// entries, then its path table if it has one.
+    pub fn section_sizes(&self) -> impl Iterator<Item = u64> {
+        let words = self.path_table.map(|_| self.positions * WORD_BYTES as u64);
+        std::iter::once(self.positions).chain(words)
+    }
+
+    /// The table's sections as (name, offset, size), in file order.
+    pub fn sections(&self) -> impl Iterator<Item = (&'static str, u64, u64)> {
+        let offsets = std::iter::once(("table", self.offset))
+            .chain(self.path_table.map(|p| ("path table", p.offset)));
+        offsets
+            .zip(self.section_sizes())
+            .map(|((name, offset), size)| (name, offset, size))
+    }
+}
+
+/// Rounds up to the next page boundary.
+pub fn page_align(offset: u64) -> u64 {
+    offset.div_ceil(PAGE) * PAGE
+}
+
+/// Where the first section starts.
+pub const FIRST_SECTION: u64 = PAGE;
+
+/// Where each section starts, for sections of these sizes, and where the
+/// last one ends (and the header begins).
+pub fn section_offsets(sizes: impl IntoIterator<Item = u64>) -> (Vec<u64>, u64) {
+    let mut end = FIRST_SECTION;
+    let mut offsets = Vec::new();
+    for size in sizes {
+        let offset = page_align(end);
+        offsets.push(offset);
+        end = offset + size;
+    }
+    (offsets, end)
+}
+
+/// Encodes a header as stored.
+pub fn encode_header(header: &Header) -> Vec<u8> {
+    bincode::encode_to_vec(header, bincode_config()).expect("a header always encodes")
+}
+
+/// The preamble for these header bytes.
+pub fn preamble_for(header_bytes: &[u8]) -> Preamble {
+    Preamble {
+        magic: MAGIC,
+        version: VERSION,
+        header_len: header_bytes.len() as u32,
+        header_crc: crc32fast::hash(header_bytes),
+    }
+}
+
+/// A database being written, one table at a time, into a temporary file
+/// that replaces `path` only when [`DatabaseWriter::finish`] succeeds.
+/// Dropped before that, it removes the temporary file and leaves `path` as
+/// it was.
+pub struct DatabaseWriter<'a> {
+    path: &'a Path,
+    replacement: Replacement,
+    out: BufWriter<File>,
+    header: Header,
+    written: u64,
+}
+
+impl<'a> DatabaseWriter<'a> {
+    /// Starts a database of `shape` boards at `path`.
+    pub fn create(path: &'a Path, shape: Shape) -> Result<DatabaseWriter<'a>, WriteError> {
+        let replacement = Replacement::start(path, ".tmp").map_err(|e| write_error(path, e))?;
+        let file = replacement
+            .file()
+            .try_clone()
+            .map_err(|e| write_error(path, e.into()))?;
+        let mut writer = DatabaseWriter {
+            path,
+            replacement,
+            out: BufWriter::with_capacity(1 << 20, file),
+            header: Header {
+                rows: shape.rows() as u8,
+                cols: shape.cols() as u8,
+                tables: Vec::new(),
+            },
+            written: 0,
+        };
+        // The preamble's place; it is written last, once the header is known.
+        writer.pad_to(FIRST_SECTION)?;
+        Ok(writer)
+    }
+
+    /// Appends one table, and its path table if it has one.
+    pub fn append(&mut self, table: &Table) -> Result<(), WriteError> {
+        let offset = self.append_section(&table.entries)?;
+        let path_table_offset = match &table.path_table {
+            Some(words) => Some(self.append_section(words)?),
+            None => None,
+        };
+        let info = TableInfo::describe(table, offset, path_table_offset);
+        self.header.tables.push(info);
+        Ok(())
+    }
+
+    /// Writes one section at the next page boundary; returns its offset.
+    fn append_section(&mut self, bytes: &[u8]) -> Result<u64, WriteError> {
+        let offset = page_align(self.written);
+        self.pad_to(offset)?;
+        self.write(bytes)?;
+        Ok(offset)
+    }
+
+    /// Writes the header and the preamble, flushes everything to disk and
+    /// renames the file into place. Returns the file's size.
+    pub fn finish(mut self) -> Result<u64, WriteError> {
+        let header_bytes = encode_header(&self.header);
+        self.write(&header_bytes)?;
+        let preamble = bincode::encode_to_vec(preamble_for(&header_bytes), bincode_config())
+            .expect("a preamble always encodes");
+        let path = self.path;
+        let io = |e: io::Error| write_error(path, e.into());
+        self.out.flush().map_err(io)?;
+        let mut file = self.out.into_inner().map_err(|e| io(e.into_error()))?;
+        file.seek(SeekFrom::Start(0)).map_err(io)?;
+        file.write_all(&preamble).map_err(io)?;
+        self.replacement
+            .commit()
+            .map_err(|e| write_error(path, e.into()))?;
+        Ok(self.written)
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Result<(), WriteError> {
+        self.out
+            .write_all(bytes)
+            .map_err(|e| write_error(self.path, e.into()))?;
+        self.written += bytes.len() as u64;
+        Ok(())
+    }
+
+    fn pad_to(&mut self, offset: u64) -> Result<(), WriteError> {
+        const ZEROS: [u8; PAGE as usize] = [0; PAGE as usize];
+        while self.written < offset {
+            let n = (offset - self.written).min(PAGE) as usize;
+            self.write(&ZEROS[..n])?;
+        }
+        Ok(())
+    }
+}
+
+fn write_error(path: &Path, source: ReplaceError) -> WriteError {
+    WriteError {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Writes a database atomically: into a temporary file in the same folder,
+/// flushed to disk, then renamed over `path`. A crash at any point leaves
+/// either the old file or the new one, never a part; the temporary files of
+/// builds that were killed are removed by the next build of the same file.
+/// Returns the file size.
+pub fn write_database(path: &Path, shape: Shape, tables: &[Table]) -> Result<u64, WriteError> {
+    let mut writer = DatabaseWriter::create(path, shape)?;
+    for table in tables {
+        writer.append(table)?;
+    }
+    writer.finish()
+}
+
+/// Checks everything about the file that the header alone decides, in the
+/// order that makes each check safe: the length before anything is read,
+/// the magic and version before the header is decoded, the checksum before
+/// the header is trusted, table sizes before offsets are added up.
+/// Returns the header, the board, and where the header starts.
+pub fn check_header(data: &[u8]) -> Result<(Header, Shape, usize), FormatError> {
+    if data.len() < PREAMBLE_LEN {
+        return Err(FormatError::TooShort {
+            expected: PREAMBLE_LEN,
+            got: data.len(),
+        });
+    }
+    let (preamble, _): (Preamble, usize) =
+        bincode::decode_from_slice(&data[..PREAMBLE_LEN], bincode_config())
+            .map_err(FormatError::HeaderDecode)?;
+    if preamble.magic != MAGIC {
+        return Err(FormatError::Magic {
+            got: preamble.magic,
+        });
+    }
+    if preamble.version != VERSION {
+        return Err(FormatError::Version {
+            expected: VERSION,
+            got: preamble.version,
+        });
+    }
+    let header_len = preamble.header_len as usize;
+    let available = data.len() - PREAMBLE_LEN;
+    if header_len > MAX_HEADER_LEN || header_len > available {
+        return Err(FormatError::HeaderLength {
+            claimed: header_len,
+            available: available.min(MAX_HEADER_LEN),
+        });
+    }
+    let header_start = data.len() - header_len;
+    let header_bytes = &data[header_start..];
+    let crc = crc32fast::hash(header_bytes);
+    if crc != preamble.header_crc {
+        return Err(FormatError::HeaderChecksum {
+            expected: preamble.header_crc,
+            got: crc,
+        });
+    }
+    let (header, read): (Header, usize) =
+        bincode::decode_from_slice(header_bytes, bincode_config())
+            .map_err(FormatError::HeaderDecode)?;
+    if read != header_len {
+        return Err(FormatError::HeaderTrailing {
+            expected: header_len,
+            got: read,
+        });
+    }
+    let shape =
+        Shape::new(header.rows as usize, header.cols as usize).map_err(FormatError::Board)?;
+    check_tables(&header, shape)?;
+    let expected_len = check_offsets(&header)? + header_len as u64;
+    if data.len() as u64 != expected_len {
+        return Err(FormatError::Length {
+            expected: expected_len,
+            got: data.len() as u64,
+            shape,
+        });
+    }
+    Ok((header, shape, header_start))
+}
+
+/// Each table's description on its own: its cell, size and counts.
+fn check_tables(header: &Header, shape: Shape) -> Result<(), FormatError> {
+    if header.tables.is_empty() {
+        return Err(FormatError::NoTables);
+    }
+    let mut seen = [false; MAX_CELLS];
+    for (table, t) in header.tables.iter().enumerate() {
+        let blank = t.blank as usize;
+        if blank >= shape.cells() {
+            return Err(FormatError::BlankOutside {
+                table,
+                blank,
+                shape,
+            });
+        }
+        if std::mem::replace(&mut seen[blank], true) {
+            return Err(FormatError::DuplicateBlank { blank });
+        }
+        if t.positions != shape.positions() {
+            return Err(FormatError::Positions {
+                table,
+                expected: shape.positions(),
+                got: t.positions,
+                shape,
+            });
+        }
+        if t.counts.len() != t.max_distance as usize + 1 {
+            return Err(FormatError::CountsLength {
+                table,
+                max_distance: t.max_distance,
+                counts: t.counts.len(),
+            });
+        }
+        if t.path_table.is_some() && t.max_distance as usize > path_table::MAX_DISTANCE {
+            return Err(FormatError::PathTableTooFar {
+                table,
+                max_distance: t.max_distance,
+                limit: path_table::MAX_DISTANCE,
+            });
+        }
+        let total = t.counts.iter().try_fold(0u64, |a, &c| a.checked_add(c));
+        if t.counts[0] != 1 || total != Some(t.positions) {
+            return Err(FormatError::CountsTotal {
+                table,
+                positions: t.positions,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// That every section starts where the layout puts it; returns where the
+/// last one ends. Only safe once [`check_tables`] has bounded the sizes
+/// (at most one table per cell, of cells!/2 positions each), so that the
+/// offsets add up without overflow.
+fn check_offsets(header: &Header) -> Result<u64, FormatError> {
+    let (offsets, end) = section_offsets(header.tables.iter().flat_map(TableInfo::section_sizes));
+    let mut expected = offsets.into_iter();
+    for (table, t) in header.tables.iter().enumerate() {
+        for ((section, got, _), expected) in t.sections().zip(&mut expected) {
+            if got != expected {
+                return Err(FormatError::SectionOffset {
+                    table,
+                    section,
+                    expected,
+                    got,
+                });
+            }
+        }
+    }
+    Ok(end)
+}

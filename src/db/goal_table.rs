@@ -1,0 +1,373 @@
+//! Answering toward one goal: a table seen from that goal's frame, through
+//! the renaming of its tiles and, where the table is a symmetric cell's,
+//! the board's reflection or rotation.
+
+use crate::db::error::LookupError;
+use crate::db::format::TableInfo;
+use crate::puzzle::board::{Board, Move};
+use crate::puzzle::relabel::Relabelling;
+use crate::puzzle::shape::Shape;
+use crate::puzzle::solvability::{self, Unsolvable};
+use crate::puzzle::symmetry::Symmetry;
+use crate::table::entry;
+use crate::table::path_table::{self, Replayer, MOVES_PER_WORD};
+use crate::table::rank::{Cursor, Ranker};
+use std::ops::RangeInclusive;
+
+/// That `board` is of the database's board size.
+#[inline(always)]
+pub(crate) fn check_shape(expected: Shape, board: &Board) -> Result<(), LookupError> {
+    if board.shape() == expected {
+        Ok(())
+    } else {
+        Err(LookupError::Shape {
+            expected,
+            got: board.shape(),
+        })
+    }
+}
+
+/// From a table's frame to a goal's: the inverses of a target's renaming
+/// and symmetry.
+#[derive(Clone, Copy)]
+struct Back {
+    relabelling: Relabelling,
+    symmetry: Option<Symmetry>,
+}
+
+impl Back {
+    fn apply(&self, board: &Board) -> Board {
+        let relabelled = self.relabelling.apply(board);
+        self.symmetry.map_or(relabelled, |s| s.apply(&relabelled))
+    }
+}
+
+/// A database's table seen from one goal.
+#[derive(Clone, Copy)]
+pub struct GoalTable<'a> {
+    goal: Board,
+    goal_cursor: Cursor,
+    /// Into the table's frame, when the table is not the goal's own.
+    symmetry: Option<Symmetry>,
+    /// Indexed by a move's code in the table's frame: the move in the goal's.
+    moves_back: [Move; 4],
+    relabelling: Relabelling,
+    /// Whether the goal is its table's canonical goal (the renaming leaves
+    /// every board as it is).
+    canonical: bool,
+    ranker: Ranker,
+    entries: &'a [u8],
+    /// The table's path table, if the file has one.
+    path_table: Option<&'a [u8]>,
+    replayer: Replayer,
+    info: &'a TableInfo,
+    /// Distance fields below this may mean the field or the field + 63:
+    /// none on boards whose maximum is below 63.
+    ambiguous: u8,
+    shape: Shape,
+}
+
+impl<'a> GoalTable<'a> {
+    /// The table `info` (whose entries and path table are given, ranked by
+    /// `ranker`) seen from `goal`, through `symmetry` into the table's frame
+    /// when the table is another cell's.
+    pub(crate) fn new(
+        goal: Board,
+        symmetry: Option<Symmetry>,
+        ranker: Ranker,
+        info: &'a TableInfo,
+        entries: &'a [u8],
+        path_table: Option<&'a [u8]>,
+        replayer: Replayer,
+    ) -> GoalTable<'a> {
+        let table_goal = symmetry.map_or(goal, |s| s.apply(&goal));
+        let relabelling = Relabelling::to_canonical(&table_goal);
+        let moves_back = symmetry.map_or(Move::ALL, |s| {
+            let back = s.inverse();
+            Move::ALL.map(|m| back.apply_move(m))
+        });
+        GoalTable {
+            goal,
+            goal_cursor: ranker.cursor(&relabelling.apply(&table_goal)).0,
+            symmetry,
+            moves_back,
+            relabelling,
+            canonical: relabelling.is_identity(),
+            ranker,
+            entries,
+            path_table,
+            replayer,
+            info,
+            ambiguous: info.max_distance.saturating_sub(entry::MODULUS as u8 - 1),
+            shape: ranker.shape(),
+        }
+    }
+
+    /// The goal.
+    pub fn goal(&self) -> &Board {
+        &self.goal
+    }
+
+    /// The header entry of the table that serves this goal (its counts per
+    /// distance hold for this goal too: relabelling changes no distance).
+    pub fn info(&self) -> &'a TableInfo {
+        self.info
+    }
+
+    /// The table's entries, indexed by the rank of a canonically labelled
+    /// position (see [`GoalTable::ranker`]); [`entry`] decodes them, and
+    /// [`GoalTable::distance_at`] tells their distances.
+    pub fn entries(&self) -> &'a [u8] {
+        self.entries
+    }
+
+    /// The table's path table ([`path_table`]), if the file has one.
+    pub fn path_table(&self) -> Option<&'a [u8]> {
+        self.path_table
+    }
+
+    /// The goal's rank in the table.
+    pub fn goal_rank(&self) -> u32 {
+        self.goal_cursor.rank()
+    }
+
+    /// The ranker of the table's canonical frame.
+    pub fn ranker(&self) -> &Ranker {
+        &self.ranker
+    }
+
+    /// A board of the goal's frame in the table's: reflected or turned when
+    /// the table belongs to a symmetric cell, and relabelled.
+    #[inline]
+    pub fn to_table(&self, board: &Board) -> Board {
+        match &self.symmetry {
+            Some(s) => self.relabelling.apply(&s.apply(board)),
+            // The default goals need no renaming: skipped, for speed.
+            None if self.canonical => *board,
+            None => self.relabelling.apply(board),
+        }
+    }
+
+    /// A board of the table's frame in the goal's: the inverse of
+    /// [`GoalTable::to_table`].
+    pub fn from_table(&self, board: &Board) -> Board {
+        self.back().apply(board)
+    }
+
+    /// The way back from the table's frame, for scans that map many boards.
+    fn back(&self) -> Back {
+        Back {
+            relabelling: self.relabelling.inverse(),
+            symmetry: self.symmetry.map(|s| s.inverse()),
+        }
+    }
+
+    /// A move of the table's frame as a move in the goal's.
+    #[inline]
+    pub fn move_from_table(&self, m: Move) -> Move {
+        self.moves_back[m.code() as usize]
+    }
+
+    /// A move of the goal's frame as a move in the table's.
+    #[inline]
+    pub fn move_to_table(&self, m: Move) -> Move {
+        self.symmetry.map_or(m, |s| s.apply_move(m))
+    }
+
+    /// The position with rank `rank` in the table, in the goal's frame.
+    pub fn board_at(&self, rank: u32) -> Board {
+        self.from_table(&self.ranker.unrank(rank))
+    }
+
+    /// Every position at exactly `distance` moves from the goal, in rank
+    /// order. Scans the whole table.
+    pub fn positions_at(&self, distance: u32) -> impl Iterator<Item = Board> + 'a {
+        let (ranker, back) = (self.ranker, self.back());
+        self.ranks_within(distance..=distance)
+            .map(move |rank| back.apply(&ranker.unrank(rank)))
+    }
+
+    /// The ranks (in the table's frame) of every position whose distance
+    /// from the goal lies in `distances`, in order. Scans the whole table.
+    pub fn ranks_within(&self, distances: RangeInclusive<u32>) -> impl Iterator<Item = u32> + 'a {
+        let target = *self;
+        // The distance fields those distances store, one bit each.
+        let last = (*distances.end()).min(self.info.max_distance as u32);
+        let fields =
+            (*distances.start()..=last).fold(0u64, |mask, d| mask | 1 << entry::field_of(d));
+        self.entries
+            .iter()
+            .enumerate()
+            .filter(move |&(_, e)| fields >> entry::distance_field(*e) & 1 == 1)
+            .map(|(rank, _)| rank as u32)
+            .filter(move |&rank| match target.distance_at(rank) {
+                Ok(d) => distances.contains(&d),
+                Err(_) => false,
+            })
+    }
+
+    /// The distance of the position with rank `rank` in the table's frame.
+    #[inline]
+    pub fn distance_at(&self, rank: u32) -> Result<u32, LookupError> {
+        let field = entry::distance_field(self.entries[rank as usize]);
+        if field < self.ambiguous {
+            return self.resolve(rank, field);
+        }
+        Ok(field as u32)
+    }
+
+    /// The distance of a position whose field `field` may mean `field` or
+    /// `field + 63` (see [`entry`]): it is `field` when the stored moves
+    /// reach the goal in `field` steps. Each step must land on the next
+    /// field down, so a damaged entry on the way gives an error.
+    #[cold]
+    #[inline(never)]
+    fn resolve(&self, rank: u32, field: u8) -> Result<u32, LookupError> {
+        let mut position = self.ranker.cursor_at(rank);
+        for next_field in (0..field).rev() {
+            let m = entry::next_move(self.entries[position.rank() as usize]);
+            let from = position.rank();
+            position = self
+                .ranker
+                .step(&position, m)
+                .ok_or(LookupError::Corrupt { rank: from })?;
+            if entry::distance_field(self.entries[position.rank() as usize]) != next_field {
+                return Err(LookupError::Corrupt { rank: from });
+            }
+        }
+        if position == self.goal_cursor {
+            Ok(field as u32)
+        } else {
+            Ok(field as u32 + entry::MODULUS)
+        }
+    }
+
+    /// The start in the table's frame (see [`GoalTable::to_table`]), as a
+    /// cursor for moving through the table; or why it has no place there.
+    // Always inlined: every lookup starts here, and as a call it spilled
+    // its registers (a distance lookup took 25 ns instead of 18).
+    #[inline(always)]
+    pub fn cursor(&self, start: &Board) -> Result<Cursor, LookupError> {
+        check_shape(self.shape, start)?;
+        let board = self.to_table(start);
+        let (cursor, inversions) = self.ranker.cursor(&board);
+        if !self.ranker.reaches_goal(board.blank(), inversions) {
+            return Err(self.unsolvable(start));
+        }
+        Ok(cursor)
+    }
+
+    /// Why `start` cannot reach the goal, told in the goal's frame.
+    #[cold]
+    fn unsolvable(&self, start: &Board) -> LookupError {
+        let relabelled = Relabelling::to_canonical(&self.goal).apply(start);
+        let why = Unsolvable::check(
+            self.shape,
+            solvability::inversions(&relabelled),
+            start.blank(),
+            self.goal.blank(),
+        );
+        // The table's frame and the goal's agree: symmetries and renaming
+        // preserve which positions reach which.
+        LookupError::Unsolvable(why.expect_err("the parities disagree"))
+    }
+
+    /// Fewest moves from `start` to the goal.
+    #[inline]
+    pub fn distance(&self, start: &Board) -> Result<u32, LookupError> {
+        let rank = self.cursor(start)?.rank();
+        self.distance_at(rank)
+    }
+
+    /// Appends one shortest sequence of moves from `start` to the goal to
+    /// `moves`, and returns its length. A damaged table gives an error,
+    /// never a wrong sequence.
+    ///
+    /// With a path table, the start's word gives the moves (see
+    /// [`path_table`]), and they are replayed: they must stay on the board
+    /// and end on the goal after exactly the start's distance. Without one,
+    /// each step follows the stored move and checks that it lands one step
+    /// closer, and the last must land on the goal. Both give the same moves.
+    #[inline]
+    pub fn solve_into(&self, start: &Board, moves: &mut Vec<Move>) -> Result<u32, LookupError> {
+        let position = self.cursor(start)?;
+        match self.path_table {
+            Some(words) => self.solve_by_words(position, words, moves),
+            None => self.solve_by_steps(position, moves),
+        }
+    }
+
+    fn solve_by_words(
+        &self,
+        position: Cursor,
+        words: &[u8],
+        moves: &mut Vec<Move>,
+    ) -> Result<u32, LookupError> {
+        let total = self.distance_at(position.rank())?;
+        moves.reserve(total as usize);
+        let goal = self.goal_cursor.cells();
+        let (mut cells, mut blank) = (position.cells(), position.blank());
+        let (mut rank, mut left) = (position.rank(), total);
+        // Within one word, the end is check enough: moves past the goal
+        // could only be the word's zero padding (`U`s), which never come
+        // back to it. A longer solution goes on from where the padding
+        // would leave it, so it must not pass the goal on the way.
+        let long = total > MOVES_PER_WORD;
+        loop {
+            let word = path_table::word_at(words, rank);
+            let replayed = if long {
+                self.replayer.replay::<true>(cells, blank, word, left, goal)
+            } else {
+                self.replayer
+                    .replay::<false>(cells, blank, word, left, goal)
+            };
+            (cells, blank) = replayed.ok_or(LookupError::Corrupt { rank })?;
+            moves.extend(path_table::moves(word, left).map(|m| self.move_from_table(m)));
+            left = left.saturating_sub(MOVES_PER_WORD);
+            if left == 0 {
+                break;
+            }
+            // A longer solution goes on with the word of where it has got to.
+            let next = self.ranker.rank_cells(cells, blank);
+            if self.distance_at(next)? != left {
+                return Err(LookupError::Corrupt { rank });
+            }
+            rank = next;
+        }
+        if cells != goal {
+            return Err(LookupError::Corrupt { rank });
+        }
+        Ok(total)
+    }
+
+    fn solve_by_steps(
+        &self,
+        mut position: Cursor,
+        moves: &mut Vec<Move>,
+    ) -> Result<u32, LookupError> {
+        let total = self.distance_at(position.rank())?;
+        let mut e = self.entries[position.rank() as usize];
+        moves.reserve(total as usize);
+        // The field each step must land on, counted down modulo 63.
+        let mut field = entry::distance_field(e);
+        for _ in 0..total {
+            let m = entry::next_move(e);
+            let rank = position.rank();
+            if !self.ranker.advance(&mut position, m) {
+                return Err(LookupError::Corrupt { rank });
+            }
+            e = self.entries[position.rank() as usize];
+            field = field.checked_sub(1).unwrap_or(entry::MODULUS as u8 - 1);
+            if entry::distance_field(e) != field {
+                return Err(LookupError::Corrupt { rank });
+            }
+            moves.push(self.move_from_table(m));
+        }
+        if position != self.goal_cursor {
+            return Err(LookupError::Corrupt {
+                rank: position.rank(),
+            });
+        }
+        Ok(total)
+    }
+}

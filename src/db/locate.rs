@@ -1,0 +1,124 @@
+//! Where a database is: the one place that decides it, for the command line,
+//! the Python package and the server alike.
+//!
+//! A database is looked for, in order: at the path given (`--db`), at
+//! `$NPUZZLE_DB`, at `data/RxC.db` under the current folder, then in the
+//! per-user data folder (`$XDG_DATA_HOME/npuzzle` on Linux, or the
+//! platform's equivalent). The first two are taken as given, whether or not
+//! a file is there; the last two only where the file exists.
+
+use crate::puzzle::shape::Shape;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// The environment variable that names a database file.
+pub const DB_ENV: &str = "NPUZZLE_DB";
+
+/// Where a database path came from, for messages that say so.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Given explicitly (`--db`, or a path passed to the library).
+    Given,
+    /// From [`DB_ENV`].
+    Env,
+    /// `data/RxC.db` under the current folder.
+    WorkingDir,
+    /// The per-user data folder.
+    UserData,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Origin::Given => "given",
+            Origin::Env => "from NPUZZLE_DB",
+            Origin::WorkingDir => "under the current folder",
+            Origin::UserData => "in the per-user data folder",
+        })
+    }
+}
+
+/// A database path and where it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    /// The file.
+    pub path: PathBuf,
+    /// How it was chosen.
+    pub origin: Origin,
+}
+
+/// The file name of a board's default database: `RxC.db`.
+pub fn file_name(shape: Shape) -> String {
+    format!("{shape}.db")
+}
+
+/// The per-user data folder (`$XDG_DATA_HOME/npuzzle`, else
+/// `~/.local/share/npuzzle` on Linux; the platform's equivalent elsewhere),
+/// or `None` where the system has no home folder.
+pub fn user_data_dir() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "npuzzle").map(|dirs| dirs.data_dir().to_path_buf())
+}
+
+/// Where the database for `shape` boards is, by the order above. When no
+/// file exists anywhere, it is where [`default_output`] would build it, so
+/// that the caller can say how to make it.
+pub fn locate(shape: Shape, given: Option<&Path>) -> Location {
+    if let Some(path) = given {
+        return Location {
+            path: path.to_path_buf(),
+            origin: Origin::Given,
+        };
+    }
+    match std::env::var_os(DB_ENV) {
+        Some(path) if !path.is_empty() => {
+            return Location {
+                path: PathBuf::from(path),
+                origin: Origin::Env,
+            }
+        }
+        _ => {}
+    }
+    let local = working_dir_path(shape);
+    if local.is_file() {
+        return Location {
+            path: local,
+            origin: Origin::WorkingDir,
+        };
+    }
+    if let Some(dir) = user_data_dir() {
+        let path = dir.join(file_name(shape));
+        if path.is_file() {
+            return Location {
+                path,
+                origin: Origin::UserData,
+            };
+        }
+    }
+    default_output(shape)
+}
+
+/// Where `build-db` writes a `shape` database when not told: `data/RxC.db`
+/// inside a checkout of npuzzle (or any folder that already has `data/`),
+/// else the per-user data folder.
+pub fn default_output(shape: Shape) -> Location {
+    let in_checkout = Path::new("data").is_dir() || Path::new("build-db/Cargo.toml").is_file();
+    match user_data_dir() {
+        Some(dir) if !in_checkout => Location {
+            path: dir.join(file_name(shape)),
+            origin: Origin::UserData,
+        },
+        _ => Location {
+            path: working_dir_path(shape),
+            origin: Origin::WorkingDir,
+        },
+    }
+}
+
+/// The per-user location of a `shape` database, whether or not it exists.
+pub fn user_data_path(shape: Shape) -> Option<PathBuf> {
+    Some(user_data_dir()?.join(file_name(shape)))
+}
+
+fn working_dir_path(shape: Shape) -> PathBuf {
+    Path::new("data").join(file_name(shape))
+}

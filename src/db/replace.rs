@@ -1,0 +1,241 @@
+//! Replacing a file atomically: write a temporary file beside it, flush it
+//! to disk, rename it over the target, flush the folder. A crash at any point
+//! leaves the old file or the new one, never a part. Databases and charts
+//! are written this way.
+
+use std::fs::File;
+use std::io;
+use std::path::{Path, PathBuf};
+use tempfile::NamedTempFile;
+
+/// Why a replacement could not start or finish. The old file, if any, is
+/// untouched.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplaceError {
+    /// Something on the way to the target's folder is not a folder.
+    #[error("{} is not a folder", .0.display())]
+    NotAFolder(PathBuf),
+    /// The target exists and is not a regular file: replacing it would put
+    /// a file where a device, a pipe, a socket or a folder was.
+    #[error("{} is a {kind}, not a regular file", path.display())]
+    NotAFile {
+        /// The target (after following symbolic links).
+        path: PathBuf,
+        /// What it is.
+        kind: &'static str,
+    },
+    /// Symbolic links that do not end.
+    #[error("{} is a loop of symbolic links", .0.display())]
+    LinkLoop(PathBuf),
+    /// The system refused a step.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+}
+
+/// A new version of a file, being written beside it.
+pub(crate) struct Replacement {
+    /// The file replaced: the target with symbolic links followed, so that
+    /// a link stays a link and its file is replaced in its own folder.
+    target: PathBuf,
+    dir: PathBuf,
+    temp: NamedTempFile,
+}
+
+impl Replacement {
+    /// Starts a replacement of `target`, making its folder if it is
+    /// missing. The temporary file is named `.NAME.PID.XXXXXX` + `suffix`,
+    /// so that a later replacement can tell whether its writer still runs;
+    /// leftovers of writers that were killed are removed first.
+    pub(crate) fn start(target: &Path, suffix: &str) -> Result<Replacement, ReplaceError> {
+        let target = follow_links(target)?;
+        match std::fs::metadata(&target) {
+            Ok(meta) if !meta.is_file() => {
+                return Err(ReplaceError::NotAFile {
+                    kind: file_kind(&meta),
+                    path: target,
+                })
+            }
+            _ => {}
+        }
+        let dir = match target.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        make_folder(&dir)?;
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        remove_abandoned(&dir, &name, suffix);
+        let prefix = format!(".{name}.{}.", std::process::id());
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(suffix);
+        // The files are for everyone to read; the temporary file would
+        // otherwise keep its private 0600 mode through the rename.
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
+        let temp = builder.tempfile_in(&dir)?;
+        Ok(Replacement { target, dir, temp })
+    }
+
+    /// The temporary file, to write into.
+    pub(crate) fn file(&self) -> &File {
+        self.temp.as_file()
+    }
+
+    /// The temporary file's path, for writers that open files by name.
+    #[cfg(feature = "plot")]
+    pub(crate) fn path(&self) -> &Path {
+        self.temp.path()
+    }
+
+    /// Flushes the new version and renames it over the target. Dropped
+    /// without this, the temporary file is removed and the target untouched.
+    pub(crate) fn commit(self) -> io::Result<()> {
+        self.temp.as_file().sync_all()?;
+        self.temp.persist(&self.target).map_err(|e| e.error)?;
+        // Make the rename itself durable.
+        File::open(&self.dir)?.sync_all()
+    }
+}
+
+/// The path with every symbolic link along its last component followed
+/// (the link's folder is the base of a relative link). A missing file is
+/// fine: it is where the new one goes.
+fn follow_links(path: &Path) -> Result<PathBuf, ReplaceError> {
+    let mut path = path.to_path_buf();
+    // As the system does (ELOOP), give up after 40 links.
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let link = std::fs::read_link(&path)?;
+                path = match path.parent() {
+                    Some(dir) => dir.join(link),
+                    None => link,
+                };
+            }
+            _ => return Ok(path),
+        }
+    }
+    Err(ReplaceError::LinkLoop(path))
+}
+
+/// Makes `dir` and its missing parents; refuses a path through a file.
+fn make_folder(dir: &Path) -> Result<(), ReplaceError> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    // The nearest existing ancestor must be a folder for a folder to go
+    // under it: name it, rather than the system's "not a directory".
+    let mut existing = dir;
+    while !existing.exists() {
+        match existing.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => existing = parent,
+            _ => break,
+        }
+    }
+    if existing.exists() && !existing.is_dir() {
+        return Err(ReplaceError::NotAFolder(existing.to_path_buf()));
+    }
+    std::fs::create_dir_all(dir)?;
+    Ok(())
+}
+
+/// What a non-regular file is, in words.
+fn file_kind(meta: &std::fs::Metadata) -> &'static str {
+    let kind = meta.file_type();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_char_device() || kind.is_block_device() {
+            return "device";
+        }
+        if kind.is_fifo() {
+            return "named pipe (FIFO)";
+        }
+        if kind.is_socket() {
+            return "socket";
+        }
+    }
+    if kind.is_dir() {
+        "folder"
+    } else {
+        "special file"
+    }
+}
+
+/// Removes temporary files of replacements of `name` in `dir` whose writer
+/// process no longer runs. Best effort: what cannot be removed stays for the
+/// next time.
+fn remove_abandoned(dir: &Path, name: &str, suffix: &str) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = format!(".{name}.");
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(rest) = file_name.to_str().and_then(|n| n.strip_prefix(&prefix)) else {
+            continue;
+        };
+        if !rest.ends_with(suffix) {
+            continue;
+        }
+        let writer_alive = match rest
+            .split('.')
+            .next()
+            .and_then(|pid| pid.parse::<u32>().ok())
+        {
+            Some(pid) => process_is_running(pid),
+            None => true, // not a name this version writes: leave it alone
+        };
+        if !writer_alive {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether a process with this id exists. Where that cannot be known (no
+/// /proc), every writer counts as running and nothing is removed.
+fn process_is_running(pid: u32) -> bool {
+    let proc = Path::new("/proc");
+    !proc.is_dir() || proc.join(pid.to_string()).exists()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn leftovers_of_dead_writers_are_removed_and_live_ones_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let dead = dir.path().join(".x.db.4000000000.abc123.tmp");
+        let live = dir
+            .path()
+            .join(format!(".x.db.{}.def456.tmp", std::process::id()));
+        let foreign = dir.path().join(".x.db.notes.tmp");
+        let other_file = dir.path().join(".y.db.4000000000.abc123.tmp");
+        for f in [&dead, &live, &foreign, &other_file] {
+            std::fs::write(f, b"partial").unwrap();
+        }
+        let target = dir.path().join("x.db");
+        let replacement = Replacement::start(&target, ".tmp").unwrap();
+        replacement.file().write_all(b"new").unwrap();
+        replacement.commit().unwrap();
+        assert_eq!(std::fs::read(&target).unwrap(), b"new");
+        assert!(!dead.exists(), "a dead writer's file was kept");
+        assert!(live.exists() && foreign.exists() && other_file.exists());
+    }
+
+    #[test]
+    fn a_replacement_dropped_unfinished_leaves_the_target_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("x.db");
+        std::fs::write(&target, b"old").unwrap();
+        let replacement = Replacement::start(&target, ".tmp").unwrap();
+        replacement.file().write_all(b"half").unwrap();
+        drop(replacement);
+        assert_eq!(std::fs::read(&target).unwrap(), b"old");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+}

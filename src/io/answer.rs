@@ -1,0 +1,192 @@
+//! Answers as JSON objects, written straight into a byte buffer.
+//!
+//! `solve --json`, `distance --json` and every line of `batch` print the same
+//! object:
+//!
+//! ```json
+//! {"start":"867254301","goal":"123456780","solvable":true,"distance":31,"moves":"ULD…"}
+//! {"start":"213456780","goal":"123456780","solvable":false,"distance":null,"moves":null,"reason":"…"}
+//! ```
+//!
+//! Board texts hold only digits and spaces, so they need no escaping; free
+//! texts (reasons, error messages, echoed input) are escaped.
+
+use crate::puzzle::board::{Board, Move};
+use crate::puzzle::solvability::Unsolvable;
+use std::fmt::Write as _;
+use std::io::Write as _;
+
+/// Appends the JSON answer for (start, goal) to `out`, without a newline.
+/// `outcome` is the move sequence, or why there is none.
+pub fn write_json(
+    out: &mut Vec<u8>,
+    start: &Board,
+    goal: &Board,
+    outcome: Result<&[Move], &Unsolvable>,
+) {
+    out.extend_from_slice(b"{\"start\":\"");
+    start.write_to(out);
+    out.extend_from_slice(b"\",\"goal\":\"");
+    goal.write_to(out);
+    match outcome {
+        Ok(moves) => {
+            out.extend_from_slice(b"\",\"solvable\":true,\"distance\":");
+            write_decimal(out, moves.len());
+            out.extend_from_slice(b",\"moves\":\"");
+            write_moves(out, moves);
+            out.extend_from_slice(b"\"}");
+        }
+        Err(reason) => {
+            out.extend_from_slice(
+                b"\",\"solvable\":false,\"distance\":null,\"moves\":null,\"reason\":\"",
+            );
+            // Formatted straight into the buffer: no allocation per line.
+            let _ = write!(TextEscaper::for_json(out), "{reason}");
+            out.extend_from_slice(b"\"}");
+        }
+    }
+}
+
+/// Appends `{"line":N,"input":"…","error":"…"}` to `out`, without a newline.
+pub fn write_json_error(out: &mut Vec<u8>, line: u64, input: &str, error: &str) {
+    out.extend_from_slice(b"{\"line\":");
+    write_decimal(out, line as usize);
+    out.extend_from_slice(b",\"input\":");
+    write_json_string(out, input);
+    out.extend_from_slice(b",\"error\":");
+    write_json_string(out, error);
+    out.push(b'}');
+}
+
+/// Writes formatted text into a byte buffer, escaped for the inside of a
+/// JSON string or of a quoted CSV field, without allocating.
+pub struct TextEscaper<'a> {
+    out: &'a mut Vec<u8>,
+    csv: bool,
+}
+
+impl<'a> TextEscaper<'a> {
+    /// Escapes for a JSON string: quotes, backslashes and control characters.
+    pub fn for_json(out: &'a mut Vec<u8>) -> Self {
+        TextEscaper { out, csv: false }
+    }
+
+    /// Escapes for a quoted CSV field: quotes are doubled.
+    pub fn for_csv(out: &'a mut Vec<u8>) -> Self {
+        TextEscaper { out, csv: true }
+    }
+}
+
+impl std::fmt::Write for TextEscaper<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        for c in s.chars() {
+            match c {
+                '"' if self.csv => self.out.extend_from_slice(b"\"\""),
+                _ if self.csv => self
+                    .out
+                    .extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+                '"' => self.out.extend_from_slice(b"\\\""),
+                '\\' => self.out.extend_from_slice(b"\\\\"),
+                '\n' => self.out.extend_from_slice(b"\\n"),
+                '\r' => self.out.extend_from_slice(b"\\r"),
+                '\t' => self.out.extend_from_slice(b"\\t"),
+                c if (c as u32) < 0x20 => {
+                    let _ = write!(self.out, "\\u{:04x}", c as u32);
+                }
+                c => self
+                    .out
+                    .extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Appends `text` as a JSON string literal, escaped.
+pub fn write_json_string(out: &mut Vec<u8>, text: &str) {
+    serde_json::to_writer(out, text).expect("writing to a Vec cannot fail");
+}
+
+/// Appends moves as their letters (`ULDR`).
+pub fn write_moves(out: &mut Vec<u8>, moves: &[Move]) {
+    out.extend(moves.iter().map(|m| m.letter() as u8));
+}
+
+/// Appends a number in decimal.
+pub fn write_decimal(out: &mut Vec<u8>, mut n: usize) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[i..]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::parse::parse_board;
+    use crate::puzzle::shape::Shape;
+    use crate::puzzle::solvability;
+
+    #[test]
+    fn answers_are_valid_json_with_the_documented_fields() {
+        let s = Shape::THREE_BY_THREE;
+        let start = parse_board("123468750", s).unwrap();
+        let goal = Board::goal(s);
+        let moves = [Move::Up, Move::Left, Move::Down, Move::Right];
+        let mut out = Vec::new();
+        write_json(&mut out, &start, &goal, Ok(&moves));
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"start":"123468750","goal":"123456780","solvable":true,"distance":4,"moves":"ULDR"})
+        );
+
+        let swapped = parse_board("213456780", s).unwrap();
+        let why = solvability::check(&swapped, &goal).unwrap_err();
+        out.clear();
+        write_json(&mut out, &swapped, &goal, Err(&why));
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(v["solvable"], false);
+        assert!(v["distance"].is_null() && v["moves"].is_null());
+        assert_eq!(v["reason"], why.to_string());
+    }
+
+    #[test]
+    fn errors_escape_what_they_echo() {
+        let mut out = Vec::new();
+        write_json_error(&mut out, 7, "a\"b\\c\u{1}", "bad");
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"line":7,"input":"a\"b\\c\u{1}","error":"bad"})
+        );
+    }
+
+    #[test]
+    fn the_escaper_agrees_with_serde_json() {
+        let text = "a\"b\\c\n\t\u{1}é✓";
+        let mut out = vec![b'"'];
+        write!(TextEscaper::for_json(&mut out), "{text}").unwrap();
+        out.push(b'"');
+        assert_eq!(serde_json::from_slice::<String>(&out).unwrap(), text);
+        let mut csv = Vec::new();
+        write!(TextEscaper::for_csv(&mut csv), "say \"hi\"").unwrap();
+        assert_eq!(csv, b"say \"\"hi\"\"");
+    }
+
+    #[test]
+    fn decimals() {
+        for n in [0, 7, 10, 31, 1_000_000, usize::MAX] {
+            let mut out = Vec::new();
+            write_decimal(&mut out, n);
+            assert_eq!(out, n.to_string().as_bytes());
+        }
+    }
+}

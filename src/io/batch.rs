@@ -1,0 +1,432 @@
+//! Answering a batch: one answer per input line, in input order, at the
+//! speed of the lookups themselves.
+//!
+//! A line holds `START` or `START GOAL`. The two boards are separated by a
+//! tab or a `;`, or by spaces when the line has exactly two space-separated
+//! words (so `867254301 123456780` and `867/254/301 123/456/780` are pairs,
+//! while `8 6 7 2 5 4 3 0 1` is one board). A line with no goal uses the
+//! batch's goal. A trailing `\r` is ignored (Windows line endings).
+//!
+//! Input is read in blocks of [`BLOCK`] bytes; each block's lines are split
+//! among the threads, each thread writes its answers into its own reused
+//! buffer, and the buffers are written out in order. Memory stays the same
+//! whatever the input's size, and nothing is allocated per line (error lines
+//! aside).
+
+use crate::db::database::Database;
+use crate::db::error::LookupError;
+use crate::db::goal_table::GoalTable;
+use crate::io::answer::{write_decimal, write_json, write_json_error, write_moves, TextEscaper};
+use crate::puzzle::board::{Board, Move};
+use crate::puzzle::parse::parse_board;
+use crate::puzzle::solvability::Unsolvable;
+use rayon::prelude::*;
+use std::fmt::Write as _;
+use std::io::{self, Read, Write};
+
+/// Bytes of input handled per block.
+pub const BLOCK: usize = 1 << 20;
+
+/// How answers are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum BatchFormat {
+    /// One JSON object per line (see [`crate::io::answer`]).
+    #[default]
+    Jsonl,
+    /// A header line `start,goal,solvable,distance,moves,error`, then one
+    /// row per line.
+    Csv,
+    /// Just the move string (empty at distance 0), `-` when unsolvable, and
+    /// `error: …` for a bad line.
+    Moves,
+}
+
+/// Characters of a bad line echoed back in its error answer.
+pub const ECHO_LIMIT: usize = 200;
+
+/// The CSV header line.
+pub const CSV_HEADER: &str = "start,goal,solvable,distance,moves,error\n";
+
+/// How one line went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineOutcome {
+    /// Solved, with the distance.
+    Solved(u32),
+    /// A valid pair that has no solution.
+    Unsolvable,
+    /// The line could not be answered; its output says why.
+    Error,
+}
+
+/// Reusable state for answering lines without allocating per line.
+pub struct LineAnswerer<'a, B> {
+    db: &'a Database<B>,
+    default: GoalTable<'a>,
+    format: BatchFormat,
+    moves: Vec<Move>,
+}
+
+impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
+    /// Answers lines toward `default` unless a line names its own goal.
+    pub fn new(db: &'a Database<B>, default: GoalTable<'a>, format: BatchFormat) -> Self {
+        LineAnswerer {
+            db,
+            default,
+            format,
+            moves: Vec::with_capacity(128),
+        }
+    }
+
+    /// Appends the answer to line number `number` (1-based), and a newline,
+    /// to `out`. The line may still end in `\n` or `\r\n`.
+    pub fn answer(&mut self, number: u64, line: &[u8], out: &mut Vec<u8>) -> LineOutcome {
+        let line = line.strip_suffix(b"\n").unwrap_or(line);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let outcome = match std::str::from_utf8(line) {
+            Ok(text) => self.answer_text(number, text, out),
+            Err(e) => {
+                let input = String::from_utf8_lossy(line);
+                let msg = format!("the line is not valid UTF-8 (byte {})", e.valid_up_to() + 1);
+                self.write_error(out, number, &input, &msg);
+                LineOutcome::Error
+            }
+        };
+        out.push(b'\n');
+        outcome
+    }
+
+    fn answer_text(&mut self, number: u64, text: &str, out: &mut Vec<u8>) -> LineOutcome {
+        let shape = self.db.shape();
+        if text.trim().is_empty() {
+            self.write_error(out, number, text, "the line is empty");
+            return LineOutcome::Error;
+        }
+        let (start_text, goal_text) = split_pair(text);
+        let start = match parse_board(start_text, shape) {
+            Ok(b) => b,
+            Err(e) => {
+                self.write_error(out, number, text, &format!("bad start board: {e}"));
+                return LineOutcome::Error;
+            }
+        };
+        let target = match goal_text {
+            None => self.default,
+            Some(g) => match parse_board(g, shape).map(|goal| self.db.goal_table(&goal)) {
+                Ok(Ok(target)) => target,
+                Ok(Err(e)) => {
+                    self.write_error(out, number, text, &e.to_string());
+                    return LineOutcome::Error;
+                }
+                Err(e) => {
+                    self.write_error(out, number, text, &format!("bad goal board: {e}"));
+                    return LineOutcome::Error;
+                }
+            },
+        };
+        self.moves.clear();
+        let (result, outcome) = match target.solve_into(&start, &mut self.moves) {
+            Ok(distance) => (Ok(&self.moves[..]), LineOutcome::Solved(distance)),
+            Err(LookupError::Unsolvable(why)) => {
+                self.write_answer(out, &start, target.goal(), Err(&why));
+                return LineOutcome::Unsolvable;
+            }
+            Err(e) => {
+                self.write_error(out, number, text, &e.to_string());
+                return LineOutcome::Error;
+            }
+        };
+        self.write_answer(out, &start, target.goal(), result);
+        outcome
+    }
+
+    fn write_answer(
+        &self,
+        out: &mut Vec<u8>,
+        start: &Board,
+        goal: &Board,
+        result: Result<&[Move], &Unsolvable>,
+    ) {
+        match self.format {
+            BatchFormat::Jsonl => write_json(out, start, goal, result),
+            BatchFormat::Csv => {
+                start.write_to(out);
+                out.push(b',');
+                goal.write_to(out);
+                match result {
+                    Ok(moves) => {
+                        out.extend_from_slice(b",true,");
+                        write_decimal(out, moves.len());
+                        out.push(b',');
+                        write_moves(out, moves);
+                        out.push(b',');
+                    }
+                    Err(_) => out.extend_from_slice(b",false,,,"),
+                }
+            }
+            BatchFormat::Moves => match result {
+                Ok(moves) => write_moves(out, moves),
+                Err(_) => out.push(b'-'),
+            },
+        }
+    }
+
+    fn write_error(&self, out: &mut Vec<u8>, number: u64, input: &str, error: &str) {
+        // Echo enough of a bad line to recognise it, not a whole huge one.
+        let input = match input.char_indices().nth(ECHO_LIMIT) {
+            Some((cut, _)) => &format!("{}…", &input[..cut]),
+            None => input,
+        };
+        match self.format {
+            BatchFormat::Jsonl => write_json_error(out, number, input, error),
+            BatchFormat::Csv => {
+                // A CSV field in quotes, with quotes doubled.
+                out.extend_from_slice(b",,,,,\"");
+                let _ = write!(TextEscaper::for_csv(out), "line {number}: {error}");
+                out.push(b'"');
+            }
+            BatchFormat::Moves => {
+                out.extend_from_slice(b"error: line ");
+                write_decimal(out, number as usize);
+                out.extend_from_slice(b": ");
+                out.extend(error.bytes().filter(|&b| b != b'\n' && b != b'\r'));
+            }
+        }
+    }
+}
+
+/// Splits a line into its start and, if present, its goal.
+pub fn split_pair(text: &str) -> (&str, Option<&str>) {
+    if let Some((a, b)) = text.split_once(['\t', ';']) {
+        return (a, Some(b));
+    }
+    let mut words = text.split_whitespace();
+    match (words.next(), words.next(), words.next()) {
+        (Some(a), Some(b), None) => (a, Some(b)),
+        _ => (text, None),
+    }
+}
+
+/// What a whole batch did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BatchSummary {
+    /// Lines read.
+    pub lines: u64,
+    /// Lines answered with a solution.
+    pub solved: u64,
+    /// Lines whose start cannot reach their goal.
+    pub unsolvable: u64,
+    /// Lines that could not be answered.
+    pub errors: u64,
+}
+
+impl BatchSummary {
+    fn add(&mut self, outcome: LineOutcome) {
+        self.lines += 1;
+        match outcome {
+            LineOutcome::Solved(_) => self.solved += 1,
+            LineOutcome::Unsolvable => self.unsolvable += 1,
+            LineOutcome::Error => self.errors += 1,
+        }
+    }
+
+    fn merge(&mut self, other: BatchSummary) {
+        self.lines += other.lines;
+        self.solved += other.solved;
+        self.unsolvable += other.unsolvable;
+        self.errors += other.errors;
+    }
+}
+
+/// One thread's share of a block: its bytes (whole lines), the number of
+/// its first line, and its reused output buffer.
+struct Share {
+    range: std::ops::Range<usize>,
+    first_line: u64,
+    out: Vec<u8>,
+    summary: BatchSummary,
+}
+
+/// Pieces each block is cut into per thread, so that a thread that drew
+/// slow lines does not hold up the others for long.
+const SHARES_PER_THREAD: usize = 4;
+
+/// Answers every line of `input` toward `default` (unless a line names its
+/// goal) and writes the answers to `output` in input order, spreading each
+/// block over `threads` threads. Stops at the first read or write error.
+pub fn run_batch<B: AsRef<[u8]> + Sync>(
+    db: &Database<B>,
+    default: &Board,
+    format: BatchFormat,
+    threads: usize,
+    mut input: impl Read,
+    mut output: impl Write,
+) -> io::Result<BatchSummary> {
+    let invalid = |e: String| io::Error::new(io::ErrorKind::InvalidInput, e);
+    let target = db.goal_table(default).map_err(|e| invalid(e.to_string()))?;
+    let threads = threads.max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| io::Error::other(e.to_string()))?;
+    let shares_per_block = if threads == 1 {
+        1
+    } else {
+        threads * SHARES_PER_THREAD
+    };
+    if format == BatchFormat::Csv {
+        output.write_all(CSV_HEADER.as_bytes())?;
+    }
+    let mut shares: Vec<Share> = (0..shares_per_block)
+        .map(|_| Share {
+            range: 0..0,
+            first_line: 0,
+            out: Vec::with_capacity(2 * BLOCK / shares_per_block),
+            summary: BatchSummary::default(),
+        })
+        .collect();
+    let mut buffer = vec![0u8; BLOCK];
+    let mut filled = 0;
+    let mut summary = BatchSummary::default();
+    let mut at_end = false;
+    while !at_end {
+        // Fill the buffer; a line longer than the buffer grows it, which
+        // only a single enormous line can cause.
+        while filled < buffer.len() {
+            match input.read(&mut buffer[filled..]) {
+                Ok(0) => {
+                    at_end = true;
+                    break;
+                }
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        let complete = if at_end {
+            filled
+        } else {
+            match memchr::memrchr(b'\n', &buffer[..filled]) {
+                Some(i) => i + 1,
+                None => {
+                    buffer.resize(buffer.len() * 2, 0);
+                    continue;
+                }
+            }
+        };
+        let block = &buffer[..complete];
+        split_into_shares(block, &mut shares, summary.lines);
+        pool.install(|| {
+            shares.par_iter_mut().for_each(|share| {
+                let mut answerer = LineAnswerer::new(db, target, format);
+                share.out.clear();
+                share.summary = BatchSummary::default();
+                let mut number = share.first_line;
+                for line in lines(&block[share.range.clone()]) {
+                    number += 1;
+                    let outcome = answerer.answer(number, line, &mut share.out);
+                    share.summary.add(outcome);
+                }
+            })
+        });
+        for share in &shares {
+            output.write_all(&share.out)?;
+            summary.merge(share.summary);
+        }
+        buffer.copy_within(complete..filled, 0);
+        filled -= complete;
+    }
+    output.flush()?;
+    Ok(summary)
+}
+
+/// Cuts `block` into `shares.len()` runs of whole lines of about equal
+/// size, and numbers each run's first line (the lines before the block
+/// numbered `lines_before`).
+fn split_into_shares(block: &[u8], shares: &mut [Share], lines_before: u64) {
+    let n = shares.len();
+    let mut start = 0;
+    let mut first_line = lines_before;
+    for (i, share) in shares.iter_mut().enumerate() {
+        let end = if i + 1 == n {
+            block.len()
+        } else {
+            let goal = (block.len() * (i + 1) / n).max(start);
+            match memchr::memchr(b'\n', &block[goal..]) {
+                Some(j) => goal + j + 1,
+                None => block.len(),
+            }
+        };
+        share.range = start..end;
+        share.first_line = first_line;
+        first_line += lines(&block[start..end]).count() as u64;
+        start = end;
+    }
+}
+
+/// The lines of `bytes`, each with its `\n` (the last may lack it).
+fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut rest = bytes;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let end = memchr::memchr(b'\n', rest).map_or(rest.len(), |i| i + 1);
+        let (line, tail) = rest.split_at(end);
+        rest = tail;
+        Some(line)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairs_and_single_boards() {
+        assert_eq!(split_pair("867254301"), ("867254301", None));
+        assert_eq!(
+            split_pair("867254301 123456780"),
+            ("867254301", Some("123456780"))
+        );
+        assert_eq!(split_pair("8 6 7 2 5 4 3 0 1"), ("8 6 7 2 5 4 3 0 1", None));
+        assert_eq!(
+            split_pair("8 6 7 2 5 4 3 0 1\t1 2 3 4 5 6 7 8 0"),
+            ("8 6 7 2 5 4 3 0 1", Some("1 2 3 4 5 6 7 8 0"))
+        );
+        assert_eq!(
+            split_pair("867/254/301;123/456/780"),
+            ("867/254/301", Some("123/456/780"))
+        );
+    }
+
+    #[test]
+    fn lines_keep_their_newlines() {
+        let got: Vec<&[u8]> = lines(b"a\n\nbc\r\nd").collect();
+        assert_eq!(got, [&b"a\n"[..], b"\n", b"bc\r\n", b"d"]);
+        assert_eq!(lines(b"").count(), 0);
+    }
+
+    #[test]
+    fn shares_cover_the_block_in_whole_lines() {
+        let block = b"11\n22\n33\n44\n55\n66\n77\n";
+        let mut shares: Vec<Share> = (0..3)
+            .map(|_| Share {
+                range: 0..0,
+                first_line: 0,
+                out: Vec::new(),
+                summary: BatchSummary::default(),
+            })
+            .collect();
+        split_into_shares(block, &mut shares, 10);
+        let mut next = 0;
+        let mut line = 10;
+        for share in &shares {
+            assert_eq!(share.range.start, next);
+            assert!(share.range.end == block.len() || block[share.range.end - 1] == b'\n');
+            assert_eq!(share.first_line, line);
+            line += lines(&block[share.range.clone()]).count() as u64;
+            next = share.range.end;
+        }
+        assert_eq!((next, line), (block.len(), 17));
+    }
+}

@@ -1,0 +1,15 @@
+//! Text and JSON in and out at speed: answers written without allocation,
+//! and batches of (start, goal) lines answered in blocks over threads.
+//!
+//! Uses [`crate::puzzle`], [`crate::table`] and [`crate::db`].
+
+mod answer;
+mod batch;
+
+pub use answer::{
+    write_decimal, write_json, write_json_error, write_json_string, write_moves, TextEscaper,
+};
+pub use batch::{
+    run_batch, split_pair, BatchFormat, BatchSummary, LineAnswerer, LineOutcome, BLOCK, CSV_HEADER,
+    ECHO_LIMIT,
+};

@@ -1,0 +1,395 @@
+//! Positions on a board, and the blank's moves between them.
+
+use crate::puzzle::shape::{Shape, MAX_CELLS};
+use std::fmt;
+
+/// A direction the blank moves in. A move swaps the blank with the tile on
+/// that side of it, so `Up` slides the tile above the blank down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Move {
+    /// The blank moves up.
+    Up = 0,
+    /// The blank moves down.
+    Down = 1,
+    /// The blank moves left.
+    Left = 2,
+    /// The blank moves right.
+    Right = 3,
+}
+
+impl Move {
+    /// All four moves, in the order of their codes.
+    pub const ALL: [Move; 4] = [Move::Up, Move::Down, Move::Left, Move::Right];
+
+    /// The move with code `code & 3` (the code is stored in two bits of a table entry).
+    #[inline]
+    pub fn from_code(code: u8) -> Move {
+        match code & 3 {
+            0 => Move::Up,
+            1 => Move::Down,
+            2 => Move::Left,
+            _ => Move::Right,
+        }
+    }
+
+    /// The move's two-bit code.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The move that undoes this one.
+    pub fn opposite(self) -> Move {
+        Move::from_code(self.code() ^ 1)
+    }
+
+    /// The letter used in move strings: `U`, `D`, `L` or `R`.
+    pub fn letter(self) -> char {
+        match self {
+            Move::Up => 'U',
+            Move::Down => 'D',
+            Move::Left => 'L',
+            Move::Right => 'R',
+        }
+    }
+
+    /// The move named by a letter (either case).
+    pub fn from_letter(letter: char) -> Option<Move> {
+        match letter.to_ascii_uppercase() {
+            'U' => Some(Move::Up),
+            'D' => Some(Move::Down),
+            'L' => Some(Move::Left),
+            'R' => Some(Move::Right),
+            _ => None,
+        }
+    }
+
+    /// The direction the tile slides when the blank makes this move.
+    pub fn tile_direction(self) -> &'static str {
+        match self {
+            Move::Up => "down",
+            Move::Down => "up",
+            Move::Left => "right",
+            Move::Right => "left",
+        }
+    }
+}
+
+/// Writes moves as a string of letters such as `ULDR`.
+pub fn move_string(moves: &[Move]) -> String {
+    moves.iter().map(|m| m.letter()).collect()
+}
+
+/// Why a list of cell contents is not a board.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BoardError {
+    /// The number of cells does not match the board.
+    #[error("expected {expected} tiles for a {shape} board (the blank included), got {got}")]
+    WrongCount {
+        /// The board.
+        shape: Shape,
+        /// rows × cols.
+        expected: usize,
+        /// What was given.
+        got: usize,
+    },
+    /// A tile number larger than the board allows.
+    #[error("tile {tile} is out of range for a {shape} board (tiles are 1 to {max}, and 0 is the blank)")]
+    OutOfRange {
+        /// The board.
+        shape: Shape,
+        /// The tile given.
+        tile: u64,
+        /// The largest tile.
+        max: usize,
+    },
+    /// A tile given more than once (and so another one missing).
+    #[error("{} appears twice (so {} is missing)", tile_name(*.tile), tile_name(*.missing))]
+    Duplicate {
+        /// The repeated tile (0 for the blank).
+        tile: u8,
+        /// The smallest tile not given.
+        missing: u8,
+    },
+}
+
+fn tile_name(tile: u8) -> String {
+    if tile == 0 {
+        "the blank".to_string()
+    } else {
+        format!("tile {tile}")
+    }
+}
+
+/// A position: which tile is in each cell, row by row, with 0 for the blank.
+///
+/// Boards are small and `Copy`; every board is a valid permutation of
+/// `0..cells` for its shape.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Board {
+    shape: Shape,
+    blank: u8,
+    cells: [u8; MAX_CELLS],
+}
+
+impl Board {
+    /// A board from its cells, row by row, 0 for the blank.
+    pub fn new(shape: Shape, cells: &[u64]) -> Result<Board, BoardError> {
+        let n = shape.cells();
+        if cells.len() != n {
+            return Err(BoardError::WrongCount {
+                shape,
+                expected: n,
+                got: cells.len(),
+            });
+        }
+        if let Some(&tile) = cells.iter().find(|&&t| t >= n as u64) {
+            return Err(BoardError::OutOfRange {
+                shape,
+                tile,
+                max: n - 1,
+            });
+        }
+        let mut seen = [false; MAX_CELLS];
+        let mut duplicate = None;
+        for &t in cells {
+            let seen = &mut seen[t as usize];
+            if *seen && duplicate.is_none() {
+                duplicate = Some(t as u8);
+            }
+            *seen = true;
+        }
+        if let Some(tile) = duplicate {
+            let missing = (0..n).find(|&t| !seen[t]).unwrap_or(0) as u8;
+            return Err(BoardError::Duplicate { tile, missing });
+        }
+        let mut board = Board {
+            shape,
+            blank: 0,
+            cells: [0; MAX_CELLS],
+        };
+        for (i, &t) in cells.iter().enumerate() {
+            board.cells[i] = t as u8;
+            if t == 0 {
+                board.blank = i as u8;
+            }
+        }
+        Ok(board)
+    }
+
+    /// The default goal: tiles in order, blank in the last cell.
+    pub fn goal(shape: Shape) -> Board {
+        Board::canonical_goal(shape, shape.cells() - 1)
+    }
+
+    /// The goal with the blank in `blank` and tiles 1, 2, … in order in the
+    /// other cells. Every goal is one of these after relabelling its tiles.
+    pub fn canonical_goal(shape: Shape, blank: usize) -> Board {
+        let mut cells = [0u8; MAX_CELLS];
+        let mut next = 1;
+        for (i, cell) in cells.iter_mut().enumerate().take(shape.cells()) {
+            if i != blank {
+                *cell = next;
+                next += 1;
+            }
+        }
+        Board {
+            shape,
+            blank: blank as u8,
+            cells,
+        }
+    }
+
+    /// Builds a board without checking; `cells` must be a permutation of
+    /// `0..shape.cells()` and `blank` the index of its 0.
+    pub(crate) fn from_parts(shape: Shape, blank: usize, cells: [u8; MAX_CELLS]) -> Board {
+        debug_assert_eq!(cells[blank], 0);
+        Board {
+            shape,
+            blank: blank as u8,
+            cells,
+        }
+    }
+
+    /// The board's dimensions.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The cell that holds the blank.
+    pub fn blank(&self) -> usize {
+        self.blank as usize
+    }
+
+    /// The cells, row by row, 0 for the blank.
+    #[inline]
+    pub fn cells(&self) -> &[u8] {
+        &self.cells[..self.shape.cells()]
+    }
+
+    /// All [`MAX_CELLS`] cell slots; those beyond the board hold 0.
+    pub(crate) fn padded_cells(&self) -> &[u8; MAX_CELLS] {
+        &self.cells
+    }
+
+    /// The cell the blank moves to with `m`, or `None` at the board's edge.
+    #[inline]
+    pub fn target(&self, m: Move) -> Option<usize> {
+        let b = self.blank();
+        let cols = self.shape.cols();
+        match m {
+            Move::Up if b >= cols => Some(b - cols),
+            Move::Down if b + cols < self.shape.cells() => Some(b + cols),
+            Move::Left if !self.shape.on_left_edge(b) => Some(b - 1),
+            Move::Right if !self.shape.on_right_edge(b) => Some(b + 1),
+            _ => None,
+        }
+    }
+
+    /// The board after the blank moves, or `None` if it cannot move that way.
+    pub fn apply(&self, m: Move) -> Option<Board> {
+        let to = self.target(m)?;
+        Some(self.slide_from(to))
+    }
+
+    /// The board after the tile in cell `to` (next to the blank) slides into it.
+    #[inline]
+    pub(crate) fn slide_from(&self, to: usize) -> Board {
+        let mut next = *self;
+        next.cells[self.blank()] = self.cells[to];
+        next.cells[to] = 0;
+        next.blank = to as u8;
+        next
+    }
+
+    /// The tile that slides when the blank makes move `m`.
+    pub fn tile_moved_by(&self, m: Move) -> Option<u8> {
+        self.target(m).map(|to| self.cells[to])
+    }
+
+    /// Applies a whole sequence; `None` if a move runs into the edge.
+    pub fn replay(&self, moves: &[Move]) -> Option<Board> {
+        moves.iter().try_fold(*self, |b, &m| b.apply(m))
+    }
+
+    /// The board drawn as rows of tiles, blank as `_`, one row per line.
+    pub fn grid(&self) -> String {
+        let width = if self.shape.cells() > 10 { 2 } else { 1 };
+        let mut out = String::new();
+        for row in self.cells().chunks(self.shape.cols()) {
+            let line: Vec<String> = row
+                .iter()
+                .map(|&t| match t {
+                    0 => format!("{:>width$}", "_"),
+                    t => format!("{t:>width$}"),
+                })
+                .collect();
+            out.push_str(&line.join(" "));
+            out.push('\n');
+        }
+        out
+    }
+}
+
+impl Board {
+    /// Appends the board's text form (see `Display`) to `out`.
+    pub fn write_to(&self, out: &mut Vec<u8>) {
+        let compact = self.shape.cells() <= 9;
+        for (i, &t) in self.cells().iter().enumerate() {
+            if !compact && i > 0 {
+                out.push(b' ');
+            }
+            if t >= 10 {
+                out.push(b'1');
+            }
+            out.push(b'0' + t % 10);
+        }
+    }
+}
+
+impl fmt::Display for Board {
+    /// One digit per cell (`867254301`) for boards of up to nine cells;
+    /// tiles separated by spaces beyond that (`1 2 3 4 5 6 7 8 9 10 11 0`),
+    /// where tiles reach two digits (all but 2×5 and 5×2, which keep one
+    /// form for every board above nine cells).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut text = Vec::with_capacity(2 * MAX_CELLS);
+        self.write_to(&mut text);
+        f.write_str(std::str::from_utf8(&text).map_err(|_| fmt::Error)?)
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board({} {})", self.shape, self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(cells: &[u64]) -> Board {
+        Board::new(Shape::THREE_BY_THREE, cells).unwrap()
+    }
+
+    #[test]
+    fn the_blank_moves_and_the_tile_slides_the_other_way() {
+        // The convention of the README: [[1,2,3],[4,6,8],[7,5,0]] is solved by ULDR.
+        let start = board(&[1, 2, 3, 4, 6, 8, 7, 5, 0]);
+        let moves: Vec<Move> = "ULDR"
+            .chars()
+            .map(|c| Move::from_letter(c).unwrap())
+            .collect();
+        assert_eq!(
+            start.replay(&moves),
+            Some(Board::goal(Shape::THREE_BY_THREE))
+        );
+        assert_eq!(start.tile_moved_by(Move::Up), Some(8));
+        assert_eq!(start.apply(Move::Down), None);
+        assert_eq!(start.apply(Move::Right), None);
+    }
+
+    #[test]
+    fn opposite_moves_undo_each_other() {
+        let start = board(&[1, 2, 3, 4, 0, 5, 6, 7, 8]);
+        for m in Move::ALL {
+            assert_eq!(start.apply(m).unwrap().apply(m.opposite()), Some(start));
+        }
+    }
+
+    #[test]
+    fn invalid_cells_are_named() {
+        let s = Shape::THREE_BY_THREE;
+        assert_eq!(
+            Board::new(s, &[1, 2, 3]).unwrap_err().to_string(),
+            "expected 9 tiles for a 3x3 board (the blank included), got 3"
+        );
+        assert_eq!(
+            Board::new(s, &[1, 2, 3, 5, 5, 6, 7, 8, 0])
+                .unwrap_err()
+                .to_string(),
+            "tile 5 appears twice (so tile 4 is missing)"
+        );
+        assert_eq!(
+            Board::new(s, &[1, 2, 3, 4, 12, 6, 7, 8, 0])
+                .unwrap_err()
+                .to_string(),
+            "tile 12 is out of range for a 3x3 board (tiles are 1 to 8, and 0 is the blank)"
+        );
+        assert_eq!(
+            Board::new(s, &[1, 2, 3, 4, 0, 6, 7, 8, 0])
+                .unwrap_err()
+                .to_string(),
+            "the blank appears twice (so tile 5 is missing)"
+        );
+    }
+
+    #[test]
+    fn canonical_goals_put_tiles_in_order_around_the_blank() {
+        let g = Board::canonical_goal(Shape::THREE_BY_THREE, 4);
+        assert_eq!(g.to_string(), "123405678");
+        assert_eq!(g.grid(), "1 2 3\n4 _ 5\n6 7 8\n");
+        assert_eq!(Board::goal(Shape::THREE_BY_THREE).to_string(), "123456780");
+    }
+}

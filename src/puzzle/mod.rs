@@ -1,0 +1,13 @@
+//! Boards, moves and their rules: sizes, parsing, the solvability test,
+//! renaming tiles so that any goal looks canonical, and the board's
+//! symmetries.
+//!
+//! This layer knows nothing of tables or files, and uses nothing else in
+//! the crate.
+
+pub mod board;
+pub mod parse;
+pub mod relabel;
+pub mod shape;
+pub mod solvability;
+pub mod symmetry;

@@ -1,0 +1,444 @@
+//! Reading boards in every form people write them.
+//!
+//! | form | example |
+//! |---|---|
+//! | one character per cell | `867254301`, blank as `0`, `_` or `.` |
+//! | rows separated by `/` | `867/254/301` |
+//! | tiles separated by spaces or commas | `8 6 7 / 2 5 4 / 3 0 1`, `8,6,7,2,5,4,3,0,1` |
+//! | JSON, nested rows or flat | `[[8,6,7],[2,5,4],[3,0,1]]`, `[8,6,7,2,5,4,3,0,1]` |
+//!
+//! Tiles above 9 need the separated or JSON forms.
+
+use crate::puzzle::board::{Board, BoardError};
+use crate::puzzle::shape::{Shape, MAX_CELLS};
+
+/// Why a piece of text is not a board of the expected shape.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    /// Nothing but whitespace.
+    #[error("the board is empty")]
+    Empty,
+    /// A character that is neither a tile, a blank nor a separator.
+    #[error("unexpected character {found:?} at column {column}")]
+    UnexpectedChar {
+        /// The character.
+        found: char,
+        /// 1-based position of the character in the text.
+        column: usize,
+    },
+    /// Rows separated by `/` (or JSON rows) that do not match the board.
+    #[error("expected {expected} rows for a {shape} board, got {got}")]
+    WrongRowCount {
+        /// The board.
+        shape: Shape,
+        /// Rows of the board.
+        expected: usize,
+        /// Rows given.
+        got: usize,
+    },
+    /// One row of the wrong length.
+    #[error("row {row} has {got} tiles, expected {expected} for a {shape} board")]
+    WrongRowLength {
+        /// The board.
+        shape: Shape,
+        /// 1-based row.
+        row: usize,
+        /// Columns of the board.
+        expected: usize,
+        /// Tiles in that row.
+        got: usize,
+    },
+    /// A tile number too long to even hold.
+    #[error("tile {token} is out of range for a {shape} board (tiles are 1 to {max}, and 0 is the blank)")]
+    HugeTile {
+        /// The digits given.
+        token: String,
+        /// The board.
+        shape: Shape,
+        /// The largest tile.
+        max: usize,
+    },
+    /// Text that starts like JSON but does not parse.
+    #[error("invalid JSON board: it does not parse ({category}) at line {line}, column {column}")]
+    JsonSyntax {
+        /// What went wrong: "syntax", or "end of input" where it stops short.
+        category: &'static str,
+        /// 1-based line of the problem.
+        line: usize,
+        /// 1-based column of the problem.
+        column: usize,
+    },
+    /// JSON that is not a list.
+    #[error("invalid JSON board: expected a list of tiles or of rows")]
+    JsonNotAList,
+    /// An item of a JSON row or board that is not a tile number.
+    #[error("invalid JSON board: {value} is not a tile number (tiles are 0 to {max})")]
+    JsonNotATile {
+        /// The item, as JSON (shortened when long).
+        value: String,
+        /// The largest tile number.
+        max: usize,
+    },
+    /// A JSON board whose items mix rows and tiles.
+    #[error("invalid JSON board: {value} is not a row (a list of tiles)")]
+    JsonNotARow {
+        /// The item, as JSON (shortened when long).
+        value: String,
+    },
+    /// The tiles themselves are wrong.
+    #[error("{problem}{hint}")]
+    Board {
+        /// What is wrong with them.
+        problem: BoardError,
+        /// A hint about the form, where one helps.
+        hint: &'static str,
+    },
+}
+
+impl From<BoardError> for ParseError {
+    fn from(problem: BoardError) -> ParseError {
+        ParseError::Board { problem, hint: "" }
+    }
+}
+
+/// The most tiles or rows the parser keeps track of; more is always an error,
+/// so it only needs to count them.
+const CAPACITY: usize = MAX_CELLS + 1;
+
+/// Tiles and row lengths collected without allocating.
+struct Collected {
+    tiles: [u64; CAPACITY],
+    count: usize,
+    rows: [usize; CAPACITY],
+    row_count: usize,
+    current_row: usize,
+    saw_slash: bool,
+}
+
+impl Collected {
+    fn new() -> Collected {
+        Collected {
+            tiles: [0; CAPACITY],
+            count: 0,
+            rows: [0; CAPACITY],
+            row_count: 0,
+            current_row: 0,
+            saw_slash: false,
+        }
+    }
+
+    fn push_tile(&mut self, tile: u64) {
+        if self.count < CAPACITY {
+            self.tiles[self.count] = tile;
+        }
+        self.count += 1;
+        self.current_row += 1;
+    }
+
+    fn end_row(&mut self) {
+        if self.row_count < CAPACITY {
+            self.rows[self.row_count] = self.current_row;
+        }
+        self.row_count += 1;
+        self.current_row = 0;
+    }
+
+    fn finish(mut self, shape: Shape, hint: &'static str) -> Result<Board, ParseError> {
+        if self.saw_slash {
+            self.end_row();
+            check_rows(
+                shape,
+                self.row_count,
+                &self.rows[..self.row_count.min(CAPACITY)],
+            )?;
+        }
+        let tiles = &self.tiles[..self.count.min(CAPACITY)];
+        if self.count != shape.cells() {
+            let problem = BoardError::WrongCount {
+                shape,
+                expected: shape.cells(),
+                got: self.count,
+            };
+            return Err(ParseError::Board { problem, hint });
+        }
+        Ok(Board::new(shape, tiles)?)
+    }
+}
+
+fn check_rows(shape: Shape, row_count: usize, rows: &[usize]) -> Result<(), ParseError> {
+    if row_count != shape.rows() {
+        return Err(ParseError::WrongRowCount {
+            shape,
+            expected: shape.rows(),
+            got: row_count,
+        });
+    }
+    match rows.iter().position(|&len| len != shape.cols()) {
+        Some(i) => Err(ParseError::WrongRowLength {
+            shape,
+            row: i + 1,
+            expected: shape.cols(),
+            got: rows[i],
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Parses a board of the given shape from any of the forms in the module docs.
+pub fn parse_board(text: &str, shape: Shape) -> Result<Board, ParseError> {
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Err(ParseError::Empty);
+    }
+    if trimmed.starts_with('[') {
+        return parse_json(trimmed, shape);
+    }
+    // Columns count from the start of the untrimmed text, as the user typed it.
+    let offset = text.len() - text.trim_start().len();
+    let column_of = |byte: usize| text[..offset + byte].chars().count() + 1;
+    if trimmed.contains([' ', '\t', ',']) {
+        parse_separated(trimmed, shape, column_of)
+    } else {
+        parse_compact(trimmed, shape, column_of)
+    }
+}
+
+fn is_blank(c: char) -> bool {
+    c == '_' || c == '.'
+}
+
+/// One character per tile; `/` may separate rows.
+fn parse_compact(
+    text: &str,
+    shape: Shape,
+    column_of: impl Fn(usize) -> usize,
+) -> Result<Board, ParseError> {
+    let mut got = Collected::new();
+    for (i, c) in text.char_indices() {
+        match c {
+            '/' => {
+                got.saw_slash = true;
+                got.end_row();
+            }
+            '0'..='9' => got.push_tile(c as u64 - '0' as u64),
+            c if is_blank(c) => got.push_tile(0),
+            found => {
+                return Err(ParseError::UnexpectedChar {
+                    found,
+                    column: column_of(i),
+                })
+            }
+        }
+    }
+    let hint = if shape.cells() > 10 {
+        " (tiles above 9 need spaces or commas between tiles, as in 1 2 3 4 5 6 7 8 9 10 11 0)"
+    } else {
+        ""
+    };
+    got.finish(shape, hint)
+}
+
+/// Tiles separated by spaces, tabs or commas; `/` may separate rows.
+fn parse_separated(
+    text: &str,
+    shape: Shape,
+    column_of: impl Fn(usize) -> usize,
+) -> Result<Board, ParseError> {
+    let mut got = Collected::new();
+    let mut token_start: Option<usize> = None;
+    let flush = |got: &mut Collected, start: Option<usize>, end: usize| {
+        let Some(start) = start else { return Ok(()) };
+        let token = &text[start..end];
+        if token.len() == 1 && is_blank(token.chars().next().unwrap_or('0')) {
+            got.push_tile(0);
+            return Ok(());
+        }
+        if let Some((i, found)) = token.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+            return Err(ParseError::UnexpectedChar {
+                found,
+                column: column_of(start + i),
+            });
+        }
+        let tile = token.parse().map_err(|_| ParseError::HugeTile {
+            token: token.to_string(),
+            shape,
+            max: shape.cells() - 1,
+        })?;
+        got.push_tile(tile);
+        Ok(())
+    };
+    for (i, c) in text.char_indices() {
+        match c {
+            ' ' | '\t' | ',' | '/' => {
+                flush(&mut got, token_start.take(), i)?;
+                if c == '/' {
+                    got.saw_slash = true;
+                    got.end_row();
+                }
+            }
+            _ => {
+                token_start.get_or_insert(i);
+            }
+        }
+    }
+    flush(&mut got, token_start.take(), text.len())?;
+    got.finish(shape, "")
+}
+
+/// `[[8,6,7],[2,5,4],[3,0,1]]` or `[8,6,7,2,5,4,3,0,1]`.
+fn parse_json(text: &str, shape: Shape) -> Result<Board, ParseError> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+        let category = match e.classify() {
+            serde_json::error::Category::Eof => "end of input",
+            _ => "syntax",
+        };
+        ParseError::JsonSyntax {
+            category,
+            line: e.line(),
+            column: e.column(),
+        }
+    })?;
+    let items = value.as_array().ok_or(ParseError::JsonNotAList)?;
+    let tile = |v: &serde_json::Value| {
+        v.as_u64().ok_or_else(|| ParseError::JsonNotATile {
+            value: shorten(&v.to_string()),
+            max: shape.cells() - 1,
+        })
+    };
+    let mut tiles = Vec::new();
+    if items.iter().any(|v| v.is_array()) {
+        let mut lengths = Vec::new();
+        for row in items {
+            let row = row.as_array().ok_or_else(|| ParseError::JsonNotARow {
+                value: shorten(&row.to_string()),
+            })?;
+            lengths.push(row.len());
+            for v in row {
+                tiles.push(tile(v)?);
+            }
+        }
+        check_rows(shape, lengths.len(), &lengths)?;
+    } else {
+        for v in items {
+            tiles.push(tile(v)?);
+        }
+    }
+    Ok(Board::new(shape, &tiles)?)
+}
+
+/// Text from the input, cut short enough for a message.
+fn shorten(text: &str) -> String {
+    const LIMIT: usize = 40;
+    match text.char_indices().nth(LIMIT) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const S: Shape = Shape::THREE_BY_THREE;
+
+    fn err(text: &str) -> String {
+        parse_board(text, S).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn every_form_gives_the_same_board() {
+        let expected = parse_board("8672543.1", S).unwrap();
+        for text in [
+            "8672543_1",
+            "8672543.1",
+            "867/254/301",
+            "867/254/3_1",
+            "8 6 7 / 2 5 4 / 3 0 1",
+            "8 6 7 2 5 4 3 0 1",
+            "8,6,7,2,5,4,3,0,1",
+            "8, 6, 7, 2, 5, 4, 3, _, 1",
+            "  867254301\n",
+            "[[8,6,7],[2,5,4],[3,0,1]]",
+            "[ [8, 6, 7], [2, 5, 4], [3, 0, 1] ]",
+            "[8,6,7,2,5,4,3,0,1]",
+        ] {
+            assert_eq!(parse_board(text, S).unwrap(), expected, "{text}");
+        }
+        assert_eq!(expected.cells(), &[8, 6, 7, 2, 5, 4, 3, 0, 1]);
+    }
+
+    #[test]
+    fn boards_of_other_shapes() {
+        let s: Shape = "2x4".parse().unwrap();
+        assert_eq!(parse_board("1234/5670", s).unwrap().to_string(), "12345670");
+        assert_eq!(
+            err_for("123/456/70", s),
+            "expected 2 rows for a 2x4 board, got 3"
+        );
+        let big: Shape = "3x4".parse().unwrap();
+        let b = parse_board("1 2 3 4 / 5 6 7 8 / 9 10 11 0", big).unwrap();
+        assert_eq!(b.to_string(), "1 2 3 4 5 6 7 8 9 10 11 0");
+        assert_eq!(
+            err_for("123456789000", big),
+            "the blank appears twice (so tile 10 is missing)"
+        );
+    }
+
+    fn err_for(text: &str, shape: Shape) -> String {
+        parse_board(text, shape).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn errors_name_the_problem() {
+        assert_eq!(
+            err("86725430"),
+            "expected 9 tiles for a 3x3 board (the blank included), got 8"
+        );
+        assert_eq!(
+            err("1234567890"),
+            "expected 9 tiles for a 3x3 board (the blank included), got 10"
+        );
+        assert_eq!(
+            err("123455780"),
+            "tile 5 appears twice (so tile 6 is missing)"
+        );
+        assert_eq!(
+            err("1 2 3 4 12 6 7 8 0"),
+            "tile 12 is out of range for a 3x3 board (tiles are 1 to 8, and 0 is the blank)"
+        );
+        assert_eq!(err("1234x6780"), "unexpected character 'x' at column 5");
+        assert_eq!(err("  12a"), "unexpected character 'a' at column 5");
+        assert_eq!(
+            err("1 2 3 4 5a 6 7 8 0"),
+            "unexpected character 'a' at column 10"
+        );
+        assert_eq!(
+            err("12/345/678/0"),
+            "expected 3 rows for a 3x3 board, got 4"
+        );
+        assert_eq!(
+            err("12/3456/780"),
+            "row 1 has 2 tiles, expected 3 for a 3x3 board"
+        );
+        assert_eq!(
+            err("[[1,2,3],[4,5,6,7],[8,0]]"),
+            "row 2 has 4 tiles, expected 3 for a 3x3 board"
+        );
+        assert_eq!(
+            err("[1,2,3,4,5,6,7,8,-1]"),
+            "invalid JSON board: -1 is not a tile number (tiles are 0 to 8)"
+        );
+        assert!(err("[1,2,").starts_with("invalid JSON board:"));
+        assert_eq!(err("   "), "the board is empty");
+        assert_eq!(
+            err("1 2 3 4 5 6 7 8 99999999999999999999999"),
+            "tile 99999999999999999999999 is out of range for a 3x3 board (tiles are 1 to 8, and 0 is the blank)"
+        );
+        let long = "1 ".repeat(1000);
+        assert_eq!(
+            err(&long),
+            "expected 9 tiles for a 3x3 board (the blank included), got 1000"
+        );
+        assert!(err_for("1234567891011", "3x4".parse().unwrap()).contains("need spaces or commas"));
+    }
+}

@@ -1,0 +1,87 @@
+//! Reducing any goal to a canonical one.
+//!
+//! Renaming tiles changes neither distances nor moves. Renaming every tile by
+//! its place in the goal (read row by row, blank skipped) turns the goal into
+//! the canonical goal with the blank in the same cell, whose table then
+//! answers for the goal. One table per blank cell serves every goal with the
+//! blank there (and [`crate::puzzle::symmetry`] reduces that to one per class).
+
+use crate::puzzle::board::Board;
+use crate::puzzle::shape::MAX_CELLS;
+
+/// A renaming of tiles: tile `t` becomes `map[t]`; the blank stays 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Relabelling {
+    /// Indexed by tile; 16 long so that a nibble indexes it unchecked.
+    map: [u8; 16],
+}
+
+impl Relabelling {
+    /// The renaming that turns `goal` into its canonical goal.
+    pub fn to_canonical(goal: &Board) -> Relabelling {
+        let mut map = [0u8; 16];
+        let mut next = 1;
+        for &tile in goal.cells() {
+            if tile != 0 {
+                map[tile as usize] = next;
+                next += 1;
+            }
+        }
+        Relabelling { map }
+    }
+
+    /// The renaming that undoes this one.
+    pub fn inverse(&self) -> Relabelling {
+        let mut map = [0u8; 16];
+        // Unused slots (tiles beyond the board) rename to 0; skip them so the
+        // blank keeps mapping to itself.
+        for (tile, &renamed) in self.map.iter().enumerate().skip(1) {
+            if renamed != 0 {
+                map[renamed as usize] = tile as u8;
+            }
+        }
+        Relabelling { map }
+    }
+
+    /// Whether every tile keeps its name: the goal was already canonical.
+    pub fn is_identity(&self) -> bool {
+        // Slots beyond the board's tiles hold 0.
+        self.map
+            .iter()
+            .enumerate()
+            .all(|(tile, &renamed)| renamed == 0 || renamed as usize == tile)
+    }
+
+    /// The board with every tile renamed.
+    #[inline]
+    pub fn apply(&self, board: &Board) -> Board {
+        // All MAX_CELLS cells, the unused ones 0 (and renamed to 0): a fixed
+        // count the compiler unrolls.
+        let mut cells = [0u8; MAX_CELLS];
+        for (out, &tile) in cells.iter_mut().zip(board.padded_cells()) {
+            *out = self.map[(tile & 15) as usize];
+        }
+        Board::from_parts(board.shape(), board.blank(), cells)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::parse::parse_board;
+    use crate::puzzle::shape::Shape;
+
+    #[test]
+    fn the_goal_becomes_canonical() {
+        let s = Shape::THREE_BY_THREE;
+        let goal = parse_board("123804765", s).unwrap();
+        let r = Relabelling::to_canonical(&goal);
+        assert_eq!(r.apply(&goal), Board::canonical_goal(s, 4));
+        let start = parse_board("283104765", s).unwrap();
+        assert_eq!(r.apply(&start).to_string(), "243105678");
+        assert_eq!(r.inverse().apply(&r.apply(&start)), start);
+        assert!(!r.is_identity());
+        assert!(Relabelling::to_canonical(&Board::canonical_goal(s, 4)).is_identity());
+        assert!(Relabelling::to_canonical(&Board::goal(s)).is_identity());
+    }
+}

@@ -1,0 +1,10 @@
+//! Numbering positions (permutation ranks) and building complete tables of
+//! them by reverse breadth-first search: one byte per position, and
+//! optionally a path table of whole solutions.
+//!
+//! Uses only [`crate::puzzle`].
+
+pub mod entry;
+pub mod generate;
+pub mod path_table;
+pub mod rank;
