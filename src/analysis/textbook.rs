@@ -505,22 +505,21 @@ enum Bounded {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::parse::parse_board;
+    use crate::puzzle::parse::board3;
 
     #[test]
     fn keys_tell_positions_apart() {
-        let s = Shape::THREE_BY_THREE;
-        let a = parse_board("123456780", s).unwrap();
+        let a = board3("123456780");
         let b = a.apply(Move::Up).unwrap();
         assert_ne!(key(&a), key(&b));
         assert_eq!(key(&a), 0x0_8765_4321);
-        assert_eq!(unkey(s, key(&b)), b);
+        assert_eq!(unkey(Shape::THREE_BY_THREE, key(&b)), b);
     }
 
     #[test]
     fn the_readme_example_for_every_algorithm() {
         let s = Shape::THREE_BY_THREE;
-        let start = parse_board("123468750", s).unwrap();
+        let start = board3("123468750");
         let goal = Board::goal(s);
         for algorithm in Algorithm::all(10) {
             let report = search(algorithm, &start, &goal, 100_000).unwrap();
@@ -535,7 +534,7 @@ mod tests {
     #[test]
     fn reports_serialize_moves_as_letters() {
         let s = Shape::THREE_BY_THREE;
-        let start = parse_board("123468750", s).unwrap();
+        let start = board3("123468750");
         let report = search(Algorithm::Bfs, &start, &Board::goal(s), 1000).unwrap();
         let json = serde_json::to_value(&report).unwrap();
         assert_eq!(json["moves"], "ULDR");

@@ -443,3 +443,67 @@ fn check_offsets(header: &Header) -> Result<u64, FormatError> {
     }
     Ok(end)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The encoding is the file format: these bytes are what the module
+    /// documentation above promises, written out by hand. A change here is
+    /// a new format version.
+    #[test]
+    fn the_header_and_preamble_encode_to_the_documented_bytes() {
+        let header = Header {
+            rows: 3,
+            cols: 3,
+            tables: vec![TableInfo {
+                blank: 8,
+                positions: 0x0102_0304_0506_0708,
+                max_distance: 2,
+                counts: vec![1, 2],
+                offset: 4096,
+                checksum: 0xDEAD_BEEF,
+                path_table: Some(PathTableInfo {
+                    offset: 0x1_0000,
+                    checksum: 0x0A0B_0C0D,
+                }),
+            }],
+        };
+        #[rustfmt::skip]
+        let expected: Vec<u8> = [
+            &[3u8, 3][..],                                  // rows, cols
+            &[1, 0, 0, 0, 0, 0, 0, 0],                      // tables: 1
+            &[8],                                           // blank
+            &[8, 7, 6, 5, 4, 3, 2, 1],                      // positions, little endian
+            &[2],                                           // max_distance
+            &[2, 0, 0, 0, 0, 0, 0, 0],                      // counts: 2
+            &[1, 0, 0, 0, 0, 0, 0, 0],                      //   1
+            &[2, 0, 0, 0, 0, 0, 0, 0],                      //   2
+            &[0, 0x10, 0, 0, 0, 0, 0, 0],                   // offset 4096
+            &[0xEF, 0xBE, 0xAD, 0xDE],                      // checksum
+            &[1],                                           // path table: present
+            &[0, 0, 1, 0, 0, 0, 0, 0],                      //   offset
+            &[0x0D, 0x0C, 0x0B, 0x0A],                      //   checksum
+        ]
+        .concat();
+        let bytes = encode_header(&header);
+        assert_eq!(bytes, expected);
+
+        let preamble = bincode::encode_to_vec(preamble_for(&bytes), bincode_config()).unwrap();
+        let len = (expected.len() as u32).to_le_bytes();
+        let crc = crc32fast::hash(&expected).to_le_bytes();
+        let expected_preamble = [&b"NPUZZLE\0"[..], &VERSION.to_le_bytes(), &len, &crc].concat();
+        assert_eq!(preamble, expected_preamble);
+        assert_eq!(preamble.len(), PREAMBLE_LEN);
+
+        let no_path_table = Header {
+            tables: vec![TableInfo {
+                path_table: None,
+                ..header.tables[0].clone()
+            }],
+            ..header
+        };
+        let bytes = encode_header(&no_path_table);
+        assert_eq!(bytes, [&expected[..expected.len() - 13], &[0]].concat());
+    }
+}

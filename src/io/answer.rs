@@ -130,14 +130,14 @@ pub fn write_decimal(out: &mut Vec<u8>, mut n: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::parse::parse_board;
+    use crate::puzzle::parse::board3;
     use crate::puzzle::shape::Shape;
     use crate::puzzle::solvability;
 
     #[test]
     fn answers_are_valid_json_with_the_documented_fields() {
         let s = Shape::THREE_BY_THREE;
-        let start = parse_board("123468750", s).unwrap();
+        let start = board3("123468750");
         let goal = Board::goal(s);
         let moves = [Move::Up, Move::Left, Move::Down, Move::Right];
         let mut out = Vec::new();
@@ -148,7 +148,7 @@ mod tests {
             serde_json::json!({"start":"123468750","goal":"123456780","solvable":true,"distance":4,"moves":"ULDR"})
         );
 
-        let swapped = parse_board("213456780", s).unwrap();
+        let swapped = board3("213456780");
         let why = solvability::check(&swapped, &goal).unwrap_err();
         out.clear();
         write_json(&mut out, &swapped, &goal, Err(&why));

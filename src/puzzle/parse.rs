@@ -326,6 +326,12 @@ fn parse_json(text: &str, shape: Shape) -> Result<Board, ParseError> {
     Ok(Board::new(shape, &tiles)?)
 }
 
+/// A 3×3 board from text that must be one: for tests.
+#[cfg(test)]
+pub(crate) fn board3(text: &str) -> Board {
+    parse_board(text, Shape::THREE_BY_THREE).unwrap()
+}
+
 /// Text from the input, cut short enough for a message.
 fn shorten(text: &str) -> String {
     const LIMIT: usize = 40;

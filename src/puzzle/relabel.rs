@@ -68,16 +68,16 @@ impl Relabelling {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::parse::parse_board;
+    use crate::puzzle::parse::board3;
     use crate::puzzle::shape::Shape;
 
     #[test]
     fn the_goal_becomes_canonical() {
         let s = Shape::THREE_BY_THREE;
-        let goal = parse_board("123804765", s).unwrap();
+        let goal = board3("123804765");
         let r = Relabelling::to_canonical(&goal);
         assert_eq!(r.apply(&goal), Board::canonical_goal(s, 4));
-        let start = parse_board("283104765", s).unwrap();
+        let start = board3("283104765");
         assert_eq!(r.apply(&start).to_string(), "243105678");
         assert_eq!(r.inverse().apply(&r.apply(&start)), start);
         assert!(!r.is_identity());

@@ -369,7 +369,7 @@ mod tests {
     }
 
     #[test]
-    fn class_counts() {
+    fn every_board_has_its_published_number_of_cell_classes() {
         let expected = [
             ("2x2", 1),
             ("2x3", 2),

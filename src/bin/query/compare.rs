@@ -3,7 +3,7 @@
 use crate::Outcome;
 use memmap2::Mmap;
 use npuzzle::analysis::{search, Algorithm};
-use npuzzle::{move_string, Database, LookupError};
+use npuzzle::{Database, LookupError};
 use std::io::Write;
 use std::time::Instant;
 
@@ -67,26 +67,29 @@ pub fn run(
     }
 
     if args.json {
-        let algorithms: Vec<_> = rows
+        let algorithms = rows
             .iter()
             .map(|(a, r)| {
-                serde_json::json!({
-                    "algorithm": a.to_string(),
-                    "length": r.moves.as_ref().map(|m| m.len()),
-                    "optimal": r.moves.as_ref().map(|m| m.len() == distance),
-                    "moves": r.moves.as_ref().map(|m| move_string(m)),
-                    "expanded": r.expanded,
-                    "max_open": r.max_open,
-                    "hit_limit": r.hit_limit,
-                    "microseconds": r.elapsed.as_secs_f64() * 1e6,
-                })
+                // The report's own fields, and what only the comparison knows.
+                let mut fields = serde_json::to_value(r)?;
+                let object = fields.as_object_mut().expect("a report is an object");
+                object.insert("algorithm".into(), a.name().into());
+                let limit = match a {
+                    Algorithm::DepthLimitedDfs { limit } => Some(*limit),
+                    _ => None,
+                };
+                object.insert("depth_limit".into(), limit.into());
+                let length = r.moves.as_ref().map(|m| m.len());
+                object.insert("length".into(), length.into());
+                object.insert("optimal".into(), length.map(|l| l == distance).into());
+                Ok(fields)
             })
-            .collect();
+            .collect::<Result<Vec<_>, serde_json::Error>>()?;
         let value = serde_json::json!({
             "start": start.to_string(),
             "goal": goal.to_string(),
             "distance": distance,
-            "database_microseconds": lookup.as_secs_f64() * 1e6,
+            "database_elapsed_us": lookup.as_secs_f64() * 1e6,
             "algorithms": algorithms,
         });
         writeln!(out, "{value}")?;
@@ -129,12 +132,22 @@ pub fn run(
             human(r.elapsed.as_secs_f64())
         )?;
     }
-    if rows.iter().any(|(_, r)| r.hit_limit) {
+    let hit_limit = rows.iter().any(|(_, r)| r.hit_limit);
+    let found_none = rows.iter().any(|(_, r)| r.moves.is_none() && !r.hit_limit);
+    if hit_limit || found_none {
         writeln!(out)?;
+    }
+    if hit_limit {
         writeln!(
             out,
             "\"limit\": stopped after --max-nodes {} expansions",
             args.max_nodes
+        )?;
+    }
+    if found_none {
+        writeln!(
+            out,
+            "\"none\": no solution within the depth limit ({limit} moves; --depth-limit sets it)"
         )?;
     }
     Ok(Outcome::Success)

@@ -1,6 +1,6 @@
 //! `query heuristics`: the classic heuristics measured against the truth.
 
-use crate::{GoalArg, Outcome, PlotArg};
+use crate::{GoalArg, Outcome, PlotArg, TableFormat};
 use memmap2::Mmap;
 use npuzzle::analysis::plot::{self, Series};
 use npuzzle::analysis::survey_all;
@@ -12,12 +12,8 @@ use std::io::Write;
 pub struct HeuristicsArgs {
     #[command(flatten)]
     goal: GoalArg,
-    /// One JSON array of surveys instead of text.
-    #[arg(long, conflicts_with = "csv")]
-    json: bool,
-    /// CSV: heuristic,distance,count,mean,min,max.
-    #[arg(long)]
-    csv: bool,
+    #[command(flatten)]
+    format: TableFormat,
     /// With --plot: the mean of each heuristic against the true distance.
     #[command(flatten)]
     plot: PlotArg,
@@ -50,9 +46,9 @@ pub fn run(
         );
         plot::heuristics(path, &title, &series, max)?;
     }
-    if args.json {
+    if args.format.json {
         writeln!(out, "{}", serde_json::to_string(&surveys)?)?;
-    } else if args.csv {
+    } else if args.format.csv {
         writeln!(out, "heuristic,distance,count,mean,min,max")?;
         for s in &surveys {
             for d in &s.by_distance {

@@ -1,6 +1,6 @@
 //! `query histogram`.
 
-use crate::{cell_name, GoalArg, Outcome, PlotArg};
+use crate::{cell_name, GoalArg, Outcome, PlotArg, TableFormat};
 use memmap2::Mmap;
 use npuzzle::analysis::plot::{self, Series};
 use npuzzle::Database;
@@ -11,12 +11,8 @@ use std::io::Write;
 pub struct HistogramArgs {
     #[command(flatten)]
     goal: GoalArg,
-    /// JSON: {"goal", "states", "max_distance", "counts"}.
-    #[arg(long, conflicts_with = "csv")]
-    json: bool,
-    /// CSV with a header line: distance,count.
-    #[arg(long)]
-    csv: bool,
+    #[command(flatten)]
+    format: TableFormat,
     #[command(flatten)]
     plot: PlotArg,
     /// With --plot: a logarithmic count axis.
@@ -55,7 +51,7 @@ pub fn run(
             args.log,
         )?;
     }
-    if args.json {
+    if args.format.json {
         let value = serde_json::json!({
             "goal": goal.to_string(),
             "states": states,
@@ -63,7 +59,7 @@ pub fn run(
             "counts": counts,
         });
         writeln!(out, "{value}")?;
-    } else if args.csv {
+    } else if args.format.csv {
         writeln!(out, "distance,count")?;
         for (d, c) in counts.iter().enumerate() {
             writeln!(out, "{d},{c}")?;
@@ -109,7 +105,7 @@ fn all_blanks(
         let title = format!("{shape}: positions by distance, every goal blank cell");
         plot::histogram(path, &title, &series, args.log)?;
     }
-    if args.json {
+    if args.format.json {
         let tables: Vec<_> = tables
             .iter()
             .map(|t| {
@@ -129,8 +125,8 @@ fn all_blanks(
         )?;
     } else {
         // Text is the CSV's columns, aligned.
-        let sep = if args.csv { "," } else { " " };
-        let width = if args.csv { 0 } else { 9 };
+        let sep = if args.format.csv { "," } else { " " };
+        let width = if args.format.csv { 0 } else { 9 };
         let mut header = format!("{:>width$}", "distance");
         for t in tables {
             header.push_str(sep);

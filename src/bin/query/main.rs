@@ -283,6 +283,17 @@ impl GoalArg {
     }
 }
 
+/// `--json` and `--csv`, as every command that prints a table takes them.
+#[derive(clap::Args)]
+pub struct TableFormat {
+    /// JSON instead of text (docs/guide.md lists the fields).
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+    /// CSV with a header line instead of text.
+    #[arg(long)]
+    pub csv: bool,
+}
+
 /// `--plot FILE`, as every command that draws takes it.
 #[derive(clap::Args)]
 pub struct PlotArg {

@@ -6,16 +6,14 @@
 //! so these tests are ignored by default; run them with
 //!
 //! ```text
-//! cargo test --release --test large -- --ignored
+//! cargo test --release --test it -- --ignored
 //! ```
 //!
 //! Each test builds one board's table, checks it, drops it, then builds the
 //! transposed board's; and the tests take turns ([`one_at_a_time`]), so the
 //! process holds one table at a time.
 
-mod common;
-
-use common::{histogram, plain_bfs_within, plain_manhattan, temp_db_with_blanks};
+use crate::util::{histogram, plain_bfs_within, plain_manhattan, temp_db_with_blanks};
 use npuzzle::analysis::sample;
 use npuzzle::symmetry::Symmetry;
 use npuzzle::{build_table, write_database, Board, Database, GoalTable, LookupError, Shape};

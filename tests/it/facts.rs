@@ -1,9 +1,7 @@
 //! Facts anyone can check: published distance tables, known positions,
 //! replayed solutions, and a plain search that shares no code with the library.
 
-mod common;
-
-use common::{histogram, plain_bfs, temp_db, A089473};
+use crate::util::{histogram, plain_bfs, temp_db, A089473};
 use npuzzle::{parse_board, Board, LookupError, Shape};
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};

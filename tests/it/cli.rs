@@ -1,33 +1,15 @@
 //! End-to-end tests of the `query` binary: exit codes, what goes to stdout
 //! and stderr, and answers checked by replaying their moves.
 
-mod common;
-
+use crate::util::{
+    json_answer, json_of, query, query_in, run_query, stdout_of, temp_db, TempDb, A089473,
+};
 use assert_cmd::Command;
-use common::{temp_db, TempDb, A089473};
 use npuzzle::{parse_board, Board, Database, Move, Shape};
 use predicates::prelude::*;
 use serde_json::Value;
-use std::path::Path;
 
 const S: Shape = Shape::THREE_BY_THREE;
-
-/// `query --db PATH`, with no NPUZZLE_DB to interfere.
-fn query(db: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("query").unwrap();
-    cmd.env_remove("NPUZZLE_DB").arg("--db").arg(db);
-    cmd
-}
-
-/// `query` with no database argument, run in `dir`, with its per-user data
-/// folder at `dir/.xdg/npuzzle`.
-fn query_in(dir: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("query").unwrap();
-    cmd.env_remove("NPUZZLE_DB")
-        .env("XDG_DATA_HOME", dir.join(".xdg"))
-        .current_dir(dir);
-    cmd
-}
 
 fn b(text: &str) -> Board {
     parse_board(text, S).unwrap()
@@ -38,26 +20,6 @@ fn moves_of(letters: &str) -> Vec<Move> {
         .chars()
         .map(|c| Move::from_letter(c).unwrap_or_else(|| panic!("bad move letter {c:?}")))
         .collect()
-}
-
-/// Runs `query --db PATH ARGS…`, expects exit 0 and one JSON line, and
-/// returns it.
-fn json_answer(db: &Path, args: &[&str]) -> Value {
-    json_of(&query(db).args(args).assert().code(0).get_output().clone())
-}
-
-fn stdout_of(output: &std::process::Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn json_of(output: &std::process::Output) -> Value {
-    let text = stdout_of(output);
-    assert_eq!(
-        text.lines().count(),
-        1,
-        "one JSON line expected, got {text:?}"
-    );
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text:?}"))
 }
 
 /// Checks a solved answer object: its moves replay from its start to its
@@ -72,7 +34,7 @@ fn check_solved(v: &Value, start: &str, goal: &str, distance: u64) {
     assert_eq!(b(start).replay(&moves), Some(b(goal)), "{v}");
 }
 
-fn three_by_three() -> TempDb {
+fn three_by_three() -> &'static TempDb {
     temp_db("3x3")
 }
 
@@ -99,12 +61,7 @@ fn solve_the_hardest_eight_puzzle_in_31_moves() {
 #[test]
 fn solve_as_text_gives_the_count_then_the_moves() {
     let t = three_by_three();
-    let out = query(&t.path)
-        .args(["solve", "867254301"])
-        .assert()
-        .code(0)
-        .get_output()
-        .clone();
+    let out = run_query(&t.path, &["solve", "867254301"], 0);
     let text = stdout_of(&out);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "867254301 -> 123456780: 31 moves");
@@ -508,7 +465,7 @@ fn a_truncated_database_is_refused_at_open() {
 /// would overwrite a 2x4 database with a 3x3 one.
 #[test]
 fn rebuild_advice_names_only_a_board_it_knows() {
-    let two_by_four = common::temp_db("2x4");
+    let two_by_four = crate::util::temp_db("2x4");
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("mine.db");
     let bytes = std::fs::read(&two_by_four.path).unwrap();
@@ -552,7 +509,7 @@ fn rebuild_advice_names_only_a_board_it_knows() {
 
 #[test]
 fn another_format_version_gets_advice_by_its_age() {
-    let t = common::temp_db("2x3");
+    let t = crate::util::temp_db("2x3");
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("v.db");
     let bytes = std::fs::read(&t.path).unwrap();
@@ -702,14 +659,9 @@ fn histogram_for_a_centre_blank_goal() {
 }
 
 #[test]
-fn histogram_csv() {
+fn histogram_csv_is_the_published_eight_puzzle_table() {
     let t = three_by_three();
-    let out = query(&t.path)
-        .args(["histogram", "--csv"])
-        .assert()
-        .code(0)
-        .get_output()
-        .clone();
+    let out = run_query(&t.path, &["histogram", "--csv"], 0);
     let text = stdout_of(&out);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "distance,count");
@@ -1311,12 +1263,11 @@ fn compare_checks_every_algorithm_against_the_database() {
         );
         assert_eq!(a["optimal"], moves.len() == 4);
     }
-    let limited = query(&t.path)
-        .args(["compare", "867254301", "--max-nodes", "100", "--json"])
-        .assert()
-        .code(0)
-        .get_output()
-        .clone();
+    let limited = run_query(
+        &t.path,
+        &["compare", "867254301", "--max-nodes", "100", "--json"],
+        0,
+    );
     let v = json_of(&limited);
     let bfs = &v["algorithms"][0];
     assert_eq!(bfs["hit_limit"], true);
@@ -1325,18 +1276,34 @@ fn compare_checks_every_algorithm_against_the_database() {
         .args(["compare", "213456780"])
         .assert()
         .code(1);
-    let limited = json_answer(
-        &t.path,
-        &["compare", "867254301", "--max-nodes", "100", "--json"],
+    // Names a program can match, the depth limit in a field of its own, and
+    // the report's own field names.
+    let names: Vec<&str> = algorithms
+        .iter()
+        .map(|a| a["algorithm"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "bfs",
+            "dfs",
+            "astar-misplaced",
+            "astar-manhattan",
+            "idastar-manhattan",
+            "greedy-manhattan"
+        ]
     );
-    let v = limited;
-    let bfs = &v["algorithms"][0];
-    assert_eq!(bfs["hit_limit"], true);
-    assert!(bfs["moves"].is_null());
+    assert_eq!(algorithms[1]["depth_limit"], 30);
+    assert!(algorithms[0]["depth_limit"].is_null());
+    assert!(algorithms[0]["elapsed_us"].is_number());
+    // A depth limit below the distance: "none" is explained.
     query(&t.path)
-        .args(["compare", "213456780"])
+        .args(["compare", "867254301", "--depth-limit", "3"])
         .assert()
-        .code(1);
+        .code(0)
+        .stdout(predicate::str::contains(
+            "\"none\": no solution within the depth limit (3 moves",
+        ));
 }
 
 #[test]
@@ -1476,7 +1443,7 @@ fn a_running_batch_keeps_its_database_through_a_rebuild() {
 /// the opposite corner goes through the one table by a half turn.
 #[test]
 fn boards_above_nine_cells_are_written_with_spaces() {
-    let t = common::temp_db_with_blanks("2x5", &[9]);
+    let t = crate::util::temp_db_with_blanks("2x5", &[9]);
     query(&t.path)
         .args(["solve", "1 2 3 4 5 / 6 7 8 0 9"])
         .assert()

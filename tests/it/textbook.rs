@@ -2,9 +2,7 @@
 //! ones find solutions of exactly the database's length, every solution
 //! replays to the goal, and a node limit never turns into a wrong answer.
 
-mod common;
-
-use common::temp_db;
+use crate::util::temp_db;
 use npuzzle::analysis::{search, Algorithm, ShapeMismatch};
 use npuzzle::{parse_board, solvability, Board, Database, Move, Shape};
 use rand::seq::SliceRandom;

@@ -2,9 +2,7 @@
 //! statistics, checked against a plain search that shares no code with the
 //! library.
 
-mod common;
-
-use common::{plain_bfs, temp_db};
+use crate::util::{plain_bfs, temp_db};
 use npuzzle::analysis::{count_shortest, list_shortest, sample, stats};
 use npuzzle::{Board, Shape};
 use rand::seq::SliceRandom;
@@ -185,7 +183,7 @@ fn stats_match_the_published_eight_puzzle_facts() {
     assert_eq!(last.max_distance, 31);
     assert_eq!(last.antipodes, ["647850321", "867254301"]);
     // Sum of d * A089473(d) / 181440.
-    let mean: f64 = common::A089473
+    let mean: f64 = crate::util::A089473
         .iter()
         .enumerate()
         .map(|(d, &c)| d as f64 * c as f64)

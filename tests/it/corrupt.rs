@@ -2,14 +2,12 @@
 //! touched, caught by `verify` when only table bytes are, and never a panic
 //! or a wrong move sequence.
 
-mod common;
-
 use npuzzle::raw::{bincode_config, Preamble, PREAMBLE_LEN};
 use npuzzle::Header;
 use npuzzle::{Board, Database, FormatError, LookupError};
 
 fn small_db_bytes() -> Vec<u8> {
-    std::fs::read(common::temp_db("2x3").path).unwrap()
+    std::fs::read(&crate::util::temp_db("2x3").path).unwrap()
 }
 
 fn open(bytes: Vec<u8>) -> Result<Database<Vec<u8>>, FormatError> {
@@ -217,18 +215,49 @@ fn another_version_is_refused_by_name() {
 #[test]
 fn headers_with_a_valid_checksum_but_impossible_contents_are_refused() {
     let good = small_db_bytes();
-    let cases: Vec<(Box<HeaderChange>, &str)> = vec![
+    type IsVariant = fn(&FormatError) -> bool;
+    let cases: Vec<(Box<HeaderChange>, &str, IsVariant)> = vec![
         (
             Box::new(|_, h| h.tables[1].offset += 4096),
             "the table of table 1 starts at",
+            (|e| {
+                matches!(
+                    e,
+                    FormatError::SectionOffset {
+                        table: 1,
+                        section: "table",
+                        ..
+                    }
+                )
+            }) as IsVariant,
         ),
         (
             Box::new(|_, h| h.tables[1].path_table.as_mut().unwrap().offset -= 4096),
             "the path table of table 1 starts at",
+            (|e| {
+                matches!(
+                    e,
+                    FormatError::SectionOffset {
+                        table: 1,
+                        section: "path table",
+                        ..
+                    }
+                )
+            }) as IsVariant,
         ),
         (
             Box::new(|_, h| h.tables[0].path_table = None),
             "the table of table 1 starts at",
+            (|e| {
+                matches!(
+                    e,
+                    FormatError::SectionOffset {
+                        table: 1,
+                        section: "table",
+                        ..
+                    }
+                )
+            }) as IsVariant,
         ),
         (
             Box::new(|_, h| {
@@ -237,42 +266,105 @@ fn headers_with_a_valid_checksum_but_impossible_contents_are_refused() {
                 t.max_distance = 63;
             }),
             "table 0 has a path table, but its distances reach 63",
+            (|e| {
+                matches!(
+                    e,
+                    FormatError::PathTableTooFar {
+                        table: 0,
+                        max_distance: 63,
+                        ..
+                    }
+                )
+            }) as IsVariant,
         ),
         (
             Box::new(|_, h| h.tables[0].positions = 1 << 40),
             "table 0 has 1099511627776 positions",
+            (|e| {
+                matches!(
+                    e,
+                    FormatError::Positions {
+                        table: 0,
+                        got: 1099511627776,
+                        ..
+                    }
+                )
+            }) as IsVariant,
         ),
         // Found by fuzzing: offsets must not be added up before the sizes
         // are known to be sane.
         (
             Box::new(|_, h| h.tables[1].positions = u64::MAX),
             "table 1 has 18446744073709551615 positions",
+            (|e| {
+                matches!(
+                    e,
+                    FormatError::Positions {
+                        table: 1,
+                        got: u64::MAX,
+                        ..
+                    }
+                )
+            }) as IsVariant,
         ),
         (
             Box::new(|_, h| h.tables[2].blank = 9),
             "table 2 has its blank in cell 9",
+            (|e| {
+                matches!(
+                    e,
+                    FormatError::BlankOutside {
+                        table: 2,
+                        blank: 9,
+                        ..
+                    }
+                )
+            }) as IsVariant,
         ),
         (
             Box::new(|_, h| h.tables[3].blank = h.tables[0].blank),
             "two tables have their blank in cell 0",
+            (|e| matches!(e, FormatError::DuplicateBlank { blank: 0 })) as IsVariant,
         ),
         (
             Box::new(|_, h| h.tables[0].counts[3] += 1),
             "the counts of table 0 do not add up",
+            (|e| matches!(e, FormatError::CountsTotal { table: 0, .. })) as IsVariant,
         ),
         (
             Box::new(|_, h| h.tables[0].max_distance = 63),
             "table 0 has maximum distance 63",
+            (|e| {
+                matches!(
+                    e,
+                    FormatError::CountsLength {
+                        table: 0,
+                        max_distance: 63,
+                        ..
+                    }
+                )
+            }) as IsVariant,
         ),
-        (Box::new(|_, h| h.tables.clear()), "it lists no tables"),
-        (Box::new(|_, h| h.cols = 9), "a 2x9 board has 18 cells"),
-        (Box::new(|_, h| h.rows = 0), "a 0x3 board is too small"),
+        (
+            Box::new(|_, h| h.tables.clear()),
+            "it lists no tables",
+            |e| matches!(e, FormatError::NoTables),
+        ),
+        (
+            Box::new(|_, h| h.cols = 9),
+            "a 2x9 board has 18 cells",
+            |e| matches!(e, FormatError::Board(_)),
+        ),
+        (
+            Box::new(|_, h| h.rows = 0),
+            "a 0x3 board is too small",
+            |e| matches!(e, FormatError::Board(_)),
+        ),
     ];
-    for (change, message) in cases {
-        let err = open(with_header(&good, change))
-            .err()
-            .expect(message)
-            .to_string();
+    for (change, message, is_variant) in cases {
+        let err = open(with_header(&good, change)).err().expect(message);
+        assert!(is_variant(&err), "{err:?}");
+        let err = err.to_string();
         assert!(err.starts_with("the header is inconsistent: "), "{err}");
         assert!(err.contains(message), "{err}");
     }
@@ -287,7 +379,7 @@ fn headers_with_a_valid_checksum_but_impossible_contents_are_refused() {
 #[test]
 fn verify_names_an_entry_that_claims_a_longer_distance() {
     for paths in [false, true] {
-        let good = std::fs::read(common::temp_db_built("2x3", &[5], paths).path).unwrap();
+        let good = std::fs::read(crate::util::temp_db_built("2x3", &[5], paths).path).unwrap();
         let db = open(good.clone()).unwrap();
         let goal = Board::goal(db.shape());
         let target = db.goal_table(&goal).unwrap();
@@ -341,7 +433,7 @@ fn verify_names_an_entry_that_claims_a_longer_distance() {
 #[test]
 fn a_damaged_distance_never_stretches_a_path_table_solution() {
     for (size, blank) in [("3x3", 8), ("2x4", 7)] {
-        let t = common::temp_db_built(size, &[blank], true);
+        let t = crate::util::temp_db_built(size, &[blank], true);
         let good = std::fs::read(&t.path).unwrap();
         let db = open(good.clone()).unwrap();
         let goal = Board::canonical_goal(db.shape(), blank);

@@ -158,10 +158,9 @@ fn assert_non_empty(path: &Path) {
     assert!(fs::metadata(path).unwrap().len() > 0);
 }
 
-#[test]
-fn histogram_svg_has_its_title_and_axis_labels() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("h.svg");
+/// Draws the 8-puzzle histogram (one series, bars) into `dir/NAME`.
+fn eight_puzzle_histogram(dir: &Path, name: &str) -> std::path::PathBuf {
+    let path = dir.join(name);
     histogram(
         &path,
         "8-puzzle: positions by distance",
@@ -170,6 +169,13 @@ fn histogram_svg_has_its_title_and_axis_labels() {
     )
     .unwrap();
     assert_non_empty(&path);
+    path
+}
+
+#[test]
+fn histogram_svg_has_its_title_and_axis_labels() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = eight_puzzle_histogram(dir.path(), "h.svg");
     assert_svg_has(
         &path,
         &[
@@ -185,15 +191,7 @@ fn histogram_svg_has_its_title_and_axis_labels() {
 #[test]
 fn histogram_png_has_its_size_bars_and_drawn_text() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("h.png");
-    histogram(
-        &path,
-        "8-puzzle: positions by distance",
-        &one_series(),
-        false,
-    )
-    .unwrap();
-    assert_non_empty(&path);
+    let path = eight_puzzle_histogram(dir.path(), "h.png");
     let image = assert_png_chart(&path);
     // One series is drawn as bars in the first colour.
     let bar = image.rgb.iter().filter(|p| **p == PALETTE[0]).count();
@@ -268,12 +266,18 @@ fn overlay_draws_every_series_in_its_own_colour_with_a_legend() {
     }
 }
 
+/// Draws the 8-puzzle heuristics chart into `dir/NAME`.
+fn eight_puzzle_heuristics(dir: &Path, name: &str) -> std::path::PathBuf {
+    let path = dir.join(name);
+    heuristics(&path, "heuristics on the 8-puzzle", &heuristic_series(), 31).unwrap();
+    assert_non_empty(&path);
+    path
+}
+
 #[test]
 fn heuristics_svg_has_its_title_axes_and_legend() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("heuristics.svg");
-    heuristics(&path, "heuristics on the 8-puzzle", &heuristic_series(), 31).unwrap();
-    assert_non_empty(&path);
+    let path = eight_puzzle_heuristics(dir.path(), "heuristics.svg");
     assert_svg_has(
         &path,
         &[
@@ -291,9 +295,7 @@ fn heuristics_svg_has_its_title_axes_and_legend() {
 #[test]
 fn heuristics_png_has_its_size_lines_and_drawn_text() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("heuristics.png");
-    heuristics(&path, "heuristics on the 8-puzzle", &heuristic_series(), 31).unwrap();
-    assert_non_empty(&path);
+    let path = eight_puzzle_heuristics(dir.path(), "heuristics.png");
     let colours = assert_png_chart(&path).colours();
     for colour in &PALETTE[..3] {
         assert!(colours.contains(colour), "colour {colour:?} is missing");

@@ -2,9 +2,7 @@
 //! that stepping through the table gives, on every board that has them,
 //! including solutions longer than one word.
 
-mod common;
-
-use common::{plain_bfs, temp_db_built, TempDb};
+use crate::util::{plain_bfs, temp_db_built, TempDb};
 use npuzzle::{all_goals, Board, GoalTable, Move, Shape};
 
 /// Solves every position of `target` and `stepped` (the same table without

@@ -7,8 +7,6 @@
 //! Failing cases are shrunk and printed, not saved to a regressions file;
 //! to keep one, copy it into a named test.
 
-mod common;
-
 use npuzzle::raw::Ranker;
 use npuzzle::{parse_board, solvability, Board, Database, LookupError, Move, Shape};
 use proptest::prelude::*;
@@ -245,7 +243,7 @@ fn database(size: &str) -> &'static Database<Vec<u8>> {
     static DBS: [OnceLock<Database<Vec<u8>>>; 2] = [OnceLock::new(), OnceLock::new()];
     let i = DATABASES.iter().position(|&s| s == size).unwrap();
     DBS[i].get_or_init(|| {
-        let temp = common::temp_db(size);
+        let temp = crate::util::temp_db(size);
         Database::from_bytes(std::fs::read(&temp.path).unwrap()).unwrap()
     })
 }

@@ -2,9 +2,7 @@
 //! consistent over every position, and a check of their values by a plain
 //! implementation that shares no code with the library.
 
-mod common;
-
-use common::temp_db;
+use crate::util::temp_db;
 use npuzzle::analysis::{survey, survey_all, Evaluator, Heuristic, Survey};
 use npuzzle::{Board, GoalTable, Shape};
 use rand::seq::SliceRandom;

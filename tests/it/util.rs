@@ -1,11 +1,14 @@
-//! Helpers shared by the integration tests: databases in temporary folders,
-//! and a plain breadth-first search that shares no code with the library.
-#![allow(dead_code)]
+//! Helpers shared by the integration tests: databases built once and
+//! shared, databases in temporary folders, the binaries as commands, and a
+//! plain breadth-first search that shares no code with the library.
 
+use assert_cmd::Command;
 use npuzzle::default_paths;
 use npuzzle::{Database, Shape};
+use serde_json::Value;
 use std::collections::{HashMap, VecDeque};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 
 /// OEIS A089473: 8-puzzle positions at each distance from 123456780.
 pub const A089473: [u64; 32] = [
@@ -13,17 +16,39 @@ pub const A089473: [u64; 32] = [
     16993, 17110, 23952, 20224, 24047, 15578, 14560, 6274, 3910, 760, 221, 2,
 ];
 
-/// A database for every goal blank cell of `shape`, with path tables where
-/// `build-db` adds them by default, written to a temporary folder.
+/// A database file and the database opened from it. The folder, where
+/// there is one, is removed when this is dropped.
 pub struct TempDb {
-    pub dir: tempfile::TempDir,
+    _dir: Option<tempfile::TempDir>,
     pub path: PathBuf,
     pub db: Database<memmap2::Mmap>,
 }
 
-pub fn temp_db(size: &str) -> TempDb {
+/// The database of `size` with a table for every goal blank cell (and path
+/// tables where `build-db` adds them by default), built once per test run
+/// and shared by every test that only reads it. It lives in cargo's
+/// temporary folder for tests, under a fixed name, replaced atomically by
+/// each run; tests that change a file copy it first.
+pub fn temp_db(size: &str) -> &'static TempDb {
+    static BUILT: Mutex<Vec<(String, &'static TempDb)>> = Mutex::new(Vec::new());
+    let mut built = BUILT.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((_, db)) = built.iter().find(|(s, _)| s == size) {
+        return db;
+    }
     let shape: Shape = size.parse().unwrap();
-    temp_db_with_blanks(size, &(0..shape.cells()).collect::<Vec<_>>())
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("shared")
+        .join(format!("{shape}.db"));
+    let blanks: Vec<usize> = (0..shape.cells()).collect();
+    npuzzle::build_database(&path, shape, &blanks, default_paths(shape), &|_, _| {}).unwrap();
+    let db = Database::open(&path).unwrap();
+    let db: &'static TempDb = Box::leak(Box::new(TempDb {
+        _dir: None,
+        path,
+        db,
+    }));
+    built.push((size.to_string(), db));
+    db
 }
 
 /// Distances from `goal` (cells row by row, 0 the blank) to every position
@@ -59,7 +84,11 @@ pub fn temp_db_built(size: &str, blanks: &[usize], paths: bool) -> TempDb {
     assert_eq!(built.blanks, blanks);
     assert_eq!(built.positions, blanks.len() as u64 * shape.positions());
     let db = Database::open(&path).unwrap();
-    TempDb { dir, path, db }
+    TempDb {
+        _dir: Some(dir),
+        path,
+        db,
+    }
 }
 
 /// The textbook search of [`plain_bfs`], stopped after `max_depth` moves:
@@ -115,4 +144,54 @@ pub fn plain_manhattan(cols: usize, start: &[u8], goal: &[u8]) -> u32 {
             ((cell / cols).abs_diff(to / cols) + (cell % cols).abs_diff(to % cols)) as u32
         })
         .sum()
+}
+
+/// `query --db PATH`, with no NPUZZLE_DB to interfere.
+pub fn query(db: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("query").unwrap();
+    cmd.env_remove("NPUZZLE_DB").arg("--db").arg(db);
+    cmd
+}
+
+/// `query` with no database argument, run in `dir`, with its per-user data
+/// folder at `dir/.xdg/npuzzle`.
+pub fn query_in(dir: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("query").unwrap();
+    cmd.env_remove("NPUZZLE_DB")
+        .env("XDG_DATA_HOME", dir.join(".xdg"))
+        .current_dir(dir);
+    cmd
+}
+
+/// Runs `query --db PATH ARGS…`, expects exit code `code`, and returns
+/// what it printed.
+pub fn run_query(db: &Path, args: &[&str], code: i32) -> std::process::Output {
+    query(db)
+        .args(args)
+        .assert()
+        .code(code)
+        .get_output()
+        .clone()
+}
+
+/// Runs `query --db PATH ARGS…`, expects exit 0 and one JSON line, and
+/// returns it.
+pub fn json_answer(db: &Path, args: &[&str]) -> Value {
+    json_of(&run_query(db, args, 0))
+}
+
+/// A command's standard output, which must be UTF-8.
+pub fn stdout_of(output: &std::process::Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
+}
+
+/// A command's standard output, which must be one line of JSON.
+pub fn json_of(output: &std::process::Output) -> Value {
+    let text = stdout_of(output);
+    assert_eq!(
+        text.lines().count(),
+        1,
+        "one JSON line expected, got {text:?}"
+    );
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text:?}"))
 }

@@ -1,0 +1,17 @@
+//! The integration tests, as one crate (one build, one link), with shared
+//! helpers and fixtures in [`util`]. Each module tests one part from the
+//! outside, against facts that can be checked independently.
+
+mod analysis;
+mod cli;
+mod corrupt;
+mod facts;
+mod heuristics;
+mod large;
+mod layering;
+mod path_table;
+mod plot;
+mod properties;
+mod symmetry;
+mod textbook;
+mod util;
