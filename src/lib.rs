@@ -60,7 +60,7 @@ pub use db::locate::{
 pub use db::replace::ReplaceError;
 pub use db::verify::{verify, Report, TableReport};
 pub use puzzle::board::{move_string, Board, BoardError, Move};
-pub use puzzle::parse::{parse_board, ParseError};
+pub use puzzle::parse::{excerpt, parse_board, ParseError};
 pub use puzzle::shape::{Shape, ShapeError, MAX_CELLS};
 pub use puzzle::solvability;
 pub use puzzle::solvability::Unsolvable;

@@ -18,5 +18,5 @@ pub use heuristics::{
 };
 pub use sample::{parse_distances, sample, DistanceRangeError, SampleError};
 pub use shortest::{count_shortest, list_shortest};
-pub use stats::{stats, TableStats};
+pub use stats::{stats, stats_toward, TableStats};
 pub use textbook::{search, Algorithm, SearchReport, ShapeMismatch};

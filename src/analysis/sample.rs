@@ -28,7 +28,11 @@ pub enum SampleError {
     )]
     Damaged,
     /// More distinct positions asked for than exist.
-    #[error("asked for {asked} distinct positions, but only {available} lie at {distances} moves")]
+    #[error(
+        "asked for {asked} distinct positions, but only {available} {} at {distances} move{}",
+        if *.available == 1 { "lies" } else { "lie" },
+        if .distances == "1" { "" } else { "s" }
+    )]
     TooFew {
         /// Positions asked for.
         asked: usize,

@@ -18,7 +18,7 @@ use crate::db::error::LookupError;
 use crate::db::goal_table::GoalTable;
 use crate::io::answer::{write_decimal, write_json, write_json_error, write_moves, TextEscaper};
 use crate::puzzle::board::{Board, Move};
-use crate::puzzle::parse::parse_board;
+use crate::puzzle::parse::{excerpt, parse_board};
 use crate::puzzle::solvability::Unsolvable;
 use rayon::prelude::*;
 use std::fmt::Write as _;
@@ -33,7 +33,7 @@ pub enum BatchFormat {
     /// One JSON object per line (see [`crate::io::answer`]).
     #[default]
     Jsonl,
-    /// A header line `start,goal,solvable,distance,moves,error`, then one
+    /// A header line `start,goal,solvable,distance,moves,reason,error`, then one
     /// row per line.
     Csv,
     /// Just the move string (empty at distance 0), `-` when unsolvable, and
@@ -45,7 +45,7 @@ pub enum BatchFormat {
 pub const ECHO_LIMIT: usize = 200;
 
 /// The CSV header line.
-pub const CSV_HEADER: &str = "start,goal,solvable,distance,moves,error\n";
+pub const CSV_HEADER: &str = "start,goal,solvable,distance,moves,reason,error\n";
 
 /// How one line went.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,6 +82,11 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
     pub fn answer(&mut self, number: u64, line: &[u8], out: &mut Vec<u8>) -> LineOutcome {
         let line = line.strip_suffix(b"\n").unwrap_or(line);
         let line = line.strip_suffix(b"\r").unwrap_or(line);
+        // Editors on some systems start a UTF-8 file with a byte-order mark.
+        let line = match number {
+            1 => line.strip_prefix("\u{feff}".as_bytes()).unwrap_or(line),
+            _ => line,
+        };
         let outcome = match std::str::from_utf8(line) {
             Ok(text) => self.answer_text(number, text, out),
             Err(e) => {
@@ -105,7 +110,12 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
         let start = match parse_board(start_text, shape) {
             Ok(b) => b,
             Err(e) => {
-                self.write_error(out, number, text, &format!("bad start board: {e}"));
+                let hint = if goal_text.is_none() && start_text.matches('[').count() > 1 {
+                    "; separate a start and a goal in JSON with a tab or `;`"
+                } else {
+                    ""
+                };
+                self.write_error(out, number, text, &format!("bad start board: {e}{hint}"));
                 return LineOutcome::Error;
             }
         };
@@ -158,9 +168,13 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
                         write_decimal(out, moves.len());
                         out.push(b',');
                         write_moves(out, moves);
-                        out.push(b',');
+                        out.extend_from_slice(b",,");
                     }
-                    Err(_) => out.extend_from_slice(b",false,,,"),
+                    Err(reason) => {
+                        out.extend_from_slice(b",false,,,\"");
+                        let _ = write!(TextEscaper::for_csv(out), "{reason}");
+                        out.extend_from_slice(b"\",");
+                    }
                 }
             }
             BatchFormat::Moves => match result {
@@ -172,15 +186,15 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
 
     fn write_error(&self, out: &mut Vec<u8>, number: u64, input: &str, error: &str) {
         // Echo enough of a bad line to recognise it, not a whole huge one.
-        let input = match input.char_indices().nth(ECHO_LIMIT) {
-            Some((cut, _)) => &format!("{}…", &input[..cut]),
-            None => input,
-        };
+        let input = &*excerpt(input, ECHO_LIMIT);
         match self.format {
             BatchFormat::Jsonl => write_json_error(out, number, input, error),
             BatchFormat::Csv => {
-                // A CSV field in quotes, with quotes doubled.
-                out.extend_from_slice(b",,,,,\"");
+                // The line as given in the start column, and the error; each
+                // a CSV field in quotes, with quotes doubled.
+                out.push(b'"');
+                let _ = write!(TextEscaper::for_csv(out), "{input}");
+                out.extend_from_slice(b"\",,,,,,\"");
                 let _ = write!(TextEscaper::for_csv(out), "line {number}: {error}");
                 out.push(b'"');
             }

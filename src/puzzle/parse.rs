@@ -5,6 +5,8 @@
 //! | one character per cell | `867254301`, blank as `0`, `_` or `.` |
 //! | rows separated by `/` | `867/254/301` |
 //! | tiles separated by spaces or commas | `8 6 7 / 2 5 4 / 3 0 1`, `8,6,7,2,5,4,3,0,1` |
+//! | rows on lines of their own, as `query solve --boards` prints them | `8 6 7⏎2 5 4⏎3 _ 1` |
+//! | rows separated by spaces (boards of up to 10 cells) | `867 254 301` |
 //! | JSON, nested rows or flat | `[[8,6,7],[2,5,4],[3,0,1]]`, `[8,6,7,2,5,4,3,0,1]` |
 //!
 //! Tiles above 9 need the separated or JSON forms.
@@ -18,6 +20,12 @@ pub enum ParseError {
     /// Nothing but whitespace.
     #[error("the board is empty")]
     Empty,
+    /// Two commas with no tile between them (or a comma at either end).
+    #[error("empty field at column {column}: a comma with no tile before it")]
+    EmptyField {
+        /// 1-based position of the comma in the text.
+        column: usize,
+    },
     /// A character that is neither a tile, a blank nor a separator.
     #[error("unexpected character {found:?} at column {column}")]
     UnexpectedChar {
@@ -135,6 +143,21 @@ impl Collected {
         self.current_row += 1;
     }
 
+    /// A `/`: always the end of a row (an empty one is an error later).
+    fn end_row_at_slash(&mut self) {
+        self.saw_slash = true;
+        self.end_row();
+    }
+
+    /// A line break, or a space between rows: the end of a row that has
+    /// tiles; more of them in a row are one separator.
+    fn end_row_at_space(&mut self) {
+        if self.current_row > 0 {
+            self.saw_slash = true;
+            self.end_row();
+        }
+    }
+
     fn end_row(&mut self) {
         if self.row_count < CAPACITY {
             self.rows[self.row_count] = self.current_row;
@@ -196,11 +219,26 @@ pub fn parse_board(text: &str, shape: Shape) -> Result<Board, ParseError> {
     // Columns count from the start of the untrimmed text, as the user typed it.
     let offset = text.len() - text.trim_start().len();
     let column_of = |byte: usize| text[..offset + byte].chars().count() + 1;
-    if trimmed.contains([' ', '\t', ',']) {
+    if rows_of_digits(trimmed, shape) {
+        parse_compact(trimmed, shape, column_of)
+    } else if trimmed.contains([' ', '\t', ',']) {
         parse_separated(trimmed, shape, column_of)
     } else {
         parse_compact(trimmed, shape, column_of)
     }
+}
+
+/// Whether `text` is rows of one character per cell separated by spaces or
+/// lines (`867 254 301`): one word per row, each as long as a row. Only on
+/// boards of up to 10 cells, whose tiles are all single digits, is that
+/// never a list of tiles.
+fn rows_of_digits(text: &str, shape: Shape) -> bool {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    shape.cells() <= 10
+        && shape.cols() > 1
+        && !text.contains([',', '/'])
+        && words.len() == shape.rows()
+        && words.iter().all(|w| w.chars().count() == shape.cols())
 }
 
 fn is_blank(c: char) -> bool {
@@ -216,10 +254,9 @@ fn parse_compact(
     let mut got = Collected::new();
     for (i, c) in text.char_indices() {
         match c {
-            '/' => {
-                got.saw_slash = true;
-                got.end_row();
-            }
+            '/' => got.end_row_at_slash(),
+            // Rows apart on lines, or apart by spaces (see `rows_of_digits`).
+            c if c.is_whitespace() => got.end_row_at_space(),
             '0'..='9' => got.push_tile(c as u64 - '0' as u64),
             c if is_blank(c) => got.push_tile(0),
             found => {
@@ -267,13 +304,25 @@ fn parse_separated(
         got.push_tile(tile);
         Ok(())
     };
+    // Whether a tile came since the last comma (or the start): a comma
+    // with none before it is an empty field, not a separator to skip.
+    let mut tile_since_comma = false;
     for (i, c) in text.char_indices() {
         match c {
-            ' ' | '\t' | ',' | '/' => {
+            ' ' | '\t' | '\r' | ',' | '/' | '\n' => {
+                let had_token = token_start.is_some();
                 flush(&mut got, token_start.take(), i)?;
-                if c == '/' {
-                    got.saw_slash = true;
-                    got.end_row();
+                tile_since_comma |= had_token;
+                match c {
+                    ',' if !tile_since_comma => {
+                        return Err(ParseError::EmptyField {
+                            column: column_of(i),
+                        })
+                    }
+                    ',' => tile_since_comma = false,
+                    '/' => got.end_row_at_slash(),
+                    '\n' => got.end_row_at_space(),
+                    _ => {}
                 }
             }
             _ => {
@@ -281,7 +330,13 @@ fn parse_separated(
             }
         }
     }
+    let had_token = token_start.is_some();
     flush(&mut got, token_start.take(), text.len())?;
+    if !had_token && text.ends_with(',') {
+        return Err(ParseError::EmptyField {
+            column: column_of(text.len() - 1),
+        });
+    }
     got.finish(shape, "")
 }
 
@@ -332,13 +387,19 @@ pub(crate) fn board3(text: &str) -> Board {
     parse_board(text, Shape::THREE_BY_THREE).unwrap()
 }
 
-/// Text from the input, cut short enough for a message.
-fn shorten(text: &str) -> String {
-    const LIMIT: usize = 40;
-    match text.char_indices().nth(LIMIT) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_string(),
+/// The first `limit` characters of `text`, and `…` if there were more:
+/// enough of a user's input to recognise it in a message, never a whole
+/// huge one.
+pub fn excerpt(text: &str, limit: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(limit) {
+        Some((cut, _)) => format!("{}…", &text[..cut]).into(),
+        None => text.into(),
     }
+}
+
+/// An item of JSON input, cut short enough for a message.
+fn shorten(text: &str) -> String {
+    excerpt(text, 40).into_owned()
 }
 
 #[cfg(test)]
@@ -446,5 +507,56 @@ mod tests {
             "expected 9 tiles for a 3x3 board (the blank included), got 1000"
         );
         assert!(err_for("1234567891011", "3x4".parse().unwrap()).contains("need spaces or commas"));
+    }
+
+    #[test]
+    fn rows_on_lines_or_apart_by_spaces_read_as_rows() {
+        let expected = board3("867254301");
+        for text in [
+            "8 6 7\n2 5 4\n3 0 1",
+            "8 6 7\r\n2 5 4\r\n3 _ 1\n",
+            "867\n254\n301",
+            "867 254 301",
+            "  867   254\t301 ",
+        ] {
+            assert_eq!(
+                parse_board(text, Shape::THREE_BY_THREE),
+                Ok(expected),
+                "{text:?}"
+            );
+        }
+        // What `--boards` prints reads back.
+        assert_eq!(
+            parse_board(&expected.grid(), Shape::THREE_BY_THREE),
+            Ok(expected)
+        );
+        let two_by_four: Shape = "2x4".parse().unwrap();
+        assert_eq!(
+            parse_board("1234 5670", two_by_four),
+            parse_board("1234/5670", two_by_four)
+        );
+        // Words that are not all rows are read as tiles, and refused.
+        assert!(parse_board("86 7254 301", Shape::THREE_BY_THREE).is_err());
+    }
+
+    #[test]
+    fn an_empty_field_between_commas_is_refused_by_column() {
+        let s = Shape::THREE_BY_THREE;
+        assert_eq!(
+            parse_board("1,2,3,,4,5,6,7,8,0", s),
+            Err(ParseError::EmptyField { column: 7 })
+        );
+        assert_eq!(
+            parse_board(",1,2,3,4,5,6,7,8,0", s),
+            Err(ParseError::EmptyField { column: 1 })
+        );
+        assert_eq!(
+            parse_board("1,2,3,4,5,6,7,8,0,", s),
+            Err(ParseError::EmptyField { column: 18 })
+        );
+        assert_eq!(
+            parse_board("1, 2, 3, 4, 5, 6, 7, 8, 0", s),
+            Ok(board3("123456780"))
+        );
     }
 }

@@ -75,23 +75,31 @@ impl Unsolvable {
     }
 }
 
+/// "1 tile inversion", "3 tile inversions".
+fn inversions_in_words(count: u32) -> String {
+    match count {
+        1 => "1 tile inversion".to_string(),
+        n => format!("{n} tile inversions"),
+    }
+}
+
 impl fmt::Display for Unsolvable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.shape.cols() % 2 == 1 {
             write!(
                 f,
-                "the start has {} tile inversions relative to the goal, an odd number; \
+                "the start has {} relative to the goal, an odd number; \
                  on a board of odd width ({} columns) every move keeps that parity, and the goal has 0",
-                self.inversions,
+                inversions_in_words(self.inversions),
                 self.shape.cols()
             )
         } else {
             let rows = self.blank_row.abs_diff(self.goal_blank_row);
             write!(
                 f,
-                "the start has {} tile inversions relative to the goal and its blank is {} row{} from the goal's; \
+                "the start has {} relative to the goal and its blank is {} row{} from the goal's; \
                  their sum is odd, and on a board of even width ({} columns) every move keeps that sum's parity, which is 0 at the goal",
-                self.inversions,
+                inversions_in_words(self.inversions),
                 rows,
                 if rows == 1 { "" } else { "s" },
                 self.shape.cols()

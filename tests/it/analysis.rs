@@ -181,7 +181,7 @@ fn stats_match_the_published_eight_puzzle_facts() {
     let last = tables.iter().find(|s| s.blank == 8).unwrap();
     assert_eq!(last.goal, "123456780");
     assert_eq!(last.max_distance, 31);
-    assert_eq!(last.antipodes, ["647850321", "867254301"]);
+    assert_eq!(last.farthest, ["647850321", "867254301"]);
     // Sum of d * A089473(d) / 181440.
     let mean: f64 = crate::util::A089473
         .iter()
@@ -205,7 +205,7 @@ fn stats_match_the_published_eight_puzzle_facts() {
             .map(|(c, _)| c.iter().map(|t| t.to_string()).collect())
             .collect();
         far.sort();
-        let mut antipodes = s.antipodes.clone();
+        let mut antipodes = s.farthest.clone();
         antipodes.sort();
         assert_eq!(
             (s.max_distance, antipodes),

@@ -640,7 +640,7 @@ fn histogram_json_is_oeis_a089473() {
     let v = json_answer(&t.path, &["histogram", "--json"]);
     let counts: Vec<u64> = serde_json::from_value(v["counts"].clone()).unwrap();
     assert_eq!(counts, A089473);
-    assert_eq!(v["states"], 181440);
+    assert_eq!(v["positions"], 181440);
     assert_eq!(v["max_distance"], 31);
     assert_eq!(v["goal"], "123456780");
 }
@@ -651,7 +651,7 @@ fn histogram_for_a_centre_blank_goal() {
     let v = json_answer(&t.path, &["histogram", "--json", "--goal", "123804765"]);
     let counts: Vec<u64> = serde_json::from_value(v["counts"].clone()).unwrap();
     assert_eq!(counts.iter().sum::<u64>(), 181440);
-    assert_eq!(v["states"], 181440);
+    assert_eq!(v["positions"], 181440);
     // With the blank in the centre the farthest positions are 30 moves away.
     assert_eq!(v["max_distance"], 30);
     assert_eq!(counts.len(), 31);
@@ -706,7 +706,8 @@ fn info_json_lists_nine_tables() {
     let tables = v["tables"].as_array().unwrap();
     assert_eq!(tables.len(), 9);
     for (i, table) in tables.iter().enumerate() {
-        assert_eq!(table["blank"], i, "{table}");
+        let cell = format!("{},{}", i / 3 + 1, i % 3 + 1);
+        assert_eq!(table["blank"], cell.as_str(), "{table}");
         assert_eq!(table["positions"], 181440, "{table}");
         let offset = table["offset"].as_u64().unwrap();
         assert!(offset >= 4096 && offset % 4096 == 0, "{table}");
@@ -1046,23 +1047,24 @@ fn batch_formats_csv_and_moves() {
         .stdout
         .clone();
     let csv = String::from_utf8(csv).unwrap();
-    let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.splitn(6, ',').collect()).collect();
+    let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.splitn(7, ',').collect()).collect();
     assert_eq!(
         rows[0],
-        ["start", "goal", "solvable", "distance", "moves", "error"]
+        ["start", "goal", "solvable", "distance", "moves", "reason", "error"]
     );
     assert_eq!(rows[1][..4], ["867254301", "123456780", "true", "31"]);
     assert_eq!(
         b("867254301").replay(&moves_of(rows[1][4])),
         Some(Board::goal(S))
     );
-    assert_eq!(rows[2], ["234150768", "123804765", "false", "", "", ""]);
-    assert_eq!(rows[3], ["123456780", "123456780", "true", "0", "", ""]);
-    assert_eq!(rows[4][..5], ["", "", "", "", ""]);
+    assert_eq!(rows[2][..5], ["234150768", "123804765", "false", "", ""]);
+    assert!(rows[2][5].starts_with("\"the start has"), "{}", rows[2][5]);
+    assert_eq!(rows[3], ["123456780", "123456780", "true", "0", "", "", ""]);
+    assert_eq!(rows[4][..6], ["\"1234\"", "", "", "", "", ""]);
     assert!(
-        rows[4][5].starts_with("\"line 4: bad start board"),
-        "{}",
-        rows[4][5]
+        rows[4][6].starts_with("\"line 4: bad start board"),
+        "{:?}",
+        rows[4]
     );
 }
 
@@ -1187,11 +1189,11 @@ fn stats_lists_every_table_with_its_farthest_positions() {
     let v = json_answer(&t.path, &["stats", "--json"]);
     let tables = v["tables"].as_array().unwrap();
     assert_eq!(tables.len(), 9);
-    let last = tables.iter().find(|t| t["blank"] == 8).unwrap();
+    let last = tables.iter().find(|t| t["blank"] == "3,3").unwrap();
     assert_eq!(last["goal"], "123456780");
     assert_eq!(last["max_distance"], 31);
     assert_eq!(
-        last["antipodes"],
+        last["farthest"],
         serde_json::json!(["647850321", "867254301"])
     );
     let total: u64 = tables
@@ -1323,7 +1325,7 @@ fn histogram_plots_one_goal_or_every_blank() {
     let v = json_answer(&t.path, &["histogram", "--all-blanks", "--json"]);
     let tables = v["tables"].as_array().unwrap();
     assert_eq!(tables.len(), 9);
-    let last = tables.iter().find(|t| t["blank"] == 8).unwrap();
+    let last = tables.iter().find(|t| t["blank"] == "3,3").unwrap();
     assert_eq!(last["counts"], serde_json::json!(A089473));
     query(&t.path)
         .args(["histogram", "--plot", "h.gif"])

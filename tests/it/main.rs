@@ -4,6 +4,7 @@
 
 mod analysis;
 mod cli;
+mod cli_edges;
 mod corrupt;
 mod facts;
 mod heuristics;
@@ -12,6 +13,7 @@ mod layering;
 mod path_table;
 mod plot;
 mod properties;
+mod readme;
 mod symmetry;
 mod textbook;
 mod util;

@@ -100,10 +100,24 @@ where
     } else {
         "positions"
     };
+    // Counts are whole numbers: on a small linear axis, one label per
+    // whole number rather than plotters' fractional steps.
+    let highest = series
+        .iter()
+        .flat_map(|s| &s.values)
+        .copied()
+        .filter(|v| v.is_finite())
+        .fold(0.0, f64::max);
+    let y_labels = if !log && highest < 10.0 {
+        highest as usize + 1
+    } else {
+        10
+    };
     chart
         .configure_mesh()
         .disable_x_mesh()
         .x_labels(distances.min(40))
+        .y_labels(y_labels)
         .y_max_light_lines(if log { 10 } else { 4 })
         .x_label_formatter(&|v| match v {
             SegmentValue::CenterOf(d) | SegmentValue::Exact(d) => d.to_string(),

@@ -7,19 +7,30 @@ use npuzzle::io::{run_batch, BatchFormat};
 use npuzzle::Database;
 use std::io::{self, Write};
 
-/// Arguments of `query batch`.
+/// Arguments of `query batch` (the line format is in `Command::Batch`).
 #[derive(clap::Args)]
 pub struct BatchArgs {
     #[command(flatten)]
     goal: GoalArg,
-    /// jsonl: one JSON object per line; csv: start,goal,solvable,distance,moves,error;
-    /// moves: the move string alone (`-` when unsolvable).
-    #[arg(long, value_enum, default_value_t = FormatArg::Jsonl)]
+    /// jsonl: one JSON object per line; csv: start,goal,solvable,distance,moves,reason,error
+    /// (a line that cannot be answered is echoed in start); moves: the move string alone
+    /// (`-` when unsolvable).
+    #[arg(long, value_enum, default_value_t = FormatArg::Jsonl, conflicts_with_all = ["json", "csv"])]
     format: FormatArg,
-    /// Threads to spread the work over [default: one per core].
+    /// The same as --format jsonl.
+    #[arg(long, conflicts_with = "csv")]
+    json: bool,
+    /// The same as --format csv.
+    #[arg(long)]
+    csv: bool,
+    /// Threads to spread the work over, at most 4 per core [default: one per core].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
 }
+
+/// Threads per core beyond which more threads only cost memory (each holds
+/// a block of input and one of output) and start-up time.
+const THREADS_PER_CORE: usize = 4;
 
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum FormatArg {
@@ -43,19 +54,26 @@ impl From<FormatArg> for BatchFormat {
 pub fn run(db: &Database<Mmap>, args: &BatchArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
     let goal = args.goal.board(db.shape())?;
     db.goal_table(&goal)?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads = match args.threads {
+        Some(n) if n as usize > THREADS_PER_CORE * cores => anyhow::bail!(
+            "--threads {n} is more than this machine can use: it has {cores} core{}, and \
+             batch takes at most {} threads ({THREADS_PER_CORE} per core)",
+            if cores == 1 { "" } else { "s" },
+            THREADS_PER_CORE * cores
+        ),
         Some(n) => n as usize,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        None => cores,
     };
-    let summary = run_batch(
-        db,
-        &goal,
-        args.format.into(),
-        threads,
-        io::stdin().lock(),
-        out,
-    )
-    .context("batch stopped")?;
+    let format = if args.json {
+        BatchFormat::Jsonl
+    } else if args.csv {
+        BatchFormat::Csv
+    } else {
+        args.format.into()
+    };
+    let summary =
+        run_batch(db, &goal, format, threads, io::stdin().lock(), out).context("batch stopped")?;
     if summary.errors > 0 {
         eprintln!(
             "query: {} of {} lines could not be answered (see their errors)",

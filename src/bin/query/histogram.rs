@@ -1,6 +1,6 @@
 //! `query histogram`.
 
-use crate::{cell_name, GoalArg, Outcome, PlotArg, TableFormat};
+use crate::{cell_name, cell_position, GoalArg, Outcome, PlotArg, TableFormat};
 use memmap2::Mmap;
 use npuzzle::analysis::plot::{self, Series};
 use npuzzle::Database;
@@ -41,7 +41,7 @@ pub fn run(
     let goal = args.goal.board(shape)?;
     let target = db.goal_table(&goal)?;
     let counts = &target.info().counts;
-    let states: u64 = counts.iter().sum();
+    let positions: u64 = counts.iter().sum();
     if let Some(path) = plot_path {
         let title = format!("{shape}: positions by distance from {goal}");
         plot::histogram(
@@ -54,7 +54,7 @@ pub fn run(
     if args.format.json {
         let value = serde_json::json!({
             "goal": goal.to_string(),
-            "states": states,
+            "positions": positions,
             "max_distance": counts.len() - 1,
             "counts": counts,
         });
@@ -67,7 +67,7 @@ pub fn run(
     } else {
         writeln!(
             out,
-            "goal {goal} ({shape}, blank at {}): {states} positions, maximum distance {}",
+            "goal {goal} ({shape}, blank at {}): {positions} positions, maximum distance {}",
             cell_name(shape, goal.blank()),
             counts.len() - 1
         )?;
@@ -93,13 +93,28 @@ fn all_blanks(
     let max = tables.iter().map(|t| t.counts.len()).max().unwrap_or(0);
     let count_at = |t: &npuzzle::TableInfo, d: usize| t.counts.get(d).copied().unwrap_or(0);
     if let Some(path) = plot_path {
-        let series: Vec<Series> = tables
+        // Tables of symmetric cells have the same counts, and their curves
+        // would hide each other: one curve per class, named for all.
+        let mut series: Vec<(usize, Vec<usize>, &npuzzle::TableInfo)> = Vec::new();
+        for t in tables {
+            let class = npuzzle::symmetry::representative(shape, t.blank as usize);
+            match series.iter_mut().find(|(c, _, _)| *c == class) {
+                Some((_, cells, _)) => cells.push(t.blank as usize),
+                None => series.push((class, vec![t.blank as usize], t)),
+            }
+        }
+        let series: Vec<Series> = series
             .iter()
-            .map(|t| {
-                Series::from_counts(
-                    format!("blank at {}", cell_name(shape, t.blank as usize)),
-                    &t.counts,
-                )
+            .map(|(_, cells, t)| {
+                let mut label = format!("blank at {}", cell_name(shape, cells[0]));
+                if cells.len() > 1 {
+                    let others: Vec<String> = cells[1..]
+                        .iter()
+                        .map(|&c| cell_position(shape, c))
+                        .collect();
+                    label.push_str(&format!(" (also {})", others.join(" ")));
+                }
+                Series::from_counts(label, &t.counts)
             })
             .collect();
         let title = format!("{shape}: positions by distance, every goal blank cell");
@@ -110,9 +125,9 @@ fn all_blanks(
             .iter()
             .map(|t| {
                 serde_json::json!({
-                    "blank": t.blank,
+                    "blank": cell_position(shape, t.blank as usize),
                     "goal": npuzzle::Board::canonical_goal(shape, t.blank as usize).to_string(),
-                    "states": t.positions,
+                    "positions": t.positions,
                     "max_distance": t.max_distance,
                     "counts": t.counts,
                 })
@@ -130,7 +145,14 @@ fn all_blanks(
         let mut header = format!("{:>width$}", "distance");
         for t in tables {
             header.push_str(sep);
-            header.push_str(&format!("{:>width$}", format!("blank{}", t.blank)));
+            let cell = cell_position(shape, t.blank as usize);
+            // A cell holds a comma: quoted in CSV.
+            let name = if args.format.csv {
+                format!("\"{cell}\"")
+            } else {
+                cell
+            };
+            header.push_str(&format!("{name:>width$}"));
         }
         writeln!(out, "{header}")?;
         for d in 0..max {

@@ -17,8 +17,8 @@ use clap::{Parser, Subcommand};
 use memmap2::Mmap;
 use npuzzle::analysis::plot;
 use npuzzle::{
-    locate, parse_board, Board, Database, FormatError, Location, LookupError, OpenError, Origin,
-    Shape,
+    excerpt, locate, parse_board, Board, Database, FormatError, Location, LookupError, OpenError,
+    Origin, Shape,
 };
 use std::io;
 use std::path::{Path, PathBuf};
@@ -26,7 +26,14 @@ use std::process::ExitCode;
 
 /// Exact answers to sliding-tile puzzles, looked up in a database built by `build-db`.
 #[derive(Parser)]
-#[command(version)]
+#[command(
+    name = "query",
+    version,
+    after_help = "Moves are the blank's: U, D, L and R move the blank up, down, left or \
+                  right, and the tile beside it slides the other way (U: the tile above the \
+                  blank slides down). Boards are written in any form: 867254301, 867/254/301, \
+                  '8 6 7 2 5 4 3 0 1', [[8,6,7],[2,5,4],[3,0,1]], with 0, _ or . for the blank."
+)]
 struct Cli {
     /// The database file. Without it: $NPUZZLE_DB, else data/RxC.db under the current
     /// folder, else RxC.db in the per-user data folder (RxC from --board, 3x3 by default).
@@ -47,7 +54,11 @@ enum Command {
     Distance(solve::DistanceArgs),
     /// How many positions lie at each distance from the goal.
     Histogram(histogram::HistogramArgs),
-    /// Solves one position per line of stdin, one JSON object per line on stdout.
+    /// Solves one position per line of stdin, one answer per line on stdout.
+    ///
+    /// Each line is a start, or a start and a goal separated by a tab, a `;`, or (when both
+    /// are written without spaces) a space: `867254301`, `867254301 123456780`,
+    /// `8 6 7 2 5 4 3 0 1;1 2 3 4 5 6 7 8 0`. Answers come in input order.
     Batch(batch::BatchArgs),
     /// Positions drawn uniformly from those at exactly K moves (or a range) from the goal.
     Random(random::RandomArgs),
@@ -60,7 +71,7 @@ enum Command {
     /// What the database holds.
     Info(info::InfoArgs),
     /// Checks every table: checksums, counts, and that every move leads one step closer.
-    Verify,
+    Verify(info::VerifyArgs),
 }
 
 /// How a command ended, as an exit code.
@@ -75,7 +86,24 @@ pub enum Outcome {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // Global options may come before or after the subcommand; given twice,
+    // clap would refuse one order and let the second win in the other.
+    for option in ["--db", "--board"] {
+        let given = std::env::args_os()
+            .filter(|a| {
+                let a = a.to_string_lossy();
+                a == option || a.starts_with(&format!("{option}="))
+            })
+            .count();
+        if given > 1 {
+            eprintln!("query: {option} is given {given} times; give it once");
+            return ExitCode::from(2);
+        }
+    }
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
     match run(&cli) {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
         Ok(Outcome::Unsolvable) => ExitCode::from(1),
@@ -87,6 +115,29 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Prints clap's error, or ours where clap mistakes a negative number for
+/// an option (`query solve '-1 2 3 …'`).
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() == ErrorKind::UnknownArgument {
+        if let Some(ContextValue::String(arg)) = e.get(ContextKind::InvalidArg) {
+            let negative = arg
+                .strip_prefix('-')
+                .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()));
+            if negative {
+                eprintln!(
+                    "query: {:?} starts with a negative number: tiles count from 0 (the blank) \
+                     and distances from 0 moves",
+                    excerpt(arg, ECHO_LIMIT)
+                );
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let _ = e.print();
+    ExitCode::from(e.exit_code() as u8)
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
@@ -111,7 +162,7 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
         Command::Heuristics(args) => heuristics::run(&db, args, out),
         Command::Compare(args) => compare::run(&db, args, out),
         Command::Info(args) => info::info(&db, path, args, out),
-        Command::Verify => info::verify(&db, path, out),
+        Command::Verify(args) => info::verify(&db, path, args, out),
     };
     outcome.map_err(|e| with_advice(e, path, db.shape()))
 }
@@ -259,6 +310,25 @@ pub struct PairArgs {
 impl PairArgs {
     /// The two boards. Separate words are one board: `query solve 8 6 7 2 5 4 3 0 1`.
     fn boards(&self, shape: Shape) -> anyhow::Result<(Board, Board)> {
+        // `--goal 1 2 3 4 5 6 7 8 0` unquoted: the goal is "1" and the rest
+        // joins the start. Say so, rather than blame the start's tiles.
+        if let Some(goal) = &self.goal.goal {
+            let tiles = self.start.len() + 1;
+            if !goal.contains([' ', ',', '/', '[']) && self.start.len() > 1 && tiles > shape.cells()
+            {
+                let example: Vec<String> = Board::goal(shape)
+                    .cells()
+                    .iter()
+                    .map(u8::to_string)
+                    .collect();
+                anyhow::bail!(
+                    "--goal took only {:?}, and the rest joined the start: quote a goal \
+                     written with spaces, as in --goal '{}'",
+                    excerpt(goal, ECHO_LIMIT),
+                    example.join(" ")
+                );
+            }
+        }
         let start = board_arg(&self.start.join(" "), shape, "start")?;
         Ok((start, self.goal.board(shape)?))
     }
@@ -268,8 +338,8 @@ impl PairArgs {
 #[derive(clap::Args)]
 pub struct GoalArg {
     /// The goal [default: tiles in order, blank last]; for `batch`, the goal of lines that
-    /// give none.
-    #[arg(long, value_name = "BOARD")]
+    /// give none. Quote a goal written with spaces.
+    #[arg(long, value_name = "BOARD", allow_hyphen_values = true)]
     goal: Option<String>,
 }
 
@@ -313,9 +383,28 @@ impl PlotArg {
     }
 }
 
+/// Characters of a bad board echoed in its error.
+const ECHO_LIMIT: usize = 60;
+
 /// Parses a board given on the command line; `what` names it in errors.
 fn board_arg(text: &str, shape: Shape, what: &str) -> anyhow::Result<Board> {
-    parse_board(text, shape).with_context(|| format!("bad {what} board {text:?}"))
+    parse_board(text, shape)
+        .with_context(|| format!("bad {what} board {:?}", excerpt(text, ECHO_LIMIT)))
+}
+
+/// "1 move", "2 moves": a count and its noun, singular or plural.
+fn plural(count: u64, noun: &str) -> String {
+    match (count, noun.strip_suffix('y')) {
+        (1, _) => format!("1 {noun}"),
+        (_, Some(stem)) => format!("{count} {stem}ies"),
+        (_, None) => format!("{count} {noun}s"),
+    }
+}
+
+/// "2,3": a 0-based cell as row,column counted from 1, as every message
+/// and output names cells.
+fn cell_position(shape: Shape, cell: usize) -> String {
+    format!("{},{}", shape.row_of(cell) + 1, shape.col_of(cell) + 1)
 }
 
 /// "row 2, column 3" for a 0-based cell.

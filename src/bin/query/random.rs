@@ -1,6 +1,6 @@
 //! `query random`: positions of exact difficulty.
 
-use crate::{GoalArg, Outcome};
+use crate::{GoalArg, Outcome, TableFormat};
 use memmap2::Mmap;
 use npuzzle::analysis::{parse_distances, sample};
 use npuzzle::Database;
@@ -11,7 +11,7 @@ use std::io::Write;
 #[derive(clap::Args)]
 pub struct RandomArgs {
     /// Moves from the goal: K, or a range A..=B (or A..B) drawn uniformly over all its positions.
-    #[arg(long, value_name = "K", value_parser = parse_distances)]
+    #[arg(long, value_name = "K", value_parser = parse_distances, allow_hyphen_values = true)]
     distance: std::ops::RangeInclusive<u32>,
     /// How many distinct positions.
     #[arg(long, default_value_t = 1, value_name = "N")]
@@ -21,9 +21,8 @@ pub struct RandomArgs {
     seed: Option<u64>,
     #[command(flatten)]
     goal: GoalArg,
-    /// One JSON object instead of one position per line.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    format: TableFormat,
 }
 
 /// `query random`.
@@ -37,7 +36,7 @@ pub fn run(
     let seed = args.seed.unwrap_or_else(rand::random);
     let mut rng = StdRng::seed_from_u64(seed);
     let positions = sample(&target, args.distance.clone(), args.count, &mut rng)?;
-    if args.json {
+    if args.format.json {
         let positions: Vec<_> = positions
             .iter()
             .map(|p| {
@@ -54,6 +53,14 @@ pub fn run(
             "positions": positions,
         });
         writeln!(out, "{value}")?;
+    } else if args.format.csv {
+        writeln!(out, "start,distance")?;
+        for p in &positions {
+            let distance = target
+                .distance(p)
+                .expect("sampled positions reach the goal");
+            writeln!(out, "{p},{distance}")?;
+        }
     } else {
         let mut text = Vec::with_capacity(positions.len() * 12);
         for p in &positions {

@@ -161,15 +161,23 @@ fn all_solutions(
     let listed = list_shortest(&target, &answer.start, limit)?;
     let distance = answer.moves.as_ref().map_or(0, |m| m.len());
     if json {
-        let value = serde_json::json!({
-            "start": answer.start.to_string(),
-            "goal": answer.goal.to_string(),
-            "solvable": true,
-            "distance": distance,
-            "solutions": count,
-            "listed": listed.iter().map(|m| move_string(m)).collect::<Vec<_>>(),
-        });
-        writeln!(out, "{value}")?;
+        // `solve --json`'s object, in its order, and then the count and list.
+        let mut line = Vec::new();
+        write_json(
+            &mut line,
+            &answer.start,
+            &answer.goal,
+            answer.moves.as_deref(),
+        );
+        line.pop(); // its closing brace
+        let listed: Vec<String> = listed.iter().map(|m| move_string(m)).collect();
+        write!(
+            line,
+            ",\"solutions\":{count},\"listed\":{}}}",
+            serde_json::to_string(&listed)?
+        )?;
+        line.push(b'\n');
+        out.write_all(&line)?;
         return Ok(Outcome::Success);
     }
     let plural = if count == 1 { "" } else { "s" };

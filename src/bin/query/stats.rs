@@ -1,30 +1,83 @@
 //! `query stats`: the shape of each table's state space.
 
-use crate::{cell_name, Outcome};
+use crate::{cell_name, cell_position, plural, GoalArg, Outcome, TableFormat};
 use memmap2::Mmap;
+use npuzzle::analysis::{stats, stats_toward, TableStats};
 use npuzzle::Database;
 use std::io::Write;
 
 /// Arguments of `query stats`.
 #[derive(clap::Args)]
 pub struct StatsArgs {
-    /// One JSON object instead of text.
-    #[arg(long)]
-    json: bool,
+    /// Only the table of this goal, with its farthest positions in its labels [default: every
+    /// table, each toward its goal with the tiles in order].
+    #[command(flatten)]
+    goal: GoalArg,
+    #[command(flatten)]
+    format: TableFormat,
 }
+
+/// Farthest positions listed in the text; `--json` lists all of them.
+const FARTHEST_SHOWN: usize = 6;
 
 /// `query stats`.
 pub fn run(db: &Database<Mmap>, args: &StatsArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
-    let tables = npuzzle::analysis::stats(db);
-    if args.json {
-        let value = serde_json::json!({ "board": db.shape().to_string(), "tables": tables });
-        writeln!(out, "{value}")?;
-        return Ok(Outcome::Success);
-    }
     let shape = db.shape();
-    let plural = if tables.len() == 1 { "" } else { "s" };
-    writeln!(out, "{shape} board, {} table{plural}", tables.len())?;
-    for t in &tables {
+    let tables = match &args.goal.goal {
+        Some(_) => vec![stats_toward(&db.goal_table(&args.goal.board(shape)?)?)],
+        None => stats(db),
+    };
+    if args.format.json {
+        let tables: Vec<_> = tables
+            .iter()
+            .map(|t| {
+                serde_json::json!({
+                    "blank": cell_position(shape, t.blank),
+                    "goal": t.goal,
+                    "positions": t.positions,
+                    "mean_distance": t.mean_distance,
+                    "max_distance": t.max_distance,
+                    "farthest": t.farthest,
+                })
+            })
+            .collect();
+        let value = serde_json::json!({ "board": shape.to_string(), "tables": tables });
+        writeln!(out, "{value}")?;
+    } else if args.format.csv {
+        writeln!(
+            out,
+            "blank,goal,positions,mean_distance,max_distance,farthest"
+        )?;
+        for t in &tables {
+            writeln!(
+                out,
+                "\"{}\",{},{},{:.6},{},{}",
+                cell_position(shape, t.blank),
+                t.goal,
+                t.positions,
+                t.mean_distance,
+                t.max_distance,
+                t.farthest.len()
+            )?;
+        }
+    } else {
+        write_text(db, &tables, out)?;
+    }
+    Ok(Outcome::Success)
+}
+
+fn write_text(
+    db: &Database<Mmap>,
+    tables: &[TableStats],
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let shape = db.shape();
+    writeln!(
+        out,
+        "{shape} board, {}",
+        plural(tables.len() as u64, "table")
+    )?;
+    for t in tables {
         writeln!(out)?;
         writeln!(
             out,
@@ -36,13 +89,19 @@ pub fn run(db: &Database<Mmap>, args: &StatsArgs, out: &mut impl Write) -> anyho
         writeln!(out, "  mean distance   {:.3}", t.mean_distance)?;
         writeln!(
             out,
-            "  max distance    {} ({} positions)",
+            "  max distance    {} ({})",
             t.max_distance,
-            t.antipodes.len()
+            plural(t.farthest.len() as u64, "position")
         )?;
         // Boards written with spaces are told apart by commas.
         let separator = if shape.cells() > 9 { ", " } else { " " };
-        writeln!(out, "  farthest        {}", t.antipodes.join(separator))?;
+        let shown = &t.farthest[..t.farthest.len().min(FARTHEST_SHOWN)];
+        write!(out, "  farthest        {}", shown.join(separator))?;
+        let more = t.farthest.len() - shown.len();
+        if more > 0 {
+            write!(out, " … and {more} more (--json lists all)")?;
+        }
+        writeln!(out)?;
     }
-    Ok(Outcome::Success)
+    Ok(())
 }

@@ -1,0 +1,359 @@
+//! The rough edges a new user hit (issue 12), each pinned: flags and paths
+//! that must be refused with a message, input forms that must be read,
+//! and names that must be the same everywhere.
+
+use crate::util::{json_answer, json_of, query, query_in, run_query, stdout_of, temp_db};
+use predicates::prelude::*;
+
+fn three_by_three() -> &'static crate::util::TempDb {
+    temp_db("3x3")
+}
+
+/// A teacher who publishes a seed gets the same puzzles from every version:
+/// this draw is pinned (the README shows it too).
+#[test]
+fn a_seeded_draw_is_pinned() {
+    let t = three_by_three();
+    let out = run_query(
+        &t.path,
+        &["random", "--distance", "20", "--count", "5", "--seed", "42"],
+        0,
+    );
+    assert_eq!(
+        stdout_of(&out),
+        "183472065\n325871460\n260578134\n057281463\n541806327\n"
+    );
+    let out = run_query(
+        &t.path,
+        &[
+            "random",
+            "--distance",
+            "20",
+            "--count",
+            "2",
+            "--seed",
+            "42",
+            "--csv",
+        ],
+        0,
+    );
+    assert_eq!(
+        stdout_of(&out),
+        "start,distance\n541807362,20\n326145780,20\n"
+    );
+}
+
+#[test]
+fn a_fifo_as_the_database_is_refused_without_blocking() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe.db");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("mkfifo is missing: skipped");
+        return;
+    }
+    let started = std::time::Instant::now();
+    query(&fifo)
+        .args(["distance", "867254301"])
+        .timeout(std::time::Duration::from_secs(20))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is not a regular file"));
+    assert!(started.elapsed().as_secs() < 10);
+}
+
+#[test]
+fn an_absurd_thread_count_is_refused() {
+    let t = three_by_three();
+    query(&t.path)
+        .args(["batch", "--threads", "65535"])
+        .write_stdin("867254301\n")
+        .timeout(std::time::Duration::from_secs(20))
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "--threads 65535 is more than this machine can use",
+        ));
+    query(&t.path)
+        .args(["batch", "--threads", "1", "--format", "moves"])
+        .write_stdin("123456708\n")
+        .assert()
+        .code(0)
+        .stdout("R\n");
+}
+
+#[test]
+fn a_global_option_given_twice_is_refused_in_either_order() {
+    let t = three_by_three();
+    for args in [
+        vec!["--db", "a.db", "--db", "b.db", "distance", "867254301"],
+        vec!["--db", "a.db", "distance", "867254301", "--db", "b.db"],
+        vec!["--board", "3x3", "distance", "867254301", "--board=3x3"],
+    ] {
+        query(&t.path)
+            .args(&args[..])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("is given"));
+    }
+}
+
+#[test]
+fn negative_numbers_get_the_tools_own_message() {
+    let t = three_by_three();
+    query(&t.path)
+        .args(["solve", "-1 2 3 4 5 6 7 8 0"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("starts with a negative number"));
+    query(&t.path)
+        .args(["random", "--distance", "-1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("\"-1\" is negative"));
+}
+
+#[test]
+fn an_unquoted_goal_with_spaces_is_explained() {
+    let t = three_by_three();
+    query(&t.path)
+        .args([
+            "solve", "8", "6", "7", "2", "5", "4", "3", "0", "1", "--goal",
+        ])
+        .args(["1", "2", "3", "4", "5", "6", "7", "8", "0"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--goal took only \"1\", and the rest joined the start: quote a goal written with \
+             spaces, as in --goal '1 2 3 4 5 6 7 8 0'",
+        ));
+}
+
+#[test]
+fn a_huge_bad_board_is_echoed_short() {
+    let t = three_by_three();
+    let huge = "1".repeat(120_000);
+    let out = run_query(&t.path, &["distance", &huge], 2);
+    assert!(out.stderr.len() < 300, "{} bytes", out.stderr.len());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("…"));
+}
+
+#[test]
+fn an_empty_comma_field_is_refused_by_column() {
+    let t = three_by_three();
+    query(&t.path)
+        .args(["distance", "1,2,3,,4,5,6,7,8,0"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("empty field at column 7"));
+}
+
+#[test]
+fn boards_as_the_tool_prints_them_read_back() {
+    let t = three_by_three();
+    let out = run_query(&t.path, &["solve", "867254301", "--boards"], 0);
+    let text = stdout_of(&out);
+    // The start's grid: the three lines after the move list and a blank line.
+    let grid: Vec<&str> = text.lines().skip(3).take(3).collect();
+    assert_eq!(grid, ["8 6 7", "2 5 4", "3 _ 1"]);
+    for board in [grid.join("\n"), "867 254 301".to_string()] {
+        query(&t.path)
+            .args(["distance", &board])
+            .assert()
+            .code(0)
+            .stdout("31\n");
+    }
+}
+
+#[test]
+fn a_batch_reads_past_a_byte_order_mark_and_explains_json_pairs() {
+    let t = three_by_three();
+    query(&t.path)
+        .args(["batch", "--format", "moves"])
+        .write_stdin("\u{feff}123456708\n123456708\n")
+        .assert()
+        .code(0)
+        .stdout("R\nR\n");
+    query(&t.path)
+        .arg("batch")
+        .write_stdin("[1, 2, 3, 4, 5, 6, 7, 0, 8] [1, 2, 3, 4, 5, 6, 7, 8, 0]\n")
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains(
+            "separate a start and a goal in JSON with a tab or `;`",
+        ));
+}
+
+#[test]
+fn batch_csv_keeps_the_reason_and_the_bad_input() {
+    let t = three_by_three();
+    let out = query(&t.path)
+        .args(["batch", "--csv"])
+        .write_stdin("234150768\t123804765\nnonsense\n")
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let text = stdout_of(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "start,goal,solvable,distance,moves,reason,error");
+    assert!(
+        lines[1].starts_with("234150768,123804765,false,,,\"the start has 9 tile inversions"),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[2].starts_with("\"nonsense\",,,,,,\"line 2: bad start board"));
+    // --json is --format jsonl.
+    let v = json_of(
+        &query(&t.path)
+            .args(["batch", "--json"])
+            .write_stdin("123456708\n")
+            .assert()
+            .code(0)
+            .get_output()
+            .clone(),
+    );
+    assert_eq!(v["moves"], "R");
+}
+
+#[test]
+fn verify_counts_what_it_does_not_list_and_names_tables() {
+    let t = three_by_three();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("damaged.db");
+    let mut bytes = std::fs::read(&t.path).unwrap();
+    // Damage 20 entries of the first table (it starts at 4096).
+    for i in 0..20 {
+        bytes[4096 + 1000 + i * 97] ^= 0b0000_0111;
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    let out = run_query(&path, &["verify"], 2);
+    let text = stdout_of(&out);
+    assert!(text.contains("… and "), "{text}");
+    assert!(
+        text.contains(" more (--json lists the same first ones)"),
+        "{text}"
+    );
+    assert!(text.contains(": 1 of 9 tables damaged"), "{text}");
+    let out = run_query(&path, &["verify", "--json"], 2);
+    let v = json_of(&out);
+    assert_eq!(v["ok"], false);
+    let table = &v["tables"][0];
+    assert_eq!(table["blank"], "1,1");
+    assert_eq!(table["ok"], false);
+    assert!(table["fault_count"].as_u64().unwrap() >= 20);
+    assert!(!table["faults"].as_array().unwrap().is_empty());
+    assert_eq!(v["tables"][1]["ok"], true);
+}
+
+#[test]
+fn counts_of_one_are_singular() {
+    let t = three_by_three();
+    // 1 tile inversion.
+    query(&t.path)
+        .args(["distance", "123456870"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("has 1 tile inversion relative"));
+    // Only 1 position lies at 0 moves.
+    query(&t.path)
+        .args(["random", "--distance", "0", "--count", "2"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("only 1 lies at 0 moves"));
+    query(&t.path)
+        .args(["random", "--distance", "1", "--count", "3"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("only 2 lie at 1 move\n"));
+}
+
+#[test]
+fn stats_lists_a_few_farthest_positions_and_all_in_json() {
+    let t = three_by_three();
+    let out = run_query(&t.path, &["stats", "--goal", "123405678"], 0);
+    let text = stdout_of(&out);
+    assert!(
+        text.contains("goal 123405678 (blank at row 2, column 2)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("max distance    30 (148 positions)"),
+        "{text}"
+    );
+    assert!(text.contains("… and 142 more (--json lists all)"), "{text}");
+    let v = json_answer(&t.path, &["stats", "--goal", "123405678", "--json"]);
+    assert_eq!(v["tables"][0]["farthest"].as_array().unwrap().len(), 148);
+    assert_eq!(v["tables"][0]["blank"], "2,2");
+    let out = run_query(&t.path, &["stats", "--csv"], 0);
+    let text = stdout_of(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "blank,goal,positions,mean_distance,max_distance,farthest"
+    );
+    assert_eq!(lines.len(), 10);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("\"3,3\",123456780,181440,21.97") && l.ends_with(",31,2")),
+        "{text}"
+    );
+}
+
+#[test]
+fn one_name_for_one_thing_in_json() {
+    let t = three_by_three();
+    let v = json_answer(&t.path, &["histogram", "--json"]);
+    assert_eq!(v["positions"], 181440);
+    assert!(v.get("states").is_none());
+    let v = json_answer(&t.path, &["info", "--json"]);
+    let table = &v["tables"][8];
+    assert_eq!(table["blank"], "3,3");
+    let checksum = table["checksum"].as_str().unwrap();
+    assert_eq!(checksum.len(), 8);
+    assert!(checksum.chars().all(|c| c.is_ascii_hexdigit()));
+    let out = run_query(&t.path, &["histogram", "--all-blanks", "--csv"], 0);
+    assert!(stdout_of(&out).starts_with("distance,\"1,1\",\"1,2\","));
+    // solve --all --json: solve --json's fields, in its order, then more.
+    let out = run_query(
+        &t.path,
+        &[
+            "solve",
+            "283104765",
+            "--goal",
+            "123804765",
+            "--all",
+            "--json",
+        ],
+        0,
+    );
+    assert_eq!(
+        stdout_of(&out),
+        "{\"start\":\"283104765\",\"goal\":\"123804765\",\"solvable\":true,\"distance\":4,\
+         \"moves\":\"ULDR\",\"solutions\":1,\"listed\":[\"ULDR\"]}\n"
+    );
+}
+
+#[test]
+fn version_and_help_say_what_they_should() {
+    let dir = tempfile::tempdir().unwrap();
+    query_in(dir.path())
+        .arg("--version")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::starts_with("query "));
+    query_in(dir.path()).arg("--help").assert().code(0).stdout(
+        predicate::str::contains("Moves are the blank's").and(predicate::str::contains(
+            "the tile beside it slides the other way",
+        )),
+    );
+    query_in(dir.path())
+        .args(["batch", "--help"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "a start and a goal separated by a tab",
+        ));
+}
