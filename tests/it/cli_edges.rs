@@ -357,3 +357,32 @@ fn version_and_help_say_what_they_should() {
             "a start and a goal separated by a tab",
         ));
 }
+
+/// On a file with a table for every cell, symmetric cells' curves would
+/// hide each other: one curve per class, its legend naming every cell.
+#[test]
+fn every_blank_plots_one_curve_per_class() {
+    let t = three_by_three();
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("all.svg");
+    query(&t.path)
+        .args(["histogram", "--all-blanks", "--plot"])
+        .arg(&svg)
+        .assert()
+        .code(0);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let legends: Vec<&str> = text
+        .split('>')
+        .filter_map(|part| part.split('<').next())
+        .map(str::trim)
+        .filter(|t| t.starts_with("blank at"))
+        .collect();
+    assert_eq!(
+        legends,
+        [
+            "blank at row 1, column 1 (also 1,3 3,1 3,3)",
+            "blank at row 1, column 2 (also 2,1 2,3 3,2)",
+            "blank at row 2, column 2"
+        ]
+    );
+}

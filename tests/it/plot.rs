@@ -436,3 +436,19 @@ fn the_smallest_inputs_still_draw() {
     heuristics(&path, "distance 0", &[Series::new("h", vec![0.0])], 0).unwrap();
     assert_svg_has(&path, &["distance 0", "true distance"]);
 }
+
+/// The 2×2 board's counts (at most 2 positions per distance): the count
+/// axis is labelled with whole numbers only.
+#[test]
+fn small_counts_get_whole_number_ticks() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("small.svg");
+    let series = [Series::from_counts("2x2", &[1, 2, 2, 2, 2, 2, 1])];
+    histogram(&path, "2x2", &series, false).unwrap();
+    let labels: Vec<f64> = svg_texts(&path)
+        .iter()
+        .filter_map(|t| t.parse::<f64>().ok())
+        .collect();
+    assert!(labels.contains(&2.0), "{labels:?}");
+    assert!(labels.iter().all(|v| v.fract() == 0.0), "{labels:?}");
+}
