@@ -215,49 +215,22 @@ fn another_version_is_refused_by_name() {
 #[test]
 fn headers_with_a_valid_checksum_but_impossible_contents_are_refused() {
     let good = small_db_bytes();
-    type IsVariant = fn(&FormatError) -> bool;
-    let cases: Vec<(Box<HeaderChange>, &str, IsVariant)> = vec![
+    // Each change, a part of its message, and the start of its variant.
+    let cases: Vec<(Box<HeaderChange>, &str, &str)> = vec![
         (
             Box::new(|_, h| h.tables[1].offset += 4096),
             "the table of table 1 starts at",
-            (|e| {
-                matches!(
-                    e,
-                    FormatError::SectionOffset {
-                        table: 1,
-                        section: "table",
-                        ..
-                    }
-                )
-            }) as IsVariant,
+            "SectionOffset { table: 1, section: \"table\"",
         ),
         (
             Box::new(|_, h| h.tables[1].path_table.as_mut().unwrap().offset -= 4096),
             "the path table of table 1 starts at",
-            (|e| {
-                matches!(
-                    e,
-                    FormatError::SectionOffset {
-                        table: 1,
-                        section: "path table",
-                        ..
-                    }
-                )
-            }) as IsVariant,
+            "SectionOffset { table: 1, section: \"path table\"",
         ),
         (
             Box::new(|_, h| h.tables[0].path_table = None),
             "the table of table 1 starts at",
-            (|e| {
-                matches!(
-                    e,
-                    FormatError::SectionOffset {
-                        table: 1,
-                        section: "table",
-                        ..
-                    }
-                )
-            }) as IsVariant,
+            "SectionOffset { table: 1, section: \"table\"",
         ),
         (
             Box::new(|_, h| {
@@ -266,104 +239,59 @@ fn headers_with_a_valid_checksum_but_impossible_contents_are_refused() {
                 t.max_distance = 63;
             }),
             "table 0 has a path table, but its distances reach 63",
-            (|e| {
-                matches!(
-                    e,
-                    FormatError::PathTableTooFar {
-                        table: 0,
-                        max_distance: 63,
-                        ..
-                    }
-                )
-            }) as IsVariant,
+            "PathTableTooFar { table: 0, max_distance: 63",
         ),
         (
             Box::new(|_, h| h.tables[0].positions = 1 << 40),
             "table 0 has 1099511627776 positions",
-            (|e| {
-                matches!(
-                    e,
-                    FormatError::Positions {
-                        table: 0,
-                        got: 1099511627776,
-                        ..
-                    }
-                )
-            }) as IsVariant,
+            "Positions { table: 0, expected: 360, got: 1099511627776",
         ),
         // Found by fuzzing: offsets must not be added up before the sizes
         // are known to be sane.
         (
             Box::new(|_, h| h.tables[1].positions = u64::MAX),
             "table 1 has 18446744073709551615 positions",
-            (|e| {
-                matches!(
-                    e,
-                    FormatError::Positions {
-                        table: 1,
-                        got: u64::MAX,
-                        ..
-                    }
-                )
-            }) as IsVariant,
+            "Positions { table: 1, expected: 360, got: 18446744073709551615",
         ),
         (
             Box::new(|_, h| h.tables[2].blank = 9),
             "table 2 has its blank in cell 9",
-            (|e| {
-                matches!(
-                    e,
-                    FormatError::BlankOutside {
-                        table: 2,
-                        blank: 9,
-                        ..
-                    }
-                )
-            }) as IsVariant,
+            "BlankOutside { table: 2, blank: 9",
         ),
         (
             Box::new(|_, h| h.tables[3].blank = h.tables[0].blank),
             "two tables have their blank in cell 0",
-            (|e| matches!(e, FormatError::DuplicateBlank { blank: 0 })) as IsVariant,
+            "DuplicateBlank { blank: 0 }",
         ),
         (
             Box::new(|_, h| h.tables[0].counts[3] += 1),
             "the counts of table 0 do not add up",
-            (|e| matches!(e, FormatError::CountsTotal { table: 0, .. })) as IsVariant,
+            "CountsTotal { table: 0,",
         ),
         (
             Box::new(|_, h| h.tables[0].max_distance = 63),
             "table 0 has maximum distance 63",
-            (|e| {
-                matches!(
-                    e,
-                    FormatError::CountsLength {
-                        table: 0,
-                        max_distance: 63,
-                        ..
-                    }
-                )
-            }) as IsVariant,
+            "CountsLength { table: 0, max_distance: 63",
         ),
         (
             Box::new(|_, h| h.tables.clear()),
             "it lists no tables",
-            |e| matches!(e, FormatError::NoTables),
+            "NoTables",
         ),
         (
             Box::new(|_, h| h.cols = 9),
             "a 2x9 board has 18 cells",
-            |e| matches!(e, FormatError::Board(_)),
+            "Board(",
         ),
         (
             Box::new(|_, h| h.rows = 0),
             "a 0x3 board is too small",
-            |e| matches!(e, FormatError::Board(_)),
+            "Board(",
         ),
     ];
-    for (change, message, is_variant) in cases {
+    for (change, message, variant) in cases {
         let err = open(with_header(&good, change)).err().expect(message);
-        assert!(is_variant(&err), "{err:?}");
+        assert!(format!("{err:?}").starts_with(variant), "{err:?}");
         let err = err.to_string();
         assert!(err.starts_with("the header is inconsistent: "), "{err}");
         assert!(err.contains(message), "{err}");

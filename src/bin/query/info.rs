@@ -134,10 +134,16 @@ pub fn verify(
     let started = Instant::now();
     let report = npuzzle::verify(db);
     let ms = started.elapsed().as_secs_f64() * 1e3;
+    let verified = Verified {
+        shape: db.shape(),
+        path,
+        report: &report,
+        ms,
+    };
     if args.json {
-        write_verify_json(db, path, &report, ms, out)?;
+        verified.write_json(out)?;
     } else {
-        write_verify_text(db, path, &report, ms, out)?;
+        verified.write_text(out)?;
     }
     if report.is_ok() {
         Ok(Outcome::Success)
@@ -147,115 +153,123 @@ pub fn verify(
     }
 }
 
-fn write_verify_json(
-    db: &Database<Mmap>,
-    path: &Path,
-    report: &npuzzle::Report,
+/// What `verify` found, and where, to be written as text or JSON.
+struct Verified<'a> {
+    shape: npuzzle::Shape,
+    path: &'a Path,
+    report: &'a npuzzle::Report,
     ms: f64,
-    out: &mut impl Write,
-) -> anyhow::Result<()> {
-    let shape = db.shape();
-    let tables: Vec<_> = report
-        .tables
-        .iter()
-        .map(|r| {
-            serde_json::json!({
-                "blank": cell_position(shape, r.blank),
-                "positions": r.positions,
-                "ok": r.is_ok(),
-                "checksum_ok": r.checksum_ok,
-                "path_table_checksum_ok": r.path_table_checksum_ok,
-                "fault_count": r.fault_count,
-                "faults": r.faults,
-            })
-        })
-        .collect();
-    let value = serde_json::json!({
-        "path": path.display().to_string(),
-        "ok": report.is_ok(),
-        "nonzero_padding": report.nonzero_padding,
-        "tables": tables,
-        "ms": ms,
-    });
-    writeln!(out, "{value}")?;
-    Ok(())
 }
 
-fn write_verify_text(
-    db: &Database<Mmap>,
-    path: &Path,
-    report: &npuzzle::Report,
-    ms: f64,
-    out: &mut impl Write,
-) -> anyhow::Result<()> {
-    let reports = &report.tables;
-    let shape = db.shape();
-    if report.nonzero_padding > 0 {
-        writeln!(
-            out,
-            "padding: DAMAGED, {} that should be zero {} not",
-            plural(report.nonzero_padding, "byte"),
-            if report.nonzero_padding == 1 {
-                "is"
-            } else {
-                "are"
+impl Verified<'_> {
+    fn write_json(&self, out: &mut impl Write) -> anyhow::Result<()> {
+        let Verified {
+            shape,
+            path,
+            report,
+            ms,
+        } = *self;
+        let tables: Vec<_> = report
+            .tables
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "blank": cell_position(shape, r.blank),
+                    "positions": r.positions,
+                    "ok": r.is_ok(),
+                    "checksum_ok": r.checksum_ok,
+                    "path_table_checksum_ok": r.path_table_checksum_ok,
+                    "fault_count": r.fault_count,
+                    "faults": r.faults,
+                })
+            })
+            .collect();
+        let value = serde_json::json!({
+            "path": path.display().to_string(),
+            "ok": report.is_ok(),
+            "nonzero_padding": report.nonzero_padding,
+            "tables": tables,
+            "ms": ms,
+        });
+        writeln!(out, "{value}")?;
+        Ok(())
+    }
+
+    fn write_text(&self, out: &mut impl Write) -> anyhow::Result<()> {
+        let Verified {
+            shape,
+            path,
+            report,
+            ms,
+        } = *self;
+        let reports = &report.tables;
+        if report.nonzero_padding > 0 {
+            writeln!(
+                out,
+                "padding: DAMAGED, {} that should be zero {} not",
+                plural(report.nonzero_padding, "byte"),
+                if report.nonzero_padding == 1 {
+                    "is"
+                } else {
+                    "are"
+                }
+            )?;
+        }
+        let mut damaged = 0;
+        for r in reports {
+            let name = cell_name(shape, r.blank);
+            if r.is_ok() {
+                writeln!(
+                    out,
+                    "table for blank at {name}: ok, {} positions",
+                    r.positions
+                )?;
+                continue;
             }
-        )?;
-    }
-    let mut damaged = 0;
-    for r in reports {
-        let name = cell_name(shape, r.blank);
-        if r.is_ok() {
+            damaged += 1;
+            let checksum = match (r.checksum_ok, r.path_table_checksum_ok) {
+                (true, None | Some(true)) => "checksums ok",
+                (false, None | Some(true)) => "checksum MISMATCH",
+                (true, Some(false)) => "path table checksum MISMATCH",
+                (false, Some(false)) => "checksum MISMATCH, path table checksum MISMATCH",
+            };
             writeln!(
                 out,
-                "table for blank at {name}: ok, {} positions",
-                r.positions
+                "table for blank at {name}: DAMAGED, {checksum}, {}",
+                plural(r.fault_count, "faulty entry")
             )?;
-            continue;
+            for fault in &r.faults {
+                writeln!(out, "  {fault}")?;
+            }
+            let unlisted = r.fault_count - r.faults.len() as u64;
+            if unlisted > 0 {
+                writeln!(
+                    out,
+                    "  … and {unlisted} more (--json lists the same first ones)"
+                )?;
+            }
         }
-        damaged += 1;
-        let checksum = match (r.checksum_ok, r.path_table_checksum_ok) {
-            (true, None | Some(true)) => "checksums ok",
-            (false, None | Some(true)) => "checksum MISMATCH",
-            (true, Some(false)) => "path table checksum MISMATCH",
-            (false, Some(false)) => "checksum MISMATCH, path table checksum MISMATCH",
-        };
-        writeln!(
-            out,
-            "table for blank at {name}: DAMAGED, {checksum}, {}",
-            plural(r.fault_count, "faulty entry")
-        )?;
-        for fault in &r.faults {
-            writeln!(out, "  {fault}")?;
-        }
-        let unlisted = r.fault_count - r.faults.len() as u64;
-        if unlisted > 0 {
+        let positions: u64 = reports.iter().map(|r| r.positions).sum();
+        if damaged > 0 || report.nonzero_padding > 0 {
+            let padding = if report.nonzero_padding > 0 {
+                ", and its padding"
+            } else {
+                ""
+            };
             writeln!(
                 out,
-                "  … and {unlisted} more (--json lists the same first ones)"
+                "{}: {damaged} of {} damaged{padding}",
+                path.display(),
+                plural(reports.len() as u64, "table"),
             )?;
+            return Ok(());
         }
-    }
-    let positions: u64 = reports.iter().map(|r| r.positions).sum();
-    if damaged > 0 || report.nonzero_padding > 0 {
-        let padding = if report.nonzero_padding > 0 {
-            ", and its padding"
-        } else {
-            ""
-        };
         writeln!(
             out,
-            "{}: {damaged} of {} damaged{padding}",
+            "{}: ok, {}, {positions} positions checked in {ms:.1} ms",
             path.display(),
             plural(reports.len() as u64, "table"),
         )?;
-        return Ok(());
+        Ok(())
     }
-    writeln!(
-        out,
-        "{}: ok, {}, {positions} positions checked in {ms:.1} ms",
-        path.display(),
-        plural(reports.len() as u64, "table"),
-    )?;
-    Ok(())
 }
