@@ -2,7 +2,8 @@
 //! and stderr, and answers checked by replaying their moves.
 
 use crate::util::{
-    json_answer, json_of, query, query_in, run_query, stdout_of, temp_db, TempDb, A089473,
+    expect_code, json_answer, json_of, query, query_in, run_query, stdout_of, temp_db, TempDb,
+    A089473,
 };
 use assert_cmd::Command;
 use npuzzle::{parse_board, Board, Database, Move, Shape};
@@ -43,10 +44,7 @@ fn three_by_three() -> &'static TempDb {
 #[test]
 fn solve_the_hardest_eight_puzzle_in_31_moves() {
     let t = three_by_three();
-    let out = query(&t.path)
-        .args(["solve", "867254301", "--json"])
-        .assert()
-        .code(0)
+    let out = expect_code(&t.path, &["solve", "867254301", "--json"], 0)
         .stderr("")
         .get_output()
         .clone();
@@ -146,10 +144,7 @@ fn solve_with_boards_prints_every_intermediate_grid_in_order() {
 #[test]
 fn boards_and_json_conflict() {
     let t = three_by_three();
-    query(&t.path)
-        .args(["solve", "867254301", "--boards", "--json"])
-        .assert()
-        .code(2)
+    expect_code(&t.path, &["solve", "867254301", "--boards", "--json"], 2)
         .stdout("")
         .stderr(predicate::str::contains("--boards").and(predicate::str::contains("--json")));
 }
@@ -157,11 +152,7 @@ fn boards_and_json_conflict() {
 #[test]
 fn solving_the_goal_takes_zero_moves() {
     let t = three_by_three();
-    query(&t.path)
-        .args(["solve", "123456780"])
-        .assert()
-        .code(0)
-        .stdout("123456780 is the goal: 0 moves\n");
+    expect_code(&t.path, &["solve", "123456780"], 0).stdout("123456780 is the goal: 0 moves\n");
     let out = json_answer(&t.path, &["solve", "123456780", "--json"]);
     check_solved(&out, "123456780", "123456780", 0);
 }
@@ -181,17 +172,14 @@ fn solve_toward_another_goal() {
 #[test]
 fn distance_to_a_goal_with_the_blank_in_the_middle() {
     let t = three_by_three();
-    query(&t.path)
-        .args(["distance", "216408753", "--goal", "123804765"])
-        .assert()
-        .code(0)
-        .stdout("18\n")
-        .stderr("");
-    query(&t.path)
-        .args(["distance", "867254301"])
-        .assert()
-        .code(0)
-        .stdout("31\n");
+    expect_code(
+        &t.path,
+        &["distance", "216408753", "--goal", "123804765"],
+        0,
+    )
+    .stdout("18\n")
+    .stderr("");
+    expect_code(&t.path, &["distance", "867254301"], 0).stdout("31\n");
     let out = json_answer(
         &t.path,
         &["distance", "216408753", "--goal", "123804765", "--json"],
@@ -205,21 +193,19 @@ fn distance_to_a_goal_with_the_blank_in_the_middle() {
 fn an_unsolvable_pair_exits_1() {
     let t = three_by_three();
     for command in ["solve", "distance"] {
-        query(&t.path)
-            .args([command, "234150768", "--goal", "123804765"])
-            .assert()
-            .code(1)
+        expect_code(&t.path, &[command, "234150768", "--goal", "123804765"], 1)
             .stdout(predicate::str::starts_with("unsolvable: "))
             .stderr("");
     }
     for command in ["solve", "distance"] {
-        let out = query(&t.path)
-            .args([command, "234150768", "--goal", "123804765", "--json"])
-            .assert()
-            .code(1)
-            .stderr("")
-            .get_output()
-            .clone();
+        let out = expect_code(
+            &t.path,
+            &[command, "234150768", "--goal", "123804765", "--json"],
+            1,
+        )
+        .stderr("")
+        .get_output()
+        .clone();
         let v = json_of(&out);
         assert_eq!(v["start"], "234150768");
         assert_eq!(v["goal"], "123804765");
@@ -233,10 +219,7 @@ fn an_unsolvable_pair_exits_1() {
 #[test]
 fn swapping_two_tiles_of_the_goal_is_unsolvable() {
     let t = three_by_three();
-    query(&t.path)
-        .args(["distance", "213456780"])
-        .assert()
-        .code(1)
+    expect_code(&t.path, &["distance", "213456780"], 1)
         .stdout(predicate::str::starts_with("unsolvable: "));
 }
 
@@ -268,10 +251,7 @@ fn bad_boards_exit_2_and_name_the_problem() {
     ];
     for (board, problem) in cases {
         for command in ["solve", "distance"] {
-            query(&t.path)
-                .args([command, board, "--json"])
-                .assert()
-                .code(2)
+            expect_code(&t.path, &[command, board, "--json"], 2)
                 .stdout("")
                 .stderr(
                     predicate::str::contains(format!("bad start board {board:?}"))
@@ -284,19 +264,13 @@ fn bad_boards_exit_2_and_name_the_problem() {
 #[test]
 fn a_bad_goal_is_named_as_the_goal() {
     let t = three_by_three();
-    query(&t.path)
-        .args(["solve", "867254301", "--goal", "12345678"])
-        .assert()
-        .code(2)
+    expect_code(&t.path, &["solve", "867254301", "--goal", "12345678"], 2)
         .stdout("")
         .stderr(
             predicate::str::contains("bad goal board \"12345678\"")
                 .and(predicate::str::contains("got 8")),
         );
-    query(&t.path)
-        .args(["histogram", "--goal", "113456780"])
-        .assert()
-        .code(2)
+    expect_code(&t.path, &["histogram", "--goal", "113456780"], 2)
         .stdout("")
         .stderr(predicate::str::contains("tile 1 appears twice"));
 }
@@ -307,10 +281,7 @@ fn a_bad_goal_is_named_as_the_goal() {
 fn a_missing_database_names_the_build_command() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("missing.db");
-    query(&path)
-        .args(["solve", "867254301"])
-        .assert()
-        .code(2)
+    expect_code(&path, &["solve", "867254301"], 2)
         .stdout("")
         .stderr(
             predicate::str::contains(format!("no database at {}", path.display())).and(
@@ -428,10 +399,7 @@ fn a_text_file_is_not_a_database() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("notes.txt");
     std::fs::write(&path, "this is a plain text file, not a database at all\n").unwrap();
-    query(&path)
-        .args(["solve", "867254301"])
-        .assert()
-        .code(2)
+    expect_code(&path, &["solve", "867254301"], 2)
         .stdout("")
         .stderr(
             predicate::str::contains(format!("{} is not a usable database", path.display()))
@@ -439,7 +407,7 @@ fn a_text_file_is_not_a_database() {
         );
     // Too short even for the preamble.
     std::fs::write(&path, "hello\n").unwrap();
-    query(&path).arg("info").assert().code(2).stdout("").stderr(
+    expect_code(&path, &["info"], 2).stdout("").stderr(
         predicate::str::contains("is not a usable database")
             .and(predicate::str::contains("too short to be a database")),
     );
@@ -452,10 +420,7 @@ fn a_truncated_database_is_refused_at_open() {
     let path = dir.path().join("cut.db");
     let bytes = std::fs::read(&t.path).unwrap();
     std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
-    query(&path)
-        .args(["distance", "867254301"])
-        .assert()
-        .code(2)
+    expect_code(&path, &["distance", "867254301"], 2)
         .stdout("")
         .stderr(predicate::str::contains("truncated"));
 }
@@ -484,7 +449,7 @@ fn rebuild_advice_names_only_a_board_it_knows() {
     changed.extend_from_slice(&bytes[preamble_len..header_start]);
     changed.extend_from_slice(&header_bytes);
     std::fs::write(&path, &changed).unwrap();
-    query(&path).arg("info").assert().code(2).stderr(
+    expect_code(&path, &["info"], 2).stderr(
         predicate::str::contains("the header is inconsistent").and(predicate::str::ends_with(
             format!(
                 "rebuild it with: cargo run --release -p build-db -- --board 2x4 --out {}\n",
@@ -494,16 +459,10 @@ fn rebuild_advice_names_only_a_board_it_knows() {
     );
     // Truncated: the header (at the end) is gone, and so is the board.
     std::fs::write(&path, &bytes[..bytes.len() - 100]).unwrap();
-    query(&path)
-        .arg("info")
-        .assert()
-        .code(2)
+    expect_code(&path, &["info"], 2)
         .stderr(predicate::str::contains("--board RxC").and(predicate::str::contains("3x3").not()));
     // --board is the user's word for it.
-    query(&path)
-        .args(["--board", "2x4", "info"])
-        .assert()
-        .code(2)
+    expect_code(&path, &["--board", "2x4", "info"], 2)
         .stderr(predicate::str::contains("--board 2x4 --out"));
 }
 
@@ -527,7 +486,7 @@ fn another_format_version_gets_advice_by_its_age() {
         let mut changed = bytes.clone();
         changed[8..12].copy_from_slice(&version.to_le_bytes());
         std::fs::write(&path, &changed).unwrap();
-        query(&path).arg("info").assert().code(2).stderr(
+        expect_code(&path, &["info"], 2).stderr(
             predicate::str::contains(format!("format version {version} is not supported"))
                 .and(predicate::str::contains(advice))
                 .and(predicate::str::contains("3x3").not()),
@@ -552,21 +511,14 @@ fn a_folder_as_the_database_is_named_as_such() {
 #[test]
 fn a_board_size_the_database_does_not_hold_exits_2() {
     let t = three_by_three();
-    query(&t.path)
-        .args(["--board", "2x4", "solve", "1234/5670"])
-        .assert()
-        .code(2)
+    expect_code(&t.path, &["--board", "2x4", "solve", "1234/5670"], 2)
         .stdout("")
         .stderr(
             predicate::str::contains(format!("{} holds 3x3 boards, not 2x4", t.path.display()))
                 .and(predicate::str::contains("build-db -- --board 2x4\n")),
         );
     // The size that matches is fine.
-    query(&t.path)
-        .args(["--board", "3x3", "distance", "867254301"])
-        .assert()
-        .code(0)
-        .stdout("31\n");
+    expect_code(&t.path, &["--board", "3x3", "distance", "867254301"], 0).stdout("31\n");
 }
 
 #[test]
@@ -578,10 +530,7 @@ fn another_board_size_works_with_its_own_database() {
     assert_eq!(v["distance"], 1);
     assert_eq!(v["moves"], "R");
     // A 3x3 board given to a 2x4 database.
-    query(&t.path)
-        .args(["solve", "867254301"])
-        .assert()
-        .code(2)
+    expect_code(&t.path, &["solve", "867254301"], 2)
         .stdout("")
         .stderr(predicate::str::contains(
             "expected 8 tiles for a 2x4 board (the blank included), got 9",
@@ -674,11 +623,7 @@ fn histogram_csv_is_the_published_eight_puzzle_table() {
 #[test]
 fn histogram_text_names_the_totals() {
     let t = three_by_three();
-    query(&t.path)
-        .arg("histogram")
-        .assert()
-        .code(0)
-        .stdout(predicate::str::starts_with(
+    expect_code(&t.path, &["histogram"], 0).stdout(predicate::str::starts_with(
         "goal 123456780 (3x3, blank at row 3, column 3): 181440 positions, maximum distance 31\n",
     ));
 }
@@ -686,11 +631,7 @@ fn histogram_text_names_the_totals() {
 #[test]
 fn histogram_json_and_csv_conflict() {
     let t = three_by_three();
-    query(&t.path)
-        .args(["histogram", "--json", "--csv"])
-        .assert()
-        .code(2)
-        .stdout("");
+    expect_code(&t.path, &["histogram", "--json", "--csv"], 2).stdout("");
 }
 
 // ---------------------------------------------------------------- info, verify
@@ -720,28 +661,21 @@ fn info_json_lists_nine_tables() {
 #[test]
 fn info_text_names_the_board_and_tables() {
     let t = three_by_three();
-    query(&t.path).arg("info").assert().code(0).stdout(
-        predicate::str::contains("board    3x3\n").and(predicate::str::contains(
-            "tables   9 of 9 goal blank cells\n",
-        )),
-    );
+    expect_code(&t.path, &["info"], 0).stdout(predicate::str::contains("board    3x3\n").and(
+        predicate::str::contains("tables   9 of 9 goal blank cells\n"),
+    ));
 }
 
 #[test]
 fn verify_passes_a_good_database() {
     let t = three_by_three();
-    query(&t.path)
-        .arg("verify")
-        .assert()
-        .code(0)
-        .stderr("")
-        .stdout(
-            predicate::str::contains(format!(
-                "{}: ok, 9 tables, 1632960 positions checked",
-                t.path.display()
-            ))
-            .and(predicate::str::contains("DAMAGED").not()),
-        );
+    expect_code(&t.path, &["verify"], 0).stderr("").stdout(
+        predicate::str::contains(format!(
+            "{}: ok, 9 tables, 1632960 positions checked",
+            t.path.display()
+        ))
+        .and(predicate::str::contains("DAMAGED").not()),
+    );
 }
 
 #[test]
@@ -758,12 +692,9 @@ fn verify_finds_one_flipped_table_byte() {
     std::fs::write(&path, &bytes).unwrap();
 
     // The header is intact, so the file still opens…
-    query(&path).args(["info", "--json"]).assert().code(0);
+    expect_code(&path, &["info", "--json"], 0);
     // …but verify reads the tables and finds the damage in exactly one.
-    let out = query(&path)
-        .arg("verify")
-        .assert()
-        .code(2)
+    let out = expect_code(&path, &["verify"], 2)
         .stderr(predicate::str::contains(format!(
             "{} is damaged",
             path.display()
@@ -1083,8 +1014,9 @@ fn batch_threads_must_be_positive() {
 fn random_draws_positions_at_the_distance_reproducibly() {
     let t = three_by_three();
     let run = |seed: &str| {
-        let out = query(&t.path)
-            .args([
+        let out = expect_code(
+            &t.path,
+            &[
                 "random",
                 "--distance",
                 "20",
@@ -1092,12 +1024,12 @@ fn random_draws_positions_at_the_distance_reproducibly() {
                 "25",
                 "--seed",
                 seed,
-            ])
-            .assert()
-            .code(0)
-            .get_output()
-            .stdout
-            .clone();
+            ],
+            0,
+        )
+        .get_output()
+        .stdout
+        .clone();
         String::from_utf8(out).unwrap()
     };
     let first = run("3");
@@ -1136,16 +1068,10 @@ fn random_draws_positions_at_the_distance_reproducibly() {
 #[test]
 fn random_beyond_the_maximum_names_the_maximum() {
     let t = three_by_three();
-    query(&t.path)
-        .args(["random", "--distance", "32"])
-        .assert()
-        .code(2)
+    expect_code(&t.path, &["random", "--distance", "32"], 2)
         .stdout("")
         .stderr(predicate::str::contains("the maximum distance is 31"));
-    query(&t.path)
-        .args(["random", "--distance", "20..10"])
-        .assert()
-        .code(2)
+    expect_code(&t.path, &["random", "--distance", "20..10"], 2)
         .stderr(predicate::str::contains("empty range"));
 }
 
@@ -1168,18 +1094,12 @@ fn solve_all_counts_and_lists_shortest_solutions() {
         assert_eq!(moves.len(), 31);
         assert_eq!(start.replay(&moves), Some(goal));
     }
-    query(&t.path)
-        .args(["solve", "867254301", "--all", "--limit", "2"])
-        .assert()
-        .code(0)
+    expect_code(&t.path, &["solve", "867254301", "--all", "--limit", "2"], 0)
         .stdout(predicate::str::contains(format!(
             "31 moves, {count} shortest solutions"
         )))
         .stdout(predicate::str::contains(format!("and {} more", count - 2)));
-    query(&t.path)
-        .args(["solve", "213456780", "--all"])
-        .assert()
-        .code(1)
+    expect_code(&t.path, &["solve", "213456780", "--all"], 1)
         .stdout(predicate::str::starts_with("unsolvable: "));
 }
 
@@ -1236,13 +1156,9 @@ fn heuristics_report_admissibility_against_the_truth() {
     }
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(roxmltree::Document::parse(&text).is_ok());
-    query(&t.path)
-        .args(["heuristics", "--csv"])
-        .assert()
-        .code(0)
-        .stdout(predicate::str::starts_with(
-            "heuristic,distance,count,mean,min,max\nmisplaced,0,1,",
-        ));
+    expect_code(&t.path, &["heuristics", "--csv"], 0).stdout(predicate::str::starts_with(
+        "heuristic,distance,count,mean,min,max\nmisplaced,0,1,",
+    ));
 }
 
 #[test]
@@ -1274,10 +1190,7 @@ fn compare_checks_every_algorithm_against_the_database() {
     let bfs = &v["algorithms"][0];
     assert_eq!(bfs["hit_limit"], true);
     assert!(bfs["moves"].is_null());
-    query(&t.path)
-        .args(["compare", "213456780"])
-        .assert()
-        .code(1);
+    expect_code(&t.path, &["compare", "213456780"], 1);
     // Names a program can match, the depth limit in a field of its own, and
     // the report's own field names.
     let names: Vec<&str> = algorithms
@@ -1299,13 +1212,9 @@ fn compare_checks_every_algorithm_against_the_database() {
     assert!(algorithms[0]["depth_limit"].is_null());
     assert!(algorithms[0]["elapsed_us"].is_number());
     // A depth limit below the distance: "none" is explained.
-    query(&t.path)
-        .args(["compare", "867254301", "--depth-limit", "3"])
-        .assert()
-        .code(0)
-        .stdout(predicate::str::contains(
-            "\"none\": no solution within the depth limit (3 moves",
-        ));
+    expect_code(&t.path, &["compare", "867254301", "--depth-limit", "3"], 0).stdout(
+        predicate::str::contains("\"none\": no solution within the depth limit (3 moves"),
+    );
 }
 
 #[test]
@@ -1327,10 +1236,7 @@ fn histogram_plots_one_goal_or_every_blank() {
     assert_eq!(tables.len(), 9);
     let last = tables.iter().find(|t| t["blank"] == "3,3").unwrap();
     assert_eq!(last["counts"], serde_json::json!(A089473));
-    query(&t.path)
-        .args(["histogram", "--plot", "h.gif"])
-        .assert()
-        .code(2)
+    expect_code(&t.path, &["histogram", "--plot", "h.gif"], 2)
         .stderr(predicate::str::contains("unsupported extension \".gif\""));
 }
 
@@ -1446,13 +1352,9 @@ fn a_running_batch_keeps_its_database_through_a_rebuild() {
 #[test]
 fn boards_above_nine_cells_are_written_with_spaces() {
     let t = crate::util::temp_db_with_blanks("2x5", &[9]);
-    query(&t.path)
-        .args(["solve", "1 2 3 4 5 / 6 7 8 0 9"])
-        .assert()
-        .code(0)
-        .stdout(predicate::str::starts_with(
-            "1 2 3 4 5 6 7 8 0 9 -> 1 2 3 4 5 6 7 8 9 0: 1 move\nR\n",
-        ));
+    expect_code(&t.path, &["solve", "1 2 3 4 5 / 6 7 8 0 9"], 0).stdout(
+        predicate::str::starts_with("1 2 3 4 5 6 7 8 0 9 -> 1 2 3 4 5 6 7 8 9 0: 1 move\nR\n"),
+    );
     let v = json_answer(&t.path, &["solve", "--json", "[[0,1,2,3,4],[5,6,7,8,9]]"]);
     assert_eq!(v["start"], "0 1 2 3 4 5 6 7 8 9");
     assert_eq!(v["goal"], "1 2 3 4 5 6 7 8 9 0");

@@ -2,7 +2,9 @@
 //! that must be refused with a message, input forms that must be read,
 //! and names that must be the same everywhere.
 
-use crate::util::{json_answer, json_of, query, query_in, run_query, stdout_of, temp_db};
+use crate::util::{
+    expect_code, json_answer, json_of, query, query_in, run_query, stdout_of, temp_db,
+};
 use predicates::prelude::*;
 
 fn three_by_three() -> &'static crate::util::TempDb {
@@ -102,15 +104,9 @@ fn a_global_option_given_twice_is_refused_in_either_order() {
 #[test]
 fn negative_numbers_get_the_tools_own_message() {
     let t = three_by_three();
-    query(&t.path)
-        .args(["solve", "-1 2 3 4 5 6 7 8 0"])
-        .assert()
-        .code(2)
+    expect_code(&t.path, &["solve", "-1 2 3 4 5 6 7 8 0"], 2)
         .stderr(predicate::str::contains("starts with a negative number"));
-    query(&t.path)
-        .args(["random", "--distance", "-1"])
-        .assert()
-        .code(2)
+    expect_code(&t.path, &["random", "--distance", "-1"], 2)
         .stderr(predicate::str::contains("\"-1\" is negative"));
 }
 
@@ -142,10 +138,7 @@ fn a_huge_bad_board_is_echoed_short() {
 #[test]
 fn an_empty_comma_field_is_refused_by_column() {
     let t = three_by_three();
-    query(&t.path)
-        .args(["distance", "1,2,3,,4,5,6,7,8,0"])
-        .assert()
-        .code(2)
+    expect_code(&t.path, &["distance", "1,2,3,,4,5,6,7,8,0"], 2)
         .stderr(predicate::str::contains("empty field at column 7"));
 }
 
@@ -158,11 +151,7 @@ fn boards_as_the_tool_prints_them_read_back() {
     let grid: Vec<&str> = text.lines().skip(3).take(3).collect();
     assert_eq!(grid, ["8 6 7", "2 5 4", "3 _ 1"]);
     for board in [grid.join("\n"), "867 254 301".to_string()] {
-        query(&t.path)
-            .args(["distance", &board])
-            .assert()
-            .code(0)
-            .stdout("31\n");
+        expect_code(&t.path, &["distance", &board], 0).stdout("31\n");
     }
 }
 
@@ -251,21 +240,12 @@ fn verify_counts_what_it_does_not_list_and_names_tables() {
 fn counts_of_one_are_singular() {
     let t = three_by_three();
     // 1 tile inversion.
-    query(&t.path)
-        .args(["distance", "123456870"])
-        .assert()
-        .code(1)
+    expect_code(&t.path, &["distance", "123456870"], 1)
         .stdout(predicate::str::contains("has 1 tile inversion relative"));
     // Only 1 position lies at 0 moves.
-    query(&t.path)
-        .args(["random", "--distance", "0", "--count", "2"])
-        .assert()
-        .code(2)
+    expect_code(&t.path, &["random", "--distance", "0", "--count", "2"], 2)
         .stderr(predicate::str::contains("only 1 lies at 0 moves"));
-    query(&t.path)
-        .args(["random", "--distance", "1", "--count", "3"])
-        .assert()
-        .code(2)
+    expect_code(&t.path, &["random", "--distance", "1", "--count", "3"], 2)
         .stderr(predicate::str::contains("only 2 lie at 1 move\n"));
 }
 

@@ -163,6 +163,13 @@ pub fn query_in(dir: &Path) -> Command {
     cmd
 }
 
+/// Runs `query --db PATH ARGS…` and expects exit code `code`; the rest of
+/// the output is the caller's to check.
+pub fn expect_code(db: &Path, args: &[&str], code: i32) -> assert_cmd::assert::Assert {
+    let assert = query(db).args(args).assert();
+    assert.code(code)
+}
+
 /// Runs `query --db PATH ARGS…`, expects exit code `code`, and returns
 /// what it printed.
 pub fn run_query(db: &Path, args: &[&str], code: i32) -> std::process::Output {
