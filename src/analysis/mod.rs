@@ -2,8 +2,8 @@
 //! the true distances, the textbook searches, random positions of exact
 //! difficulty, all shortest solutions, per-table statistics and plots.
 //!
-//! Uses everything below it: [`crate::puzzle`], [`crate::table`] and
-//! [`crate::db`].
+//! Uses everything below it: `puzzle`, `table` and
+//! `db`.
 
 mod heuristics;
 #[cfg(feature = "plot")]

@@ -2,7 +2,7 @@
 //! opening and routing goals to its tables, answering toward one goal, and
 //! verifying every entry.
 //!
-//! Uses [`crate::puzzle`] and [`crate::table`].
+//! Uses `puzzle` and `table`.
 
 pub mod build;
 pub mod database;

@@ -30,7 +30,7 @@ pub const BLOCK: usize = 1 << 20;
 /// How answers are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum BatchFormat {
-    /// One JSON object per line (see [`crate::io::answer`]).
+    /// One JSON object per line (see [`crate::io::write_json`]).
     #[default]
     Jsonl,
     /// A header line `start,goal,solvable,distance,moves,reason,error`, then one

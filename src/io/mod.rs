@@ -1,7 +1,7 @@
 //! Text and JSON in and out at speed: answers written without allocation,
 //! and batches of (start, goal) lines answered in blocks over threads.
 //!
-//! Uses [`crate::puzzle`], [`crate::table`] and [`crate::db`].
+//! Uses `puzzle`, `table` and `db`.
 
 mod answer;
 mod batch;

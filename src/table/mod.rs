@@ -2,7 +2,7 @@
 //! them by reverse breadth-first search: one byte per position, and
 //! optionally a path table of whole solutions.
 //!
-//! Uses only [`crate::puzzle`].
+//! Uses only `puzzle`.
 
 pub mod entry;
 pub mod generate;
