@@ -156,6 +156,7 @@ def build(
     path: str | PathLike[str] | None = None,
     *,
     all_goals: bool = False,
+    blanks: list[int] | None = None,
     progress: bool | None = None,
 ) -> str: ...
 def locate(board: str = "3x3") -> str: ...

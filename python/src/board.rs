@@ -8,6 +8,14 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
 /// A position: which tile is in each cell, row by row, 0 for the blank.
+///
+/// >>> b = Board("867254301")
+/// >>> b
+/// Board("867/254/301")
+/// >>> print(b.grid(), end="")
+/// 8 6 7
+/// 2 5 4
+/// 3 _ 1
 #[pyclass(module = "npuzzle", name = "Board", frozen, eq, hash)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PyBoard {

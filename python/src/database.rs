@@ -96,7 +96,7 @@ impl PyDatabase {
                     ),
                 ));
             };
-            crate::making::build(py, shape, &target, false, false)?;
+            crate::making::build(py, shape, &target, crate::making::Tables::Default, false)?;
             location.path = target;
         }
         let named = match location.origin {

@@ -48,7 +48,9 @@ fn create(py: Python<'_>) -> PyResult<Classes> {
         py,
         "Error",
         &[exception],
-        "Base class of every error npuzzle raises.",
+        "Base class of every error npuzzle raises.\n\n\
+         >>> issubclass(npuzzle.UnsolvableError, npuzzle.Error)\n\
+         True",
     )?;
     let e = error.bind(py).clone();
     let parse = make(
@@ -94,7 +96,13 @@ fn create(py: Python<'_>) -> PyResult<Classes> {
         "MissingTableError",
         &[database.bind(py).clone()],
         "The database has no table for the goal asked about (12-cell databases \
-         hold only the default goal's unless built with all_goals=True).",
+         hold only the default goal's unless built with all_goals=True).\n\n\
+         >>> import os, tempfile\n\
+         >>> path = os.path.join(tempfile.mkdtemp(), \"one.db\")\n\
+         >>> db = npuzzle.Database(npuzzle.build(\"2x3\", path, blanks=[5]))\n\
+         >>> db.distance(\"123405\", goal=\"102345\")\n\
+         Traceback (most recent call last):\n...\n\
+         npuzzle.MissingTableError: the database has no table for goals with the blank in row 1, column 2, ...",
     )?;
     Ok(Classes {
         error,

@@ -17,24 +17,32 @@ use std::path::PathBuf;
 /// Builds the database for `board` boards, by default into the per-user
 /// data folder where `Database(board=...)` finds it, and returns its path.
 /// 12-cell boards (3x4, 2x6) take seconds and 240 MB a table; they get only
-/// the default goal's table unless `all_goals` is set. `progress` draws a
-/// bar on stderr (by default where the session is interactive).
+/// the default goal's table unless `all_goals` is set. `blanks` chooses the
+/// tables instead: goal blank cells, numbered row by row from 0 (like
+/// `build-db --blank`). `progress` draws a bar on stderr (by default where
+/// the session is interactive).
 ///
 /// >>> npuzzle.build("2x3").endswith("2x3.db")
 /// True
 #[pyfunction]
-#[pyo3(signature = (board = "3x3", path = None, *, all_goals = false, progress = None))]
+#[pyo3(signature = (board = "3x3", path = None, *, all_goals = false, blanks = None, progress = None))]
 fn build(
     py: Python<'_>,
     board: &str,
     path: Option<PathBuf>,
     all_goals: bool,
+    blanks: Option<Vec<usize>>,
     progress: Option<bool>,
 ) -> PyResult<String> {
     let shape = board::shape_of(py, board)?;
     let target = database::build_target(py, shape, path)?;
     let progress = progress.unwrap_or_else(|| making::interactive(py));
-    making::build(py, shape, &target, all_goals, progress)?;
+    let tables = match blanks {
+        Some(blanks) => making::Tables::These(blanks),
+        None if all_goals => making::Tables::AllGoals,
+        None => making::Tables::Default,
+    };
+    making::build(py, shape, &target, tables, progress)?;
     Ok(target.display().to_string())
 }
 

@@ -35,19 +35,43 @@ fn write_stderr(text: &str) {
     });
 }
 
-/// Builds the `shape` database at `path` with the library's defaults (or
-/// every goal's table), the GIL released while it searches.
+/// Which tables to build.
+pub enum Tables {
+    /// The library's default (every goal's up to 10 cells, else the default goal's).
+    Default,
+    /// One per class of symmetric cells: every goal answered.
+    AllGoals,
+    /// These goal blank cells'.
+    These(Vec<usize>),
+}
+
+/// Builds the `shape` database at `path`, the GIL released while it searches.
 pub fn build(
     py: Python<'_>,
     shape: Shape,
     path: &Path,
-    every_goal: bool,
+    tables: Tables,
     progress: bool,
 ) -> PyResult<npuzzle::Built> {
-    let blanks = if every_goal {
-        all_goals(shape)
-    } else {
-        default_blanks(shape)
+    let blanks = match tables {
+        Tables::Default => default_blanks(shape),
+        Tables::AllGoals => all_goals(shape),
+        Tables::These(mut blanks) => {
+            blanks.sort_unstable();
+            blanks.dedup();
+            if let Some(&bad) = blanks.iter().find(|&&b| b >= shape.cells()) {
+                return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                    "blanks: cell {bad} is not on a {shape} board (cells are 0 to {})",
+                    shape.cells() - 1
+                )));
+            }
+            if blanks.is_empty() {
+                return Err(pyo3::exceptions::PyValueError::new_err(
+                    "blanks: name at least one goal blank cell",
+                ));
+            }
+            blanks
+        }
     };
     let tables = blanks.len();
     // Positions found so far over all tables, per table.
