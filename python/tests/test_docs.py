@@ -36,3 +36,15 @@ def test_every_public_name_has_an_example() -> None:
     names = {n for n, _ in documented()}
     undocumented = [n for n in npuzzle.__all__ if n not in names and n != "AUTO_BUILD_MAX_CELLS"]
     assert not undocumented
+
+
+def test_readme_examples() -> None:
+    """The README's first example runs as written."""
+    from pathlib import Path
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    block = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    test = doctest.DocTestParser().get_doctest(block, {}, "README.md", None, 0)
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    assert runner.failures == 0
