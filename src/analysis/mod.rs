@@ -17,6 +17,6 @@ pub use heuristics::{
     survey, survey_all, DistanceStats, Evaluator, Heuristic, Survey, UnknownHeuristic,
 };
 pub use sample::{parse_distances, sample, DistanceRangeError, SampleError};
-pub use shortest::{count_shortest, list_shortest};
+pub use shortest::{best_moves, count_shortest, list_shortest};
 pub use stats::{stats, stats_toward, TableStats};
 pub use textbook::{search, Algorithm, SearchReport, ShapeMismatch};

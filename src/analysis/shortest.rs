@@ -34,6 +34,38 @@ fn closer<'a>(
         })
 }
 
+/// Every move from `start` that leads one step closer to the goal: the
+/// first moves of all shortest solutions, in letter order (D, L, R, U).
+/// Empty at the goal.
+///
+/// ```
+/// # use npuzzle::{analysis::best_moves, build_tables, parse_board, write_database, Database, Shape, Board};
+/// # let shape: Shape = "2x3".parse()?;
+/// # let dir = tempfile::tempdir()?;
+/// # let path = dir.path().join("2x3.db");
+/// # write_database(&path, shape, &build_tables(shape, &[5]))?;
+/// let db = Database::open(&path)?;
+/// let target = db.goal_table(&Board::goal(shape))?;
+/// // The blank can go up (one step closer) or left (one step away).
+/// let start = parse_board("123/450", shape)?;
+/// assert!(best_moves(&target, &start)?.is_empty());
+/// let start = parse_board("120/453", shape)?;
+/// assert_eq!(npuzzle::move_string(&best_moves(&target, &start)?), "D");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn best_moves(target: &GoalTable<'_>, start: &crate::Board) -> Result<Vec<Move>, LookupError> {
+    let position = target.cursor(start)?;
+    let distance = target.distance_at(position.rank())?;
+    let moves: Vec<Move> = closer(target, &position).map(|(m, _)| m).collect();
+    // Every position but the goal has a move one step closer; none means damage.
+    if moves.is_empty() && distance > 0 {
+        return Err(LookupError::Corrupt {
+            rank: position.rank(),
+        });
+    }
+    Ok(moves)
+}
+
 /// The number of distinct shortest move sequences from `start` to the goal.
 /// At most 4·3^79 for the 80 moves of the longest boards, so a `u128` holds it.
 pub fn count_shortest(target: &GoalTable<'_>, start: &crate::Board) -> Result<u128, LookupError> {

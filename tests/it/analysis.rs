@@ -215,3 +215,36 @@ fn stats_match_the_published_eight_puzzle_facts() {
         );
     }
 }
+
+#[test]
+fn best_moves_are_exactly_the_moves_one_step_closer() {
+    use npuzzle::analysis::best_moves;
+    use npuzzle::Move;
+    for (size, rows, cols) in [("2x3", 2, 3), ("3x3", 3, 3)] {
+        let t = temp_db(size);
+        let shape = t.db.shape();
+        let goal = Board::goal(shape);
+        let dist = plain_bfs(rows, cols, goal.cells());
+        let target = t.db.goal_table(&goal).unwrap();
+        for start_cells in dist.keys().step_by(97) {
+            let start = Board::new(
+                shape,
+                &start_cells.iter().map(|&c| c as u64).collect::<Vec<_>>(),
+            )
+            .unwrap();
+            let d = dist[start_cells];
+            let best = best_moves(&target, &start).unwrap();
+            // Letter order, as `list_shortest` walks them.
+            let expected: Vec<Move> = [Move::Down, Move::Left, Move::Right, Move::Up]
+                .into_iter()
+                .filter(|&m| {
+                    start
+                        .apply(m)
+                        .is_some_and(|next| dist[&cells(&next)] + 1 == d)
+                })
+                .collect();
+            assert_eq!(best, expected, "{start}");
+            assert_eq!(best.is_empty(), d == 0, "{start}");
+        }
+    }
+}

@@ -1,0 +1,196 @@
+"""Exact answers to sliding-tile puzzles, by lookup instead of search.
+
+A precomputed database holds every position's distance to the goal and a
+move one step closer, so every answer is optimal and instant::
+
+    >>> import npuzzle
+    >>> npuzzle.solve("867254301").distance
+    31
+    >>> npuzzle.distance([[1, 2, 3], [4, 5, 6], [7, 0, 8]])
+    1
+
+The module-level functions use the 3x3 database, built into the per-user
+data folder on first use (about 20 ms). ``npuzzle.Database(board="2x4")``
+opens (or builds) another board's; 12-cell boards are built on request with
+``npuzzle.build("3x4")``.
+
+Moves are the blank's directions (``U``, ``D``, ``L``, ``R``), as the
+``query`` command line writes them.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, Any
+
+from ._npuzzle import (
+    AUTO_BUILD_MAX_CELLS,
+    Board,
+    Check,
+    Database,
+    DatabaseError,
+    Error,
+    IllegalMoveError,
+    MissingTableError,
+    ParseError,
+    Solution,
+    Solvability,
+    UnsolvableError,
+    build,
+    locate,
+)
+
+if TYPE_CHECKING:
+    from ._npuzzle import _BoardLike, _Moves, _Positions
+
+__all__ = [
+    "AUTO_BUILD_MAX_CELLS",
+    "Board",
+    "Check",
+    "Database",
+    "DatabaseError",
+    "Error",
+    "IllegalMoveError",
+    "MissingTableError",
+    "ParseError",
+    "Solution",
+    "Solvability",
+    "UnsolvableError",
+    "best_moves",
+    "build",
+    "check",
+    "count_solutions",
+    "default_database",
+    "distance",
+    "distances",
+    "histogram",
+    "locate",
+    "random",
+    "solutions",
+    "solvable",
+    "solve",
+    "solve_many",
+]
+
+_default: Database | None = None
+_lock = threading.Lock()
+
+
+def default_database() -> Database:
+    """The 3x3 database the module-level functions use, opened (or built)
+    on first use.
+
+    >>> npuzzle.default_database().board
+    '3x3'
+    """
+    global _default
+    if _default is None:
+        with _lock:
+            if _default is None:
+                _default = Database(board="3x3")
+    return _default
+
+
+def solve(start: _BoardLike, goal: _BoardLike | None = None) -> Solution:
+    """One shortest solution on the 3x3 board (see ``Database.solve``).
+
+    >>> npuzzle.solve("123468750").moves
+    'ULDR'
+    """
+    return default_database().solve(start, goal)
+
+
+def distance(start: _BoardLike, goal: _BoardLike | None = None) -> int:
+    """The fewest moves from ``start`` to ``goal`` on the 3x3 board.
+
+    >>> npuzzle.distance("867254301")
+    31
+    """
+    return default_database().distance(start, goal)
+
+
+def solvable(start: _BoardLike, goal: _BoardLike | None = None) -> Solvability:
+    """Whether ``start`` can reach ``goal``, with the reason when not.
+
+    >>> bool(npuzzle.solvable("213456780"))
+    False
+    """
+    return default_database().solvable(start, goal)
+
+
+def best_moves(position: _BoardLike, goal: _BoardLike | None = None) -> list[str]:
+    """Every move that leads one step closer to ``goal``.
+
+    >>> npuzzle.best_moves("105432786")
+    ['D', 'R']
+    """
+    return default_database().best_moves(position, goal)
+
+
+def count_solutions(start: _BoardLike, goal: _BoardLike | None = None) -> int:
+    """How many distinct shortest solutions there are.
+
+    >>> npuzzle.count_solutions("867254301")
+    40
+    """
+    return default_database().count_solutions(start, goal)
+
+
+def solutions(start: _BoardLike, goal: _BoardLike | None = None, limit: int = 10) -> list[str]:
+    """Up to ``limit`` shortest solutions, in alphabetical order.
+
+    >>> npuzzle.solutions("105432786")
+    ['DRULDRD', 'RDLURDD']
+    """
+    return default_database().solutions(start, goal, limit)
+
+
+def histogram(goal: _BoardLike | None = None) -> list[int]:
+    """How many 3x3 positions lie at each distance from ``goal``.
+
+    >>> len(npuzzle.histogram())
+    32
+    """
+    return default_database().histogram(goal)
+
+
+def random(
+    distance: int | range | str, count: int = 1, seed: int | None = None, goal: _BoardLike | None = None
+) -> list[Board]:
+    """``count`` distinct 3x3 positions drawn uniformly at ``distance``.
+
+    >>> npuzzle.distance(npuzzle.random(20, seed=7)[0])
+    20
+    """
+    return default_database().random(distance, count, seed, goal)
+
+
+def check(start: _BoardLike, moves: _Moves, goal: _BoardLike | None = None) -> Check:
+    """Grades a 3x3 solution against the optimum.
+
+    >>> npuzzle.check("123468750", "ULDR").is_optimal
+    True
+    """
+    return default_database().check(start, moves, goal)
+
+
+def distances(
+    positions: _Positions, goal: _BoardLike | None = None, *, threads: int | None = None
+) -> Any:
+    """Distances of many 3x3 positions at once (see ``Database.distances``).
+
+    >>> npuzzle.distances(["123456708", "123456780"])
+    [1, 0]
+    """
+    return default_database().distances(positions, goal, threads=threads)
+
+
+def solve_many(
+    positions: _Positions, goal: _BoardLike | None = None, *, threads: int | None = None
+) -> Any:
+    """Shortest solutions of many 3x3 positions at once.
+
+    >>> npuzzle.solve_many(["123456708"])
+    ['R']
+    """
+    return default_database().solve_many(positions, goal, threads=threads)

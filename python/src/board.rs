@@ -1,0 +1,457 @@
+//! `npuzzle.Board`, and boards read from whatever Python hands over: text in
+//! every form the command line reads, lists and tuples (flat or nested),
+//! NumPy arrays, and `Board`s.
+
+use crate::errors;
+use npuzzle::{parse_board, Board, BoardError, Move, ParseError, Shape};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString, PyTuple};
+
+/// A position: which tile is in each cell, row by row, 0 for the blank.
+///
+/// >>> b = Board("867254301")
+/// >>> b
+/// Board("867/254/301")
+/// >>> print(b.grid(), end="")
+/// 8 6 7
+/// 2 5 4
+/// 3 _ 1
+#[pyclass(module = "npuzzle", name = "Board", frozen, eq, hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PyBoard {
+    pub board: Board,
+}
+
+/// A shape from its text (`"3x3"`), as a `ParseError` if it is not one.
+pub fn shape_of(py: Python<'_>, text: &str) -> PyResult<Shape> {
+    text.parse::<Shape>().map_err(|e| errors::parse(py, e))
+}
+
+/// Reads a board of `shape` from any accepted form.
+#[inline]
+pub fn to_board(obj: &Bound<'_, PyAny>, shape: Shape) -> PyResult<Board> {
+    let py = obj.py();
+    if let Ok(text) = obj.cast::<PyString>() {
+        return parse_board(text.to_str()?, shape).map_err(|e| errors::parse(py, e));
+    }
+    if let Ok(board) = obj.cast::<PyBoard>() {
+        let board = board.get().board;
+        if board.shape() != shape {
+            return Err(errors::parse(
+                py,
+                npuzzle::LookupError::Shape {
+                    expected: shape,
+                    got: board.shape(),
+                },
+            ));
+        }
+        return Ok(board);
+    }
+    let (cells, rows) = tiles_of(obj, Some(shape))?;
+    if let Some(rows) = rows {
+        check_rows(py, shape, &rows)?;
+    }
+    Board::new(shape, &cells).map_err(|e| errors::parse(py, ParseError::from(e)))
+}
+
+fn check_rows(py: Python<'_>, shape: Shape, rows: &[usize]) -> PyResult<()> {
+    if rows.len() != shape.rows() {
+        return Err(errors::parse(
+            py,
+            ParseError::WrongRowCount {
+                shape,
+                expected: shape.rows(),
+                got: rows.len(),
+            },
+        ));
+    }
+    match rows.iter().position(|&len| len != shape.cols()) {
+        Some(i) => Err(errors::parse(
+            py,
+            ParseError::WrongRowLength {
+                shape,
+                row: i + 1,
+                expected: shape.cols(),
+                got: rows[i],
+            },
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The items of a list, a tuple, or anything with `tolist()` (NumPy
+/// arrays); `None` for other objects.
+fn items_of<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Vec<Bound<'py, PyAny>>>> {
+    if let Ok(list) = obj.cast::<PyList>() {
+        return Ok(Some(list.iter().collect()));
+    }
+    if let Ok(tuple) = obj.cast::<PyTuple>() {
+        return Ok(Some(tuple.iter().collect()));
+    }
+    if obj.hasattr("__array_interface__")? || obj.hasattr("__array__")? {
+        let list = obj.call_method0("tolist")?;
+        if list.cast::<PyList>().is_ok() {
+            return items_of(&list);
+        }
+    }
+    Ok(None)
+}
+
+/// The tiles of a flat or nested sequence, with the length of each row
+/// when nested. `shape` (when known) names the board in messages.
+fn tiles_of(
+    obj: &Bound<'_, PyAny>,
+    shape: Option<Shape>,
+) -> PyResult<(Vec<u64>, Option<Vec<usize>>)> {
+    let py = obj.py();
+    let Some(items) = items_of(obj)? else {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "a board is text (\"867254301\"), a list or tuple of tiles or of rows, a NumPy \
+             array, or a Board, not {}",
+            obj.get_type().name()?
+        )));
+    };
+    let nested = match items.first() {
+        Some(first) => items_of(first)?.is_some(),
+        None => false,
+    };
+    let max = shape.map_or(npuzzle::MAX_CELLS, |s| s.cells()) - 1;
+    if !nested {
+        let cells = items
+            .iter()
+            .map(|t| tile(t, shape, max))
+            .collect::<PyResult<Vec<u64>>>()?;
+        return Ok((cells, None));
+    }
+    let mut cells = Vec::new();
+    let mut rows = Vec::new();
+    for item in &items {
+        let Some(row) = items_of(item)? else {
+            return Err(errors::parse(
+                py,
+                format!("{} is not a row (a list of tiles)", item.repr()?),
+            ));
+        };
+        rows.push(row.len());
+        for t in &row {
+            cells.push(tile(t, shape, max)?);
+        }
+    }
+    Ok((cells, Some(rows)))
+}
+
+/// One tile number.
+fn tile(obj: &Bound<'_, PyAny>, shape: Option<Shape>, max: usize) -> PyResult<u64> {
+    let py = obj.py();
+    let out_of_range = |shown: String| {
+        let board = shape.map_or(String::new(), |s| format!(" for a {s} board"));
+        errors::parse(
+            py,
+            format!(
+                "tile {shown} is out of range{board} (tiles are 1 to {max}, and 0 is the blank)"
+            ),
+        )
+    };
+    if obj.cast::<pyo3::types::PyInt>().is_err() {
+        // NumPy's integer scalars are not `int`s, but index like them.
+        if !obj.hasattr("__index__")? || obj.cast::<pyo3::types::PyFloat>().is_ok() {
+            return Err(errors::parse(
+                py,
+                format!(
+                    "{} is not a tile number (tiles are 0 to {max})",
+                    obj.repr()?
+                ),
+            ));
+        }
+    }
+    match obj.extract::<i64>() {
+        Ok(t) if t >= 0 => Ok(t as u64),
+        Ok(t) => Err(out_of_range(t.to_string())),
+        Err(_) => Err(out_of_range(obj.str()?.to_string())),
+    }
+}
+
+impl PyBoard {
+    /// The board's text form with rows separated by `/`, as `repr` shows it.
+    fn rows_text(&self) -> String {
+        let shape = self.board.shape();
+        let compact = shape.cells() <= 9;
+        let rows: Vec<String> = self
+            .board
+            .cells()
+            .chunks(shape.cols())
+            .map(|row| {
+                let tiles: Vec<String> = row.iter().map(|t| t.to_string()).collect();
+                tiles.join(if compact { "" } else { " " })
+            })
+            .collect();
+        rows.join(if compact { "/" } else { " / " })
+    }
+
+    fn wrap(board: Board) -> PyBoard {
+        PyBoard { board }
+    }
+}
+
+/// Reads a move letter (`U`, `D`, `L`, `R`, either case).
+pub fn moves_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Vec<Move>> {
+    let letters: Vec<String> = if let Ok(text) = obj.cast::<PyString>() {
+        text.to_str()?
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != ',')
+            .map(String::from)
+            .collect()
+    } else {
+        match items_of(obj)? {
+            Some(items) => items
+                .iter()
+                .map(|i| i.extract::<String>())
+                .collect::<PyResult<_>>()?,
+            None => {
+                return Err(pyo3::exceptions::PyTypeError::new_err(
+                    "moves are a string of letters (\"ULDR\") or a list of them",
+                ))
+            }
+        }
+    };
+    letters
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let mut chars = l.chars();
+            match (chars.next().and_then(Move::from_letter), chars.next()) {
+                (Some(m), None) => Ok(m),
+                _ => Err(errors::parse(
+                    py,
+                    format!(
+                        "move {} is {l:?}, not a move: moves are U, D, L and R (the blank's \
+                         direction)",
+                        i + 1
+                    ),
+                )),
+            }
+        })
+        .collect()
+}
+
+/// Plays `moves` from `board`, or says which one leaves the board.
+pub fn play(py: Python<'_>, board: Board, moves: &[Move]) -> PyResult<Board> {
+    let mut at = board;
+    for (i, &m) in moves.iter().enumerate() {
+        at = at.apply(m).ok_or_else(|| {
+            errors::illegal_move(
+                py,
+                format!(
+                    "move {} ({}) takes the blank off the board",
+                    i + 1,
+                    m.letter()
+                ),
+            )
+        })?;
+    }
+    Ok(at)
+}
+
+#[pymethods]
+impl PyBoard {
+    /// A board from text in any form the command line reads, a list or
+    /// tuple of tiles (flat, or one list per row), or a NumPy array.
+    ///
+    /// `board` is the size, "RxC"; without it, nested rows give the size
+    /// and anything else is 3x3.
+    ///
+    /// >>> Board("867254301")
+    /// Board("867/254/301")
+    /// >>> Board([[1, 2, 3], [4, 0, 5]]).size
+    /// '2x3'
+    #[new]
+    #[pyo3(signature = (tiles, board = None))]
+    fn new(py: Python<'_>, tiles: &Bound<'_, PyAny>, board: Option<&str>) -> PyResult<PyBoard> {
+        if let Some(size) = board {
+            return Ok(PyBoard::wrap(to_board(tiles, shape_of(py, size)?)?));
+        }
+        if tiles.cast::<PyString>().is_ok() || tiles.cast::<PyBoard>().is_ok() {
+            return Ok(PyBoard::wrap(to_board(tiles, Shape::THREE_BY_THREE)?));
+        }
+        let (cells, rows) = tiles_of(tiles, None)?;
+        let shape = match &rows {
+            Some(rows) => shape_of(
+                py,
+                &format!("{}x{}", rows.len(), rows.first().copied().unwrap_or(0)),
+            )?,
+            None => Shape::THREE_BY_THREE,
+        };
+        if let Some(rows) = rows {
+            check_rows(py, shape, &rows)?;
+        }
+        Board::new(shape, &cells)
+            .map(PyBoard::wrap)
+            .map_err(|e: BoardError| errors::parse(py, ParseError::from(e)))
+    }
+
+    /// The goal: tiles in order, the blank last.
+    ///
+    /// >>> Board.goal("2x3")
+    /// Board("123/450", board="2x3")
+    #[staticmethod]
+    #[pyo3(signature = (board = "3x3"))]
+    fn goal(py: Python<'_>, board: &str) -> PyResult<PyBoard> {
+        Ok(PyBoard::wrap(Board::goal(shape_of(py, board)?)))
+    }
+
+    /// The tiles, row by row, 0 for the blank.
+    ///
+    /// >>> Board("123456780").cells
+    /// (1, 2, 3, 4, 5, 6, 7, 8, 0)
+    #[getter]
+    fn cells<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.board.cells())
+    }
+
+    /// The board's size, "RxC".
+    ///
+    /// >>> Board("123456780").size
+    /// '3x3'
+    #[getter]
+    fn size(&self) -> String {
+        self.board.shape().to_string()
+    }
+
+    /// Rows of the board.
+    ///
+    /// >>> Board("123456780").rows
+    /// 3
+    #[getter]
+    fn rows(&self) -> usize {
+        self.board.shape().rows()
+    }
+
+    /// Columns of the board.
+    ///
+    /// >>> Board("123456780").cols
+    /// 3
+    #[getter]
+    fn cols(&self) -> usize {
+        self.board.shape().cols()
+    }
+
+    /// The index of the blank's cell, row by row from 0.
+    ///
+    /// >>> Board("123456780").blank
+    /// 8
+    #[getter]
+    fn blank(&self) -> usize {
+        self.board.blank()
+    }
+
+    /// The tiles as a list of rows.
+    ///
+    /// >>> Board("123456780").tolist()
+    /// [[1, 2, 3], [4, 5, 6], [7, 8, 0]]
+    fn tolist(&self) -> Vec<Vec<u32>> {
+        let cols = self.board.shape().cols();
+        self.board
+            .cells()
+            .chunks(cols)
+            .map(|r| r.iter().map(|&t| u32::from(t)).collect())
+            .collect()
+    }
+
+    /// The board drawn as rows of tiles, the blank as `_`.
+    ///
+    /// >>> print(Board("867254301").grid(), end="")
+    /// 8 6 7
+    /// 2 5 4
+    /// 3 _ 1
+    fn grid(&self) -> String {
+        self.board.grid()
+    }
+
+    /// The moves the blank can make here, as letters in the order U, D, L, R.
+    ///
+    /// >>> Board("123456780").moves()
+    /// 'UL'
+    fn moves(&self) -> String {
+        Move::ALL
+            .iter()
+            .filter(|&&m| self.board.apply(m).is_some())
+            .map(|m| m.letter())
+            .collect()
+    }
+
+    /// The board after the blank makes `moves` (letters U, D, L, R: the
+    /// blank's direction; a string or a list).
+    ///
+    /// >>> Board("123456708").apply("R")
+    /// Board("123/456/780")
+    fn apply(&self, py: Python<'_>, moves: &Bound<'_, PyAny>) -> PyResult<PyBoard> {
+        let moves = moves_of(py, moves)?;
+        play(py, self.board, &moves).map(PyBoard::wrap)
+    }
+
+    /// The tile that slides when the blank makes `move`, or None at the edge.
+    ///
+    /// >>> Board("123456708").tile_moved_by("R")
+    /// 8
+    fn tile_moved_by(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
+        match moves_of(py, r#move)?.as_slice() {
+            [m] => Ok(self.board.tile_moved_by(*m)),
+            _ => Err(errors::parse(py, "expected one move letter (U, D, L or R)")),
+        }
+    }
+
+    /// The command line's text form: `867254301`, or tiles separated by
+    /// spaces on boards of more than nine cells.
+    fn __str__(&self) -> String {
+        self.board.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        let shape = self.board.shape();
+        if shape == Shape::THREE_BY_THREE {
+            format!("Board(\"{}\")", self.rows_text())
+        } else {
+            format!("Board(\"{}\", board=\"{shape}\")", self.rows_text())
+        }
+    }
+
+    /// The board as an HTML grid, for Jupyter.
+    fn _repr_html_(&self) -> String {
+        let shape = self.board.shape();
+        let mut html = String::from(
+            "<table style=\"border-collapse:collapse;font-family:monospace;font-size:1.4em\">",
+        );
+        for row in self.board.cells().chunks(shape.cols()) {
+            html.push_str("<tr>");
+            for &t in row {
+                let (text, background) = match t {
+                    0 => (String::new(), "#ddd"),
+                    t => (t.to_string(), "#fff"),
+                };
+                html.push_str(&format!(
+                    "<td style=\"border:2px solid #444;width:2em;height:2em;text-align:center;\
+                     background:{background};color:#000\">{text}</td>"
+                ));
+            }
+            html.push_str("</tr>");
+        }
+        html.push_str("</table>");
+        html
+    }
+
+    fn __len__(&self) -> usize {
+        self.board.shape().cells()
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, String))> {
+        let this = slf.get();
+        Ok((
+            slf.get_type().into_any(),
+            (this.board.to_string(), this.board.shape().to_string()),
+        ))
+    }
+}
+
+pub fn wrap(board: Board) -> PyBoard {
+    PyBoard::wrap(board)
+}

@@ -1,0 +1,693 @@
+//! `npuzzle.Database` and the answers it gives: each method converts its
+//! arguments, asks the library, and converts the answer back.
+
+use crate::board::{self, play, to_board, wrap, PyBoard};
+use crate::errors;
+use memmap2::Mmap;
+use npuzzle::analysis::{best_moves, count_shortest, list_shortest, parse_distances, sample};
+use npuzzle::{
+    locate, move_string, solvability, user_data_path, Board, Database, GoalTable, Move, Origin,
+    Shape,
+};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyRange, PyString};
+use rand::{rngs::StdRng, SeedableRng};
+use std::path::PathBuf;
+
+/// Boards of up to this many cells get their database built on first use.
+pub const AUTO_BUILD_MAX_CELLS: usize = 10;
+
+/// An opened database.
+///
+/// Without `path`, it is found where the command line looks: `$NPUZZLE_DB`,
+/// then `data/RxC.db` under the current folder, then the per-user data
+/// folder. Where none exists for a board of up to 10 cells, it is built
+/// into the per-user data folder (about 20 ms for 3x3); 12-cell boards are
+/// built only by `npuzzle.build`. Safe to share between threads.
+///
+/// >>> db = Database(board="2x3")
+/// >>> db.distance("123/405")
+/// 1
+#[pyclass(module = "npuzzle", name = "Database", frozen)]
+pub struct PyDatabase {
+    pub db: Database<Mmap>,
+    pub path: PathBuf,
+    goal: Board,
+}
+
+impl PyDatabase {
+    pub fn shape(&self) -> Shape {
+        self.db.shape()
+    }
+
+    /// The library's lookup error as a Python exception.
+    pub fn err(&self, py: Python<'_>, e: npuzzle::LookupError) -> PyErr {
+        errors::lookup(py, e, &self.path, self.shape())
+    }
+
+    /// The goal given, or the default one.
+    #[inline]
+    pub fn goal_of(&self, goal: Option<&Bound<'_, PyAny>>) -> PyResult<Board> {
+        match goal {
+            None => Ok(self.goal),
+            Some(g) if g.is_none() => Ok(self.goal),
+            Some(g) => to_board(g, self.shape()),
+        }
+    }
+
+    /// The table seen from the goal given (or the default one).
+    #[inline]
+    pub fn target(
+        &self,
+        py: Python<'_>,
+        goal: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<GoalTable<'_>> {
+        let goal = self.goal_of(goal)?;
+        self.db.goal_table(&goal).map_err(|e| self.err(py, e))
+    }
+
+    /// Opens the database at `path` or finds it for `board`, building it
+    /// where that is cheap.
+    pub fn open(py: Python<'_>, path: Option<PathBuf>, board: Option<Shape>) -> PyResult<Self> {
+        let shape = board.unwrap_or(Shape::THREE_BY_THREE);
+        let mut location = locate(shape, path.as_deref());
+        let absent = !location.path.exists();
+        let searched = matches!(location.origin, Origin::WorkingDir | Origin::UserData);
+        if absent && searched {
+            if shape.cells() > AUTO_BUILD_MAX_CELLS {
+                let target = user_data_path(shape).unwrap_or(location.path.clone());
+                return Err(errors::database(
+                    py,
+                    format!(
+                        "no database for {shape} boards at {}: 12-cell databases take seconds \
+                         to build and 240 MB or more, so they are built only on request: {}",
+                        target.display(),
+                        errors::build_call(&target, shape, false)
+                    ),
+                ));
+            }
+            let Some(target) = user_data_path(shape) else {
+                return Err(errors::database(
+                    py,
+                    format!(
+                        "no database for {shape} boards, and no per-user data folder to build \
+                         one in (no home folder): pass path= to a file npuzzle.build wrote"
+                    ),
+                ));
+            };
+            crate::making::build(py, shape, &target, crate::making::Tables::Default, false)?;
+            location.path = target;
+        }
+        let named = match location.origin {
+            Origin::WorkingDir | Origin::UserData => Some(shape),
+            Origin::Given | Origin::Env => board,
+        };
+        let db = py
+            .detach(|| Database::open(&location.path))
+            .map_err(|e| errors::open(py, e, location.origin, named))?;
+        if let Some(wanted) = board {
+            if db.shape() != wanted {
+                return Err(errors::database(
+                    py,
+                    format!(
+                        "{} holds {} boards, not {wanted} (board=); build one with: {}",
+                        location.path.display(),
+                        db.shape(),
+                        errors::build_call(
+                            &user_data_path(wanted).unwrap_or_default(),
+                            wanted,
+                            false
+                        )
+                    ),
+                ));
+            }
+        }
+        let goal = Board::goal(db.shape());
+        Ok(PyDatabase {
+            db,
+            path: location.path,
+            goal,
+        })
+    }
+}
+
+/// `distance=` of `random`: an int K, a `range`, or the command line's
+/// text ("20", "20..=25", "20..26").
+fn distances_of(obj: &Bound<'_, PyAny>) -> PyResult<std::ops::RangeInclusive<u32>> {
+    let bad = |e: npuzzle::analysis::DistanceRangeError| PyValueError::new_err(e.to_string());
+    if let Ok(text) = obj.cast::<PyString>() {
+        return parse_distances(text.to_str()?).map_err(bad);
+    }
+    if let Ok(range) = obj.cast::<PyRange>() {
+        let (start, stop, step): (i64, i64, i64) = (
+            range.getattr("start")?.extract()?,
+            range.getattr("stop")?.extract()?,
+            range.getattr("step")?.extract()?,
+        );
+        if step != 1 {
+            return Err(PyValueError::new_err(format!(
+                "{} has step {step}: draw from a range of consecutive distances",
+                range.repr()?
+            )));
+        }
+        return parse_distances(&format!("{start}..{stop}")).map_err(bad);
+    }
+    let k: i64 = obj.extract()?;
+    parse_distances(&k.to_string()).map_err(bad)
+}
+
+/// One shortest solution.
+///
+/// >>> s = npuzzle.solve("123468750")
+/// >>> s.moves, s.distance, s.tiles
+/// ('ULDR', 4, [8, 6, 5, 8])
+#[pyclass(module = "npuzzle", name = "Solution", frozen)]
+pub struct PySolution {
+    start: Board,
+    goal: Board,
+    moves: Vec<Move>,
+}
+
+#[pymethods]
+impl PySolution {
+    /// The blank's moves, as the command line writes them (`U`, `D`, `L`, `R`).
+    ///
+    /// >>> npuzzle.solve("123456708").moves
+    /// 'R'
+    #[getter]
+    fn moves(&self) -> String {
+        move_string(&self.moves)
+    }
+
+    /// The number of moves: the fewest there are.
+    ///
+    /// >>> npuzzle.solve("867254301").distance
+    /// 31
+    #[getter]
+    fn distance(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// The tile that slides at each move.
+    ///
+    /// >>> npuzzle.solve("123456708").tiles
+    /// [8]
+    #[getter]
+    fn tiles(&self) -> Vec<u32> {
+        let mut board = self.start;
+        self.moves
+            .iter()
+            .map(|&m| {
+                let tile = board.tile_moved_by(m).map_or(0, u32::from);
+                board = board.apply(m).unwrap_or(board);
+                tile
+            })
+            .collect()
+    }
+
+    /// The start.
+    ///
+    /// >>> npuzzle.solve("123456708").start
+    /// Board("123/456/708")
+    #[getter]
+    fn start(&self) -> PyBoard {
+        wrap(self.start)
+    }
+
+    /// The goal.
+    ///
+    /// >>> npuzzle.solve("123456708").goal
+    /// Board("123/456/780")
+    #[getter]
+    fn goal(&self) -> PyBoard {
+        wrap(self.goal)
+    }
+
+    /// Every board on the way, the start and the goal included.
+    ///
+    /// >>> npuzzle.solve("123456708").boards()
+    /// [Board("123/456/708"), Board("123/456/780")]
+    fn boards(&self) -> Vec<PyBoard> {
+        let mut board = self.start;
+        let mut out = vec![wrap(board)];
+        for &m in &self.moves {
+            board = board.apply(m).unwrap_or(board);
+            out.push(wrap(board));
+        }
+        out
+    }
+
+    /// The command line's JSON answer (`query solve --json`) as a dict.
+    ///
+    /// >>> npuzzle.solve("123456708").to_dict()
+    /// {'start': '123456708', 'goal': '123456780', 'solvable': True, 'distance': 1, 'moves': 'R'}
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("start", self.start.to_string())?;
+        d.set_item("goal", self.goal.to_string())?;
+        d.set_item("solvable", true)?;
+        d.set_item("distance", self.moves.len())?;
+        d.set_item("moves", move_string(&self.moves))?;
+        Ok(d)
+    }
+
+    fn __len__(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn __str__(&self) -> String {
+        move_string(&self.moves)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Solution(start=\"{}\", moves=\"{}\", distance={})",
+            self.start,
+            move_string(&self.moves),
+            self.moves.len()
+        )
+    }
+}
+
+/// Whether a start can reach a goal; true in a boolean context when it can.
+///
+/// >>> v = npuzzle.solvable("213456780")
+/// >>> bool(v), v.reason[:30]
+/// (False, 'the start has 1 tile inversion')
+#[pyclass(module = "npuzzle", name = "Solvability", frozen)]
+pub struct PySolvability {
+    /// True when the start can reach the goal.
+    #[pyo3(get)]
+    solvable: bool,
+    /// Why it cannot, as the command line says it; None when it can.
+    #[pyo3(get)]
+    reason: Option<String>,
+}
+
+#[pymethods]
+impl PySolvability {
+    fn __bool__(&self) -> bool {
+        self.solvable
+    }
+
+    fn __repr__(&self) -> String {
+        match &self.reason {
+            None => "Solvability(solvable=True)".to_string(),
+            Some(r) => format!("Solvability(solvable=False, reason={r:?})"),
+        }
+    }
+}
+
+/// A solution checked against the optimum, for grading.
+///
+/// >>> c = npuzzle.check("123468750", "ULDRLR")
+/// >>> c.legal, c.reaches_goal, c.optimal, c.excess
+/// (True, True, 4, 2)
+#[pyclass(module = "npuzzle", name = "Check", frozen, get_all)]
+pub struct PyCheck {
+    /// Every move stays on the board.
+    legal: bool,
+    /// The 1-based number of the first move that leaves the board, if any.
+    illegal_move: Option<usize>,
+    /// The moves end on the goal (the legal ones, all of them).
+    reaches_goal: bool,
+    /// Moves given.
+    length: usize,
+    /// The fewest moves from the start to the goal.
+    optimal: u32,
+    /// How many moves longer than optimal, when they reach the goal.
+    excess: Option<u32>,
+    /// Where the moves end (before the first illegal one).
+    end: PyBoard,
+    /// The fewest moves from where they end to the goal (0 when they reach it).
+    remaining: u32,
+}
+
+#[pymethods]
+impl PyCheck {
+    /// Legal, reaching the goal, and as short as can be.
+    ///
+    /// >>> npuzzle.check("123468750", "ULDR").is_optimal
+    /// True
+    #[getter]
+    fn is_optimal(&self) -> bool {
+        self.legal && self.excess == Some(0)
+    }
+
+    fn __repr__(&self) -> String {
+        let opt = |v: Option<u32>| v.map_or("None".to_string(), |v| v.to_string());
+        format!(
+            "Check(legal={}, illegal_move={}, reaches_goal={}, length={}, optimal={}, \
+             excess={}, remaining={})",
+            py_bool(self.legal),
+            self.illegal_move
+                .map_or("None".to_string(), |v| v.to_string()),
+            py_bool(self.reaches_goal),
+            self.length,
+            self.optimal,
+            opt(self.excess),
+            self.remaining
+        )
+    }
+}
+
+fn py_bool(b: bool) -> &'static str {
+    if b {
+        "True"
+    } else {
+        "False"
+    }
+}
+
+#[pymethods]
+impl PyDatabase {
+    #[new]
+    #[pyo3(signature = (path = None, board = None))]
+    fn new(py: Python<'_>, path: Option<PathBuf>, board: Option<&str>) -> PyResult<Self> {
+        let board = board.map(|b| board::shape_of(py, b)).transpose()?;
+        PyDatabase::open(py, path, board)
+    }
+
+    /// The database's file.
+    ///
+    /// >>> Database(board="2x3").path.endswith("2x3.db")
+    /// True
+    #[getter]
+    fn path(&self) -> String {
+        self.path.display().to_string()
+    }
+
+    /// The size of its boards, "RxC".
+    ///
+    /// >>> Database(board="2x3").board
+    /// '2x3'
+    #[getter]
+    fn board(&self) -> String {
+        self.shape().to_string()
+    }
+
+    /// The default goal: tiles in order, the blank last.
+    ///
+    /// >>> Database(board="2x3").goal
+    /// Board("123/450", board="2x3")
+    #[getter]
+    fn goal(&self) -> PyBoard {
+        wrap(self.goal)
+    }
+
+    /// Reads a board of this database's size from any accepted form.
+    ///
+    /// >>> Database().board_of([[8, 6, 7], [2, 5, 4], [3, 0, 1]])
+    /// Board("867/254/301")
+    fn board_of(&self, position: &Bound<'_, PyAny>) -> PyResult<PyBoard> {
+        to_board(position, self.shape()).map(wrap)
+    }
+
+    /// The fewest moves from `start` to `goal` (by default, tiles in order
+    /// and the blank last). Raises UnsolvableError when there is no way.
+    ///
+    /// >>> Database().distance("867254301")
+    /// 31
+    #[pyo3(signature = (start, goal = None))]
+    fn distance(
+        &self,
+        py: Python<'_>,
+        start: &Bound<'_, PyAny>,
+        goal: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<u32> {
+        let start = to_board(start, self.shape())?;
+        let target = self.target(py, goal)?;
+        target.distance(&start).map_err(|e| self.err(py, e))
+    }
+
+    /// One shortest solution from `start` to `goal`.
+    ///
+    /// >>> Database().solve("123468750").moves
+    /// 'ULDR'
+    #[pyo3(signature = (start, goal = None))]
+    fn solve(
+        &self,
+        py: Python<'_>,
+        start: &Bound<'_, PyAny>,
+        goal: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PySolution> {
+        let start = to_board(start, self.shape())?;
+        let target = self.target(py, goal)?;
+        let mut moves = Vec::new();
+        target
+            .solve_into(&start, &mut moves)
+            .map_err(|e| self.err(py, e))?;
+        Ok(PySolution {
+            start,
+            goal: *target.goal(),
+            moves,
+        })
+    }
+
+    /// Whether `start` can reach `goal`, with the reason when it cannot.
+    /// Needs no table: the parity of the tiles decides.
+    ///
+    /// >>> bool(Database().solvable("867254301"))
+    /// True
+    #[pyo3(signature = (start, goal = None))]
+    fn solvable(
+        &self,
+        start: &Bound<'_, PyAny>,
+        goal: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PySolvability> {
+        let start = to_board(start, self.shape())?;
+        let goal = self.goal_of(goal)?;
+        Ok(match solvability::check(&start, &goal) {
+            Ok(()) => PySolvability {
+                solvable: true,
+                reason: None,
+            },
+            Err(why) => PySolvability {
+                solvable: false,
+                reason: Some(why.to_string()),
+            },
+        })
+    }
+
+    /// Every move that leads one step closer to `goal`: the first moves of
+    /// all shortest solutions, as letters in the order D, L, R, U. Empty at
+    /// the goal.
+    ///
+    /// >>> Database().best_moves("105432786")
+    /// ['D', 'R']
+    #[pyo3(signature = (position, goal = None))]
+    fn best_moves(
+        &self,
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+        goal: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<String>> {
+        let position = to_board(position, self.shape())?;
+        let target = self.target(py, goal)?;
+        let moves = best_moves(&target, &position).map_err(|e| self.err(py, e))?;
+        Ok(moves.iter().map(|m| m.letter().to_string()).collect())
+    }
+
+    /// How many distinct shortest solutions there are.
+    ///
+    /// >>> Database().count_solutions("867254301")
+    /// 40
+    #[pyo3(signature = (start, goal = None))]
+    fn count_solutions(
+        &self,
+        py: Python<'_>,
+        start: &Bound<'_, PyAny>,
+        goal: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<u128> {
+        let start = to_board(start, self.shape())?;
+        let target = self.target(py, goal)?;
+        py.detach(|| count_shortest(&target, &start))
+            .map_err(|e| self.err(py, e))
+    }
+
+    /// Up to `limit` shortest solutions, in alphabetical order.
+    ///
+    /// >>> Database().solutions("105432786", limit=2)
+    /// ['DRULDRD', 'RDLURDD']
+    #[pyo3(signature = (start, goal = None, limit = 10))]
+    fn solutions(
+        &self,
+        py: Python<'_>,
+        start: &Bound<'_, PyAny>,
+        goal: Option<&Bound<'_, PyAny>>,
+        limit: usize,
+    ) -> PyResult<Vec<String>> {
+        let start = to_board(start, self.shape())?;
+        let target = self.target(py, goal)?;
+        let listed = py
+            .detach(|| list_shortest(&target, &start, limit))
+            .map_err(|e| self.err(py, e))?;
+        Ok(listed.iter().map(|m| move_string(m)).collect())
+    }
+
+    /// How many positions lie at each distance from `goal`: item d is the
+    /// count at d moves.
+    ///
+    /// >>> Database().histogram()[:5]
+    /// [1, 2, 4, 8, 16]
+    #[pyo3(signature = (goal = None))]
+    fn histogram(&self, py: Python<'_>, goal: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<u64>> {
+        Ok(self.target(py, goal)?.info().counts.clone())
+    }
+
+    /// `count` distinct positions drawn uniformly from those at exactly
+    /// `distance` moves from `goal`, or at any distance of a range
+    /// (`range(20, 26)`, or the command line's "20..=25"). The same `seed`
+    /// draws the same positions as `query random --seed`.
+    ///
+    /// >>> [Database().distance(b) for b in Database().random(20, count=3, seed=1)]
+    /// [20, 20, 20]
+    #[pyo3(signature = (distance, count = 1, seed = None, goal = None))]
+    fn random(
+        &self,
+        py: Python<'_>,
+        distance: &Bound<'_, PyAny>,
+        count: usize,
+        seed: Option<u64>,
+        goal: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<PyBoard>> {
+        let distances = distances_of(distance)?;
+        let target = self.target(py, goal)?;
+        let seed = seed.unwrap_or_else(rand::random);
+        let drawn = py.detach(|| {
+            let mut rng = StdRng::seed_from_u64(seed);
+            sample(&target, distances, count, &mut rng)
+        });
+        match drawn {
+            Ok(boards) => Ok(boards.into_iter().map(wrap).collect()),
+            Err(e @ npuzzle::analysis::SampleError::Damaged) => {
+                Err(errors::database(py, e.to_string()))
+            }
+            Err(e) => Err(PyValueError::new_err(e.to_string())),
+        }
+    }
+
+    /// Checks a solution, for grading: whether the moves are legal, whether
+    /// they reach the goal, the optimal length, and how many moves longer
+    /// than optimal they are.
+    ///
+    /// >>> c = Database().check("123468750", "ULDR")
+    /// >>> c.reaches_goal, c.optimal, c.excess
+    /// (True, 4, 0)
+    #[pyo3(signature = (start, moves, goal = None))]
+    fn check(
+        &self,
+        py: Python<'_>,
+        start: &Bound<'_, PyAny>,
+        moves: &Bound<'_, PyAny>,
+        goal: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyCheck> {
+        let start = to_board(start, self.shape())?;
+        let moves = board::moves_of(py, moves)?;
+        let target = self.target(py, goal)?;
+        let optimal = target.distance(&start).map_err(|e| self.err(py, e))?;
+        let mut end = start;
+        let mut illegal_move = None;
+        for (i, &m) in moves.iter().enumerate() {
+            match end.apply(m) {
+                Some(next) => end = next,
+                None => {
+                    illegal_move = Some(i + 1);
+                    break;
+                }
+            }
+        }
+        let remaining = target.distance(&end).map_err(|e| self.err(py, e))?;
+        let legal = illegal_move.is_none();
+        let reaches_goal = legal && end == *target.goal();
+        Ok(PyCheck {
+            legal,
+            illegal_move,
+            reaches_goal,
+            length: moves.len(),
+            optimal,
+            excess: reaches_goal.then(|| moves.len() as u32 - optimal),
+            end: wrap(end),
+            remaining,
+        })
+    }
+
+    /// The board after `moves` from `start`.
+    ///
+    /// >>> Database().play("123468750", "ULDR")
+    /// Board("123/456/780")
+    fn play(
+        &self,
+        py: Python<'_>,
+        start: &Bound<'_, PyAny>,
+        moves: &Bound<'_, PyAny>,
+    ) -> PyResult<PyBoard> {
+        let start = to_board(start, self.shape())?;
+        let moves = board::moves_of(py, moves)?;
+        play(py, start, &moves).map(wrap)
+    }
+
+    /// The distance of every position toward one goal, over every core,
+    /// without holding the GIL. `positions` is a list of boards (any form)
+    /// or a NumPy integer array of shape (N, cells) or (N, rows, cols).
+    /// Unsolvable positions get -1 (None in a list). A NumPy input gives a
+    /// NumPy int16 array. `threads=1` answers on the calling thread.
+    ///
+    /// >>> Database().distances(["867254301", "123456780", "213456780"])
+    /// [31, 0, None]
+    #[pyo3(signature = (positions, goal = None, *, threads = None))]
+    fn distances<'py>(
+        &self,
+        py: Python<'py>,
+        positions: &Bound<'py, PyAny>,
+        goal: Option<&Bound<'py, PyAny>>,
+        threads: Option<usize>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::batch::distances(self, py, positions, goal, threads)
+    }
+
+    /// One shortest solution for every position, as move strings (None when
+    /// unsolvable), over every core without holding the GIL. Takes what
+    /// `distances` takes; a NumPy input gives a NumPy array of objects.
+    ///
+    /// >>> Database().solve_many(["123456708", "123456780"])
+    /// ['R', '']
+    #[pyo3(signature = (positions, goal = None, *, threads = None))]
+    fn solve_many<'py>(
+        &self,
+        py: Python<'py>,
+        positions: &Bound<'py, PyAny>,
+        goal: Option<&Bound<'py, PyAny>>,
+        threads: Option<usize>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::batch::solve_many(self, py, positions, goal, threads)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Database({:?}, board=\"{}\")",
+            self.path.display().to_string(),
+            self.shape()
+        )
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, String))> {
+        let this = slf.get();
+        Ok((
+            slf.get_type().into_any(),
+            (this.path.display().to_string(), this.shape().to_string()),
+        ))
+    }
+}
+
+/// Where `build` writes when given no path.
+pub fn build_target(py: Python<'_>, shape: Shape, path: Option<PathBuf>) -> PyResult<PathBuf> {
+    match path.or_else(|| user_data_path(shape)) {
+        Some(p) => Ok(p),
+        None => Err(errors::database(
+            py,
+            "no per-user data folder (no home folder): pass path=".to_string(),
+        )),
+    }
+}

@@ -1,0 +1,249 @@
+//! The exception classes, and the library's errors turned into them.
+//!
+//! The classes are made at import with `type(name, bases, dict)`, since
+//! some have two bases (`ParseError` is an `npuzzle.Error` and a
+//! `ValueError`), which `create_exception!` cannot give. Messages are the
+//! library's, as the command line prints them; only the advice differs
+//! where the command line names a command and Python a function.
+
+use npuzzle::{FormatError, LookupError, OpenError, Origin, Shape, Unsolvable};
+use pyo3::exceptions::{PyException, PyOSError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyTuple, PyType};
+use std::path::Path;
+
+/// The exception classes of the module.
+pub struct Classes {
+    pub error: Py<PyType>,
+    pub parse: Py<PyType>,
+    pub unsolvable: Py<PyType>,
+    pub illegal_move: Py<PyType>,
+    pub database: Py<PyType>,
+    pub missing_table: Py<PyType>,
+}
+
+static CLASSES: PyOnceLock<Classes> = PyOnceLock::new();
+
+fn make(
+    py: Python<'_>,
+    name: &str,
+    bases: &[Bound<'_, PyType>],
+    doc: &str,
+) -> PyResult<Py<PyType>> {
+    let dict = PyDict::new(py);
+    dict.set_item("__module__", "npuzzle")?;
+    dict.set_item("__doc__", doc)?;
+    let class = py
+        .get_type::<PyType>()
+        .call1((name, PyTuple::new(py, bases)?, dict))?;
+    Ok(class.cast_into::<PyType>()?.unbind())
+}
+
+fn create(py: Python<'_>) -> PyResult<Classes> {
+    let exception = py.get_type::<PyException>();
+    let value_error = py.get_type::<PyValueError>();
+    let os_error = py.get_type::<PyOSError>();
+    let error = make(
+        py,
+        "Error",
+        &[exception],
+        "Base class of every error npuzzle raises.\n\n\
+         >>> issubclass(npuzzle.UnsolvableError, npuzzle.Error)\n\
+         True",
+    )?;
+    let e = error.bind(py).clone();
+    let parse = make(
+        py,
+        "ParseError",
+        &[e.clone(), value_error.clone()],
+        "A board (or board size, or move) that cannot be read, or a board of \
+         another size than the database's.\n\n\
+         >>> npuzzle.distance(\"12345678\")\n\
+         Traceback (most recent call last):\n...\n\
+         npuzzle.ParseError: expected 9 tiles for a 3x3 board (the blank included), got 8",
+    )?;
+    let unsolvable = make(
+        py,
+        "UnsolvableError",
+        &[e.clone(), value_error.clone()],
+        "The start can never reach the goal; `.reason` says why.\n\n\
+         >>> try:\n...     npuzzle.solve(\"213456780\")\n\
+         ... except npuzzle.UnsolvableError as e:\n...     print(e.reason[:40])\n\
+         the start has 1 tile inversions relative",
+    )?;
+    let illegal_move = make(
+        py,
+        "IllegalMoveError",
+        &[e.clone(), value_error],
+        "A move that takes the blank off the board.\n\n\
+         >>> npuzzle.Board(\"123456780\").apply(\"D\")\n\
+         Traceback (most recent call last):\n...\n\
+         npuzzle.IllegalMoveError: move 1 (D) takes the blank off the board",
+    )?;
+    let database = make(
+        py,
+        "DatabaseError",
+        &[e, os_error],
+        "A database file that is missing, damaged, of another board, or not a \
+         database at all; or one that cannot be written.\n\n\
+         >>> npuzzle.Database(\"/nonexistent.db\")\n\
+         Traceback (most recent call last):\n...\n\
+         npuzzle.DatabaseError: no database at /nonexistent.db; ...",
+    )?;
+    let missing_table = make(
+        py,
+        "MissingTableError",
+        &[database.bind(py).clone()],
+        "The database has no table for the goal asked about (12-cell databases \
+         hold only the default goal's unless built with all_goals=True).\n\n\
+         >>> import os, tempfile\n\
+         >>> path = os.path.join(tempfile.mkdtemp(), \"one.db\")\n\
+         >>> db = npuzzle.Database(npuzzle.build(\"2x3\", path, blanks=[5]))\n\
+         >>> db.distance(\"123405\", goal=\"102345\")\n\
+         Traceback (most recent call last):\n...\n\
+         npuzzle.MissingTableError: the database has no table for goals with the blank in row 1, column 2, ...",
+    )?;
+    Ok(Classes {
+        error,
+        parse,
+        unsolvable,
+        illegal_move,
+        database,
+        missing_table,
+    })
+}
+
+pub fn classes(py: Python<'_>) -> &Classes {
+    CLASSES
+        .get_or_try_init(py, || create(py))
+        .expect("creating the exception classes cannot fail")
+}
+
+/// Adds the classes to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    let c = CLASSES.get_or_try_init(py, || create(py))?;
+    m.add("Error", c.error.bind(py))?;
+    m.add("ParseError", c.parse.bind(py))?;
+    m.add("UnsolvableError", c.unsolvable.bind(py))?;
+    m.add("IllegalMoveError", c.illegal_move.bind(py))?;
+    m.add("DatabaseError", c.database.bind(py))?;
+    m.add("MissingTableError", c.missing_table.bind(py))?;
+    Ok(())
+}
+
+fn raise(py: Python<'_>, class: &Py<PyType>, message: String) -> PyErr {
+    PyErr::from_type(class.bind(py).clone(), (message,))
+}
+
+/// A `ParseError`.
+pub fn parse(py: Python<'_>, message: impl ToString) -> PyErr {
+    raise(py, &classes(py).parse, message.to_string())
+}
+
+/// An `IllegalMoveError`.
+pub fn illegal_move(py: Python<'_>, message: String) -> PyErr {
+    raise(py, &classes(py).illegal_move, message)
+}
+
+/// A `DatabaseError`.
+pub fn database(py: Python<'_>, message: String) -> PyErr {
+    raise(py, &classes(py).database, message)
+}
+
+/// An `UnsolvableError` whose `.reason` is the library's reason.
+pub fn unsolvable(py: Python<'_>, why: &Unsolvable) -> PyErr {
+    let reason = why.to_string();
+    let err = raise(py, &classes(py).unsolvable, format!("unsolvable: {reason}"));
+    // A plain attribute on a fresh exception instance: setting it cannot fail.
+    let _ = err.value(py).setattr("reason", reason);
+    err
+}
+
+/// A lookup's error, with what to do where the command line says it.
+pub fn lookup(py: Python<'_>, e: LookupError, path: &Path, shape: Shape) -> PyErr {
+    match &e {
+        LookupError::Unsolvable(why) => unsolvable(py, why),
+        LookupError::Shape { .. } => parse(py, e),
+        LookupError::MissingTable { .. } => raise(
+            py,
+            &classes(py).missing_table,
+            format!(
+                "{e}; rebuild it with every goal's table: {}",
+                build_call(path, shape, true)
+            ),
+        ),
+        LookupError::Corrupt { .. } => database(
+            py,
+            format!(
+                "{e}; `query --db {} verify` lists the damage; rebuild it with: {}",
+                path.display(),
+                build_call(path, shape, false)
+            ),
+        ),
+    }
+}
+
+/// The Python call that (re)builds the database at `path` for `shape`.
+pub fn build_call(path: &Path, shape: Shape, all_goals: bool) -> String {
+    let mut call = format!("npuzzle.build(board=\"{shape}\"");
+    if npuzzle::user_data_path(shape).as_deref() != Some(path) {
+        call.push_str(&format!(", path={:?}", path.display().to_string()));
+    }
+    if all_goals {
+        call.push_str(", all_goals=True");
+    }
+    call.push(')');
+    call
+}
+
+/// Why the database at `path` cannot be opened, worded as the command line
+/// words it. `shape` is the board to name in advice, where it is known.
+pub fn open(py: Python<'_>, e: OpenError, origin: Origin, shape: Option<Shape>) -> PyErr {
+    let from = match origin {
+        Origin::Env => " (from NPUZZLE_DB)",
+        _ => "",
+    };
+    let advice = |path: &Path, shape: Option<Shape>| match shape {
+        Some(shape) => build_call(path, shape, false),
+        None => {
+            build_call(path, Shape::THREE_BY_THREE, false).replace("board=\"3x3\"", "board=\"RxC\"")
+                + " (RxC: its board)"
+        }
+    };
+    let message = match e {
+        OpenError::Io { path, source } if source.kind() == std::io::ErrorKind::NotFound => {
+            format!(
+                "no database at {}{from}; build it with: {}",
+                path.display(),
+                advice(&path, shape)
+            )
+        }
+        e @ OpenError::NotAFile { .. } => format!("{e}{from}"),
+        OpenError::Format { path, problem } => {
+            let what = match &problem {
+                FormatError::Magic { .. } | FormatError::TooShort { .. } => {
+                    "is path= or NPUZZLE_DB pointing at the right file?".to_string()
+                }
+                FormatError::Version { expected, got } if got > expected => format!(
+                    "it was written by a newer npuzzle; upgrade this one to read it (or \
+                     rebuild it with: {})",
+                    advice(&path, shape)
+                ),
+                problem => format!(
+                    "rebuild it with: {}",
+                    advice(&path, problem.readable_board().or(shape))
+                ),
+            };
+            format!(
+                "{} is not a usable database{from}: {problem}; {what}",
+                path.display()
+            )
+        }
+        OpenError::Io { path, source } => {
+            format!("cannot open {}{from}: {source}", path.display())
+        }
+    };
+    database(py, message)
+}

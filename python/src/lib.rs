@@ -1,0 +1,74 @@
+//! `npuzzle._npuzzle`: the npuzzle library for Python.
+//!
+//! This crate only converts: boards, moves and answers between Python and
+//! the library, and the library's errors into Python exceptions. Every
+//! answer comes from the library. The Python package (`python/npuzzle`)
+//! re-exports this module and adds the module-level functions.
+
+mod batch;
+mod board;
+mod database;
+mod errors;
+mod making;
+
+use pyo3::prelude::*;
+use std::path::PathBuf;
+
+/// Builds the database for `board` boards, by default into the per-user
+/// data folder where `Database(board=...)` finds it, and returns its path.
+/// 12-cell boards (3x4, 2x6) take seconds and 240 MB a table; they get only
+/// the default goal's table unless `all_goals` is set. `blanks` chooses the
+/// tables instead: goal blank cells, numbered row by row from 0 (like
+/// `build-db --blank`). `progress` draws a bar on stderr (by default where
+/// the session is interactive).
+///
+/// >>> npuzzle.build("2x3").endswith("2x3.db")
+/// True
+#[pyfunction]
+#[pyo3(signature = (board = "3x3", path = None, *, all_goals = false, blanks = None, progress = None))]
+fn build(
+    py: Python<'_>,
+    board: &str,
+    path: Option<PathBuf>,
+    all_goals: bool,
+    blanks: Option<Vec<usize>>,
+    progress: Option<bool>,
+) -> PyResult<String> {
+    let shape = board::shape_of(py, board)?;
+    let target = database::build_target(py, shape, path)?;
+    let progress = progress.unwrap_or_else(|| making::interactive(py));
+    let tables = match blanks {
+        Some(blanks) => making::Tables::These(blanks),
+        None if all_goals => making::Tables::AllGoals,
+        None => making::Tables::Default,
+    };
+    making::build(py, shape, &target, tables, progress)?;
+    Ok(target.display().to_string())
+}
+
+/// Where `Database(board=...)` looks for, or builds, a database: the
+/// command line's order (`$NPUZZLE_DB`, `data/RxC.db`, the per-user data
+/// folder). Returns the path, which may not exist yet.
+///
+/// >>> npuzzle.locate("3x3").endswith("3x3.db")
+/// True
+#[pyfunction]
+#[pyo3(signature = (board = "3x3"))]
+fn locate(py: Python<'_>, board: &str) -> PyResult<String> {
+    let shape = board::shape_of(py, board)?;
+    Ok(npuzzle::locate(shape, None).path.display().to_string())
+}
+
+#[pymodule]
+fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(m)?;
+    m.add_class::<board::PyBoard>()?;
+    m.add_class::<database::PyDatabase>()?;
+    m.add_class::<database::PySolution>()?;
+    m.add_class::<database::PySolvability>()?;
+    m.add_class::<database::PyCheck>()?;
+    m.add_function(wrap_pyfunction!(build, m)?)?;
+    m.add_function(wrap_pyfunction!(locate, m)?)?;
+    m.add("AUTO_BUILD_MAX_CELLS", database::AUTO_BUILD_MAX_CELLS)?;
+    Ok(())
+}

@@ -1,0 +1,91 @@
+"""Answers checked against a plain breadth-first search (2x3 and 3x3)."""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+import npuzzle
+import pytest
+
+from conftest import neighbours, plain_bfs
+
+
+def text(cells: tuple[int, ...]) -> str:
+    return "".join(map(str, cells))
+
+
+@pytest.mark.parametrize("goal", [(1, 2, 3, 4, 5, 0), (4, 0, 2, 5, 1, 3), (0, 1, 2, 3, 4, 5)])
+def test_every_2x3_position_against_a_plain_search(db23, goal: tuple[int, ...]) -> None:
+    truth = plain_bfs(goal, 3)
+    positions = list(truth)
+    assert db23.distances(positions, goal) == [truth[p] for p in positions]
+    counts = [0] * (max(truth.values()) + 1)
+    for d in truth.values():
+        counts[d] += 1
+    assert db23.histogram(goal) == counts
+
+    @lru_cache(maxsize=None)
+    def ways(p: tuple[int, ...]) -> int:
+        if truth[p] == 0:
+            return 1
+        return sum(ways(n) for _, n in neighbours(p, 3) if truth[n] == truth[p] - 1)
+
+    for p in positions:
+        s = db23.solve(p, goal)
+        assert s.distance == truth[p] == db23.distance(list(p), goal)
+        assert db23.play(p, s.moves) == npuzzle.Board(goal, board="2x3")
+        best = sorted(m for m, n in neighbours(p, 3) if truth[n] == truth[p] - 1)
+        assert db23.best_moves(p, goal) == best
+        assert db23.count_solutions(p, goal) == ways(p)
+    # Positions of the other parity never reach the goal.
+    swapped = list(goal)
+    a, b = [i for i, t in enumerate(goal) if t != 0][:2]
+    swapped[a], swapped[b] = swapped[b], swapped[a]
+    assert not db23.solvable(swapped, goal)
+    assert db23.distances([swapped], goal) == [None]
+
+
+def test_3x3_against_a_plain_search(db3, bfs3) -> None:
+    positions = list(bfs3)
+    # Every position, in one batch.
+    assert db3.distances([text(p) for p in positions]) == [bfs3[p] for p in positions]
+    rng = random.Random(5)
+    for p in rng.sample(positions, 300):
+        s = db3.solve(text(p))
+        assert s.distance == bfs3[p]
+        board = npuzzle.Board(p)
+        for i, b in enumerate(s.boards()):
+            assert bfs3[b.cells] == bfs3[p] - i
+        assert s.boards()[-1] == npuzzle.Board.goal()
+        assert len(s.tiles) == s.distance
+        best = sorted(m for m, n in neighbours(p, 3) if bfs3[n] == bfs3[p] - 1)
+        assert db3.best_moves(board) == best
+        sols = db3.solutions(p, limit=5)
+        assert sols == sorted(sols) and len(set(sols)) == len(sols)
+        assert all(db3.play(p, m) == npuzzle.Board.goal() for m in sols)
+    counts = [0] * 32
+    for d in bfs3.values():
+        counts[d] += 1
+    assert db3.histogram() == counts == npuzzle.histogram()
+
+
+def test_module_functions_use_the_3x3_database(bfs3) -> None:
+    assert npuzzle.distance("867254301") == 31 == bfs3[(8, 6, 7, 2, 5, 4, 3, 0, 1)]
+    assert npuzzle.solve("867254301").distance == 31
+    assert npuzzle.default_database().board == "3x3"
+    assert npuzzle.solve_many(["123456708"]) == ["R"]
+
+
+def test_grading(db3) -> None:
+    c = db3.check("123468750", "ULDR")
+    assert (c.legal, c.reaches_goal, c.optimal, c.excess, c.is_optimal) == (True, True, 4, 0, True)
+    c = db3.check("123468750", ["U", "L", "D", "R", "L", "R"])
+    assert (c.reaches_goal, c.length, c.excess, c.is_optimal) == (True, 6, 2, False)
+    c = db3.check("123468750", "UL")
+    assert (c.legal, c.reaches_goal, c.excess, c.remaining) == (True, False, None, 2)
+    assert c.end == npuzzle.Board("123406758")
+    c = db3.check("123468750", "ULDRR")
+    assert (c.legal, c.illegal_move, c.reaches_goal) == (False, 5, False)
+    with pytest.raises(npuzzle.ParseError, match="move 2"):
+        db3.check("123468750", "UX")

@@ -1,0 +1,69 @@
+"""Answers equal the command line's (`query`) on random positions. Skipped
+when no `query` binary is built (see conftest.find_query)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import npuzzle
+import pytest
+
+from conftest import find_query
+
+QUERY = find_query()
+pytestmark = pytest.mark.skipif(QUERY is None, reason="no query binary built (cargo build --bin query)")
+
+
+def query(db, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(QUERY), "--db", db.path, *args], capture_output=True, text=True, timeout=60
+    )
+
+
+def test_random_with_a_seed_draws_what_the_command_line_draws(db3) -> None:
+    for distance, arg in [(20, "20"), (range(10, 26), "10..26"), ("3..=5", "3..=5")]:
+        out = query(db3, "random", "--distance", arg, "--count", "25", "--seed", "42")
+        assert out.returncode == 0, out.stderr
+        drawn = db3.random(distance, count=25, seed=42)
+        assert [str(b) for b in drawn] == out.stdout.split()
+
+
+def test_solutions_and_distances_equal_the_command_line(db3) -> None:
+    starts = db3.random(range(0, 32), count=40, seed=7)
+    goal = "123804765"
+    for start in starts:
+        for g in (None, goal):
+            extra = [] if g is None else ["--goal", g]
+            out = query(db3, "solve", "--json", str(start), *extra)
+            answer = json.loads(out.stdout)
+            if answer["solvable"]:
+                assert db3.solve(start, g).to_dict() == answer
+                assert db3.distance(start, g) == answer["distance"]
+            else:
+                with pytest.raises(npuzzle.UnsolvableError) as e:
+                    db3.solve(start, g)
+                assert e.value.reason == answer["reason"]
+                assert db3.solvable(start, g).reason == answer["reason"]
+    for start in starts[:10]:
+        out = query(db3, "solve", "--all", "--json", "--limit", "5", str(start))
+        answer = json.loads(out.stdout)
+        assert db3.count_solutions(start) == answer["solutions"]
+        assert db3.solutions(start, limit=5) == answer["listed"]
+
+
+def test_histogram_equals_the_command_line(db3) -> None:
+    out = query(db3, "histogram", "--json", "--goal", "123804765")
+    assert db3.histogram("123804765") == json.loads(out.stdout)["counts"]
+
+
+@pytest.mark.parametrize(
+    "bad", ["113456780", "12345678", "1234567890", "867/254/3O1", "[[1,2,3],[4,5,6]]", "12345678x"]
+)
+def test_parse_errors_say_what_the_command_line_says(db3, bad: str) -> None:
+    out = query(db3, "distance", bad)
+    assert out.returncode == 2
+    with pytest.raises(npuzzle.ParseError) as e:
+        db3.distance(bad)
+    # The command line prefixes `query: bad start board "…": `.
+    assert out.stderr.strip().endswith(str(e.value)), (out.stderr, str(e.value))
