@@ -118,11 +118,13 @@ pub enum DistanceRangeError {
 
 /// Reads a distance or a range of distances: `20`, `20..=25` or `20..26`.
 pub fn parse_distances(text: &str) -> Result<RangeInclusive<u32>, DistanceRangeError> {
+    // The text as given, cut short for the message.
+    let given = || crate::puzzle::parse::excerpt(text, 40).into_owned();
     let number = |s: &str| {
         let s = s.trim();
         s.parse::<u32>().map_err(|_| match s.parse::<i64>() {
-            Ok(n) if n < 0 => DistanceRangeError::Negative(text.to_string()),
-            _ => DistanceRangeError::NotADistance(text.to_string()),
+            Ok(n) if n < 0 => DistanceRangeError::Negative(given()),
+            _ => DistanceRangeError::NotADistance(given()),
         })
     };
     let range = if let Some((a, b)) = text.split_once("..=") {
@@ -130,7 +132,7 @@ pub fn parse_distances(text: &str) -> Result<RangeInclusive<u32>, DistanceRangeE
     } else if let Some((a, b)) = text.split_once("..") {
         let end = number(b)?;
         if end == 0 {
-            return Err(DistanceRangeError::Empty(text.to_string()));
+            return Err(DistanceRangeError::Empty(given()));
         }
         number(a)?..=end - 1
     } else {
@@ -138,7 +140,7 @@ pub fn parse_distances(text: &str) -> Result<RangeInclusive<u32>, DistanceRangeE
         k..=k
     };
     if range.is_empty() {
-        return Err(DistanceRangeError::Empty(text.to_string()));
+        return Err(DistanceRangeError::Empty(given()));
     }
     Ok(range)
 }

@@ -5,6 +5,8 @@
 
 mod answer;
 mod batch;
+#[cfg(feature = "cli")]
+mod usage;
 
 pub use answer::{
     write_decimal, write_json, write_json_error, write_json_string, write_moves, TextEscaper,
@@ -13,3 +15,5 @@ pub use batch::{
     run_batch, split_pair, BatchFormat, BatchSummary, LineAnswerer, LineOutcome, BLOCK, CSV_HEADER,
     ECHO_LIMIT,
 };
+#[cfg(feature = "cli")]
+pub use usage::{report_usage_error, usage_message};

@@ -154,7 +154,8 @@ impl FromStr for Shape {
 
     /// Parses `RxC` (also `R×C` and `RXC`), for example `3x3` or `2x4`.
     fn from_str(text: &str) -> Result<Shape, ShapeError> {
-        let syntax = || ShapeError::Syntax(text.to_string());
+        // The text as given, cut short: a message is no place for a huge argument.
+        let syntax = || ShapeError::Syntax(crate::puzzle::parse::excerpt(text, 40).into_owned());
         let (r, c) = text.trim().split_once(['x', 'X', '×']).ok_or_else(syntax)?;
         let rows: usize = r.trim().parse().map_err(|_| syntax())?;
         let cols: usize = c.trim().parse().map_err(|_| syntax())?;

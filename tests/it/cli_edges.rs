@@ -366,3 +366,33 @@ fn every_blank_plots_one_curve_per_class() {
         ]
     );
 }
+
+/// A huge value of any flag is echoed cut short, by either binary.
+#[test]
+fn a_huge_flag_value_is_echoed_short() {
+    let dir = tempfile::tempdir().unwrap();
+    let huge_board = "x".repeat(200_000);
+    let huge_distance = "9".repeat(200_000);
+    for args in [
+        vec!["--board", huge_board.as_str(), "info"],
+        vec!["random", "--distance", huge_distance.as_str()],
+    ] {
+        let out = query_in(dir.path())
+            .args(&args)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        assert!(out.stderr.len() < 400, "{} bytes", out.stderr.len());
+        assert!(String::from_utf8_lossy(&out.stderr).contains("…"));
+    }
+    let out = assert_cmd::Command::cargo_bin("build-db")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["--board", &huge_board])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    assert!(out.stderr.len() < 400, "{} bytes", out.stderr.len());
+}

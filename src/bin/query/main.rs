@@ -102,7 +102,7 @@ fn main() -> ExitCode {
     }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => return usage_error(e),
+        Err(e) => return npuzzle::io::report_usage_error(&e, "query"),
     };
     match run(&cli) {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
@@ -115,29 +115,6 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-/// Prints clap's error, or ours where clap mistakes a negative number for
-/// an option (`query solve '-1 2 3 …'`).
-fn usage_error(e: clap::Error) -> ExitCode {
-    use clap::error::{ContextKind, ContextValue, ErrorKind};
-    if e.kind() == ErrorKind::UnknownArgument {
-        if let Some(ContextValue::String(arg)) = e.get(ContextKind::InvalidArg) {
-            let negative = arg
-                .strip_prefix('-')
-                .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()));
-            if negative {
-                eprintln!(
-                    "query: {:?} starts with a negative number: tiles count from 0 (the blank) \
-                     and distances from 0 moves",
-                    excerpt(arg, ECHO_LIMIT)
-                );
-                return ExitCode::from(2);
-            }
-        }
-    }
-    let _ = e.print();
-    ExitCode::from(e.exit_code() as u8)
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
