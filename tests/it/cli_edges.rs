@@ -371,8 +371,8 @@ fn every_blank_plots_one_curve_per_class() {
 #[test]
 fn a_huge_flag_value_is_echoed_short() {
     let dir = tempfile::tempdir().unwrap();
-    let huge_board = "x".repeat(200_000);
-    let huge_distance = "9".repeat(200_000);
+    let huge_board = "x".repeat(100_000);
+    let huge_distance = "9".repeat(100_000);
     for args in [
         vec!["--board", huge_board.as_str(), "info"],
         vec!["random", "--distance", huge_distance.as_str()],
