@@ -3,7 +3,7 @@
 use crate::{cell_name, GoalArg, Outcome, PlotArg};
 use memmap2::Mmap;
 use npuzzle::analysis::plot::{self, Series};
-use npuzzle::Database;
+use npuzzle::{Board, Database};
 use std::io::Write;
 
 /// Arguments of `query histogram`.
@@ -56,13 +56,7 @@ pub fn run(
         )?;
     }
     if args.json {
-        let value = serde_json::json!({
-            "goal": goal.to_string(),
-            "states": states,
-            "max_distance": counts.len() - 1,
-            "counts": counts,
-        });
-        writeln!(out, "{value}")?;
+        writeln!(out, "{}", json(&goal, counts))?;
     } else if args.csv {
         writeln!(out, "distance,count")?;
         for (d, c) in counts.iter().enumerate() {
@@ -83,6 +77,17 @@ pub fn run(
         }
     }
     Ok(Outcome::Success)
+}
+
+/// The object `histogram --json` prints (and `query serve` answers):
+/// positions at each distance from `goal`.
+pub fn json(goal: &Board, counts: &[u64]) -> serde_json::Value {
+    serde_json::json!({
+        "goal": goal.to_string(),
+        "states": counts.iter().sum::<u64>(),
+        "max_distance": counts.len() - 1,
+        "counts": counts,
+    })
 }
 
 /// `--all-blanks`: every table's histogram, from the header.

@@ -9,6 +9,8 @@ mod heuristics;
 mod histogram;
 mod info;
 mod random;
+#[cfg(feature = "serve")]
+mod serve;
 mod solve;
 mod stats;
 
@@ -30,8 +32,9 @@ use std::process::ExitCode;
 struct Cli {
     /// The database file. Without it: $NPUZZLE_DB, else data/RxC.db under the current
     /// folder, else RxC.db in the per-user data folder (RxC from --board, 3x3 by default).
+    /// Given once, except to `serve`, which serves every file given.
     #[arg(long, global = true, value_name = "PATH")]
-    db: Option<PathBuf>,
+    db: Vec<PathBuf>,
     /// Board size; the database must hold this size.
     #[arg(long, global = true, value_name = "RxC")]
     board: Option<Shape>,
@@ -61,6 +64,9 @@ enum Command {
     Info(info::InfoArgs),
     /// Checks every table: checksums, counts, and that every move leads one step closer.
     Verify,
+    /// A local web page to play every board served, with exact distances and hints.
+    #[cfg(feature = "serve")]
+    Serve(serve::ServeArgs),
 }
 
 /// How a command ended, as an exit code.
@@ -96,8 +102,17 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 }
 
 fn run(cli: &Cli) -> anyhow::Result<Outcome> {
+    #[cfg(feature = "serve")]
+    if let Command::Serve(args) = &cli.command {
+        return serve::run(args, &cli.db, cli.board);
+    }
+    let given = match cli.db.as_slice() {
+        [] => None,
+        [path] => Some(path.as_path()),
+        _ => anyhow::bail!("--db is given once (only `serve` takes several)"),
+    };
     let shape = cli.board.unwrap_or(Shape::THREE_BY_THREE);
-    let location = locate(shape, cli.db.as_deref());
+    let location = locate(shape, given);
     let db = open_database(&location, shape, cli.board)?;
     let path = &location.path;
     let out = &mut io::stdout().lock();
@@ -112,6 +127,8 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
         Command::Compare(args) => compare::run(&db, args, out),
         Command::Info(args) => info::info(&db, path, args, out),
         Command::Verify => info::verify(&db, path, out),
+        #[cfg(feature = "serve")]
+        Command::Serve(_) => unreachable!("served above, without opening one database"),
     };
     outcome.map_err(|e| with_advice(e, path, db.shape()))
 }
