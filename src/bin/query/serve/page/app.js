@@ -215,10 +215,12 @@ function render() {
 function drawTrace() {
   const svg = $("trace");
   const points = [game.startDistance, ...game.history.map((h) => h.after)].filter((d) => d !== null);
-  const top = Math.max(1, ...points);
+  // From the lowest distance seen to the highest, so that every step shows.
+  const low = Math.max(0, Math.min(...points) - 1), high = Math.max(...points) + 1;
   const w = 300, h = 60, pad = 4;
   const dx = points.length > 1 ? (w - 2 * pad) / (points.length - 1) : 0;
-  const xy = points.map((d, i) => `${(pad + i * dx).toFixed(1)},${(h - pad - (d / top) * (h - 2 * pad)).toFixed(1)}`);
+  const y = (d) => h - pad - ((d - low) / (high - low)) * (h - 2 * pad);
+  const xy = points.map((d, i) => `${(pad + i * dx).toFixed(1)},${y(d).toFixed(1)}`);
   svg.innerHTML = "";
   const line = document.createElementNS("http://www.w3.org/2000/svg", "polyline");
   line.setAttribute("points", xy.join(" "));
