@@ -15,7 +15,9 @@ use tokio::net::TcpStream;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let url = args.get(1).expect("usage: load URL [REQUESTS] [CONNECTIONS]");
+    let url = args
+        .get(1)
+        .expect("usage: load URL [REQUESTS] [CONNECTIONS]");
     let host = url
         .strip_prefix("http://")
         .expect("an http:// URL")

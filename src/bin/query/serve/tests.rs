@@ -8,7 +8,7 @@ use clap::Parser;
 use npuzzle::{Board, Database, Move, Shape};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -45,12 +45,12 @@ fn files() -> &'static Files {
     })
 }
 
-fn open(path: &PathBuf) -> Served {
+fn open(path: &Path) -> Served {
     let db = Database::open(path).unwrap();
     Served {
         shape: db.shape(),
         db,
-        path: path.clone(),
+        path: path.to_path_buf(),
     }
 }
 
@@ -146,7 +146,7 @@ fn get(addr: SocketAddr, path: &str) -> (u16, serde_json::Value) {
 }
 
 /// What `query --db PATH ARGS…` prints, run in-process.
-fn cli_json(path: &PathBuf, args: &[&str]) -> serde_json::Value {
+fn cli_json(path: &Path, args: &[&str]) -> serde_json::Value {
     let mut argv = vec!["query", "--db", path.to_str().unwrap()];
     argv.extend_from_slice(args);
     let cli = crate::Cli::try_parse_from(argv).unwrap();
@@ -512,9 +512,12 @@ fn discovery_takes_given_files_and_refuses_two_of_one_size() {
         .err()
         .unwrap();
     assert!(e.to_string().contains("both hold 2x3 boards"), "{e}");
-    let e = super::discover(&[f.full_2x3.clone()], Some(Shape::THREE_BY_THREE))
-        .err()
-        .unwrap();
+    let e = super::discover(
+        std::slice::from_ref(&f.full_2x3),
+        Some(Shape::THREE_BY_THREE),
+    )
+    .err()
+    .unwrap();
     assert!(e.to_string().contains("no 3x3 database is served"), "{e}");
     let e = super::discover(&[f.full_2x3.with_extension("missing")], None)
         .err()
