@@ -83,8 +83,13 @@ def test_two_threads_use_two_cores(db3, batch) -> None:
     alone = cores_busy(db3, batch, 1)
     if alone < 0.9:
         pytest.skip(f"the machine is busy: one thread gets {alone:.2f} of a core")
-    both = cores_busy(db3, batch, 2)
-    assert both >= 1.4, f"{both:.2f} cores busy per second of wall time (one thread: {alone:.2f})"
+    # Were the GIL held, two threads would get no more than one: the best of
+    # three tries must beat one thread by a margin no GIL-bound run reaches,
+    # even on a machine shared with other work (idle, it is about 1.9).
+    both = max(cores_busy(db3, batch, 2) for _ in range(3))
+    assert both >= 1.3 * alone, (
+        f"{both:.2f} cores busy per second of wall time (one thread: {alone:.2f})"
+    )
 
 
 def test_python_runs_while_a_batch_runs(db3, batch) -> None:

@@ -3,7 +3,7 @@
 use crate::{cell_name, cell_position, GoalArg, Outcome, PlotArg, TableFormat};
 use memmap2::Mmap;
 use npuzzle::analysis::plot::{self, Series};
-use npuzzle::Database;
+use npuzzle::{Board, Database};
 use std::io::Write;
 
 /// Arguments of `query histogram`.
@@ -52,13 +52,7 @@ pub fn run(
         )?;
     }
     if args.format.json {
-        let value = serde_json::json!({
-            "goal": goal.to_string(),
-            "positions": positions,
-            "max_distance": counts.len() - 1,
-            "counts": counts,
-        });
-        writeln!(out, "{value}")?;
+        writeln!(out, "{}", json(&goal, counts))?;
     } else if args.format.csv {
         writeln!(out, "distance,count")?;
         for (d, c) in counts.iter().enumerate() {
@@ -79,6 +73,17 @@ pub fn run(
         }
     }
     Ok(Outcome::Success)
+}
+
+/// The object `histogram --json` prints (and `query serve` answers):
+/// positions at each distance from `goal`.
+pub fn json(goal: &Board, counts: &[u64]) -> serde_json::Value {
+    serde_json::json!({
+        "goal": goal.to_string(),
+        "positions": counts.iter().sum::<u64>(),
+        "max_distance": counts.len() - 1,
+        "counts": counts,
+    })
 }
 
 /// `--all-blanks`: every table's histogram, from the header.

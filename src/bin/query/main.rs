@@ -9,6 +9,8 @@ mod heuristics;
 mod histogram;
 mod info;
 mod random;
+#[cfg(feature = "serve")]
+mod serve;
 mod solve;
 mod stats;
 
@@ -37,8 +39,9 @@ use std::process::ExitCode;
 struct Cli {
     /// The database file. Without it: $NPUZZLE_DB, else data/RxC.db under the current
     /// folder, else RxC.db in the per-user data folder (RxC from --board, 3x3 by default).
+    /// Given once, except to `serve`, which serves every file given.
     #[arg(long, global = true, value_name = "PATH")]
-    db: Option<PathBuf>,
+    db: Vec<PathBuf>,
     /// Board size; the database must hold this size.
     #[arg(long, global = true, value_name = "RxC")]
     board: Option<Shape>,
@@ -72,6 +75,9 @@ enum Command {
     Info(info::InfoArgs),
     /// Checks every table: checksums, counts, and that every move leads one step closer.
     Verify(info::VerifyArgs),
+    /// A local web page to play every board served, with exact distances and hints.
+    #[cfg(feature = "serve")]
+    Serve(serve::ServeArgs),
 }
 
 /// How a command ended, as an exit code.
@@ -86,24 +92,33 @@ pub enum Outcome {
 }
 
 fn main() -> ExitCode {
-    // Global options may come before or after the subcommand; given twice,
-    // clap would refuse one order and let the second win in the other.
-    for option in ["--db", "--board"] {
-        let given = std::env::args_os()
+    // Global options may come before or after the subcommand. Given on both
+    // sides, clap keeps one side's values and drops the other's: count them.
+    let given = |option: &str| {
+        std::env::args_os()
             .filter(|a| {
                 let a = a.to_string_lossy();
                 a == option || a.starts_with(&format!("{option}="))
             })
-            .count();
-        if given > 1 {
-            eprintln!("query: {option} is given {given} times; give it once");
-            return ExitCode::from(2);
-        }
+            .count()
+    };
+    let boards = given("--board");
+    if boards > 1 {
+        eprintln!("query: --board is given {boards} times; give it once");
+        return ExitCode::from(2);
     }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return npuzzle::io::report_usage_error(&e, "query"),
     };
+    let dbs = given("--db");
+    if dbs > 1 && dbs != cli.db.len() {
+        eprintln!(
+            "query: --db is given {dbs} times, before and after the command; give it once \
+             (`serve` takes several, all after it)"
+        );
+        return ExitCode::from(2);
+    }
     match run(&cli) {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
         Ok(Outcome::Unsolvable) => ExitCode::from(1),
@@ -124,8 +139,17 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 }
 
 fn run(cli: &Cli) -> anyhow::Result<Outcome> {
+    #[cfg(feature = "serve")]
+    if let Command::Serve(args) = &cli.command {
+        return serve::run(args, &cli.db, cli.board);
+    }
+    let given = match cli.db.as_slice() {
+        [] => None,
+        [path] => Some(path.as_path()),
+        _ => anyhow::bail!("--db is given once (only `serve` takes several)"),
+    };
     let shape = cli.board.unwrap_or(Shape::THREE_BY_THREE);
-    let location = locate(shape, cli.db.as_deref());
+    let location = locate(shape, given);
     let db = open_database(&location, shape, cli.board)?;
     let path = &location.path;
     let out = &mut io::stdout().lock();
@@ -140,6 +164,8 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
         Command::Compare(args) => compare::run(&db, args, out),
         Command::Info(args) => info::info(&db, path, args, out),
         Command::Verify(args) => info::verify(&db, path, args, out),
+        #[cfg(feature = "serve")]
+        Command::Serve(_) => unreachable!("served above, without opening one database"),
     };
     outcome.map_err(|e| with_advice(e, path, db.shape()))
 }

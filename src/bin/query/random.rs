@@ -3,9 +3,10 @@
 use crate::{GoalArg, Outcome, TableFormat};
 use memmap2::Mmap;
 use npuzzle::analysis::{parse_distances, sample};
-use npuzzle::Database;
+use npuzzle::{Board, Database, GoalTable};
 use rand::{rngs::StdRng, SeedableRng};
 use std::io::Write;
+use std::ops::RangeInclusive;
 
 /// Arguments of `query random`.
 #[derive(clap::Args)]
@@ -37,22 +38,7 @@ pub fn run(
     let mut rng = StdRng::seed_from_u64(seed);
     let positions = sample(&target, args.distance.clone(), args.count, &mut rng)?;
     if args.format.json {
-        let positions: Vec<_> = positions
-            .iter()
-            .map(|p| {
-                let distance = target
-                    .distance(p)
-                    .expect("sampled positions reach the goal");
-                serde_json::json!({ "start": p.to_string(), "distance": distance })
-            })
-            .collect();
-        let value = serde_json::json!({
-            "goal": goal.to_string(),
-            "seed": seed,
-            "distances": [args.distance.start(), args.distance.end()],
-            "positions": positions,
-        });
-        writeln!(out, "{value}")?;
+        writeln!(out, "{}", json(&target, seed, &args.distance, &positions))?;
     } else if args.format.csv {
         writeln!(out, "start,distance")?;
         for p in &positions {
@@ -70,4 +56,29 @@ pub fn run(
         out.write_all(&text)?;
     }
     Ok(Outcome::Success)
+}
+
+/// The object `random --json` prints (and `query serve` answers): the
+/// positions drawn toward `target`'s goal, with the seed that draws them again.
+pub fn json(
+    target: &GoalTable<'_>,
+    seed: u64,
+    distances: &RangeInclusive<u32>,
+    positions: &[Board],
+) -> serde_json::Value {
+    let positions: Vec<_> = positions
+        .iter()
+        .map(|p| {
+            let distance = target
+                .distance(p)
+                .expect("sampled positions reach the goal");
+            serde_json::json!({ "start": p.to_string(), "distance": distance })
+        })
+        .collect();
+    serde_json::json!({
+        "goal": target.goal().to_string(),
+        "seed": seed,
+        "distances": [distances.start(), distances.end()],
+        "positions": positions,
+    })
 }

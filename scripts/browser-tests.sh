@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The page of `query serve` in a real browser: installs Debian's chromium and
+# chromium-driver when missing (apt-get, as root), then runs the WebDriver
+# tests of tests/browser.rs, which are ignored in a plain `cargo test`.
+# They also rewrite docs/serve.png, the screenshot in the README.
+# Usage: scripts/browser-tests.sh [extra cargo test arguments]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v chromedriver >/dev/null || ! command -v chromium >/dev/null; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "browser-tests: chromium and chromedriver are missing; install them as root with:" >&2
+    echo "  apt-get update && apt-get install -y chromium chromium-driver" >&2
+    exit 2
+  fi
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+chromium --version 2>/dev/null || true
+chromedriver --version
+cargo test --test browser "$@" -- --ignored --test-threads=1

@@ -1,0 +1,165 @@
+//! Which databases the server answers from: the files given with `--db`,
+//! or every database found in the command line's lookup order
+//! (`$NPUZZLE_DB`, then `data/*.db` under the current folder, then the
+//! per-user folder), the first file of each board size winning.
+
+use anyhow::Context;
+use memmap2::Mmap;
+use npuzzle::{Database, Location, Origin, Shape};
+use std::path::{Path, PathBuf};
+
+/// One database served.
+pub struct Served {
+    /// Its board size.
+    pub shape: Shape,
+    /// The opened file.
+    pub db: Database<Mmap>,
+    /// Where it is (printed at start, never sent to a client).
+    pub path: PathBuf,
+}
+
+/// Every database served, one per board size, smallest first, and the
+/// board the page starts on.
+pub struct Boards {
+    served: Vec<Served>,
+    default: Shape,
+}
+
+impl Boards {
+    /// Databases already opened; `default` is the page's first board (the
+    /// first served when it is not one of them).
+    pub fn new(mut served: Vec<Served>, default: Option<Shape>) -> Boards {
+        served.sort_by_key(|s| (s.shape.cells(), s.shape.rows()));
+        let default = default
+            .filter(|d| served.iter().any(|s| s.shape == *d))
+            .or_else(|| {
+                let nine = served.iter().find(|s| s.shape == Shape::THREE_BY_THREE);
+                nine.or(served.first()).map(|s| s.shape)
+            })
+            .unwrap_or(Shape::THREE_BY_THREE);
+        Boards { served, default }
+    }
+
+    /// The database for `shape` boards, if one is served.
+    pub fn get(&self, shape: Shape) -> Option<&Database<Mmap>> {
+        self.served.iter().find(|s| s.shape == shape).map(|s| &s.db)
+    }
+
+    /// Every database served.
+    pub fn iter(&self) -> impl Iterator<Item = &Served> {
+        self.served.iter()
+    }
+
+    /// The board the page starts on.
+    pub fn default_shape(&self) -> Shape {
+        self.default
+    }
+}
+
+/// The databases to serve: `given` when any, else all found. `board`
+/// (`--board`) is the page's first board, and must be among them.
+pub fn discover(given: &[PathBuf], board: Option<Shape>) -> anyhow::Result<Boards> {
+    let mut served: Vec<Served> = Vec::new();
+    if !given.is_empty() {
+        for path in given {
+            let location = Location {
+                path: path.clone(),
+                origin: Origin::Given,
+            };
+            let db = crate::open_database(&location, Shape::THREE_BY_THREE, None)?;
+            if let Some(other) = served.iter().find(|s| s.shape == db.shape()) {
+                anyhow::bail!(
+                    "{} and {} both hold {} boards: give one --db per board size",
+                    other.path.display(),
+                    path.display(),
+                    db.shape()
+                );
+            }
+            served.push(Served {
+                shape: db.shape(),
+                db,
+                path: path.clone(),
+            });
+        }
+    } else {
+        for location in candidates()? {
+            let db = match crate::open_database(&location, Shape::THREE_BY_THREE, None) {
+                Ok(db) => db,
+                // One bad file in a folder should not hide the good ones.
+                Err(e) if location.origin != Origin::Env => {
+                    eprintln!(
+                        "query: warning: skipping {}: {e:#}",
+                        location.path.display()
+                    );
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            if served.iter().any(|s| s.shape == db.shape()) {
+                continue;
+            }
+            served.push(Served {
+                shape: db.shape(),
+                db,
+                path: location.path,
+            });
+        }
+    }
+    if served.is_empty() {
+        let shape = board.unwrap_or(Shape::THREE_BY_THREE);
+        let target = npuzzle::default_output(shape).path;
+        anyhow::bail!(
+            "no database found (looked for data/*.db under the current folder{}); build one \
+             with: {}",
+            npuzzle::user_data_dir()
+                .map(|d| format!(" and *.db in {}", d.display()))
+                .unwrap_or_default(),
+            crate::build_command(&target, shape)
+        );
+    }
+    if let Some(shape) = board {
+        if !served.iter().any(|s| s.shape == shape) {
+            let target = npuzzle::default_output(shape).path;
+            anyhow::bail!(
+                "no {shape} database is served (--board); build one with: {}",
+                crate::build_command(&target, shape)
+            );
+        }
+    }
+    Ok(Boards::new(served, board))
+}
+
+/// Database files in lookup order: `$NPUZZLE_DB`, `data/*.db`, then
+/// `*.db` in the per-user folder, each folder in name order.
+fn candidates() -> anyhow::Result<Vec<Location>> {
+    let mut found = Vec::new();
+    if let Some(path) = std::env::var_os(npuzzle::DB_ENV).filter(|p| !p.is_empty()) {
+        found.push(Location {
+            path: PathBuf::from(path),
+            origin: Origin::Env,
+        });
+    }
+    found.extend(db_files(Path::new("data"), Origin::WorkingDir)?);
+    if let Some(dir) = npuzzle::user_data_dir() {
+        found.extend(db_files(&dir, Origin::UserData)?);
+    }
+    Ok(found)
+}
+
+/// The `*.db` files in `dir` (none when it does not exist), by name.
+fn db_files(dir: &Path, origin: Origin) -> anyhow::Result<Vec<Location>> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("cannot list {}", dir.display())),
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "db") && p.is_file())
+        .collect();
+    paths.sort();
+    Ok(paths
+        .into_iter()
+        .map(|path| Location { path, origin })
+        .collect())
+}

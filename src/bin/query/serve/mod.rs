@@ -1,0 +1,146 @@
+//! `query serve`: a local web page over the databases found, and the JSON
+//! API it uses.
+//!
+//! Like the rest of the binary, it converts and never re-implements: every
+//! answer is a library call, and every JSON object is the one the matching
+//! subcommand prints with `--json`. A preview server for one person, as
+//! `mdbook serve` is: loopback by default, small limits, short timeouts.
+//!
+//! - `boards`: which databases are served (discovery, in the command
+//!   line's lookup order).
+//! - `api`: the routes, their parameters and their errors.
+//! - `conn`: the accept loop: HTTP/1.1 connections with a header timeout, a
+//!   408 for a client that stalls in the middle of a request, and a clean
+//!   stop.
+//! - `page/`: the page's HTML, CSS and JavaScript, embedded in the binary.
+
+mod api;
+mod boards;
+mod conn;
+#[cfg(test)]
+mod tests;
+
+pub use api::router;
+pub use boards::discover;
+pub use conn::{serve, Limits};
+
+use npuzzle::Shape;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+
+/// Arguments of `query serve`.
+#[derive(clap::Args)]
+pub struct ServeArgs {
+    /// The port to listen on; 0 picks a free one (and prints it).
+    #[arg(short, long, default_value_t = 8080)]
+    port: u16,
+    /// The address to listen on: an IP address, or `localhost`. Anything but
+    /// loopback makes the page reachable from other machines.
+    #[arg(long, default_value = "127.0.0.1", value_parser = parse_host, value_name = "ADDRESS")]
+    host: IpAddr,
+    /// Open the page in the default browser once it is served.
+    #[arg(short, long)]
+    open: bool,
+}
+
+/// An IP address, or `localhost`.
+fn parse_host(text: &str) -> Result<IpAddr, String> {
+    if text.eq_ignore_ascii_case("localhost") {
+        return Ok(IpAddr::V4(Ipv4Addr::LOCALHOST));
+    }
+    text.parse().map_err(|_| {
+        format!("{text:?} is not an IP address: write one such as 127.0.0.1, ::1 or 0.0.0.0, or localhost")
+    })
+}
+
+/// `query serve`: finds the databases, binds, prints the URL, serves until
+/// Ctrl-C.
+pub fn run(
+    args: &ServeArgs,
+    given: &[PathBuf],
+    board: Option<Shape>,
+) -> anyhow::Result<crate::Outcome> {
+    let boards = discover(given, board)?;
+    let addr = SocketAddr::new(args.host, args.port);
+    // Bound before the runtime starts, so that a busy port is a plain error.
+    let listener = std::net::TcpListener::bind(addr).map_err(|e| {
+        anyhow::anyhow!(
+            "cannot listen on {addr}: {e}{}",
+            match e.kind() {
+                std::io::ErrorKind::AddrInUse =>
+                    "; choose another --port, or --port 0 for a free one",
+                std::io::ErrorKind::PermissionDenied =>
+                    "; ports below 1024 need privileges: choose another --port",
+                _ => "",
+            }
+        )
+    })?;
+    listener.set_nonblocking(true)?;
+    let local = listener.local_addr()?;
+    for served in boards.iter() {
+        eprintln!(
+            "query: serving {} boards from {}",
+            served.shape,
+            served.path.display()
+        );
+    }
+    if !args.host.is_loopback() {
+        eprintln!(
+            "query: warning: listening on {}, which other machines can reach; this is a \
+             preview server for one person, not a web host",
+            args.host
+        );
+    }
+    let url = page_url(local);
+    println!("{url}");
+    eprintln!("query: the page is at {url} (Ctrl-C stops the server)");
+    if args.open {
+        open_browser(&url);
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::from_std(listener)?;
+        let stop = async {
+            let _ = tokio::signal::ctrl_c().await;
+            eprintln!("query: stopping");
+        };
+        serve(listener, router(boards), Limits::default(), stop).await;
+        anyhow::Ok(())
+    })?;
+    Ok(crate::Outcome::Success)
+}
+
+/// The page's URL for a bound address: an unspecified address (`0.0.0.0`,
+/// `::`) is reached through loopback on this machine.
+fn page_url(addr: SocketAddr) -> String {
+    let ip = match addr.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
+        IpAddr::V6(ip) if ip.is_unspecified() => IpAddr::V6(std::net::Ipv6Addr::LOCALHOST),
+        ip => ip,
+    };
+    format!("http://{}/", SocketAddr::new(ip, addr.port()))
+}
+
+/// Starts the system's browser on `url`; a failure is only a warning.
+fn open_browser(url: &str) {
+    let mut command = if cfg!(target_os = "macos") {
+        std::process::Command::new("open")
+    } else if cfg!(windows) {
+        let mut c = std::process::Command::new("cmd");
+        c.args(["/C", "start", ""]);
+        c
+    } else {
+        std::process::Command::new("xdg-open")
+    };
+    let spawned = command
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    if let Err(e) = spawned {
+        eprintln!("query: warning: could not open a browser ({e}); open {url} yourself");
+    }
+}

@@ -1,0 +1,482 @@
+//! `query serve` in a real browser: headless Chromium driven through
+//! WebDriver (chromedriver), against the real binary on a free port.
+//!
+//! Ignored by default: they need Debian's `chromium` and `chromium-driver`.
+//! `scripts/browser-tests.sh` installs both and runs them. The screenshot
+//! they take is `docs/serve.png`.
+
+use fantoccini::{key::Key, Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A child process killed when dropped.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The server with 2x3 and 3x3 databases built in a temporary folder, and
+/// its URL.
+struct Server {
+    _dir: tempfile::TempDir,
+    _child: Killed,
+    url: String,
+}
+
+fn server() -> Server {
+    let dir = tempfile::tempdir().unwrap();
+    let mut args = vec!["serve".to_string(), "--port".into(), "0".into()];
+    for (size, blanks) in [("2x3", vec![0, 1, 2, 3, 4, 5]), ("3x3", vec![8, 7, 4])] {
+        let shape: npuzzle::Shape = size.parse().unwrap();
+        let path = dir.path().join(format!("{size}.db"));
+        npuzzle::build_database(&path, shape, &blanks, true, &|_, _| {}).unwrap();
+        args.extend(["--db".into(), path.to_str().unwrap().to_string()]);
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_query"))
+        .args(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.starts_with("http://127.0.0.1:"), "{line:?}");
+    Server {
+        _dir: dir,
+        _child: Killed(child),
+        url: line.trim().to_string(),
+    }
+}
+
+/// A GET to the server's API, parsed.
+fn api(url: &str, path: &str) -> Value {
+    let host = url.trim_start_matches("http://").trim_end_matches('/');
+    let mut stream = TcpStream::connect(host).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let body = answer.split_once("\r\n\r\n").unwrap().1;
+    serde_json::from_str(body).unwrap()
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// chromedriver on a free port, and a headless Chromium session through it.
+async fn browser() -> (Killed, Client, tempfile::TempDir) {
+    let port = free_port();
+    let driver = Command::new("chromedriver")
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromedriver (Debian's chromium-driver) is installed");
+    let driver = Killed(driver);
+    let began = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            began.elapsed() < Duration::from_secs(20),
+            "chromedriver did not start"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let profile = tempfile::tempdir().unwrap();
+    let mut args = vec![
+        "--headless".to_string(),
+        "--no-sandbox".into(),
+        "--disable-gpu".into(),
+        "--disable-quic".into(),
+        "--no-first-run".into(),
+        "--disable-background-networking".into(),
+        "--disable-component-update".into(),
+        "--disable-sync".into(),
+        "--disable-dev-shm-usage".into(),
+        "--window-size=1100,1000".into(),
+        format!("--user-data-dir={}", profile.path().display()),
+    ];
+    let mut options = json!({ "args": [] });
+    if Path::new("/usr/bin/chromium").exists() {
+        options["binary"] = "/usr/bin/chromium".into();
+    }
+    options["args"] = Value::from(std::mem::take(&mut args));
+    let mut caps = serde_json::Map::new();
+    caps.insert("goog:chromeOptions".into(), options);
+    let client = ClientBuilder::new(HttpConnector::new())
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{port}"))
+        .await
+        .expect("a WebDriver session");
+    (driver, client, profile)
+}
+
+/// Waits until the page has no request under way.
+async fn settle(c: &Client) {
+    let began = Instant::now();
+    loop {
+        let idle = c
+            .execute("return document.body.dataset.busy === '0';", vec![])
+            .await
+            .unwrap();
+        if idle == Value::Bool(true) {
+            // One more frame, for the answer to be drawn.
+            tokio::time::sleep(Duration::from_millis(30)).await;
+            let again = c
+                .execute("return document.body.dataset.busy === '0';", vec![])
+                .await
+                .unwrap();
+            if again == Value::Bool(true) {
+                return;
+            }
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(20),
+            "the page stayed busy"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+async fn text(c: &Client, id: &str) -> String {
+    c.find(Locator::Id(id)).await.unwrap().text().await.unwrap()
+}
+
+/// The distance shown, and the position shown.
+async fn shown(c: &Client) -> (u64, String) {
+    let d = text(c, "distance").await;
+    let d = d
+        .parse()
+        .unwrap_or_else(|_| panic!("distance shown: {d:?}"));
+    (d, text(c, "position").await)
+}
+
+/// That the distance shown is the API's for the position shown.
+async fn check_distance(c: &Client, url: &str) -> (u64, String) {
+    let (d, position) = shown(c).await;
+    let answer = api(url, &format!("/api/distance?start={position}"));
+    assert_eq!(answer["distance"], d, "shown {d} for {position}");
+    (d, position)
+}
+
+/// The blank moves that tiles marked by the hint make.
+async fn hinted(c: &Client) -> Vec<String> {
+    let mut moves = Vec::new();
+    for tile in c.find_all(Locator::Css("#board .tile.hint")).await.unwrap() {
+        moves.push(tile.attr("data-move").await.unwrap().unwrap());
+    }
+    moves.sort();
+    moves
+}
+
+/// Sets a range input's value as a user dragging it would.
+async fn slide(c: &Client, id: &str, value: u64) {
+    c.execute(
+        "const e = document.getElementById(arguments[0]); e.value = arguments[1]; \
+         e.dispatchEvent(new Event('input'));",
+        vec![json!(id), json!(value)],
+    )
+    .await
+    .unwrap();
+}
+
+async fn custom(c: &Client, start: &str) {
+    let input = c.find(Locator::Id("custom-start")).await.unwrap();
+    input.clear().await.unwrap();
+    input.send_keys(start).await.unwrap();
+    c.find(Locator::Id("custom-set"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    settle(c).await;
+}
+
+async fn wait_for_report(c: &Client) {
+    let began = Instant::now();
+    loop {
+        let visible = c
+            .execute("return !document.getElementById('report').hidden;", vec![])
+            .await
+            .unwrap();
+        if visible == Value::Bool(true) {
+            settle(c).await;
+            return;
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(30),
+            "no end-of-game report"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn report(c: &Client) -> (u64, u64, u64) {
+    let e = c.find(Locator::Id("report")).await.unwrap();
+    let field = |v: Option<String>| v.unwrap().parse::<u64>().unwrap();
+    (
+        field(e.attr("data-moves").await.unwrap()),
+        field(e.attr("data-optimum").await.unwrap()),
+        field(e.attr("data-farther").await.unwrap()),
+    )
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn play_in_a_real_browser() {
+    let server = server();
+    let url = server.url.clone();
+    let (_driver, c, _profile) = browser().await;
+    c.goto(&url).await.unwrap();
+    settle(&c).await;
+    // The page opens on 3x3 with a puzzle, and its distance is the API's.
+    check_distance(&c, &url).await;
+    assert_eq!(text(&c, "goal-text").await, "123456780");
+
+    // A known start, then moves by click: the distance follows the API.
+    custom(&c, "647850321").await;
+    let (d, position) = check_distance(&c, &url).await;
+    assert_eq!((d, position.as_str()), (31, "647850321"));
+    for _ in 0..3 {
+        let before = shown(&c).await.1;
+        let tile = c.find(Locator::Css("#board .tile.movable")).await.unwrap();
+        let m = tile.attr("data-move").await.unwrap().unwrap();
+        tile.click().await.unwrap();
+        settle(&c).await;
+        let (_, after) = check_distance(&c, &url).await;
+        let moves = api(&url, &format!("/api/moves?start={before}"));
+        let expected = moves["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["move"] == m)
+            .unwrap();
+        assert_eq!(expected["board"], after.as_str());
+    }
+    assert_eq!(text(&c, "move-count").await, "3");
+
+    // Moves by keyboard: an arrow slides a tile that way (the blank the other).
+    c.find(Locator::Id("board"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    settle(&c).await;
+    for (key, blank) in [
+        (Key::Left, "R"),
+        (Key::Up, "D"),
+        (Key::Right, "L"),
+        (Key::Down, "U"),
+    ] {
+        let before = shown(&c).await.1;
+        let count: u64 = text(&c, "move-count").await.parse().unwrap();
+        let moves = api(&url, &format!("/api/moves?start={before}"));
+        let expected = moves["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["move"] == blank)
+            .cloned();
+        c.find(Locator::Id("board"))
+            .await
+            .unwrap()
+            .send_keys(&char::from(key).to_string())
+            .await
+            .unwrap();
+        settle(&c).await;
+        let (_, after) = check_distance(&c, &url).await;
+        match expected {
+            Some(e) => {
+                assert_eq!(e["board"], after.as_str(), "{blank}");
+                assert_eq!(text(&c, "move-count").await, (count + 1).to_string());
+            }
+            None => assert_eq!(after, before, "{blank} runs into the edge"),
+        }
+    }
+
+    // A hint marks exactly the moves one step closer; ±1 on every move.
+    c.find(Locator::Id("hint"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    settle(&c).await;
+    let position = shown(&c).await.1;
+    let moves = api(&url, &format!("/api/moves?start={position}"));
+    let mut closer: Vec<String> = moves["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["change"] == -1)
+        .map(|e| e["move"].as_str().unwrap().to_string())
+        .collect();
+    closer.sort();
+    assert!(!closer.is_empty());
+    assert_eq!(hinted(&c).await, closer);
+    c.find(Locator::Id("show-changes"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    settle(&c).await;
+    let badges = c
+        .find_all(Locator::Css("#board .tile .change"))
+        .await
+        .unwrap();
+    assert_eq!(badges.len(), moves["moves"].as_array().unwrap().len());
+    assert_eq!(
+        hinted(&c).await,
+        closer,
+        "the hint stays until the next move"
+    );
+    let shot = c.screenshot().await.unwrap();
+    let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/serve.png");
+    std::fs::write(&docs, shot).unwrap();
+
+    // "New puzzle at K" shows a position K moves away.
+    for k in [12, 0, 5] {
+        slide(&c, "k", k).await;
+        c.find(Locator::Id("new-k"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        settle(&c).await;
+        let (d, _) = check_distance(&c, &url).await;
+        assert_eq!(d, k);
+        assert_eq!(text(&c, "move-count").await, "0");
+    }
+    // The hardest position.
+    c.find(Locator::Id("hardest"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    settle(&c).await;
+    assert_eq!(check_distance(&c, &url).await.0, 31);
+
+    // Play the solution back to the goal from 12 moves: a perfect game.
+    slide(&c, "k", 12).await;
+    c.find(Locator::Id("new-k"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    settle(&c).await;
+    slide(&c, "speed", 20).await;
+    c.find(Locator::Id("solve-play"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_report(&c).await;
+    assert_eq!(shown(&c).await, (0, "123456780".to_string()));
+    assert_eq!(report(&c).await, (12, 12, 0));
+    assert!(text(&c, "report").await.contains("a perfect game"));
+
+    // One move away from the goal, then the solver: the report names it.
+    slide(&c, "k", 5).await;
+    c.find(Locator::Id("new-k"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    settle(&c).await;
+    let position = shown(&c).await.1;
+    let moves = api(&url, &format!("/api/moves?start={position}"));
+    let away = moves["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["change"] == 1)
+        .unwrap();
+    let selector = format!(
+        "#board .tile[data-move='{}']",
+        away["move"].as_str().unwrap()
+    );
+    c.find(Locator::Css(&selector))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    settle(&c).await;
+    assert_eq!(check_distance(&c, &url).await.0, 6);
+    for _ in 0..6 {
+        c.find(Locator::Id("solve-step"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        settle(&c).await;
+        check_distance(&c, &url).await;
+    }
+    wait_for_report(&c).await;
+    assert_eq!(report(&c).await, (7, 5, 1));
+    let said = text(&c, "report-farther").await;
+    assert!(said.contains("move 1: tile"), "{said}");
+
+    // Another board size.
+    let select = c.find(Locator::Id("board-size")).await.unwrap();
+    select.select_by_value("2x3").await.unwrap();
+    settle(&c).await;
+    assert_eq!(text(&c, "goal-text").await, "123450");
+    let (_, position) = shown(&c).await;
+    let answer = api(&url, &format!("/api/distance?board=2x3&start={position}"));
+    assert_eq!(answer["distance"].to_string(), text(&c, "distance").await);
+
+    c.close().await.unwrap();
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn a_bad_custom_board_shows_the_command_lines_error() {
+    let server = server();
+    let url = server.url.clone();
+    let (_driver, c, _profile) = browser().await;
+    c.goto(&url).await.unwrap();
+    settle(&c).await;
+    let before = shown(&c).await;
+    for (start, says) in [
+        ("12345", "bad start board \"12345\": expected 9 tiles for a 3x3 board (the blank included), got 5"),
+        ("112345678", "bad start board \"112345678\""),
+        ("213456780", "unsolvable: the start has 1 tile inversions"),
+    ] {
+        custom(&c, start).await;
+        let error = c.find(Locator::Id("custom-error")).await.unwrap();
+        assert!(error.is_displayed().await.unwrap(), "{start}");
+        let shown_error = error.text().await.unwrap();
+        assert!(shown_error.starts_with(says), "{start}: {shown_error:?}");
+        // The game in play is left as it was.
+        assert_eq!(shown(&c).await, before);
+    }
+    c.close().await.unwrap();
+}
