@@ -262,9 +262,9 @@ function drawHistogram() {
   }
   const note = $("histogram-note");
   if (game.distance !== null && game.distance < counts.length) {
-    const share = (100 * counts[game.distance] / hist.states).toPrecision(2);
+    const share = (100 * counts[game.distance] / hist.positions).toPrecision(2);
     note.textContent = `You are at distance ${game.distance}, with ${counts[game.distance]} ` +
-      `of the ${hist.states} positions (${share}%). The farthest lie at ${hist.max_distance}.`;
+      `of the ${hist.positions} positions (${share}%). The farthest lie at ${hist.max_distance}.`;
   }
 }
 
