@@ -17,4 +17,4 @@ if ! command -v chromedriver >/dev/null || ! command -v chromium >/dev/null; the
 fi
 chromium --version 2>/dev/null || true
 chromedriver --version
-cargo test --test browser "$@" -- --ignored --test-threads=1
+cargo test --test it "$@" -- --ignored --test-threads=1 browser::

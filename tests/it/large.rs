@@ -6,7 +6,7 @@
 //! so these tests are ignored by default; run them with
 //!
 //! ```text
-//! cargo test --release --test it -- --ignored
+//! cargo test --release --test it -- --ignored large::
 //! ```
 //!
 //! Each test builds one board's table, checks it, drops it, then builds the

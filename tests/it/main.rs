@@ -3,6 +3,7 @@
 //! outside, against facts that can be checked independently.
 
 mod analysis;
+mod browser;
 mod cli;
 mod cli_edges;
 mod corrupt;
