@@ -350,9 +350,9 @@ fn each_error_has_its_status_and_a_json_message() {
             404,
             "no table",
         ),
-        ("/api/solve?start=213456780", 422, "inversions"),
-        ("/api/distance?start=213456780", 422, "inversions"),
-        ("/api/moves?start=213456780", 422, "inversions"),
+        ("/api/solve?start=213456780", 422, "tile inversion"),
+        ("/api/distance?start=213456780", 422, "tile inversion"),
+        ("/api/moves?start=213456780", 422, "tile inversion"),
         ("/nothing/here", 404, "no such page: /nothing/here"),
         ("/api/", 404, "no such page"),
     ];
