@@ -468,7 +468,7 @@ async fn a_bad_custom_board_shows_the_command_lines_error() {
     for (start, says) in [
         ("12345", "bad start board \"12345\": expected 9 tiles for a 3x3 board (the blank included), got 5"),
         ("112345678", "bad start board \"112345678\""),
-        ("213456780", "unsolvable: the start has 1 tile inversions"),
+        ("213456780", "unsolvable: the start has 1 tile inversion "),
     ] {
         custom(&c, start).await;
         let error = c.find(Locator::Id("custom-error")).await.unwrap();
