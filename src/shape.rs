@@ -235,7 +235,11 @@ mod tests {
         }
         assert!(matches!(
             Shape::parse_for_search("3x6"),
-            Err(ShapeError::TooLarge { cells: 18, max: 16, .. })
+            Err(ShapeError::TooLarge {
+                cells: 18,
+                max: 16,
+                ..
+            })
         ));
     }
 }

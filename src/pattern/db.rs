@@ -38,8 +38,8 @@ impl Transpose {
         let side = shape.cols();
         let mut cell = [0u8; 16];
         let mut tile = [0u8; 16];
-        for c in 0..shape.cells() {
-            cell[c] = ((c % side) * side + c / side) as u8;
+        for (c, image) in cell.iter_mut().enumerate().take(shape.cells()) {
+            *image = ((c % side) * side + c / side) as u8;
         }
         // Tile t sits in goal cell t - 1; the blank (cell n - 1) is fixed.
         for t in 1..shape.cells() {

@@ -24,6 +24,7 @@
 
 mod db;
 mod error;
+mod memory;
 mod partition;
 mod placement;
 mod region;
@@ -33,6 +34,7 @@ mod table;
 
 pub use db::PatternDb;
 pub use error::{PatternError, SolveError};
+pub use memory::huge_page_copy;
 pub use partition::Partition;
 pub use placement::PlacementRanker;
 pub use search::{BoundReport, Solution, SolveOptions};

@@ -31,10 +31,25 @@ const NAMED: &[Named] = &[
     ),
     // Korf & Felner (2002), Felner, Korf & Hanan (2004): their {1..7} (the
     // blank's two rows) and {8..15}.
-    (4, 4, "7-8", &[&[9, 10, 11, 12, 13, 14, 15], &[1, 2, 3, 4, 5, 6, 7, 8]]),
+    (
+        4,
+        4,
+        "7-8",
+        &[&[9, 10, 11, 12, 13, 14, 15], &[1, 2, 3, 4, 5, 6, 7, 8]],
+    ),
     // Left and right of a 3×5 board; top and bottom of a 5×3 board.
-    (3, 5, "7-7", &[&[1, 2, 3, 6, 7, 11, 12], &[4, 5, 8, 9, 10, 13, 14]]),
-    (5, 3, "7-7", &[&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14]]),
+    (
+        3,
+        5,
+        "7-7",
+        &[&[1, 2, 3, 6, 7, 11, 12], &[4, 5, 8, 9, 10, 13, 14]],
+    ),
+    (
+        5,
+        3,
+        "7-7",
+        &[&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14]],
+    ),
     // Two 2×3 blocks of a 3×4 board; top and bottom of a 4×3 board.
     (3, 4, "6-5", &[&[1, 2, 5, 6, 9, 10], &[3, 4, 7, 8, 11]]),
     (4, 3, "6-5", &[&[1, 2, 3, 4, 5, 6], &[7, 8, 9, 10, 11]]),
@@ -127,7 +142,11 @@ mod tests {
             let checked = Partition::new(shape, partition.patterns().to_vec()).unwrap();
             let mut tiles: Vec<u8> = checked.patterns().concat();
             tiles.sort_unstable();
-            assert_eq!(tiles, (1..shape.cells() as u8).collect::<Vec<_>>(), "{name}");
+            assert_eq!(
+                tiles,
+                (1..shape.cells() as u8).collect::<Vec<_>>(),
+                "{name}"
+            );
             let sizes: Vec<String> = checked
                 .patterns()
                 .iter()

@@ -68,12 +68,22 @@ struct Group<'a> {
 }
 
 impl Group<'_> {
+    /// The rank of the placement of `tiles` (this pattern's tiles or their
+    /// images) in the cells `cell_of`.
+    #[inline]
+    fn rank(&self, cell_of: &[u8; 16], tiles: &[u8; 16]) -> u32 {
+        self.ranker
+            .rank(tiles[..self.len].iter().map(|&t| cell_of[t as usize & 15]))
+    }
+
+    #[inline]
+    fn entry(&self, rank: u32) -> u8 {
+        self.table[rank as usize]
+    }
+
     #[inline]
     fn lookup(&self, cell_of: &[u8; 16], tiles: &[u8; 16]) -> u8 {
-        let rank = self
-            .ranker
-            .rank(tiles[..self.len].iter().map(|&t| cell_of[t as usize & 15]));
-        self.table[rank as usize]
+        self.entry(self.rank(cell_of, tiles))
     }
 }
 
@@ -203,10 +213,34 @@ impl<'p, 'a> Walker<'p, 'a> {
     fn walk(&mut self, depth: u32, estimate: &Estimate, last: u8) -> Flow {
         let plan = self.plan;
         let from = self.position.blank as usize & 15;
+        // Every child's table entries are read before any is used, so that
+        // the reads (cache misses in tables of hundreds of megabytes)
+        // overlap instead of waiting one for another.
+        let mut children = [Child::default(); 4];
+        let mut count = 0;
         for &(code, to) in &plan.steps[from][..plan.step_count[from] as usize] {
             if code ^ 1 == last {
                 continue;
             }
+            let tile = self.position.slide(to as usize, &plan.image_cell) as usize & 15;
+            let child = &mut children[count];
+            (child.code, child.to, child.tile) = (code, to, tile as u8);
+            let group = plan.group_of[tile];
+            if group != NONE {
+                let g = &plan.groups[group as usize];
+                child.direct = g.entry(g.rank(&self.position.cell_of, &g.tiles));
+            }
+            if plan.transposed {
+                let group = plan.image_group_of[tile];
+                if group != NONE {
+                    let g = &plan.groups[group as usize];
+                    child.image = g.entry(g.rank(&self.position.image_cell_of, &g.sources));
+                }
+            }
+            self.position.slide(from, &plan.image_cell);
+            count += 1;
+        }
+        for child in &children[..count] {
             if self.nodes >= self.next_check {
                 self.next_check += CHECK_EVERY;
                 if let Some(stop) = self.stop() {
@@ -214,35 +248,36 @@ impl<'p, 'a> Walker<'p, 'a> {
                 }
             }
             self.nodes += 1;
-            let tile = self.position.slide(to as usize, &plan.image_cell) as usize & 15;
+            let (code, tile) = (child.code, child.tile as usize);
             let mut next = *estimate;
             let group = plan.group_of[tile];
             if group != NONE {
-                let g = &plan.groups[group as usize];
-                let value = g.lookup(&self.position.cell_of, &g.tiles);
-                next.direct_sum = next.direct_sum - next.direct[group as usize] as u32 + value as u32;
-                next.direct[group as usize] = value;
+                next.direct_sum =
+                    next.direct_sum - next.direct[group as usize] as u32 + child.direct as u32;
+                next.direct[group as usize] = child.direct;
             }
             let mut f = depth + 1 + next.direct_sum;
-            // The transposed lookup only where the direct one does not prune.
+            // The transposed entry counts only where the direct ones do not
+            // prune, so that an estimate's image entries are always those
+            // of its own position when the search goes below it.
             if f <= self.bound && plan.transposed {
                 let group = plan.image_group_of[tile];
                 if group != NONE {
-                    let g = &plan.groups[group as usize];
-                    let value = g.lookup(&self.position.image_cell_of, &g.sources);
-                    next.image_sum = next.image_sum - next.image[group as usize] as u32 + value as u32;
-                    next.image[group as usize] = value;
+                    next.image_sum =
+                        next.image_sum - next.image[group as usize] as u32 + child.image as u32;
+                    next.image[group as usize] = child.image;
                 }
                 f = f.max(depth + 1 + next.image_sum);
             }
-            let flow = if f > self.bound {
+            if f > self.bound {
                 self.next_bound = self.next_bound.min(f);
-                Flow::Exhausted
-            } else if next.direct_sum == 0 && self.position.cells == plan.goal {
-                self.path.push(Move::from_code(code));
+                continue;
+            }
+            self.position.slide(child.to as usize, &plan.image_cell);
+            self.path.push(Move::from_code(code));
+            let flow = if next.direct_sum == 0 && self.position.cells == plan.goal {
                 Flow::Found
             } else if self.split_at == Some(depth + 1) {
-                self.path.push(Move::from_code(code));
                 self.tasks.push(Task {
                     position: self.position,
                     estimate: next,
@@ -250,16 +285,14 @@ impl<'p, 'a> Walker<'p, 'a> {
                     last: code,
                     path: self.path.clone(),
                 });
-                self.path.pop();
                 Flow::Exhausted
             } else {
-                self.path.push(Move::from_code(code));
-                let flow = self.walk(depth + 1, &next, code);
-                if flow != Flow::Found {
-                    self.path.pop();
-                }
-                flow
+                self.walk(depth + 1, &next, code)
             };
+            if flow == Flow::Found {
+                return flow;
+            }
+            self.path.pop();
             // Slides the tile back into the cell it came from.
             self.position.slide(from, &plan.image_cell);
             if flow != Flow::Exhausted {
@@ -268,6 +301,17 @@ impl<'p, 'a> Walker<'p, 'a> {
         }
         Flow::Exhausted
     }
+}
+
+/// A child of the node being expanded: the blank's move, the tile it
+/// slides, and the entries of the patterns that tile is in.
+#[derive(Clone, Copy, Default)]
+struct Child {
+    code: u8,
+    to: u8,
+    tile: u8,
+    direct: u8,
+    image: u8,
 }
 
 /// IDA* from `start`, relabelled for the default goal, with `db`'s tables.
