@@ -257,9 +257,9 @@ impl<'p, 'a> Walker<'p, 'a> {
                 next.direct[group as usize] = child.direct;
             }
             let mut f = depth + 1 + next.direct_sum;
-            // The transposed entry counts only where the direct ones do not
-            // prune, so that an estimate's image entries are always those
-            // of its own position when the search goes below it.
+            // The transposed entries count only where the direct ones do not
+            // prune, as the literature does; an estimate whose search goes
+            // on always has both sets of entries up to date.
             if f <= self.bound && plan.transposed {
                 let group = plan.image_group_of[tile];
                 if group != NONE {
@@ -354,12 +354,14 @@ pub(crate) fn ida_star<B: AsRef<[u8]>>(
     }
     let mut bound = estimate.direct_sum.max(estimate.image_sum);
     let mut nodes = 0u64;
+    // Where parallel iterations cut the tree; deeper as the bound grows.
+    let mut split_at = 2;
     loop {
         if let Some(report) = options.on_bound {
             report(BoundReport { bound, nodes });
         }
         let (flow, spent, next_bound, path) = if options.parallel {
-            iterate_in_parallel(&plan, position, estimate, bound)
+            iterate_in_parallel(&plan, position, estimate, bound, &mut split_at)
         } else {
             let mut walker = Walker::new(&plan, position, Vec::new(), bound);
             let flow = walker.walk(0, &estimate, 4);
@@ -380,30 +382,31 @@ pub(crate) fn ida_star<B: AsRef<[u8]>>(
 }
 
 /// One iteration: the tree is cut at a depth with enough subtrees for the
-/// pool's threads, and the subtrees are walked in parallel until one finds
-/// a solution.
+/// pool's threads (at least `split_at`, which keeps the depth found for
+/// the next iteration), and the subtrees are walked in parallel until one
+/// finds a solution.
 fn iterate_in_parallel(
     plan: &Plan,
     position: Position,
     estimate: Estimate,
     bound: u32,
+    split_at: &mut u32,
 ) -> (Flow, u64, u32, Vec<Move>) {
     let wanted = TASKS_PER_THREAD * rayon::current_num_threads();
     let mut nodes = 0;
-    let mut split_at = 2;
     let splitter = loop {
         let mut walker = Walker::new(plan, position, Vec::new(), bound);
-        walker.split_at = Some(split_at);
+        walker.split_at = Some(*split_at);
         let flow = walker.walk(0, &estimate, 4);
         nodes += walker.nodes;
         if flow != Flow::Exhausted {
             // Solved (or stopped) above the cut.
             return (flow, nodes, walker.next_bound, walker.path);
         }
-        if walker.tasks.len() >= wanted || split_at >= bound {
+        if walker.tasks.len() >= wanted || *split_at >= bound {
             break walker;
         }
-        split_at += 1;
+        *split_at += 1;
     };
     let spent = AtomicU64::new(nodes);
     let next_bound = AtomicU32::new(splitter.next_bound);
