@@ -55,6 +55,9 @@ const NONE: u8 = u8::MAX;
 /// Subtrees per thread a parallel iteration aims to split into.
 const TASKS_PER_THREAD: usize = 16;
 
+/// Nodes above the cut beyond which a parallel iteration cuts no deeper.
+const SPLIT_NODES: u64 = 2048;
+
 /// One pattern as the search reads it.
 struct Group<'a> {
     /// Its tiles, in ranking order.
@@ -354,14 +357,12 @@ pub(crate) fn ida_star<B: AsRef<[u8]>>(
     }
     let mut bound = estimate.direct_sum.max(estimate.image_sum);
     let mut nodes = 0u64;
-    // Where parallel iterations cut the tree; deeper as the bound grows.
-    let mut split_at = 2;
     loop {
         if let Some(report) = options.on_bound {
             report(BoundReport { bound, nodes });
         }
         let (flow, spent, next_bound, path) = if options.parallel {
-            iterate_in_parallel(&plan, position, estimate, bound, &mut split_at)
+            iterate_in_parallel(&plan, position, estimate, bound)
         } else {
             let mut walker = Walker::new(&plan, position, Vec::new(), bound);
             let flow = walker.walk(0, &estimate, 4);
@@ -381,32 +382,34 @@ pub(crate) fn ida_star<B: AsRef<[u8]>>(
     }
 }
 
-/// One iteration: the tree is cut at a depth with enough subtrees for the
-/// pool's threads (at least `split_at`, which keeps the depth found for
-/// the next iteration), and the subtrees are walked in parallel until one
-/// finds a solution.
+/// One iteration: the tree is cut at the first depth with enough subtrees
+/// for the pool's threads, and the subtrees are walked in parallel until
+/// one finds a solution. Each deeper cut walks the tree above it again,
+/// which costs little as long as that tree is small: the cut stops
+/// deepening once it takes [`SPLIT_NODES`] nodes, since an iteration whose
+/// tree is that narrow is over about as soon as it is cut.
 fn iterate_in_parallel(
     plan: &Plan,
     position: Position,
     estimate: Estimate,
     bound: u32,
-    split_at: &mut u32,
 ) -> (Flow, u64, u32, Vec<Move>) {
     let wanted = TASKS_PER_THREAD * rayon::current_num_threads();
     let mut nodes = 0;
+    let mut split_at = 2;
     let splitter = loop {
         let mut walker = Walker::new(plan, position, Vec::new(), bound);
-        walker.split_at = Some(*split_at);
+        walker.split_at = Some(split_at);
         let flow = walker.walk(0, &estimate, 4);
         nodes += walker.nodes;
         if flow != Flow::Exhausted {
             // Solved (or stopped) above the cut.
             return (flow, nodes, walker.next_bound, walker.path);
         }
-        if walker.tasks.len() >= wanted || *split_at >= bound {
+        if walker.tasks.len() >= wanted || walker.nodes >= SPLIT_NODES || split_at >= bound {
             break walker;
         }
-        *split_at += 1;
+        split_at += 1;
     };
     let spent = AtomicU64::new(nodes);
     let next_bound = AtomicU32::new(splitter.next_bound);
