@@ -89,9 +89,14 @@ fn tables_match_a_plain_search_of_the_abstraction() {
         (3, 3, &[8, 6, 7, 5]),
         (3, 3, &[2, 4, 6, 8, 1]),
         (2, 4, &[1, 2, 3, 4, 5, 6]),
+        // Boards beyond complete tables; cell 15 is the last a rank handles.
+        (4, 4, &[15, 12, 11]),
+        (4, 4, &[1, 6, 14]),
+        (3, 5, &[14, 9, 10]),
+        (5, 3, &[1, 14, 8]),
     ];
     for &(rows, cols, tiles) in cases {
-        let shape = Shape::new(rows, cols).unwrap();
+        let shape = Shape::for_search(rows, cols).unwrap();
         let table = build_table(shape, tiles, &|_| {}).unwrap();
         let ranker = PlacementRanker::new(shape.cells(), tiles.len()).unwrap();
         let plain = plain_pattern_distances(rows, cols, tiles);
