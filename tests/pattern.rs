@@ -277,6 +277,11 @@ fn korf_instances_are_as_published() {
     assert_eq!(instances.len(), 100);
     let total: u32 = instances.iter().map(|i| i.1).sum();
     assert_eq!(total, 5305);
+    // 4×4 boards parse like any other.
+    let shape = Shape::for_search(4, 4).unwrap();
+    let first = npuzzle::parse_board("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", shape).unwrap();
+    assert_eq!(first, Board::new(shape, &instances[0].2).unwrap());
+    assert_eq!(first.to_string(), "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3");
 }
 
 fn solve_korf_100(partition: &str) {

@@ -42,7 +42,9 @@ pub struct BoundReport {
 pub struct Solution {
     /// The blank's moves, from the start to the goal.
     pub moves: Vec<Move>,
-    /// Nodes generated over all iterations.
+    /// Nodes generated over all iterations. A parallel search counts the
+    /// nodes every thread generated, which vary from run to run: threads
+    /// search ahead of where the sequential order would have stopped.
     pub nodes: u64,
 }
 
