@@ -284,9 +284,9 @@ fn korf_instances_are_as_published() {
     assert_eq!(first.to_string(), "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3");
 }
 
-fn solve_korf_100(partition: &str) {
-    let shape = Shape::for_search(4, 4).unwrap();
-    let db = PatternDb::build(Partition::named(shape, partition).unwrap(), &|_, _| {}).unwrap();
+fn solve_korf_100(partition: Partition) {
+    let shape = partition.shape();
+    let db = PatternDb::build(partition, &|_, _| {}).unwrap();
     let goal = Board::new(shape, &(0..16).collect::<Vec<_>>()).unwrap();
     for (number, length, cells) in korf_instances() {
         let start = Board::new(shape, &cells).unwrap();
@@ -305,13 +305,17 @@ fn solve_korf_100(partition: &str) {
 }
 
 #[test]
-#[ignore = "builds the 6-6-3 tables (about 6 s in release) and solves 100 instances"]
+#[ignore = "builds the 6-6-3 tables (seconds in release) and solves 100 instances"]
 fn korf_100_with_6_6_3() {
-    solve_korf_100("6-6-3");
+    let shape = Shape::for_search(4, 4).unwrap();
+    solve_korf_100(Partition::named(shape, "6-6-3").unwrap());
 }
 
 #[test]
-#[ignore = "builds the 7-8 tables (minutes, 4 GB in release) and solves 100 instances"]
-fn korf_100_with_7_8() {
-    solve_korf_100("7-8");
+#[ignore = "builds the 7-8 tables (about 4 minutes and 3.6 GB in release) and solves 100 instances"]
+fn korf_100_with_the_default_partition() {
+    let shape = Shape::for_search(4, 4).unwrap();
+    let partition = Partition::default_for(shape).unwrap();
+    assert_eq!(partition, Partition::named(shape, "7-8").unwrap());
+    solve_korf_100(partition);
 }

@@ -104,6 +104,16 @@ impl Partition {
             })
     }
 
+    /// The board's default partition: the named one with the largest
+    /// patterns (7-8 on 4×4), or `None` for a board without named ones.
+    pub fn default_for(shape: Shape) -> Option<Partition> {
+        let largest = NAMED
+            .iter()
+            .filter(|&&(r, c, _, _)| (r, c) == (shape.rows(), shape.cols()))
+            .max_by_key(|&&(_, _, _, patterns)| patterns.iter().map(|p| p.len()).max())?;
+        Partition::named(shape, largest.2).ok()
+    }
+
     /// The names [`Partition::named`] knows for `shape`.
     pub fn names(shape: Shape) -> Vec<&'static str> {
         NAMED
@@ -154,6 +164,21 @@ mod tests {
                 .collect();
             assert_eq!(sizes.join("-"), name);
         }
+    }
+
+    #[test]
+    fn defaults_have_the_largest_patterns() {
+        let name = |rows, cols| {
+            let shape = Shape::for_search(rows, cols).unwrap();
+            Partition::default_for(shape).map(|p| {
+                let sizes: Vec<String> = p.patterns().iter().map(|p| p.len().to_string()).collect();
+                sizes.join("-")
+            })
+        };
+        assert_eq!(name(4, 4).as_deref(), Some("7-8"));
+        assert_eq!(name(3, 5).as_deref(), Some("7-7"));
+        assert_eq!(name(3, 3).as_deref(), Some("4-4"));
+        assert_eq!(name(2, 2), None);
     }
 
     #[test]
