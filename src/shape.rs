@@ -39,14 +39,8 @@ pub enum ShapeError {
         /// Columns asked for.
         cols: usize,
     },
-    /// More cells than any table can hold.
-    #[error(
-        "a {rows}x{cols} board has {cells} cells: a complete table would hold {cells}!/2{} \
-         positions, far more than one machine holds. Complete tables stop at {max} cells \
-         ({max}!/2 = 239500800 positions); for larger boards, pattern databases with a search \
-         such as IDA* are the tool to use",
-        half_factorial(*.cells)
-    )]
+    /// More cells than a complete table (or, for search, a nibble) allows.
+    #[error("{}", too_large(*.rows, *.cols, *.cells, *.max))]
     TooLarge {
         /// Rows asked for.
         rows: usize,
@@ -57,6 +51,24 @@ pub enum ShapeError {
         /// The limit.
         max: usize,
     },
+}
+
+/// Why a board of `cells` cells is refused under a limit of `max`.
+fn too_large(rows: usize, cols: usize, cells: usize, max: usize) -> String {
+    if max == MAX_TABLE_CELLS {
+        format!(
+            "a {rows}x{cols} board has {cells} cells: a complete table would hold {cells}!/2{} \
+             positions, far more than one machine holds. Complete tables stop at {max} cells \
+             ({max}!/2 = 239500800 positions); for larger boards, pattern databases with a \
+             search such as IDA* are the tool to use",
+            half_factorial(cells)
+        )
+    } else {
+        format!(
+            "a {rows}x{cols} board has {cells} cells; boards stop at {max} cells, \
+             where a tile's number still fits in four bits"
+        )
+    }
 }
 
 /// " ≈ n!/2" in figures, while a float holds it: for telling how far out of
