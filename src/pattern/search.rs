@@ -386,10 +386,10 @@ pub(crate) fn ida_star<B: AsRef<[u8]>>(
 
 /// One iteration: the tree is cut at the first depth with enough subtrees
 /// for the pool's threads, and the subtrees are walked in parallel until
-/// one finds a solution. Each deeper cut walks the tree above it again,
-/// which costs little as long as that tree is small: the cut stops
-/// deepening once it takes [`SPLIT_NODES`] nodes, since an iteration whose
-/// tree is that narrow is over about as soon as it is cut.
+/// one finds a solution. The cut deepens one level at a time, each level
+/// expanding the subtrees of the one before (so every node is generated
+/// once), and stops deepening after [`SPLIT_NODES`] nodes: an iteration
+/// whose tree is that narrow is over about as soon as it is cut.
 fn iterate_in_parallel(
     plan: &Plan,
     position: Position,
@@ -398,26 +398,35 @@ fn iterate_in_parallel(
 ) -> (Flow, u64, u32, Vec<Move>) {
     let wanted = TASKS_PER_THREAD * rayon::current_num_threads();
     let mut nodes = 0;
-    let mut split_at = 2;
-    let splitter = loop {
-        let mut walker = Walker::new(plan, position, Vec::new(), bound);
-        walker.split_at = Some(split_at);
-        let flow = walker.walk(0, &estimate, 4);
-        nodes += walker.nodes;
-        if flow != Flow::Exhausted {
-            // Solved (or stopped) above the cut.
-            return (flow, nodes, walker.next_bound, walker.path);
+    let mut least_above = u32::MAX;
+    let mut tasks = vec![Task {
+        position,
+        estimate,
+        depth: 0,
+        last: 4,
+        path: Vec::new(),
+    }];
+    while tasks.len() < wanted && nodes < SPLIT_NODES && !tasks.is_empty() {
+        let mut deeper = Vec::new();
+        for task in tasks {
+            let mut walker = Walker::new(plan, task.position, task.path, bound);
+            walker.split_at = Some(task.depth + 1);
+            let flow = walker.walk(task.depth, &task.estimate, task.last);
+            nodes += walker.nodes;
+            least_above = least_above.min(walker.next_bound);
+            if flow != Flow::Exhausted {
+                // Solved (or stopped) above the cut.
+                return (flow, nodes, least_above, walker.path);
+            }
+            deeper.append(&mut walker.tasks);
         }
-        if walker.tasks.len() >= wanted || walker.nodes >= SPLIT_NODES || split_at >= bound {
-            break walker;
-        }
-        split_at += 1;
-    };
+        tasks = deeper;
+    }
     let spent = AtomicU64::new(nodes);
-    let next_bound = AtomicU32::new(splitter.next_bound);
+    let next_bound = AtomicU32::new(least_above);
     let found: Mutex<Option<Vec<Move>>> = Mutex::new(None);
     let stopped: Mutex<Option<Stop>> = Mutex::new(None);
-    splitter.tasks.into_par_iter().for_each(|task| {
+    tasks.into_par_iter().for_each(|task| {
         if plan.solved.load(Relaxed) {
             return;
         }
