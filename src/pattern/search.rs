@@ -218,9 +218,10 @@ impl<'p, 'a> Walker<'p, 'a> {
     fn walk(&mut self, depth: u32, estimate: &Estimate, last: u8) -> Flow {
         let plan = self.plan;
         let from = self.position.blank as usize & 15;
-        // Every child's table entries are read before any is used, so that
+        // Every child's direct entry is read before any is used, so that
         // the reads (cache misses in tables of hundreds of megabytes)
-        // overlap instead of waiting one for another.
+        // overlap instead of waiting one for another. The transposed
+        // entry is only ranked here, and read where it can matter.
         let mut children = [Child::default(); 4];
         let mut count = 0;
         for &(code, to) in &plan.steps[from][..plan.step_count[from] as usize] {
@@ -239,7 +240,7 @@ impl<'p, 'a> Walker<'p, 'a> {
                 let group = plan.image_group_of[tile];
                 if group != NONE {
                     let g = &plan.groups[group as usize];
-                    child.image = g.entry(g.rank(&self.position.image_cell_of, &g.sources));
+                    child.image_rank = g.rank(&self.position.image_cell_of, &g.sources);
                 }
             }
             self.position.slide(from, &plan.image_cell);
@@ -262,15 +263,16 @@ impl<'p, 'a> Walker<'p, 'a> {
                 next.direct[group as usize] = child.direct;
             }
             let mut f = depth + 1 + next.direct_sum;
-            // The transposed entries count only where the direct ones do not
-            // prune, as the literature does; an estimate whose search goes
-            // on always has both sets of entries up to date.
+            // The transposed entry is read only where the direct ones do not
+            // prune; an estimate whose search goes on always has both sets
+            // of entries up to date.
             if f <= self.bound && plan.transposed {
                 let group = plan.image_group_of[tile];
                 if group != NONE {
+                    let image = plan.groups[group as usize].entry(child.image_rank);
                     next.image_sum =
-                        next.image_sum - next.image[group as usize] as u32 + child.image as u32;
-                    next.image[group as usize] = child.image;
+                        next.image_sum - next.image[group as usize] as u32 + image as u32;
+                    next.image[group as usize] = image;
                 }
                 f = f.max(depth + 1 + next.image_sum);
             }
@@ -309,14 +311,15 @@ impl<'p, 'a> Walker<'p, 'a> {
 }
 
 /// A child of the node being expanded: the blank's move, the tile it
-/// slides, and the entries of the patterns that tile is in.
+/// slides, the entry of that tile's pattern, and the rank of the placement
+/// the transposed lookup reads.
 #[derive(Clone, Copy, Default)]
 struct Child {
     code: u8,
     to: u8,
     tile: u8,
     direct: u8,
-    image: u8,
+    image_rank: u32,
 }
 
 /// IDA* from `start`, relabelled for the default goal, with `db`'s tables.
