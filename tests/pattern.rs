@@ -207,6 +207,27 @@ fn goals_in_other_corners_and_with_other_labels_are_solved() {
 }
 
 #[test]
+fn each_iteration_reports_its_bound() {
+    let shape = Shape::THREE_BY_THREE;
+    let db = PatternDb::build(Partition::named(shape, "4-4").unwrap(), &|_, _| {}).unwrap();
+    let start = board_of(shape, &[8, 6, 7, 2, 5, 4, 3, 0, 1]);
+    let bounds = std::sync::Mutex::new(Vec::new());
+    let report = |r: npuzzle::pattern::BoundReport| bounds.lock().unwrap().push(r);
+    let options = SolveOptions {
+        on_bound: Some(&report),
+        ..SolveOptions::default()
+    };
+    let solution = db.solve(&start, &options).unwrap();
+    let bounds = bounds.into_inner().unwrap();
+    assert_eq!(bounds[0].bound, db.heuristic(&start));
+    assert_eq!(bounds[0].nodes, 0);
+    assert!(bounds
+        .windows(2)
+        .all(|w| w[0].bound < w[1].bound && w[0].nodes < w[1].nodes));
+    assert_eq!(bounds.last().unwrap().bound as usize, solution.moves.len());
+}
+
+#[test]
 fn searches_stop_at_deadlines_and_cancellation() {
     let shape = Shape::THREE_BY_THREE;
     // A single-tile pattern: a weak heuristic, so the search takes a while.
