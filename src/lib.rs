@@ -45,6 +45,7 @@ mod table;
 
 pub mod analysis;
 pub mod io;
+pub mod pattern;
 
 pub use db::build::{
     all_goals, build_database, default_blanks, default_paths, Built, ALL_GOALS_MAX_CELLS,
@@ -61,7 +62,7 @@ pub use db::replace::ReplaceError;
 pub use db::verify::{verify, Report, TableReport};
 pub use puzzle::board::{move_string, Board, BoardError, Move};
 pub use puzzle::parse::{excerpt, parse_board, ParseError};
-pub use puzzle::shape::{Shape, ShapeError, MAX_CELLS};
+pub use puzzle::shape::{Shape, ShapeError, MAX_CELLS, MAX_TABLE_CELLS};
 pub use puzzle::solvability;
 pub use puzzle::solvability::Unsolvable;
 pub use puzzle::symmetry::{self, Symmetry};

@@ -3,11 +3,18 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// The largest number of cells any board may have. Ranks of boards this size
-/// (12!/2 = 239,500,800) still fit in a `u32`, and cell contents fit in a nibble.
-pub const MAX_CELLS: usize = 12;
+/// The largest number of cells any board may have: cell contents still fit
+/// in a nibble. Boards above [`MAX_TABLE_CELLS`] are solved by search with
+/// pattern databases ([`crate::pattern`]), never by a complete table.
+pub const MAX_CELLS: usize = 16;
 
-/// The dimensions of a rectangular board: at least 2×2, at most [`MAX_CELLS`] cells.
+/// The largest board a complete table covers: ranks of boards this size
+/// (12!/2 = 239,500,800) still fit in a `u32`. [`Shape::new`] and parsing
+/// refuse larger boards, so every complete-table path does too.
+pub const MAX_TABLE_CELLS: usize = 12;
+
+/// The dimensions of a rectangular board: at least 2×2, at most [`MAX_CELLS`]
+/// cells ([`MAX_TABLE_CELLS`] unless made by [`Shape::for_search`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Shape {
     rows: u8,
@@ -32,14 +39,8 @@ pub enum ShapeError {
         /// Columns asked for.
         cols: usize,
     },
-    /// More cells than any table can hold.
-    #[error(
-        "a {rows}x{cols} board has {cells} cells: a complete table would hold {cells}!/2{} \
-         positions, far more than one machine holds. Complete tables stop at {max} cells \
-         ({max}!/2 = 239500800 positions); for larger boards, pattern databases with a search \
-         such as IDA* are the tool to use",
-        half_factorial(*.cells)
-    )]
+    /// More cells than a complete table (or, for search, a nibble) allows.
+    #[error("{}", too_large(*.rows, *.cols, *.cells, *.max))]
     TooLarge {
         /// Rows asked for.
         rows: usize,
@@ -50,6 +51,24 @@ pub enum ShapeError {
         /// The limit.
         max: usize,
     },
+}
+
+/// Why a board of `cells` cells is refused under a limit of `max`.
+fn too_large(rows: usize, cols: usize, cells: usize, max: usize) -> String {
+    if max == MAX_TABLE_CELLS {
+        format!(
+            "a {rows}x{cols} board has {cells} cells: a complete table would hold {cells}!/2{} \
+             positions, far more than one machine holds. Complete tables stop at {max} cells \
+             ({max}!/2 = 239500800 positions); for larger boards, pattern databases with a \
+             search such as IDA* are the tool to use",
+            half_factorial(cells)
+        )
+    } else {
+        format!(
+            "a {rows}x{cols} board has {cells} cells; boards stop at {max} cells, \
+             where a tile's number still fits in four bits"
+        )
+    }
 }
 
 /// " ≈ n!/2" in figures, while a float holds it: for telling how far out of
@@ -63,18 +82,36 @@ fn half_factorial(n: usize) -> String {
 }
 
 impl Shape {
-    /// A board of `rows` × `cols` cells, checked against the supported range.
+    /// A board of `rows` × `cols` cells that complete tables cover: at most
+    /// [`MAX_TABLE_CELLS`] cells.
     pub fn new(rows: usize, cols: usize) -> Result<Shape, ShapeError> {
+        Shape::with_limit(rows, cols, MAX_TABLE_CELLS)
+    }
+
+    /// A board of up to [`MAX_CELLS`] cells (4×4, 3×5, 5×3 …), for search
+    /// with pattern databases; complete tables refuse those above
+    /// [`MAX_TABLE_CELLS`].
+    pub fn for_search(rows: usize, cols: usize) -> Result<Shape, ShapeError> {
+        Shape::with_limit(rows, cols, MAX_CELLS)
+    }
+
+    /// Parses `RxC` like [`FromStr`], up to [`MAX_CELLS`] cells.
+    pub fn parse_for_search(text: &str) -> Result<Shape, ShapeError> {
+        let (rows, cols) = parse_dimensions(text)?;
+        Shape::for_search(rows, cols)
+    }
+
+    fn with_limit(rows: usize, cols: usize, max: usize) -> Result<Shape, ShapeError> {
         if rows < 2 || cols < 2 {
             return Err(ShapeError::TooSmall { rows, cols });
         }
         let cells = rows.saturating_mul(cols);
-        if cells > MAX_CELLS {
+        if cells > max {
             return Err(ShapeError::TooLarge {
                 rows,
                 cols,
                 cells,
-                max: MAX_CELLS,
+                max,
             });
         }
         Ok(Shape::new_unchecked(rows as u8, cols as u8))
@@ -154,13 +191,19 @@ impl FromStr for Shape {
 
     /// Parses `RxC` (also `R×C` and `RXC`), for example `3x3` or `2x4`.
     fn from_str(text: &str) -> Result<Shape, ShapeError> {
-        // The text as given, cut short: a message is no place for a huge argument.
-        let syntax = || ShapeError::Syntax(crate::puzzle::parse::excerpt(text, 40).into_owned());
-        let (r, c) = text.trim().split_once(['x', 'X', '×']).ok_or_else(syntax)?;
-        let rows: usize = r.trim().parse().map_err(|_| syntax())?;
-        let cols: usize = c.trim().parse().map_err(|_| syntax())?;
+        let (rows, cols) = parse_dimensions(text)?;
         Shape::new(rows, cols)
     }
+}
+
+/// The rows and columns of `RxC`.
+fn parse_dimensions(text: &str) -> Result<(usize, usize), ShapeError> {
+    // The text as given, cut short: a message is no place for a huge argument.
+    let syntax = || ShapeError::Syntax(crate::puzzle::parse::excerpt(text, 40).into_owned());
+    let (r, c) = text.trim().split_once(['x', 'X', '×']).ok_or_else(syntax)?;
+    let rows: usize = r.trim().parse().map_err(|_| syntax())?;
+    let cols: usize = c.trim().parse().map_err(|_| syntax())?;
+    Ok((rows, cols))
 }
 
 #[cfg(test)]
@@ -194,6 +237,22 @@ mod tests {
         assert!(matches!(
             "99999999999999999999x2".parse::<Shape>(),
             Err(ShapeError::Syntax(_))
+        ));
+    }
+
+    #[test]
+    fn search_shapes_reach_sixteen_cells() {
+        for size in ["4x4", "3x5", "5x3", "2x8"] {
+            let s = Shape::parse_for_search(size).unwrap();
+            assert_eq!(s.to_string(), size);
+        }
+        assert!(matches!(
+            Shape::parse_for_search("3x6"),
+            Err(ShapeError::TooLarge {
+                cells: 18,
+                max: 16,
+                ..
+            })
         ));
     }
 }

@@ -17,13 +17,14 @@
 //! whole table onto `0..cells!/2`.
 
 use crate::puzzle::board::{Board, Move};
-use crate::puzzle::shape::{Shape, MAX_CELLS};
+use crate::puzzle::shape::{Shape, MAX_CELLS, MAX_TABLE_CELLS};
 use crate::puzzle::solvability::required_parity;
 
 /// 1 in every nibble.
 const NIBBLE_ONES: u64 = 0x1111_1111_1111_1111;
 
-/// 1, 2, 3, … in successive nibbles: the tiles of a board of [`MAX_CELLS`].
+/// 1, 2, 3, … in successive nibbles: the tiles of a board of
+/// [`MAX_TABLE_CELLS`], the largest a ranker serves.
 const INCREASING: u64 = 0x0000_0BA9_8765_4321;
 
 /// Per-index tables are this long, so that an index masked with `& 15`
@@ -139,7 +140,16 @@ fn with_nibbles(x: u64, at: usize, len: usize, value: u64) -> u64 {
 
 impl Ranker {
     /// The ranker for the canonical goal with the blank in `goal_blank`.
+    ///
+    /// # Panics
+    ///
+    /// For boards above [`MAX_TABLE_CELLS`] cells (made by
+    /// [`Shape::for_search`]), whose ranks would not fit in a `u32`.
     pub fn new(shape: Shape, goal_blank: usize) -> Ranker {
+        assert!(
+            shape.cells() <= MAX_TABLE_CELLS,
+            "complete tables stop at {MAX_TABLE_CELLS} cells; a {shape} board needs pattern databases"
+        );
         let tiles = shape.cells() - 1;
         let factorial = |k: usize| (1..=k as u32).product::<u32>();
         let mut weights = [0u32; SLOTS];
@@ -486,6 +496,12 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    #[should_panic(expected = "complete tables stop at 12 cells")]
+    fn boards_beyond_complete_tables_are_refused() {
+        Ranker::new(Shape::for_search(4, 4).unwrap(), 15);
     }
 
     #[test]

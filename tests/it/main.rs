@@ -12,6 +12,7 @@ mod heuristics;
 mod large;
 mod layering;
 mod path_table;
+mod pattern;
 mod plot;
 mod properties;
 mod readme;

@@ -1,0 +1,181 @@
+//! A set of pattern tables for one partition, and the heuristic they give.
+
+use super::error::PatternError;
+use super::partition::Partition;
+use super::placement::PlacementRanker;
+use super::table::{build_table, BuildProgress};
+use crate::puzzle::board::Board;
+use crate::puzzle::shape::Shape;
+
+/// The tables of a partition's patterns, over any bytes: `Vec<u8>` when
+/// built in memory, a memory map when read from a file.
+#[derive(Clone, Debug)]
+pub struct PatternDb<B> {
+    partition: Partition,
+    tables: Vec<B>,
+    rankers: Vec<PlacementRanker>,
+    transposed: bool,
+}
+
+/// The transpose of a square board about its main diagonal, with tiles
+/// renamed so that the default goal maps to itself (its blank, in the last
+/// cell, is on the diagonal). Distances are unchanged, so the tables read
+/// through it give a second lower bound.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Transpose {
+    /// The image of each cell.
+    pub cell: [u8; 16],
+    /// The image of each tile: the tile at the image of its goal cell.
+    pub tile: [u8; 16],
+}
+
+impl Transpose {
+    /// The transpose of `shape`, when square.
+    pub fn of(shape: Shape) -> Option<Transpose> {
+        if shape.rows() != shape.cols() {
+            return None;
+        }
+        let side = shape.cols();
+        let mut cell = [0u8; 16];
+        let mut tile = [0u8; 16];
+        for (c, image) in cell.iter_mut().enumerate().take(shape.cells()) {
+            *image = ((c % side) * side + c / side) as u8;
+        }
+        // Tile t sits in goal cell t - 1; the blank (cell n - 1) is fixed.
+        for t in 1..shape.cells() {
+            tile[t] = cell[t - 1] + 1;
+        }
+        Some(Transpose { cell, tile })
+    }
+}
+
+impl PatternDb<Vec<u8>> {
+    /// Builds every table of `partition`, one after the other (each uses
+    /// every core). `on_cost` hears each table's progress with its index.
+    pub fn build(
+        partition: Partition,
+        on_cost: &(dyn Fn(usize, BuildProgress) + Sync),
+    ) -> Result<PatternDb<Vec<u8>>, PatternError> {
+        let shape = partition.shape();
+        let tables = partition
+            .patterns()
+            .iter()
+            .enumerate()
+            .map(|(index, tiles)| build_table(shape, tiles, &|p| on_cost(index, p)))
+            .collect::<Result<Vec<_>, _>>()?;
+        PatternDb::new(partition, tables)
+    }
+}
+
+impl<B: AsRef<[u8]>> PatternDb<B> {
+    /// The database of `partition` with its tables, one per pattern in the
+    /// partition's order, each checked for length. On square boards the
+    /// tables are also read through the transposed board.
+    pub fn new(partition: Partition, tables: Vec<B>) -> Result<PatternDb<B>, PatternError> {
+        if tables.len() != partition.patterns().len() {
+            return Err(PatternError::TableCount {
+                expected: partition.patterns().len(),
+                got: tables.len(),
+            });
+        }
+        let cells = partition.shape().cells();
+        let rankers = partition
+            .patterns()
+            .iter()
+            .map(|p| PlacementRanker::new(cells, p.len()))
+            .collect::<Result<Vec<_>, _>>()?;
+        for (index, (table, ranker)) in tables.iter().zip(&rankers).enumerate() {
+            let got = table.as_ref().len();
+            if got != ranker.len() {
+                return Err(PatternError::TableLength {
+                    index,
+                    expected: ranker.len(),
+                    got,
+                });
+            }
+        }
+        let transposed = Transpose::of(partition.shape()).is_some();
+        Ok(PatternDb {
+            partition,
+            tables,
+            rankers,
+            transposed,
+        })
+    }
+
+    /// Whether to also read the tables through the transposed board (square
+    /// boards only; on by default there). Off, searches visit more nodes.
+    pub fn with_transpose(mut self, on: bool) -> PatternDb<B> {
+        self.transposed = on && Transpose::of(self.shape()).is_some();
+        self
+    }
+
+    /// Whether the transposed lookup is in use.
+    pub fn uses_transpose(&self) -> bool {
+        self.transposed
+    }
+
+    /// The board.
+    pub fn shape(&self) -> Shape {
+        self.partition.shape()
+    }
+
+    /// The partition.
+    pub fn partition(&self) -> &Partition {
+        &self.partition
+    }
+
+    /// The tables, one per pattern.
+    pub fn tables(&self) -> &[B] {
+        &self.tables
+    }
+
+    pub(crate) fn rankers(&self) -> &[PlacementRanker] {
+        &self.rankers
+    }
+
+    pub(crate) fn transpose(&self) -> Option<Transpose> {
+        self.transposed
+            .then(|| Transpose::of(self.shape()))
+            .flatten()
+    }
+
+    /// The sum of the pattern distances of `board`, relative to the default
+    /// goal: a lower bound on its distance.
+    pub fn additive(&self, board: &Board) -> u32 {
+        let mut cell_of = [0u8; 16];
+        for (c, &t) in board.cells().iter().enumerate() {
+            cell_of[t as usize] = c as u8;
+        }
+        self.sum_over(&cell_of)
+    }
+
+    /// The lower bound the search uses: the additive sum, and on square
+    /// boards the larger of it and the sum read through the transpose.
+    pub fn heuristic(&self, board: &Board) -> u32 {
+        let direct = self.additive(board);
+        let Some(transpose) = self.transpose() else {
+            return direct;
+        };
+        // Cell of tile T(t) in the transposed board: the image of t's cell.
+        let mut cell_of = [0u8; 16];
+        for (c, &t) in board.cells().iter().enumerate() {
+            cell_of[transpose.tile[t as usize] as usize] = transpose.cell[c];
+        }
+        direct.max(self.sum_over(&cell_of))
+    }
+
+    /// The sum of the tables' entries for tiles in the cells `cell_of`.
+    fn sum_over(&self, cell_of: &[u8; 16]) -> u32 {
+        self.partition
+            .patterns()
+            .iter()
+            .zip(&self.rankers)
+            .zip(&self.tables)
+            .map(|((tiles, ranker), table)| {
+                let rank = ranker.rank(tiles.iter().map(|&t| cell_of[t as usize]));
+                table.as_ref()[rank as usize] as u32
+            })
+            .sum()
+    }
+}

@@ -1,0 +1,118 @@
+//! What can go wrong with patterns, their tables, and searches that use them.
+
+use crate::puzzle::shape::Shape;
+use crate::puzzle::solvability::Unsolvable;
+
+/// Why a partition, a pattern or a set of tables is not usable.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PatternError {
+    /// A partition name this board has no grouping for.
+    #[error("no partition named {name:?} for a {shape} board; known: {known}")]
+    UnknownPartition {
+        /// The name asked for.
+        name: String,
+        /// The board.
+        shape: Shape,
+        /// The names this board has, comma separated.
+        known: String,
+    },
+    /// A tile number the board does not have.
+    #[error("tile {tile} is not on a {shape} board (tiles are 1 to {max})")]
+    TileOutOfRange {
+        /// The tile given.
+        tile: usize,
+        /// The board.
+        shape: Shape,
+        /// The largest tile.
+        max: usize,
+    },
+    /// A tile in two patterns: the sum of their tables would overestimate.
+    #[error("tile {tile} is in two patterns; additive patterns must be disjoint")]
+    TileTwice {
+        /// The repeated tile.
+        tile: u8,
+    },
+    /// A pattern without tiles.
+    #[error("pattern {index} has no tiles")]
+    EmptyPattern {
+        /// Its place in the partition, from 0.
+        index: usize,
+    },
+    /// A pattern whose table would have more than `u32::MAX` entries.
+    #[error(
+        "a pattern of {tiles} tiles on {cells} cells has {placements} placements, \
+         more than a table indexes (at most 4294967295); use smaller patterns"
+    )]
+    TooManyPlacements {
+        /// Tiles in the pattern.
+        tiles: usize,
+        /// Cells of the board.
+        cells: usize,
+        /// n!/(n-k)!.
+        placements: u64,
+    },
+    /// Tables given for a partition do not match its patterns.
+    #[error("expected {expected} tables, one per pattern, got {got}")]
+    TableCount {
+        /// Patterns in the partition.
+        expected: usize,
+        /// Tables given.
+        got: usize,
+    },
+    /// A table of the wrong length for its pattern.
+    #[error(
+        "the table of pattern {index} has {got} entries, expected {expected} \
+         (one per placement); rebuild it for this partition"
+    )]
+    TableLength {
+        /// The pattern's place in the partition.
+        index: usize,
+        /// Placements of the pattern.
+        expected: usize,
+        /// Entries given.
+        got: usize,
+    },
+}
+
+/// Why a search gave no solution.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    /// A board of another shape than the database's.
+    #[error("expected a {expected} board, got a {got} board")]
+    WrongShape {
+        /// The database's board.
+        expected: Shape,
+        /// The board given.
+        got: Shape,
+    },
+    /// The start can never reach the goal.
+    #[error("no solution: {0}")]
+    Unsolvable(#[from] Unsolvable),
+    /// A goal whose blank no symmetry takes to the tables' goal blank.
+    #[error(
+        "the goal's blank is in cell {cell}; these tables answer goals with the blank in \
+         cell {expected}, or in a cell a reflection or rotation of the board takes there"
+    )]
+    GoalBlank {
+        /// The goal's blank cell.
+        cell: usize,
+        /// The tables' goal blank cell.
+        expected: usize,
+    },
+    /// The deadline passed before a solution was found.
+    #[error("no solution within the time allowed: stopped at bound {bound} after {nodes} nodes")]
+    TimedOut {
+        /// The bound being searched.
+        bound: u32,
+        /// Nodes generated.
+        nodes: u64,
+    },
+    /// The caller cancelled the search.
+    #[error("search cancelled at bound {bound} after {nodes} nodes")]
+    Cancelled {
+        /// The bound being searched.
+        bound: u32,
+        /// Nodes generated.
+        nodes: u64,
+    },
+}

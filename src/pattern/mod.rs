@@ -1,0 +1,41 @@
+//! Pattern databases and IDA*: optimal solutions for boards too large for a
+//! complete table, such as the 15-puzzle.
+//!
+//! A partition ([`Partition`]) splits the tiles into disjoint patterns. Each
+//! pattern's table ([`build_table`]) holds, for every placement of its tiles
+//! ([`PlacementRanker`]), the fewest moves of those tiles that bring them
+//! home; moves of other tiles are free. The tables' entries for a position
+//! add up to a lower bound on its distance, and on square boards reading
+//! them again through the transposed board gives a second bound. IDA*
+//! ([`PatternDb::solve`]) searches with the larger of the two.
+//!
+//! ```
+//! use npuzzle::pattern::{Partition, PatternDb, SolveOptions};
+//! use npuzzle::{parse_board, Board, Shape};
+//!
+//! let shape = Shape::THREE_BY_THREE;
+//! let db = PatternDb::build(Partition::named(shape, "4-4")?, &|_, _| {})?;
+//! let start = parse_board("867254301", shape)?;
+//! let solution = db.solve(&start, &SolveOptions::default())?;
+//! assert_eq!(solution.moves.len(), 31);
+//! assert_eq!(start.replay(&solution.moves), Some(Board::goal(shape)));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod db;
+mod error;
+mod memory;
+mod partition;
+mod placement;
+mod region;
+mod search;
+mod solve;
+mod table;
+
+pub use db::PatternDb;
+pub use error::{PatternError, SolveError};
+pub use memory::huge_page_copy;
+pub use partition::Partition;
+pub use placement::PlacementRanker;
+pub use search::{BoundReport, Solution, SolveOptions};
+pub use table::{build_table, BuildProgress, UNREACHED};

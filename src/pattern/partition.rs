@@ -1,0 +1,201 @@
+//! Partitions: the board's tiles split into disjoint patterns, so that the
+//! patterns' distances add up to a lower bound on the moves needed.
+//!
+//! Tiles are numbered as in the default goal: 1, 2, … row by row, the blank
+//! in the last cell. The named 15-puzzle partitions are the literature's,
+//! whose goal has the blank top-left (`0 1 2 … 15`); a half turn takes that
+//! goal to ours (their tile `j` is our tile `16 - j`), so each group here
+//! is theirs turned around and keeps its shape relative to the blank.
+
+use super::error::PatternError;
+use crate::puzzle::shape::Shape;
+
+/// Tiles split into disjoint patterns, on one board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Partition {
+    shape: Shape,
+    patterns: Vec<Vec<u8>>,
+}
+
+/// A named partition: rows, columns, name, and its patterns.
+type Named = (usize, usize, &'static str, &'static [&'static [u8]]);
+
+/// The named partitions of each board.
+const NAMED: &[Named] = &[
+    // Korf & Felner (2002): their {1,2,3}, {4,5,8,9,12,13}, {6,7,10,11,14,15}.
+    (
+        4,
+        4,
+        "6-6-3",
+        &[&[3, 4, 7, 8, 11, 12], &[1, 2, 5, 6, 9, 10], &[13, 14, 15]],
+    ),
+    // Korf & Felner (2002), Felner, Korf & Hanan (2004): their {1..7} (the
+    // blank's two rows) and {8..15}.
+    (
+        4,
+        4,
+        "7-8",
+        &[&[9, 10, 11, 12, 13, 14, 15], &[1, 2, 3, 4, 5, 6, 7, 8]],
+    ),
+    // Left and right of a 3×5 board; top and bottom of a 5×3 board.
+    (
+        3,
+        5,
+        "7-7",
+        &[&[1, 2, 3, 6, 7, 11, 12], &[4, 5, 8, 9, 10, 13, 14]],
+    ),
+    (
+        5,
+        3,
+        "7-7",
+        &[&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14]],
+    ),
+    // Two 2×3 blocks of a 3×4 board; top and bottom of a 4×3 board.
+    (3, 4, "6-5", &[&[1, 2, 5, 6, 9, 10], &[3, 4, 7, 8, 11]]),
+    (4, 3, "6-5", &[&[1, 2, 3, 4, 5, 6], &[7, 8, 9, 10, 11]]),
+    // The 8-puzzle: top and bottom.
+    (3, 3, "4-4", &[&[1, 2, 3, 4], &[5, 6, 7, 8]]),
+];
+
+impl Partition {
+    /// A partition of `shape`'s tiles into `patterns`, checked: every tile
+    /// on the board, none twice, no pattern empty. Tiles left out of every
+    /// pattern are allowed; they add nothing to the heuristic.
+    pub fn new(shape: Shape, patterns: Vec<Vec<u8>>) -> Result<Partition, PatternError> {
+        let max = shape.cells() - 1;
+        let mut seen = [false; 16];
+        for (index, pattern) in patterns.iter().enumerate() {
+            if pattern.is_empty() {
+                return Err(PatternError::EmptyPattern { index });
+            }
+            for &tile in pattern {
+                if tile == 0 || tile as usize > max {
+                    return Err(PatternError::TileOutOfRange {
+                        tile: tile as usize,
+                        shape,
+                        max,
+                    });
+                }
+                if std::mem::replace(&mut seen[tile as usize], true) {
+                    return Err(PatternError::TileTwice { tile });
+                }
+            }
+        }
+        Ok(Partition { shape, patterns })
+    }
+
+    /// The partition called `name` (such as `7-8` or `6-6-3`) on `shape`.
+    pub fn named(shape: Shape, name: &str) -> Result<Partition, PatternError> {
+        let wanted = name.trim();
+        NAMED
+            .iter()
+            .find(|&&(r, c, n, _)| (r, c) == (shape.rows(), shape.cols()) && n == wanted)
+            .map(|&(_, _, _, patterns)| Partition {
+                shape,
+                patterns: patterns.iter().map(|p| p.to_vec()).collect(),
+            })
+            .ok_or_else(|| PatternError::UnknownPartition {
+                name: wanted.to_string(),
+                shape,
+                known: match Partition::names(shape).join(", ") {
+                    names if names.is_empty() => "none".to_string(),
+                    names => names,
+                },
+            })
+    }
+
+    /// The board's default partition: the named one with the largest
+    /// patterns (7-8 on 4×4), or `None` for a board without named ones.
+    pub fn default_for(shape: Shape) -> Option<Partition> {
+        let largest = NAMED
+            .iter()
+            .filter(|&&(r, c, _, _)| (r, c) == (shape.rows(), shape.cols()))
+            .max_by_key(|&&(_, _, _, patterns)| patterns.iter().map(|p| p.len()).max())?;
+        Partition::named(shape, largest.2).ok()
+    }
+
+    /// The names [`Partition::named`] knows for `shape`.
+    pub fn names(shape: Shape) -> Vec<&'static str> {
+        NAMED
+            .iter()
+            .filter(|&&(r, c, _, _)| (r, c) == (shape.rows(), shape.cols()))
+            .map(|&(_, _, name, _)| name)
+            .collect()
+    }
+
+    /// The board.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The patterns, each a list of tiles.
+    pub fn patterns(&self) -> &[Vec<u8>] {
+        &self.patterns
+    }
+
+    /// The pattern that holds `tile`, if any.
+    pub fn pattern_of(&self, tile: u8) -> Option<usize> {
+        self.patterns.iter().position(|p| p.contains(&tile))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn named_partitions_cover_every_tile_once() {
+        for &(rows, cols, name, _) in NAMED {
+            let shape = Shape::for_search(rows, cols).unwrap();
+            let partition = Partition::named(shape, name).unwrap();
+            // Re-checked by the constructor.
+            let checked = Partition::new(shape, partition.patterns().to_vec()).unwrap();
+            let mut tiles: Vec<u8> = checked.patterns().concat();
+            tiles.sort_unstable();
+            assert_eq!(
+                tiles,
+                (1..shape.cells() as u8).collect::<Vec<_>>(),
+                "{name}"
+            );
+            let sizes: Vec<String> = checked
+                .patterns()
+                .iter()
+                .map(|p| p.len().to_string())
+                .collect();
+            assert_eq!(sizes.join("-"), name);
+        }
+    }
+
+    #[test]
+    fn defaults_have_the_largest_patterns() {
+        let name = |rows, cols| {
+            let shape = Shape::for_search(rows, cols).unwrap();
+            Partition::default_for(shape).map(|p| {
+                let sizes: Vec<String> = p.patterns().iter().map(|p| p.len().to_string()).collect();
+                sizes.join("-")
+            })
+        };
+        assert_eq!(name(4, 4).as_deref(), Some("7-8"));
+        assert_eq!(name(3, 5).as_deref(), Some("7-7"));
+        assert_eq!(name(3, 3).as_deref(), Some("4-4"));
+        assert_eq!(name(2, 2), None);
+    }
+
+    #[test]
+    fn bad_partitions_are_refused() {
+        let shape = Shape::THREE_BY_THREE;
+        assert_eq!(
+            Partition::new(shape, vec![vec![1, 2], vec![2, 3]]),
+            Err(PatternError::TileTwice { tile: 2 })
+        );
+        assert!(matches!(
+            Partition::new(shape, vec![vec![1, 9]]),
+            Err(PatternError::TileOutOfRange { tile: 9, .. })
+        ));
+        let err = Partition::named(shape, "5-5").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "no partition named \"5-5\" for a 3x3 board; known: 4-4"
+        );
+    }
+}

@@ -1,0 +1,532 @@
+//! IDA* with the tables' heuristic, updated move by move: a move changes
+//! one tile's cell, so only the pattern holding that tile (and, through the
+//! transpose, the pattern holding its image) is ranked and looked up again.
+//!
+//! Nodes are counted when generated, as the literature counts them: every
+//! child of every expanded node, the move back to the parent excluded.
+
+use super::db::PatternDb;
+use super::error::SolveError;
+use super::placement::PlacementRanker;
+use crate::puzzle::board::{Board, Move};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// How a search may run and when it must stop.
+#[derive(Clone, Copy, Default)]
+pub struct SolveOptions<'a> {
+    /// Give up (with [`SolveError::TimedOut`]) once this instant passes.
+    pub deadline: Option<Instant>,
+    /// Give up (with [`SolveError::Cancelled`]) once this is set.
+    pub cancel: Option<&'a AtomicBool>,
+    /// Split each iteration into subtrees searched on the current rayon
+    /// pool (all cores unless run inside `ThreadPool::install`).
+    pub parallel: bool,
+    /// Told each bound as its iteration starts.
+    pub on_bound: Option<&'a (dyn Fn(BoundReport) + Sync)>,
+}
+
+/// The start of one iteration of IDA*.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoundReport {
+    /// The bound on solution length this iteration searches.
+    pub bound: u32,
+    /// Nodes generated before it.
+    pub nodes: u64,
+}
+
+/// An optimal solution and the work it took.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The blank's moves, from the start to the goal.
+    pub moves: Vec<Move>,
+    /// Nodes generated over all iterations. A parallel search counts the
+    /// nodes every thread generated, which vary from run to run: threads
+    /// search ahead of where the sequential order would have stopped.
+    pub nodes: u64,
+}
+
+/// Nodes between checks of the deadline and the stop flags.
+const CHECK_EVERY: u64 = 1024;
+
+/// A tile in no pattern, or a pattern index for none.
+const NONE: u8 = u8::MAX;
+
+/// Subtrees per thread a parallel iteration aims to split into.
+const TASKS_PER_THREAD: usize = 16;
+
+/// Nodes above the cut beyond which a parallel iteration cuts no deeper.
+const SPLIT_NODES: u64 = 2048;
+
+/// One pattern as the search reads it.
+struct Group<'a> {
+    /// Its tiles, in ranking order.
+    tiles: [u8; 16],
+    /// The tiles whose transposed cells give the pattern's placement in
+    /// the transposed board: the images of `tiles`.
+    sources: [u8; 16],
+    len: usize,
+    ranker: PlacementRanker,
+    table: &'a [u8],
+}
+
+impl Group<'_> {
+    /// The rank of the placement of `tiles` (this pattern's tiles or their
+    /// images) in the cells `cell_of`.
+    #[inline]
+    fn rank(&self, cell_of: &[u8; 16], tiles: &[u8; 16]) -> u32 {
+        self.ranker
+            .rank(tiles[..self.len].iter().map(|&t| cell_of[t as usize & 15]))
+    }
+
+    #[inline]
+    fn entry(&self, rank: u32) -> u8 {
+        self.table[rank as usize]
+    }
+
+    #[inline]
+    fn lookup(&self, cell_of: &[u8; 16], tiles: &[u8; 16]) -> u8 {
+        self.entry(self.rank(cell_of, tiles))
+    }
+}
+
+/// What every walker reads and none writes.
+struct Plan<'a> {
+    groups: Vec<Group<'a>>,
+    /// The pattern of each tile.
+    group_of: [u8; 16],
+    /// The pattern of each tile's image under the transpose.
+    image_group_of: [u8; 16],
+    transposed: bool,
+    /// The transpose's image of each cell (identity when unused).
+    image_cell: [u8; 16],
+    /// From each cell: the blank's moves (code, cell it moves to).
+    steps: [[(u8, u8); 4]; 16],
+    step_count: [u8; 16],
+    goal: [u8; 16],
+    deadline: Option<Instant>,
+    cancel: Option<&'a AtomicBool>,
+    /// Set when a parallel subtree found a solution.
+    solved: AtomicBool,
+}
+
+/// A position with each tile's cell, directly and through the transpose.
+#[derive(Clone, Copy)]
+struct Position {
+    cells: [u8; 16],
+    cell_of: [u8; 16],
+    image_cell_of: [u8; 16],
+    blank: u8,
+}
+
+impl Position {
+    /// Slides the tile in `to` into the blank; returns the tile.
+    #[inline]
+    fn slide(&mut self, to: usize, image_cell: &[u8; 16]) -> u8 {
+        let from = self.blank as usize & 15;
+        let tile = self.cells[to & 15];
+        self.cells[from] = tile;
+        self.cells[to & 15] = 0;
+        self.cell_of[tile as usize & 15] = from as u8;
+        self.image_cell_of[tile as usize & 15] = image_cell[from];
+        self.blank = to as u8;
+        tile
+    }
+}
+
+/// Each pattern's entry for a position, and their sums.
+#[derive(Clone, Copy)]
+struct Estimate {
+    direct: [u8; 16],
+    direct_sum: u32,
+    image: [u8; 16],
+    image_sum: u32,
+}
+
+/// How a walk ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flow {
+    Found,
+    Exhausted,
+    Stopped(Stop),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stop {
+    Deadline,
+    Cancelled,
+    /// Another subtree found a solution.
+    Solved,
+}
+
+/// A subtree left for a parallel iteration.
+struct Task {
+    position: Position,
+    estimate: Estimate,
+    depth: u32,
+    last: u8,
+    path: Vec<Move>,
+}
+
+/// One depth-first walk within a bound.
+struct Walker<'p, 'a> {
+    plan: &'p Plan<'a>,
+    position: Position,
+    path: Vec<Move>,
+    nodes: u64,
+    next_check: u64,
+    bound: u32,
+    /// The smallest f above the bound seen: the next iteration's bound.
+    next_bound: u32,
+    /// When set, nodes at this depth are left as tasks, not searched.
+    split_at: Option<u32>,
+    tasks: Vec<Task>,
+}
+
+impl<'p, 'a> Walker<'p, 'a> {
+    fn new(plan: &'p Plan<'a>, position: Position, path: Vec<Move>, bound: u32) -> Self {
+        Walker {
+            plan,
+            position,
+            path,
+            nodes: 0,
+            next_check: CHECK_EVERY,
+            bound,
+            next_bound: u32::MAX,
+            split_at: None,
+            tasks: Vec::new(),
+        }
+    }
+
+    fn stop(&self) -> Option<Stop> {
+        let plan = self.plan;
+        if plan.solved.load(Relaxed) {
+            Some(Stop::Solved)
+        } else if plan.cancel.is_some_and(|c| c.load(Relaxed)) {
+            Some(Stop::Cancelled)
+        } else if plan.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(Stop::Deadline)
+        } else {
+            None
+        }
+    }
+
+    /// Searches below the current position, `depth` moves from the start,
+    /// whose last move had code `last` (4 at the start).
+    fn walk(&mut self, depth: u32, estimate: &Estimate, last: u8) -> Flow {
+        let plan = self.plan;
+        let from = self.position.blank as usize & 15;
+        // Every child's direct entry is read before any is used, so that
+        // the reads (cache misses in tables of hundreds of megabytes)
+        // overlap instead of waiting one for another. The transposed
+        // entry is only ranked here, and read where it can matter.
+        let mut children = [Child::default(); 4];
+        let mut count = 0;
+        for &(code, to) in &plan.steps[from][..plan.step_count[from] as usize] {
+            if code ^ 1 == last {
+                continue;
+            }
+            let tile = self.position.slide(to as usize, &plan.image_cell) as usize & 15;
+            let child = &mut children[count];
+            (child.code, child.to, child.tile) = (code, to, tile as u8);
+            let group = plan.group_of[tile];
+            if group != NONE {
+                let g = &plan.groups[group as usize];
+                child.direct = g.entry(g.rank(&self.position.cell_of, &g.tiles));
+            }
+            if plan.transposed {
+                let group = plan.image_group_of[tile];
+                if group != NONE {
+                    let g = &plan.groups[group as usize];
+                    child.image_rank = g.rank(&self.position.image_cell_of, &g.sources);
+                }
+            }
+            self.position.slide(from, &plan.image_cell);
+            count += 1;
+        }
+        for child in &children[..count] {
+            if self.nodes >= self.next_check {
+                self.next_check += CHECK_EVERY;
+                if let Some(stop) = self.stop() {
+                    return Flow::Stopped(stop);
+                }
+            }
+            self.nodes += 1;
+            let (code, tile) = (child.code, child.tile as usize);
+            let mut next = *estimate;
+            let group = plan.group_of[tile];
+            if group != NONE {
+                next.direct_sum =
+                    next.direct_sum - next.direct[group as usize] as u32 + child.direct as u32;
+                next.direct[group as usize] = child.direct;
+            }
+            let mut f = depth + 1 + next.direct_sum;
+            // The transposed entry is read only where the direct ones do not
+            // prune; an estimate whose search goes on always has both sets
+            // of entries up to date.
+            if f <= self.bound && plan.transposed {
+                let group = plan.image_group_of[tile];
+                if group != NONE {
+                    let image = plan.groups[group as usize].entry(child.image_rank);
+                    next.image_sum =
+                        next.image_sum - next.image[group as usize] as u32 + image as u32;
+                    next.image[group as usize] = image;
+                }
+                f = f.max(depth + 1 + next.image_sum);
+            }
+            if f > self.bound {
+                self.next_bound = self.next_bound.min(f);
+                continue;
+            }
+            self.position.slide(child.to as usize, &plan.image_cell);
+            self.path.push(Move::from_code(code));
+            let flow = if next.direct_sum == 0 && self.position.cells == plan.goal {
+                Flow::Found
+            } else if self.split_at == Some(depth + 1) {
+                self.tasks.push(Task {
+                    position: self.position,
+                    estimate: next,
+                    depth: depth + 1,
+                    last: code,
+                    path: self.path.clone(),
+                });
+                Flow::Exhausted
+            } else {
+                self.walk(depth + 1, &next, code)
+            };
+            if flow == Flow::Found {
+                return flow;
+            }
+            self.path.pop();
+            // Slides the tile back into the cell it came from.
+            self.position.slide(from, &plan.image_cell);
+            if flow != Flow::Exhausted {
+                return flow;
+            }
+        }
+        Flow::Exhausted
+    }
+}
+
+/// A child of the node being expanded: the blank's move, the tile it
+/// slides, the entry of that tile's pattern, and the rank of the placement
+/// the transposed lookup reads.
+#[derive(Clone, Copy, Default)]
+struct Child {
+    code: u8,
+    to: u8,
+    tile: u8,
+    direct: u8,
+    image_rank: u32,
+}
+
+/// IDA* from `start`, relabelled for the default goal, with `db`'s tables.
+pub(crate) fn ida_star<B: AsRef<[u8]>>(
+    db: &PatternDb<B>,
+    start: &Board,
+    options: &SolveOptions,
+) -> Result<Solution, SolveError> {
+    let plan = plan(db, options);
+    let mut position = Position {
+        cells: [0; 16],
+        cell_of: [0; 16],
+        image_cell_of: [0; 16],
+        blank: start.blank() as u8,
+    };
+    for (c, &t) in start.cells().iter().enumerate() {
+        position.cells[c] = t;
+        position.cell_of[t as usize] = c as u8;
+        position.image_cell_of[t as usize] = plan.image_cell[c];
+    }
+    let mut estimate = Estimate {
+        direct: [0; 16],
+        direct_sum: 0,
+        image: [0; 16],
+        image_sum: 0,
+    };
+    for (i, g) in plan.groups.iter().enumerate() {
+        estimate.direct[i] = g.lookup(&position.cell_of, &g.tiles);
+        estimate.direct_sum += estimate.direct[i] as u32;
+        if plan.transposed {
+            estimate.image[i] = g.lookup(&position.image_cell_of, &g.sources);
+            estimate.image_sum += estimate.image[i] as u32;
+        }
+    }
+    if position.cells == plan.goal {
+        return Ok(Solution {
+            moves: Vec::new(),
+            nodes: 0,
+        });
+    }
+    let mut bound = estimate.direct_sum.max(estimate.image_sum);
+    let mut nodes = 0u64;
+    loop {
+        if let Some(report) = options.on_bound {
+            report(BoundReport { bound, nodes });
+        }
+        let (flow, spent, next_bound, path) = if options.parallel {
+            iterate_in_parallel(&plan, position, estimate, bound)
+        } else {
+            let mut walker = Walker::new(&plan, position, Vec::new(), bound);
+            let flow = walker.walk(0, &estimate, 4);
+            (flow, walker.nodes, walker.next_bound, walker.path)
+        };
+        nodes += spent;
+        match flow {
+            Flow::Found => return Ok(Solution { moves: path, nodes }),
+            Flow::Stopped(Stop::Deadline) => return Err(SolveError::TimedOut { bound, nodes }),
+            Flow::Stopped(_) => return Err(SolveError::Cancelled { bound, nodes }),
+            Flow::Exhausted => {
+                // A solvable start always has a deeper node to reach.
+                assert!(next_bound != u32::MAX, "the search ran out of positions");
+                bound = next_bound;
+            }
+        }
+    }
+}
+
+/// One iteration: the tree is cut at the first depth with enough subtrees
+/// for the pool's threads, and the subtrees are walked in parallel until
+/// one finds a solution. The cut deepens one level at a time, each level
+/// expanding the subtrees of the one before (so every node is generated
+/// once), and stops deepening after [`SPLIT_NODES`] nodes: an iteration
+/// whose tree is that narrow is over about as soon as it is cut.
+fn iterate_in_parallel(
+    plan: &Plan,
+    position: Position,
+    estimate: Estimate,
+    bound: u32,
+) -> (Flow, u64, u32, Vec<Move>) {
+    let wanted = TASKS_PER_THREAD * rayon::current_num_threads();
+    let mut nodes = 0;
+    let mut least_above = u32::MAX;
+    let mut tasks = vec![Task {
+        position,
+        estimate,
+        depth: 0,
+        last: 4,
+        path: Vec::new(),
+    }];
+    while tasks.len() < wanted && nodes < SPLIT_NODES && !tasks.is_empty() {
+        let mut deeper = Vec::new();
+        for task in tasks {
+            let mut walker = Walker::new(plan, task.position, task.path, bound);
+            walker.split_at = Some(task.depth + 1);
+            let flow = walker.walk(task.depth, &task.estimate, task.last);
+            nodes += walker.nodes;
+            least_above = least_above.min(walker.next_bound);
+            if flow != Flow::Exhausted {
+                // Solved (or stopped) above the cut.
+                return (flow, nodes, least_above, walker.path);
+            }
+            deeper.append(&mut walker.tasks);
+        }
+        tasks = deeper;
+    }
+    let spent = AtomicU64::new(nodes);
+    let next_bound = AtomicU32::new(least_above);
+    let found: Mutex<Option<Vec<Move>>> = Mutex::new(None);
+    let stopped: Mutex<Option<Stop>> = Mutex::new(None);
+    tasks.into_par_iter().for_each(|task| {
+        if plan.solved.load(Relaxed) {
+            return;
+        }
+        let mut walker = Walker::new(plan, task.position, task.path, bound);
+        let flow = walker.walk(task.depth, &task.estimate, task.last);
+        spent.fetch_add(walker.nodes, Relaxed);
+        next_bound.fetch_min(walker.next_bound, Relaxed);
+        match flow {
+            Flow::Found => {
+                plan.solved.store(true, Relaxed);
+                found
+                    .lock()
+                    .expect("no walker panics holding the lock")
+                    .get_or_insert(walker.path);
+            }
+            Flow::Stopped(Stop::Solved) | Flow::Exhausted => {}
+            Flow::Stopped(stop) => {
+                *stopped.lock().expect("no walker panics holding the lock") = Some(stop);
+            }
+        }
+    });
+    let nodes = spent.into_inner();
+    let found = found.into_inner().expect("no walker panicked");
+    let stopped = stopped.into_inner().expect("no walker panicked");
+    match (found, stopped) {
+        (Some(path), _) => (Flow::Found, nodes, 0, path),
+        (None, Some(stop)) => (Flow::Stopped(stop), nodes, 0, Vec::new()),
+        (None, None) => (Flow::Exhausted, nodes, next_bound.into_inner(), Vec::new()),
+    }
+}
+
+/// The tables and moves of `db` laid out for the walk.
+fn plan<'a, B: AsRef<[u8]>>(db: &'a PatternDb<B>, options: &SolveOptions<'a>) -> Plan<'a> {
+    let shape = db.shape();
+    let n = shape.cells();
+    let transpose = db.transpose();
+    let mut image_cell: [u8; 16] = std::array::from_fn(|c| c as u8);
+    let mut image_tile: [u8; 16] = std::array::from_fn(|t| t as u8);
+    if let Some(t) = transpose {
+        image_cell = t.cell;
+        image_tile = t.tile;
+    }
+    let patterns = db.partition().patterns();
+    let mut group_of = [NONE; 16];
+    let mut image_group_of = [NONE; 16];
+    let mut groups = Vec::with_capacity(patterns.len());
+    for (index, ((tiles, ranker), table)) in patterns
+        .iter()
+        .zip(db.rankers())
+        .zip(db.tables())
+        .enumerate()
+    {
+        let mut group = Group {
+            tiles: [0; 16],
+            sources: [0; 16],
+            len: tiles.len(),
+            ranker: *ranker,
+            table: table.as_ref(),
+        };
+        for (j, &tile) in tiles.iter().enumerate() {
+            group.tiles[j] = tile;
+            // The transpose renames tiles in pairs: the image of a tile's
+            // image is the tile.
+            group.sources[j] = image_tile[tile as usize];
+            group_of[tile as usize] = index as u8;
+            image_group_of[image_tile[tile as usize] as usize] = index as u8;
+        }
+        groups.push(group);
+    }
+    let mut steps = [[(0u8, 0u8); 4]; 16];
+    let mut step_count = [0u8; 16];
+    let goal = Board::goal(shape);
+    for cell in 0..n {
+        // Any board with the blank in `cell` tells where its moves lead.
+        let mut cells: Vec<u64> = (0..n as u64).collect();
+        cells.swap(0, cell);
+        let board = Board::new(shape, &cells).expect("a permutation of the cells");
+        for m in Move::ALL {
+            if let Some(to) = board.target(m) {
+                steps[cell][step_count[cell] as usize] = (m.code(), to as u8);
+                step_count[cell] += 1;
+            }
+        }
+    }
+    let mut goal_cells = [0u8; 16];
+    goal_cells[..n].copy_from_slice(goal.cells());
+    Plan {
+        groups,
+        group_of,
+        image_group_of,
+        transposed: transpose.is_some(),
+        image_cell,
+        steps,
+        step_count,
+        goal: goal_cells,
+        deadline: options.deadline,
+        cancel: options.cancel,
+        solved: AtomicBool::new(false),
+    }
+}

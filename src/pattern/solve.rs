@@ -1,0 +1,55 @@
+//! Solving for any goal: a reflection or rotation takes the goal's blank to
+//! the tables' goal blank (the last cell), and renaming the tiles
+//! ([`crate::puzzle::relabel`]) makes the goal the default one. Neither changes
+//! distances; the moves found are mapped back through the symmetry.
+
+use super::db::PatternDb;
+use super::error::SolveError;
+use super::search::{ida_star, Solution, SolveOptions};
+use crate::puzzle::board::Board;
+use crate::puzzle::relabel::Relabelling;
+use crate::puzzle::solvability;
+use crate::puzzle::symmetry::Symmetry;
+
+impl<B: AsRef<[u8]>> PatternDb<B> {
+    /// An optimal solution from `start` to the default goal (tiles in
+    /// order, blank last).
+    pub fn solve(&self, start: &Board, options: &SolveOptions) -> Result<Solution, SolveError> {
+        self.solve_to(start, &Board::goal(self.shape()), options)
+    }
+
+    /// An optimal solution from `start` to `goal`, whose blank must be in
+    /// the last cell or in a cell a symmetry of the board takes there (the
+    /// four corners of a square or rectangular board, for instance).
+    pub fn solve_to(
+        &self,
+        start: &Board,
+        goal: &Board,
+        options: &SolveOptions,
+    ) -> Result<Solution, SolveError> {
+        let shape = self.shape();
+        for board in [start, goal] {
+            if board.shape() != shape {
+                return Err(SolveError::WrongShape {
+                    expected: shape,
+                    got: board.shape(),
+                });
+            }
+        }
+        solvability::check(start, goal)?;
+        let home = shape.cells() - 1;
+        let symmetry =
+            Symmetry::mapping(shape, goal.blank(), home).ok_or(SolveError::GoalBlank {
+                cell: goal.blank(),
+                expected: home,
+            })?;
+        let (start, goal) = (symmetry.apply(start), symmetry.apply(goal));
+        let canonical = Relabelling::to_canonical(&goal).apply(&start);
+        let mut solution = ida_star(self, &canonical, options)?;
+        let back = symmetry.inverse();
+        for m in &mut solution.moves {
+            *m = back.apply_move(*m);
+        }
+        Ok(solution)
+    }
+}

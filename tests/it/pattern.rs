@@ -1,0 +1,341 @@
+//! Pattern databases and IDA*: tables against a plain search of the same
+//! abstraction, heuristics against true distances, solutions against
+//! complete tables, and Korf's 100 15-puzzle instances.
+//!
+//! The 12-cell and 16-cell tests need release builds and are ignored by
+//! default; run them with
+//!
+//! ```text
+//! cargo test --release --test it pattern -- --ignored
+//! ```
+
+use crate::util::plain_bfs;
+use npuzzle::pattern::{
+    build_table, Partition, PatternDb, PlacementRanker, SolveError, SolveOptions, UNREACHED,
+};
+use npuzzle::raw::{entry, Ranker};
+use npuzzle::{build_table as build_complete_table, Board, Shape};
+use rand::seq::SliceRandom;
+use rand::{rngs::StdRng, SeedableRng};
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// The fewest pattern-tile moves from each placement of `tiles` to the
+/// default goal, minimum over blank cells, by the textbook 0-1 search over
+/// (cells of the pattern's tiles, blank cell) with a deque and a hash map.
+fn plain_pattern_distances(rows: usize, cols: usize, tiles: &[u8]) -> HashMap<Vec<u8>, u32> {
+    let n = rows * cols;
+    let start: (Vec<u8>, usize) = (tiles.iter().map(|&t| t - 1).collect(), n - 1);
+    let mut cost: HashMap<(Vec<u8>, usize), u32> = HashMap::new();
+    let mut queue = VecDeque::new();
+    cost.insert(start.clone(), 0);
+    queue.push_back((start, 0));
+    while let Some(((cells, blank), d)) = queue.pop_front() {
+        if cost[&(cells.clone(), blank)] < d {
+            continue;
+        }
+        let (r, c) = (blank / cols, blank % cols);
+        let mut next = Vec::new();
+        if r > 0 {
+            next.push(blank - cols);
+        }
+        if r + 1 < rows {
+            next.push(blank + cols);
+        }
+        if c > 0 {
+            next.push(blank - 1);
+        }
+        if c + 1 < cols {
+            next.push(blank + 1);
+        }
+        for to in next {
+            let mut moved = cells.clone();
+            let step = match cells.iter().position(|&x| x as usize == to) {
+                Some(i) => {
+                    moved[i] = blank as u8;
+                    1
+                }
+                None => 0,
+            };
+            let key = (moved, to);
+            if cost.get(&key).is_none_or(|&old| old > d + step) {
+                cost.insert(key.clone(), d + step);
+                if step == 0 {
+                    queue.push_front((key, d));
+                } else {
+                    queue.push_back((key, d + 1));
+                }
+            }
+        }
+    }
+    let mut best: HashMap<Vec<u8>, u32> = HashMap::new();
+    for ((cells, _), d) in cost {
+        let entry = best.entry(cells).or_insert(d);
+        *entry = (*entry).min(d);
+    }
+    best
+}
+
+#[test]
+fn tables_match_a_plain_search_of_the_abstraction() {
+    let cases: &[(usize, usize, &[u8])] = &[
+        (2, 3, &[1, 2, 3]),
+        (2, 3, &[4, 5]),
+        (2, 3, &[1, 2, 3, 4, 5]),
+        (3, 2, &[2, 5, 3]),
+        (3, 3, &[1, 2, 3, 4]),
+        (3, 3, &[8, 6, 7, 5]),
+        (3, 3, &[2, 4, 6, 8, 1]),
+        (2, 4, &[1, 2, 3, 4, 5, 6]),
+        // Boards beyond complete tables; cell 15 is the last a rank handles.
+        (4, 4, &[15, 12, 11]),
+        (4, 4, &[1, 6, 14]),
+        (3, 5, &[14, 9, 10]),
+        (5, 3, &[1, 14, 8]),
+    ];
+    for &(rows, cols, tiles) in cases {
+        let shape = Shape::for_search(rows, cols).unwrap();
+        let table = build_table(shape, tiles, &|_| {}).unwrap();
+        let ranker = PlacementRanker::new(shape.cells(), tiles.len()).unwrap();
+        let plain = plain_pattern_distances(rows, cols, tiles);
+        for (cells, &d) in &plain {
+            let rank = ranker.rank(cells.iter().copied());
+            assert_eq!(
+                table[rank as usize] as u32, d,
+                "{rows}x{cols} {tiles:?} {cells:?}"
+            );
+        }
+        // Every placement the plain search missed is marked unreached.
+        // With every tile in the pattern, half are; on boards of two rows,
+        // tiles also keep much of their cyclic order when few cells are
+        // free, so some placements stay out of reach there too.
+        let unreached = table.iter().filter(|&&e| e == UNREACHED).count();
+        assert_eq!(
+            unreached,
+            table.len() - plain.len(),
+            "{rows}x{cols} {tiles:?}"
+        );
+        if tiles.len() + 1 == shape.cells() {
+            assert_eq!(unreached, table.len() / 2);
+        } else if rows > 2 && cols > 2 {
+            assert_eq!(unreached, 0, "{rows}x{cols} {tiles:?}");
+        }
+    }
+}
+
+fn cells_of(board: &Board) -> Vec<u8> {
+    board.cells().to_vec()
+}
+
+fn board_of(shape: Shape, cells: &[u8]) -> Board {
+    Board::new(shape, &cells.iter().map(|&t| t as u64).collect::<Vec<_>>()).unwrap()
+}
+
+#[test]
+fn eight_puzzle_heuristics_are_admissible_and_searches_optimal() {
+    let shape = Shape::THREE_BY_THREE;
+    let goal = Board::goal(shape);
+    let truth = plain_bfs(3, 3, &cells_of(&goal));
+    let db = PatternDb::build(Partition::named(shape, "4-4").unwrap(), &|_, _| {}).unwrap();
+    assert!(db.uses_transpose());
+    let mut tighter = 0;
+    for (cells, &d) in &truth {
+        let board = board_of(shape, cells);
+        let h = db.heuristic(&board);
+        assert!(h <= d, "{board:?}: heuristic {h} above distance {d}");
+        tighter += (h > db.additive(&board)) as u32;
+    }
+    assert!(tighter > 0, "the transposed lookup never helped");
+
+    let mut positions: Vec<&Vec<u8>> = truth.keys().collect();
+    positions.sort();
+    let mut rng = StdRng::seed_from_u64(8);
+    for cells in positions.choose_multiple(&mut rng, 300) {
+        let start = board_of(shape, cells);
+        for parallel in [false, true] {
+            let options = SolveOptions {
+                parallel,
+                ..SolveOptions::default()
+            };
+            let solution = db.solve(&start, &options).unwrap();
+            assert_eq!(solution.moves.len() as u32, truth[*cells], "{start:?}");
+            assert_eq!(start.replay(&solution.moves), Some(goal), "{start:?}");
+        }
+    }
+}
+
+#[test]
+fn goals_in_other_corners_and_with_other_labels_are_solved() {
+    let shape = Shape::THREE_BY_THREE;
+    let db = PatternDb::build(Partition::named(shape, "4-4").unwrap(), &|_, _| {}).unwrap();
+    let mut rng = StdRng::seed_from_u64(3);
+    // Goals with the blank in each corner, tiles in scrambled order.
+    for corner in [0usize, 2, 6, 8] {
+        let mut tiles: Vec<u8> = (1..9).collect();
+        tiles.shuffle(&mut rng);
+        tiles.insert(corner, 0);
+        let goal = board_of(shape, &tiles);
+        let truth = plain_bfs(3, 3, &tiles);
+        let mut positions: Vec<&Vec<u8>> = truth.keys().collect();
+        positions.sort();
+        for cells in positions.choose_multiple(&mut rng, 40) {
+            let start = board_of(shape, cells);
+            let solution = db
+                .solve_to(&start, &goal, &SolveOptions::default())
+                .unwrap();
+            assert_eq!(solution.moves.len() as u32, truth[*cells]);
+            assert_eq!(start.replay(&solution.moves), Some(goal));
+        }
+    }
+    // A goal with the blank in the centre: no symmetry takes it to a corner.
+    let centre = board_of(shape, &[1, 2, 3, 4, 0, 5, 6, 7, 8]);
+    assert!(matches!(
+        db.solve_to(&Board::goal(shape), &centre, &SolveOptions::default()),
+        Err(SolveError::GoalBlank {
+            cell: 4,
+            expected: 8
+        })
+    ));
+    // Unsolvable: two tiles swapped.
+    let swapped = board_of(shape, &[2, 1, 3, 4, 5, 6, 7, 8, 0]);
+    assert!(matches!(
+        db.solve(&swapped, &SolveOptions::default()),
+        Err(SolveError::Unsolvable(_))
+    ));
+}
+
+#[test]
+fn each_iteration_reports_its_bound() {
+    let shape = Shape::THREE_BY_THREE;
+    let db = PatternDb::build(Partition::named(shape, "4-4").unwrap(), &|_, _| {}).unwrap();
+    let start = board_of(shape, &[8, 6, 7, 2, 5, 4, 3, 0, 1]);
+    let bounds = std::sync::Mutex::new(Vec::new());
+    let report = |r: npuzzle::pattern::BoundReport| bounds.lock().unwrap().push(r);
+    let options = SolveOptions {
+        on_bound: Some(&report),
+        ..SolveOptions::default()
+    };
+    let solution = db.solve(&start, &options).unwrap();
+    let bounds = bounds.into_inner().unwrap();
+    assert_eq!(bounds[0].bound, db.heuristic(&start));
+    assert_eq!(bounds[0].nodes, 0);
+    assert!(bounds
+        .windows(2)
+        .all(|w| w[0].bound < w[1].bound && w[0].nodes < w[1].nodes));
+    assert_eq!(bounds.last().unwrap().bound as usize, solution.moves.len());
+}
+
+#[test]
+fn searches_stop_at_deadlines_and_cancellation() {
+    let shape = Shape::THREE_BY_THREE;
+    // A single-tile pattern: a weak heuristic, so the search takes a while.
+    let partition = Partition::new(shape, vec![vec![1]]).unwrap();
+    let db = PatternDb::build(partition, &|_, _| {}).unwrap();
+    let start = board_of(shape, &[8, 6, 7, 2, 5, 4, 3, 0, 1]);
+    let cancel = AtomicBool::new(true);
+    let options = SolveOptions {
+        cancel: Some(&cancel),
+        ..SolveOptions::default()
+    };
+    assert!(matches!(
+        db.solve(&start, &options),
+        Err(SolveError::Cancelled { .. })
+    ));
+    let options = SolveOptions {
+        deadline: Some(Instant::now() + Duration::from_millis(1)),
+        ..SolveOptions::default()
+    };
+    assert!(matches!(
+        db.solve(&start, &options),
+        Err(SolveError::TimedOut { .. })
+    ));
+}
+
+/// A sample of 3×4 positions: heuristic at most the true distance from the
+/// complete table, and IDA* finds exactly that distance.
+#[test]
+#[ignore = "builds a 12-cell complete table; run in release"]
+fn three_by_four_searches_match_the_complete_table() {
+    let shape = Shape::new(3, 4).unwrap();
+    let goal = Board::goal(shape);
+    let complete = build_complete_table(shape, shape.cells() - 1);
+    let ranker = Ranker::new(shape, shape.cells() - 1);
+    let db = PatternDb::build(Partition::named(shape, "6-5").unwrap(), &|_, _| {}).unwrap();
+    let mut rng = StdRng::seed_from_u64(12);
+    let ranks: Vec<u32> = (0..ranker.len() as u32).collect();
+    for &rank in ranks.choose_multiple(&mut rng, 200) {
+        let start = ranker.unrank(rank);
+        // 3×4 distances stay below 63, so the field is the distance.
+        let d = entry::distance_field(complete.entries[rank as usize]) as u32;
+        assert!(db.heuristic(&start) <= d);
+        let solution = db.solve(&start, &SolveOptions::default()).unwrap();
+        assert_eq!(solution.moves.len() as u32, d, "{start:?}");
+        assert_eq!(start.replay(&solution.moves), Some(goal));
+    }
+}
+
+/// Korf's instances: (number, optimal length, cells with the blank
+/// top-left goal `0 1 2 … 15`).
+fn korf_instances() -> Vec<(u32, u32, Vec<u64>)> {
+    include_str!("../data/korf100.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|line| {
+            let numbers: Vec<u64> = line
+                .split_whitespace()
+                .map(|x| x.parse().unwrap())
+                .collect();
+            (numbers[0] as u32, numbers[1] as u32, numbers[2..].to_vec())
+        })
+        .collect()
+}
+
+#[test]
+fn korf_instances_are_as_published() {
+    let instances = korf_instances();
+    assert_eq!(instances.len(), 100);
+    let total: u32 = instances.iter().map(|i| i.1).sum();
+    assert_eq!(total, 5305);
+    // 4×4 boards parse like any other.
+    let shape = Shape::for_search(4, 4).unwrap();
+    let first = npuzzle::parse_board("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", shape).unwrap();
+    assert_eq!(first, Board::new(shape, &instances[0].2).unwrap());
+    assert_eq!(first.to_string(), "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3");
+}
+
+fn solve_korf_100(partition: Partition) {
+    let shape = partition.shape();
+    let db = PatternDb::build(partition, &|_, _| {}).unwrap();
+    let goal = Board::new(shape, &(0..16).collect::<Vec<_>>()).unwrap();
+    for (number, length, cells) in korf_instances() {
+        let start = Board::new(shape, &cells).unwrap();
+        let options = SolveOptions {
+            parallel: true,
+            ..SolveOptions::default()
+        };
+        let solution = db.solve_to(&start, &goal, &options).unwrap();
+        assert_eq!(solution.moves.len() as u32, length, "instance {number}");
+        assert_eq!(
+            start.replay(&solution.moves),
+            Some(goal),
+            "instance {number}"
+        );
+    }
+}
+
+#[test]
+#[ignore = "builds the 6-6-3 tables (seconds in release) and solves 100 instances"]
+fn korf_100_with_6_6_3() {
+    let shape = Shape::for_search(4, 4).unwrap();
+    solve_korf_100(Partition::named(shape, "6-6-3").unwrap());
+}
+
+#[test]
+#[ignore = "builds the 7-8 tables (about 4 minutes and 3.6 GB in release) and solves 100 instances"]
+fn korf_100_with_the_default_partition() {
+    let shape = Shape::for_search(4, 4).unwrap();
+    let partition = Partition::default_for(shape).unwrap();
+    assert_eq!(partition, Partition::named(shape, "7-8").unwrap());
+    solve_korf_100(partition);
+}
