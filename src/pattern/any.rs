@@ -14,7 +14,10 @@ use crate::puzzle::solvability::Unsolvable;
 use memmap2::Mmap;
 use std::path::{Path, PathBuf};
 
-/// A database of either kind.
+/// A database of either kind. One is opened per process, so the size
+/// difference of the variants (a complete database holds its routing table
+/// inline) costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 pub enum AnyDatabase<B = Mmap> {
     /// Complete tables: every position's distance, looked up.
     Complete(Database<B>),
