@@ -86,6 +86,20 @@ fn main() -> ExitCode {
 
 fn run(args: &Args) -> anyhow::Result<()> {
     let shape = args.board;
+    let complete_options = !args.goal.is_empty()
+        || !args.blank.is_empty()
+        || args.all_goals
+        || args.every_blank
+        || args.paths
+        || args.no_paths;
+    if shape.cells() > MAX_TABLE_CELLS && complete_options {
+        let why = Shape::new(shape.rows(), shape.cols()).expect_err("past the table limit");
+        bail!(
+            "{why}. --goal, --blank, --all-goals, --every-blank and the path-table options \
+             are for complete tables; without them, build-db builds a pattern database for \
+             this board"
+        );
+    }
     if args.partition.is_some() || shape.cells() > MAX_TABLE_CELLS {
         return run_patterns(args);
     }
