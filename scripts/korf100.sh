@@ -15,7 +15,8 @@ data=tests/data/korf100.txt
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
-cargo build --release --quiet -p build-db --bin query
+cargo build --release --quiet -p build-db
+cargo build --release --quiet -p npuzzle --bin query
 target="${CARGO_TARGET_DIR:-target}/release"
 "$target/build-db" --board 4x4 --partition "$partition" --out "$tmp/4x4.db" --quiet
 
