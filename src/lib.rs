@@ -60,6 +60,7 @@ pub use db::locate::{
 };
 pub use db::replace::ReplaceError;
 pub use db::verify::{verify, Report, TableReport};
+pub use pattern::{AnyDatabase, PatternDatabase};
 pub use puzzle::board::{move_string, Board, BoardError, Move};
 pub use puzzle::parse::{excerpt, parse_board, ParseError};
 pub use puzzle::shape::{Shape, ShapeError, MAX_CELLS, MAX_TABLE_CELLS};

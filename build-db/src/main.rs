@@ -1,12 +1,14 @@
 //! `build-db`: builds a database of every position for a board, one table
-//! per chosen goal blank cell, and writes it atomically.
+//! per chosen goal blank cell, or (on boards past 12 cells, or with
+//! `--partition`) a pattern database, and writes it atomically.
 
 use anyhow::{bail, Context};
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use npuzzle::pattern::{build_pattern_database, BuildProgress, Partition};
 use npuzzle::{
     all_goals, build_database, default_blanks, default_output, default_paths, parse_board,
-    user_data_path, Shape, PATHS_MAX_CELLS,
+    user_data_path, Shape, MAX_TABLE_CELLS, PATHS_MAX_CELLS,
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,12 +22,22 @@ use std::time::{Duration, Instant};
 /// 12-cell boards (no board has 11). Boards of up to 9 cells also get path
 /// tables, which hold each position's whole solution so that `query`
 /// solves with one lookup.
+///
+/// Boards of 13 to 16 cells (4x4, 3x5, 5x3 …) get pattern databases
+/// instead: tables of a few tiles each, whose sum bounds the distance from
+/// below, for `query` to solve with IDA*. `--partition` chooses the tiles.
 #[derive(Parser)]
 #[command(version)]
 struct Args {
-    /// Board size, rows x columns (2x2 to 3x4, 4x3, 2x6 and 6x2).
-    #[arg(long, default_value = "3x3", value_name = "RxC")]
+    /// Board size, rows x columns: 2x2 to 3x4, 4x3, 2x6 and 6x2 for complete tables;
+    /// 4x4, 3x5 and 5x3 for pattern databases.
+    #[arg(long, default_value = "3x3", value_name = "RxC", value_parser = Shape::parse_for_search)]
     board: Shape,
+    /// Build a pattern database with these tile groups instead of complete tables:
+    /// 7-8 or 6-6-3 on 4x4, 7-7 on 3x5 and 5x3, 6-5 on 3x4 and 4x3, 4-4 on 3x3
+    /// [default on 4x4: 7-8; on 3x5 and 5x3: 7-7].
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["goal", "blank", "all_goals", "every_blank", "paths", "no_paths"])]
+    partition: Option<String>,
     /// Where to write the database (missing folders are made; a symbolic link is followed)
     /// [default: data/RxC.db inside a checkout of npuzzle, else the per-user data folder].
     #[arg(long, value_name = "PATH")]
@@ -74,6 +86,23 @@ fn main() -> ExitCode {
 
 fn run(args: &Args) -> anyhow::Result<()> {
     let shape = args.board;
+    let complete_options = !args.goal.is_empty()
+        || !args.blank.is_empty()
+        || args.all_goals
+        || args.every_blank
+        || args.paths
+        || args.no_paths;
+    if shape.cells() > MAX_TABLE_CELLS && complete_options {
+        let why = Shape::new(shape.rows(), shape.cols()).expect_err("past the table limit");
+        bail!(
+            "{why}. --goal, --blank, --all-goals, --every-blank and the path-table options \
+             are for complete tables; without them, build-db builds a pattern database for \
+             this board"
+        );
+    }
+    if args.partition.is_some() || shape.cells() > MAX_TABLE_CELLS {
+        return run_patterns(args);
+    }
     let blanks = chosen_blanks(args)?;
     let paths = chosen_paths(args)?;
     let path = match &args.out {
@@ -83,7 +112,11 @@ fn run(args: &Args) -> anyhow::Result<()> {
         None => default_output(shape).path,
     };
     let started = Instant::now();
-    let progress = Progress::new(shape, blanks.len(), args.quiet);
+    let progress = Progress::new(
+        shape.positions() * blanks.len() as u64,
+        blanks.len(),
+        args.quiet,
+    );
     let built = build_database(&path, shape, &blanks, paths, &|table, level| {
         progress.level(table, level)
     });
@@ -108,6 +141,70 @@ fn run(args: &Args) -> anyhow::Result<()> {
         built.bytes,
     );
     Ok(())
+}
+
+/// `build-db` for a pattern database: the partition asked for, or the
+/// board's default.
+fn run_patterns(args: &Args) -> anyhow::Result<()> {
+    let shape = args.board;
+    let partition = match &args.partition {
+        Some(name) => Partition::named(shape, name).with_context(|| format!("--partition {name}"))?,
+        None => Partition::default_for(shape).with_context(|| {
+            format!("a {shape} board has no pattern database; boards of 13 to 16 cells have 4x4, 3x5 and 5x3")
+        })?,
+    };
+    let name = partition_name(&partition);
+    let path = match &args.out {
+        Some(p) => p.clone(),
+        None if args.user => user_data_path(shape)
+            .context("--user: this system has no home folder to hold a per-user data folder")?,
+        None => default_output(shape).path,
+    };
+    let started = Instant::now();
+    let total = partition
+        .patterns()
+        .iter()
+        .map(|p| {
+            (shape.cells() - p.len() + 1..=shape.cells())
+                .map(|n| n as u64)
+                .product::<u64>()
+        })
+        .sum();
+    let progress = Progress::new(total, partition.patterns().len(), args.quiet);
+    let built = build_pattern_database(&path, &partition, &name, &|table, p| {
+        progress.cost(table, p)
+    });
+    progress.bar.finish_and_clear();
+    let built = built?;
+    let total = started.elapsed();
+    let sizes: Vec<String> = partition
+        .patterns()
+        .iter()
+        .map(|p| p.len().to_string())
+        .collect();
+    let maxima: Vec<String> = built.max_entries.iter().map(u8::to_string).collect();
+    println!(
+        "built {}: {shape} board, pattern database {name} (tables of {} tiles), {} placements, \
+         largest entries {}, {:.1} s ({:.1} s searching), {} bytes",
+        path.display(),
+        sizes.join(", "),
+        built.placements,
+        maxima.join(", "),
+        total.as_secs_f64(),
+        built.searching.as_secs_f64(),
+        built.bytes,
+    );
+    Ok(())
+}
+
+/// The name of a named partition (`7-8` …); `custom` for any other.
+fn partition_name(partition: &Partition) -> String {
+    let shape = partition.shape();
+    Partition::names(shape)
+        .into_iter()
+        .find(|n| Partition::named(shape, n).as_ref() == Ok(partition))
+        .unwrap_or("custom")
+        .to_string()
 }
 
 /// The goal blank cells asked for, in the order asked, without repeats.
@@ -188,11 +285,8 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(shape: Shape, tables: usize, quiet: bool) -> Progress {
-        let bar = ProgressBar::with_draw_target(
-            Some(shape.positions() * tables as u64),
-            ProgressDrawTarget::hidden(),
-        );
+    fn new(total: u64, tables: usize, quiet: bool) -> Progress {
+        let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
         bar.set_style(
             ProgressStyle::with_template("{prefix} [{bar:20}] {msg}, {eta} left")
                 .expect("the template is valid")
@@ -207,20 +301,25 @@ impl Progress {
     }
 
     fn level(&self, table: usize, level: npuzzle::Level) {
+        self.step(table, "depth", level.distance, level.found, "positions");
+    }
+
+    /// A pattern table's search finished one cost.
+    fn cost(&self, table: usize, progress: BuildProgress) {
+        self.step(table, "cost", progress.cost, progress.found, "placements");
+    }
+
+    fn step(&self, table: usize, stage: &str, at: u32, found: u64, what: &str) {
         if !self.quiet && self.bar.is_hidden() && self.started.elapsed() > Duration::from_secs(1) {
             self.bar.set_draw_target(ProgressDrawTarget::stderr());
         }
-        self.bar.inc(level.found);
+        self.bar.inc(found);
         let millions = |n: u64| n as f64 / 1e6;
         let found = self.bar.position();
-        self.bar.set_prefix(format!(
-            "table {}/{}, depth {}",
-            table + 1,
-            self.tables,
-            level.distance
-        ));
+        self.bar
+            .set_prefix(format!("table {}/{}, {stage} {at}", table + 1, self.tables));
         self.bar.set_message(format!(
-            "{:.1} of {:.1} M positions, {:.1} M/s",
+            "{:.1} of {:.1} M {what}, {:.1} M/s",
             millions(found),
             millions(self.bar.length().unwrap_or(found)),
             millions(found) / self.started.elapsed().as_secs_f64()

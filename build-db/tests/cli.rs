@@ -118,10 +118,10 @@ fn the_default_board_is_three_by_three() {
 }
 
 #[test]
-fn four_by_four_is_refused_with_a_reason() {
+fn four_by_four_complete_tables_are_refused_with_a_reason() {
     let dir = tempfile::tempdir().unwrap();
     build_db(dir.path())
-        .args(["--board", "4x4"])
+        .args(["--board", "4x4", "--all-goals"])
         .assert()
         .code(2)
         .stdout("")
@@ -132,6 +132,12 @@ fn four_by_four_is_refused_with_a_reason() {
                 .and(predicate::str::contains("16!/2 ≈ 1.0e13 positions"))
                 .and(predicate::str::contains("pattern databases")),
         );
+    assert!(names_in(dir.path()).is_empty(), "nothing should be written");
+    build_db(dir.path())
+        .args(["--board", "4x5"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("boards stop at 16 cells"));
     assert!(names_in(dir.path()).is_empty(), "nothing should be written");
 }
 

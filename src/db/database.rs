@@ -46,35 +46,43 @@ impl Database<Mmap> {
     /// (SIGBUS); no check can prevent that. `build-db` never does it: it
     /// writes a new file and renames it into place, and an open map keeps
     /// the old file alive.
-    #[allow(unsafe_code)]
     pub fn open(path: &Path) -> Result<Database<Mmap>, OpenError> {
-        let io_err = |source| OpenError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        let not_a_file = || OpenError::NotAFile {
-            path: path.to_path_buf(),
-        };
-        // The type first: opening a FIFO would block until a writer came.
-        if !std::fs::metadata(path).map_err(io_err)?.is_file() {
-            return Err(not_a_file());
-        }
-        let file = File::open(path).map_err(io_err)?;
-        if !file.metadata().map_err(io_err)?.is_file() {
-            return Err(not_a_file());
-        }
-        // SAFETY: the map is read-only and lives as long as the database. The
-        // contract of `Mmap::map` is that no one truncates or rewrites the
-        // file while it is mapped; `build-db` never does (it writes a new file
-        // and renames it into place, and a mapped file outlives its name).
-        // A file truncated by another program would fault (SIGBUS) on access,
-        // which no check here can prevent; `open`'s documentation says so.
-        let map = unsafe { Mmap::map(&file) }.map_err(io_err)?;
+        let map = map_file(path)?;
         Database::from_bytes(map).map_err(|problem| OpenError::Format {
             path: path.to_path_buf(),
             problem,
         })
     }
+}
+
+/// Maps a database file of either kind read-only, after checking that it
+/// is a regular file; nothing of it is read yet. The contract is
+/// [`Database::open`]'s: the file must not be truncated or rewritten in
+/// place while mapped.
+#[allow(unsafe_code)]
+pub(crate) fn map_file(path: &Path) -> Result<Mmap, OpenError> {
+    let io_err = |source| OpenError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let not_a_file = || OpenError::NotAFile {
+        path: path.to_path_buf(),
+    };
+    // The type first: opening a FIFO would block until a writer came.
+    if !std::fs::metadata(path).map_err(io_err)?.is_file() {
+        return Err(not_a_file());
+    }
+    let file = File::open(path).map_err(io_err)?;
+    if !file.metadata().map_err(io_err)?.is_file() {
+        return Err(not_a_file());
+    }
+    // SAFETY: the map is read-only and lives as long as the database. The
+    // contract of `Mmap::map` is that no one truncates or rewrites the
+    // file while it is mapped; `build-db` never does (it writes a new file
+    // and renames it into place, and a mapped file outlives its name).
+    // A file truncated by another program would fault (SIGBUS) on access,
+    // which no check here can prevent; `open`'s documentation says so.
+    unsafe { Mmap::map(&file) }.map_err(io_err)
 }
 
 impl<B: AsRef<[u8]>> Database<B> {

@@ -156,54 +156,76 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
         goal: &Board,
         result: Result<&[Move], &Unsolvable>,
     ) {
-        match self.format {
-            BatchFormat::Jsonl => write_json(out, start, goal, result),
-            BatchFormat::Csv => {
-                start.write_to(out);
-                out.push(b',');
-                goal.write_to(out);
-                match result {
-                    Ok(moves) => {
-                        out.extend_from_slice(b",true,");
-                        write_decimal(out, moves.len());
-                        out.push(b',');
-                        write_moves(out, moves);
-                        out.extend_from_slice(b",,");
-                    }
-                    Err(reason) => {
-                        out.extend_from_slice(b",false,,,\"");
-                        let _ = write!(TextEscaper::for_csv(out), "{reason}");
-                        out.extend_from_slice(b"\",");
-                    }
-                }
-            }
-            BatchFormat::Moves => match result {
-                Ok(moves) => write_moves(out, moves),
-                Err(_) => out.push(b'-'),
-            },
-        }
+        write_answer(self.format, out, start, goal, result)
     }
 
     fn write_error(&self, out: &mut Vec<u8>, number: u64, input: &str, error: &str) {
-        // Echo enough of a bad line to recognise it, not a whole huge one.
-        let input = &*excerpt(input, ECHO_LIMIT);
-        match self.format {
-            BatchFormat::Jsonl => write_json_error(out, number, input, error),
-            BatchFormat::Csv => {
-                // The line as given in the start column, and the error; each
-                // a CSV field in quotes, with quotes doubled.
-                out.push(b'"');
-                let _ = write!(TextEscaper::for_csv(out), "{input}");
-                out.extend_from_slice(b"\",,,,,,\"");
-                let _ = write!(TextEscaper::for_csv(out), "line {number}: {error}");
-                out.push(b'"');
+        write_error(self.format, out, number, input, error)
+    }
+}
+
+/// Appends the answer for (start, goal) in `format`, without a newline.
+pub(crate) fn write_answer(
+    format: BatchFormat,
+    out: &mut Vec<u8>,
+    start: &Board,
+    goal: &Board,
+    result: Result<&[Move], &Unsolvable>,
+) {
+    match format {
+        BatchFormat::Jsonl => write_json(out, start, goal, result),
+        BatchFormat::Csv => {
+            start.write_to(out);
+            out.push(b',');
+            goal.write_to(out);
+            match result {
+                Ok(moves) => {
+                    out.extend_from_slice(b",true,");
+                    write_decimal(out, moves.len());
+                    out.push(b',');
+                    write_moves(out, moves);
+                    out.extend_from_slice(b",,");
+                }
+                Err(reason) => {
+                    out.extend_from_slice(b",false,,,\"");
+                    let _ = write!(TextEscaper::for_csv(out), "{reason}");
+                    out.extend_from_slice(b"\",");
+                }
             }
-            BatchFormat::Moves => {
-                out.extend_from_slice(b"error: line ");
-                write_decimal(out, number as usize);
-                out.extend_from_slice(b": ");
-                out.extend(error.bytes().filter(|&b| b != b'\n' && b != b'\r'));
-            }
+        }
+        BatchFormat::Moves => match result {
+            Ok(moves) => write_moves(out, moves),
+            Err(_) => out.push(b'-'),
+        },
+    }
+}
+
+/// Appends the error answer to line `number` in `format`, without a newline.
+pub(crate) fn write_error(
+    format: BatchFormat,
+    out: &mut Vec<u8>,
+    number: u64,
+    input: &str,
+    error: &str,
+) {
+    // Echo enough of a bad line to recognise it, not a whole huge one.
+    let input = &*excerpt(input, ECHO_LIMIT);
+    match format {
+        BatchFormat::Jsonl => write_json_error(out, number, input, error),
+        BatchFormat::Csv => {
+            // The line as given in the start column, and the error; each
+            // a CSV field in quotes, with quotes doubled.
+            out.push(b'"');
+            let _ = write!(TextEscaper::for_csv(out), "{input}");
+            out.extend_from_slice(b"\",,,,,,\"");
+            let _ = write!(TextEscaper::for_csv(out), "line {number}: {error}");
+            out.push(b'"');
+        }
+        BatchFormat::Moves => {
+            out.extend_from_slice(b"error: line ");
+            write_decimal(out, number as usize);
+            out.extend_from_slice(b": ");
+            out.extend(error.bytes().filter(|&b| b != b'\n' && b != b'\r'));
         }
     }
 }

@@ -1,10 +1,11 @@
 //! Text and JSON in and out at speed: answers written without allocation,
 //! and batches of (start, goal) lines answered in blocks over threads.
 //!
-//! Uses `puzzle`, `table` and `db`.
+//! Uses `puzzle`, `table`, `db` and `pattern`.
 
 mod answer;
 mod batch;
+mod pattern_batch;
 #[cfg(feature = "cli")]
 mod usage;
 
@@ -15,5 +16,6 @@ pub use batch::{
     run_batch, split_pair, BatchFormat, BatchSummary, LineAnswerer, LineOutcome, BLOCK, CSV_HEADER,
     ECHO_LIMIT,
 };
+pub use pattern_batch::{run_pattern_batch, with_nodes, write_json_with_nodes, LINES_PER_ROUND};
 #[cfg(feature = "cli")]
 pub use usage::{report_usage_error, usage_message};

@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 /// The largest number of cells any board may have: cell contents still fit
 /// in a nibble. Boards above [`MAX_TABLE_CELLS`] are solved by search with
-/// pattern databases ([`crate::pattern`]), never by a complete table.
+/// pattern databases (`npuzzle::pattern`), never by a complete table.
 pub const MAX_CELLS: usize = 16;
 
 /// The largest board a complete table covers: ranks of boards this size

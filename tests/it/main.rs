@@ -13,6 +13,8 @@ mod large;
 mod layering;
 mod path_table;
 mod pattern;
+mod pattern_cli;
+mod pattern_file;
 mod plot;
 mod properties;
 mod readme;

@@ -11,7 +11,7 @@ use std::io::{self, Write};
 #[derive(clap::Args)]
 pub struct BatchArgs {
     #[command(flatten)]
-    goal: GoalArg,
+    pub(crate) goal: GoalArg,
     /// jsonl: one JSON object per line; csv: start,goal,solvable,distance,moves,reason,error
     /// (a line that cannot be answered is echoed in start); moves: the move string alone
     /// (`-` when unsolvable).
@@ -26,6 +26,8 @@ pub struct BatchArgs {
     /// Threads to spread the work over, at most 4 per core [default: one per core].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
+    #[command(flatten)]
+    pub(crate) timeout: crate::pattern::TimeoutArg,
 }
 
 /// Threads per core beyond which more threads only cost memory (each holds
@@ -54,32 +56,46 @@ impl From<FormatArg> for BatchFormat {
 pub fn run(db: &Database<Mmap>, args: &BatchArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
     let goal = args.goal.board(db.shape())?;
     db.goal_table(&goal)?;
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = match args.threads {
-        Some(n) if n as usize > THREADS_PER_CORE * cores => anyhow::bail!(
-            "--threads {n} is more than this machine can use: it has {cores} core{}, and \
-             batch takes at most {} threads ({THREADS_PER_CORE} per core)",
-            if cores == 1 { "" } else { "s" },
-            THREADS_PER_CORE * cores
-        ),
-        Some(n) => n as usize,
-        None => cores,
-    };
-    let format = if args.json {
-        BatchFormat::Jsonl
-    } else if args.csv {
-        BatchFormat::Csv
-    } else {
-        args.format.into()
-    };
+    let (threads, format) = args.threads_and_format()?;
     let summary =
         run_batch(db, &goal, format, threads, io::stdin().lock(), out).context("batch stopped")?;
+    Ok(report(summary))
+}
+
+/// Exit 2, with a message, when some lines could not be answered.
+pub(crate) fn report(summary: npuzzle::io::BatchSummary) -> Outcome {
     if summary.errors > 0 {
         eprintln!(
             "query: {} of {} lines could not be answered (see their errors)",
             summary.errors, summary.lines
         );
-        return Ok(Outcome::BadInput);
+        return Outcome::BadInput;
     }
-    Ok(Outcome::Success)
+    Outcome::Success
+}
+
+impl BatchArgs {
+    /// The threads asked for (checked against the cores) and the format.
+    pub(crate) fn threads_and_format(&self) -> anyhow::Result<(usize, BatchFormat)> {
+        let args = self;
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = match args.threads {
+            Some(n) if n as usize > THREADS_PER_CORE * cores => anyhow::bail!(
+                "--threads {n} is more than this machine can use: it has {cores} core{}, and \
+             batch takes at most {} threads ({THREADS_PER_CORE} per core)",
+                if cores == 1 { "" } else { "s" },
+                THREADS_PER_CORE * cores
+            ),
+            Some(n) => n as usize,
+            None => cores,
+        };
+        let format = if args.json {
+            BatchFormat::Jsonl
+        } else if args.csv {
+            BatchFormat::Csv
+        } else {
+            args.format.into()
+        };
+        Ok((threads, format))
+    }
 }

@@ -13,7 +13,7 @@ use std::time::Instant;
 pub struct InfoArgs {
     /// One JSON object instead of text.
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
 }
 
 /// `query info`: what the header says.
@@ -119,9 +119,11 @@ pub fn info(
 pub struct VerifyArgs {
     /// One JSON object instead of text: {"path", "ok", "nonzero_padding", "tables": [{"blank",
     /// "positions", "ok", "checksum_ok", "path_table_checksum_ok", "fault_count", "faults"}],
-    /// "ms"}.
+    /// "ms"}. A pattern database's: {"path", "kind", "ok", "nonzero_padding", "tables":
+    /// [{"tiles", "placements", "checksum_ok", "out_of_range", "count_mismatches",
+    /// "goal_entry", "ok"}]}.
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
 }
 
 /// `query verify`: reads every table; exit 2 on any fault.

@@ -8,6 +8,7 @@ mod compare;
 mod heuristics;
 mod histogram;
 mod info;
+mod pattern;
 mod random;
 #[cfg(feature = "serve")]
 mod serve;
@@ -18,9 +19,10 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use memmap2::Mmap;
 use npuzzle::analysis::plot;
+use npuzzle::pattern::{AnyDatabase, AnyOpenError, PatternFormatError};
 use npuzzle::{
-    excerpt, locate, parse_board, Board, Database, FormatError, Location, LookupError, OpenError,
-    Origin, Shape,
+    excerpt, locate, parse_board, Board, FormatError, Location, LookupError, OpenError, Origin,
+    Shape,
 };
 use std::io;
 use std::path::{Path, PathBuf};
@@ -42,8 +44,9 @@ struct Cli {
     /// Given once, except to `serve`, which serves every file given.
     #[arg(long, global = true, value_name = "PATH")]
     db: Vec<PathBuf>,
-    /// Board size; the database must hold this size.
-    #[arg(long, global = true, value_name = "RxC")]
+    /// Board size; the database must hold this size (4x4, 3x5 and 5x3 are pattern
+    /// databases).
+    #[arg(long, global = true, value_name = "RxC", value_parser = Shape::parse_for_search)]
     board: Option<Shape>,
     #[command(subcommand)]
     command: Command,
@@ -153,6 +156,22 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
     let db = open_database(&location, shape, cli.board)?;
     let path = &location.path;
     let out = &mut io::stdout().lock();
+    let db = match db {
+        AnyDatabase::Complete(db) => db,
+        AnyDatabase::Pattern(db) => {
+            let verifying = matches!(cli.command, Command::Verify(_));
+            return pattern::run(&db, &cli.command, path, out).map_err(|e| {
+                if verifying {
+                    anyhow::anyhow!(
+                        "{e:#}; rebuild it with: {}",
+                        build_command(path, db.shape())
+                    )
+                } else {
+                    e
+                }
+            });
+        }
+    };
     let outcome = match &cli.command {
         Command::Solve(args) => solve::solve(&db, args, out),
         Command::Distance(args) => solve::distance(&db, args, out),
@@ -225,7 +244,7 @@ fn open_database(
     location: &Location,
     shape: Shape,
     wanted: Option<Shape>,
-) -> anyhow::Result<Database<Mmap>> {
+) -> anyhow::Result<AnyDatabase<Mmap>> {
     let path = &location.path;
     let from = match location.origin {
         Origin::Given | Origin::WorkingDir | Origin::UserData => String::new(),
@@ -237,17 +256,68 @@ fn open_database(
         Origin::WorkingDir | Origin::UserData => Some(shape),
         Origin::Given | Origin::Env => wanted,
     };
-    let db = match Database::open(path) {
+    let db = match AnyDatabase::open(path) {
         Ok(db) => db,
-        Err(OpenError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
+        Err(AnyOpenError::Pattern { problem, .. }) => {
+            let advice = match &problem {
+                PatternFormatError::Version { expected, got } if got > expected => {
+                    "it was written by a newer npuzzle; upgrade this one to read it".to_string()
+                }
+                problem => format!(
+                    "rebuild it with: {}",
+                    build_advice(path, problem.readable_board().or(named))
+                ),
+            };
             anyhow::bail!(
+                "{} is not a usable pattern database{from}: {problem}; {advice}",
+                path.display()
+            )
+        }
+        Err(AnyOpenError::Complete(e)) => return Err(open_error(e, path, &from, named)),
+    };
+    if let Some(wanted) = wanted {
+        if db.shape() != wanted {
+            let default = npuzzle::default_output(wanted).path;
+            anyhow::bail!(
+                "{}{from} holds {} boards, not {wanted} (--board); build one with: {}",
+                path.display(),
+                db.shape(),
+                build_command(&default, wanted)
+            );
+        }
+    }
+    Ok(db)
+}
+
+/// [`open_database`] for the commands that need complete tables (`serve`).
+#[cfg_attr(not(feature = "serve"), allow(dead_code))]
+fn open_complete_database(
+    location: &Location,
+    shape: Shape,
+    wanted: Option<Shape>,
+) -> anyhow::Result<npuzzle::Database<Mmap>> {
+    match open_database(location, shape, wanted)? {
+        AnyDatabase::Complete(db) => Ok(db),
+        AnyDatabase::Pattern(_) => anyhow::bail!(
+            "{} is a pattern database: the page plays from complete tables (every \
+             position's distance), which boards past 12 cells do not have",
+            location.path.display()
+        ),
+    }
+}
+
+/// Why a file could not be opened as a database, with what to do about it.
+fn open_error(e: OpenError, path: &Path, from: &str, named: Option<Shape>) -> anyhow::Error {
+    match e {
+        OpenError::Io { source, .. } if source.kind() == io::ErrorKind::NotFound => {
+            anyhow::anyhow!(
                 "no database at {}{from}; build it with: {}",
                 path.display(),
                 build_advice(path, named)
             )
         }
-        Err(e @ OpenError::NotAFile { .. }) => anyhow::bail!("{e}{from}"),
-        Err(OpenError::Format { problem, .. }) => {
+        e @ OpenError::NotAFile { .. } => anyhow::anyhow!("{e}{from}"),
+        OpenError::Format { problem, .. } => {
             let advice = match &problem {
                 // Not ours at all: suggesting a rebuild there would overwrite the file.
                 FormatError::Magic { .. } | FormatError::TooShort { .. } => {
@@ -263,25 +333,13 @@ fn open_database(
                     build_advice(path, problem.readable_board().or(named))
                 ),
             };
-            anyhow::bail!(
+            anyhow::anyhow!(
                 "{} is not a usable database{from}: {problem}; {advice}",
                 path.display()
             )
         }
-        Err(e) => return Err(anyhow::Error::new(e).context(format!("the database{from}"))),
-    };
-    if let Some(wanted) = wanted {
-        if db.shape() != wanted {
-            let default = npuzzle::default_output(wanted).path;
-            anyhow::bail!(
-                "{}{from} holds {} boards, not {wanted} (--board); build one with: {}",
-                path.display(),
-                db.shape(),
-                build_command(&default, wanted)
-            );
-        }
+        e => anyhow::Error::new(e).context(format!("the database{from}")),
     }
-    Ok(db)
 }
 
 /// The command that builds `path`, for its board where known; where not,

@@ -11,29 +11,33 @@ use std::io::Write;
 #[derive(clap::Args)]
 pub struct SolveArgs {
     #[command(flatten)]
-    pair: crate::PairArgs,
+    pub(crate) pair: crate::PairArgs,
     /// One JSON object instead of text.
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
     /// Print the board after every move.
     #[arg(long, conflicts_with = "json")]
-    boards: bool,
-    /// Count every shortest solution, and list some of them.
+    pub(crate) boards: bool,
+    /// Count every shortest solution, and list some of them (complete tables only).
     #[arg(long, conflicts_with = "boards")]
-    all: bool,
+    pub(crate) all: bool,
     /// With --all: how many solutions to list.
     #[arg(long, default_value_t = 10, requires = "all", value_name = "N")]
     limit: usize,
+    #[command(flatten)]
+    pub(crate) timeout: crate::pattern::TimeoutArg,
 }
 
 /// Arguments of `query distance`.
 #[derive(clap::Args)]
 pub struct DistanceArgs {
     #[command(flatten)]
-    pair: crate::PairArgs,
+    pub(crate) pair: crate::PairArgs,
     /// One JSON object instead of the bare number.
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
+    #[command(flatten)]
+    pub(crate) timeout: crate::pattern::TimeoutArg,
 }
 
 /// The boards and the answer for them: the moves, or why there are none.
@@ -90,7 +94,18 @@ pub fn solve(
             return Ok(Outcome::Unsolvable);
         }
     };
-    let (start, goal) = (&answer.start, &answer.goal);
+    write_text(&answer.start, &answer.goal, moves, args.boards, out)
+}
+
+/// A solution as `query solve` prints it: the move string, then each move
+/// (with the board after it, when `boards`).
+pub(crate) fn write_text(
+    start: &Board,
+    goal: &Board,
+    moves: &[Move],
+    boards: bool,
+    out: &mut impl Write,
+) -> anyhow::Result<Outcome> {
     if moves.is_empty() {
         writeln!(out, "{start} is the goal: 0 moves")?;
         return Ok(Outcome::Success);
@@ -99,7 +114,7 @@ pub fn solve(
     writeln!(out, "{start} -> {goal}: {} move{plural}", moves.len())?;
     writeln!(out, "{}", move_string(moves))?;
     writeln!(out)?;
-    if args.boards {
+    if boards {
         write!(out, "{}", start.grid())?;
     }
     let width = moves.len().to_string().len();
@@ -116,7 +131,7 @@ pub fn solve(
             m.tile_direction()
         )?;
         board = board.apply(m).expect("checked above");
-        if args.boards {
+        if boards {
             write!(out, "{}", board.grid())?;
         }
     }

@@ -66,7 +66,7 @@ pub fn discover(given: &[PathBuf], board: Option<Shape>) -> anyhow::Result<Board
                 path: path.clone(),
                 origin: Origin::Given,
             };
-            let db = crate::open_database(&location, Shape::THREE_BY_THREE, None)?;
+            let db = crate::open_complete_database(&location, Shape::THREE_BY_THREE, None)?;
             if let Some(other) = served.iter().find(|s| s.shape == db.shape()) {
                 anyhow::bail!(
                     "{} and {} both hold {} boards: give one --db per board size",
@@ -83,7 +83,7 @@ pub fn discover(given: &[PathBuf], board: Option<Shape>) -> anyhow::Result<Board
         }
     } else {
         for location in candidates()? {
-            let db = match crate::open_database(&location, Shape::THREE_BY_THREE, None) {
+            let db = match crate::open_complete_database(&location, Shape::THREE_BY_THREE, None) {
                 Ok(db) => db,
                 // One bad file in a folder should not hide the good ones.
                 Err(e) if location.origin != Origin::Env => {

@@ -1,0 +1,363 @@
+//! The commands on a pattern database: `solve`, `distance` and `batch` by
+//! IDA*, `info` and `verify` of the file; the rest refuse, saying why.
+
+use crate::{plural, Command, Outcome};
+use anyhow::Context;
+use memmap2::Mmap;
+use npuzzle::io::{run_pattern_batch, write_json, write_json_with_nodes};
+use npuzzle::pattern::{
+    verify_patterns, BoundReport, PatternDatabase, Solution, SolveError, SolveOptions,
+};
+use npuzzle::Board;
+use std::io::{self, IsTerminal, Write};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// `--timeout`, as the commands that search take it.
+#[derive(clap::Args)]
+pub struct TimeoutArg {
+    /// Give up on a position after SECONDS of search (pattern databases; a complete
+    /// table answers at once) [default: no limit].
+    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+    timeout: Option<Duration>,
+}
+
+fn parse_timeout(text: &str) -> Result<Duration, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s < 1e9 => Ok(Duration::from_secs_f64(s)),
+        _ => Err(format!(
+            "{text:?} is not a number of seconds above 0 (for example 10 or 0.5)"
+        )),
+    }
+}
+
+/// Runs `command` on a pattern database.
+pub fn run(
+    db: &PatternDatabase<Mmap>,
+    command: &Command,
+    path: &Path,
+    out: &mut impl Write,
+) -> anyhow::Result<Outcome> {
+    match command {
+        Command::Solve(args) if !args.all => {
+            let (start, goal) = args.pair.boards(db.shape())?;
+            let solution = match solve(db, &start, &goal, args.timeout.timeout, true)? {
+                Ok(solution) => solution,
+                Err(why) => return unsolvable(&start, &goal, why, args.json, out),
+            };
+            if args.json {
+                let mut line = Vec::new();
+                write_json_with_nodes(&mut line, &start, &goal, &solution);
+                line.push(b'\n');
+                out.write_all(&line)?;
+                return Ok(Outcome::Success);
+            }
+            crate::solve::write_text(&start, &goal, &solution.moves, args.boards, out)
+        }
+        Command::Distance(args) => {
+            let (start, goal) = args.pair.boards(db.shape())?;
+            let solution = match solve(db, &start, &goal, args.timeout.timeout, true)? {
+                Ok(solution) => solution,
+                Err(why) => return unsolvable(&start, &goal, why, args.json, out),
+            };
+            if args.json {
+                let mut line = Vec::new();
+                write_json_with_nodes(&mut line, &start, &goal, &solution);
+                line.push(b'\n');
+                out.write_all(&line)?;
+            } else {
+                writeln!(out, "{}", solution.moves.len())?;
+            }
+            Ok(Outcome::Success)
+        }
+        Command::Batch(args) => {
+            let goal = args.goal.board(db.shape())?;
+            let (threads, format) = args.threads_and_format()?;
+            let summary = run_pattern_batch(
+                db,
+                &goal,
+                format,
+                threads,
+                args.timeout.timeout,
+                io::stdin().lock(),
+                out,
+            )
+            .context("batch stopped")?;
+            Ok(crate::batch::report(summary))
+        }
+        Command::Info(args) => info(db, path, args.json, out),
+        Command::Verify(args) => verify(db, path, args.json, out),
+        other => Err(refusal(other, path)),
+    }
+}
+
+/// Why `command` needs a complete table.
+fn refusal(command: &Command, path: &Path) -> anyhow::Error {
+    let (name, needs) = match command {
+        Command::Solve(_) => (
+            "solve --all",
+            "counting every shortest solution needs every position's distance",
+        ),
+        Command::Histogram(_) => (
+            "histogram",
+            "counting positions at each distance needs every position's distance",
+        ),
+        Command::Random(_) => (
+            "random",
+            "drawing positions at a given distance needs every position's distance",
+        ),
+        Command::Stats(_) => (
+            "stats",
+            "statistics over every position need every position's distance",
+        ),
+        Command::Heuristics(_) => (
+            "heuristics",
+            "comparing heuristics over every position needs every position's distance",
+        ),
+        Command::Compare(_) => (
+            "compare",
+            "checking the textbook searches needs the true distance of every position they visit",
+        ),
+        _ => ("this command", "it needs a complete table"),
+    };
+    anyhow::anyhow!(
+        "`query {name}` needs a complete table: {needs}, and {} is a pattern database, which \
+         holds lower bounds for a search, not distances. On this board it answers solve, \
+         distance, batch, info and verify",
+        path.display()
+    )
+}
+
+/// Searches, showing the bound on a terminal when the search is long.
+/// The inner error is the unsolvable case, which is an answer.
+fn solve(
+    db: &PatternDatabase<Mmap>,
+    start: &Board,
+    goal: &Board,
+    timeout: Option<Duration>,
+    parallel: bool,
+) -> anyhow::Result<Result<Solution, npuzzle::Unsolvable>> {
+    let started = Instant::now();
+    let terminal = io::stderr().is_terminal();
+    let shown = std::sync::atomic::AtomicBool::new(false);
+    let on_bound = |r: BoundReport| {
+        if terminal && started.elapsed() > Duration::from_secs(1) {
+            shown.store(true, std::sync::atomic::Ordering::Relaxed);
+            eprint!(
+                "\rquery: searching moves ≤ {}, {} nodes so far, {:.0} s\x1b[K",
+                r.bound,
+                r.nodes,
+                started.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let options = SolveOptions {
+        deadline: timeout.map(|t| started + t),
+        parallel,
+        on_bound: Some(&on_bound),
+        ..SolveOptions::default()
+    };
+    let result = db.solve(start, goal, &options);
+    if shown.load(std::sync::atomic::Ordering::Relaxed) {
+        eprint!("\r\x1b[K");
+    }
+    match result {
+        Ok(solution) => Ok(Ok(solution)),
+        Err(SolveError::Unsolvable(why)) => Ok(Err(why)),
+        Err(e @ SolveError::TimedOut { .. }) => Err(anyhow::anyhow!(
+            "{e} (--timeout {:.1} s); a longer --timeout, or a stronger partition (build-db \
+             --partition), may find it",
+            timeout.unwrap_or_default().as_secs_f64()
+        )),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn unsolvable(
+    start: &Board,
+    goal: &Board,
+    why: npuzzle::Unsolvable,
+    json: bool,
+    out: &mut impl Write,
+) -> anyhow::Result<Outcome> {
+    if json {
+        let mut line = Vec::new();
+        write_json(&mut line, start, goal, Err(&why));
+        line.push(b'\n');
+        out.write_all(&line)?;
+    } else {
+        writeln!(out, "unsolvable: {why}")?;
+    }
+    Ok(Outcome::Unsolvable)
+}
+
+/// `query info` on a pattern database.
+fn info(
+    db: &PatternDatabase<Mmap>,
+    path: &Path,
+    json: bool,
+    out: &mut impl Write,
+) -> anyhow::Result<Outcome> {
+    let header = db.header();
+    if json {
+        let value = serde_json::json!({
+            "path": path.display().to_string(),
+            "kind": "pattern",
+            "board": db.shape().to_string(),
+            "bytes": db.bytes().len(),
+            "format_version": npuzzle::pattern::PATTERN_VERSION,
+            "partition": header.partition,
+            "goal": db.default_goal().to_string(),
+            "transposed_lookup": db.patterns().uses_transpose(),
+            "tables": header.tables.iter().map(|t| serde_json::json!({
+                "tiles": t.tiles,
+                "placements": t.placements,
+                "bytes": t.placements,
+                "max_entry": t.max_entry,
+                "mean_entry": mean(&t.counts),
+                "counts": t.counts,
+                "unreached": t.unreached,
+                "offset": t.offset,
+                "checksum": format!("{:08x}", t.checksum),
+            })).collect::<Vec<_>>(),
+        });
+        writeln!(out, "{value}")?;
+        return Ok(Outcome::Success);
+    }
+    writeln!(out, "{}", path.display())?;
+    writeln!(
+        out,
+        "{} board, pattern database {} (format version {}), {} bytes",
+        db.shape(),
+        header.partition,
+        npuzzle::pattern::PATTERN_VERSION,
+        db.bytes().len()
+    )?;
+    writeln!(
+        out,
+        "goal {} (tiles in order, blank last; goals with the blank in another corner are \
+         answered through a symmetry)",
+        db.default_goal()
+    )?;
+    writeln!(
+        out,
+        "heuristic: the sum of the tables' entries{}; solved by IDA*",
+        if db.patterns().uses_transpose() {
+            ", and the larger of it and the same sum read through the transposed board"
+        } else {
+            ""
+        }
+    )?;
+    for (i, t) in header.tables.iter().enumerate() {
+        let tiles: Vec<String> = t.tiles.iter().map(u8::to_string).collect();
+        writeln!(
+            out,
+            "table {}: tiles {}: {} placements ({} bytes), entries 0 to {}, mean {:.2}",
+            i + 1,
+            tiles.join(" "),
+            t.placements,
+            t.placements,
+            t.max_entry,
+            mean(&t.counts)
+        )?;
+    }
+    Ok(Outcome::Success)
+}
+
+/// The mean entry of a table with these counts per entry.
+fn mean(counts: &[u64]) -> f64 {
+    let total: u64 = counts.iter().sum();
+    let sum: f64 = counts
+        .iter()
+        .enumerate()
+        .map(|(d, &c)| d as f64 * c as f64)
+        .sum();
+    sum / total.max(1) as f64
+}
+
+/// `query verify` on a pattern database: exit 0 when sound, 2 when not
+/// (the binary adds how to rebuild it).
+fn verify(
+    db: &PatternDatabase<Mmap>,
+    path: &Path,
+    json: bool,
+    out: &mut impl Write,
+) -> anyhow::Result<Outcome> {
+    let report = verify_patterns(db);
+    if json {
+        let value = serde_json::json!({
+            "path": path.display().to_string(),
+            "kind": "pattern",
+            "ok": report.is_ok(),
+            "nonzero_padding": report.nonzero_padding,
+            "tables": report.tables.iter().map(|t| serde_json::json!({
+                "tiles": t.tiles,
+                "placements": t.placements,
+                "checksum_ok": t.checksum_ok,
+                "out_of_range": t.out_of_range,
+                "count_mismatches": t.count_mismatches,
+                "goal_entry": t.goal_entry,
+                "ok": t.is_ok(),
+            })).collect::<Vec<_>>(),
+        });
+        writeln!(out, "{value}")?;
+    } else {
+        for (i, t) in report.tables.iter().enumerate() {
+            let mut problems = Vec::new();
+            if !t.checksum_ok {
+                problems.push("checksum mismatch".to_string());
+            }
+            if t.out_of_range > 0 {
+                problems.push(format!(
+                    "{} above the recorded maximum",
+                    plural(t.out_of_range, "entry")
+                ));
+            }
+            if !t.count_mismatches.is_empty() {
+                problems.push(format!(
+                    "counts differ from the header's for entries {:?}",
+                    t.count_mismatches
+                ));
+            }
+            if t.goal_entry != 0 {
+                problems.push(format!("the goal's entry is {}, not 0", t.goal_entry));
+            }
+            let status = if problems.is_empty() {
+                "ok".to_string()
+            } else {
+                problems.join("; ")
+            };
+            writeln!(
+                out,
+                "table {} ({} tiles, {} placements): {status}",
+                i + 1,
+                t.tiles.len(),
+                t.placements
+            )?;
+        }
+        if report.nonzero_padding > 0 {
+            writeln!(
+                out,
+                "padding: {} not zero",
+                plural(report.nonzero_padding, "byte")
+            )?;
+        }
+        writeln!(
+            out,
+            "{}: {}",
+            path.display(),
+            if report.is_ok() {
+                "ok: every checksum matches, every entry is within its table's recorded maximum \
+                 and the counts of each entry match the header's, the goal's entries are 0"
+            } else {
+                "DAMAGED"
+            }
+        )?;
+    }
+    if report.is_ok() {
+        Ok(Outcome::Success)
+    } else {
+        out.flush()?;
+        anyhow::bail!("{} is damaged", path.display());
+    }
+}

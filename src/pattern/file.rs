@@ -1,0 +1,514 @@
+//! The pattern-database file: its layout, writing it, and the checks a
+//! reader makes of the header before it touches a table.
+//!
+//! The discipline is the complete tables' ([`crate::raw`]): a fixed
+//! preamble, page-aligned sections, the header at the end, bincode 2 with
+//! the same pinned configuration, a CRC-32 of the header and of every
+//! table, and an atomic replace. Only the magic, the version and the header
+//! differ:
+//!
+//! ```text
+//! offset 0     preamble, 20 bytes: magic "NPUZPDB\0", version u32,
+//!              header_len u32, header_crc u32 (CRC-32 of the header bytes)
+//! then         zero padding to offset 4096
+//! offset 4096  the pattern tables, in the header's order: each one byte
+//!              per placement of its tiles, indexed by the placement's
+//!              partial-permutation rank (`PlacementRanker`); the byte is
+//!              the fewest moves of the pattern's tiles that bring them
+//!              home (255: never reached). Each starts on a multiple of 4096.
+//! the end      the header, the file's last header_len bytes: rows u8,
+//!              cols u8, goal_blank u8, partition name (u64 length + UTF-8),
+//!              then the tables (u64 count, then per table: tiles (u64
+//!              length + u8 each), placements u64, max_entry u8, counts
+//!              (u64 length + u64 each: placements at each entry 0 to
+//!              max_entry), unreached u64, offset u64, checksum u32 =
+//!              CRC-32 of the table's bytes)
+//! ```
+//!
+//! A distinct magic rather than a `kind` field in the complete tables'
+//! header: a reader of either kind tells the two apart from the first eight
+//! bytes, before it decodes anything, and every reader of complete tables
+//! (older builds included) refuses a pattern file as "not a database"
+//! instead of misreading it. The complete tables' format is unchanged.
+
+use super::error::PatternError;
+use super::partition::Partition;
+use super::placement::PlacementRanker;
+use super::table::UNREACHED;
+use crate::db::error::WriteError;
+use crate::db::format::{
+    bincode_config, page_align, section_offsets, Preamble, FIRST_SECTION, MAX_HEADER_LEN, PAGE,
+    PREAMBLE_LEN,
+};
+use crate::db::replace::{ReplaceError, Replacement};
+use crate::puzzle::shape::{Shape, ShapeError};
+use bincode::{Decode, Encode};
+use serde::Serialize;
+use std::fs::File;
+use std::io::{self, BufWriter, Seek, SeekFrom, Write};
+use std::path::Path;
+
+/// The first eight bytes of every pattern-database file.
+pub const PATTERN_MAGIC: [u8; 8] = *b"NPUZPDB\0";
+
+/// The pattern-database format version this build writes and reads.
+///
+/// Any change to the layout above, to the placement ranking or to the
+/// meaning of an entry gets a new version. Readers accept only their own
+/// version; an older file is rebuilt with `build-db`.
+pub const PATTERN_VERSION: u32 = 1;
+
+/// What a pattern-database file holds.
+#[derive(Clone, Debug, PartialEq, Eq, Encode, Decode, Serialize)]
+pub struct PatternHeader {
+    /// Rows of the board.
+    pub rows: u8,
+    /// Columns of the board.
+    pub cols: u8,
+    /// The goal's blank cell: the tables count moves to the goal with the
+    /// tiles in order and the blank here. This version writes and reads
+    /// only the last cell.
+    pub goal_blank: u8,
+    /// The partition's name (`7-8`, `6-6-3` …), or `custom`.
+    pub partition: String,
+    /// One table per pattern, in file order.
+    pub tables: Vec<PatternTableInfo>,
+}
+
+/// One pattern table's description.
+#[derive(Clone, Debug, PartialEq, Eq, Encode, Decode, Serialize)]
+pub struct PatternTableInfo {
+    /// The pattern's tiles (default-goal numbers), in ranking order.
+    pub tiles: Vec<u8>,
+    /// Entries: placements of the tiles, cells!/(cells - tiles)!.
+    pub placements: u64,
+    /// The largest entry other than "never reached".
+    pub max_entry: u8,
+    /// Placements at each entry, 0 to `max_entry`.
+    pub counts: Vec<u64>,
+    /// Placements never reached (entry 255); 0 unless the pattern holds
+    /// every tile, when half of them cannot reach the goal.
+    pub unreached: u64,
+    /// Where the table starts in the file.
+    pub offset: u64,
+    /// CRC-32 of the table's bytes.
+    pub checksum: u32,
+}
+
+impl PatternTableInfo {
+    /// The header entry of the table `entries` of pattern `tiles`, stored
+    /// at `offset`.
+    pub fn describe(tiles: &[u8], entries: &[u8], offset: u64) -> PatternTableInfo {
+        let mut histogram = [0u64; 256];
+        for &e in entries {
+            histogram[e as usize] += 1;
+        }
+        let unreached = histogram[UNREACHED as usize];
+        let max_entry = (0..UNREACHED as usize)
+            .rev()
+            .find(|&e| histogram[e] > 0)
+            .unwrap_or(0);
+        PatternTableInfo {
+            tiles: tiles.to_vec(),
+            placements: entries.len() as u64,
+            max_entry: max_entry as u8,
+            counts: histogram[..=max_entry].to_vec(),
+            unreached,
+            offset,
+            checksum: crc32fast::hash(entries),
+        }
+    }
+}
+
+/// Why bytes are not a usable pattern database. Every check runs at open,
+/// before any table is touched; none of them reads the tables themselves.
+#[derive(Debug, thiserror::Error)]
+pub enum PatternFormatError {
+    /// Shorter than the fixed preamble.
+    #[error("the file is {got} bytes long, too short to be a database (the preamble alone is {expected})")]
+    TooShort {
+        /// Bytes needed.
+        expected: usize,
+        /// Bytes present.
+        got: usize,
+    },
+    /// Not the pattern databases' magic bytes.
+    #[error("not an npuzzle pattern database: expected magic bytes {:?}, got {:?}", String::from_utf8_lossy(&PATTERN_MAGIC), String::from_utf8_lossy(.got))]
+    Magic {
+        /// The first eight bytes.
+        got: [u8; 8],
+    },
+    /// Another format version.
+    #[error("pattern database format version {got} is not supported: this build reads version {expected}")]
+    Version {
+        /// [`PATTERN_VERSION`].
+        expected: u32,
+        /// The file's version.
+        got: u32,
+    },
+    /// The preamble claims a header longer than the file or the limit.
+    #[error("{DAMAGED_HEADER}: it claims {claimed} bytes, but the file has {available} after the preamble")]
+    HeaderLength {
+        /// Header bytes the preamble claims.
+        claimed: usize,
+        /// Bytes after the preamble (or the limit, if smaller).
+        available: usize,
+    },
+    /// The header's bytes do not match the preamble's checksum.
+    #[error("{DAMAGED_HEADER}: expected checksum {expected:08x}, got {got:08x}")]
+    HeaderChecksum {
+        /// The preamble's CRC-32.
+        expected: u32,
+        /// The CRC-32 of the header's bytes.
+        got: u32,
+    },
+    /// The header's bytes do not decode.
+    #[error("{DAMAGED_HEADER}: it does not decode")]
+    HeaderDecode(#[source] bincode::error::DecodeError),
+    /// The header decodes from fewer bytes than the preamble claims.
+    #[error("{DAMAGED_HEADER}: expected {expected} bytes, decoded {got}")]
+    HeaderTrailing {
+        /// Header bytes the preamble claims.
+        expected: usize,
+        /// Bytes the header decoded from.
+        got: usize,
+    },
+    /// The header names a board this build does not support.
+    #[error("{INCONSISTENT}: {0}")]
+    Board(#[source] ShapeError),
+    /// The tables count toward a goal blank this version does not read.
+    #[error("{INCONSISTENT}: its tables count moves to a goal with the blank in cell {got}; this build reads tables for the blank in the last cell ({expected})")]
+    GoalBlank {
+        /// The board's last cell.
+        expected: usize,
+        /// The header's goal blank.
+        got: usize,
+    },
+    /// The header lists no table.
+    #[error("{INCONSISTENT}: it lists no tables")]
+    NoTables,
+    /// The tables' tiles are not a partition of the board's tiles.
+    #[error("{INCONSISTENT}: {0}")]
+    Partition(#[source] PatternError),
+    /// A table's size is not its pattern's number of placements.
+    #[error("{INCONSISTENT}: table {table} has {got} entries, expected {expected} (one per placement of its {tiles} tiles)")]
+    Placements {
+        /// Index of the table in the header.
+        table: usize,
+        /// Tiles in its pattern.
+        tiles: usize,
+        /// Placements of the pattern.
+        expected: u64,
+        /// The header's count.
+        got: u64,
+    },
+    /// A table's counts do not fit its maximum, or do not add up.
+    #[error("{INCONSISTENT}: the counts of table {table} do not describe its {placements} entries (one count per entry 0 to the maximum, one placement at 0, the total the placements)")]
+    Counts {
+        /// Index of the table in the header.
+        table: usize,
+        /// Its entries.
+        placements: u64,
+    },
+    /// A table does not start where the layout puts it.
+    #[error("{INCONSISTENT}: table {table} starts at {got}, expected {expected}")]
+    SectionOffset {
+        /// Index of the table in the header.
+        table: usize,
+        /// Where the layout puts it.
+        expected: u64,
+        /// Where the header says it is.
+        got: u64,
+    },
+    /// The file is longer or shorter than its header implies.
+    #[error("the file is {got} bytes long but its header implies {expected}: it is truncated or has extra bytes")]
+    Length {
+        /// Bytes the header implies.
+        expected: u64,
+        /// Bytes present.
+        got: u64,
+        /// The board the header names.
+        shape: Shape,
+    },
+}
+
+const DAMAGED_HEADER: &str =
+    "the header (the end of the file) is damaged, or the file is truncated or has extra bytes";
+const INCONSISTENT: &str = "the header is inconsistent";
+
+impl PatternFormatError {
+    /// The board the file holds, where the header could still be read.
+    pub fn readable_board(&self) -> Option<Shape> {
+        match self {
+            PatternFormatError::Length { shape, .. } => Some(*shape),
+            _ => None,
+        }
+    }
+}
+
+/// Encodes a header as stored.
+pub fn encode_pattern_header(header: &PatternHeader) -> Vec<u8> {
+    bincode::encode_to_vec(header, bincode_config()).expect("a header always encodes")
+}
+
+/// Checks everything about a pattern file that the header alone decides,
+/// in the order that makes each check safe: the length before anything is
+/// read, magic and version before the header is decoded, the checksum
+/// before it is trusted, the partition and table sizes before offsets are
+/// added up, and the file's exact length last. Returns the header, the
+/// partition and where the header starts.
+pub fn check_pattern_header(
+    data: &[u8],
+) -> Result<(PatternHeader, Partition, usize), PatternFormatError> {
+    use PatternFormatError as E;
+    if data.len() < PREAMBLE_LEN {
+        return Err(E::TooShort {
+            expected: PREAMBLE_LEN,
+            got: data.len(),
+        });
+    }
+    let (preamble, _): (Preamble, usize) =
+        bincode::decode_from_slice(&data[..PREAMBLE_LEN], bincode_config())
+            .map_err(E::HeaderDecode)?;
+    if preamble.magic != PATTERN_MAGIC {
+        return Err(E::Magic {
+            got: preamble.magic,
+        });
+    }
+    if preamble.version != PATTERN_VERSION {
+        return Err(E::Version {
+            expected: PATTERN_VERSION,
+            got: preamble.version,
+        });
+    }
+    let header_len = preamble.header_len as usize;
+    let available = data.len() - PREAMBLE_LEN;
+    if header_len > MAX_HEADER_LEN || header_len > available {
+        return Err(E::HeaderLength {
+            claimed: header_len,
+            available: available.min(MAX_HEADER_LEN),
+        });
+    }
+    let header_start = data.len() - header_len;
+    let header_bytes = &data[header_start..];
+    let crc = crc32fast::hash(header_bytes);
+    if crc != preamble.header_crc {
+        return Err(E::HeaderChecksum {
+            expected: preamble.header_crc,
+            got: crc,
+        });
+    }
+    let (header, read): (PatternHeader, usize) =
+        bincode::decode_from_slice(header_bytes, bincode_config()).map_err(E::HeaderDecode)?;
+    if read != header_len {
+        return Err(E::HeaderTrailing {
+            expected: header_len,
+            got: read,
+        });
+    }
+    let shape = Shape::for_search(header.rows as usize, header.cols as usize).map_err(E::Board)?;
+    if header.goal_blank as usize != shape.cells() - 1 {
+        return Err(E::GoalBlank {
+            expected: shape.cells() - 1,
+            got: header.goal_blank as usize,
+        });
+    }
+    if header.tables.is_empty() {
+        return Err(E::NoTables);
+    }
+    let patterns = header.tables.iter().map(|t| t.tiles.clone()).collect();
+    let partition = Partition::new(shape, patterns).map_err(E::Partition)?;
+    for (table, t) in header.tables.iter().enumerate() {
+        let ranker = PlacementRanker::new(shape.cells(), t.tiles.len()).map_err(E::Partition)?;
+        if t.placements != ranker.len() as u64 {
+            return Err(E::Placements {
+                table,
+                tiles: t.tiles.len(),
+                expected: ranker.len() as u64,
+                got: t.placements,
+            });
+        }
+        let total = t
+            .counts
+            .iter()
+            .try_fold(t.unreached, |a, &c| a.checked_add(c));
+        if t.max_entry == UNREACHED
+            || t.counts.len() != t.max_entry as usize + 1
+            || t.counts[0] != 1
+            || total != Some(t.placements)
+        {
+            return Err(E::Counts {
+                table,
+                placements: t.placements,
+            });
+        }
+    }
+    // At most 15 tables of at most u32::MAX entries each (checked above):
+    // the offsets add up without overflow.
+    let (offsets, end) = section_offsets(header.tables.iter().map(|t| t.placements));
+    for (table, (t, expected)) in header.tables.iter().zip(offsets).enumerate() {
+        if t.offset != expected {
+            return Err(E::SectionOffset {
+                table,
+                expected,
+                got: t.offset,
+            });
+        }
+    }
+    let expected_len = end + header_len as u64;
+    if data.len() as u64 != expected_len {
+        return Err(E::Length {
+            expected: expected_len,
+            got: data.len() as u64,
+            shape,
+        });
+    }
+    Ok((header, partition, header_start))
+}
+
+/// A pattern database being written, one table at a time, into a temporary
+/// file that replaces `path` only when [`PatternWriter::finish`] succeeds.
+/// Dropped before that, it removes the temporary file and leaves `path` as
+/// it was.
+pub struct PatternWriter<'a> {
+    path: &'a Path,
+    replacement: Replacement,
+    out: BufWriter<File>,
+    header: PatternHeader,
+    written: u64,
+}
+
+impl<'a> PatternWriter<'a> {
+    /// Starts a pattern database of `shape` boards, for the partition
+    /// called `name`, at `path`.
+    pub fn create(path: &'a Path, shape: Shape, name: &str) -> Result<Self, WriteError> {
+        let replacement = Replacement::start(path, ".tmp").map_err(|e| write_error(path, e))?;
+        let file = replacement
+            .file()
+            .try_clone()
+            .map_err(|e| write_error(path, e.into()))?;
+        let mut writer = PatternWriter {
+            path,
+            replacement,
+            out: BufWriter::with_capacity(1 << 20, file),
+            header: PatternHeader {
+                rows: shape.rows() as u8,
+                cols: shape.cols() as u8,
+                goal_blank: (shape.cells() - 1) as u8,
+                partition: name.to_string(),
+                tables: Vec::new(),
+            },
+            written: 0,
+        };
+        // The preamble's place; it is written last, once the header is known.
+        writer.pad_to(FIRST_SECTION)?;
+        Ok(writer)
+    }
+
+    /// Appends the table of pattern `tiles`; returns its description.
+    pub fn append(&mut self, tiles: &[u8], entries: &[u8]) -> Result<(), WriteError> {
+        let offset = page_align(self.written);
+        self.pad_to(offset)?;
+        self.write(entries)?;
+        let info = PatternTableInfo::describe(tiles, entries, offset);
+        self.header.tables.push(info);
+        Ok(())
+    }
+
+    /// The header so far.
+    pub fn header(&self) -> &PatternHeader {
+        &self.header
+    }
+
+    /// Writes the header and the preamble, flushes everything to disk and
+    /// renames the file into place. Returns the file's size.
+    pub fn finish(mut self) -> Result<u64, WriteError> {
+        let header_bytes = encode_pattern_header(&self.header);
+        self.write(&header_bytes)?;
+        let preamble = Preamble {
+            magic: PATTERN_MAGIC,
+            version: PATTERN_VERSION,
+            header_len: header_bytes.len() as u32,
+            header_crc: crc32fast::hash(&header_bytes),
+        };
+        let preamble =
+            bincode::encode_to_vec(preamble, bincode_config()).expect("a preamble always encodes");
+        let path = self.path;
+        let io = |e: io::Error| write_error(path, e.into());
+        self.out.flush().map_err(io)?;
+        let mut file = self.out.into_inner().map_err(|e| io(e.into_error()))?;
+        file.seek(SeekFrom::Start(0)).map_err(io)?;
+        file.write_all(&preamble).map_err(io)?;
+        self.replacement
+            .commit()
+            .map_err(|e| write_error(path, e.into()))?;
+        Ok(self.written)
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Result<(), WriteError> {
+        self.out
+            .write_all(bytes)
+            .map_err(|e| write_error(self.path, e.into()))?;
+        self.written += bytes.len() as u64;
+        Ok(())
+    }
+
+    fn pad_to(&mut self, offset: u64) -> Result<(), WriteError> {
+        const ZEROS: [u8; PAGE as usize] = [0; PAGE as usize];
+        while self.written < offset {
+            let n = (offset - self.written).min(PAGE) as usize;
+            self.write(&ZEROS[..n])?;
+        }
+        Ok(())
+    }
+}
+
+fn write_error(path: &Path, source: ReplaceError) -> WriteError {
+    WriteError {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The encoding is the file format: these bytes are what the module
+    /// documentation promises, written out by hand.
+    #[test]
+    fn the_header_encodes_to_the_documented_bytes() {
+        let header = PatternHeader {
+            rows: 3,
+            cols: 3,
+            goal_blank: 8,
+            partition: "4-4".into(),
+            tables: vec![PatternTableInfo {
+                tiles: vec![1, 2],
+                placements: 72,
+                max_entry: 1,
+                counts: vec![1, 71],
+                unreached: 0,
+                offset: 4096,
+                checksum: 0xDEAD_BEEF,
+            }],
+        };
+        #[rustfmt::skip]
+        let expected: Vec<u8> = [
+            &[3u8, 3, 8][..],                     // rows, cols, goal_blank
+            &[3, 0, 0, 0, 0, 0, 0, 0], b"4-4",     // partition
+            &[1, 0, 0, 0, 0, 0, 0, 0],             // tables: 1
+            &[2, 0, 0, 0, 0, 0, 0, 0], &[1, 2],    // tiles
+            &[72, 0, 0, 0, 0, 0, 0, 0],            // placements
+            &[1],                                  // max_entry
+            &[2, 0, 0, 0, 0, 0, 0, 0],             // counts: 2
+            &[1, 0, 0, 0, 0, 0, 0, 0],             //   1
+            &[71, 0, 0, 0, 0, 0, 0, 0],            //   71
+            &[0, 0, 0, 0, 0, 0, 0, 0],             // unreached
+            &[0, 0x10, 0, 0, 0, 0, 0, 0],          // offset 4096
+            &[0xEF, 0xBE, 0xAD, 0xDE],             // checksum
+        ]
+        .concat();
+        assert_eq!(encode_pattern_header(&header), expected);
+    }
+}

@@ -1,0 +1,207 @@
+//! The binaries on a small pattern database (3×3, partition 4-4): build-db
+//! writes it, and query answers from it as from complete tables, refusing
+//! what needs every position's distance.
+
+use crate::pattern_file::pattern_file;
+use crate::util::{json_answer, query, run_query, stdout_of};
+use assert_cmd::Command;
+
+#[test]
+fn build_db_writes_a_pattern_database_that_query_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.db");
+    let out = Command::cargo_bin("build-db")
+        .unwrap()
+        .args(["--board", "3x3", "--partition", "4-4", "-q", "--out"])
+        .arg(&path)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert!(stdout_of(&out).contains("pattern database 4-4"));
+    let info = stdout_of(&run_query(&path, &["info"], 0));
+    assert!(info.contains("pattern database 4-4"), "{info}");
+    assert!(info.contains("tiles 1 2 3 4"), "{info}");
+    run_query(&path, &["verify"], 0);
+}
+
+#[test]
+fn build_db_refuses_an_unknown_partition() {
+    let out = Command::cargo_bin("build-db")
+        .unwrap()
+        .args([
+            "--board",
+            "4x4",
+            "--partition",
+            "9-9",
+            "--out",
+            "/nonexistent/x.db",
+        ])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("6-6-3, 7-8"), "{err}");
+}
+
+#[test]
+fn solve_prints_moves_that_replay_and_json_counts_nodes() {
+    let db = pattern_file("3x3", "4-4");
+    let text = stdout_of(&run_query(&db, &["solve", "867254301"], 0));
+    assert!(
+        text.starts_with("867254301 -> 123456780: 31 moves\n"),
+        "{text}"
+    );
+    let v = json_answer(&db, &["solve", "--json", "867254301"]);
+    assert_eq!(v["distance"], 31);
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+    let moves = v["moves"].as_str().unwrap();
+    let start = npuzzle::parse_board("867254301", npuzzle::Shape::THREE_BY_THREE).unwrap();
+    let moves: Vec<npuzzle::Move> = moves
+        .chars()
+        .map(|c| npuzzle::Move::from_letter(c).unwrap())
+        .collect();
+    assert_eq!(
+        start.replay(&moves),
+        Some(npuzzle::Board::goal(npuzzle::Shape::THREE_BY_THREE))
+    );
+    assert_eq!(
+        stdout_of(&run_query(&db, &["distance", "867254301"], 0)),
+        "31\n"
+    );
+}
+
+#[test]
+fn korf_convention_goals_are_answered_through_a_symmetry() {
+    let db = pattern_file("3x3", "4-4");
+    let v = json_answer(
+        &db,
+        &["solve", "--json", "--goal", "012345678", "123456780"],
+    );
+    // The default goal to its half turn's blank-first goal: 8-puzzle
+    // distance from 123456780 to 012345678 is 22.
+    assert_eq!(v["goal"], "012345678");
+    assert_eq!(v["distance"], 22);
+}
+
+#[test]
+fn unsolvable_exits_1_and_bad_input_exits_2() {
+    let db = pattern_file("3x3", "4-4");
+    let out = run_query(&db, &["solve", "213456780"], 1);
+    assert!(stdout_of(&out).starts_with("unsolvable: "));
+    let v = crate::util::json_of(&run_query(&db, &["distance", "--json", "213456780"], 1));
+    assert_eq!(v["solvable"], false);
+    run_query(&db, &["solve", "12345678"], 2);
+    // A goal with the blank in the middle: no symmetry takes it to a corner.
+    let out = run_query(&db, &["solve", "--goal", "123405678", "867254301"], 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("blank"));
+}
+
+#[test]
+fn batch_answers_in_order_with_nodes_and_marks_bad_lines() {
+    let db = pattern_file("3x3", "4-4");
+    let input = "867254301\n123456780\nbad\n213456780\n867254301 123456780\n";
+    let out = query(&db)
+        .args(["batch", "--threads", "2"])
+        .write_stdin(input)
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let lines: Vec<serde_json::Value> = stdout_of(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 5);
+    assert_eq!(lines[0]["distance"], 31);
+    assert!(lines[0]["nodes"].as_u64().is_some());
+    assert_eq!(lines[1]["distance"], 0);
+    assert_eq!(lines[2]["line"], 3);
+    assert_eq!(lines[3]["solvable"], false);
+    assert_eq!(lines[4]["distance"], 31);
+    let csv = query(&db)
+        .args(["batch", "--csv"])
+        .write_stdin("867254301\n")
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert_eq!(
+        stdout_of(&csv),
+        "start,goal,solvable,distance,moves,reason,error\n\
+         867254301,123456780,true,31,UULDDRRUULDLDRRUULDLDRRUULLDDRR,,\n"
+    );
+}
+
+#[test]
+fn commands_that_need_a_complete_table_refuse_and_say_why() {
+    let db = pattern_file("3x3", "4-4");
+    for args in [
+        &["histogram"][..],
+        &["random", "--distance", "5"],
+        &["solve", "--all", "867254301"],
+        &["stats"],
+        &["heuristics"],
+        &["compare", "867254301"],
+    ] {
+        let out = run_query(&db, args, 2);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("needs a complete table") && err.contains("pattern database"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn info_and_verify_speak_json() {
+    let db = pattern_file("3x3", "4-4");
+    let v = json_answer(&db, &["info", "--json"]);
+    assert_eq!(v["kind"], "pattern");
+    assert_eq!(v["partition"], "4-4");
+    assert_eq!(v["tables"].as_array().unwrap().len(), 2);
+    let v = json_answer(&db, &["verify", "--json"]);
+    assert_eq!(v["ok"], true);
+}
+
+#[test]
+fn a_damaged_pattern_file_is_refused_or_caught() {
+    let good = std::fs::read(pattern_file("3x3", "4-4")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.db");
+    // The header's last byte: refused at open, with advice to rebuild.
+    let mut bad = good.clone();
+    *bad.last_mut().unwrap() ^= 0xFF;
+    std::fs::write(&path, &bad).unwrap();
+    let out = run_query(&path, &["solve", "867254301"], 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not a usable pattern database"), "{err}");
+    assert!(err.contains("build-db"), "{err}");
+    // A table byte: opens, and verify says it is damaged.
+    let mut bad = good;
+    bad[4096 + 100] ^= 0x01;
+    std::fs::write(&path, &bad).unwrap();
+    let out = run_query(&path, &["verify"], 2);
+    assert!(stdout_of(&out).contains("checksum mismatch"));
+}
+
+#[test]
+fn timeout_gives_up_with_a_clear_error() {
+    let db = pattern_file("3x3", "4-4");
+    query(&db)
+        .args(["solve", "--timeout", "abc", "867254301"])
+        .assert()
+        .code(2);
+    // A deadline of a microsecond: the search stops at its first check
+    // or finishes first; either way the exit code says which.
+    let out = query(&db)
+        .args(["solve", "--timeout", "0.000001", "867254301"])
+        .output()
+        .unwrap();
+    match out.status.code() {
+        Some(0) => {}
+        Some(2) => assert!(String::from_utf8_lossy(&out.stderr).contains("within the time")),
+        other => panic!("exit {other:?}"),
+    }
+}
