@@ -57,7 +57,7 @@ fuzz_target!(|data: &[u8]| {
     for threads in [1, 2] {
         let mut out = Vec::new();
         let summary =
-            run(db, &goal, format, threads, data, &mut out).expect("a Vec takes every byte");
+            run_batch(db, &goal, format, threads, data, &mut out).expect("a Vec takes every byte");
         assert_eq!(summary.lines, lines.len() as u64);
         assert_eq!(
             summary.solved + summary.unsolvable + summary.errors,
@@ -88,7 +88,13 @@ fn newlines(bytes: &[u8]) -> usize {
 }
 
 /// One answer is one line, and says what the outcome says.
-fn check_answer(format: BatchFormat, line: &[u8], out: &[u8], outcome: LineOutcome, target: &GoalTable) {
+fn check_answer(
+    format: BatchFormat,
+    line: &[u8],
+    out: &[u8],
+    outcome: LineOutcome,
+    target: &GoalTable,
+) {
     let shown = || String::from_utf8_lossy(out).into_owned();
     assert_eq!(newlines(out), 1, "{format:?}: {:?}", shown());
     assert!(out.ends_with(b"\n"), "{format:?}: {:?}", shown());

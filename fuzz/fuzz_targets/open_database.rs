@@ -11,8 +11,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use npuzzle::GoalTable;
 use npuzzle::raw::PREAMBLE_LEN;
+use npuzzle::GoalTable;
 use npuzzle::{solvability, verify, Board, Database, LookupError};
 use npuzzle_fuzz::board_from_bytes;
 
@@ -94,7 +94,13 @@ fn check_file(data: &[u8]) {
     }
 }
 
-fn check_pair(db: &Database<&[u8]>, target: &GoalTable, start: &Board, goal: &Board, faultless: bool) {
+fn check_pair(
+    db: &Database<&[u8]>,
+    target: &GoalTable,
+    start: &Board,
+    goal: &Board,
+    faultless: bool,
+) {
     let solvable = solvability::check(start, goal).is_ok();
     let distance = target.distance(start);
     assert_eq!(db.distance(start, goal), distance);

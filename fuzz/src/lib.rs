@@ -1,8 +1,8 @@
 //! Helpers shared by the fuzz targets and the seed generator.
 
 use npuzzle::default_paths;
-use npuzzle::raw::{encode_header, preamble_for, section_offsets, Preamble, FIRST_SECTION};
 use npuzzle::raw::build_each;
+use npuzzle::raw::{encode_header, preamble_for, section_offsets, Preamble, FIRST_SECTION};
 use npuzzle::{Board, Header, Shape, Table, TableInfo};
 use std::convert::Infallible;
 

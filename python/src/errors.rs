@@ -69,7 +69,7 @@ fn create(py: Python<'_>) -> PyResult<Classes> {
         &[e.clone(), value_error.clone()],
         "The start can never reach the goal; `.reason` says why.\n\n\
          >>> try:\n...     npuzzle.solve(\"213456780\")\n\
-         ... except npuzzle.UnsolvableError as e:\n...     print(e.reason[:40])\n\
+         ... except npuzzle.UnsolvableError as e:\n...     print(e.reason[:39])\n\
          the start has 1 tile inversion relative",
     )?;
     let illegal_move = make(
