@@ -123,6 +123,8 @@ fn check_moves(line: &[u8], answer: &[u8], distance: u32, default: &Board) {
     let text = std::str::from_utf8(line).expect("a solved line is UTF-8");
     let text = text.strip_suffix('\n').unwrap_or(text);
     let text = text.strip_suffix('\r').unwrap_or(text);
+    // The first line may start with a byte-order mark, which a batch skips.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let (start, goal) = split_pair(text);
     let start = parse_board(start, shape()).expect("a solved line's start parses");
     let goal = match goal {
