@@ -148,7 +148,7 @@ fn run(args: &Args) -> anyhow::Result<()> {
 fn run_patterns(args: &Args) -> anyhow::Result<()> {
     let shape = args.board;
     let partition = match &args.partition {
-        Some(name) => Partition::named(shape, name).with_context(|| format!("--partition {name}"))?,
+        Some(name) => Partition::named(shape, name).context("--partition")?,
         None => Partition::default_for(shape).with_context(|| {
             format!("a {shape} board has no pattern database; boards of 13 to 16 cells have 4x4, 3x5 and 5x3")
         })?,

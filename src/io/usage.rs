@@ -38,8 +38,8 @@ pub fn usage_message(e: &clap::Error) -> Option<String> {
             .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()));
         return negative.then(|| {
             format!(
-                "{:?} starts with a negative number: tiles count from 0 (the blank) and \
-                 distances from 0 moves",
+                "{:?} starts with a negative number: tiles count from 0 (the blank), \
+                 distances from 0 moves, and other numbers from 0 or 1",
                 excerpt(arg, ECHO_LIMIT)
             )
         });

@@ -95,7 +95,8 @@ impl Partition {
                 patterns: patterns.iter().map(|p| p.to_vec()).collect(),
             })
             .ok_or_else(|| PatternError::UnknownPartition {
-                name: wanted.to_string(),
+                // The name as given, cut short: a message is no place for a huge argument.
+                name: crate::puzzle::parse::excerpt(wanted, 40).into_owned(),
                 shape,
                 known: match Partition::names(shape).join(", ") {
                     names if names.is_empty() => "none".to_string(),

@@ -386,13 +386,19 @@ fn a_huge_flag_value_is_echoed_short() {
         assert!(out.stderr.len() < 400, "{} bytes", out.stderr.len());
         assert!(String::from_utf8_lossy(&out.stderr).contains("…"));
     }
-    let out = assert_cmd::Command::cargo_bin("build-db")
-        .unwrap()
-        .current_dir(dir.path())
-        .args(["--board", &huge_board])
-        .assert()
-        .code(2)
-        .get_output()
-        .clone();
-    assert!(out.stderr.len() < 400, "{} bytes", out.stderr.len());
+    let huge_partition = "9-".repeat(50_000);
+    for args in [
+        vec!["--board", huge_board.as_str()],
+        vec!["--partition", huge_partition.as_str(), "--out", "x.db"],
+    ] {
+        let out = assert_cmd::Command::cargo_bin("build-db")
+            .unwrap()
+            .current_dir(dir.path())
+            .args(&args)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        assert!(out.stderr.len() < 400, "{} bytes", out.stderr.len());
+    }
 }
