@@ -13,6 +13,7 @@
 //! ranks fill `0..n!/(n-k)!` exactly, the last weight being 1.
 
 use super::error::PatternError;
+use crate::table::divisor::Divisor;
 
 /// 1 in every nibble.
 const NIBBLE_ONES: u64 = 0x1111_1111_1111_1111;
@@ -30,11 +31,7 @@ pub struct PlacementRanker {
     tiles: usize,
     len: u32,
     /// `w[i]` of the module's formula; 0 beyond the last tile.
-    weights: [u32; SLOTS],
-    /// ceil(2^64 / w[i]) for weights above 1 (the last, or last two):
-    /// dividing a rank by a weight becomes a multiplication, exact because
-    /// rank · weight < 2^64.
-    reciprocals: [u64; SLOTS],
+    weights: [Divisor; SLOTS],
 }
 
 impl PlacementRanker {
@@ -53,14 +50,10 @@ impl PlacementRanker {
             cells,
             placements,
         })?;
-        let mut weights = [0u32; SLOTS];
-        let mut reciprocals = [0u64; SLOTS];
+        let mut weights = [Divisor::default(); SLOTS];
         let mut weight: u64 = 1;
         for i in (0..tiles).rev() {
-            weights[i] = weight as u32;
-            if weight > 1 {
-                reciprocals[i] = u64::MAX / weight + 1;
-            }
+            weights[i] = Divisor::new(weight as u32);
             // Tile i has n - i cells to choose from.
             weight *= (cells - i) as u64;
         }
@@ -69,7 +62,6 @@ impl PlacementRanker {
             tiles,
             len,
             weights,
-            reciprocals,
         })
     }
 
@@ -104,7 +96,7 @@ impl PlacementRanker {
         for (i, cell) in cells.into_iter().enumerate() {
             let shift = 4 * (cell as u32 & 15);
             let digit = cell as u32 - ((below >> shift) & 15) as u32;
-            rank += digit * self.weights[i & (SLOTS - 1)];
+            rank += digit * self.weights[i & (SLOTS - 1)].get();
             // Two shifts, so that cell 15 (nothing above it) needs none of 64.
             below += (NIBBLE_ONES << shift) << 4;
         }
@@ -119,12 +111,15 @@ impl PlacementRanker {
         let mut rest = rank as u64;
         let mut cells = [0u8; SLOTS];
         for (i, out) in cells.iter_mut().enumerate().take(self.tiles) {
-            let digit = if self.weights[i] == 1 {
+            let weight = self.weights[i];
+            // Weight 1 (the last tile's, and the one before when the tiles fill
+            // the board) has no reciprocal in 64 bits.
+            let digit = if weight.get() == 1 {
                 rest
             } else {
-                ((rest as u128 * self.reciprocals[i] as u128) >> 64) as u64
+                weight.divide(rest)
             };
-            rest -= digit * self.weights[i] as u64;
+            rest -= digit * weight.get() as u64;
             let shift = 4 * digit;
             *out = ((free >> shift) & 15) as u8;
             // Removes the nibble taken; two shifts so that none reaches 64.

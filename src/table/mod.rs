@@ -4,6 +4,7 @@
 //!
 //! Uses only `puzzle`.
 
+pub mod divisor;
 pub mod entry;
 pub mod generate;
 pub mod path_table;

@@ -16,6 +16,7 @@
 //! That maps the `m!/2` sequences of the right parity onto `0..m!/2`, and the
 //! whole table onto `0..cells!/2`.
 
+use super::divisor::Divisor;
 use crate::puzzle::board::{Board, Move};
 use crate::puzzle::shape::{Shape, MAX_CELLS, MAX_TABLE_CELLS};
 use crate::puzzle::solvability::required_parity;
@@ -41,13 +42,9 @@ pub struct Ranker {
     per_blank: u32,
     /// Weight of the Lehmer digit at each sequence index: (tiles-1-i)!/2,
     /// and 0 for the last two, which the rank drops.
-    weights: [u32; SLOTS],
-    /// ceil(2^64 / weight) for each weight above 1, so that dividing by a
-    /// weight is a multiplication: exact, since every dividend times its
-    /// weight stays below 2^64.
-    reciprocals: [u64; SLOTS],
-    /// ceil(2^64 / per_blank), likewise.
-    per_blank_reciprocal: u64,
+    weights: [Divisor; SLOTS],
+    /// `per_blank`, to divide by.
+    per_blank_divisor: Divisor,
     /// Bit `b`: the inversion parity of positions with the blank in cell `b`.
     parities: u16,
 }
@@ -152,13 +149,9 @@ impl Ranker {
         );
         let tiles = shape.cells() - 1;
         let factorial = |k: usize| (1..=k as u32).product::<u32>();
-        let mut weights = [0u32; SLOTS];
-        let mut reciprocals = [0u64; SLOTS];
-        for i in 0..tiles - 2 {
-            weights[i] = factorial(tiles - 1 - i) / 2;
-            if weights[i] > 1 {
-                reciprocals[i] = (u64::MAX / weights[i] as u64) + 1;
-            }
+        let mut weights = [Divisor::default(); SLOTS];
+        for (i, weight) in weights.iter_mut().enumerate().take(tiles - 2) {
+            *weight = Divisor::new(factorial(tiles - 1 - i) / 2);
         }
         let per_blank = factorial(tiles) / 2;
         Ranker {
@@ -166,8 +159,7 @@ impl Ranker {
             tiles,
             per_blank,
             weights,
-            reciprocals,
-            per_blank_reciprocal: (u64::MAX / per_blank as u64) + 1,
+            per_blank_divisor: Divisor::new(per_blank),
             parities: (0..shape.cells())
                 .map(|b| (required_parity(shape, b, goal_blank) as u16) << b)
                 .sum(),
@@ -223,7 +215,7 @@ impl Ranker {
             let digit = v - ((seen_below >> (4 * v)) & 0xF) as u32;
             seen_below += NIBBLE_ONES << (4 * (v + 1));
             inversions += digit;
-            rank += digit * self.weights[i & (SLOTS - 1)];
+            rank += digit * self.weights[i & (SLOTS - 1)].get();
             tiles |= (tile as u64) << (4 * i);
             digits |= (digit as u64) << (4 * i);
             i += 1;
@@ -350,7 +342,7 @@ impl Ranker {
         };
         let (mut old_weight, mut new_weight) = (0u32, 0u32);
         for j in 0..=k {
-            let w = self.weights[(low + j) & (SLOTS - 1)];
+            let w = self.weights[(low + j) & (SLOTS - 1)].get();
             old_weight += ((digits >> (4 * j)) & 0xF) as u32 * w;
             new_weight += ((new_digits >> (4 * j)) & 0xF) as u32 * w;
         }
@@ -384,7 +376,7 @@ impl Ranker {
     /// [`Ranker::len`]): the inverse of ranking, digit by digit.
     #[inline(always)]
     pub fn cursor_at(&self, rank: u32) -> Cursor {
-        let blank = ((rank as u128 * self.per_blank_reciprocal as u128) >> 64) as usize;
+        let blank = self.per_blank_divisor.divide(rank as u64) as usize;
         let mut rest = (rank - blank as u32 * self.per_blank) as u64;
         let m = self.tiles;
         // The tiles not yet placed, in increasing order, one per nibble.
@@ -400,8 +392,9 @@ impl Ranker {
             free = (free & ((1 << k) - 1)) | ((free >> (k + 4)) << k);
         };
         for i in 0..m - 3 {
-            let digit = ((rest as u128 * self.reciprocals[i & (SLOTS - 1)] as u128) >> 64) as u64;
-            rest -= digit * self.weights[i & (SLOTS - 1)] as u64;
+            let weight = self.weights[i & (SLOTS - 1)];
+            let digit = weight.divide(rest);
+            rest -= digit * weight.get() as u64;
             parity ^= digit;
             place(i, digit);
         }
