@@ -293,10 +293,7 @@ impl Search {
             if !self.may_expand() {
                 return None;
             }
-            for m in Move::ALL {
-                let Some(child) = position.apply(m) else {
-                    continue;
-                };
+            for (m, child) in position.successors() {
                 let k = key(&child);
                 if reached_by.contains_key(&k) {
                     continue;
@@ -398,10 +395,7 @@ impl Search {
                 return None;
             }
             let position = unkey(shape, k);
-            for m in Move::ALL {
-                let Some(child) = position.apply(m) else {
-                    continue;
-                };
+            for (m, child) in position.successors() {
                 let child_key = key(&child);
                 let child_g = g + 1;
                 match seen.get(&child_key) {
@@ -461,10 +455,7 @@ impl Search {
         }
         self.note_open(path.len());
         let mut result = Bounded::Exhausted;
-        for m in Move::ALL {
-            let Some(child) = position.apply(m) else {
-                continue;
-            };
+        for (m, child) in position.successors() {
             let k = key(&child);
             if path.contains(&k) {
                 continue;

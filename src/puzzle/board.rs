@@ -252,6 +252,14 @@ impl Board {
         Some(self.slide_from(to))
     }
 
+    /// Every board one move away, with the blank's move that reaches it, in
+    /// the order of [`Move::ALL`].
+    pub fn successors(&self) -> impl Iterator<Item = (Move, Board)> + '_ {
+        Move::ALL
+            .into_iter()
+            .filter_map(move |m| Some((m, self.apply(m)?)))
+    }
+
     /// The board after the tile in cell `to` (next to the blank) slides into it.
     #[inline]
     pub(crate) fn slide_from(&self, to: usize) -> Board {
@@ -355,6 +363,23 @@ mod tests {
         let start = board(&[1, 2, 3, 4, 0, 5, 6, 7, 8]);
         for m in Move::ALL {
             assert_eq!(start.apply(m).unwrap().apply(m.opposite()), Some(start));
+        }
+    }
+
+    #[test]
+    fn successors_are_the_legal_moves_in_order() {
+        let centre = board(&[1, 2, 3, 4, 0, 5, 6, 7, 8]);
+        let corner = board(&[0, 1, 2, 3, 4, 5, 6, 7, 8]);
+        let moves = |b: &Board| b.successors().map(|(m, _)| m).collect::<Vec<_>>();
+        assert_eq!(moves(&centre), Move::ALL);
+        let legal: Vec<Move> = Move::ALL
+            .into_iter()
+            .filter(|&m| corner.apply(m).is_some())
+            .collect();
+        assert_eq!(moves(&corner), legal);
+        assert_eq!(legal.len(), 2);
+        for (m, child) in corner.successors() {
+            assert_eq!(child.apply(m.opposite()), Some(corner));
         }
     }
 
