@@ -24,25 +24,81 @@ pub fn write_json(
     goal: &Board,
     outcome: Result<&[Move], &Unsolvable>,
 ) {
-    out.extend_from_slice(b"{\"start\":\"");
+    write_fields(&JSON, out, start, goal, outcome);
+}
+
+/// The text around an answer's fields in one output syntax: JSON and CSV
+/// hold the same fields in the same order, so one writer serves both.
+pub(crate) struct Syntax {
+    /// Between the start board and the goal board.
+    between_boards: &'static [u8],
+    /// After the goal, before the distance of a solvable pair.
+    solvable: &'static [u8],
+    /// Between the distance and the moves.
+    before_moves: &'static [u8],
+    /// After the moves.
+    after_moves: &'static [u8],
+    /// After the goal, before the reason of an unsolvable pair.
+    unsolvable: &'static [u8],
+    /// After the reason.
+    after_reason: &'static [u8],
+    csv: bool,
+}
+
+pub(crate) const JSON: Syntax = Syntax {
+    between_boards: b"\",\"goal\":\"",
+    solvable: b"\",\"solvable\":true,\"distance\":",
+    before_moves: b",\"moves\":\"",
+    after_moves: b"\"}",
+    unsolvable: b"\",\"solvable\":false,\"distance\":null,\"moves\":null,\"reason\":\"",
+    after_reason: b"\"}",
+    csv: false,
+};
+
+/// A CSV record, `start,goal,solvable,distance,moves,reason,error`, with
+/// the last field empty.
+pub(crate) const CSV: Syntax = Syntax {
+    between_boards: b",",
+    solvable: b",true,",
+    before_moves: b",",
+    after_moves: b",,",
+    unsolvable: b",false,,,\"",
+    after_reason: b"\",",
+    csv: true,
+};
+
+/// Appends the answer for (start, goal) in `syntax`, without a newline.
+pub(crate) fn write_fields(
+    syntax: &Syntax,
+    out: &mut Vec<u8>,
+    start: &Board,
+    goal: &Board,
+    outcome: Result<&[Move], &Unsolvable>,
+) {
+    if !syntax.csv {
+        out.extend_from_slice(b"{\"start\":\"");
+    }
     start.write_to(out);
-    out.extend_from_slice(b"\",\"goal\":\"");
+    out.extend_from_slice(syntax.between_boards);
     goal.write_to(out);
     match outcome {
         Ok(moves) => {
-            out.extend_from_slice(b"\",\"solvable\":true,\"distance\":");
+            out.extend_from_slice(syntax.solvable);
             write_decimal(out, moves.len());
-            out.extend_from_slice(b",\"moves\":\"");
+            out.extend_from_slice(syntax.before_moves);
             write_moves(out, moves);
-            out.extend_from_slice(b"\"}");
+            out.extend_from_slice(syntax.after_moves);
         }
         Err(reason) => {
-            out.extend_from_slice(
-                b"\",\"solvable\":false,\"distance\":null,\"moves\":null,\"reason\":\"",
-            );
+            out.extend_from_slice(syntax.unsolvable);
             // Formatted straight into the buffer: no allocation per line.
-            let _ = write!(TextEscaper::for_json(out), "{reason}");
-            out.extend_from_slice(b"\"}");
+            let mut escaper = if syntax.csv {
+                TextEscaper::for_csv(out)
+            } else {
+                TextEscaper::for_json(out)
+            };
+            let _ = write!(escaper, "{reason}");
+            out.extend_from_slice(syntax.after_reason);
         }
     }
 }
@@ -156,6 +212,29 @@ mod tests {
         assert_eq!(v["solvable"], false);
         assert!(v["distance"].is_null() && v["moves"].is_null());
         assert_eq!(v["reason"], why.to_string());
+    }
+
+    #[test]
+    fn csv_records_have_the_headers_seven_fields() {
+        let goal = board3("123456780");
+        let mut out = Vec::new();
+        write_fields(
+            &CSV,
+            &mut out,
+            &board3("123456708"),
+            &goal,
+            Ok(&[Move::Right]),
+        );
+        assert_eq!(out, b"123456708,123456780,true,1,R,,");
+        let swapped = board3("213456780");
+        let why = solvability::check(&swapped, &goal).unwrap_err();
+        out.clear();
+        write_fields(&CSV, &mut out, &swapped, &goal, Err(&why));
+        let expected = format!(
+            "213456780,123456780,false,,,\"{}\",",
+            why.to_string().replace('"', "\"\"")
+        );
+        assert_eq!(String::from_utf8(out).unwrap(), expected);
     }
 
     #[test]

@@ -16,7 +16,9 @@
 use crate::db::database::Database;
 use crate::db::error::LookupError;
 use crate::db::goal_table::GoalTable;
-use crate::io::answer::{write_decimal, write_json, write_json_error, write_moves, TextEscaper};
+use crate::io::answer::{
+    write_decimal, write_fields, write_json, write_json_error, write_moves, TextEscaper, CSV,
+};
 use crate::puzzle::board::{Board, Move};
 use crate::puzzle::parse::{excerpt, parse_board};
 use crate::puzzle::solvability::Unsolvable;
@@ -174,25 +176,7 @@ pub(crate) fn write_answer(
 ) {
     match format {
         BatchFormat::Jsonl => write_json(out, start, goal, result),
-        BatchFormat::Csv => {
-            start.write_to(out);
-            out.push(b',');
-            goal.write_to(out);
-            match result {
-                Ok(moves) => {
-                    out.extend_from_slice(b",true,");
-                    write_decimal(out, moves.len());
-                    out.push(b',');
-                    write_moves(out, moves);
-                    out.extend_from_slice(b",,");
-                }
-                Err(reason) => {
-                    out.extend_from_slice(b",false,,,\"");
-                    let _ = write!(TextEscaper::for_csv(out), "{reason}");
-                    out.extend_from_slice(b"\",");
-                }
-            }
-        }
+        BatchFormat::Csv => write_fields(&CSV, out, start, goal, result),
         BatchFormat::Moves => match result {
             Ok(moves) => write_moves(out, moves),
             Err(_) => out.push(b'-'),
