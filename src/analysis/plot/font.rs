@@ -80,31 +80,9 @@ impl DrawingBackend for ExactText<'_> {
         self.0.draw_rect(upper_left, bottom_right, style, fill)
     }
 
-    fn draw_path<S: plotters_backend::BackendStyle, I: IntoIterator<Item = BackendCoord>>(
-        &mut self,
-        path: I,
-        style: &S,
-    ) -> Result<(), BitmapError> {
-        self.0.draw_path(path, style)
-    }
-
-    fn draw_circle<S: plotters_backend::BackendStyle>(
-        &mut self,
-        center: BackendCoord,
-        radius: u32,
-        style: &S,
-        fill: bool,
-    ) -> Result<(), BitmapError> {
-        self.0.draw_circle(center, radius, style, fill)
-    }
-
-    fn fill_polygon<S: plotters_backend::BackendStyle, I: IntoIterator<Item = BackendCoord>>(
-        &mut self,
-        vert: I,
-        style: &S,
-    ) -> Result<(), BitmapError> {
-        self.0.fill_polygon(vert, style)
-    }
+    // draw_path, draw_circle and fill_polygon keep the trait's defaults:
+    // they rasterise through draw_line and draw_pixel, exactly as
+    // BitMapBackend's own (which are those same defaults) do.
 
     fn blit_bitmap(
         &mut self,
