@@ -209,9 +209,9 @@ fn an_unsolvable_pair_exits_1() {
                 .stdout(predicate::str::starts_with("unsolvable: "))
                 .stderr("");
             let v = quiet_json_answer(&t.path, &[&pair[..], &["--json"]].concat(), 1);
-            assert_eq!(v["start"], start);
-            assert_eq!(v["goal"], goal);
-            assert_eq!(v["solvable"], false);
+            assert_eq!(v["start"], start, "{v}");
+            assert_eq!(v["goal"], goal, "{v}");
+            assert_eq!(v["solvable"], false, "{v}");
             assert!(v["distance"].is_null(), "{v}");
             assert!(v["moves"].is_null(), "{v}");
             assert!(!v["reason"].as_str().unwrap().is_empty(), "{v}");
