@@ -1,6 +1,7 @@
 //! End-to-end tests of the `build-db` binary: what it writes, where, and how
 //! it refuses what it cannot build.
 
+use assert_cmd::assert::Assert;
 use assert_cmd::Command;
 use npuzzle::{Board, Database, Shape};
 use predicates::prelude::*;
@@ -14,6 +15,33 @@ fn build_db(dir: &Path) -> Command {
         .env("XDG_DATA_HOME", dir.join(".xdg"))
         .env_remove("NPUZZLE_DB");
     cmd
+}
+
+/// Runs `build-db ARGS…` in `dir` and expects exit code `code`; the rest of
+/// the output is the caller's to check.
+fn build(dir: &Path, args: &[&str], code: i32) -> Assert {
+    build_db(dir).args(args).assert().code(code)
+}
+
+/// Runs `build-db ARGS… --out OUT` in `dir` and expects exit code `code`.
+fn build_to(dir: &Path, args: &[&str], out: &Path, code: i32) -> Assert {
+    build_db(dir)
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .assert()
+        .code(code)
+}
+
+/// Runs `build-db ARGS…` in `dir` and expects it refused: exit code 2,
+/// nothing on stdout, and a message on stderr that contains each of
+/// `needles`.
+fn refused(dir: &Path, args: &[&str], needles: &[&str]) -> Assert {
+    needles
+        .iter()
+        .fold(build(dir, args, 2).stdout(""), |assert, needle| {
+            assert.stderr(predicate::str::contains(*needle))
+        })
 }
 
 /// The names in a folder, sorted.
@@ -30,11 +58,7 @@ fn names_in(dir: &Path) -> Vec<String> {
 fn builds_a_two_by_three_database_where_told() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("x.db");
-    let out = build_db(dir.path())
-        .args(["--board", "2x3", "--every-blank", "--out"])
-        .arg(&path)
-        .assert()
-        .code(0)
+    let out = build_to(dir.path(), &["--board", "2x3", "--every-blank"], &path, 0)
         .stderr("")
         .get_output()
         .clone();
@@ -75,13 +99,9 @@ fn inside_a_checkout_the_default_output_is_data_rxc_db() {
     let dir = tempfile::tempdir().unwrap();
     // A folder with `data/` counts as a checkout.
     std::fs::create_dir(dir.path().join("data")).unwrap();
-    build_db(dir.path())
-        .args(["--board", "2x2"])
-        .assert()
-        .code(0)
-        .stdout(predicate::str::starts_with(
-            "built data/2x2.db: 2x2 board, 1 table (blank at 2,2)",
-        ));
+    build(dir.path(), &["--board", "2x2"], 0).stdout(predicate::str::starts_with(
+        "built data/2x2.db: 2x2 board, 1 table (blank at 2,2)",
+    ));
     let path = dir.path().join("data/2x2.db");
     assert!(path.is_file(), "{} was not written", path.display());
     assert_eq!(names_in(dir.path()), ["data"]);
@@ -102,7 +122,7 @@ fn inside_a_checkout_the_default_output_is_data_rxc_db() {
 fn the_default_board_is_three_by_three() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("data")).unwrap();
-    build_db(dir.path()).assert().code(0).stdout(
+    build(dir.path(), &[], 0).stdout(
         predicate::str::starts_with(
             "built data/3x3.db: 3x3 board, 3 tables (blank at 3,3 3,2 2,2)",
         )
@@ -120,23 +140,19 @@ fn the_default_board_is_three_by_three() {
 #[test]
 fn four_by_four_complete_tables_are_refused_with_a_reason() {
     let dir = tempfile::tempdir().unwrap();
-    build_db(dir.path())
-        .args(["--board", "4x4", "--all-goals"])
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(
-            predicate::str::contains("4x4")
-                .and(predicate::str::contains("16 cells"))
-                .and(predicate::str::contains("12 cells"))
-                .and(predicate::str::contains("16!/2 ≈ 1.0e13 positions"))
-                .and(predicate::str::contains("pattern databases")),
-        );
+    refused(
+        dir.path(),
+        &["--board", "4x4", "--all-goals"],
+        &[
+            "4x4",
+            "16 cells",
+            "12 cells",
+            "16!/2 ≈ 1.0e13 positions",
+            "pattern databases",
+        ],
+    );
     assert!(names_in(dir.path()).is_empty(), "nothing should be written");
-    build_db(dir.path())
-        .args(["--board", "4x5"])
-        .assert()
-        .code(2)
+    build(dir.path(), &["--board", "4x5"], 2)
         .stderr(predicate::str::contains("boards stop at 16 cells"));
     assert!(names_in(dir.path()).is_empty(), "nothing should be written");
 }
@@ -146,13 +162,8 @@ fn tables_are_chosen_by_goal_blank_cell_or_class() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("x.db");
     let blanks = |args: &[&str]| -> Vec<u8> {
-        build_db(dir.path())
-            .args(["--board", "2x3", "--out"])
-            .arg(&path)
-            .args(args)
-            .assert()
-            .code(0)
-            .stderr("");
+        let args = [&["--board", "2x3"], args].concat();
+        build_to(dir.path(), &args, &path, 0).stderr("");
         let db = Database::open(&path).unwrap();
         db.header().tables.iter().map(|t| t.blank).collect()
     };
@@ -186,13 +197,8 @@ fn bad_table_choices_are_refused_and_write_nothing() {
         ),
         (&["--every-blank", "--all-goals"][..], "cannot be used with"),
     ] {
-        build_db(dir.path())
-            .args(["--board", "2x3", "--out", "x.db"])
-            .args(args)
-            .assert()
-            .code(2)
-            .stdout("")
-            .stderr(predicate::str::contains(message));
+        let args = [&["--board", "2x3", "--out", "x.db"], args].concat();
+        refused(dir.path(), &args, &[message]);
     }
     assert!(names_in(dir.path()).is_empty(), "nothing should be written");
 }
@@ -200,20 +206,12 @@ fn bad_table_choices_are_refused_and_write_nothing() {
 #[test]
 fn a_malformed_board_size_is_a_usage_error() {
     let dir = tempfile::tempdir().unwrap();
-    build_db(dir.path())
-        .args(["--board", "3by3"])
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(
-            predicate::str::contains("invalid value '3by3' for '--board <RxC>'")
-                .and(predicate::str::contains("RxC")),
-        );
-    build_db(dir.path())
-        .args(["--board", "1x5"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("too small"));
+    refused(
+        dir.path(),
+        &["--board", "3by3"],
+        &["invalid value '3by3' for '--board <RxC>'", "RxC"],
+    );
+    build(dir.path(), &["--board", "1x5"], 2).stderr(predicate::str::contains("too small"));
     assert!(names_in(dir.path()).is_empty());
 }
 
@@ -221,23 +219,16 @@ fn a_malformed_board_size_is_a_usage_error() {
 fn outside_a_checkout_the_default_output_is_the_per_user_folder() {
     let dir = tempfile::tempdir().unwrap();
     let expected = dir.path().join(".xdg/npuzzle/2x2.db");
-    build_db(dir.path())
-        .args(["--board", "2x2"])
-        .assert()
-        .code(0)
-        .stdout(predicate::str::starts_with(format!(
-            "built {}: 2x2 board",
-            expected.display()
-        )));
+    build(dir.path(), &["--board", "2x2"], 0).stdout(predicate::str::starts_with(format!(
+        "built {}: 2x2 board",
+        expected.display()
+    )));
     assert!(expected.is_file());
     assert_eq!(names_in(dir.path()), [".xdg"]);
     // --user asks for it from inside a checkout too.
     std::fs::create_dir(dir.path().join("data")).unwrap();
     std::fs::remove_file(&expected).unwrap();
-    build_db(dir.path())
-        .args(["--board", "2x2", "--user"])
-        .assert()
-        .code(0);
+    build(dir.path(), &["--board", "2x2", "--user"], 0);
     assert!(expected.is_file());
     assert!(names_in(&dir.path().join("data")).is_empty());
 }
@@ -246,11 +237,7 @@ fn outside_a_checkout_the_default_output_is_the_per_user_folder() {
 fn missing_out_folders_are_made() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("no/such/folder/x.db");
-    build_db(dir.path())
-        .args(["--board", "2x2", "--out"])
-        .arg(&path)
-        .assert()
-        .code(0);
+    build_to(dir.path(), &["--board", "2x2"], &path, 0);
     assert!(Database::open(&path).is_ok());
     assert_eq!(names_in(&dir.path().join("no/such/folder")), ["x.db"]);
 }
@@ -259,10 +246,7 @@ fn missing_out_folders_are_made() {
 fn an_out_path_through_a_file_names_the_file() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("notes"), b"keep").unwrap();
-    build_db(dir.path())
-        .args(["--board", "2x2", "--out", "notes/x.db"])
-        .assert()
-        .code(2)
+    build(dir.path(), &["--board", "2x2", "--out", "notes/x.db"], 2)
         .stdout("")
         .stderr("build-db: cannot write notes/x.db: notes is not a folder\n");
     assert_eq!(std::fs::read(dir.path().join("notes")).unwrap(), b"keep");
@@ -294,11 +278,7 @@ fn an_out_path_that_is_not_a_regular_file_is_refused_and_left_alone() {
     for (path, message) in cases {
         // 3x4 would take seconds to build: the refusal comes first.
         let started = std::time::Instant::now();
-        build_db(dir.path())
-            .args(["--board", "3x4", "--out"])
-            .arg(&path)
-            .assert()
-            .code(2)
+        build_to(dir.path(), &["--board", "3x4"], &path, 2)
             .stdout("")
             .stderr(predicate::str::contains(message));
         assert!(started.elapsed().as_secs() < 5, "{}", path.display());
@@ -324,10 +304,7 @@ fn an_out_symlink_is_followed_and_stays_a_link() {
     std::fs::write(&real, b"old").unwrap();
     let link = dir.path().join("link.db");
     std::os::unix::fs::symlink("real/2x2.db", &link).unwrap();
-    build_db(dir.path())
-        .args(["--board", "2x2", "--out", "link.db"])
-        .assert()
-        .code(0);
+    build(dir.path(), &["--board", "2x2", "--out", "link.db"], 0);
     assert!(std::fs::symlink_metadata(&link)
         .unwrap()
         .file_type()
@@ -337,19 +314,13 @@ fn an_out_symlink_is_followed_and_stays_a_link() {
     assert_eq!(names_in(dir.path()), ["link.db", "real"]);
     // A dangling link gets its file made.
     std::fs::remove_file(&real).unwrap();
-    build_db(dir.path())
-        .args(["--board", "2x2", "--out", "link.db"])
-        .assert()
-        .code(0);
+    build(dir.path(), &["--board", "2x2", "--out", "link.db"], 0);
     assert!(Database::open(&real).is_ok());
     // A loop of links is refused.
     let a = dir.path().join("a.db");
     std::os::unix::fs::symlink("b.db", &a).unwrap();
     std::os::unix::fs::symlink("a.db", dir.path().join("b.db")).unwrap();
-    build_db(dir.path())
-        .args(["--board", "2x2", "--out", "a.db"])
-        .assert()
-        .code(2)
+    build(dir.path(), &["--board", "2x2", "--out", "a.db"], 2)
         .stderr(predicate::str::contains("loop of symbolic links"));
 }
 
@@ -360,22 +331,14 @@ fn rebuilding_replaces_the_file_and_leaves_no_temporary_files() {
     // First something that is not a database at all, then a 2x2 database,
     // then a 2x3 one over it: each build replaces the file whole.
     std::fs::write(&path, "not a database\n").unwrap();
-    build_db(dir.path())
-        .args(["--board", "2x2", "--out"])
-        .arg(&path)
-        .assert()
-        .code(0);
+    build_to(dir.path(), &["--board", "2x2"], &path, 0);
     let first = std::fs::read(&path).unwrap();
     assert_eq!(
         Database::open(&path).unwrap().shape(),
         "2x2".parse().unwrap()
     );
 
-    build_db(dir.path())
-        .args(["--board", "2x3", "--out"])
-        .arg(&path)
-        .assert()
-        .code(0)
+    build_to(dir.path(), &["--board", "2x3"], &path, 0)
         .stdout(predicate::str::contains("2 tables"));
     let db = Database::open(&path).unwrap();
     assert_eq!(db.shape(), "2x3".parse().unwrap());
@@ -389,11 +352,7 @@ fn rebuilding_replaces_the_file_and_leaves_no_temporary_files() {
 
     // The same build again gives the same bytes.
     let before = std::fs::read(&path).unwrap();
-    build_db(dir.path())
-        .args(["--board", "2x3", "--out"])
-        .arg(&path)
-        .assert()
-        .code(0);
+    build_to(dir.path(), &["--board", "2x3"], &path, 0);
     assert_eq!(std::fs::read(&path).unwrap(), before);
     assert_eq!(names_in(dir.path()), ["x.db"], "no .tmp files may remain");
 }
@@ -401,13 +360,9 @@ fn rebuilding_replaces_the_file_and_leaves_no_temporary_files() {
 #[test]
 fn a_relative_out_path_is_relative_to_the_current_folder() {
     let dir = tempfile::tempdir().unwrap();
-    build_db(dir.path())
-        .args(["--board", "3x2", "--out", "small.db"])
-        .assert()
-        .code(0)
-        .stdout(predicate::str::starts_with(
-            "built small.db: 3x2 board, 2 tables",
-        ));
+    build(dir.path(), &["--board", "3x2", "--out", "small.db"], 0).stdout(
+        predicate::str::starts_with("built small.db: 3x2 board, 2 tables"),
+    );
     assert_eq!(names_in(dir.path()), ["small.db"]);
     let db = Database::open(&dir.path().join("small.db")).unwrap();
     assert_eq!(db.shape(), "3x2".parse().unwrap());
@@ -420,11 +375,7 @@ fn a_relative_out_path_is_relative_to_the_current_folder() {
 fn a_killed_build_leaves_the_previous_database_intact() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("x.db");
-    build_db(dir.path())
-        .args(["--board", "2x2", "--out"])
-        .arg(&path)
-        .assert()
-        .code(0);
+    build_to(dir.path(), &["--board", "2x2"], &path, 0);
     let before = std::fs::read(&path).unwrap();
     let binary = assert_cmd::cargo::cargo_bin("build-db");
     for delay_ms in [50, 300, 900, 2000] {
@@ -452,11 +403,7 @@ fn a_killed_build_leaves_the_previous_database_intact() {
         );
         assert!(Database::open(&path).is_ok());
     }
-    build_db(dir.path())
-        .args(["--board", "2x2", "--out"])
-        .arg(&path)
-        .assert()
-        .code(0);
+    build_to(dir.path(), &["--board", "2x2"], &path, 0);
     assert_eq!(
         names_in(dir.path()),
         ["x.db"],
@@ -502,11 +449,7 @@ impl Drop for Mount {
 /// names the problem and the old file stays byte for byte, with nothing left
 /// beside it.
 fn assert_failed_build_keeps(dir: &Path, path: &Path, before: &[u8], message: &str) {
-    build_db(dir)
-        .args(["--board", "3x3", "--out"])
-        .arg(path)
-        .assert()
-        .code(2)
+    build_to(dir, &["--board", "3x3"], path, 2)
         .stdout("")
         .stderr(predicate::str::contains(format!(
             "cannot write {}",
@@ -522,11 +465,7 @@ fn assert_failed_build_keeps(dir: &Path, path: &Path, before: &[u8], message: &s
 fn database_on_tmpfs(dir: &Path, name: &str, options: &str) -> (Mount, PathBuf, Vec<u8>) {
     let mount = Mount::tmpfs(&dir.join(name), options);
     let path = mount.0.join("x.db");
-    build_db(dir)
-        .args(["--board", "2x2", "--out"])
-        .arg(&path)
-        .assert()
-        .code(0);
+    build_to(dir, &["--board", "2x2"], &path, 0);
     let before = std::fs::read(&path).unwrap();
     (mount, path, before)
 }
@@ -593,12 +532,7 @@ fn path_tables_are_added_up_to_nine_cells_unless_refused() {
     let dir = tempfile::tempdir().unwrap();
     let paths_of = |args: &[&str], name: &str| {
         let path = dir.path().join(name);
-        build_db(dir.path())
-            .args(args)
-            .arg("--out")
-            .arg(&path)
-            .assert()
-            .code(0);
+        build_to(dir.path(), args, &path, 0);
         let db = Database::open(&path).unwrap();
         let with: Vec<bool> = db
             .header()
@@ -631,17 +565,17 @@ fn path_tables_are_added_up_to_nine_cells_unless_refused() {
 #[test]
 fn path_tables_past_ten_cells_are_refused() {
     let dir = tempfile::tempdir().unwrap();
-    build_db(dir.path())
-        .args(["--board", "3x4", "--paths", "--out", "x.db"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
+    for (args, message) in [
+        (
+            &["--board", "3x4", "--paths", "--out", "x.db"][..],
             "--paths: path tables stop at 10 cells; a 3x4 board's would take 1.9 GB per table",
-        ));
-    build_db(dir.path())
-        .args(["--board", "2x3", "--paths", "--no-paths", "--out", "x.db"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("cannot be used with"));
+        ),
+        (
+            &["--board", "2x3", "--paths", "--no-paths", "--out", "x.db"],
+            "cannot be used with",
+        ),
+    ] {
+        build(dir.path(), args, 2).stderr(predicate::str::contains(message));
+    }
     assert!(names_in(dir.path()).is_empty());
 }

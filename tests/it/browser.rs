@@ -129,30 +129,56 @@ async fn browser() -> (Killed, Client, tempfile::TempDir) {
     (driver, client, profile)
 }
 
+/// What keeps a test's page alive: the server, chromedriver and the
+/// browser's profile folder.
+struct Session {
+    _server: Server,
+    _driver: Killed,
+    _profile: tempfile::TempDir,
+}
+
+/// The server started, a browser session through chromedriver, and the
+/// page loaded and settled: the session, the browser and the page's URL.
+async fn open_page() -> (Session, Client, String) {
+    let server = server();
+    let url = server.url.clone();
+    let (driver, c, profile) = browser().await;
+    c.goto(&url).await.unwrap();
+    settle(&c).await;
+    let session = Session {
+        _server: server,
+        _driver: driver,
+        _profile: profile,
+    };
+    (session, c, url)
+}
+
+/// Whether `script` returns `true` on the page.
+async fn holds(c: &Client, script: &str) -> bool {
+    c.execute(script, vec![]).await.unwrap() == Value::Bool(true)
+}
+
+/// Polls `script` every `every` until it returns `true`; fails with `what`
+/// once `deadline` has passed.
+async fn wait_until(c: &Client, script: &str, deadline: Instant, every: Duration, what: &str) {
+    while !holds(c, script).await {
+        assert!(Instant::now() < deadline, "{what}");
+        tokio::time::sleep(every).await;
+    }
+}
+
 /// Waits until the page has no request under way.
 async fn settle(c: &Client) {
-    let began = Instant::now();
+    const IDLE: &str = "return document.body.dataset.busy === '0';";
+    let deadline = Instant::now() + Duration::from_secs(20);
     loop {
-        let idle = c
-            .execute("return document.body.dataset.busy === '0';", vec![])
-            .await
-            .unwrap();
-        if idle == Value::Bool(true) {
-            // One more frame, for the answer to be drawn.
-            tokio::time::sleep(Duration::from_millis(30)).await;
-            let again = c
-                .execute("return document.body.dataset.busy === '0';", vec![])
-                .await
-                .unwrap();
-            if again == Value::Bool(true) {
-                return;
-            }
+        let every = Duration::from_millis(20);
+        wait_until(c, IDLE, deadline, every, "the page stayed busy").await;
+        // One more frame, for the answer to be drawn.
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        if holds(c, IDLE).await {
+            return;
         }
-        assert!(
-            began.elapsed() < Duration::from_secs(20),
-            "the page stayed busy"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
 
@@ -198,36 +224,45 @@ async fn slide(c: &Client, id: &str, value: u64) {
     .unwrap();
 }
 
+/// The moves the API lists from `position` (on the default board): each
+/// with its letter, the board it leads to and the change in distance.
+fn moves_from(url: &str, position: &str) -> Vec<Value> {
+    let answer = api(url, &format!("/api/moves?start={position}"));
+    answer["moves"].as_array().unwrap().clone()
+}
+
+/// Clicks the element `locator` finds, as a user would.
+async fn click(c: &Client, locator: Locator<'_>) {
+    c.find(locator).await.unwrap().click().await.unwrap();
+}
+
+/// Clicks the element `locator` finds and waits for the page to settle.
+async fn click_and_settle(c: &Client, locator: Locator<'_>) {
+    click(c, locator).await;
+    settle(c).await;
+}
+
+/// Asks for a new puzzle `k` moves from the goal, with the slider and the
+/// button a user would use.
+async fn new_puzzle_at(c: &Client, k: u64) {
+    slide(c, "k", k).await;
+    click_and_settle(c, Locator::Id("new-k")).await;
+}
+
 async fn custom(c: &Client, start: &str) {
     let input = c.find(Locator::Id("custom-start")).await.unwrap();
     input.clear().await.unwrap();
     input.send_keys(start).await.unwrap();
-    c.find(Locator::Id("custom-set"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    settle(c).await;
+    click_and_settle(c, Locator::Id("custom-set")).await;
 }
 
+/// Waits until the end-of-game report shows, and the page settles.
 async fn wait_for_report(c: &Client) {
-    let began = Instant::now();
-    loop {
-        let visible = c
-            .execute("return !document.getElementById('report').hidden;", vec![])
-            .await
-            .unwrap();
-        if visible == Value::Bool(true) {
-            settle(c).await;
-            return;
-        }
-        assert!(
-            began.elapsed() < Duration::from_secs(30),
-            "no end-of-game report"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let shown = "return !document.getElementById('report').hidden;";
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let every = Duration::from_millis(50);
+    wait_until(c, shown, deadline, every, "no end-of-game report").await;
+    settle(c).await;
 }
 
 async fn report(c: &Client) -> (u64, u64, u64) {
@@ -243,11 +278,7 @@ async fn report(c: &Client) -> (u64, u64, u64) {
 #[tokio::test]
 #[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
 async fn play_in_a_real_browser() {
-    let server = server();
-    let url = server.url.clone();
-    let (_driver, c, _profile) = browser().await;
-    c.goto(&url).await.unwrap();
-    settle(&c).await;
+    let (_session, c, url) = open_page().await;
     // The page opens on 3x3 with a puzzle, and its distance is the API's.
     check_distance(&c, &url).await;
     assert_eq!(text(&c, "goal-text").await, "123456780");
@@ -263,25 +294,14 @@ async fn play_in_a_real_browser() {
         tile.click().await.unwrap();
         settle(&c).await;
         let (_, after) = check_distance(&c, &url).await;
-        let moves = api(&url, &format!("/api/moves?start={before}"));
-        let expected = moves["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|e| e["move"] == m)
-            .unwrap();
+        let moves = moves_from(&url, &before);
+        let expected = moves.iter().find(|e| e["move"] == m).unwrap();
         assert_eq!(expected["board"], after.as_str());
     }
     assert_eq!(text(&c, "move-count").await, "3");
 
     // Moves by keyboard: an arrow slides a tile that way (the blank the other).
-    c.find(Locator::Id("board"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    settle(&c).await;
+    click_and_settle(&c, Locator::Id("board")).await;
     for (key, blank) in [
         (Key::Left, "R"),
         (Key::Up, "D"),
@@ -290,13 +310,9 @@ async fn play_in_a_real_browser() {
     ] {
         let before = shown(&c).await.1;
         let count: u64 = text(&c, "move-count").await.parse().unwrap();
-        let moves = api(&url, &format!("/api/moves?start={before}"));
-        let expected = moves["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|e| e["move"] == blank)
-            .cloned();
+        let expected = moves_from(&url, &before)
+            .into_iter()
+            .find(|e| e["move"] == blank);
         c.find(Locator::Id("board"))
             .await
             .unwrap()
@@ -315,18 +331,10 @@ async fn play_in_a_real_browser() {
     }
 
     // A hint marks exactly the moves one step closer; ±1 on every move.
-    c.find(Locator::Id("hint"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    settle(&c).await;
+    click_and_settle(&c, Locator::Id("hint")).await;
     let position = shown(&c).await.1;
-    let moves = api(&url, &format!("/api/moves?start={position}"));
-    let mut closer: Vec<String> = moves["moves"]
-        .as_array()
-        .unwrap()
+    let moves = moves_from(&url, &position);
+    let mut closer: Vec<String> = moves
         .iter()
         .filter(|e| e["change"] == -1)
         .map(|e| e["move"].as_str().unwrap().to_string())
@@ -334,18 +342,12 @@ async fn play_in_a_real_browser() {
     closer.sort();
     assert!(!closer.is_empty());
     assert_eq!(hinted(&c).await, closer);
-    c.find(Locator::Id("show-changes"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    settle(&c).await;
+    click_and_settle(&c, Locator::Id("show-changes")).await;
     let badges = c
         .find_all(Locator::Css("#board .tile .change"))
         .await
         .unwrap();
-    assert_eq!(badges.len(), moves["moves"].as_array().unwrap().len());
+    assert_eq!(badges.len(), moves.len());
     assert_eq!(
         hinted(&c).await,
         closer,
@@ -357,86 +359,37 @@ async fn play_in_a_real_browser() {
 
     // "New puzzle at K" shows a position K moves away.
     for k in [12, 0, 5] {
-        slide(&c, "k", k).await;
-        c.find(Locator::Id("new-k"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-        settle(&c).await;
+        new_puzzle_at(&c, k).await;
         let (d, _) = check_distance(&c, &url).await;
         assert_eq!(d, k);
         assert_eq!(text(&c, "move-count").await, "0");
     }
     // The hardest position.
-    c.find(Locator::Id("hardest"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    settle(&c).await;
+    click_and_settle(&c, Locator::Id("hardest")).await;
     assert_eq!(check_distance(&c, &url).await.0, 31);
 
     // Play the solution back to the goal from 12 moves: a perfect game.
-    slide(&c, "k", 12).await;
-    c.find(Locator::Id("new-k"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    settle(&c).await;
+    new_puzzle_at(&c, 12).await;
     slide(&c, "speed", 20).await;
-    c.find(Locator::Id("solve-play"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, Locator::Id("solve-play")).await;
     wait_for_report(&c).await;
     assert_eq!(shown(&c).await, (0, "123456780".to_string()));
     assert_eq!(report(&c).await, (12, 12, 0));
     assert!(text(&c, "report").await.contains("a perfect game"));
 
     // One move away from the goal, then the solver: the report names it.
-    slide(&c, "k", 5).await;
-    c.find(Locator::Id("new-k"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    settle(&c).await;
+    new_puzzle_at(&c, 5).await;
     let position = shown(&c).await.1;
-    let moves = api(&url, &format!("/api/moves?start={position}"));
-    let away = moves["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["change"] == 1)
-        .unwrap();
+    let moves = moves_from(&url, &position);
+    let away = moves.iter().find(|e| e["change"] == 1).unwrap();
     let selector = format!(
         "#board .tile[data-move='{}']",
         away["move"].as_str().unwrap()
     );
-    c.find(Locator::Css(&selector))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    settle(&c).await;
+    click_and_settle(&c, Locator::Css(&selector)).await;
     assert_eq!(check_distance(&c, &url).await.0, 6);
     for _ in 0..6 {
-        c.find(Locator::Id("solve-step"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-        settle(&c).await;
+        click_and_settle(&c, Locator::Id("solve-step")).await;
         check_distance(&c, &url).await;
     }
     wait_for_report(&c).await;
@@ -459,11 +412,7 @@ async fn play_in_a_real_browser() {
 #[tokio::test]
 #[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
 async fn a_bad_custom_board_shows_the_command_lines_error() {
-    let server = server();
-    let url = server.url.clone();
-    let (_driver, c, _profile) = browser().await;
-    c.goto(&url).await.unwrap();
-    settle(&c).await;
+    let (_session, c, _url) = open_page().await;
     let before = shown(&c).await;
     for (start, says) in [
         ("12345", "bad start board \"12345\": expected 9 tiles for a 3x3 board (the blank included), got 5"),

@@ -2,13 +2,17 @@
 //! and stderr, and answers checked by replaying their moves.
 
 use crate::util::{
-    expect_code, json_answer, json_of, query, query_in, run_query, stdout_of, temp_db, TempDb,
-    A089473,
+    bytes_to_change, expect_code, expect_code_in, expect_refusal, json_answer, json_lines, json_of,
+    printed, query_in, quiet_json_answer, run_batch, run_query, stderr_of, stdout_lines, stdout_of,
+    temp_db, TempDb, A089473,
 };
+use assert_cmd::assert::Assert;
 use assert_cmd::Command;
 use npuzzle::{parse_board, Board, Database, Move, Shape};
 use predicates::prelude::*;
 use serde_json::Value;
+use std::path::Path;
+use std::process::Output;
 
 const S: Shape = Shape::THREE_BY_THREE;
 
@@ -39,16 +43,19 @@ fn three_by_three() -> &'static TempDb {
     temp_db("3x3")
 }
 
+/// Runs `query batch ARGS…` on the shared 3x3 database with `input` on
+/// stdin, expects exit code `code`, and returns what it printed.
+fn batch(args: &[&str], input: impl Into<Vec<u8>>, code: i32) -> Output {
+    let args = [&["batch"], args].concat();
+    run_batch(&three_by_three().path, &args, input, code)
+}
+
 // ---------------------------------------------------------------- solve
 
 #[test]
 fn solve_the_hardest_eight_puzzle_in_31_moves() {
     let t = three_by_three();
-    let out = expect_code(&t.path, &["solve", "867254301", "--json"], 0)
-        .stderr("")
-        .get_output()
-        .clone();
-    let v = json_of(&out);
+    let v = quiet_json_answer(&t.path, &["solve", "867254301", "--json"], 0);
     check_solved(&v, "867254301", "123456780", 31);
     // The same key set as documented, no more.
     let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
@@ -59,31 +66,26 @@ fn solve_the_hardest_eight_puzzle_in_31_moves() {
 #[test]
 fn solve_as_text_gives_the_count_then_the_moves() {
     let t = three_by_three();
-    let out = run_query(&t.path, &["solve", "867254301"], 0);
-    let text = stdout_of(&out);
-    let lines: Vec<&str> = text.lines().collect();
+    let lines = stdout_lines(&run_query(&t.path, &["solve", "867254301"], 0));
     assert_eq!(lines[0], "867254301 -> 123456780: 31 moves");
-    let moves = moves_of(lines[1]);
+    let moves = moves_of(&lines[1]);
     assert_eq!(moves.len(), 31);
     assert_eq!(b("867254301").replay(&moves), Some(Board::goal(S)));
     assert_eq!(lines[2], "");
     // One numbered line per move, and no grids without --boards.
-    assert_eq!(lines.len(), 3 + 31, "{text}");
+    assert_eq!(lines.len(), 3 + 31, "{lines:#?}");
     assert!(lines[3].starts_with(" 1. "), "{:?}", lines[3]);
     assert!(lines[33].starts_with("31. "), "{:?}", lines[33]);
-    assert!(!text.contains('_'), "no grids without --boards: {text}");
+    assert!(
+        !lines.iter().any(|l| l.contains('_')),
+        "no grids without --boards: {lines:#?}"
+    );
 }
 
 #[test]
 fn solve_accepts_a_json_board_and_separate_words() {
     let t = three_by_three();
-    let out = query(&t.path)
-        .args(["solve", "[[1,2,3],[4,6,8],[7,5,0]]", "--json"])
-        .assert()
-        .code(0)
-        .get_output()
-        .clone();
-    let v = json_of(&out);
+    let v = json_answer(&t.path, &["solve", "[[1,2,3],[4,6,8],[7,5,0]]", "--json"]);
     assert_eq!(v["moves"], "ULDR");
     check_solved(&v, "123468750", "123456780", 4);
 
@@ -100,25 +102,19 @@ fn solve_accepts_a_json_board_and_separate_words() {
 #[test]
 fn solve_text_for_the_json_board_is_uldr() {
     let t = three_by_three();
-    query(&t.path)
-        .args(["solve", "[[1,2,3],[4,6,8],[7,5,0]]"])
-        .assert()
-        .code(0)
-        .stdout(predicate::str::starts_with(
-            "123468750 -> 123456780: 4 moves\nULDR\n\n",
-        ));
+    expect_code(&t.path, &["solve", "[[1,2,3],[4,6,8],[7,5,0]]"], 0).stdout(
+        predicate::str::starts_with("123468750 -> 123456780: 4 moves\nULDR\n\n"),
+    );
 }
 
 #[test]
 fn solve_with_boards_prints_every_intermediate_grid_in_order() {
     let t = three_by_three();
-    let out = query(&t.path)
-        .args(["solve", "[[1,2,3],[4,6,8],[7,5,0]]", "--boards"])
-        .assert()
-        .code(0)
-        .get_output()
-        .clone();
-    let text = stdout_of(&out);
+    let text = printed(
+        &t.path,
+        &["solve", "[[1,2,3],[4,6,8],[7,5,0]]", "--boards"],
+        0,
+    );
     let grids = [
         "1 2 3\n4 6 8\n7 5 _\n",
         "1 2 3\n4 6 _\n7 5 8\n",
@@ -141,84 +137,87 @@ fn solve_with_boards_prints_every_intermediate_grid_in_order() {
     );
 }
 
+/// Output flags that cannot go together are refused, each pair named.
 #[test]
-fn boards_and_json_conflict() {
+fn conflicting_output_flags_are_refused() {
     let t = three_by_three();
-    expect_code(&t.path, &["solve", "867254301", "--boards", "--json"], 2)
-        .stdout("")
-        .stderr(predicate::str::contains("--boards").and(predicate::str::contains("--json")));
+    for (args, conflict) in [
+        (
+            &["solve", "867254301", "--boards", "--json"][..],
+            ["--boards", "--json"],
+        ),
+        (&["histogram", "--json", "--csv"], ["--json", "--csv"]),
+    ] {
+        expect_refusal(&t.path, args, &conflict);
+    }
 }
 
+/// Each solvable question is answered as text, exactly, and as JSON, with
+/// moves that replay from its start to its goal (the goal itself; another
+/// goal, with the blank in the middle; the usual goal).
 #[test]
-fn solving_the_goal_takes_zero_moves() {
+fn questions_are_answered_as_text_and_as_json() {
     let t = three_by_three();
-    expect_code(&t.path, &["solve", "123456780"], 0).stdout("123456780 is the goal: 0 moves\n");
-    let out = json_answer(&t.path, &["solve", "123456780", "--json"]);
-    check_solved(&out, "123456780", "123456780", 0);
-}
-
-#[test]
-fn solve_toward_another_goal() {
-    let t = three_by_three();
-    let out = json_answer(
+    // The question, its text answer, and the start, goal and distance.
+    let cases: [(&[&str], &str, &str, &str, u64); 3] = [
+        (
+            &["solve", "123456780"],
+            "123456780 is the goal: 0 moves\n",
+            "123456780",
+            "123456780",
+            0,
+        ),
+        (
+            &["distance", "216408753", "--goal", "123804765"],
+            "18\n",
+            "216408753",
+            "123804765",
+            18,
+        ),
+        (
+            &["distance", "867254301"],
+            "31\n",
+            "867254301",
+            "123456780",
+            31,
+        ),
+    ];
+    for (question, text, start, goal, distance) in cases {
+        expect_code(&t.path, question, 0).stdout(text).stderr("");
+        let v = json_answer(&t.path, &[question, &["--json"]].concat());
+        check_solved(&v, start, goal, distance);
+    }
+    // `solve` toward another goal, in JSON.
+    let v = json_answer(
         &t.path,
         &["solve", "216408753", "--goal", "123804765", "--json"],
     );
-    check_solved(&out, "216408753", "123804765", 18);
-}
-
-// ---------------------------------------------------------------- distance
-
-#[test]
-fn distance_to_a_goal_with_the_blank_in_the_middle() {
-    let t = three_by_three();
-    expect_code(
-        &t.path,
-        &["distance", "216408753", "--goal", "123804765"],
-        0,
-    )
-    .stdout("18\n")
-    .stderr("");
-    expect_code(&t.path, &["distance", "867254301"], 0).stdout("31\n");
-    let out = json_answer(
-        &t.path,
-        &["distance", "216408753", "--goal", "123804765", "--json"],
-    );
-    check_solved(&out, "216408753", "123804765", 18);
+    check_solved(&v, "216408753", "123804765", 18);
 }
 
 // ---------------------------------------------------------------- unsolvable
 
+/// An unsolvable pair (one toward a goal with the blank in the middle, and
+/// the goal with two tiles swapped) is an answer, exit 1, with its reason.
 #[test]
 fn an_unsolvable_pair_exits_1() {
     let t = three_by_three();
-    for command in ["solve", "distance"] {
-        expect_code(&t.path, &[command, "234150768", "--goal", "123804765"], 1)
-            .stdout(predicate::str::starts_with("unsolvable: "))
-            .stderr("");
+    for (start, goal) in [("234150768", "123804765"), ("213456780", "123456780")] {
+        for command in ["solve", "distance"] {
+            let pair = [command, start, "--goal", goal];
+            expect_code(&t.path, &pair, 1)
+                .stdout(predicate::str::starts_with("unsolvable: "))
+                .stderr("");
+            let v = quiet_json_answer(&t.path, &[&pair[..], &["--json"]].concat(), 1);
+            assert_eq!(v["start"], start, "{v}");
+            assert_eq!(v["goal"], goal, "{v}");
+            assert_eq!(v["solvable"], false, "{v}");
+            assert!(v["distance"].is_null(), "{v}");
+            assert!(v["moves"].is_null(), "{v}");
+            assert!(!v["reason"].as_str().unwrap().is_empty(), "{v}");
+        }
     }
-    for command in ["solve", "distance"] {
-        let out = expect_code(
-            &t.path,
-            &[command, "234150768", "--goal", "123804765", "--json"],
-            1,
-        )
-        .stderr("")
-        .get_output()
-        .clone();
-        let v = json_of(&out);
-        assert_eq!(v["start"], "234150768");
-        assert_eq!(v["goal"], "123804765");
-        assert_eq!(v["solvable"], false);
-        assert!(v["distance"].is_null(), "{v}");
-        assert!(v["moves"].is_null(), "{v}");
-        assert!(!v["reason"].as_str().unwrap().is_empty(), "{v}");
-    }
-}
-
-#[test]
-fn swapping_two_tiles_of_the_goal_is_unsolvable() {
-    let t = three_by_three();
+    // The usual goal when none is given.
     expect_code(&t.path, &["distance", "213456780"], 1)
         .stdout(predicate::str::starts_with("unsolvable: "));
 }
@@ -226,7 +225,7 @@ fn swapping_two_tiles_of_the_goal_is_unsolvable() {
 // ---------------------------------------------------------------- bad boards
 
 #[test]
-fn bad_boards_exit_2_and_name_the_problem() {
+fn bad_start_and_goal_boards_exit_2_and_name_the_problem() {
     let t = three_by_three();
     let cases = [
         (
@@ -251,46 +250,54 @@ fn bad_boards_exit_2_and_name_the_problem() {
     ];
     for (board, problem) in cases {
         for command in ["solve", "distance"] {
-            expect_code(&t.path, &[command, board, "--json"], 2)
-                .stdout("")
-                .stderr(
-                    predicate::str::contains(format!("bad start board {board:?}"))
-                        .and(predicate::str::contains(problem)),
-                );
+            let named = format!("bad start board {board:?}");
+            expect_refusal(&t.path, &[command, board, "--json"], &[&named, problem]);
         }
+    }
+    // A bad goal is named as the goal, by `solve` and by `histogram`.
+    for (args, needles) in [
+        (
+            &["solve", "867254301", "--goal", "12345678"][..],
+            &["bad goal board \"12345678\"", "got 8"][..],
+        ),
+        (
+            &["histogram", "--goal", "113456780"],
+            &["tile 1 appears twice"],
+        ),
+    ] {
+        expect_refusal(&t.path, args, needles);
     }
 }
 
-#[test]
-fn a_bad_goal_is_named_as_the_goal() {
-    let t = three_by_three();
-    expect_code(&t.path, &["solve", "867254301", "--goal", "12345678"], 2)
-        .stdout("")
-        .stderr(
-            predicate::str::contains("bad goal board \"12345678\"")
-                .and(predicate::str::contains("got 8")),
-        );
-    expect_code(&t.path, &["histogram", "--goal", "113456780"], 2)
-        .stdout("")
-        .stderr(predicate::str::contains("tile 1 appears twice"));
-}
-
 // ---------------------------------------------------------------- databases
+
+/// `query ARGS…` run in `dir` with NPUZZLE_DB set to `db`, expecting exit
+/// code `code`.
+fn expect_code_with_npuzzle_db(
+    dir: &Path,
+    db: impl AsRef<std::ffi::OsStr>,
+    args: &[&str],
+    code: i32,
+) -> Assert {
+    query_in(dir)
+        .env("NPUZZLE_DB", db)
+        .args(args)
+        .assert()
+        .code(code)
+}
 
 #[test]
 fn a_missing_database_names_the_build_command() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("missing.db");
-    expect_code(&path, &["solve", "867254301"], 2)
-        .stdout("")
-        .stderr(
-            predicate::str::contains(format!("no database at {}", path.display())).and(
-                predicate::str::contains(format!(
-                    "--board RxC --out {} (RxC: its board)\n",
-                    path.display()
-                )),
-            ),
-        );
+    expect_refusal(
+        &path,
+        &["solve", "867254301"],
+        &[
+            &format!("no database at {}", path.display()),
+            &format!("--board RxC --out {} (RxC: its board)\n", path.display()),
+        ],
+    );
 }
 
 #[test]
@@ -298,34 +305,23 @@ fn a_missing_default_database_is_named_where_build_db_would_write_it() {
     let dir = tempfile::tempdir().unwrap();
     // Outside a checkout: the per-user data folder, and the installed build-db.
     let user = dir.path().join(".xdg/npuzzle");
-    query_in(dir.path())
-        .args(["distance", "867254301"])
-        .assert()
-        .code(2)
+    expect_code_in(dir.path(), &["distance", "867254301"], 2)
         .stdout("")
         .stderr(format!(
             "query: no database at {}; build it with: build-db --board 3x3\n",
             user.join("3x3.db").display()
         ));
-    query_in(dir.path())
-        .args(["--board", "2x4", "info"])
-        .assert()
-        .code(2)
-        .stderr(format!(
-            "query: no database at {}; build it with: build-db --board 2x4\n",
-            user.join("2x4.db").display()
-        ));
+    expect_code_in(dir.path(), &["--board", "2x4", "info"], 2).stderr(format!(
+        "query: no database at {}; build it with: build-db --board 2x4\n",
+        user.join("2x4.db").display()
+    ));
     // Inside a checkout: data/RxC.db, and the build through cargo.
     std::fs::create_dir_all(dir.path().join("build-db")).unwrap();
     std::fs::write(dir.path().join("build-db/Cargo.toml"), "").unwrap();
-    query_in(dir.path())
-        .args(["--board", "2x4", "info"])
-        .assert()
-        .code(2)
-        .stderr(
-            "query: no database at data/2x4.db; build it with: \
-             cargo run --release -p build-db -- --board 2x4\n",
-        );
+    expect_code_in(dir.path(), &["--board", "2x4", "info"], 2).stderr(
+        "query: no database at data/2x4.db; build it with: \
+         cargo run --release -p build-db -- --board 2x4\n",
+    );
 }
 
 #[test]
@@ -335,50 +331,34 @@ fn the_per_user_folder_is_searched_after_the_current_folder() {
     let user = dir.path().join(".xdg/npuzzle");
     std::fs::create_dir_all(&user).unwrap();
     std::fs::copy(&t.path, user.join("3x3.db")).unwrap();
-    query_in(dir.path())
-        .args(["distance", "867254301"])
-        .assert()
-        .code(0)
-        .stdout("31\n");
+    expect_code_in(dir.path(), &["distance", "867254301"], 0).stdout("31\n");
     // data/3x3.db under the current folder comes first.
     std::fs::create_dir(dir.path().join("data")).unwrap();
     std::fs::write(dir.path().join("data/3x3.db"), b"not a database").unwrap();
-    query_in(dir.path())
-        .args(["distance", "867254301"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
-            "data/3x3.db is not a usable database",
-        ));
+    expect_code_in(dir.path(), &["distance", "867254301"], 2).stderr(predicate::str::contains(
+        "data/3x3.db is not a usable database",
+    ));
 }
 
 #[test]
 fn npuzzle_db_comes_first_and_messages_say_so() {
     let t = three_by_three();
     let dir = tempfile::tempdir().unwrap();
-    query_in(dir.path())
-        .env("NPUZZLE_DB", &t.path)
-        .args(["distance", "867254301"])
-        .assert()
-        .code(0)
-        .stdout("31\n");
-    query_in(dir.path())
-        .env("NPUZZLE_DB", "nowhere.db")
-        .args(["distance", "867254301"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::starts_with(
+    expect_code_with_npuzzle_db(dir.path(), &t.path, &["distance", "867254301"], 0).stdout("31\n");
+    expect_code_with_npuzzle_db(dir.path(), "nowhere.db", &["distance", "867254301"], 2).stderr(
+        predicate::str::starts_with(
             "query: no database at nowhere.db (from NPUZZLE_DB); build it with: \
              build-db --board RxC --out nowhere.db (RxC: its board)\n",
-        ));
+        ),
+    );
     // --db wins over NPUZZLE_DB.
-    query_in(dir.path())
-        .env("NPUZZLE_DB", "nowhere.db")
-        .arg("--db")
-        .arg(&t.path)
-        .args(["distance", "867254301"])
-        .assert()
-        .code(0);
+    let db = t.path.to_str().unwrap();
+    expect_code_with_npuzzle_db(
+        dir.path(),
+        "nowhere.db",
+        &["--db", db, "distance", "867254301"],
+        0,
+    );
 }
 
 #[test]
@@ -387,11 +367,7 @@ fn the_default_database_is_found_relative_to_the_current_folder() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("data")).unwrap();
     std::fs::copy(&t.path, dir.path().join("data/3x3.db")).unwrap();
-    query_in(dir.path())
-        .args(["distance", "867254301"])
-        .assert()
-        .code(0)
-        .stdout("31\n");
+    expect_code_in(dir.path(), &["distance", "867254301"], 0).stdout("31\n");
 }
 
 #[test]
@@ -399,30 +375,28 @@ fn a_text_file_is_not_a_database() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("notes.txt");
     std::fs::write(&path, "this is a plain text file, not a database at all\n").unwrap();
-    expect_code(&path, &["solve", "867254301"], 2)
-        .stdout("")
-        .stderr(
-            predicate::str::contains(format!("{} is not a usable database", path.display()))
-                .and(predicate::str::contains("not an npuzzle database")),
-        );
+    expect_refusal(
+        &path,
+        &["solve", "867254301"],
+        &[
+            &format!("{} is not a usable database", path.display()),
+            "not an npuzzle database",
+        ],
+    );
     // Too short even for the preamble.
     std::fs::write(&path, "hello\n").unwrap();
-    expect_code(&path, &["info"], 2).stdout("").stderr(
-        predicate::str::contains("is not a usable database")
-            .and(predicate::str::contains("too short to be a database")),
+    expect_refusal(
+        &path,
+        &["info"],
+        &["is not a usable database", "too short to be a database"],
     );
 }
 
 #[test]
 fn a_truncated_database_is_refused_at_open() {
-    let t = three_by_three();
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("cut.db");
-    let bytes = std::fs::read(&t.path).unwrap();
+    let (_dir, path, bytes) = bytes_to_change("3x3", "cut.db");
     std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
-    expect_code(&path, &["distance", "867254301"], 2)
-        .stdout("")
-        .stderr(predicate::str::contains("truncated"));
+    expect_refusal(&path, &["distance", "867254301"], &["truncated"]);
 }
 
 /// Rebuild advice names the board the file holds where its header can
@@ -430,10 +404,7 @@ fn a_truncated_database_is_refused_at_open() {
 /// would overwrite a 2x4 database with a 3x3 one.
 #[test]
 fn rebuild_advice_names_only_a_board_it_knows() {
-    let two_by_four = crate::util::temp_db("2x4");
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("mine.db");
-    let bytes = std::fs::read(&two_by_four.path).unwrap();
+    let (_dir, path, bytes) = bytes_to_change("2x4", "mine.db");
     // A header that decodes, with a valid checksum, but impossible contents:
     // its board can still be read.
     let preamble_len = npuzzle::raw::PREAMBLE_LEN;
@@ -468,10 +439,7 @@ fn rebuild_advice_names_only_a_board_it_knows() {
 
 #[test]
 fn another_format_version_gets_advice_by_its_age() {
-    let t = crate::util::temp_db("2x3");
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("v.db");
-    let bytes = std::fs::read(&t.path).unwrap();
+    let (_dir, path, bytes) = bytes_to_change("2x3", "v.db");
     // The version is the u32 after the 8 magic bytes.
     for (version, advice) in [
         (
@@ -497,10 +465,7 @@ fn another_format_version_gets_advice_by_its_age() {
 #[test]
 fn a_folder_as_the_database_is_named_as_such() {
     let dir = tempfile::tempdir().unwrap();
-    query(dir.path())
-        .arg("info")
-        .assert()
-        .code(2)
+    expect_code(dir.path(), &["info"], 2)
         .stdout("")
         .stderr(format!(
             "query: {} is not a regular file\n",
@@ -511,12 +476,14 @@ fn a_folder_as_the_database_is_named_as_such() {
 #[test]
 fn a_board_size_the_database_does_not_hold_exits_2() {
     let t = three_by_three();
-    expect_code(&t.path, &["--board", "2x4", "solve", "1234/5670"], 2)
-        .stdout("")
-        .stderr(
-            predicate::str::contains(format!("{} holds 3x3 boards, not 2x4", t.path.display()))
-                .and(predicate::str::contains("build-db -- --board 2x4\n")),
-        );
+    expect_refusal(
+        &t.path,
+        &["--board", "2x4", "solve", "1234/5670"],
+        &[
+            &format!("{} holds 3x3 boards, not 2x4", t.path.display()),
+            "build-db -- --board 2x4\n",
+        ],
+    );
     // The size that matches is fine.
     expect_code(&t.path, &["--board", "3x3", "distance", "867254301"], 0).stdout("31\n");
 }
@@ -530,11 +497,11 @@ fn another_board_size_works_with_its_own_database() {
     assert_eq!(v["distance"], 1);
     assert_eq!(v["moves"], "R");
     // A 3x3 board given to a 2x4 database.
-    expect_code(&t.path, &["solve", "867254301"], 2)
-        .stdout("")
-        .stderr(predicate::str::contains(
-            "expected 8 tiles for a 2x4 board (the blank included), got 9",
-        ));
+    expect_refusal(
+        &t.path,
+        &["solve", "867254301"],
+        &["expected 8 tiles for a 2x4 board (the blank included), got 9"],
+    );
 }
 
 #[test]
@@ -542,43 +509,19 @@ fn npuzzle_db_names_the_database() {
     let t = three_by_three();
     // An empty folder: without the variable there is no database here.
     let dir = tempfile::tempdir().unwrap();
-    query_in(dir.path())
-        .env("NPUZZLE_DB", &t.path)
-        .args(["distance", "216408753", "--goal", "123804765"])
-        .assert()
-        .code(0)
-        .stdout("18\n");
-    let out = query_in(dir.path())
-        .env("NPUZZLE_DB", &t.path)
-        .args(["info", "--json"])
-        .assert()
-        .code(0)
-        .get_output()
-        .clone();
+    let in_dir = |args: &[&str], code| expect_code_with_npuzzle_db(dir.path(), &t.path, args, code);
+    in_dir(&["distance", "216408753", "--goal", "123804765"], 0).stdout("18\n");
+    let out = in_dir(&["info", "--json"], 0).get_output().clone();
     assert_eq!(json_of(&out)["path"], t.path.display().to_string());
     // --db wins over the variable.
     let missing = dir.path().join("missing.db");
-    query_in(dir.path())
-        .env("NPUZZLE_DB", &t.path)
-        .arg("--db")
-        .arg(&missing)
-        .args(["distance", "867254301"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(format!(
-            "no database at {}",
-            missing.display()
-        )));
+    let no_database = format!("no database at {}", missing.display());
+    let db = missing.to_str().unwrap();
+    in_dir(&["--db", db, "distance", "867254301"], 2)
+        .stderr(predicate::str::contains(no_database.as_str()));
     // A variable naming a missing file is reported as that file.
-    query_in(dir.path())
-        .env("NPUZZLE_DB", &missing)
-        .args(["distance", "867254301"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(format!(
-            "no database at {}",
-            missing.display()
-        )));
+    expect_code_with_npuzzle_db(dir.path(), &missing, &["distance", "867254301"], 2)
+        .stderr(predicate::str::contains(no_database));
 }
 
 // ---------------------------------------------------------------- histogram
@@ -610,13 +553,11 @@ fn histogram_for_a_centre_blank_goal() {
 #[test]
 fn histogram_csv_is_the_published_eight_puzzle_table() {
     let t = three_by_three();
-    let out = run_query(&t.path, &["histogram", "--csv"], 0);
-    let text = stdout_of(&out);
-    let lines: Vec<&str> = text.lines().collect();
+    let lines = stdout_lines(&run_query(&t.path, &["histogram", "--csv"], 0));
     assert_eq!(lines[0], "distance,count");
     assert_eq!(lines.len(), 1 + 32);
     for (d, line) in lines[1..].iter().enumerate() {
-        assert_eq!(*line, format!("{d},{}", A089473[d]));
+        assert_eq!(line, &format!("{d},{}", A089473[d]));
     }
 }
 
@@ -626,12 +567,6 @@ fn histogram_text_names_the_totals() {
     expect_code(&t.path, &["histogram"], 0).stdout(predicate::str::starts_with(
         "goal 123456780 (3x3, blank at row 3, column 3): 181440 positions, maximum distance 31\n",
     ));
-}
-
-#[test]
-fn histogram_json_and_csv_conflict() {
-    let t = three_by_three();
-    expect_code(&t.path, &["histogram", "--json", "--csv"], 2).stdout("");
 }
 
 // ---------------------------------------------------------------- info, verify
@@ -681,9 +616,7 @@ fn verify_passes_a_good_database() {
 #[test]
 fn verify_finds_one_flipped_table_byte() {
     let t = three_by_three();
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("damaged.db");
-    let mut bytes = std::fs::read(&t.path).unwrap();
+    let (_dir, path, mut bytes) = bytes_to_change("3x3", "damaged.db");
     // A byte in the middle of the second table, well past the header page.
     let info = t.db.table_info(1).unwrap();
     assert!(info.offset >= 4096);
@@ -719,7 +652,6 @@ fn verify_finds_one_flipped_table_byte() {
 
 #[test]
 fn batch_answers_every_line_in_order() {
-    let t = three_by_three();
     let mut input: Vec<u8> = Vec::new();
     input.extend_from_slice(b"867254301\n"); // 1: good, default goal
     input.extend_from_slice(b"216408753 123804765\n"); // 2: pair by a space
@@ -732,22 +664,13 @@ fn batch_answers_every_line_in_order() {
     input.extend_from_slice(b"8 6 7 2 5 4 3 0 1\n"); // 9: one board in words
     input.extend_from_slice(b"867/254/301;123/456/780"); // 10: `;` pair, no final newline
 
-    let out = query(&t.path)
-        .arg("batch")
-        .write_stdin(input)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
-            "3 of 10 lines could not be answered",
-        ))
-        .get_output()
-        .clone();
-    let text = stdout_of(&out);
-    let answers: Vec<Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l:?}")))
-        .collect();
-    assert_eq!(answers.len(), 10, "{text}");
+    let out = batch(&[], input, 2);
+    assert!(
+        stderr_of(&out).contains("3 of 10 lines could not be answered"),
+        "{out:?}"
+    );
+    let answers = json_lines(&out);
+    assert_eq!(answers.len(), 10, "{answers:?}");
 
     check_solved(&answers[0], "867254301", "123456780", 31);
     check_solved(&answers[1], "216408753", "123804765", 18);
@@ -782,20 +705,10 @@ fn batch_answers_every_line_in_order() {
 
 #[test]
 fn batch_of_good_lines_exits_0() {
-    let t = three_by_three();
-    let out = query(&t.path)
-        .arg("batch")
-        .write_stdin("867254301\r\n123468750\n216408753\t123804765\n")
-        .assert()
-        .code(0)
-        .stderr("")
-        .get_output()
-        .clone();
-    let text = stdout_of(&out);
-    let answers: Vec<Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let input = "867254301\r\n123468750\n216408753\t123804765\n";
+    let out = batch(&[], input, 0);
+    assert_eq!(stderr_of(&out), "");
+    let answers = json_lines(&out);
     assert_eq!(answers.len(), 3);
     check_solved(&answers[0], "867254301", "123456780", 31);
     check_solved(&answers[1], "123468750", "123456780", 4);
@@ -805,45 +718,23 @@ fn batch_of_good_lines_exits_0() {
 
 #[test]
 fn batch_unsolvable_lines_are_answers_not_errors() {
-    let t = three_by_three();
-    let out = query(&t.path)
-        .arg("batch")
-        .write_stdin("213456780\n")
-        .assert()
-        .code(0)
-        .get_output()
-        .clone();
-    let v = json_of(&out);
+    let v = json_of(&batch(&[], "213456780\n", 0));
     assert_eq!(v["solvable"], false);
 }
 
 #[test]
 fn batch_of_nothing_prints_nothing() {
-    let t = three_by_three();
-    query(&t.path)
-        .arg("batch")
-        .write_stdin("")
-        .assert()
-        .code(0)
-        .stdout("")
-        .stderr("");
+    let out = batch(&[], "", 0);
+    assert_eq!(
+        (stdout_of(&out), stderr_of(&out)),
+        (String::new(), String::new())
+    );
 }
 
 #[test]
 fn batch_goal_applies_to_lines_without_one() {
-    let t = three_by_three();
-    let out = query(&t.path)
-        .args(["batch", "--goal", "123804765"])
-        .write_stdin("216408753\n867254301 123456780\n")
-        .assert()
-        .code(0)
-        .get_output()
-        .clone();
-    let text = stdout_of(&out);
-    let answers: Vec<Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let input = "216408753\n867254301 123456780\n";
+    let answers = json_lines(&batch(&["--goal", "123804765"], input, 0));
     assert_eq!(answers.len(), 2);
     check_solved(&answers[0], "216408753", "123804765", 18);
     check_solved(&answers[1], "867254301", "123456780", 31);
@@ -871,19 +762,12 @@ fn a_long_batch_keeps_its_order() {
         starts.push(board);
     }
     let input: String = starts.iter().map(|s| format!("{s}\n")).collect();
-    let out = query(&t.path)
-        .arg("batch")
-        .write_stdin(input)
-        .assert()
-        .code(0)
-        .get_output()
-        .clone();
+    let out = batch(&[], input, 0);
     assert!(out.stdout.len() > 1 << 16, "the test should cross a block");
-    let text = stdout_of(&out);
-    let lines: Vec<&str> = text.lines().collect();
+    let lines = stdout_lines(&out);
     assert_eq!(lines.len(), starts.len());
     for (start, line) in starts.iter().zip(lines) {
-        let v: Value = serde_json::from_str(line).unwrap();
+        let v: Value = serde_json::from_str(&line).unwrap();
         assert_eq!(v["start"], start.to_string());
         let moves = moves_of(v["moves"].as_str().unwrap());
         assert_eq!(start.replay(&moves), Some(goal), "{v}");
@@ -915,19 +799,12 @@ fn mixed_batch_input() -> Vec<u8> {
 
 #[test]
 fn batch_output_is_the_same_for_any_number_of_threads() {
-    let t = three_by_three();
     let input = mixed_batch_input();
     let lines = input.iter().filter(|&&b| b == b'\n').count();
     for format in ["jsonl", "csv", "moves"] {
         let run = |threads: &str| {
-            query(&t.path)
-                .args(["batch", "--format", format, "--threads", threads])
-                .write_stdin(input.clone())
-                .assert()
-                .code(2)
-                .get_output()
-                .stdout
-                .clone()
+            let args = ["--format", format, "--threads", threads];
+            batch(&args, input.clone(), 2).stdout
         };
         let one = run("1");
         let header = usize::from(format == "csv");
@@ -943,21 +820,11 @@ fn batch_output_is_the_same_for_any_number_of_threads() {
 
 #[test]
 fn batch_formats_csv_and_moves() {
-    let t = three_by_three();
     let input = "867254301\n234150768 123804765\n123456780\n1234\n";
-    let moves = query(&t.path)
-        .args(["batch", "--format", "moves"])
-        .write_stdin(input)
-        .assert()
-        .code(2)
-        .get_output()
-        .stdout
-        .clone();
-    let moves = String::from_utf8(moves).unwrap();
-    let lines: Vec<&str> = moves.lines().collect();
+    let lines = stdout_lines(&batch(&["--format", "moves"], input, 2));
     assert_eq!(lines.len(), 4);
     assert_eq!(
-        b("867254301").replay(&moves_of(lines[0])),
+        b("867254301").replay(&moves_of(&lines[0])),
         Some(Board::goal(S))
     );
     assert_eq!(lines[0].len(), 31);
@@ -969,15 +836,7 @@ fn batch_formats_csv_and_moves() {
         lines[3]
     );
 
-    let csv = query(&t.path)
-        .args(["batch", "--format", "csv"])
-        .write_stdin(input)
-        .assert()
-        .code(2)
-        .get_output()
-        .stdout
-        .clone();
-    let csv = String::from_utf8(csv).unwrap();
+    let csv = stdout_of(&batch(&["--format", "csv"], input, 2));
     let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.splitn(7, ',').collect()).collect();
     assert_eq!(
         rows[0],
@@ -1001,36 +860,24 @@ fn batch_formats_csv_and_moves() {
 
 #[test]
 fn batch_threads_must_be_positive() {
-    let t = three_by_three();
-    query(&t.path)
-        .args(["batch", "--threads", "0"])
-        .write_stdin("867254301\n")
-        .assert()
-        .code(2)
-        .stdout("");
+    let out = batch(&["--threads", "0"], "867254301\n", 2);
+    assert_eq!(stdout_of(&out), "");
 }
 
 #[test]
 fn random_draws_positions_at_the_distance_reproducibly() {
     let t = three_by_three();
     let run = |seed: &str| {
-        let out = expect_code(
-            &t.path,
-            &[
-                "random",
-                "--distance",
-                "20",
-                "--count",
-                "25",
-                "--seed",
-                seed,
-            ],
-            0,
-        )
-        .get_output()
-        .stdout
-        .clone();
-        String::from_utf8(out).unwrap()
+        let args = [
+            "random",
+            "--distance",
+            "20",
+            "--count",
+            "25",
+            "--seed",
+            seed,
+        ];
+        stdout_of(&run_query(&t.path, &args, 0))
     };
     let first = run("3");
     let boards: Vec<Board> = first.lines().map(b).collect();
@@ -1128,14 +975,10 @@ fn heuristics_report_admissibility_against_the_truth() {
     let t = three_by_three();
     let dir = tempfile::tempdir().unwrap();
     let svg = dir.path().join("h.svg");
-    let out = query(&t.path)
-        .args(["heuristics", "--json", "--plot"])
-        .arg(&svg)
-        .assert()
-        .code(0)
-        .get_output()
-        .clone();
-    let v = json_of(&out);
+    let v = json_answer(
+        &t.path,
+        &["heuristics", "--json", "--plot", svg.to_str().unwrap()],
+    );
     let surveys = v.as_array().unwrap();
     assert_eq!(surveys.len(), 4);
     for s in surveys {
@@ -1222,12 +1065,12 @@ fn histogram_plots_one_goal_or_every_blank() {
     let t = three_by_three();
     let dir = tempfile::tempdir().unwrap();
     let png = dir.path().join("h.png");
-    query(&t.path)
-        .args(["histogram", "--log", "--plot"])
-        .arg(&png)
-        .assert()
-        .code(0)
-        .stdout(predicate::str::contains("maximum distance 31"));
+    expect_code(
+        &t.path,
+        &["histogram", "--log", "--plot", png.to_str().unwrap()],
+        0,
+    )
+    .stdout(predicate::str::contains("maximum distance 31"));
     let decoder = png::Decoder::new(std::fs::File::open(&png).unwrap());
     let info = decoder.read_info().unwrap().info().clone();
     assert!(info.width > 0 && info.height > 0);
@@ -1242,7 +1085,6 @@ fn histogram_plots_one_goal_or_every_blank() {
 
 #[test]
 fn batch_survives_hostile_lines() {
-    let t = three_by_three();
     let mut input = Vec::new();
     input.extend(std::iter::repeat_n(b'a', 10 << 20)); // a 10 MB line
     input.push(b'\n');
@@ -1251,18 +1093,8 @@ fn batch_survives_hostile_lines() {
     input.extend((0u8..=255).filter(|&b| b != b'\n')); // binary garbage
     input.push(b'\n');
     input.extend_from_slice(b"\n\r\n867254301\r\n"); // empty, empty with \r, a good one
-    let out = query(&t.path)
-        .args(["batch", "--threads", "2"])
-        .write_stdin(input)
-        .assert()
-        .code(2)
-        .get_output()
-        .clone();
-    let text = stdout_of(&out);
-    let lines: Vec<Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let out = batch(&["--threads", "2"], input, 2);
+    let lines = json_lines(&out);
     assert_eq!(lines.len(), 6);
     assert!(lines[0]["error"]
         .as_str()
@@ -1280,7 +1112,7 @@ fn batch_survives_hostile_lines() {
     assert_eq!(lines[3]["error"], "the line is empty");
     assert_eq!(lines[4]["error"], "the line is empty");
     assert_eq!(lines[5]["distance"], 31);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("5 of 6 lines"));
+    assert!(stderr_of(&out).contains("5 of 6 lines"));
 }
 
 /// A batch that started on one database keeps answering from it while
@@ -1371,12 +1203,7 @@ fn boards_above_nine_cells_are_written_with_spaces() {
     );
     assert_eq!(back["distance"], v["distance"]);
     let shape: Shape = "2x5".parse().unwrap();
-    let moves: Vec<Move> = back["moves"]
-        .as_str()
-        .unwrap()
-        .chars()
-        .map(|c| Move::from_letter(c).unwrap())
-        .collect();
+    let moves = moves_of(back["moves"].as_str().unwrap());
     let start = parse_board("1 2 3 4 5 6 7 8 9 0", shape).unwrap();
     assert_eq!(
         start.replay(&moves),

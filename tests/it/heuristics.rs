@@ -57,25 +57,37 @@ fn fewest_to_remove(line: &[usize]) -> u32 {
 }
 
 fn plain_linear_conflict(board: &[u8], goal: &[u8], rows: usize, cols: usize) -> u32 {
-    let mut removed = 0;
-    for r in 0..rows {
-        // Tiles in row r whose goal is in row r, left to right: goal columns.
-        let line: Vec<usize> = (0..cols)
-            .map(|c| board[r * cols + c])
-            .filter(|&t| t != 0 && find(goal, cols, t).0 == r)
-            .map(|t| find(goal, cols, t).1)
-            .collect();
-        removed += fewest_to_remove(&line);
-    }
-    for c in 0..cols {
-        let line: Vec<usize> = (0..rows)
-            .map(|r| board[r * cols + c])
-            .filter(|&t| t != 0 && find(goal, cols, t).1 == c)
-            .map(|t| find(goal, cols, t).0)
-            .collect();
-        removed += fewest_to_remove(&line);
-    }
-    plain_manhattan(board, goal, cols) + 2 * removed
+    // Rows, then columns: each line's cells in order, and each tile's goal
+    // as (line, position along it).
+    let row_goal = |t| find(goal, cols, t);
+    let col_goal = |t| {
+        let (r, c) = find(goal, cols, t);
+        (c, r)
+    };
+    let rows_removed: u32 = (0..rows)
+        .map(|r| line_removals(board, (0..cols).map(|c| r * cols + c), r, row_goal))
+        .sum();
+    let cols_removed: u32 = (0..cols)
+        .map(|c| line_removals(board, (0..rows).map(|r| r * cols + c), c, col_goal))
+        .sum();
+    plain_manhattan(board, goal, cols) + 2 * (rows_removed + cols_removed)
+}
+
+/// The fewest tiles to take out of line `line` (its `cells` in order) for
+/// the tiles whose goal is in that line to stand in their goal order;
+/// `goal_of` gives a tile's goal as (line, position along it).
+fn line_removals(
+    board: &[u8],
+    cells: impl Iterator<Item = usize>,
+    line: usize,
+    goal_of: impl Fn(u8) -> (usize, usize),
+) -> u32 {
+    let along: Vec<usize> = cells
+        .map(|i| board[i])
+        .filter(|&t| t != 0 && goal_of(t).0 == line)
+        .map(|t| goal_of(t).1)
+        .collect();
+    fewest_to_remove(&along)
 }
 
 fn plain_manhattan_with_blank(board: &[u8], goal: &[u8], cols: usize) -> u32 {

@@ -3,7 +3,7 @@
 //! what needs every position's distance.
 
 use crate::pattern_file::pattern_file;
-use crate::util::{json_answer, query, run_query, stdout_of};
+use crate::util::{json_answer, json_lines, query, run_batch, run_query, stdout_of};
 use assert_cmd::Command;
 
 #[test]
@@ -102,17 +102,7 @@ fn unsolvable_exits_1_and_bad_input_exits_2() {
 fn batch_answers_in_order_with_nodes_and_marks_bad_lines() {
     let db = pattern_file("3x3", "4-4");
     let input = "867254301\n123456780\nbad\n213456780\n867254301 123456780\n";
-    let out = query(&db)
-        .args(["batch", "--threads", "2"])
-        .write_stdin(input)
-        .assert()
-        .code(2)
-        .get_output()
-        .clone();
-    let lines: Vec<serde_json::Value> = stdout_of(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&run_batch(&db, &["batch", "--threads", "2"], input, 2));
     assert_eq!(lines.len(), 5);
     assert_eq!(lines[0]["distance"], 31);
     assert!(lines[0]["nodes"].as_u64().is_some());
@@ -120,13 +110,7 @@ fn batch_answers_in_order_with_nodes_and_marks_bad_lines() {
     assert_eq!(lines[2]["line"], 3);
     assert_eq!(lines[3]["solvable"], false);
     assert_eq!(lines[4]["distance"], 31);
-    let csv = query(&db)
-        .args(["batch", "--csv"])
-        .write_stdin("867254301\n")
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+    let csv = run_batch(&db, &["batch", "--csv"], "867254301\n", 0);
     assert_eq!(
         stdout_of(&csv),
         "start,goal,solvable,distance,moves,reason,error\n\

@@ -43,12 +43,26 @@ fn three_by_three_through_the_file_matches_the_complete_table() {
         AnyDatabase::Pattern(db) => db,
         AnyDatabase::Complete(_) => panic!("a pattern file opened as complete tables"),
     };
-    let complete = build_table(shape, 8);
-    let ranker = Ranker::new(shape, 8);
+    check_against_complete_table(&db, shape, |ranker| {
+        let mut rng = StdRng::seed_from_u64(3);
+        let ranks: Vec<u32> = (0..ranker.len() as u32).collect();
+        ranks.choose_multiple(&mut rng, 400).copied().collect()
+    });
+}
+
+/// Solves, through `db`, the positions of `shape` whose ranks `sample`
+/// picks from the complete table of the usual goal (blank in the last
+/// cell): each solution has the table's length and replays to the goal.
+fn check_against_complete_table<B: AsRef<[u8]>>(
+    db: &PatternDatabase<B>,
+    shape: Shape,
+    sample: impl FnOnce(&Ranker) -> Vec<u32>,
+) {
+    let blank = shape.cells() - 1;
+    let complete = build_table(shape, blank);
+    let ranker = Ranker::new(shape, blank);
     let goal = Board::goal(shape);
-    let mut rng = StdRng::seed_from_u64(3);
-    let ranks: Vec<u32> = (0..ranker.len() as u32).collect();
-    for &rank in ranks.choose_multiple(&mut rng, 400) {
+    for rank in sample(&ranker) {
         let start = ranker.unrank(rank);
         let d = entry::distance_field(complete.entries[rank as usize]) as usize;
         let solution = db.solve(&start, &goal, &SolveOptions::default()).unwrap();
@@ -64,18 +78,12 @@ fn three_by_three_through_the_file_matches_the_complete_table() {
 fn three_by_four_through_the_file_matches_the_complete_table() {
     let shape = Shape::new(3, 4).unwrap();
     let db = PatternDatabase::open(&pattern_file("3x4", "6-5")).unwrap();
-    let complete = build_table(shape, 11);
-    let ranker = Ranker::new(shape, 11);
-    let goal = Board::goal(shape);
-    let mut rng = StdRng::seed_from_u64(34);
-    for _ in 0..200 {
-        let rank = rand::Rng::gen_range(&mut rng, 0..ranker.len() as u32);
-        let start = ranker.unrank(rank);
-        let d = entry::distance_field(complete.entries[rank as usize]) as usize;
-        let solution = db.solve(&start, &goal, &SolveOptions::default()).unwrap();
-        assert_eq!(solution.moves.len(), d, "{start}");
-        assert_eq!(start.replay(&solution.moves), Some(goal));
-    }
+    check_against_complete_table(&db, shape, |ranker| {
+        let mut rng = StdRng::seed_from_u64(34);
+        (0..200)
+            .map(|_| rand::Rng::gen_range(&mut rng, 0..ranker.len() as u32))
+            .collect()
+    });
 }
 
 #[test]

@@ -158,34 +158,62 @@ fn assert_non_empty(path: &Path) {
     assert!(fs::metadata(path).unwrap().len() > 0);
 }
 
-/// Draws the 8-puzzle histogram (one series, bars) into `dir/NAME`.
-fn eight_puzzle_histogram(dir: &Path, name: &str) -> std::path::PathBuf {
+/// Draws a histogram of `series` titled `title` into `dir/NAME`, which
+/// must then hold something.
+fn drawn_histogram(
+    dir: &Path,
+    name: &str,
+    title: &str,
+    series: &[Series],
+    log: bool,
+) -> std::path::PathBuf {
     let path = dir.join(name);
-    histogram(
-        &path,
-        "8-puzzle: positions by distance",
-        &one_series(),
-        false,
-    )
-    .unwrap();
+    histogram(&path, title, series, log).unwrap();
     assert_non_empty(&path);
     path
 }
 
+/// Draws the 8-puzzle histogram (one series, bars) into `dir/NAME`.
+fn eight_puzzle_histogram(dir: &Path, name: &str) -> std::path::PathBuf {
+    let title = "8-puzzle: positions by distance";
+    drawn_histogram(dir, name, title, &one_series(), false)
+}
+
+/// Each SVG chart has its title, its axis labels and (for the heuristics)
+/// its legend, as text a reader can select.
 #[test]
-fn histogram_svg_has_its_title_and_axis_labels() {
+fn svg_charts_have_their_title_axis_labels_and_legend() {
     let dir = tempfile::tempdir().unwrap();
-    let path = eight_puzzle_histogram(dir.path(), "h.svg");
-    assert_svg_has(
-        &path,
-        &[
-            "8-puzzle: positions by distance",
-            "distance (moves)",
-            "positions",
-            "31",
-            "20,000",
-        ],
-    );
+    type Draw = fn(&Path, &str) -> std::path::PathBuf;
+    let charts: [(Draw, &str, &[&str]); 2] = [
+        (
+            eight_puzzle_histogram,
+            "h.svg",
+            &[
+                "8-puzzle: positions by distance",
+                "distance (moves)",
+                "positions",
+                "31",
+                "20,000",
+            ],
+        ),
+        (
+            eight_puzzle_heuristics,
+            "heuristics.svg",
+            &[
+                "heuristics on the 8-puzzle",
+                "true distance (moves)",
+                "mean heuristic value",
+                "true distance",
+                "misplaced tiles",
+                "Manhattan distance",
+                "linear conflict",
+            ],
+        ),
+    ];
+    for (draw, name, texts) in charts {
+        assert_svg_has(&draw(dir.path(), name), texts);
+    }
 }
 
 #[test]
@@ -214,8 +242,7 @@ fn log_histogram_with_zero_counts_draws_in_both_formats() {
     counts[3] = 0;
     counts.push(0);
     let series = [Series::from_counts("with gaps", &counts)];
-    let svg = dir.path().join("log.svg");
-    histogram(&svg, "log scale", &series, true).unwrap();
+    let svg = drawn_histogram(dir.path(), "log.svg", "log scale", &series, true);
     assert_svg_has(
         &svg,
         &[
@@ -226,22 +253,15 @@ fn log_histogram_with_zero_counts_draws_in_both_formats() {
             "10,000",
         ],
     );
-    let png = dir.path().join("log.png");
-    histogram(&png, "log scale", &series, true).unwrap();
+    let png = drawn_histogram(dir.path(), "log.png", "log scale", &series, true);
     assert_png_chart(&png);
 }
 
 #[test]
 fn all_zero_counts_on_a_log_scale_still_draw() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("zeros.png");
-    histogram(
-        &path,
-        "nothing yet",
-        &[Series::from_counts("zero", &[0; 5])],
-        true,
-    )
-    .unwrap();
+    let zeros = [Series::from_counts("zero", &[0; 5])];
+    let path = drawn_histogram(dir.path(), "zeros.png", "nothing yet", &zeros, true);
     assert_png_chart(&path);
 }
 
@@ -249,14 +269,13 @@ fn all_zero_counts_on_a_log_scale_still_draw() {
 fn overlay_draws_every_series_in_its_own_colour_with_a_legend() {
     let dir = tempfile::tempdir().unwrap();
     let series = nine_series();
-    let svg = dir.path().join("all.svg");
-    histogram(&svg, "every goal blank cell", &series, true).unwrap();
+    let title = "every goal blank cell";
+    let svg = drawn_histogram(dir.path(), "all.svg", title, &series, true);
     let labels: Vec<&str> = series.iter().map(|s| s.label.as_str()).collect();
     assert_svg_has(&svg, &labels);
     assert_svg_has(&svg, &["every goal blank cell", "positions (log scale)"]);
 
-    let png = dir.path().join("all.png");
-    histogram(&png, "every goal blank cell", &series, true).unwrap();
+    let png = drawn_histogram(dir.path(), "all.png", title, &series, true);
     let colours = assert_png_chart(&png).colours();
     for (i, colour) in PALETTE.iter().take(series.len()).enumerate() {
         assert!(
@@ -272,24 +291,6 @@ fn eight_puzzle_heuristics(dir: &Path, name: &str) -> std::path::PathBuf {
     heuristics(&path, "heuristics on the 8-puzzle", &heuristic_series(), 31).unwrap();
     assert_non_empty(&path);
     path
-}
-
-#[test]
-fn heuristics_svg_has_its_title_axes_and_legend() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = eight_puzzle_heuristics(dir.path(), "heuristics.svg");
-    assert_svg_has(
-        &path,
-        &[
-            "heuristics on the 8-puzzle",
-            "true distance (moves)",
-            "mean heuristic value",
-            "true distance",
-            "misplaced tiles",
-            "Manhattan distance",
-            "linear conflict",
-        ],
-    );
 }
 
 #[test]

@@ -2,12 +2,15 @@
 //! shared, databases in temporary folders, the binaries as commands, and a
 //! plain breadth-first search that shares no code with the library.
 
+use assert_cmd::assert::Assert;
 use assert_cmd::Command;
 use npuzzle::default_paths;
 use npuzzle::{Database, Shape};
+use predicates::prelude::*;
 use serde_json::Value;
 use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
+use std::process::Output;
 use std::sync::{Mutex, PoisonError};
 
 /// OEIS A089473: 8-puzzle positions at each distance from 123456780.
@@ -49,6 +52,16 @@ pub fn temp_db(size: &str) -> &'static TempDb {
     }));
     built.push((size.to_string(), db));
     db
+}
+
+/// What a test needs to write a changed copy of the shared database of
+/// `size` (see [`temp_db`]): a new temporary folder (removed when dropped),
+/// a path named `name` in it, and the shared database's bytes.
+pub fn bytes_to_change(size: &str, name: &str) -> (tempfile::TempDir, PathBuf, Vec<u8>) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    let bytes = std::fs::read(&temp_db(size).path).unwrap();
+    (dir, path, bytes)
 }
 
 /// Distances from `goal` (cells row by row, 0 the blank) to every position
@@ -165,20 +178,53 @@ pub fn query_in(dir: &Path) -> Command {
 
 /// Runs `query --db PATH ARGS…` and expects exit code `code`; the rest of
 /// the output is the caller's to check.
-pub fn expect_code(db: &Path, args: &[&str], code: i32) -> assert_cmd::assert::Assert {
-    let assert = query(db).args(args).assert();
-    assert.code(code)
+pub fn expect_code(db: &Path, args: &[&str], code: i32) -> Assert {
+    query(db).args(args).assert().code(code)
+}
+
+/// Runs `query ARGS…` in `dir` (see [`query_in`]) and expects exit code
+/// `code`; the rest of the output is the caller's to check.
+pub fn expect_code_in(dir: &Path, args: &[&str], code: i32) -> Assert {
+    query_in(dir).args(args).assert().code(code)
+}
+
+/// Runs `query --db PATH ARGS…` and expects it refused: exit code 2,
+/// nothing on stdout, and a message on stderr that contains each of
+/// `needles`.
+pub fn expect_refusal(db: &Path, args: &[&str], needles: &[&str]) -> Assert {
+    stderr_has_all(expect_code(db, args, 2).stdout(""), needles)
+}
+
+/// That standard error contains each of `needles`.
+pub fn stderr_has_all(assert: Assert, needles: &[&str]) -> Assert {
+    needles.iter().fold(assert, |assert, needle| {
+        assert.stderr(predicate::str::contains(*needle))
+    })
 }
 
 /// Runs `query --db PATH ARGS…`, expects exit code `code`, and returns
 /// what it printed.
-pub fn run_query(db: &Path, args: &[&str], code: i32) -> std::process::Output {
-    query(db)
-        .args(args)
-        .assert()
-        .code(code)
-        .get_output()
-        .clone()
+pub fn run_query(db: &Path, args: &[&str], code: i32) -> Output {
+    expect_code(db, args, code).get_output().clone()
+}
+
+/// Runs `query --db PATH ARGS…`, expects exit code `code`, and returns
+/// what it printed on stdout, which must be UTF-8.
+pub fn printed(db: &Path, args: &[&str], code: i32) -> String {
+    stdout_of(&run_query(db, args, code))
+}
+
+/// Runs `query --db PATH ARGS…` with `input` on standard input and
+/// expects exit code `code`; the rest of the output is the caller's to
+/// check.
+pub fn expect_batch(db: &Path, args: &[&str], input: impl Into<Vec<u8>>, code: i32) -> Assert {
+    query(db).args(args).write_stdin(input).assert().code(code)
+}
+
+/// Runs `query --db PATH ARGS…` with `input` on standard input, expects
+/// exit code `code`, and returns what it printed.
+pub fn run_batch(db: &Path, args: &[&str], input: impl Into<Vec<u8>>, code: i32) -> Output {
+    expect_batch(db, args, input, code).get_output().clone()
 }
 
 /// Runs `query --db PATH ARGS…`, expects exit 0 and one JSON line, and
@@ -187,13 +233,24 @@ pub fn json_answer(db: &Path, args: &[&str]) -> Value {
     json_of(&run_query(db, args, 0))
 }
 
+/// Runs `query --db PATH ARGS…`, expects exit code `code`, nothing on
+/// stderr and one JSON line, and returns it.
+pub fn quiet_json_answer(db: &Path, args: &[&str], code: i32) -> Value {
+    json_of(&expect_code(db, args, code).stderr("").get_output().clone())
+}
+
 /// A command's standard output, which must be UTF-8.
-pub fn stdout_of(output: &std::process::Output) -> String {
+pub fn stdout_of(output: &Output) -> String {
     String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
 }
 
+/// A command's standard error, any bytes that are not UTF-8 replaced.
+pub fn stderr_of(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
 /// A command's standard output, which must be one line of JSON.
-pub fn json_of(output: &std::process::Output) -> Value {
+pub fn json_of(output: &Output) -> Value {
     let text = stdout_of(output);
     assert_eq!(
         text.lines().count(),
@@ -201,4 +258,17 @@ pub fn json_of(output: &std::process::Output) -> Value {
         "one JSON line expected, got {text:?}"
     );
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text:?}"))
+}
+
+/// A command's standard output, which must be UTF-8, line by line.
+pub fn stdout_lines(output: &Output) -> Vec<String> {
+    stdout_of(output).lines().map(String::from).collect()
+}
+
+/// A command's standard output, one JSON value a line.
+pub fn json_lines(output: &Output) -> Vec<Value> {
+    stdout_of(output)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l:?}")))
+        .collect()
 }

@@ -108,17 +108,35 @@ fn full() -> TestServer {
     start(&[&f.full_2x3, &f.full_3x3])
 }
 
-/// Sends raw bytes, reads the whole answer (the server closes after
-/// `connection: close`), returns the status and the body.
-fn raw(addr: SocketAddr, request: &[u8]) -> (u16, String) {
-    let mut stream = TcpStream::connect(addr).unwrap();
+/// A new connection to the server, on which a read gives up after 10 s.
+fn connect(addr: SocketAddr) -> TcpStream {
+    let stream = TcpStream::connect(addr).unwrap();
     stream
         .set_read_timeout(Some(Duration::from_secs(10)))
         .unwrap();
-    stream.write_all(request).unwrap();
+    stream
+}
+
+/// Sends raw bytes on a new connection and reads until the server closes
+/// it. The server may answer and close before it has read all of a hostile
+/// request, so a failed write is left for the answer to explain.
+fn exchange(addr: SocketAddr, request: &[u8]) -> Vec<u8> {
+    let mut stream = connect(addr);
+    let _ = stream.write_all(request);
     let mut answer = Vec::new();
     let _ = stream.read_to_end(&mut answer);
-    parse_answer(&answer)
+    answer
+}
+
+/// A request for `path` by `method`, asking the server to close after it.
+fn request(method: &str, path: &str) -> Vec<u8> {
+    format!("{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").into_bytes()
+}
+
+/// Sends raw bytes, reads the whole answer (the server closes after
+/// `connection: close`), returns the status and the body.
+fn raw(addr: SocketAddr, request: &[u8]) -> (u16, String) {
+    parse_answer(&exchange(addr, request))
 }
 
 fn parse_answer(answer: &[u8]) -> (u16, String) {
@@ -136,10 +154,7 @@ fn parse_answer(answer: &[u8]) -> (u16, String) {
 }
 
 fn get(addr: SocketAddr, path: &str) -> (u16, serde_json::Value) {
-    let (status, body) = raw(
-        addr,
-        format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").as_bytes(),
-    );
+    let (status, body) = raw(addr, &request("GET", path));
     let value =
         serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: not JSON ({e}): {body:?}"));
     (status, value)
@@ -311,61 +326,57 @@ fn moves_and_solutions_agree_with_the_library() {
 fn each_error_has_its_status_and_a_json_message() {
     let f = files();
     let server = start(&[&f.partial_2x3, &f.full_3x3]);
-    let cases: &[(&str, u16, &str)] = &[
-        ("/api/solve?board=nonsense&start=1", 400, "bad board size"),
-        ("/api/solve?board=4x4&start=1", 400, "16 cells"),
+    // By status: bad requests, what is not served, unsolvable pairs.
+    let bad_request: &[(&str, &str)] = &[
+        ("/api/solve?board=nonsense&start=1", "bad board size"),
+        ("/api/solve?board=4x4&start=1", "16 cells"),
         (
             "/api/solve?start=12345678",
-            400,
             "bad start board \"12345678\": expected 9 tiles",
         ),
-        ("/api/solve?start=123456780&goal=1", 400, "bad goal board"),
-        ("/api/solve", 400, "missing parameter: start"),
-        ("/api/moves?start=1234%FF5678", 400, "bad start board"),
+        ("/api/solve?start=123456780&goal=1", "bad goal board"),
+        ("/api/solve", "missing parameter: start"),
+        ("/api/moves?start=1234%FF5678", "bad start board"),
         (
             "/api/solve?start=867254301&bogus=1",
-            400,
             "unknown field `bogus`",
         ),
         (
             "/api/solve?start=867254301&start=867254301",
-            400,
             "duplicate field",
         ),
-        ("/api/random?distance=x", 400, "bad distance"),
-        ("/api/random", 400, "missing parameter: distance"),
-        ("/api/random?distance=40", 400, "maximum distance is 31"),
-        ("/api/random?distance=20&count=0", 400, "bad count"),
-        ("/api/random?distance=20&count=1001", 400, "bad count"),
-        ("/api/random?distance=1&count=3", 400, "only 2 lie"),
-        ("/api/random?distance=20&seed=-1", 400, "bad seed"),
-        (
-            "/api/solve?board=3x4&start=1",
-            404,
-            "no 3x4 database is served",
-        ),
-        ("/api/histogram?board=2x3&goal=102345", 404, "no table"),
-        (
-            "/api/solve?board=2x3&start=123450&goal=102345",
-            404,
-            "no table",
-        ),
-        ("/api/solve?start=213456780", 422, "tile inversion"),
-        ("/api/distance?start=213456780", 422, "tile inversion"),
-        ("/api/moves?start=213456780", 422, "tile inversion"),
-        ("/nothing/here", 404, "no such page: /nothing/here"),
-        ("/api/", 404, "no such page"),
+        ("/api/random?distance=x", "bad distance"),
+        ("/api/random", "missing parameter: distance"),
+        ("/api/random?distance=40", "maximum distance is 31"),
+        ("/api/random?distance=20&count=0", "bad count"),
+        ("/api/random?distance=20&count=1001", "bad count"),
+        ("/api/random?distance=1&count=3", "only 2 lie"),
+        ("/api/random?distance=20&seed=-1", "bad seed"),
     ];
-    for (path, status, message) in cases {
-        let (got, v) = get(server.addr, path);
-        assert_eq!(got, *status, "{path}: {v}");
-        let error = v["error"]
-            .as_str()
-            .unwrap_or_else(|| panic!("{path}: no error in {v}"));
-        assert!(
-            error.contains(message),
-            "{path}: {error:?} lacks {message:?}"
-        );
+    let not_found: &[(&str, &str)] = &[
+        ("/api/solve?board=3x4&start=1", "no 3x4 database is served"),
+        ("/api/histogram?board=2x3&goal=102345", "no table"),
+        ("/api/solve?board=2x3&start=123450&goal=102345", "no table"),
+        ("/nothing/here", "no such page: /nothing/here"),
+        ("/api/", "no such page"),
+    ];
+    let unprocessable: &[(&str, &str)] = &[
+        ("/api/solve?start=213456780", "tile inversion"),
+        ("/api/distance?start=213456780", "tile inversion"),
+        ("/api/moves?start=213456780", "tile inversion"),
+    ];
+    for (status, cases) in [(400, bad_request), (404, not_found), (422, unprocessable)] {
+        for (path, message) in cases {
+            let (got, v) = get(server.addr, path);
+            assert_eq!(got, status, "{path}: {v}");
+            let error = v["error"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{path}: no error in {v}"));
+            assert!(
+                error.contains(message),
+                "{path}: {error:?} lacks {message:?}"
+            );
+        }
     }
     // An unsolvable answer also carries the command line's answer.
     let (_, v) = get(server.addr, "/api/solve?start=213456780");
@@ -384,31 +395,16 @@ fn the_page_and_its_files_are_served() {
         ("/app.js", "text/javascript", "/api/moves"),
         ("/style.css", "text/css", "#board"),
     ] {
-        let (status, body) = raw(
-            server.addr,
-            format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-                .as_bytes(),
-        );
+        let (status, body) = raw(server.addr, &request("GET", path));
         assert_eq!(status, 200, "{path}");
         assert!(body.contains(needle), "{path}");
-        let head = {
-            let mut s = TcpStream::connect(server.addr).unwrap();
-            s.write_all(
-                format!("HEAD {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes(),
-            )
-            .unwrap();
-            let mut h = String::new();
-            s.read_to_string(&mut h).unwrap();
-            h.to_ascii_lowercase()
-        };
-        assert!(
-            head.contains(&format!("content-type: {kind}")),
-            "{path}: {head}"
-        );
-        assert!(
-            head.contains("content-security-policy: default-src 'self'"),
-            "{path}"
-        );
+        let head = String::from_utf8(exchange(server.addr, &request("HEAD", path)))
+            .unwrap()
+            .to_ascii_lowercase();
+        let content_type = format!("content-type: {kind}");
+        for header in [&content_type, "content-security-policy: default-src 'self'"] {
+            assert!(head.contains(header), "{path}: no {header:?} in {head}");
+        }
     }
 }
 
@@ -432,14 +428,7 @@ fn hostile_requests_get_a_4xx_and_the_server_goes_on() {
         ("a file name as a board".into(), b"GET /api/solve?board=../../etc/passwd&start=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".to_vec(), 400),
     ];
     for (what, request, status) in cases {
-        let mut stream = TcpStream::connect(addr).unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_secs(10)))
-            .unwrap();
-        // The server may answer and close before reading everything sent.
-        let _ = stream.write_all(&request);
-        let mut answer = Vec::new();
-        let _ = stream.read_to_end(&mut answer);
+        let answer = exchange(addr, &request);
         assert!(!answer.is_empty(), "{what}: no answer");
         assert_eq!(
             parse_answer(&answer).0,
@@ -455,9 +444,7 @@ fn hostile_requests_get_a_4xx_and_the_server_goes_on() {
 fn a_slow_client_times_out_with_408_and_others_are_served_meanwhile() {
     let server = full();
     let addr = server.addr;
-    let mut slow = TcpStream::connect(addr).unwrap();
-    slow.set_read_timeout(Some(Duration::from_secs(10)))
-        .unwrap();
+    let mut slow = connect(addr);
     slow.write_all(b"GET /api/boards HTTP/1.1\r\nHost: x\r\n")
         .unwrap();
     // While it stalls, the server answers others.
@@ -473,10 +460,7 @@ fn a_slow_client_times_out_with_408_and_others_are_served_meanwhile() {
     );
     assert!(began.elapsed() < Duration::from_secs(5));
     // A client that connects and says nothing is closed, with no answer to a request never made.
-    let mut silent = TcpStream::connect(addr).unwrap();
-    silent
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .unwrap();
+    let mut silent = connect(addr);
     let mut answer = Vec::new();
     let _ = silent.read_to_end(&mut answer);
     assert!(answer.is_empty());
@@ -486,10 +470,7 @@ fn a_slow_client_times_out_with_408_and_others_are_served_meanwhile() {
 #[test]
 fn keep_alive_serves_many_requests_on_one_connection() {
     let server = full();
-    let mut stream = TcpStream::connect(server.addr).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .unwrap();
+    let mut stream = connect(server.addr);
     let request = b"GET /api/distance?start=867254301 HTTP/1.1\r\nHost: x\r\n\r\n";
     let mut buf = vec![0; 4096];
     for _ in 0..100 {
@@ -508,19 +489,25 @@ fn discovery_takes_given_files_and_refuses_two_of_one_size() {
     let shapes: Vec<String> = boards.iter().map(|s| s.shape.to_string()).collect();
     assert_eq!(shapes, ["2x3", "3x3"]);
     assert_eq!(boards.default_shape(), Shape::THREE_BY_THREE);
-    let e = super::discover(&[f.full_2x3.clone(), f.partial_2x3.clone()], None)
-        .err()
-        .unwrap();
-    assert!(e.to_string().contains("both hold 2x3 boards"), "{e}");
-    let e = super::discover(
-        std::slice::from_ref(&f.full_2x3),
-        Some(Shape::THREE_BY_THREE),
-    )
-    .err()
-    .unwrap();
-    assert!(e.to_string().contains("no 3x3 database is served"), "{e}");
-    let e = super::discover(&[f.full_2x3.with_extension("missing")], None)
-        .err()
-        .unwrap();
-    assert!(e.to_string().contains("no database at"), "{e}");
+    let refusals = [
+        (
+            vec![f.full_2x3.clone(), f.partial_2x3.clone()],
+            None,
+            "both hold 2x3 boards",
+        ),
+        (
+            vec![f.full_2x3.clone()],
+            Some(Shape::THREE_BY_THREE),
+            "no 3x3 database is served",
+        ),
+        (
+            vec![f.full_2x3.with_extension("missing")],
+            None,
+            "no database at",
+        ),
+    ];
+    for (paths, default, message) in refusals {
+        let e = super::discover(&paths, default).err().unwrap();
+        assert!(e.to_string().contains(message), "{message}: {e}");
+    }
 }
