@@ -217,35 +217,72 @@ fn first_error(
     }
 }
 
-pub fn distances<'py>(
-    db: &PyDatabase,
-    py: Python<'py>,
-    obj: &Bound<'py, PyAny>,
-    goal: Option<&Bound<'py, PyAny>>,
+/// Many positions toward one goal, as `distances` and `solve_many` take
+/// them.
+pub struct Batch<'a, 'py> {
+    db: &'a PyDatabase,
+    positions: &'a Bound<'py, PyAny>,
+    goal: Option<&'a Bound<'py, PyAny>>,
+    /// None: every core.
     threads: Option<usize>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let target = db.target(py, goal)?;
-    let (positions, numpy) = read(db, obj)?;
-    let shape = db.shape();
-    /// A position that could not be read or looked up: found again after.
-    const FAILED: i16 = i16::MIN;
+}
+
+impl<'a, 'py> Batch<'a, 'py> {
+    pub fn new(
+        db: &'a PyDatabase,
+        positions: &'a Bound<'py, PyAny>,
+        goal: Option<&'a Bound<'py, PyAny>>,
+        threads: Option<usize>,
+    ) -> Self {
+        Batch {
+            db,
+            positions,
+            goal,
+            threads,
+        }
+    }
+}
+
+/// `answer(target, board, moves)` for every position of `batch`, with the
+/// GIL released; `failed` stands for a position that could not be read or
+/// looked up, and the first such raises its error, found again. True with
+/// the answers when the positions came as a NumPy array.
+fn answer_all<T: PartialEq + Clone + Send + Sync>(
+    py: Python<'_>,
+    batch: &Batch<'_, '_>,
+    failed: T,
+    answer: impl Fn(&GoalTable<'_>, &Board, &mut Vec<Move>) -> T + Sync + Send,
+) -> PyResult<(Vec<T>, bool)> {
+    let db = batch.db;
+    let target = db.target(py, batch.goal)?;
+    let (positions, numpy) = read(db, batch.positions)?;
+    let (shape, threads) = (db.shape(), batch.threads);
     let answers = py
         .detach(|| {
-            each(positions.len(), threads, |i, _| {
-                let Ok(board) = positions.get(i, shape) else {
-                    return FAILED;
-                };
-                match outcome(target.distance(&board)) {
-                    Ok(Some(d)) => d as i16,
-                    Ok(None) => -1,
-                    Err(_) => FAILED,
+            each(positions.len(), threads, |i, moves| {
+                match positions.get(i, shape) {
+                    Ok(board) => answer(&target, &board, moves),
+                    Err(_) => failed.clone(),
                 }
             })
         })
         .map_err(PyValueError::new_err)?;
-    if let Some(failed) = answers.iter().position(|&d| d == FAILED) {
-        return Err(first_error(db, py, &positions, &target, failed));
+    if let Some(i) = answers.iter().position(|a| *a == failed) {
+        return Err(first_error(db, py, &positions, &target, i));
     }
+    Ok((answers, numpy))
+}
+
+pub fn distances<'py>(py: Python<'py>, batch: &Batch<'_, 'py>) -> PyResult<Bound<'py, PyAny>> {
+    // Two bytes an answer: -1 when unsolvable, FAILED when not answered.
+    const FAILED: i16 = i16::MIN;
+    let (answers, numpy) = answer_all(py, batch, FAILED, |target, board, _| {
+        match outcome(target.distance(board)) {
+            Ok(Some(d)) => d as i16,
+            Ok(None) => -1,
+            Err(_) => FAILED,
+        }
+    })?;
     if numpy {
         let bytes: Vec<u8> = answers.iter().flat_map(|d| d.to_ne_bytes()).collect();
         let buffer = PyByteArray::new(py, &bytes);
@@ -264,32 +301,15 @@ pub fn distances<'py>(
     Ok(list.into_any())
 }
 
-pub fn solve_many<'py>(
-    db: &PyDatabase,
-    py: Python<'py>,
-    obj: &Bound<'py, PyAny>,
-    goal: Option<&Bound<'py, PyAny>>,
-    threads: Option<usize>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let target = db.target(py, goal)?;
-    let (positions, numpy) = read(db, obj)?;
-    let shape = db.shape();
-    let answers = py
-        .detach(|| {
-            each(positions.len(), threads, |i, moves| {
-                let board = positions.get(i, shape).map_err(|_| ())?;
-                moves.clear();
-                match outcome(target.solve_into(&board, moves)) {
-                    Ok(Some(_)) => Ok(Some(npuzzle::move_string(moves))),
-                    Ok(None) => Ok(None),
-                    Err(_) => Err(()),
-                }
-            })
-        })
-        .map_err(PyValueError::new_err)?;
-    if let Some(failed) = answers.iter().position(|a| a.is_err()) {
-        return Err(first_error(db, py, &positions, &target, failed));
-    }
+pub fn solve_many<'py>(py: Python<'py>, batch: &Batch<'_, 'py>) -> PyResult<Bound<'py, PyAny>> {
+    let (answers, numpy) = answer_all(py, batch, Err(()), |target, board, moves| {
+        moves.clear();
+        match outcome(target.solve_into(board, moves)) {
+            Ok(Some(_)) => Ok(Some(npuzzle::move_string(moves))),
+            Ok(None) => Ok(None),
+            Err(_) => Err(()),
+        }
+    })?;
     let list = PyList::empty(py);
     for a in answers {
         match a {

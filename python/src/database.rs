@@ -1,6 +1,7 @@
 //! `npuzzle.Database` and the answers it gives: each method converts its
 //! arguments, asks the library, and converts the answer back.
 
+use crate::batch::Batch;
 use crate::board::{self, play, to_board, wrap, PyBoard};
 use crate::errors;
 use memmap2::Mmap;
@@ -65,6 +66,18 @@ impl PyDatabase {
     ) -> PyResult<GoalTable<'_>> {
         let goal = self.goal_of(goal)?;
         self.db.goal_table(&goal).map_err(|e| self.err(py, e))
+    }
+
+    /// `start` read as a board, then the table toward `goal` (or the
+    /// default one): what most questions begin with.
+    fn start_and_table(
+        &self,
+        py: Python<'_>,
+        start: &Bound<'_, PyAny>,
+        goal: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<(Board, GoalTable<'_>)> {
+        let start = to_board(start, self.shape())?;
+        Ok((start, self.target(py, goal)?))
     }
 
     /// Opens the database at `path` or finds it for `board`, building it
@@ -416,8 +429,7 @@ impl PyDatabase {
         start: &Bound<'_, PyAny>,
         goal: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<u32> {
-        let start = to_board(start, self.shape())?;
-        let target = self.target(py, goal)?;
+        let (start, target) = self.start_and_table(py, start, goal)?;
         target.distance(&start).map_err(|e| self.err(py, e))
     }
 
@@ -432,8 +444,7 @@ impl PyDatabase {
         start: &Bound<'_, PyAny>,
         goal: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PySolution> {
-        let start = to_board(start, self.shape())?;
-        let target = self.target(py, goal)?;
+        let (start, target) = self.start_and_table(py, start, goal)?;
         let mut moves = Vec::new();
         target
             .solve_into(&start, &mut moves)
@@ -483,8 +494,7 @@ impl PyDatabase {
         position: &Bound<'_, PyAny>,
         goal: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<String>> {
-        let position = to_board(position, self.shape())?;
-        let target = self.target(py, goal)?;
+        let (position, target) = self.start_and_table(py, position, goal)?;
         let moves = best_moves(&target, &position).map_err(|e| self.err(py, e))?;
         Ok(moves.iter().map(|m| m.letter().to_string()).collect())
     }
@@ -500,8 +510,7 @@ impl PyDatabase {
         start: &Bound<'_, PyAny>,
         goal: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<u128> {
-        let start = to_board(start, self.shape())?;
-        let target = self.target(py, goal)?;
+        let (start, target) = self.start_and_table(py, start, goal)?;
         py.detach(|| count_shortest(&target, &start))
             .map_err(|e| self.err(py, e))
     }
@@ -518,8 +527,7 @@ impl PyDatabase {
         goal: Option<&Bound<'_, PyAny>>,
         limit: usize,
     ) -> PyResult<Vec<String>> {
-        let start = to_board(start, self.shape())?;
-        let target = self.target(py, goal)?;
+        let (start, target) = self.start_and_table(py, start, goal)?;
         let listed = py
             .detach(|| list_shortest(&target, &start, limit))
             .map_err(|e| self.err(py, e))?;
@@ -644,7 +652,7 @@ impl PyDatabase {
         goal: Option<&Bound<'py, PyAny>>,
         threads: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::batch::distances(self, py, positions, goal, threads)
+        crate::batch::distances(py, &Batch::new(self, positions, goal, threads))
     }
 
     /// One shortest solution for every position, as move strings (None when
@@ -661,7 +669,7 @@ impl PyDatabase {
         goal: Option<&Bound<'py, PyAny>>,
         threads: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::batch::solve_many(self, py, positions, goal, threads)
+        crate::batch::solve_many(py, &Batch::new(self, positions, goal, threads))
     }
 
     fn __repr__(&self) -> String {

@@ -1,7 +1,7 @@
 //! `query batch`: one answer per line of stdin, in input order.
 
 use crate::{GoalArg, Outcome};
-use anyhow::Context;
+use anyhow::{Context, Result};
 use memmap2::Mmap;
 use npuzzle::io::{run_batch, BatchFormat};
 use npuzzle::Database;
@@ -53,13 +53,38 @@ impl From<FormatArg> for BatchFormat {
 
 /// `query batch`: bad lines get an error answer and the batch goes on; the
 /// exit code is 2 if any line was bad.
-pub fn run(db: &Database<Mmap>, args: &BatchArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
+pub fn run(db: &Database<Mmap>, args: &BatchArgs, out: &mut impl Write) -> Result<Outcome> {
     let goal = args.goal.board(db.shape())?;
     db.goal_table(&goal)?;
     let (threads, format) = args.threads_and_format()?;
     let summary =
         run_batch(db, &goal, format, threads, io::stdin().lock(), out).context("batch stopped")?;
     Ok(report(summary))
+}
+
+impl BatchArgs {
+    /// The threads asked for (checked against the cores) and the format.
+    pub(crate) fn threads_and_format(&self) -> Result<(usize, BatchFormat)> {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = match self.threads {
+            Some(n) if n as usize > THREADS_PER_CORE * cores => anyhow::bail!(
+                "--threads {n} is more than this machine can use: it has {cores} core{}, and \
+             batch takes at most {} threads ({THREADS_PER_CORE} per core)",
+                if cores == 1 { "" } else { "s" },
+                THREADS_PER_CORE * cores
+            ),
+            Some(n) => n as usize,
+            None => cores,
+        };
+        let format = if self.json {
+            BatchFormat::Jsonl
+        } else if self.csv {
+            BatchFormat::Csv
+        } else {
+            self.format.into()
+        };
+        Ok((threads, format))
+    }
 }
 
 /// Exit 2, with a message, when some lines could not be answered.
@@ -72,30 +97,4 @@ pub(crate) fn report(summary: npuzzle::io::BatchSummary) -> Outcome {
         return Outcome::BadInput;
     }
     Outcome::Success
-}
-
-impl BatchArgs {
-    /// The threads asked for (checked against the cores) and the format.
-    pub(crate) fn threads_and_format(&self) -> anyhow::Result<(usize, BatchFormat)> {
-        let args = self;
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let threads = match args.threads {
-            Some(n) if n as usize > THREADS_PER_CORE * cores => anyhow::bail!(
-                "--threads {n} is more than this machine can use: it has {cores} core{}, and \
-             batch takes at most {} threads ({THREADS_PER_CORE} per core)",
-                if cores == 1 { "" } else { "s" },
-                THREADS_PER_CORE * cores
-            ),
-            Some(n) => n as usize,
-            None => cores,
-        };
-        let format = if args.json {
-            BatchFormat::Jsonl
-        } else if args.csv {
-            BatchFormat::Csv
-        } else {
-            args.format.into()
-        };
-        Ok((threads, format))
-    }
 }

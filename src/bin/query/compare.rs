@@ -1,6 +1,7 @@
 //! `query compare`: the classic searches on one position, checked against the database.
 
 use crate::Outcome;
+use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::{search, Algorithm};
 use npuzzle::{Database, LookupError};
@@ -27,11 +28,7 @@ pub struct CompareArgs {
 const LOOKUP_REPEATS: u32 = 1000;
 
 /// `query compare`.
-pub fn run(
-    db: &Database<Mmap>,
-    args: &CompareArgs,
-    out: &mut impl Write,
-) -> anyhow::Result<Outcome> {
+pub fn run(db: &Database<Mmap>, args: &CompareArgs, out: &mut impl Write) -> Result<Outcome> {
     let (start, goal) = args.pair.boards(db.shape())?;
     let target = db.goal_table(&goal)?;
     let mut truth = Vec::new();

@@ -1,6 +1,7 @@
 //! `query heuristics`: the classic heuristics measured against the truth.
 
-use crate::{GoalArg, Outcome, PlotArg, TableFormat};
+use crate::{ChartArgs, Outcome};
+use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::plot::{self, Series};
 use npuzzle::analysis::survey_all;
@@ -10,23 +11,15 @@ use std::io::Write;
 /// Arguments of `query heuristics`.
 #[derive(clap::Args)]
 pub struct HeuristicsArgs {
+    // With --plot: the mean of each heuristic against the true distance.
     #[command(flatten)]
-    goal: GoalArg,
-    #[command(flatten)]
-    format: TableFormat,
-    /// With --plot: the mean of each heuristic against the true distance.
-    #[command(flatten)]
-    plot: PlotArg,
+    chart: ChartArgs,
 }
 
 /// `query heuristics`: every position of the goal's table, four heuristics.
-pub fn run(
-    db: &Database<Mmap>,
-    args: &HeuristicsArgs,
-    out: &mut impl Write,
-) -> anyhow::Result<Outcome> {
-    let plot_path = args.plot.checked()?;
-    let goal = args.goal.board(db.shape())?;
+pub fn run(db: &Database<Mmap>, args: &HeuristicsArgs, out: &mut impl Write) -> Result<Outcome> {
+    let plot_path = args.chart.plot.checked()?;
+    let goal = args.chart.goal.board(db.shape())?;
     let target = db.goal_table(&goal)?;
     let surveys = survey_all(&target);
     if let Some(path) = plot_path {
@@ -46,9 +39,9 @@ pub fn run(
         );
         plot::heuristics(path, &title, &series, max)?;
     }
-    if args.format.json {
+    if args.chart.format.json {
         writeln!(out, "{}", serde_json::to_string(&surveys)?)?;
-    } else if args.format.csv {
+    } else if args.chart.format.csv {
         writeln!(out, "heuristic,distance,count,mean,min,max")?;
         for s in &surveys {
             for d in &s.by_distance {

@@ -1,6 +1,7 @@
 //! `query histogram`.
 
-use crate::{cell_name, cell_position, GoalArg, Outcome, PlotArg, TableFormat};
+use crate::{cell_name, cell_position, ChartArgs, Outcome};
+use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::plot::{self, Series};
 use npuzzle::{Board, Database};
@@ -10,11 +11,7 @@ use std::io::Write;
 #[derive(clap::Args)]
 pub struct HistogramArgs {
     #[command(flatten)]
-    goal: GoalArg,
-    #[command(flatten)]
-    format: TableFormat,
-    #[command(flatten)]
-    plot: PlotArg,
+    chart: ChartArgs,
     /// With --plot: a logarithmic count axis.
     #[arg(long, requires = "plot")]
     log: bool,
@@ -28,17 +25,13 @@ pub struct HistogramArgs {
 const BAR_WIDTH: usize = 50;
 
 /// `query histogram`: read from the header, so it costs nothing.
-pub fn run(
-    db: &Database<Mmap>,
-    args: &HistogramArgs,
-    out: &mut impl Write,
-) -> anyhow::Result<Outcome> {
-    let plot_path = args.plot.checked()?;
+pub fn run(db: &Database<Mmap>, args: &HistogramArgs, out: &mut impl Write) -> Result<Outcome> {
+    let plot_path = args.chart.plot.checked()?;
     if args.all_blanks {
         return all_blanks(db, args, plot_path, out);
     }
     let shape = db.shape();
-    let goal = args.goal.board(shape)?;
+    let goal = args.chart.goal.board(shape)?;
     let target = db.goal_table(&goal)?;
     let counts = &target.info().counts;
     let positions: u64 = counts.iter().sum();
@@ -51,9 +44,9 @@ pub fn run(
             args.log,
         )?;
     }
-    if args.format.json {
+    if args.chart.format.json {
         writeln!(out, "{}", json(&goal, counts))?;
-    } else if args.format.csv {
+    } else if args.chart.format.csv {
         writeln!(out, "distance,count")?;
         for (d, c) in counts.iter().enumerate() {
             writeln!(out, "{d},{c}")?;
@@ -92,7 +85,7 @@ fn all_blanks(
     args: &HistogramArgs,
     plot_path: Option<&std::path::Path>,
     out: &mut impl Write,
-) -> anyhow::Result<Outcome> {
+) -> Result<Outcome> {
     let shape = db.shape();
     let tables = &db.header().tables;
     let max = tables.iter().map(|t| t.counts.len()).max().unwrap_or(0);
@@ -125,7 +118,7 @@ fn all_blanks(
         let title = format!("{shape}: positions by distance, every goal blank cell");
         plot::histogram(path, &title, &series, args.log)?;
     }
-    if args.format.json {
+    if args.chart.format.json {
         let tables: Vec<_> = tables
             .iter()
             .map(|t| {
@@ -145,14 +138,14 @@ fn all_blanks(
         )?;
     } else {
         // Text is the CSV's columns, aligned.
-        let sep = if args.format.csv { "," } else { " " };
-        let width = if args.format.csv { 0 } else { 9 };
+        let sep = if args.chart.format.csv { "," } else { " " };
+        let width = if args.chart.format.csv { 0 } else { 9 };
         let mut header = format!("{:>width$}", "distance");
         for t in tables {
             header.push_str(sep);
             let cell = cell_position(shape, t.blank as usize);
             // A cell holds a comma: quoted in CSV.
-            let name = if args.format.csv {
+            let name = if args.chart.format.csv {
                 format!("\"{cell}\"")
             } else {
                 cell

@@ -16,102 +16,106 @@ pub struct InfoArgs {
     pub(crate) json: bool,
 }
 
-/// `query info`: what the header says.
-pub fn info(
-    db: &Database<Mmap>,
-    path: &Path,
-    args: &InfoArgs,
-    out: &mut impl Write,
-) -> anyhow::Result<Outcome> {
-    let shape = db.shape();
-    let header = db.header();
-    if args.json {
-        // Cells as row,column and checksums in hex, as the text has them.
-        let tables: Vec<_> = header
+/// A database and its file: what `info` and `verify` describe.
+pub struct File<'a> {
+    pub db: &'a Database<Mmap>,
+    pub path: &'a Path,
+}
+
+impl File<'_> {
+    /// `query info`: what the header says.
+    pub fn info(&self, args: &InfoArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
+        let File { db, path } = *self;
+        let shape = db.shape();
+        let header = db.header();
+        if args.json {
+            // Cells as row,column and checksums in hex, as the text has them.
+            let tables: Vec<_> = header
+                .tables
+                .iter()
+                .map(|t| {
+                    serde_json::json!({
+                        "blank": cell_position(shape, t.blank as usize),
+                        "positions": t.positions,
+                        "max_distance": t.max_distance,
+                        "counts": t.counts,
+                        "offset": t.offset,
+                        "checksum": format!("{:08x}", t.checksum),
+                        "path_table": t.path_table.map(|p| serde_json::json!({
+                            "offset": p.offset,
+                            "checksum": format!("{:08x}", p.checksum),
+                        })),
+                    })
+                })
+                .collect();
+            let served: Vec<String> = (0..shape.cells())
+                .filter(|&b| db.serves(b))
+                .map(|b| cell_position(shape, b))
+                .collect();
+            let value = serde_json::json!({
+                "path": path.display().to_string(),
+                "bytes": db.bytes().len(),
+                "version": VERSION,
+                "board": shape.to_string(),
+                "tables": tables,
+                "goal_blanks_served": served,
+            });
+            writeln!(out, "{value}")?;
+            return Ok(Outcome::Success);
+        }
+        writeln!(
+            out,
+            "file     {} ({} bytes)",
+            path.display(),
+            db.bytes().len()
+        )?;
+        writeln!(out, "format   version {VERSION}")?;
+        writeln!(out, "board    {shape}")?;
+        writeln!(
+            out,
+            "tables   {} of {} goal blank cells",
+            header.tables.len(),
+            shape.cells()
+        )?;
+        let served = (0..shape.cells()).filter(|&b| db.serves(b)).count();
+        writeln!(
+            out,
+            "goals    answered with the blank in {served} of {} cells (through a reflection or \
+         rotation where a cell has no table of its own)",
+            shape.cells()
+        )?;
+        let with_paths = header
             .tables
             .iter()
-            .map(|t| {
-                serde_json::json!({
-                    "blank": cell_position(shape, t.blank as usize),
-                    "positions": t.positions,
-                    "max_distance": t.max_distance,
-                    "counts": t.counts,
-                    "offset": t.offset,
-                    "checksum": format!("{:08x}", t.checksum),
-                    "path_table": t.path_table.map(|p| serde_json::json!({
-                        "offset": p.offset,
-                        "checksum": format!("{:08x}", p.checksum),
-                    })),
-                })
-            })
-            .collect();
-        let served: Vec<String> = (0..shape.cells())
-            .filter(|&b| db.serves(b))
-            .map(|b| cell_position(shape, b))
-            .collect();
-        let value = serde_json::json!({
-            "path": path.display().to_string(),
-            "bytes": db.bytes().len(),
-            "version": VERSION,
-            "board": shape.to_string(),
-            "tables": tables,
-            "goal_blanks_served": served,
-        });
-        writeln!(out, "{value}")?;
-        return Ok(Outcome::Success);
-    }
-    writeln!(
-        out,
-        "file     {} ({} bytes)",
-        path.display(),
-        db.bytes().len()
-    )?;
-    writeln!(out, "format   version {VERSION}")?;
-    writeln!(out, "board    {shape}")?;
-    writeln!(
-        out,
-        "tables   {} of {} goal blank cells",
-        header.tables.len(),
-        shape.cells()
-    )?;
-    let served = (0..shape.cells()).filter(|&b| db.serves(b)).count();
-    writeln!(
-        out,
-        "goals    answered with the blank in {served} of {} cells (through a reflection or \
-         rotation where a cell has no table of its own)",
-        shape.cells()
-    )?;
-    let with_paths = header
-        .tables
-        .iter()
-        .filter(|t| t.path_table.is_some())
-        .count();
-    writeln!(
+            .filter(|t| t.path_table.is_some())
+            .count();
+        writeln!(
         out,
         "paths    {with_paths} of {} tables have a path table (whole solutions, solved in one lookup)",
         header.tables.len()
     )?;
-    writeln!(out)?;
-    writeln!(
+        writeln!(out)?;
+        writeln!(
         out,
         "goal blank         positions  max distance     offset  checksum  path table at  checksum"
     )?;
-    for t in &header.tables {
-        let paths = match t.path_table {
-            Some(p) => format!("{:>13}  {:08x}", p.offset, p.checksum),
-            None => format!("{:>13}", "-"),
-        };
-        writeln!(
-            out,
-            "{:<18} {:>9}  {:>12} {:>10}  {:08x}  {paths}",
-            cell_name(shape, t.blank as usize),
-            t.positions,
-            t.max_distance,
-            t.offset,
-            t.checksum
-        )?;
+        for t in &header.tables {
+            let paths = match t.path_table {
+                Some(p) => format!("{:>13}  {:08x}", p.offset, p.checksum),
+                None => format!("{:>13}", "-"),
+            };
+            writeln!(
+                out,
+                "{:<18} {:>9}  {:>12} {:>10}  {:08x}  {paths}",
+                cell_name(shape, t.blank as usize),
+                t.positions,
+                t.max_distance,
+                t.offset,
+                t.checksum
+            )?;
+        }
+        Ok(Outcome::Success)
     }
-    Ok(Outcome::Success)
 }
 
 /// Arguments of `query verify`.
@@ -126,32 +130,30 @@ pub struct VerifyArgs {
     pub(crate) json: bool,
 }
 
-/// `query verify`: reads every table; exit 2 on any fault.
-pub fn verify(
-    db: &Database<Mmap>,
-    path: &Path,
-    args: &VerifyArgs,
-    out: &mut impl Write,
-) -> anyhow::Result<Outcome> {
-    let started = Instant::now();
-    let report = npuzzle::verify(db);
-    let ms = started.elapsed().as_secs_f64() * 1e3;
-    let verified = Verified {
-        shape: db.shape(),
-        path,
-        report: &report,
-        ms,
-    };
-    if args.json {
-        verified.write_json(out)?;
-    } else {
-        verified.write_text(out)?;
-    }
-    if report.is_ok() {
-        Ok(Outcome::Success)
-    } else {
-        out.flush()?;
-        anyhow::bail!("{} is damaged", path.display());
+impl File<'_> {
+    /// `query verify`: reads every table; exit 2 on any fault.
+    pub fn verify(&self, args: &VerifyArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
+        let File { db, path } = *self;
+        let started = Instant::now();
+        let report = npuzzle::verify(db);
+        let ms = started.elapsed().as_secs_f64() * 1e3;
+        let verified = Verified {
+            shape: db.shape(),
+            path,
+            report: &report,
+            ms,
+        };
+        if args.json {
+            verified.write_json(out)?;
+        } else {
+            verified.write_text(out)?;
+        }
+        if report.is_ok() {
+            Ok(Outcome::Success)
+        } else {
+            out.flush()?;
+            anyhow::bail!("{} is damaged", path.display());
+        }
     }
 }
 
@@ -165,18 +167,13 @@ struct Verified<'a> {
 
 impl Verified<'_> {
     fn write_json(&self, out: &mut impl Write) -> anyhow::Result<()> {
-        let Verified {
-            shape,
-            path,
-            report,
-            ms,
-        } = *self;
-        let tables: Vec<_> = report
+        let tables: Vec<_> = self
+            .report
             .tables
             .iter()
             .map(|r| {
                 serde_json::json!({
-                    "blank": cell_position(shape, r.blank),
+                    "blank": cell_position(self.shape, r.blank),
                     "positions": r.positions,
                     "ok": r.is_ok(),
                     "checksum_ok": r.checksum_ok,
@@ -187,11 +184,11 @@ impl Verified<'_> {
             })
             .collect();
         let value = serde_json::json!({
-            "path": path.display().to_string(),
-            "ok": report.is_ok(),
-            "nonzero_padding": report.nonzero_padding,
+            "path": self.path.display().to_string(),
+            "ok": self.report.is_ok(),
+            "nonzero_padding": self.report.nonzero_padding,
             "tables": tables,
-            "ms": ms,
+            "ms": self.ms,
         });
         writeln!(out, "{value}")?;
         Ok(())

@@ -181,8 +181,8 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
         Command::Stats(args) => stats::run(&db, args, out),
         Command::Heuristics(args) => heuristics::run(&db, args, out),
         Command::Compare(args) => compare::run(&db, args, out),
-        Command::Info(args) => info::info(&db, path, args, out),
-        Command::Verify(args) => info::verify(&db, path, args, out),
+        Command::Info(args) => info::File { db: &db, path }.info(args, out),
+        Command::Verify(args) => info::File { db: &db, path }.verify(args, out),
         #[cfg(feature = "serve")]
         Command::Serve(_) => unreachable!("served above, without opening one database"),
     };
@@ -412,6 +412,18 @@ impl GoalArg {
             None => Ok(Board::goal(shape)),
         }
     }
+}
+
+/// `--goal`, `--json`/`--csv` and `--plot`, as the commands that chart one
+/// goal's table take them.
+#[derive(clap::Args)]
+pub struct ChartArgs {
+    #[command(flatten)]
+    pub goal: GoalArg,
+    #[command(flatten)]
+    pub format: TableFormat,
+    #[command(flatten)]
+    pub plot: PlotArg,
 }
 
 /// `--json` and `--csv`, as every command that prints a table takes them.

@@ -1,6 +1,7 @@
 //! `query random`: positions of exact difficulty.
 
 use crate::{GoalArg, Outcome, TableFormat};
+use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::{parse_distances, sample};
 use npuzzle::{Board, Database, GoalTable};
@@ -27,11 +28,7 @@ pub struct RandomArgs {
 }
 
 /// `query random`.
-pub fn run(
-    db: &Database<Mmap>,
-    args: &RandomArgs,
-    out: &mut impl Write,
-) -> anyhow::Result<Outcome> {
+pub fn run(db: &Database<Mmap>, args: &RandomArgs, out: &mut impl Write) -> Result<Outcome> {
     let goal = args.goal.board(db.shape())?;
     let target = db.goal_table(&goal)?;
     let seed = args.seed.unwrap_or_else(rand::random);

@@ -1,6 +1,7 @@
 //! `query solve` and `query distance`.
 
 use crate::Outcome;
+use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::{count_shortest, list_shortest};
 use npuzzle::io::write_json;
@@ -47,7 +48,7 @@ struct Answer {
     moves: Result<Vec<Move>, npuzzle::Unsolvable>,
 }
 
-fn answer(db: &Database<Mmap>, pair: &crate::PairArgs) -> anyhow::Result<Answer> {
+fn answer(db: &Database<Mmap>, pair: &crate::PairArgs) -> Result<Answer> {
     let (start, goal) = pair.boards(db.shape())?;
     let moves = match db.solve(&start, &goal) {
         Ok(moves) => Ok(moves),
@@ -58,7 +59,7 @@ fn answer(db: &Database<Mmap>, pair: &crate::PairArgs) -> anyhow::Result<Answer>
 }
 
 impl Answer {
-    fn write_json(&self, out: &mut impl Write) -> anyhow::Result<Outcome> {
+    fn write_json(&self, out: &mut impl Write) -> Result<Outcome> {
         let mut line = Vec::new();
         write_json(&mut line, &self.start, &self.goal, self.moves.as_deref());
         line.push(b'\n');
@@ -75,11 +76,7 @@ impl Answer {
 }
 
 /// `query solve`.
-pub fn solve(
-    db: &Database<Mmap>,
-    args: &SolveArgs,
-    out: &mut impl Write,
-) -> anyhow::Result<Outcome> {
+pub fn solve(db: &Database<Mmap>, args: &SolveArgs, out: &mut impl Write) -> Result<Outcome> {
     let answer = answer(db, &args.pair)?;
     if args.all {
         return all_solutions(db, &answer, args.limit, args.json, out);
@@ -105,7 +102,7 @@ pub(crate) fn write_text(
     moves: &[Move],
     boards: bool,
     out: &mut impl Write,
-) -> anyhow::Result<Outcome> {
+) -> Result<Outcome> {
     if moves.is_empty() {
         writeln!(out, "{start} is the goal: 0 moves")?;
         return Ok(Outcome::Success);
@@ -139,11 +136,7 @@ pub(crate) fn write_text(
 }
 
 /// `query distance`.
-pub fn distance(
-    db: &Database<Mmap>,
-    args: &DistanceArgs,
-    out: &mut impl Write,
-) -> anyhow::Result<Outcome> {
+pub fn distance(db: &Database<Mmap>, args: &DistanceArgs, out: &mut impl Write) -> Result<Outcome> {
     let answer = answer(db, &args.pair)?;
     if args.json {
         return answer.write_json(out);
@@ -163,7 +156,7 @@ fn all_solutions(
     limit: usize,
     json: bool,
     out: &mut impl Write,
-) -> anyhow::Result<Outcome> {
+) -> Result<Outcome> {
     if let Err(why) = &answer.moves {
         if json {
             return answer.write_json(out);

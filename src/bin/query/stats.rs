@@ -1,6 +1,7 @@
 //! `query stats`: the shape of each table's state space.
 
 use crate::{cell_name, cell_position, plural, GoalArg, Outcome, TableFormat};
+use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::{stats, stats_toward, TableStats};
 use npuzzle::Database;
@@ -9,8 +10,8 @@ use std::io::Write;
 /// Arguments of `query stats`.
 #[derive(clap::Args)]
 pub struct StatsArgs {
-    /// Only the table of this goal, with its farthest positions in its labels [default: every
-    /// table, each toward its goal with the tiles in order].
+    // With --goal: only the table of that goal; without, every table, each
+    // toward its goal with the tiles in order.
     #[command(flatten)]
     goal: GoalArg,
     #[command(flatten)]
@@ -21,7 +22,7 @@ pub struct StatsArgs {
 const FARTHEST_SHOWN: usize = 6;
 
 /// `query stats`.
-pub fn run(db: &Database<Mmap>, args: &StatsArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
+pub fn run(db: &Database<Mmap>, args: &StatsArgs, out: &mut impl Write) -> Result<Outcome> {
     let shape = db.shape();
     let tables = match &args.goal.goal {
         Some(_) => vec![stats_toward(&db.goal_table(&args.goal.board(shape)?)?)],
@@ -66,11 +67,7 @@ pub fn run(db: &Database<Mmap>, args: &StatsArgs, out: &mut impl Write) -> anyho
     Ok(Outcome::Success)
 }
 
-fn write_text(
-    db: &Database<Mmap>,
-    tables: &[TableStats],
-    out: &mut impl Write,
-) -> anyhow::Result<()> {
+fn write_text(db: &Database<Mmap>, tables: &[TableStats], out: &mut impl Write) -> Result<()> {
     let shape = db.shape();
     writeln!(
         out,

@@ -15,8 +15,8 @@
 //! page) or 422 (unsolvable: the body is then also `solve --json`'s answer).
 
 use super::boards::Boards;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, Request, State};
+use axum::extract::{FromRequestParts, Query, Request, State};
+use axum::http::request::Parts;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -150,6 +150,11 @@ fn json_response(status: StatusCode, body: Vec<u8>) -> Response {
     (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
+/// A 200 with `value` as its body.
+fn json_ok(value: &serde_json::Value) -> Response {
+    json_response(StatusCode::OK, value.to_string().into_bytes())
+}
+
 /// A lookup's failure as an answer; `pair` is the start and goal, for the
 /// unsolvable answer's body.
 fn lookup_error(e: LookupError, pair: Option<(&Board, &Board)>) -> ApiError {
@@ -188,14 +193,20 @@ struct Params {
     seed: Option<String>,
 }
 
-fn params(query: Result<Query<Params>, QueryRejection>) -> Result<Params, ApiError> {
-    match query {
-        Ok(Query(p)) => Ok(p),
-        Err(e) => Err(ApiError::bad(format!(
-            "bad query string: {}",
-            e.body_text()
-                .trim_start_matches("Failed to deserialize query string: ")
-        ))),
+/// The parameters as a handler's argument: a query string that does not
+/// read is a 400 in JSON, as every other error.
+impl<S: Send + Sync> FromRequestParts<S> for Params {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Params, ApiError> {
+        match Query::<Params>::from_request_parts(parts, state).await {
+            Ok(Query(p)) => Ok(p),
+            Err(e) => Err(ApiError::bad(format!(
+                "bad query string: {}",
+                e.body_text()
+                    .trim_start_matches("Failed to deserialize query string: ")
+            ))),
+        }
     }
 }
 
@@ -274,11 +285,7 @@ async fn boards_handler(State(server): State<Shared>) -> Response {
 }
 
 /// `/api/solve` and `/api/distance`: `solve --json`'s object.
-async fn solve(
-    State(server): State<Shared>,
-    query: Result<Query<Params>, QueryRejection>,
-) -> Result<Response, ApiError> {
-    let p = params(query)?;
+async fn solve(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
     let db = p.db(&server.boards)?;
     let (start, goal) = (p.start(db.shape())?, p.goal(db.shape())?);
     let moves = db
@@ -291,11 +298,7 @@ async fn solve(
 
 /// `/api/moves`: the distance of `start`, and each legal move with the
 /// tile it slides and the distance it leads to.
-async fn moves(
-    State(server): State<Shared>,
-    query: Result<Query<Params>, QueryRejection>,
-) -> Result<Response, ApiError> {
-    let p = params(query)?;
+async fn moves(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
     let db = p.db(&server.boards)?;
     let (start, goal) = (p.start(db.shape())?, p.goal(db.shape())?);
     let target = db.goal_table(&goal).map_err(|e| lookup_error(e, None))?;
@@ -321,19 +324,12 @@ async fn moves(
         "distance": distance,
         "moves": moves,
     });
-    Ok(json_response(
-        StatusCode::OK,
-        value.to_string().into_bytes(),
-    ))
+    Ok(json_ok(&value))
 }
 
 /// `/api/random`: `random --json`'s object. Drawing scans the table, which
 /// on 12-cell boards takes a while: it runs off the async threads.
-async fn random(
-    State(server): State<Shared>,
-    query: Result<Query<Params>, QueryRejection>,
-) -> Result<Response, ApiError> {
-    let p = params(query)?;
+async fn random(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
     let shape = p.db(&server.boards)?.shape();
     let goal = p.goal(shape)?;
     let text = p
@@ -378,26 +374,16 @@ async fn random(
     })
     .await
     .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))??;
-    Ok(json_response(
-        StatusCode::OK,
-        drawn.to_string().into_bytes(),
-    ))
+    Ok(json_ok(&drawn))
 }
 
 /// `/api/histogram`: `histogram --json`'s object, from the header.
-async fn histogram(
-    State(server): State<Shared>,
-    query: Result<Query<Params>, QueryRejection>,
-) -> Result<Response, ApiError> {
-    let p = params(query)?;
+async fn histogram(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
     let db = p.db(&server.boards)?;
     let goal = p.goal(db.shape())?;
     let target = db.goal_table(&goal).map_err(|e| lookup_error(e, None))?;
     let value = crate::histogram::json(&goal, &target.info().counts);
-    Ok(json_response(
-        StatusCode::OK,
-        value.to_string().into_bytes(),
-    ))
+    Ok(json_ok(&value))
 }
 
 /// Any other path: a 404 in JSON.

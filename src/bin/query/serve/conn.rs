@@ -165,16 +165,19 @@ impl AsyncRead for SharedIo {
     }
 }
 
-impl AsyncWrite for SharedIo {
-    fn poll_write(
-        self: Pin<&mut Self>,
+impl SharedIo {
+    /// One write through readiness: `write` is the socket's `try_write` or
+    /// `try_write_vectored`. A write is a response under way, so no request
+    /// is left half-sent.
+    fn poll_write_with(
+        &self,
         cx: &mut Context<'_>,
-        buf: &[u8],
+        write: impl Fn(&TcpStream) -> io::Result<usize>,
     ) -> Poll<io::Result<usize>> {
         let socket = &self.0;
         loop {
             ready!(socket.stream.poll_write_ready(cx))?;
-            match socket.stream.try_write(buf) {
+            match write(&socket.stream) {
                 Ok(n) => {
                     socket.partial.store(false, Ordering::Relaxed);
                     return Poll::Ready(Ok(n));
@@ -184,24 +187,23 @@ impl AsyncWrite for SharedIo {
             }
         }
     }
+}
+
+impl AsyncWrite for SharedIo {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        self.poll_write_with(cx, |stream| stream.try_write(buf))
+    }
 
     fn poll_write_vectored(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        let socket = &self.0;
-        loop {
-            ready!(socket.stream.poll_write_ready(cx))?;
-            match socket.stream.try_write_vectored(bufs) {
-                Ok(n) => {
-                    socket.partial.store(false, Ordering::Relaxed);
-                    return Poll::Ready(Ok(n));
-                }
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => continue,
-                Err(e) => return Poll::Ready(Err(e)),
-            }
-        }
+        self.poll_write_with(cx, |stream| stream.try_write_vectored(bufs))
     }
 
     fn is_write_vectored(&self) -> bool {
