@@ -12,9 +12,10 @@ fn main() -> anyhow::Result<()> {
     let usage = "usage: positions COUNT [SEED] [RxC]";
     let count: u64 = args.next().ok_or_else(|| anyhow::anyhow!(usage))?.parse()?;
     let seed: u64 = args.next().map(|s| s.parse()).transpose()?.unwrap_or(1);
-    let shape: Shape = args
+    // Boards past 12 cells too: their positions are for pattern databases.
+    let shape = args
         .next()
-        .map(|s| s.parse())
+        .map(|s| Shape::parse_for_search(&s))
         .transpose()?
         .unwrap_or(Shape::THREE_BY_THREE);
     let goal = Board::goal(shape);

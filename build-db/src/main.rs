@@ -34,7 +34,7 @@ struct Args {
     #[arg(long, default_value = "3x3", value_name = "RxC", value_parser = Shape::parse_for_search)]
     board: Shape,
     /// Build a pattern database with these tile groups instead of complete tables:
-    /// 7-8 or 6-6-3 on 4x4, 7-7 on 3x5 and 5x3, 6-5 on 3x4 and 4x3, 4-4 on 3x3
+    /// 7-8 or 6-6-3 on 4x4, 7-7 or 6-6-2 on 3x5 and 5x3, 6-5 on 3x4 and 4x3, 4-4 on 3x3
     /// [default on 4x4: 7-8; on 3x5 and 5x3: 7-7].
     #[arg(long, value_name = "NAME", conflicts_with_all = ["goal", "blank", "all_goals", "every_blank", "paths", "no_paths"])]
     partition: Option<String>,
@@ -105,12 +105,7 @@ fn run(args: &Args) -> anyhow::Result<()> {
     }
     let blanks = chosen_blanks(args)?;
     let paths = chosen_paths(args)?;
-    let path = match &args.out {
-        Some(p) => p.clone(),
-        None if args.user => user_data_path(shape)
-            .context("--user: this system has no home folder to hold a per-user data folder")?,
-        None => default_output(shape).path,
-    };
+    let path = output_path(args)?;
     let started = Instant::now();
     let progress = Progress::new(
         shape.positions() * blanks.len() as u64,
@@ -154,12 +149,7 @@ fn run_patterns(args: &Args) -> anyhow::Result<()> {
         })?,
     };
     let name = partition_name(&partition);
-    let path = match &args.out {
-        Some(p) => p.clone(),
-        None if args.user => user_data_path(shape)
-            .context("--user: this system has no home folder to hold a per-user data folder")?,
-        None => default_output(shape).path,
-    };
+    let path = output_path(args)?;
     let started = Instant::now();
     let total = partition
         .patterns()
@@ -195,6 +185,17 @@ fn run_patterns(args: &Args) -> anyhow::Result<()> {
         built.bytes,
     );
     Ok(())
+}
+
+/// Where to write: `--out`, the per-user data folder (`--user`), or the
+/// default place for the board.
+fn output_path(args: &Args) -> anyhow::Result<PathBuf> {
+    Ok(match &args.out {
+        Some(p) => p.clone(),
+        None if args.user => user_data_path(args.board)
+            .context("--user: this system has no home folder to hold a per-user data folder")?,
+        None => default_output(args.board).path,
+    })
 }
 
 /// The name of a named partition (`7-8` …); `custom` for any other.

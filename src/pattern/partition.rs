@@ -50,6 +50,22 @@ const NAMED: &[Named] = &[
         "7-7",
         &[&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14]],
     ),
+    // A second partition of each, so that IDA* lengths can be checked
+    // against another heuristic: two 2×3 blocks (as 3×4's 6-5) and the
+    // two tiles left over, beside the goal blank. Its 6-tile tables build
+    // in seconds where 7-7's take a minute or more.
+    (
+        3,
+        5,
+        "6-6-2",
+        &[&[1, 2, 6, 7, 11, 12], &[3, 4, 8, 9, 13, 14], &[5, 10]],
+    ),
+    (
+        5,
+        3,
+        "6-6-2",
+        &[&[1, 2, 3, 4, 5, 6], &[7, 8, 9, 10, 11, 12], &[13, 14]],
+    ),
     // Two 2×3 blocks of a 3×4 board; top and bottom of a 4×3 board.
     (3, 4, "6-5", &[&[1, 2, 5, 6, 9, 10], &[3, 4, 7, 8, 11]]),
     (4, 3, "6-5", &[&[1, 2, 3, 4, 5, 6], &[7, 8, 9, 10, 11]]),
@@ -99,7 +115,10 @@ impl Partition {
                 name: crate::puzzle::parse::excerpt(wanted, 40).into_owned(),
                 shape,
                 known: match Partition::names(shape).join(", ") {
-                    names if names.is_empty() => "none".to_string(),
+                    names if names.is_empty() => format!(
+                        "none (boards with named partitions: {})",
+                        Partition::boards().join(", ")
+                    ),
                     names => names,
                 },
             })
@@ -122,6 +141,19 @@ impl Partition {
             .filter(|&&(r, c, _, _)| (r, c) == (shape.rows(), shape.cols()))
             .map(|&(_, _, name, _)| name)
             .collect()
+    }
+
+    /// The boards with named partitions (`RxC`), each once, in the
+    /// order of [`NAMED`].
+    fn boards() -> Vec<String> {
+        let mut boards: Vec<String> = Vec::new();
+        for &(rows, cols, _, _) in NAMED {
+            let board = format!("{rows}x{cols}");
+            if !boards.contains(&board) {
+                boards.push(board);
+            }
+        }
+        boards
     }
 
     /// The board.
@@ -178,6 +210,7 @@ mod tests {
         };
         assert_eq!(name(4, 4).as_deref(), Some("7-8"));
         assert_eq!(name(3, 5).as_deref(), Some("7-7"));
+        assert_eq!(name(5, 3).as_deref(), Some("7-7"));
         assert_eq!(name(3, 3).as_deref(), Some("4-4"));
         assert_eq!(name(2, 2), None);
     }
@@ -197,6 +230,12 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "no partition named \"5-5\" for a 3x3 board; known: 4-4"
+        );
+        let err = Partition::named(Shape::new(2, 3).unwrap(), "4-4").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "no partition named \"4-4\" for a 2x3 board; known: none (boards with named \
+             partitions: 4x4, 3x5, 5x3, 3x4, 4x3, 3x3)"
         );
     }
 }

@@ -339,3 +339,73 @@ fn korf_100_with_the_default_partition() {
     assert_eq!(partition, Partition::named(shape, "7-8").unwrap());
     solve_korf_100(partition);
 }
+
+/// A position `moves` random moves from `goal` (never undoing the last
+/// one), so that IDA* with small tables reaches it fast even in debug builds.
+fn walked_from(goal: &Board, moves: usize, rng: &mut StdRng) -> Board {
+    let mut board = *goal;
+    let mut last: Option<npuzzle::Move> = None;
+    for _ in 0..moves {
+        let choices: Vec<npuzzle::Move> = npuzzle::Move::ALL
+            .into_iter()
+            .filter(|&m| Some(m.opposite()) != last && board.apply(m).is_some())
+            .collect();
+        let m = *choices.choose(rng).unwrap();
+        board = board.apply(m).unwrap();
+        last = Some(m);
+    }
+    board
+}
+
+/// `shape`'s tiles in order, cut into groups of four: row by row and
+/// column by column give two different partitions of any board.
+fn groups_of_four(shape: Shape, column_major: bool) -> Partition {
+    let (rows, cols) = (shape.rows(), shape.cols());
+    let mut tiles: Vec<u8> = (1..shape.cells() as u8).collect();
+    if column_major {
+        // Tile t sits at row (t-1)/cols, column (t-1)%cols in the goal.
+        tiles.sort_by_key(|&t| ((t as usize - 1) % cols, (t as usize - 1) / cols));
+    }
+    assert_eq!(tiles.len(), rows * cols - 1);
+    Partition::new(shape, tiles.chunks(4).map(|c| c.to_vec()).collect()).unwrap()
+}
+
+/// 3×5 and 5×3: lengths agree between two different partitions (tiles in
+/// fours row by row, and column by column; small tables, fast in debug), on
+/// positions 40 random moves from the goal. Every solution replays to the
+/// goal, and its length is at most the walk's, at least the Manhattan
+/// distance and of the same parity as both. The named 7-7 and 6-6-2 take
+/// seconds to minutes to build; `large::` checks them on 100 uniformly
+/// random positions each.
+#[test]
+fn fifteen_cell_lengths_agree_between_two_partitions() {
+    let mut rng = StdRng::seed_from_u64(15);
+    for (rows, cols) in [(3, 5), (5, 3)] {
+        let shape = Shape::for_search(rows, cols).unwrap();
+        let goal = Board::goal(shape);
+        let by_rows = PatternDb::build(groups_of_four(shape, false), &|_, _| {}).unwrap();
+        let by_columns = PatternDb::build(groups_of_four(shape, true), &|_, _| {}).unwrap();
+        assert_ne!(by_rows.partition(), by_columns.partition());
+        let walk = 40;
+        for _ in 0..8 {
+            let start = walked_from(&goal, walk, &mut rng);
+            let lengths = [&by_rows, &by_columns].map(|db| {
+                let solution = db.solve(&start, &SolveOptions::default()).unwrap();
+                assert_eq!(start.replay(&solution.moves), Some(goal), "{start}");
+                solution.moves.len()
+            });
+            assert_eq!(lengths[0], lengths[1], "{start}");
+            let manhattan =
+                crate::util::plain_manhattan(cols, start.cells(), goal.cells()) as usize;
+            let d = lengths[0];
+            assert!(
+                manhattan <= d && d <= walk,
+                "{start}: {d}, Manhattan {manhattan}"
+            );
+            assert!(
+                (d - manhattan).is_multiple_of(2) && (walk - d).is_multiple_of(2),
+                "{start}: {d}"
+            );
+        }
+    }
+}

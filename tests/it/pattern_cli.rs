@@ -189,3 +189,98 @@ fn timeout_gives_up_with_a_clear_error() {
         other => panic!("exit {other:?}"),
     }
 }
+
+/// Each bad `--timeout` gets its own reason, exit 2, for every command
+/// that searches, and a huge value is not echoed whole.
+#[test]
+fn each_bad_timeout_says_what_is_wrong_with_it() {
+    let db = pattern_file("3x3", "4-4");
+    let huge = "9".repeat(100_000);
+    let cases = [
+        ("abc", "not a number of seconds"),
+        ("", "not a number of seconds"),
+        ("1_000", "not a number of seconds"),
+        ("nan", "NaN is not a number of seconds"),
+        ("0", "must be above 0 seconds"),
+        ("-1", "must be above 0 seconds"),
+        ("-inf", "must be above 0 seconds"),
+        ("inf", "an infinite timeout is no limit"),
+        ("1e300", "above the limit of 1000000000 seconds"),
+        ("1000000001", "above the limit of 1000000000 seconds"),
+        (huge.as_str(), "above the limit of 1000000000 seconds"),
+        ("1e-12", "the shortest timeout is 1e-9"),
+    ];
+    for (value, reason) in cases {
+        let flag = format!("--timeout={value}");
+        for command in [
+            &["solve", "867254301", flag.as_str()][..],
+            &["distance", "867254301", flag.as_str()],
+            &["batch", flag.as_str()],
+        ] {
+            let out = run_query(&db, command, 2);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(err.contains(reason), "{value:.20}: {err}");
+            assert!(err.len() < 400, "{value:.20}: {} bytes", err.len());
+            assert!(out.stdout.is_empty());
+        }
+    }
+    // The limit itself, and the shortest, are accepted.
+    for value in ["1000000000", "1e-9"] {
+        let out = query(&db)
+            .args(["distance", "123456708", "--timeout", value])
+            .output()
+            .unwrap();
+        assert!(
+            matches!(out.status.code(), Some(0 | 2)),
+            "{value}: {:?}",
+            out.status
+        );
+        if out.status.code() == Some(2) {
+            // A nanosecond may run out before the one-move search ends.
+            assert!(String::from_utf8_lossy(&out.stderr).contains("within the time"));
+        }
+    }
+}
+
+/// 3×5 and 5×3 list both their partitions; a partition of another board,
+/// an empty name, or a board without named partitions is refused with the
+/// names there are.
+#[test]
+fn partitions_are_listed_per_board_and_others_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.db");
+    let refusal = |board: &str, partition: &str| {
+        let output = Command::cargo_bin("build-db")
+            .unwrap()
+            .args(["--board", board, "--partition", partition, "-q", "--out"])
+            .arg(&out)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    for board in ["3x5", "5x3"] {
+        let err = refusal(board, "7-8");
+        assert!(
+            err.contains(&format!("for a {board} board; known: 7-7, 6-6-2")),
+            "{err}"
+        );
+    }
+    let err = refusal("4x4", "7-7");
+    assert!(
+        err.contains("no partition named \"7-7\" for a 4x4 board; known: 6-6-3, 7-8"),
+        "{err}"
+    );
+    let err = refusal("4x4", "");
+    assert!(
+        err.contains("no partition named \"\" for a 4x4 board"),
+        "{err}"
+    );
+    let err = refusal("2x3", "4-4");
+    assert!(
+        err.contains("known: none (boards with named partitions: 4x4, 3x5"),
+        "{err}"
+    );
+    assert!(!out.exists(), "nothing is written for a refused partition");
+}

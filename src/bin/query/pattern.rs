@@ -22,13 +22,40 @@ pub struct TimeoutArg {
     timeout: Option<Duration>,
 }
 
+/// The longest `--timeout`, in seconds: about 31 years, past any search
+/// anyone waits for, and far from where a deadline would overflow the clock.
+const MAX_TIMEOUT_SECONDS: f64 = 1e9;
+
+/// `--timeout`'s value, or why it is not one (clap shows the value itself).
 fn parse_timeout(text: &str) -> Result<Duration, String> {
-    match text.trim().parse::<f64>() {
-        Ok(s) if s.is_finite() && s > 0.0 && s < 1e9 => Ok(Duration::from_secs_f64(s)),
-        _ => Err(format!(
-            "{text:?} is not a number of seconds above 0 (for example 10 or 0.5)"
-        )),
+    const EXAMPLE: &str = "for example 10 or 0.5";
+    let no_limit = "leave --timeout out to search without a limit";
+    let Ok(seconds) = text.trim().parse::<f64>() else {
+        return Err(format!("not a number of seconds ({EXAMPLE})"));
+    };
+    if seconds.is_nan() {
+        return Err(format!("NaN is not a number of seconds ({EXAMPLE})"));
     }
+    if seconds <= 0.0 {
+        return Err(format!("a timeout must be above 0 seconds; {no_limit}"));
+    }
+    if seconds > MAX_TIMEOUT_SECONDS {
+        // A long enough run of digits parses as infinity too; only a value
+        // that says so is called infinite.
+        return Err(if text.to_ascii_lowercase().contains("inf") {
+            format!("an infinite timeout is no limit: {no_limit}")
+        } else {
+            format!(
+                "above the limit of {MAX_TIMEOUT_SECONDS:.0} seconds (about 31 years); {no_limit}"
+            )
+        });
+    }
+    if seconds < 1e-9 {
+        return Err(format!(
+            "below a nanosecond, the clock's finest step: the shortest timeout is 1e-9 ({EXAMPLE})"
+        ));
+    }
+    Ok(Duration::from_secs_f64(seconds))
 }
 
 /// Runs `command` on a pattern database.
@@ -39,37 +66,27 @@ pub fn run(
     out: &mut impl Write,
 ) -> anyhow::Result<Outcome> {
     match command {
-        Command::Solve(args) if !args.all => {
-            let (start, goal) = args.pair.boards(db.shape())?;
-            let solution = match solve(db, &start, &goal, args.timeout.timeout, true)? {
-                Ok(solution) => solution,
-                Err(why) => return unsolvable(&start, &goal, why, args.json, out),
-            };
-            if args.json {
-                let mut line = Vec::new();
-                write_json_with_nodes(&mut line, &start, &goal, &solution);
-                line.push(b'\n');
-                out.write_all(&line)?;
-                return Ok(Outcome::Success);
-            }
-            crate::solve::write_text(&start, &goal, &solution.moves, args.boards, out)
-        }
-        Command::Distance(args) => {
-            let (start, goal) = args.pair.boards(db.shape())?;
-            let solution = match solve(db, &start, &goal, args.timeout.timeout, true)? {
-                Ok(solution) => solution,
-                Err(why) => return unsolvable(&start, &goal, why, args.json, out),
-            };
-            if args.json {
-                let mut line = Vec::new();
-                write_json_with_nodes(&mut line, &start, &goal, &solution);
-                line.push(b'\n');
-                out.write_all(&line)?;
-            } else {
-                writeln!(out, "{}", solution.moves.len())?;
-            }
-            Ok(Outcome::Success)
-        }
+        Command::Solve(args) if !args.all => answer(
+            db,
+            &args.pair,
+            &args.timeout,
+            args.json,
+            out,
+            |start, goal, moves, out| {
+                crate::solve::write_text(start, goal, moves, args.boards, out)
+            },
+        ),
+        Command::Distance(args) => answer(
+            db,
+            &args.pair,
+            &args.timeout,
+            args.json,
+            out,
+            |_, _, moves, out| {
+                writeln!(out, "{}", moves.len())?;
+                Ok(Outcome::Success)
+            },
+        ),
         Command::Batch(args) => {
             let goal = args.goal.board(db.shape())?;
             let (threads, format) = args.threads_and_format()?;
@@ -93,49 +110,63 @@ pub fn run(
 
 /// Why `command` needs a complete table.
 fn refusal(command: &Command, path: &Path) -> anyhow::Error {
-    let (name, needs) = match command {
-        Command::Solve(_) => (
-            "solve --all",
-            "counting every shortest solution needs every position's distance",
-        ),
-        Command::Histogram(_) => (
-            "histogram",
-            "counting positions at each distance needs every position's distance",
-        ),
-        Command::Random(_) => (
-            "random",
-            "drawing positions at a given distance needs every position's distance",
-        ),
-        Command::Stats(_) => (
-            "stats",
-            "statistics over every position need every position's distance",
-        ),
-        Command::Heuristics(_) => (
-            "heuristics",
-            "comparing heuristics over every position needs every position's distance",
-        ),
-        Command::Compare(_) => (
-            "compare",
-            "checking the textbook searches needs the true distance of every position they visit",
-        ),
-        _ => ("this command", "it needs a complete table"),
+    let (name, work) = match command {
+        Command::Solve(_) => ("solve --all", "counting every shortest solution"),
+        Command::Histogram(_) => ("histogram", "counting positions at each distance"),
+        Command::Random(_) => ("random", "drawing positions at a given distance"),
+        Command::Stats(_) => ("stats", "gathering statistics over every position"),
+        Command::Heuristics(_) => ("heuristics", "comparing heuristics over every position"),
+        Command::Compare(_) => ("compare", "checking the textbook searches' answers"),
+        _ => ("this command", "it"),
     };
     anyhow::anyhow!(
-        "`query {name}` needs a complete table: {needs}, and {} is a pattern database, which \
-         holds lower bounds for a search, not distances. On this board it answers solve, \
-         distance, batch, info and verify",
+        "`query {name}` needs a complete table: {work} needs every position's distance, and {} \
+         is a pattern database, which holds lower bounds for a search, not distances. On this \
+         board it answers solve, distance, batch, info and verify",
         path.display()
     )
 }
 
-/// Searches, showing the bound on a terminal when the search is long.
+/// `solve` or `distance`: searches from `pair`'s start to its goal and
+/// writes the JSON line, the unsolvable answer, or (as text) what
+/// `write_text` makes of the moves.
+fn answer<W: Write>(
+    db: &PatternDatabase<Mmap>,
+    pair: &crate::PairArgs,
+    timeout: &TimeoutArg,
+    json: bool,
+    out: &mut W,
+    write_text: impl FnOnce(&Board, &Board, &[npuzzle::Move], &mut W) -> anyhow::Result<Outcome>,
+) -> anyhow::Result<Outcome> {
+    let (start, goal) = pair.boards(db.shape())?;
+    match solve(db, &start, &goal, timeout.timeout)? {
+        Err(why) => unsolvable(&start, &goal, why, json, out),
+        Ok(solution) if json => {
+            json_line(out, |line| {
+                write_json_with_nodes(line, &start, &goal, &solution)
+            })?;
+            Ok(Outcome::Success)
+        }
+        Ok(solution) => write_text(&start, &goal, &solution.moves, out),
+    }
+}
+
+/// Writes one JSON object that `write` puts in a buffer, and a newline.
+fn json_line(out: &mut impl Write, write: impl FnOnce(&mut Vec<u8>)) -> io::Result<()> {
+    let mut line = Vec::new();
+    write(&mut line);
+    line.push(b'\n');
+    out.write_all(&line)
+}
+
+/// Searches on every core, showing the bound on a terminal when the search
+/// is long.
 /// The inner error is the unsolvable case, which is an answer.
 fn solve(
     db: &PatternDatabase<Mmap>,
     start: &Board,
     goal: &Board,
     timeout: Option<Duration>,
-    parallel: bool,
 ) -> anyhow::Result<Result<Solution, npuzzle::Unsolvable>> {
     let started = Instant::now();
     let terminal = io::stderr().is_terminal();
@@ -153,7 +184,7 @@ fn solve(
     };
     let options = SolveOptions {
         deadline: timeout.map(|t| started + t),
-        parallel,
+        parallel: true,
         on_bound: Some(&on_bound),
         ..SolveOptions::default()
     };
@@ -165,7 +196,7 @@ fn solve(
         Ok(solution) => Ok(Ok(solution)),
         Err(SolveError::Unsolvable(why)) => Ok(Err(why)),
         Err(e @ SolveError::TimedOut { .. }) => Err(anyhow::anyhow!(
-            "{e} (--timeout {:.1} s); a longer --timeout, or a stronger partition (build-db \
+            "{e} (--timeout {} s); a longer --timeout, or a stronger partition (build-db \
              --partition), may find it",
             timeout.unwrap_or_default().as_secs_f64()
         )),
@@ -181,10 +212,7 @@ fn unsolvable(
     out: &mut impl Write,
 ) -> anyhow::Result<Outcome> {
     if json {
-        let mut line = Vec::new();
-        write_json(&mut line, start, goal, Err(&why));
-        line.push(b'\n');
-        out.write_all(&line)?;
+        json_line(out, |line| write_json(line, start, goal, Err(&why)))?;
     } else {
         writeln!(out, "unsolvable: {why}")?;
     }
