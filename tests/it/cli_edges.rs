@@ -65,6 +65,21 @@ fn an_absurd_thread_count_is_refused() {
         .stderr(predicate::str::contains(
             "--threads 65535 is more than this machine can use",
         ));
+    // Past any integer type: the same limit, not the type's.
+    for huge in ["99999999999999999999", "65536"] {
+        expect_batch(&t.path, &["batch", "--threads", huge], "867254301\n", 2).stderr(
+            predicate::str::contains("more than this machine can use")
+                .and(predicate::str::contains("per core")),
+        );
+    }
+    for (bad, why) in [
+        ("0", "at least 1 thread"),
+        ("two", "not a whole number"),
+        ("", "not a whole number"),
+    ] {
+        expect_batch(&t.path, &["batch", "--threads", bad], "867254301\n", 2)
+            .stderr(predicate::str::contains(why));
+    }
     let one_thread = ["batch", "--threads", "1", "--format", "moves"];
     expect_batch(&t.path, &one_thread, "123456708\n", 0).stdout("R\n");
 }

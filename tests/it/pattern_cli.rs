@@ -27,6 +27,10 @@ fn build_db_writes_a_pattern_database_that_query_reads() {
 
 #[test]
 fn build_db_refuses_an_unknown_partition() {
+    // A folder of the test's own: were the partition ever accepted, the
+    // build would write there and nowhere else.
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("x.db");
     let out = Command::cargo_bin("build-db")
         .unwrap()
         .args([
@@ -35,7 +39,7 @@ fn build_db_refuses_an_unknown_partition() {
             "--partition",
             "9-9",
             "--out",
-            "/nonexistent/x.db",
+            out_path.to_str().unwrap(),
         ])
         .assert()
         .code(2)
@@ -43,6 +47,7 @@ fn build_db_refuses_an_unknown_partition() {
         .clone();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("6-6-3, 7-8"), "{err}");
+    assert!(!out_path.exists());
 }
 
 #[test]

@@ -24,7 +24,7 @@ pub struct BatchArgs {
     #[arg(long)]
     csv: bool,
     /// Threads to spread the work over, at most 4 per core [default: one per core].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
     threads: Option<u16>,
     #[command(flatten)]
     pub(crate) timeout: crate::pattern::TimeoutArg,
@@ -33,6 +33,34 @@ pub struct BatchArgs {
 /// Threads per core beyond which more threads only cost memory (each holds
 /// a block of input and one of output) and start-up time.
 const THREADS_PER_CORE: usize = 4;
+
+/// The most threads a batch can take on this machine.
+fn most_threads() -> (usize, usize) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (cores, THREADS_PER_CORE * cores)
+}
+
+/// `--threads`: a whole number above 0. The limit per core is checked with
+/// the other arguments; a number past any machine's is refused here, with
+/// that limit rather than the integer type's.
+fn parse_threads(text: &str) -> Result<u16, String> {
+    let digits = text.trim();
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err("not a whole number of threads (for example 2)".to_string());
+    }
+    match digits.parse::<u16>() {
+        Ok(0) => Err("a batch needs at least 1 thread".to_string()),
+        Ok(n) => Ok(n),
+        Err(_) => {
+            let (cores, most) = most_threads();
+            Err(format!(
+                "more than this machine can use: it has {cores} core{}, and batch takes at most \
+                 {most} threads ({THREADS_PER_CORE} per core)",
+                if cores == 1 { "" } else { "s" },
+            ))
+        }
+    }
+}
 
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum FormatArg {
@@ -65,13 +93,12 @@ pub fn run(db: &Database<Mmap>, args: &BatchArgs, out: &mut impl Write) -> Resul
 impl BatchArgs {
     /// The threads asked for (checked against the cores) and the format.
     pub(crate) fn threads_and_format(&self) -> Result<(usize, BatchFormat)> {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let (cores, most) = most_threads();
         let threads = match self.threads {
-            Some(n) if n as usize > THREADS_PER_CORE * cores => anyhow::bail!(
+            Some(n) if n as usize > most => anyhow::bail!(
                 "--threads {n} is more than this machine can use: it has {cores} core{}, and \
-             batch takes at most {} threads ({THREADS_PER_CORE} per core)",
+             batch takes at most {most} threads ({THREADS_PER_CORE} per core)",
                 if cores == 1 { "" } else { "s" },
-                THREADS_PER_CORE * cores
             ),
             Some(n) => n as usize,
             None => cores,
