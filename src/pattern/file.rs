@@ -35,17 +35,13 @@ use super::error::PatternError;
 use super::partition::Partition;
 use super::placement::PlacementRanker;
 use super::table::UNREACHED;
-use crate::db::error::WriteError;
+use crate::db::error::{EnvelopeError, WriteError, INCONSISTENT};
 use crate::db::format::{
-    bincode_config, page_align, section_offsets, Preamble, FIRST_SECTION, MAX_HEADER_LEN, PAGE,
-    PREAMBLE_LEN,
+    bincode_config, check_section_offsets, read_envelope, Envelope, FileKind, SectionWriter,
 };
-use crate::db::replace::{ReplaceError, Replacement};
 use crate::puzzle::shape::{Shape, ShapeError};
 use bincode::{Decode, Encode};
 use serde::Serialize;
-use std::fs::File;
-use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::Path;
 
 /// The first eight bytes of every pattern-database file.
@@ -120,59 +116,21 @@ impl PatternTableInfo {
     }
 }
 
+/// The pattern databases' kind of file: [`PATTERN_MAGIC`],
+/// [`PATTERN_VERSION`].
+pub const PATTERN_FILE: FileKind = FileKind {
+    magic: PATTERN_MAGIC,
+    version: PATTERN_VERSION,
+    name: "pattern database",
+};
+
 /// Why bytes are not a usable pattern database. Every check runs at open,
 /// before any table is touched; none of them reads the tables themselves.
 #[derive(Debug, thiserror::Error)]
 pub enum PatternFormatError {
-    /// Shorter than the fixed preamble.
-    #[error("the file is {got} bytes long, too short to be a database (the preamble alone is {expected})")]
-    TooShort {
-        /// Bytes needed.
-        expected: usize,
-        /// Bytes present.
-        got: usize,
-    },
-    /// Not the pattern databases' magic bytes.
-    #[error("not an npuzzle pattern database: expected magic bytes {:?}, got {:?}", String::from_utf8_lossy(&PATTERN_MAGIC), String::from_utf8_lossy(.got))]
-    Magic {
-        /// The first eight bytes.
-        got: [u8; 8],
-    },
-    /// Another format version.
-    #[error("pattern database format version {got} is not supported: this build reads version {expected}")]
-    Version {
-        /// [`PATTERN_VERSION`].
-        expected: u32,
-        /// The file's version.
-        got: u32,
-    },
-    /// The preamble claims a header longer than the file or the limit.
-    #[error("{DAMAGED_HEADER}: it claims {claimed} bytes, but the file has {available} after the preamble")]
-    HeaderLength {
-        /// Header bytes the preamble claims.
-        claimed: usize,
-        /// Bytes after the preamble (or the limit, if smaller).
-        available: usize,
-    },
-    /// The header's bytes do not match the preamble's checksum.
-    #[error("{DAMAGED_HEADER}: expected checksum {expected:08x}, got {got:08x}")]
-    HeaderChecksum {
-        /// The preamble's CRC-32.
-        expected: u32,
-        /// The CRC-32 of the header's bytes.
-        got: u32,
-    },
-    /// The header's bytes do not decode.
-    #[error("{DAMAGED_HEADER}: it does not decode")]
-    HeaderDecode(#[source] bincode::error::DecodeError),
-    /// The header decodes from fewer bytes than the preamble claims.
-    #[error("{DAMAGED_HEADER}: expected {expected} bytes, decoded {got}")]
-    HeaderTrailing {
-        /// Header bytes the preamble claims.
-        expected: usize,
-        /// Bytes the header decoded from.
-        got: usize,
-    },
+    /// The preamble, the header's framing or the file's length.
+    #[error(transparent)]
+    Envelope(#[from] EnvelopeError),
     /// The header names a board this build does not support.
     #[error("{INCONSISTENT}: {0}")]
     Board(#[source] ShapeError),
@@ -220,27 +178,13 @@ pub enum PatternFormatError {
         /// Where the header says it is.
         got: u64,
     },
-    /// The file is longer or shorter than its header implies.
-    #[error("the file is {got} bytes long but its header implies {expected}: it is truncated or has extra bytes")]
-    Length {
-        /// Bytes the header implies.
-        expected: u64,
-        /// Bytes present.
-        got: u64,
-        /// The board the header names.
-        shape: Shape,
-    },
 }
-
-const DAMAGED_HEADER: &str =
-    "the header (the end of the file) is damaged, or the file is truncated or has extra bytes";
-const INCONSISTENT: &str = "the header is inconsistent";
 
 impl PatternFormatError {
     /// The board the file holds, where the header could still be read.
     pub fn readable_board(&self) -> Option<Shape> {
         match self {
-            PatternFormatError::Length { shape, .. } => Some(*shape),
+            PatternFormatError::Envelope(e) => e.readable_board(),
             _ => None,
         }
     }
@@ -261,51 +205,8 @@ pub fn check_pattern_header(
     data: &[u8],
 ) -> Result<(PatternHeader, Partition, usize), PatternFormatError> {
     use PatternFormatError as E;
-    if data.len() < PREAMBLE_LEN {
-        return Err(E::TooShort {
-            expected: PREAMBLE_LEN,
-            got: data.len(),
-        });
-    }
-    let (preamble, _): (Preamble, usize) =
-        bincode::decode_from_slice(&data[..PREAMBLE_LEN], bincode_config())
-            .map_err(E::HeaderDecode)?;
-    if preamble.magic != PATTERN_MAGIC {
-        return Err(E::Magic {
-            got: preamble.magic,
-        });
-    }
-    if preamble.version != PATTERN_VERSION {
-        return Err(E::Version {
-            expected: PATTERN_VERSION,
-            got: preamble.version,
-        });
-    }
-    let header_len = preamble.header_len as usize;
-    let available = data.len() - PREAMBLE_LEN;
-    if header_len > MAX_HEADER_LEN || header_len > available {
-        return Err(E::HeaderLength {
-            claimed: header_len,
-            available: available.min(MAX_HEADER_LEN),
-        });
-    }
-    let header_start = data.len() - header_len;
-    let header_bytes = &data[header_start..];
-    let crc = crc32fast::hash(header_bytes);
-    if crc != preamble.header_crc {
-        return Err(E::HeaderChecksum {
-            expected: preamble.header_crc,
-            got: crc,
-        });
-    }
-    let (header, read): (PatternHeader, usize) =
-        bincode::decode_from_slice(header_bytes, bincode_config()).map_err(E::HeaderDecode)?;
-    if read != header_len {
-        return Err(E::HeaderTrailing {
-            expected: header_len,
-            got: read,
-        });
-    }
+    let envelope: Envelope<PatternHeader> = read_envelope(data, PATTERN_FILE)?;
+    let header = &envelope.header;
     let shape = Shape::for_search(header.rows as usize, header.cols as usize).map_err(E::Board)?;
     if header.goal_blank as usize != shape.cells() - 1 {
         return Err(E::GoalBlank {
@@ -345,25 +246,14 @@ pub fn check_pattern_header(
     }
     // At most 15 tables of at most u32::MAX entries each (checked above):
     // the offsets add up without overflow.
-    let (offsets, end) = section_offsets(header.tables.iter().map(|t| t.placements));
-    for (table, (t, expected)) in header.tables.iter().zip(offsets).enumerate() {
-        if t.offset != expected {
-            return Err(E::SectionOffset {
-                table,
-                expected,
-                got: t.offset,
-            });
-        }
-    }
-    let expected_len = end + header_len as u64;
-    if data.len() as u64 != expected_len {
-        return Err(E::Length {
-            expected: expected_len,
-            got: data.len() as u64,
-            shape,
-        });
-    }
-    Ok((header, partition, header_start))
+    let end = check_section_offsets(header.tables.iter().map(|t| (t.offset, t.placements)))
+        .map_err(|m| E::SectionOffset {
+            table: m.index,
+            expected: m.expected,
+            got: m.got,
+        })?;
+    envelope.check_length(data, end, shape)?;
+    Ok((envelope.header, partition, envelope.header_start))
 }
 
 /// A pattern database being written, one table at a time, into a temporary
@@ -371,26 +261,16 @@ pub fn check_pattern_header(
 /// Dropped before that, it removes the temporary file and leaves `path` as
 /// it was.
 pub struct PatternWriter<'a> {
-    path: &'a Path,
-    replacement: Replacement,
-    out: BufWriter<File>,
+    sections: SectionWriter<'a>,
     header: PatternHeader,
-    written: u64,
 }
 
 impl<'a> PatternWriter<'a> {
     /// Starts a pattern database of `shape` boards, for the partition
     /// called `name`, at `path`.
     pub fn create(path: &'a Path, shape: Shape, name: &str) -> Result<Self, WriteError> {
-        let replacement = Replacement::start(path, ".tmp").map_err(|e| write_error(path, e))?;
-        let file = replacement
-            .file()
-            .try_clone()
-            .map_err(|e| write_error(path, e.into()))?;
-        let mut writer = PatternWriter {
-            path,
-            replacement,
-            out: BufWriter::with_capacity(1 << 20, file),
+        Ok(PatternWriter {
+            sections: SectionWriter::create(path, PATTERN_FILE)?,
             header: PatternHeader {
                 rows: shape.rows() as u8,
                 cols: shape.cols() as u8,
@@ -398,18 +278,12 @@ impl<'a> PatternWriter<'a> {
                 partition: name.to_string(),
                 tables: Vec::new(),
             },
-            written: 0,
-        };
-        // The preamble's place; it is written last, once the header is known.
-        writer.pad_to(FIRST_SECTION)?;
-        Ok(writer)
+        })
     }
 
-    /// Appends the table of pattern `tiles`; returns its description.
+    /// Appends the table of pattern `tiles`.
     pub fn append(&mut self, tiles: &[u8], entries: &[u8]) -> Result<(), WriteError> {
-        let offset = page_align(self.written);
-        self.pad_to(offset)?;
-        self.write(entries)?;
+        let offset = self.sections.append_section(entries)?;
         let info = PatternTableInfo::describe(tiles, entries, offset);
         self.header.tables.push(info);
         Ok(())
@@ -422,51 +296,8 @@ impl<'a> PatternWriter<'a> {
 
     /// Writes the header and the preamble, flushes everything to disk and
     /// renames the file into place. Returns the file's size.
-    pub fn finish(mut self) -> Result<u64, WriteError> {
-        let header_bytes = encode_pattern_header(&self.header);
-        self.write(&header_bytes)?;
-        let preamble = Preamble {
-            magic: PATTERN_MAGIC,
-            version: PATTERN_VERSION,
-            header_len: header_bytes.len() as u32,
-            header_crc: crc32fast::hash(&header_bytes),
-        };
-        let preamble =
-            bincode::encode_to_vec(preamble, bincode_config()).expect("a preamble always encodes");
-        let path = self.path;
-        let io = |e: io::Error| write_error(path, e.into());
-        self.out.flush().map_err(io)?;
-        let mut file = self.out.into_inner().map_err(|e| io(e.into_error()))?;
-        file.seek(SeekFrom::Start(0)).map_err(io)?;
-        file.write_all(&preamble).map_err(io)?;
-        self.replacement
-            .commit()
-            .map_err(|e| write_error(path, e.into()))?;
-        Ok(self.written)
-    }
-
-    fn write(&mut self, bytes: &[u8]) -> Result<(), WriteError> {
-        self.out
-            .write_all(bytes)
-            .map_err(|e| write_error(self.path, e.into()))?;
-        self.written += bytes.len() as u64;
-        Ok(())
-    }
-
-    fn pad_to(&mut self, offset: u64) -> Result<(), WriteError> {
-        const ZEROS: [u8; PAGE as usize] = [0; PAGE as usize];
-        while self.written < offset {
-            let n = (offset - self.written).min(PAGE) as usize;
-            self.write(&ZEROS[..n])?;
-        }
-        Ok(())
-    }
-}
-
-fn write_error(path: &Path, source: ReplaceError) -> WriteError {
-    WriteError {
-        path: path.to_path_buf(),
-        source,
+    pub fn finish(self) -> Result<u64, WriteError> {
+        self.sections.finish(&encode_pattern_header(&self.header))
     }
 }
 

@@ -44,7 +44,7 @@ pub use db::PatternDb;
 pub use error::{PatternError, SolveError};
 pub use file::{
     check_pattern_header, encode_pattern_header, PatternFormatError, PatternHeader,
-    PatternTableInfo, PatternWriter, PATTERN_MAGIC, PATTERN_VERSION,
+    PatternTableInfo, PatternWriter, PATTERN_FILE, PATTERN_MAGIC, PATTERN_VERSION,
 };
 pub use memory::huge_page_copy;
 pub use partition::Partition;

@@ -24,7 +24,7 @@ use super::database::PatternDatabase;
 use super::file::PatternTableInfo;
 use super::placement::PlacementRanker;
 use super::table::UNREACHED;
-use crate::db::format::PREAMBLE_LEN;
+use crate::db::format;
 use rayon::prelude::*;
 
 /// What verifying one pattern table found.
@@ -82,16 +82,8 @@ pub fn verify_patterns<B: AsRef<[u8]>>(db: &PatternDatabase<B>) -> PatternReport
         .iter()
         .map(|info| verify_table(db, info))
         .collect();
-    let bytes = db.bytes();
-    let mut end = PREAMBLE_LEN;
-    let mut nonzero_padding = 0;
-    for t in &db.header().tables {
-        nonzero_padding += bytes[end..t.offset as usize]
-            .iter()
-            .filter(|&&b| b != 0)
-            .count() as u64;
-        end = (t.offset + t.placements) as usize;
-    }
+    let sections = db.header().tables.iter().map(|t| (t.offset, t.placements));
+    let nonzero_padding = format::nonzero_padding(db.bytes(), sections);
     PatternReport {
         tables,
         nonzero_padding,

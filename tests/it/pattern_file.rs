@@ -92,7 +92,13 @@ fn complete_table_readers_refuse_a_pattern_file() {
     let err = npuzzle::Database::from_bytes(bytes_of("3x3", "4-4"))
         .err()
         .unwrap();
-    assert!(matches!(err, npuzzle::FormatError::Magic { .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            npuzzle::FormatError::Envelope(npuzzle::EnvelopeError::Magic { .. })
+        ),
+        "{err}"
+    );
 }
 
 #[test]
@@ -145,10 +151,11 @@ fn another_version_is_refused_by_name() {
     assert!(
         matches!(
             err,
-            PatternFormatError::Version {
+            PatternFormatError::Envelope(npuzzle::EnvelopeError::Version {
                 expected: 1,
-                got: 2
-            }
+                got: 2,
+                ..
+            })
         ),
         "{err}"
     );

@@ -260,7 +260,7 @@ fn open_database(
         Ok(db) => db,
         Err(AnyOpenError::Pattern { problem, .. }) => {
             let advice = match &problem {
-                PatternFormatError::Version { expected, got } if got > expected => {
+                PatternFormatError::Envelope(e) if e.newer_version().is_some() => {
                     "it was written by a newer npuzzle; upgrade this one to read it".to_string()
                 }
                 problem => format!(
@@ -320,10 +320,10 @@ fn open_error(e: OpenError, path: &Path, from: &str, named: Option<Shape>) -> an
         OpenError::Format { problem, .. } => {
             let advice = match &problem {
                 // Not ours at all: suggesting a rebuild there would overwrite the file.
-                FormatError::Magic { .. } | FormatError::TooShort { .. } => {
+                FormatError::Envelope(e) if e.is_foreign() => {
                     "is --db or NPUZZLE_DB pointing at the right file?".to_string()
                 }
-                FormatError::Version { expected, got } if got > expected => format!(
+                FormatError::Envelope(e) if e.newer_version().is_some() => format!(
                     "it was written by a newer npuzzle; upgrade this one to read it (or rebuild \
                      it with: {})",
                     build_advice(path, named)
