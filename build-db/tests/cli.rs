@@ -121,7 +121,7 @@ fn the_default_board_is_three_by_three() {
 fn four_by_four_complete_tables_are_refused_with_a_reason() {
     let dir = tempfile::tempdir().unwrap();
     build_db(dir.path())
-        .args(["--board", "4x4", "--all-goals"])
+        .args(["--board", "4x4", "--every-blank"])
         .assert()
         .code(2)
         .stdout("")

@@ -19,7 +19,9 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use memmap2::Mmap;
 use npuzzle::analysis::plot;
-use npuzzle::pattern::{AnyDatabase, AnyOpenError, PatternFormatError};
+use npuzzle::pattern::{
+    AnyDatabase, AnyOpenError, Partition, PatternDatabase, PatternFormatError, SolveError,
+};
 use npuzzle::{
     excerpt, locate, parse_board, Board, FormatError, Location, LookupError, OpenError, Origin,
     Shape,
@@ -161,10 +163,21 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
         AnyDatabase::Pattern(db) => {
             let verifying = matches!(cli.command, Command::Verify(_));
             return pattern::run(&db, &cli.command, path, out).map_err(|e| {
-                if verifying {
+                let missing_set = e.chain().any(|c| {
+                    matches!(
+                        c.downcast_ref::<SolveError>(),
+                        Some(SolveError::MissingGoalSet { .. })
+                    )
+                });
+                if missing_set {
+                    anyhow::anyhow!(
+                        "{e:#}; rebuild it with a set for every goal: {} --all-goals",
+                        pattern_build_command(path, &db, false)
+                    )
+                } else if verifying {
                     anyhow::anyhow!(
                         "{e:#}; rebuild it with: {}",
-                        build_command(path, db.shape())
+                        pattern_build_command(path, &db, db.sets().len() > 1)
                     )
                 } else {
                     e
@@ -217,6 +230,25 @@ fn with_advice(e: anyhow::Error, path: &Path, shape: Shape) -> anyhow::Error {
         ),
         _ => e,
     }
+}
+
+/// The command that rebuilds the pattern database `db` at `path`: its
+/// partition, where `build-db` would not choose it unasked (and always on
+/// boards that get complete tables by default), and `--all-goals` if asked.
+fn pattern_build_command(path: &Path, db: &PatternDatabase<Mmap>, all_goals: bool) -> String {
+    let shape = db.shape();
+    let mut cmd = build_command(path, shape);
+    let name = &db.header().partition;
+    let partition = db.patterns().partition();
+    let unasked = shape.cells() > npuzzle::MAX_TABLE_CELLS
+        && Partition::default_for(shape).as_ref() == Some(partition);
+    if !unasked && Partition::named(shape, name).as_ref() == Ok(partition) {
+        cmd.push_str(&format!(" --partition {name}"));
+    }
+    if all_goals {
+        cmd.push_str(" --all-goals");
+    }
+    cmd
 }
 
 /// The command that (re)builds the database at `path` for `shape` boards,
