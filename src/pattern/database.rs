@@ -167,6 +167,12 @@ impl<B: AsRef<[u8]>> PatternDatabase<B> {
         goal: &Board,
         options: &SolveOptions,
     ) -> Result<Solution, SolveError> {
+        self.set_serving(goal)?.solve_to(start, goal, options)
+    }
+
+    /// The set that answers toward `goal` ([`PatternDatabase::set_for`] its
+    /// blank), or why none does.
+    pub fn set_serving(&self, goal: &Board) -> Result<&PatternDb<Section<B>>, SolveError> {
         let shape = self.shape();
         if goal.shape() != shape {
             return Err(SolveError::WrongShape {
@@ -174,14 +180,12 @@ impl<B: AsRef<[u8]>> PatternDatabase<B> {
                 got: goal.shape(),
             });
         }
-        let set = self
-            .set_for(goal.blank())
+        self.set_for(goal.blank())
             .ok_or_else(|| SolveError::MissingGoalSet {
                 shape,
                 cell: goal.blank(),
                 present: self.sets.iter().map(|s| 1u16 << s.goal_blank()).sum(),
-            })?;
-        set.solve_to(start, goal, options)
+            })
     }
 
     /// Fewest moves from `start` to `goal` (a solution is found to know it).

@@ -315,6 +315,16 @@ fn a_goal_whose_class_has_no_set_is_refused_naming_the_fix() {
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("--partition 4-4 --all-goals"), "{stderr}");
+    // In batch, said once before any line is read.
+    let out = crate::util::query(&pattern_file("3x3", "4-4"))
+        .args(["batch", "--goal", "123405678"])
+        .write_stdin("867254301\n")
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--all-goals"));
     // The all-goals file answers it (the complete table's distance).
     let all = PatternDatabase::open(&all_goals_pattern_file()).unwrap();
     let start = npuzzle::parse_board("867254301", shape).unwrap();

@@ -72,6 +72,8 @@ pub fn run(
         }
         Command::Batch(args) => {
             let goal = args.goal.board(db.shape())?;
+            // A goal no set serves would fail every line: said once, with the fix.
+            db.set_serving(&goal)?;
             let (threads, format) = args.threads_and_format()?;
             let summary = run_pattern_batch(
                 db,
