@@ -368,7 +368,7 @@ pub struct Envelope<H> {
 /// each check safe: the length before anything is read, the magic and
 /// version before the header is decoded, the checksum before the header is
 /// trusted. What the header says is left to the caller, which then checks
-/// the layout with [`Envelope::check_layout`].
+/// the layout with `check_section_offsets` and [`Envelope::check_length`].
 pub fn read_envelope<H: Decode<()>>(
     data: &[u8],
     kind: FileKind,
