@@ -52,7 +52,7 @@ pub use db::build::{
     DEFAULT_PATHS_MAX_CELLS, PATHS_MAX_CELLS,
 };
 pub use db::database::Database;
-pub use db::error::{FormatError, LookupError, OpenError, WriteError};
+pub use db::error::{EnvelopeError, FormatError, LookupError, OpenError, WriteError};
 pub use db::format::{write_database, DatabaseWriter, Header, PathTableInfo, TableInfo};
 pub use db::goal_table::GoalTable;
 pub use db::locate::{
@@ -75,8 +75,9 @@ pub use table::generate::{build_table, build_table_reporting, build_tables, Leve
 pub mod raw {
     pub use crate::db::error::cells_of;
     pub use crate::db::format::{
-        bincode_config, check_header, encode_header, page_align, preamble_for, section_offsets,
-        Preamble, FIRST_SECTION, MAGIC, MAX_HEADER_LEN, PAGE, PREAMBLE_LEN, VERSION,
+        bincode_config, check_header, encode_header, page_align, preamble_for, read_envelope,
+        section_offsets, Envelope, FileKind, Preamble, COMPLETE_TABLES, FIRST_SECTION, MAGIC,
+        MAX_HEADER_LEN, PAGE, PREAMBLE_LEN, VERSION,
     };
     pub use crate::table::entry;
     pub use crate::table::generate::{

@@ -5,7 +5,7 @@
 use anyhow::{bail, Context};
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use npuzzle::pattern::{build_pattern_database, BuildProgress, Partition};
+use npuzzle::pattern::{build_pattern_sets, BuildProgress, Partition};
 use npuzzle::{
     all_goals, build_database, default_blanks, default_output, default_paths, parse_board,
     user_data_path, Shape, MAX_TABLE_CELLS, PATHS_MAX_CELLS,
@@ -36,7 +36,7 @@ struct Args {
     /// Build a pattern database with these tile groups instead of complete tables:
     /// 7-8 or 6-6-3 on 4x4, 7-7 or 6-6-2 on 3x5 and 5x3, 6-5 on 3x4 and 4x3, 4-4 on 3x3
     /// [default on 4x4: 7-8; on 3x5 and 5x3: 7-7].
-    #[arg(long, value_name = "NAME", conflicts_with_all = ["goal", "blank", "all_goals", "every_blank", "paths", "no_paths"])]
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["goal", "blank", "every_blank", "paths", "no_paths"])]
     partition: Option<String>,
     /// Where to write the database (missing folders are made; a symbolic link is followed)
     /// [default: data/RxC.db inside a checkout of npuzzle, else the per-user data folder].
@@ -52,7 +52,8 @@ struct Args {
     /// Build the table for goals with the blank in this cell, 1-based (repeatable).
     #[arg(long, value_name = "ROW,COL", conflicts_with_all = ["all_goals", "every_blank"])]
     blank: Vec<String>,
-    /// Build the tables that answer every goal: one per class of blank cells.
+    /// Build the tables that answer every goal: one per class of blank cells (for a
+    /// pattern database, one set of tables per class).
     #[arg(long, conflicts_with = "every_blank")]
     all_goals: bool,
     /// Build a table for every blank cell, so no goal needs a reflection.
@@ -88,16 +89,15 @@ fn run(args: &Args) -> anyhow::Result<()> {
     let shape = args.board;
     let complete_options = !args.goal.is_empty()
         || !args.blank.is_empty()
-        || args.all_goals
         || args.every_blank
         || args.paths
         || args.no_paths;
     if shape.cells() > MAX_TABLE_CELLS && complete_options {
         let why = Shape::new(shape.rows(), shape.cols()).expect_err("past the table limit");
         bail!(
-            "{why}. --goal, --blank, --all-goals, --every-blank and the path-table options \
-             are for complete tables; without them, build-db builds a pattern database for \
-             this board"
+            "{why}. --goal, --blank, --every-blank and the path-table options are for \
+             complete tables; without them, build-db builds a pattern database for this board \
+             (--all-goals: one set of tables per class of goal blank cells)"
         );
     }
     if args.partition.is_some() || shape.cells() > MAX_TABLE_CELLS {
@@ -150,8 +150,14 @@ fn run_patterns(args: &Args) -> anyhow::Result<()> {
     };
     let name = partition_name(&partition);
     let path = output_path(args)?;
+    // The default goal's set (blank last) first.
+    let blanks = if args.all_goals {
+        all_goals(shape)
+    } else {
+        vec![shape.cells() - 1]
+    };
     let started = Instant::now();
-    let total = partition
+    let per_set: u64 = partition
         .patterns()
         .iter()
         .map(|p| {
@@ -160,8 +166,9 @@ fn run_patterns(args: &Args) -> anyhow::Result<()> {
                 .product::<u64>()
         })
         .sum();
-    let progress = Progress::new(total, partition.patterns().len(), args.quiet);
-    let built = build_pattern_database(&path, &partition, &name, &|table, p| {
+    let tables = partition.patterns().len() * blanks.len();
+    let progress = Progress::new(per_set * blanks.len() as u64, tables, args.quiet);
+    let built = build_pattern_sets(&path, &partition, &name, &blanks, &|table, p| {
         progress.cost(table, p)
     });
     progress.bar.finish_and_clear();
@@ -173,11 +180,18 @@ fn run_patterns(args: &Args) -> anyhow::Result<()> {
         .map(|p| p.len().to_string())
         .collect();
     let maxima: Vec<String> = built.max_entries.iter().map(u8::to_string).collect();
+    let cells: Vec<String> = blanks.iter().map(|&b| cell_name(shape, b)).collect();
     println!(
-        "built {}: {shape} board, pattern database {name} (tables of {} tiles), {} placements, \
-         largest entries {}, {:.1} s ({:.1} s searching), {} bytes",
+        "built {}: {shape} board, pattern database {name} (tables of {} tiles), {} (goal blank \
+         at {}), {} placements, largest entries {}, {:.1} s ({:.1} s searching), {} bytes",
         path.display(),
         sizes.join(", "),
+        if blanks.len() == 1 {
+            "1 set".to_string()
+        } else {
+            format!("{} sets", blanks.len())
+        },
+        cells.join(" "),
         built.placements,
         maxima.join(", "),
         total.as_secs_f64(),

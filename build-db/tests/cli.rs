@@ -142,7 +142,7 @@ fn four_by_four_complete_tables_are_refused_with_a_reason() {
     let dir = tempfile::tempdir().unwrap();
     refused(
         dir.path(),
-        &["--board", "4x4", "--all-goals"],
+        &["--board", "4x4", "--every-blank"],
         &[
             "4x4",
             "16 cells",

@@ -223,10 +223,10 @@ pub fn open(py: Python<'_>, e: OpenError, origin: Origin, shape: Option<Shape>) 
         e @ OpenError::NotAFile { .. } => format!("{e}{from}"),
         OpenError::Format { path, problem } => {
             let what = match &problem {
-                FormatError::Magic { .. } | FormatError::TooShort { .. } => {
+                FormatError::Envelope(e) if e.is_foreign() => {
                     "is path= or NPUZZLE_DB pointing at the right file?".to_string()
                 }
-                FormatError::Version { expected, got } if got > expected => format!(
+                FormatError::Envelope(e) if e.newer_version().is_some() => format!(
                     "it was written by a newer npuzzle; upgrade this one to read it (or \
                      rebuild it with: {})",
                     advice(&path, shape)

@@ -4,17 +4,18 @@
 //! Messages say what is wrong with the file, never which command to run:
 //! that advice belongs to the binaries.
 
-use crate::db::format::MAGIC;
+use crate::db::format::FileKind;
 use crate::db::replace::ReplaceError;
 use crate::puzzle::shape::{Shape, ShapeError};
 use crate::puzzle::solvability::Unsolvable;
 use std::io;
 use std::path::PathBuf;
 
-/// Why bytes are not a usable database. Every check runs at open, before any
-/// table is touched; none of them reads the tables themselves.
+/// Why bytes fail the checks both kinds of file share (their envelope:
+/// preamble, header, and the file's exact length). Each kind's own error
+/// wraps it ([`FormatError::Envelope`], and the pattern databases').
 #[derive(Debug, thiserror::Error)]
-pub enum FormatError {
+pub enum EnvelopeError {
     /// Shorter than the fixed preamble.
     #[error("the file is {got} bytes long, too short to be a database (the preamble alone is {expected})")]
     TooShort {
@@ -23,16 +24,20 @@ pub enum FormatError {
         /// Bytes present.
         got: usize,
     },
-    /// Not our magic bytes.
-    #[error("not an npuzzle database: expected magic bytes {:?}, got {:?}", String::from_utf8_lossy(&MAGIC), String::from_utf8_lossy(.got))]
+    /// Not this kind's magic bytes.
+    #[error("not an npuzzle {}: expected magic bytes {:?}, got {:?}", kind.name, String::from_utf8_lossy(&kind.magic), String::from_utf8_lossy(.got))]
     Magic {
+        /// The kind of file expected.
+        kind: FileKind,
         /// The first eight bytes.
         got: [u8; 8],
     },
     /// Another format version.
-    #[error("database format version {got} is not supported: this build reads version {expected}")]
+    #[error("{} format version {got} is not supported: this build reads version {expected}", kind.name)]
     Version {
-        /// [`VERSION`](crate::raw::VERSION).
+        /// The kind of file.
+        kind: FileKind,
+        /// The version this build reads ([`FileKind::version`]).
         expected: u32,
         /// The file's version.
         got: u32,
@@ -64,6 +69,58 @@ pub enum FormatError {
         /// Bytes the header decoded from.
         got: usize,
     },
+    /// The file is longer or shorter than its header implies.
+    #[error("the file is {got} bytes long but its header implies {expected}: it is truncated or has extra bytes")]
+    Length {
+        /// Bytes the header implies.
+        expected: u64,
+        /// Bytes present.
+        got: u64,
+        /// The board the header names.
+        shape: Shape,
+    },
+}
+
+impl EnvelopeError {
+    /// The board the file holds, where the header could still be read.
+    pub fn readable_board(&self) -> Option<Shape> {
+        match self {
+            EnvelopeError::Length { shape, .. } => Some(*shape),
+            _ => None,
+        }
+    }
+
+    /// Whether the file is not of the kind expected at all (too short, or
+    /// another magic): advice to rebuild it would overwrite someone's file.
+    pub fn is_foreign(&self) -> bool {
+        matches!(
+            self,
+            EnvelopeError::Magic { .. } | EnvelopeError::TooShort { .. }
+        )
+    }
+
+    /// The file's version, when it is newer than this build reads.
+    pub fn newer_version(&self) -> Option<u32> {
+        match *self {
+            EnvelopeError::Version { expected, got, .. } if got > expected => Some(got),
+            _ => None,
+        }
+    }
+}
+
+/// What a damaged header's messages begin with.
+pub(crate) const DAMAGED_HEADER: &str =
+    "the header (the end of the file) is damaged, or the file is truncated or has extra bytes";
+/// What a header that decodes but contradicts itself begins with.
+pub(crate) const INCONSISTENT: &str = "the header is inconsistent";
+
+/// Why bytes are not a usable database. Every check runs at open, before any
+/// table is touched; none of them reads the tables themselves.
+#[derive(Debug, thiserror::Error)]
+pub enum FormatError {
+    /// The preamble, the header's framing or the file's length.
+    #[error(transparent)]
+    Envelope(#[from] EnvelopeError),
     /// The header names a board this build does not support.
     #[error("{INCONSISTENT}: {0}")]
     Board(#[source] ShapeError),
@@ -142,29 +199,16 @@ pub enum FormatError {
         /// Where the header says it is.
         got: u64,
     },
-    /// The file is longer or shorter than its header implies.
-    #[error("the file is {got} bytes long but its header implies {expected}: it is truncated or has extra bytes")]
-    Length {
-        /// Bytes the header implies.
-        expected: u64,
-        /// Bytes present.
-        got: u64,
-        /// The board the header names.
-        shape: Shape,
-    },
 }
-
-const DAMAGED_HEADER: &str =
-    "the header (the end of the file) is damaged, or the file is truncated or has extra bytes";
-const INCONSISTENT: &str = "the header is inconsistent";
 
 impl FormatError {
     /// The board the file holds, where the header could still be read.
     pub fn readable_board(&self) -> Option<Shape> {
         match self {
-            FormatError::BlankOutside { shape, .. }
-            | FormatError::Positions { shape, .. }
-            | FormatError::Length { shape, .. } => Some(*shape),
+            FormatError::Envelope(e) => e.readable_board(),
+            FormatError::BlankOutside { shape, .. } | FormatError::Positions { shape, .. } => {
+                Some(*shape)
+            }
             _ => None,
         }
     }

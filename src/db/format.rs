@@ -25,7 +25,7 @@
 //! and the file's exact length follow from the header alone, and a reader
 //! refuses anything else.
 
-use crate::db::error::{FormatError, WriteError};
+use crate::db::error::{EnvelopeError, FormatError, WriteError};
 use crate::db::replace::{ReplaceError, Replacement};
 use crate::puzzle::shape::{Shape, MAX_CELLS};
 use crate::table::generate::Table;
@@ -50,6 +50,24 @@ pub const VERSION: u32 = 3;
 
 /// Sections start on multiples of this many bytes.
 pub const PAGE: u64 = 4096;
+
+/// What tells the two kinds of file apart, and names them in messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileKind {
+    /// The file's first eight bytes.
+    pub magic: [u8; 8],
+    /// The format version this build writes and reads.
+    pub version: u32,
+    /// What messages call it: "database", "pattern database".
+    pub name: &'static str,
+}
+
+/// Complete tables: [`MAGIC`], [`VERSION`].
+pub const COMPLETE_TABLES: FileKind = FileKind {
+    magic: MAGIC,
+    version: VERSION,
+    name: "database",
+};
 
 /// Length of the encoded [`Preamble`].
 pub const PREAMBLE_LEN: usize = 20;
@@ -182,45 +200,48 @@ pub fn encode_header(header: &Header) -> Vec<u8> {
     bincode::encode_to_vec(header, bincode_config()).expect("a header always encodes")
 }
 
-/// The preamble for these header bytes.
+/// The preamble of a complete-tables file for these header bytes.
 pub fn preamble_for(header_bytes: &[u8]) -> Preamble {
-    Preamble {
-        magic: MAGIC,
-        version: VERSION,
-        header_len: header_bytes.len() as u32,
-        header_crc: crc32fast::hash(header_bytes),
+    Preamble::of(COMPLETE_TABLES, header_bytes)
+}
+
+impl Preamble {
+    /// The preamble of a file of `kind` for these header bytes.
+    pub fn of(kind: FileKind, header_bytes: &[u8]) -> Preamble {
+        Preamble {
+            magic: kind.magic,
+            version: kind.version,
+            header_len: header_bytes.len() as u32,
+            header_crc: crc32fast::hash(header_bytes),
+        }
     }
 }
 
-/// A database being written, one table at a time, into a temporary file
-/// that replaces `path` only when [`DatabaseWriter::finish`] succeeds.
-/// Dropped before that, it removes the temporary file and leaves `path` as
-/// it was.
-pub struct DatabaseWriter<'a> {
+/// A file of either kind being written, one page-aligned section at a
+/// time, into a temporary file that replaces `path` only when
+/// [`SectionWriter::finish`] succeeds. Dropped before that, it removes the
+/// temporary file and leaves `path` as it was.
+pub struct SectionWriter<'a> {
     path: &'a Path,
+    kind: FileKind,
     replacement: Replacement,
     out: BufWriter<File>,
-    header: Header,
     written: u64,
 }
 
-impl<'a> DatabaseWriter<'a> {
-    /// Starts a database of `shape` boards at `path`.
-    pub fn create(path: &'a Path, shape: Shape) -> Result<DatabaseWriter<'a>, WriteError> {
+impl<'a> SectionWriter<'a> {
+    /// Starts a file of `kind` at `path`.
+    pub fn create(path: &'a Path, kind: FileKind) -> Result<SectionWriter<'a>, WriteError> {
         let replacement = Replacement::start(path, ".tmp").map_err(|e| write_error(path, e))?;
         let file = replacement
             .file()
             .try_clone()
             .map_err(|e| write_error(path, e.into()))?;
-        let mut writer = DatabaseWriter {
+        let mut writer = SectionWriter {
             path,
+            kind,
             replacement,
             out: BufWriter::with_capacity(1 << 20, file),
-            header: Header {
-                rows: shape.rows() as u8,
-                cols: shape.cols() as u8,
-                tables: Vec::new(),
-            },
             written: 0,
         };
         // The preamble's place; it is written last, once the header is known.
@@ -228,33 +249,21 @@ impl<'a> DatabaseWriter<'a> {
         Ok(writer)
     }
 
-    /// Appends one table, and its path table if it has one.
-    pub fn append(&mut self, table: &Table) -> Result<(), WriteError> {
-        let offset = self.append_section(&table.entries)?;
-        let path_table_offset = match &table.path_table {
-            Some(words) => Some(self.append_section(words)?),
-            None => None,
-        };
-        let info = TableInfo::describe(table, offset, path_table_offset);
-        self.header.tables.push(info);
-        Ok(())
-    }
-
     /// Writes one section at the next page boundary; returns its offset.
-    fn append_section(&mut self, bytes: &[u8]) -> Result<u64, WriteError> {
+    pub fn append_section(&mut self, bytes: &[u8]) -> Result<u64, WriteError> {
         let offset = page_align(self.written);
         self.pad_to(offset)?;
         self.write(bytes)?;
         Ok(offset)
     }
 
-    /// Writes the header and the preamble, flushes everything to disk and
-    /// renames the file into place. Returns the file's size.
-    pub fn finish(mut self) -> Result<u64, WriteError> {
-        let header_bytes = encode_header(&self.header);
-        self.write(&header_bytes)?;
-        let preamble = bincode::encode_to_vec(preamble_for(&header_bytes), bincode_config())
-            .expect("a preamble always encodes");
+    /// Writes the header (encoded) and the preamble, flushes everything to
+    /// disk and renames the file into place. Returns the file's size.
+    pub fn finish(mut self, header_bytes: &[u8]) -> Result<u64, WriteError> {
+        self.write(header_bytes)?;
+        let preamble =
+            bincode::encode_to_vec(Preamble::of(self.kind, header_bytes), bincode_config())
+                .expect("a preamble always encodes");
         let path = self.path;
         let io = |e: io::Error| write_error(path, e.into());
         self.out.flush().map_err(io)?;
@@ -292,6 +301,47 @@ fn write_error(path: &Path, source: ReplaceError) -> WriteError {
     }
 }
 
+/// A database being written, one table at a time, into a temporary file
+/// that replaces `path` only when [`DatabaseWriter::finish`] succeeds.
+/// Dropped before that, it removes the temporary file and leaves `path` as
+/// it was.
+pub struct DatabaseWriter<'a> {
+    sections: SectionWriter<'a>,
+    header: Header,
+}
+
+impl<'a> DatabaseWriter<'a> {
+    /// Starts a database of `shape` boards at `path`.
+    pub fn create(path: &'a Path, shape: Shape) -> Result<DatabaseWriter<'a>, WriteError> {
+        Ok(DatabaseWriter {
+            sections: SectionWriter::create(path, COMPLETE_TABLES)?,
+            header: Header {
+                rows: shape.rows() as u8,
+                cols: shape.cols() as u8,
+                tables: Vec::new(),
+            },
+        })
+    }
+
+    /// Appends one table, and its path table if it has one.
+    pub fn append(&mut self, table: &Table) -> Result<(), WriteError> {
+        let offset = self.sections.append_section(&table.entries)?;
+        let path_table_offset = match &table.path_table {
+            Some(words) => Some(self.sections.append_section(words)?),
+            None => None,
+        };
+        let info = TableInfo::describe(table, offset, path_table_offset);
+        self.header.tables.push(info);
+        Ok(())
+    }
+
+    /// Writes the header and the preamble, flushes everything to disk and
+    /// renames the file into place. Returns the file's size.
+    pub fn finish(self) -> Result<u64, WriteError> {
+        self.sections.finish(&encode_header(&self.header))
+    }
+}
+
 /// Writes a database atomically: into a temporary file in the same folder,
 /// flushed to disk, then renamed over `path`. A crash at any point leaves
 /// either the old file or the new one, never a part; the temporary files of
@@ -305,36 +355,50 @@ pub fn write_database(path: &Path, shape: Shape, tables: &[Table]) -> Result<u64
     writer.finish()
 }
 
-/// Checks everything about the file that the header alone decides, in the
-/// order that makes each check safe: the length before anything is read,
-/// the magic and version before the header is decoded, the checksum before
-/// the header is trusted, table sizes before offsets are added up.
-/// Returns the header, the board, and where the header starts.
-pub fn check_header(data: &[u8]) -> Result<(Header, Shape, usize), FormatError> {
+/// A file's header, decoded and checked against its preamble.
+#[derive(Clone, Debug)]
+pub struct Envelope<H> {
+    /// The header.
+    pub header: H,
+    /// Where its bytes start: the file's last bytes are the header's.
+    pub header_start: usize,
+}
+
+/// Reads the envelope both kinds of file share, in the order that makes
+/// each check safe: the length before anything is read, the magic and
+/// version before the header is decoded, the checksum before the header is
+/// trusted. What the header says is left to the caller, which then checks
+/// the layout with `check_section_offsets` and [`Envelope::check_length`].
+pub fn read_envelope<H: Decode<()>>(
+    data: &[u8],
+    kind: FileKind,
+) -> Result<Envelope<H>, EnvelopeError> {
     if data.len() < PREAMBLE_LEN {
-        return Err(FormatError::TooShort {
+        return Err(EnvelopeError::TooShort {
             expected: PREAMBLE_LEN,
             got: data.len(),
         });
     }
     let (preamble, _): (Preamble, usize) =
         bincode::decode_from_slice(&data[..PREAMBLE_LEN], bincode_config())
-            .map_err(FormatError::HeaderDecode)?;
-    if preamble.magic != MAGIC {
-        return Err(FormatError::Magic {
+            .map_err(EnvelopeError::HeaderDecode)?;
+    if preamble.magic != kind.magic {
+        return Err(EnvelopeError::Magic {
+            kind,
             got: preamble.magic,
         });
     }
-    if preamble.version != VERSION {
-        return Err(FormatError::Version {
-            expected: VERSION,
+    if preamble.version != kind.version {
+        return Err(EnvelopeError::Version {
+            kind,
+            expected: kind.version,
             got: preamble.version,
         });
     }
     let header_len = preamble.header_len as usize;
     let available = data.len() - PREAMBLE_LEN;
     if header_len > MAX_HEADER_LEN || header_len > available {
-        return Err(FormatError::HeaderLength {
+        return Err(EnvelopeError::HeaderLength {
             claimed: header_len,
             available: available.min(MAX_HEADER_LEN),
         });
@@ -343,32 +407,111 @@ pub fn check_header(data: &[u8]) -> Result<(Header, Shape, usize), FormatError> 
     let header_bytes = &data[header_start..];
     let crc = crc32fast::hash(header_bytes);
     if crc != preamble.header_crc {
-        return Err(FormatError::HeaderChecksum {
+        return Err(EnvelopeError::HeaderChecksum {
             expected: preamble.header_crc,
             got: crc,
         });
     }
-    let (header, read): (Header, usize) =
-        bincode::decode_from_slice(header_bytes, bincode_config())
-            .map_err(FormatError::HeaderDecode)?;
+    let (header, read): (H, usize) = bincode::decode_from_slice(header_bytes, bincode_config())
+        .map_err(EnvelopeError::HeaderDecode)?;
     if read != header_len {
-        return Err(FormatError::HeaderTrailing {
+        return Err(EnvelopeError::HeaderTrailing {
             expected: header_len,
             got: read,
         });
     }
+    Ok(Envelope {
+        header,
+        header_start,
+    })
+}
+
+/// A section that does not start where the layout puts it: its index among
+/// the sections, in file order. Each kind names it in its own error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Misplaced {
+    /// Index of the section in file order.
+    pub index: usize,
+    /// Where the layout puts it.
+    pub expected: u64,
+    /// Where the header says it is.
+    pub got: u64,
+}
+
+/// That the sections, as (offset, size) in file order, start where the
+/// layout puts them; returns where the last one ends. Only safe once the
+/// caller has bounded the sizes, so that the offsets add up without
+/// overflow.
+pub fn check_section_offsets(
+    sections: impl IntoIterator<Item = (u64, u64)>,
+) -> Result<u64, Misplaced> {
+    let (offsets, sizes): (Vec<u64>, Vec<u64>) = sections.into_iter().unzip();
+    let (expected, end) = section_offsets(sizes);
+    match offsets
+        .into_iter()
+        .zip(expected)
+        .enumerate()
+        .find(|(_, (got, expected))| got != expected)
+    {
+        Some((index, (got, expected))) => Err(Misplaced {
+            index,
+            expected,
+            got,
+        }),
+        None => Ok(end),
+    }
+}
+
+impl<H> Envelope<H> {
+    /// That the file ends exactly with the header, right after the last
+    /// section (which ends at `sections_end`).
+    pub fn check_length(
+        &self,
+        data: &[u8],
+        sections_end: u64,
+        shape: Shape,
+    ) -> Result<(), EnvelopeError> {
+        let expected = sections_end + (data.len() - self.header_start) as u64;
+        if data.len() as u64 != expected {
+            return Err(EnvelopeError::Length {
+                expected,
+                got: data.len() as u64,
+                shape,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Bytes that are not zero in the padding before and between sections,
+/// given as (offset, size) in file order: damage the checksums of the
+/// sections cannot see.
+pub fn nonzero_padding(data: &[u8], sections: impl IntoIterator<Item = (u64, u64)>) -> u64 {
+    let mut end = PREAMBLE_LEN;
+    let mut count = 0;
+    for (offset, size) in sections {
+        count += data[end..offset as usize]
+            .iter()
+            .filter(|&&b| b != 0)
+            .count() as u64;
+        end = (offset + size) as usize;
+    }
+    count
+}
+
+/// Checks everything about a complete-tables file that the header alone
+/// decides: the envelope ([`read_envelope`]), then each table's
+/// description, table sizes before offsets are added up, and the file's
+/// exact length last. Returns the header, the board, and where the header
+/// starts.
+pub fn check_header(data: &[u8]) -> Result<(Header, Shape, usize), FormatError> {
+    let envelope: Envelope<Header> = read_envelope(data, COMPLETE_TABLES)?;
+    let header = &envelope.header;
     let shape =
         Shape::new(header.rows as usize, header.cols as usize).map_err(FormatError::Board)?;
-    check_tables(&header, shape)?;
-    let expected_len = check_offsets(&header)? + header_len as u64;
-    if data.len() as u64 != expected_len {
-        return Err(FormatError::Length {
-            expected: expected_len,
-            got: data.len() as u64,
-            shape,
-        });
-    }
-    Ok((header, shape, header_start))
+    check_tables(header, shape)?;
+    check_offsets(&envelope, data, shape)?;
+    Ok((envelope.header, shape, envelope.header_start))
 }
 
 /// Each table's description on its own: its cell, size and counts.
@@ -422,26 +565,39 @@ fn check_tables(header: &Header, shape: Shape) -> Result<(), FormatError> {
     Ok(())
 }
 
-/// That every section starts where the layout puts it; returns where the
-/// last one ends. Only safe once [`check_tables`] has bounded the sizes
+/// That every section starts where the layout puts it and the file ends
+/// with the header. Only safe once [`check_tables`] has bounded the sizes
 /// (at most one table per cell, of cells!/2 positions each), so that the
 /// offsets add up without overflow.
-fn check_offsets(header: &Header) -> Result<u64, FormatError> {
-    let (offsets, end) = section_offsets(header.tables.iter().flat_map(TableInfo::section_sizes));
-    let mut expected = offsets.into_iter();
-    for (table, t) in header.tables.iter().enumerate() {
-        for ((section, got, _), expected) in t.sections().zip(&mut expected) {
-            if got != expected {
-                return Err(FormatError::SectionOffset {
-                    table,
-                    section,
-                    expected,
-                    got,
-                });
+fn check_offsets(
+    envelope: &Envelope<Header>,
+    data: &[u8],
+    shape: Shape,
+) -> Result<(), FormatError> {
+    let sections = || {
+        envelope
+            .header
+            .tables
+            .iter()
+            .enumerate()
+            .flat_map(|(table, t)| {
+                t.sections()
+                    .map(move |(section, offset, size)| (table, section, offset, size))
+            })
+    };
+    let end = check_section_offsets(sections().map(|(_, _, offset, size)| (offset, size)))
+        .map_err(|misplaced| {
+            let (table, section, _, _) = sections()
+                .nth(misplaced.index)
+                .expect("the misplaced section is one of them");
+            FormatError::SectionOffset {
+                table,
+                section,
+                expected: misplaced.expected,
+                got: misplaced.got,
             }
-        }
-    }
-    Ok(end)
+        })?;
+    Ok(envelope.check_length(data, end, shape)?)
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! is a separate, explicit step (`query verify`).
 
 use crate::db::database::Database;
-use crate::db::format::{TableInfo, PREAMBLE_LEN};
+use crate::db::format::{self, TableInfo};
 use crate::db::goal_table::GoalTable;
 use crate::puzzle::board::{Board, Move};
 use crate::table::entry;
@@ -72,19 +72,8 @@ pub fn verify<B: AsRef<[u8]> + Sync>(db: &Database<B>) -> Report {
 }
 
 fn nonzero_padding<B: AsRef<[u8]>>(db: &Database<B>) -> u64 {
-    let bytes = db.bytes();
-    let mut end = PREAMBLE_LEN;
-    let mut count = 0;
-    for t in &db.header().tables {
-        for (_, offset, size) in t.sections() {
-            count += bytes[end..offset as usize]
-                .iter()
-                .filter(|&&b| b != 0)
-                .count() as u64;
-            end = (offset + size) as usize;
-        }
-    }
-    count
+    let sections = db.header().tables.iter().flat_map(|t| t.sections());
+    format::nonzero_padding(db.bytes(), sections.map(|(_, offset, size)| (offset, size)))
 }
 
 /// Ranks per unit of parallel work within a table.

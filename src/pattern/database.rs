@@ -1,5 +1,6 @@
 //! Opening a pattern-database file: the header checked, the tables handed
-//! to the search as slices of the file's bytes.
+//! to the search as slices of the file's bytes, one [`PatternDb`] per set,
+//! and each goal routed to the set of its class of blank cells.
 
 use super::db::PatternDb;
 use super::error::SolveError;
@@ -9,6 +10,7 @@ use crate::db::database::map_file;
 use crate::db::error::OpenError;
 use crate::puzzle::board::Board;
 use crate::puzzle::shape::Shape;
+use crate::puzzle::symmetry::Symmetry;
 use memmap2::Mmap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -34,7 +36,8 @@ pub struct PatternDatabase<B> {
     bytes: Arc<B>,
     header: PatternHeader,
     header_start: usize,
-    db: PatternDb<Section<B>>,
+    /// One per set of the header, in its order.
+    sets: Vec<PatternDb<Section<B>>>,
 }
 
 /// A pattern-database file could not be opened.
@@ -74,27 +77,33 @@ impl<B: AsRef<[u8]>> PatternDatabase<B> {
     pub fn from_bytes(bytes: B) -> Result<PatternDatabase<B>, PatternFormatError> {
         let (header, partition, header_start) = check_pattern_header(bytes.as_ref())?;
         let bytes = Arc::new(bytes);
-        let tables = header
-            .tables
+        let sets = header
+            .sets
             .iter()
-            .map(|t| Section {
-                bytes: Arc::clone(&bytes),
-                range: t.offset as usize..(t.offset + t.placements) as usize,
+            .map(|set| {
+                let tables = set
+                    .tables
+                    .iter()
+                    .map(|t| Section {
+                        bytes: Arc::clone(&bytes),
+                        range: t.offset as usize..(t.offset + t.placements) as usize,
+                    })
+                    .collect();
+                PatternDb::toward(partition.clone(), set.goal_blank as usize, tables)
+                    .expect("the header check covers the sets' blanks and tables")
             })
             .collect();
-        let db = PatternDb::new(partition, tables)
-            .expect("the header check covers the tables' number and lengths");
         Ok(PatternDatabase {
             bytes,
             header,
             header_start,
-            db,
+            sets,
         })
     }
 
     /// The board of every position the database answers.
     pub fn shape(&self) -> Shape {
-        self.db.shape()
+        self.sets[0].shape()
     }
 
     /// What the file holds.
@@ -119,26 +128,64 @@ impl<B: AsRef<[u8]>> PatternDatabase<B> {
         &self.bytes()[info.offset as usize..(info.offset + info.placements) as usize]
     }
 
-    /// The tables as the search reads them.
-    pub fn patterns(&self) -> &PatternDb<Section<B>> {
-        &self.db
+    /// The tables as the search reads them, one [`PatternDb`] per set,
+    /// in file order.
+    pub fn sets(&self) -> &[PatternDb<Section<B>>] {
+        &self.sets
     }
 
-    /// The goal every table counts toward: tiles in order, blank last.
+    /// The first set's tables as the search reads them (the default goal's,
+    /// in a file `build-db` wrote).
+    pub fn patterns(&self) -> &PatternDb<Section<B>> {
+        &self.sets[0]
+    }
+
+    /// The set that answers goals with the blank in `blank`: the cell's
+    /// own, else one whose cell a symmetry of the board takes it to.
+    pub fn set_for(&self, blank: usize) -> Option<&PatternDb<Section<B>>> {
+        let own = self.sets.iter().find(|s| s.goal_blank() == blank);
+        own.or_else(|| {
+            let shape = self.shape();
+            self.sets
+                .iter()
+                .find(|s| Symmetry::mapping(shape, blank, s.goal_blank()).is_some())
+        })
+    }
+
+    /// The goal of the first set (tiles in order, blank last, in a file
+    /// `build-db` wrote).
     pub fn default_goal(&self) -> Board {
-        Board::goal(self.shape())
+        self.sets[0].goal()
     }
 
     /// An optimal solution from `start` to `goal` by IDA*, and the nodes it
-    /// generated. The goal's blank must be in the last cell or in a cell a
-    /// symmetry of the board takes there (the corners).
+    /// generated, with the set that serves the goal's blank cell
+    /// ([`PatternDatabase::set_for`]).
     pub fn solve(
         &self,
         start: &Board,
         goal: &Board,
         options: &SolveOptions,
     ) -> Result<Solution, SolveError> {
-        self.db.solve_to(start, goal, options)
+        self.set_serving(goal)?.solve_to(start, goal, options)
+    }
+
+    /// The set that answers toward `goal` ([`PatternDatabase::set_for`] its
+    /// blank), or why none does.
+    pub fn set_serving(&self, goal: &Board) -> Result<&PatternDb<Section<B>>, SolveError> {
+        let shape = self.shape();
+        if goal.shape() != shape {
+            return Err(SolveError::WrongShape {
+                expected: shape,
+                got: goal.shape(),
+            });
+        }
+        self.set_for(goal.blank())
+            .ok_or_else(|| SolveError::MissingGoalSet {
+                shape,
+                cell: goal.blank(),
+                present: self.sets.iter().map(|s| 1u16 << s.goal_blank()).sum(),
+            })
     }
 
     /// Fewest moves from `start` to `goal` (a solution is found to know it).

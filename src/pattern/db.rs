@@ -3,24 +3,27 @@
 use super::error::PatternError;
 use super::partition::Partition;
 use super::placement::PlacementRanker;
-use super::table::{build_table, BuildProgress};
+use super::table::{build_table_toward, goal_cells, BuildProgress};
 use crate::puzzle::board::Board;
 use crate::puzzle::shape::Shape;
 
-/// The tables of a partition's patterns, over any bytes: `Vec<u8>` when
-/// built in memory, a memory map when read from a file.
+/// The tables of a partition's patterns toward one goal, over any bytes:
+/// `Vec<u8>` when built in memory, a memory map when read from a file.
+/// The goal is canonical (tiles in order around its blank): the default
+/// goal unless built or opened for another blank cell.
 #[derive(Clone, Debug)]
 pub struct PatternDb<B> {
     partition: Partition,
+    goal_blank: usize,
     tables: Vec<B>,
     rankers: Vec<PlacementRanker>,
     transposed: bool,
 }
 
 /// The transpose of a square board about its main diagonal, with tiles
-/// renamed so that the default goal maps to itself (its blank, in the last
-/// cell, is on the diagonal). Distances are unchanged, so the tables read
-/// through it give a second lower bound.
+/// renamed so that the goal maps to itself, for goals whose blank is on
+/// the diagonal (the default goal's, in the last cell, is). Distances are
+/// unchanged, so the tables read through it give a second lower bound.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Transpose {
     /// The image of each cell.
@@ -30,8 +33,9 @@ pub(crate) struct Transpose {
 }
 
 impl Transpose {
-    /// The transpose of `shape`, when square.
-    pub fn of(shape: Shape) -> Option<Transpose> {
+    /// The transpose of `shape`, when square and it leaves the canonical
+    /// goal's blank `goal_blank` in place.
+    pub fn fixing(shape: Shape, goal_blank: usize) -> Option<Transpose> {
         if shape.rows() != shape.cols() {
             return None;
         }
@@ -41,19 +45,36 @@ impl Transpose {
         for (c, image) in cell.iter_mut().enumerate().take(shape.cells()) {
             *image = ((c % side) * side + c / side) as u8;
         }
-        // Tile t sits in goal cell t - 1; the blank (cell n - 1) is fixed.
-        for t in 1..shape.cells() {
-            tile[t] = cell[t - 1] + 1;
+        if cell[goal_blank] as usize != goal_blank {
+            return None;
+        }
+        // Each tile goes to the tile of its goal cell's image.
+        let goal = Board::canonical_goal(shape, goal_blank);
+        for t in 1..shape.cells() as u8 {
+            let home = goal_cells(shape, goal_blank, &[t])[0];
+            tile[t as usize] = goal.cells()[cell[home as usize] as usize];
         }
         Some(Transpose { cell, tile })
     }
 }
 
 impl PatternDb<Vec<u8>> {
-    /// Builds every table of `partition`, one after the other (each uses
-    /// every core). `on_cost` hears each table's progress with its index.
+    /// Builds every table of `partition` toward the default goal, one
+    /// after the other (each uses every core). `on_cost` hears each
+    /// table's progress with its index.
     pub fn build(
         partition: Partition,
+        on_cost: &(dyn Fn(usize, BuildProgress) + Sync),
+    ) -> Result<PatternDb<Vec<u8>>, PatternError> {
+        let last = partition.shape().cells() - 1;
+        PatternDb::build_toward(partition, last, on_cost)
+    }
+
+    /// [`PatternDb::build`] toward the canonical goal with the blank in
+    /// `goal_blank` (tiles in order around it).
+    pub fn build_toward(
+        partition: Partition,
+        goal_blank: usize,
         on_cost: &(dyn Fn(usize, BuildProgress) + Sync),
     ) -> Result<PatternDb<Vec<u8>>, PatternError> {
         let shape = partition.shape();
@@ -61,24 +82,46 @@ impl PatternDb<Vec<u8>> {
             .patterns()
             .iter()
             .enumerate()
-            .map(|(index, tiles)| build_table(shape, tiles, &|p| on_cost(index, p)))
+            .map(|(index, tiles)| {
+                build_table_toward(shape, goal_blank, tiles, &|p| on_cost(index, p))
+            })
             .collect::<Result<Vec<_>, _>>()?;
-        PatternDb::new(partition, tables)
+        PatternDb::toward(partition, goal_blank, tables)
     }
 }
 
 impl<B: AsRef<[u8]>> PatternDb<B> {
-    /// The database of `partition` with its tables, one per pattern in the
-    /// partition's order, each checked for length. On square boards the
-    /// tables are also read through the transposed board.
+    /// The database of `partition` with its tables toward the default goal,
+    /// one per pattern in the partition's order, each checked for length.
+    /// On square boards the tables are also read through the transposed
+    /// board.
     pub fn new(partition: Partition, tables: Vec<B>) -> Result<PatternDb<B>, PatternError> {
+        let last = partition.shape().cells() - 1;
+        PatternDb::toward(partition, last, tables)
+    }
+
+    /// [`PatternDb::new`] for tables toward the canonical goal with the
+    /// blank in `goal_blank`. The transposed lookup is used where the
+    /// transpose leaves that cell in place (square boards, a cell on the
+    /// main diagonal).
+    pub fn toward(
+        partition: Partition,
+        goal_blank: usize,
+        tables: Vec<B>,
+    ) -> Result<PatternDb<B>, PatternError> {
+        let cells = partition.shape().cells();
+        if goal_blank >= cells {
+            return Err(PatternError::GoalBlankOutside {
+                blank: goal_blank,
+                cells,
+            });
+        }
         if tables.len() != partition.patterns().len() {
             return Err(PatternError::TableCount {
                 expected: partition.patterns().len(),
                 got: tables.len(),
             });
         }
-        let cells = partition.shape().cells();
         let rankers = partition
             .patterns()
             .iter()
@@ -94,9 +137,10 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
                 });
             }
         }
-        let transposed = Transpose::of(partition.shape()).is_some();
+        let transposed = Transpose::fixing(partition.shape(), goal_blank).is_some();
         Ok(PatternDb {
             partition,
+            goal_blank,
             tables,
             rankers,
             transposed,
@@ -104,10 +148,26 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
     }
 
     /// Whether to also read the tables through the transposed board (square
-    /// boards only; on by default there). Off, searches visit more nodes.
+    /// boards only, for a goal blank on the diagonal; on by default there).
+    /// Off, searches visit more nodes.
     pub fn with_transpose(mut self, on: bool) -> PatternDb<B> {
-        self.transposed = on && Transpose::of(self.shape()).is_some();
+        self.transposed = on && self.fixed_transpose().is_some();
         self
+    }
+
+    fn fixed_transpose(&self) -> Option<Transpose> {
+        Transpose::fixing(self.shape(), self.goal_blank)
+    }
+
+    /// The blank cell of the goal the tables count toward.
+    pub fn goal_blank(&self) -> usize {
+        self.goal_blank
+    }
+
+    /// The goal the tables count toward: tiles in order around
+    /// [`PatternDb::goal_blank`].
+    pub fn goal(&self) -> Board {
+        Board::canonical_goal(self.shape(), self.goal_blank)
     }
 
     /// Whether the transposed lookup is in use.
@@ -135,13 +195,11 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
     }
 
     pub(crate) fn transpose(&self) -> Option<Transpose> {
-        self.transposed
-            .then(|| Transpose::of(self.shape()))
-            .flatten()
+        self.transposed.then(|| self.fixed_transpose()).flatten()
     }
 
-    /// The sum of the pattern distances of `board`, relative to the default
-    /// goal: a lower bound on its distance.
+    /// The sum of the pattern distances of `board`, relative to the tables'
+    /// goal ([`PatternDb::goal`]): a lower bound on its distance.
     pub fn additive(&self, board: &Board) -> u32 {
         let mut cell_of = [0u8; 16];
         for (c, &t) in board.cells().iter().enumerate() {

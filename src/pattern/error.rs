@@ -51,6 +51,14 @@ pub enum PatternError {
         /// n!/(n-k)!.
         placements: u64,
     },
+    /// A goal blank cell the board does not have.
+    #[error("the goal's blank cell {blank} is not on a board of {cells} cells")]
+    GoalBlankOutside {
+        /// The cell given.
+        blank: usize,
+        /// Cells of the board.
+        cells: usize,
+    },
     /// Tables given for a partition do not match its patterns.
     #[error("expected {expected} tables, one per pattern, got {got}")]
     TableCount {
@@ -99,6 +107,18 @@ pub enum SolveError {
         /// The tables' goal blank cell.
         expected: usize,
     },
+    /// A goal whose blank is in a class of cells no set of tables in the
+    /// file serves.
+    #[error("{}", missing_set_message(*.shape, *.cell, *.present))]
+    MissingGoalSet {
+        /// The database's board.
+        shape: Shape,
+        /// The goal's blank cell.
+        cell: usize,
+        /// The goal blank cells of the sets the file holds: bit `b` for
+        /// cell `b`.
+        present: u16,
+    },
     /// The deadline passed before a solution was found.
     #[error("no solution within the time allowed: stopped at bound {bound} after {nodes} nodes")]
     TimedOut {
@@ -115,4 +135,20 @@ pub enum SolveError {
         /// Nodes generated.
         nodes: u64,
     },
+}
+
+fn missing_set_message(shape: Shape, cell: usize, present: u16) -> String {
+    let at = |c: usize| format!("{},{}", shape.row_of(c) + 1, shape.col_of(c) + 1);
+    let present: Vec<String> = (0..shape.cells())
+        .filter(|&c| present >> c & 1 == 1)
+        .map(at)
+        .collect();
+    format!(
+        "the pattern database has no tables for goals with the blank in row {}, column {}, \
+         nor for any cell that a reflection or rotation of the board takes it to; it holds \
+         tables for the blank at (row,column) {}",
+        shape.row_of(cell) + 1,
+        shape.col_of(cell) + 1,
+        present.join(" "),
+    )
 }

@@ -11,19 +11,26 @@
 //! offset 0     preamble, 20 bytes: magic "NPUZPDB\0", version u32,
 //!              header_len u32, header_crc u32 (CRC-32 of the header bytes)
 //! then         zero padding to offset 4096
-//! offset 4096  the pattern tables, in the header's order: each one byte
-//!              per placement of its tiles, indexed by the placement's
-//!              partial-permutation rank (`PlacementRanker`); the byte is
-//!              the fewest moves of the pattern's tiles that bring them
-//!              home (255: never reached). Each starts on a multiple of 4096.
+//! offset 4096  the pattern tables, set by set in the header's order: each
+//!              one byte per placement of its tiles, indexed by the
+//!              placement's partial-permutation rank (`PlacementRanker`);
+//!              the byte is the fewest moves of the pattern's tiles that
+//!              bring them to their cells in the set's goal (255: never
+//!              reached). Each starts on a multiple of 4096.
 //! the end      the header, the file's last header_len bytes: rows u8,
-//!              cols u8, goal_blank u8, partition name (u64 length + UTF-8),
-//!              then the tables (u64 count, then per table: tiles (u64
-//!              length + u8 each), placements u64, max_entry u8, counts
-//!              (u64 length + u64 each: placements at each entry 0 to
-//!              max_entry), unreached u64, offset u64, checksum u32 =
-//!              CRC-32 of the table's bytes)
+//!              cols u8, partition name (u64 length + UTF-8), then the sets
+//!              (u64 count, then per set: goal_blank u8, then its tables:
+//!              u64 count, then per table: tiles (u64 length + u8 each),
+//!              placements u64, max_entry u8, counts (u64 length + u64
+//!              each: placements at each entry 0 to max_entry), unreached
+//!              u64, offset u64, checksum u32 = CRC-32 of the table's bytes)
 //! ```
+//!
+//! A set's tables count moves toward the canonical goal of its blank cell
+//! (tiles 1, 2, … in order around it, [`crate::Board::canonical_goal`]). Every set
+//! holds the same patterns (tile numbers), and no two sets' blank cells are
+//! related by a symmetry of the board: one set per class of cells answers
+//! every goal of that class.
 //!
 //! A distinct magic rather than a `kind` field in the complete tables'
 //! header: a reader of either kind tells the two apart from the first eight
@@ -35,17 +42,14 @@ use super::error::PatternError;
 use super::partition::Partition;
 use super::placement::PlacementRanker;
 use super::table::UNREACHED;
-use crate::db::error::WriteError;
+use crate::db::error::{EnvelopeError, WriteError, INCONSISTENT};
 use crate::db::format::{
-    bincode_config, page_align, section_offsets, Preamble, FIRST_SECTION, MAX_HEADER_LEN, PAGE,
-    PREAMBLE_LEN,
+    bincode_config, check_section_offsets, read_envelope, Envelope, FileKind, SectionWriter,
 };
-use crate::db::replace::{ReplaceError, Replacement};
 use crate::puzzle::shape::{Shape, ShapeError};
+use crate::puzzle::symmetry::Symmetry;
 use bincode::{Decode, Encode};
 use serde::Serialize;
-use std::fs::File;
-use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::Path;
 
 /// The first eight bytes of every pattern-database file.
@@ -55,8 +59,10 @@ pub const PATTERN_MAGIC: [u8; 8] = *b"NPUZPDB\0";
 ///
 /// Any change to the layout above, to the placement ranking or to the
 /// meaning of an entry gets a new version. Readers accept only their own
-/// version; an older file is rebuilt with `build-db`.
-pub const PATTERN_VERSION: u32 = 1;
+/// version; an older file is rebuilt with `build-db`. Version 2 holds one
+/// set of tables per class of goal blank cells (version 1: one set, for
+/// the blank in the last cell).
+pub const PATTERN_VERSION: u32 = 2;
 
 /// What a pattern-database file holds.
 #[derive(Clone, Debug, PartialEq, Eq, Encode, Decode, Serialize)]
@@ -65,14 +71,30 @@ pub struct PatternHeader {
     pub rows: u8,
     /// Columns of the board.
     pub cols: u8,
-    /// The goal's blank cell: the tables count moves to the goal with the
-    /// tiles in order and the blank here. This version writes and reads
-    /// only the last cell.
-    pub goal_blank: u8,
     /// The partition's name (`7-8`, `6-6-3` …), or `custom`.
     pub partition: String,
+    /// One set of tables per class of goal blank cells served, in file
+    /// order; the default goal's (blank in the last cell) first when built.
+    pub sets: Vec<PatternSetInfo>,
+}
+
+/// One set of tables: the partition's patterns, toward one goal.
+#[derive(Clone, Debug, PartialEq, Eq, Encode, Decode, Serialize)]
+pub struct PatternSetInfo {
+    /// The goal's blank cell: the tables count moves to the goal with the
+    /// blank here and the tiles in order around it.
+    pub goal_blank: u8,
     /// One table per pattern, in file order.
     pub tables: Vec<PatternTableInfo>,
+}
+
+impl PatternHeader {
+    /// Every table of every set, in file order, with its set's goal blank.
+    pub fn tables(&self) -> impl Iterator<Item = (usize, &PatternTableInfo)> {
+        self.sets
+            .iter()
+            .flat_map(|s| s.tables.iter().map(move |t| (s.goal_blank as usize, t)))
+    }
 }
 
 /// One pattern table's description.
@@ -120,80 +142,71 @@ impl PatternTableInfo {
     }
 }
 
+/// The pattern databases' kind of file: [`PATTERN_MAGIC`],
+/// [`PATTERN_VERSION`].
+pub const PATTERN_FILE: FileKind = FileKind {
+    magic: PATTERN_MAGIC,
+    version: PATTERN_VERSION,
+    name: "pattern database",
+};
+
 /// Why bytes are not a usable pattern database. Every check runs at open,
 /// before any table is touched; none of them reads the tables themselves.
 #[derive(Debug, thiserror::Error)]
 pub enum PatternFormatError {
-    /// Shorter than the fixed preamble.
-    #[error("the file is {got} bytes long, too short to be a database (the preamble alone is {expected})")]
-    TooShort {
-        /// Bytes needed.
-        expected: usize,
-        /// Bytes present.
-        got: usize,
-    },
-    /// Not the pattern databases' magic bytes.
-    #[error("not an npuzzle pattern database: expected magic bytes {:?}, got {:?}", String::from_utf8_lossy(&PATTERN_MAGIC), String::from_utf8_lossy(.got))]
-    Magic {
-        /// The first eight bytes.
-        got: [u8; 8],
-    },
-    /// Another format version.
-    #[error("pattern database format version {got} is not supported: this build reads version {expected}")]
-    Version {
-        /// [`PATTERN_VERSION`].
-        expected: u32,
-        /// The file's version.
-        got: u32,
-    },
-    /// The preamble claims a header longer than the file or the limit.
-    #[error("{DAMAGED_HEADER}: it claims {claimed} bytes, but the file has {available} after the preamble")]
-    HeaderLength {
-        /// Header bytes the preamble claims.
-        claimed: usize,
-        /// Bytes after the preamble (or the limit, if smaller).
-        available: usize,
-    },
-    /// The header's bytes do not match the preamble's checksum.
-    #[error("{DAMAGED_HEADER}: expected checksum {expected:08x}, got {got:08x}")]
-    HeaderChecksum {
-        /// The preamble's CRC-32.
-        expected: u32,
-        /// The CRC-32 of the header's bytes.
-        got: u32,
-    },
-    /// The header's bytes do not decode.
-    #[error("{DAMAGED_HEADER}: it does not decode")]
-    HeaderDecode(#[source] bincode::error::DecodeError),
-    /// The header decodes from fewer bytes than the preamble claims.
-    #[error("{DAMAGED_HEADER}: expected {expected} bytes, decoded {got}")]
-    HeaderTrailing {
-        /// Header bytes the preamble claims.
-        expected: usize,
-        /// Bytes the header decoded from.
-        got: usize,
-    },
+    /// The preamble, the header's framing or the file's length.
+    #[error(transparent)]
+    Envelope(#[from] EnvelopeError),
     /// The header names a board this build does not support.
     #[error("{INCONSISTENT}: {0}")]
     Board(#[source] ShapeError),
-    /// The tables count toward a goal blank this version does not read.
-    #[error("{INCONSISTENT}: its tables count moves to a goal with the blank in cell {got}; this build reads tables for the blank in the last cell ({expected})")]
-    GoalBlank {
-        /// The board's last cell.
-        expected: usize,
-        /// The header's goal blank.
-        got: usize,
+    /// The header lists no set of tables.
+    #[error("{INCONSISTENT}: it lists no sets of tables")]
+    NoSets,
+    /// A set's goal blank lies outside the board.
+    #[error("{INCONSISTENT}: set {set} has its goal blank in cell {blank}, but a {shape} board has {} cells", shape.cells())]
+    BlankOutside {
+        /// Index of the set in the header.
+        set: usize,
+        /// Its goal blank cell.
+        blank: usize,
+        /// The file's board.
+        shape: Shape,
     },
-    /// The header lists no table.
-    #[error("{INCONSISTENT}: it lists no tables")]
-    NoTables,
+    /// Two sets whose goal blanks a symmetry relates: one would never be
+    /// read.
+    #[error("{INCONSISTENT}: sets {first} and {second} serve the same goal blank cells (cells {} and {}, which a reflection or rotation relates)", .blanks.0, .blanks.1)]
+    SameClass {
+        /// Index of the earlier set.
+        first: usize,
+        /// Index of the later set.
+        second: usize,
+        /// Their goal blanks.
+        blanks: (usize, usize),
+    },
+    /// A set lists no table.
+    #[error("{INCONSISTENT}: set {set} lists no tables")]
+    NoTables {
+        /// Index of the set in the header.
+        set: usize,
+    },
+    /// A set's patterns are not the first set's.
+    #[error(
+        "{INCONSISTENT}: the tables of set {set} are not for the same patterns as those of set 0"
+    )]
+    OtherPatterns {
+        /// Index of the set in the header.
+        set: usize,
+    },
     /// The tables' tiles are not a partition of the board's tiles.
     #[error("{INCONSISTENT}: {0}")]
     Partition(#[source] PatternError),
     /// A table's size is not its pattern's number of placements.
-    #[error("{INCONSISTENT}: table {table} has {got} entries, expected {expected} (one per placement of its {tiles} tiles)")]
+    #[error("{INCONSISTENT}: table {table} of set {set} has {got} entries, expected {expected} (one per placement of its {tiles} tiles)")]
     Placements {
-        /// Index of the table in the header.
+        /// Index of the set in the header.
+        set: usize,
+        /// Index of the table in its set.
         table: usize,
         /// Tiles in its pattern.
         tiles: usize,
@@ -203,44 +216,35 @@ pub enum PatternFormatError {
         got: u64,
     },
     /// A table's counts do not fit its maximum, or do not add up.
-    #[error("{INCONSISTENT}: the counts of table {table} do not describe its {placements} entries (one count per entry 0 to the maximum, one placement at 0, the total the placements)")]
+    #[error("{INCONSISTENT}: the counts of table {table} of set {set} do not describe its {placements} entries (one count per entry 0 to the maximum, one placement at 0, the total the placements)")]
     Counts {
-        /// Index of the table in the header.
+        /// Index of the set in the header.
+        set: usize,
+        /// Index of the table in its set.
         table: usize,
         /// Its entries.
         placements: u64,
     },
     /// A table does not start where the layout puts it.
-    #[error("{INCONSISTENT}: table {table} starts at {got}, expected {expected}")]
+    #[error("{INCONSISTENT}: table {table} of set {set} starts at {got}, expected {expected}")]
     SectionOffset {
-        /// Index of the table in the header.
+        /// Index of the set in the header.
+        set: usize,
+        /// Index of the table in its set.
         table: usize,
         /// Where the layout puts it.
         expected: u64,
         /// Where the header says it is.
         got: u64,
     },
-    /// The file is longer or shorter than its header implies.
-    #[error("the file is {got} bytes long but its header implies {expected}: it is truncated or has extra bytes")]
-    Length {
-        /// Bytes the header implies.
-        expected: u64,
-        /// Bytes present.
-        got: u64,
-        /// The board the header names.
-        shape: Shape,
-    },
 }
-
-const DAMAGED_HEADER: &str =
-    "the header (the end of the file) is damaged, or the file is truncated or has extra bytes";
-const INCONSISTENT: &str = "the header is inconsistent";
 
 impl PatternFormatError {
     /// The board the file holds, where the header could still be read.
     pub fn readable_board(&self) -> Option<Shape> {
         match self {
-            PatternFormatError::Length { shape, .. } => Some(*shape),
+            PatternFormatError::Envelope(e) => e.readable_board(),
+            PatternFormatError::BlankOutside { shape, .. } => Some(*shape),
             _ => None,
         }
     }
@@ -252,118 +256,106 @@ pub fn encode_pattern_header(header: &PatternHeader) -> Vec<u8> {
 }
 
 /// Checks everything about a pattern file that the header alone decides,
-/// in the order that makes each check safe: the length before anything is
-/// read, magic and version before the header is decoded, the checksum
-/// before it is trusted, the partition and table sizes before offsets are
-/// added up, and the file's exact length last. Returns the header, the
-/// partition and where the header starts.
+/// in the order that makes each check safe: the envelope first
+/// ([`read_envelope`]: length, magic, version, checksum), then the sets'
+/// goal blanks, the partition and table sizes before offsets are added up,
+/// and the file's exact length last. Returns the header, the partition
+/// (the same in every set) and where the header starts.
 pub fn check_pattern_header(
     data: &[u8],
 ) -> Result<(PatternHeader, Partition, usize), PatternFormatError> {
     use PatternFormatError as E;
-    if data.len() < PREAMBLE_LEN {
-        return Err(E::TooShort {
-            expected: PREAMBLE_LEN,
-            got: data.len(),
-        });
-    }
-    let (preamble, _): (Preamble, usize) =
-        bincode::decode_from_slice(&data[..PREAMBLE_LEN], bincode_config())
-            .map_err(E::HeaderDecode)?;
-    if preamble.magic != PATTERN_MAGIC {
-        return Err(E::Magic {
-            got: preamble.magic,
-        });
-    }
-    if preamble.version != PATTERN_VERSION {
-        return Err(E::Version {
-            expected: PATTERN_VERSION,
-            got: preamble.version,
-        });
-    }
-    let header_len = preamble.header_len as usize;
-    let available = data.len() - PREAMBLE_LEN;
-    if header_len > MAX_HEADER_LEN || header_len > available {
-        return Err(E::HeaderLength {
-            claimed: header_len,
-            available: available.min(MAX_HEADER_LEN),
-        });
-    }
-    let header_start = data.len() - header_len;
-    let header_bytes = &data[header_start..];
-    let crc = crc32fast::hash(header_bytes);
-    if crc != preamble.header_crc {
-        return Err(E::HeaderChecksum {
-            expected: preamble.header_crc,
-            got: crc,
-        });
-    }
-    let (header, read): (PatternHeader, usize) =
-        bincode::decode_from_slice(header_bytes, bincode_config()).map_err(E::HeaderDecode)?;
-    if read != header_len {
-        return Err(E::HeaderTrailing {
-            expected: header_len,
-            got: read,
-        });
-    }
+    let envelope: Envelope<PatternHeader> = read_envelope(data, PATTERN_FILE)?;
+    let header = &envelope.header;
     let shape = Shape::for_search(header.rows as usize, header.cols as usize).map_err(E::Board)?;
-    if header.goal_blank as usize != shape.cells() - 1 {
-        return Err(E::GoalBlank {
-            expected: shape.cells() - 1,
-            got: header.goal_blank as usize,
-        });
-    }
-    if header.tables.is_empty() {
-        return Err(E::NoTables);
-    }
-    let patterns = header.tables.iter().map(|t| t.tiles.clone()).collect();
-    let partition = Partition::new(shape, patterns).map_err(E::Partition)?;
-    for (table, t) in header.tables.iter().enumerate() {
-        let ranker = PlacementRanker::new(shape.cells(), t.tiles.len()).map_err(E::Partition)?;
-        if t.placements != ranker.len() as u64 {
-            return Err(E::Placements {
-                table,
-                tiles: t.tiles.len(),
-                expected: ranker.len() as u64,
-                got: t.placements,
-            });
+    let Some(first) = header.sets.first() else {
+        return Err(E::NoSets);
+    };
+    for (set, s) in header.sets.iter().enumerate() {
+        let blank = s.goal_blank as usize;
+        if blank >= shape.cells() {
+            return Err(E::BlankOutside { set, blank, shape });
         }
-        let total = t
-            .counts
+        let earlier = header.sets[..set]
             .iter()
-            .try_fold(t.unreached, |a, &c| a.checked_add(c));
-        if t.max_entry == UNREACHED
-            || t.counts.len() != t.max_entry as usize + 1
-            || t.counts[0] != 1
-            || total != Some(t.placements)
+            .position(|e| Symmetry::mapping(shape, e.goal_blank as usize, blank).is_some());
+        if let Some(first) = earlier {
+            let blanks = (header.sets[first].goal_blank as usize, blank);
+            return Err(E::SameClass {
+                first,
+                second: set,
+                blanks,
+            });
+        }
+        if s.tables.is_empty() {
+            return Err(E::NoTables { set });
+        }
+        if !s
+            .tables
+            .iter()
+            .map(|t| &t.tiles)
+            .eq(first.tables.iter().map(|t| &t.tiles))
         {
-            return Err(E::Counts {
-                table,
-                placements: t.placements,
-            });
+            return Err(E::OtherPatterns { set });
         }
     }
-    // At most 15 tables of at most u32::MAX entries each (checked above):
-    // the offsets add up without overflow.
-    let (offsets, end) = section_offsets(header.tables.iter().map(|t| t.placements));
-    for (table, (t, expected)) in header.tables.iter().zip(offsets).enumerate() {
-        if t.offset != expected {
-            return Err(E::SectionOffset {
-                table,
-                expected,
-                got: t.offset,
-            });
+    let patterns = first.tables.iter().map(|t| t.tiles.clone()).collect();
+    let partition = Partition::new(shape, patterns).map_err(E::Partition)?;
+    for (set, s) in header.sets.iter().enumerate() {
+        for (table, t) in s.tables.iter().enumerate() {
+            check_table(shape, set, table, t)?;
         }
     }
-    let expected_len = end + header_len as u64;
-    if data.len() as u64 != expected_len {
-        return Err(E::Length {
-            expected: expected_len,
-            got: data.len() as u64,
-            shape,
+    // At most one set per cell, of at most 15 tables of at most u32::MAX
+    // entries each (checked above): the offsets add up without overflow.
+    let sections = header.tables().map(|(_, t)| (t.offset, t.placements));
+    let end = check_section_offsets(sections).map_err(|m| {
+        let tables = first.tables.len();
+        E::SectionOffset {
+            set: m.index / tables,
+            table: m.index % tables,
+            expected: m.expected,
+            got: m.got,
+        }
+    })?;
+    envelope.check_length(data, end, shape)?;
+    Ok((envelope.header, partition, envelope.header_start))
+}
+
+/// One table's description on its own: its size and its counts.
+fn check_table(
+    shape: Shape,
+    set: usize,
+    table: usize,
+    t: &PatternTableInfo,
+) -> Result<(), PatternFormatError> {
+    use PatternFormatError as E;
+    let ranker = PlacementRanker::new(shape.cells(), t.tiles.len()).map_err(E::Partition)?;
+    if t.placements != ranker.len() as u64 {
+        return Err(E::Placements {
+            set,
+            table,
+            tiles: t.tiles.len(),
+            expected: ranker.len() as u64,
+            got: t.placements,
         });
     }
-    Ok((header, partition, header_start))
+    let total = t
+        .counts
+        .iter()
+        .try_fold(t.unreached, |a, &c| a.checked_add(c));
+    if t.max_entry == UNREACHED
+        || t.counts.len() != t.max_entry as usize + 1
+        || t.counts[0] != 1
+        || total != Some(t.placements)
+    {
+        return Err(E::Counts {
+            set,
+            table,
+            placements: t.placements,
+        });
+    }
+    Ok(())
 }
 
 /// A pattern database being written, one table at a time, into a temporary
@@ -371,47 +363,43 @@ pub fn check_pattern_header(
 /// Dropped before that, it removes the temporary file and leaves `path` as
 /// it was.
 pub struct PatternWriter<'a> {
-    path: &'a Path,
-    replacement: Replacement,
-    out: BufWriter<File>,
+    sections: SectionWriter<'a>,
     header: PatternHeader,
-    written: u64,
 }
 
 impl<'a> PatternWriter<'a> {
     /// Starts a pattern database of `shape` boards, for the partition
     /// called `name`, at `path`.
     pub fn create(path: &'a Path, shape: Shape, name: &str) -> Result<Self, WriteError> {
-        let replacement = Replacement::start(path, ".tmp").map_err(|e| write_error(path, e))?;
-        let file = replacement
-            .file()
-            .try_clone()
-            .map_err(|e| write_error(path, e.into()))?;
-        let mut writer = PatternWriter {
-            path,
-            replacement,
-            out: BufWriter::with_capacity(1 << 20, file),
+        Ok(PatternWriter {
+            sections: SectionWriter::create(path, PATTERN_FILE)?,
             header: PatternHeader {
                 rows: shape.rows() as u8,
                 cols: shape.cols() as u8,
-                goal_blank: (shape.cells() - 1) as u8,
                 partition: name.to_string(),
-                tables: Vec::new(),
+                sets: Vec::new(),
             },
-            written: 0,
-        };
-        // The preamble's place; it is written last, once the header is known.
-        writer.pad_to(FIRST_SECTION)?;
-        Ok(writer)
+        })
     }
 
-    /// Appends the table of pattern `tiles`; returns its description.
-    pub fn append(&mut self, tiles: &[u8], entries: &[u8]) -> Result<(), WriteError> {
-        let offset = page_align(self.written);
-        self.pad_to(offset)?;
-        self.write(entries)?;
+    /// Appends the table of pattern `tiles` toward the canonical goal with
+    /// the blank in `goal_blank`: to the last set when it is that goal's,
+    /// else to a new set. Write one set's tables together.
+    pub fn append(
+        &mut self,
+        goal_blank: usize,
+        tiles: &[u8],
+        entries: &[u8],
+    ) -> Result<(), WriteError> {
+        let offset = self.sections.append_section(entries)?;
         let info = PatternTableInfo::describe(tiles, entries, offset);
-        self.header.tables.push(info);
+        match self.header.sets.last_mut() {
+            Some(set) if set.goal_blank as usize == goal_blank => set.tables.push(info),
+            _ => self.header.sets.push(PatternSetInfo {
+                goal_blank: goal_blank as u8,
+                tables: vec![info],
+            }),
+        }
         Ok(())
     }
 
@@ -422,51 +410,8 @@ impl<'a> PatternWriter<'a> {
 
     /// Writes the header and the preamble, flushes everything to disk and
     /// renames the file into place. Returns the file's size.
-    pub fn finish(mut self) -> Result<u64, WriteError> {
-        let header_bytes = encode_pattern_header(&self.header);
-        self.write(&header_bytes)?;
-        let preamble = Preamble {
-            magic: PATTERN_MAGIC,
-            version: PATTERN_VERSION,
-            header_len: header_bytes.len() as u32,
-            header_crc: crc32fast::hash(&header_bytes),
-        };
-        let preamble =
-            bincode::encode_to_vec(preamble, bincode_config()).expect("a preamble always encodes");
-        let path = self.path;
-        let io = |e: io::Error| write_error(path, e.into());
-        self.out.flush().map_err(io)?;
-        let mut file = self.out.into_inner().map_err(|e| io(e.into_error()))?;
-        file.seek(SeekFrom::Start(0)).map_err(io)?;
-        file.write_all(&preamble).map_err(io)?;
-        self.replacement
-            .commit()
-            .map_err(|e| write_error(path, e.into()))?;
-        Ok(self.written)
-    }
-
-    fn write(&mut self, bytes: &[u8]) -> Result<(), WriteError> {
-        self.out
-            .write_all(bytes)
-            .map_err(|e| write_error(self.path, e.into()))?;
-        self.written += bytes.len() as u64;
-        Ok(())
-    }
-
-    fn pad_to(&mut self, offset: u64) -> Result<(), WriteError> {
-        const ZEROS: [u8; PAGE as usize] = [0; PAGE as usize];
-        while self.written < offset {
-            let n = (offset - self.written).min(PAGE) as usize;
-            self.write(&ZEROS[..n])?;
-        }
-        Ok(())
-    }
-}
-
-fn write_error(path: &Path, source: ReplaceError) -> WriteError {
-    WriteError {
-        path: path.to_path_buf(),
-        source,
+    pub fn finish(self) -> Result<u64, WriteError> {
+        self.sections.finish(&encode_pattern_header(&self.header))
     }
 }
 
@@ -481,22 +426,26 @@ mod tests {
         let header = PatternHeader {
             rows: 3,
             cols: 3,
-            goal_blank: 8,
             partition: "4-4".into(),
-            tables: vec![PatternTableInfo {
-                tiles: vec![1, 2],
-                placements: 72,
-                max_entry: 1,
-                counts: vec![1, 71],
-                unreached: 0,
-                offset: 4096,
-                checksum: 0xDEAD_BEEF,
+            sets: vec![PatternSetInfo {
+                goal_blank: 8,
+                tables: vec![PatternTableInfo {
+                    tiles: vec![1, 2],
+                    placements: 72,
+                    max_entry: 1,
+                    counts: vec![1, 71],
+                    unreached: 0,
+                    offset: 4096,
+                    checksum: 0xDEAD_BEEF,
+                }],
             }],
         };
         #[rustfmt::skip]
         let expected: Vec<u8> = [
-            &[3u8, 3, 8][..],                     // rows, cols, goal_blank
+            &[3u8, 3][..],                         // rows, cols
             &[3, 0, 0, 0, 0, 0, 0, 0], b"4-4",     // partition
+            &[1, 0, 0, 0, 0, 0, 0, 0],             // sets: 1
+            &[8],                                  // goal_blank
             &[1, 0, 0, 0, 0, 0, 0, 0],             // tables: 1
             &[2, 0, 0, 0, 0, 0, 0, 0], &[1, 2],    // tiles
             &[72, 0, 0, 0, 0, 0, 0, 0],            // placements

@@ -25,7 +25,7 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
             .iter()
             .map(|t| huge_page_copy(t.as_ref()))
             .collect::<Result<Vec<_>, _>>()?;
-        let db = PatternDb::new(self.partition().clone(), tables)
+        let db = PatternDb::toward(self.partition().clone(), self.goal_blank(), tables)
             .expect("the same tables fit the same partition");
         Ok(db.with_transpose(self.uses_transpose()))
     }

@@ -322,7 +322,8 @@ struct Child {
     image_rank: u32,
 }
 
-/// IDA* from `start`, relabelled for the default goal, with `db`'s tables.
+/// IDA* from `start`, relabelled for the tables' goal ([`PatternDb::goal`]),
+/// with `db`'s tables.
 pub(crate) fn ida_star<B: AsRef<[u8]>>(
     db: &PatternDb<B>,
     start: &Board,
@@ -501,7 +502,7 @@ fn plan<'a, B: AsRef<[u8]>>(db: &'a PatternDb<B>, options: &SolveOptions<'a>) ->
     }
     let mut steps = [[(0u8, 0u8); 4]; 16];
     let mut step_count = [0u8; 16];
-    let goal = Board::goal(shape);
+    let goal = db.goal();
     for cell in 0..n {
         // Any board with the blank in `cell` tells where its moves lead.
         let mut cells: Vec<u64> = (0..n as u64).collect();

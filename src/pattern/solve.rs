@@ -1,7 +1,8 @@
 //! Solving for any goal: a reflection or rotation takes the goal's blank to
-//! the tables' goal blank (the last cell), and renaming the tiles
-//! ([`crate::puzzle::relabel`]) makes the goal the default one. Neither changes
-//! distances; the moves found are mapped back through the symmetry.
+//! the tables' goal blank (the last cell, for the default goal's tables),
+//! and renaming the tiles ([`crate::puzzle::relabel`]) makes the goal the
+//! tables' canonical one. Neither changes distances; the moves found are
+//! mapped back through the symmetry.
 
 use super::db::PatternDb;
 use super::error::SolveError;
@@ -19,8 +20,9 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
     }
 
     /// An optimal solution from `start` to `goal`, whose blank must be in
-    /// the last cell or in a cell a symmetry of the board takes there (the
-    /// four corners of a square or rectangular board, for instance).
+    /// the tables' goal blank cell or in a cell a symmetry of the board
+    /// takes there (for the default goal's tables, the four corners of a
+    /// square or rectangular board).
     pub fn solve_to(
         &self,
         start: &Board,
@@ -37,7 +39,7 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
             }
         }
         solvability::check(start, goal)?;
-        let home = shape.cells() - 1;
+        let home = self.goal_blank();
         let symmetry =
             Symmetry::mapping(shape, goal.blank(), home).ok_or(SolveError::GoalBlank {
                 cell: goal.blank(),

@@ -42,11 +42,32 @@ pub struct BuildProgress {
     pub placements: u64,
 }
 
+/// The cells of `tiles` in the canonical goal with the blank in
+/// `goal_blank`: tile t in cell t - 1 before the blank, t after it.
+pub(crate) fn goal_cells(shape: Shape, goal_blank: usize, tiles: &[u8]) -> Vec<u8> {
+    debug_assert!(goal_blank < shape.cells());
+    tiles
+        .iter()
+        .map(|&t| if (t as usize) <= goal_blank { t - 1 } else { t })
+        .collect()
+}
+
 /// The table of the pattern `tiles` (tile numbers of the default goal, in
 /// the order their cells are ranked) on `shape`: one byte per placement,
 /// indexed by [`PlacementRanker::rank`]. Calls `on_cost` after each cost.
 pub fn build_table(
     shape: Shape,
+    tiles: &[u8],
+    on_cost: &(dyn Fn(BuildProgress) + Sync),
+) -> Result<Vec<u8>, PatternError> {
+    build_table_toward(shape, shape.cells() - 1, tiles, on_cost)
+}
+
+/// [`build_table`] toward the canonical goal with the blank in
+/// `goal_blank` (tiles 1, 2, … in order around it).
+pub fn build_table_toward(
+    shape: Shape,
+    goal_blank: usize,
     tiles: &[u8],
     on_cost: &(dyn Fn(BuildProgress) + Sync),
 ) -> Result<Vec<u8>, PatternError> {
@@ -69,11 +90,10 @@ pub fn build_table(
     // Chunks whose low halves something wrote into.
     let touched: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
 
-    // The default goal has tile t in cell t - 1 and the blank in the last cell.
-    let goal_cells: Vec<u8> = tiles.iter().map(|&t| t - 1).collect();
+    let goal_cells = goal_cells(shape, goal_blank, tiles);
     let goal = ranker.rank(goal_cells.iter().copied()) as usize;
     let goal_occupied = goal_cells.iter().fold(0u16, |m, &c| m | 1 << c);
-    let goal_region = masks.flood(1 << (n - 1), masks.all() & !goal_occupied);
+    let goal_region = masks.flood(1 << goal_blank, masks.all() & !goal_occupied);
     blanks[goal].store(goal_region as u32, Relaxed);
     touched[goal / CHUNK].store(true, Relaxed);
 

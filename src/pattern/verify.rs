@@ -1,7 +1,7 @@
 //! Checking a whole pattern database: every table's checksum, and a
 //! property of every entry that damage breaks.
 //!
-//! What a clean report proves, table by table:
+//! What a clean report proves, table by table (every table of every set):
 //! - the table's bytes hash to the CRC-32 the build recorded (so any damage
 //!   of up to 32 bits, and all but one in 2^32 larger ones, shows);
 //! - independently of the checksum, every entry is at most the table's
@@ -9,7 +9,7 @@
 //!   entries of each value equals the header's count for it: a changed
 //!   byte moves one placement from one count to another, so it shows even
 //!   where a checksum was recomputed;
-//! - the goal placement's entry is 0, and (by the header's counts, checked
+//! - the goal placement's entry is 0 (the goal of the table's set), and (by the header's counts, checked
 //!   at open) it is the only one: the search's heuristic is 0 exactly at
 //!   the goal;
 //! - the padding between sections is zero.
@@ -23,13 +23,15 @@
 use super::database::PatternDatabase;
 use super::file::PatternTableInfo;
 use super::placement::PlacementRanker;
-use super::table::UNREACHED;
-use crate::db::format::PREAMBLE_LEN;
+use super::table::{goal_cells, UNREACHED};
+use crate::db::format;
 use rayon::prelude::*;
 
 /// What verifying one pattern table found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PatternTableReport {
+    /// The blank cell of the goal its set counts toward.
+    pub goal_blank: usize,
     /// The pattern's tiles.
     pub tiles: Vec<u8>,
     /// Entries checked.
@@ -57,7 +59,7 @@ impl PatternTableReport {
 /// What verifying a whole pattern database found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PatternReport {
-    /// One report per table, in file order.
+    /// One report per table, set by set, in file order.
     pub tables: Vec<PatternTableReport>,
     /// Padding bytes (between the preamble and the first table, and
     /// between tables) that are not zero.
@@ -78,20 +80,11 @@ const CHUNK: usize = 1 << 20;
 pub fn verify_patterns<B: AsRef<[u8]>>(db: &PatternDatabase<B>) -> PatternReport {
     let tables = db
         .header()
-        .tables
-        .iter()
-        .map(|info| verify_table(db, info))
+        .tables()
+        .map(|(goal_blank, info)| verify_table(db, goal_blank, info))
         .collect();
-    let bytes = db.bytes();
-    let mut end = PREAMBLE_LEN;
-    let mut nonzero_padding = 0;
-    for t in &db.header().tables {
-        nonzero_padding += bytes[end..t.offset as usize]
-            .iter()
-            .filter(|&&b| b != 0)
-            .count() as u64;
-        end = (t.offset + t.placements) as usize;
-    }
+    let sections = db.header().tables().map(|(_, t)| (t.offset, t.placements));
+    let nonzero_padding = format::nonzero_padding(db.bytes(), sections);
     PatternReport {
         tables,
         nonzero_padding,
@@ -100,6 +93,7 @@ pub fn verify_patterns<B: AsRef<[u8]>>(db: &PatternDatabase<B>) -> PatternReport
 
 fn verify_table<B: AsRef<[u8]>>(
     db: &PatternDatabase<B>,
+    goal_blank: usize,
     info: &PatternTableInfo,
 ) -> PatternTableReport {
     let entries = db.table_entries(info);
@@ -135,11 +129,12 @@ fn verify_table<B: AsRef<[u8]>>(
     if histogram[UNREACHED as usize] != info.unreached {
         count_mismatches.push(UNREACHED);
     }
-    // The goal placement: tile t in its goal cell t - 1.
+    // The goal placement: each tile in its cell of the set's goal.
     let shape = db.shape();
     let ranker = PlacementRanker::new(shape.cells(), info.tiles.len()).expect("checked at open");
-    let goal_rank = ranker.rank(info.tiles.iter().map(|&t| t - 1));
+    let goal_rank = ranker.rank(goal_cells(shape, goal_blank, &info.tiles));
     PatternTableReport {
+        goal_blank,
         tiles: info.tiles.clone(),
         placements: info.placements,
         checksum_ok: checksum == info.checksum,

@@ -3,10 +3,11 @@
 //! open or caught by `verify`, never a wrong answer.
 
 use npuzzle::pattern::{
-    build_pattern_database, check_pattern_header, verify_patterns, AnyDatabase, Partition,
-    PatternDatabase, PatternFormatError, SolveOptions, PATTERN_MAGIC,
+    build_pattern_database, build_pattern_sets, check_pattern_header, encode_pattern_header,
+    verify_patterns, AnyDatabase, Partition, PatternDatabase, PatternFormatError, PatternHeader,
+    SolveOptions, PATTERN_FILE, PATTERN_MAGIC,
 };
-use npuzzle::raw::{entry, Ranker, PREAMBLE_LEN};
+use npuzzle::raw::{bincode_config, entry, Preamble, Ranker, PREAMBLE_LEN};
 use npuzzle::{build_table, Board, Shape};
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
@@ -90,7 +91,8 @@ fn three_by_four_through_the_file_matches_the_complete_table() {
 fn a_good_file_opens_and_verifies() {
     let db = PatternDatabase::from_bytes(bytes_of("3x3", "4-4")).unwrap();
     assert_eq!(db.header().partition, "4-4");
-    assert_eq!(db.header().tables.len(), 2);
+    assert_eq!(db.header().sets.len(), 1);
+    assert_eq!(db.header().sets[0].tables.len(), 2);
     assert!(verify_patterns(&db).is_ok());
     assert_eq!(&db.bytes()[..8], &PATTERN_MAGIC);
 }
@@ -100,7 +102,13 @@ fn complete_table_readers_refuse_a_pattern_file() {
     let err = npuzzle::Database::from_bytes(bytes_of("3x3", "4-4"))
         .err()
         .unwrap();
-    assert!(matches!(err, npuzzle::FormatError::Magic { .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            npuzzle::FormatError::Envelope(npuzzle::EnvelopeError::Magic { .. })
+        ),
+        "{err}"
+    );
 }
 
 #[test]
@@ -148,15 +156,16 @@ fn truncated_or_extended_files_are_refused() {
 #[test]
 fn another_version_is_refused_by_name() {
     let mut bad = bytes_of("3x3", "4-4");
-    bad[8] = 2;
+    bad[8] = 3;
     let err = PatternDatabase::from_bytes(bad).err().unwrap();
     assert!(
         matches!(
             err,
-            PatternFormatError::Version {
-                expected: 1,
-                got: 2
-            }
+            PatternFormatError::Envelope(npuzzle::EnvelopeError::Version {
+                expected: 2,
+                got: 3,
+                ..
+            })
         ),
         "{err}"
     );
@@ -168,7 +177,7 @@ fn another_version_is_refused_by_name() {
 fn a_flipped_table_byte_is_caught_by_verify() {
     let good = bytes_of("3x3", "4-4");
     let db = PatternDatabase::from_bytes(good.clone()).unwrap();
-    let tables = db.header().tables.clone();
+    let tables: Vec<_> = db.header().tables().map(|(_, t)| t.clone()).collect();
     for t in &tables {
         for at in [
             t.offset,
@@ -201,5 +210,283 @@ fn verify_reports_what_it_found() {
         assert_eq!(t.goal_entry, 0);
         assert_eq!(t.out_of_range, 0);
         assert!(t.count_mismatches.is_empty());
+    }
+}
+
+/// The 3×3 pattern database of `4-4` with one set per class of goal blank
+/// cells (`build-db --all-goals`), built once per test run.
+pub fn all_goals_pattern_file() -> PathBuf {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let shape = Shape::THREE_BY_THREE;
+            let path = Path::new(env!("CARGO_TARGET_TMPDIR"))
+                .join("patterns")
+                .join("3x3-4-4-all-goals.db");
+            let p = Partition::named(shape, "4-4").unwrap();
+            build_pattern_sets(&path, &p, "4-4", &npuzzle::all_goals(shape), &|_, _| {}).unwrap();
+            path
+        })
+        .clone()
+}
+
+/// A goal with the blank in `blank` and the tiles in a random order.
+fn random_goal(shape: Shape, blank: usize, rng: &mut StdRng) -> Board {
+    let mut tiles: Vec<u64> = (1..shape.cells() as u64).collect();
+    tiles.shuffle(rng);
+    tiles.insert(blank, 0);
+    Board::new(shape, &tiles).unwrap()
+}
+
+/// Through the all-goals file, goals with the blank in every cell (every
+/// class, canonical or with the tiles shuffled) get the complete tables'
+/// distances, and the moves replay.
+#[test]
+fn every_goal_through_an_all_goals_file_matches_the_complete_tables() {
+    let shape = Shape::THREE_BY_THREE;
+    let db = PatternDatabase::open(&all_goals_pattern_file()).unwrap();
+    let complete = &crate::util::temp_db("3x3").db;
+    let mut rng = StdRng::seed_from_u64(13);
+    for blank in 0..shape.cells() {
+        for goal in [
+            Board::canonical_goal(shape, blank),
+            random_goal(shape, blank, &mut rng),
+        ] {
+            let mut solved = 0;
+            while solved < 25 {
+                let start = random_goal(shape, rand::Rng::gen_range(&mut rng, 0..9), &mut rng);
+                let Ok(d) = complete.distance(&start, &goal) else {
+                    continue;
+                };
+                let solution = db.solve(&start, &goal, &SolveOptions::default()).unwrap();
+                assert_eq!(solution.moves.len() as u32, d, "{start} to {goal}");
+                assert_eq!(start.replay(&solution.moves), Some(goal));
+                solved += 1;
+            }
+        }
+    }
+}
+
+/// Each set counts toward its own canonical goal: its heuristic is 0 there,
+/// and never above the complete table's distance to that goal, over every
+/// position of the 3×3 board.
+#[test]
+fn each_set_of_an_all_goals_file_is_admissible_toward_its_own_goal() {
+    let shape = Shape::THREE_BY_THREE;
+    let db = PatternDatabase::open(&all_goals_pattern_file()).unwrap();
+    let blanks: Vec<usize> = db.sets().iter().map(|s| s.goal_blank()).collect();
+    assert_eq!(blanks, npuzzle::all_goals(shape));
+    let complete = &crate::util::temp_db("3x3").db;
+    for set in db.sets() {
+        let blank = set.goal_blank();
+        let goal = Board::canonical_goal(shape, blank);
+        assert_eq!(set.goal(), goal);
+        assert_eq!(set.heuristic(&goal), 0);
+        let entries = complete.table_entries(complete.table_info(blank).unwrap());
+        let ranker = Ranker::new(shape, blank);
+        let mut tight = 0;
+        for rank in 0..ranker.len() as u32 {
+            let board = ranker.unrank(rank);
+            let d = entry::distance_field(entries[rank as usize]) as u32;
+            let h = set.heuristic(&board);
+            assert!(
+                h <= d,
+                "{board}: heuristic {h} above distance {d} toward {goal}"
+            );
+            tight += u32::from(h == d);
+        }
+        // Not a heuristic of zeros: the tables say something.
+        assert!(tight > 1000, "blank {blank}: only {tight} exact");
+    }
+}
+
+#[test]
+fn a_goal_whose_class_has_no_set_is_refused_naming_the_fix() {
+    let shape = Shape::THREE_BY_THREE;
+    let db = PatternDatabase::open(&pattern_file("3x3", "4-4")).unwrap();
+    let centre = Board::canonical_goal(shape, 4);
+    let err = db
+        .solve(&Board::goal(shape), &centre, &SolveOptions::default())
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            npuzzle::pattern::SolveError::MissingGoalSet { cell: 4, .. }
+        ),
+        "{err}"
+    );
+    assert!(err.to_string().contains("row 2, column 2"), "{err}");
+    let out = crate::util::run_query(
+        &pattern_file("3x3", "4-4"),
+        &["solve", "--goal", "123405678", "867254301"],
+        2,
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--partition 4-4 --all-goals"), "{stderr}");
+    // In batch, said once before any line is read.
+    let out = crate::util::query(&pattern_file("3x3", "4-4"))
+        .args(["batch", "--goal", "123405678"])
+        .write_stdin("867254301\n")
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--all-goals"));
+    // The all-goals file answers it (the complete table's distance).
+    let all = PatternDatabase::open(&all_goals_pattern_file()).unwrap();
+    let start = npuzzle::parse_board("867254301", shape).unwrap();
+    let d = crate::util::temp_db("3x3")
+        .db
+        .distance(&start, &centre)
+        .unwrap();
+    assert_eq!(
+        all.distance(&start, &centre, &SolveOptions::default())
+            .unwrap(),
+        d
+    );
+}
+
+#[test]
+fn a_file_of_the_old_version_is_refused_with_advice_to_rebuild() {
+    let mut old = bytes_of("3x3", "4-4");
+    old[8..12].copy_from_slice(&1u32.to_le_bytes());
+    let err = PatternDatabase::from_bytes(old.clone()).err().unwrap();
+    assert!(
+        err.to_string().contains(
+            "pattern database format version 1 is not supported: this build reads version 2"
+        ),
+        "{err}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    std::fs::write(&path, old).unwrap();
+    let out = crate::util::run_query(&path, &["info"], 2);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("version 1 is not supported"), "{stderr}");
+    assert!(stderr.contains("rebuild it with: "), "{stderr}");
+}
+
+#[test]
+fn info_and_verify_cover_every_set() {
+    let path = all_goals_pattern_file();
+    let info = crate::util::stdout_of(&crate::util::run_query(&path, &["info"], 0));
+    assert!(info.contains("3 sets"), "{info}");
+    assert!(
+        info.contains("set for goal 123405678 (blank at row 2, column 2"),
+        "{info}"
+    );
+    assert!(info.contains("table 6: tiles 5 6 7 8"), "{info}");
+    let v = crate::util::json_answer(&path, &["info", "--json"]);
+    let sets = v["sets"].as_array().unwrap();
+    let blanks: Vec<&str> = sets
+        .iter()
+        .map(|s| s["goal_blank"].as_str().unwrap())
+        .collect();
+    assert_eq!(blanks, ["3,3", "3,2", "2,2"]);
+    let sizes: Vec<u64> = sets
+        .iter()
+        .map(|s| s["class_size"].as_u64().unwrap())
+        .collect();
+    assert_eq!(sizes, [4, 4, 1]);
+    assert_eq!(v["tables"].as_array().unwrap().len(), 6);
+    let v = crate::util::json_answer(&path, &["verify", "--json"]);
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["tables"].as_array().unwrap().len(), 6);
+    assert_eq!(v["tables"][5]["goal_blank"], "2,2");
+
+    // A byte of the last set's last table: verify names it and fails.
+    let good = std::fs::read(&path).unwrap();
+    let db = PatternDatabase::from_bytes(good.clone()).unwrap();
+    let last = db.header().sets[2].tables[1].clone();
+    let mut bad = good;
+    bad[(last.offset + 7) as usize] ^= 0x40;
+    let dir = tempfile::tempdir().unwrap();
+    let bad_path = dir.path().join("bad.db");
+    std::fs::write(&bad_path, bad).unwrap();
+    let out = crate::util::run_query(&bad_path, &["verify"], 2);
+    let stdout = crate::util::stdout_of(&out);
+    assert!(
+        stdout.contains("table 6 (goal blank at 2,2, 4 tiles, 3024 placements): checksum mismatch"),
+        "{stdout}"
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--partition 4-4 --all-goals"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn flipping_any_header_byte_of_an_all_goals_file_is_refused_at_open() {
+    let good = std::fs::read(all_goals_pattern_file()).unwrap();
+    let header = PatternDatabase::from_bytes(good.clone())
+        .unwrap()
+        .header_range();
+    for i in (0..PREAMBLE_LEN).chain(header) {
+        let mut bad = good.clone();
+        bad[i] ^= 0xFF;
+        assert!(check_pattern_header(&bad).is_err(), "byte {i}");
+    }
+}
+
+/// The file `good` with its header replaced by `change` of it, and the
+/// preamble's length and checksum made to match: only the header's own
+/// consistency checks stand between it and a reader.
+fn with_header(good: &[u8], change: impl FnOnce(&mut PatternHeader)) -> Vec<u8> {
+    let db = PatternDatabase::from_bytes(good.to_vec()).unwrap();
+    let mut header = db.header().clone();
+    change(&mut header);
+    let bytes = encode_pattern_header(&header);
+    let preamble = Preamble::of(PATTERN_FILE, &bytes);
+    let preamble = bincode::encode_to_vec(preamble, bincode_config()).unwrap();
+    let mut file = good[..db.header_range().start].to_vec();
+    file[..PREAMBLE_LEN].copy_from_slice(&preamble);
+    file.extend_from_slice(&bytes);
+    file
+}
+
+/// Headers whose checksum matches but whose sets contradict each other or
+/// the layout are refused by name.
+#[test]
+fn inconsistent_sets_are_refused_at_open() {
+    let good = std::fs::read(all_goals_pattern_file()).unwrap();
+    assert!(PatternDatabase::from_bytes(with_header(&good, |_| {})).is_ok());
+    type Change = fn(&mut PatternHeader);
+    let refused = |change: Change| {
+        PatternDatabase::from_bytes(with_header(&good, change))
+            .err()
+            .expect("refused")
+            .to_string()
+    };
+    let cases: [(Change, &str); 6] = [
+        (|h| h.sets.clear(), "it lists no sets of tables"),
+        (
+            |h| h.sets[1].goal_blank = 9,
+            "set 1 has its goal blank in cell 9",
+        ),
+        // Cell 6 is a corner, as is set 0's cell 8.
+        (
+            |h| h.sets[2].goal_blank = 6,
+            "sets 0 and 2 serve the same goal blank cells",
+        ),
+        (
+            |h| h.sets[1].tables.swap(0, 1),
+            "the tables of set 1 are not for the same patterns",
+        ),
+        (|h| h.sets[2].tables.clear(), "set 2 lists no tables"),
+        (
+            |h| {
+                let (a, b) = (h.sets[1].tables[0].offset, h.sets[2].tables[0].offset);
+                h.sets[1].tables[0].offset = b;
+                h.sets[2].tables[0].offset = a;
+            },
+            "table 0 of set 1 starts at",
+        ),
+    ];
+    for (change, expected) in cases {
+        let err = refused(change);
+        assert!(err.contains(expected), "{err}");
+        assert!(err.starts_with("the header is inconsistent: "), "{err}");
     }
 }

@@ -19,7 +19,9 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use memmap2::Mmap;
 use npuzzle::analysis::plot;
-use npuzzle::pattern::{AnyDatabase, AnyOpenError, PatternFormatError};
+use npuzzle::pattern::{
+    AnyDatabase, AnyOpenError, Partition, PatternDatabase, PatternFormatError, SolveError,
+};
 use npuzzle::{
     excerpt, locate, parse_board, Board, FormatError, Location, LookupError, OpenError, Origin,
     Shape,
@@ -161,10 +163,21 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
         AnyDatabase::Pattern(db) => {
             let verifying = matches!(cli.command, Command::Verify(_));
             return pattern::run(&db, &cli.command, path, out).map_err(|e| {
-                if verifying {
+                let missing_set = e.chain().any(|c| {
+                    matches!(
+                        c.downcast_ref::<SolveError>(),
+                        Some(SolveError::MissingGoalSet { .. })
+                    )
+                });
+                if missing_set {
+                    anyhow::anyhow!(
+                        "{e:#}; rebuild it with a set for every goal: {} --all-goals",
+                        pattern_build_command(path, &db, false)
+                    )
+                } else if verifying {
                     anyhow::anyhow!(
                         "{e:#}; rebuild it with: {}",
-                        build_command(path, db.shape())
+                        pattern_build_command(path, &db, db.sets().len() > 1)
                     )
                 } else {
                     e
@@ -219,6 +232,25 @@ fn with_advice(e: anyhow::Error, path: &Path, shape: Shape) -> anyhow::Error {
     }
 }
 
+/// The command that rebuilds the pattern database `db` at `path`: its
+/// partition, where `build-db` would not choose it unasked (and always on
+/// boards that get complete tables by default), and `--all-goals` if asked.
+fn pattern_build_command(path: &Path, db: &PatternDatabase<Mmap>, all_goals: bool) -> String {
+    let shape = db.shape();
+    let mut cmd = build_command(path, shape);
+    let name = &db.header().partition;
+    let partition = db.patterns().partition();
+    let unasked = shape.cells() > npuzzle::MAX_TABLE_CELLS
+        && Partition::default_for(shape).as_ref() == Some(partition);
+    if !unasked && Partition::named(shape, name).as_ref() == Ok(partition) {
+        cmd.push_str(&format!(" --partition {name}"));
+    }
+    if all_goals {
+        cmd.push_str(" --all-goals");
+    }
+    cmd
+}
+
 /// The command that (re)builds the database at `path` for `shape` boards,
 /// as it runs from the current folder: through cargo inside a checkout of
 /// npuzzle, else the installed `build-db`.
@@ -260,7 +292,7 @@ fn open_database(
         Ok(db) => db,
         Err(AnyOpenError::Pattern { problem, .. }) => {
             let advice = match &problem {
-                PatternFormatError::Version { expected, got } if got > expected => {
+                PatternFormatError::Envelope(e) if e.newer_version().is_some() => {
                     "it was written by a newer npuzzle; upgrade this one to read it".to_string()
                 }
                 problem => format!(
@@ -320,10 +352,10 @@ fn open_error(e: OpenError, path: &Path, from: &str, named: Option<Shape>) -> an
         OpenError::Format { problem, .. } => {
             let advice = match &problem {
                 // Not ours at all: suggesting a rebuild there would overwrite the file.
-                FormatError::Magic { .. } | FormatError::TooShort { .. } => {
+                FormatError::Envelope(e) if e.is_foreign() => {
                     "is --db or NPUZZLE_DB pointing at the right file?".to_string()
                 }
-                FormatError::Version { expected, got } if got > expected => format!(
+                FormatError::Envelope(e) if e.newer_version().is_some() => format!(
                     "it was written by a newer npuzzle; upgrade this one to read it (or rebuild \
                      it with: {})",
                     build_advice(path, named)

@@ -89,6 +89,8 @@ pub fn run(
         ),
         Command::Batch(args) => {
             let goal = args.goal.board(db.shape())?;
+            // A goal no set serves would fail every line: said once, with the fix.
+            db.set_serving(&goal)?;
             let (threads, format) = args.threads_and_format()?;
             let summary = run_pattern_batch(
                 db,
@@ -227,17 +229,32 @@ fn info(
     out: &mut impl Write,
 ) -> anyhow::Result<Outcome> {
     let header = db.header();
+    let shape = db.shape();
+    // Cells of each set's class: the goals it answers.
+    let class_size = |blank: usize| {
+        npuzzle::symmetry::classes(shape)
+            .into_iter()
+            .find(|c| c.contains(&blank))
+            .map_or(1, |c| c.len())
+    };
     if json {
         let value = serde_json::json!({
             "path": path.display().to_string(),
             "kind": "pattern",
-            "board": db.shape().to_string(),
+            "board": shape.to_string(),
             "bytes": db.bytes().len(),
             "format_version": npuzzle::pattern::PATTERN_VERSION,
             "partition": header.partition,
             "goal": db.default_goal().to_string(),
             "transposed_lookup": db.patterns().uses_transpose(),
-            "tables": header.tables.iter().map(|t| serde_json::json!({
+            "sets": db.sets().iter().map(|set| serde_json::json!({
+                "goal_blank": crate::cell_position(shape, set.goal_blank()),
+                "class_size": class_size(set.goal_blank()),
+                "goal": set.goal().to_string(),
+                "transposed_lookup": set.uses_transpose(),
+            })).collect::<Vec<_>>(),
+            "tables": header.tables().map(|(blank, t)| serde_json::json!({
+                "goal_blank": crate::cell_position(shape, blank),
                 "tiles": t.tiles,
                 "placements": t.placements,
                 "bytes": t.placements,
@@ -255,39 +272,47 @@ fn info(
     writeln!(out, "{}", path.display())?;
     writeln!(
         out,
-        "{} board, pattern database {} (format version {}), {} bytes",
-        db.shape(),
+        "{shape} board, pattern database {} (format version {}), {} bytes, {}",
         header.partition,
         npuzzle::pattern::PATTERN_VERSION,
-        db.bytes().len()
+        db.bytes().len(),
+        plural(db.sets().len() as u64, "set"),
     )?;
     writeln!(
         out,
-        "goal {} (tiles in order, blank last; goals with the blank in another corner are \
-         answered through a symmetry)",
-        db.default_goal()
+        "heuristic: the sum of a set's tables' entries (and, where marked, the larger of it \
+         and the same sum read through the transposed board); solved by IDA*"
     )?;
-    writeln!(
-        out,
-        "heuristic: the sum of the tables' entries{}; solved by IDA*",
-        if db.patterns().uses_transpose() {
-            ", and the larger of it and the same sum read through the transposed board"
-        } else {
-            ""
-        }
-    )?;
-    for (i, t) in header.tables.iter().enumerate() {
-        let tiles: Vec<String> = t.tiles.iter().map(u8::to_string).collect();
+    let mut number = 0;
+    for set in db.sets() {
+        let blank = set.goal_blank();
+        let size = class_size(blank);
         writeln!(
             out,
-            "table {}: tiles {}: {} placements ({} bytes), entries 0 to {}, mean {:.2}",
-            i + 1,
-            tiles.join(" "),
-            t.placements,
-            t.placements,
-            t.max_entry,
-            mean(&t.counts)
+            "set for goal {} (blank at {}; answers the {} of its class through a symmetry){}",
+            set.goal(),
+            crate::cell_name(shape, blank),
+            plural(size as u64, "blank cell"),
+            if set.uses_transpose() {
+                ", transposed lookup"
+            } else {
+                ""
+            }
         )?;
+        let tables = header.sets.iter().find(|s| s.goal_blank as usize == blank);
+        for t in tables.into_iter().flat_map(|s| &s.tables) {
+            number += 1;
+            let tiles: Vec<String> = t.tiles.iter().map(u8::to_string).collect();
+            writeln!(
+                out,
+                "table {number}: tiles {}: {} placements ({} bytes), entries 0 to {}, mean {:.2}",
+                tiles.join(" "),
+                t.placements,
+                t.placements,
+                t.max_entry,
+                mean(&t.counts)
+            )?;
+        }
     }
     Ok(Outcome::Success)
 }
@@ -319,6 +344,7 @@ fn verify(
             "ok": report.is_ok(),
             "nonzero_padding": report.nonzero_padding,
             "tables": report.tables.iter().map(|t| serde_json::json!({
+                "goal_blank": crate::cell_position(db.shape(), t.goal_blank),
                 "tiles": t.tiles,
                 "placements": t.placements,
                 "checksum_ok": t.checksum_ok,
@@ -357,8 +383,9 @@ fn verify(
             };
             writeln!(
                 out,
-                "table {} ({} tiles, {} placements): {status}",
+                "table {} (goal blank at {}, {} tiles, {} placements): {status}",
                 i + 1,
+                crate::cell_position(db.shape(), t.goal_blank),
                 t.tiles.len(),
                 t.placements
             )?;
