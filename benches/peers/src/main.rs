@@ -98,39 +98,31 @@ fn run(args: Args) -> anyhow::Result<bool> {
         db.header().partition,
     );
 
-    // Sequential options: one thread, no parallel split of the search.
-    let options = SolveOptions::default();
-    let npuzzle = solve_all(db.patterns(), instances, &goal, &options);
-    let huge = if !args.huge_pages {
-        Vec::new()
-    } else {
+    let huge = if args.huge_pages {
         let copied = Instant::now();
         let huge = db.patterns().to_huge_pages()?;
         println!(
             "npuzzle: tables copied onto huge pages in {:.2?} (not timed below)",
             copied.elapsed()
         );
-        solve_all(&huge, instances, &goal, &options)
+        Some(huge)
+    } else {
+        None
     };
 
-    let mut slidy_runs = Vec::new();
+    // Instance by instance, each solver in turn, so that load from other
+    // work on a shared machine falls on all of them alike. Sequential
+    // options: one thread, no parallel split of the search.
+    let options = SolveOptions::default();
+    let (mut npuzzle, mut huge_runs, mut slidy_runs) = (Vec::new(), Vec::new(), Vec::new());
     for instance in instances {
-        let puzzle = to_slidy(&instance.start)?;
-        let began = Instant::now();
-        let solution = slidy.solve(&puzzle);
-        let time = began.elapsed();
-        // A solution slidy's own replay rejects counts as none; ours is
-        // checked with the others.
-        let moves = solution
-            .ok()
-            .filter(|alg| alg.is_solution_of(puzzle.clone()))
-            .map(|alg| from_slidy(&alg));
-        slidy_runs.push(Run {
-            number: instance.number,
-            time,
-            moves,
-        });
+        npuzzle.push(solve_npuzzle(db.patterns(), instance, &goal, &options));
+        if let Some(huge) = &huge {
+            huge_runs.push(solve_npuzzle(huge, instance, &goal, &options));
+        }
+        slidy_runs.push(solve_slidy(&slidy, instance)?);
     }
+    let huge = huge_runs;
 
     let mut easiest: Vec<&Instance> = instances.iter().collect();
     easiest.sort_by_key(|i| (i.length, i.number));
@@ -195,25 +187,38 @@ fn run(args: Args) -> anyhow::Result<bool> {
     Ok(all_right)
 }
 
-/// Solves the instances one after another with npuzzle's IDA*.
-fn solve_all<B: AsRef<[u8]>>(
+/// One instance solved by npuzzle's IDA*.
+fn solve_npuzzle<B: AsRef<[u8]>>(
     db: &PatternDb<B>,
-    instances: &[Instance],
+    instance: &Instance,
     goal: &Board,
     options: &SolveOptions,
-) -> Vec<Run> {
-    instances
-        .iter()
-        .map(|instance| {
-            let began = Instant::now();
-            let solution = db.solve_to(&instance.start, goal, options);
-            Run {
-                number: instance.number,
-                time: began.elapsed(),
-                moves: solution.ok().map(|s| s.moves),
-            }
-        })
-        .collect()
+) -> Run {
+    let began = Instant::now();
+    let solution = db.solve_to(&instance.start, goal, options);
+    Run {
+        number: instance.number,
+        time: began.elapsed(),
+        moves: solution.ok().map(|s| s.moves),
+    }
+}
+
+/// One instance solved by slidy's optimal 4x4 solver. A solution slidy's
+/// own replay rejects counts as none; ours is checked with the others.
+fn solve_slidy(slidy: &SlidyStm, instance: &Instance) -> anyhow::Result<Run> {
+    let puzzle = to_slidy(&instance.start)?;
+    let began = Instant::now();
+    let solution = slidy.solve(&puzzle);
+    let time = began.elapsed();
+    let moves = solution
+        .ok()
+        .filter(|alg| alg.is_solution_of(puzzle.clone()))
+        .map(|alg| from_slidy(&alg));
+    Ok(Run {
+        number: instance.number,
+        time,
+        moves,
+    })
 }
 
 /// Korf's 100 from `tests/data/korf100.txt`.
