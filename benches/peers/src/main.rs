@@ -65,6 +65,8 @@ struct Run {
     /// CPU time of the solving thread: on a shared machine, the wall clock
     /// also counts the time other processes held the core.
     cpu: Duration,
+    /// Nodes generated, where the solver reports them (npuzzle only).
+    nodes: u64,
     /// The blank's moves in the instance's frame, when a solution came back.
     moves: Option<Vec<Move>>,
 }
@@ -148,6 +150,13 @@ fn run(args: Args) -> anyhow::Result<bool> {
     for (name, runs) in solvers {
         all_right &= check(name, runs, instances, &goal, args.verbose);
     }
+    let nodes: u64 = npuzzle.iter().map(|r| r.nodes).sum();
+    let cpu: Duration = npuzzle.iter().map(|r| r.cpu).sum();
+    println!(
+        "npuzzle: {nodes} nodes generated, {:.0} per instance, {:.0} ns of CPU per node",
+        nodes as f64 / npuzzle.len().max(1) as f64,
+        cpu.as_secs_f64() * 1e9 / nodes.max(1) as f64
+    );
     for (clock, time) in [
         ("wall clock", (|r: &Run| r.time) as fn(&Run) -> Duration),
         ("CPU time of the solving thread", |r: &Run| r.cpu),
@@ -207,6 +216,7 @@ fn solve_npuzzle<B: AsRef<[u8]>>(
         number: instance.number,
         time: began.elapsed(),
         cpu: cpu.elapsed(),
+        nodes: solution.as_ref().map_or(0, |s| s.nodes),
         moves: solution.ok().map(|s| s.moves),
     }
 }
@@ -226,6 +236,7 @@ fn solve_slidy(slidy: &SlidyStm, instance: &Instance) -> anyhow::Result<Run> {
         number: instance.number,
         time,
         cpu,
+        nodes: 0,
         moves,
     })
 }
@@ -324,6 +335,7 @@ fn manhattan_idastar(instance: &Instance, goal: &Board, limit: Duration) -> Run 
         number: instance.number,
         time,
         cpu,
+        nodes: 0,
         moves,
     }
 }
