@@ -20,7 +20,7 @@ if ! [[ $duration =~ ^[0-9]+$ ]] || ((duration == 0)); then
   echo "usage: scripts/fuzz.sh [SECONDS]  (a whole number of seconds per target, default 60)" >&2
   exit 2
 fi
-targets=(parse_board open_database batch_line)
+targets=(parse_board open_database open_pattern_database batch_line)
 
 if ! cargo fuzz --version >/dev/null 2>&1; then
   echo "fuzz.sh: cargo-fuzz is missing; installing it"

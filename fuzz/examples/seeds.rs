@@ -1,14 +1,16 @@
 //! Writes the seed corpus of the fuzz targets (the files named `seed-*`
-//! under `fuzz/corpus/`): small valid databases for `open_database`, and a
-//! few boards and batch lines for `parse_board` and `batch_line`.
+//! under `fuzz/corpus/`): small valid databases for `open_database`, small
+//! valid pattern databases for `open_pattern_database`, and a few boards
+//! and batch lines for `parse_board` and `batch_line`.
 //!
 //! `cargo run --manifest-path fuzz/Cargo.toml --example seeds -- fuzz/corpus`
 
+use npuzzle::pattern::{build_pattern_database, Partition};
 use npuzzle::Shape;
 use npuzzle_fuzz::database_bytes;
 use std::path::PathBuf;
 
-fn main() -> std::io::Result<()> {
+fn main() -> Result<(), Box<dyn std::error::Error>> {
     let root = PathBuf::from(
         std::env::args()
             .nth(1)
@@ -30,6 +32,33 @@ fn main() -> std::io::Result<()> {
     std::fs::create_dir_all(&dir)?;
     for (name, bytes) in databases {
         std::fs::write(dir.join(name), bytes)?;
+    }
+    // Pattern databases, written through the library as `build-db` writes
+    // them: a page for the preamble and one per table, plus the header.
+    let dir = root.join("open_pattern_database");
+    std::fs::create_dir_all(&dir)?;
+    let patterns: [(&str, Shape, &str, Vec<Vec<u8>>); 3] = [
+        (
+            "seed-2x2-2-1.db",
+            shape(2, 2),
+            "custom",
+            vec![vec![1, 2], vec![3]],
+        ),
+        (
+            "seed-2x3-3-2.db",
+            shape(2, 3),
+            "custom",
+            vec![vec![1, 2, 3], vec![4, 5]],
+        ),
+        ("seed-3x3-4-4.db", Shape::THREE_BY_THREE, "4-4", Vec::new()),
+    ];
+    for (file, shape, name, groups) in patterns {
+        let partition = if groups.is_empty() {
+            Partition::named(shape, name)?
+        } else {
+            Partition::new(shape, groups)?
+        };
+        build_pattern_database(&dir.join(file), &partition, name, &|_, _| {})?;
     }
     let texts: [(&str, &[&str]); 2] = [
         (

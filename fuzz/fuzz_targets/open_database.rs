@@ -14,7 +14,7 @@ use libfuzzer_sys::fuzz_target;
 use npuzzle::raw::PREAMBLE_LEN;
 use npuzzle::GoalTable;
 use npuzzle::{solvability, verify, Board, Database, LookupError};
-use npuzzle_fuzz::board_from_bytes;
+use npuzzle_fuzz::{board_from_bytes, with_header_checksum_fixed};
 
 /// Boards taken from the input, beyond the fixed goals.
 const DERIVED: usize = 4;
@@ -25,20 +25,6 @@ fuzz_target!(|data: &[u8]| {
         check_file(&fixed);
     }
 });
-
-/// A copy of `data` with the preamble's header checksum made to match the
-/// header, when the header length fits and the checksum does not match.
-fn with_header_checksum_fixed(data: &[u8]) -> Option<Vec<u8>> {
-    let header_len = u32::from_le_bytes(data.get(12..16)?.try_into().ok()?) as usize;
-    let header = data.get(data.len().checked_sub(header_len)?.max(PREAMBLE_LEN)..)?;
-    let crc = crc32fast::hash(header).to_le_bytes();
-    if data[16..20] == crc {
-        return None;
-    }
-    let mut fixed = data.to_vec();
-    fixed[16..20].copy_from_slice(&crc);
-    Some(fixed)
-}
 
 fn check_file(data: &[u8]) {
     let Ok(db) = Database::from_bytes(data) else {

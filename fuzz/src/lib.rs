@@ -2,7 +2,9 @@
 
 use npuzzle::default_paths;
 use npuzzle::raw::build_each;
-use npuzzle::raw::{encode_header, preamble_for, section_offsets, Preamble, FIRST_SECTION};
+use npuzzle::raw::{
+    encode_header, preamble_for, section_offsets, Preamble, FIRST_SECTION, PREAMBLE_LEN,
+};
 use npuzzle::{Board, Header, Shape, Table, TableInfo};
 use std::convert::Infallible;
 
@@ -83,4 +85,20 @@ pub fn board_from_bytes(shape: Shape, bytes: &[u8]) -> Board {
         cells.swap(i, j);
     }
     Board::new(shape, &cells).expect("a shuffle of 0..cells is a board")
+}
+
+/// A copy of `data` with the preamble's header checksum made to match the
+/// header, when the header length fits and the checksum does not match.
+/// Both kinds of file (complete tables and pattern databases) share the
+/// preamble's layout, so this serves either.
+pub fn with_header_checksum_fixed(data: &[u8]) -> Option<Vec<u8>> {
+    let header_len = u32::from_le_bytes(data.get(12..16)?.try_into().ok()?) as usize;
+    let header = data.get(data.len().checked_sub(header_len)?.max(PREAMBLE_LEN)..)?;
+    let crc = crc32fast::hash(header).to_le_bytes();
+    if data[16..20] == crc {
+        return None;
+    }
+    let mut fixed = data.to_vec();
+    fixed[16..20].copy_from_slice(&crc);
+    Some(fixed)
 }
