@@ -52,7 +52,7 @@ pub use db::build::{
     DEFAULT_PATHS_MAX_CELLS, PATHS_MAX_CELLS,
 };
 pub use db::database::Database;
-pub use db::error::{EnvelopeError, FormatError, LookupError, OpenError, WriteError};
+pub use db::error::{shown_path, EnvelopeError, FormatError, LookupError, OpenError, WriteError};
 pub use db::format::{write_database, DatabaseWriter, Header, PathTableInfo, TableInfo};
 pub use db::goal_table::GoalTable;
 pub use db::locate::{

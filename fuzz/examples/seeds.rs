@@ -5,7 +5,7 @@
 //!
 //! `cargo run --manifest-path fuzz/Cargo.toml --example seeds -- fuzz/corpus`
 
-use npuzzle::pattern::{build_pattern_database, Partition};
+use npuzzle::pattern::{build_pattern_database, build_pattern_sets, Partition};
 use npuzzle::Shape;
 use npuzzle_fuzz::database_bytes;
 use std::path::PathBuf;
@@ -60,6 +60,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         };
         build_pattern_database(&dir.join(file), &partition, name, &|_, _| {})?;
     }
+    // A file with a set for every class of goal blank cells (2x3 has two).
+    let two_by_three = Partition::new(shape(2, 3), vec![vec![1, 2, 3], vec![4, 5]])?;
+    build_pattern_sets(
+        &dir.join("seed-2x3-3-2-all-goals.db"),
+        &two_by_three,
+        "custom",
+        &npuzzle::all_goals(shape(2, 3)),
+        &|_, _| {},
+    )?;
     let texts: [(&str, &[&str]); 2] = [
         (
             "parse_board",

@@ -8,8 +8,9 @@ use crate::db::format::FileKind;
 use crate::db::replace::ReplaceError;
 use crate::puzzle::shape::{Shape, ShapeError};
 use crate::puzzle::solvability::Unsolvable;
+use std::borrow::Cow;
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Why bytes fail the checks both kinds of file share (their envelope:
 /// preamble, header, and the file's exact length). Each kind's own error
@@ -214,11 +215,29 @@ impl FormatError {
     }
 }
 
+/// Characters of a path a message shows at most.
+const PATH_SHOWN: usize = 160;
+
+/// A path as messages show it: whole, or its start and its end around an
+/// ellipsis when it is longer than [`PATH_SHOWN`] characters, so that an
+/// absurd path does not flood the terminal (no usable path is that long
+/// in one component, and Linux stops whole paths at 4,096 bytes).
+pub fn shown_path(path: &Path) -> Cow<'_, str> {
+    let text = path.to_string_lossy();
+    let count = text.chars().count();
+    if count <= PATH_SHOWN {
+        return text;
+    }
+    let head: String = text.chars().take(PATH_SHOWN - 40).collect();
+    let tail: String = text.chars().skip(count - 40).collect();
+    format!("{head}…{tail}").into()
+}
+
 /// A database file could not be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum OpenError {
     /// The file could not be read or mapped.
-    #[error("cannot open {}", path.display())]
+    #[error("cannot open {}", shown_path(path))]
     Io {
         /// The file.
         path: PathBuf,
@@ -227,13 +246,13 @@ pub enum OpenError {
         source: io::Error,
     },
     /// The path names a folder, a device or a pipe, not a file.
-    #[error("{} is not a regular file", path.display())]
+    #[error("{} is not a regular file", shown_path(path))]
     NotAFile {
         /// The path.
         path: PathBuf,
     },
     /// The file is not a usable database.
-    #[error("{} is not a usable database", path.display())]
+    #[error("{} is not a usable database", shown_path(path))]
     Format {
         /// The file.
         path: PathBuf,
@@ -245,7 +264,7 @@ pub enum OpenError {
 
 /// A database could not be written. The previous file, if any, is untouched.
 #[derive(Debug, thiserror::Error)]
-#[error("cannot write {}", path.display())]
+#[error("cannot write {}", shown_path(path))]
 pub struct WriteError {
     /// The database asked for.
     pub path: PathBuf,

@@ -3,6 +3,7 @@
 //! leaves the old file or the new one, never a part. Databases and charts
 //! are written this way.
 
+use super::error::shown_path;
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -13,11 +14,11 @@ use tempfile::NamedTempFile;
 #[derive(Debug, thiserror::Error)]
 pub enum ReplaceError {
     /// Something on the way to the target's folder is not a folder.
-    #[error("{} is not a folder", .0.display())]
+    #[error("{} is not a folder", shown_path(.0))]
     NotAFolder(PathBuf),
     /// The target exists and is not a regular file: replacing it would put
     /// a file where a device, a pipe, a socket or a folder was.
-    #[error("{} is a {kind}, not a regular file", path.display())]
+    #[error("{} is a {kind}, not a regular file", shown_path(path))]
     NotAFile {
         /// The target (after following symbolic links).
         path: PathBuf,
@@ -25,11 +26,21 @@ pub enum ReplaceError {
         kind: &'static str,
     },
     /// Symbolic links that do not end.
-    #[error("{} is a loop of symbolic links", .0.display())]
+    #[error("{} is a loop of symbolic links", shown_path(.0))]
     LinkLoop(PathBuf),
     /// The system refused a step.
     #[error(transparent)]
     Io(#[from] io::Error),
+}
+
+/// tempfile's error without the temporary file's path, which it appends
+/// (`… at path "…"`): the message already names the target, and a path
+/// is not worth printing twice, least of all an absurdly long one.
+fn without_temporary_path(e: io::Error) -> io::Error {
+    match e.to_string().split_once(" at path \"") {
+        Some((what, _)) => io::Error::new(e.kind(), what.to_string()),
+        None => e,
+    }
 }
 
 /// A new version of a file, being written beside it.
@@ -74,7 +85,7 @@ impl Replacement {
         // otherwise keep its private 0600 mode through the rename.
         #[cfg(unix)]
         builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
-        let temp = builder.tempfile_in(&dir)?;
+        let temp = builder.tempfile_in(&dir).map_err(without_temporary_path)?;
         Ok(Replacement { target, dir, temp })
     }
 

@@ -7,7 +7,7 @@ use super::error::SolveError;
 use super::file::{PatternFormatError, PATTERN_MAGIC};
 use super::search::{Solution, SolveOptions};
 use crate::db::database::{map_file, Database};
-use crate::db::error::{LookupError, OpenError};
+use crate::db::error::{shown_path, LookupError, OpenError};
 use crate::puzzle::board::Board;
 use crate::puzzle::shape::Shape;
 use crate::puzzle::solvability::Unsolvable;
@@ -33,7 +33,7 @@ pub enum AnyOpenError {
     #[error(transparent)]
     Complete(#[from] OpenError),
     /// A pattern database that is not usable.
-    #[error("{} is not a usable pattern database", path.display())]
+    #[error("{} is not a usable pattern database", shown_path(path))]
     Pattern {
         /// The file.
         path: PathBuf,

@@ -7,7 +7,7 @@ use super::error::SolveError;
 use super::file::{check_pattern_header, PatternFormatError, PatternHeader, PatternTableInfo};
 use super::search::{Solution, SolveOptions};
 use crate::db::database::map_file;
-use crate::db::error::OpenError;
+use crate::db::error::{shown_path, OpenError};
 use crate::puzzle::board::Board;
 use crate::puzzle::shape::Shape;
 use crate::puzzle::symmetry::Symmetry;
@@ -47,7 +47,7 @@ pub enum PatternOpenError {
     #[error(transparent)]
     Open(#[from] OpenError),
     /// The file is not a usable pattern database.
-    #[error("{} is not a usable pattern database", path.display())]
+    #[error("{} is not a usable pattern database", shown_path(path))]
     Format {
         /// The file.
         path: PathBuf,

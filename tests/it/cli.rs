@@ -3,8 +3,8 @@
 
 use crate::util::{
     bytes_to_change, expect_code, expect_code_in, expect_refusal, json_answer, json_lines, json_of,
-    printed, query_in, quiet_json_answer, run_batch, run_query, stderr_of, stdout_lines, stdout_of,
-    temp_db, TempDb, A089473,
+    printed, query_in, quiet_json_answer, run_batch, run_build_db, run_query, stderr_of,
+    stdout_lines, stdout_of, temp_db, TempDb, A089473,
 };
 use assert_cmd::assert::Assert;
 use assert_cmd::Command;
@@ -1145,12 +1145,7 @@ fn a_running_batch_keeps_its_database_through_a_rebuild() {
     stdin.flush().unwrap();
     // The batch opened (mapped) the file at start-up; give it time to.
     std::thread::sleep(std::time::Duration::from_millis(500));
-    Command::cargo_bin("build-db")
-        .unwrap()
-        .args(["--board", "2x4", "--out"])
-        .arg(&path)
-        .assert()
-        .code(0);
+    run_build_db(&["--board", "2x4"], &path, 0);
     assert_eq!(Database::open(&path).unwrap().shape().to_string(), "2x4");
     for s in &starts {
         writeln!(stdin, "{s}").unwrap();

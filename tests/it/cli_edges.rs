@@ -4,9 +4,10 @@
 
 use crate::util::{
     bytes_to_change, expect_batch, expect_code, expect_code_in, json_answer, json_of, printed,
-    query, run_batch, run_query, stderr_of, stdout_lines, stdout_of, temp_db,
+    query, run_batch, run_build_db, run_query, stderr_of, stdout_lines, stdout_of, temp_db,
 };
 use predicates::prelude::*;
+use std::path::Path;
 
 fn three_by_three() -> &'static crate::util::TempDb {
     temp_db("3x3")
@@ -361,4 +362,36 @@ fn a_huge_flag_value_is_echoed_short() {
             .clone();
         assert!(out.stderr.len() < 400, "{} bytes", out.stderr.len());
     }
+}
+
+/// A path far past any system's limit is named cut short in the message,
+/// by either binary and for every kind of file, with nothing written.
+#[test]
+fn a_huge_path_is_named_short() {
+    let t = three_by_three();
+    let dir = tempfile::tempdir().unwrap();
+    let long = dir.path().join("b".repeat(100_000));
+    let long = long.to_str().unwrap();
+    let in_folder = format!("{long}/x.db");
+    let (db, png, db_in_folder) = (format!("{long}.db"), format!("{long}.png"), &in_folder);
+    let weird_extension = dir.path().join(format!("x.{}", "e".repeat(100_000)));
+    let mut outputs = vec![
+        run_build_db(&["--quiet"], Path::new(&db), 2),
+        run_build_db(&["--quiet"], Path::new(db_in_folder), 2),
+        run_build_db(
+            &["--board", "3x3", "--partition", "4-4", "--quiet"],
+            Path::new(&db),
+            2,
+        ),
+        run_query(Path::new(&db), &["distance", "123456780"], 2),
+    ];
+    for plot in [png.as_str(), weird_extension.to_str().unwrap()] {
+        outputs.push(run_query(&t.path, &["histogram", "--plot", plot], 2));
+    }
+    for out in outputs {
+        let err = stderr_of(&out);
+        assert!(err.len() < 600, "{} bytes: {}", err.len(), &err[..300]);
+        assert!(err.contains('…'), "{err}");
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }

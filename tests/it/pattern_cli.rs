@@ -3,21 +3,13 @@
 //! what needs every position's distance.
 
 use crate::pattern_file::pattern_file;
-use crate::util::{json_answer, json_lines, query, run_batch, run_query, stdout_of};
-use assert_cmd::Command;
+use crate::util::{json_answer, json_lines, query, run_batch, run_build_db, run_query, stdout_of};
 
 #[test]
 fn build_db_writes_a_pattern_database_that_query_reads() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("p.db");
-    let out = Command::cargo_bin("build-db")
-        .unwrap()
-        .args(["--board", "3x3", "--partition", "4-4", "-q", "--out"])
-        .arg(&path)
-        .assert()
-        .success()
-        .get_output()
-        .clone();
+    let out = run_build_db(&["--board", "3x3", "--partition", "4-4", "-q"], &path, 0);
     assert!(stdout_of(&out).contains("pattern database 4-4"));
     let info = stdout_of(&run_query(&path, &["info"], 0));
     assert!(info.contains("pattern database 4-4"), "{info}");
@@ -31,20 +23,7 @@ fn build_db_refuses_an_unknown_partition() {
     // build would write there and nowhere else.
     let dir = tempfile::tempdir().unwrap();
     let out_path = dir.path().join("x.db");
-    let out = Command::cargo_bin("build-db")
-        .unwrap()
-        .args([
-            "--board",
-            "4x4",
-            "--partition",
-            "9-9",
-            "--out",
-            out_path.to_str().unwrap(),
-        ])
-        .assert()
-        .code(2)
-        .get_output()
-        .clone();
+    let out = run_build_db(&["--board", "4x4", "--partition", "9-9"], &out_path, 2);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("6-6-3, 7-8"), "{err}");
     assert!(!out_path.exists());
@@ -255,14 +234,7 @@ fn partitions_are_listed_per_board_and_others_refused() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("x.db");
     let refusal = |board: &str, partition: &str| {
-        let output = Command::cargo_bin("build-db")
-            .unwrap()
-            .args(["--board", board, "--partition", partition, "-q", "--out"])
-            .arg(&out)
-            .assert()
-            .code(2)
-            .get_output()
-            .clone();
+        let output = run_build_db(&["--board", board, "--partition", partition, "-q"], &out, 2);
         String::from_utf8_lossy(&output.stderr).into_owned()
     };
     for board in ["3x5", "5x3"] {

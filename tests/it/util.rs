@@ -159,6 +159,20 @@ pub fn plain_manhattan(cols: usize, start: &[u8], goal: &[u8]) -> u32 {
         .sum()
 }
 
+/// Runs `build-db ARGS… --out OUT`, expects exit code `code`, and returns
+/// what it printed.
+pub fn run_build_db(args: &[&str], out: &Path, code: i32) -> Output {
+    Command::cargo_bin("build-db")
+        .unwrap()
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .assert()
+        .code(code)
+        .get_output()
+        .clone()
+}
+
 /// `query --db PATH`, with no NPUZZLE_DB to interfere.
 pub fn query(db: &Path) -> Command {
     let mut cmd = Command::cargo_bin("query").unwrap();

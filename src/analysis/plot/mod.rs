@@ -27,7 +27,9 @@ mod axis;
 mod draw;
 mod font;
 
+use crate::db::error::shown_path;
 use crate::db::replace::{ReplaceError, Replacement};
+use crate::puzzle::parse::excerpt;
 use draw::draw;
 use font::{register_font, ExactText};
 use plotters::prelude::*;
@@ -112,7 +114,7 @@ pub enum PlotError {
     /// The path's extension names no format this module writes.
     #[error(
         "cannot write the chart {}: {}; use {}",
-        path.display(),
+        shown_path(path),
         describe_extension(extension),
         Format::ACCEPTED
     )]
@@ -123,7 +125,7 @@ pub enum PlotError {
         extension: String,
     },
     /// There is nothing to draw.
-    #[error("cannot draw the chart {}: {reason}", path.display())]
+    #[error("cannot draw the chart {}: {reason}", shown_path(path))]
     NoData {
         /// The chart asked for.
         path: PathBuf,
@@ -131,7 +133,7 @@ pub enum PlotError {
         reason: &'static str,
     },
     /// The drawing library failed; its message says why.
-    #[error("cannot draw the chart {}: {message}", path.display())]
+    #[error("cannot draw the chart {}: {message}", shown_path(path))]
     Draw {
         /// The chart asked for.
         path: PathBuf,
@@ -139,7 +141,7 @@ pub enum PlotError {
         message: String,
     },
     /// The file could not be written or put in place.
-    #[error("cannot write the chart {}", path.display())]
+    #[error("cannot write the chart {}", shown_path(path))]
     Write {
         /// The chart asked for.
         path: PathBuf,
@@ -153,7 +155,7 @@ fn describe_extension(extension: &str) -> String {
     if extension.is_empty() {
         "it has no extension to tell the format".to_string()
     } else {
-        format!("unsupported extension \".{extension}\"")
+        format!("unsupported extension \".{}\"", excerpt(extension, 20))
     }
 }
 
