@@ -7,7 +7,6 @@ use crate::util::{
     stdout_lines, stdout_of, temp_db, TempDb, A089473,
 };
 use assert_cmd::assert::Assert;
-use assert_cmd::Command;
 use npuzzle::{parse_board, Board, Database, Move, Shape};
 use predicates::prelude::*;
 use serde_json::Value;
