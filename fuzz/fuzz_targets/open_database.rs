@@ -14,17 +14,12 @@ use libfuzzer_sys::fuzz_target;
 use npuzzle::raw::PREAMBLE_LEN;
 use npuzzle::GoalTable;
 use npuzzle::{solvability, verify, Board, Database, LookupError};
-use npuzzle_fuzz::{board_from_bytes, with_header_checksum_fixed};
+use npuzzle_fuzz::{board_from_bytes, check_with_and_without_checksum_fix};
 
 /// Boards taken from the input, beyond the fixed goals.
 const DERIVED: usize = 4;
 
-fuzz_target!(|data: &[u8]| {
-    check_file(data);
-    if let Some(fixed) = with_header_checksum_fixed(data) {
-        check_file(&fixed);
-    }
-});
+fuzz_target!(|data: &[u8]| check_with_and_without_checksum_fix(data, check_file));
 
 fn check_file(data: &[u8]) {
     let Ok(db) = Database::from_bytes(data) else {

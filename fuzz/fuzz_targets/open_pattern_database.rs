@@ -17,7 +17,7 @@ use npuzzle::pattern::{
 };
 use npuzzle::raw::PREAMBLE_LEN;
 use npuzzle::{solvability, Board, Database, Shape};
-use npuzzle_fuzz::{board_from_bytes, database_bytes, with_header_checksum_fixed};
+use npuzzle_fuzz::{board_from_bytes, check_with_and_without_checksum_fix, database_bytes};
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -31,12 +31,7 @@ const SOLVE_TIME: Duration = Duration::from_millis(2);
 /// Boards up to this many cells get a complete table to check lengths by.
 const COMPLETE_MAX_CELLS: usize = 9;
 
-fuzz_target!(|data: &[u8]| {
-    check_file(data);
-    if let Some(fixed) = with_header_checksum_fixed(data) {
-        check_file(&fixed);
-    }
-});
+fuzz_target!(|data: &[u8]| check_with_and_without_checksum_fix(data, check_file));
 
 fn check_file(data: &[u8]) {
     let Ok(db) = PatternDatabase::from_bytes(data) else {
