@@ -104,8 +104,8 @@ pub fn run(
             .context("batch stopped")?;
             Ok(crate::batch::report(summary))
         }
-        Command::Info(args) => info(db, path, args.json, out),
-        Command::Verify(args) => verify(db, path, args.json, out),
+        Command::Info(args) => PatternFile { db, path }.info(args.json, out),
+        Command::Verify(args) => PatternFile { db, path }.verify(args.json, out),
         other => Err(refusal(other, path)),
     }
 }
@@ -221,89 +221,92 @@ fn unsolvable(
     Ok(Outcome::Unsolvable)
 }
 
-/// `query info` on a pattern database.
-fn info(
-    db: &PatternDatabase<Mmap>,
-    path: &Path,
-    json: bool,
-    out: &mut impl Write,
-) -> anyhow::Result<Outcome> {
-    let header = db.header();
-    let shape = db.shape();
-    // Cells of each set's class: the goals it answers.
-    let class_size = |blank: usize| {
-        npuzzle::symmetry::classes(shape)
-            .into_iter()
-            .find(|c| c.contains(&blank))
-            .map_or(1, |c| c.len())
-    };
-    if json {
-        let value = serde_json::json!({
-            "path": path.display().to_string(),
-            "kind": "pattern",
-            "board": shape.to_string(),
-            "bytes": db.bytes().len(),
-            "format_version": npuzzle::pattern::PATTERN_VERSION,
-            "partition": header.partition,
-            "goal": db.default_goal().to_string(),
-            "transposed_lookup": db.patterns().uses_transpose(),
-            "sets": db.sets().iter().map(|set| serde_json::json!({
-                "goal_blank": crate::cell_position(shape, set.goal_blank()),
-                "class_size": class_size(set.goal_blank()),
-                "goal": set.goal().to_string(),
-                "transposed_lookup": set.uses_transpose(),
-            })).collect::<Vec<_>>(),
-            "tables": header.tables().map(|(blank, t)| serde_json::json!({
-                "goal_blank": crate::cell_position(shape, blank),
-                "tiles": t.tiles,
-                "placements": t.placements,
-                "bytes": t.placements,
-                "max_entry": t.max_entry,
-                "mean_entry": mean(&t.counts),
-                "counts": t.counts,
-                "unreached": t.unreached,
-                "offset": t.offset,
-                "checksum": format!("{:08x}", t.checksum),
-            })).collect::<Vec<_>>(),
-        });
-        writeln!(out, "{value}")?;
-        return Ok(Outcome::Success);
-    }
-    writeln!(out, "{}", path.display())?;
-    writeln!(
-        out,
-        "{shape} board, pattern database {} (format version {}), {} bytes, {}",
-        header.partition,
-        npuzzle::pattern::PATTERN_VERSION,
-        db.bytes().len(),
-        plural(db.sets().len() as u64, "set"),
-    )?;
-    writeln!(
-        out,
-        "heuristic: the sum of a set's tables' entries (and, where marked, the larger of it \
-         and the same sum read through the transposed board); solved by IDA*"
-    )?;
-    let mut number = 0;
-    for set in db.sets() {
-        let blank = set.goal_blank();
-        let size = class_size(blank);
+/// A pattern-database file, as `info` and `verify` describe it.
+struct PatternFile<'a> {
+    db: &'a PatternDatabase<Mmap>,
+    path: &'a Path,
+}
+
+impl PatternFile<'_> {
+    /// `query info` on a pattern database.
+    fn info(&self, json: bool, out: &mut impl Write) -> anyhow::Result<Outcome> {
+        let PatternFile { db, path } = *self;
+        let header = db.header();
+        let shape = db.shape();
+        // Cells of each set's class: the goals it answers.
+        let class_size = |blank: usize| {
+            npuzzle::symmetry::classes(shape)
+                .into_iter()
+                .find(|c| c.contains(&blank))
+                .map_or(1, |c| c.len())
+        };
+        if json {
+            let value = serde_json::json!({
+                "path": path.display().to_string(),
+                "kind": "pattern",
+                "board": shape.to_string(),
+                "bytes": db.bytes().len(),
+                "format_version": npuzzle::pattern::PATTERN_VERSION,
+                "partition": header.partition,
+                "goal": db.default_goal().to_string(),
+                "transposed_lookup": db.patterns().uses_transpose(),
+                "sets": db.sets().iter().map(|set| serde_json::json!({
+                    "goal_blank": crate::cell_position(shape, set.goal_blank()),
+                    "class_size": class_size(set.goal_blank()),
+                    "goal": set.goal().to_string(),
+                    "transposed_lookup": set.uses_transpose(),
+                })).collect::<Vec<_>>(),
+                "tables": header.tables().map(|(blank, t)| serde_json::json!({
+                    "goal_blank": crate::cell_position(shape, blank),
+                    "tiles": t.tiles,
+                    "placements": t.placements,
+                    "bytes": t.placements,
+                    "max_entry": t.max_entry,
+                    "mean_entry": mean(&t.counts),
+                    "counts": t.counts,
+                    "unreached": t.unreached,
+                    "offset": t.offset,
+                    "checksum": format!("{:08x}", t.checksum),
+                })).collect::<Vec<_>>(),
+            });
+            writeln!(out, "{value}")?;
+            return Ok(Outcome::Success);
+        }
+        writeln!(out, "{}", path.display())?;
         writeln!(
             out,
-            "set for goal {} (blank at {}; answers the {} of its class through a symmetry){}",
-            set.goal(),
-            crate::cell_name(shape, blank),
-            plural(size as u64, "blank cell"),
-            if set.uses_transpose() {
-                ", transposed lookup"
-            } else {
-                ""
-            }
+            "{shape} board, pattern database {} (format version {}), {} bytes, {}",
+            header.partition,
+            npuzzle::pattern::PATTERN_VERSION,
+            db.bytes().len(),
+            plural(db.sets().len() as u64, "set"),
         )?;
-        let tables = header.sets.iter().find(|s| s.goal_blank as usize == blank);
-        for t in tables.into_iter().flat_map(|s| &s.tables) {
-            number += 1;
-            let tiles: Vec<String> = t.tiles.iter().map(u8::to_string).collect();
+        writeln!(
+            out,
+            "heuristic: the sum of a set's tables' entries (and, where marked, the larger of it \
+         and the same sum read through the transposed board); solved by IDA*"
+        )?;
+        let mut number = 0;
+        for set in db.sets() {
+            let blank = set.goal_blank();
+            let size = class_size(blank);
             writeln!(
+                out,
+                "set for goal {} (blank at {}; answers the {} of its class through a symmetry){}",
+                set.goal(),
+                crate::cell_name(shape, blank),
+                plural(size as u64, "blank cell"),
+                if set.uses_transpose() {
+                    ", transposed lookup"
+                } else {
+                    ""
+                }
+            )?;
+            let tables = header.sets.iter().find(|s| s.goal_blank as usize == blank);
+            for t in tables.into_iter().flat_map(|s| &s.tables) {
+                number += 1;
+                let tiles: Vec<String> = t.tiles.iter().map(u8::to_string).collect();
+                writeln!(
                 out,
                 "table {number}: tiles {}: {} placements ({} bytes), entries 0 to {}, mean {:.2}",
                 tiles.join(" "),
@@ -312,9 +315,10 @@ fn info(
                 t.max_entry,
                 mean(&t.counts)
             )?;
+            }
         }
+        Ok(Outcome::Success)
     }
-    Ok(Outcome::Success)
 }
 
 /// The mean entry of a table with these counts per entry.
@@ -328,91 +332,89 @@ fn mean(counts: &[u64]) -> f64 {
     sum / total.max(1) as f64
 }
 
-/// `query verify` on a pattern database: exit 0 when sound, 2 when not
-/// (the binary adds how to rebuild it).
-fn verify(
-    db: &PatternDatabase<Mmap>,
-    path: &Path,
-    json: bool,
-    out: &mut impl Write,
-) -> anyhow::Result<Outcome> {
-    let report = verify_patterns(db);
-    if json {
-        let value = serde_json::json!({
-            "path": path.display().to_string(),
-            "kind": "pattern",
-            "ok": report.is_ok(),
-            "nonzero_padding": report.nonzero_padding,
-            "tables": report.tables.iter().map(|t| serde_json::json!({
-                "goal_blank": crate::cell_position(db.shape(), t.goal_blank),
-                "tiles": t.tiles,
-                "placements": t.placements,
-                "checksum_ok": t.checksum_ok,
-                "out_of_range": t.out_of_range,
-                "count_mismatches": t.count_mismatches,
-                "goal_entry": t.goal_entry,
-                "ok": t.is_ok(),
-            })).collect::<Vec<_>>(),
-        });
-        writeln!(out, "{value}")?;
-    } else {
-        for (i, t) in report.tables.iter().enumerate() {
-            let mut problems = Vec::new();
-            if !t.checksum_ok {
-                problems.push("checksum mismatch".to_string());
+impl PatternFile<'_> {
+    /// `query verify` on a pattern database: exit 0 when sound, 2 when not
+    /// (the binary adds how to rebuild it).
+    fn verify(&self, json: bool, out: &mut impl Write) -> anyhow::Result<Outcome> {
+        let PatternFile { db, path } = *self;
+        let report = verify_patterns(db);
+        if json {
+            let value = serde_json::json!({
+                "path": path.display().to_string(),
+                "kind": "pattern",
+                "ok": report.is_ok(),
+                "nonzero_padding": report.nonzero_padding,
+                "tables": report.tables.iter().map(|t| serde_json::json!({
+                    "goal_blank": crate::cell_position(db.shape(), t.goal_blank),
+                    "tiles": t.tiles,
+                    "placements": t.placements,
+                    "checksum_ok": t.checksum_ok,
+                    "out_of_range": t.out_of_range,
+                    "count_mismatches": t.count_mismatches,
+                    "goal_entry": t.goal_entry,
+                    "ok": t.is_ok(),
+                })).collect::<Vec<_>>(),
+            });
+            writeln!(out, "{value}")?;
+        } else {
+            for (i, t) in report.tables.iter().enumerate() {
+                let mut problems = Vec::new();
+                if !t.checksum_ok {
+                    problems.push("checksum mismatch".to_string());
+                }
+                if t.out_of_range > 0 {
+                    problems.push(format!(
+                        "{} above the recorded maximum",
+                        plural(t.out_of_range, "entry")
+                    ));
+                }
+                if !t.count_mismatches.is_empty() {
+                    problems.push(format!(
+                        "counts differ from the header's for entries {:?}",
+                        t.count_mismatches
+                    ));
+                }
+                if t.goal_entry != 0 {
+                    problems.push(format!("the goal's entry is {}, not 0", t.goal_entry));
+                }
+                let status = if problems.is_empty() {
+                    "ok".to_string()
+                } else {
+                    problems.join("; ")
+                };
+                writeln!(
+                    out,
+                    "table {} (goal blank at {}, {} tiles, {} placements): {status}",
+                    i + 1,
+                    crate::cell_position(db.shape(), t.goal_blank),
+                    t.tiles.len(),
+                    t.placements
+                )?;
             }
-            if t.out_of_range > 0 {
-                problems.push(format!(
-                    "{} above the recorded maximum",
-                    plural(t.out_of_range, "entry")
-                ));
+            if report.nonzero_padding > 0 {
+                writeln!(
+                    out,
+                    "padding: {} not zero",
+                    plural(report.nonzero_padding, "byte")
+                )?;
             }
-            if !t.count_mismatches.is_empty() {
-                problems.push(format!(
-                    "counts differ from the header's for entries {:?}",
-                    t.count_mismatches
-                ));
-            }
-            if t.goal_entry != 0 {
-                problems.push(format!("the goal's entry is {}, not 0", t.goal_entry));
-            }
-            let status = if problems.is_empty() {
-                "ok".to_string()
-            } else {
-                problems.join("; ")
-            };
             writeln!(
                 out,
-                "table {} (goal blank at {}, {} tiles, {} placements): {status}",
-                i + 1,
-                crate::cell_position(db.shape(), t.goal_blank),
-                t.tiles.len(),
-                t.placements
-            )?;
-        }
-        if report.nonzero_padding > 0 {
-            writeln!(
-                out,
-                "padding: {} not zero",
-                plural(report.nonzero_padding, "byte")
-            )?;
-        }
-        writeln!(
-            out,
-            "{}: {}",
-            path.display(),
-            if report.is_ok() {
-                "ok: every checksum matches, every entry is within its table's recorded maximum \
+                "{}: {}",
+                path.display(),
+                if report.is_ok() {
+                    "ok: every checksum matches, every entry is within its table's recorded maximum \
                  and the counts of each entry match the header's, the goal's entries are 0"
-            } else {
-                "DAMAGED"
-            }
-        )?;
-    }
-    if report.is_ok() {
-        Ok(Outcome::Success)
-    } else {
-        out.flush()?;
-        anyhow::bail!("{} is damaged", path.display());
+                } else {
+                    "DAMAGED"
+                }
+            )?;
+        }
+        if report.is_ok() {
+            Ok(Outcome::Success)
+        } else {
+            out.flush()?;
+            anyhow::bail!("{} is damaged", path.display());
+        }
     }
 }
