@@ -219,7 +219,7 @@ impl FormatError {
 const PATH_SHOWN: usize = 160;
 
 /// A path as messages show it: whole, or its start and its end around an
-/// ellipsis when it is longer than [`PATH_SHOWN`] characters, so that an
+/// ellipsis when it is longer than 160 characters (`PATH_SHOWN`), so that an
 /// absurd path does not flood the terminal (no usable path is that long
 /// in one component, and Linux stops whole paths at 4,096 bytes).
 pub fn shown_path(path: &Path) -> Cow<'_, str> {
