@@ -8,6 +8,8 @@ use super::file::PatternWriter;
 use super::partition::Partition;
 use super::table::{build_table_toward, BuildProgress};
 use crate::db::error::WriteError;
+use crate::puzzle::shape::Shape;
+use crate::puzzle::symmetry::Symmetry;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -62,17 +64,11 @@ pub fn build_pattern_sets(
     on_cost: &(dyn Fn(usize, BuildProgress) + Sync),
 ) -> Result<BuiltPatterns, PatternBuildError> {
     let shape = partition.shape();
+    check_goal_blanks(shape, goal_blanks)?;
     let mut writer = PatternWriter::create(path, shape, name)?;
     let mut searching = Duration::ZERO;
     let patterns = partition.patterns();
     for (set, &blank) in goal_blanks.iter().enumerate() {
-        if blank >= shape.cells() {
-            return Err(PatternError::GoalBlankOutside {
-                blank,
-                cells: shape.cells(),
-            }
-            .into());
-        }
         for (table, tiles) in patterns.iter().enumerate() {
             let index = set * patterns.len() + table;
             let started = Instant::now();
@@ -91,4 +87,54 @@ pub fn build_pattern_sets(
         searching,
         bytes,
     })
+}
+
+/// Refuses, before any table is built, the goal blank cells a file could
+/// not hold: none, one off the board, or two in the same class (the header
+/// check at open would refuse the file).
+fn check_goal_blanks(shape: Shape, goal_blanks: &[usize]) -> Result<(), PatternError> {
+    if goal_blanks.is_empty() {
+        return Err(PatternError::NoGoalBlanks);
+    }
+    for (i, &blank) in goal_blanks.iter().enumerate() {
+        if blank >= shape.cells() {
+            return Err(PatternError::GoalBlankOutside {
+                blank,
+                cells: shape.cells(),
+            });
+        }
+        if let Some(&earlier) = goal_blanks[..i]
+            .iter()
+            .find(|&&e| Symmetry::mapping(shape, e, blank).is_some())
+        {
+            return Err(PatternError::GoalBlanksSameClass(earlier, blank));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn goal_blanks_a_file_cannot_hold_are_refused_before_any_work() {
+        let shape = Shape::THREE_BY_THREE;
+        let partition = Partition::named(shape, "4-4").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.db");
+        let refused = |blanks: &[usize]| {
+            let started = Instant::now();
+            let err = build_pattern_sets(&path, &partition, "4-4", blanks, &|_, _| {}).unwrap_err();
+            assert!(!path.exists(), "{blanks:?}");
+            assert!(started.elapsed() < Duration::from_secs(1), "{blanks:?}");
+            err.to_string()
+        };
+        assert!(refused(&[]).contains("no goal blank cell"));
+        assert!(refused(&[8, 9]).contains("cell 9 is not on a board of 9 cells"));
+        // Corners 8 and 0 are one class; the check runs before set 0 is built.
+        assert!(refused(&[8, 0]).contains("cells 8 and 0 are in the same class"));
+        build_pattern_sets(&path, &partition, "4-4", &[8, 7, 4], &|_, _| {}).unwrap();
+        assert!(path.exists());
+    }
 }

@@ -162,8 +162,7 @@ fn json_line(out: &mut impl Write, write: impl FnOnce(&mut Vec<u8>)) -> io::Resu
 }
 
 /// Searches on every core, showing the bound on a terminal when the search
-/// is long.
-/// The inner error is the unsolvable case, which is an answer.
+/// is long. The inner error is the unsolvable case, which is an answer.
 fn solve(
     db: &PatternDatabase<Mmap>,
     start: &Board,
