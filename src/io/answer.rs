@@ -30,6 +30,8 @@ pub fn write_json(
 /// The text around an answer's fields in one output syntax: JSON and CSV
 /// hold the same fields in the same order, so one writer serves both.
 pub(crate) struct Syntax {
+    /// Before the start board.
+    open: &'static [u8],
     /// Between the start board and the goal board.
     between_boards: &'static [u8],
     /// After the goal, before the distance of a solvable pair.
@@ -42,10 +44,12 @@ pub(crate) struct Syntax {
     unsolvable: &'static [u8],
     /// After the reason.
     after_reason: &'static [u8],
+    /// Whether the reason is escaped for a quoted CSV field (else JSON).
     csv: bool,
 }
 
 pub(crate) const JSON: Syntax = Syntax {
+    open: b"{\"start\":\"",
     between_boards: b"\",\"goal\":\"",
     solvable: b"\",\"solvable\":true,\"distance\":",
     before_moves: b",\"moves\":\"",
@@ -58,6 +62,7 @@ pub(crate) const JSON: Syntax = Syntax {
 /// A CSV record, `start,goal,solvable,distance,moves,reason,error`, with
 /// the last field empty.
 pub(crate) const CSV: Syntax = Syntax {
+    open: b"",
     between_boards: b",",
     solvable: b",true,",
     before_moves: b",",
@@ -75,9 +80,7 @@ pub(crate) fn write_fields(
     goal: &Board,
     outcome: Result<&[Move], &Unsolvable>,
 ) {
-    if !syntax.csv {
-        out.extend_from_slice(b"{\"start\":\"");
-    }
+    out.extend_from_slice(syntax.open);
     start.write_to(out);
     out.extend_from_slice(syntax.between_boards);
     goal.write_to(out);
