@@ -34,10 +34,20 @@ pub struct BatchArgs {
 /// a block of input and one of output) and start-up time.
 const THREADS_PER_CORE: usize = 4;
 
-/// The most threads a batch can take on this machine.
+/// This machine's cores, and the most threads a batch can take on it.
 fn most_threads() -> (usize, usize) {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     (cores, THREADS_PER_CORE * cores)
+}
+
+/// Why a thread count past [`most_threads`] is refused.
+fn beyond_this_machine() -> String {
+    let (cores, most) = most_threads();
+    format!(
+        "more than this machine can use: it has {cores} core{}, and batch takes at most {most} \
+         threads ({THREADS_PER_CORE} per core)",
+        if cores == 1 { "" } else { "s" },
+    )
 }
 
 /// `--threads`: a whole number above 0. The limit per core is checked with
@@ -51,14 +61,7 @@ fn parse_threads(text: &str) -> Result<u16, String> {
     match digits.parse::<u16>() {
         Ok(0) => Err("a batch needs at least 1 thread".to_string()),
         Ok(n) => Ok(n),
-        Err(_) => {
-            let (cores, most) = most_threads();
-            Err(format!(
-                "more than this machine can use: it has {cores} core{}, and batch takes at most \
-                 {most} threads ({THREADS_PER_CORE} per core)",
-                if cores == 1 { "" } else { "s" },
-            ))
-        }
+        Err(_) => Err(beyond_this_machine()),
     }
 }
 
@@ -95,11 +98,9 @@ impl BatchArgs {
     pub(crate) fn threads_and_format(&self) -> Result<(usize, BatchFormat)> {
         let (cores, most) = most_threads();
         let threads = match self.threads {
-            Some(n) if n as usize > most => anyhow::bail!(
-                "--threads {n} is more than this machine can use: it has {cores} core{}, and \
-             batch takes at most {most} threads ({THREADS_PER_CORE} per core)",
-                if cores == 1 { "" } else { "s" },
-            ),
+            Some(n) if n as usize > most => {
+                anyhow::bail!("--threads {n} is {}", beyond_this_machine())
+            }
             Some(n) => n as usize,
             None => cores,
         };
