@@ -18,6 +18,13 @@ partitions=(7-7 6-6-2)
 count="${COUNT:-100}"
 seed="${SEED:-13}"
 runs="${RUNS:-3}"
+for setting in "COUNT=$count" "SEED=$seed" "RUNS=$runs"; do
+    value="${setting#*=}"
+    if ! [[ $value =~ ^[0-9]{1,9}$ ]] || { [[ $setting != SEED=* ]] && ((10#$value == 0)); }; then
+        echo "pattern-agree.sh: ${setting%%=*} must be a whole number (1 to 999999999; SEED may be 0), got '${value:0:40}'" >&2
+        exit 2
+    fi
+done
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
