@@ -38,10 +38,27 @@ def parity(start, goal):
     return (inversions + start.index(0) // 4 + goal.index(0) // 4) % 2
 
 
+def usage(problem):
+    print(f"pattern_goals.py: {problem}\nusage: scripts/pattern_goals.py FILE [SEED [PER_GOAL]]",
+          file=sys.stderr)
+    sys.exit(2)
+
+
+def whole(text, name, least):
+    """A whole number of at most 9 digits, at least `least`."""
+    if not (text.isascii() and text.isdigit() and len(text) <= 9 and int(text) >= least):
+        usage(f"{name} must be a whole number from {least} to 999999999, got {text[:40]!r}")
+    return int(text)
+
+
 def main():
+    if not 2 <= len(sys.argv) <= 4:
+        usage("expected a database file, and optionally a seed and a count per goal")
     db = sys.argv[1]
-    rng = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 16)
-    per_goal = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+    rng = random.Random(whole(sys.argv[2], "SEED", 0) if len(sys.argv) > 2 else 16)
+    per_goal = whole(sys.argv[3], "PER_GOAL", 1) if len(sys.argv) > 3 else 3
+    if not os.path.isfile(db):
+        usage(f"{db[:200]!r} is not a file")
     goals = {
         "edge (1,2)": canonical_goal(1),
         "centre (2,2)": canonical_goal(5),
@@ -59,7 +76,9 @@ def main():
             run = subprocess.run(
                 [QUERY, "--board", "4x4", "--db", db, "distance", "--json",
                  "--goal", words(goal), words(start)],
-                capture_output=True, text=True, check=True)
+                capture_output=True, text=True)
+            if run.returncode != 0:
+                sys.exit(f"pattern_goals.py: query failed (exit {run.returncode}): {run.stderr.strip()}")
             answer = json.loads(run.stdout)
             print(f"{name}\t{words(start)}\t{answer['distance']}\t{answer['nodes']}", flush=True)
             done += 1
