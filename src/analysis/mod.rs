@@ -1,13 +1,11 @@
 //! What the tool says about a whole state space: heuristics measured against
 //! the true distances, the textbook searches, random positions of exact
-//! difficulty, all shortest solutions, per-table statistics and plots.
+//! difficulty, all shortest solutions, and per-table statistics.
 //!
 //! Uses everything below it: `puzzle`, `table` and
 //! `db`.
 
 mod heuristics;
-#[cfg(feature = "plot")]
-pub mod plot;
 mod sample;
 mod shortest;
 mod stats;

@@ -44,7 +44,7 @@ fn without_temporary_path(e: io::Error) -> io::Error {
 }
 
 /// A new version of a file, being written beside it.
-pub(crate) struct Replacement {
+pub struct Replacement {
     /// The file replaced: the target with symbolic links followed, so that
     /// a link stays a link and its file is replaced in its own folder.
     target: PathBuf,
@@ -57,7 +57,7 @@ impl Replacement {
     /// missing. The temporary file is named `.NAME.PID.XXXXXX` + `suffix`,
     /// so that a later replacement can tell whether its writer still runs;
     /// leftovers of writers that were killed are removed first.
-    pub(crate) fn start(target: &Path, suffix: &str) -> Result<Replacement, ReplaceError> {
+    pub fn start(target: &Path, suffix: &str) -> Result<Replacement, ReplaceError> {
         let target = follow_links(target)?;
         match std::fs::metadata(&target) {
             Ok(meta) if !meta.is_file() => {
@@ -90,19 +90,18 @@ impl Replacement {
     }
 
     /// The temporary file, to write into.
-    pub(crate) fn file(&self) -> &File {
+    pub fn file(&self) -> &File {
         self.temp.as_file()
     }
 
     /// The temporary file's path, for writers that open files by name.
-    #[cfg(feature = "plot")]
-    pub(crate) fn path(&self) -> &Path {
+    pub fn path(&self) -> &Path {
         self.temp.path()
     }
 
     /// Flushes the new version and renames it over the target. Dropped
     /// without this, the temporary file is removed and the target untouched.
-    pub(crate) fn commit(self) -> io::Result<()> {
+    pub fn commit(self) -> io::Result<()> {
         self.temp.as_file().sync_all()?;
         self.temp.persist(&self.target).map_err(|e| e.error)?;
         // Make the rename itself durable.

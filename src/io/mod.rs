@@ -9,6 +9,7 @@ mod pattern_batch;
 #[cfg(feature = "cli")]
 mod usage;
 
+pub use crate::db::replace::Replacement;
 pub use answer::{
     write_decimal, write_json, write_json_error, write_json_string, write_moves, TextEscaper,
 };

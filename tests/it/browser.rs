@@ -41,7 +41,7 @@ fn server() -> Server {
         npuzzle::build_database(&path, shape, &blanks, true, &|_, _| {}).unwrap();
         args.extend(["--db".into(), path.to_str().unwrap().to_string()]);
     }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_query"))
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("query"))
         .args(&args)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -15,7 +15,6 @@ mod path_table;
 mod pattern;
 mod pattern_cli;
 mod pattern_file;
-mod plot;
 mod properties;
 mod readme;
 mod symmetry;

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::fs;
 use std::path::Path;
 
-use npuzzle::analysis::plot::{heuristics, histogram, Format, PlotError, Series, SIZE};
+use super::{heuristics, histogram, Format, PlotError, Series, SIZE};
 use npuzzle::ReplaceError;
 
 /// Positions of the 8-puzzle at each distance from 123456780 (OEIS A089473).

@@ -3,7 +3,7 @@
 //! distance ([`heuristics`]).
 //!
 //! A chart is an SVG or a PNG, chosen by the file's extension. Text is drawn
-//! with DejaVu Sans, embedded in the library: plotters' `ab_glyph` feature
+//! with DejaVu Sans, embedded in the binary: plotters' `ab_glyph` feature
 //! rasterises it in pure Rust, so a PNG gets legible labels on a machine with
 //! no fonts installed (plotters' default `ttf` feature would look for system
 //! fonts, and is off on purpose). An SVG names the family `sans-serif` and
@@ -13,25 +13,24 @@
 //! in the target's folder, flushed, then renamed over it, so an old chart is
 //! never replaced by half of a new one.
 //!
-//! ```no_run
+//! ```ignore
 //! use std::path::Path;
-//! use npuzzle::analysis::plot::{histogram, Series};
+//! use crate::plot::{histogram, Series};
 //!
 //! let counts = [1u64, 2, 4, 8, 16, 20, 39, 62];
 //! let series = [Series::from_counts("blank at row 3, column 3", &counts)];
 //! histogram(Path::new("histogram.png"), "8-puzzle", &series, true)?;
-//! # Ok::<(), npuzzle::analysis::plot::PlotError>(())
+//! # Ok::<(), crate::plot::PlotError>(())
 //! ```
 
 mod axis;
 mod draw;
 mod font;
 
-use crate::db::error::shown_path;
-use crate::db::replace::{ReplaceError, Replacement};
-use crate::puzzle::parse::excerpt;
 use draw::draw;
 use font::{register_font, ExactText};
+use npuzzle::io::Replacement;
+use npuzzle::{excerpt, shown_path, ReplaceError};
 use plotters::prelude::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -291,3 +290,6 @@ mod tests {
         assert!(Format::from_path(Path::new("a")).is_err());
     }
 }
+
+#[cfg(test)]
+mod read_back;

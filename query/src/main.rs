@@ -9,8 +9,8 @@ mod heuristics;
 mod histogram;
 mod info;
 mod pattern;
+mod plot;
 mod random;
-#[cfg(feature = "serve")]
 mod serve;
 mod solve;
 mod stats;
@@ -18,7 +18,6 @@ mod stats;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use memmap2::Mmap;
-use npuzzle::analysis::plot;
 use npuzzle::pattern::{
     AnyDatabase, AnyOpenError, Partition, PatternDatabase, PatternFormatError, SolveError,
 };
@@ -81,7 +80,6 @@ enum Command {
     /// Checks every table: checksums, counts, and that every move leads one step closer.
     Verify(info::VerifyArgs),
     /// A local web page to play every board served, with exact distances and hints.
-    #[cfg(feature = "serve")]
     Serve(serve::ServeArgs),
 }
 
@@ -144,7 +142,6 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 }
 
 fn run(cli: &Cli) -> anyhow::Result<Outcome> {
-    #[cfg(feature = "serve")]
     if let Command::Serve(args) = &cli.command {
         return serve::run(args, &cli.db, cli.board);
     }
@@ -196,7 +193,6 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
         Command::Compare(args) => compare::run(&db, args, out),
         Command::Info(args) => info::File { db: &db, path }.info(args, out),
         Command::Verify(args) => info::File { db: &db, path }.verify(args, out),
-        #[cfg(feature = "serve")]
         Command::Serve(_) => unreachable!("served above, without opening one database"),
     };
     outcome.map_err(|e| with_advice(e, path, db.shape()))
@@ -322,7 +318,6 @@ fn open_database(
 }
 
 /// [`open_database`] for the commands that need complete tables (`serve`).
-#[cfg_attr(not(feature = "serve"), allow(dead_code))]
 fn open_complete_database(
     location: &Location,
     shape: Shape,

@@ -1,9 +1,9 @@
 //! `query histogram`.
 
+use crate::plot::{self, Series};
 use crate::{cell_name, cell_position, ChartArgs, Outcome};
 use anyhow::Result;
 use memmap2::Mmap;
-use npuzzle::analysis::plot::{self, Series};
 use npuzzle::{Board, Database};
 use std::io::Write;
 

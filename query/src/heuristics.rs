@@ -1,9 +1,9 @@
 //! `query heuristics`: the classic heuristics measured against the truth.
 
+use crate::plot::{self, Series};
 use crate::{ChartArgs, Outcome};
 use anyhow::Result;
 use memmap2::Mmap;
-use npuzzle::analysis::plot::{self, Series};
 use npuzzle::analysis::survey_all;
 use npuzzle::Database;
 use std::io::Write;
