@@ -8,14 +8,14 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use npuzzle::all_goals;
 use npuzzle::symmetry::Symmetry;
-use npuzzle::{build_database, build_tables, Board, Database, Shape};
+use npuzzle::{build_database, build_tables, Board, CompleteTables, Shape};
 use std::path::PathBuf;
 use std::time::Duration;
 
-fn three_by_four_db() -> (Option<tempfile::TempDir>, Database<memmap2::Mmap>) {
+fn three_by_four_db() -> (Option<tempfile::TempDir>, CompleteTables<memmap2::Mmap>) {
     let shape: Shape = "3x4".parse().unwrap();
     let existing = PathBuf::from("data/3x4.db");
-    if let Ok(db) = Database::open(&existing) {
+    if let Ok(db) = CompleteTables::open(&existing) {
         if db.shape() == shape && db.serves(shape.cells() - 1) {
             return (None, db);
         }
@@ -23,7 +23,7 @@ fn three_by_four_db() -> (Option<tempfile::TempDir>, Database<memmap2::Mmap>) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("3x4.db");
     build_database(&path, shape, &[shape.cells() - 1], false, &|_, _| {}).unwrap();
-    let db = Database::open(&path).unwrap();
+    let db = CompleteTables::open(&path).unwrap();
     (Some(dir), db)
 }
 

@@ -5,7 +5,7 @@ use npuzzle::raw::build_each;
 use npuzzle::raw::Ranker;
 use npuzzle::{
     build_database, build_table, build_table_reporting, build_tables, parse_board, solvability,
-    Board, Database, Shape,
+    Board, CompleteTables, Shape,
 };
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
@@ -15,12 +15,12 @@ use std::convert::Infallible;
 fn three_by_three_db(
     blanks: &[usize],
     paths: bool,
-) -> (tempfile::TempDir, Database<memmap2::Mmap>) {
+) -> (tempfile::TempDir, CompleteTables<memmap2::Mmap>) {
     let shape = Shape::THREE_BY_THREE;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("3x3.db");
     build_database(&path, shape, blanks, paths, &|_, _| {}).unwrap();
-    let db = Database::open(&path).unwrap();
+    let db = CompleteTables::open(&path).unwrap();
     (dir, db)
 }
 

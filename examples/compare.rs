@@ -10,7 +10,7 @@
 //! exits with status 1. Then it prints how long each took.
 
 use npuzzle::analysis::{search, Algorithm};
-use npuzzle::{build_database, solvability, Board, Database, Move, Shape};
+use npuzzle::{build_database, solvability, Board, CompleteTables, Move, Shape};
 use pathfinding::prelude::{astar, idastar};
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
@@ -143,7 +143,7 @@ fn compare() -> Result<(), String> {
     let path = dir.path().join("3x3.db");
     let blanks: Vec<usize> = (0..shape.cells()).collect();
     build_database(&path, shape, &blanks, true, &|_, _| {}).map_err(|e| e.to_string())?;
-    let db = Database::open(&path).map_err(|e| e.to_string())?;
+    let db = CompleteTables::open(&path).map_err(|e| e.to_string())?;
     let build_time = began.elapsed();
     let target = db.goal_table(&goal).map_err(|e| e.to_string())?;
 

@@ -8,6 +8,7 @@
 //! answer every goal.
 //!
 //! ```
+//! use npuzzle::pattern::SolveOptions;
 //! use npuzzle::{build_tables, parse_board, write_database, Database, Shape};
 //!
 //! let shape: Shape = "2x3".parse()?;
@@ -19,23 +20,26 @@
 //! let db = Database::open(&path)?;
 //! let start = parse_board("012/453", shape)?;
 //! let goal = parse_board("123/450", shape)?;
-//! assert_eq!(db.distance(&start, &goal)?, 3);
-//! let moves = db.solve(&start, &goal)?;
-//! assert_eq!(start.replay(&moves), Some(goal));
+//! let options = SolveOptions::default();
+//! assert_eq!(db.distance(&start, &goal, &options)?, 3);
+//! let solution = db.solve(&start, &goal, &options)?;
+//! assert_eq!(start.replay(&solution.moves), Some(goal));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! # Layout
 //! One folder per layer, each using only the layers above it in this list:
 //! `puzzle` (boards, moves and their rules), `table` (ranks and the reverse
-//! breadth-first search), `db` (the file: writing, opening, answering,
-//! verifying), then `io` (text and JSON at speed) and `analysis` (what the
-//! tool says about a whole state space). The supported types are
-//! re-exported here; [`raw`] opens the file's layout to tools that need it.
+//! breadth-first search), `pattern` (pattern tables and IDA*, knowing
+//! nothing of files), `db` (the file of either kind: writing, opening as
+//! one [`Database`], answering, describing, verifying), then `io` (text and
+//! JSON at speed) and `analysis` (what the tool says about a whole state
+//! space). The supported types are re-exported here; [`raw`] opens the
+//! file's layout to tools that need it.
 //!
 //! # Features
-//! - `plot` (default): [`analysis::plot`], with plotters and an embedded font.
-//! - `cli` (default): what the `query` binary needs (clap, anyhow).
+//! None by default: the library alone pulls in no command-line, web or
+//! chart crates. `cli` adds the usage errors both binaries print (clap).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -51,17 +55,29 @@ pub use db::build::{
     all_goals, build_database, default_blanks, default_paths, Built, ALL_GOALS_MAX_CELLS,
     DEFAULT_PATHS_MAX_CELLS, PATHS_MAX_CELLS,
 };
+pub use db::complete::CompleteTables;
 pub use db::database::Database;
-pub use db::error::{shown_path, EnvelopeError, FormatError, LookupError, OpenError, WriteError};
+pub use db::error::{
+    shown_path, AnswerError, EnvelopeError, FormatError, LookupError, NeedsCompleteTables,
+    OpenError, WriteError,
+};
 pub use db::format::{write_database, DatabaseWriter, Header, PathTableInfo, TableInfo};
 pub use db::goal_table::GoalTable;
 pub use db::locate::{
     default_output, locate, user_data_dir, user_data_path, Location, Origin, DB_ENV,
 };
+pub use db::pattern_build::{
+    build_pattern_database, build_pattern_sets, BuiltPatterns, PatternBuildError,
+};
+pub use db::pattern_file::{
+    check_pattern_header, encode_pattern_header, PatternFormatError, PatternHeader, PatternSetInfo,
+    PatternTableInfo, PatternWriter, PATTERN_FILE, PATTERN_MAGIC, PATTERN_VERSION,
+};
+pub use db::patterns::{PatternTables, Section};
 pub use db::replace::ReplaceError;
-pub use db::verify::{verify, Report, TableReport};
-pub use pattern::{AnyDatabase, PatternDatabase};
+pub use db::report::{GoalInfo, Info, Kind, PathTableSummary, Report, TableReport, TableSummary};
 pub use puzzle::board::{move_string, Board, BoardError, Move};
+pub use puzzle::cell::{Cell, Cells};
 pub use puzzle::parse::{excerpt, parse_board, ParseError};
 pub use puzzle::shape::{Shape, ShapeError, MAX_CELLS, MAX_TABLE_CELLS};
 pub use puzzle::solvability;

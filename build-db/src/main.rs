@@ -5,7 +5,8 @@
 use anyhow::{bail, Context};
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use npuzzle::pattern::{build_pattern_sets, BuildProgress, Partition};
+use npuzzle::build_pattern_sets;
+use npuzzle::pattern::{BuildProgress, Partition};
 use npuzzle::{
     all_goals, build_database, default_blanks, default_output, default_paths, parse_board,
     user_data_path, Shape, MAX_TABLE_CELLS, PATHS_MAX_CELLS,

@@ -5,8 +5,9 @@
 //!
 //! `cargo run --manifest-path fuzz/Cargo.toml --example seeds -- fuzz/corpus`
 
-use npuzzle::pattern::{build_pattern_database, build_pattern_sets, Partition};
+use npuzzle::pattern::Partition;
 use npuzzle::Shape;
+use npuzzle::{build_pattern_database, build_pattern_sets};
 use npuzzle_fuzz::database_bytes;
 use std::path::PathBuf;
 

@@ -39,7 +39,8 @@ fuzz_target!(|data: &[u8]| {
         if format == BatchFormat::Csv {
             all.extend_from_slice(CSV_HEADER.as_bytes());
         }
-        let mut answerer = LineAnswerer::new(db, target, format);
+        let mut answerer =
+            LineAnswerer::new(db, &goal, format, None).expect("the default goal has a table");
         for (i, line) in lines.iter().enumerate() {
             let mut out = Vec::new();
             let outcome = answerer.answer(i as u64 + 1, line, &mut out);
@@ -56,8 +57,8 @@ fuzz_target!(|data: &[u8]| {
     let format = FORMATS[which];
     for threads in [1, 2] {
         let mut out = Vec::new();
-        let summary =
-            run_batch(db, &goal, format, threads, data, &mut out).expect("a Vec takes every byte");
+        let summary = run_batch(db, &goal, format, threads, None, data, &mut out)
+            .expect("a Vec takes every byte");
         assert_eq!(summary.lines, lines.len() as u64);
         assert_eq!(
             summary.solved + summary.unsolvable + summary.errors,

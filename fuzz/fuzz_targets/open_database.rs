@@ -13,7 +13,7 @@
 use libfuzzer_sys::fuzz_target;
 use npuzzle::raw::PREAMBLE_LEN;
 use npuzzle::GoalTable;
-use npuzzle::{solvability, verify, Board, Database, LookupError};
+use npuzzle::{solvability, Board, Cell, CompleteTables, LookupError};
 use npuzzle_fuzz::{board_from_bytes, check_with_and_without_checksum_fix};
 
 /// Boards taken from the input, beyond the fixed goals.
@@ -22,12 +22,12 @@ const DERIVED: usize = 4;
 fuzz_target!(|data: &[u8]| check_with_and_without_checksum_fix(data, check_file));
 
 fn check_file(data: &[u8]) {
-    let Ok(db) = Database::from_bytes(data) else {
+    let Ok(db) = CompleteTables::from_bytes(data) else {
         return;
     };
     let shape = db.shape();
     let n = shape.cells();
-    let report = verify(&db);
+    let report = db.verify();
     assert_eq!(report.tables.len(), db.header().tables.len());
 
     // The padding after the preamble is bytes that opening does not check,
@@ -59,7 +59,7 @@ fn check_file(data: &[u8]) {
         let faultless = report
             .tables
             .iter()
-            .any(|t| t.blank == goal.blank() && t.fault_count == 0);
+            .any(|t| t.goal_blank == Cell::of(shape, goal.blank()) && t.fault_count == 0);
         for start in &boards {
             check_pair(&db, &target, start, goal, faultless);
         }
@@ -76,7 +76,7 @@ fn check_file(data: &[u8]) {
 }
 
 fn check_pair(
-    db: &Database<&[u8]>,
+    db: &CompleteTables<&[u8]>,
     target: &GoalTable,
     start: &Board,
     goal: &Board,

@@ -12,11 +12,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use npuzzle::pattern::{
-    build_table_toward, verify_patterns, PatternDatabase, SolveError, SolveOptions,
-};
+use npuzzle::pattern::{build_table_toward, SolveError, SolveOptions};
 use npuzzle::raw::PREAMBLE_LEN;
-use npuzzle::{solvability, Board, Database, Shape};
+use npuzzle::PatternTables;
+use npuzzle::{solvability, Board, CompleteTables, Shape};
 use npuzzle_fuzz::{board_from_bytes, check_with_and_without_checksum_fix, database_bytes};
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -34,13 +33,13 @@ const COMPLETE_MAX_CELLS: usize = 9;
 fuzz_target!(|data: &[u8]| check_with_and_without_checksum_fix(data, check_file));
 
 fn check_file(data: &[u8]) {
-    let Ok(db) = PatternDatabase::from_bytes(data) else {
+    let Ok(db) = PatternTables::from_bytes(data) else {
         return;
     };
     let shape = db.shape();
-    let report = verify_patterns(&db);
+    let report = db.verify();
     assert_eq!(report.tables.len(), db.header().tables().count());
-    let genuine = report.is_ok() && tables_are_the_librarys(&db);
+    let genuine = report.ok && tables_are_the_librarys(&db);
 
     // The padding after the preamble is bytes that opening does not check,
     // so the fuzzer can steer these boards freely.
@@ -65,7 +64,7 @@ fn check_file(data: &[u8]) {
     }
 }
 
-fn check_solve(db: &PatternDatabase<&[u8]>, start: &Board, goal: &Board, genuine: bool) {
+fn check_solve(db: &PatternTables<&[u8]>, start: &Board, goal: &Board, genuine: bool) {
     let options = SolveOptions {
         deadline: Some(Instant::now() + SOLVE_TIME),
         ..SolveOptions::default()
@@ -105,7 +104,7 @@ type Built = HashMap<(Shape, usize, Vec<u8>), Vec<u8>>;
 
 /// Whether every table holds exactly the entries the library builds for
 /// its pattern: then the heuristic is admissible and IDA* is optimal.
-fn tables_are_the_librarys(db: &PatternDatabase<&[u8]>) -> bool {
+fn tables_are_the_librarys(db: &PatternTables<&[u8]>) -> bool {
     static BUILT: OnceLock<Mutex<Built>> = OnceLock::new();
     let shape = db.shape();
     if shape.cells() > COMPLETE_MAX_CELLS {
@@ -134,7 +133,7 @@ fn complete_distance(start: &Board, goal: &Board) -> Option<u32> {
     let bytes = tables
         .entry(shape)
         .or_insert_with(|| database_bytes(shape, &[shape.cells() - 1]));
-    Database::from_bytes(&bytes[..])
+    CompleteTables::from_bytes(&bytes[..])
         .ok()?
         .distance(start, goal)
         .ok()

@@ -7,8 +7,8 @@ use crate::errors;
 use memmap2::Mmap;
 use npuzzle::analysis::{best_moves, count_shortest, list_shortest, parse_distances, sample};
 use npuzzle::{
-    locate, move_string, solvability, user_data_path, Board, Database, GoalTable, Move, Origin,
-    Shape,
+    locate, move_string, solvability, user_data_path, Board, CompleteTables, GoalTable, Move,
+    Origin, Shape,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -30,9 +30,9 @@ pub const AUTO_BUILD_MAX_CELLS: usize = 10;
 /// >>> db = Database(board="2x3")
 /// >>> db.distance("123/405")
 /// 1
-#[pyclass(module = "npuzzle", name = "Database", frozen)]
+#[pyclass(module = "npuzzle", name = "CompleteTables", frozen)]
 pub struct PyDatabase {
-    pub db: Database<Mmap>,
+    pub db: CompleteTables<Mmap>,
     pub path: PathBuf,
     goal: Board,
 }
@@ -117,7 +117,7 @@ impl PyDatabase {
             Origin::Given | Origin::Env => board,
         };
         let db = py
-            .detach(|| Database::open(&location.path))
+            .detach(|| CompleteTables::open(&location.path))
             .map_err(|e| errors::open(py, e, location.origin, named))?;
         if let Some(wanted) = board {
             if db.shape() != wanted {

@@ -4,7 +4,7 @@ use crate::Outcome;
 use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::{search, Algorithm};
-use npuzzle::{Database, LookupError};
+use npuzzle::{CompleteTables, LookupError};
 use std::io::Write;
 use std::time::Instant;
 
@@ -28,7 +28,7 @@ pub struct CompareArgs {
 const LOOKUP_REPEATS: u32 = 1000;
 
 /// `query compare`.
-pub fn run(db: &Database<Mmap>, args: &CompareArgs, out: &mut impl Write) -> Result<Outcome> {
+pub fn run(db: &CompleteTables<Mmap>, args: &CompareArgs, out: &mut impl Write) -> Result<Outcome> {
     let (start, goal) = args.pair.boards(db.shape())?;
     let target = db.goal_table(&goal)?;
     let mut truth = Vec::new();

@@ -5,7 +5,7 @@ use crate::{ChartArgs, Outcome};
 use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::survey_all;
-use npuzzle::Database;
+use npuzzle::CompleteTables;
 use std::io::Write;
 
 /// Arguments of `query heuristics`.
@@ -17,7 +17,11 @@ pub struct HeuristicsArgs {
 }
 
 /// `query heuristics`: every position of the goal's table, four heuristics.
-pub fn run(db: &Database<Mmap>, args: &HeuristicsArgs, out: &mut impl Write) -> Result<Outcome> {
+pub fn run(
+    db: &CompleteTables<Mmap>,
+    args: &HeuristicsArgs,
+    out: &mut impl Write,
+) -> Result<Outcome> {
     let plot_path = args.chart.plot.checked()?;
     let goal = args.chart.goal.board(db.shape())?;
     let target = db.goal_table(&goal)?;

@@ -4,7 +4,7 @@ use crate::plot::{self, Series};
 use crate::{cell_name, cell_position, ChartArgs, Outcome};
 use anyhow::Result;
 use memmap2::Mmap;
-use npuzzle::{Board, Database};
+use npuzzle::{Board, CompleteTables};
 use std::io::Write;
 
 /// Arguments of `query histogram`.
@@ -25,7 +25,11 @@ pub struct HistogramArgs {
 const BAR_WIDTH: usize = 50;
 
 /// `query histogram`: read from the header, so it costs nothing.
-pub fn run(db: &Database<Mmap>, args: &HistogramArgs, out: &mut impl Write) -> Result<Outcome> {
+pub fn run(
+    db: &CompleteTables<Mmap>,
+    args: &HistogramArgs,
+    out: &mut impl Write,
+) -> Result<Outcome> {
     let plot_path = args.chart.plot.checked()?;
     if args.all_blanks {
         return all_blanks(db, args, plot_path, out);
@@ -81,7 +85,7 @@ pub fn json(goal: &Board, counts: &[u64]) -> serde_json::Value {
 
 /// `--all-blanks`: every table's histogram, from the header.
 fn all_blanks(
-    db: &Database<Mmap>,
+    db: &CompleteTables<Mmap>,
     args: &HistogramArgs,
     plot_path: Option<&std::path::Path>,
     out: &mut impl Write,

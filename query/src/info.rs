@@ -1,17 +1,31 @@
-//! `query info` and `query verify`.
+//! `query info` and `query verify`, on either kind of file: the library's
+//! [`Info`] and [`Report`], printed as text or as their JSON with the
+//! file's path.
 
-use crate::{cell_name, cell_position, plural, Outcome};
+use crate::{plural, Outcome};
 use memmap2::Mmap;
-use npuzzle::raw::VERSION;
-use npuzzle::Database;
+use npuzzle::{Database, Info, Kind, Report, TableReport};
+use serde::Serialize;
 use std::io::Write;
 use std::path::Path;
-use std::time::Instant;
 
 /// Arguments of `query info`.
 #[derive(clap::Args)]
 pub struct InfoArgs {
-    /// One JSON object instead of text.
+    /// One JSON object instead of text: {"path", "kind", "board", "bytes", "format_version",
+    /// "partition", "default_goal", "goals": [...], "tables": [...]}, the same keys for
+    /// complete tables and pattern databases.
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+/// Arguments of `query verify`.
+#[derive(clap::Args)]
+pub struct VerifyArgs {
+    /// One JSON object instead of text: {"path", "kind", "ok", "tables": [{"goal_blank",
+    /// "tiles", "entries", "ok", "checksum_ok", "path_table_checksum_ok", "faults",
+    /// "fault_count"}], "nonzero_padding", "entries", "elapsed_ms"}, the same keys for both
+    /// kinds of file.
     #[arg(long)]
     pub(crate) json: bool,
 }
@@ -22,253 +36,227 @@ pub struct File<'a> {
     pub path: &'a Path,
 }
 
+/// A report with the file it is about, as the JSON gives it.
+#[derive(Serialize)]
+struct OfFile<'a, T> {
+    path: String,
+    #[serde(flatten)]
+    report: &'a T,
+}
+
 impl File<'_> {
+    fn json<T: Serialize>(&self, report: &T, out: &mut impl Write) -> anyhow::Result<()> {
+        let path = self.path.display().to_string();
+        serde_json::to_writer(&mut *out, &OfFile { path, report })?;
+        writeln!(out)?;
+        Ok(())
+    }
+
     /// `query info`: what the header says.
     pub fn info(&self, args: &InfoArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
-        let File { db, path } = *self;
-        let shape = db.shape();
-        let header = db.header();
+        let info = self.db.info();
         if args.json {
-            // Cells as row,column and checksums in hex, as the text has them.
-            let tables: Vec<_> = header
-                .tables
-                .iter()
-                .map(|t| {
-                    serde_json::json!({
-                        "blank": cell_position(shape, t.blank as usize),
-                        "positions": t.positions,
-                        "max_distance": t.max_distance,
-                        "counts": t.counts,
-                        "offset": t.offset,
-                        "checksum": format!("{:08x}", t.checksum),
-                        "path_table": t.path_table.map(|p| serde_json::json!({
-                            "offset": p.offset,
-                            "checksum": format!("{:08x}", p.checksum),
-                        })),
-                    })
-                })
-                .collect();
-            let served: Vec<String> = (0..shape.cells())
-                .filter(|&b| db.serves(b))
-                .map(|b| cell_position(shape, b))
-                .collect();
-            let value = serde_json::json!({
-                "path": path.display().to_string(),
-                "bytes": db.bytes().len(),
-                "version": VERSION,
-                "board": shape.to_string(),
-                "tables": tables,
-                "goal_blanks_served": served,
-            });
-            writeln!(out, "{value}")?;
-            return Ok(Outcome::Success);
-        }
-        writeln!(
-            out,
-            "file     {} ({} bytes)",
-            path.display(),
-            db.bytes().len()
-        )?;
-        writeln!(out, "format   version {VERSION}")?;
-        writeln!(out, "board    {shape}")?;
-        writeln!(
-            out,
-            "tables   {} of {} goal blank cells",
-            header.tables.len(),
-            shape.cells()
-        )?;
-        let served = (0..shape.cells()).filter(|&b| db.serves(b)).count();
-        writeln!(
-            out,
-            "goals    answered with the blank in {served} of {} cells (through a reflection or \
-         rotation where a cell has no table of its own)",
-            shape.cells()
-        )?;
-        let with_paths = header
-            .tables
-            .iter()
-            .filter(|t| t.path_table.is_some())
-            .count();
-        writeln!(
-        out,
-        "paths    {with_paths} of {} tables have a path table (whole solutions, solved in one lookup)",
-        header.tables.len()
-    )?;
-        writeln!(out)?;
-        writeln!(
-        out,
-        "goal blank         positions  max distance     offset  checksum  path table at  checksum"
-    )?;
-        for t in &header.tables {
-            let paths = match t.path_table {
-                Some(p) => format!("{:>13}  {:08x}", p.offset, p.checksum),
-                None => format!("{:>13}", "-"),
-            };
-            writeln!(
-                out,
-                "{:<18} {:>9}  {:>12} {:>10}  {:08x}  {paths}",
-                cell_name(shape, t.blank as usize),
-                t.positions,
-                t.max_distance,
-                t.offset,
-                t.checksum
-            )?;
+            self.json(&info, out)?;
+        } else {
+            write_info(self.path, &info, out)?;
         }
         Ok(Outcome::Success)
     }
-}
 
-/// Arguments of `query verify`.
-#[derive(clap::Args)]
-pub struct VerifyArgs {
-    /// One JSON object instead of text: {"path", "ok", "nonzero_padding", "tables": [{"blank",
-    /// "positions", "ok", "checksum_ok", "path_table_checksum_ok", "fault_count", "faults"}],
-    /// "ms"}. A pattern database's: {"path", "kind", "ok", "nonzero_padding", "tables":
-    /// [{"tiles", "placements", "checksum_ok", "out_of_range", "count_mismatches",
-    /// "goal_entry", "ok"}]}.
-    #[arg(long)]
-    pub(crate) json: bool,
-}
-
-impl File<'_> {
     /// `query verify`: reads every table; exit 2 on any fault.
     pub fn verify(&self, args: &VerifyArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
-        let File { db, path } = *self;
-        let started = Instant::now();
-        let report = npuzzle::verify(db);
-        let ms = started.elapsed().as_secs_f64() * 1e3;
-        let verified = Verified {
-            shape: db.shape(),
-            path,
-            report: &report,
-            ms,
-        };
+        let report = self.db.verify();
         if args.json {
-            verified.write_json(out)?;
+            self.json(&report, out)?;
         } else {
-            verified.write_text(out)?;
+            write_report(self.path, &report, out)?;
         }
-        if report.is_ok() {
+        if report.ok {
             Ok(Outcome::Success)
         } else {
             out.flush()?;
-            anyhow::bail!("{} is damaged", path.display());
+            anyhow::bail!("{} is damaged", self.path.display());
         }
     }
 }
 
-/// What `verify` found, and where, to be written as text or JSON.
-struct Verified<'a> {
-    shape: npuzzle::Shape,
-    path: &'a Path,
-    report: &'a npuzzle::Report,
-    ms: f64,
+/// What entries count: positions of a complete table, placements of a
+/// pattern's tiles.
+fn entry_word(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Complete => "positions",
+        Kind::Pattern => "placements",
+    }
 }
 
-impl Verified<'_> {
-    fn write_json(&self, out: &mut impl Write) -> anyhow::Result<()> {
-        let tables: Vec<_> = self
-            .report
-            .tables
-            .iter()
-            .map(|r| {
-                serde_json::json!({
-                    "blank": cell_position(self.shape, r.blank),
-                    "positions": r.positions,
-                    "ok": r.is_ok(),
-                    "checksum_ok": r.checksum_ok,
-                    "path_table_checksum_ok": r.path_table_checksum_ok,
-                    "fault_count": r.fault_count,
-                    "faults": r.faults,
-                })
-            })
-            .collect();
-        let value = serde_json::json!({
-            "path": self.path.display().to_string(),
-            "ok": self.report.is_ok(),
-            "nonzero_padding": self.report.nonzero_padding,
-            "tables": tables,
-            "ms": self.ms,
-        });
-        writeln!(out, "{value}")?;
-        Ok(())
+fn write_info(path: &Path, info: &Info, out: &mut impl Write) -> anyhow::Result<()> {
+    let cells = info.board.cells();
+    writeln!(out, "file     {} ({} bytes)", path.display(), info.bytes)?;
+    writeln!(out, "format   version {}", info.format_version)?;
+    writeln!(out, "board    {}", info.board)?;
+    match &info.partition {
+        None => writeln!(
+            out,
+            "kind     complete tables: every position's distance, looked up"
+        )?,
+        Some(name) => writeln!(
+            out,
+            "kind     pattern database {name}: the sum of a set's tables' entries (and, where \
+             marked, the larger of it and the same sum read through the transposed board) \
+             bounds IDA*"
+        )?,
     }
-
-    fn write_text(&self, out: &mut impl Write) -> anyhow::Result<()> {
-        let Verified {
-            shape,
-            path,
-            report,
-            ms,
-        } = *self;
-        let reports = &report.tables;
-        if report.nonzero_padding > 0 {
-            writeln!(
-                out,
-                "padding: DAMAGED, {} that should be zero {} not",
-                plural(report.nonzero_padding, "byte"),
-                if report.nonzero_padding == 1 {
-                    "is"
-                } else {
-                    "are"
-                }
-            )?;
-        }
-        let mut damaged = 0;
-        for r in reports {
-            let name = cell_name(shape, r.blank);
-            if r.is_ok() {
-                writeln!(
-                    out,
-                    "table for blank at {name}: ok, {} positions",
-                    r.positions
-                )?;
-                continue;
-            }
-            damaged += 1;
-            let checksum = match (r.checksum_ok, r.path_table_checksum_ok) {
-                (true, None | Some(true)) => "checksums ok",
-                (false, None | Some(true)) => "checksum MISMATCH",
-                (true, Some(false)) => "path table checksum MISMATCH",
-                (false, Some(false)) => "checksum MISMATCH, path table checksum MISMATCH",
-            };
-            writeln!(
-                out,
-                "table for blank at {name}: DAMAGED, {checksum}, {}",
-                plural(r.fault_count, "faulty entry")
-            )?;
-            for fault in &r.faults {
-                writeln!(out, "  {fault}")?;
-            }
-            let unlisted = r.fault_count - r.faults.len() as u64;
-            if unlisted > 0 {
-                writeln!(
-                    out,
-                    "  … and {unlisted} more (--json lists the same first ones)"
-                )?;
-            }
-        }
-        let positions: u64 = reports.iter().map(|r| r.positions).sum();
-        if damaged > 0 || report.nonzero_padding > 0 {
-            let padding = if report.nonzero_padding > 0 {
-                ", and its padding"
-            } else {
-                ""
-            };
-            writeln!(
-                out,
-                "{}: {damaged} of {} damaged{padding}",
-                path.display(),
-                plural(reports.len() as u64, "table"),
-            )?;
-            return Ok(());
-        }
+    writeln!(
+        out,
+        "tables   {} toward {} of {cells} goal blank cells",
+        info.tables.len(),
+        info.goals.len(),
+    )?;
+    let served: usize = info.goals.iter().map(|g| g.answers.iter().count()).sum();
+    writeln!(
+        out,
+        "goals    answered with the blank in {served} of {cells} cells (through a reflection or \
+         rotation where a cell has no table of its own)"
+    )?;
+    let with_paths = info
+        .tables
+        .iter()
+        .filter(|t| t.path_table.is_some())
+        .count();
+    if info.kind == Kind::Complete {
         writeln!(
             out,
-            "{}: ok, {}, {positions} positions checked in {ms:.1} ms",
-            path.display(),
-            plural(reports.len() as u64, "table"),
+            "paths    {with_paths} of {} tables have a path table (whole solutions, solved in \
+             one lookup)",
+            info.tables.len()
         )?;
-        Ok(())
     }
+    writeln!(out)?;
+    for goal in &info.goals {
+        writeln!(
+            out,
+            "goal {} (blank at {}): answers the blank at {}{}",
+            goal.goal,
+            goal.goal_blank.name(),
+            goal.answers,
+            if goal.transposed_lookup {
+                "; transposed lookup"
+            } else {
+                ""
+            },
+        )?;
+    }
+    writeln!(out)?;
+    let entries = entry_word(info.kind);
+    let last_columns = match info.kind {
+        Kind::Complete => "path table at  checksum",
+        Kind::Pattern => "tiles",
+    };
+    writeln!(
+        out,
+        "goal blank  {entries:>10}  max  mean     offset  checksum  {last_columns}"
+    )?;
+    for t in &info.tables {
+        let last = match (info.kind, t.path_table) {
+            (Kind::Complete, Some(p)) => format!("{:>13}  {:08x}", p.offset, p.checksum),
+            (Kind::Complete, None) => format!("{:>13}", "-"),
+            (Kind::Pattern, _) => {
+                let tiles: Vec<String> = t.tiles.iter().map(u8::to_string).collect();
+                tiles.join(" ")
+            }
+        };
+        writeln!(
+            out,
+            "{:<10}  {:>10}  {:>3}  {:>4.1} {:>10}  {}  {last}",
+            t.goal_blank.to_string(),
+            t.entries,
+            t.max_distance,
+            t.mean_distance,
+            t.offset,
+            t.checksum,
+        )?;
+    }
+    Ok(())
+}
+
+fn write_report(path: &Path, report: &Report, out: &mut impl Write) -> anyhow::Result<()> {
+    if report.nonzero_padding > 0 {
+        writeln!(
+            out,
+            "padding: DAMAGED, {} that should be zero {} not",
+            plural(report.nonzero_padding, "byte"),
+            if report.nonzero_padding == 1 {
+                "is"
+            } else {
+                "are"
+            }
+        )?;
+    }
+    let entries = entry_word(report.kind);
+    for t in &report.tables {
+        write_table_report(report.kind, t, out)?;
+    }
+    let damaged = report.tables.iter().filter(|t| !t.ok).count();
+    let tables = plural(report.tables.len() as u64, "table");
+    if report.ok {
+        writeln!(
+            out,
+            "{}: ok, {tables}, {} {entries} checked in {:.1} ms",
+            path.display(),
+            report.entries,
+            report.elapsed.as_secs_f64() * 1e3
+        )?;
+    } else {
+        let padding = if report.nonzero_padding > 0 {
+            ", and its padding"
+        } else {
+            ""
+        };
+        writeln!(
+            out,
+            "{}: {damaged} of {tables} damaged{padding}",
+            path.display()
+        )?;
+    }
+    Ok(())
+}
+
+fn write_table_report(kind: Kind, t: &TableReport, out: &mut impl Write) -> anyhow::Result<()> {
+    let name = match kind {
+        Kind::Complete => format!("table for blank at {}", t.goal_blank.name()),
+        Kind::Pattern => {
+            let tiles: Vec<String> = t.tiles.iter().map(u8::to_string).collect();
+            format!(
+                "table of tiles {} for blank at {}",
+                tiles.join(" "),
+                t.goal_blank.name()
+            )
+        }
+    };
+    if t.ok {
+        writeln!(out, "{name}: ok, {} {}", t.entries, entry_word(kind))?;
+        return Ok(());
+    }
+    let checksum = match (t.checksum_ok, t.path_table_checksum_ok) {
+        (true, None | Some(true)) => "checksums ok",
+        (false, None | Some(true)) => "checksum MISMATCH",
+        (true, Some(false)) => "path table checksum MISMATCH",
+        (false, Some(false)) => "checksum MISMATCH, path table checksum MISMATCH",
+    };
+    writeln!(
+        out,
+        "{name}: DAMAGED, {checksum}, {}",
+        plural(t.fault_count, "fault")
+    )?;
+    for fault in &t.faults {
+        writeln!(out, "  {fault}")?;
+    }
+    let unlisted = t.fault_count - t.faults.len() as u64;
+    if unlisted > 0 {
+        writeln!(
+            out,
+            "  … and {unlisted} more (--json lists the same first ones)"
+        )?;
+    }
+    Ok(())
 }

@@ -8,7 +8,6 @@ mod compare;
 mod heuristics;
 mod histogram;
 mod info;
-mod pattern;
 mod plot;
 mod random;
 mod serve;
@@ -18,12 +17,11 @@ mod stats;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use memmap2::Mmap;
-use npuzzle::pattern::{
-    AnyDatabase, AnyOpenError, Partition, PatternDatabase, PatternFormatError, SolveError,
-};
+use npuzzle::pattern::{Partition, SolveError};
 use npuzzle::{
-    excerpt, locate, parse_board, Board, FormatError, Location, LookupError, OpenError, Origin,
-    Shape,
+    excerpt, locate, parse_board, AnswerError, Board, CompleteTables, Database, FormatError,
+    Location, LookupError, NeedsCompleteTables, OpenError, Origin, PatternFormatError,
+    PatternTables, Shape,
 };
 use std::io;
 use std::path::{Path, PathBuf};
@@ -155,54 +153,49 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
     let db = open_database(&location, shape, cli.board)?;
     let path = &location.path;
     let out = &mut io::stdout().lock();
-    let db = match db {
-        AnyDatabase::Complete(db) => db,
-        AnyDatabase::Pattern(db) => {
-            let verifying = matches!(cli.command, Command::Verify(_));
-            return pattern::run(&db, &cli.command, path, out).map_err(|e| {
-                let missing_set = e.chain().any(|c| {
-                    matches!(
-                        c.downcast_ref::<SolveError>(),
-                        Some(SolveError::MissingGoalSet { .. })
-                    )
-                });
-                if missing_set {
-                    anyhow::anyhow!(
-                        "{e:#}; rebuild it with a set for every goal: {} --all-goals",
-                        pattern_build_command(path, &db, false)
-                    )
-                } else if verifying {
-                    anyhow::anyhow!(
-                        "{e:#}; rebuild it with: {}",
-                        pattern_build_command(path, &db, db.sets().len() > 1)
-                    )
-                } else {
-                    e
-                }
-            });
-        }
-    };
+    let file = info::File { db: &db, path };
     let outcome = match &cli.command {
         Command::Solve(args) => solve::solve(&db, args, out),
         Command::Distance(args) => solve::distance(&db, args, out),
-        Command::Histogram(args) => histogram::run(&db, args, out),
         Command::Batch(args) => batch::run(&db, args, out),
-        Command::Random(args) => random::run(&db, args, out),
-        Command::Stats(args) => stats::run(&db, args, out),
-        Command::Heuristics(args) => heuristics::run(&db, args, out),
-        Command::Compare(args) => compare::run(&db, args, out),
-        Command::Info(args) => info::File { db: &db, path }.info(args, out),
-        Command::Verify(args) => info::File { db: &db, path }.verify(args, out),
+        Command::Info(args) => file.info(args, out),
+        Command::Verify(args) => file.verify(args, out),
+        Command::Histogram(args) => histogram::run(complete(&db, "histogram")?, args, out),
+        Command::Random(args) => random::run(complete(&db, "random")?, args, out),
+        Command::Stats(args) => stats::run(complete(&db, "stats")?, args, out),
+        Command::Heuristics(args) => heuristics::run(complete(&db, "heuristics")?, args, out),
+        Command::Compare(args) => compare::run(complete(&db, "compare")?, args, out),
         Command::Serve(_) => unreachable!("served above, without opening one database"),
     };
-    outcome.map_err(|e| with_advice(e, path, db.shape()))
+    outcome.map_err(|e| with_advice(e, path, &db))
+}
+
+/// The complete tables that `query COMMAND` needs, or the one message that
+/// says a pattern file cannot serve it.
+fn complete<'a>(db: &'a Database<Mmap>, command: &str) -> anyhow::Result<&'a CompleteTables<Mmap>> {
+    db.complete().map_err(|e| needs_complete(command, e))
+}
+
+/// `query COMMAND` asked of a pattern file.
+fn needs_complete(command: &str, e: NeedsCompleteTables) -> anyhow::Error {
+    anyhow::anyhow!("`query {command}`: {e}")
 }
 
 /// Library errors say what is wrong; this adds what to do about it: the
 /// command that rebuilds a file with a missing table, or `query verify`
 /// for a damaged one.
-fn with_advice(e: anyhow::Error, path: &Path, shape: Shape) -> anyhow::Error {
-    match e.chain().find_map(|c| c.downcast_ref::<LookupError>()) {
+fn with_advice(e: anyhow::Error, path: &Path, db: &Database<Mmap>) -> anyhow::Error {
+    let shape = db.shape();
+    if let Some(patterns) = db.patterns() {
+        return pattern_advice(e, path, patterns);
+    }
+    let lookup = e
+        .chain()
+        .find_map(|c| match c.downcast_ref::<AnswerError>() {
+            Some(AnswerError::Lookup(l)) => Some(l),
+            _ => c.downcast_ref::<LookupError>(),
+        });
+    match lookup {
         Some(LookupError::MissingTable {
             row, col, present, ..
         }) => {
@@ -228,13 +221,41 @@ fn with_advice(e: anyhow::Error, path: &Path, shape: Shape) -> anyhow::Error {
     }
 }
 
+/// [`with_advice`] for a pattern file: the command that rebuilds it with a
+/// set for every goal, or (after `verify`) at all.
+fn pattern_advice(e: anyhow::Error, path: &Path, db: &PatternTables<Mmap>) -> anyhow::Error {
+    let missing_set = e.chain().any(|c| {
+        matches!(
+            c.downcast_ref::<AnswerError>(),
+            Some(AnswerError::Search(SolveError::MissingGoalSet { .. }))
+        ) || matches!(
+            c.downcast_ref::<SolveError>(),
+            Some(SolveError::MissingGoalSet { .. })
+        )
+    });
+    let damaged = e.to_string().ends_with("is damaged");
+    if missing_set {
+        anyhow::anyhow!(
+            "{e:#}; rebuild it with a set for every goal: {} --all-goals",
+            pattern_build_command(path, db, false)
+        )
+    } else if damaged {
+        anyhow::anyhow!(
+            "{e:#}; rebuild it with: {}",
+            pattern_build_command(path, db, db.sets().len() > 1)
+        )
+    } else {
+        e
+    }
+}
+
 /// The command that rebuilds the pattern database `db` at `path`: its
 /// partition, where `build-db` would not choose it unasked (and always on
 /// boards that get complete tables by default), and `--all-goals` if asked.
-fn pattern_build_command(path: &Path, db: &PatternDatabase<Mmap>, all_goals: bool) -> String {
+fn pattern_build_command(path: &Path, db: &PatternTables<Mmap>, all_goals: bool) -> String {
     let shape = db.shape();
     let mut cmd = build_command(path, shape);
-    let name = &db.header().partition;
+    let name = db.partition_name();
     let partition = db.patterns().partition();
     let unasked = shape.cells() > npuzzle::MAX_TABLE_CELLS
         && Partition::default_for(shape).as_ref() == Some(partition);
@@ -272,7 +293,7 @@ fn open_database(
     location: &Location,
     shape: Shape,
     wanted: Option<Shape>,
-) -> anyhow::Result<AnyDatabase<Mmap>> {
+) -> anyhow::Result<Database<Mmap>> {
     let path = &location.path;
     let from = match location.origin {
         Origin::Given | Origin::WorkingDir | Origin::UserData => String::new(),
@@ -284,25 +305,7 @@ fn open_database(
         Origin::WorkingDir | Origin::UserData => Some(shape),
         Origin::Given | Origin::Env => wanted,
     };
-    let db = match AnyDatabase::open(path) {
-        Ok(db) => db,
-        Err(AnyOpenError::Pattern { problem, .. }) => {
-            let advice = match &problem {
-                PatternFormatError::Envelope(e) if e.newer_version().is_some() => {
-                    "it was written by a newer npuzzle; upgrade this one to read it".to_string()
-                }
-                problem => format!(
-                    "rebuild it with: {}",
-                    build_advice(path, problem.readable_board().or(named))
-                ),
-            };
-            anyhow::bail!(
-                "{} is not a usable pattern database{from}: {problem}; {advice}",
-                path.display()
-            )
-        }
-        Err(AnyOpenError::Complete(e)) => return Err(open_error(e, path, &from, named)),
-    };
+    let db = Database::open(path).map_err(|e| open_error(e, path, &from, named))?;
     if let Some(wanted) = wanted {
         if db.shape() != wanted {
             let default = npuzzle::default_output(wanted).path;
@@ -322,10 +325,10 @@ fn open_complete_database(
     location: &Location,
     shape: Shape,
     wanted: Option<Shape>,
-) -> anyhow::Result<npuzzle::Database<Mmap>> {
-    match open_database(location, shape, wanted)? {
-        AnyDatabase::Complete(db) => Ok(db),
-        AnyDatabase::Pattern(_) => anyhow::bail!(
+) -> anyhow::Result<npuzzle::CompleteTables<Mmap>> {
+    match open_database(location, shape, wanted)?.into_complete() {
+        Ok(db) => Ok(db),
+        Err(_) => anyhow::bail!(
             "{} is a pattern database: the page plays from complete tables (every \
              position's distance), which boards past 12 cells do not have",
             location.path.display()
@@ -344,6 +347,24 @@ fn open_error(e: OpenError, path: &Path, from: &str, named: Option<Shape>) -> an
             )
         }
         e @ OpenError::NotAFile { .. } => anyhow::anyhow!("{e}{from}"),
+        OpenError::Format {
+            problem: FormatError::Pattern(problem),
+            ..
+        } => {
+            let advice = match &problem {
+                PatternFormatError::Envelope(e) if e.newer_version().is_some() => {
+                    "it was written by a newer npuzzle; upgrade this one to read it".to_string()
+                }
+                problem => format!(
+                    "rebuild it with: {}",
+                    build_advice(path, problem.readable_board().or(named))
+                ),
+            };
+            anyhow::anyhow!(
+                "{} is not a usable pattern database{from}: {problem}; {advice}",
+                path.display()
+            )
+        }
         OpenError::Format { problem, .. } => {
             let advice = match &problem {
                 // Not ours at all: suggesting a rebuild there would overwrite the file.

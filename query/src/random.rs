@@ -4,7 +4,7 @@ use crate::{GoalArg, Outcome, TableFormat};
 use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::{parse_distances, sample};
-use npuzzle::{Board, Database, GoalTable};
+use npuzzle::{Board, CompleteTables, GoalTable};
 use rand::{rngs::StdRng, SeedableRng};
 use std::io::Write;
 use std::ops::RangeInclusive;
@@ -28,7 +28,7 @@ pub struct RandomArgs {
 }
 
 /// `query random`.
-pub fn run(db: &Database<Mmap>, args: &RandomArgs, out: &mut impl Write) -> Result<Outcome> {
+pub fn run(db: &CompleteTables<Mmap>, args: &RandomArgs, out: &mut impl Write) -> Result<Outcome> {
     let goal = args.goal.board(db.shape())?;
     let target = db.goal_table(&goal)?;
     let seed = args.seed.unwrap_or_else(rand::random);

@@ -4,9 +4,11 @@ use crate::Outcome;
 use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::{count_shortest, list_shortest};
-use npuzzle::io::write_json;
-use npuzzle::{move_string, Board, Database, LookupError, Move};
-use std::io::Write;
+use npuzzle::io::{with_nodes, write_json};
+use npuzzle::pattern::{BoundReport, SolveError, SolveOptions};
+use npuzzle::{move_string, AnswerError, Board, Database, Move};
+use std::io::{self, IsTerminal, Write};
+use std::time::{Duration, Instant};
 
 /// Arguments of `query solve`.
 #[derive(clap::Args)]
@@ -26,7 +28,7 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = 10, requires = "all", value_name = "N")]
     limit: usize,
     #[command(flatten)]
-    pub(crate) timeout: crate::pattern::TimeoutArg,
+    pub(crate) timeout: TimeoutArg,
 }
 
 /// Arguments of `query distance`.
@@ -38,30 +40,39 @@ pub struct DistanceArgs {
     #[arg(long)]
     pub(crate) json: bool,
     #[command(flatten)]
-    pub(crate) timeout: crate::pattern::TimeoutArg,
+    pub(crate) timeout: TimeoutArg,
 }
 
-/// The boards and the answer for them: the moves, or why there are none.
+/// The boards and the answer for them: the moves, or why there are none,
+/// and the nodes searched where a search ran.
 struct Answer {
     start: Board,
     goal: Board,
     moves: Result<Vec<Move>, npuzzle::Unsolvable>,
+    nodes: Option<u64>,
 }
 
-fn answer(db: &Database<Mmap>, pair: &crate::PairArgs) -> Result<Answer> {
+fn answer(db: &Database<Mmap>, pair: &crate::PairArgs, timeout: &TimeoutArg) -> Result<Answer> {
     let (start, goal) = pair.boards(db.shape())?;
-    let moves = match db.solve(&start, &goal) {
-        Ok(moves) => Ok(moves),
-        Err(LookupError::Unsolvable(why)) => Err(why),
-        Err(e) => return Err(e.into()),
+    let (moves, nodes) = match search(db, &start, &goal, timeout.timeout)? {
+        Ok(solution) => (Ok(solution.moves), db.patterns().map(|_| solution.nodes)),
+        Err(why) => (Err(why), None),
     };
-    Ok(Answer { start, goal, moves })
+    Ok(Answer {
+        start,
+        goal,
+        moves,
+        nodes,
+    })
 }
 
 impl Answer {
     fn write_json(&self, out: &mut impl Write) -> Result<Outcome> {
         let mut line = Vec::new();
         write_json(&mut line, &self.start, &self.goal, self.moves.as_deref());
+        if let Some(nodes) = self.nodes {
+            with_nodes(&mut line, nodes);
+        }
         line.push(b'\n');
         out.write_all(&line)?;
         Ok(self.outcome())
@@ -77,7 +88,12 @@ impl Answer {
 
 /// `query solve`.
 pub fn solve(db: &Database<Mmap>, args: &SolveArgs, out: &mut impl Write) -> Result<Outcome> {
-    let answer = answer(db, &args.pair)?;
+    if args.all {
+        // Refused before any search: counting needs every distance.
+        db.complete()
+            .map_err(|e| crate::needs_complete("solve --all", e))?;
+    }
+    let answer = answer(db, &args.pair, &args.timeout)?;
     if args.all {
         return all_solutions(db, &answer, args.limit, args.json, out);
     }
@@ -137,7 +153,7 @@ pub(crate) fn write_text(
 
 /// `query distance`.
 pub fn distance(db: &Database<Mmap>, args: &DistanceArgs, out: &mut impl Write) -> Result<Outcome> {
-    let answer = answer(db, &args.pair)?;
+    let answer = answer(db, &args.pair, &args.timeout)?;
     if args.json {
         return answer.write_json(out);
     }
@@ -205,4 +221,94 @@ fn all_solutions(
         )?;
     }
     Ok(Outcome::Success)
+}
+
+/// `--timeout`, as the commands that search take it.
+#[derive(clap::Args)]
+pub struct TimeoutArg {
+    /// Give up on a position after SECONDS of search (pattern databases; a complete
+    /// table answers at once) [default: no limit].
+    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+    pub(crate) timeout: Option<Duration>,
+}
+
+/// The longest `--timeout`, in seconds: about 31 years, past any search
+/// anyone waits for, and far from where a deadline would overflow the clock.
+const MAX_TIMEOUT_SECONDS: f64 = 1e9;
+
+/// `--timeout`'s value, or why it is not one (clap shows the value itself).
+fn parse_timeout(text: &str) -> Result<Duration, String> {
+    const EXAMPLE: &str = "for example 10 or 0.5";
+    let no_limit = "leave --timeout out to search without a limit";
+    let Ok(seconds) = text.trim().parse::<f64>() else {
+        return Err(format!("not a number of seconds ({EXAMPLE})"));
+    };
+    if seconds.is_nan() {
+        return Err(format!("NaN is not a number of seconds ({EXAMPLE})"));
+    }
+    if seconds <= 0.0 {
+        return Err(format!("a timeout must be above 0 seconds; {no_limit}"));
+    }
+    if seconds > MAX_TIMEOUT_SECONDS {
+        // A long enough run of digits parses as infinity too; only a value
+        // that says so is called infinite.
+        return Err(if text.to_ascii_lowercase().contains("inf") {
+            format!("an infinite timeout is no limit: {no_limit}")
+        } else {
+            format!(
+                "above the limit of {MAX_TIMEOUT_SECONDS:.0} seconds (about 31 years); {no_limit}"
+            )
+        });
+    }
+    if seconds < 1e-9 {
+        return Err(format!(
+            "below a nanosecond, the clock's finest step: the shortest timeout is 1e-9 ({EXAMPLE})"
+        ));
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+/// Solves: a lookup in complete tables, or a search on every core,
+/// showing the bound on a terminal when the search
+/// is long. The inner error is the unsolvable case, which is an answer.
+fn search(
+    db: &Database<Mmap>,
+    start: &Board,
+    goal: &Board,
+    timeout: Option<Duration>,
+) -> anyhow::Result<Result<npuzzle::pattern::Solution, npuzzle::Unsolvable>> {
+    let started = Instant::now();
+    let terminal = io::stderr().is_terminal();
+    let shown = std::sync::atomic::AtomicBool::new(false);
+    let on_bound = |r: BoundReport| {
+        if terminal && started.elapsed() > Duration::from_secs(1) {
+            shown.store(true, std::sync::atomic::Ordering::Relaxed);
+            eprint!(
+                "\rquery: searching moves ≤ {}, {} nodes so far, {:.0} s\x1b[K",
+                r.bound,
+                r.nodes,
+                started.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let options = SolveOptions {
+        deadline: timeout.map(|t| started + t),
+        parallel: true,
+        on_bound: Some(&on_bound),
+        ..SolveOptions::default()
+    };
+    let result = db.solve(start, goal, &options);
+    if shown.load(std::sync::atomic::Ordering::Relaxed) {
+        eprint!("\r\x1b[K");
+    }
+    match result {
+        Ok(solution) => Ok(Ok(solution)),
+        Err(e) if e.unsolvable().is_some() => Ok(Err(e.unsolvable().expect("matched").clone())),
+        Err(e @ AnswerError::Search(SolveError::TimedOut { .. })) => Err(anyhow::anyhow!(
+            "{e} (--timeout {} s); a longer --timeout, or a stronger partition (build-db \
+             --partition), may find it",
+            timeout.unwrap_or_default().as_secs_f64()
+        )),
+        Err(e) => Err(e.into()),
+    }
 }

@@ -4,7 +4,7 @@ use crate::{cell_name, cell_position, plural, GoalArg, Outcome, TableFormat};
 use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::{stats, stats_toward, TableStats};
-use npuzzle::Database;
+use npuzzle::CompleteTables;
 use std::io::Write;
 
 /// Arguments of `query stats`.
@@ -22,7 +22,7 @@ pub struct StatsArgs {
 const FARTHEST_SHOWN: usize = 6;
 
 /// `query stats`.
-pub fn run(db: &Database<Mmap>, args: &StatsArgs, out: &mut impl Write) -> Result<Outcome> {
+pub fn run(db: &CompleteTables<Mmap>, args: &StatsArgs, out: &mut impl Write) -> Result<Outcome> {
     let shape = db.shape();
     let tables = match &args.goal.goal {
         Some(_) => vec![stats_toward(&db.goal_table(&args.goal.board(shape)?)?)],
@@ -67,7 +67,11 @@ pub fn run(db: &Database<Mmap>, args: &StatsArgs, out: &mut impl Write) -> Resul
     Ok(Outcome::Success)
 }
 
-fn write_text(db: &Database<Mmap>, tables: &[TableStats], out: &mut impl Write) -> Result<()> {
+fn write_text(
+    db: &CompleteTables<Mmap>,
+    tables: &[TableStats],
+    out: &mut impl Write,
+) -> Result<()> {
     let shape = db.shape();
     writeln!(
         out,

@@ -1,7 +1,7 @@
 //! The shape of each table's state space: size, diameter, mean distance,
 //! and the positions farthest from the goal.
 
-use crate::db::database::Database;
+use crate::db::complete::CompleteTables;
 use crate::db::goal_table::GoalTable;
 use crate::puzzle::board::Board;
 use rayon::prelude::*;
@@ -30,7 +30,7 @@ pub struct TableStats {
 /// Statistics of every table, in file order, each toward its canonical
 /// goal. Means come from the header's counts; the farthest positions from
 /// one scan of each table.
-pub fn stats<B: AsRef<[u8]> + Sync>(db: &Database<B>) -> Vec<TableStats> {
+pub fn stats<B: AsRef<[u8]> + Sync>(db: &CompleteTables<B>) -> Vec<TableStats> {
     db.header()
         .tables
         .par_iter()

@@ -1,51 +1,48 @@
-//! Opening a database: the header checked, and each goal blank cell routed
-//! to the table that serves it, once, at open.
+//! One database over both kinds of file: complete tables answer by lookup,
+//! pattern tables by IDA*, and a caller that only wants answers never
+//! asks which. What needs every position's distance (histograms, random
+//! positions at a distance, all shortest solutions, statistics) asks for
+//! the complete tables, and a pattern file answers with one typed error.
 
-use crate::db::error::{LookupError, OpenError};
-use crate::db::format::{check_header, Header, TableInfo};
-use crate::db::goal_table::{check_shape, GoalTable};
-use crate::puzzle::board::{Board, Move};
-use crate::puzzle::shape::{Shape, MAX_CELLS};
-use crate::puzzle::symmetry::Symmetry;
-use crate::table::path_table::{Replayer, WORD_BYTES};
-use crate::table::rank::Ranker;
+use crate::db::complete::{map_file, CompleteTables};
+use crate::db::error::{AnswerError, FormatError, NeedsCompleteTables, OpenError};
+use crate::db::goal_table::GoalTable;
+use crate::db::pattern_file::PATTERN_MAGIC;
+use crate::db::patterns::PatternTables;
+use crate::db::report::{Info, Report};
+use crate::pattern::{Solution, SolveOptions};
+use crate::puzzle::board::Board;
+use crate::puzzle::shape::Shape;
 use memmap2::Mmap;
-use std::fs::File;
 use std::path::Path;
 
-/// Where one table lives inside the bytes.
-#[derive(Clone, Copy, Debug)]
-struct Slot {
-    /// Index of the table in the header's list.
-    table: usize,
-    ranker: Ranker,
+/// An opened npuzzle database of either kind: generic over its bytes, so
+/// tests can use a `Vec<u8>` and the tools a memory map.
+pub struct Database<B = Mmap> {
+    kind: Kind<B>,
 }
 
-/// An opened database: generic over its bytes, so tests can use a `Vec<u8>`
-/// and the tools a memory map.
-pub struct Database<B> {
-    bytes: B,
-    shape: Shape,
-    header: Header,
-    header_start: usize,
-    /// The table that serves each goal blank cell, and the symmetry into its
-    /// frame where the table is another cell's (`None` for the cell's own
-    /// table): worked out once, at open.
-    routes: [Option<(Slot, Option<Symmetry>)>; MAX_CELLS],
-    replayer: Replayer,
+/// What the file holds. One database is opened per process, so the size
+/// difference of the variants (complete tables keep their routing inline)
+/// costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
+enum Kind<B> {
+    Complete(CompleteTables<B>),
+    Pattern(PatternTables<B>),
 }
 
 impl Database<Mmap> {
-    /// Opens and maps a database file. Only the header is read and checked;
-    /// table pages are read by the system when a lookup first touches them.
+    /// Opens and maps a database file of either kind, told apart by its
+    /// first bytes. Only the header is read and checked; table pages are
+    /// read by the system when a question first touches them.
     ///
     /// # The mapping's contract
     /// The file is mapped, not read: it must not be truncated or rewritten
     /// in place while the database is open. A file truncated under a reader
-    /// makes the next lookup that touches a missing page crash the process
-    /// (SIGBUS); no check can prevent that. `build-db` never does it: it
-    /// writes a new file and renames it into place, and an open map keeps
-    /// the old file alive.
+    /// makes the next question that touches a missing page crash the
+    /// process (SIGBUS); no check can prevent that. `build-db` never does
+    /// it: it writes a new file and renames it into place, and an open map
+    /// keeps the old file alive.
     pub fn open(path: &Path) -> Result<Database<Mmap>, OpenError> {
         let map = map_file(path)?;
         Database::from_bytes(map).map_err(|problem| OpenError::Format {
@@ -55,155 +52,143 @@ impl Database<Mmap> {
     }
 }
 
-/// Maps a database file of either kind read-only, after checking that it
-/// is a regular file; nothing of it is read yet. The contract is
-/// [`Database::open`]'s: the file must not be truncated or rewritten in
-/// place while mapped.
-#[allow(unsafe_code)]
-pub(crate) fn map_file(path: &Path) -> Result<Mmap, OpenError> {
-    let io_err = |source| OpenError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let not_a_file = || OpenError::NotAFile {
-        path: path.to_path_buf(),
-    };
-    // The type first: opening a FIFO would block until a writer came.
-    if !std::fs::metadata(path).map_err(io_err)?.is_file() {
-        return Err(not_a_file());
-    }
-    let file = File::open(path).map_err(io_err)?;
-    if !file.metadata().map_err(io_err)?.is_file() {
-        return Err(not_a_file());
-    }
-    // SAFETY: the map is read-only and lives as long as the database. The
-    // contract of `Mmap::map` is that no one truncates or rewrites the
-    // file while it is mapped; `build-db` never does (it writes a new file
-    // and renames it into place, and a mapped file outlives its name).
-    // A file truncated by another program would fault (SIGBUS) on access,
-    // which no check here can prevent; `open`'s documentation says so.
-    unsafe { Mmap::map(&file) }.map_err(io_err)
-}
-
 impl<B: AsRef<[u8]>> Database<B> {
     /// Checks the header of a database held in memory. Costs time
     /// proportional to the header, not to the tables.
-    pub fn from_bytes(bytes: B) -> Result<Database<B>, crate::db::error::FormatError> {
-        let data = bytes.as_ref();
-        let (header, shape, header_start) = check_header(data)?;
-        let mut slots = [None; MAX_CELLS];
-        for (table, info) in header.tables.iter().enumerate() {
-            slots[info.blank as usize] = Some(Slot {
-                table,
-                ranker: Ranker::new(shape, info.blank as usize),
-            });
-        }
-        let symmetries = Symmetry::all(shape);
-        let routes = std::array::from_fn(|blank| match slots[blank] {
-            Some(slot) => Some((slot, None)),
-            None if blank < shape.cells() => symmetries
-                .iter()
-                .find_map(|s| Some((slots[s.cell(blank)]?, Some(*s)))),
-            None => None,
-        });
-        Ok(Database {
-            bytes,
-            shape,
-            header,
-            header_start,
-            routes,
-            replayer: Replayer::new(shape),
-        })
+    pub fn from_bytes(bytes: B) -> Result<Database<B>, FormatError> {
+        let kind = if bytes.as_ref().get(..PATTERN_MAGIC.len()) == Some(&PATTERN_MAGIC[..]) {
+            Kind::Pattern(PatternTables::from_bytes(bytes).map_err(FormatError::Pattern)?)
+        } else {
+            Kind::Complete(CompleteTables::from_bytes(bytes)?)
+        };
+        Ok(Database { kind })
     }
 
-    /// The board size of every position in the database.
+    /// The board of every position in the database.
     pub fn shape(&self) -> Shape {
-        self.shape
+        match &self.kind {
+            Kind::Complete(db) => db.shape(),
+            Kind::Pattern(db) => db.shape(),
+        }
     }
 
-    /// What the file holds.
-    pub fn header(&self) -> &Header {
-        &self.header
+    /// The complete tables, or why this file cannot serve what needs them.
+    pub fn complete(&self) -> Result<&CompleteTables<B>, NeedsCompleteTables> {
+        match &self.kind {
+            Kind::Complete(db) => Ok(db),
+            Kind::Pattern(_) => Err(NeedsCompleteTables {
+                shape: self.shape(),
+            }),
+        }
+    }
+
+    /// [`Database::complete`], keeping the bytes.
+    pub fn into_complete(self) -> Result<CompleteTables<B>, NeedsCompleteTables> {
+        let shape = self.shape();
+        match self.kind {
+            Kind::Complete(db) => Ok(db),
+            Kind::Pattern(_) => Err(NeedsCompleteTables { shape }),
+        }
+    }
+
+    /// [`Database::patterns`], keeping the bytes.
+    pub fn into_patterns(self) -> Option<PatternTables<B>> {
+        match self.kind {
+            Kind::Pattern(db) => Some(db),
+            Kind::Complete(_) => None,
+        }
+    }
+
+    /// The pattern tables, if that is the kind.
+    pub fn patterns(&self) -> Option<&PatternTables<B>> {
+        match &self.kind {
+            Kind::Pattern(db) => Some(db),
+            Kind::Complete(_) => None,
+        }
     }
 
     /// The file's bytes.
     pub fn bytes(&self) -> &[u8] {
-        self.bytes.as_ref()
-    }
-
-    /// Where the header's bytes lie: the end of the file.
-    pub fn header_range(&self) -> std::ops::Range<usize> {
-        self.header_start..self.bytes().len()
-    }
-
-    /// Prepares lookups toward one goal; reuse it for many starts.
-    ///
-    /// The goal's own table serves it when the file has one. Otherwise a
-    /// table of a cell that one of the board's symmetries maps the goal's
-    /// blank to does: starts and goal are reflected or turned into that
-    /// table's frame, and moves come back the same way.
-    pub fn goal_table(&self, goal: &Board) -> Result<GoalTable<'_>, LookupError> {
-        check_shape(self.shape, goal)?;
-        let blank = goal.blank();
-        let (slot, symmetry) = self.routes[blank].ok_or_else(|| self.missing_table(blank))?;
-        let info = &self.header.tables[slot.table];
-        Ok(GoalTable::new(
-            *goal,
-            symmetry,
-            slot.ranker,
-            info,
-            self.table_entries(info),
-            self.path_table(info),
-            self.replayer,
-        ))
-    }
-
-    /// Whether some table answers goals with the blank in `blank`.
-    pub fn serves(&self, blank: usize) -> bool {
-        self.routes.get(blank).is_some_and(Option::is_some)
-    }
-
-    fn missing_table(&self, blank: usize) -> LookupError {
-        LookupError::MissingTable {
-            shape: self.shape,
-            row: self.shape.row_of(blank),
-            col: self.shape.col_of(blank),
-            present: self.header.tables.iter().map(|t| 1u16 << t.blank).sum(),
+        match &self.kind {
+            Kind::Complete(db) => db.bytes(),
+            Kind::Pattern(db) => db.bytes(),
         }
     }
 
-    /// The header entry of the table of cell `blank` itself (`None` when
-    /// the file has none, even if a symmetric table serves the cell).
-    pub fn table_info(&self, blank: usize) -> Option<&TableInfo> {
-        match self.routes.get(blank)? {
-            Some((slot, None)) => Some(&self.header.tables[slot.table]),
-            _ => None,
+    /// Whether goals with the blank in `cell` are answered (by the cell's
+    /// own tables or, through a symmetry, another cell's).
+    pub fn serves(&self, cell: usize) -> bool {
+        match &self.kind {
+            Kind::Complete(db) => db.serves(cell),
+            Kind::Pattern(db) => db.set_for(cell).is_some(),
         }
     }
 
-    /// The entries of one of this database's tables (`info` from its
-    /// header), indexed by rank. Open checked that they lie in the file.
-    pub fn table_entries(&self, info: &TableInfo) -> &[u8] {
-        let start = info.offset as usize;
-        &self.bytes()[start..start + info.positions as usize]
+    /// Checks, before any work, that goals like `goal` are answered: its
+    /// board and its blank's class. A batch says so once instead of on
+    /// every line.
+    pub fn check_goal(&self, goal: &Board) -> Result<(), AnswerError> {
+        match &self.kind {
+            Kind::Complete(db) => db.goal_table(goal).map(|_| ()).map_err(Into::into),
+            Kind::Pattern(db) => db.set_serving(goal).map(|_| ()).map_err(Into::into),
+        }
     }
 
-    /// The path table of one of this database's tables (`info` from its
-    /// header), when it has one.
-    pub fn path_table(&self, info: &TableInfo) -> Option<&[u8]> {
-        let start = info.path_table?.offset as usize;
-        Some(&self.bytes()[start..start + info.positions as usize * WORD_BYTES])
+    /// Prepares lookups toward one goal; needs complete tables.
+    pub fn goal_table(&self, goal: &Board) -> Result<GoalTable<'_>, AnswerError> {
+        Ok(self.complete()?.goal_table(goal)?)
     }
 
-    /// Fewest moves from `start` to `goal`.
-    pub fn distance(&self, start: &Board, goal: &Board) -> Result<u32, LookupError> {
-        self.goal_table(goal)?.distance(start)
+    /// One shortest sequence of blank moves from `start` to `goal`, and the
+    /// nodes searched to find it. Complete tables look it up (`nodes` is 0:
+    /// nothing is searched) and ignore `options`; pattern tables search,
+    /// within `options`' deadline.
+    pub fn solve(
+        &self,
+        start: &Board,
+        goal: &Board,
+        options: &SolveOptions,
+    ) -> Result<Solution, AnswerError> {
+        match &self.kind {
+            Kind::Complete(db) => Ok(Solution {
+                moves: db.solve(start, goal)?,
+                nodes: 0,
+            }),
+            Kind::Pattern(db) => Ok(db.solve(start, goal, options)?),
+        }
     }
 
-    /// One shortest sequence of blank moves from `start` to `goal`.
-    pub fn solve(&self, start: &Board, goal: &Board) -> Result<Vec<Move>, LookupError> {
-        let mut moves = Vec::new();
-        self.goal_table(goal)?.solve_into(start, &mut moves)?;
-        Ok(moves)
+    /// Fewest moves from `start` to `goal` (a search finds a solution to
+    /// know it).
+    pub fn distance(
+        &self,
+        start: &Board,
+        goal: &Board,
+        options: &SolveOptions,
+    ) -> Result<u32, AnswerError> {
+        match &self.kind {
+            Kind::Complete(db) => Ok(db.distance(start, goal)?),
+            Kind::Pattern(db) => Ok(db.distance(start, goal, options)?),
+        }
+    }
+
+    /// What the file holds, with the same fields for both kinds.
+    pub fn info(&self) -> Info {
+        match &self.kind {
+            Kind::Complete(db) => Info::of_complete(db),
+            Kind::Pattern(db) => Info::of_patterns(db),
+        }
+    }
+
+    /// Reads every table and checks it (see [`Report`]): the explicit,
+    /// whole-file step that opening skips.
+    pub fn verify(&self) -> Report
+    where
+        B: Sync,
+    {
+        match &self.kind {
+            Kind::Complete(db) => db.verify(),
+            Kind::Pattern(db) => db.verify(),
+        }
     }
 }

@@ -188,6 +188,9 @@ pub enum FormatError {
         /// The most a path table allows.
         limit: usize,
     },
+    /// A pattern-database file that fails its own checks.
+    #[error(transparent)]
+    Pattern(#[from] crate::db::pattern_file::PatternFormatError),
     /// A section does not start where the layout puts it.
     #[error("{INCONSISTENT}: the {section} of table {table} starts at {got}, expected {expected}")]
     SectionOffset {
@@ -207,6 +210,7 @@ impl FormatError {
     pub fn readable_board(&self) -> Option<Shape> {
         match self {
             FormatError::Envelope(e) => e.readable_board(),
+            FormatError::Pattern(e) => e.readable_board(),
             FormatError::BlankOutside { shape, .. } | FormatError::Positions { shape, .. } => {
                 Some(*shape)
             }
@@ -308,6 +312,43 @@ pub enum LookupError {
         /// Where the damage showed.
         rank: u32,
     },
+}
+
+/// A question that needs every position's distance, asked of a file of
+/// pattern tables, which hold lower bounds for a search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "this needs complete tables (every position's distance); this file holds pattern \
+     databases for {shape}, which answer solve, distance, batch, info and verify"
+)]
+pub struct NeedsCompleteTables {
+    /// The file's board.
+    pub shape: Shape,
+}
+
+/// Why a question got no answer, from either kind of database.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AnswerError {
+    /// From complete tables.
+    #[error(transparent)]
+    Lookup(#[from] LookupError),
+    /// From a search over pattern tables.
+    #[error(transparent)]
+    Search(#[from] crate::pattern::SolveError),
+    /// The question needs complete tables.
+    #[error(transparent)]
+    NeedsCompleteTables(#[from] NeedsCompleteTables),
+}
+
+impl AnswerError {
+    /// Why the start cannot reach the goal, when that is the reason.
+    pub fn unsolvable(&self) -> Option<&Unsolvable> {
+        match self {
+            AnswerError::Lookup(LookupError::Unsolvable(why))
+            | AnswerError::Search(crate::pattern::SolveError::Unsolvable(why)) => Some(why),
+            _ => None,
+        }
+    }
 }
 
 /// The cells of a mask of cells, in increasing order.

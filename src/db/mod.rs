@@ -1,14 +1,20 @@
-//! The database file: its layout and header checks, writing it atomically,
-//! opening and routing goals to its tables, answering toward one goal, and
-//! verifying every entry.
+//! The database file, of either kind: its layout and header checks,
+//! writing it atomically, opening it as one [`database::Database`] that
+//! answers by lookup (complete tables) or by search (pattern tables),
+//! describing and verifying it.
 //!
-//! Uses `puzzle` and `table`.
+//! Uses `puzzle`, `table` and `pattern`.
 
 pub mod build;
+pub mod complete;
 pub mod database;
 pub mod error;
 pub mod format;
 pub mod goal_table;
 pub mod locate;
+pub mod pattern_build;
+pub mod pattern_file;
+pub mod patterns;
 pub mod replace;
+pub mod report;
 pub mod verify;

@@ -1,77 +1,61 @@
-//! Checking a whole database: checksums, counts, every stored move, and
-//! every path table's word.
+//! Checking a whole database, of either kind: complete tables' checksums,
+//! counts, every stored move and every path table's word; pattern tables'
+//! checksums and a property of every entry that damage breaks.
 //!
 //! Opening a database reads only its header; this reads every table, so it
 //! is a separate, explicit step (`query verify`).
 
-use crate::db::database::Database;
+use crate::db::complete::CompleteTables;
 use crate::db::format::{self, TableInfo};
 use crate::db::goal_table::GoalTable;
+use crate::db::pattern_file::PatternTableInfo;
+use crate::db::patterns::PatternTables;
+use crate::db::report::{Kind, Report, TableReport};
+use crate::pattern::{goal_cells, PlacementRanker, UNREACHED};
 use crate::puzzle::board::{Board, Move};
+use crate::puzzle::cell::Cell;
 use crate::table::entry;
 use crate::table::path_table;
 use rayon::prelude::*;
+use std::time::Instant;
 
 /// Faults listed per table before the rest are only counted.
 const FAULTS_SHOWN: usize = 5;
 
-/// What verifying one table found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TableReport {
-    /// The table's goal blank cell.
-    pub blank: usize,
-    /// Entries checked.
-    pub positions: u64,
-    /// Whether the stored checksum matched.
-    pub checksum_ok: bool,
-    /// Whether the path table's stored checksum matched (`None` when the
-    /// table has no path table).
-    pub path_table_checksum_ok: Option<bool>,
-    /// Entries that are wrong (the first few described).
-    pub faults: Vec<String>,
-    /// All wrong entries, including those not described.
-    pub fault_count: u64,
-}
-
-impl TableReport {
-    /// True when the table passed every check.
-    pub fn is_ok(&self) -> bool {
-        self.checksum_ok && self.path_table_checksum_ok != Some(false) && self.fault_count == 0
-    }
-}
-
-/// What verifying a whole database found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Report {
-    /// One report per table, in file order.
-    pub tables: Vec<TableReport>,
-    /// Padding bytes (between the preamble and the first table, and
-    /// between sections) that are not zero.
-    pub nonzero_padding: u64,
-}
-
-impl Report {
-    /// True when every table and all padding passed.
-    pub fn is_ok(&self) -> bool {
-        self.nonzero_padding == 0 && self.tables.iter().all(TableReport::is_ok)
-    }
-}
-
 /// Verifies every table of a database, in parallel, and the padding between them.
-pub fn verify<B: AsRef<[u8]> + Sync>(db: &Database<B>) -> Report {
+impl<B: AsRef<[u8]> + Sync> CompleteTables<B> {
+    /// Reads and checks every table, in parallel, and the padding between
+    /// them (see the module's documentation).
+    pub fn verify(&self) -> Report {
+        verify_complete(self)
+    }
+}
+
+impl<B: AsRef<[u8]>> PatternTables<B> {
+    /// Reads and checks every table, each in parallel, and the padding
+    /// between them (see the module's documentation).
+    pub fn verify(&self) -> Report {
+        verify_patterns(self)
+    }
+}
+
+fn verify_complete<B: AsRef<[u8]> + Sync>(db: &CompleteTables<B>) -> Report {
+    let started = Instant::now();
     let tables = db
         .header()
         .tables
         .par_iter()
         .map(|info| verify_table(db, info))
         .collect();
-    Report {
+    Report::new(
+        Kind::Complete,
         tables,
-        nonzero_padding: nonzero_padding(db),
-    }
+        nonzero_padding(db),
+        started.elapsed(),
+    )
 }
 
-fn nonzero_padding<B: AsRef<[u8]>>(db: &Database<B>) -> u64 {
+fn nonzero_padding<B: AsRef<[u8]>>(db: &CompleteTables<B>) -> u64 {
     let sections = db.header().tables.iter().flat_map(|t| t.sections());
     format::nonzero_padding(db.bytes(), sections.map(|(_, offset, size)| (offset, size)))
 }
@@ -102,7 +86,7 @@ impl Findings {
     }
 }
 
-fn verify_table<B: AsRef<[u8]> + Sync>(db: &Database<B>, info: &TableInfo) -> TableReport {
+fn verify_table<B: AsRef<[u8]> + Sync>(db: &CompleteTables<B>, info: &TableInfo) -> TableReport {
     let shape = db.shape();
     let blank = info.blank as usize;
     let entries = db.table_entries(info);
@@ -139,27 +123,30 @@ fn verify_table<B: AsRef<[u8]> + Sync>(db: &Database<B>, info: &TableInfo) -> Ta
             found
         })
         .reduce(Findings::default, Findings::merge);
-    let mut report = TableReport {
-        blank,
-        positions: info.positions,
-        checksum_ok: crc32fast::hash(entries) == info.checksum,
-        path_table_checksum_ok: info
-            .path_table
-            .zip(db.path_table(info))
-            .map(|(p, bytes)| crc32fast::hash(bytes) == p.checksum),
-        faults: found.faults,
-        fault_count: found.fault_count,
-    };
+    let (mut faults, mut fault_count) = (found.faults, found.fault_count);
     let mut counts = found.counts;
     counts.resize(info.counts.len(), 0);
     if counts != info.counts {
-        report.fault_count += 1;
-        report.faults.push(format!(
+        fault_count += 1;
+        faults.push(format!(
             "distance counts are {counts:?}, the header says {:?}",
             info.counts
         ));
     }
-    report
+    let checksums = (
+        crc32fast::hash(entries) == info.checksum,
+        info.path_table
+            .zip(db.path_table(info))
+            .map(|(p, bytes)| crc32fast::hash(bytes) == p.checksum),
+    );
+    TableReport::new(
+        Cell::of(shape, blank),
+        (1..shape.cells() as u8).collect(),
+        info.positions,
+        checksums,
+        faults,
+        fault_count,
+    )
 }
 
 /// What a right entry says: the position's distance, and its stored move
@@ -247,4 +234,107 @@ fn check_word(target: &GoalTable<'_>, rank: u32, step: Option<(Move, u32)>) -> R
              {expected:#018x}"
         ))
     }
+}
+
+// What a clean report proves of pattern tables, table by table (every table of every set):
+// - the table's bytes hash to the CRC-32 the build recorded (so any damage
+//   of up to 32 bits, and all but one in 2^32 larger ones, shows);
+// - independently of the checksum, every entry is at most the table's
+//   recorded maximum or is the "never reached" mark, and the number of
+//   entries of each value equals the header's count for it: a changed
+//   byte moves one placement from one count to another, so it shows even
+//   where a checksum was recomputed;
+// - the goal placement's entry is 0 (the goal of the table's set), and (by the header's counts, checked
+//   at open) it is the only one: the search's heuristic is 0 exactly at
+//   the goal;
+// - the padding between sections is zero.
+//
+// It does not prove that the entries are the true pattern distances: that
+// is the build's correctness, which the tests check against a plain search
+// and against complete tables. An admissible heuristic is what keeps
+// IDA*'s answers optimal, so a file that passes `verify` is the file the
+// build wrote.
+
+/// Entries per unit of parallel work.
+const PATTERN_CHUNK: usize = 1 << 20;
+
+/// Verifies every table of a pattern database, each in parallel.
+fn verify_patterns<B: AsRef<[u8]>>(db: &PatternTables<B>) -> Report {
+    let started = Instant::now();
+    let tables = db
+        .header()
+        .tables()
+        .map(|(goal_blank, info)| verify_pattern_table(db, goal_blank, info))
+        .collect();
+    let sections = db.header().tables().map(|(_, t)| (t.offset, t.placements));
+    let nonzero_padding = format::nonzero_padding(db.bytes(), sections);
+    Report::new(Kind::Pattern, tables, nonzero_padding, started.elapsed())
+}
+
+fn verify_pattern_table<B: AsRef<[u8]>>(
+    db: &PatternTables<B>,
+    goal_blank: usize,
+    info: &PatternTableInfo,
+) -> TableReport {
+    let entries = db.table_entries(info);
+    let (checksum, histogram) = rayon::join(
+        || crc32fast::hash(entries),
+        || {
+            entries
+                .par_chunks(PATTERN_CHUNK)
+                .map(|chunk| {
+                    let mut h = [0u64; 256];
+                    for &e in chunk {
+                        h[e as usize] += 1;
+                    }
+                    h
+                })
+                .reduce(
+                    || [0u64; 256],
+                    |mut a, b| {
+                        for (x, y) in a.iter_mut().zip(b) {
+                            *x += y;
+                        }
+                        a
+                    },
+                )
+        },
+    );
+    let max = info.max_entry as usize;
+    let out_of_range: u64 = histogram[max + 1..UNREACHED as usize].iter().sum();
+    let mut count_mismatches: Vec<u8> = (0..=max)
+        .filter(|&e| histogram[e] != info.counts[e])
+        .map(|e| e as u8)
+        .collect();
+    if histogram[UNREACHED as usize] != info.unreached {
+        count_mismatches.push(UNREACHED);
+    }
+    // The goal placement: each tile in its cell of the set's goal.
+    let shape = db.shape();
+    let ranker = PlacementRanker::new(shape.cells(), info.tiles.len()).expect("checked at open");
+    let goal_rank = ranker.rank(goal_cells(shape, goal_blank, &info.tiles));
+    let goal_entry = entries[goal_rank as usize];
+    let mut faults = Vec::new();
+    if out_of_range > 0 {
+        faults.push(format!(
+            "{out_of_range} entries above the recorded maximum {max}"
+        ));
+    }
+    if !count_mismatches.is_empty() {
+        faults.push(format!(
+            "the counts of entries {count_mismatches:?} differ from the header's"
+        ));
+    }
+    if goal_entry != 0 {
+        faults.push(format!("the goal's entry is {goal_entry}, not 0"));
+    }
+    let fault_count = out_of_range + count_mismatches.len() as u64 + u64::from(goal_entry != 0);
+    TableReport::new(
+        Cell::of(shape, goal_blank),
+        info.tiles.clone(),
+        info.placements,
+        (checksum == info.checksum, None),
+        faults,
+        fault_count,
+    )
 }

@@ -1,5 +1,5 @@
-//! Answering a batch: one answer per input line, in input order, at the
-//! speed of the lookups themselves.
+//! Answering a batch: one answer per input line, in input order, from
+//! either kind of database, at the speed of the lookups themselves.
 //!
 //! A line holds `START` or `START GOAL`. The two boards are separated by a
 //! tab or a `;`, or by spaces when the line has exactly two space-separated
@@ -7,27 +7,41 @@
 //! while `8 6 7 2 5 4 3 0 1` is one board). A line with no goal uses the
 //! batch's goal. A trailing `\r` is ignored (Windows line endings).
 //!
-//! Input is read in blocks of [`BLOCK`] bytes; each block's lines are split
-//! among the threads, each thread writes its answers into its own reused
-//! buffer, and the buffers are written out in order. Memory stays the same
-//! whatever the input's size, and nothing is allocated per line (error lines
-//! aside).
+//! Input is read in blocks; each block's lines are split into shares, each
+//! share is answered by one thread into its own reused buffer, and the
+//! buffers are written out in order. Memory stays the same whatever the
+//! input's size. The two kinds of database are scheduled differently:
+//! - complete tables answer a line in tens of nanoseconds, so blocks are
+//!   [`BLOCK`] bytes and a few shares per thread, and nothing is allocated
+//!   per line (error lines aside);
+//! - pattern tables search, from microseconds to seconds a line, so blocks
+//!   are [`SEARCH_BLOCK`] bytes and every line is a share of its own, for
+//!   the threads to take one at a time. JSON answers then carry one more
+//!   field, `"nodes"`: the positions the search generated.
 
+use crate::db::complete::CompleteTables;
 use crate::db::database::Database;
-use crate::db::error::LookupError;
+use crate::db::error::AnswerError;
 use crate::db::goal_table::GoalTable;
+use crate::db::patterns::PatternTables;
 use crate::io::answer::{
     write_decimal, write_fields, write_json, write_json_error, write_moves, TextEscaper, CSV,
 };
+use crate::pattern::SolveOptions;
 use crate::puzzle::board::{Board, Move};
 use crate::puzzle::parse::{excerpt, parse_board};
 use crate::puzzle::solvability::Unsolvable;
 use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::io::{self, Read, Write};
+use std::time::{Duration, Instant};
 
-/// Bytes of input handled per block.
+/// Bytes of input handled per block, from complete tables.
 pub const BLOCK: usize = 1 << 20;
+
+/// Bytes of input handled per block, from pattern tables: a few hundred
+/// lines, searched before more are read.
+pub const SEARCH_BLOCK: usize = 1 << 14;
 
 /// How answers are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -62,21 +76,88 @@ pub enum LineOutcome {
 
 /// Reusable state for answering lines without allocating per line.
 pub struct LineAnswerer<'a, B> {
-    db: &'a Database<B>,
-    default: GoalTable<'a>,
+    answers: Answers<'a, B>,
     format: BatchFormat,
     moves: Vec<Move>,
 }
 
+/// Where answers come from. One per thread, copied from a template, so
+/// the lookup variant's size (its goal table inline) costs nothing worth a
+/// box, which the hot path would follow on every line.
+#[allow(clippy::large_enum_variant)]
+enum Answers<'a, B> {
+    /// Lookups, with the default goal's table prepared once.
+    Lookup {
+        tables: &'a CompleteTables<B>,
+        default: GoalTable<'a>,
+    },
+    /// Searches, each within `timeout`.
+    Search {
+        tables: &'a PatternTables<B>,
+        default: Board,
+        timeout: Option<Duration>,
+    },
+}
+
+// Only references and small copies: no bound on `B`, unlike a derive.
+impl<B> Clone for Answers<'_, B> {
+    fn clone(&self) -> Self {
+        match *self {
+            Answers::Lookup { tables, default } => Answers::Lookup { tables, default },
+            Answers::Search {
+                tables,
+                default,
+                timeout,
+            } => Answers::Search {
+                tables,
+                default,
+                timeout,
+            },
+        }
+    }
+}
+
 impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
-    /// Answers lines toward `default` unless a line names its own goal.
-    pub fn new(db: &'a Database<B>, default: GoalTable<'a>, format: BatchFormat) -> Self {
-        LineAnswerer {
-            db,
-            default,
+    /// Answers lines toward `default` unless a line names its own goal; a
+    /// search gives up on a line after `timeout`. Fails when no table
+    /// serves `default`.
+    pub fn new(
+        db: &'a Database<B>,
+        default: &Board,
+        format: BatchFormat,
+        timeout: Option<Duration>,
+    ) -> Result<Self, AnswerError> {
+        db.check_goal(default)?;
+        let answers = match (db.complete(), db.patterns()) {
+            (Ok(tables), _) => Answers::Lookup {
+                tables,
+                default: tables.goal_table(default)?,
+            },
+            (Err(_), Some(tables)) => Answers::Search {
+                tables,
+                default: *default,
+                timeout,
+            },
+            (Err(e), None) => return Err(e.into()),
+        };
+        Ok(LineAnswerer {
+            answers,
             format,
             moves: Vec::with_capacity(128),
+        })
+    }
+
+    /// Another answerer like this one, for another thread.
+    fn fresh(&self) -> Self {
+        LineAnswerer {
+            answers: self.answers.clone(),
+            format: self.format,
+            moves: Vec::with_capacity(128),
         }
+    }
+
+    fn is_search(&self) -> bool {
+        matches!(self.answers, Answers::Search { .. })
     }
 
     /// Appends the answer to line number `number` (1-based), and a newline,
@@ -103,7 +184,7 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
     }
 
     fn answer_text(&mut self, number: u64, text: &str, out: &mut Vec<u8>) -> LineOutcome {
-        let shape = self.db.shape();
+        let shape = self.shape();
         if text.trim().is_empty() {
             self.write_error(out, number, text, "the line is empty");
             return LineOutcome::Error;
@@ -121,34 +202,83 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
                 return LineOutcome::Error;
             }
         };
-        let target = match goal_text {
-            None => self.default,
-            Some(g) => match parse_board(g, shape).map(|goal| self.db.goal_table(&goal)) {
-                Ok(Ok(target)) => target,
-                Ok(Err(e)) => {
-                    self.write_error(out, number, text, &e.to_string());
-                    return LineOutcome::Error;
-                }
-                Err(e) => {
-                    self.write_error(out, number, text, &format!("bad goal board: {e}"));
-                    return LineOutcome::Error;
-                }
-            },
-        };
-        self.moves.clear();
-        let (result, outcome) = match target.solve_into(&start, &mut self.moves) {
-            Ok(distance) => (Ok(&self.moves[..]), LineOutcome::Solved(distance)),
-            Err(LookupError::Unsolvable(why)) => {
-                self.write_answer(out, &start, target.goal(), Err(&why));
-                return LineOutcome::Unsolvable;
-            }
-            Err(e) => {
-                self.write_error(out, number, text, &e.to_string());
+        let goal = match goal_text.map(|g| parse_board(g, shape)) {
+            None => None,
+            Some(Ok(goal)) => Some(goal),
+            Some(Err(e)) => {
+                self.write_error(out, number, text, &format!("bad goal board: {e}"));
                 return LineOutcome::Error;
             }
         };
-        self.write_answer(out, &start, target.goal(), result);
-        outcome
+        self.moves.clear();
+        match self.solve(&start, goal) {
+            Ok((goal, distance, nodes)) => {
+                self.write_answer(out, &start, &goal, Ok(&self.moves[..]));
+                if let (Some(nodes), BatchFormat::Jsonl) = (nodes, self.format) {
+                    with_nodes(out, nodes);
+                }
+                LineOutcome::Solved(distance)
+            }
+            Err((goal, e)) => match e.unsolvable() {
+                Some(why) => {
+                    self.write_answer(out, &start, &goal, Err(why));
+                    LineOutcome::Unsolvable
+                }
+                None => {
+                    self.write_error(out, number, text, &e.to_string());
+                    LineOutcome::Error
+                }
+            },
+        }
+    }
+
+    fn shape(&self) -> crate::puzzle::shape::Shape {
+        match &self.answers {
+            Answers::Lookup { tables, .. } => tables.shape(),
+            Answers::Search { tables, .. } => tables.shape(),
+        }
+    }
+
+    /// Solves from `start` toward `goal` (the default when `None`) into
+    /// `self.moves`: the goal, the distance and, where a search ran, its
+    /// nodes; or the goal and why there is no answer.
+    #[inline]
+    fn solve(
+        &mut self,
+        start: &Board,
+        goal: Option<Board>,
+    ) -> Result<(Board, u32, Option<u64>), (Board, AnswerError)> {
+        match &self.answers {
+            Answers::Lookup { tables, default } => {
+                let table = match goal {
+                    None => *default,
+                    Some(goal) => tables.goal_table(&goal).map_err(|e| (goal, e.into()))?,
+                };
+                let goal = *table.goal();
+                match table.solve_into(start, &mut self.moves) {
+                    Ok(distance) => Ok((goal, distance, None)),
+                    Err(e) => Err((goal, e.into())),
+                }
+            }
+            Answers::Search {
+                tables,
+                default,
+                timeout,
+            } => {
+                let goal = goal.unwrap_or(*default);
+                let options = SolveOptions {
+                    deadline: timeout.map(|t| Instant::now() + t),
+                    ..SolveOptions::default()
+                };
+                match tables.solve(start, &goal, &options) {
+                    Ok(solution) => {
+                        self.moves = solution.moves;
+                        Ok((goal, self.moves.len() as u32, Some(solution.nodes)))
+                    }
+                    Err(e) => Err((goal, e.into())),
+                }
+            }
+        }
     }
 
     fn write_answer(
@@ -272,39 +402,38 @@ const SHARES_PER_THREAD: usize = 4;
 
 /// Answers every line of `input` toward `default` (unless a line names its
 /// goal) and writes the answers to `output` in input order, spreading each
-/// block over `threads` threads. Stops at the first read or write error.
-pub fn run_batch<B: AsRef<[u8]> + Sync>(
+/// block over `threads` threads. A search gives up on a line after
+/// `timeout` (complete tables answer at once). Stops at the first read or
+/// write error; a `default` no table serves fails before any line is read.
+pub fn run_batch<B: AsRef<[u8]> + Sync + Send>(
     db: &Database<B>,
     default: &Board,
     format: BatchFormat,
     threads: usize,
+    timeout: Option<Duration>,
     mut input: impl Read,
     mut output: impl Write,
 ) -> io::Result<BatchSummary> {
-    let invalid = |e: String| io::Error::new(io::ErrorKind::InvalidInput, e);
-    let target = db.goal_table(default).map_err(|e| invalid(e.to_string()))?;
+    let invalid = |e: AnswerError| io::Error::new(io::ErrorKind::InvalidInput, e.to_string());
+    let template = LineAnswerer::new(db, default, format, timeout).map_err(invalid)?;
+    let searching = template.is_search();
     let threads = threads.max(1);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|e| io::Error::other(e.to_string()))?;
-    let shares_per_block = if threads == 1 {
-        1
-    } else {
-        threads * SHARES_PER_THREAD
+    let (block_len, shares_per_block) = match (searching, threads) {
+        (true, _) => (SEARCH_BLOCK, 0),
+        (false, 1) => (BLOCK, 1),
+        (false, _) => (BLOCK, threads * SHARES_PER_THREAD),
     };
     if format == BatchFormat::Csv {
         output.write_all(CSV_HEADER.as_bytes())?;
     }
     let mut shares: Vec<Share> = (0..shares_per_block)
-        .map(|_| Share {
-            range: 0..0,
-            first_line: 0,
-            out: Vec::with_capacity(2 * BLOCK / shares_per_block),
-            summary: BatchSummary::default(),
-        })
+        .map(|_| Share::with_capacity(2 * BLOCK / shares_per_block))
         .collect();
-    let mut buffer = vec![0u8; BLOCK];
+    let mut buffer = vec![0u8; block_len];
     let mut filled = 0;
     let mut summary = BatchSummary::default();
     let mut at_end = false;
@@ -334,20 +463,23 @@ pub fn run_batch<B: AsRef<[u8]> + Sync>(
             }
         };
         let block = &buffer[..complete];
-        split_into_shares(block, &mut shares, summary.lines);
-        pool.install(|| {
-            shares.par_iter_mut().for_each(|share| {
-                let mut answerer = LineAnswerer::new(db, target, format);
-                share.out.clear();
-                share.summary = BatchSummary::default();
-                let mut number = share.first_line;
-                for line in lines(&block[share.range.clone()]) {
-                    number += 1;
-                    let outcome = answerer.answer(number, line, &mut share.out);
-                    share.summary.add(outcome);
-                }
-            })
-        });
+        if searching {
+            split_into_lines(block, &mut shares, summary.lines);
+        } else {
+            split_into_shares(block, &mut shares, summary.lines);
+        }
+        let answer_share = |share: &mut Share| {
+            let mut answerer = template.fresh();
+            share.out.clear();
+            share.summary = BatchSummary::default();
+            let mut number = share.first_line;
+            for line in lines(&block[share.range.clone()]) {
+                number += 1;
+                let outcome = answerer.answer(number, line, &mut share.out);
+                share.summary.add(outcome);
+            }
+        };
+        pool.install(|| shares.par_iter_mut().with_max_len(1).for_each(answer_share));
         for share in &shares {
             output.write_all(&share.out)?;
             summary.merge(share.summary);
@@ -357,6 +489,30 @@ pub fn run_batch<B: AsRef<[u8]> + Sync>(
     }
     output.flush()?;
     Ok(summary)
+}
+
+impl Share {
+    fn with_capacity(bytes: usize) -> Share {
+        Share {
+            range: 0..0,
+            first_line: 0,
+            out: Vec::with_capacity(bytes),
+            summary: BatchSummary::default(),
+        }
+    }
+}
+
+/// Cuts `block` into one share per line, making or dropping shares to fit
+/// (the lines before the block numbered `lines_before`).
+fn split_into_lines(block: &[u8], shares: &mut Vec<Share>, lines_before: u64) {
+    let count = lines(block).count();
+    shares.resize_with(count, || Share::with_capacity(160));
+    let mut start = 0;
+    for (i, (share, line)) in shares.iter_mut().zip(lines(block)).enumerate() {
+        share.range = start..start + line.len();
+        share.first_line = lines_before + i as u64;
+        start += line.len();
+    }
 }
 
 /// Cuts `block` into `shares.len()` runs of whole lines of about equal
@@ -395,6 +551,15 @@ fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
         rest = tail;
         Some(line)
     })
+}
+
+/// Adds `"nodes":N` to the JSON object that ends `out`.
+pub fn with_nodes(out: &mut Vec<u8>, nodes: u64) {
+    debug_assert_eq!(out.last(), Some(&b'}'));
+    out.pop();
+    out.extend_from_slice(b",\"nodes\":");
+    write_decimal(out, nodes as usize);
+    out.push(b'}');
 }
 
 #[cfg(test)]

@@ -1,11 +1,10 @@
 //! Text and JSON in and out at speed: answers written without allocation,
 //! and batches of (start, goal) lines answered in blocks over threads.
 //!
-//! Uses `puzzle`, `table`, `db` and `pattern`.
+//! Uses `puzzle`, `table`, `pattern` and `db`.
 
 mod answer;
 mod batch;
-mod pattern_batch;
 #[cfg(feature = "cli")]
 mod usage;
 
@@ -14,9 +13,8 @@ pub use answer::{
     write_decimal, write_json, write_json_error, write_json_string, write_moves, TextEscaper,
 };
 pub use batch::{
-    run_batch, split_pair, BatchFormat, BatchSummary, LineAnswerer, LineOutcome, BLOCK, CSV_HEADER,
-    ECHO_LIMIT,
+    run_batch, split_pair, with_nodes, BatchFormat, BatchSummary, LineAnswerer, LineOutcome, BLOCK,
+    CSV_HEADER, ECHO_LIMIT, SEARCH_BLOCK,
 };
-pub use pattern_batch::{run_pattern_batch, with_nodes, write_json_with_nodes, LINES_PER_ROUND};
 #[cfg(feature = "cli")]
 pub use usage::{report_usage_error, usage_message};

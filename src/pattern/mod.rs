@@ -22,12 +22,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod any;
-mod build;
-mod database;
 mod db;
 mod error;
-mod file;
 mod memory;
 mod partition;
 mod placement;
@@ -35,20 +31,12 @@ mod region;
 mod search;
 mod solve;
 mod table;
-mod verify;
 
-pub use any::{AnswerError, AnyDatabase, AnyFormatError, AnyOpenError};
-pub use build::{build_pattern_database, build_pattern_sets, BuiltPatterns, PatternBuildError};
-pub use database::{PatternDatabase, PatternOpenError, Section};
 pub use db::PatternDb;
 pub use error::{PatternError, SolveError};
-pub use file::{
-    check_pattern_header, encode_pattern_header, PatternFormatError, PatternHeader, PatternSetInfo,
-    PatternTableInfo, PatternWriter, PATTERN_FILE, PATTERN_MAGIC, PATTERN_VERSION,
-};
 pub use memory::huge_page_copy;
 pub use partition::Partition;
 pub use placement::PlacementRanker;
 pub use search::{BoundReport, Solution, SolveOptions};
+pub(crate) use table::goal_cells;
 pub use table::{build_table, build_table_toward, BuildProgress, UNREACHED};
-pub use verify::{verify_patterns, PatternReport, PatternTableReport};

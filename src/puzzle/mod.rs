@@ -6,6 +6,7 @@
 //! the crate.
 
 pub mod board;
+pub mod cell;
 pub mod parse;
 pub mod relabel;
 pub mod shape;

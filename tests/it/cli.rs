@@ -7,7 +7,7 @@ use crate::util::{
     stdout_lines, stdout_of, temp_db, TempDb, A089473,
 };
 use assert_cmd::assert::Assert;
-use npuzzle::{parse_board, Board, Database, Move, Shape};
+use npuzzle::{parse_board, Board, CompleteTables, Move, Shape};
 use predicates::prelude::*;
 use serde_json::Value;
 use std::path::Path;
@@ -576,14 +576,15 @@ fn info_json_lists_nine_tables() {
     let v = json_answer(&t.path, &["info", "--json"]);
     assert_eq!(v["board"], "3x3");
     assert_eq!(v["path"], t.path.display().to_string());
-    assert_eq!(v["version"], npuzzle::raw::VERSION);
+    assert_eq!(v["kind"], "complete");
+    assert_eq!(v["format_version"], npuzzle::raw::VERSION);
     assert_eq!(v["bytes"], std::fs::metadata(&t.path).unwrap().len());
     let tables = v["tables"].as_array().unwrap();
     assert_eq!(tables.len(), 9);
     for (i, table) in tables.iter().enumerate() {
         let cell = format!("{},{}", i / 3 + 1, i % 3 + 1);
-        assert_eq!(table["blank"], cell.as_str(), "{table}");
-        assert_eq!(table["positions"], 181440, "{table}");
+        assert_eq!(table["goal_blank"], cell.as_str(), "{table}");
+        assert_eq!(table["entries"], 181440, "{table}");
         let offset = table["offset"].as_u64().unwrap();
         assert!(offset >= 4096 && offset % 4096 == 0, "{table}");
         let max = if i == 4 { 30 } else { 31 };
@@ -596,7 +597,7 @@ fn info_json_lists_nine_tables() {
 fn info_text_names_the_board_and_tables() {
     let t = three_by_three();
     expect_code(&t.path, &["info"], 0).stdout(predicate::str::contains("board    3x3\n").and(
-        predicate::str::contains("tables   9 of 9 goal blank cells\n"),
+        predicate::str::contains("tables   9 toward 9 of 9 goal blank cells\n"),
     ));
 }
 
@@ -1145,7 +1146,10 @@ fn a_running_batch_keeps_its_database_through_a_rebuild() {
     // The batch opened (mapped) the file at start-up; give it time to.
     std::thread::sleep(std::time::Duration::from_millis(500));
     run_build_db(&["--board", "2x4"], &path, 0);
-    assert_eq!(Database::open(&path).unwrap().shape().to_string(), "2x4");
+    assert_eq!(
+        CompleteTables::open(&path).unwrap().shape().to_string(),
+        "2x4"
+    );
     for s in &starts {
         writeln!(stdin, "{s}").unwrap();
     }

@@ -196,7 +196,7 @@ fn verify_counts_what_it_does_not_list_and_names_tables() {
     let v = json_of(&out);
     assert_eq!(v["ok"], false);
     let table = &v["tables"][0];
-    assert_eq!(table["blank"], "1,1");
+    assert_eq!(table["goal_blank"], "1,1");
     assert_eq!(table["ok"], false);
     assert!(table["fault_count"].as_u64().unwrap() >= 20);
     assert!(!table["faults"].as_array().unwrap().is_empty());
@@ -257,7 +257,7 @@ fn one_name_for_one_thing_in_json() {
     assert!(v.get("states").is_none());
     let v = json_answer(&t.path, &["info", "--json"]);
     let table = &v["tables"][8];
-    assert_eq!(table["blank"], "3,3");
+    assert_eq!(table["goal_blank"], "3,3");
     let checksum = table["checksum"].as_str().unwrap();
     assert_eq!(checksum.len(), 8);
     assert!(checksum.chars().all(|c| c.is_ascii_hexdigit()));

@@ -4,21 +4,21 @@
 
 use npuzzle::raw::{bincode_config, Preamble, PREAMBLE_LEN};
 use npuzzle::Header;
-use npuzzle::{Board, Database, FormatError, LookupError};
+use npuzzle::{Board, CompleteTables, FormatError, LookupError};
 
 fn small_db_bytes() -> Vec<u8> {
     std::fs::read(&crate::util::temp_db("2x3").path).unwrap()
 }
 
-fn open(bytes: Vec<u8>) -> Result<Database<Vec<u8>>, FormatError> {
-    Database::from_bytes(bytes)
+fn open(bytes: Vec<u8>) -> Result<CompleteTables<Vec<u8>>, FormatError> {
+    CompleteTables::from_bytes(bytes)
 }
 
 #[test]
 fn a_good_file_opens() {
     let db = open(small_db_bytes()).unwrap();
     assert_eq!(db.header().tables.len(), 6);
-    assert!(npuzzle::verify(&db).is_ok());
+    assert!(db.verify().ok);
 }
 
 #[test]
@@ -95,9 +95,9 @@ fn damaged_tables_open_but_verify_catches_them_and_solve_never_lies() {
         let mut bad = good.clone();
         bad[table.offset as usize + k] ^= flip;
         let db = open(bad).expect("table bytes are not the header's business");
-        let report = npuzzle::verify(&db);
+        let report = db.verify();
         assert!(
-            !report.is_ok(),
+            !report.ok,
             "flipping table byte {k} went unnoticed by verify"
         );
         let target = db.goal_table(&goal).unwrap();
@@ -138,7 +138,7 @@ fn damaged_path_tables_are_caught_and_solve_never_lies() {
         bad[paths.offset as usize + rank * 8 + byte] ^= flip;
         let db = open(bad).unwrap();
         assert!(
-            !npuzzle::verify(&db).is_ok(),
+            !db.verify().ok,
             "flipping path word {rank} went unnoticed by verify"
         );
         let target = db.goal_table(&goal).unwrap();
@@ -162,7 +162,7 @@ fn damaged_padding_is_reported_by_verify() {
     let mut bad = small_db_bytes();
     bad[PREAMBLE_LEN + 5] = 1;
     let db = open(bad).unwrap();
-    assert_eq!(npuzzle::verify(&db).nonzero_padding, 1);
+    assert_eq!(db.verify().nonzero_padding, 1);
 }
 
 #[test]
@@ -338,11 +338,11 @@ fn verify_names_an_entry_that_claims_a_longer_distance() {
             let moves = solved.unwrap();
             assert_eq!((moves.len(), start.replay(&moves)), (7, Some(goal)));
         }
-        let report = npuzzle::verify(&db);
+        let report = db.verify();
         let table = report
             .tables
             .iter()
-            .find(|t| t.blank == goal.blank())
+            .find(|t| t.goal_blank == npuzzle::Cell::of(goal.shape(), goal.blank()))
             .unwrap();
         assert!(
             table

@@ -105,13 +105,13 @@ fn every_table_of_every_small_board_matches_plain_bfs() {
 #[test]
 fn a_database_passes_verify() {
     let t = temp_db("2x4");
-    assert!(npuzzle::verify(&t.db).is_ok());
+    assert!(t.db.verify().ok);
 }
 
 #[test]
 fn lookups_from_many_threads_at_once_agree() {
     fn send_and_sync<T: Send + Sync>() {}
-    send_and_sync::<npuzzle::Database<memmap2::Mmap>>();
+    send_and_sync::<npuzzle::CompleteTables<memmap2::Mmap>>();
 
     let t = temp_db("3x3");
     let shape = Shape::THREE_BY_THREE;

@@ -17,7 +17,7 @@
 use crate::util::{histogram, plain_bfs_within, plain_manhattan, temp_db_with_blanks};
 use npuzzle::analysis::sample;
 use npuzzle::symmetry::Symmetry;
-use npuzzle::{build_table, write_database, Board, Database, GoalTable, LookupError, Shape};
+use npuzzle::{build_table, write_database, Board, CompleteTables, GoalTable, LookupError, Shape};
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -74,15 +74,15 @@ fn two_by_six_and_six_by_two_match_a090167_to_distance_80() {
     assert_eq!(counts.iter().sum::<u64>(), POSITIONS);
     let farthest = check_lookups(&t.db, 20, 2);
     check_far_distances(&t.db, 3);
-    let report = npuzzle::verify(&t.db);
-    assert!(report.is_ok(), "{report:?}");
+    let report = t.db.verify();
+    assert!(report.ok, "{report:?}");
     drop(t);
     check_transposed("6x2", &counts, &farthest);
 }
 
 /// Lookups in a database holding only the table of the default goal (blank
 /// in the last cell, a corner). Returns the positions farthest from it.
-fn check_lookups(db: &Database<memmap2::Mmap>, plain_depth: u32, seed: u64) -> Vec<Board> {
+fn check_lookups(db: &CompleteTables<memmap2::Mmap>, plain_depth: u32, seed: u64) -> Vec<Board> {
     let shape = db.shape();
     assert_eq!(
         db.table_info(shape.cells() - 1).unwrap().positions,
@@ -103,7 +103,7 @@ fn check_lookups(db: &Database<memmap2::Mmap>, plain_depth: u32, seed: u64) -> V
 /// The positions at the maximum distance: as many as the header says, each
 /// solved by that many moves that replay to the goal, and every neighbour
 /// one step closer (none can be farther).
-fn check_farthest(db: &Database<memmap2::Mmap>, target: &GoalTable<'_>) -> Vec<Board> {
+fn check_farthest(db: &CompleteTables<memmap2::Mmap>, target: &GoalTable<'_>) -> Vec<Board> {
     let info = target.info();
     let max = info.max_distance as u32;
     let goal = *target.goal();
@@ -125,7 +125,7 @@ fn check_farthest(db: &Database<memmap2::Mmap>, target: &GoalTable<'_>) -> Vec<B
 /// the last cell's table through a symmetry and a relabelling: a plain
 /// search from it finds the published counts up to `depth`, and the
 /// database agrees with it on every position it finds.
-fn check_near_a_corner_goal(db: &Database<memmap2::Mmap>, depth: u32, seed: u64) {
+fn check_near_a_corner_goal(db: &CompleteTables<memmap2::Mmap>, depth: u32, seed: u64) {
     let shape = db.shape();
     let mut rng = StdRng::seed_from_u64(seed);
     let mut tiles: Vec<u8> = (1..shape.cells() as u8).collect();
@@ -147,7 +147,7 @@ fn check_near_a_corner_goal(db: &Database<memmap2::Mmap>, depth: u32, seed: u64)
 /// distance's length, which respects the Manhattan bound and its parity,
 /// and every symmetric image of the pair (a goal in each corner, each served
 /// through another symmetry) has the same distance.
-fn check_random_pairs(db: &Database<memmap2::Mmap>, draws: usize, seed: u64) {
+fn check_random_pairs(db: &CompleteTables<memmap2::Mmap>, draws: usize, seed: u64) {
     let shape = db.shape();
     let symmetries = Symmetry::all(shape);
     let corners: Vec<usize> = symmetries
@@ -202,7 +202,7 @@ fn check_random_pairs(db: &Database<memmap2::Mmap>, draws: usize, seed: u64) {
 /// the distance it was drawn at, its solutions (toward the goal and toward
 /// each symmetric image of the goal) replay and have that length, and each
 /// neighbour is one step nearer or farther.
-fn check_far_distances(db: &Database<memmap2::Mmap>, per_distance: usize) {
+fn check_far_distances(db: &CompleteTables<memmap2::Mmap>, per_distance: usize) {
     let goal = Board::goal(db.shape());
     let target = db.goal_table(&goal).unwrap();
     let max = target.info().max_distance as u32;
@@ -242,7 +242,7 @@ fn check_transposed(size: &str, counts: &[u64], farthest: &[Board]) {
     let path = dir.path().join(format!("{shape}.db"));
     write_database(&path, shape, std::slice::from_ref(&table)).unwrap();
     drop(table);
-    let db = Database::open(&path).unwrap();
+    let db = CompleteTables::open(&path).unwrap();
     let goal = Board::goal(shape);
     let target = db.goal_table(&goal).unwrap();
     let original_goal = Board::goal(transpose(&goal).shape());

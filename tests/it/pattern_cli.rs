@@ -13,7 +13,7 @@ fn build_db_writes_a_pattern_database_that_query_reads() {
     assert!(stdout_of(&out).contains("pattern database 4-4"));
     let info = stdout_of(&run_query(&path, &["info"], 0));
     assert!(info.contains("pattern database 4-4"), "{info}");
-    assert!(info.contains("tiles 1 2 3 4"), "{info}");
+    assert!(info.contains("  1 2 3 4\n"), "{info}");
     run_query(&path, &["verify"], 0);
 }
 
@@ -116,7 +116,7 @@ fn commands_that_need_a_complete_table_refuse_and_say_why() {
         let out = run_query(&db, args, 2);
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
-            err.contains("needs a complete table") && err.contains("pattern database"),
+            err.contains("needs complete tables") && err.contains("pattern database"),
             "{args:?}: {err}"
         );
     }
@@ -151,7 +151,7 @@ fn a_damaged_pattern_file_is_refused_or_caught() {
     bad[4096 + 100] ^= 0x01;
     std::fs::write(&path, &bad).unwrap();
     let out = run_query(&path, &["verify"], 2);
-    assert!(stdout_of(&out).contains("checksum mismatch"));
+    assert!(stdout_of(&out).contains("checksum MISMATCH"));
 }
 
 #[test]

@@ -2,12 +2,12 @@
 //! reopened and mapped, against complete tables; damaged files refused at
 //! open or caught by `verify`, never a wrong answer.
 
-use npuzzle::pattern::{
-    build_pattern_database, build_pattern_sets, check_pattern_header, encode_pattern_header,
-    verify_patterns, AnyDatabase, Partition, PatternDatabase, PatternFormatError, PatternHeader,
-    SolveOptions, PATTERN_FILE, PATTERN_MAGIC,
-};
+use npuzzle::pattern::{Partition, SolveOptions};
 use npuzzle::raw::{bincode_config, entry, Preamble, Ranker, PREAMBLE_LEN};
+use npuzzle::{
+    build_pattern_database, build_pattern_sets, check_pattern_header, encode_pattern_header,
+    Database, PatternFormatError, PatternHeader, PatternTables, PATTERN_FILE, PATTERN_MAGIC,
+};
 use npuzzle::{build_table, Board, Shape};
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
@@ -40,10 +40,12 @@ fn bytes_of(size: &str, partition: &str) -> Vec<u8> {
 #[test]
 fn three_by_three_through_the_file_matches_the_complete_table() {
     let shape = Shape::THREE_BY_THREE;
-    let db = match AnyDatabase::open(&pattern_file("3x3", "4-4")).unwrap() {
-        AnyDatabase::Pattern(db) => db,
-        AnyDatabase::Complete(_) => panic!("a pattern file opened as complete tables"),
-    };
+    let db = Database::open(&pattern_file("3x3", "4-4")).unwrap();
+    assert!(
+        db.complete().is_err(),
+        "a pattern file opened as complete tables"
+    );
+    let db = db.into_patterns().unwrap();
     check_against_complete_table(&db, shape, |ranker| {
         let mut rng = StdRng::seed_from_u64(3);
         let ranks: Vec<u32> = (0..ranker.len() as u32).collect();
@@ -55,7 +57,7 @@ fn three_by_three_through_the_file_matches_the_complete_table() {
 /// picks from the complete table of the usual goal (blank in the last
 /// cell): each solution has the table's length and replays to the goal.
 fn check_against_complete_table<B: AsRef<[u8]>>(
-    db: &PatternDatabase<B>,
+    db: &PatternTables<B>,
     shape: Shape,
     sample: impl FnOnce(&Ranker) -> Vec<u32>,
 ) {
@@ -78,7 +80,10 @@ fn check_against_complete_table<B: AsRef<[u8]>>(
 #[ignore = "builds a 12-cell complete table; run in release"]
 fn three_by_four_through_the_file_matches_the_complete_table() {
     let shape = Shape::new(3, 4).unwrap();
-    let db = PatternDatabase::open(&pattern_file("3x4", "6-5")).unwrap();
+    let db = Database::open(&pattern_file("3x4", "6-5"))
+        .unwrap()
+        .into_patterns()
+        .unwrap();
     check_against_complete_table(&db, shape, |ranker| {
         let mut rng = StdRng::seed_from_u64(34);
         (0..200)
@@ -89,17 +94,17 @@ fn three_by_four_through_the_file_matches_the_complete_table() {
 
 #[test]
 fn a_good_file_opens_and_verifies() {
-    let db = PatternDatabase::from_bytes(bytes_of("3x3", "4-4")).unwrap();
+    let db = PatternTables::from_bytes(bytes_of("3x3", "4-4")).unwrap();
     assert_eq!(db.header().partition, "4-4");
     assert_eq!(db.header().sets.len(), 1);
     assert_eq!(db.header().sets[0].tables.len(), 2);
-    assert!(verify_patterns(&db).is_ok());
+    assert!(db.verify().ok);
     assert_eq!(&db.bytes()[..8], &PATTERN_MAGIC);
 }
 
 #[test]
 fn complete_table_readers_refuse_a_pattern_file() {
-    let err = npuzzle::Database::from_bytes(bytes_of("3x3", "4-4"))
+    let err = npuzzle::CompleteTables::from_bytes(bytes_of("3x3", "4-4"))
         .err()
         .unwrap();
     assert!(
@@ -114,7 +119,7 @@ fn complete_table_readers_refuse_a_pattern_file() {
 #[test]
 fn flipping_any_header_byte_is_refused_at_open() {
     let good = bytes_of("3x3", "4-4");
-    let header = PatternDatabase::from_bytes(good.clone())
+    let header = PatternTables::from_bytes(good.clone())
         .unwrap()
         .header_range();
     assert_eq!(header.end, good.len());
@@ -125,14 +130,14 @@ fn flipping_any_header_byte_is_refused_at_open() {
             check_pattern_header(&bad).is_err(),
             "flipping byte {i} went unnoticed"
         );
-        assert!(AnyDatabase::from_bytes(bad).is_err(), "byte {i}");
+        assert!(Database::from_bytes(bad).is_err(), "byte {i}");
     }
 }
 
 #[test]
 fn truncated_or_extended_files_are_refused() {
     let good = bytes_of("3x3", "4-4");
-    let header_start = PatternDatabase::from_bytes(good.clone())
+    let header_start = PatternTables::from_bytes(good.clone())
         .unwrap()
         .header_range()
         .start;
@@ -141,23 +146,23 @@ fn truncated_or_extended_files_are_refused() {
         .chain(header_start + 1..good.len());
     for len in cuts {
         assert!(
-            PatternDatabase::from_bytes(good[..len].to_vec()).is_err(),
+            PatternTables::from_bytes(good[..len].to_vec()).is_err(),
             "a file cut to {len} bytes opened"
         );
     }
     let mut longer = good.clone();
     longer.push(0);
-    assert!(PatternDatabase::from_bytes(longer).is_err());
+    assert!(PatternTables::from_bytes(longer).is_err());
     let mut shifted = vec![0u8];
     shifted.extend_from_slice(&good);
-    assert!(PatternDatabase::from_bytes(shifted).is_err());
+    assert!(PatternTables::from_bytes(shifted).is_err());
 }
 
 #[test]
 fn another_version_is_refused_by_name() {
     let mut bad = bytes_of("3x3", "4-4");
     bad[8] = 3;
-    let err = PatternDatabase::from_bytes(bad).err().unwrap();
+    let err = PatternTables::from_bytes(bad).err().unwrap();
     assert!(
         matches!(
             err,
@@ -176,7 +181,7 @@ fn another_version_is_refused_by_name() {
 #[test]
 fn a_flipped_table_byte_is_caught_by_verify() {
     let good = bytes_of("3x3", "4-4");
-    let db = PatternDatabase::from_bytes(good.clone()).unwrap();
+    let db = PatternTables::from_bytes(good.clone()).unwrap();
     let tables: Vec<_> = db.header().tables().map(|(_, t)| t.clone()).collect();
     for t in &tables {
         for at in [
@@ -187,9 +192,9 @@ fn a_flipped_table_byte_is_caught_by_verify() {
             for flip in [0x01u8, 0x80, 0xFF] {
                 let mut bad = good.clone();
                 bad[at as usize] ^= flip;
-                let db = PatternDatabase::from_bytes(bad).unwrap();
-                let report = verify_patterns(&db);
-                assert!(!report.is_ok(), "byte {at} ^ {flip:#x} passed verify");
+                let db = PatternTables::from_bytes(bad).unwrap();
+                let report = db.verify();
+                assert!(!report.ok, "byte {at} ^ {flip:#x} passed verify");
                 assert!(report.tables.iter().any(|r| !r.checksum_ok));
             }
         }
@@ -197,19 +202,20 @@ fn a_flipped_table_byte_is_caught_by_verify() {
     // Padding too.
     let mut bad = good;
     bad[PREAMBLE_LEN + 5] = 1;
-    let report = verify_patterns(&PatternDatabase::from_bytes(bad).unwrap());
+    let report = PatternTables::from_bytes(bad).unwrap().verify();
     assert_eq!(report.nonzero_padding, 1);
 }
 
 /// On a sound file, each property verify checks holds table by table.
 #[test]
 fn verify_reports_what_it_found() {
-    let db = PatternDatabase::from_bytes(bytes_of("3x3", "4-4")).unwrap();
-    let report = verify_patterns(&db);
+    let db = PatternTables::from_bytes(bytes_of("3x3", "4-4")).unwrap();
+    let report = db.verify();
+    assert!(report.ok);
     for t in &report.tables {
-        assert_eq!(t.goal_entry, 0);
-        assert_eq!(t.out_of_range, 0);
-        assert!(t.count_mismatches.is_empty());
+        assert!(t.ok && t.checksum_ok, "{t:?}");
+        assert_eq!((t.fault_count, t.faults.len()), (0, 0), "{t:?}");
+        assert_eq!(t.path_table_checksum_ok, None);
     }
 }
 
@@ -244,7 +250,10 @@ fn random_goal(shape: Shape, blank: usize, rng: &mut StdRng) -> Board {
 #[test]
 fn every_goal_through_an_all_goals_file_matches_the_complete_tables() {
     let shape = Shape::THREE_BY_THREE;
-    let db = PatternDatabase::open(&all_goals_pattern_file()).unwrap();
+    let db = Database::open(&all_goals_pattern_file())
+        .unwrap()
+        .into_patterns()
+        .unwrap();
     let complete = &crate::util::temp_db("3x3").db;
     let mut rng = StdRng::seed_from_u64(13);
     for blank in 0..shape.cells() {
@@ -273,7 +282,10 @@ fn every_goal_through_an_all_goals_file_matches_the_complete_tables() {
 #[test]
 fn each_set_of_an_all_goals_file_is_admissible_toward_its_own_goal() {
     let shape = Shape::THREE_BY_THREE;
-    let db = PatternDatabase::open(&all_goals_pattern_file()).unwrap();
+    let db = Database::open(&all_goals_pattern_file())
+        .unwrap()
+        .into_patterns()
+        .unwrap();
     let blanks: Vec<usize> = db.sets().iter().map(|s| s.goal_blank()).collect();
     assert_eq!(blanks, npuzzle::all_goals(shape));
     let complete = &crate::util::temp_db("3x3").db;
@@ -303,7 +315,10 @@ fn each_set_of_an_all_goals_file_is_admissible_toward_its_own_goal() {
 #[test]
 fn a_goal_whose_class_has_no_set_is_refused_naming_the_fix() {
     let shape = Shape::THREE_BY_THREE;
-    let db = PatternDatabase::open(&pattern_file("3x3", "4-4")).unwrap();
+    let db = Database::open(&pattern_file("3x3", "4-4"))
+        .unwrap()
+        .into_patterns()
+        .unwrap();
     let centre = Board::canonical_goal(shape, 4);
     let err = db
         .solve(&Board::goal(shape), &centre, &SolveOptions::default())
@@ -334,7 +349,10 @@ fn a_goal_whose_class_has_no_set_is_refused_naming_the_fix() {
     assert!(out.stdout.is_empty());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--all-goals"));
     // The all-goals file answers it (the complete table's distance).
-    let all = PatternDatabase::open(&all_goals_pattern_file()).unwrap();
+    let all = Database::open(&all_goals_pattern_file())
+        .unwrap()
+        .into_patterns()
+        .unwrap();
     let start = npuzzle::parse_board("867254301", shape).unwrap();
     let d = crate::util::temp_db("3x3")
         .db
@@ -351,7 +369,7 @@ fn a_goal_whose_class_has_no_set_is_refused_naming_the_fix() {
 fn a_file_of_the_old_version_is_refused_with_advice_to_rebuild() {
     let mut old = bytes_of("3x3", "4-4");
     old[8..12].copy_from_slice(&1u32.to_le_bytes());
-    let err = PatternDatabase::from_bytes(old.clone()).err().unwrap();
+    let err = PatternTables::from_bytes(old.clone()).err().unwrap();
     assert!(
         err.to_string().contains(
             "pattern database format version 1 is not supported: this build reads version 2"
@@ -371,24 +389,28 @@ fn a_file_of_the_old_version_is_refused_with_advice_to_rebuild() {
 fn info_and_verify_cover_every_set() {
     let path = all_goals_pattern_file();
     let info = crate::util::stdout_of(&crate::util::run_query(&path, &["info"], 0));
-    assert!(info.contains("3 sets"), "{info}");
     assert!(
-        info.contains("set for goal 123405678 (blank at row 2, column 2"),
+        info.contains("tables   6 toward 3 of 9 goal blank cells"),
         "{info}"
     );
-    assert!(info.contains("table 6: tiles 5 6 7 8"), "{info}");
+    assert!(
+        info.contains("goal 123405678 (blank at row 2, column 2): answers the blank at 2,2"),
+        "{info}"
+    );
+    assert!(info.contains("2,2"), "{info}");
     let v = crate::util::json_answer(&path, &["info", "--json"]);
-    let sets = v["sets"].as_array().unwrap();
-    let blanks: Vec<&str> = sets
+    let goals = v["goals"].as_array().unwrap();
+    let blanks: Vec<&str> = goals
         .iter()
         .map(|s| s["goal_blank"].as_str().unwrap())
         .collect();
     assert_eq!(blanks, ["3,3", "3,2", "2,2"]);
-    let sizes: Vec<u64> = sets
+    let sizes: Vec<usize> = goals
         .iter()
-        .map(|s| s["class_size"].as_u64().unwrap())
+        .map(|s| s["answers"].as_array().unwrap().len())
         .collect();
     assert_eq!(sizes, [4, 4, 1]);
+    assert_eq!(v["tables"][5]["tiles"], serde_json::json!([5, 6, 7, 8]));
     assert_eq!(v["tables"].as_array().unwrap().len(), 6);
     let v = crate::util::json_answer(&path, &["verify", "--json"]);
     assert_eq!(v["ok"], true);
@@ -397,7 +419,7 @@ fn info_and_verify_cover_every_set() {
 
     // A byte of the last set's last table: verify names it and fails.
     let good = std::fs::read(&path).unwrap();
-    let db = PatternDatabase::from_bytes(good.clone()).unwrap();
+    let db = PatternTables::from_bytes(good.clone()).unwrap();
     let last = db.header().sets[2].tables[1].clone();
     let mut bad = good;
     bad[(last.offset + 7) as usize] ^= 0x40;
@@ -407,7 +429,9 @@ fn info_and_verify_cover_every_set() {
     let out = crate::util::run_query(&bad_path, &["verify"], 2);
     let stdout = crate::util::stdout_of(&out);
     assert!(
-        stdout.contains("table 6 (goal blank at 2,2, 4 tiles, 3024 placements): checksum mismatch"),
+        stdout.contains(
+            "table of tiles 5 6 7 8 for blank at row 2, column 2: DAMAGED, checksum MISMATCH"
+        ),
         "{stdout}"
     );
     assert!(
@@ -420,7 +444,7 @@ fn info_and_verify_cover_every_set() {
 #[test]
 fn flipping_any_header_byte_of_an_all_goals_file_is_refused_at_open() {
     let good = std::fs::read(all_goals_pattern_file()).unwrap();
-    let header = PatternDatabase::from_bytes(good.clone())
+    let header = PatternTables::from_bytes(good.clone())
         .unwrap()
         .header_range();
     for i in (0..PREAMBLE_LEN).chain(header) {
@@ -434,7 +458,7 @@ fn flipping_any_header_byte_of_an_all_goals_file_is_refused_at_open() {
 /// preamble's length and checksum made to match: only the header's own
 /// consistency checks stand between it and a reader.
 fn with_header(good: &[u8], change: impl FnOnce(&mut PatternHeader)) -> Vec<u8> {
-    let db = PatternDatabase::from_bytes(good.to_vec()).unwrap();
+    let db = PatternTables::from_bytes(good.to_vec()).unwrap();
     let mut header = db.header().clone();
     change(&mut header);
     let bytes = encode_pattern_header(&header);
@@ -451,10 +475,10 @@ fn with_header(good: &[u8], change: impl FnOnce(&mut PatternHeader)) -> Vec<u8> 
 #[test]
 fn inconsistent_sets_are_refused_at_open() {
     let good = std::fs::read(all_goals_pattern_file()).unwrap();
-    assert!(PatternDatabase::from_bytes(with_header(&good, |_| {})).is_ok());
+    assert!(PatternTables::from_bytes(with_header(&good, |_| {})).is_ok());
     type Change = fn(&mut PatternHeader);
     let refused = |change: Change| {
-        PatternDatabase::from_bytes(with_header(&good, change))
+        PatternTables::from_bytes(with_header(&good, change))
             .err()
             .expect("refused")
             .to_string()

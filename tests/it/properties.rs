@@ -8,7 +8,7 @@
 //! to keep one, copy it into a named test.
 
 use npuzzle::raw::Ranker;
-use npuzzle::{parse_board, solvability, Board, Database, LookupError, Move, Shape};
+use npuzzle::{parse_board, solvability, Board, CompleteTables, LookupError, Move, Shape};
 use proptest::prelude::*;
 use proptest::sample::select;
 use std::sync::OnceLock;
@@ -239,12 +239,12 @@ proptest! {
 /// The complete database of `size` (one of [`DATABASES`]), built once per
 /// test binary and kept in memory; the temporary file is gone by the time
 /// it is used.
-fn database(size: &str) -> &'static Database<Vec<u8>> {
-    static DBS: [OnceLock<Database<Vec<u8>>>; 2] = [OnceLock::new(), OnceLock::new()];
+fn database(size: &str) -> &'static CompleteTables<Vec<u8>> {
+    static DBS: [OnceLock<CompleteTables<Vec<u8>>>; 2] = [OnceLock::new(), OnceLock::new()];
     let i = DATABASES.iter().position(|&s| s == size).unwrap();
     DBS[i].get_or_init(|| {
         let temp = crate::util::temp_db(size);
-        Database::from_bytes(std::fs::read(&temp.path).unwrap()).unwrap()
+        CompleteTables::from_bytes(std::fs::read(&temp.path).unwrap()).unwrap()
     })
 }
 

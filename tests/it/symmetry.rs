@@ -16,8 +16,8 @@ use npuzzle::all_goals;
 use npuzzle::analysis::survey_all;
 use npuzzle::analysis::{count_shortest, list_shortest};
 use npuzzle::{
-    build_tables, move_string, solvability, symmetry, write_database, Board, Database, GoalTable,
-    LookupError, Move, Shape, Table,
+    build_tables, move_string, solvability, symmetry, write_database, Board, CompleteTables,
+    GoalTable, LookupError, Move, Shape, Table,
 };
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, Rng, SeedableRng};
@@ -25,7 +25,7 @@ use std::collections::HashSet;
 use std::path::Path;
 use std::sync::OnceLock;
 
-type Db = Database<memmap2::Mmap>;
+type Db = CompleteTables<memmap2::Mmap>;
 
 /// The table of every goal blank cell of 3×3 or 2×4, built once for all the
 /// tests of this file.
@@ -50,7 +50,7 @@ fn database(dir: &Path, shape: Shape, blanks: &[usize]) -> Db {
     let name: Vec<String> = blanks.iter().map(|b| b.to_string()).collect();
     let path = dir.join(format!("{shape}-{}.db", name.join("-")));
     write_database(&path, shape, &tables).unwrap();
-    Database::open(&path).unwrap()
+    CompleteTables::open(&path).unwrap()
 }
 
 /// Two databases of one board: `own` holds every cell's own table,

@@ -4,14 +4,14 @@
 
 use crate::util::temp_db;
 use npuzzle::analysis::{search, Algorithm, ShapeMismatch};
-use npuzzle::{parse_board, solvability, Board, Database, Move, Shape};
+use npuzzle::{parse_board, solvability, Board, CompleteTables, Move, Shape};
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, Rng, SeedableRng};
 
 /// `count` random (start, goal) pairs where the start can reach the goal,
 /// with the database's distance for each.
 fn random_pairs<B: AsRef<[u8]>>(
-    db: &Database<B>,
+    db: &CompleteTables<B>,
     count: usize,
     seed: u64,
 ) -> Vec<(Board, Board, u32)> {

@@ -5,7 +5,7 @@
 use assert_cmd::assert::Assert;
 use assert_cmd::Command;
 use npuzzle::default_paths;
-use npuzzle::{Database, Shape};
+use npuzzle::{CompleteTables, Shape};
 use predicates::prelude::*;
 use serde_json::Value;
 use std::collections::{HashMap, VecDeque};
@@ -24,7 +24,7 @@ pub const A089473: [u64; 32] = [
 pub struct TempDb {
     _dir: Option<tempfile::TempDir>,
     pub path: PathBuf,
-    pub db: Database<memmap2::Mmap>,
+    pub db: CompleteTables<memmap2::Mmap>,
 }
 
 /// The database of `size` with a table for every goal blank cell (and path
@@ -44,7 +44,7 @@ pub fn temp_db(size: &str) -> &'static TempDb {
         .join(format!("{shape}.db"));
     let blanks: Vec<usize> = (0..shape.cells()).collect();
     npuzzle::build_database(&path, shape, &blanks, default_paths(shape), &|_, _| {}).unwrap();
-    let db = Database::open(&path).unwrap();
+    let db = CompleteTables::open(&path).unwrap();
     let db: &'static TempDb = Box::leak(Box::new(TempDb {
         _dir: None,
         path,
@@ -96,7 +96,7 @@ pub fn temp_db_built(size: &str, blanks: &[usize], paths: bool) -> TempDb {
     let built = npuzzle::build_database(&path, shape, blanks, paths, &|_, _| {}).unwrap();
     assert_eq!(built.blanks, blanks);
     assert_eq!(built.positions, blanks.len() as u64 * shape.positions());
-    let db = Database::open(&path).unwrap();
+    let db = CompleteTables::open(&path).unwrap();
     TempDb {
         _dir: Some(dir),
         path,

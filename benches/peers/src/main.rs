@@ -11,7 +11,8 @@
 use anyhow::{bail, Context};
 use clap::Parser;
 use cpu_time::ThreadTime;
-use npuzzle::pattern::{PatternDatabase, PatternDb, SolveOptions};
+use npuzzle::pattern::{PatternDb, SolveOptions};
+use npuzzle::PatternTables;
 use npuzzle::{Board, Move, Shape};
 use slidy::algorithm::direction::Direction;
 use slidy::puzzle::{puzzle::Puzzle, size::Size};
@@ -90,7 +91,7 @@ fn run(args: Args) -> anyhow::Result<bool> {
     let instances = &instances[..args.count.min(instances.len())];
 
     let opened = Instant::now();
-    let db = PatternDatabase::open(&args.db)?;
+    let db = PatternTables::open(&args.db)?;
     if db.shape() != shape {
         bail!("{} is for {}, not 4x4", args.db.display(), db.shape());
     }

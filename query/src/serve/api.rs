@@ -25,7 +25,7 @@ use axum::Router;
 use memmap2::Mmap;
 use npuzzle::analysis::{parse_distances, sample, SampleError};
 use npuzzle::io::write_json;
-use npuzzle::{Board, Database, LookupError, Move, Shape};
+use npuzzle::{Board, CompleteTables, LookupError, Move, Shape};
 use rand::{rngs::StdRng, SeedableRng};
 use serde_json::json;
 use std::sync::Arc;
@@ -222,7 +222,7 @@ impl Params {
     }
 
     /// The database for the board size asked for.
-    fn db<'a>(&self, boards: &'a Boards) -> Result<&'a Database<Mmap>, ApiError> {
+    fn db<'a>(&self, boards: &'a Boards) -> Result<&'a CompleteTables<Mmap>, ApiError> {
         let shape = self.shape()?;
         boards.get(shape).ok_or_else(|| {
             let served: Vec<String> = boards.iter().map(|s| s.shape.to_string()).collect();

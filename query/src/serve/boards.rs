@@ -5,7 +5,7 @@
 
 use anyhow::Context;
 use memmap2::Mmap;
-use npuzzle::{Database, Location, Origin, Shape};
+use npuzzle::{CompleteTables, Location, Origin, Shape};
 use std::path::{Path, PathBuf};
 
 /// One database served.
@@ -13,7 +13,7 @@ pub struct Served {
     /// Its board size.
     pub shape: Shape,
     /// The opened file.
-    pub db: Database<Mmap>,
+    pub db: CompleteTables<Mmap>,
     /// Where it is (printed at start, never sent to a client).
     pub path: PathBuf,
 }
@@ -41,7 +41,7 @@ impl Boards {
     }
 
     /// The database for `shape` boards, if one is served.
-    pub fn get(&self, shape: Shape) -> Option<&Database<Mmap>> {
+    pub fn get(&self, shape: Shape) -> Option<&CompleteTables<Mmap>> {
         self.served.iter().find(|s| s.shape == shape).map(|s| &s.db)
     }
 

@@ -5,7 +5,7 @@
 use super::boards::{Boards, Served};
 use super::{router, serve, Limits};
 use clap::Parser;
-use npuzzle::{Board, Database, Move, Shape};
+use npuzzle::{Board, CompleteTables, Move, Shape};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
@@ -46,7 +46,7 @@ fn files() -> &'static Files {
 }
 
 fn open(path: &Path) -> Served {
-    let db = Database::open(path).unwrap();
+    let db = CompleteTables::open(path).unwrap();
     Served {
         shape: db.shape(),
         db,
@@ -165,13 +165,14 @@ fn cli_json(path: &Path, args: &[&str]) -> serde_json::Value {
     let mut argv = vec!["query", "--db", path.to_str().unwrap()];
     argv.extend_from_slice(args);
     let cli = crate::Cli::try_parse_from(argv).unwrap();
-    let db = Database::open(path).unwrap();
+    let db = npuzzle::Database::open(path).unwrap();
+    let tables = db.complete().unwrap();
     let mut out = Vec::new();
     match &cli.command {
         crate::Command::Solve(a) => crate::solve::solve(&db, a, &mut out),
         crate::Command::Distance(a) => crate::solve::distance(&db, a, &mut out),
-        crate::Command::Random(a) => crate::random::run(&db, a, &mut out),
-        crate::Command::Histogram(a) => crate::histogram::run(&db, a, &mut out),
+        crate::Command::Random(a) => crate::random::run(tables, a, &mut out),
+        crate::Command::Histogram(a) => crate::histogram::run(tables, a, &mut out),
         _ => unreachable!(),
     }
     .unwrap();
@@ -273,7 +274,7 @@ fn answers_equal_the_command_lines_json() {
 #[test]
 fn moves_and_solutions_agree_with_the_library() {
     let server = full();
-    let db = Database::open(&files().full_3x3).unwrap();
+    let db = CompleteTables::open(&files().full_3x3).unwrap();
     let goal = Board::goal(Shape::THREE_BY_THREE);
     let target = db.goal_table(&goal).unwrap();
     for start in ["867254301", "123456708", "123456780", "647850321"] {

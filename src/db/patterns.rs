@@ -1,19 +1,17 @@
-//! Opening a pattern-database file: the header checked, the tables handed
+//! Pattern tables in a file: the header checked, the tables handed
 //! to the search as slices of the file's bytes, one [`PatternDb`] per set,
 //! and each goal routed to the set of its class of blank cells.
 
-use super::db::PatternDb;
-use super::error::SolveError;
-use super::file::{check_pattern_header, PatternFormatError, PatternHeader, PatternTableInfo};
-use super::search::{Solution, SolveOptions};
-use crate::db::database::map_file;
-use crate::db::error::{shown_path, OpenError};
+use crate::db::pattern_file::{
+    check_pattern_header, PatternFormatError, PatternHeader, PatternTableInfo,
+};
+use crate::pattern::PatternDb;
+use crate::pattern::SolveError;
+use crate::pattern::{Solution, SolveOptions};
 use crate::puzzle::board::Board;
 use crate::puzzle::shape::Shape;
 use crate::puzzle::symmetry::Symmetry;
-use memmap2::Mmap;
 use std::ops::Range;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// One table's bytes inside the file's: a shared handle on the whole file
@@ -32,7 +30,7 @@ impl<B: AsRef<[u8]>> AsRef<[u8]> for Section<B> {
 
 /// An opened pattern database: generic over its bytes, so tests can use a
 /// `Vec<u8>` and the tools a memory map.
-pub struct PatternDatabase<B> {
+pub struct PatternTables<B> {
     bytes: Arc<B>,
     header: PatternHeader,
     header_start: usize,
@@ -40,41 +38,10 @@ pub struct PatternDatabase<B> {
     sets: Vec<PatternDb<Section<B>>>,
 }
 
-/// A pattern-database file could not be opened.
-#[derive(Debug, thiserror::Error)]
-pub enum PatternOpenError {
-    /// The file could not be read or mapped, or is not a regular file.
-    #[error(transparent)]
-    Open(#[from] OpenError),
-    /// The file is not a usable pattern database.
-    #[error("{} is not a usable pattern database", shown_path(path))]
-    Format {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong with it.
-        #[source]
-        problem: PatternFormatError,
-    },
-}
-
-impl PatternDatabase<Mmap> {
-    /// Opens and maps a pattern-database file. Only the header is read and
-    /// checked; table pages are read by the system when a search first
-    /// touches them. The mapping's contract is [`crate::Database::open`]'s:
-    /// the file must not be truncated or rewritten in place while open.
-    pub fn open(path: &Path) -> Result<PatternDatabase<Mmap>, PatternOpenError> {
-        let map = map_file(path)?;
-        PatternDatabase::from_bytes(map).map_err(|problem| PatternOpenError::Format {
-            path: path.to_path_buf(),
-            problem,
-        })
-    }
-}
-
-impl<B: AsRef<[u8]>> PatternDatabase<B> {
+impl<B: AsRef<[u8]>> PatternTables<B> {
     /// Checks the header of a pattern database held in memory. Costs time
     /// proportional to the header, not to the tables.
-    pub fn from_bytes(bytes: B) -> Result<PatternDatabase<B>, PatternFormatError> {
+    pub fn from_bytes(bytes: B) -> Result<PatternTables<B>, PatternFormatError> {
         let (header, partition, header_start) = check_pattern_header(bytes.as_ref())?;
         let bytes = Arc::new(bytes);
         let sets = header
@@ -93,7 +60,7 @@ impl<B: AsRef<[u8]>> PatternDatabase<B> {
                     .expect("the header check covers the sets' blanks and tables")
             })
             .collect();
-        Ok(PatternDatabase {
+        Ok(PatternTables {
             bytes,
             header,
             header_start,
@@ -104,6 +71,11 @@ impl<B: AsRef<[u8]>> PatternDatabase<B> {
     /// The board of every position the database answers.
     pub fn shape(&self) -> Shape {
         self.sets[0].shape()
+    }
+
+    /// The partition's name, as the file records it.
+    pub fn partition_name(&self) -> &str {
+        &self.header.partition
     }
 
     /// What the file holds.
@@ -160,7 +132,7 @@ impl<B: AsRef<[u8]>> PatternDatabase<B> {
 
     /// An optimal solution from `start` to `goal` by IDA*, and the nodes it
     /// generated, with the set that serves the goal's blank cell
-    /// ([`PatternDatabase::set_for`]).
+    /// ([`PatternTables::set_for`]).
     pub fn solve(
         &self,
         start: &Board,
@@ -170,7 +142,7 @@ impl<B: AsRef<[u8]>> PatternDatabase<B> {
         self.set_serving(goal)?.solve_to(start, goal, options)
     }
 
-    /// The set that answers toward `goal` ([`PatternDatabase::set_for`] its
+    /// The set that answers toward `goal` ([`PatternTables::set_for`] its
     /// blank), or why none does.
     pub fn set_serving(&self, goal: &Board) -> Result<&PatternDb<Section<B>>, SolveError> {
         let shape = self.shape();

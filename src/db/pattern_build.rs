@@ -3,11 +3,11 @@
 //! table's search at a time (7 bytes per placement: 3.6 GB for the 8-tile pattern
 //! of 7-8 on 4×4).
 
-use super::error::PatternError;
-use super::file::PatternWriter;
-use super::partition::Partition;
-use super::table::{build_table_toward, BuildProgress};
 use crate::db::error::WriteError;
+use crate::db::pattern_file::PatternWriter;
+use crate::pattern::Partition;
+use crate::pattern::PatternError;
+use crate::pattern::{build_table_toward, BuildProgress};
 use crate::puzzle::shape::Shape;
 use crate::puzzle::symmetry::Symmetry;
 use std::path::Path;

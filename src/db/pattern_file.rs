@@ -38,14 +38,14 @@
 //! (older builds included) refuses a pattern file as "not a database"
 //! instead of misreading it. The complete tables' format is unchanged.
 
-use super::error::PatternError;
-use super::partition::Partition;
-use super::placement::PlacementRanker;
-use super::table::UNREACHED;
 use crate::db::error::{EnvelopeError, WriteError, INCONSISTENT};
 use crate::db::format::{
     bincode_config, check_section_offsets, read_envelope, Envelope, FileKind, SectionWriter,
 };
+use crate::pattern::Partition;
+use crate::pattern::PatternError;
+use crate::pattern::PlacementRanker;
+use crate::pattern::UNREACHED;
 use crate::puzzle::shape::{Shape, ShapeError};
 use crate::puzzle::symmetry::Symmetry;
 use bincode::{Decode, Encode};

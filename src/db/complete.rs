@@ -1,0 +1,216 @@
+//! Opening a database: the header checked, and each goal blank cell routed
+//! to the table that serves it, once, at open.
+
+use crate::db::error::{LookupError, OpenError};
+use crate::db::format::{check_header, Header, TableInfo};
+use crate::db::goal_table::{check_shape, GoalTable};
+use crate::puzzle::board::{Board, Move};
+use crate::puzzle::shape::{Shape, MAX_CELLS};
+use crate::puzzle::symmetry::Symmetry;
+use crate::table::path_table::{Replayer, WORD_BYTES};
+use crate::table::rank::Ranker;
+use memmap2::Mmap;
+use std::fs::File;
+use std::path::Path;
+
+/// Where one table lives inside the bytes.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    /// Index of the table in the header's list.
+    table: usize,
+    ranker: Ranker,
+}
+
+/// An opened database: generic over its bytes, so tests can use a `Vec<u8>`
+/// and the tools a memory map.
+pub struct CompleteTables<B> {
+    bytes: B,
+    shape: Shape,
+    header: Header,
+    header_start: usize,
+    /// The table that serves each goal blank cell, and the symmetry into its
+    /// frame where the table is another cell's (`None` for the cell's own
+    /// table): worked out once, at open.
+    routes: [Option<(Slot, Option<Symmetry>)>; MAX_CELLS],
+    replayer: Replayer,
+}
+
+impl CompleteTables<Mmap> {
+    /// Opens and maps a database file. Only the header is read and checked;
+    /// table pages are read by the system when a lookup first touches them.
+    ///
+    /// # The mapping's contract
+    /// The file is mapped, not read: it must not be truncated or rewritten
+    /// in place while the database is open. A file truncated under a reader
+    /// makes the next lookup that touches a missing page crash the process
+    /// (SIGBUS); no check can prevent that. `build-db` never does it: it
+    /// writes a new file and renames it into place, and an open map keeps
+    /// the old file alive.
+    pub fn open(path: &Path) -> Result<CompleteTables<Mmap>, OpenError> {
+        let map = map_file(path)?;
+        CompleteTables::from_bytes(map).map_err(|problem| OpenError::Format {
+            path: path.to_path_buf(),
+            problem,
+        })
+    }
+}
+
+/// Maps a database file of either kind read-only, after checking that it
+/// is a regular file; nothing of it is read yet. The contract is
+/// [`Database::open`]'s: the file must not be truncated or rewritten in
+/// place while mapped.
+#[allow(unsafe_code)]
+pub(crate) fn map_file(path: &Path) -> Result<Mmap, OpenError> {
+    let io_err = |source| OpenError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let not_a_file = || OpenError::NotAFile {
+        path: path.to_path_buf(),
+    };
+    // The type first: opening a FIFO would block until a writer came.
+    if !std::fs::metadata(path).map_err(io_err)?.is_file() {
+        return Err(not_a_file());
+    }
+    let file = File::open(path).map_err(io_err)?;
+    if !file.metadata().map_err(io_err)?.is_file() {
+        return Err(not_a_file());
+    }
+    // SAFETY: the map is read-only and lives as long as the database. The
+    // contract of `Mmap::map` is that no one truncates or rewrites the
+    // file while it is mapped; `build-db` never does (it writes a new file
+    // and renames it into place, and a mapped file outlives its name).
+    // A file truncated by another program would fault (SIGBUS) on access,
+    // which no check here can prevent; `open`'s documentation says so.
+    unsafe { Mmap::map(&file) }.map_err(io_err)
+}
+
+impl<B: AsRef<[u8]>> CompleteTables<B> {
+    /// Checks the header of a database held in memory. Costs time
+    /// proportional to the header, not to the tables.
+    pub fn from_bytes(bytes: B) -> Result<CompleteTables<B>, crate::db::error::FormatError> {
+        let data = bytes.as_ref();
+        let (header, shape, header_start) = check_header(data)?;
+        let mut slots = [None; MAX_CELLS];
+        for (table, info) in header.tables.iter().enumerate() {
+            slots[info.blank as usize] = Some(Slot {
+                table,
+                ranker: Ranker::new(shape, info.blank as usize),
+            });
+        }
+        let symmetries = Symmetry::all(shape);
+        let routes = std::array::from_fn(|blank| match slots[blank] {
+            Some(slot) => Some((slot, None)),
+            None if blank < shape.cells() => symmetries
+                .iter()
+                .find_map(|s| Some((slots[s.cell(blank)]?, Some(*s)))),
+            None => None,
+        });
+        Ok(CompleteTables {
+            bytes,
+            shape,
+            header,
+            header_start,
+            routes,
+            replayer: Replayer::new(shape),
+        })
+    }
+
+    /// The board size of every position in the database.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// What the file holds.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The file's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        self.bytes.as_ref()
+    }
+
+    /// Where the header's bytes lie: the end of the file.
+    pub fn header_range(&self) -> std::ops::Range<usize> {
+        self.header_start..self.bytes().len()
+    }
+
+    /// Prepares lookups toward one goal; reuse it for many starts.
+    ///
+    /// The goal's own table serves it when the file has one. Otherwise a
+    /// table of a cell that one of the board's symmetries maps the goal's
+    /// blank to does: starts and goal are reflected or turned into that
+    /// table's frame, and moves come back the same way.
+    pub fn goal_table(&self, goal: &Board) -> Result<GoalTable<'_>, LookupError> {
+        check_shape(self.shape, goal)?;
+        let blank = goal.blank();
+        let (slot, symmetry) = self.routes[blank].ok_or_else(|| self.missing_table(blank))?;
+        let info = &self.header.tables[slot.table];
+        Ok(GoalTable::new(
+            *goal,
+            symmetry,
+            slot.ranker,
+            info,
+            self.table_entries(info),
+            self.path_table(info),
+            self.replayer,
+        ))
+    }
+
+    /// The goal blank cell of the table that answers goals with the blank
+    /// in `blank` (its own, or one a symmetry takes it to).
+    pub fn serves_from(&self, blank: usize) -> Option<usize> {
+        let (slot, _) = (*self.routes.get(blank)?)?;
+        Some(self.header.tables[slot.table].blank as usize)
+    }
+
+    /// Whether some table answers goals with the blank in `blank`.
+    pub fn serves(&self, blank: usize) -> bool {
+        self.routes.get(blank).is_some_and(Option::is_some)
+    }
+
+    fn missing_table(&self, blank: usize) -> LookupError {
+        LookupError::MissingTable {
+            shape: self.shape,
+            row: self.shape.row_of(blank),
+            col: self.shape.col_of(blank),
+            present: self.header.tables.iter().map(|t| 1u16 << t.blank).sum(),
+        }
+    }
+
+    /// The header entry of the table of cell `blank` itself (`None` when
+    /// the file has none, even if a symmetric table serves the cell).
+    pub fn table_info(&self, blank: usize) -> Option<&TableInfo> {
+        match self.routes.get(blank)? {
+            Some((slot, None)) => Some(&self.header.tables[slot.table]),
+            _ => None,
+        }
+    }
+
+    /// The entries of one of this database's tables (`info` from its
+    /// header), indexed by rank. Open checked that they lie in the file.
+    pub fn table_entries(&self, info: &TableInfo) -> &[u8] {
+        let start = info.offset as usize;
+        &self.bytes()[start..start + info.positions as usize]
+    }
+
+    /// The path table of one of this database's tables (`info` from its
+    /// header), when it has one.
+    pub fn path_table(&self, info: &TableInfo) -> Option<&[u8]> {
+        let start = info.path_table?.offset as usize;
+        Some(&self.bytes()[start..start + info.positions as usize * WORD_BYTES])
+    }
+
+    /// Fewest moves from `start` to `goal`.
+    pub fn distance(&self, start: &Board, goal: &Board) -> Result<u32, LookupError> {
+        self.goal_table(goal)?.distance(start)
+    }
+
+    /// One shortest sequence of blank moves from `start` to `goal`.
+    pub fn solve(&self, start: &Board, goal: &Board) -> Result<Vec<Move>, LookupError> {
+        let mut moves = Vec::new();
+        self.goal_table(goal)?.solve_into(start, &mut moves)?;
+        Ok(moves)
+    }
+}
