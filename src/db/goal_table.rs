@@ -288,7 +288,9 @@ impl<'a> GoalTable<'a> {
     /// and end on the goal after exactly the start's distance. Without one,
     /// each step follows the stored move and checks that it lands one step
     /// closer, and the last must land on the goal. Both give the same moves.
-    #[inline]
+    // Always inlined, as `cursor` is: a batch answers every line through
+    // here, and as a call it costs every line a call and a spill.
+    #[inline(always)]
     pub fn solve_into(&self, start: &Board, moves: &mut Vec<Move>) -> Result<u32, LookupError> {
         let position = self.cursor(start)?;
         match self.path_table {

@@ -113,11 +113,17 @@ impl From<BoardError> for ParseError {
 /// so it only needs to count them.
 const CAPACITY: usize = MAX_CELLS + 1;
 
+/// The most row lengths the parser keeps: every board has at least two
+/// columns, so at most this many rows, and a text with more rows is refused
+/// by their count alone. (Kept small: `Collected` is set up for every board
+/// a batch reads, and a larger one is cleared by a call to `memset`.)
+const ROW_CAPACITY: usize = MAX_CELLS / 2;
+
 /// Tiles and row lengths collected without allocating.
 struct Collected {
     tiles: [u64; CAPACITY],
     count: usize,
-    rows: [usize; CAPACITY],
+    rows: [usize; ROW_CAPACITY],
     row_count: usize,
     current_row: usize,
     saw_slash: bool,
@@ -128,7 +134,7 @@ impl Collected {
         Collected {
             tiles: [0; CAPACITY],
             count: 0,
-            rows: [0; CAPACITY],
+            rows: [0; ROW_CAPACITY],
             row_count: 0,
             current_row: 0,
             saw_slash: false,
@@ -159,7 +165,7 @@ impl Collected {
     }
 
     fn end_row(&mut self) {
-        if self.row_count < CAPACITY {
+        if self.row_count < ROW_CAPACITY {
             self.rows[self.row_count] = self.current_row;
         }
         self.row_count += 1;
@@ -172,7 +178,7 @@ impl Collected {
             check_rows(
                 shape,
                 self.row_count,
-                &self.rows[..self.row_count.min(CAPACITY)],
+                &self.rows[..self.row_count.min(ROW_CAPACITY)],
             )?;
         }
         let tiles = &self.tiles[..self.count.min(CAPACITY)];
@@ -219,9 +225,9 @@ pub fn parse_board(text: &str, shape: Shape) -> Result<Board, ParseError> {
     // Columns count from the start of the untrimmed text, as the user typed it.
     let offset = text.len() - text.trim_start().len();
     let column_of = |byte: usize| text[..offset + byte].chars().count() + 1;
-    if rows_of_digits(trimmed, shape) {
-        parse_compact(trimmed, shape, column_of)
-    } else if trimmed.contains([' ', '\t', ',']) {
+    // One call of `parse_compact`, so that it is inlined here as it was
+    // before rows apart by spaces were read.
+    if !rows_of_digits(trimmed, shape) && trimmed.contains([' ', '\t', ',']) {
         parse_separated(trimmed, shape, column_of)
     } else {
         parse_compact(trimmed, shape, column_of)
@@ -232,13 +238,26 @@ pub fn parse_board(text: &str, shape: Shape) -> Result<Board, ParseError> {
 /// lines (`867 254 301`): one word per row, each as long as a row. Only on
 /// boards of up to 10 cells, whose tiles are all single digits, is that
 /// never a list of tiles.
+///
+/// Called on every board a batch parses, so it allocates nothing, and text
+/// of printable ASCII alone (`867254301`, one word where every board has at
+/// least two rows) is turned away after one pass over its bytes.
 fn rows_of_digits(text: &str, shape: Shape) -> bool {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    shape.cells() <= 10
-        && shape.cols() > 1
-        && !text.contains([',', '/'])
-        && words.len() == shape.rows()
-        && words.iter().all(|w| w.chars().count() == shape.cols())
+    if shape.cells() > 10
+        || shape.cols() < 2
+        || text.bytes().all(|b| b.is_ascii_graphic())
+        || text.contains([',', '/'])
+    {
+        return false;
+    }
+    let mut words = 0;
+    for word in text.split_whitespace() {
+        words += 1;
+        if words > shape.rows() || word.chars().count() != shape.cols() {
+            return false;
+        }
+    }
+    words == shape.rows()
 }
 
 fn is_blank(c: char) -> bool {
@@ -254,10 +273,10 @@ fn parse_compact(
     let mut got = Collected::new();
     for (i, c) in text.char_indices() {
         match c {
+            '0'..='9' => got.push_tile(c as u64 - '0' as u64),
             '/' => got.end_row_at_slash(),
             // Rows apart on lines, or apart by spaces (see `rows_of_digits`).
             c if c.is_whitespace() => got.end_row_at_space(),
-            '0'..='9' => got.push_tile(c as u64 - '0' as u64),
             c if is_blank(c) => got.push_tile(0),
             found => {
                 return Err(ParseError::UnexpectedChar {

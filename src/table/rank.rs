@@ -43,6 +43,9 @@ pub struct Ranker {
     /// Weight of the Lehmer digit at each sequence index: (tiles-1-i)!/2,
     /// and 0 for the last two, which the rank drops.
     weights: [Divisor; SLOTS],
+    /// The same weights alone, for ranking: packed four to 16 bytes rather
+    /// than one (with its reciprocal), which ranking never needs.
+    weight_values: [u32; SLOTS],
     /// `per_blank`, to divide by.
     per_blank_divisor: Divisor,
     /// Bit `b`: the inversion parity of positions with the blank in cell `b`.
@@ -159,6 +162,7 @@ impl Ranker {
             tiles,
             per_blank,
             weights,
+            weight_values: weights.map(Divisor::get),
             per_blank_divisor: Divisor::new(per_blank),
             parities: (0..shape.cells())
                 .map(|b| (required_parity(shape, b, goal_blank) as u16) << b)
@@ -215,7 +219,7 @@ impl Ranker {
             let digit = v - ((seen_below >> (4 * v)) & 0xF) as u32;
             seen_below += NIBBLE_ONES << (4 * (v + 1));
             inversions += digit;
-            rank += digit * self.weights[i & (SLOTS - 1)].get();
+            rank += digit * self.weight_values[i & (SLOTS - 1)];
             tiles |= (tile as u64) << (4 * i);
             digits |= (digit as u64) << (4 * i);
             i += 1;
@@ -342,7 +346,7 @@ impl Ranker {
         };
         let (mut old_weight, mut new_weight) = (0u32, 0u32);
         for j in 0..=k {
-            let w = self.weights[(low + j) & (SLOTS - 1)].get();
+            let w = self.weight_values[(low + j) & (SLOTS - 1)];
             old_weight += ((digits >> (4 * j)) & 0xF) as u32 * w;
             new_weight += ((new_digits >> (4 * j)) & 0xF) as u32 * w;
         }
