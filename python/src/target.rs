@@ -1,0 +1,138 @@
+//! Answers toward one goal from either kind of database: a complete table
+//! looks them up, pattern databases search for them (IDA*). The methods of
+//! `Database` and the batches ask a `Target` and need not know which.
+
+use crate::database::PyDatabase;
+use npuzzle::pattern::{AnswerError, SolveError, SolveOptions};
+use npuzzle::{solvability, Board, GoalTable, Move};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use rayon::prelude::*;
+use std::time::{Duration, Instant};
+
+/// Where the answers toward one goal come from. One lives per question, on
+/// the stack, so the table's inline size costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
+pub enum Target<'a> {
+    /// A complete table: every answer a lookup.
+    Table(GoalTable<'a>),
+    /// Pattern databases: every answer a search, stopped at `deadline`.
+    Search {
+        db: &'a PyDatabase,
+        goal: Board,
+        deadline: Option<Instant>,
+    },
+}
+
+/// The instant `timeout=` (seconds from now) runs out; None for no limit.
+pub fn deadline(timeout: Option<f64>) -> PyResult<Option<Instant>> {
+    let Some(seconds) = timeout else {
+        return Ok(None);
+    };
+    if seconds.is_nan() || seconds < 0.0 {
+        return Err(PyValueError::new_err(format!(
+            "timeout must be a number of seconds, 0 or more, not {seconds}"
+        )));
+    }
+    // Past what an Instant holds is no limit at all (float('inf') included).
+    Ok(Duration::try_from_secs_f64(seconds)
+        .ok()
+        .and_then(|d| Instant::now().checked_add(d)))
+}
+
+impl Target<'_> {
+    /// The goal the answers lead to.
+    pub fn goal(&self) -> Board {
+        match self {
+            Target::Table(table) => *table.goal(),
+            Target::Search { goal, .. } => *goal,
+        }
+    }
+
+    /// True when answers are searched for: worth releasing the GIL for,
+    /// and handed out one position at a time in a batch (searches vary
+    /// from microseconds to seconds).
+    pub fn searches(&self) -> bool {
+        matches!(self, Target::Search { .. })
+    }
+
+    /// `parallel`: split one search over the cores (for a single question;
+    /// a batch runs one search per thread instead).
+    fn options(deadline: Option<Instant>, parallel: bool) -> SolveOptions<'static> {
+        SolveOptions {
+            deadline,
+            parallel,
+            ..SolveOptions::default()
+        }
+    }
+
+    /// Fewest moves from `start`.
+    pub fn distance(&self, start: &Board, parallel: bool) -> Result<u32, AnswerError> {
+        match self {
+            Target::Table(table) => Ok(table.distance(start)?),
+            Target::Search { db, goal, deadline } => db
+                .search(start, goal, &Self::options(*deadline, parallel))
+                .map(|s| s.moves.len() as u32),
+        }
+    }
+
+    /// One shortest solution from `start` into `moves` (cleared first), and
+    /// the nodes searched (None for a lookup).
+    pub fn solve_into(
+        &self,
+        start: &Board,
+        moves: &mut Vec<Move>,
+        parallel: bool,
+    ) -> Result<Option<u64>, AnswerError> {
+        moves.clear();
+        match self {
+            Target::Table(table) => {
+                table.solve_into(start, moves)?;
+                Ok(None)
+            }
+            Target::Search { db, goal, deadline } => {
+                let solution = db.search(start, goal, &Self::options(*deadline, parallel))?;
+                moves.extend_from_slice(&solution.moves);
+                Ok(Some(solution.nodes))
+            }
+        }
+    }
+
+    /// Every move from `position` that keeps the solution optimal, in the
+    /// order D, L, R, U.
+    pub fn best_moves(&self, position: &Board) -> Result<Vec<Move>, AnswerError> {
+        let mut best = match self {
+            Target::Table(table) => npuzzle::analysis::best_moves(table, position)?,
+            Target::Search { goal, .. } => self.best_by_search(position, goal)?,
+        };
+        best.sort_by_key(|m| m.letter());
+        Ok(best)
+    }
+
+    /// Pattern databases store no moves, so each child is solved: a move
+    /// is optimal iff its child is one move closer. A move changes the
+    /// distance by exactly one (the puzzle's graph is bipartite), so the
+    /// closest children are the optimal ones and the start needs no search.
+    fn best_by_search(&self, position: &Board, goal: &Board) -> Result<Vec<Move>, AnswerError> {
+        // The children of an unsolvable start are unsolvable too: say it once.
+        solvability::check(position, goal).map_err(SolveError::Unsolvable)?;
+        if position == goal {
+            return Ok(Vec::new());
+        }
+        let children: Vec<(Move, Board)> = Move::ALL
+            .iter()
+            .filter_map(|&m| Some((m, position.apply(m)?)))
+            .collect();
+        let distances = children
+            .par_iter()
+            .map(|(_, child)| self.distance(child, false))
+            .collect::<Result<Vec<u32>, AnswerError>>()?;
+        let closest = distances.iter().copied().min().unwrap_or(0);
+        Ok(children
+            .iter()
+            .zip(&distances)
+            .filter(|&(_, &d)| d == closest)
+            .map(|((m, _), _)| *m)
+            .collect())
+    }
+}
