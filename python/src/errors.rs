@@ -121,7 +121,7 @@ fn create(py: Python<'_>) -> PyResult<Classes> {
          >>> db = npuzzle.Database(npuzzle.build(\"3x3\", path, partition=\"4-4\"))\n\
          >>> db.histogram()\n\
          Traceback (most recent call last):\n...\n\
-         npuzzle.NeedsCompleteTablesError: histogram() needs complete tables; this file holds pattern databases for 3x3 ...",
+         npuzzle.NeedsCompleteTablesError: histogram() needs complete tables; this file holds pattern databases for 3x3...",
     )?;
     let timeout = make(
         py,
