@@ -282,8 +282,8 @@ fn answer_all<T: Clone + Send + Sync>(
     let target = db.target(py, batch.goal, batch.timeout)?;
     let (shape, threads) = (db.shape(), batch.threads);
     let first = FirstFailure::default();
-    let answers = py
-        .detach(|| {
+    let answers = target
+        .without_gil(py, || {
             each(positions.len(), threads, target.searches(), |i, moves| {
                 let failure = match positions.get(i, shape) {
                     Ok(board) => match answer(&target, &board, moves) {
@@ -295,7 +295,7 @@ fn answer_all<T: Clone + Send + Sync>(
                 first.note(i, failure);
                 failed.clone()
             })
-        })
+        })?
         .map_err(PyValueError::new_err)?;
     first.raise(py, db)?;
     Ok((answers, numpy))

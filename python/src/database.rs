@@ -4,7 +4,7 @@
 use crate::batch::Batch;
 use crate::board::{self, play, to_board, wrap, PyBoard};
 use crate::errors;
-use crate::target::{deadline, Target};
+use crate::target::{deadline, Search, Target};
 use memmap2::Mmap;
 use npuzzle::analysis::{count_shortest, list_shortest, parse_distances, sample};
 use npuzzle::pattern::{AnswerError, AnyDatabase, Solution, SolveOptions};
@@ -17,6 +17,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyRange, PyString};
 use rand::{rngs::StdRng, SeedableRng};
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 
 /// Boards of up to this many cells get their database built on first use.
 pub const AUTO_BUILD_MAX_CELLS: usize = 10;
@@ -107,11 +108,12 @@ impl PyDatabase {
             Some(db) => Ok(Target::Table(
                 db.goal_table(&goal).map_err(|e| self.err(py, e))?,
             )),
-            None => Ok(Target::Search {
+            None => Ok(Target::Search(Search {
                 db: self,
                 goal,
                 deadline: deadline(timeout)?,
-            }),
+                cancel: AtomicBool::new(false),
+            })),
         }
     }
 
@@ -150,7 +152,7 @@ impl PyDatabase {
         f: impl FnOnce(&Target<'_>) -> Result<T, AnswerError> + Send,
     ) -> PyResult<T> {
         let answer = if target.searches() {
-            py.detach(|| f(target))
+            target.without_gil(py, || f(target))?
         } else {
             f(target)
         };

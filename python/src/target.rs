@@ -3,12 +3,18 @@
 //! `Database` and the batches ask a `Target` and need not know which.
 
 use crate::database::PyDatabase;
+use npuzzle::pattern::Solution;
 use npuzzle::pattern::{AnswerError, SolveError, SolveOptions};
 use npuzzle::{solvability, Board, GoalTable, Move};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
+
+/// How often a caller waiting on a search checks for Ctrl-C.
+const SIGNAL_CHECK: Duration = Duration::from_millis(50);
 
 /// Where the answers toward one goal come from. One lives per question, on
 /// the stack, so the table's inline size costs nothing worth a box.
@@ -16,12 +22,32 @@ use std::time::{Duration, Instant};
 pub enum Target<'a> {
     /// A complete table: every answer a lookup.
     Table(GoalTable<'a>),
-    /// Pattern databases: every answer a search, stopped at `deadline`.
-    Search {
-        db: &'a PyDatabase,
-        goal: Board,
-        deadline: Option<Instant>,
-    },
+    /// Pattern databases: every answer a search.
+    Search(Search<'a>),
+}
+
+/// Searches toward one goal over pattern databases.
+pub struct Search<'a> {
+    pub db: &'a PyDatabase,
+    pub goal: Board,
+    /// Every search stops here (`timeout=`).
+    pub deadline: Option<Instant>,
+    /// Set on Ctrl-C: every search stops.
+    pub cancel: AtomicBool,
+}
+
+impl Search<'_> {
+    /// A search from `start`; `parallel` splits it over the cores (for a
+    /// single question; a batch runs one search per thread instead).
+    fn solve(&self, start: &Board, parallel: bool) -> Result<Solution, AnswerError> {
+        let options = SolveOptions {
+            deadline: self.deadline,
+            cancel: Some(&self.cancel),
+            parallel,
+            ..SolveOptions::default()
+        };
+        self.db.search(start, &self.goal, &options)
+    }
 }
 
 /// The instant `timeout=` (seconds from now) runs out; None for no limit.
@@ -45,7 +71,7 @@ impl Target<'_> {
     pub fn goal(&self) -> Board {
         match self {
             Target::Table(table) => *table.goal(),
-            Target::Search { goal, .. } => *goal,
+            Target::Search(search) => search.goal,
         }
     }
 
@@ -53,26 +79,60 @@ impl Target<'_> {
     /// and handed out one position at a time in a batch (searches vary
     /// from microseconds to seconds).
     pub fn searches(&self) -> bool {
-        matches!(self, Target::Search { .. })
+        matches!(self, Target::Search(_))
     }
 
-    /// `parallel`: split one search over the cores (for a single question;
-    /// a batch runs one search per thread instead).
-    fn options(deadline: Option<Instant>, parallel: bool) -> SolveOptions<'static> {
-        SolveOptions {
-            deadline,
-            parallel,
-            ..SolveOptions::default()
-        }
+    /// `f()` without the GIL. A search runs on a thread of its own while
+    /// the caller's thread waits and checks for signals, so that Ctrl-C
+    /// stops it (through `cancel`) as it stops Python code.
+    pub fn without_gil<T: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce() -> T + Send,
+    ) -> PyResult<T> {
+        let Target::Search(Search { cancel, .. }) = self else {
+            return Ok(py.detach(f));
+        };
+        let done = (Mutex::new(None), Condvar::new());
+        std::thread::scope(|scope| {
+            let worker = scope.spawn(|| {
+                let answer = f();
+                *done.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(answer);
+                done.1.notify_one();
+            });
+            loop {
+                let answer = py.detach(|| {
+                    let slot = done.0.lock().unwrap_or_else(|e| e.into_inner());
+                    let (mut slot, _) = done
+                        .1
+                        .wait_timeout_while(slot, SIGNAL_CHECK, |a| a.is_none())
+                        .unwrap_or_else(|e| e.into_inner());
+                    slot.take()
+                });
+                if let Some(answer) = answer {
+                    return Ok(answer);
+                }
+                if worker.is_finished() {
+                    // Finished without an answer: it panicked; pass that on.
+                    if let Err(panic) = worker.join() {
+                        std::panic::resume_unwind(panic);
+                    }
+                    return Err(PyValueError::new_err("the search ended without an answer"));
+                }
+                if let Err(interrupted) = py.check_signals() {
+                    // The search stops at its next check; the scope waits for it.
+                    cancel.store(true, Relaxed);
+                    return Err(interrupted);
+                }
+            }
+        })
     }
 
     /// Fewest moves from `start`.
     pub fn distance(&self, start: &Board, parallel: bool) -> Result<u32, AnswerError> {
         match self {
             Target::Table(table) => Ok(table.distance(start)?),
-            Target::Search { db, goal, deadline } => db
-                .search(start, goal, &Self::options(*deadline, parallel))
-                .map(|s| s.moves.len() as u32),
+            Target::Search(search) => search.solve(start, parallel).map(|s| s.moves.len() as u32),
         }
     }
 
@@ -90,8 +150,8 @@ impl Target<'_> {
                 table.solve_into(start, moves)?;
                 Ok(None)
             }
-            Target::Search { db, goal, deadline } => {
-                let solution = db.search(start, goal, &Self::options(*deadline, parallel))?;
+            Target::Search(search) => {
+                let solution = search.solve(start, parallel)?;
                 moves.extend_from_slice(&solution.moves);
                 Ok(Some(solution.nodes))
             }
@@ -103,7 +163,7 @@ impl Target<'_> {
     pub fn best_moves(&self, position: &Board) -> Result<Vec<Move>, AnswerError> {
         let mut best = match self {
             Target::Table(table) => npuzzle::analysis::best_moves(table, position)?,
-            Target::Search { goal, .. } => self.best_by_search(position, goal)?,
+            Target::Search(search) => self.best_by_search(position, &search.goal)?,
         };
         best.sort_by_key(|m| m.letter());
         Ok(best)
