@@ -5,7 +5,10 @@ checked against their published lengths and replayed to the goal."""
 
 from __future__ import annotations
 
+import _thread
 import random
+import threading
+import time
 from pathlib import Path
 
 import npuzzle
@@ -183,3 +186,14 @@ def test_goals_no_set_serves_and_bad_builds(tmp_path: Path, db44) -> None:
         npuzzle.Database(board="3x5")
     with pytest.raises(npuzzle.ParseError, match="expected 16 tiles"):
         db44.distance("123456780")
+
+
+def test_ctrl_c_stops_a_search(db44) -> None:
+    # The ten longest instances take seconds on one thread; Ctrl-C (here
+    # simulated) must stop them at once, as it stops Python code.
+    hardest = [start for _, _, start in sorted(korf(), key=lambda row: -row[1])[:10]]
+    threading.Timer(0.1, _thread.interrupt_main).start()
+    started = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        db44.solve_many(hardest, KORF_GOAL, threads=1, timeout=60)
+    assert time.perf_counter() - started < 3
