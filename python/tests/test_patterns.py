@@ -197,3 +197,29 @@ def test_ctrl_c_stops_a_search(db44) -> None:
     with pytest.raises(KeyboardInterrupt):
         db44.solve_many(hardest, KORF_GOAL, threads=1, timeout=60)
     assert time.perf_counter() - started < 3
+
+
+def transpose(board: npuzzle.Board) -> npuzzle.Board:
+    """The board mirrored in its diagonal: rows become columns."""
+    grid = board.tolist()
+    return npuzzle.Board([list(column) for column in zip(*grid)], board=f"{board.cols}x{board.rows}")
+
+
+def test_3x5_and_5x3_agree_through_the_transpose(tmp_path: Path) -> None:
+    # Transposing the board maps moves to moves, so a position and its
+    # transpose are equally far from their goals: two files, two searches.
+    wide = npuzzle.Database(npuzzle.build("3x5", tmp_path / "3x5.db", partition="6-6-2", progress=False))
+    tall = npuzzle.Database(npuzzle.build("5x3", tmp_path / "5x3.db", partition="6-6-2", progress=False))
+    rng = random.Random(35)
+    goal = wide.goal
+    for _ in range(6):
+        position, walked = goal, 0
+        while walked < 40:
+            m = rng.choice("UDLR")
+            if position.tile_moved_by(m) is not None:
+                position, walked = position.apply(m), walked + 1
+        s = wide.solve(position)
+        assert s.distance <= walked and s.distance % 2 == walked % 2
+        assert position.apply(s.moves) == goal
+        assert tall.distance(transpose(position), transpose(goal)) == s.distance
+    assert wide.solve_many([goal, goal.apply("UL")]) == ["", "RD"]
