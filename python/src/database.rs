@@ -104,6 +104,8 @@ impl PyDatabase {
         timeout: Option<f64>,
     ) -> PyResult<Target<'_>> {
         let goal = self.goal_of(goal)?;
+        // Checked for both kinds, though only searches need it.
+        let deadline = deadline(timeout)?;
         match self.tables() {
             Some(db) => Ok(Target::Table(
                 db.goal_table(&goal).map_err(|e| self.err(py, e))?,
@@ -111,7 +113,7 @@ impl PyDatabase {
             None => Ok(Target::Search(Search {
                 db: self,
                 goal,
-                deadline: deadline(timeout)?,
+                deadline,
                 cancel: AtomicBool::new(false),
             })),
         }

@@ -3,8 +3,7 @@
 //! `Database` and the batches ask a `Target` and need not know which.
 
 use crate::database::PyDatabase;
-use npuzzle::pattern::Solution;
-use npuzzle::pattern::{AnswerError, SolveError, SolveOptions};
+use npuzzle::pattern::{AnswerError, Solution, SolveError, SolveOptions};
 use npuzzle::{solvability, Board, GoalTable, Move};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -95,11 +94,11 @@ impl Target<'_> {
         };
         let done = (Mutex::new(None), Condvar::new());
         std::thread::scope(|scope| {
-            let worker = scope.spawn(|| {
+            let mut worker = Some(scope.spawn(|| {
                 let answer = f();
                 *done.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(answer);
                 done.1.notify_one();
-            });
+            }));
             loop {
                 let answer = py.detach(|| {
                     let slot = done.0.lock().unwrap_or_else(|e| e.into_inner());
@@ -112,12 +111,13 @@ impl Target<'_> {
                 if let Some(answer) = answer {
                     return Ok(answer);
                 }
-                if worker.is_finished() {
-                    // Finished without an answer: it panicked; pass that on.
-                    if let Err(panic) = worker.join() {
+                if let Some(finished) = worker.take_if(|w| w.is_finished()) {
+                    // It answered since the wait (the next one takes the
+                    // answer), or it panicked: pass that on.
+                    if let Err(panic) = finished.join() {
                         std::panic::resume_unwind(panic);
                     }
-                    return Err(PyValueError::new_err("the search ended without an answer"));
+                    continue;
                 }
                 if let Err(interrupted) = py.check_signals() {
                     // The search stops at its next check; the scope waits for it.

@@ -151,6 +151,8 @@ def test_a_search_that_runs_out_of_time_raises(db44) -> None:
     # No limit at all, and a lookup, which takes no time, never runs out.
     assert db44.distance(KORF_GOAL, KORF_GOAL, timeout=float("inf")) == 0
     assert npuzzle.default_database().distance("867254301", timeout=0) == 31
+    with pytest.raises(ValueError, match="timeout must be"):
+        npuzzle.default_database().distance("867254301", timeout=float("nan"))
 
 
 def test_what_needs_complete_tables_raises_one_exception(pat3, db44, db3) -> None:
