@@ -14,6 +14,13 @@ data folder on first use (about 20 ms). ``npuzzle.Database(board="2x4")``
 opens (or builds) another board's; 12-cell boards are built on request with
 ``npuzzle.build("3x4")``.
 
+The 15-puzzle (4x4, and 3x5, 5x3) has pattern databases instead, built on
+request with ``npuzzle.build("4x4")`` and searched (IDA*): ``solve``,
+``distance``, ``best_moves``, ``check`` and the batches work on them, with
+``timeout=``; what needs every position's distance (``histogram``,
+``random``, ``count_solutions``, ``solutions``) raises
+``NeedsCompleteTablesError``.
+
 Moves are the blank's directions (``U``, ``D``, ``L``, ``R``), as the
 ``query`` command line writes them.
 """
@@ -32,7 +39,9 @@ from ._npuzzle import (
     Error,
     IllegalMoveError,
     MissingTableError,
+    NeedsCompleteTablesError,
     ParseError,
+    SearchTimeoutError,
     Solution,
     Solvability,
     UnsolvableError,
@@ -52,7 +61,9 @@ __all__ = [
     "Error",
     "IllegalMoveError",
     "MissingTableError",
+    "NeedsCompleteTablesError",
     "ParseError",
+    "SearchTimeoutError",
     "Solution",
     "Solvability",
     "UnsolvableError",

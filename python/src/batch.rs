@@ -1,17 +1,21 @@
 //! Batches: many positions toward one goal, answered over every core with
-//! the GIL released. Inputs are read under the GIL (a list's items are
-//! Python objects); a NumPy array is copied once into bytes and read
-//! without it.
+//! the GIL released: blocks of lookups for complete tables, one search per
+//! position for pattern databases. Inputs are read under the GIL (a list's
+//! items are Python objects); a NumPy array is copied once into bytes and
+//! read without it.
 
 use crate::board::{to_board, PyBoard};
 use crate::database::PyDatabase;
 use crate::errors;
-use npuzzle::{Board, GoalTable, LookupError, Move, Shape};
+use crate::target::Target;
+use npuzzle::AnswerError;
+use npuzzle::{Board, Move, Shape};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyByteArray, PyList, PyString};
 use rayon::prelude::*;
+use std::sync::Mutex;
 
 /// Positions as read from Python.
 enum Positions {
@@ -164,15 +168,23 @@ fn at(py: Python<'_>, i: usize, e: PyErr) -> PyErr {
     PyErr::from_type(class, (format!("positions[{i}]: {message}"),))
 }
 
-/// `f(i, moves)` for every position, on every core or on `threads` of them.
+/// `f(i, moves)` for every position, on every core or on `threads` of them;
+/// `one_by_one` hands positions to threads singly (searches, whose times
+/// vary a thousandfold), else in rayon's blocks (lookups).
 fn each<T: Send>(
     count: usize,
     threads: Option<usize>,
+    one_by_one: bool,
     f: impl Fn(usize, &mut Vec<Move>) -> T + Sync + Send,
 ) -> Result<Vec<T>, String> {
     let parallel = || {
-        (0..count)
-            .into_par_iter()
+        let items = (0..count).into_par_iter();
+        let items = if one_by_one {
+            items.with_max_len(1)
+        } else {
+            items.with_max_len(usize::MAX)
+        };
+        items
             .map_init(|| Vec::with_capacity(128), |moves, i| f(i, moves))
             .collect()
     };
@@ -191,29 +203,36 @@ fn each<T: Send>(
     }
 }
 
-/// A lookup's outcome in a batch: `Ok(None)` when unsolvable.
-fn outcome<T>(r: Result<T, LookupError>) -> Result<Option<T>, LookupError> {
-    match r {
-        Ok(v) => Ok(Some(v)),
-        Err(LookupError::Unsolvable(_)) => Ok(None),
-        Err(e) => Err(e),
-    }
+/// Why a position got no answer.
+enum Failure {
+    /// Its row of a NumPy array is not a board.
+    Row(String),
+    /// The database could not answer (a timeout, a missing table …).
+    Answer(AnswerError),
 }
 
-/// The first failing position's error, worked out again on its own.
-fn first_error(
-    db: &PyDatabase,
-    py: Python<'_>,
-    positions: &Positions,
-    target: &GoalTable<'_>,
-    failed: usize,
-) -> PyErr {
-    match positions.get(failed, db.shape()) {
-        Err(message) => errors::parse(py, format!("positions[{failed}]: {message}")),
-        Ok(board) => match target.distance(&board) {
-            Err(e) => db.err(py, e),
-            Ok(_) => PyValueError::new_err(format!("positions[{failed}] failed")),
-        },
+/// The failure of the first position (in input order) that failed, kept
+/// as threads find them, so that the error raised is the one a loop would
+/// have met first, without asking again.
+#[derive(Default)]
+struct FirstFailure(Mutex<Option<(usize, Failure)>>);
+
+impl FirstFailure {
+    fn note(&self, i: usize, failure: Failure) {
+        let mut first = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if first.as_ref().is_none_or(|(j, _)| i < *j) {
+            *first = Some((i, failure));
+        }
+    }
+
+    fn raise(self, py: Python<'_>, db: &PyDatabase) -> PyResult<()> {
+        match self.0.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            None => Ok(()),
+            Some((i, Failure::Row(message))) => {
+                Err(errors::parse(py, format!("positions[{i}]: {message}")))
+            }
+            Some((i, Failure::Answer(e))) => Err(at(py, i, db.err(py, e))),
+        }
     }
 }
 
@@ -225,6 +244,8 @@ pub struct Batch<'a, 'py> {
     goal: Option<&'a Bound<'py, PyAny>>,
     /// None: every core.
     threads: Option<usize>,
+    /// Seconds for the whole batch's searches.
+    timeout: Option<f64>,
 }
 
 impl<'a, 'py> Batch<'a, 'py> {
@@ -233,55 +254,66 @@ impl<'a, 'py> Batch<'a, 'py> {
         positions: &'a Bound<'py, PyAny>,
         goal: Option<&'a Bound<'py, PyAny>>,
         threads: Option<usize>,
+        timeout: Option<f64>,
     ) -> Self {
         Batch {
             db,
             positions,
             goal,
             threads,
+            timeout,
         }
     }
 }
 
 /// `answer(target, board, moves)` for every position of `batch`, with the
 /// GIL released; `failed` stands for a position that could not be read or
-/// looked up, and the first such raises its error, found again. True with
-/// the answers when the positions came as a NumPy array.
-fn answer_all<T: PartialEq + Clone + Send + Sync>(
+/// answered, and the first such raises its error. True with the answers
+/// when the positions came as a NumPy array.
+fn answer_all<T: Clone + Send + Sync>(
     py: Python<'_>,
     batch: &Batch<'_, '_>,
     failed: T,
-    answer: impl Fn(&GoalTable<'_>, &Board, &mut Vec<Move>) -> T + Sync + Send,
+    answer: impl Fn(&Target<'_>, &Board, &mut Vec<Move>) -> Result<T, AnswerError> + Sync + Send,
 ) -> PyResult<(Vec<T>, bool)> {
     let db = batch.db;
-    let target = db.target(py, batch.goal)?;
     let (positions, numpy) = read(db, batch.positions)?;
+    // After reading, so that the timeout counts the answering only.
+    let target = db.target(py, batch.goal, batch.timeout)?;
     let (shape, threads) = (db.shape(), batch.threads);
-    let answers = py
-        .detach(|| {
-            each(positions.len(), threads, |i, moves| {
-                match positions.get(i, shape) {
-                    Ok(board) => answer(&target, &board, moves),
-                    Err(_) => failed.clone(),
-                }
+    let first = FirstFailure::default();
+    let answers = target
+        .without_gil(py, || {
+            each(positions.len(), threads, target.searches(), |i, moves| {
+                let failure = match positions.get(i, shape) {
+                    Ok(board) => match answer(&target, &board, moves) {
+                        Ok(a) => return a,
+                        Err(e) => Failure::Answer(e),
+                    },
+                    Err(message) => Failure::Row(message),
+                };
+                first.note(i, failure);
+                failed.clone()
             })
-        })
+        })?
         .map_err(PyValueError::new_err)?;
-    if let Some(i) = answers.iter().position(|a| *a == failed) {
-        return Err(first_error(db, py, &positions, &target, i));
-    }
+    first.raise(py, db)?;
     Ok((answers, numpy))
 }
 
+/// An answer in a batch: `Ok(None)` when unsolvable.
+fn outcome<T>(r: Result<T, AnswerError>) -> Result<Option<T>, AnswerError> {
+    match r {
+        Ok(v) => Ok(Some(v)),
+        Err(e) if e.unsolvable().is_some() => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
 pub fn distances<'py>(py: Python<'py>, batch: &Batch<'_, 'py>) -> PyResult<Bound<'py, PyAny>> {
-    // Two bytes an answer: -1 when unsolvable, FAILED when not answered.
-    const FAILED: i16 = i16::MIN;
-    let (answers, numpy) = answer_all(py, batch, FAILED, |target, board, _| {
-        match outcome(target.distance(board)) {
-            Ok(Some(d)) => d as i16,
-            Ok(None) => -1,
-            Err(_) => FAILED,
-        }
+    // Two bytes an answer: -1 when unsolvable.
+    let (answers, numpy) = answer_all(py, batch, i16::MIN, |target, board, _| {
+        Ok(outcome(target.distance(board, false))?.map_or(-1, |d| d as i16))
     })?;
     if numpy {
         let bytes: Vec<u8> = answers.iter().flat_map(|d| d.to_ne_bytes()).collect();
@@ -302,19 +334,14 @@ pub fn distances<'py>(py: Python<'py>, batch: &Batch<'_, 'py>) -> PyResult<Bound
 }
 
 pub fn solve_many<'py>(py: Python<'py>, batch: &Batch<'_, 'py>) -> PyResult<Bound<'py, PyAny>> {
-    let (answers, numpy) = answer_all(py, batch, Err(()), |target, board, moves| {
-        moves.clear();
-        match outcome(target.solve_into(board, moves)) {
-            Ok(Some(_)) => Ok(Some(npuzzle::move_string(moves))),
-            Ok(None) => Ok(None),
-            Err(_) => Err(()),
-        }
+    let (answers, numpy) = answer_all(py, batch, None, |target, board, moves| {
+        Ok(outcome(target.solve_into(board, moves, false))?.map(|_| npuzzle::move_string(moves)))
     })?;
     let list = PyList::empty(py);
     for a in answers {
         match a {
-            Ok(Some(moves)) => list.append(moves)?,
-            _ => list.append(py.None())?,
+            Some(moves) => list.append(moves)?,
+            None => list.append(py.None())?,
         }
     }
     if numpy {

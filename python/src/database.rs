@@ -4,37 +4,46 @@
 use crate::batch::Batch;
 use crate::board::{self, play, to_board, wrap, PyBoard};
 use crate::errors;
+use crate::target::{deadline, Search, Target};
 use memmap2::Mmap;
-use npuzzle::analysis::{best_moves, count_shortest, list_shortest, parse_distances, sample};
+use npuzzle::analysis::{count_shortest, list_shortest, parse_distances, sample};
+use npuzzle::pattern::{Solution, SolveOptions};
 use npuzzle::{
-    locate, move_string, solvability, user_data_path, Board, CompleteTables, GoalTable, Move,
-    Origin, Shape,
+    locate, move_string, solvability, user_data_path, AnswerError, Board, CompleteTables, Database,
+    GoalTable, Move, Origin, Shape, MAX_TABLE_CELLS,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyRange, PyString};
 use rand::{rngs::StdRng, SeedableRng};
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 
 /// Boards of up to this many cells get their database built on first use.
 pub const AUTO_BUILD_MAX_CELLS: usize = 10;
 
-/// An opened database.
+/// An opened database, of either kind: complete tables (boards up to 12
+/// cells), which answer by lookup, or pattern databases (4x4, 3x5, 5x3, or a
+/// smaller board's built with a `partition`), which answer by searching.
 ///
 /// Without `path`, it is found where the command line looks: `$NPUZZLE_DB`,
 /// then `data/RxC.db` under the current folder, then the per-user data
 /// folder. Where none exists for a board of up to 10 cells, it is built
-/// into the per-user data folder (about 20 ms for 3x3); 12-cell boards are
-/// built only by `npuzzle.build`. Safe to share between threads.
+/// into the per-user data folder (about 20 ms for 3x3); 12-cell boards and
+/// pattern databases are built only by `npuzzle.build`. Safe to share
+/// between threads.
 ///
 /// >>> db = Database(board="2x3")
 /// >>> db.distance("123/405")
 /// 1
-#[pyclass(module = "npuzzle", name = "CompleteTables", frozen)]
+#[pyclass(module = "npuzzle", name = "Database", frozen)]
 pub struct PyDatabase {
-    pub db: CompleteTables<Mmap>,
+    /// Either kind; `tables()` is the one way to the complete tables.
+    db: Database<Mmap>,
     pub path: PathBuf,
     goal: Board,
+    /// The pattern databases' partition (`7-8` …); None for complete tables.
+    partition: Option<String>,
 }
 
 impl PyDatabase {
@@ -42,9 +51,37 @@ impl PyDatabase {
         self.db.shape()
     }
 
-    /// The library's lookup error as a Python exception.
-    pub fn err(&self, py: Python<'_>, e: npuzzle::LookupError) -> PyErr {
-        errors::lookup(py, e, &self.path, self.shape())
+    /// The complete tables, when the file holds them.
+    fn tables(&self) -> Option<&CompleteTables<Mmap>> {
+        self.db.complete().ok()
+    }
+
+    /// The complete tables, or the one exception for questions that need
+    /// them (`what` names the question, as `histogram()`).
+    fn complete(&self, py: Python<'_>, what: &str) -> PyResult<&CompleteTables<Mmap>> {
+        self.tables()
+            .ok_or_else(|| errors::needs_complete(py, what, self.shape()))
+    }
+
+    /// A search over the pattern databases (a complete table looks up).
+    pub fn search(
+        &self,
+        start: &Board,
+        goal: &Board,
+        options: &SolveOptions,
+    ) -> Result<Solution, AnswerError> {
+        self.db.solve(start, goal, options)
+    }
+
+    /// The library's error as a Python exception.
+    pub fn err(&self, py: Python<'_>, e: impl Into<AnswerError>) -> PyErr {
+        errors::answer(
+            py,
+            e.into(),
+            &self.path,
+            self.shape(),
+            self.partition.as_deref(),
+        )
     }
 
     /// The goal given, or the default one.
@@ -57,27 +94,71 @@ impl PyDatabase {
         }
     }
 
-    /// The table seen from the goal given (or the default one).
+    /// Where answers toward the goal given (or the default one) come from;
+    /// `timeout` (seconds) bounds searches from now.
     #[inline]
     pub fn target(
         &self,
         py: Python<'_>,
         goal: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<GoalTable<'_>> {
+        timeout: Option<f64>,
+    ) -> PyResult<Target<'_>> {
         let goal = self.goal_of(goal)?;
-        self.db.goal_table(&goal).map_err(|e| self.err(py, e))
+        // Checked for both kinds, though only searches need it.
+        let deadline = deadline(timeout)?;
+        match self.tables() {
+            Some(db) => Ok(Target::Table(
+                db.goal_table(&goal).map_err(|e| self.err(py, e))?,
+            )),
+            None => Ok(Target::Search(Search {
+                db: self,
+                goal,
+                deadline,
+                cancel: AtomicBool::new(false),
+            })),
+        }
     }
 
-    /// `start` read as a board, then the table toward `goal` (or the
-    /// default one): what most questions begin with.
-    fn start_and_table(
+    /// The complete table toward the goal given (or the default one), for
+    /// the questions only complete tables answer (`what`).
+    fn table(
+        &self,
+        py: Python<'_>,
+        goal: Option<&Bound<'_, PyAny>>,
+        what: &str,
+    ) -> PyResult<GoalTable<'_>> {
+        let db = self.complete(py, what)?;
+        let goal = self.goal_of(goal)?;
+        db.goal_table(&goal).map_err(|e| self.err(py, e))
+    }
+
+    /// `start` read as a board, then where answers toward `goal` come from:
+    /// what most questions begin with.
+    fn start_and_target(
         &self,
         py: Python<'_>,
         start: &Bound<'_, PyAny>,
         goal: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<(Board, GoalTable<'_>)> {
+        timeout: Option<f64>,
+    ) -> PyResult<(Board, Target<'_>)> {
         let start = to_board(start, self.shape())?;
-        Ok((start, self.target(py, goal)?))
+        Ok((start, self.target(py, goal, timeout)?))
+    }
+
+    /// `f(target)`, without the GIL when it searches (a lookup is quicker
+    /// than releasing it), its error raised as Python's.
+    fn ask<T: Send>(
+        &self,
+        py: Python<'_>,
+        target: &Target<'_>,
+        f: impl FnOnce(&Target<'_>) -> Result<T, AnswerError> + Send,
+    ) -> PyResult<T> {
+        let answer = if target.searches() {
+            target.without_gil(py, || f(target))?
+        } else {
+            f(target)
+        };
+        answer.map_err(|e| self.err(py, e))
     }
 
     /// Opens the database at `path` or finds it for `board`, building it
@@ -88,6 +169,20 @@ impl PyDatabase {
         let absent = !location.path.exists();
         let searched = matches!(location.origin, Origin::WorkingDir | Origin::UserData);
         if absent && searched {
+            if shape.cells() > MAX_TABLE_CELLS {
+                let target = user_data_path(shape).unwrap_or(location.path.clone());
+                return Err(errors::database(
+                    py,
+                    format!(
+                        "no pattern database for {shape} boards at {}: one takes seconds to \
+                         minutes to build (4x4's default partition, 7-8: about 135 s and 3.5 GB \
+                         of memory; partition=\"6-6-3\": 5 s), so it is built only on \
+                         request: {}",
+                        target.display(),
+                        errors::build_call(&target, shape, false)
+                    ),
+                ));
+            }
             if shape.cells() > AUTO_BUILD_MAX_CELLS {
                 let target = user_data_path(shape).unwrap_or(location.path.clone());
                 return Err(errors::database(
@@ -117,7 +212,7 @@ impl PyDatabase {
             Origin::Given | Origin::Env => board,
         };
         let db = py
-            .detach(|| CompleteTables::open(&location.path))
+            .detach(|| Database::open(&location.path))
             .map_err(|e| errors::open(py, e, location.origin, named))?;
         if let Some(wanted) = board {
             if db.shape() != wanted {
@@ -137,10 +232,12 @@ impl PyDatabase {
             }
         }
         let goal = Board::goal(db.shape());
+        let partition = db.patterns().map(|p| p.partition_name().to_string());
         Ok(PyDatabase {
             db,
             path: location.path,
             goal,
+            partition,
         })
     }
 }
@@ -180,6 +277,8 @@ pub struct PySolution {
     start: Board,
     goal: Board,
     moves: Vec<Move>,
+    /// Nodes searched; None when looked up.
+    nodes: Option<u64>,
 }
 
 #[pymethods]
@@ -200,6 +299,16 @@ impl PySolution {
     #[getter]
     fn distance(&self) -> usize {
         self.moves.len()
+    }
+
+    /// Nodes the search generated to find and prove it (pattern
+    /// databases); 0 for a lookup in complete tables.
+    ///
+    /// >>> npuzzle.solve("123456708").nodes
+    /// 0
+    #[getter]
+    fn nodes(&self) -> u64 {
+        self.nodes.unwrap_or(0)
     }
 
     /// The tile that slides at each move.
@@ -251,7 +360,8 @@ impl PySolution {
         out
     }
 
-    /// The command line's JSON answer (`query solve --json`) as a dict.
+    /// The command line's JSON answer (`query solve --json`) as a dict,
+    /// with `nodes` when it was searched for.
     ///
     /// >>> npuzzle.solve("123456708").to_dict()
     /// {'start': '123456708', 'goal': '123456780', 'solvable': True, 'distance': 1, 'moves': 'R'}
@@ -262,6 +372,9 @@ impl PySolution {
         d.set_item("solvable", true)?;
         d.set_item("distance", self.moves.len())?;
         d.set_item("moves", move_string(&self.moves))?;
+        if let Some(nodes) = self.nodes {
+            d.set_item("nodes", nodes)?;
+        }
         Ok(d)
     }
 
@@ -417,42 +530,69 @@ impl PyDatabase {
         to_board(position, self.shape()).map(wrap)
     }
 
+    /// "complete" for complete tables (answers looked up), "pattern" for
+    /// pattern databases (answers searched for with IDA*).
+    ///
+    /// >>> Database(board="2x3").kind
+    /// 'complete'
+    #[getter]
+    fn kind(&self) -> &'static str {
+        match self.partition {
+            None => "complete",
+            Some(_) => "pattern",
+        }
+    }
+
+    /// The pattern databases' partition of the tiles (`"7-8"`, `"6-6-3"`,
+    /// `"4-4"` …), or None for complete tables.
+    ///
+    /// >>> Database(board="2x3").partition is None
+    /// True
+    #[getter]
+    fn partition(&self) -> Option<String> {
+        self.partition.clone()
+    }
+
     /// The fewest moves from `start` to `goal` (by default, tiles in order
-    /// and the blank last). Raises UnsolvableError when there is no way.
+    /// and the blank last). Raises UnsolvableError when there is no way,
+    /// and SearchTimeoutError when a search outlasts `timeout` seconds
+    /// (pattern databases only: a lookup takes no time).
     ///
     /// >>> Database().distance("867254301")
     /// 31
-    #[pyo3(signature = (start, goal = None))]
+    #[pyo3(signature = (start, goal = None, *, timeout = None))]
     fn distance(
         &self,
         py: Python<'_>,
         start: &Bound<'_, PyAny>,
         goal: Option<&Bound<'_, PyAny>>,
+        timeout: Option<f64>,
     ) -> PyResult<u32> {
-        let (start, target) = self.start_and_table(py, start, goal)?;
-        target.distance(&start).map_err(|e| self.err(py, e))
+        let (start, target) = self.start_and_target(py, start, goal, timeout)?;
+        self.ask(py, &target, |t| t.distance(&start, true))
     }
 
-    /// One shortest solution from `start` to `goal`.
+    /// One shortest solution from `start` to `goal`; `timeout` as for
+    /// `distance`.
     ///
     /// >>> Database().solve("123468750").moves
     /// 'ULDR'
-    #[pyo3(signature = (start, goal = None))]
+    #[pyo3(signature = (start, goal = None, *, timeout = None))]
     fn solve(
         &self,
         py: Python<'_>,
         start: &Bound<'_, PyAny>,
         goal: Option<&Bound<'_, PyAny>>,
+        timeout: Option<f64>,
     ) -> PyResult<PySolution> {
-        let (start, target) = self.start_and_table(py, start, goal)?;
+        let (start, target) = self.start_and_target(py, start, goal, timeout)?;
         let mut moves = Vec::new();
-        target
-            .solve_into(&start, &mut moves)
-            .map_err(|e| self.err(py, e))?;
+        let nodes = self.ask(py, &target, |t| t.solve_into(&start, &mut moves, true))?;
         Ok(PySolution {
             start,
-            goal: *target.goal(),
+            goal: target.goal(),
             moves,
+            nodes,
         })
     }
 
@@ -481,25 +621,28 @@ impl PyDatabase {
         })
     }
 
-    /// Every move that leads one step closer to `goal`: the first moves of
-    /// all shortest solutions, as letters in the order D, L, R, U. Empty at
-    /// the goal.
+    /// Every move that keeps the solution optimal (leads one step closer to
+    /// `goal`): the first moves of all shortest solutions, as letters in
+    /// the order D, L, R, U. Empty at the goal. Pattern databases solve
+    /// each neighbour to know; `timeout` as for `distance`.
     ///
     /// >>> Database().best_moves("105432786")
     /// ['D', 'R']
-    #[pyo3(signature = (position, goal = None))]
+    #[pyo3(signature = (position, goal = None, *, timeout = None))]
     fn best_moves(
         &self,
         py: Python<'_>,
         position: &Bound<'_, PyAny>,
         goal: Option<&Bound<'_, PyAny>>,
+        timeout: Option<f64>,
     ) -> PyResult<Vec<String>> {
-        let (position, target) = self.start_and_table(py, position, goal)?;
-        let moves = best_moves(&target, &position).map_err(|e| self.err(py, e))?;
+        let (position, target) = self.start_and_target(py, position, goal, timeout)?;
+        let moves = self.ask(py, &target, |t| t.best_moves(&position))?;
         Ok(moves.iter().map(|m| m.letter().to_string()).collect())
     }
 
-    /// How many distinct shortest solutions there are.
+    /// How many distinct shortest solutions there are. Needs complete
+    /// tables (NeedsCompleteTablesError otherwise).
     ///
     /// >>> Database().count_solutions("867254301")
     /// 40
@@ -510,12 +653,14 @@ impl PyDatabase {
         start: &Bound<'_, PyAny>,
         goal: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<u128> {
-        let (start, target) = self.start_and_table(py, start, goal)?;
+        let target = self.table(py, goal, "count_solutions()")?;
+        let start = to_board(start, self.shape())?;
         py.detach(|| count_shortest(&target, &start))
             .map_err(|e| self.err(py, e))
     }
 
-    /// Up to `limit` shortest solutions, in alphabetical order.
+    /// Up to `limit` shortest solutions, in alphabetical order. Needs
+    /// complete tables (NeedsCompleteTablesError otherwise).
     ///
     /// >>> Database().solutions("105432786", limit=2)
     /// ['DRULDRD', 'RDLURDD']
@@ -527,7 +672,8 @@ impl PyDatabase {
         goal: Option<&Bound<'_, PyAny>>,
         limit: usize,
     ) -> PyResult<Vec<String>> {
-        let (start, target) = self.start_and_table(py, start, goal)?;
+        let target = self.table(py, goal, "solutions()")?;
+        let start = to_board(start, self.shape())?;
         let listed = py
             .detach(|| list_shortest(&target, &start, limit))
             .map_err(|e| self.err(py, e))?;
@@ -535,19 +681,21 @@ impl PyDatabase {
     }
 
     /// How many positions lie at each distance from `goal`: item d is the
-    /// count at d moves.
+    /// count at d moves. Needs complete tables (NeedsCompleteTablesError
+    /// otherwise).
     ///
     /// >>> Database().histogram()[:5]
     /// [1, 2, 4, 8, 16]
     #[pyo3(signature = (goal = None))]
     fn histogram(&self, py: Python<'_>, goal: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<u64>> {
-        Ok(self.target(py, goal)?.info().counts.clone())
+        Ok(self.table(py, goal, "histogram()")?.info().counts.clone())
     }
 
     /// `count` distinct positions drawn uniformly from those at exactly
     /// `distance` moves from `goal`, or at any distance of a range
     /// (`range(20, 26)`, or the command line's "20..=25"). The same `seed`
-    /// draws the same positions as `query random --seed`.
+    /// draws the same positions as `query random --seed`. Needs complete
+    /// tables (NeedsCompleteTablesError otherwise).
     ///
     /// >>> [Database().distance(b) for b in Database().random(20, count=3, seed=1)]
     /// [20, 20, 20]
@@ -560,8 +708,8 @@ impl PyDatabase {
         seed: Option<u64>,
         goal: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<PyBoard>> {
+        let target = self.table(py, goal, "random()")?;
         let distances = distances_of(distance)?;
-        let target = self.target(py, goal)?;
         let seed = seed.unwrap_or_else(rand::random);
         let drawn = py.detach(|| {
             let mut rng = StdRng::seed_from_u64(seed);
@@ -578,23 +726,23 @@ impl PyDatabase {
 
     /// Checks a solution, for grading: whether the moves are legal, whether
     /// they reach the goal, the optimal length, and how many moves longer
-    /// than optimal they are.
+    /// than optimal they are. `timeout` as for `distance`.
     ///
     /// >>> c = Database().check("123468750", "ULDR")
     /// >>> c.reaches_goal, c.optimal, c.excess
     /// (True, 4, 0)
-    #[pyo3(signature = (start, moves, goal = None))]
+    #[pyo3(signature = (start, moves, goal = None, *, timeout = None))]
     fn check(
         &self,
         py: Python<'_>,
         start: &Bound<'_, PyAny>,
         moves: &Bound<'_, PyAny>,
         goal: Option<&Bound<'_, PyAny>>,
+        timeout: Option<f64>,
     ) -> PyResult<PyCheck> {
         let start = to_board(start, self.shape())?;
         let moves = board::moves_of(py, moves)?;
-        let target = self.target(py, goal)?;
-        let optimal = target.distance(&start).map_err(|e| self.err(py, e))?;
+        let target = self.target(py, goal, timeout)?;
         let mut end = start;
         let mut illegal_move = None;
         for (i, &m) in moves.iter().enumerate() {
@@ -606,9 +754,15 @@ impl PyDatabase {
                 }
             }
         }
-        let remaining = target.distance(&end).map_err(|e| self.err(py, e))?;
+        let at_goal = end == target.goal();
+        let (optimal, remaining) = self.ask(py, &target, |t| {
+            let optimal = t.distance(&start, true)?;
+            // At the goal there is nothing left to search.
+            let remaining = if at_goal { 0 } else { t.distance(&end, true)? };
+            Ok((optimal, remaining))
+        })?;
         let legal = illegal_move.is_none();
-        let reaches_goal = legal && end == *target.goal();
+        let reaches_goal = legal && at_goal;
         Ok(PyCheck {
             legal,
             illegal_move,
@@ -641,18 +795,23 @@ impl PyDatabase {
     /// or a NumPy integer array of shape (N, cells) or (N, rows, cols).
     /// Unsolvable positions get -1 (None in a list). A NumPy input gives a
     /// NumPy int16 array. `threads=1` answers on the calling thread.
+    /// Pattern databases run one search per position, spread over the
+    /// threads; `timeout` (seconds) bounds the whole call, and running out
+    /// raises SearchTimeoutError.
     ///
     /// >>> Database().distances(["867254301", "123456780", "213456780"])
     /// [31, 0, None]
-    #[pyo3(signature = (positions, goal = None, *, threads = None))]
+    #[pyo3(signature = (positions, goal = None, *, threads = None, timeout = None))]
     fn distances<'py>(
         &self,
         py: Python<'py>,
         positions: &Bound<'py, PyAny>,
         goal: Option<&Bound<'py, PyAny>>,
         threads: Option<usize>,
+        timeout: Option<f64>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::batch::distances(py, &Batch::new(self, positions, goal, threads))
+        let batch = Batch::new(self, positions, goal, threads, timeout);
+        crate::batch::distances(py, &batch)
     }
 
     /// One shortest solution for every position, as move strings (None when
@@ -661,15 +820,17 @@ impl PyDatabase {
     ///
     /// >>> Database().solve_many(["123456708", "123456780"])
     /// ['R', '']
-    #[pyo3(signature = (positions, goal = None, *, threads = None))]
+    #[pyo3(signature = (positions, goal = None, *, threads = None, timeout = None))]
     fn solve_many<'py>(
         &self,
         py: Python<'py>,
         positions: &Bound<'py, PyAny>,
         goal: Option<&Bound<'py, PyAny>>,
         threads: Option<usize>,
+        timeout: Option<f64>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::batch::solve_many(py, &Batch::new(self, positions, goal, threads))
+        let batch = Batch::new(self, positions, goal, threads, timeout);
+        crate::batch::solve_many(py, &batch)
     }
 
     fn __repr__(&self) -> String {

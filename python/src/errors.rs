@@ -6,8 +6,10 @@
 //! library's, as the command line prints them; only the advice differs
 //! where the command line names a command and Python a function.
 
+use npuzzle::pattern::SolveError;
+use npuzzle::AnswerError;
 use npuzzle::{FormatError, LookupError, OpenError, Origin, Shape, Unsolvable};
-use pyo3::exceptions::{PyException, PyOSError, PyValueError};
+use pyo3::exceptions::{PyException, PyOSError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyTuple, PyType};
@@ -21,6 +23,8 @@ pub struct Classes {
     pub illegal_move: Py<PyType>,
     pub database: Py<PyType>,
     pub missing_table: Py<PyType>,
+    pub needs_complete: Py<PyType>,
+    pub timeout: Py<PyType>,
 }
 
 static CLASSES: PyOnceLock<Classes> = PyOnceLock::new();
@@ -104,6 +108,31 @@ fn create(py: Python<'_>) -> PyResult<Classes> {
          Traceback (most recent call last):\n...\n\
          npuzzle.MissingTableError: the database has no table for goals with the blank in row 1, column 2, ...",
     )?;
+    let needs_complete = make(
+        py,
+        "NeedsCompleteTablesError",
+        &[error.bind(py).clone()],
+        "The question needs complete tables (every position's distance) and the \
+         database holds pattern databases, which answer by searching: histograms, \
+         random positions at a distance, counting or listing all shortest \
+         solutions. ``solve``, ``distance``, ``best_moves``, ``check`` and the \
+         batches work on both kinds.\n\n\
+         >>> import os, tempfile\n\
+         >>> path = os.path.join(tempfile.mkdtemp(), \"44.db\")\n\
+         >>> db = npuzzle.Database(npuzzle.build(\"3x3\", path, partition=\"4-4\"))\n\
+         >>> db.histogram()\n\
+         Traceback (most recent call last):\n...\n\
+         npuzzle.NeedsCompleteTablesError: histogram() needs complete tables; this file holds pattern databases for 3x3...",
+    )?;
+    let timeout = make(
+        py,
+        "SearchTimeoutError",
+        &[error.bind(py).clone(), py.get_type::<PyTimeoutError>()],
+        "A search over pattern databases ran out of the time given by \
+         ``timeout=`` (seconds) before it proved an answer.\n\n\
+         >>> issubclass(npuzzle.SearchTimeoutError, TimeoutError)\n\
+         True",
+    )?;
     Ok(Classes {
         error,
         parse,
@@ -111,6 +140,8 @@ fn create(py: Python<'_>) -> PyResult<Classes> {
         illegal_move,
         database,
         missing_table,
+        needs_complete,
+        timeout,
     })
 }
 
@@ -130,6 +161,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("IllegalMoveError", c.illegal_move.bind(py))?;
     m.add("DatabaseError", c.database.bind(py))?;
     m.add("MissingTableError", c.missing_table.bind(py))?;
+    m.add("NeedsCompleteTablesError", c.needs_complete.bind(py))?;
+    m.add("SearchTimeoutError", c.timeout.bind(py))?;
     Ok(())
 }
 
@@ -161,6 +194,64 @@ pub fn unsolvable(py: Python<'_>, why: &Unsolvable) -> PyErr {
     err
 }
 
+/// A `NeedsCompleteTablesError` for `what` (the method, as `histogram()`).
+pub fn needs_complete(py: Python<'_>, what: &str, shape: Shape) -> PyErr {
+    raise(
+        py,
+        &classes(py).needs_complete,
+        format!(
+            "{what} needs complete tables; this file holds pattern databases for {shape}, \
+             which answer solve, distance, best_moves, check and the batches by searching"
+        ),
+    )
+}
+
+/// An answer's error, from either kind of database; `partition` is the
+/// pattern database's, for advice.
+pub fn answer(
+    py: Python<'_>,
+    e: AnswerError,
+    path: &Path,
+    shape: Shape,
+    partition: Option<&str>,
+) -> PyErr {
+    match e {
+        AnswerError::Lookup(e) => lookup(py, e, path, shape),
+        AnswerError::Search(e) => search(py, e, path, shape, partition),
+        AnswerError::NeedsCompleteTables(e) => {
+            raise(py, &classes(py).needs_complete, e.to_string())
+        }
+    }
+}
+
+/// A search's error, with what to do.
+fn search(
+    py: Python<'_>,
+    e: SolveError,
+    path: &Path,
+    shape: Shape,
+    partition: Option<&str>,
+) -> PyErr {
+    match &e {
+        SolveError::Unsolvable(why) => unsolvable(py, why),
+        SolveError::WrongShape { .. } => parse(py, e),
+        SolveError::GoalBlank { .. } | SolveError::MissingGoalSet { .. } => raise(
+            py,
+            &classes(py).missing_table,
+            format!(
+                "{e}; rebuild it with every goal's tables: {}",
+                build_call_with(path, shape, partition, true)
+            ),
+        ),
+        SolveError::TimedOut { .. } => raise(
+            py,
+            &classes(py).timeout,
+            format!("{e}; give a longer timeout=, or use a stronger partition"),
+        ),
+        SolveError::Cancelled { .. } => raise(py, &classes(py).error, e.to_string()),
+    }
+}
+
 /// A lookup's error, with what to do where the command line says it.
 pub fn lookup(py: Python<'_>, e: LookupError, path: &Path, shape: Shape) -> PyErr {
     match &e {
@@ -187,9 +278,22 @@ pub fn lookup(py: Python<'_>, e: LookupError, path: &Path, shape: Shape) -> PyEr
 
 /// The Python call that (re)builds the database at `path` for `shape`.
 pub fn build_call(path: &Path, shape: Shape, all_goals: bool) -> String {
+    build_call_with(path, shape, None, all_goals)
+}
+
+/// [`build_call`] for a pattern database of `partition` when it is given.
+pub fn build_call_with(
+    path: &Path,
+    shape: Shape,
+    partition: Option<&str>,
+    all_goals: bool,
+) -> String {
     let mut call = format!("npuzzle.build(board=\"{shape}\"");
     if npuzzle::user_data_path(shape).as_deref() != Some(path) {
         call.push_str(&format!(", path={:?}", path.display().to_string()));
+    }
+    if let Some(partition) = partition {
+        call.push_str(&format!(", partition=\"{partition}\""));
     }
     if all_goals {
         call.push_str(", all_goals=True");
@@ -204,6 +308,25 @@ pub fn open(py: Python<'_>, e: OpenError, origin: Origin, shape: Option<Shape>) 
     let from = match origin {
         Origin::Env => " (from NPUZZLE_DB)",
         _ => "",
+    };
+    let e = match e {
+        OpenError::Format {
+            path,
+            problem: FormatError::Pattern(problem),
+        } => {
+            let advice = match shape {
+                Some(shape) => format!("; rebuild it with: {}", build_call(&path, shape, false)),
+                None => String::new(),
+            };
+            return database(
+                py,
+                format!(
+                    "{} is not a usable pattern database{from}: {problem}{advice}",
+                    path.display()
+                ),
+            );
+        }
+        e => e,
     };
     let advice = |path: &Path, shape: Option<Shape>| match shape {
         Some(shape) => build_call(path, shape, false),

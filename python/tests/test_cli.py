@@ -67,3 +67,27 @@ def test_parse_errors_say_what_the_command_line_says(db3, bad: str) -> None:
         db3.distance(bad)
     # The command line prefixes `query: bad start board "…": `.
     assert out.stderr.strip().endswith(str(e.value)), (out.stderr, str(e.value))
+
+
+def test_pattern_answers_equal_the_command_line(tmp_path) -> None:
+    # Nodes differ from run to run in a parallel search; the rest must not.
+    path = npuzzle.build("3x3", tmp_path / "44.db", partition="4-4", all_goals=True, progress=False)
+    db = npuzzle.Database(path)
+    for start, goal in [("867254301", None), ("283104765", "123804765"), ("123456870", None)]:
+        extra = [] if goal is None else ["--goal", goal]
+        out = query(db, "solve", "--json", start, *extra)
+        answer = json.loads(out.stdout)
+        if not answer["solvable"]:
+            with pytest.raises(npuzzle.UnsolvableError) as e:
+                db.solve(start, goal)
+            assert e.value.reason == answer["reason"]
+            continue
+        mine = db.solve(start, goal).to_dict()
+        assert mine.pop("nodes") > 0 and answer.pop("nodes") > 0
+        # Moves may differ between optimal solutions found in another order.
+        assert len(mine.pop("moves")) == len(answer.pop("moves"))
+        assert mine == answer
+    out = query(db, "histogram")
+    assert out.returncode == 2
+    with pytest.raises(npuzzle.NeedsCompleteTablesError):
+        db.histogram()

@@ -52,3 +52,9 @@ def test_build_shows_progress_when_asked(tmp_path: Path, capsys: pytest.CaptureF
     npuzzle.build("2x3", tmp_path / "q.db")  # not interactive here: silent
     assert capsys.readouterr().err == ""
     assert os.path.getsize(tmp_path / "q.db") > 0
+
+
+def test_a_pattern_build_shows_progress_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    npuzzle.build("3x3", tmp_path / "p.db", partition="4-4", progress=True)
+    err = capsys.readouterr().err
+    assert "building 3x3:" in err and "table 2/2, cost" in err and "100%" in err

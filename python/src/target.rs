@@ -1,0 +1,199 @@
+//! Answers toward one goal from either kind of database: a complete table
+//! looks them up, pattern databases search for them (IDA*). The methods of
+//! `Database` and the batches ask a `Target` and need not know which.
+
+use crate::database::PyDatabase;
+use npuzzle::pattern::{Solution, SolveError, SolveOptions};
+use npuzzle::AnswerError;
+use npuzzle::{solvability, Board, GoalTable, Move};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// How often a caller waiting on a search checks for Ctrl-C.
+const SIGNAL_CHECK: Duration = Duration::from_millis(50);
+
+/// Where the answers toward one goal come from. One lives per question, on
+/// the stack, so the table's inline size costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
+pub enum Target<'a> {
+    /// A complete table: every answer a lookup.
+    Table(GoalTable<'a>),
+    /// Pattern databases: every answer a search.
+    Search(Search<'a>),
+}
+
+/// Searches toward one goal over pattern databases.
+pub struct Search<'a> {
+    pub db: &'a PyDatabase,
+    pub goal: Board,
+    /// Every search stops here (`timeout=`).
+    pub deadline: Option<Instant>,
+    /// Set on Ctrl-C: every search stops.
+    pub cancel: AtomicBool,
+}
+
+impl Search<'_> {
+    /// A search from `start`; `parallel` splits it over the cores (for a
+    /// single question; a batch runs one search per thread instead).
+    fn solve(&self, start: &Board, parallel: bool) -> Result<Solution, AnswerError> {
+        let options = SolveOptions {
+            deadline: self.deadline,
+            cancel: Some(&self.cancel),
+            parallel,
+            ..SolveOptions::default()
+        };
+        self.db.search(start, &self.goal, &options)
+    }
+}
+
+/// The instant `timeout=` (seconds from now) runs out; None for no limit.
+pub fn deadline(timeout: Option<f64>) -> PyResult<Option<Instant>> {
+    let Some(seconds) = timeout else {
+        return Ok(None);
+    };
+    if seconds.is_nan() || seconds < 0.0 {
+        return Err(PyValueError::new_err(format!(
+            "timeout must be a number of seconds, 0 or more, not {seconds}"
+        )));
+    }
+    // Past what an Instant holds is no limit at all (float('inf') included).
+    Ok(Duration::try_from_secs_f64(seconds)
+        .ok()
+        .and_then(|d| Instant::now().checked_add(d)))
+}
+
+impl Target<'_> {
+    /// The goal the answers lead to.
+    pub fn goal(&self) -> Board {
+        match self {
+            Target::Table(table) => *table.goal(),
+            Target::Search(search) => search.goal,
+        }
+    }
+
+    /// True when answers are searched for: worth releasing the GIL for,
+    /// and handed out one position at a time in a batch (searches vary
+    /// from microseconds to seconds).
+    pub fn searches(&self) -> bool {
+        matches!(self, Target::Search(_))
+    }
+
+    /// `f()` without the GIL. A search runs on a thread of its own while
+    /// the caller's thread waits and checks for signals, so that Ctrl-C
+    /// stops it (through `cancel`) as it stops Python code.
+    pub fn without_gil<T: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce() -> T + Send,
+    ) -> PyResult<T> {
+        let Target::Search(Search { cancel, .. }) = self else {
+            return Ok(py.detach(f));
+        };
+        let done = (Mutex::new(None), Condvar::new());
+        std::thread::scope(|scope| {
+            let mut worker = Some(scope.spawn(|| {
+                let answer = f();
+                *done.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(answer);
+                done.1.notify_one();
+            }));
+            loop {
+                let answer = py.detach(|| {
+                    let slot = done.0.lock().unwrap_or_else(|e| e.into_inner());
+                    let (mut slot, _) = done
+                        .1
+                        .wait_timeout_while(slot, SIGNAL_CHECK, |a| a.is_none())
+                        .unwrap_or_else(|e| e.into_inner());
+                    slot.take()
+                });
+                if let Some(answer) = answer {
+                    return Ok(answer);
+                }
+                if let Some(finished) = worker.take_if(|w| w.is_finished()) {
+                    // It answered since the wait (the next one takes the
+                    // answer), or it panicked: pass that on.
+                    if let Err(panic) = finished.join() {
+                        std::panic::resume_unwind(panic);
+                    }
+                    continue;
+                }
+                if let Err(interrupted) = py.check_signals() {
+                    // The search stops at its next check; the scope waits for it.
+                    cancel.store(true, Relaxed);
+                    return Err(interrupted);
+                }
+            }
+        })
+    }
+
+    /// Fewest moves from `start`.
+    pub fn distance(&self, start: &Board, parallel: bool) -> Result<u32, AnswerError> {
+        match self {
+            Target::Table(table) => Ok(table.distance(start)?),
+            Target::Search(search) => search.solve(start, parallel).map(|s| s.moves.len() as u32),
+        }
+    }
+
+    /// One shortest solution from `start` into `moves` (cleared first), and
+    /// the nodes searched (None for a lookup).
+    pub fn solve_into(
+        &self,
+        start: &Board,
+        moves: &mut Vec<Move>,
+        parallel: bool,
+    ) -> Result<Option<u64>, AnswerError> {
+        moves.clear();
+        match self {
+            Target::Table(table) => {
+                table.solve_into(start, moves)?;
+                Ok(None)
+            }
+            Target::Search(search) => {
+                let solution = search.solve(start, parallel)?;
+                moves.extend_from_slice(&solution.moves);
+                Ok(Some(solution.nodes))
+            }
+        }
+    }
+
+    /// Every move from `position` that keeps the solution optimal, in the
+    /// order D, L, R, U.
+    pub fn best_moves(&self, position: &Board) -> Result<Vec<Move>, AnswerError> {
+        let mut best = match self {
+            Target::Table(table) => npuzzle::analysis::best_moves(table, position)?,
+            Target::Search(search) => self.best_by_search(position, &search.goal)?,
+        };
+        best.sort_by_key(|m| m.letter());
+        Ok(best)
+    }
+
+    /// Pattern databases store no moves, so each child is solved: a move
+    /// is optimal iff its child is one move closer. A move changes the
+    /// distance by exactly one (the puzzle's graph is bipartite), so the
+    /// closest children are the optimal ones and the start needs no search.
+    fn best_by_search(&self, position: &Board, goal: &Board) -> Result<Vec<Move>, AnswerError> {
+        // The children of an unsolvable start are unsolvable too: say it once.
+        solvability::check(position, goal).map_err(SolveError::Unsolvable)?;
+        if position == goal {
+            return Ok(Vec::new());
+        }
+        let children: Vec<(Move, Board)> = Move::ALL
+            .iter()
+            .filter_map(|&m| Some((m, position.apply(m)?)))
+            .collect();
+        let distances = children
+            .par_iter()
+            .map(|(_, child)| self.distance(child, false))
+            .collect::<Result<Vec<u32>, AnswerError>>()?;
+        let closest = distances.iter().copied().min().unwrap_or(0);
+        Ok(children
+            .iter()
+            .zip(&distances)
+            .filter(|&(_, &d)| d == closest)
+            .map(|((m, _), _)| *m)
+            .collect())
+    }
+}

@@ -1,0 +1,227 @@
+"""Pattern databases from Python: a 3x3 `4-4` file checked against the
+complete 3x3 table on random (start, goal) pairs with the blank anywhere,
+and a 4x4 `6-6-3` file (built in seconds) on Korf's easiest instances,
+checked against their published lengths and replayed to the goal."""
+
+from __future__ import annotations
+
+import _thread
+import random
+import threading
+import time
+from pathlib import Path
+
+import npuzzle
+import numpy as np
+import pytest
+
+from conftest import REPO
+
+KORF_GOAL = " ".join(map(str, range(16)))  # blank top-left, tile k in cell k
+
+
+def korf() -> list[tuple[int, int, str]]:
+    """(number, published optimal length, start) of Korf's 100."""
+    rows = []
+    for line in (REPO / "tests/data/korf100.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            number, length, *cells = line.split()
+            rows.append((int(number), int(length), " ".join(cells)))
+    return rows
+
+
+def easiest(count: int) -> list[tuple[int, int, str]]:
+    return sorted(korf(), key=lambda row: row[1])[:count]
+
+
+@pytest.fixture(scope="session")
+def pat3(tmp_path_factory: pytest.TempPathFactory, data_home: Path) -> npuzzle.Database:
+    """A 3x3 `4-4` pattern file, with every goal's set (all_goals)."""
+    path = tmp_path_factory.mktemp("pat3") / "3x3-44.db"
+    return npuzzle.Database(npuzzle.build("3x3", path, partition="4-4", all_goals=True, progress=False))
+
+
+@pytest.fixture(scope="session")
+def db44(data_home: Path) -> npuzzle.Database:
+    """A 4x4 `6-6-3` file built where Database(board="4x4") finds it."""
+    built = npuzzle.build("4x4", partition="6-6-3", progress=False)
+    db = npuzzle.Database(board="4x4")
+    assert db.path == built
+    return db
+
+
+def random_board(rng: random.Random, cells: int) -> str:
+    tiles = list(range(cells))
+    rng.shuffle(tiles)
+    return "".join(map(str, tiles))
+
+
+def test_the_package_opens_both_kinds(db3, pat3, db44) -> None:
+    assert (db3.kind, db3.partition, db3.board) == ("complete", None, "3x3")
+    assert (pat3.kind, pat3.partition, pat3.board) == ("pattern", "4-4", "3x3")
+    assert (db44.kind, db44.partition, db44.board) == ("pattern", "6-6-3", "4x4")
+    assert db44.goal == npuzzle.Board.goal("4x4")
+
+
+def test_a_3x3_pattern_file_answers_as_the_complete_table(db3, pat3) -> None:
+    rng = random.Random(20)
+    solvable = unsolvable = 0
+    for _ in range(150):
+        start, goal = random_board(rng, 9), random_board(rng, 9)
+        if not db3.solvable(start, goal):
+            unsolvable += 1
+            for db in (db3, pat3):
+                with pytest.raises(npuzzle.UnsolvableError) as e:
+                    db.solve(start, goal)
+                assert e.value.reason == db3.solvable(start, goal).reason
+            continue
+        solvable += 1
+        truth = db3.distance(start, goal)
+        s = pat3.solve(start, goal)
+        assert s.distance == truth == pat3.distance(start, goal)
+        assert pat3.play(start, s.moves) == db3.board_of(goal)
+        assert s.nodes > 0 and db3.solve(start, goal).nodes == 0
+        assert pat3.best_moves(start, goal) == db3.best_moves(start, goal)
+        assert pat3.check(start, s.moves[:-1], goal).remaining == 1
+    assert solvable > 50 and unsolvable > 50
+
+
+def test_3x3_batches_through_patterns_equal_the_complete_table(db3, pat3) -> None:
+    rng = random.Random(3)
+    for _ in range(4):
+        goal = random_board(rng, 9)
+        starts = [random_board(rng, 9) for _ in range(60)]
+        assert pat3.distances(starts, goal) == db3.distances(starts, goal)
+        for start, moves in zip(starts, pat3.solve_many(starts, goal, threads=2)):
+            if moves is None:
+                assert not db3.solvable(start, goal)
+            else:
+                assert len(moves) == db3.distance(start, goal)
+                assert pat3.play(start, moves) == db3.board_of(goal)
+    array = np.array([[int(c) for c in random_board(rng, 9)] for _ in range(30)], dtype=np.uint8)
+    assert pat3.distances(array).tolist() == db3.distances(array).tolist()
+
+
+def test_korf_instances_solved_optimally_and_replayed(db44) -> None:
+    rows = easiest(4)
+    solutions = db44.solve_many([start for _, _, start in rows], goal=KORF_GOAL, threads=2)
+    goal = npuzzle.Board(KORF_GOAL, board="4x4")
+    for (number, length, start), moves in zip(rows, solutions):
+        assert len(moves) == length, number
+        assert npuzzle.Board(start, board="4x4").apply(moves) == goal
+    distances = db44.distances(np.array([[int(t) for t in s.split()] for _, _, s in rows]), KORF_GOAL)
+    assert distances.tolist() == [length for _, length, _ in rows]
+
+
+def test_a_single_4x4_solve_with_best_moves_and_grading(db44) -> None:
+    number, length, start = easiest(1)[0]
+    s = db44.solve(start, KORF_GOAL)
+    assert s.distance == length and s.nodes > 0
+    assert s.to_dict()["nodes"] == s.nodes and s.to_dict()["distance"] == length
+    assert s.boards()[-1] == npuzzle.Board(KORF_GOAL, board="4x4")
+    # Along the solution, each move taken keeps it optimal.
+    position = npuzzle.Board(start, board="4x4")
+    for k in (length - 12, length - 3):
+        here = position.apply(s.moves[:k])
+        best = db44.best_moves(here, KORF_GOAL)
+        assert s.moves[k] in best
+        for m in "DLRU":
+            if here.tile_moved_by(m) is not None:
+                closer = db44.distance(here.apply(m), KORF_GOAL) == length - k - 1
+                assert (m in best) == closer
+    assert db44.best_moves(KORF_GOAL, KORF_GOAL) == []
+    c = db44.check(start, s.moves + "RL", KORF_GOAL)
+    assert (c.reaches_goal, c.optimal, c.excess, c.remaining) == (True, length, 2, 0)
+    c = db44.check(start, s.moves[:-2], KORF_GOAL)
+    assert (c.reaches_goal, c.remaining, c.excess) == (False, 2, None)
+
+
+def test_a_search_that_runs_out_of_time_raises(db44) -> None:
+    _, _, hardest = max(korf(), key=lambda row: row[1])
+    with pytest.raises(npuzzle.SearchTimeoutError, match="no solution within the time allowed") as e:
+        db44.solve(hardest, KORF_GOAL, timeout=0.001)
+    assert isinstance(e.value, npuzzle.Error) and isinstance(e.value, TimeoutError)
+    with pytest.raises(npuzzle.SearchTimeoutError, match=r"positions\[0\]: no solution within"):
+        db44.solve_many([hardest, hardest], KORF_GOAL, timeout=0.001)
+    for call in (db44.distance, db44.best_moves):
+        with pytest.raises(npuzzle.SearchTimeoutError):
+            call(hardest, KORF_GOAL, timeout=0.001)
+    with pytest.raises(ValueError, match="timeout must be a number of seconds"):
+        db44.distance(hardest, KORF_GOAL, timeout=-1)
+    # No limit at all, and a lookup, which takes no time, never runs out.
+    assert db44.distance(KORF_GOAL, KORF_GOAL, timeout=float("inf")) == 0
+    assert npuzzle.default_database().distance("867254301", timeout=0) == 31
+    with pytest.raises(ValueError, match="timeout must be"):
+        npuzzle.default_database().distance("867254301", timeout=float("nan"))
+
+
+def test_what_needs_complete_tables_raises_one_exception(pat3, db44, db3) -> None:
+    assert issubclass(npuzzle.NeedsCompleteTablesError, npuzzle.Error)
+    for db in (pat3, db44):
+        start = db.goal
+        calls = {
+            "histogram()": lambda: db.histogram(),
+            "random()": lambda: db.random(5),
+            "count_solutions()": lambda: db.count_solutions(start),
+            "solutions()": lambda: db.solutions(start),
+        }
+        for name, call in calls.items():
+            with pytest.raises(npuzzle.NeedsCompleteTablesError) as e:
+                call()
+            assert str(e.value).startswith(
+                f"{name} needs complete tables; this file holds pattern databases for {db.board}"
+            )
+    assert db3.histogram()[0] == 1
+
+
+def test_goals_no_set_serves_and_bad_builds(tmp_path: Path, db44) -> None:
+    # The default 4x4 file holds sets for corner blanks only.
+    with pytest.raises(npuzzle.MissingTableError, match=r"all_goals=True"):
+        db44.distance(db44.goal, "1 2 3 4 5 0 6 7 8 9 10 11 12 13 14 15")
+    with pytest.raises(ValueError, match="needs path="):
+        npuzzle.build("3x3", partition="4-4")
+    with pytest.raises(ValueError, match="no partition named"):
+        npuzzle.build("4x4", tmp_path / "x.db", partition="9-9")
+    with pytest.raises(npuzzle.ParseError, match="has no pattern database"):
+        npuzzle.build("2x7", tmp_path / "x.db")
+    with pytest.raises(npuzzle.DatabaseError, match=r"built only on request: npuzzle.build\(board=\"3x5\"\)"):
+        npuzzle.Database(board="3x5")
+    with pytest.raises(npuzzle.ParseError, match="expected 16 tiles"):
+        db44.distance("123456780")
+
+
+def test_ctrl_c_stops_a_search(db44) -> None:
+    # The ten longest instances take seconds on one thread; Ctrl-C (here
+    # simulated) must stop them at once, as it stops Python code.
+    hardest = [start for _, _, start in sorted(korf(), key=lambda row: -row[1])[:10]]
+    threading.Timer(0.1, _thread.interrupt_main).start()
+    started = time.perf_counter()
+    with pytest.raises(KeyboardInterrupt):
+        db44.solve_many(hardest, KORF_GOAL, threads=1, timeout=60)
+    assert time.perf_counter() - started < 3
+
+
+def transpose(board: npuzzle.Board) -> npuzzle.Board:
+    """The board mirrored in its diagonal: rows become columns."""
+    grid = board.tolist()
+    return npuzzle.Board([list(column) for column in zip(*grid)], board=f"{board.cols}x{board.rows}")
+
+
+def test_3x5_and_5x3_agree_through_the_transpose(tmp_path: Path) -> None:
+    # Transposing the board maps moves to moves, so a position and its
+    # transpose are equally far from their goals: two files, two searches.
+    wide = npuzzle.Database(npuzzle.build("3x5", tmp_path / "3x5.db", partition="6-6-2", progress=False))
+    tall = npuzzle.Database(npuzzle.build("5x3", tmp_path / "5x3.db", partition="6-6-2", progress=False))
+    rng = random.Random(35)
+    goal = wide.goal
+    for _ in range(6):
+        position, walked = goal, 0
+        while walked < 40:
+            m = rng.choice("UDLR")
+            if position.tile_moved_by(m) is not None:
+                position, walked = position.apply(m), walked + 1
+        s = wide.solve(position)
+        assert s.distance <= walked and s.distance % 2 == walked % 2
+        assert position.apply(s.moves) == goal
+        assert tall.distance(transpose(position), transpose(goal)) == s.distance
+    assert wide.solve_many([goal, goal.apply("UL")]) == ["", "RD"]
