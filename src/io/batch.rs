@@ -439,36 +439,9 @@ pub fn run_batch<B: AsRef<[u8]> + Sync + Send>(
     let mut shares: Vec<Share> = (0..shares_per_block)
         .map(|_| Share::with_capacity(2 * BLOCK / shares_per_block))
         .collect();
-    let mut buffer = vec![0u8; block_len];
-    let mut filled = 0;
+    let mut blocks = Blocks::new(block_len);
     let mut summary = BatchSummary::default();
-    let mut at_end = false;
-    while !at_end {
-        // Fill the buffer; a line longer than the buffer grows it, which
-        // only a single enormous line can cause.
-        while filled < buffer.len() {
-            match input.read(&mut buffer[filled..]) {
-                Ok(0) => {
-                    at_end = true;
-                    break;
-                }
-                Ok(n) => filled += n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
-        let complete = if at_end {
-            filled
-        } else {
-            match memchr::memrchr(b'\n', &buffer[..filled]) {
-                Some(i) => i + 1,
-                None => {
-                    buffer.resize(buffer.len() * 2, 0);
-                    continue;
-                }
-            }
-        };
-        let block = &buffer[..complete];
+    while let Some(block) = blocks.next(&mut input)? {
         if searching {
             split_into_lines(block, &mut shares, summary.lines);
         } else {
@@ -490,11 +463,63 @@ pub fn run_batch<B: AsRef<[u8]> + Sync + Send>(
             output.write_all(&share.out)?;
             summary.merge(share.summary);
         }
-        buffer.copy_within(complete..filled, 0);
-        filled -= complete;
     }
     output.flush()?;
     Ok(summary)
+}
+
+/// Input read in blocks of whole lines, into one reused buffer.
+struct Blocks {
+    buffer: Vec<u8>,
+    /// Bytes read into the buffer.
+    filled: usize,
+    /// Bytes handed out as the last block, to drop before reading more.
+    handed: usize,
+    at_end: bool,
+}
+
+impl Blocks {
+    fn new(len: usize) -> Blocks {
+        Blocks {
+            buffer: vec![0; len],
+            filled: 0,
+            handed: 0,
+            at_end: false,
+        }
+    }
+
+    /// The next block: whole lines (the last line of the input may lack its
+    /// newline), or `None` at the end. A line longer than the buffer grows
+    /// it, which only a single enormous line can cause.
+    fn next(&mut self, input: &mut impl Read) -> io::Result<Option<&[u8]>> {
+        self.buffer.copy_within(self.handed..self.filled, 0);
+        self.filled -= self.handed;
+        self.handed = 0;
+        loop {
+            if self.at_end {
+                self.handed = self.filled;
+                return Ok((self.filled > 0).then(|| &self.buffer[..self.filled]));
+            }
+            while self.filled < self.buffer.len() && !self.at_end {
+                match input.read(&mut self.buffer[self.filled..]) {
+                    Ok(0) => self.at_end = true,
+                    Ok(n) => self.filled += n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            if self.at_end {
+                continue;
+            }
+            match memchr::memrchr(b'\n', &self.buffer[..self.filled]) {
+                Some(i) => {
+                    self.handed = i + 1;
+                    return Ok(Some(&self.buffer[..i + 1]));
+                }
+                None => self.buffer.resize(self.buffer.len() * 2, 0),
+            }
+        }
+    }
 }
 
 impl Share {
@@ -588,6 +613,41 @@ mod tests {
             split_pair("867/254/301;123/456/780"),
             ("867/254/301", Some("123/456/780"))
         );
+    }
+
+    #[test]
+    fn blocks_hand_out_whole_lines_whatever_the_reads() {
+        /// Gives at most 3 bytes a read, and an interruption before each.
+        struct Trickle<'a>(&'a [u8], bool);
+        impl Read for Trickle<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                self.1 = !self.1;
+                if self.1 {
+                    return Err(io::ErrorKind::Interrupted.into());
+                }
+                let n = buf.len().min(3).min(self.0.len());
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        for input in [
+            &b""[..],
+            b"a\n",
+            b"ab\ncd",
+            b"a longer line than the buffer\nx\n\n",
+        ] {
+            let mut blocks = Blocks::new(4);
+            let mut reader = Trickle(input, false);
+            let mut got = Vec::new();
+            while let Some(block) = blocks.next(&mut reader).unwrap() {
+                assert!(!block.is_empty());
+                let whole = block.ends_with(b"\n") || got.len() + block.len() == input.len();
+                assert!(whole, "{block:?}");
+                got.extend_from_slice(block);
+            }
+            assert_eq!(got, input);
+        }
     }
 
     #[test]
