@@ -602,6 +602,9 @@ async fn play_4x4_with_exact_distances_and_hints() {
     let every = Duration::from_millis(50);
     wait_until(&c, searching, deadline, every, "no searching… state").await;
     assert!(text(&c, "searching").await.contains("searching"));
+    let shot = c.screenshot().await.unwrap();
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-4x4-searching.png");
+    std::fs::write(path, shot).unwrap();
     settle(&c).await;
     assert!(!displayed(&c, "searching").await);
     let error = text(&c, "custom-error").await;
