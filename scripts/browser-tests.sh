@@ -17,4 +17,12 @@ if ! command -v chromedriver >/dev/null || ! command -v chromium >/dev/null; the
 fi
 chromium --version 2>/dev/null || true
 chromedriver --version
+# The tests run the `query` binary, which is another package of the
+# workspace: `cargo test --test it` does not rebuild it, so build it here,
+# with the same profile.
+profile=()
+for arg in "$@"; do
+  if [ "$arg" = --release ]; then profile=(--release); fi
+done
+cargo build -p query ${profile[@]+"${profile[@]}"}
 cargo test --test it "$@" -- --ignored --test-threads=1 browser::

@@ -320,22 +320,6 @@ fn open_database(
     Ok(db)
 }
 
-/// [`open_database`] for the commands that need complete tables (`serve`).
-fn open_complete_database(
-    location: &Location,
-    shape: Shape,
-    wanted: Option<Shape>,
-) -> anyhow::Result<npuzzle::CompleteTables<Mmap>> {
-    match open_database(location, shape, wanted)?.into_complete() {
-        Ok(db) => Ok(db),
-        Err(_) => anyhow::bail!(
-            "{} is a pattern database: the page plays from complete tables (every \
-             position's distance), which boards past 12 cells do not have",
-            location.path.display()
-        ),
-    }
-}
-
 /// Why a file could not be opened as a database, with what to do about it.
 fn open_error(e: OpenError, path: &Path, from: &str, named: Option<Shape>) -> anyhow::Error {
     match e {

@@ -238,8 +238,14 @@ const MAX_TIMEOUT_SECONDS: f64 = 1e9;
 
 /// `--timeout`'s value, or why it is not one (clap shows the value itself).
 fn parse_timeout(text: &str) -> Result<Duration, String> {
+    parse_seconds(text, "leave --timeout out to search without a limit")
+}
+
+/// A timeout in seconds, or why it is not one; `no_limit` says what to do
+/// instead of a value at 0 or past the limit (`serve` has no unlimited
+/// searches, so it words that otherwise).
+pub(crate) fn parse_seconds(text: &str, no_limit: &str) -> Result<Duration, String> {
     const EXAMPLE: &str = "for example 10 or 0.5";
-    let no_limit = "leave --timeout out to search without a limit";
     let Ok(seconds) = text.trim().parse::<f64>() else {
         return Err(format!("not a number of seconds ({EXAMPLE})"));
     };

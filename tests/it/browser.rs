@@ -41,8 +41,44 @@ fn server() -> Server {
         npuzzle::build_database(&path, shape, &blanks, true, &|_, _| {}).unwrap();
         args.extend(["--db".into(), path.to_str().unwrap().to_string()]);
     }
+    spawn(dir, &args)
+}
+
+/// How long the 4x4 server lets a search run: enough for the positions a
+/// test plays (a few dozen moves from the goal) in a debug build, short
+/// enough that the page's first random puzzle does not hold a test long.
+const SEARCH_SECONDS: &str = "5";
+
+/// The server with a 3x3 complete file and the 4x4 `6-6-3` pattern file,
+/// opening on 4x4, whose searches stop after [`SEARCH_SECONDS`].
+fn server_4x4() -> Server {
+    let dir = tempfile::tempdir().unwrap();
+    let nine = dir.path().join("3x3.db");
+    let shape = npuzzle::Shape::THREE_BY_THREE;
+    npuzzle::build_database(&nine, shape, &[8, 7, 4], true, &|_, _| {}).unwrap();
+    let sixteen = crate::pattern_file::pattern_file("4x4", "6-6-3");
+    let args: Vec<String> = [
+        "serve",
+        "--port",
+        "0",
+        "--board",
+        "4x4",
+        "--timeout",
+        SEARCH_SECONDS,
+        "--db",
+        nine.to_str().unwrap(),
+        "--db",
+        sixteen.to_str().unwrap(),
+    ]
+    .map(String::from)
+    .to_vec();
+    spawn(dir, &args)
+}
+
+/// `query ARGS` (a `serve`), once it prints its URL.
+fn spawn(dir: tempfile::TempDir, args: &[String]) -> Server {
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("query"))
-        .args(&args)
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -140,7 +176,11 @@ struct Session {
 /// The server started, a browser session through chromedriver, and the
 /// page loaded and settled: the session, the browser and the page's URL.
 async fn open_page() -> (Session, Client, String) {
-    let server = server();
+    open_page_of(server()).await
+}
+
+/// [`open_page`] on `server`.
+async fn open_page_of(server: Server) -> (Session, Client, String) {
     let url = server.url.clone();
     let (driver, c, profile) = browser().await;
     c.goto(&url).await.unwrap();
@@ -427,5 +467,153 @@ async fn a_bad_custom_board_shows_the_command_lines_error() {
         // The game in play is left as it was.
         assert_eq!(shown(&c).await, before);
     }
+    c.close().await.unwrap();
+}
+
+/// `query --db DB distance POSITION` on a 4x4 board: the command line's
+/// own search, apart from the server's.
+fn cli_distance(db: &Path, position: &str) -> u64 {
+    let out = Command::new(assert_cmd::cargo::cargo_bin("query"))
+        .args(["--db", db.to_str().unwrap(), "--board", "4x4", "distance"])
+        .arg(position)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "query distance {position}: {said} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    said.trim().parse().unwrap()
+}
+
+/// `steps` moves from `goal`, never undoing the last, chosen by a fixed
+/// sequence from `seed`: a position at most `steps` moves away.
+fn walk(goal: npuzzle::Board, steps: usize, mut seed: u64) -> npuzzle::Board {
+    let mut board = goal;
+    let mut last: Option<npuzzle::Move> = None;
+    for _ in 0..steps {
+        let choices: Vec<_> = board
+            .successors()
+            .filter(|(m, _)| Some(m.opposite()) != last)
+            .collect();
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let (m, next) = choices[(seed >> 33) as usize % choices.len()];
+        board = next;
+        last = Some(m);
+    }
+    board
+}
+
+/// Whether the element `id` is shown.
+async fn displayed(c: &Client, id: &str) -> bool {
+    let e = c.find(Locator::Id(id)).await.unwrap();
+    e.is_displayed().await.unwrap()
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn play_4x4_with_exact_distances_and_hints() {
+    let db = crate::pattern_file::pattern_file("4x4", "6-6-3");
+    let (_session, c, _url) = open_page_of(server_4x4()).await;
+    let shape = npuzzle::Shape::parse_for_search("4x4").unwrap();
+    let goal = npuzzle::Board::goal(shape);
+
+    // The page adapts to a pattern board: a uniformly random puzzle, said
+    // so, instead of puzzles at K moves, and no histogram.
+    let size = c
+        .execute(
+            "return document.getElementById('board-size').value;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(size, "4x4");
+    assert_eq!(text(&c, "goal-text").await, goal.to_string());
+    assert!(!displayed(&c, "k-controls").await);
+    assert!(!displayed(&c, "histogram-card").await);
+    assert!(displayed(&c, "random-controls").await);
+    let note = text(&c, "random-note").await;
+    assert!(note.contains("drawn uniformly"), "{note}");
+    assert!(note.contains("need every position's distance"), "{note}");
+
+    // A position 18 moves out, typed in; then moves by click, alternating
+    // one farther and two closer. After each, the distance shown is the
+    // command line's, and the hint marks exactly the moves to a neighbour
+    // whose distance (the command line's) is lower.
+    let start = walk(goal, 18, 7);
+    custom(&c, &start.to_string()).await;
+    assert_eq!(text(&c, "position").await, start.to_string());
+    for step in 0..6 {
+        let (d, position) = shown(&c).await;
+        assert_eq!(d, cli_distance(&db, &position), "after {step} moves");
+        let board = npuzzle::parse_board(&position, shape).unwrap();
+        click_and_settle(&c, Locator::Id("hint")).await;
+        let mut closer = Vec::new();
+        let mut farther = Vec::new();
+        for (m, next) in board.successors() {
+            let after = cli_distance(&db, &next.to_string());
+            assert_eq!(after.abs_diff(d), 1, "{next}");
+            let list = if after < d { &mut closer } else { &mut farther };
+            list.push(m.letter().to_string());
+        }
+        closer.sort();
+        assert!(!closer.is_empty(), "{position}");
+        assert_eq!(hinted(&c).await, closer, "{position}");
+        if step == 0 {
+            let shot = c.screenshot().await.unwrap();
+            let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/serve-4x4.png");
+            std::fs::write(&docs, shot).unwrap();
+        }
+        let m = farther
+            .first()
+            .filter(|_| step % 3 == 0)
+            .unwrap_or(&closer[0]);
+        click_and_settle(&c, Locator::Css(&format!("#board .tile[data-move='{m}']"))).await;
+        let expected = board.apply(npuzzle::Move::from_letter(m.chars().next().unwrap()).unwrap());
+        assert_eq!(text(&c, "position").await, expected.unwrap().to_string());
+    }
+    assert_eq!(text(&c, "move-count").await, "6");
+
+    // The solver's steps: one closer each.
+    for _ in 0..3 {
+        let (d, _) = shown(&c).await;
+        click_and_settle(&c, Locator::Id("solve-step")).await;
+        let (after, position) = shown(&c).await;
+        assert_eq!(after + 1, d);
+        assert_eq!(after, cli_distance(&db, &position));
+    }
+
+    // A position far from the goal: "searching…" shows while the server
+    // searches, the server's timeout comes back as its message, and the
+    // game in play stays as it was.
+    let before = shown(&c).await;
+    let input = c.find(Locator::Id("custom-start")).await.unwrap();
+    input.clear().await.unwrap();
+    input
+        .send_keys("15 14 13 12 11 10 9 8 7 6 5 4 3 1 2 0")
+        .await
+        .unwrap();
+    click(&c, Locator::Id("custom-set")).await;
+    let searching = "return !document.getElementById('searching').hidden;";
+    let deadline = Instant::now() + Duration::from_secs(4);
+    let every = Duration::from_millis(50);
+    wait_until(&c, searching, deadline, every, "no searching… state").await;
+    assert!(text(&c, "searching").await.contains("searching"));
+    let shot = c.screenshot().await.unwrap();
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-4x4-searching.png");
+    std::fs::write(path, shot).unwrap();
+    settle(&c).await;
+    assert!(!displayed(&c, "searching").await);
+    let error = text(&c, "custom-error").await;
+    assert!(
+        error.contains("no solution within the time allowed"),
+        "{error}"
+    );
+    assert!(error.contains("--timeout is 5 s"), "{error}");
+    assert_eq!(shown(&c).await, before);
+
     c.close().await.unwrap();
 }

@@ -12,9 +12,16 @@
 //! Parameters take the command line's names: `board` (`3x3` by default),
 //! `start`, `goal`, `distance`, `count`, `seed`. Errors are
 //! `{"error": "…"}` with 400 (a bad parameter), 404 (no such board, table or
-//! page) or 422 (unsolvable: the body is then also `solve --json`'s answer).
+//! page, or complete tables needed where a pattern database is served), 422
+//! (unsolvable: the body is then also `solve --json`'s answer) or 503 (a
+//! search that ran out of the server's `--timeout`).
+//!
+//! Answers run off the async threads: a search over pattern databases
+//! takes every core for up to the timeout, and stops there, or as soon as
+//! its request is dropped.
 
 use super::boards::Boards;
+use super::kind::{self, Budget, Db};
 use axum::extract::{FromRequestParts, Query, Request, State};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderValue, StatusCode};
@@ -22,13 +29,15 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use memmap2::Mmap;
 use npuzzle::analysis::{parse_distances, sample, SampleError};
 use npuzzle::io::write_json;
-use npuzzle::{Board, CompleteTables, LookupError, Move, Shape};
+use npuzzle::{Board, LookupError, Shape, Unsolvable};
+use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
 use serde_json::json;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// The longest query string answered (414 beyond): room for two boards of
 /// 16 cells written as JSON arrays, URL-encoded, and the rest.
@@ -42,21 +51,24 @@ const INDEX_HTML: &str = include_str!("page/index.html");
 const APP_JS: &str = include_str!("page/app.js");
 const STYLE_CSS: &str = include_str!("page/style.css");
 
-/// What every handler shares: the databases, and `/api/boards`' answer,
-/// made once.
+/// What every handler shares: the databases, `/api/boards`' answer, made
+/// once, and how long one request may search.
 struct Server {
     boards: Boards,
     boards_json: Vec<u8>,
+    timeout: Duration,
 }
 
 type Shared = Arc<Server>;
 
-/// The whole application: pages, API, limits and headers.
-pub fn router(boards: Boards) -> Router {
-    let boards_json = boards_json(&boards).to_string().into_bytes();
+/// The whole application: pages, API, limits and headers. A request that
+/// searches gives up after `timeout`.
+pub fn router(boards: Boards, timeout: Duration) -> Router {
+    let boards_json = boards_json(&boards, timeout).to_string().into_bytes();
     let state = Arc::new(Server {
         boards,
         boards_json,
+        timeout,
     });
     Router::new()
         .route(
@@ -128,14 +140,14 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+    pub(super) fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
             body: json!({ "error": message.into() }),
         }
     }
 
-    fn bad(message: impl Into<String>) -> ApiError {
+    pub(super) fn bad(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, message)
     }
 }
@@ -155,23 +167,27 @@ fn json_ok(value: &serde_json::Value) -> Response {
     json_response(StatusCode::OK, value.to_string().into_bytes())
 }
 
+/// The answer for a start that cannot reach the goal: a 422 whose body is
+/// also `solve --json`'s unsolvable answer when the pair is known.
+pub(super) fn unsolvable_error(why: &Unsolvable, pair: Option<(&Board, &Board)>) -> ApiError {
+    let mut body = json!({ "error": why.to_string() });
+    if let Some((start, goal)) = pair {
+        let mut line = Vec::new();
+        write_json(&mut line, start, goal, Err(why));
+        body = serde_json::from_slice(&line).expect("write_json writes JSON");
+        body["error"] = why.to_string().into();
+    }
+    ApiError {
+        status: StatusCode::UNPROCESSABLE_ENTITY,
+        body,
+    }
+}
+
 /// A lookup's failure as an answer; `pair` is the start and goal, for the
 /// unsolvable answer's body.
-fn lookup_error(e: LookupError, pair: Option<(&Board, &Board)>) -> ApiError {
+pub(super) fn lookup_error(e: LookupError, pair: Option<(&Board, &Board)>) -> ApiError {
     match e {
-        LookupError::Unsolvable(why) => {
-            let mut body = json!({ "error": why.to_string() });
-            if let Some((start, goal)) = pair {
-                let mut line = Vec::new();
-                write_json(&mut line, start, goal, Err(&why));
-                body = serde_json::from_slice(&line).expect("write_json writes JSON");
-                body["error"] = why.to_string().into();
-            }
-            ApiError {
-                status: StatusCode::UNPROCESSABLE_ENTITY,
-                body,
-            }
-        }
+        LookupError::Unsolvable(why) => unsolvable_error(&why, pair),
         e @ LookupError::MissingTable { .. } => ApiError::new(StatusCode::NOT_FOUND, e.to_string()),
         e @ LookupError::Shape { .. } => ApiError::bad(e.to_string()),
         e @ LookupError::Corrupt { .. } => ApiError::new(
@@ -215,14 +231,14 @@ impl Params {
     fn shape(&self) -> Result<Shape, ApiError> {
         match &self.board {
             None => Ok(Shape::THREE_BY_THREE),
-            Some(text) => text
-                .parse()
+            // Up to 16 cells: 4x4, 3x5 and 5x3 are served by pattern databases.
+            Some(text) => Shape::parse_for_search(text)
                 .map_err(|e| ApiError::bad(format!("bad board size {text:?}: {e}"))),
         }
     }
 
     /// The database for the board size asked for.
-    fn db<'a>(&self, boards: &'a Boards) -> Result<&'a CompleteTables<Mmap>, ApiError> {
+    fn db<'a>(&self, boards: &'a Boards) -> Result<&'a Db, ApiError> {
         let shape = self.shape()?;
         boards.get(shape).ok_or_else(|| {
             let served: Vec<String> = boards.iter().map(|s| s.shape.to_string()).collect();
@@ -258,66 +274,106 @@ fn board(text: &str, shape: Shape, what: &str) -> Result<Board, ApiError> {
     crate::board_arg(text, shape, what).map_err(|e| ApiError::bad(format!("{e:#}")))
 }
 
-/// `/api/boards`: every board served, its default goal and its tables.
-fn boards_json(boards: &Boards) -> serde_json::Value {
+/// `/api/boards`: every board served, its kind, its default goal and the
+/// goal blank cells it answers; and how long a search may take.
+fn boards_json(boards: &Boards, timeout: Duration) -> serde_json::Value {
     let list: Vec<_> = boards
         .iter()
         .map(|s| {
             let shape = s.shape;
             let goal = Board::goal(shape);
-            let max = s.db.goal_table(&goal).ok().map(|t| t.info().max_distance);
             json!({
                 "board": shape.to_string(),
+                "kind": kind::kind(&s.db),
+                "partition": kind::partition(&s.db),
                 "rows": shape.rows(),
                 "cols": shape.cols(),
                 "positions": shape.positions(),
                 "goal": goal.to_string(),
-                "max_distance": max,
-                "blanks": (0..shape.cells()).filter(|&c| s.db.serves(c)).collect::<Vec<_>>(),
+                "max_distance": kind::max_distance(&s.db, &goal),
+                "blanks": kind::blanks(&s.db),
             })
         })
         .collect();
-    json!({ "default": boards.default_shape().to_string(), "boards": list })
+    json!({
+        "default": boards.default_shape().to_string(),
+        "timeout": timeout.as_secs_f64(),
+        "boards": list,
+    })
 }
 
 async fn boards_handler(State(server): State<Shared>) -> Response {
     json_response(StatusCode::OK, server.boards_json.clone())
 }
 
-/// `/api/solve` and `/api/distance`: `solve --json`'s object.
+/// Sets its flag when dropped: a request dropped before its answer (the
+/// client gone, or the handler's time up) stops its search.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Runs `work` on the blocking threads with the database for `shape` and
+/// the request's search budget: a search takes whole cores for seconds,
+/// which must not stall the threads that serve other requests.
+async fn searching<T: Send + 'static>(
+    server: &Shared,
+    shape: Shape,
+    work: impl FnOnce(&Db, &Budget) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let cancel = Arc::new(AtomicBool::new(false));
+    let _cancel_on_drop = CancelOnDrop(cancel.clone());
+    let server = server.clone();
+    tokio::task::spawn_blocking(move || {
+        let db = server.boards.get(shape).expect("checked by the caller");
+        let budget = Budget {
+            deadline: Instant::now() + server.timeout,
+            cancel: &cancel,
+            timeout: server.timeout,
+        };
+        work(db, &budget)
+    })
+    .await
+    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+}
+
+/// `/api/solve` and `/api/distance`: `solve --json`'s object (with `nodes`
+/// where a search ran, as the command line prints it for pattern files).
 async fn solve(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
-    let db = p.db(&server.boards)?;
-    let (start, goal) = (p.start(db.shape())?, p.goal(db.shape())?);
-    let moves = db
-        .solve(&start, &goal)
-        .map_err(|e| lookup_error(e, Some((&start, &goal))))?;
-    let mut body = Vec::with_capacity(96 + moves.len());
-    write_json(&mut body, &start, &goal, Ok(&moves));
+    let shape = p.db(&server.boards)?.shape();
+    let (start, goal) = (p.start(shape)?, p.goal(shape)?);
+    let body = searching(&server, shape, move |db, budget| {
+        kind::solve_json(db, &start, &goal, budget)
+    })
+    .await?;
     Ok(json_response(StatusCode::OK, body))
 }
 
 /// `/api/moves`: the distance of `start`, and each legal move with the
 /// tile it slides and the distance it leads to.
 async fn moves(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
-    let db = p.db(&server.boards)?;
-    let (start, goal) = (p.start(db.shape())?, p.goal(db.shape())?);
-    let target = db.goal_table(&goal).map_err(|e| lookup_error(e, None))?;
-    let distance = target
-        .distance(&start)
-        .map_err(|e| lookup_error(e, Some((&start, &goal))))?;
-    let mut moves = Vec::with_capacity(4);
-    for m in Move::ALL {
-        let Some(next) = start.apply(m) else { continue };
-        let after = target.distance(&next).map_err(|e| lookup_error(e, None))?;
-        moves.push(json!({
-            "move": m.letter().to_string(),
-            "tile": start.tile_moved_by(m),
-            "slides": m.tile_direction(),
-            "board": next.to_string(),
-            "distance": after,
-            "change": after as i64 - distance as i64,
-        }));
-    }
+    let shape = p.db(&server.boards)?.shape();
+    let (start, goal) = (p.start(shape)?, p.goal(shape)?);
+    let (distance, around) = searching(&server, shape, move |db, budget| {
+        kind::neighbours(db, &start, &goal, budget)
+    })
+    .await?;
+    let moves: Vec<_> = around
+        .iter()
+        .map(|&(m, next, after)| {
+            json!({
+                "move": m.letter().to_string(),
+                "tile": start.tile_moved_by(m),
+                "slides": m.tile_direction(),
+                "board": next.to_string(),
+                "distance": after,
+                "change": after as i64 - distance as i64,
+            })
+        })
+        .collect();
     let value = json!({
         "start": start.to_string(),
         "goal": goal.to_string(),
@@ -328,16 +384,18 @@ async fn moves(State(server): State<Shared>, p: Params) -> Result<Response, ApiE
 }
 
 /// `/api/random`: `random --json`'s object. Drawing scans the table, which
-/// on 12-cell boards takes a while: it runs off the async threads.
+/// on 12-cell boards takes a while: it runs off the async threads. Without
+/// `distance`, positions drawn uniformly from every one that reaches the
+/// goal, on any board: what a pattern database can offer.
 async fn random(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
     let shape = p.db(&server.boards)?.shape();
     let goal = p.goal(shape)?;
-    let text = p
-        .distance
-        .as_deref()
-        .ok_or_else(|| ApiError::bad("missing parameter: distance (K, A..=B or A..B)"))?;
-    let distances =
-        parse_distances(text).map_err(|e| ApiError::bad(format!("bad distance: {e}")))?;
+    let distances = match p.distance.as_deref() {
+        None => None,
+        Some(text) => {
+            Some(parse_distances(text).map_err(|e| ApiError::bad(format!("bad distance: {e}")))?)
+        }
+    };
     let count = match p.count.as_deref() {
         None => 1,
         Some(text) => match text.parse::<usize>() {
@@ -358,11 +416,19 @@ async fn random(State(server): State<Shared>, p: Params) -> Result<Response, Api
             ))
         })?,
     };
-    let server = server.clone();
-    let drawn = tokio::task::spawn_blocking(move || {
-        let db = server.boards.get(shape).expect("checked above");
+    let mut rng = StdRng::seed_from_u64(seed);
+    let Some(distances) = distances else {
+        // A goal no table serves is refused as every other route refuses it.
+        kind::check_goal(p.db(&server.boards)?, &goal)?;
+        let positions: Vec<_> = (0..count)
+            .map(|_| json!({ "start": uniform(&goal, &mut rng).to_string() }))
+            .collect();
+        let value = json!({ "goal": goal.to_string(), "seed": seed, "positions": positions });
+        return Ok(json_ok(&value));
+    };
+    let drawn = searching(&server, shape, move |db, _| {
+        let db = kind::complete(db, "drawing positions at a given distance")?;
         let target = db.goal_table(&goal).map_err(|e| lookup_error(e, None))?;
-        let mut rng = StdRng::seed_from_u64(seed);
         let positions =
             sample(&target, distances.clone(), count, &mut rng).map_err(|e| match e {
                 SampleError::Damaged => {
@@ -370,17 +436,38 @@ async fn random(State(server): State<Shared>, p: Params) -> Result<Response, Api
                 }
                 e => ApiError::bad(e.to_string()),
             })?;
-        Ok::<_, ApiError>(crate::random::json(&target, seed, &distances, &positions))
+        Ok(crate::random::json(&target, seed, &distances, &positions))
     })
-    .await
-    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))??;
+    .await?;
     Ok(json_ok(&drawn))
+}
+
+/// A position drawn uniformly from those that reach `goal`: a uniform
+/// arrangement of the cells, with two tiles swapped when it cannot reach
+/// the goal. The swap flips the parity that decides solvability, and pairs
+/// the arrangements that cannot reach it one to one with those that can,
+/// so each of those is drawn with the same chance.
+fn uniform(goal: &Board, rng: &mut StdRng) -> Board {
+    let shape = goal.shape();
+    let mut cells: Vec<u64> = (0..shape.cells() as u64).collect();
+    cells.shuffle(rng);
+    let drawn = Board::new(shape, &cells).expect("a permutation of the cells");
+    if npuzzle::solvability::check(&drawn, goal).is_ok() {
+        return drawn;
+    }
+    let tiles: Vec<usize> = (0..cells.len())
+        .filter(|&c| cells[c] != 0)
+        .take(2)
+        .collect();
+    cells.swap(tiles[0], tiles[1]);
+    Board::new(shape, &cells).expect("a permutation of the cells")
 }
 
 /// `/api/histogram`: `histogram --json`'s object, from the header.
 async fn histogram(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
     let db = p.db(&server.boards)?;
     let goal = p.goal(db.shape())?;
+    let db = kind::complete(db, "counting positions at each distance")?;
     let target = db.goal_table(&goal).map_err(|e| lookup_error(e, None))?;
     let value = crate::histogram::json(&goal, &target.info().counts);
     Ok(json_ok(&value))

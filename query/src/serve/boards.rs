@@ -3,17 +3,17 @@
 //! (`$NPUZZLE_DB`, then `data/*.db` under the current folder, then the
 //! per-user folder), the first file of each board size winning.
 
+use super::kind::Db;
 use anyhow::Context;
-use memmap2::Mmap;
-use npuzzle::{CompleteTables, Location, Origin, Shape};
+use npuzzle::{Location, Origin, Shape};
 use std::path::{Path, PathBuf};
 
 /// One database served.
 pub struct Served {
     /// Its board size.
     pub shape: Shape,
-    /// The opened file.
-    pub db: CompleteTables<Mmap>,
+    /// The opened file, of either kind.
+    pub db: Db,
     /// Where it is (printed at start, never sent to a client).
     pub path: PathBuf,
 }
@@ -41,7 +41,7 @@ impl Boards {
     }
 
     /// The database for `shape` boards, if one is served.
-    pub fn get(&self, shape: Shape) -> Option<&CompleteTables<Mmap>> {
+    pub fn get(&self, shape: Shape) -> Option<&Db> {
         self.served.iter().find(|s| s.shape == shape).map(|s| &s.db)
     }
 
@@ -66,7 +66,7 @@ pub fn discover(given: &[PathBuf], board: Option<Shape>) -> anyhow::Result<Board
                 path: path.clone(),
                 origin: Origin::Given,
             };
-            let db = crate::open_complete_database(&location, Shape::THREE_BY_THREE, None)?;
+            let db = crate::open_database(&location, Shape::THREE_BY_THREE, None)?;
             if let Some(other) = served.iter().find(|s| s.shape == db.shape()) {
                 anyhow::bail!(
                     "{} and {} both hold {} boards: give one --db per board size",
@@ -83,7 +83,7 @@ pub fn discover(given: &[PathBuf], board: Option<Shape>) -> anyhow::Result<Board
         }
     } else {
         for location in candidates()? {
-            let db = match crate::open_complete_database(&location, Shape::THREE_BY_THREE, None) {
+            let db = match crate::open_database(&location, Shape::THREE_BY_THREE, None) {
                 Ok(db) => db,
                 // One bad file in a folder should not hide the good ones.
                 Err(e) if location.origin != Origin::Env => {

@@ -9,6 +9,9 @@
 //! - `boards`: which databases are served (discovery, in the command
 //!   line's lookup order).
 //! - `api`: the routes, their parameters and their errors.
+//! - `kind`: complete tables and pattern databases behind the routes: a
+//!   lookup or a search with a deadline, and one refusal for what needs
+//!   complete tables.
 //! - `conn`: the accept loop: HTTP/1.1 connections with a header timeout, a
 //!   408 for a client that stalls in the middle of a request, and a clean
 //!   stop.
@@ -17,6 +20,7 @@
 mod api;
 mod boards;
 mod conn;
+mod kind;
 #[cfg(test)]
 mod tests;
 
@@ -27,6 +31,7 @@ pub use conn::{serve, Limits};
 use npuzzle::Shape;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Arguments of `query serve`.
 #[derive(clap::Args)]
@@ -41,7 +46,30 @@ pub struct ServeArgs {
     /// Open the page in the default browser once it is served.
     #[arg(short, long)]
     open: bool,
+    /// Give up on a request's search after SECONDS (pattern databases; complete tables
+    /// answer at once) and answer 503 with a JSON error.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value = "10",
+        value_parser = parse_timeout,
+        allow_negative_numbers = true
+    )]
+    timeout: Duration,
 }
+
+/// `--timeout`'s value, as `query solve --timeout` reads it; a server has
+/// no unlimited searches, so what to do instead is worded for it.
+fn parse_timeout(text: &str) -> Result<Duration, String> {
+    crate::solve::parse_seconds(
+        text,
+        "the server bounds every search: give a number of seconds (10 by default)",
+    )
+}
+
+/// How much longer than a search a request may take before the server
+/// answers 408 without it: room to finish writing the answer.
+const HANDLER_MARGIN: Duration = Duration::from_secs(5);
 
 /// An IP address, or `localhost`.
 fn parse_host(text: &str) -> Result<IpAddr, String> {
@@ -106,7 +134,13 @@ pub fn run(
             let _ = tokio::signal::ctrl_c().await;
             eprintln!("query: stopping");
         };
-        serve(listener, router(boards), Limits::default(), stop).await;
+        // The handler's own limit is a backstop past the search's deadline,
+        // which answers first, with a JSON error.
+        let limits = Limits {
+            handler: args.timeout.saturating_add(HANDLER_MARGIN),
+            ..Limits::default()
+        };
+        serve(listener, router(boards, args.timeout), limits, stop).await;
         anyhow::Ok(())
     })?;
     Ok(crate::Outcome::Success)

@@ -1,25 +1,31 @@
 //! The server in-process on a free loopback port, spoken to over raw TCP:
 //! every route, every error status, answers equal to the library's and to
-//! the command line's `--json`, and hostile requests.
+//! the command line's `--json`, and hostile requests; on complete tables
+//! and on pattern databases (a 3x3 `4-4` file, checked against the complete
+//! 3x3 table, and a 4x4 `6-6-3` file).
 
 use super::boards::{Boards, Served};
 use super::{router, serve, Limits};
 use clap::Parser;
-use npuzzle::{Board, CompleteTables, Move, Shape};
+use npuzzle::pattern::Partition;
+use npuzzle::{Board, Database, Move, Shape};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-/// Databases built once for all tests: 2x3 and 3x3 complete, and a 2x3
+/// Databases built once for all tests: 2x3 and 3x3 complete, a 2x3
 /// with only the table of its last cell (so that goals with the blank in
-/// the middle of a row have no table).
+/// the middle of a row have no table), and a 3x3 pattern database of
+/// partition `4-4` for the default goal, as `build-db --board 3x3
+/// --partition 4-4` writes it. The 4x4 file is [`pattern_4x4`].
 struct Files {
     _dir: tempfile::TempDir,
     full_2x3: PathBuf,
     full_3x3: PathBuf,
     partial_2x3: PathBuf,
+    pattern_3x3: PathBuf,
 }
 
 fn files() -> &'static Files {
@@ -40,13 +46,34 @@ fn files() -> &'static Files {
                 &npuzzle::default_blanks(Shape::THREE_BY_THREE),
             ),
             partial_2x3: build("partial-2x3.db", "2x3", &[5]),
+            pattern_3x3: build_patterns(&dir.path().join("pattern-3x3.db"), "3x3", "4-4"),
             _dir: dir,
         }
     })
 }
 
+/// Builds the pattern database of `partition` for `size` boards at `path`,
+/// for the default goal.
+fn build_patterns(path: &Path, size: &str, partition: &str) -> PathBuf {
+    let shape = Shape::parse_for_search(size).unwrap();
+    let p = Partition::named(shape, partition).unwrap();
+    npuzzle::build_pattern_database(path, &p, partition, &|_, _| {}).unwrap();
+    path.to_path_buf()
+}
+
+/// The 4x4 `6-6-3` pattern database, built once for all tests (seconds in
+/// release, longer in a debug build), beside [`files`]; only the tests that
+/// need it wait for it.
+fn pattern_4x4() -> &'static Path {
+    static FILE: OnceLock<PathBuf> = OnceLock::new();
+    FILE.get_or_init(|| {
+        let path = files()._dir.path().join("4x4-6-6-3.db");
+        build_patterns(&path, "4x4", "6-6-3")
+    })
+}
+
 fn open(path: &Path) -> Served {
-    let db = CompleteTables::open(path).unwrap();
+    let db = Database::open(path).unwrap();
     Served {
         shape: db.shape(),
         db,
@@ -76,7 +103,16 @@ fn limits() -> Limits {
     }
 }
 
-fn start(paths: &[&PathBuf]) -> TestServer {
+/// How long a request may search in most tests: far more than any of
+/// their searches takes, even in a debug build.
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+fn start(paths: &[&Path]) -> TestServer {
+    start_with(paths, TIMEOUT)
+}
+
+/// A server over `paths`, whose searches stop after `timeout`.
+fn start_with(paths: &[&Path], timeout: Duration) -> TestServer {
     let boards = Boards::new(paths.iter().map(|p| open(p)).collect(), None);
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
@@ -90,7 +126,11 @@ fn start(paths: &[&PathBuf]) -> TestServer {
             .unwrap();
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-            serve(listener, router(boards), limits(), async {
+            let limits = Limits {
+                handler: timeout + Duration::from_secs(5),
+                ..limits()
+            };
+            serve(listener, router(boards, timeout), limits, async {
                 let _ = stopped.await;
             })
             .await;
@@ -106,6 +146,11 @@ fn start(paths: &[&PathBuf]) -> TestServer {
 fn full() -> TestServer {
     let f = files();
     start(&[&f.full_2x3, &f.full_3x3])
+}
+
+/// The 3x3 complete file and the 4x4 pattern file.
+fn with_4x4() -> TestServer {
+    start(&[&files().full_3x3, pattern_4x4()])
 }
 
 /// A new connection to the server, on which a read gives up after 10 s.
@@ -165,14 +210,13 @@ fn cli_json(path: &Path, args: &[&str]) -> serde_json::Value {
     let mut argv = vec!["query", "--db", path.to_str().unwrap()];
     argv.extend_from_slice(args);
     let cli = crate::Cli::try_parse_from(argv).unwrap();
-    let db = npuzzle::Database::open(path).unwrap();
-    let tables = db.complete().unwrap();
     let mut out = Vec::new();
+    let db = Database::open(path).unwrap();
     match &cli.command {
         crate::Command::Solve(a) => crate::solve::solve(&db, a, &mut out),
         crate::Command::Distance(a) => crate::solve::distance(&db, a, &mut out),
-        crate::Command::Random(a) => crate::random::run(tables, a, &mut out),
-        crate::Command::Histogram(a) => crate::histogram::run(tables, a, &mut out),
+        crate::Command::Random(a) => crate::random::run(db.complete().unwrap(), a, &mut out),
+        crate::Command::Histogram(a) => crate::histogram::run(db.complete().unwrap(), a, &mut out),
         _ => unreachable!(),
     }
     .unwrap();
@@ -274,7 +318,7 @@ fn answers_equal_the_command_lines_json() {
 #[test]
 fn moves_and_solutions_agree_with_the_library() {
     let server = full();
-    let db = CompleteTables::open(&files().full_3x3).unwrap();
+    let db = Database::open(&files().full_3x3).unwrap();
     let goal = Board::goal(Shape::THREE_BY_THREE);
     let target = db.goal_table(&goal).unwrap();
     for start in ["867254301", "123456708", "123456780", "647850321"] {
@@ -330,7 +374,7 @@ fn each_error_has_its_status_and_a_json_message() {
     // By status: bad requests, what is not served, unsolvable pairs.
     let bad_request: &[(&str, &str)] = &[
         ("/api/solve?board=nonsense&start=1", "bad board size"),
-        ("/api/solve?board=4x4&start=1", "16 cells"),
+        ("/api/solve?board=4x5&start=1", "20 cells"),
         (
             "/api/solve?start=12345678",
             "bad start board \"12345678\": expected 9 tiles",
@@ -347,7 +391,6 @@ fn each_error_has_its_status_and_a_json_message() {
             "duplicate field",
         ),
         ("/api/random?distance=x", "bad distance"),
-        ("/api/random", "missing parameter: distance"),
         ("/api/random?distance=40", "maximum distance is 31"),
         ("/api/random?distance=20&count=0", "bad count"),
         ("/api/random?distance=20&count=1001", "bad count"),
@@ -511,4 +554,339 @@ fn discovery_takes_given_files_and_refuses_two_of_one_size() {
         let e = super::discover(&paths, default).err().unwrap();
         assert!(e.to_string().contains(message), "{message}: {e}");
     }
+}
+
+/// `start` after `steps` random moves from `goal` that never undo the last
+/// one: a position at most `steps` moves away, cheap to search even in a
+/// debug build.
+fn walk(goal: &Board, steps: usize, seed: u64) -> Board {
+    use rand::{seq::SliceRandom, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut board = *goal;
+    let mut last: Option<Move> = None;
+    for _ in 0..steps {
+        let choices: Vec<(Move, Board)> = board
+            .successors()
+            .filter(|(m, _)| Some(m.opposite()) != last)
+            .collect();
+        let (m, next) = *choices.choose(&mut rng).unwrap();
+        board = next;
+        last = Some(m);
+    }
+    board
+}
+
+/// The moves of a `solve` answer, checked to replay from `start` to `goal`.
+fn replayed(v: &serde_json::Value, start: &Board, goal: &Board) -> usize {
+    let moves: Vec<Move> = v["moves"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no moves in {v}"))
+        .chars()
+        .map(|c| Move::from_letter(c).unwrap())
+        .collect();
+    assert_eq!(start.replay(&moves), Some(*goal), "{v}");
+    moves.len()
+}
+
+#[test]
+fn boards_lists_each_kind() {
+    let server = with_4x4();
+    let (status, v) = get(server.addr, "/api/boards");
+    assert_eq!(status, 200);
+    assert_eq!(v["default"], "3x3");
+    assert_eq!(v["timeout"], TIMEOUT.as_secs_f64());
+    let boards = v["boards"].as_array().unwrap();
+    assert_eq!(boards.len(), 2);
+    let (nine, sixteen) = (&boards[0], &boards[1]);
+    assert_eq!(nine["board"], "3x3");
+    assert_eq!(nine["kind"], "complete");
+    assert_eq!(nine["max_distance"], 31);
+    assert!(nine["partition"].is_null());
+    assert_eq!(sixteen["board"], "4x4");
+    assert_eq!(sixteen["kind"], "pattern");
+    assert_eq!(sixteen["partition"], "6-6-3");
+    assert_eq!(sixteen["rows"], 4);
+    assert_eq!(sixteen["goal"], "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0");
+    // 16!/2, and no maximum: only a complete table knows it.
+    assert_eq!(sixteen["positions"], 10_461_394_944_000u64);
+    assert!(sixteen["max_distance"].is_null());
+    // One set, for the blank in the last corner, answers every corner
+    // through the board's symmetries, and no other cell.
+    assert_eq!(sixteen["blanks"], serde_json::json!([0, 3, 12, 15]));
+}
+
+#[test]
+fn a_3x3_pattern_file_answers_as_the_complete_table() {
+    let f = files();
+    let server = start(&[&f.pattern_3x3]);
+    let (_, v) = get(server.addr, "/api/boards");
+    assert_eq!(v["boards"][0]["kind"], "pattern");
+    assert_eq!(v["boards"][0]["partition"], "4-4");
+    let table = Database::open(&f.full_3x3).unwrap();
+    let goal = Board::goal(Shape::THREE_BY_THREE);
+    let target = table.goal_table(&goal).unwrap();
+    for start in [
+        "867254301",
+        "647850321",
+        "123456708",
+        "123456780",
+        "806547231",
+    ] {
+        let board = npuzzle::parse_board(start, Shape::THREE_BY_THREE).unwrap();
+        let d = target.distance(&board).unwrap();
+        // Solve and distance: the table's length, moves that replay, and
+        // the command line's answer for the same file.
+        for route in ["solve", "distance"] {
+            let (status, v) = get(server.addr, &format!("/api/{route}?start={start}"));
+            assert_eq!(status, 200, "{route} {start}: {v}");
+            assert_eq!(replayed(&v, &board, &goal), d as usize, "{route} {start}");
+            assert!(v["nodes"].is_u64(), "{v}");
+            let cli = cli_json(&f.pattern_3x3, &[route, "--json", start]);
+            assert_eq!(cli["moves"].as_str().unwrap().len(), d as usize);
+            assert_eq!((&v["start"], &v["goal"]), (&cli["start"], &cli["goal"]));
+        }
+        // Moves: every neighbour's distance is the table's, so a hint
+        // (the moves whose change is -1) is exactly the table's.
+        let (status, v) = get(server.addr, &format!("/api/moves?start={start}"));
+        assert_eq!(status, 200, "{v}");
+        assert_eq!(v["distance"], d, "{start}");
+        let listed = v["moves"].as_array().unwrap();
+        let legal: Vec<(Move, Board)> = board.successors().collect();
+        assert_eq!(listed.len(), legal.len());
+        for ((m, next), entry) in legal.iter().zip(listed) {
+            let after = target.distance(next).unwrap();
+            assert_eq!(entry["move"], m.letter().to_string());
+            assert_eq!(entry["board"], next.to_string());
+            assert_eq!(entry["distance"], after, "{start} {m:?}");
+            assert_eq!(entry["change"], after as i64 - d as i64);
+        }
+    }
+}
+
+#[test]
+fn moves_on_4x4_agree_with_separate_searches() {
+    let server = with_4x4();
+    let db = Database::open(pattern_4x4()).unwrap();
+    let shape = db.shape();
+    let goal = Board::goal(shape);
+    let options = npuzzle::pattern::SolveOptions::default();
+    let distance = |b: &Board| db.distance(b, &goal, &options).unwrap();
+    for (steps, seed) in [(14, 1), (20, 2), (24, 3), (1, 4), (0, 5)] {
+        let board = walk(&goal, steps, seed);
+        let text = board.to_string();
+        let (status, v) = get(
+            server.addr,
+            &format!("/api/moves?board=4x4&start={}", enc(&text)),
+        );
+        assert_eq!(status, 200, "{text}: {v}");
+        let d = distance(&board);
+        assert_eq!(v["distance"], d, "{text}");
+        let listed = v["moves"].as_array().unwrap();
+        let legal: Vec<(Move, Board)> = board.successors().collect();
+        assert_eq!(listed.len(), legal.len());
+        for ((m, next), entry) in legal.iter().zip(listed) {
+            let after = distance(next);
+            assert_eq!(entry["board"], next.to_string());
+            assert_eq!(entry["distance"], after, "{text} {m:?}");
+            assert_eq!(entry["change"], after as i64 - d as i64);
+        }
+        let (status, v) = get(
+            server.addr,
+            &format!("/api/solve?board=4x4&start={}", enc(&text)),
+        );
+        assert_eq!(status, 200, "{v}");
+        assert_eq!(replayed(&v, &board, &goal), d as usize);
+        assert_eq!(
+            (&v["start"], &v["goal"]),
+            (
+                &serde_json::json!(text),
+                &serde_json::json!(goal.to_string())
+            )
+        );
+    }
+}
+
+#[test]
+fn what_needs_complete_tables_is_refused_on_pattern_boards() {
+    let server = with_4x4();
+    let needs = "this needs complete tables";
+    // The tiles reversed: 105 inversions, an odd number, with the blank in
+    // its goal row: no solution.
+    let reversed = enc("15 14 13 12 11 10 9 8 7 6 5 4 3 2 1 0");
+    let cases: &[(&str, u16, &str)] = &[
+        ("/api/histogram?board=4x4", 404, needs),
+        ("/api/random?board=4x4&distance=5", 404, needs),
+        // A goal whose blank is on an edge: no set serves it.
+        (
+            "/api/solve?board=4x4&start=1%202%203%204%205%206%207%208%209%2010%2011%2012%2013%2014%2015%200&goal=1%200%202%203%204%205%206%207%208%209%2010%2011%2012%2013%2014%2015",
+            404,
+            "--all-goals",
+        ),
+        (
+            "/api/moves?board=4x4&start=1%202%203%204%205%206%207%208%209%2010%2011%2012%2013%2014%2015%200&goal=1%200%202%203%204%205%206%207%208%209%2010%2011%2012%2013%2014%2015",
+            404,
+            "--all-goals",
+        ),
+        ("/api/random?board=4x4&goal=1%200%202%203%204%205%206%207%208%209%2010%2011%2012%2013%2014%2015", 404, "--all-goals"),
+        ("/api/solve?board=4x4&start=1", 400, "bad start board"),
+        ("/api/solve?board=3x5&start=1", 404, "no 3x5 database is served"),
+    ];
+    for (path, status, message) in cases {
+        let (got, v) = get(server.addr, path);
+        assert_eq!(got, *status, "{path}: {v}");
+        let error = v["error"].as_str().unwrap();
+        assert!(error.contains(message), "{path}: {error:?}");
+    }
+    // 422, with the command line's unsolvable answer, on every route that
+    // takes a start, before any search.
+    for route in ["solve", "distance", "moves"] {
+        let (status, v) = get(
+            server.addr,
+            &format!("/api/{route}?board=4x4&start={reversed}"),
+        );
+        assert_eq!(status, 422, "{route}: {v}");
+        assert!(v["error"].as_str().unwrap().contains("inversion"), "{v}");
+        if route != "moves" {
+            assert_eq!(v["solvable"], false);
+        }
+    }
+}
+
+#[test]
+fn random_without_a_distance_is_uniform_over_solvable_positions() {
+    let f = files();
+    let server = start(&[&f.full_2x3, &f.full_3x3, pattern_4x4()]);
+    // 2x3: 360 positions reach the goal. 36,000 draws over 100 seeds: each
+    // is solvable by the table, every position comes up, and the counts
+    // pass a chi-square test (359 degrees of freedom; the bound is about
+    // the 0.9999 quantile, and the seeds are fixed, so it cannot flake).
+    let table = Database::open(&f.full_2x3).unwrap();
+    let goal = Board::goal(table.shape());
+    let target = table.goal_table(&goal).unwrap();
+    let mut counts = std::collections::HashMap::new();
+    for seed in 0..36 {
+        let (status, v) = get(
+            server.addr,
+            &format!("/api/random?board=2x3&count=1000&seed={seed}"),
+        );
+        assert_eq!(status, 200, "{v}");
+        assert_eq!(v["goal"], "123450");
+        for p in v["positions"].as_array().unwrap() {
+            let start = p["start"].as_str().unwrap();
+            let board = npuzzle::parse_board(start, table.shape()).unwrap();
+            target.distance(&board).unwrap();
+            *counts.entry(start.to_string()).or_insert(0u32) += 1;
+        }
+    }
+    assert_eq!(counts.len(), 360);
+    let expected = 100.0;
+    let chi2: f64 = counts
+        .values()
+        .map(|&c| (c as f64 - expected).powi(2) / expected)
+        .sum();
+    assert!(chi2 < 470.0, "chi-square {chi2}");
+
+    // 4x4: solvable toward the goal asked for, and the seed repeats a draw.
+    let (status, v) = get(server.addr, "/api/random?board=4x4&count=50&seed=9");
+    assert_eq!(status, 200, "{v}");
+    let shape = Shape::parse_for_search("4x4").unwrap();
+    for p in v["positions"].as_array().unwrap() {
+        let board = npuzzle::parse_board(p["start"].as_str().unwrap(), shape).unwrap();
+        npuzzle::solvability::check(&board, &Board::goal(shape)).unwrap();
+    }
+    assert_eq!(
+        get(server.addr, "/api/random?board=4x4&count=50&seed=9").1,
+        v
+    );
+}
+
+#[test]
+fn a_search_past_the_timeout_answers_503_and_the_server_goes_on() {
+    let server = start_with(
+        &[&files().full_3x3, pattern_4x4()],
+        Duration::from_millis(300),
+    );
+    // Korf's first instance (57 moves), in the default goal's frame: far
+    // more than 0.3 s of search with 6-6-3, even in release.
+    let korf1 = enc("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3");
+    let korf_goal = enc("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15");
+    for route in ["solve", "moves"] {
+        let began = std::time::Instant::now();
+        let (status, v) = get(
+            server.addr,
+            &format!("/api/{route}?board=4x4&start={korf1}&goal={korf_goal}"),
+        );
+        assert_eq!(status, 503, "{route}: {v}");
+        let error = v["error"].as_str().unwrap();
+        assert!(
+            error.contains("no solution within the time allowed"),
+            "{error}"
+        );
+        assert!(error.contains("--timeout is 0.3 s"), "{error}");
+        assert!(
+            began.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            began.elapsed()
+        );
+    }
+    // Lookups are not searches: a complete table answers as before.
+    assert_eq!(get(server.addr, "/api/solve?start=867254301").0, 200);
+}
+
+#[test]
+fn serve_timeout_takes_seconds_and_refuses_absurd_values() {
+    let parse = |value: &str| {
+        crate::Cli::try_parse_from(["query", "serve", "--timeout", value]).map(|cli| {
+            match cli.command {
+                crate::Command::Serve(args) => args.timeout,
+                _ => unreachable!(),
+            }
+        })
+    };
+    assert_eq!(parse("2.5").unwrap(), Duration::from_millis(2500));
+    let default = match crate::Cli::try_parse_from(["query", "serve"])
+        .unwrap()
+        .command
+    {
+        crate::Command::Serve(args) => args.timeout,
+        _ => unreachable!(),
+    };
+    assert_eq!(default, Duration::from_secs(10));
+    let long = "9".repeat(200_000);
+    for (value, says) in [
+        (
+            "0",
+            "a timeout must be above 0 seconds; the server bounds every search",
+        ),
+        ("-1", "a timeout must be above 0 seconds"),
+        ("nan", "NaN is not a number of seconds"),
+        ("1e300", "above the limit of 1000000000 seconds"),
+        (
+            "inf",
+            "an infinite timeout is no limit: the server bounds every search",
+        ),
+        (long.as_str(), "above the limit"),
+        ("ten", "not a number of seconds"),
+        ("", "not a number of seconds"),
+    ] {
+        let e = parse(value)
+            .err()
+            .unwrap_or_else(|| panic!("{value:?} accepted"));
+        // What `main` prints: ours where it says more than clap's.
+        let shown = npuzzle::io::usage_message(&e).unwrap_or_else(|| e.to_string());
+        assert!(shown.contains(says), "{value:.20}: {shown:.300}");
+        // The value is echoed, but never all 200,000 digits of it.
+        assert!(shown.len() < 500, "{value:.20}: {} bytes", shown.len());
+    }
+}
+
+#[test]
+fn discovery_opens_pattern_files() {
+    let f = files();
+    let given = [f.full_3x3.clone(), f.pattern_3x3.clone()];
+    let e = super::discover(&given, None).err().unwrap();
+    assert!(e.to_string().contains("both hold 3x3 boards"), "{e}");
+    let boards = super::discover(&[f.full_2x3.clone(), f.pattern_3x3.clone()], None).unwrap();
+    let kinds: Vec<npuzzle::Kind> = boards.iter().map(|s| super::kind::kind(&s.db)).collect();
+    assert_eq!(kinds, [npuzzle::Kind::Complete, npuzzle::Kind::Pattern]);
 }

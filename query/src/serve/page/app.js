@@ -21,7 +21,15 @@ const game = {
   playing: null,   // the timer of solve playback
   pending: 0,      // requests under way
   epoch: 0,        // bumped by each new game: late answers of old games are dropped
+  plan: null,      // {at, moves}: the rest of the solver's last solution, from position `at`
+  movesRequest: null, // the AbortController of the /api/moves under way
+  searchingTimer: null,
+  timeout: null,   // seconds a search may take on the server
 };
+
+// Lookups answer at once; a request that takes longer than this is a
+// search, and the page says so.
+const SEARCHING_AFTER_MS = 250;
 
 // ---- boards as text, as the command line writes them ----
 function text(cells) {
@@ -39,12 +47,12 @@ class ApiError extends Error {
     this.body = body;
   }
 }
-async function api(path, params) {
+async function api(path, params, signal) {
   const query = new URLSearchParams({ board: game.board ? game.board.board : "3x3", ...params });
   game.pending++;
   setBusy();
   try {
-    const response = await fetch(`/api/${path}?${query}`);
+    const response = await fetch(`/api/${path}?${query}`, signal ? { signal } : {});
     let body = null;
     try { body = await response.json(); } catch (_) { /* not JSON */ }
     if (!response.ok) throw new ApiError(response.status, body);
@@ -55,7 +63,15 @@ async function api(path, params) {
   }
 }
 function setBusy() {
-  document.body.dataset.busy = game.pending > 0 ? "1" : "0";
+  const busy = game.pending > 0;
+  document.body.dataset.busy = busy ? "1" : "0";
+  if (busy && !game.searchingTimer) {
+    game.searchingTimer = setTimeout(() => { $("searching").hidden = false; }, SEARCHING_AFTER_MS);
+  } else if (!busy) {
+    clearTimeout(game.searchingTimer);
+    game.searchingTimer = null;
+    $("searching").hidden = true;
+  }
 }
 function showError(e) {
   const box = $("error");
@@ -104,8 +120,16 @@ async function newGame(start, goal) {
   game.startDistance = info.distance;
   game.history = [];
   game.hint = false;
-  if (goalChanged || !game.histogram) await loadHistogram();
+  game.plan = null;
+  showError(null);
+  if (complete() && (goalChanged || !game.histogram)) await loadHistogram();
   render();
+}
+
+// Whether the board is served by complete tables (every distance known, so
+// puzzles at K moves and the histogram), rather than by pattern databases.
+function complete() {
+  return !game.board || game.board.kind === "complete";
 }
 
 async function loadHistogram() {
@@ -139,17 +163,24 @@ async function move(letter, solver = false) {
   game.distance = entry.after;
   game.hint = false;
   render();
+  // A search for the position left behind is no longer wanted.
+  if (game.movesRequest) game.movesRequest.abort();
+  const request = new AbortController();
+  game.movesRequest = request;
   try {
-    const info = await api("moves", { start: text(next), goal: text(game.goal) });
+    const info = await api("moves", { start: text(next), goal: text(game.goal) }, request.signal);
     if (epoch !== game.epoch) return true;
     entry.after = info.distance;
     if (text(game.cells) === text(next)) {
       game.info = info;
       game.distance = info.distance;
+      showError(null);
       render();
     }
   } catch (e) {
-    showError(e);
+    if (e.name !== "AbortError") showError(e);
+  } finally {
+    if (game.movesRequest === request) game.movesRequest = null;
   }
   return true;
 }
@@ -301,11 +332,23 @@ function drawReport() {
 }
 
 // ---- solving ----
+// One move of an optimal solution. The solution is kept while the game
+// follows it: on a pattern board each one is a search.
 async function solveStep() {
   if (game.distance === 0) { stopPlaying(); return false; }
-  const answer = await api("solve", { start: text(game.cells), goal: text(game.goal) });
-  if (!answer.moves) { stopPlaying(); return false; }
-  return move(answer.moves[0], true);
+  const at = text(game.cells);
+  if (!game.plan || game.plan.at !== at) {
+    const epoch = game.epoch;
+    const answer = await api("solve", { start: at, goal: text(game.goal) });
+    if (epoch !== game.epoch || text(game.cells) !== at) return false;
+    if (!answer.moves) { stopPlaying(); return false; }
+    game.plan = { at, moves: answer.moves };
+  }
+  const letter = game.plan.moves[0];
+  const rest = game.plan.moves.slice(1);
+  const after = apply(game.cells, letter);
+  game.plan = rest && after ? { at: text(after), moves: rest } : null;
+  return move(letter, true);
 }
 function stopPlaying() {
   if (game.playing) clearTimeout(game.playing);
@@ -337,6 +380,13 @@ async function newAt(k) {
   await newGame(parse(drawn.positions[0].start), game.goal);
 }
 
+// A position drawn uniformly from all that reach the goal: what a pattern
+// board offers, since puzzles at exactly K moves need complete tables.
+async function newRandom() {
+  const drawn = await api("random", { goal: text(game.goal) });
+  await newGame(parse(drawn.positions[0].start), game.goal);
+}
+
 async function selectBoard(name) {
   game.board = game.boards.find((b) => b.board === name);
   game.rows = game.board.rows;
@@ -346,6 +396,20 @@ async function selectBoard(name) {
   $("board-size").value = name;
   $("custom-start").placeholder = text(apply(game.goal, "U") || game.goal);
   $("custom-goal").placeholder = game.board.goal;
+  const full = complete();
+  $("k-controls").hidden = !full;
+  $("histogram-card").hidden = !full;
+  $("random-controls").hidden = full;
+  if (!full) {
+    $("random-note").textContent =
+      `A new puzzle is drawn uniformly from all ${game.board.positions.toLocaleString("en")} ` +
+      `positions that reach the goal. Puzzles of exactly K moves, the hardest position and ` +
+      `the histogram need every position's distance, which only complete tables hold; ` +
+      `${name} is answered by an optimal search over pattern databases ` +
+      `(${game.board.partition}), so each distance is a search, stopped after ${game.timeout} s.`;
+    await newRandom();
+    return;
+  }
   await loadHistogram();
   const k = Math.min(Math.round(game.histogram.max_distance * 0.6), game.histogram.max_distance);
   $("k").value = k;
@@ -415,6 +479,7 @@ async function main() {
   $("new-k").addEventListener("click", () => newAt($("k").value).catch(showError));
   $("hardest").addEventListener("click", () =>
     newAt(game.histogram.max_distance).catch(showError));
+  $("new-random").addEventListener("click", () => newRandom().catch(showError));
   $("custom-set").addEventListener("click", customGame);
   for (const id of ["custom-start", "custom-goal"]) {
     $(id).addEventListener("keydown", (e) => { if (e.key === "Enter") customGame(); });
@@ -426,6 +491,7 @@ async function main() {
   try {
     const served = await api("boards", {});
     game.boards = served.boards;
+    game.timeout = served.timeout;
     $("board-size").replaceChildren(...served.boards.map((b) => {
       const option = document.createElement("option");
       option.value = b.board;

@@ -1,0 +1,192 @@
+//! Both kinds of database behind the routes: complete tables answer by
+//! lookup, pattern databases by IDA* within the server's `--timeout`.
+//!
+//! Every use of the library's kind-aware types is in this file, so that the
+//! routes ask for answers and a refusal, and never match on a kind.
+
+use super::api::{lookup_error, unsolvable_error, ApiError};
+use axum::http::StatusCode;
+use memmap2::Mmap;
+use npuzzle::io::{with_nodes, write_json};
+use npuzzle::pattern::{Solution, SolveError, SolveOptions};
+use npuzzle::{AnswerError, Board, CompleteTables, Database, Kind, Move};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// A database served, of either kind.
+pub type Db = Database<Mmap>;
+
+/// What one request may spend on searching: pattern databases stop at the
+/// deadline, or at once when the request is dropped (its client gone).
+pub struct Budget<'a> {
+    pub deadline: Instant,
+    pub cancel: &'a AtomicBool,
+    /// The server's `--timeout`, for the message when it runs out.
+    pub timeout: Duration,
+}
+
+/// `"complete"` or `"pattern"`, as `/api/boards` and `info --json` name them.
+pub fn kind(db: &Db) -> Kind {
+    match db.patterns() {
+        None => Kind::Complete,
+        Some(_) => Kind::Pattern,
+    }
+}
+
+/// The pattern database's partition (`6-6-3`), for `/api/boards`.
+pub fn partition(db: &Db) -> Option<&str> {
+    db.patterns().map(|p| p.partition_name())
+}
+
+/// The goal blank cells answered: those with a table (or a set of pattern
+/// tables) of their own or through a symmetry of the board.
+pub fn blanks(db: &Db) -> Vec<usize> {
+    (0..db.shape().cells()).filter(|&c| db.serves(c)).collect()
+}
+
+/// The complete tables, or the one refusal for what needs them: `what`
+/// names the route's work ("counting positions at each distance").
+pub fn complete<'a>(db: &'a Db, what: &str) -> Result<&'a CompleteTables<Mmap>, ApiError> {
+    db.complete().map_err(|e| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!(
+                "{what}: {e}; on this board the server answers solve, distance, moves and \
+                 random without a distance"
+            ),
+        )
+    })
+}
+
+/// One shortest solution from `start` to `goal`.
+pub fn solve(db: &Db, start: &Board, goal: &Board, budget: &Budget) -> Result<Solution, ApiError> {
+    let options = SolveOptions {
+        deadline: Some(budget.deadline),
+        cancel: Some(budget.cancel),
+        parallel: true,
+        ..SolveOptions::default()
+    };
+    db.solve(start, goal, &options)
+        .map_err(|e| answer_error(e, (start, goal), budget))
+}
+
+/// A legal move, the board it leads to, and that board's distance.
+pub type Neighbour = (Move, Board, u32);
+
+/// The distance from `start` to `goal`, and each legal move with the board
+/// it leads to and that board's distance.
+pub fn neighbours(
+    db: &Db,
+    start: &Board,
+    goal: &Board,
+    budget: &Budget,
+) -> Result<(u32, Vec<Neighbour>), ApiError> {
+    match db.complete() {
+        Ok(db) => {
+            let target = db.goal_table(goal).map_err(|e| lookup_error(e, None))?;
+            let distance = target
+                .distance(start)
+                .map_err(|e| lookup_error(e, Some((start, goal))))?;
+            let mut moves = Vec::with_capacity(4);
+            for (m, next) in start.successors() {
+                let after = target.distance(&next).map_err(|e| lookup_error(e, None))?;
+                moves.push((m, next, after));
+            }
+            Ok((distance, moves))
+        }
+        Err(_) => {
+            // Said before any search: no set for the goal, or no solution.
+            check_goal(db, goal)?;
+            npuzzle::solvability::check(start, goal)
+                .map_err(|why| unsolvable_error(&why, Some((start, goal))))?;
+            let mut moves = Vec::with_capacity(4);
+            for (m, next) in start.successors() {
+                let after = solve(db, &next, goal, budget)?.moves.len() as u32;
+                moves.push((m, next, after));
+            }
+            // A move changes the distance by exactly one, and some move of a
+            // position off the goal leads one closer: the start's distance
+            // is one more than its nearest neighbour's, with no search of
+            // its own.
+            let distance = match moves.iter().map(|&(_, _, d)| d).min() {
+                _ if start == goal => 0,
+                Some(nearest) => nearest + 1,
+                None => unreachable!("every board has a legal move"),
+            };
+            Ok((distance, moves))
+        }
+    }
+}
+
+/// A failure of either kind as an answer: `pair` is the start and goal, for
+/// the unsolvable answer's body.
+fn answer_error(e: AnswerError, pair: (&Board, &Board), budget: &Budget) -> ApiError {
+    let e = match e {
+        AnswerError::Lookup(e) => return lookup_error(e, Some(pair)),
+        AnswerError::Search(e) => e,
+        e @ AnswerError::NeedsCompleteTables(_) => {
+            return ApiError::new(StatusCode::NOT_FOUND, e.to_string())
+        }
+    };
+    match e {
+        SolveError::Unsolvable(why) => unsolvable_error(&why, Some(pair)),
+        e @ SolveError::WrongShape { .. } => ApiError::bad(e.to_string()),
+        e @ (SolveError::GoalBlank { .. } | SolveError::MissingGoalSet { .. }) => {
+            goal_error(e, pair.1)
+        }
+        e @ (SolveError::TimedOut { .. } | SolveError::Cancelled { .. }) => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "{e} (the server's --timeout is {} s); a position closer to the goal, a \
+                 longer serve --timeout, or a stronger partition (build-db --partition) may \
+                 be answered",
+                budget.timeout.as_secs_f64()
+            ),
+        ),
+    }
+}
+
+/// The default goal's largest distance, known without a search only from
+/// complete tables.
+pub fn max_distance(db: &Db, goal: &Board) -> Option<u32> {
+    let table = db.complete().ok()?.goal_table(goal).ok()?;
+    Some(table.info().max_distance.into())
+}
+
+/// Whether the file answers toward `goal`, refused as every route refuses
+/// a goal whose blank cell has no table.
+pub fn check_goal(db: &Db, goal: &Board) -> Result<(), ApiError> {
+    db.check_goal(goal).map_err(|e| match e {
+        AnswerError::Lookup(e) => lookup_error(e, None),
+        AnswerError::Search(e) => goal_error(e, goal),
+        e => ApiError::bad(e.to_string()),
+    })
+}
+
+/// `solve --json`'s object for one shortest solution, with `nodes` where a
+/// search ran, as the command line prints it for pattern files.
+pub fn solve_json(
+    db: &Db,
+    start: &Board,
+    goal: &Board,
+    budget: &Budget,
+) -> Result<Vec<u8>, ApiError> {
+    let solution = solve(db, start, goal, budget)?;
+    let mut body = Vec::with_capacity(128 + solution.moves.len());
+    write_json(&mut body, start, goal, Ok(&solution.moves));
+    if db.patterns().is_some() {
+        with_nodes(&mut body, solution.nodes);
+    }
+    Ok(body)
+}
+
+/// A goal whose blank cell no set of pattern tables serves.
+fn goal_error(e: SolveError, goal: &Board) -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        format!(
+            "{e}; a file built with build-db --board {} --all-goals answers every goal",
+            goal.shape()
+        ),
+    )
+}
