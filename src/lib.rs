@@ -58,8 +58,7 @@ pub use db::build::{
 pub use db::complete::CompleteTables;
 pub use db::database::Database;
 pub use db::error::{
-    shown_path, AnswerError, EnvelopeError, FormatError, LookupError, NeedsCompleteTables,
-    OpenError, WriteError,
+    shown_path, AnswerError, EnvelopeError, FormatError, NeedsCompleteTables, OpenError, WriteError,
 };
 pub use db::format::{write_database, DatabaseWriter, Header, PathTableInfo, TableInfo};
 pub use db::goal_table::GoalTable;
@@ -89,7 +88,6 @@ pub use table::generate::{build_table, build_table_reporting, build_tables, Leve
 /// databases byte by byte (fuzzers, corruption tests, benchmarks). Not
 /// needed to build, open or query a database.
 pub mod raw {
-    pub use crate::db::error::cells_of;
     pub use crate::db::format::{
         bincode_config, check_header, encode_header, page_align, preamble_for, read_envelope,
         section_offsets, Envelope, FileKind, Preamble, COMPLETE_TABLES, FIRST_SECTION, MAGIC,

@@ -9,7 +9,7 @@ use npuzzle::build_pattern_sets;
 use npuzzle::pattern::{BuildProgress, Partition};
 use npuzzle::{
     all_goals, build_database, default_blanks, default_output, default_paths, parse_board,
-    user_data_path, Shape, MAX_TABLE_CELLS, PATHS_MAX_CELLS,
+    user_data_path, Cell, Shape, MAX_TABLE_CELLS, PATHS_MAX_CELLS,
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -288,7 +288,7 @@ fn parse_cell(text: &str, shape: Shape) -> anyhow::Result<usize> {
 }
 
 fn cell_name(shape: Shape, cell: usize) -> String {
-    format!("{},{}", shape.row_of(cell) + 1, shape.col_of(cell) + 1)
+    Cell::of(shape, cell).to_string()
 }
 
 /// The progress bar: hidden for the first second (most builds are over by

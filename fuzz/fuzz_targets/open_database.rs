@@ -13,7 +13,7 @@
 use libfuzzer_sys::fuzz_target;
 use npuzzle::raw::PREAMBLE_LEN;
 use npuzzle::GoalTable;
-use npuzzle::{solvability, Board, Cell, CompleteTables, LookupError};
+use npuzzle::{solvability, AnswerError, Board, Cell, CompleteTables};
 use npuzzle_fuzz::{board_from_bytes, check_with_and_without_checksum_fix};
 
 /// Boards taken from the input, beyond the fixed goals.
@@ -49,7 +49,7 @@ fn check_file(data: &[u8]) {
     for goal in &goals {
         let target = match db.goal_table(goal) {
             Ok(target) => target,
-            Err(LookupError::MissingTable { .. }) => {
+            Err(AnswerError::MissingGoal { .. }) => {
                 assert!(db.table_info(goal.blank()).is_none());
                 assert!(!db.serves(goal.blank()));
                 continue;
@@ -86,10 +86,10 @@ fn check_pair(
     let distance = target.distance(start);
     assert_eq!(db.distance(start, goal), distance);
     match &distance {
-        Err(LookupError::Unsolvable(_)) => assert!(!solvable, "{start:?} -> {goal:?}"),
+        Err(AnswerError::Unsolvable(_)) => assert!(!solvable, "{start:?} -> {goal:?}"),
         // A field that may mean d or d + 63 is resolved by following its
         // moves, which can show damage.
-        Err(e @ LookupError::Corrupt { .. }) => {
+        Err(e @ AnswerError::Corrupt { .. }) => {
             assert!(
                 solvable && !faultless,
                 "distance on a table verify passed: {e}"
@@ -106,8 +106,8 @@ fn check_pair(
             assert_eq!(start.replay(&moves), Some(*goal), "a wrong sequence");
             assert_eq!(db.solve(start, goal).as_deref(), Ok(&moves[..]));
         }
-        Err(LookupError::Unsolvable(_)) => assert!(!solvable),
-        Err(e @ LookupError::Corrupt { .. }) => {
+        Err(AnswerError::Unsolvable(_)) => assert!(!solvable),
+        Err(e @ AnswerError::Corrupt { .. }) => {
             assert!(!faultless, "a table verify passed is corrupt: {e}")
         }
         Err(e) => panic!("solve {start:?} -> {goal:?}: {e}"),

@@ -12,10 +12,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use npuzzle::pattern::{build_table_toward, SolveError, SolveOptions};
+use npuzzle::pattern::{build_table_toward, SolveOptions};
 use npuzzle::raw::PREAMBLE_LEN;
-use npuzzle::PatternTables;
 use npuzzle::{solvability, Board, CompleteTables, Shape};
+use npuzzle::{AnswerError, PatternTables};
 use npuzzle_fuzz::{board_from_bytes, check_with_and_without_checksum_fix, database_bytes};
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
@@ -88,12 +88,8 @@ fn check_solve(db: &PatternTables<&[u8]>, start: &Board, goal: &Board, genuine: 
                 }
             }
         }
-        Err(SolveError::Unsolvable(_)) => assert!(!solvable, "{start:?} -> {goal:?}"),
-        Err(
-            SolveError::GoalBlank { .. }
-            | SolveError::MissingGoalSet { .. }
-            | SolveError::TimedOut { .. },
-        ) => {}
+        Err(AnswerError::Unsolvable(_)) => assert!(!solvable, "{start:?} -> {goal:?}"),
+        Err(AnswerError::MissingGoal { .. } | AnswerError::TimedOut { .. }) => {}
         Err(e) => panic!("solve {start:?} -> {goal:?}: {e}"),
     }
 }

@@ -40,7 +40,7 @@ pub fn to_board(obj: &Bound<'_, PyAny>, shape: Shape) -> PyResult<Board> {
         if board.shape() != shape {
             return Err(errors::parse(
                 py,
-                npuzzle::LookupError::Shape {
+                npuzzle::AnswerError::WrongShape {
                     expected: shape,
                     got: board.shape(),
                 },

@@ -6,9 +6,8 @@
 //! library's, as the command line prints them; only the advice differs
 //! where the command line names a command and Python a function.
 
-use npuzzle::pattern::SolveError;
 use npuzzle::AnswerError;
-use npuzzle::{FormatError, LookupError, OpenError, Origin, Shape, Unsolvable};
+use npuzzle::{FormatError, OpenError, Origin, Shape, Unsolvable};
 use pyo3::exceptions::{PyException, PyOSError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -206,8 +205,9 @@ pub fn needs_complete(py: Python<'_>, what: &str, shape: Shape) -> PyErr {
     )
 }
 
-/// An answer's error, from either kind of database; `partition` is the
-/// pattern database's, for advice.
+/// An answer's error, from either kind of database, with what to do where
+/// the command line says it; `partition` is the pattern database's, for
+/// advice.
 pub fn answer(
     py: Python<'_>,
     e: AnswerError,
@@ -215,27 +215,10 @@ pub fn answer(
     shape: Shape,
     partition: Option<&str>,
 ) -> PyErr {
-    match e {
-        AnswerError::Lookup(e) => lookup(py, e, path, shape),
-        AnswerError::Search(e) => search(py, e, path, shape, partition),
-        AnswerError::NeedsCompleteTables(e) => {
-            raise(py, &classes(py).needs_complete, e.to_string())
-        }
-    }
-}
-
-/// A search's error, with what to do.
-fn search(
-    py: Python<'_>,
-    e: SolveError,
-    path: &Path,
-    shape: Shape,
-    partition: Option<&str>,
-) -> PyErr {
     match &e {
-        SolveError::Unsolvable(why) => unsolvable(py, why),
-        SolveError::WrongShape { .. } => parse(py, e),
-        SolveError::GoalBlank { .. } | SolveError::MissingGoalSet { .. } => raise(
+        AnswerError::Unsolvable(why) => unsolvable(py, why),
+        AnswerError::WrongShape { .. } => parse(py, e),
+        AnswerError::MissingGoal { .. } => raise(
             py,
             &classes(py).missing_table,
             format!(
@@ -243,29 +226,7 @@ fn search(
                 build_call_with(path, shape, partition, true)
             ),
         ),
-        SolveError::TimedOut { .. } => raise(
-            py,
-            &classes(py).timeout,
-            format!("{e}; give a longer timeout=, or use a stronger partition"),
-        ),
-        SolveError::Cancelled { .. } => raise(py, &classes(py).error, e.to_string()),
-    }
-}
-
-/// A lookup's error, with what to do where the command line says it.
-pub fn lookup(py: Python<'_>, e: LookupError, path: &Path, shape: Shape) -> PyErr {
-    match &e {
-        LookupError::Unsolvable(why) => unsolvable(py, why),
-        LookupError::Shape { .. } => parse(py, e),
-        LookupError::MissingTable { .. } => raise(
-            py,
-            &classes(py).missing_table,
-            format!(
-                "{e}; rebuild it with every goal's table: {}",
-                build_call(path, shape, true)
-            ),
-        ),
-        LookupError::Corrupt { .. } => database(
+        AnswerError::Corrupt { .. } => database(
             py,
             format!(
                 "{e}; `query --db {} verify` lists the damage; rebuild it with: {}",
@@ -273,6 +234,15 @@ pub fn lookup(py: Python<'_>, e: LookupError, path: &Path, shape: Shape) -> PyEr
                 build_call(path, shape, false)
             ),
         ),
+        AnswerError::TimedOut { .. } => raise(
+            py,
+            &classes(py).timeout,
+            format!("{e}; give a longer timeout=, or use a stronger partition"),
+        ),
+        AnswerError::Cancelled { .. } => raise(py, &classes(py).error, e.to_string()),
+        AnswerError::NeedsCompleteTables(_) => {
+            raise(py, &classes(py).needs_complete, e.to_string())
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! `Database` and the batches ask a `Target` and need not know which.
 
 use crate::database::PyDatabase;
-use npuzzle::pattern::{Solution, SolveError, SolveOptions};
+use npuzzle::pattern::{Solution, SolveOptions};
 use npuzzle::AnswerError;
 use npuzzle::{solvability, Board, GoalTable, Move};
 use pyo3::exceptions::PyValueError;
@@ -176,7 +176,7 @@ impl Target<'_> {
     /// closest children are the optimal ones and the start needs no search.
     fn best_by_search(&self, position: &Board, goal: &Board) -> Result<Vec<Move>, AnswerError> {
         // The children of an unsolvable start are unsolvable too: say it once.
-        solvability::check(position, goal).map_err(SolveError::Unsolvable)?;
+        solvability::check(position, goal).map_err(AnswerError::Unsolvable)?;
         if position == goal {
             return Ok(Vec::new());
         }

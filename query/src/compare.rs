@@ -4,7 +4,7 @@ use crate::Outcome;
 use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::{search, Algorithm};
-use npuzzle::{CompleteTables, LookupError};
+use npuzzle::{AnswerError, CompleteTables};
 use std::io::Write;
 use std::time::Instant;
 
@@ -37,7 +37,7 @@ pub fn run(db: &CompleteTables<Mmap>, args: &CompareArgs, out: &mut impl Write) 
         truth.clear();
         match target.solve_into(std::hint::black_box(&start), &mut truth) {
             Ok(_) => {}
-            Err(LookupError::Unsolvable(why)) => {
+            Err(AnswerError::Unsolvable(why)) => {
                 writeln!(out, "unsolvable: {why}")?;
                 return Ok(Outcome::Unsolvable);
             }

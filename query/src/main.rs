@@ -17,11 +17,10 @@ mod stats;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use memmap2::Mmap;
-use npuzzle::pattern::{Partition, SolveError};
+use npuzzle::pattern::Partition;
 use npuzzle::{
     excerpt, locate, parse_board, AnswerError, Board, CompleteTables, Database, FormatError,
-    Location, LookupError, NeedsCompleteTables, OpenError, Origin, PatternFormatError,
-    PatternTables, Shape,
+    Location, NeedsCompleteTables, OpenError, Origin, PatternFormatError, PatternTables, Shape,
 };
 use std::io;
 use std::path::{Path, PathBuf};
@@ -186,66 +185,32 @@ fn needs_complete(command: &str, e: NeedsCompleteTables) -> anyhow::Error {
 /// for a damaged one.
 fn with_advice(e: anyhow::Error, path: &Path, db: &Database<Mmap>) -> anyhow::Error {
     let shape = db.shape();
-    if let Some(patterns) = db.patterns() {
-        return pattern_advice(e, path, patterns);
-    }
-    let lookup = e
-        .chain()
-        .find_map(|c| match c.downcast_ref::<AnswerError>() {
-            Some(AnswerError::Lookup(l)) => Some(l),
-            _ => c.downcast_ref::<LookupError>(),
-        });
-    match lookup {
-        Some(LookupError::MissingTable {
-            row, col, present, ..
-        }) => {
+    let answer = e.chain().find_map(|c| c.downcast_ref::<AnswerError>());
+    match (answer, db.patterns()) {
+        (Some(AnswerError::MissingGoal { cell, present, .. }), None) => {
             let mut cmd = build_command(path, shape);
-            let missing = row * shape.cols() + col;
-            for cell in npuzzle::raw::cells_of(*present).chain([missing]) {
-                cmd.push_str(&format!(
-                    " --blank {},{}",
-                    shape.row_of(cell) + 1,
-                    shape.col_of(cell) + 1
-                ));
+            for cell in present.iter().chain([*cell]) {
+                cmd.push_str(&format!(" --blank {cell}"));
             }
             anyhow::anyhow!(
                 "{e:#}; rebuild it with that table too: {cmd} (or with --all-goals, for every goal)"
             )
         }
-        Some(LookupError::Corrupt { .. }) => anyhow::anyhow!(
+        (Some(AnswerError::MissingGoal { .. }), Some(patterns)) => anyhow::anyhow!(
+            "{e:#}; rebuild it with a set for every goal: {} --all-goals",
+            pattern_build_command(path, patterns, false)
+        ),
+        (Some(AnswerError::Corrupt { .. }), _) => anyhow::anyhow!(
             "{e:#}; run `query --db {} verify` to list the damage, then rebuild it with: {}",
             path.display(),
             build_command(path, shape)
         ),
-        _ => e,
-    }
-}
-
-/// [`with_advice`] for a pattern file: the command that rebuilds it with a
-/// set for every goal, or (after `verify`) at all.
-fn pattern_advice(e: anyhow::Error, path: &Path, db: &PatternTables<Mmap>) -> anyhow::Error {
-    let missing_set = e.chain().any(|c| {
-        matches!(
-            c.downcast_ref::<AnswerError>(),
-            Some(AnswerError::Search(SolveError::MissingGoalSet { .. }))
-        ) || matches!(
-            c.downcast_ref::<SolveError>(),
-            Some(SolveError::MissingGoalSet { .. })
-        )
-    });
-    let damaged = e.to_string().ends_with("is damaged");
-    if missing_set {
-        anyhow::anyhow!(
-            "{e:#}; rebuild it with a set for every goal: {} --all-goals",
-            pattern_build_command(path, db, false)
-        )
-    } else if damaged {
-        anyhow::anyhow!(
+        // `verify` found damage: the file is rebuilt as it was built.
+        (None, Some(patterns)) if e.to_string().ends_with("is damaged") => anyhow::anyhow!(
             "{e:#}; rebuild it with: {}",
-            pattern_build_command(path, db, db.sets().len() > 1)
-        )
-    } else {
-        e
+            pattern_build_command(path, patterns, patterns.sets().len() > 1)
+        ),
+        _ => e,
     }
 }
 
@@ -509,14 +474,10 @@ fn plural(count: u64, noun: &str) -> String {
 /// "2,3": a 0-based cell as row,column counted from 1, as every message
 /// and output names cells.
 fn cell_position(shape: Shape, cell: usize) -> String {
-    format!("{},{}", shape.row_of(cell) + 1, shape.col_of(cell) + 1)
+    npuzzle::Cell::of(shape, cell).to_string()
 }
 
 /// "row 2, column 3" for a 0-based cell.
 fn cell_name(shape: Shape, cell: usize) -> String {
-    format!(
-        "row {}, column {}",
-        shape.row_of(cell) + 1,
-        shape.col_of(cell) + 1
-    )
+    npuzzle::Cell::of(shape, cell).name()
 }

@@ -5,7 +5,7 @@ use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::{count_shortest, list_shortest};
 use npuzzle::io::{with_nodes, write_json};
-use npuzzle::pattern::{BoundReport, SolveError, SolveOptions};
+use npuzzle::pattern::{BoundReport, SolveOptions};
 use npuzzle::{move_string, AnswerError, Board, Database, Move};
 use std::io::{self, IsTerminal, Write};
 use std::time::{Duration, Instant};
@@ -310,7 +310,7 @@ fn search(
     match result {
         Ok(solution) => Ok(Ok(solution)),
         Err(e) if e.unsolvable().is_some() => Ok(Err(e.unsolvable().expect("matched").clone())),
-        Err(e @ AnswerError::Search(SolveError::TimedOut { .. })) => Err(anyhow::anyhow!(
+        Err(e @ AnswerError::TimedOut { .. }) => Err(anyhow::anyhow!(
             "{e} (--timeout {} s); a longer --timeout, or a stronger partition (build-db \
              --partition), may find it",
             timeout.unwrap_or_default().as_secs_f64()

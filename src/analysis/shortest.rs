@@ -6,7 +6,7 @@
 //! without any search: counting them is dynamic programming over its layers
 //! (each position once per layer), instant even when the count is huge.
 
-use crate::db::error::LookupError;
+use crate::db::error::AnswerError;
 use crate::db::goal_table::GoalTable;
 use crate::puzzle::board::Move;
 use crate::table::rank::Cursor;
@@ -53,13 +53,13 @@ fn closer<'a>(
 /// assert_eq!(npuzzle::move_string(&best_moves(&target, &start)?), "D");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn best_moves(target: &GoalTable<'_>, start: &crate::Board) -> Result<Vec<Move>, LookupError> {
+pub fn best_moves(target: &GoalTable<'_>, start: &crate::Board) -> Result<Vec<Move>, AnswerError> {
     let position = target.cursor(start)?;
     let distance = target.distance_at(position.rank())?;
     let moves: Vec<Move> = closer(target, &position).map(|(m, _)| m).collect();
     // Every position but the goal has a move one step closer; none means damage.
     if moves.is_empty() && distance > 0 {
-        return Err(LookupError::Corrupt {
+        return Err(AnswerError::Corrupt {
             rank: position.rank(),
         });
     }
@@ -68,7 +68,7 @@ pub fn best_moves(target: &GoalTable<'_>, start: &crate::Board) -> Result<Vec<Mo
 
 /// The number of distinct shortest move sequences from `start` to the goal.
 /// At most 4·3^79 for the 80 moves of the longest boards, so a `u128` holds it.
-pub fn count_shortest(target: &GoalTable<'_>, start: &crate::Board) -> Result<u128, LookupError> {
+pub fn count_shortest(target: &GoalTable<'_>, start: &crate::Board) -> Result<u128, AnswerError> {
     let first = target.cursor(start)?;
     let mut layer: HashMap<u32, (Cursor, u128)> = HashMap::from([(first.rank(), (first, 1))]);
     let distance = target.distance_at(first.rank())?;
@@ -80,7 +80,7 @@ pub fn count_shortest(target: &GoalTable<'_>, start: &crate::Board) -> Result<u1
             }
         }
         if next.is_empty() {
-            return Err(LookupError::Corrupt { rank: first.rank() });
+            return Err(AnswerError::Corrupt { rank: first.rank() });
         }
         layer = next;
     }
@@ -93,7 +93,7 @@ pub fn list_shortest(
     target: &GoalTable<'_>,
     start: &crate::Board,
     limit: usize,
-) -> Result<Vec<Vec<Move>>, LookupError> {
+) -> Result<Vec<Vec<Move>>, AnswerError> {
     let first = target.cursor(start)?;
     let mut found = Vec::new();
     let mut path = Vec::new();

@@ -1,10 +1,11 @@
 //! Opening a database: the header checked, and each goal blank cell routed
 //! to the table that serves it, once, at open.
 
-use crate::db::error::{LookupError, OpenError};
+use crate::db::error::{AnswerError, OpenError};
 use crate::db::format::{check_header, Header, TableInfo};
 use crate::db::goal_table::{check_shape, GoalTable};
 use crate::puzzle::board::{Board, Move};
+use crate::puzzle::cell::{Cell, Cells};
 use crate::puzzle::shape::{Shape, MAX_CELLS};
 use crate::puzzle::symmetry::Symmetry;
 use crate::table::path_table::{Replayer, WORD_BYTES};
@@ -142,7 +143,7 @@ impl<B: AsRef<[u8]>> CompleteTables<B> {
     /// table of a cell that one of the board's symmetries maps the goal's
     /// blank to does: starts and goal are reflected or turned into that
     /// table's frame, and moves come back the same way.
-    pub fn goal_table(&self, goal: &Board) -> Result<GoalTable<'_>, LookupError> {
+    pub fn goal_table(&self, goal: &Board) -> Result<GoalTable<'_>, AnswerError> {
         check_shape(self.shape, goal)?;
         let blank = goal.blank();
         let (slot, symmetry) = self.routes[blank].ok_or_else(|| self.missing_table(blank))?;
@@ -170,12 +171,14 @@ impl<B: AsRef<[u8]>> CompleteTables<B> {
         self.routes.get(blank).is_some_and(Option::is_some)
     }
 
-    fn missing_table(&self, blank: usize) -> LookupError {
-        LookupError::MissingTable {
+    fn missing_table(&self, blank: usize) -> AnswerError {
+        AnswerError::MissingGoal {
             shape: self.shape,
-            row: self.shape.row_of(blank),
-            col: self.shape.col_of(blank),
-            present: self.header.tables.iter().map(|t| 1u16 << t.blank).sum(),
+            cell: Cell::of(self.shape, blank),
+            present: Cells::of(
+                self.shape,
+                self.header.tables.iter().map(|t| t.blank as usize),
+            ),
         }
     }
 
@@ -203,12 +206,12 @@ impl<B: AsRef<[u8]>> CompleteTables<B> {
     }
 
     /// Fewest moves from `start` to `goal`.
-    pub fn distance(&self, start: &Board, goal: &Board) -> Result<u32, LookupError> {
+    pub fn distance(&self, start: &Board, goal: &Board) -> Result<u32, AnswerError> {
         self.goal_table(goal)?.distance(start)
     }
 
     /// One shortest sequence of blank moves from `start` to `goal`.
-    pub fn solve(&self, start: &Board, goal: &Board) -> Result<Vec<Move>, LookupError> {
+    pub fn solve(&self, start: &Board, goal: &Board) -> Result<Vec<Move>, AnswerError> {
         let mut moves = Vec::new();
         self.goal_table(goal)?.solve_into(start, &mut moves)?;
         Ok(moves)

@@ -6,6 +6,8 @@
 
 use crate::db::format::FileKind;
 use crate::db::replace::ReplaceError;
+use crate::pattern::SolveError;
+use crate::puzzle::cell::{Cell, Cells};
 use crate::puzzle::shape::{Shape, ShapeError};
 use crate::puzzle::solvability::Unsolvable;
 use std::borrow::Cow;
@@ -277,43 +279,6 @@ pub struct WriteError {
     pub source: ReplaceError,
 }
 
-/// A question the database cannot answer.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum LookupError {
-    /// The start cannot reach the goal.
-    #[error("unsolvable: {0}")]
-    Unsolvable(Unsolvable),
-    /// A board of another size than the database's.
-    #[error("the board is {got} but the database holds {expected} boards")]
-    Shape {
-        /// The database's board.
-        expected: Shape,
-        /// The board asked about.
-        got: Shape,
-    },
-    /// No table serves goals with the blank in this cell.
-    #[error("{}", missing_table_message(*.shape, *.row, *.col, *.present))]
-    MissingTable {
-        /// The database's board.
-        shape: Shape,
-        /// 0-based row of the goal's blank.
-        row: usize,
-        /// 0-based column of the goal's blank.
-        col: usize,
-        /// The cells whose tables the file holds: bit `b` for cell `b` (see
-        /// [`cells_of`]). A mask keeps the error small, and with it every
-        /// lookup's `Result`.
-        present: u16,
-    },
-    /// A table entry that cannot be right; verifying the file finds all of
-    /// them.
-    #[error("the table for this goal is damaged at rank {rank}")]
-    Corrupt {
-        /// Where the damage showed.
-        rank: u32,
-    },
-}
-
 /// A question that needs every position's distance, asked of a file of
 /// pattern tables, which hold lower bounds for a search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -329,12 +294,57 @@ pub struct NeedsCompleteTables {
 /// Why a question got no answer, from either kind of database.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AnswerError {
-    /// From complete tables.
-    #[error(transparent)]
-    Lookup(#[from] LookupError),
-    /// From a search over pattern tables.
-    #[error(transparent)]
-    Search(#[from] crate::pattern::SolveError),
+    /// The start cannot reach the goal.
+    #[error("unsolvable: {0}")]
+    Unsolvable(Unsolvable),
+    /// A board of another size than the database's.
+    #[error("the board is {got} but the database holds {expected} boards")]
+    WrongShape {
+        /// The database's board.
+        expected: Shape,
+        /// The board asked about.
+        got: Shape,
+    },
+    /// No table (complete tables) or set of tables (pattern tables) serves
+    /// goals with the blank in this cell, nor in any cell a symmetry of the
+    /// board takes it to.
+    #[error(
+        "the database has no table for goals with the blank in {}, nor for any cell that a \
+         reflection or rotation of the board takes it to; it holds tables for the blank at \
+         (row,column) {present}",
+        .cell.name()
+    )]
+    MissingGoal {
+        /// The database's board.
+        shape: Shape,
+        /// The goal's blank cell.
+        cell: Cell,
+        /// The goal blank cells whose tables the file holds.
+        present: Cells,
+    },
+    /// A table entry that cannot be right; verifying the file finds all of
+    /// them.
+    #[error("the table for this goal is damaged at rank {rank}")]
+    Corrupt {
+        /// Where the damage showed.
+        rank: u32,
+    },
+    /// The search's deadline passed before a solution was found.
+    #[error("no solution within the time allowed: stopped at bound {bound} after {nodes} nodes")]
+    TimedOut {
+        /// The bound being searched.
+        bound: u32,
+        /// Nodes generated.
+        nodes: u64,
+    },
+    /// The caller cancelled the search.
+    #[error("search cancelled at bound {bound} after {nodes} nodes")]
+    Cancelled {
+        /// The bound being searched.
+        bound: u32,
+        /// Nodes generated.
+        nodes: u64,
+    },
     /// The question needs complete tables.
     #[error(transparent)]
     NeedsCompleteTables(#[from] NeedsCompleteTables),
@@ -344,28 +354,32 @@ impl AnswerError {
     /// Why the start cannot reach the goal, when that is the reason.
     pub fn unsolvable(&self) -> Option<&Unsolvable> {
         match self {
-            AnswerError::Lookup(LookupError::Unsolvable(why))
-            | AnswerError::Search(crate::pattern::SolveError::Unsolvable(why)) => Some(why),
+            AnswerError::Unsolvable(why) => Some(why),
             _ => None,
         }
     }
 }
 
-/// The cells of a mask of cells, in increasing order.
-pub fn cells_of(mask: u16) -> impl Iterator<Item = usize> {
-    (0..16).filter(move |&c| mask >> c & 1 == 1)
-}
-
-fn missing_table_message(shape: Shape, row: usize, col: usize, present: u16) -> String {
-    let present: Vec<String> = cells_of(present)
-        .map(|c| format!("{},{}", shape.row_of(c) + 1, shape.col_of(c) + 1))
-        .collect();
-    format!(
-        "the database has no table for goals with the blank in row {}, column {}, nor for any \
-         cell that a reflection or rotation of the board takes it to; it holds tables for the \
-         blank at (row,column) {}",
-        row + 1,
-        col + 1,
-        present.join(" "),
-    )
+/// A search's failure as the database's answer. The tables of one set
+/// answer only goals whose blank a symmetry takes to theirs; the database
+/// routes each goal to such a set first, so `GoalBlank` means a set was
+/// asked directly.
+impl From<SolveError> for AnswerError {
+    fn from(e: SolveError) -> AnswerError {
+        match e {
+            SolveError::Unsolvable(why) => AnswerError::Unsolvable(why),
+            SolveError::WrongShape { expected, got } => AnswerError::WrongShape { expected, got },
+            SolveError::GoalBlank {
+                shape,
+                cell,
+                expected,
+            } => AnswerError::MissingGoal {
+                shape,
+                cell,
+                present: Cells::of(shape, [expected.index(shape)]),
+            },
+            SolveError::TimedOut { bound, nodes } => AnswerError::TimedOut { bound, nodes },
+            SolveError::Cancelled { bound, nodes } => AnswerError::Cancelled { bound, nodes },
+        }
+    }
 }

@@ -2,7 +2,7 @@
 //! the renaming of its tiles and, where the table is a symmetric cell's,
 //! the board's reflection or rotation.
 
-use crate::db::error::LookupError;
+use crate::db::error::AnswerError;
 use crate::db::format::TableInfo;
 use crate::puzzle::board::{Board, Move};
 use crate::puzzle::relabel::Relabelling;
@@ -16,11 +16,11 @@ use std::ops::RangeInclusive;
 
 /// That `board` is of the database's board size.
 #[inline(always)]
-pub(crate) fn check_shape(expected: Shape, board: &Board) -> Result<(), LookupError> {
+pub(crate) fn check_shape(expected: Shape, board: &Board) -> Result<(), AnswerError> {
     if board.shape() == expected {
         Ok(())
     } else {
-        Err(LookupError::Shape {
+        Err(AnswerError::WrongShape {
             expected,
             got: board.shape(),
         })
@@ -208,7 +208,7 @@ impl<'a> GoalTable<'a> {
 
     /// The distance of the position with rank `rank` in the table's frame.
     #[inline]
-    pub fn distance_at(&self, rank: u32) -> Result<u32, LookupError> {
+    pub fn distance_at(&self, rank: u32) -> Result<u32, AnswerError> {
         let field = entry::distance_field(self.entries[rank as usize]);
         if field < self.ambiguous {
             return self.resolve(rank, field);
@@ -222,7 +222,7 @@ impl<'a> GoalTable<'a> {
     /// field down, so a damaged entry on the way gives an error.
     #[cold]
     #[inline(never)]
-    fn resolve(&self, rank: u32, field: u8) -> Result<u32, LookupError> {
+    fn resolve(&self, rank: u32, field: u8) -> Result<u32, AnswerError> {
         let mut position = self.ranker.cursor_at(rank);
         for next_field in (0..field).rev() {
             let m = entry::next_move(self.entries[position.rank() as usize]);
@@ -230,9 +230,9 @@ impl<'a> GoalTable<'a> {
             position = self
                 .ranker
                 .step(&position, m)
-                .ok_or(LookupError::Corrupt { rank: from })?;
+                .ok_or(AnswerError::Corrupt { rank: from })?;
             if entry::distance_field(self.entries[position.rank() as usize]) != next_field {
-                return Err(LookupError::Corrupt { rank: from });
+                return Err(AnswerError::Corrupt { rank: from });
             }
         }
         if position == self.goal_cursor {
@@ -247,7 +247,7 @@ impl<'a> GoalTable<'a> {
     // Always inlined: every lookup starts here, and as a call it spilled
     // its registers (a distance lookup took 25 ns instead of 18).
     #[inline(always)]
-    pub fn cursor(&self, start: &Board) -> Result<Cursor, LookupError> {
+    pub fn cursor(&self, start: &Board) -> Result<Cursor, AnswerError> {
         check_shape(self.shape, start)?;
         let board = self.to_table(start);
         let (cursor, inversions) = self.ranker.cursor(&board);
@@ -259,7 +259,7 @@ impl<'a> GoalTable<'a> {
 
     /// Why `start` cannot reach the goal, told in the goal's frame.
     #[cold]
-    fn unsolvable(&self, start: &Board) -> LookupError {
+    fn unsolvable(&self, start: &Board) -> AnswerError {
         let relabelled = Relabelling::to_canonical(&self.goal).apply(start);
         let why = Unsolvable::check(
             self.shape,
@@ -269,12 +269,12 @@ impl<'a> GoalTable<'a> {
         );
         // The table's frame and the goal's agree: symmetries and renaming
         // preserve which positions reach which.
-        LookupError::Unsolvable(why.expect_err("the parities disagree"))
+        AnswerError::Unsolvable(why.expect_err("the parities disagree"))
     }
 
     /// Fewest moves from `start` to the goal.
     #[inline]
-    pub fn distance(&self, start: &Board) -> Result<u32, LookupError> {
+    pub fn distance(&self, start: &Board) -> Result<u32, AnswerError> {
         let rank = self.cursor(start)?.rank();
         self.distance_at(rank)
     }
@@ -291,7 +291,7 @@ impl<'a> GoalTable<'a> {
     // Always inlined, as `cursor` is: a batch answers every line through
     // here, and as a call it costs every line a call and a spill.
     #[inline(always)]
-    pub fn solve_into(&self, start: &Board, moves: &mut Vec<Move>) -> Result<u32, LookupError> {
+    pub fn solve_into(&self, start: &Board, moves: &mut Vec<Move>) -> Result<u32, AnswerError> {
         let position = self.cursor(start)?;
         match self.path_table {
             Some(words) => self.solve_by_words(position, words, moves),
@@ -304,7 +304,7 @@ impl<'a> GoalTable<'a> {
         position: Cursor,
         words: &[u8],
         moves: &mut Vec<Move>,
-    ) -> Result<u32, LookupError> {
+    ) -> Result<u32, AnswerError> {
         let total = self.distance_at(position.rank())?;
         moves.reserve(total as usize);
         let goal = self.goal_cursor.cells();
@@ -323,7 +323,7 @@ impl<'a> GoalTable<'a> {
                 self.replayer
                     .replay::<false>(cells, blank, word, left, goal)
             };
-            (cells, blank) = replayed.ok_or(LookupError::Corrupt { rank })?;
+            (cells, blank) = replayed.ok_or(AnswerError::Corrupt { rank })?;
             moves.extend(path_table::moves(word, left).map(|m| self.move_from_table(m)));
             left = left.saturating_sub(MOVES_PER_WORD);
             if left == 0 {
@@ -332,12 +332,12 @@ impl<'a> GoalTable<'a> {
             // A longer solution goes on with the word of where it has got to.
             let next = self.ranker.rank_cells(cells, blank);
             if self.distance_at(next)? != left {
-                return Err(LookupError::Corrupt { rank });
+                return Err(AnswerError::Corrupt { rank });
             }
             rank = next;
         }
         if cells != goal {
-            return Err(LookupError::Corrupt { rank });
+            return Err(AnswerError::Corrupt { rank });
         }
         Ok(total)
     }
@@ -346,7 +346,7 @@ impl<'a> GoalTable<'a> {
         &self,
         mut position: Cursor,
         moves: &mut Vec<Move>,
-    ) -> Result<u32, LookupError> {
+    ) -> Result<u32, AnswerError> {
         let total = self.distance_at(position.rank())?;
         let mut e = self.entries[position.rank() as usize];
         moves.reserve(total as usize);
@@ -356,17 +356,17 @@ impl<'a> GoalTable<'a> {
             let m = entry::next_move(e);
             let rank = position.rank();
             if !self.ranker.advance(&mut position, m) {
-                return Err(LookupError::Corrupt { rank });
+                return Err(AnswerError::Corrupt { rank });
             }
             e = self.entries[position.rank() as usize];
             field = field.checked_sub(1).unwrap_or(entry::MODULUS as u8 - 1);
             if entry::distance_field(e) != field {
-                return Err(LookupError::Corrupt { rank });
+                return Err(AnswerError::Corrupt { rank });
             }
             moves.push(self.move_from_table(m));
         }
         if position != self.goal_cursor {
-            return Err(LookupError::Corrupt {
+            return Err(AnswerError::Corrupt {
                 rank: position.rank(),
             });
         }

@@ -2,13 +2,14 @@
 //! to the search as slices of the file's bytes, one [`PatternDb`] per set,
 //! and each goal routed to the set of its class of blank cells.
 
+use crate::db::error::AnswerError;
 use crate::db::pattern_file::{
     check_pattern_header, PatternFormatError, PatternHeader, PatternTableInfo,
 };
 use crate::pattern::PatternDb;
-use crate::pattern::SolveError;
 use crate::pattern::{Solution, SolveOptions};
 use crate::puzzle::board::Board;
+use crate::puzzle::cell::{Cell, Cells};
 use crate::puzzle::shape::Shape;
 use crate::puzzle::symmetry::Symmetry;
 use std::ops::Range;
@@ -138,25 +139,25 @@ impl<B: AsRef<[u8]>> PatternTables<B> {
         start: &Board,
         goal: &Board,
         options: &SolveOptions,
-    ) -> Result<Solution, SolveError> {
-        self.set_serving(goal)?.solve_to(start, goal, options)
+    ) -> Result<Solution, AnswerError> {
+        Ok(self.set_serving(goal)?.solve_to(start, goal, options)?)
     }
 
     /// The set that answers toward `goal` ([`PatternTables::set_for`] its
     /// blank), or why none does.
-    pub fn set_serving(&self, goal: &Board) -> Result<&PatternDb<Section<B>>, SolveError> {
+    pub fn set_serving(&self, goal: &Board) -> Result<&PatternDb<Section<B>>, AnswerError> {
         let shape = self.shape();
         if goal.shape() != shape {
-            return Err(SolveError::WrongShape {
+            return Err(AnswerError::WrongShape {
                 expected: shape,
                 got: goal.shape(),
             });
         }
         self.set_for(goal.blank())
-            .ok_or_else(|| SolveError::MissingGoalSet {
+            .ok_or_else(|| AnswerError::MissingGoal {
                 shape,
-                cell: goal.blank(),
-                present: self.sets.iter().map(|s| 1u16 << s.goal_blank()).sum(),
+                cell: Cell::of(shape, goal.blank()),
+                present: Cells::of(shape, self.sets.iter().map(|s| s.goal_blank())),
             })
     }
 
@@ -166,7 +167,7 @@ impl<B: AsRef<[u8]>> PatternTables<B> {
         start: &Board,
         goal: &Board,
         options: &SolveOptions,
-    ) -> Result<u32, SolveError> {
+    ) -> Result<u32, AnswerError> {
         Ok(self.solve(start, goal, options)?.moves.len() as u32)
     }
 }

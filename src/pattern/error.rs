@@ -1,5 +1,6 @@
 //! What can go wrong with patterns, their tables, and searches that use them.
 
+use crate::puzzle::cell::Cell;
 use crate::puzzle::shape::Shape;
 use crate::puzzle::solvability::Unsolvable;
 
@@ -105,26 +106,18 @@ pub enum SolveError {
     Unsolvable(#[from] Unsolvable),
     /// A goal whose blank no symmetry takes to the tables' goal blank.
     #[error(
-        "the goal's blank is in cell {cell}; these tables answer goals with the blank in \
-         cell {expected}, or in a cell a reflection or rotation of the board takes there"
+        "the goal's blank is in {}; these tables answer goals with the blank in {}, or in a \
+         cell a reflection or rotation of the board takes there",
+        .cell.name(),
+        .expected.name()
     )]
     GoalBlank {
-        /// The goal's blank cell.
-        cell: usize,
-        /// The tables' goal blank cell.
-        expected: usize,
-    },
-    /// A goal whose blank is in a class of cells no set of tables in the
-    /// file serves.
-    #[error("{}", missing_set_message(*.shape, *.cell, *.present))]
-    MissingGoalSet {
-        /// The database's board.
+        /// The tables' board.
         shape: Shape,
         /// The goal's blank cell.
-        cell: usize,
-        /// The goal blank cells of the sets the file holds: bit `b` for
-        /// cell `b`.
-        present: u16,
+        cell: Cell,
+        /// The tables' goal blank cell.
+        expected: Cell,
     },
     /// The deadline passed before a solution was found.
     #[error("no solution within the time allowed: stopped at bound {bound} after {nodes} nodes")]
@@ -142,20 +135,4 @@ pub enum SolveError {
         /// Nodes generated.
         nodes: u64,
     },
-}
-
-fn missing_set_message(shape: Shape, cell: usize, present: u16) -> String {
-    let at = |c: usize| format!("{},{}", shape.row_of(c) + 1, shape.col_of(c) + 1);
-    let present: Vec<String> = (0..shape.cells())
-        .filter(|&c| present >> c & 1 == 1)
-        .map(at)
-        .collect();
-    format!(
-        "the pattern database has no tables for goals with the blank in row {}, column {}, \
-         nor for any cell that a reflection or rotation of the board takes it to; it holds \
-         tables for the blank at (row,column) {}",
-        shape.row_of(cell) + 1,
-        shape.col_of(cell) + 1,
-        present.join(" "),
-    )
 }

@@ -213,16 +213,16 @@ impl<'p, 'a> Walker<'p, 'a> {
         }
     }
 
-    /// Searches below the current position, `depth` moves from the start,
-    /// whose last move had code `last` (4 at the start).
-    fn walk(&mut self, depth: u32, estimate: &Estimate, last: u8) -> Flow {
+    /// The children of the current position (blank in `from`, last move
+    /// `last`) into `children`, with each one's direct entry read and its
+    /// transposed placement ranked; returns how many there are.
+    #[inline(always)]
+    fn expand(&mut self, from: usize, last: u8, children: &mut [Child; 4]) -> usize {
         let plan = self.plan;
-        let from = self.position.blank as usize & 15;
         // Every child's direct entry is read before any is used, so that
         // the reads (cache misses in tables of hundreds of megabytes)
         // overlap instead of waiting one for another. The transposed
         // entry is only ranked here, and read where it can matter.
-        let mut children = [Child::default(); 4];
         let mut count = 0;
         for &(code, to) in &plan.steps[from][..plan.step_count[from] as usize] {
             if code ^ 1 == last {
@@ -246,6 +246,16 @@ impl<'p, 'a> Walker<'p, 'a> {
             self.position.slide(from, &plan.image_cell);
             count += 1;
         }
+        count
+    }
+
+    /// Searches below the current position, `depth` moves from the start,
+    /// whose last move had code `last` (4 at the start).
+    fn walk(&mut self, depth: u32, estimate: &Estimate, last: u8) -> Flow {
+        let plan = self.plan;
+        let from = self.position.blank as usize & 15;
+        let mut children = [Child::default(); 4];
+        let count = self.expand(from, last, &mut children);
         for child in &children[..count] {
             if self.nodes >= self.next_check {
                 self.next_check += CHECK_EVERY;

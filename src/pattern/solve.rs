@@ -8,6 +8,7 @@ use super::db::PatternDb;
 use super::error::SolveError;
 use super::search::{ida_star, Solution, SolveOptions};
 use crate::puzzle::board::Board;
+use crate::puzzle::cell::Cell;
 use crate::puzzle::relabel::Relabelling;
 use crate::puzzle::solvability;
 use crate::puzzle::symmetry::Symmetry;
@@ -42,8 +43,9 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
         let home = self.goal_blank();
         let symmetry =
             Symmetry::mapping(shape, goal.blank(), home).ok_or(SolveError::GoalBlank {
-                cell: goal.blank(),
-                expected: home,
+                shape,
+                cell: Cell::of(shape, goal.blank()),
+                expected: Cell::of(shape, home),
             })?;
         let (start, goal) = (symmetry.apply(start), symmetry.apply(goal));
         let canonical = Relabelling::to_canonical(&goal).apply(&start);

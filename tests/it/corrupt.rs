@@ -4,7 +4,7 @@
 
 use npuzzle::raw::{bincode_config, Preamble, PREAMBLE_LEN};
 use npuzzle::Header;
-use npuzzle::{Board, CompleteTables, FormatError, LookupError};
+use npuzzle::{AnswerError, Board, CompleteTables, FormatError};
 
 fn small_db_bytes() -> Vec<u8> {
     std::fs::read(&crate::util::temp_db("2x3").path).unwrap()
@@ -105,7 +105,7 @@ fn damaged_tables_open_but_verify_catches_them_and_solve_never_lies() {
             let mut moves = Vec::new();
             match target.solve_into(start, &mut moves) {
                 Ok(_) => assert_eq!(start.replay(&moves), Some(goal), "{start}"),
-                Err(LookupError::Corrupt { .. }) => {}
+                Err(AnswerError::Corrupt { .. }) => {}
                 Err(e) => panic!("{start}: {e}"),
             }
         }
@@ -149,7 +149,7 @@ fn damaged_path_tables_are_caught_and_solve_never_lies() {
                     assert_eq!(n, *d, "{start}");
                     assert_eq!(start.replay(&moves), Some(goal), "{start}");
                 }
-                Err(LookupError::Corrupt { .. }) => corrupt += 1,
+                Err(AnswerError::Corrupt { .. }) => corrupt += 1,
                 Err(e) => panic!("{start}: {e}"),
             }
         }
@@ -333,7 +333,7 @@ fn verify_names_an_entry_that_claims_a_longer_distance() {
         let start = db.goal_table(&goal).unwrap().board_at(rank);
         let solved = db.solve(&start, &goal);
         if paths {
-            assert_eq!(solved, Err(LookupError::Corrupt { rank }));
+            assert_eq!(solved, Err(AnswerError::Corrupt { rank }));
         } else {
             let moves = solved.unwrap();
             assert_eq!((moves.len(), start.replay(&moves)), (7, Some(goal)));
@@ -382,7 +382,7 @@ fn a_damaged_distance_never_stretches_a_path_table_solution() {
                 let db = open(bad).unwrap();
                 assert_eq!(
                     db.solve(&start, &goal),
-                    Err(LookupError::Corrupt { rank }),
+                    Err(AnswerError::Corrupt { rank }),
                     "{size}: {start} at {d} stored as {field}"
                 );
             }

@@ -2,7 +2,7 @@
 //! replayed solutions, and a plain search that shares no code with the library.
 
 use crate::util::{histogram, plain_bfs, temp_db, A089473};
-use npuzzle::{parse_board, Board, LookupError, Shape};
+use npuzzle::{parse_board, AnswerError, Board, Shape};
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
 
@@ -27,7 +27,7 @@ fn known_distances_and_an_unsolvable_pair() {
     assert_eq!(t.db.distance(&b("283104765"), &goal), Ok(4));
     assert!(matches!(
         t.db.distance(&b("234150768"), &goal),
-        Err(LookupError::Unsolvable(_))
+        Err(AnswerError::Unsolvable(_))
     ));
     assert_eq!(t.db.distance(&b("867254301"), &Board::goal(s)), Ok(31));
     let moves = t.db.solve(&b("123468750"), &Board::goal(s)).unwrap();
@@ -59,7 +59,7 @@ fn agrees_with_plain_bfs(size: &str, goals: usize, starts: usize, seed: u64) {
                     assert_eq!(start.replay(&moves), Some(goal), "{start} -> {goal}");
                     assert_eq!(t.db.distance(&start, &goal), Ok(d));
                 }
-                (None, Err(LookupError::Unsolvable(_))) => {}
+                (None, Err(AnswerError::Unsolvable(_))) => {}
                 (expected, got) => {
                     panic!("{start} -> {goal}: plain BFS {expected:?}, database {got:?}")
                 }

@@ -17,7 +17,7 @@
 use crate::util::{histogram, plain_bfs_within, plain_manhattan, temp_db_with_blanks};
 use npuzzle::analysis::sample;
 use npuzzle::symmetry::Symmetry;
-use npuzzle::{build_table, write_database, Board, CompleteTables, GoalTable, LookupError, Shape};
+use npuzzle::{build_table, write_database, AnswerError, Board, CompleteTables, GoalTable, Shape};
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -95,7 +95,7 @@ fn check_lookups(db: &CompleteTables<memmap2::Mmap>, plain_depth: u32, seed: u64
     // Cell 1 is on an edge, in no corner's class: no table serves it.
     assert!(matches!(
         db.goal_table(&Board::canonical_goal(shape, 1)),
-        Err(LookupError::MissingTable { .. })
+        Err(AnswerError::MissingGoal { .. })
     ));
     farthest
 }
@@ -170,7 +170,7 @@ fn check_random_pairs(db: &CompleteTables<memmap2::Mmap>, draws: usize, seed: u6
             db.distance(&start, &goal),
         ) {
             (Ok(()), Ok(d)) => d,
-            (Err(why), Err(LookupError::Unsolvable(got))) if why == got => continue,
+            (Err(why), Err(AnswerError::Unsolvable(got))) if why == got => continue,
             (rule, got) => {
                 panic!("{start} -> {goal}: the rule says {rule:?}, the database {got:?}")
             }

@@ -14,7 +14,7 @@ use npuzzle::pattern::{
     build_table, Partition, PatternDb, PlacementRanker, SolveError, SolveOptions, UNREACHED,
 };
 use npuzzle::raw::{entry, Ranker};
-use npuzzle::{build_table as build_complete_table, Board, Shape};
+use npuzzle::{build_table as build_complete_table, Board, Cell, Shape};
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
 use std::collections::{HashMap, VecDeque};
@@ -192,10 +192,8 @@ fn goals_in_other_corners_and_with_other_labels_are_solved() {
     let centre = board_of(shape, &[1, 2, 3, 4, 0, 5, 6, 7, 8]);
     assert!(matches!(
         db.solve_to(&Board::goal(shape), &centre, &SolveOptions::default()),
-        Err(SolveError::GoalBlank {
-            cell: 4,
-            expected: 8
-        })
+        Err(SolveError::GoalBlank { cell, expected, .. })
+            if cell == Cell::of(shape, 4) && expected == Cell::of(shape, 8)
     ));
     // Unsolvable: two tiles swapped.
     let swapped = board_of(shape, &[2, 1, 3, 4, 5, 6, 7, 8, 0]);

@@ -8,7 +8,7 @@
 //! to keep one, copy it into a named test.
 
 use npuzzle::raw::Ranker;
-use npuzzle::{parse_board, solvability, Board, CompleteTables, LookupError, Move, Shape};
+use npuzzle::{parse_board, solvability, AnswerError, Board, CompleteTables, Move, Shape};
 use proptest::prelude::*;
 use proptest::sample::select;
 use std::sync::OnceLock;
@@ -274,8 +274,8 @@ proptest! {
     fn solutions_replay_to_the_goal_in_distance_moves((size, start, goal) in pair()) {
         let db = database(size);
         if solvability::check(&start, &goal).is_err() {
-            prop_assert!(matches!(db.distance(&start, &goal), Err(LookupError::Unsolvable(_))));
-            prop_assert!(matches!(db.solve(&start, &goal), Err(LookupError::Unsolvable(_))));
+            prop_assert!(matches!(db.distance(&start, &goal), Err(AnswerError::Unsolvable(_))));
+            prop_assert!(matches!(db.solve(&start, &goal), Err(AnswerError::Unsolvable(_))));
         }
         let start = solvable(start, &goal);
         let moves = db.solve(&start, &goal).unwrap();

@@ -16,8 +16,8 @@ use npuzzle::all_goals;
 use npuzzle::analysis::survey_all;
 use npuzzle::analysis::{count_shortest, list_shortest};
 use npuzzle::{
-    build_tables, move_string, solvability, symmetry, write_database, Board, CompleteTables,
-    GoalTable, LookupError, Move, Shape, Table,
+    build_tables, move_string, solvability, symmetry, write_database, AnswerError, Board, Cell,
+    Cells, CompleteTables, GoalTable, Move, Shape, Table,
 };
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, Rng, SeedableRng};
@@ -105,11 +105,11 @@ fn check_random_pairs(size: &str, pairs: usize, seed: u64) {
                 assert_eq!(moves.len() as u32, *d, "{start} -> {goal}");
                 assert_eq!(start.replay(&moves), Some(goal), "{start} -> {goal}");
             }
-            (Err(own_err @ LookupError::Unsolvable(_)), Err(got)) => {
+            (Err(own_err @ AnswerError::Unsolvable(_)), Err(got)) => {
                 assert_eq!(got.to_string(), own_err.to_string(), "{start} -> {goal}");
                 // Told in the goal's frame: the verdict of the direct check.
                 let direct = solvability::check(&start, &goal).unwrap_err();
-                assert_eq!(got, LookupError::Unsolvable(direct), "{start} -> {goal}");
+                assert_eq!(got, AnswerError::Unsolvable(direct), "{start} -> {goal}");
                 unsolvable += 1;
             }
             (_, got) => panic!("{start} -> {goal}: own table {own:?}, symmetric {got:?}"),
@@ -160,11 +160,10 @@ fn one_edge_table_serves_the_edges_only() {
     assert_eq!(served, [1, 3, 5, 7]);
 
     let corner = Board::canonical_goal(shape, 0);
-    let missing = LookupError::MissingTable {
+    let missing = AnswerError::MissingGoal {
         shape,
-        row: 0,
-        col: 0,
-        present: 1 << 7,
+        cell: Cell::of(shape, 0),
+        present: Cells::of(shape, [7]),
     };
     assert_eq!(db.goal_table(&corner).err(), Some(missing.clone()));
     assert_eq!(
@@ -178,7 +177,7 @@ fn one_edge_table_serves_the_edges_only() {
     let centre = Board::canonical_goal(shape, 4);
     assert!(matches!(
         db.goal_table(&centre).err(),
-        Some(LookupError::MissingTable { row: 1, col: 1, .. })
+        Some(AnswerError::MissingGoal { cell, .. }) if cell == Cell::of(shape, 4)
     ));
 }
 

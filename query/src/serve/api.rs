@@ -31,7 +31,7 @@ use axum::routing::get;
 use axum::Router;
 use npuzzle::analysis::{parse_distances, sample, SampleError};
 use npuzzle::io::write_json;
-use npuzzle::{Board, LookupError, Shape, Unsolvable};
+use npuzzle::{AnswerError, Board, Shape, Unsolvable};
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
 use serde_json::json;
@@ -183,17 +183,39 @@ pub(super) fn unsolvable_error(why: &Unsolvable, pair: Option<(&Board, &Board)>)
     }
 }
 
-/// A lookup's failure as an answer; `pair` is the start and goal, for the
-/// unsolvable answer's body.
-pub(super) fn lookup_error(e: LookupError, pair: Option<(&Board, &Board)>) -> ApiError {
+/// A question's failure as an answer; `pair` is the start and goal, for
+/// the unsolvable answer's body, and `timeout` the server's `--timeout`,
+/// for the message when a search runs out of it.
+pub(super) fn answer_error(
+    e: AnswerError,
+    pair: Option<(&Board, &Board)>,
+    timeout: Duration,
+) -> ApiError {
     match e {
-        LookupError::Unsolvable(why) => unsolvable_error(&why, pair),
-        e @ LookupError::MissingTable { .. } => ApiError::new(StatusCode::NOT_FOUND, e.to_string()),
-        e @ LookupError::Shape { .. } => ApiError::bad(e.to_string()),
-        e @ LookupError::Corrupt { .. } => ApiError::new(
+        AnswerError::Unsolvable(why) => unsolvable_error(&why, pair),
+        e @ AnswerError::MissingGoal { shape, .. } => ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!(
+                "{e}; a file built with build-db --board {shape} --all-goals answers every goal"
+            ),
+        ),
+        e @ AnswerError::WrongShape { .. } => ApiError::bad(e.to_string()),
+        e @ AnswerError::Corrupt { .. } => ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             format!("{e}; run `query verify` on the server's database"),
         ),
+        e @ (AnswerError::TimedOut { .. } | AnswerError::Cancelled { .. }) => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "{e} (the server's --timeout is {} s); a position closer to the goal, a \
+                 longer serve --timeout, or a stronger partition (build-db --partition) may \
+                 be answered",
+                timeout.as_secs_f64()
+            ),
+        ),
+        e @ AnswerError::NeedsCompleteTables(_) => {
+            ApiError::new(StatusCode::NOT_FOUND, e.to_string())
+        }
     }
 }
 
@@ -428,7 +450,9 @@ async fn random(State(server): State<Shared>, p: Params) -> Result<Response, Api
     };
     let drawn = searching(&server, shape, move |db, _| {
         let db = kind::complete(db, "drawing positions at a given distance")?;
-        let target = db.goal_table(&goal).map_err(|e| lookup_error(e, None))?;
+        let target = db
+            .goal_table(&goal)
+            .map_err(|e| answer_error(e, None, Duration::ZERO))?;
         let positions =
             sample(&target, distances.clone(), count, &mut rng).map_err(|e| match e {
                 SampleError::Damaged => {
@@ -468,7 +492,9 @@ async fn histogram(State(server): State<Shared>, p: Params) -> Result<Response, 
     let db = p.db(&server.boards)?;
     let goal = p.goal(db.shape())?;
     let db = kind::complete(db, "counting positions at each distance")?;
-    let target = db.goal_table(&goal).map_err(|e| lookup_error(e, None))?;
+    let target = db
+        .goal_table(&goal)
+        .map_err(|e| answer_error(e, None, Duration::ZERO))?;
     let value = crate::histogram::json(&goal, &target.info().counts);
     Ok(json_ok(&value))
 }

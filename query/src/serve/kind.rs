@@ -4,12 +4,12 @@
 //! Every use of the library's kind-aware types is in this file, so that the
 //! routes ask for answers and a refusal, and never match on a kind.
 
-use super::api::{lookup_error, unsolvable_error, ApiError};
+use super::api::{answer_error, unsolvable_error, ApiError};
 use axum::http::StatusCode;
 use memmap2::Mmap;
 use npuzzle::io::{with_nodes, write_json};
-use npuzzle::pattern::{Solution, SolveError, SolveOptions};
-use npuzzle::{AnswerError, Board, CompleteTables, Database, Kind, Move};
+use npuzzle::pattern::{Solution, SolveOptions};
+use npuzzle::{Board, Cells, CompleteTables, Database, Kind, Move};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -40,8 +40,9 @@ pub fn partition(db: &Db) -> Option<&str> {
 
 /// The goal blank cells answered: those with a table (or a set of pattern
 /// tables) of their own or through a symmetry of the board.
-pub fn blanks(db: &Db) -> Vec<usize> {
-    (0..db.shape().cells()).filter(|&c| db.serves(c)).collect()
+pub fn blanks(db: &Db) -> Cells {
+    let shape = db.shape();
+    Cells::of(shape, (0..shape.cells()).filter(|&c| db.serves(c)))
 }
 
 /// The complete tables, or the one refusal for what needs them: `what`
@@ -67,7 +68,7 @@ pub fn solve(db: &Db, start: &Board, goal: &Board, budget: &Budget) -> Result<So
         ..SolveOptions::default()
     };
     db.solve(start, goal, &options)
-        .map_err(|e| answer_error(e, (start, goal), budget))
+        .map_err(|e| answer_error(e, Some((start, goal)), budget.timeout))
 }
 
 /// A legal move, the board it leads to, and that board's distance.
@@ -83,13 +84,17 @@ pub fn neighbours(
 ) -> Result<(u32, Vec<Neighbour>), ApiError> {
     match db.complete() {
         Ok(db) => {
-            let target = db.goal_table(goal).map_err(|e| lookup_error(e, None))?;
+            let target = db
+                .goal_table(goal)
+                .map_err(|e| answer_error(e, None, budget.timeout))?;
             let distance = target
                 .distance(start)
-                .map_err(|e| lookup_error(e, Some((start, goal))))?;
+                .map_err(|e| answer_error(e, Some((start, goal)), budget.timeout))?;
             let mut moves = Vec::with_capacity(4);
             for (m, next) in start.successors() {
-                let after = target.distance(&next).map_err(|e| lookup_error(e, None))?;
+                let after = target
+                    .distance(&next)
+                    .map_err(|e| answer_error(e, None, budget.timeout))?;
                 moves.push((m, next, after));
             }
             Ok((distance, moves))
@@ -118,34 +123,6 @@ pub fn neighbours(
     }
 }
 
-/// A failure of either kind as an answer: `pair` is the start and goal, for
-/// the unsolvable answer's body.
-fn answer_error(e: AnswerError, pair: (&Board, &Board), budget: &Budget) -> ApiError {
-    let e = match e {
-        AnswerError::Lookup(e) => return lookup_error(e, Some(pair)),
-        AnswerError::Search(e) => e,
-        e @ AnswerError::NeedsCompleteTables(_) => {
-            return ApiError::new(StatusCode::NOT_FOUND, e.to_string())
-        }
-    };
-    match e {
-        SolveError::Unsolvable(why) => unsolvable_error(&why, Some(pair)),
-        e @ SolveError::WrongShape { .. } => ApiError::bad(e.to_string()),
-        e @ (SolveError::GoalBlank { .. } | SolveError::MissingGoalSet { .. }) => {
-            goal_error(e, pair.1)
-        }
-        e @ (SolveError::TimedOut { .. } | SolveError::Cancelled { .. }) => ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!(
-                "{e} (the server's --timeout is {} s); a position closer to the goal, a \
-                 longer serve --timeout, or a stronger partition (build-db --partition) may \
-                 be answered",
-                budget.timeout.as_secs_f64()
-            ),
-        ),
-    }
-}
-
 /// The default goal's largest distance, known without a search only from
 /// complete tables.
 pub fn max_distance(db: &Db, goal: &Board) -> Option<u32> {
@@ -156,11 +133,8 @@ pub fn max_distance(db: &Db, goal: &Board) -> Option<u32> {
 /// Whether the file answers toward `goal`, refused as every route refuses
 /// a goal whose blank cell has no table.
 pub fn check_goal(db: &Db, goal: &Board) -> Result<(), ApiError> {
-    db.check_goal(goal).map_err(|e| match e {
-        AnswerError::Lookup(e) => lookup_error(e, None),
-        AnswerError::Search(e) => goal_error(e, goal),
-        e => ApiError::bad(e.to_string()),
-    })
+    db.check_goal(goal)
+        .map_err(|e| answer_error(e, None, Duration::ZERO))
 }
 
 /// `solve --json`'s object for one shortest solution, with `nodes` where a
@@ -178,15 +152,4 @@ pub fn solve_json(
         with_nodes(&mut body, solution.nodes);
     }
     Ok(body)
-}
-
-/// A goal whose blank cell no set of pattern tables serves.
-fn goal_error(e: SolveError, goal: &Board) -> ApiError {
-    ApiError::new(
-        StatusCode::NOT_FOUND,
-        format!(
-            "{e}; a file built with build-db --board {} --all-goals answers every goal",
-            goal.shape()
-        ),
-    )
 }
