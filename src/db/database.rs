@@ -129,8 +129,8 @@ impl<B: AsRef<[u8]>> Database<B> {
     /// every line.
     pub fn check_goal(&self, goal: &Board) -> Result<(), AnswerError> {
         match &self.kind {
-            Kind::Complete(db) => db.goal_table(goal).map(|_| ()).map_err(Into::into),
-            Kind::Pattern(db) => db.set_serving(goal).map(|_| ()).map_err(Into::into),
+            Kind::Complete(db) => db.goal_table(goal).map(|_| ()),
+            Kind::Pattern(db) => db.set_serving(goal).map(|_| ()),
         }
     }
 
