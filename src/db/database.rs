@@ -136,7 +136,7 @@ impl<B: AsRef<[u8]>> Database<B> {
 
     /// Prepares lookups toward one goal; needs complete tables.
     pub fn goal_table(&self, goal: &Board) -> Result<GoalTable<'_>, AnswerError> {
-        Ok(self.complete()?.goal_table(goal)?)
+        self.complete()?.goal_table(goal)
     }
 
     /// One shortest sequence of blank moves from `start` to `goal`, and the
