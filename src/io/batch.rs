@@ -252,12 +252,12 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
             Answers::Lookup { tables, default } => {
                 let table = match goal {
                     None => *default,
-                    Some(goal) => tables.goal_table(&goal).map_err(|e| (goal, e.into()))?,
+                    Some(goal) => tables.goal_table(&goal).map_err(|e| (goal, e))?,
                 };
                 let goal = *table.goal();
                 match table.solve_into(start, &mut self.moves) {
                     Ok(distance) => Ok((goal, distance, None)),
-                    Err(e) => Err((goal, e.into())),
+                    Err(e) => Err((goal, e)),
                 }
             }
             Answers::Search {
@@ -275,7 +275,7 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
                         self.moves = solution.moves;
                         Ok((goal, self.moves.len() as u32, Some(solution.nodes)))
                     }
-                    Err(e) => Err((goal, e.into())),
+                    Err(e) => Err((goal, e)),
                 }
             }
         }
