@@ -16,7 +16,7 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
 cargo build --release --quiet -p build-db
-cargo build --release --quiet -p npuzzle --bin query
+cargo build --release --quiet -p query
 target="${CARGO_TARGET_DIR:-target}/release"
 "$target/build-db" --board 4x4 --partition "$partition" --out "$tmp/4x4.db" --quiet
 

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 requests=${1:-50000}
 connections=${2:-64}
-cargo build --release --bin query --example load --quiet
+cargo build --release -p query -p npuzzle --example load --quiet
 cargo build --release -p build-db --quiet
 bin=$PWD/target/release
 work=$(mktemp -d)

@@ -29,7 +29,7 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
 cargo build --release --quiet -p build-db
-cargo build --release --quiet -p npuzzle --bin query --example positions
+cargo build --release --quiet -p query -p npuzzle --example positions
 target="${CARGO_TARGET_DIR:-target}/release"
 
 # One figure line per build and per solve run, for the summary below.
