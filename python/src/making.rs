@@ -2,7 +2,7 @@
 //! bar on `sys.stderr` where the session is interactive.
 
 use crate::errors;
-use npuzzle::{all_goals, build_database, default_blanks, default_paths, Level, Shape};
+use npuzzle::{all_goals, default_blanks, default_paths, BuildProgress, Plan, Shape};
 use pyo3::prelude::*;
 use std::path::Path;
 use std::sync::Mutex;
@@ -77,13 +77,13 @@ pub fn build(
     // Positions found so far over all tables, per table.
     let found = Mutex::new(vec![0u64; tables]);
     let total = shape.positions() * tables as u64;
-    let on_level = |table: usize, level: Level| {
+    let on_level = |table: usize, level: BuildProgress| {
         if !progress {
             return;
         }
         let done: u64 = {
             let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
-            found[table] = level.total;
+            found[table] = level.reached;
             found.iter().sum()
         };
         let fraction = done as f64 / total as f64;
@@ -98,7 +98,12 @@ pub fn build(
             level.distance
         ));
     };
-    let built = py.detach(|| build_database(path, shape, &blanks, default_paths(shape), &on_level));
+    let plan = Plan::Complete {
+        shape,
+        blanks,
+        paths: default_paths(shape),
+    };
+    let built = py.detach(|| npuzzle::build(path, &plan, &on_level));
     if progress {
         write_stderr("\n");
     }

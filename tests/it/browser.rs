@@ -38,7 +38,12 @@ fn server() -> Server {
     for (size, blanks) in [("2x3", vec![0, 1, 2, 3, 4, 5]), ("3x3", vec![8, 7, 4])] {
         let shape: npuzzle::Shape = size.parse().unwrap();
         let path = dir.path().join(format!("{size}.db"));
-        npuzzle::build_database(&path, shape, &blanks, true, &|_, _| {}).unwrap();
+        let plan = npuzzle::Plan::Complete {
+            shape,
+            blanks,
+            paths: true,
+        };
+        npuzzle::build(&path, &plan, &|_, _| {}).unwrap();
         args.extend(["--db".into(), path.to_str().unwrap().to_string()]);
     }
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("query"))

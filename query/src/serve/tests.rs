@@ -29,7 +29,12 @@ fn files() -> &'static Files {
         let build = |name: &str, size: &str, blanks: &[usize]| {
             let shape: Shape = size.parse().unwrap();
             let path = dir.path().join(name);
-            npuzzle::build_database(&path, shape, blanks, true, &|_, _| {}).unwrap();
+            let plan = npuzzle::Plan::Complete {
+                shape,
+                blanks: blanks.to_vec(),
+                paths: true,
+            };
+            npuzzle::build(&path, &plan, &|_, _| {}).unwrap();
             path
         };
         Files {
