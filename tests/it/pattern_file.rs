@@ -508,9 +508,9 @@ fn inconsistent_sets_are_refused_at_open() {
     let cases: Vec<(Change, &str, &str)> = vec![
         (|h| h.tables.clear(), "it lists no tables", "NoTables"),
         (
-            |h| h.tables[3].goal_blank = 9,
-            "table 1 of set 1 has its goal blank in cell 9",
-            "BlankOutside { at: TableAt { set: Some(1), table: 1 }",
+            |h| h.tables[2..4].iter_mut().for_each(|t| t.goal_blank = 9),
+            "table 0 of set 1 has its goal blank in cell 9",
+            "BlankOutside { at: TableAt { set: Some(1), table: 0 }",
         ),
         // Cell 6 is a corner, as is set 0's cell 8.
         (
