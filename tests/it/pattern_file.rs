@@ -498,14 +498,28 @@ fn with_header(good: &[u8], change: impl FnOnce(&mut Header)) -> Vec<u8> {
 fn inconsistent_sets_are_refused_at_open() {
     let good = std::fs::read(all_goals_pattern_file()).unwrap();
     assert!(PatternTables::from_bytes(with_header(&good, |_| {})).is_ok());
-    type Change = fn(&mut Header);
-    let refused = |change: Change| {
-        PatternTables::from_bytes(with_header(&good, change))
+    for (change, expected, variant) in inconsistent_headers() {
+        let err = PatternTables::from_bytes(with_header(&good, change))
             .err()
-            .expect("refused")
-    };
-    // Each change, a part of its message, and the start of its variant.
-    let cases: Vec<(Change, &str, &str)> = vec![
+            .expect(expected);
+        assert!(format!("{err:?}").starts_with(variant), "{err:?}");
+        let err = err.to_string();
+        assert!(err.contains(expected), "{err}");
+        assert!(err.starts_with("the header is inconsistent: "), "{err}");
+    }
+}
+
+type Change = fn(&mut Header);
+
+/// Changes of the all-goals file's header, each with a part of its message
+/// and the start of its variant.
+fn inconsistent_headers() -> Vec<(Change, &'static str, &'static str)> {
+    [inconsistent_sets(), inconsistent_tables()].concat()
+}
+
+/// Changes of the sets and the partition.
+fn inconsistent_sets() -> Vec<(Change, &'static str, &'static str)> {
+    vec![
         (|h| h.tables.clear(), "it lists no tables", "NoTables"),
         (
             |h| h.tables[2..4].iter_mut().for_each(|t| t.goal_blank = 9),
@@ -546,6 +560,12 @@ fn inconsistent_sets_are_refused_at_open() {
             "tile 9",
             "Partition(",
         ),
+    ]
+}
+
+/// Changes of one table's description.
+fn inconsistent_tables() -> Vec<(Change, &'static str, &'static str)> {
+    vec![
         (
             |h| {
                 h.tables[1].path_table = Some(npuzzle::PathTableInfo {
@@ -601,12 +621,5 @@ fn inconsistent_sets_are_refused_at_open() {
             "table 0 lists tiles, but the file has no partition",
             "TilesInComplete { at: TableAt { set: None, table: 0 }",
         ),
-    ];
-    for (change, expected, variant) in cases {
-        let err = refused(change);
-        assert!(format!("{err:?}").starts_with(variant), "{err:?}");
-        let err = err.to_string();
-        assert!(err.contains(expected), "{err}");
-        assert!(err.starts_with("the header is inconsistent: "), "{err}");
-    }
+    ]
 }
