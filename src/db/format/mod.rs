@@ -190,34 +190,19 @@ impl Header {
     /// header for complete tables, by its set and its index in the set for
     /// a pattern database.
     pub fn tables_at(&self) -> Vec<TableAt> {
-        let mut at: Vec<TableAt> = Vec::with_capacity(self.tables.len());
-        for (index, t) in self.tables.iter().enumerate() {
-            at.push(match (&self.partition, at.last()) {
-                (None, _) => TableAt {
-                    set: None,
-                    table: index,
-                },
-                (Some(_), None) => TableAt {
-                    set: Some(0),
-                    table: 0,
-                },
-                (Some(_), Some(last)) => {
-                    let set = last.set.unwrap_or(0);
-                    if self.tables[index - 1].goal_blank == t.goal_blank {
-                        TableAt {
-                            set: Some(set),
-                            table: last.table + 1,
-                        }
-                    } else {
-                        TableAt {
-                            set: Some(set + 1),
-                            table: 0,
-                        }
-                    }
-                }
-            });
+        if self.partition.is_none() {
+            let at = |table| TableAt { set: None, table };
+            return (0..self.tables.len()).map(at).collect();
         }
-        at
+        self.sets()
+            .enumerate()
+            .flat_map(|(set, tables)| {
+                (0..tables.len()).map(move |table| TableAt {
+                    set: Some(set),
+                    table,
+                })
+            })
+            .collect()
     }
 }
 
