@@ -8,7 +8,7 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use npuzzle::all_goals;
 use npuzzle::symmetry::Symmetry;
-use npuzzle::{build_database, build_tables, Board, CompleteTables, Shape};
+use npuzzle::{build, build_tables, Board, CompleteTables, Plan, Shape};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -22,7 +22,12 @@ fn three_by_four_db() -> (Option<tempfile::TempDir>, CompleteTables<memmap2::Mma
     }
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("3x4.db");
-    build_database(&path, shape, &[shape.cells() - 1], false, &|_, _| {}).unwrap();
+    let plan = Plan::Complete {
+        shape,
+        blanks: vec![shape.cells() - 1],
+        paths: false,
+    };
+    build(&path, &plan, &|_, _| {}).unwrap();
     let db = CompleteTables::open(&path).unwrap();
     (Some(dir), db)
 }

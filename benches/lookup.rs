@@ -4,8 +4,8 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use npuzzle::raw::build_each;
 use npuzzle::raw::Ranker;
 use npuzzle::{
-    build_database, build_table, build_table_reporting, build_tables, parse_board, solvability,
-    Board, CompleteTables, Shape,
+    build, build_table, build_table_reporting, build_tables, parse_board, solvability, Board,
+    CompleteTables, Shape,
 };
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
@@ -19,7 +19,12 @@ fn three_by_three_db(
     let shape = Shape::THREE_BY_THREE;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("3x3.db");
-    build_database(&path, shape, blanks, paths, &|_, _| {}).unwrap();
+    let plan = npuzzle::Plan::Complete {
+        shape,
+        blanks: blanks.to_vec(),
+        paths,
+    };
+    build(&path, &plan, &|_, _| {}).unwrap();
     let db = CompleteTables::open(&path).unwrap();
     (dir, db)
 }

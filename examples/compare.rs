@@ -10,7 +10,7 @@
 //! exits with status 1. Then it prints how long each took.
 
 use npuzzle::analysis::{search, Algorithm};
-use npuzzle::{build_database, solvability, Board, CompleteTables, Move, Shape};
+use npuzzle::{build, solvability, Board, CompleteTables, Move, Plan, Shape};
 use pathfinding::prelude::{astar, idastar};
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
@@ -142,7 +142,12 @@ fn compare() -> Result<(), String> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let path = dir.path().join("3x3.db");
     let blanks: Vec<usize> = (0..shape.cells()).collect();
-    build_database(&path, shape, &blanks, true, &|_, _| {}).map_err(|e| e.to_string())?;
+    let plan = Plan::Complete {
+        shape,
+        blanks,
+        paths: true,
+    };
+    build(&path, &plan, &|_, _| {}).map_err(|e| e.to_string())?;
     let db = CompleteTables::open(&path).map_err(|e| e.to_string())?;
     let build_time = began.elapsed();
     let target = db.goal_table(&goal).map_err(|e| e.to_string())?;

@@ -125,7 +125,7 @@ fn main() -> anyhow::Result<ExitCode> {
                     if p.found > 0 && args.verbose {
                         eprintln!(
                             "pattern {index}: cost {:>2}: {:>10} found, {:>10} of {}",
-                            p.cost, p.found, p.reached, p.placements
+                            p.distance, p.found, p.reached, p.entries
                         );
                     }
                 })

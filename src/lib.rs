@@ -52,7 +52,7 @@ pub mod io;
 pub mod pattern;
 
 pub use db::build::{
-    all_goals, build_database, default_blanks, default_paths, Built, ALL_GOALS_MAX_CELLS,
+    all_goals, build, default_blanks, default_paths, BuildError, Built, Plan, ALL_GOALS_MAX_CELLS,
     DEFAULT_PATHS_MAX_CELLS, PATHS_MAX_CELLS,
 };
 pub use db::complete::CompleteTables;
@@ -60,17 +60,11 @@ pub use db::database::Database;
 pub use db::error::{
     shown_path, AnswerError, EnvelopeError, FormatError, NeedsCompleteTables, OpenError, WriteError,
 };
-pub use db::format::{write_database, DatabaseWriter, Header, PathTableInfo, TableInfo};
+pub use db::format::write::write_database;
+pub use db::format::{Header, PathTableInfo, TableAt, TableInfo};
 pub use db::goal_table::GoalTable;
 pub use db::locate::{
     default_output, locate, user_data_dir, user_data_path, Location, Origin, DB_ENV,
-};
-pub use db::pattern_build::{
-    build_pattern_database, build_pattern_sets, BuiltPatterns, PatternBuildError,
-};
-pub use db::pattern_file::{
-    check_pattern_header, encode_pattern_header, PatternFormatError, PatternHeader, PatternSetInfo,
-    PatternTableInfo, PatternWriter, PATTERN_FILE, PATTERN_MAGIC, PATTERN_VERSION,
 };
 pub use db::patterns::{PatternTables, Section};
 pub use db::replace::ReplaceError;
@@ -82,16 +76,17 @@ pub use puzzle::shape::{Shape, ShapeError, MAX_CELLS, MAX_TABLE_CELLS};
 pub use puzzle::solvability;
 pub use puzzle::solvability::Unsolvable;
 pub use puzzle::symmetry::{self, Symmetry};
-pub use table::generate::{build_table, build_table_reporting, build_tables, Level, Table};
+pub use table::generate::{build_table, build_table_reporting, build_tables, BuildProgress, Table};
 
 /// The file's layout and the tables' encoding, for tools that read or write
 /// databases byte by byte (fuzzers, corruption tests, benchmarks). Not
 /// needed to build, open or query a database.
 pub mod raw {
+    pub use crate::db::format::check::{check_header, read_envelope, Checked};
+    pub use crate::db::format::write::Writer;
     pub use crate::db::format::{
-        bincode_config, check_header, encode_header, page_align, preamble_for, read_envelope,
-        section_offsets, Envelope, FileKind, Preamble, COMPLETE_TABLES, FIRST_SECTION, MAGIC,
-        MAX_HEADER_LEN, PAGE, PREAMBLE_LEN, VERSION,
+        bincode_config, encode_header, page_align, section_offsets, Preamble, FIRST_SECTION, MAGIC,
+        MAX_HEADER_LEN, OLD_PATTERN_MAGIC, PAGE, PREAMBLE_LEN, VERSION,
     };
     pub use crate::table::entry;
     pub use crate::table::generate::{

@@ -5,11 +5,10 @@
 use anyhow::{bail, Context};
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use npuzzle::build_pattern_sets;
-use npuzzle::pattern::{BuildProgress, Partition};
+use npuzzle::pattern::Partition;
 use npuzzle::{
-    all_goals, build_database, default_blanks, default_output, default_paths, parse_board,
-    user_data_path, Cell, Shape, MAX_TABLE_CELLS, PATHS_MAX_CELLS,
+    all_goals, build, default_blanks, default_output, default_paths, parse_board, user_data_path,
+    BuildProgress, Built, Cell, Plan, Shape, MAX_TABLE_CELLS, PATHS_MAX_CELLS,
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -104,34 +103,36 @@ fn run(args: &Args) -> anyhow::Result<()> {
     if args.partition.is_some() || shape.cells() > MAX_TABLE_CELLS {
         return run_patterns(args);
     }
-    let blanks = chosen_blanks(args)?;
     let paths = chosen_paths(args)?;
+    let plan = Plan::Complete {
+        shape,
+        blanks: chosen_blanks(args)?,
+        paths,
+    };
     let path = output_path(args)?;
     let started = Instant::now();
-    let progress = Progress::new(
-        shape.positions() * blanks.len() as u64,
-        blanks.len(),
-        args.quiet,
-    );
-    let built = build_database(&path, shape, &blanks, paths, &|table, level| {
-        progress.level(table, level)
-    });
-    // Cleared before any error is printed, too.
-    progress.bar.finish_and_clear();
-    let built = built?;
+    let built = run_build(&path, &plan, args.quiet)?;
     let total = started.elapsed();
 
-    let cells: Vec<String> = built.blanks.iter().map(|&b| cell_name(shape, b)).collect();
+    let cells: Vec<String> = built
+        .goal_blanks
+        .iter()
+        .map(|&b| cell_name(shape, b))
+        .collect();
     println!(
         "built {}: {shape} board, {} table{} (blank at {}){}, {} positions, max distance {}, \
          {:.1} ms ({:.1} ms searching), {} bytes",
         path.display(),
-        built.blanks.len(),
-        if built.blanks.len() == 1 { "" } else { "s" },
+        built.goal_blanks.len(),
+        if built.goal_blanks.len() == 1 {
+            ""
+        } else {
+            "s"
+        },
         cells.join(" "),
         if paths { " with path tables" } else { "" },
-        built.positions,
-        built.max_distance,
+        built.entries,
+        built.max_distance(),
         total.as_secs_f64() * 1e3,
         built.searching.as_secs_f64() * 1e3,
         built.bytes,
@@ -149,7 +150,7 @@ fn run_patterns(args: &Args) -> anyhow::Result<()> {
             format!("a {shape} board has no pattern database; boards of 13 to 16 cells have 4x4, 3x5 and 5x3")
         })?,
     };
-    let name = partition_name(&partition);
+    let name = partition.name();
     let path = output_path(args)?;
     // The default goal's set (blank last) first.
     let blanks = if args.all_goals {
@@ -157,30 +158,19 @@ fn run_patterns(args: &Args) -> anyhow::Result<()> {
     } else {
         vec![shape.cells() - 1]
     };
+    let plan = Plan::Patterns {
+        partition: partition.clone(),
+        goal_blanks: blanks.clone(),
+    };
     let started = Instant::now();
-    let per_set: u64 = partition
-        .patterns()
-        .iter()
-        .map(|p| {
-            (shape.cells() - p.len() + 1..=shape.cells())
-                .map(|n| n as u64)
-                .product::<u64>()
-        })
-        .sum();
-    let tables = partition.patterns().len() * blanks.len();
-    let progress = Progress::new(per_set * blanks.len() as u64, tables, args.quiet);
-    let built = build_pattern_sets(&path, &partition, &name, &blanks, &|table, p| {
-        progress.cost(table, p)
-    });
-    progress.bar.finish_and_clear();
-    let built = built?;
+    let built = run_build(&path, &plan, args.quiet)?;
     let total = started.elapsed();
     let sizes: Vec<String> = partition
         .patterns()
         .iter()
         .map(|p| p.len().to_string())
         .collect();
-    let maxima: Vec<String> = built.max_entries.iter().map(u8::to_string).collect();
+    let maxima: Vec<String> = built.max_distances.iter().map(u8::to_string).collect();
     let cells: Vec<String> = blanks.iter().map(|&b| cell_name(shape, b)).collect();
     println!(
         "built {}: {shape} board, pattern database {name} (tables of {} tiles), {} (goal blank \
@@ -193,7 +183,7 @@ fn run_patterns(args: &Args) -> anyhow::Result<()> {
             format!("{} sets", blanks.len())
         },
         cells.join(" "),
-        built.placements,
+        built.entries,
         maxima.join(", "),
         total.as_secs_f64(),
         built.searching.as_secs_f64(),
@@ -213,14 +203,17 @@ fn output_path(args: &Args) -> anyhow::Result<PathBuf> {
     })
 }
 
-/// The name of a named partition (`7-8` …); `custom` for any other.
-fn partition_name(partition: &Partition) -> String {
-    let shape = partition.shape();
-    Partition::names(shape)
-        .into_iter()
-        .find(|n| Partition::named(shape, n).as_ref() == Ok(partition))
-        .unwrap_or("custom")
-        .to_string()
+/// Builds `plan` at `path` with a progress bar, cleared before any error
+/// is printed, too.
+fn run_build(path: &std::path::Path, plan: &Plan, quiet: bool) -> anyhow::Result<Built> {
+    let (stage, what) = match plan {
+        Plan::Complete { .. } => ("depth", "positions"),
+        Plan::Patterns { .. } => ("cost", "placements"),
+    };
+    let progress = Progress::new(plan.entries(), plan.tables(), quiet);
+    let built = build(path, plan, &|table, p| progress.step(table, stage, p, what));
+    progress.bar.finish_and_clear();
+    Ok(built?)
 }
 
 /// The goal blank cells asked for, in the order asked, without repeats.
@@ -316,16 +309,10 @@ impl Progress {
         }
     }
 
-    fn level(&self, table: usize, level: npuzzle::Level) {
-        self.step(table, "depth", level.distance, level.found, "positions");
-    }
-
-    /// A pattern table's search finished one cost.
-    fn cost(&self, table: usize, progress: BuildProgress) {
-        self.step(table, "cost", progress.cost, progress.found, "placements");
-    }
-
-    fn step(&self, table: usize, stage: &str, at: u32, found: u64, what: &str) {
+    /// Table `table` finished one distance (a depth of complete tables, a
+    /// cost of pattern tables).
+    fn step(&self, table: usize, stage: &str, progress: BuildProgress, what: &str) {
+        let (at, found) = (progress.distance, progress.found);
         if !self.quiet && self.bar.is_hidden() && self.started.elapsed() > Duration::from_secs(1) {
             self.bar.set_draw_target(ProgressDrawTarget::stderr());
         }

@@ -81,8 +81,8 @@ fn builds_a_two_by_three_database_where_told() {
     assert_eq!(db.shape(), shape);
     assert_eq!(db.header().tables.len(), 6);
     for (blank, table) in db.header().tables.iter().enumerate() {
-        assert_eq!(table.blank as usize, blank);
-        assert_eq!(table.positions, 360);
+        assert_eq!(table.goal_blank as usize, blank);
+        assert_eq!(table.entries, 360);
         assert_eq!(table.counts.iter().sum::<u64>(), 360);
     }
     assert!(db.verify().ok);
@@ -113,7 +113,7 @@ fn inside_a_checkout_the_default_output_is_data_rxc_db() {
     assert!((0..4).all(|blank| db.serves(blank)));
     for table in &db.header().tables {
         // 4!/2 = 12 positions, at most 6 moves apart.
-        assert_eq!(table.positions, 12);
+        assert_eq!(table.entries, 12);
         assert_eq!(table.max_distance, 6);
     }
 }
@@ -132,7 +132,7 @@ fn the_default_board_is_three_by_three() {
     );
     let db = CompleteTables::open(&dir.path().join("data/3x3.db")).unwrap();
     // A corner, an edge and the centre: every goal through the symmetries.
-    let blanks: Vec<u8> = db.header().tables.iter().map(|t| t.blank).collect();
+    let blanks: Vec<u8> = db.header().tables.iter().map(|t| t.goal_blank).collect();
     assert_eq!(blanks, [8, 7, 4]);
     assert!((0..9).all(|blank| db.serves(blank)));
 }
@@ -165,7 +165,7 @@ fn tables_are_chosen_by_goal_blank_cell_or_class() {
         let args = [&["--board", "2x3"], args].concat();
         build_to(dir.path(), &args, &path, 0).stderr("");
         let db = CompleteTables::open(&path).unwrap();
-        db.header().tables.iter().map(|t| t.blank).collect()
+        db.header().tables.iter().map(|t| t.goal_blank).collect()
     };
     // A goal's blank cell, then cells by row and column (1-based); repeats once.
     assert_eq!(

@@ -6,8 +6,7 @@
 //! `cargo run --manifest-path fuzz/Cargo.toml --example seeds -- fuzz/corpus`
 
 use npuzzle::pattern::Partition;
-use npuzzle::Shape;
-use npuzzle::{build_pattern_database, build_pattern_sets};
+use npuzzle::{build, Plan, Shape};
 use npuzzle_fuzz::database_bytes;
 use std::path::PathBuf;
 
@@ -59,17 +58,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         } else {
             Partition::new(shape, groups)?
         };
-        build_pattern_database(&dir.join(file), &partition, name, &|_, _| {})?;
+        let goal_blanks = vec![shape.cells() - 1];
+        let plan = Plan::Patterns {
+            partition,
+            goal_blanks,
+        };
+        build(&dir.join(file), &plan, &|_, _| {})?;
     }
     // A file with a set for every class of goal blank cells (2x3 has two).
-    let two_by_three = Partition::new(shape(2, 3), vec![vec![1, 2, 3], vec![4, 5]])?;
-    build_pattern_sets(
-        &dir.join("seed-2x3-3-2-all-goals.db"),
-        &two_by_three,
-        "custom",
-        &npuzzle::all_goals(shape(2, 3)),
-        &|_, _| {},
-    )?;
+    let plan = Plan::Patterns {
+        partition: Partition::new(shape(2, 3), vec![vec![1, 2, 3], vec![4, 5]])?,
+        goal_blanks: npuzzle::all_goals(shape(2, 3)),
+    };
+    build(&dir.join("seed-2x3-3-2-all-goals.db"), &plan, &|_, _| {})?;
     let texts: [(&str, &[&str]); 2] = [
         (
             "parse_board",

@@ -41,7 +41,7 @@ fn check_file(data: &[u8]) {
         db.header()
             .tables
             .iter()
-            .map(|t| Board::canonical_goal(shape, t.blank as usize)),
+            .map(|t| Board::canonical_goal(shape, t.goal_blank as usize)),
     );
     goals.extend_from_slice(&boards);
     boards.extend_from_slice(&goals);

@@ -38,7 +38,7 @@ fn check_file(data: &[u8]) {
     };
     let shape = db.shape();
     let report = db.verify();
-    assert_eq!(report.tables.len(), db.header().tables().count());
+    assert_eq!(report.tables.len(), db.header().tables.len());
     let genuine = report.ok && tables_are_the_librarys(&db);
 
     // The padding after the preamble is bytes that opening does not check,
@@ -107,7 +107,8 @@ fn tables_are_the_librarys(db: &PatternTables<&[u8]>) -> bool {
         return false;
     }
     let mut built = BUILT.get_or_init(Default::default).lock().unwrap();
-    db.header().tables().all(|(goal_blank, info)| {
+    db.header().tables.iter().all(|info| {
+        let goal_blank = info.goal_blank as usize;
         let entries = built
             .entry((shape, goal_blank, info.tiles.clone()))
             .or_insert_with(|| {

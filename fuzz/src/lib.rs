@@ -2,10 +2,8 @@
 
 use npuzzle::default_paths;
 use npuzzle::raw::build_each;
-use npuzzle::raw::{
-    encode_header, preamble_for, section_offsets, Preamble, FIRST_SECTION, PREAMBLE_LEN,
-};
-use npuzzle::{Board, Header, Shape, Table, TableInfo};
+use npuzzle::raw::{encode_header, section_offsets, Preamble, FIRST_SECTION, PREAMBLE_LEN};
+use npuzzle::{Board, Header, PathTableInfo, Shape, Table, TableInfo};
 use std::convert::Infallible;
 
 /// Every board size the library accepts, as `(rows, cols)`.
@@ -45,17 +43,31 @@ pub fn database_bytes(shape: Shape, blanks: &[usize]) -> Vec<u8> {
     let header = Header {
         rows: shape.rows() as u8,
         cols: shape.cols() as u8,
+        partition: None,
         tables: tables
             .iter()
             .map(|table| {
                 let offset = next_offset.next().expect("a table has a section");
-                let words = table.path_table.as_ref().and_then(|_| next_offset.next());
-                TableInfo::describe(table, offset, words)
+                let path_table = table.path_table.as_ref().map(|words| PathTableInfo {
+                    offset: next_offset.next().expect("a path table has a section"),
+                    checksum: crc32fast::hash(words),
+                });
+                TableInfo {
+                    goal_blank: table.goal_blank as u8,
+                    tiles: Vec::new(),
+                    entries: table.entries.len() as u64,
+                    max_distance: table.max_distance() as u8,
+                    counts: table.counts.clone(),
+                    unreached: 0,
+                    offset,
+                    checksum: crc32fast::hash(&table.entries),
+                    path_table,
+                }
             })
             .collect(),
     };
     let header_bytes = encode_header(&header);
-    let mut bytes = encode_preamble(&preamble_for(&header_bytes));
+    let mut bytes = encode_preamble(&Preamble::of(&header_bytes));
     bytes.resize(FIRST_SECTION as usize, 0);
     for (offset, section) in offsets.iter().zip(&sections) {
         bytes.resize(*offset as usize, 0);
@@ -90,7 +102,7 @@ pub fn board_from_bytes(shape: Shape, bytes: &[u8]) -> Board {
 /// A copy of `data` with the preamble's header checksum made to match the
 /// header, when the header length fits and the checksum does not match.
 /// Both kinds of file (complete tables and pattern databases) share the
-/// preamble's layout, so this serves either.
+/// format, so this serves either.
 fn with_header_checksum_fixed(data: &[u8]) -> Option<Vec<u8>> {
     let header_len = u32::from_le_bytes(data.get(12..16)?.try_into().ok()?) as usize;
     let header = data.get(data.len().checked_sub(header_len)?.max(PREAMBLE_LEN)..)?;

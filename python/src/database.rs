@@ -232,7 +232,7 @@ impl PyDatabase {
             }
         }
         let goal = Board::goal(db.shape());
-        let partition = db.patterns().map(|p| p.partition_name().to_string());
+        let partition = db.patterns().map(|p| p.partition().name().to_string());
         Ok(PyDatabase {
             db,
             path: location.path,

@@ -279,25 +279,6 @@ pub fn open(py: Python<'_>, e: OpenError, origin: Origin, shape: Option<Shape>) 
         Origin::Env => " (from NPUZZLE_DB)",
         _ => "",
     };
-    let e = match e {
-        OpenError::Format {
-            path,
-            problem: FormatError::Pattern(problem),
-        } => {
-            let advice = match shape {
-                Some(shape) => format!("; rebuild it with: {}", build_call(&path, shape, false)),
-                None => String::new(),
-            };
-            return database(
-                py,
-                format!(
-                    "{} is not a usable pattern database{from}: {problem}{advice}",
-                    path.display()
-                ),
-            );
-        }
-        e => e,
-    };
     let advice = |path: &Path, shape: Option<Shape>| match shape {
         Some(shape) => build_call(path, shape, false),
         None => {

@@ -3,9 +3,8 @@
 //! `sys.stderr` where the session is interactive.
 
 use crate::errors;
-use npuzzle::pattern::{BuildProgress, Partition};
-use npuzzle::{all_goals, build_database, default_blanks, default_paths, Level, Shape};
-use npuzzle::{build_pattern_sets, PatternBuildError};
+use npuzzle::pattern::Partition;
+use npuzzle::{all_goals, default_blanks, default_paths, BuildError, BuildProgress, Plan, Shape};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::path::Path;
@@ -147,36 +146,32 @@ pub fn build(
         blanks.len(),
         shape.positions() * blanks.len() as u64,
     );
-    let on_level = |table: usize, level: Level| {
-        bar.update(table, level.total, &format!("distance {}", level.distance));
+    let on_level = |table: usize, level: BuildProgress| {
+        bar.update(
+            table,
+            level.reached,
+            &format!("distance {}", level.distance),
+        );
     };
-    let built = py.detach(|| build_database(path, shape, &blanks, default_paths(shape), &on_level));
+    let plan = Plan::Complete {
+        shape,
+        blanks,
+        paths: default_paths(shape),
+    };
+    let built = py.detach(|| npuzzle::build(path, &plan, &on_level));
     bar.finish();
     built.map_err(|e| failed(py, &e))
 }
 
-/// The partition called `name` on `shape`, or the board's default; with
-/// the name the file records.
-pub fn partition(
-    py: Python<'_>,
-    shape: Shape,
-    name: Option<&str>,
-) -> PyResult<(Partition, String)> {
-    let named = |name: &str| {
-        Partition::named(shape, name)
-            .map(|p| (p, name.to_string()))
-            .map_err(|e| PyValueError::new_err(format!("partition: {e}")))
-    };
+/// The partition called `name` on `shape`, or the board's default.
+pub fn partition(py: Python<'_>, shape: Shape, name: Option<&str>) -> PyResult<Partition> {
     match name {
-        Some(name) => named(name),
+        Some(name) => Partition::named(shape, name)
+            .map_err(|e| PyValueError::new_err(format!("partition: {e}"))),
         None => {
             // The default is the named partition with the largest patterns.
-            let default = Partition::default_for(shape);
-            let name = Partition::names(shape)
-                .into_iter()
-                .find(|n| Partition::named(shape, n).ok() == default);
-            match name {
-                Some(name) => named(name),
+            match Partition::default_for(shape) {
+                Some(partition) => Ok(partition),
                 None => Err(errors::parse(
                     py,
                     format!(
@@ -189,11 +184,11 @@ pub fn partition(
     }
 }
 
-/// Builds pattern databases for `partition` (called `name`) at `path`:
-/// the default goal's set, or one per class of goal blank cells.
+/// Builds pattern databases for `partition` at `path`: the default goal's
+/// set, or one per class of goal blank cells.
 pub fn build_patterns(
     py: Python<'_>,
-    (partition, name): (Partition, String),
+    partition: Partition,
     path: &Path,
     tables: Tables,
     progress: bool,
@@ -210,13 +205,19 @@ pub fn build_patterns(
     let tables = partition.patterns().len() * blanks.len();
     let bar = Bar::new(shape, progress, tables, per_set * blanks.len() as u64);
     let on_cost = |table: usize, p: BuildProgress| {
-        bar.update(table, p.reached, &format!("cost {}", p.cost));
+        bar.update(table, p.reached, &format!("cost {}", p.distance));
     };
-    let built = py.detach(|| build_pattern_sets(path, &partition, &name, &blanks, &on_cost));
+    let plan = Plan::Patterns {
+        partition,
+        goal_blanks: blanks,
+    };
+    let built = py.detach(|| npuzzle::build(path, &plan, &on_cost));
     bar.finish();
     match built {
         Ok(_) => Ok(()),
-        Err(PatternBuildError::Pattern(e)) => Err(PyValueError::new_err(e.to_string())),
+        Err(e @ (BuildError::Pattern(_) | BuildError::GoalBlanksSameClass(..))) => {
+            Err(PyValueError::new_err(e.to_string()))
+        }
         Err(e) => Err(failed(py, &e)),
     }
 }

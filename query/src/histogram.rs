@@ -99,10 +99,10 @@ fn all_blanks(
         // would hide each other: one curve per class, named for all.
         let mut series: Vec<(usize, Vec<usize>, &npuzzle::TableInfo)> = Vec::new();
         for t in tables {
-            let class = npuzzle::symmetry::representative(shape, t.blank as usize);
+            let class = npuzzle::symmetry::representative(shape, t.goal_blank as usize);
             match series.iter_mut().find(|(c, _, _)| *c == class) {
-                Some((_, cells, _)) => cells.push(t.blank as usize),
-                None => series.push((class, vec![t.blank as usize], t)),
+                Some((_, cells, _)) => cells.push(t.goal_blank as usize),
+                None => series.push((class, vec![t.goal_blank as usize], t)),
             }
         }
         let series: Vec<Series> = series
@@ -127,9 +127,9 @@ fn all_blanks(
             .iter()
             .map(|t| {
                 serde_json::json!({
-                    "blank": cell_position(shape, t.blank as usize),
-                    "goal": npuzzle::Board::canonical_goal(shape, t.blank as usize).to_string(),
-                    "positions": t.positions,
+                    "blank": cell_position(shape, t.goal_blank as usize),
+                    "goal": npuzzle::Board::canonical_goal(shape, t.goal_blank as usize).to_string(),
+                    "positions": t.entries,
                     "max_distance": t.max_distance,
                     "counts": t.counts,
                 })
@@ -147,7 +147,7 @@ fn all_blanks(
         let mut header = format!("{:>width$}", "distance");
         for t in tables {
             header.push_str(sep);
-            let cell = cell_position(shape, t.blank as usize);
+            let cell = cell_position(shape, t.goal_blank as usize);
             // A cell holds a comma: quoted in CSV.
             let name = if args.chart.format.csv {
                 format!("\"{cell}\"")

@@ -20,7 +20,7 @@ use memmap2::Mmap;
 use npuzzle::pattern::Partition;
 use npuzzle::{
     excerpt, locate, parse_board, AnswerError, Board, CompleteTables, Database, FormatError,
-    Location, NeedsCompleteTables, OpenError, Origin, PatternFormatError, PatternTables, Shape,
+    Location, NeedsCompleteTables, OpenError, Origin, PatternTables, Shape,
 };
 use std::io;
 use std::path::{Path, PathBuf};
@@ -220,12 +220,11 @@ fn with_advice(e: anyhow::Error, path: &Path, db: &Database<Mmap>) -> anyhow::Er
 fn pattern_build_command(path: &Path, db: &PatternTables<Mmap>, all_goals: bool) -> String {
     let shape = db.shape();
     let mut cmd = build_command(path, shape);
-    let name = db.partition_name();
-    let partition = db.patterns().partition();
+    let partition = db.partition();
     let unasked = shape.cells() > npuzzle::MAX_TABLE_CELLS
         && Partition::default_for(shape).as_ref() == Some(partition);
-    if !unasked && Partition::named(shape, name).as_ref() == Ok(partition) {
-        cmd.push_str(&format!(" --partition {name}"));
+    if !unasked && partition.name() != "custom" {
+        cmd.push_str(&format!(" --partition {}", partition.name()));
     }
     if all_goals {
         cmd.push_str(" --all-goals");
@@ -296,24 +295,6 @@ fn open_error(e: OpenError, path: &Path, from: &str, named: Option<Shape>) -> an
             )
         }
         e @ OpenError::NotAFile { .. } => anyhow::anyhow!("{e}{from}"),
-        OpenError::Format {
-            problem: FormatError::Pattern(problem),
-            ..
-        } => {
-            let advice = match &problem {
-                PatternFormatError::Envelope(e) if e.newer_version().is_some() => {
-                    "it was written by a newer npuzzle; upgrade this one to read it".to_string()
-                }
-                problem => format!(
-                    "rebuild it with: {}",
-                    build_advice(path, problem.readable_board().or(named))
-                ),
-            };
-            anyhow::anyhow!(
-                "{} is not a usable pattern database{from}: {problem}; {advice}",
-                path.display()
-            )
-        }
         OpenError::Format { problem, .. } => {
             let advice = match &problem {
                 // Not ours at all: suggesting a rebuild there would overwrite the file.

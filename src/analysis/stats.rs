@@ -35,7 +35,7 @@ pub fn stats<B: AsRef<[u8]> + Sync>(db: &CompleteTables<B>) -> Vec<TableStats> {
         .tables
         .par_iter()
         .map(|info| {
-            let goal = Board::canonical_goal(db.shape(), info.blank as usize);
+            let goal = Board::canonical_goal(db.shape(), info.goal_blank as usize);
             let target = db
                 .goal_table(&goal)
                 .expect("the table for its own canonical goal exists");
@@ -57,9 +57,9 @@ pub fn stats_toward(target: &GoalTable<'_>) -> TableStats {
     TableStats {
         blank: target.goal().blank(),
         goal: target.goal().to_string(),
-        positions: info.positions,
+        positions: info.entries,
         max_distance: max as u32,
-        mean_distance: total as f64 / info.positions as f64,
+        mean_distance: total as f64 / info.entries as f64,
         farthest: target
             .positions_at(max as u32)
             .map(|board| board.to_string())

@@ -1,10 +1,12 @@
-//! Building a database file: which tables, and writing each as it is done.
+//! Building a database file of either kind: which tables, and writing each
+//! as it is done.
 
 use crate::db::error::WriteError;
-use crate::db::format::DatabaseWriter;
-use crate::puzzle::shape::Shape;
-use crate::puzzle::symmetry;
-use crate::table::generate::{build_each, Level, LIST_SEARCH_MAX_CELLS};
+use crate::db::format::write::Writer;
+use crate::pattern::{build_table_toward, Partition, PatternError, UNREACHED};
+use crate::puzzle::shape::{Shape, ShapeError};
+use crate::puzzle::symmetry::{self, Symmetry};
+use crate::table::generate::{build_each, BuildProgress, LIST_SEARCH_MAX_CELLS};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -51,56 +53,270 @@ pub fn default_paths(shape: Shape) -> bool {
     shape.cells() <= DEFAULT_PATHS_MAX_CELLS
 }
 
+/// What to build: complete tables or a pattern database, and toward which
+/// goals.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Plan {
+    /// One complete table per goal blank cell, each with its path table
+    /// when `paths` is set (boards of up to [`PATHS_MAX_CELLS`] cells).
+    Complete {
+        /// The board (up to 12 cells).
+        shape: Shape,
+        /// The tables' goal blank cells, distinct, in file order.
+        blanks: Vec<usize>,
+        /// Whether to add path tables.
+        paths: bool,
+    },
+    /// One set of the partition's tables per goal blank cell, each toward
+    /// the canonical goal with the blank there (tiles in order around it):
+    /// [`all_goals`] gives one cell per class, which answers every goal.
+    Patterns {
+        /// The patterns, and with them the board.
+        partition: Partition,
+        /// The sets' goal blank cells, in distinct classes, in file order.
+        goal_blanks: Vec<usize>,
+    },
+}
+
+impl Plan {
+    /// The board.
+    pub fn shape(&self) -> Shape {
+        match self {
+            Plan::Complete { shape, .. } => *shape,
+            Plan::Patterns { partition, .. } => partition.shape(),
+        }
+    }
+
+    /// The goal blank cells, one per table or set, in file order.
+    pub fn goal_blanks(&self) -> &[usize] {
+        match self {
+            Plan::Complete { blanks, .. } => blanks,
+            Plan::Patterns { goal_blanks, .. } => goal_blanks,
+        }
+    }
+
+    /// Entries over all tables the plan builds: what progress counts to.
+    pub fn entries(&self) -> u64 {
+        match self {
+            Plan::Complete { shape, blanks, .. } => shape.positions() * blanks.len() as u64,
+            Plan::Patterns {
+                partition,
+                goal_blanks,
+            } => {
+                let cells = partition.shape().cells() as u64;
+                let placements = |tiles: u64| (cells - tiles + 1..=cells).product::<u64>();
+                let per_set: u64 = partition
+                    .patterns()
+                    .iter()
+                    .map(|p| placements(p.len() as u64))
+                    .sum();
+                per_set * goal_blanks.len() as u64
+            }
+        }
+    }
+
+    /// Tables the plan builds.
+    pub fn tables(&self) -> usize {
+        match self {
+            Plan::Complete { blanks, .. } => blanks.len(),
+            Plan::Patterns {
+                partition,
+                goal_blanks,
+            } => partition.patterns().len() * goal_blanks.len(),
+        }
+    }
+}
+
 /// What a finished build made.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Built {
-    /// The goal blank cell of each table, in file order.
-    pub blanks: Vec<usize>,
-    /// Positions over all tables.
-    pub positions: u64,
-    /// The largest distance of any table.
-    pub max_distance: usize,
+    /// The goal blank cells, one per complete table or per set of pattern
+    /// tables, in file order.
+    pub goal_blanks: Vec<usize>,
+    /// Entries over all tables: positions, or placements.
+    pub entries: u64,
+    /// Each table's largest distance, in file order.
+    pub max_distances: Vec<u8>,
     /// Bytes written.
     pub bytes: u64,
     /// Time spent searching (the rest is writing).
     pub searching: Duration,
 }
 
-/// Builds the tables for `blanks` (distinct cells of `shape`) and writes
-/// them to `path`, replacing it atomically, each with its path table when
-/// `paths` is set (boards of up to [`PATHS_MAX_CELLS`] cells). Small boards'
-/// tables are built side by side; larger ones one after another, each
-/// written to the file as soon as it is finished and then dropped, so
-/// memory holds one table at a time. `on_level(i, level)` reports each
-/// level of table `i`.
-pub fn build_database(
+impl Built {
+    /// The largest distance of any table.
+    pub fn max_distance(&self) -> u8 {
+        self.max_distances.iter().copied().max().unwrap_or(0)
+    }
+}
+
+/// A database could not be built. Problems with the plan are found before
+/// any table is searched.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// Complete tables asked for a board past 12 cells.
+    #[error("{0}")]
+    Board(#[source] ShapeError),
+    /// No goal blank cell to build tables for.
+    #[error("no goal blank cell given: a database needs at least one table")]
+    NoGoalBlanks,
+    /// A goal blank cell the board does not have.
+    #[error("the goal's blank cell {blank} is not on a board of {cells} cells")]
+    GoalBlankOutside {
+        /// The cell given.
+        blank: usize,
+        /// Cells of the board.
+        cells: usize,
+    },
+    /// A goal blank cell given twice.
+    #[error("goal blank cell {0} is given twice")]
+    RepeatedGoalBlank(usize),
+    /// Two sets of pattern tables whose goal blank cells a symmetry
+    /// relates: the file would hold a set that is never read, and opening
+    /// refuses that.
+    #[error("goal blank cells {} and {} are in the same class (a reflection or rotation relates them); one set serves both", .0, .1)]
+    GoalBlanksSameClass(usize, usize),
+    /// Path tables asked for on a board too large for them.
+    #[error("path tables stop at {PATHS_MAX_CELLS} cells; a {shape} board has {} cells", shape.cells())]
+    PathsTooLarge {
+        /// The board.
+        shape: Shape,
+    },
+    /// A pattern table cannot be built.
+    #[error(transparent)]
+    Pattern(#[from] PatternError),
+    /// The file could not be written; the previous one, if any, is untouched.
+    #[error(transparent)]
+    Write(#[from] WriteError),
+}
+
+/// Builds what `plan` says and writes it to `path`, replacing it
+/// atomically. Each table is written to the file as soon as it is built
+/// and then dropped, so memory holds one table (or one pattern table's
+/// search: 7 bytes per placement, 3.6 GB for 7-8's 8-tile pattern) at a
+/// time; small boards' complete tables are built side by side.
+/// `on_progress(i, progress)` hears each distance of table `i`, counted in
+/// file order.
+pub fn build(
     path: &Path,
-    shape: Shape,
-    blanks: &[usize],
-    paths: bool,
-    on_level: &(dyn Fn(usize, Level) + Sync),
-) -> Result<Built, WriteError> {
-    let started = Instant::now();
-    let mut writer = DatabaseWriter::create(path, shape)?;
+    plan: &Plan,
+    on_progress: &(dyn Fn(usize, BuildProgress) + Sync),
+) -> Result<Built, BuildError> {
+    check_plan(plan)?;
     let mut built = Built {
-        blanks: blanks.to_vec(),
-        positions: 0,
-        max_distance: 0,
+        goal_blanks: plan.goal_blanks().to_vec(),
+        entries: 0,
+        max_distances: Vec::new(),
         bytes: 0,
         searching: Duration::ZERO,
     };
+    let writer = match plan {
+        Plan::Complete {
+            shape,
+            blanks,
+            paths,
+        } => build_complete(path, *shape, blanks, *paths, on_progress, &mut built)?,
+        Plan::Patterns {
+            partition,
+            goal_blanks,
+        } => build_patterns(path, partition, goal_blanks, on_progress, &mut built)?,
+    };
+    for t in &writer.header().tables {
+        built.entries += t.entries;
+        built.max_distances.push(t.max_distance);
+    }
+    built.bytes = writer.finish()?;
+    Ok(built)
+}
+
+fn build_complete<'a>(
+    path: &'a Path,
+    shape: Shape,
+    blanks: &[usize],
+    paths: bool,
+    on_progress: &(dyn Fn(usize, BuildProgress) + Sync),
+    built: &mut Built,
+) -> Result<Writer<'a>, BuildError> {
+    let started = Instant::now();
+    let mut writer = Writer::create(path, shape, None)?;
     let mut writing = Duration::ZERO;
-    build_each(shape, blanks, paths, on_level, |table| {
+    build_each(shape, blanks, paths, on_progress, |table| {
         let appending = Instant::now();
-        built.positions += table.entries.len() as u64;
-        built.max_distance = built.max_distance.max(table.max_distance());
-        writer.append(&table)?;
+        writer.append_table(&table)?;
         writing += appending.elapsed();
         Ok::<(), WriteError>(())
     })?;
     built.searching = started.elapsed() - writing;
-    built.bytes = writer.finish()?;
-    Ok(built)
+    Ok(writer)
+}
+
+fn build_patterns<'a>(
+    path: &'a Path,
+    partition: &Partition,
+    goal_blanks: &[usize],
+    on_progress: &(dyn Fn(usize, BuildProgress) + Sync),
+    built: &mut Built,
+) -> Result<Writer<'a>, BuildError> {
+    let shape = partition.shape();
+    let mut writer = Writer::create(path, shape, Some(partition))?;
+    let patterns = partition.patterns();
+    for (set, &blank) in goal_blanks.iter().enumerate() {
+        for (table, tiles) in patterns.iter().enumerate() {
+            let index = set * patterns.len() + table;
+            let started = Instant::now();
+            let entries = build_table_toward(shape, blank, tiles, &|p| on_progress(index, p))?;
+            built.searching += started.elapsed();
+            writer.append(blank, tiles, &entries, &pattern_counts(&entries), None)?;
+        }
+    }
+    Ok(writer)
+}
+
+/// A pattern table's entries at each distance, 0 to its largest; entries
+/// never reached ([`UNREACHED`]) are left out.
+fn pattern_counts(entries: &[u8]) -> Vec<u64> {
+    let mut histogram = [0u64; 256];
+    for &e in entries {
+        histogram[e as usize] += 1;
+    }
+    let max = (0..UNREACHED as usize)
+        .rev()
+        .find(|&e| histogram[e] > 0)
+        .unwrap_or(0);
+    histogram[..=max].to_vec()
+}
+
+/// Refuses, before any table is built, what a file could not hold: no goal
+/// blank, one off the board or given twice, two sets of pattern tables in
+/// the same class (the header check at open would refuse the file), and
+/// complete tables or path tables on boards too large for them.
+fn check_plan(plan: &Plan) -> Result<(), BuildError> {
+    let shape = plan.shape();
+    let blanks = plan.goal_blanks();
+    if let Plan::Complete { paths, .. } = plan {
+        Shape::new(shape.rows(), shape.cols()).map_err(BuildError::Board)?;
+        if *paths && shape.cells() > PATHS_MAX_CELLS {
+            return Err(BuildError::PathsTooLarge { shape });
+        }
+    }
+    if blanks.is_empty() {
+        return Err(BuildError::NoGoalBlanks);
+    }
+    for (i, &blank) in blanks.iter().enumerate() {
+        if blank >= shape.cells() {
+            let cells = shape.cells();
+            return Err(BuildError::GoalBlankOutside { blank, cells });
+        }
+        if blanks[..i].contains(&blank) {
+            return Err(BuildError::RepeatedGoalBlank(blank));
+        }
+        let same_class = |&&e: &&usize| Symmetry::mapping(shape, e, blank).is_some();
+        if let (Plan::Patterns { .. }, Some(&earlier)) = (plan, blanks[..i].iter().find(same_class))
+        {
+            return Err(BuildError::GoalBlanksSameClass(earlier, blank));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -121,5 +337,53 @@ mod tests {
         }
         assert_eq!(default_blanks("3x3".parse().unwrap()), vec![8, 7, 4]);
         assert_eq!(default_blanks("4x3".parse().unwrap()), vec![11]);
+    }
+
+    #[test]
+    fn plans_a_file_cannot_hold_are_refused_before_any_work() {
+        let shape = Shape::THREE_BY_THREE;
+        let partition = Partition::named(shape, "4-4").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.db");
+        let refused = |plan: Plan| {
+            let started = Instant::now();
+            let err = build(&path, &plan, &|_, _| {}).unwrap_err();
+            assert!(!path.exists(), "{plan:?}");
+            assert!(started.elapsed() < Duration::from_secs(1), "{plan:?}");
+            err.to_string()
+        };
+        let patterns = |goal_blanks: &[usize]| Plan::Patterns {
+            partition: partition.clone(),
+            goal_blanks: goal_blanks.to_vec(),
+        };
+        let complete = |shape: Shape, blanks: &[usize], paths| Plan::Complete {
+            shape,
+            blanks: blanks.to_vec(),
+            paths,
+        };
+        assert!(refused(patterns(&[])).contains("no goal blank cell"));
+        assert!(refused(patterns(&[8, 9])).contains("cell 9 is not on a board of 9 cells"));
+        // Corners 8 and 0 are one class; the check runs before set 0 is built.
+        assert!(refused(patterns(&[8, 0])).contains("cells 8 and 0 are in the same class"));
+        assert!(refused(complete(shape, &[8, 7, 8], true)).contains("cell 8 is given twice"));
+        assert!(refused(complete(shape, &[], true)).contains("no goal blank cell"));
+        let big = Shape::for_search(4, 4).unwrap();
+        assert!(refused(complete(big, &[15], false)).contains("4x4"));
+        let twelve = Shape::new(3, 4).unwrap();
+        assert!(refused(complete(twelve, &[11], true)).contains("path tables stop at 10"));
+
+        // Complete tables of cells in one class are allowed: each is read.
+        build(&path, &complete(shape, &[8, 0], false), &|_, _| {}).unwrap();
+        let built = build(&path, &patterns(&[8, 7, 4]), &|_, _| {}).unwrap();
+        assert_eq!(built.goal_blanks, [8, 7, 4]);
+        assert_eq!(built.max_distances.len(), 6);
+        assert_eq!(built.entries, 3 * 2 * 9 * 8 * 7 * 6);
+        assert!(path.exists());
+    }
+
+    #[test]
+    fn pattern_counts_leave_out_entries_never_reached() {
+        assert_eq!(pattern_counts(&[0, 2, 2, UNREACHED, 1]), [1, 1, 2]);
+        assert_eq!(pattern_counts(&[0, UNREACHED]), [1]);
     }
 }

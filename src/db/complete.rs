@@ -1,8 +1,9 @@
 //! Opening a database: the header checked, and each goal blank cell routed
 //! to the table that serves it, once, at open.
 
-use crate::db::error::{AnswerError, OpenError};
-use crate::db::format::{check_header, Header, TableInfo};
+use crate::db::error::{AnswerError, FormatError, OpenError};
+use crate::db::format::check::{check_header, Checked};
+use crate::db::format::{Header, TableInfo};
 use crate::db::goal_table::{check_shape, GoalTable};
 use crate::puzzle::board::{Board, Move};
 use crate::puzzle::cell::{Cell, Cells};
@@ -88,15 +89,32 @@ pub(crate) fn map_file(path: &Path) -> Result<Mmap, OpenError> {
 
 impl<B: AsRef<[u8]>> CompleteTables<B> {
     /// Checks the header of a database held in memory. Costs time
-    /// proportional to the header, not to the tables.
-    pub fn from_bytes(bytes: B) -> Result<CompleteTables<B>, crate::db::error::FormatError> {
-        let data = bytes.as_ref();
-        let (header, shape, header_start) = check_header(data)?;
+    /// proportional to the header, not to the tables. A pattern database
+    /// is refused ([`FormatError::NotComplete`]); [`crate::Database`] opens
+    /// either kind.
+    pub fn from_bytes(bytes: B) -> Result<CompleteTables<B>, FormatError> {
+        let checked = check_header(bytes.as_ref())?;
+        if checked.partition.is_some() {
+            let shape = checked.shape;
+            return Err(FormatError::NotComplete { shape });
+        }
+        Ok(CompleteTables::from_checked(bytes, checked))
+    }
+
+    /// The tables of a checked header without a partition.
+    pub(crate) fn from_checked(bytes: B, checked: Checked) -> CompleteTables<B> {
+        debug_assert!(checked.partition.is_none());
+        let Checked {
+            header,
+            shape,
+            header_start,
+            ..
+        } = checked;
         let mut slots = [None; MAX_CELLS];
         for (table, info) in header.tables.iter().enumerate() {
-            slots[info.blank as usize] = Some(Slot {
+            slots[info.goal_blank as usize] = Some(Slot {
                 table,
-                ranker: Ranker::new(shape, info.blank as usize),
+                ranker: Ranker::new(shape, info.goal_blank as usize),
             });
         }
         let symmetries = Symmetry::all(shape);
@@ -107,14 +125,14 @@ impl<B: AsRef<[u8]>> CompleteTables<B> {
                 .find_map(|s| Some((slots[s.cell(blank)]?, Some(*s)))),
             None => None,
         });
-        Ok(CompleteTables {
+        CompleteTables {
             bytes,
             shape,
             header,
             header_start,
             routes,
             replayer: Replayer::new(shape),
-        })
+        }
     }
 
     /// The board size of every position in the database.
@@ -163,7 +181,7 @@ impl<B: AsRef<[u8]>> CompleteTables<B> {
     /// in `blank` (its own, or one a symmetry takes it to).
     pub fn serves_from(&self, blank: usize) -> Option<usize> {
         let (slot, _) = (*self.routes.get(blank)?)?;
-        Some(self.header.tables[slot.table].blank as usize)
+        Some(self.header.tables[slot.table].goal_blank as usize)
     }
 
     /// Whether some table answers goals with the blank in `blank`.
@@ -177,7 +195,7 @@ impl<B: AsRef<[u8]>> CompleteTables<B> {
             cell: Cell::of(self.shape, blank),
             present: Cells::of(
                 self.shape,
-                self.header.tables.iter().map(|t| t.blank as usize),
+                self.header.tables.iter().map(|t| t.goal_blank as usize),
             ),
         }
     }
@@ -195,14 +213,14 @@ impl<B: AsRef<[u8]>> CompleteTables<B> {
     /// header), indexed by rank. Open checked that they lie in the file.
     pub fn table_entries(&self, info: &TableInfo) -> &[u8] {
         let start = info.offset as usize;
-        &self.bytes()[start..start + info.positions as usize]
+        &self.bytes()[start..start + info.entries as usize]
     }
 
     /// The path table of one of this database's tables (`info` from its
     /// header), when it has one.
     pub fn path_table(&self, info: &TableInfo) -> Option<&[u8]> {
         let start = info.path_table?.offset as usize;
-        Some(&self.bytes()[start..start + info.positions as usize * WORD_BYTES])
+        Some(&self.bytes()[start..start + info.entries as usize * WORD_BYTES])
     }
 
     /// Fewest moves from `start` to `goal`.

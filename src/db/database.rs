@@ -6,8 +6,8 @@
 
 use crate::db::complete::{map_file, CompleteTables};
 use crate::db::error::{AnswerError, FormatError, NeedsCompleteTables, OpenError};
+use crate::db::format::check::check_header;
 use crate::db::goal_table::GoalTable;
-use crate::db::pattern_file::PATTERN_MAGIC;
 use crate::db::patterns::PatternTables;
 use crate::db::report::{Info, Report};
 use crate::pattern::{Solution, SolveOptions};
@@ -33,7 +33,7 @@ enum Kind<B> {
 
 impl Database<Mmap> {
     /// Opens and maps a database file of either kind, told apart by its
-    /// first bytes. Only the header is read and checked; table pages are
+    /// header (a partition: pattern tables). Only the header is read and checked; table pages are
     /// read by the system when a question first touches them.
     ///
     /// # The mapping's contract
@@ -56,10 +56,15 @@ impl<B: AsRef<[u8]>> Database<B> {
     /// Checks the header of a database held in memory. Costs time
     /// proportional to the header, not to the tables.
     pub fn from_bytes(bytes: B) -> Result<Database<B>, FormatError> {
-        let kind = if bytes.as_ref().get(..PATTERN_MAGIC.len()) == Some(&PATTERN_MAGIC[..]) {
-            Kind::Pattern(PatternTables::from_bytes(bytes).map_err(FormatError::Pattern)?)
-        } else {
-            Kind::Complete(CompleteTables::from_bytes(bytes)?)
+        let checked = check_header(bytes.as_ref())?;
+        let kind = match checked.partition {
+            None => Kind::Complete(CompleteTables::from_checked(bytes, checked)),
+            Some(partition) => Kind::Pattern(PatternTables::from_checked(
+                bytes,
+                checked.header,
+                partition,
+                checked.header_start,
+            )),
         };
         Ok(Database { kind })
     }

@@ -4,9 +4,9 @@
 //! Messages say what is wrong with the file, never which command to run:
 //! that advice belongs to the binaries.
 
-use crate::db::format::FileKind;
+use crate::db::format::TableAt;
 use crate::db::replace::ReplaceError;
-use crate::pattern::SolveError;
+use crate::pattern::{PatternError, SolveError};
 use crate::puzzle::cell::{Cell, Cells};
 use crate::puzzle::shape::{Shape, ShapeError};
 use crate::puzzle::solvability::Unsolvable;
@@ -15,8 +15,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 /// Why bytes fail the checks both kinds of file share (their envelope:
-/// preamble, header, and the file's exact length). Each kind's own error
-/// wraps it ([`FormatError::Envelope`], and the pattern databases').
+/// preamble, header, and the file's exact length), before the header is
+/// read for what it says. [`FormatError::Envelope`] wraps it.
 #[derive(Debug, thiserror::Error)]
 pub enum EnvelopeError {
     /// Shorter than the fixed preamble.
@@ -27,20 +27,23 @@ pub enum EnvelopeError {
         /// Bytes present.
         got: usize,
     },
-    /// Not this kind's magic bytes.
-    #[error("not an npuzzle {}: expected magic bytes {:?}, got {:?}", kind.name, String::from_utf8_lossy(&kind.magic), String::from_utf8_lossy(.got))]
+    /// Not the magic bytes of a database.
+    #[error("not an npuzzle database: expected magic bytes {:?}, got {:?}", String::from_utf8_lossy(&crate::db::format::MAGIC), String::from_utf8_lossy(.got))]
     Magic {
-        /// The kind of file expected.
-        kind: FileKind,
         /// The first eight bytes.
         got: [u8; 8],
     },
+    /// A pattern database of the format before version 4, under its own
+    /// magic.
+    #[error("this is a pattern database of an old format (magic \"NPUZPDB\", pattern format version {version}); this build reads database format version {}, which holds pattern databases and complete tables alike", crate::db::format::VERSION)]
+    OldPatternFormat {
+        /// The old pattern format's version.
+        version: u32,
+    },
     /// Another format version.
-    #[error("{} format version {got} is not supported: this build reads version {expected}", kind.name)]
+    #[error("database format version {got} is not supported: this build reads version {expected}")]
     Version {
-        /// The kind of file.
-        kind: FileKind,
-        /// The version this build reads ([`FileKind::version`]).
+        /// The version this build reads ([`crate::raw::VERSION`]).
         expected: u32,
         /// The file's version.
         got: u32,
@@ -117,87 +120,139 @@ pub(crate) const DAMAGED_HEADER: &str =
 /// What a header that decodes but contradicts itself begins with.
 pub(crate) const INCONSISTENT: &str = "the header is inconsistent";
 
-/// Why bytes are not a usable database. Every check runs at open, before any
-/// table is touched; none of them reads the tables themselves.
+/// Why bytes are not a usable database, of either kind. Every check runs at
+/// open, before any table is touched; none of them reads the tables
+/// themselves. Tables are named by [`TableAt`]: `table 3` of complete
+/// tables, `table 3 of set 1` of a pattern database.
 #[derive(Debug, thiserror::Error)]
 pub enum FormatError {
     /// The preamble, the header's framing or the file's length.
     #[error(transparent)]
     Envelope(#[from] EnvelopeError),
-    /// The header names a board this build does not support.
+    /// The header names a board this build does not support (past 12
+    /// cells, for complete tables).
     #[error("{INCONSISTENT}: {0}")]
     Board(#[source] ShapeError),
     /// The header lists no table.
     #[error("{INCONSISTENT}: it lists no tables")]
     NoTables,
     /// A table's goal blank lies outside the board.
-    #[error("{INCONSISTENT}: table {table} has its blank in cell {blank}, but a {shape} board has {} cells", shape.cells())]
+    #[error("{INCONSISTENT}: {at} has its goal blank in cell {blank}, but a {shape} board has {} cells", shape.cells())]
     BlankOutside {
-        /// Index of the table in the header.
-        table: usize,
+        /// The table.
+        at: TableAt,
         /// Its goal blank cell.
         blank: usize,
         /// The file's board.
         shape: Shape,
     },
-    /// Two tables serve the same goal blank cell.
+    /// Two complete tables serve the same goal blank cell.
     #[error("{INCONSISTENT}: two tables have their blank in cell {blank}")]
     DuplicateBlank {
         /// The cell.
         blank: usize,
     },
-    /// A table's size is not the board's number of positions.
-    #[error("{INCONSISTENT}: table {table} has {got} positions, expected {expected} for {shape}")]
-    Positions {
-        /// Index of the table in the header.
-        table: usize,
-        /// The board's positions per table.
+    /// Two sets of pattern tables whose goal blanks a symmetry relates:
+    /// one would never be read.
+    #[error("{INCONSISTENT}: sets {first} and {second} serve the same goal blank cells (cells {} and {}, which a reflection or rotation relates)", .blanks.0, .blanks.1)]
+    SameClass {
+        /// Index of the earlier set.
+        first: usize,
+        /// Index of the later set.
+        second: usize,
+        /// Their goal blanks.
+        blanks: (usize, usize),
+    },
+    /// A set's tables are not the partition's patterns, in order.
+    #[error("{INCONSISTENT}: the tables of set {set} are not for the same patterns as the partition's {patterns}, in order")]
+    OtherPatterns {
+        /// Index of the set in the header.
+        set: usize,
+        /// Patterns in the partition.
+        patterns: usize,
+    },
+    /// The partition's tiles are not a partition of the board's tiles.
+    #[error("{INCONSISTENT}: {0}")]
+    Partition(#[source] PatternError),
+    /// A complete table that lists tiles: it places every tile.
+    #[error("{INCONSISTENT}: {at} lists tiles, but the file has no partition: its tables are complete and place every tile")]
+    TilesInComplete {
+        /// The table.
+        at: TableAt,
+    },
+    /// A pattern table with a path table: only complete tables have them.
+    #[error("{INCONSISTENT}: {at} has a path table, but pattern tables have none")]
+    PatternPathTable {
+        /// The table.
+        at: TableAt,
+    },
+    /// A table's size is not its board's positions or its pattern's
+    /// placements.
+    #[error("{INCONSISTENT}: {at} has {got} entries, expected {expected} ({})", match tiles { None => format!("one per position of a {shape} board"), Some(tiles) => format!("one per placement of its {tiles} tiles") })]
+    Entries {
+        /// The table.
+        at: TableAt,
+        /// Its size by its kind.
         expected: u64,
-        /// The table's.
+        /// The header's count.
         got: u64,
         /// The file's board.
         shape: Shape,
+        /// Tiles in its pattern (`None` for a complete table).
+        tiles: Option<usize>,
+    },
+    /// A pattern table whose maximum is the "never reached" mark.
+    #[error("{INCONSISTENT}: {at} has maximum distance {UNREACHED_MARK}, the mark of entries never reached")]
+    MaxDistance {
+        /// The table.
+        at: TableAt,
     },
     /// A table's list of counts per distance has the wrong length.
-    #[error(
-        "{INCONSISTENT}: table {table} has maximum distance {max_distance} and {counts} counts"
-    )]
+    #[error("{INCONSISTENT}: {at} has maximum distance {max_distance} and {counts} counts")]
     CountsLength {
-        /// Index of the table in the header.
-        table: usize,
+        /// The table.
+        at: TableAt,
         /// Its maximum distance.
         max_distance: u8,
         /// How many counts it lists (expected `max_distance + 1`).
         counts: usize,
     },
-    /// A table's counts per distance do not add up to its positions.
-    #[error(
-        "{INCONSISTENT}: the counts of table {table} do not add up to its {positions} positions"
-    )]
+    /// A table's counts do not describe its entries: one at distance 0
+    /// (the goal), and with those never reached, as many as its entries.
+    #[error("{INCONSISTENT}: the counts of {at} do not add up to its {entries} entries (one at distance 0, the goal; entries never reached only in a pattern table that holds every tile)")]
     CountsTotal {
-        /// Index of the table in the header.
-        table: usize,
-        /// Its positions.
-        positions: u64,
+        /// The table.
+        at: TableAt,
+        /// Its entries.
+        entries: u64,
     },
     /// A path table beside a table whose distances words cannot hold.
-    #[error("{INCONSISTENT}: table {table} has a path table, but its distances reach {max_distance}, past the {limit} that path tables allow")]
+    #[error("{INCONSISTENT}: {at} has a path table, but its distances reach {max_distance}, past the {limit} that path tables allow")]
     PathTableTooFar {
-        /// Index of the table in the header.
-        table: usize,
+        /// The table.
+        at: TableAt,
         /// Its maximum distance.
         max_distance: u8,
         /// The most a path table allows.
         limit: usize,
     },
-    /// A pattern-database file that fails its own checks.
-    #[error(transparent)]
-    Pattern(#[from] crate::db::pattern_file::PatternFormatError),
+    /// A pattern database where complete tables were asked for.
+    #[error("the file holds pattern databases for {shape}, not complete tables")]
+    NotComplete {
+        /// The file's board.
+        shape: Shape,
+    },
+    /// Complete tables where pattern tables were asked for.
+    #[error("the file holds complete tables for {shape}, not pattern databases")]
+    NotPatterns {
+        /// The file's board.
+        shape: Shape,
+    },
     /// A section does not start where the layout puts it.
-    #[error("{INCONSISTENT}: the {section} of table {table} starts at {got}, expected {expected}")]
+    #[error("{INCONSISTENT}: the {section} of {at} starts at {got}, expected {expected}")]
     SectionOffset {
-        /// Index of the table in the header.
-        table: usize,
+        /// The table.
+        at: TableAt,
         /// "table" or "path table".
         section: &'static str,
         /// Where the layout puts it.
@@ -207,13 +262,15 @@ pub enum FormatError {
     },
 }
 
+/// The entry of a pattern placement never reached, in messages.
+const UNREACHED_MARK: u8 = crate::pattern::UNREACHED;
+
 impl FormatError {
     /// The board the file holds, where the header could still be read.
     pub fn readable_board(&self) -> Option<Shape> {
         match self {
             FormatError::Envelope(e) => e.readable_board(),
-            FormatError::Pattern(e) => e.readable_board(),
-            FormatError::BlankOutside { shape, .. } | FormatError::Positions { shape, .. } => {
+            FormatError::BlankOutside { shape, .. } | FormatError::Entries { shape, .. } => {
                 Some(*shape)
             }
             _ => None,

@@ -12,8 +12,6 @@ pub mod error;
 pub mod format;
 pub mod goal_table;
 pub mod locate;
-pub mod pattern_build;
-pub mod pattern_file;
 pub mod patterns;
 pub mod replace;
 pub mod report;

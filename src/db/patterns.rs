@@ -2,11 +2,10 @@
 //! to the search as slices of the file's bytes, one [`PatternDb`] per set,
 //! and each goal routed to the set of its class of blank cells.
 
-use crate::db::error::AnswerError;
-use crate::db::pattern_file::{
-    check_pattern_header, PatternFormatError, PatternHeader, PatternTableInfo,
-};
-use crate::pattern::PatternDb;
+use crate::db::error::{AnswerError, FormatError};
+use crate::db::format::check::{check_header, Checked};
+use crate::db::format::{Header, TableInfo};
+use crate::pattern::{Partition, PatternDb};
 use crate::pattern::{Solution, SolveOptions};
 use crate::puzzle::board::Board;
 use crate::puzzle::cell::{Cell, Cells};
@@ -33,7 +32,8 @@ impl<B: AsRef<[u8]>> AsRef<[u8]> for Section<B> {
 /// `Vec<u8>` and the tools a memory map.
 pub struct PatternTables<B> {
     bytes: Arc<B>,
-    header: PatternHeader,
+    header: Header,
+    partition: Partition,
     header_start: usize,
     /// One per set of the header, in its order.
     sets: Vec<PatternDb<Section<B>>>,
@@ -41,32 +41,54 @@ pub struct PatternTables<B> {
 
 impl<B: AsRef<[u8]>> PatternTables<B> {
     /// Checks the header of a pattern database held in memory. Costs time
-    /// proportional to the header, not to the tables.
-    pub fn from_bytes(bytes: B) -> Result<PatternTables<B>, PatternFormatError> {
-        let (header, partition, header_start) = check_pattern_header(bytes.as_ref())?;
+    /// proportional to the header, not to the tables. Complete tables are
+    /// refused ([`FormatError::NotPatterns`]); [`crate::Database`] opens
+    /// either kind.
+    pub fn from_bytes(bytes: B) -> Result<PatternTables<B>, FormatError> {
+        let Checked {
+            header,
+            shape,
+            partition,
+            header_start,
+        } = check_header(bytes.as_ref())?;
+        let partition = partition.ok_or(FormatError::NotPatterns { shape })?;
+        Ok(PatternTables::from_checked(
+            bytes,
+            header,
+            partition,
+            header_start,
+        ))
+    }
+
+    /// The tables of a checked header with its partition.
+    pub(crate) fn from_checked(
+        bytes: B,
+        header: Header,
+        partition: Partition,
+        header_start: usize,
+    ) -> PatternTables<B> {
         let bytes = Arc::new(bytes);
         let sets = header
-            .sets
-            .iter()
+            .sets()
             .map(|set| {
                 let tables = set
-                    .tables
                     .iter()
                     .map(|t| Section {
                         bytes: Arc::clone(&bytes),
-                        range: t.offset as usize..(t.offset + t.placements) as usize,
+                        range: t.offset as usize..(t.offset + t.entries) as usize,
                     })
                     .collect();
-                PatternDb::toward(partition.clone(), set.goal_blank as usize, tables)
+                PatternDb::toward(partition.clone(), set[0].goal_blank as usize, tables)
                     .expect("the header check covers the sets' blanks and tables")
             })
             .collect();
-        Ok(PatternTables {
+        PatternTables {
             bytes,
             header,
+            partition,
             header_start,
             sets,
-        })
+        }
     }
 
     /// The board of every position the database answers.
@@ -74,13 +96,14 @@ impl<B: AsRef<[u8]>> PatternTables<B> {
         self.sets[0].shape()
     }
 
-    /// The partition's name, as the file records it.
-    pub fn partition_name(&self) -> &str {
-        &self.header.partition
+    /// The partition the tables are for; its name is
+    /// [`Partition::name`].
+    pub fn partition(&self) -> &Partition {
+        &self.partition
     }
 
     /// What the file holds.
-    pub fn header(&self) -> &PatternHeader {
+    pub fn header(&self) -> &Header {
         &self.header
     }
 
@@ -97,8 +120,8 @@ impl<B: AsRef<[u8]>> PatternTables<B> {
     /// The entries of one of this database's tables (`info` from its
     /// header), indexed by placement rank. Open checked that they lie in
     /// the file.
-    pub fn table_entries(&self, info: &PatternTableInfo) -> &[u8] {
-        &self.bytes()[info.offset as usize..(info.offset + info.placements) as usize]
+    pub fn table_entries(&self, info: &TableInfo) -> &[u8] {
+        &self.bytes()[info.offset as usize..(info.offset + info.entries) as usize]
     }
 
     /// The tables as the search reads them, one [`PatternDb`] per set,

@@ -4,8 +4,7 @@
 //! the page's API and the Python package all give these fields.
 
 use crate::db::complete::CompleteTables;
-use crate::db::format::VERSION;
-use crate::db::pattern_file::PATTERN_VERSION;
+use crate::db::format::{TableInfo, VERSION};
 use crate::db::patterns::PatternTables;
 use crate::puzzle::board::Board;
 use crate::puzzle::cell::{Cell, Cells};
@@ -191,23 +190,13 @@ impl Info {
     pub(crate) fn of_complete<B: AsRef<[u8]>>(db: &CompleteTables<B>) -> Info {
         let shape = db.shape();
         let every_tile: Vec<u8> = (1..shape.cells() as u8).collect();
-        let tables = db.header().tables.iter().map(|t| TableSummary {
-            goal_blank: Cell::of(shape, t.blank as usize),
-            tiles: every_tile.clone(),
-            entries: t.positions,
-            max_distance: t.max_distance,
-            mean_distance: mean(&t.counts),
-            counts: t.counts.clone(),
-            unreached: 0,
-            offset: t.offset,
-            checksum: format!("{:08x}", t.checksum),
-            path_table: t.path_table.map(|p| PathTableSummary {
-                offset: p.offset,
-                checksum: p.checksum,
-            }),
-        });
+        let tables = db
+            .header()
+            .tables
+            .iter()
+            .map(|t| TableSummary::of(shape, t, every_tile.clone()));
         let goals = db.header().tables.iter().map(|t| {
-            let blank = t.blank as usize;
+            let blank = t.goal_blank as usize;
             goal_info(
                 shape,
                 blank,
@@ -229,18 +218,11 @@ impl Info {
 
     pub(crate) fn of_patterns<B: AsRef<[u8]>>(db: &PatternTables<B>) -> Info {
         let shape = db.shape();
-        let tables = db.header().tables().map(|(blank, t)| TableSummary {
-            goal_blank: Cell::of(shape, blank),
-            tiles: t.tiles.clone(),
-            entries: t.placements,
-            max_distance: t.max_entry,
-            mean_distance: mean(&t.counts),
-            counts: t.counts.clone(),
-            unreached: t.unreached,
-            offset: t.offset,
-            checksum: format!("{:08x}", t.checksum),
-            path_table: None,
-        });
+        let tables = db
+            .header()
+            .tables
+            .iter()
+            .map(|t| TableSummary::of(shape, t, t.tiles.clone()));
         let goals = db.sets().iter().map(|set| {
             let blank = set.goal_blank();
             let answers = |cell| db.set_for(cell).map(|s| s.goal_blank()) == Some(blank);
@@ -250,11 +232,32 @@ impl Info {
             kind: Kind::Pattern,
             board: shape,
             bytes: db.bytes().len() as u64,
-            format_version: PATTERN_VERSION,
-            partition: Some(db.partition_name().to_string()),
+            format_version: VERSION,
+            partition: Some(db.partition().name().to_string()),
             default_goal: db.default_goal(),
             goals: goals.collect(),
             tables: tables.collect(),
+        }
+    }
+}
+
+impl TableSummary {
+    /// The summary of `t`, a table that places `tiles`.
+    fn of(shape: Shape, t: &TableInfo, tiles: Vec<u8>) -> TableSummary {
+        TableSummary {
+            goal_blank: Cell::of(shape, t.goal_blank as usize),
+            tiles,
+            entries: t.entries,
+            max_distance: t.max_distance,
+            mean_distance: mean(&t.counts),
+            counts: t.counts.clone(),
+            unreached: t.unreached,
+            offset: t.offset,
+            checksum: format!("{:08x}", t.checksum),
+            path_table: t.path_table.map(|p| PathTableSummary {
+                offset: p.offset,
+                checksum: p.checksum,
+            }),
         }
     }
 }

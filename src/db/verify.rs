@@ -6,9 +6,9 @@
 //! is a separate, explicit step (`query verify`).
 
 use crate::db::complete::CompleteTables;
-use crate::db::format::{self, TableInfo};
+use crate::db::format::check::nonzero_padding as padding_in;
+use crate::db::format::TableInfo;
 use crate::db::goal_table::GoalTable;
-use crate::db::pattern_file::PatternTableInfo;
 use crate::db::patterns::PatternTables;
 use crate::db::report::{Kind, Report, TableReport};
 use crate::pattern::{goal_cells, PlacementRanker, UNREACHED};
@@ -57,7 +57,7 @@ fn verify_complete<B: AsRef<[u8]> + Sync>(db: &CompleteTables<B>) -> Report {
 
 fn nonzero_padding<B: AsRef<[u8]>>(db: &CompleteTables<B>) -> u64 {
     let sections = db.header().tables.iter().flat_map(|t| t.sections());
-    format::nonzero_padding(db.bytes(), sections.map(|(_, offset, size)| (offset, size)))
+    padding_in(db.bytes(), sections.map(|(_, offset, size)| (offset, size)))
 }
 
 /// Ranks per unit of parallel work within a table.
@@ -88,7 +88,7 @@ impl Findings {
 
 fn verify_table<B: AsRef<[u8]> + Sync>(db: &CompleteTables<B>, info: &TableInfo) -> TableReport {
     let shape = db.shape();
-    let blank = info.blank as usize;
+    let blank = info.goal_blank as usize;
     let entries = db.table_entries(info);
     let goal = Board::canonical_goal(shape, blank);
     let target = db
@@ -142,7 +142,7 @@ fn verify_table<B: AsRef<[u8]> + Sync>(db: &CompleteTables<B>, info: &TableInfo)
     TableReport::new(
         Cell::of(shape, blank),
         (1..shape.cells() as u8).collect(),
-        info.positions,
+        info.entries,
         checksums,
         faults,
         fault_count,
@@ -263,19 +263,17 @@ fn verify_patterns<B: AsRef<[u8]>>(db: &PatternTables<B>) -> Report {
     let started = Instant::now();
     let tables = db
         .header()
-        .tables()
-        .map(|(goal_blank, info)| verify_pattern_table(db, goal_blank, info))
+        .tables
+        .iter()
+        .map(|info| verify_pattern_table(db, info))
         .collect();
-    let sections = db.header().tables().map(|(_, t)| (t.offset, t.placements));
-    let nonzero_padding = format::nonzero_padding(db.bytes(), sections);
+    let sections = db.header().tables.iter().map(|t| (t.offset, t.entries));
+    let nonzero_padding = padding_in(db.bytes(), sections);
     Report::new(Kind::Pattern, tables, nonzero_padding, started.elapsed())
 }
 
-fn verify_pattern_table<B: AsRef<[u8]>>(
-    db: &PatternTables<B>,
-    goal_blank: usize,
-    info: &PatternTableInfo,
-) -> TableReport {
+fn verify_pattern_table<B: AsRef<[u8]>>(db: &PatternTables<B>, info: &TableInfo) -> TableReport {
+    let goal_blank = info.goal_blank as usize;
     let entries = db.table_entries(info);
     let (checksum, histogram) = rayon::join(
         || crc32fast::hash(entries),
@@ -300,7 +298,7 @@ fn verify_pattern_table<B: AsRef<[u8]>>(
                 )
         },
     );
-    let max = info.max_entry as usize;
+    let max = info.max_distance as usize;
     let out_of_range: u64 = histogram[max + 1..UNREACHED as usize].iter().sum();
     let mut count_mismatches: Vec<u8> = (0..=max)
         .filter(|&e| histogram[e] != info.counts[e])
@@ -332,7 +330,7 @@ fn verify_pattern_table<B: AsRef<[u8]>>(
     TableReport::new(
         Cell::of(shape, goal_blank),
         info.tiles.clone(),
-        info.placements,
+        info.entries,
         (checksum == info.checksum, None),
         faults,
         fault_count,

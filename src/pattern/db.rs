@@ -3,9 +3,10 @@
 use super::error::PatternError;
 use super::partition::Partition;
 use super::placement::PlacementRanker;
-use super::table::{build_table_toward, goal_cells, BuildProgress};
+use super::table::{build_table_toward, goal_cells};
 use crate::puzzle::board::Board;
 use crate::puzzle::shape::Shape;
+use crate::table::generate::BuildProgress;
 
 /// The tables of a partition's patterns toward one goal, over any bytes:
 /// `Vec<u8>` when built in memory, a memory map when read from a file.

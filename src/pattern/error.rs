@@ -60,13 +60,6 @@ pub enum PatternError {
         /// Cells of the board.
         cells: usize,
     },
-    /// No goal blank cell to build a set of tables for.
-    #[error("no goal blank cell given: a pattern database needs at least one set of tables")]
-    NoGoalBlanks,
-    /// Two goal blank cells that a symmetry relates: the file would hold a
-    /// set that is never read, and opening refuses that.
-    #[error("goal blank cells {} and {} are in the same class (a reflection or rotation relates them); one set serves both", .0, .1)]
-    GoalBlanksSameClass(usize, usize),
     /// Tables given for a partition do not match its patterns.
     #[error("expected {expected} tables, one per pattern, got {got}")]
     TableCount {

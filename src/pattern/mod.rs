@@ -39,4 +39,4 @@ pub use partition::Partition;
 pub use placement::PlacementRanker;
 pub use search::{BoundReport, Solution, SolveOptions};
 pub(crate) use table::goal_cells;
-pub use table::{build_table, build_table_toward, BuildProgress, UNREACHED};
+pub use table::{build_table, build_table_toward, UNREACHED};

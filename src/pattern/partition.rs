@@ -166,6 +166,23 @@ impl Partition {
         &self.patterns
     }
 
+    /// The name of this partition (`7-8`, `6-6-3`, …) when it is one of
+    /// the board's named partitions, pattern for pattern and tile for tile
+    /// in the same order; `custom` otherwise. Files store the patterns, not
+    /// a name, so the name cannot disagree with the tables.
+    pub fn name(&self) -> &'static str {
+        NAMED
+            .iter()
+            .find(|&&(r, c, _, patterns)| {
+                (r, c) == (self.shape.rows(), self.shape.cols())
+                    && patterns
+                        .iter()
+                        .copied()
+                        .eq(self.patterns.iter().map(Vec::as_slice))
+            })
+            .map_or("custom", |&(_, _, name, _)| name)
+    }
+
     /// The pattern that holds `tile`, if any.
     pub fn pattern_of(&self, tile: u8) -> Option<usize> {
         self.patterns.iter().position(|p| p.contains(&tile))
@@ -197,6 +214,26 @@ mod tests {
                 .collect();
             assert_eq!(sizes.join("-"), name);
         }
+    }
+
+    #[test]
+    fn a_partition_is_named_by_its_patterns() {
+        for &(rows, cols, name, _) in NAMED {
+            let shape = Shape::for_search(rows, cols).unwrap();
+            assert_eq!(Partition::named(shape, name).unwrap().name(), name);
+        }
+        let shape = Shape::THREE_BY_THREE;
+        let custom = |patterns: Vec<Vec<u8>>| Partition::new(shape, patterns).unwrap().name();
+        assert_eq!(custom(vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]]), "4-4");
+        // The same tiles in another order, or the patterns swapped, are
+        // other tables: not 4-4.
+        assert_eq!(custom(vec![vec![2, 1, 3, 4], vec![5, 6, 7, 8]]), "custom");
+        assert_eq!(custom(vec![vec![5, 6, 7, 8], vec![1, 2, 3, 4]]), "custom");
+        assert_eq!(custom(vec![vec![1, 2, 3, 4]]), "custom");
+        // 3x4's 6-5 tiles on a 4x3 board are not 4x3's 6-5.
+        let shape = Shape::new(4, 3).unwrap();
+        let other = Partition::new(shape, vec![vec![1, 2, 5, 6, 9, 10], vec![3, 4, 7, 8, 11]]);
+        assert_eq!(other.unwrap().name(), "custom");
     }
 
     #[test]

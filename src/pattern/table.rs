@@ -19,6 +19,7 @@ use super::error::PatternError;
 use super::placement::PlacementRanker;
 use super::region::CellMasks;
 use crate::puzzle::shape::Shape;
+use crate::table::generate::BuildProgress;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
 
@@ -28,19 +29,6 @@ pub const UNREACHED: u8 = u8::MAX;
 
 /// Placements per unit of parallel work, and per "anything here?" flag.
 const CHUNK: usize = 1 << 14;
-
-/// How far a table's search has come, reported after each cost.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BuildProgress {
-    /// The cost just completed.
-    pub cost: u32,
-    /// Placements first seen at this cost.
-    pub found: u64,
-    /// Placements seen so far.
-    pub reached: u64,
-    /// Placements in the table.
-    pub placements: u64,
-}
 
 /// The cells of `tiles` in the canonical goal with the blank in
 /// `goal_blank`: tile t in cell t - 1 before the blank, t after it.
@@ -135,10 +123,10 @@ pub fn build_table_toward(
         reached += found;
         if found > 0 {
             on_cost(BuildProgress {
-                cost,
+                distance: cost,
                 found,
                 reached,
-                placements: len as u64,
+                entries: len as u64,
             });
         }
         if !merged.iter().any(|&(_, any)| any) {

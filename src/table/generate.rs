@@ -44,17 +44,20 @@ impl Table {
     }
 }
 
-/// How far a search has come, reported after each level.
+/// How far a table's search has come, reported after each distance: the
+/// same for complete tables (positions, level by level) and pattern tables
+/// (placements, cost by cost).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Level {
-    /// The distance just completed.
+pub struct BuildProgress {
+    /// The distance just completed (moves of the pattern's tiles, for a
+    /// pattern table).
     pub distance: u32,
-    /// Positions found at this distance.
+    /// Entries first reached at this distance.
     pub found: u64,
-    /// Positions found so far, this level included.
-    pub total: u64,
-    /// Positions in the table.
-    pub positions: u64,
+    /// Entries reached so far, this distance included.
+    pub reached: u64,
+    /// Entries in the table.
+    pub entries: u64,
 }
 
 /// Builds the table for one goal blank cell, with the search that suits the
@@ -70,7 +73,7 @@ pub fn build_table_reporting(
     shape: Shape,
     goal_blank: usize,
     paths: bool,
-    on_level: &(dyn Fn(Level) + Sync),
+    on_level: &(dyn Fn(BuildProgress) + Sync),
 ) -> Table {
     if shape.cells() <= LIST_SEARCH_MAX_CELLS {
         search_with_lists(shape, goal_blank, paths, on_level)
@@ -102,7 +105,7 @@ pub fn build_each<E>(
     shape: Shape,
     goal_blanks: &[usize],
     paths: bool,
-    on_level: &(dyn Fn(usize, Level) + Sync),
+    on_level: &(dyn Fn(usize, BuildProgress) + Sync),
     mut take: impl FnMut(Table) -> Result<(), E>,
 ) -> Result<(), E> {
     let build = |(i, &blank): (usize, &usize)| {
@@ -153,7 +156,7 @@ pub fn search_with_lists(
     shape: Shape,
     goal_blank: usize,
     paths: bool,
-    on_level: &(dyn Fn(Level) + Sync),
+    on_level: &(dyn Fn(BuildProgress) + Sync),
 ) -> Table {
     let (ranker, goal) = start(shape, goal_blank);
     let mut entries = vec![UNSEEN; ranker.len()];
@@ -201,12 +204,12 @@ pub fn search_with_lists(
     }
 }
 
-fn level(distance: u32, counts: &[u64], positions: usize) -> Level {
-    Level {
+fn level(distance: u32, counts: &[u64], positions: usize) -> BuildProgress {
+    BuildProgress {
         distance,
         found: counts[distance as usize],
-        total: counts.iter().sum(),
-        positions: positions as u64,
+        reached: counts.iter().sum(),
+        entries: positions as u64,
     }
 }
 
@@ -242,7 +245,7 @@ impl Bitset {
 pub fn search_with_bitsets(
     shape: Shape,
     goal_blank: usize,
-    on_level: &(dyn Fn(Level) + Sync),
+    on_level: &(dyn Fn(BuildProgress) + Sync),
 ) -> Table {
     let (ranker, goal) = start(shape, goal_blank);
     // Filled on every core: first touches of 240 MB of fresh pages are a
@@ -370,7 +373,7 @@ mod tests {
     #[test]
     fn levels_are_reported_in_order() {
         let shape: Shape = "2x3".parse().unwrap();
-        let lists = |shape, blank, on_level: &(dyn Fn(Level) + Sync)| {
+        let lists = |shape, blank, on_level: &(dyn Fn(BuildProgress) + Sync)| {
             search_with_lists(shape, blank, false, on_level)
         };
         for search in [lists, search_with_bitsets] {
@@ -381,9 +384,9 @@ mod tests {
             for (i, level) in seen.iter().enumerate() {
                 assert_eq!(level.distance as usize, i + 1);
                 assert_eq!(level.found, table.counts[i + 1]);
-                assert_eq!(level.positions, 360);
+                assert_eq!(level.entries, 360);
             }
-            assert_eq!(seen.last().unwrap().total, 360);
+            assert_eq!(seen.last().unwrap().reached, 360);
         }
     }
 }

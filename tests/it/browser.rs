@@ -38,7 +38,12 @@ fn server() -> Server {
     for (size, blanks) in [("2x3", vec![0, 1, 2, 3, 4, 5]), ("3x3", vec![8, 7, 4])] {
         let shape: npuzzle::Shape = size.parse().unwrap();
         let path = dir.path().join(format!("{size}.db"));
-        npuzzle::build_database(&path, shape, &blanks, true, &|_, _| {}).unwrap();
+        let plan = npuzzle::Plan::Complete {
+            shape,
+            blanks,
+            paths: true,
+        };
+        npuzzle::build(&path, &plan, &|_, _| {}).unwrap();
         args.extend(["--db".into(), path.to_str().unwrap().to_string()]);
     }
     spawn(dir, &args)
@@ -55,7 +60,12 @@ fn server_4x4() -> Server {
     let dir = tempfile::tempdir().unwrap();
     let nine = dir.path().join("3x3.db");
     let shape = npuzzle::Shape::THREE_BY_THREE;
-    npuzzle::build_database(&nine, shape, &[8, 7, 4], true, &|_, _| {}).unwrap();
+    let plan = npuzzle::Plan::Complete {
+        shape,
+        blanks: vec![8, 7, 4],
+        paths: true,
+    };
+    npuzzle::build(&nine, &plan, &|_, _| {}).unwrap();
     let sixteen = crate::pattern_file::pattern_file("4x4", "6-6-3");
     let args: Vec<String> = [
         "serve",

@@ -412,9 +412,9 @@ fn rebuild_advice_names_only_a_board_it_knows() {
     let header_start = bytes.len() - preamble.header_len as usize;
     let (mut header, _): (npuzzle::Header, _) =
         bincode::decode_from_slice(&bytes[header_start..], npuzzle::raw::bincode_config()).unwrap();
-    header.tables[0].positions += 1;
+    header.tables[0].entries += 1;
     let header_bytes = npuzzle::raw::encode_header(&header);
-    let preamble = npuzzle::raw::preamble_for(&header_bytes);
+    let preamble = npuzzle::raw::Preamble::of(&header_bytes);
     let mut changed = bincode::encode_to_vec(preamble, npuzzle::raw::bincode_config()).unwrap();
     changed.extend_from_slice(&bytes[preamble_len..header_start]);
     changed.extend_from_slice(&header_bytes);
@@ -620,7 +620,7 @@ fn verify_finds_one_flipped_table_byte() {
     // A byte in the middle of the second table, well past the header page.
     let info = t.db.table_info(1).unwrap();
     assert!(info.offset >= 4096);
-    let at = (info.offset + info.positions / 2) as usize;
+    let at = (info.offset + info.entries / 2) as usize;
     bytes[at] ^= 0xff;
     std::fs::write(&path, &bytes).unwrap();
 

@@ -205,32 +205,57 @@ fn with_header(good: &[u8], change: Box<HeaderChange>) -> Vec<u8> {
 
 #[test]
 fn another_version_is_refused_by_name() {
-    let bad = with_header(&small_db_bytes(), Box::new(|p, _| p.version = 1));
-    assert_eq!(
-        open(bad).err().unwrap().to_string(),
-        "database format version 1 is not supported: this build reads version 3"
-    );
+    // 3: complete tables before pattern databases shared the format.
+    for version in [1, 3, 5] {
+        let bad = with_header(&small_db_bytes(), Box::new(move |p, _| p.version = version));
+        assert_eq!(
+            open(bad).err().unwrap().to_string(),
+            format!(
+                "database format version {version} is not supported: this build reads version 4"
+            )
+        );
+    }
 }
 
 #[test]
 fn headers_with_a_valid_checksum_but_impossible_contents_are_refused() {
     let good = small_db_bytes();
-    // Each change, a part of its message, and the start of its variant.
-    let cases: Vec<(Box<HeaderChange>, &str, &str)> = vec![
+    for (change, message, variant) in impossible_headers() {
+        let err = open(with_header(&good, change)).err().expect(message);
+        assert!(format!("{err:?}").starts_with(variant), "{err:?}");
+        let err = err.to_string();
+        assert!(err.starts_with("the header is inconsistent: "), "{err}");
+        assert!(err.contains(message), "{err}");
+    }
+}
+
+type Case = (Box<HeaderChange>, &'static str, &'static str);
+
+/// Changes of the 2x3 file's header, each with a part of its message and
+/// the start of its variant.
+fn impossible_headers() -> Vec<Case> {
+    let mut cases = layout_changes();
+    cases.extend(content_changes());
+    cases
+}
+
+/// Changes of where sections are and how large.
+fn layout_changes() -> Vec<Case> {
+    vec![
         (
             Box::new(|_, h| h.tables[1].offset += 4096),
             "the table of table 1 starts at",
-            "SectionOffset { table: 1, section: \"table\"",
+            "SectionOffset { at: TableAt { set: None, table: 1 }, section: \"table\"",
         ),
         (
             Box::new(|_, h| h.tables[1].path_table.as_mut().unwrap().offset -= 4096),
             "the path table of table 1 starts at",
-            "SectionOffset { table: 1, section: \"path table\"",
+            "SectionOffset { at: TableAt { set: None, table: 1 }, section: \"path table\"",
         ),
         (
             Box::new(|_, h| h.tables[0].path_table = None),
             "the table of table 1 starts at",
-            "SectionOffset { table: 1, section: \"table\"",
+            "SectionOffset { at: TableAt { set: None, table: 1 }, section: \"table\"",
         ),
         (
             Box::new(|_, h| {
@@ -239,39 +264,63 @@ fn headers_with_a_valid_checksum_but_impossible_contents_are_refused() {
                 t.max_distance = 63;
             }),
             "table 0 has a path table, but its distances reach 63",
-            "PathTableTooFar { table: 0, max_distance: 63",
+            "PathTableTooFar { at: TableAt { set: None, table: 0 }, max_distance: 63",
         ),
         (
-            Box::new(|_, h| h.tables[0].positions = 1 << 40),
-            "table 0 has 1099511627776 positions",
-            "Positions { table: 0, expected: 360, got: 1099511627776",
+            Box::new(|_, h| h.tables[0].entries = 1 << 40),
+            "table 0 has 1099511627776 entries, expected 360 (one per position of a 2x3 board)",
+            "Entries { at: TableAt { set: None, table: 0 }, expected: 360, got: 1099511627776",
         ),
         // Found by fuzzing: offsets must not be added up before the sizes
         // are known to be sane.
         (
-            Box::new(|_, h| h.tables[1].positions = u64::MAX),
-            "table 1 has 18446744073709551615 positions",
-            "Positions { table: 1, expected: 360, got: 18446744073709551615",
+            Box::new(|_, h| h.tables[1].entries = u64::MAX),
+            "table 1 has 18446744073709551615 entries",
+            "Entries { at: TableAt { set: None, table: 1 }, expected: 360, got: 18446744073709551615",
+        ),
+    ]
+}
+
+/// Changes of what the tables say.
+fn content_changes() -> Vec<Case> {
+    vec![
+        (
+            Box::new(|_, h| h.tables[2].goal_blank = 9),
+            "table 2 has its goal blank in cell 9",
+            "BlankOutside { at: TableAt { set: None, table: 2 }, blank: 9",
         ),
         (
-            Box::new(|_, h| h.tables[2].blank = 9),
-            "table 2 has its blank in cell 9",
-            "BlankOutside { table: 2, blank: 9",
-        ),
-        (
-            Box::new(|_, h| h.tables[3].blank = h.tables[0].blank),
+            Box::new(|_, h| h.tables[3].goal_blank = h.tables[0].goal_blank),
             "two tables have their blank in cell 0",
             "DuplicateBlank { blank: 0 }",
         ),
         (
             Box::new(|_, h| h.tables[0].counts[3] += 1),
             "the counts of table 0 do not add up",
-            "CountsTotal { table: 0,",
+            "CountsTotal { at: TableAt { set: None, table: 0 },",
+        ),
+        // Complete tables reach every position.
+        (
+            Box::new(|_, h| h.tables[4].unreached = 1),
+            "the counts of table 4 do not add up",
+            "CountsTotal { at: TableAt { set: None, table: 4 },",
         ),
         (
             Box::new(|_, h| h.tables[0].max_distance = 63),
             "table 0 has maximum distance 63",
-            "CountsLength { table: 0, max_distance: 63",
+            "CountsLength { at: TableAt { set: None, table: 0 }, max_distance: 63",
+        ),
+        (
+            Box::new(|_, h| h.tables[5].tiles = vec![1, 2]),
+            "table 5 lists tiles, but the file has no partition",
+            "TilesInComplete { at: TableAt { set: None, table: 5 } }",
+        ),
+        // With a partition, the tables read as pattern tables, which do
+        // list their tiles.
+        (
+            Box::new(|_, h| h.partition = Some(vec![vec![1, 2, 3, 4, 5]])),
+            "table 0 of set 0 has a path table, but pattern tables have none",
+            "PatternPathTable { at: TableAt { set: Some(0), table: 0 } }",
         ),
         (
             Box::new(|_, h| h.tables.clear()),
@@ -288,14 +337,7 @@ fn headers_with_a_valid_checksum_but_impossible_contents_are_refused() {
             "a 0x3 board is too small",
             "Board(",
         ),
-    ];
-    for (change, message, variant) in cases {
-        let err = open(with_header(&good, change)).err().expect(message);
-        assert!(format!("{err:?}").starts_with(variant), "{err:?}");
-        let err = err.to_string();
-        assert!(err.starts_with("the header is inconsistent: "), "{err}");
-        assert!(err.contains(message), "{err}");
-    }
+    ]
 }
 
 /// The damage `solve` cannot see without path tables: a position's own

@@ -147,7 +147,7 @@ fn two_by_five_agrees_with_plain_bfs_in_both_searches() {
     let goal = Board::goal(shape);
     let truth = plain_bfs(shape.rows(), shape.cols(), goal.cells());
     let ranker = npuzzle::raw::Ranker::new(shape, goal.blank());
-    let lists = |shape, blank, on_level: &(dyn Fn(npuzzle::Level) + Sync)| {
+    let lists = |shape, blank, on_level: &(dyn Fn(npuzzle::BuildProgress) + Sync)| {
         search_with_lists(shape, blank, false, on_level)
     };
     for search in [lists, search_with_bitsets] {

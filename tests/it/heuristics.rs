@@ -139,7 +139,7 @@ fn evaluations_match_a_plain_implementation() {
 fn check_survey(target: &GoalTable<'_>, s: &Survey) {
     let counts: Vec<u64> = s.by_distance.iter().map(|d| d.count).collect();
     assert_eq!(counts, target.info().counts, "{}", s.heuristic);
-    assert_eq!(s.positions, target.info().positions);
+    assert_eq!(s.positions, target.info().entries);
     assert_eq!(s.goal, target.goal().to_string());
     for (d, stats) in s.by_distance.iter().enumerate() {
         assert_eq!(stats.distance, d as u32);

@@ -84,10 +84,7 @@ fn two_by_six_and_six_by_two_match_a090167_to_distance_80() {
 /// in the last cell, a corner). Returns the positions farthest from it.
 fn check_lookups(db: &CompleteTables<memmap2::Mmap>, plain_depth: u32, seed: u64) -> Vec<Board> {
     let shape = db.shape();
-    assert_eq!(
-        db.table_info(shape.cells() - 1).unwrap().positions,
-        POSITIONS
-    );
+    assert_eq!(db.table_info(shape.cells() - 1).unwrap().entries, POSITIONS);
     let target = db.goal_table(&Board::goal(shape)).unwrap();
     let farthest = check_farthest(db, &target);
     check_near_a_corner_goal(db, plain_depth, seed);

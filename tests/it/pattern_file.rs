@@ -3,11 +3,11 @@
 //! open or caught by `verify`, never a wrong answer.
 
 use npuzzle::pattern::{Partition, SolveOptions};
-use npuzzle::raw::{bincode_config, entry, Preamble, Ranker, PREAMBLE_LEN};
-use npuzzle::{
-    build_pattern_database, build_pattern_sets, check_pattern_header, encode_pattern_header,
-    Database, PatternFormatError, PatternHeader, PatternTables, PATTERN_FILE, PATTERN_MAGIC,
+use npuzzle::raw::{
+    bincode_config, check_header, encode_header, entry, Preamble, Ranker, MAGIC, OLD_PATTERN_MAGIC,
+    PREAMBLE_LEN,
 };
+use npuzzle::{build, Database, FormatError, Header, PatternTables, Plan};
 use npuzzle::{build_table, Board, Cell, Shape};
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
@@ -24,8 +24,11 @@ pub fn pattern_file(size: &str, partition: &str) -> PathBuf {
         .join("patterns")
         .join(format!("{shape}-{partition}.db"));
     if !built.contains(&path) {
-        let p = Partition::named(shape, partition).unwrap();
-        build_pattern_database(&path, &p, partition, &|_, _| {}).unwrap();
+        let plan = Plan::Patterns {
+            partition: Partition::named(shape, partition).unwrap(),
+            goal_blanks: vec![shape.cells() - 1],
+        };
+        build(&path, &plan, &|_, _| {}).unwrap();
         built.push(path.clone());
     }
     path
@@ -95,25 +98,30 @@ fn three_by_four_through_the_file_matches_the_complete_table() {
 #[test]
 fn a_good_file_opens_and_verifies() {
     let db = PatternTables::from_bytes(bytes_of("3x3", "4-4")).unwrap();
-    assert_eq!(db.header().partition, "4-4");
-    assert_eq!(db.header().sets.len(), 1);
-    assert_eq!(db.header().sets[0].tables.len(), 2);
+    let patterns = vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]];
+    assert_eq!(db.header().partition, Some(patterns.clone()));
+    assert_eq!(db.partition().patterns(), patterns);
+    assert_eq!(db.partition().name(), "4-4");
+    assert_eq!(db.header().sets().count(), 1);
+    assert_eq!(db.header().tables.len(), 2);
     assert!(db.verify().ok);
-    assert_eq!(&db.bytes()[..8], &PATTERN_MAGIC);
+    // One magic for both kinds of file.
+    assert_eq!(&db.bytes()[..8], &MAGIC);
 }
 
 #[test]
-fn complete_table_readers_refuse_a_pattern_file() {
+fn each_kind_s_reader_refuses_the_other_kind() {
     let err = npuzzle::CompleteTables::from_bytes(bytes_of("3x3", "4-4"))
         .err()
         .unwrap();
-    assert!(
-        matches!(
-            err,
-            npuzzle::FormatError::Envelope(npuzzle::EnvelopeError::Magic { .. })
-        ),
-        "{err}"
+    assert!(matches!(err, FormatError::NotComplete { .. }), "{err}");
+    assert_eq!(
+        err.to_string(),
+        "the file holds pattern databases for 3x3, not complete tables"
     );
+    let complete = std::fs::read(&crate::util::temp_db("2x3").path).unwrap();
+    let err = PatternTables::from_bytes(complete).err().unwrap();
+    assert!(matches!(err, FormatError::NotPatterns { .. }), "{err}");
 }
 
 #[test]
@@ -127,7 +135,7 @@ fn flipping_any_header_byte_is_refused_at_open() {
         let mut bad = good.clone();
         bad[i] ^= 0xFF;
         assert!(
-            check_pattern_header(&bad).is_err(),
+            check_header(&bad).is_err(),
             "flipping byte {i} went unnoticed"
         );
         assert!(Database::from_bytes(bad).is_err(), "byte {i}");
@@ -166,10 +174,9 @@ fn another_version_is_refused_by_name() {
     assert!(
         matches!(
             err,
-            PatternFormatError::Envelope(npuzzle::EnvelopeError::Version {
-                expected: 2,
+            FormatError::Envelope(npuzzle::EnvelopeError::Version {
+                expected: 4,
                 got: 3,
-                ..
             })
         ),
         "{err}"
@@ -182,13 +189,9 @@ fn another_version_is_refused_by_name() {
 fn a_flipped_table_byte_is_caught_by_verify() {
     let good = bytes_of("3x3", "4-4");
     let db = PatternTables::from_bytes(good.clone()).unwrap();
-    let tables: Vec<_> = db.header().tables().map(|(_, t)| t.clone()).collect();
+    let tables = db.header().tables.clone();
     for t in &tables {
-        for at in [
-            t.offset,
-            t.offset + t.placements / 2,
-            t.offset + t.placements - 1,
-        ] {
+        for at in [t.offset, t.offset + t.entries / 2, t.offset + t.entries - 1] {
             for flip in [0x01u8, 0x80, 0xFF] {
                 let mut bad = good.clone();
                 bad[at as usize] ^= flip;
@@ -229,8 +232,11 @@ pub fn all_goals_pattern_file() -> PathBuf {
             let path = Path::new(env!("CARGO_TARGET_TMPDIR"))
                 .join("patterns")
                 .join("3x3-4-4-all-goals.db");
-            let p = Partition::named(shape, "4-4").unwrap();
-            build_pattern_sets(&path, &p, "4-4", &npuzzle::all_goals(shape), &|_, _| {}).unwrap();
+            let plan = Plan::Patterns {
+                partition: Partition::named(shape, "4-4").unwrap(),
+                goal_blanks: npuzzle::all_goals(shape),
+            };
+            build(&path, &plan, &|_, _| {}).unwrap();
             path
         })
         .clone()
@@ -365,24 +371,38 @@ fn a_goal_whose_class_has_no_set_is_refused_naming_the_fix() {
     );
 }
 
+/// Pattern databases of formats 1 and 2 had their own magic: refused by
+/// name, whatever their version, and `query` says to rebuild them.
 #[test]
-fn a_file_of_the_old_version_is_refused_with_advice_to_rebuild() {
-    let mut old = bytes_of("3x3", "4-4");
-    old[8..12].copy_from_slice(&1u32.to_le_bytes());
-    let err = PatternTables::from_bytes(old.clone()).err().unwrap();
-    assert!(
-        err.to_string().contains(
-            "pattern database format version 1 is not supported: this build reads version 2"
-        ),
-        "{err}"
-    );
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("old.db");
-    std::fs::write(&path, old).unwrap();
-    let out = crate::util::run_query(&path, &["info"], 2);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("version 1 is not supported"), "{stderr}");
-    assert!(stderr.contains("rebuild it with: "), "{stderr}");
+fn a_file_of_the_old_pattern_format_is_refused_with_advice_to_rebuild() {
+    for version in [1u32, 2] {
+        let mut old = bytes_of("3x3", "4-4");
+        old[..8].copy_from_slice(&OLD_PATTERN_MAGIC);
+        old[8..12].copy_from_slice(&version.to_le_bytes());
+        let err = Database::from_bytes(old.clone()).err().unwrap();
+        assert!(
+            matches!(
+                err,
+                FormatError::Envelope(npuzzle::EnvelopeError::OldPatternFormat { version: v })
+                    if v == version
+            ),
+            "{err}"
+        );
+        assert!(
+            err.to_string().starts_with(&format!(
+                "this is a pattern database of an old format (magic \"NPUZPDB\", pattern \
+                 format version {version}); this build reads database format version 4"
+            )),
+            "{err}"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.db");
+        std::fs::write(&path, old).unwrap();
+        let out = crate::util::run_query(&path, &["info"], 2);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("an old format"), "{stderr}");
+        assert!(stderr.contains("rebuild it with: "), "{stderr}");
+    }
 }
 
 #[test]
@@ -420,7 +440,7 @@ fn info_and_verify_cover_every_set() {
     // A byte of the last set's last table: verify names it and fails.
     let good = std::fs::read(&path).unwrap();
     let db = PatternTables::from_bytes(good.clone()).unwrap();
-    let last = db.header().sets[2].tables[1].clone();
+    let last = db.header().sets().nth(2).unwrap()[1].clone();
     let mut bad = good;
     bad[(last.offset + 7) as usize] ^= 0x40;
     let dir = tempfile::tempdir().unwrap();
@@ -450,19 +470,19 @@ fn flipping_any_header_byte_of_an_all_goals_file_is_refused_at_open() {
     for i in (0..PREAMBLE_LEN).chain(header) {
         let mut bad = good.clone();
         bad[i] ^= 0xFF;
-        assert!(check_pattern_header(&bad).is_err(), "byte {i}");
+        assert!(check_header(&bad).is_err(), "byte {i}");
     }
 }
 
 /// The file `good` with its header replaced by `change` of it, and the
 /// preamble's length and checksum made to match: only the header's own
 /// consistency checks stand between it and a reader.
-fn with_header(good: &[u8], change: impl FnOnce(&mut PatternHeader)) -> Vec<u8> {
+fn with_header(good: &[u8], change: impl FnOnce(&mut Header)) -> Vec<u8> {
     let db = PatternTables::from_bytes(good.to_vec()).unwrap();
     let mut header = db.header().clone();
     change(&mut header);
-    let bytes = encode_pattern_header(&header);
-    let preamble = Preamble::of(PATTERN_FILE, &bytes);
+    let bytes = encode_header(&header);
+    let preamble = Preamble::of(&bytes);
     let preamble = bincode::encode_to_vec(preamble, bincode_config()).unwrap();
     let mut file = good[..db.header_range().start].to_vec();
     file[..PREAMBLE_LEN].copy_from_slice(&preamble);
@@ -470,47 +490,136 @@ fn with_header(good: &[u8], change: impl FnOnce(&mut PatternHeader)) -> Vec<u8> 
     file
 }
 
-/// Headers whose checksum matches but whose sets contradict each other or
-/// the layout are refused by name.
+/// Headers whose checksum matches but whose sets contradict each other,
+/// the partition or the layout are refused by name. The all-goals file's
+/// tables: set 0 (cell 8) tables 0 and 1, set 1 (cell 7) tables 2 and 3,
+/// set 2 (cell 4) tables 4 and 5.
 #[test]
 fn inconsistent_sets_are_refused_at_open() {
     let good = std::fs::read(all_goals_pattern_file()).unwrap();
     assert!(PatternTables::from_bytes(with_header(&good, |_| {})).is_ok());
-    type Change = fn(&mut PatternHeader);
-    let refused = |change: Change| {
-        PatternTables::from_bytes(with_header(&good, change))
+    for (change, expected, variant) in inconsistent_headers() {
+        let err = PatternTables::from_bytes(with_header(&good, change))
             .err()
-            .expect("refused")
-            .to_string()
-    };
-    let cases: [(Change, &str); 6] = [
-        (|h| h.sets.clear(), "it lists no sets of tables"),
-        (
-            |h| h.sets[1].goal_blank = 9,
-            "set 1 has its goal blank in cell 9",
-        ),
-        // Cell 6 is a corner, as is set 0's cell 8.
-        (
-            |h| h.sets[2].goal_blank = 6,
-            "sets 0 and 2 serve the same goal blank cells",
-        ),
-        (
-            |h| h.sets[1].tables.swap(0, 1),
-            "the tables of set 1 are not for the same patterns",
-        ),
-        (|h| h.sets[2].tables.clear(), "set 2 lists no tables"),
-        (
-            |h| {
-                let (a, b) = (h.sets[1].tables[0].offset, h.sets[2].tables[0].offset);
-                h.sets[1].tables[0].offset = b;
-                h.sets[2].tables[0].offset = a;
-            },
-            "table 0 of set 1 starts at",
-        ),
-    ];
-    for (change, expected) in cases {
-        let err = refused(change);
+            .expect(expected);
+        assert!(format!("{err:?}").starts_with(variant), "{err:?}");
+        let err = err.to_string();
         assert!(err.contains(expected), "{err}");
         assert!(err.starts_with("the header is inconsistent: "), "{err}");
     }
+}
+
+type Change = fn(&mut Header);
+
+/// Changes of the all-goals file's header, each with a part of its message
+/// and the start of its variant.
+fn inconsistent_headers() -> Vec<(Change, &'static str, &'static str)> {
+    [inconsistent_sets(), inconsistent_tables()].concat()
+}
+
+/// Changes of the sets and the partition.
+fn inconsistent_sets() -> Vec<(Change, &'static str, &'static str)> {
+    vec![
+        (|h| h.tables.clear(), "it lists no tables", "NoTables"),
+        (
+            |h| h.tables[2..4].iter_mut().for_each(|t| t.goal_blank = 9),
+            "table 0 of set 1 has its goal blank in cell 9",
+            "BlankOutside { at: TableAt { set: Some(1), table: 0 }",
+        ),
+        // Cell 6 is a corner, as is set 0's cell 8.
+        (
+            |h| h.tables[4..].iter_mut().for_each(|t| t.goal_blank = 6),
+            "sets 0 and 2 serve the same goal blank cells",
+            "SameClass { first: 0, second: 2",
+        ),
+        (
+            |h| h.tables.swap(2, 3),
+            "the tables of set 1 are not for the same patterns",
+            "OtherPatterns { set: 1, patterns: 2 }",
+        ),
+        (
+            |h| drop(h.tables.pop()),
+            "the tables of set 2 are not for the same patterns",
+            "OtherPatterns { set: 2,",
+        ),
+        (
+            |h| h.partition.as_mut().unwrap().reverse(),
+            "the tables of set 0 are not for the same patterns",
+            "OtherPatterns { set: 0,",
+        ),
+        (
+            |h| {
+                // Tile 9 is not on a 3x3 board, in the partition and its tables alike.
+                let mut patterns = h.partition.clone().unwrap();
+                patterns[1][3] = 9;
+                for (i, t) in h.tables.iter_mut().enumerate() {
+                    t.tiles = patterns[i % 2].clone();
+                }
+                h.partition = Some(patterns);
+            },
+            "tile 9",
+            "Partition(",
+        ),
+    ]
+}
+
+/// Changes of one table's description.
+fn inconsistent_tables() -> Vec<(Change, &'static str, &'static str)> {
+    vec![
+        (
+            |h| {
+                h.tables[1].path_table = Some(npuzzle::PathTableInfo {
+                    offset: 0,
+                    checksum: 0,
+                })
+            },
+            "table 1 of set 0 has a path table, but pattern tables have none",
+            "PatternPathTable { at: TableAt { set: Some(0), table: 1 }",
+        ),
+        (
+            |h| h.tables[5].entries += 1,
+            "table 1 of set 2 has 3025 entries, expected 3024 (one per placement of its 4 tiles)",
+            "Entries { at: TableAt { set: Some(2), table: 1 }, expected: 3024, got: 3025",
+        ),
+        (
+            |h| {
+                let t = &mut h.tables[2];
+                t.max_distance = 255;
+                t.counts.resize(256, 0);
+            },
+            "table 0 of set 1 has maximum distance 255, the mark of entries never reached",
+            "MaxDistance { at: TableAt { set: Some(1), table: 0 }",
+        ),
+        (
+            |h| h.tables[4].max_distance += 1,
+            "table 0 of set 2 has maximum distance",
+            "CountsLength { at: TableAt { set: Some(2), table: 0 }",
+        ),
+        (
+            |h| h.tables[0].counts[1] += 1,
+            "the counts of table 0 of set 0 do not add up to its 3024 entries",
+            "CountsTotal { at: TableAt { set: Some(0), table: 0 }",
+        ),
+        (
+            |h| h.tables[0].unreached += 1,
+            "the counts of table 0 of set 0 do not add up",
+            "CountsTotal { at: TableAt { set: Some(0), table: 0 }",
+        ),
+        (
+            |h| {
+                let (a, b) = (h.tables[2].offset, h.tables[4].offset);
+                h.tables[2].offset = b;
+                h.tables[4].offset = a;
+            },
+            "the table of table 0 of set 1 starts at",
+            "SectionOffset { at: TableAt { set: Some(1), table: 0 }",
+        ),
+        // Without its partition, the file reads as complete tables, which
+        // list no tiles.
+        (
+            |h| h.partition = None,
+            "table 0 lists tiles, but the file has no partition",
+            "TilesInComplete { at: TableAt { set: None, table: 0 }",
+        ),
+    ]
 }

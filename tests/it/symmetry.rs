@@ -140,7 +140,7 @@ fn one_table_per_class_serves_every_goal_blank() {
         for blank in 0..shape.cells() {
             assert!(dbs.symmetric.serves(blank), "{size}: cell {blank}");
             let goal = Board::canonical_goal(shape, blank);
-            let served_by = dbs.symmetric.goal_table(&goal).unwrap().info().blank as usize;
+            let served_by = dbs.symmetric.goal_table(&goal).unwrap().info().goal_blank as usize;
             let class = symmetry::classes(shape)
                 .into_iter()
                 .find(|class| class.contains(&blank))
@@ -216,7 +216,7 @@ fn positions_at_a_distance_come_back_in_the_goals_frame() {
 fn targets<'a>(dbs: &'a Pair, goal: &Board) -> (GoalTable<'a>, GoalTable<'a>) {
     let own = dbs.own.goal_table(goal).unwrap();
     let symmetric = dbs.symmetric.goal_table(goal).unwrap();
-    assert_ne!(symmetric.info().blank as usize, goal.blank(), "{goal}");
+    assert_ne!(symmetric.info().goal_blank as usize, goal.blank(), "{goal}");
     (own, symmetric)
 }
 
@@ -273,7 +273,7 @@ fn a_goal_with_its_own_table_is_served_in_its_own_frame() {
         for blank in all_goals(shape) {
             let goal = Board::canonical_goal(shape, blank);
             let target = dbs.symmetric.goal_table(&goal).unwrap();
-            assert_eq!(target.info().blank as usize, blank, "{goal}");
+            assert_eq!(target.info().goal_blank as usize, blank, "{goal}");
             assert_eq!(target.to_table(&goal), goal);
             assert_eq!(target.from_table(&goal), goal);
             for m in Move::ALL {
@@ -293,7 +293,7 @@ fn every_goal_maps_onto_its_tables_goal_and_moves_follow() {
         for blank in 0..shape.cells() {
             let goal = random_board(shape, blank, &mut rng);
             let target = dbs.symmetric.goal_table(&goal).unwrap();
-            let table_blank = target.info().blank as usize;
+            let table_blank = target.info().goal_blank as usize;
             assert_eq!(
                 target.to_table(&goal),
                 Board::canonical_goal(shape, table_blank)

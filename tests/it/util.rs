@@ -43,7 +43,12 @@ pub fn temp_db(size: &str) -> &'static TempDb {
         .join("shared")
         .join(format!("{shape}.db"));
     let blanks: Vec<usize> = (0..shape.cells()).collect();
-    npuzzle::build_database(&path, shape, &blanks, default_paths(shape), &|_, _| {}).unwrap();
+    let plan = npuzzle::Plan::Complete {
+        shape,
+        blanks,
+        paths: default_paths(shape),
+    };
+    npuzzle::build(&path, &plan, &|_, _| {}).unwrap();
     let db = CompleteTables::open(&path).unwrap();
     let db: &'static TempDb = Box::leak(Box::new(TempDb {
         _dir: None,
@@ -82,7 +87,7 @@ pub fn histogram(dist: &HashMap<Vec<u8>, u32>) -> Vec<u64> {
 
 /// A database of `shape` with only the tables of `blanks`, and path tables
 /// where `build-db` adds them by default, built by
-/// [`npuzzle::build_database`] into a temporary folder.
+/// [`npuzzle::build`] into a temporary folder.
 pub fn temp_db_with_blanks(size: &str, blanks: &[usize]) -> TempDb {
     let shape: Shape = size.parse().unwrap();
     temp_db_built(size, blanks, default_paths(shape))
@@ -93,9 +98,14 @@ pub fn temp_db_built(size: &str, blanks: &[usize], paths: bool) -> TempDb {
     let shape: Shape = size.parse().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(format!("{shape}.db"));
-    let built = npuzzle::build_database(&path, shape, blanks, paths, &|_, _| {}).unwrap();
-    assert_eq!(built.blanks, blanks);
-    assert_eq!(built.positions, blanks.len() as u64 * shape.positions());
+    let plan = npuzzle::Plan::Complete {
+        shape,
+        blanks: blanks.to_vec(),
+        paths,
+    };
+    let built = npuzzle::build(&path, &plan, &|_, _| {}).unwrap();
+    assert_eq!(built.goal_blanks, blanks);
+    assert_eq!(built.entries, blanks.len() as u64 * shape.positions());
     let db = CompleteTables::open(&path).unwrap();
     TempDb {
         _dir: Some(dir),

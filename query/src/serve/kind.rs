@@ -35,7 +35,7 @@ pub fn kind(db: &Db) -> Kind {
 
 /// The pattern database's partition (`6-6-3`), for `/api/boards`.
 pub fn partition(db: &Db) -> Option<&str> {
-    db.patterns().map(|p| p.partition_name())
+    db.patterns().map(|p| p.partition().name())
 }
 
 /// The goal blank cells answered: those with a table (or a set of pattern

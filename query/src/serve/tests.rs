@@ -35,7 +35,12 @@ fn files() -> &'static Files {
         let build = |name: &str, size: &str, blanks: &[usize]| {
             let shape: Shape = size.parse().unwrap();
             let path = dir.path().join(name);
-            npuzzle::build_database(&path, shape, blanks, true, &|_, _| {}).unwrap();
+            let plan = npuzzle::Plan::Complete {
+                shape,
+                blanks: blanks.to_vec(),
+                paths: true,
+            };
+            npuzzle::build(&path, &plan, &|_, _| {}).unwrap();
             path
         };
         Files {
@@ -56,8 +61,11 @@ fn files() -> &'static Files {
 /// for the default goal.
 fn build_patterns(path: &Path, size: &str, partition: &str) -> PathBuf {
     let shape = Shape::parse_for_search(size).unwrap();
-    let p = Partition::named(shape, partition).unwrap();
-    npuzzle::build_pattern_database(path, &p, partition, &|_, _| {}).unwrap();
+    let plan = npuzzle::Plan::Patterns {
+        partition: Partition::named(shape, partition).unwrap(),
+        goal_blanks: vec![shape.cells() - 1],
+    };
+    npuzzle::build(path, &plan, &|_, _| {}).unwrap();
     path.to_path_buf()
 }
 

@@ -1,0 +1,170 @@
+//! Writing a database file of either kind, one page-aligned section at a
+//! time, atomically.
+
+use super::{
+    bincode_config, encode_header, page_align, Header, PathTableInfo, Preamble, TableInfo,
+    FIRST_SECTION, PAGE,
+};
+use crate::db::error::WriteError;
+use crate::db::replace::{ReplaceError, Replacement};
+use crate::pattern::Partition;
+use crate::puzzle::shape::Shape;
+use crate::table::generate::Table;
+use std::fs::File;
+use std::io::{self, BufWriter, Seek, SeekFrom, Write};
+use std::path::Path;
+
+/// A database being written, one table at a time, into a temporary file
+/// that replaces `path` only when [`Writer::finish`] succeeds. Dropped
+/// before that, it removes the temporary file and leaves `path` as it was.
+pub struct Writer<'a> {
+    path: &'a Path,
+    replacement: Replacement,
+    out: BufWriter<File>,
+    written: u64,
+    header: Header,
+}
+
+impl<'a> Writer<'a> {
+    /// Starts a database of `shape` boards at `path`: of complete tables,
+    /// or of the pattern tables of `partition`.
+    pub fn create(
+        path: &'a Path,
+        shape: Shape,
+        partition: Option<&Partition>,
+    ) -> Result<Writer<'a>, WriteError> {
+        let replacement = Replacement::start(path, ".tmp").map_err(|e| write_error(path, e))?;
+        let file = replacement
+            .file()
+            .try_clone()
+            .map_err(|e| write_error(path, e.into()))?;
+        let mut writer = Writer {
+            path,
+            replacement,
+            out: BufWriter::with_capacity(1 << 20, file),
+            written: 0,
+            header: Header {
+                rows: shape.rows() as u8,
+                cols: shape.cols() as u8,
+                partition: partition.map(|p| p.patterns().to_vec()),
+                tables: Vec::new(),
+            },
+        };
+        // The preamble's place; it is written last, once the header is known.
+        writer.pad_to(FIRST_SECTION)?;
+        Ok(writer)
+    }
+
+    /// Appends one table toward the canonical goal with the blank in
+    /// `goal_blank`: `tiles` its pattern (empty for a complete table),
+    /// `entries` its bytes, `counts` its entries at each distance 0 to the
+    /// largest (the rest were never reached), and its path table if it has
+    /// one. A pattern database's tables go set by set, each set the
+    /// partition's patterns in order.
+    pub fn append(
+        &mut self,
+        goal_blank: usize,
+        tiles: &[u8],
+        entries: &[u8],
+        counts: &[u64],
+        path_table: Option<&[u8]>,
+    ) -> Result<(), WriteError> {
+        let offset = self.append_section(entries)?;
+        let path_table = match path_table {
+            Some(words) => Some(PathTableInfo {
+                offset: self.append_section(words)?,
+                checksum: crc32fast::hash(words),
+            }),
+            None => None,
+        };
+        let reached: u64 = counts.iter().sum();
+        self.header.tables.push(TableInfo {
+            goal_blank: goal_blank as u8,
+            tiles: tiles.to_vec(),
+            entries: entries.len() as u64,
+            max_distance: counts.len().saturating_sub(1) as u8,
+            counts: counts.to_vec(),
+            // Counts that overshoot are the caller's bug; opening refuses the file.
+            unreached: (entries.len() as u64).saturating_sub(reached),
+            offset,
+            checksum: crc32fast::hash(entries),
+            path_table,
+        });
+        Ok(())
+    }
+
+    /// Appends one complete table, and its path table if it has one.
+    pub fn append_table(&mut self, table: &Table) -> Result<(), WriteError> {
+        let words = table.path_table.as_deref();
+        self.append(table.goal_blank, &[], &table.entries, &table.counts, words)
+    }
+
+    /// The header so far.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Writes the header and the preamble, flushes everything to disk and
+    /// renames the file into place. Returns the file's size.
+    pub fn finish(mut self) -> Result<u64, WriteError> {
+        let header_bytes = encode_header(&self.header);
+        self.write(&header_bytes)?;
+        let preamble = bincode::encode_to_vec(Preamble::of(&header_bytes), bincode_config())
+            .expect("a preamble always encodes");
+        let path = self.path;
+        let io = |e: io::Error| write_error(path, e.into());
+        self.out.flush().map_err(io)?;
+        let mut file = self.out.into_inner().map_err(|e| io(e.into_error()))?;
+        file.seek(SeekFrom::Start(0)).map_err(io)?;
+        file.write_all(&preamble).map_err(io)?;
+        self.replacement
+            .commit()
+            .map_err(|e| write_error(path, e.into()))?;
+        Ok(self.written)
+    }
+
+    /// Writes one section at the next page boundary; returns its offset.
+    fn append_section(&mut self, bytes: &[u8]) -> Result<u64, WriteError> {
+        let offset = page_align(self.written);
+        self.pad_to(offset)?;
+        self.write(bytes)?;
+        Ok(offset)
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Result<(), WriteError> {
+        self.out
+            .write_all(bytes)
+            .map_err(|e| write_error(self.path, e.into()))?;
+        self.written += bytes.len() as u64;
+        Ok(())
+    }
+
+    fn pad_to(&mut self, offset: u64) -> Result<(), WriteError> {
+        const ZEROS: [u8; PAGE as usize] = [0; PAGE as usize];
+        while self.written < offset {
+            let n = (offset - self.written).min(PAGE) as usize;
+            self.write(&ZEROS[..n])?;
+        }
+        Ok(())
+    }
+}
+
+fn write_error(path: &Path, source: ReplaceError) -> WriteError {
+    WriteError {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Writes complete tables atomically: into a temporary file in the same
+/// folder, flushed to disk, then renamed over `path`. A crash at any point
+/// leaves either the old file or the new one, never a part; the temporary
+/// files of builds that were killed are removed by the next build of the
+/// same file. Returns the file size.
+pub fn write_database(path: &Path, shape: Shape, tables: &[Table]) -> Result<u64, WriteError> {
+    let mut writer = Writer::create(path, shape, None)?;
+    for table in tables {
+        writer.append_table(table)?;
+    }
+    writer.finish()
+}
