@@ -82,7 +82,7 @@ fn cpu_time() -> Duration {
 
 fn main() -> anyhow::Result<ExitCode> {
     let args = Args::parse();
-    let shape = Shape::for_search(4, 4)?;
+    let shape = Shape::new(4, 4)?;
     let partition = match &args.groups {
         Some(groups) => Partition::new(
             shape,

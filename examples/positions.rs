@@ -15,7 +15,7 @@ fn main() -> anyhow::Result<()> {
     // Boards past 12 cells too: their positions are for pattern databases.
     let shape = args
         .next()
-        .map(|s| Shape::parse_for_search(&s))
+        .map(|s| s.parse::<Shape>())
         .transpose()?
         .unwrap_or(Shape::THREE_BY_THREE);
     let goal = Board::goal(shape);

@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 struct Args {
     /// Board size, rows x columns: 2x2 to 3x4, 4x3, 2x6 and 6x2 for complete tables;
     /// 4x4, 3x5 and 5x3 for pattern databases.
-    #[arg(long, default_value = "3x3", value_name = "RxC", value_parser = Shape::parse_for_search)]
+    #[arg(long, default_value = "3x3", value_name = "RxC", value_parser = str::parse::<Shape>)]
     board: Shape,
     /// Build a pattern database with these tile groups instead of complete tables:
     /// 7-8 or 6-6-3 on 4x4, 7-7 or 6-6-2 on 3x5 and 5x3, 6-5 on 3x4 and 4x3, 4-4 on 3x3
@@ -93,7 +93,9 @@ fn run(args: &Args) -> anyhow::Result<()> {
         || args.paths
         || args.no_paths;
     if shape.cells() > MAX_TABLE_CELLS && complete_options {
-        let why = Shape::new(shape.rows(), shape.cols()).expect_err("past the table limit");
+        let why = shape
+            .check_complete_tables()
+            .expect_err("past the table limit");
         bail!(
             "{why}. --goal, --blank, --every-blank and the path-table options are for \
              complete tables; without them, build-db builds a pattern database for this board \

@@ -44,7 +44,7 @@ struct Cli {
     db: Vec<PathBuf>,
     /// Board size; the database must hold this size (4x4, 3x5 and 5x3 are pattern
     /// databases).
-    #[arg(long, global = true, value_name = "RxC", value_parser = Shape::parse_for_search)]
+    #[arg(long, global = true, value_name = "RxC", value_parser = str::parse::<Shape>)]
     board: Option<Shape>,
     #[command(subcommand)]
     command: Command,

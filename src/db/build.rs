@@ -294,7 +294,7 @@ fn check_plan(plan: &Plan) -> Result<(), BuildError> {
     let shape = plan.shape();
     let blanks = plan.goal_blanks();
     if let Plan::Complete { paths, .. } = plan {
-        Shape::new(shape.rows(), shape.cols()).map_err(BuildError::Board)?;
+        shape.check_complete_tables().map_err(BuildError::Board)?;
         if *paths && shape.cells() > PATHS_MAX_CELLS {
             return Err(BuildError::PathsTooLarge { shape });
         }
@@ -367,7 +367,7 @@ mod tests {
         assert!(refused(patterns(&[8, 0])).contains("cells 8 and 0 are in the same class"));
         assert!(refused(complete(shape, &[8, 7, 8], true)).contains("cell 8 is given twice"));
         assert!(refused(complete(shape, &[], true)).contains("no goal blank cell"));
-        let big = Shape::for_search(4, 4).unwrap();
+        let big = Shape::new(4, 4).unwrap();
         assert!(refused(complete(big, &[15], false)).contains("4x4"));
         let twelve = Shape::new(3, 4).unwrap();
         assert!(refused(complete(twelve, &[11], true)).contains("path tables stop at 10"));

@@ -196,7 +196,7 @@ mod tests {
     #[test]
     fn named_partitions_cover_every_tile_once() {
         for &(rows, cols, name, _) in NAMED {
-            let shape = Shape::for_search(rows, cols).unwrap();
+            let shape = Shape::new(rows, cols).unwrap();
             let partition = Partition::named(shape, name).unwrap();
             // Re-checked by the constructor.
             let checked = Partition::new(shape, partition.patterns().to_vec()).unwrap();
@@ -219,7 +219,7 @@ mod tests {
     #[test]
     fn a_partition_is_named_by_its_patterns() {
         for &(rows, cols, name, _) in NAMED {
-            let shape = Shape::for_search(rows, cols).unwrap();
+            let shape = Shape::new(rows, cols).unwrap();
             assert_eq!(Partition::named(shape, name).unwrap().name(), name);
         }
         let shape = Shape::THREE_BY_THREE;
@@ -239,7 +239,7 @@ mod tests {
     #[test]
     fn defaults_have_the_largest_patterns() {
         let name = |rows, cols| {
-            let shape = Shape::for_search(rows, cols).unwrap();
+            let shape = Shape::new(rows, cols).unwrap();
             Partition::default_for(shape).map(|p| {
                 let sizes: Vec<String> = p.patterns().iter().map(|p| p.len().to_string()).collect();
                 sizes.join("-")

@@ -85,7 +85,7 @@ mod tests {
 
     #[test]
     fn floods_stop_at_occupied_cells() {
-        let shape = Shape::for_search(4, 4).unwrap();
+        let shape = Shape::new(4, 4).unwrap();
         let masks = CellMasks::new(shape);
         assert_eq!(masks.neighbours(0), 0b10010);
         assert_eq!(masks.neighbours(5), 0b0000_0010_0101_0010);

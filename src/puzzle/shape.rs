@@ -9,12 +9,12 @@ use std::str::FromStr;
 pub const MAX_CELLS: usize = 16;
 
 /// The largest board a complete table covers: ranks of boards this size
-/// (12!/2 = 239,500,800) still fit in a `u32`. [`Shape::new`] and parsing
-/// refuse larger boards, so every complete-table path does too.
+/// (12!/2 = 239,500,800) still fit in a `u32`. Building and opening
+/// complete tables refuse larger boards ([`Shape::check_complete_tables`]).
 pub const MAX_TABLE_CELLS: usize = 12;
 
 /// The dimensions of a rectangular board: at least 2×2, at most [`MAX_CELLS`]
-/// cells ([`MAX_TABLE_CELLS`] unless made by [`Shape::for_search`]).
+/// cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Shape {
     rows: u8,
@@ -82,29 +82,25 @@ fn half_factorial(n: usize) -> String {
 }
 
 impl Shape {
-    /// A board of `rows` × `cols` cells that complete tables cover: at most
-    /// [`MAX_TABLE_CELLS`] cells.
+    /// A board of `rows` × `cols` cells: at least 2×2, at most
+    /// [`MAX_CELLS`] cells. Boards past [`MAX_TABLE_CELLS`] are solved from
+    /// pattern databases; complete tables refuse them
+    /// ([`Shape::check_complete_tables`]).
     pub fn new(rows: usize, cols: usize) -> Result<Shape, ShapeError> {
-        Shape::with_limit(rows, cols, MAX_TABLE_CELLS)
-    }
-
-    /// A board of up to [`MAX_CELLS`] cells (4×4, 3×5, 5×3 …), for search
-    /// with pattern databases; complete tables refuse those above
-    /// [`MAX_TABLE_CELLS`].
-    pub fn for_search(rows: usize, cols: usize) -> Result<Shape, ShapeError> {
-        Shape::with_limit(rows, cols, MAX_CELLS)
-    }
-
-    /// Parses `RxC` like [`FromStr`], up to [`MAX_CELLS`] cells.
-    pub fn parse_for_search(text: &str) -> Result<Shape, ShapeError> {
-        let (rows, cols) = parse_dimensions(text)?;
-        Shape::for_search(rows, cols)
-    }
-
-    fn with_limit(rows: usize, cols: usize, max: usize) -> Result<Shape, ShapeError> {
         if rows < 2 || cols < 2 {
             return Err(ShapeError::TooSmall { rows, cols });
         }
+        Shape::check_cells(rows, cols, MAX_CELLS)?;
+        Ok(Shape::new_unchecked(rows as u8, cols as u8))
+    }
+
+    /// Whether complete tables cover this board: at most
+    /// [`MAX_TABLE_CELLS`] cells, or why not (and what to use instead).
+    pub fn check_complete_tables(self) -> Result<(), ShapeError> {
+        Shape::check_cells(self.rows(), self.cols(), MAX_TABLE_CELLS)
+    }
+
+    fn check_cells(rows: usize, cols: usize, max: usize) -> Result<(), ShapeError> {
         let cells = rows.saturating_mul(cols);
         if cells > max {
             return Err(ShapeError::TooLarge {
@@ -114,7 +110,7 @@ impl Shape {
                 max,
             });
         }
-        Ok(Shape::new_unchecked(rows as u8, cols as u8))
+        Ok(())
     }
 
     const fn new_unchecked(rows: u8, cols: u8) -> Shape {
@@ -227,8 +223,12 @@ mod tests {
             Err(ShapeError::TooSmall { .. })
         ));
         assert!(matches!(
-            "4x4".parse::<Shape>(),
-            Err(ShapeError::TooLarge { cells: 16, .. })
+            "3x6".parse::<Shape>(),
+            Err(ShapeError::TooLarge {
+                cells: 18,
+                max: 16,
+                ..
+            })
         ));
         assert!(matches!(
             "3by3".parse::<Shape>(),
@@ -241,18 +241,17 @@ mod tests {
     }
 
     #[test]
-    fn search_shapes_reach_sixteen_cells() {
+    fn boards_reach_sixteen_cells_and_complete_tables_twelve() {
         for size in ["4x4", "3x5", "5x3", "2x8"] {
-            let s = Shape::parse_for_search(size).unwrap();
+            let s: Shape = size.parse().unwrap();
             assert_eq!(s.to_string(), size);
+            let why = s.check_complete_tables().unwrap_err();
+            assert!(matches!(why, ShapeError::TooLarge { max: 12, .. }), "{why}");
+            assert!(why.to_string().contains("pattern databases"), "{why}");
         }
-        assert!(matches!(
-            Shape::parse_for_search("3x6"),
-            Err(ShapeError::TooLarge {
-                cells: 18,
-                max: 16,
-                ..
-            })
-        ));
+        for size in ["3x4", "2x6", "3x3", "2x2"] {
+            let s: Shape = size.parse().unwrap();
+            assert_eq!(s.check_complete_tables(), Ok(()), "{size}");
+        }
     }
 }

@@ -143,8 +143,8 @@ impl Ranker {
     ///
     /// # Panics
     ///
-    /// For boards above [`MAX_TABLE_CELLS`] cells (made by
-    /// [`Shape::for_search`]), whose ranks would not fit in a `u32`.
+    /// For boards above [`MAX_TABLE_CELLS`] cells, whose ranks would not
+    /// fit in a `u32`.
     pub fn new(shape: Shape, goal_blank: usize) -> Ranker {
         assert!(
             shape.cells() <= MAX_TABLE_CELLS,
@@ -498,7 +498,7 @@ mod tests {
     #[test]
     #[should_panic(expected = "complete tables stop at 12 cells")]
     fn boards_beyond_complete_tables_are_refused() {
-        Ranker::new(Shape::for_search(4, 4).unwrap(), 15);
+        Ranker::new(Shape::new(4, 4).unwrap(), 15);
     }
 
     #[test]

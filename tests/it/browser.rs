@@ -528,7 +528,7 @@ async fn displayed(c: &Client, id: &str) -> bool {
 async fn play_4x4_with_exact_distances_and_hints() {
     let db = crate::pattern_file::pattern_file("4x4", "6-6-3");
     let (_session, c, _url) = open_page_of(server_4x4()).await;
-    let shape = npuzzle::Shape::parse_for_search("4x4").unwrap();
+    let shape: npuzzle::Shape = "4x4".parse().unwrap();
     let goal = npuzzle::Board::goal(shape);
 
     // The page adapts to a pattern board: a uniformly random puzzle, said

@@ -291,7 +291,7 @@ fn fifteen_cell_boards_agree_between_7_7_and_6_6_2() {
     let _turn = one_at_a_time();
     let mut rng = StdRng::seed_from_u64(1315);
     for (rows, cols) in [(3, 5), (5, 3)] {
-        let shape = Shape::for_search(rows, cols).unwrap();
+        let shape = Shape::new(rows, cols).unwrap();
         let goal = Board::goal(shape);
         let mut cells: Vec<u8> = (0..shape.cells() as u8).collect();
         let mut starts = Vec::new();

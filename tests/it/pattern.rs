@@ -95,7 +95,7 @@ fn tables_match_a_plain_search_of_the_abstraction() {
         (5, 3, &[1, 14, 8]),
     ];
     for &(rows, cols, tiles) in cases {
-        let shape = Shape::for_search(rows, cols).unwrap();
+        let shape = Shape::new(rows, cols).unwrap();
         let table = build_table(shape, tiles, &|_| {}).unwrap();
         let ranker = PlacementRanker::new(shape.cells(), tiles.len()).unwrap();
         let plain = plain_pattern_distances(rows, cols, tiles);
@@ -296,7 +296,7 @@ fn korf_instances_are_as_published() {
     let total: u32 = instances.iter().map(|i| i.1).sum();
     assert_eq!(total, 5305);
     // 4×4 boards parse like any other.
-    let shape = Shape::for_search(4, 4).unwrap();
+    let shape = Shape::new(4, 4).unwrap();
     let first = npuzzle::parse_board("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", shape).unwrap();
     assert_eq!(first, Board::new(shape, &instances[0].2).unwrap());
     assert_eq!(first.to_string(), "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3");
@@ -325,14 +325,14 @@ fn solve_korf_100(partition: Partition) {
 #[test]
 #[ignore = "builds the 6-6-3 tables (seconds in release) and solves 100 instances"]
 fn korf_100_with_6_6_3() {
-    let shape = Shape::for_search(4, 4).unwrap();
+    let shape = Shape::new(4, 4).unwrap();
     solve_korf_100(Partition::named(shape, "6-6-3").unwrap());
 }
 
 #[test]
 #[ignore = "builds the 7-8 tables (about 4 minutes and 3.6 GB in release) and solves 100 instances"]
 fn korf_100_with_the_default_partition() {
-    let shape = Shape::for_search(4, 4).unwrap();
+    let shape = Shape::new(4, 4).unwrap();
     let partition = Partition::default_for(shape).unwrap();
     assert_eq!(partition, Partition::named(shape, "7-8").unwrap());
     solve_korf_100(partition);
@@ -379,7 +379,7 @@ fn groups_of_four(shape: Shape, column_major: bool) -> Partition {
 fn fifteen_cell_lengths_agree_between_two_partitions() {
     let mut rng = StdRng::seed_from_u64(15);
     for (rows, cols) in [(3, 5), (5, 3)] {
-        let shape = Shape::for_search(rows, cols).unwrap();
+        let shape = Shape::new(rows, cols).unwrap();
         let goal = Board::goal(shape);
         let by_rows = PatternDb::build(groups_of_four(shape, false), &|_, _| {}).unwrap();
         let by_columns = PatternDb::build(groups_of_four(shape, true), &|_, _| {}).unwrap();

@@ -19,7 +19,7 @@ use std::sync::{Mutex, PoisonError};
 pub fn pattern_file(size: &str, partition: &str) -> PathBuf {
     static BUILT: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
     let mut built = BUILT.lock().unwrap_or_else(PoisonError::into_inner);
-    let shape = Shape::parse_for_search(size).unwrap();
+    let shape = size.parse::<Shape>().unwrap();
     let path = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("patterns")
         .join(format!("{shape}-{partition}.db"));

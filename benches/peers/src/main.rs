@@ -85,7 +85,7 @@ fn main() -> ExitCode {
 
 /// Solves everything; `Ok(false)` when any solution is wrong.
 fn run(args: Args) -> anyhow::Result<bool> {
-    let shape = Shape::for_search(4, 4)?;
+    let shape = Shape::new(4, 4)?;
     let goal = Board::new(shape, &(0..16).collect::<Vec<_>>())?;
     let instances = korf100(shape)?;
     let instances = &instances[..args.count.min(instances.len())];

@@ -254,7 +254,8 @@ impl Params {
         match &self.board {
             None => Ok(Shape::THREE_BY_THREE),
             // Up to 16 cells: 4x4, 3x5 and 5x3 are served by pattern databases.
-            Some(text) => Shape::parse_for_search(text)
+            Some(text) => text
+                .parse::<Shape>()
                 .map_err(|e| ApiError::bad(format!("bad board size {text:?}: {e}"))),
         }
     }

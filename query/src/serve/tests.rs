@@ -60,7 +60,7 @@ fn files() -> &'static Files {
 /// Builds the pattern database of `partition` for `size` boards at `path`,
 /// for the default goal.
 fn build_patterns(path: &Path, size: &str, partition: &str) -> PathBuf {
-    let shape = Shape::parse_for_search(size).unwrap();
+    let shape = size.parse::<Shape>().unwrap();
     let plan = npuzzle::Plan::Patterns {
         partition: Partition::named(shape, partition).unwrap(),
         goal_blanks: vec![shape.cells() - 1],
@@ -800,7 +800,7 @@ fn random_without_a_distance_is_uniform_over_solvable_positions() {
     // 4x4: solvable toward the goal asked for, and the seed repeats a draw.
     let (status, v) = get(server.addr, "/api/random?board=4x4&count=50&seed=9");
     assert_eq!(status, 200, "{v}");
-    let shape = Shape::parse_for_search("4x4").unwrap();
+    let shape = "4x4".parse::<Shape>().unwrap();
     for p in v["positions"].as_array().unwrap() {
         let board = npuzzle::parse_board(p["start"].as_str().unwrap(), shape).unwrap();
         npuzzle::solvability::check(&board, &Board::goal(shape)).unwrap();

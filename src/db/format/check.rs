@@ -33,11 +33,11 @@ pub struct Checked {
 /// added up, and the file's exact length last.
 pub fn check_header(data: &[u8]) -> Result<Checked, FormatError> {
     let (header, header_start) = read_envelope(data)?;
-    let shape = match header.partition {
-        None => Shape::new(header.rows as usize, header.cols as usize),
-        Some(_) => Shape::for_search(header.rows as usize, header.cols as usize),
+    let shape =
+        Shape::new(header.rows as usize, header.cols as usize).map_err(FormatError::Board)?;
+    if header.partition.is_none() {
+        shape.check_complete_tables().map_err(FormatError::Board)?;
     }
-    .map_err(FormatError::Board)?;
     if header.tables.is_empty() {
         return Err(FormatError::NoTables);
     }
