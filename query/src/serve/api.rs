@@ -29,11 +29,10 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use npuzzle::analysis::{parse_distances, sample, SampleError};
-use npuzzle::io::write_json;
+use npuzzle::analysis::{parse_distances, Histogram, Sample, SampleError};
+use npuzzle::io::Answer;
 use npuzzle::{Board, LookupError, Shape, Unsolvable};
-use rand::seq::SliceRandom;
-use rand::{rngs::StdRng, SeedableRng};
+use serde::Serialize;
 use serde_json::json;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -162,9 +161,12 @@ fn json_response(status: StatusCode, body: Vec<u8>) -> Response {
     (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
-/// A 200 with `value` as its body.
-fn json_ok(value: &serde_json::Value) -> Response {
-    json_response(StatusCode::OK, value.to_string().into_bytes())
+/// A 200 with `report` as its body: the same serde form the command
+/// line's `--json` prints.
+fn json_ok(report: &impl Serialize) -> Result<Response, ApiError> {
+    let body = serde_json::to_vec(report)
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    Ok(json_response(StatusCode::OK, body))
 }
 
 /// The answer for a start that cannot reach the goal: a 422 whose body is
@@ -172,9 +174,8 @@ fn json_ok(value: &serde_json::Value) -> Response {
 pub(super) fn unsolvable_error(why: &Unsolvable, pair: Option<(&Board, &Board)>) -> ApiError {
     let mut body = json!({ "error": why.to_string() });
     if let Some((start, goal)) = pair {
-        let mut line = Vec::new();
-        write_json(&mut line, start, goal, Err(why));
-        body = serde_json::from_slice(&line).expect("write_json writes JSON");
+        let answer = Answer::new(*start, *goal, Err(why), None);
+        body = serde_json::to_value(answer).expect("an answer serializes");
         body["error"] = why.to_string().into();
     }
     ApiError {
@@ -345,11 +346,11 @@ async fn searching<T: Send + 'static>(
 async fn solve(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
     let shape = p.db(&server.boards)?.shape();
     let (start, goal) = (p.start(shape)?, p.goal(shape)?);
-    let body = searching(&server, shape, move |db, budget| {
-        kind::solve_json(db, &start, &goal, budget)
+    let answer = searching(&server, shape, move |db, budget| {
+        kind::answer(db, &start, &goal, budget)
     })
     .await?;
-    Ok(json_response(StatusCode::OK, body))
+    json_ok(&answer)
 }
 
 /// `/api/moves`: the distance of `start`, and each legal move with the
@@ -380,7 +381,7 @@ async fn moves(State(server): State<Shared>, p: Params) -> Result<Response, ApiE
         "distance": distance,
         "moves": moves,
     });
-    Ok(json_ok(&value))
+    json_ok(&value)
 }
 
 /// `/api/random`: `random --json`'s object. Drawing scans the table, which
@@ -416,51 +417,21 @@ async fn random(State(server): State<Shared>, p: Params) -> Result<Response, Api
             ))
         })?,
     };
-    let mut rng = StdRng::seed_from_u64(seed);
     let Some(distances) = distances else {
         // A goal no table serves is refused as every other route refuses it.
         kind::check_goal(p.db(&server.boards)?, &goal)?;
-        let positions: Vec<_> = (0..count)
-            .map(|_| json!({ "start": uniform(&goal, &mut rng).to_string() }))
-            .collect();
-        let value = json!({ "goal": goal.to_string(), "seed": seed, "positions": positions });
-        return Ok(json_ok(&value));
+        return json_ok(&Sample::uniform(&goal, count, seed));
     };
     let drawn = searching(&server, shape, move |db, _| {
         let db = kind::complete(db, "drawing positions at a given distance")?;
         let target = db.goal_table(&goal).map_err(|e| lookup_error(e, None))?;
-        let positions =
-            sample(&target, distances.clone(), count, &mut rng).map_err(|e| match e {
-                SampleError::Damaged => {
-                    ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
-                }
-                e => ApiError::bad(e.to_string()),
-            })?;
-        Ok(crate::random::json(&target, seed, &distances, &positions))
+        Sample::draw(&target, distances, count, seed).map_err(|e| match e {
+            SampleError::Damaged => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+            e => ApiError::bad(e.to_string()),
+        })
     })
     .await?;
-    Ok(json_ok(&drawn))
-}
-
-/// A position drawn uniformly from those that reach `goal`: a uniform
-/// arrangement of the cells, with two tiles swapped when it cannot reach
-/// the goal. The swap flips the parity that decides solvability, and pairs
-/// the arrangements that cannot reach it one to one with those that can,
-/// so each of those is drawn with the same chance.
-fn uniform(goal: &Board, rng: &mut StdRng) -> Board {
-    let shape = goal.shape();
-    let mut cells: Vec<u64> = (0..shape.cells() as u64).collect();
-    cells.shuffle(rng);
-    let drawn = Board::new(shape, &cells).expect("a permutation of the cells");
-    if npuzzle::solvability::check(&drawn, goal).is_ok() {
-        return drawn;
-    }
-    let tiles: Vec<usize> = (0..cells.len())
-        .filter(|&c| cells[c] != 0)
-        .take(2)
-        .collect();
-    cells.swap(tiles[0], tiles[1]);
-    Board::new(shape, &cells).expect("a permutation of the cells")
+    json_ok(&drawn)
 }
 
 /// `/api/histogram`: `histogram --json`'s object, from the header.
@@ -469,8 +440,7 @@ async fn histogram(State(server): State<Shared>, p: Params) -> Result<Response, 
     let goal = p.goal(db.shape())?;
     let db = kind::complete(db, "counting positions at each distance")?;
     let target = db.goal_table(&goal).map_err(|e| lookup_error(e, None))?;
-    let value = crate::histogram::json(&goal, &target.info().counts);
-    Ok(json_ok(&value))
+    json_ok(&Histogram::of(&target))
 }
 
 /// Any other path: a 404 in JSON.
