@@ -63,7 +63,7 @@ type Shared = Arc<Server>;
 /// The whole application: pages, API, limits and headers. A request that
 /// searches gives up after `timeout`.
 pub fn router(boards: Boards, timeout: Duration) -> Router {
-    let boards_json = boards_json(&boards, timeout).to_string().into_bytes();
+    let boards_json = serde_json::to_vec(&boards_json(&boards, timeout)).expect("serializes");
     let state = Arc::new(Server {
         boards,
         boards_json,
@@ -277,30 +277,51 @@ fn board(text: &str, shape: Shape, what: &str) -> Result<Board, ApiError> {
 
 /// `/api/boards`: every board served, its kind, its default goal and the
 /// goal blank cells it answers; and how long a search may take.
-fn boards_json(boards: &Boards, timeout: Duration) -> serde_json::Value {
-    let list: Vec<_> = boards
-        .iter()
-        .map(|s| {
-            let shape = s.shape;
-            let goal = Board::goal(shape);
-            json!({
-                "board": shape.to_string(),
-                "kind": kind::kind(&s.db),
-                "partition": kind::partition(&s.db),
-                "rows": shape.rows(),
-                "cols": shape.cols(),
-                "positions": shape.positions(),
-                "goal": goal.to_string(),
-                "max_distance": kind::max_distance(&s.db, &goal),
-                "blanks": kind::blanks(&s.db),
-            })
-        })
-        .collect();
-    json!({
-        "default": boards.default_shape().to_string(),
-        "timeout": timeout.as_secs_f64(),
-        "boards": list,
-    })
+fn boards_json(boards: &Boards, timeout: Duration) -> Served<'_> {
+    let list = boards.iter().map(|s| {
+        let shape = s.shape;
+        let goal = Board::goal(shape);
+        ServedBoard {
+            board: shape.to_string(),
+            kind: kind::kind(&s.db),
+            partition: kind::partition(&s.db),
+            rows: shape.rows(),
+            cols: shape.cols(),
+            positions: shape.positions(),
+            goal: goal.to_string(),
+            max_distance: kind::max_distance(&s.db, &goal),
+            blanks: kind::blanks(&s.db),
+        }
+    });
+    Served {
+        default: boards.default_shape().to_string(),
+        timeout: timeout.as_secs_f64(),
+        boards: list.collect(),
+    }
+}
+
+/// `/api/boards`' answer.
+#[derive(Serialize)]
+struct Served<'a> {
+    /// The board the page opens with.
+    default: String,
+    /// The server's `--timeout`, in seconds.
+    timeout: f64,
+    boards: Vec<ServedBoard<'a>>,
+}
+
+/// One board served.
+#[derive(Serialize)]
+struct ServedBoard<'a> {
+    board: String,
+    kind: npuzzle::Kind,
+    partition: Option<&'a str>,
+    rows: usize,
+    cols: usize,
+    positions: u64,
+    goal: String,
+    max_distance: Option<u32>,
+    blanks: Vec<usize>,
 }
 
 async fn boards_handler(State(server): State<Shared>) -> Response {
@@ -362,26 +383,42 @@ async fn moves(State(server): State<Shared>, p: Params) -> Result<Response, ApiE
         kind::neighbours(db, &start, &goal, budget)
     })
     .await?;
-    let moves: Vec<_> = around
-        .iter()
-        .map(|&(m, next, after)| {
-            json!({
-                "move": m.letter().to_string(),
-                "tile": start.tile_moved_by(m),
-                "slides": m.tile_direction(),
-                "board": next.to_string(),
-                "distance": after,
-                "change": after as i64 - distance as i64,
-            })
-        })
-        .collect();
-    let value = json!({
-        "start": start.to_string(),
-        "goal": goal.to_string(),
-        "distance": distance,
-        "moves": moves,
+    let moves = around.iter().map(|&(m, next, after)| MoveTo {
+        letter: m.letter(),
+        tile: start.tile_moved_by(m),
+        slides: m.tile_direction(),
+        board: next.to_string(),
+        distance: after,
+        change: after as i64 - distance as i64,
     });
-    json_ok(&value)
+    json_ok(&Moves {
+        start: start.to_string(),
+        goal: goal.to_string(),
+        distance,
+        moves: moves.collect(),
+    })
+}
+
+/// `/api/moves`' answer: the start's distance and where each move leads.
+#[derive(Serialize)]
+struct Moves {
+    start: String,
+    goal: String,
+    distance: u32,
+    moves: Vec<MoveTo>,
+}
+
+/// One legal move: the blank's letter, the tile it slides and which way,
+/// the board it leads to, its distance and the change from the start's.
+#[derive(Serialize)]
+struct MoveTo {
+    #[serde(rename = "move")]
+    letter: char,
+    tile: Option<u8>,
+    slides: &'static str,
+    board: String,
+    distance: u32,
+    change: i64,
 }
 
 /// `/api/random`: `random --json`'s object. Drawing scans the table, which
