@@ -153,6 +153,11 @@ fn write_info(path: &str, info: &Info, out: &mut dyn Write) -> io::Result<()> {
         )?;
     }
     writeln!(out)?;
+    write_tables(info, out)
+}
+
+/// `info`'s table of tables: one line each.
+fn write_tables(info: &Info, out: &mut dyn Write) -> io::Result<()> {
     let entries = entry_word(info.kind);
     let last_columns = match info.kind {
         Kind::Complete => "path table at  checksum",
