@@ -6,7 +6,8 @@ use crate::board::{self, play, to_board, wrap, PyBoard};
 use crate::errors;
 use crate::target::{deadline, Search, Target};
 use memmap2::Mmap;
-use npuzzle::analysis::{count_shortest, list_shortest, parse_distances, sample};
+use npuzzle::analysis::{count_shortest, list_shortest, parse_distances, Histogram, Sample};
+use npuzzle::io::Answer;
 use npuzzle::pattern::{Solution, SolveOptions};
 use npuzzle::{
     locate, move_string, solvability, user_data_path, AnswerError, Board, CompleteTables, Database,
@@ -15,7 +16,6 @@ use npuzzle::{
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyRange, PyString};
-use rand::{rngs::StdRng, SeedableRng};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
@@ -366,16 +366,12 @@ impl PySolution {
     /// >>> npuzzle.solve("123456708").to_dict()
     /// {'start': '123456708', 'goal': '123456780', 'solvable': True, 'distance': 1, 'moves': 'R'}
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        d.set_item("start", self.start.to_string())?;
-        d.set_item("goal", self.goal.to_string())?;
-        d.set_item("solvable", true)?;
-        d.set_item("distance", self.moves.len())?;
-        d.set_item("moves", move_string(&self.moves))?;
-        if let Some(nodes) = self.nodes {
-            d.set_item("nodes", nodes)?;
-        }
-        Ok(d)
+        // The library's answer, through its JSON: the same fields as every
+        // other face, by construction.
+        let answer = Answer::new(self.start, self.goal, Ok(self.moves.clone()), self.nodes);
+        let json = serde_json::to_string(&answer).expect("an answer serializes");
+        let loads = py.import("json")?.getattr("loads")?;
+        Ok(loads.call1((json,))?.cast_into::<PyDict>()?)
     }
 
     fn __len__(&self) -> usize {
@@ -688,7 +684,7 @@ impl PyDatabase {
     /// [1, 2, 4, 8, 16]
     #[pyo3(signature = (goal = None))]
     fn histogram(&self, py: Python<'_>, goal: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<u64>> {
-        Ok(self.table(py, goal, "histogram()")?.info().counts.clone())
+        Ok(Histogram::of(&self.table(py, goal, "histogram()")?).counts)
     }
 
     /// `count` distinct positions drawn uniformly from those at exactly
@@ -711,12 +707,8 @@ impl PyDatabase {
         let target = self.table(py, goal, "random()")?;
         let distances = distances_of(distance)?;
         let seed = seed.unwrap_or_else(rand::random);
-        let drawn = py.detach(|| {
-            let mut rng = StdRng::seed_from_u64(seed);
-            sample(&target, distances, count, &mut rng)
-        });
-        match drawn {
-            Ok(boards) => Ok(boards.into_iter().map(wrap).collect()),
+        match py.detach(|| Sample::draw(&target, distances, count, seed)) {
+            Ok(drawn) => Ok(drawn.positions.iter().map(|p| wrap(p.start)).collect()),
             Err(e @ npuzzle::analysis::SampleError::Damaged) => {
                 Err(errors::database(py, e.to_string()))
             }

@@ -1,12 +1,12 @@
 //! `query compare`: the classic searches on one position, checked against the database.
 
+use crate::print::{print, Format, Layout};
 use crate::Outcome;
 use anyhow::Result;
 use memmap2::Mmap;
-use npuzzle::analysis::{search, Algorithm};
+use npuzzle::analysis::{compare, CompareError, Comparison};
 use npuzzle::{AnswerError, CompleteTables};
-use std::io::Write;
-use std::time::Instant;
+use std::io::{self, Write};
 
 /// Arguments of `query compare`.
 #[derive(clap::Args)]
@@ -24,113 +24,80 @@ pub struct CompareArgs {
     json: bool,
 }
 
-/// Repetitions of the lookup, so that its time is above the clock's resolution.
-const LOOKUP_REPEATS: u32 = 1000;
-
 /// `query compare`.
 pub fn run(db: &CompleteTables<Mmap>, args: &CompareArgs, out: &mut impl Write) -> Result<Outcome> {
     let (start, goal) = args.pair.boards(db.shape())?;
     let target = db.goal_table(&goal)?;
-    let mut truth = Vec::new();
-    let began = Instant::now();
-    for _ in 0..LOOKUP_REPEATS {
-        truth.clear();
-        match target.solve_into(std::hint::black_box(&start), &mut truth) {
-            Ok(_) => {}
-            Err(AnswerError::Unsolvable(why)) => {
-                writeln!(out, "unsolvable: {why}")?;
-                return Ok(Outcome::Unsolvable);
-            }
-            Err(e) => return Err(e.into()),
+    let report = match compare(&target, &start, args.max_nodes, args.depth_limit) {
+        Ok(report) => report,
+        Err(CompareError::Lookup(AnswerError::Unsolvable(why))) => {
+            writeln!(out, "unsolvable: {why}")?;
+            return Ok(Outcome::Unsolvable);
         }
-    }
-    let lookup = began.elapsed() / LOOKUP_REPEATS;
-    let distance = truth.len();
-    let limit = args
-        .depth_limit
-        .unwrap_or(target.info().max_distance as u32);
+        // The lookup's own error, for the advice `main` adds to it.
+        Err(CompareError::Lookup(e)) => return Err(e.into()),
+        Err(e) => return Err(e.into()),
+    };
+    print(&report, Format::json_or_text(args.json), out)?;
+    Ok(Outcome::Success)
+}
 
-    let mut rows = Vec::new();
-    for algorithm in Algorithm::all(limit) {
-        let report = search(algorithm, &start, &goal, args.max_nodes)?;
-        if let Some(moves) = &report.moves {
-            // Each algorithm's answer is checked, not trusted.
-            anyhow::ensure!(
-                start.replay(moves) == Some(goal),
-                "{algorithm} returned moves that do not reach the goal"
-            );
-        }
-        rows.push((algorithm, report));
-    }
-
-    if args.json {
-        let algorithms = rows
-            .iter()
-            .map(|(a, r)| {
-                // The report's own fields, and what only the comparison knows.
-                let mut fields = serde_json::to_value(r)?;
-                let object = fields.as_object_mut().expect("a report is an object");
-                object.insert("algorithm".into(), a.name().into());
-                let limit = match a {
-                    Algorithm::DepthLimitedDfs { limit } => Some(*limit),
-                    _ => None,
-                };
-                object.insert("depth_limit".into(), limit.into());
-                let length = r.moves.as_ref().map(|m| m.len());
-                object.insert("length".into(), length.into());
-                object.insert("optimal".into(), length.map(|l| l == distance).into());
-                Ok(fields)
-            })
-            .collect::<Result<Vec<_>, serde_json::Error>>()?;
-        let value = serde_json::json!({
-            "start": start.to_string(),
-            "goal": goal.to_string(),
-            "distance": distance,
-            "database_elapsed_us": lookup.as_secs_f64() * 1e6,
-            "algorithms": algorithms,
-        });
-        writeln!(out, "{value}")?;
-        return Ok(Outcome::Success);
-    }
-    writeln!(out, "{start} -> {goal}: {distance} moves (database)")?;
-    writeln!(out)?;
-    writeln!(
-        out,
-        "{:<26} {:>7} {:>8} {:>10} {:>10} {:>12}",
-        "method", "length", "optimal", "expanded", "max open", "time"
-    )?;
-    writeln!(
-        out,
-        "{:<26} {:>7} {:>8} {:>10} {:>10} {:>12}",
-        "database lookup",
-        distance,
-        "yes",
-        "-",
-        "-",
-        human(lookup.as_secs_f64())
-    )?;
-    for (algorithm, r) in &rows {
-        let (length, optimal) = match &r.moves {
-            Some(m) => (
-                m.len().to_string(),
-                if m.len() == distance { "yes" } else { "no" },
-            ),
-            None if r.hit_limit => ("limit".to_string(), "-"),
-            None => ("none".to_string(), "-"),
-        };
+impl Layout for Comparison {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        let distance = self.distance;
+        writeln!(
+            out,
+            "{} -> {}: {distance} moves (database)",
+            self.start, self.goal
+        )?;
+        writeln!(out)?;
         writeln!(
             out,
             "{:<26} {:>7} {:>8} {:>10} {:>10} {:>12}",
-            algorithm.to_string(),
-            length,
-            optimal,
-            r.expanded,
-            r.max_open,
-            human(r.elapsed.as_secs_f64())
+            "method", "length", "optimal", "expanded", "max open", "time"
         )?;
+        writeln!(
+            out,
+            "{:<26} {:>7} {:>8} {:>10} {:>10} {:>12}",
+            "database lookup",
+            distance,
+            "yes",
+            "-",
+            "-",
+            human(self.database_elapsed.as_secs_f64())
+        )?;
+        for run in &self.algorithms {
+            let r = &run.report;
+            let (length, optimal) = match (run.length, run.optimal) {
+                (Some(l), optimal) => (
+                    l.to_string(),
+                    if optimal == Some(true) { "yes" } else { "no" },
+                ),
+                (None, _) if r.hit_limit => ("limit".to_string(), "-"),
+                (None, _) => ("none".to_string(), "-"),
+            };
+            writeln!(
+                out,
+                "{:<26} {:>7} {:>8} {:>10} {:>10} {:>12}",
+                run.algorithm.to_string(),
+                length,
+                optimal,
+                r.expanded,
+                r.max_open,
+                human(r.elapsed.as_secs_f64())
+            )?;
+        }
+        footnotes(self, out)
     }
-    let hit_limit = rows.iter().any(|(_, r)| r.hit_limit);
-    let found_none = rows.iter().any(|(_, r)| r.moves.is_none() && !r.hit_limit);
+}
+
+/// What "limit" and "none" in the table mean, where they appear.
+fn footnotes(report: &Comparison, out: &mut dyn Write) -> io::Result<()> {
+    let runs = &report.algorithms;
+    let hit_limit = runs.iter().any(|r| r.report.hit_limit);
+    let found_none = runs
+        .iter()
+        .any(|r| r.report.moves.is_none() && !r.report.hit_limit);
     if hit_limit || found_none {
         writeln!(out)?;
     }
@@ -138,16 +105,17 @@ pub fn run(db: &CompleteTables<Mmap>, args: &CompareArgs, out: &mut impl Write) 
         writeln!(
             out,
             "\"limit\": stopped after --max-nodes {} expansions",
-            args.max_nodes
+            report.max_nodes
         )?;
     }
     if found_none {
+        let limit = runs.iter().find_map(|r| r.depth_limit).unwrap_or(0);
         writeln!(
             out,
             "\"none\": no solution within the depth limit ({limit} moves; --depth-limit sets it)"
         )?;
     }
-    Ok(Outcome::Success)
+    Ok(())
 }
 
 /// A duration in the unit that reads best.

@@ -1,12 +1,13 @@
 //! `query heuristics`: the classic heuristics measured against the truth.
 
 use crate::plot::{self, Series};
+use crate::print::{print, Layout};
 use crate::{ChartArgs, Outcome};
 use anyhow::Result;
 use memmap2::Mmap;
-use npuzzle::analysis::survey_all;
+use npuzzle::analysis::{survey_all, Survey};
 use npuzzle::CompleteTables;
-use std::io::Write;
+use std::io::{self, Write};
 
 /// Arguments of `query heuristics`.
 #[derive(clap::Args)]
@@ -43,25 +44,14 @@ pub fn run(
         );
         plot::heuristics(path, &title, &series, max)?;
     }
-    if args.chart.format.json {
-        writeln!(out, "{}", serde_json::to_string(&surveys)?)?;
-    } else if args.chart.format.csv {
-        writeln!(out, "heuristic,distance,count,mean,min,max")?;
-        for s in &surveys {
-            for d in &s.by_distance {
-                writeln!(
-                    out,
-                    "{},{},{},{:.4},{},{}",
-                    s.heuristic.name(),
-                    d.distance,
-                    d.count,
-                    d.mean,
-                    d.min,
-                    d.max
-                )?;
-            }
-        }
-    } else {
+    print(&surveys, args.chart.format.format(), out)?;
+    Ok(Outcome::Success)
+}
+
+impl Layout for Vec<Survey> {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        let surveys = self;
+        let goal = surveys.first().map_or("", |s| s.goal.as_str());
         let positions = surveys.first().map_or(0, |s| s.positions);
         writeln!(out, "goal {goal}: {positions} positions")?;
         writeln!(out)?;
@@ -70,7 +60,7 @@ pub fn run(
             "{:<16} {:>10} {:>13} {:>13} {:>9}",
             "heuristic", "admissible", "h > distance", "inconsistent", "mean h/h*"
         )?;
-        for s in &surveys {
+        for s in surveys {
             let admissible = if s.inadmissible == 0 { "yes" } else { "NO" };
             writeln!(
                 out,
@@ -89,31 +79,55 @@ pub fn run(
             surveys.first().map_or(0, |s| s.moves)
         )?;
         writeln!(out)?;
-        write!(out, "{:>8} {:>7}", "distance", "count")?;
-        for s in &surveys {
+        by_distance(surveys, out)
+    }
+
+    fn csv(&self, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(out, "heuristic,distance,count,mean,min,max")?;
+        for s in self {
+            for d in &s.by_distance {
+                writeln!(
+                    out,
+                    "{},{},{},{:.4},{},{}",
+                    s.heuristic.name(),
+                    d.distance,
+                    d.count,
+                    d.mean,
+                    d.min,
+                    d.max
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The text's second table: each heuristic's mean and range at each distance.
+fn by_distance(surveys: &[Survey], out: &mut dyn Write) -> io::Result<()> {
+    write!(out, "{:>8} {:>7}", "distance", "count")?;
+    for s in surveys {
+        write!(
+            out,
+            " {:>20}",
+            format!("{} mean [min-max]", short(s.heuristic.name()))
+        )?;
+    }
+    writeln!(out)?;
+    let rows = surveys.first().map_or(0, |s| s.by_distance.len());
+    for i in 0..rows {
+        let d = &surveys[0].by_distance[i];
+        write!(out, "{:>8} {:>7}", d.distance, d.count)?;
+        for s in surveys {
+            let d = &s.by_distance[i];
             write!(
                 out,
                 " {:>20}",
-                format!("{} mean [min-max]", short(s.heuristic.name()))
+                format!("{:.2} [{}-{}]", d.mean, d.min, d.max)
             )?;
         }
         writeln!(out)?;
-        let rows = surveys.first().map_or(0, |s| s.by_distance.len());
-        for i in 0..rows {
-            let d = &surveys[0].by_distance[i];
-            write!(out, "{:>8} {:>7}", d.distance, d.count)?;
-            for s in &surveys {
-                let d = &s.by_distance[i];
-                write!(
-                    out,
-                    " {:>20}",
-                    format!("{:.2} [{}-{}]", d.mean, d.min, d.max)
-                )?;
-            }
-            writeln!(out)?;
-        }
     }
-    Ok(Outcome::Success)
+    Ok(())
 }
 
 /// Column headings short enough for the table.

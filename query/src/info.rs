@@ -2,11 +2,12 @@
 //! [`Info`] and [`Report`], printed as text or as their JSON with the
 //! file's path.
 
+use crate::print::{print, Format, Layout};
 use crate::{plural, Outcome};
 use memmap2::Mmap;
 use npuzzle::{Database, Info, Kind, Report, TableReport};
 use serde::Serialize;
-use std::io::Write;
+use std::io::{self, Write};
 use std::path::Path;
 
 /// Arguments of `query info`.
@@ -38,45 +39,50 @@ pub struct File<'a> {
 
 /// A report with the file it is about, as the JSON gives it.
 #[derive(Serialize)]
-struct OfFile<'a, T> {
+pub struct OfFile<'a, T> {
     path: String,
     #[serde(flatten)]
     report: &'a T,
 }
 
 impl File<'_> {
-    fn json<T: Serialize>(&self, report: &T, out: &mut impl Write) -> anyhow::Result<()> {
+    /// `report` with this file's path, printed as text or JSON.
+    fn print<'a, T>(&self, report: &'a T, json: bool, out: &mut impl Write) -> anyhow::Result<()>
+    where
+        OfFile<'a, T>: Layout,
+    {
         let path = self.path.display().to_string();
-        serde_json::to_writer(&mut *out, &OfFile { path, report })?;
-        writeln!(out)?;
-        Ok(())
+        print(&OfFile { path, report }, Format::json_or_text(json), out)
     }
 
     /// `query info`: what the header says.
     pub fn info(&self, args: &InfoArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
-        let info = self.db.info();
-        if args.json {
-            self.json(&info, out)?;
-        } else {
-            write_info(self.path, &info, out)?;
-        }
+        self.print(&self.db.info(), args.json, out)?;
         Ok(Outcome::Success)
     }
 
     /// `query verify`: reads every table; exit 2 on any fault.
     pub fn verify(&self, args: &VerifyArgs, out: &mut impl Write) -> anyhow::Result<Outcome> {
         let report = self.db.verify();
-        if args.json {
-            self.json(&report, out)?;
-        } else {
-            write_report(self.path, &report, out)?;
-        }
+        self.print(&report, args.json, out)?;
         if report.ok {
             Ok(Outcome::Success)
         } else {
             out.flush()?;
             anyhow::bail!("{} is damaged", self.path.display());
         }
+    }
+}
+
+impl Layout for OfFile<'_, Info> {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        write_info(&self.path, self.report, out)
+    }
+}
+
+impl Layout for OfFile<'_, Report> {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        write_report(&self.path, self.report, out)
     }
 }
 
@@ -89,9 +95,9 @@ fn entry_word(kind: Kind) -> &'static str {
     }
 }
 
-fn write_info(path: &Path, info: &Info, out: &mut impl Write) -> anyhow::Result<()> {
+fn write_info(path: &str, info: &Info, out: &mut dyn Write) -> io::Result<()> {
     let cells = info.board.cells();
-    writeln!(out, "file     {} ({} bytes)", path.display(), info.bytes)?;
+    writeln!(out, "file     {} ({} bytes)", path, info.bytes)?;
     writeln!(out, "format   version {}", info.format_version)?;
     writeln!(out, "board    {}", info.board)?;
     match &info.partition {
@@ -147,6 +153,11 @@ fn write_info(path: &Path, info: &Info, out: &mut impl Write) -> anyhow::Result<
         )?;
     }
     writeln!(out)?;
+    write_tables(info, out)
+}
+
+/// `info`'s table of tables: one line each.
+fn write_tables(info: &Info, out: &mut dyn Write) -> io::Result<()> {
     let entries = entry_word(info.kind);
     let last_columns = match info.kind {
         Kind::Complete => "path table at  checksum",
@@ -179,7 +190,7 @@ fn write_info(path: &Path, info: &Info, out: &mut impl Write) -> anyhow::Result<
     Ok(())
 }
 
-fn write_report(path: &Path, report: &Report, out: &mut impl Write) -> anyhow::Result<()> {
+fn write_report(path: &str, report: &Report, out: &mut dyn Write) -> io::Result<()> {
     if report.nonzero_padding > 0 {
         writeln!(
             out,
@@ -202,7 +213,7 @@ fn write_report(path: &Path, report: &Report, out: &mut impl Write) -> anyhow::R
         writeln!(
             out,
             "{}: ok, {tables}, {} {entries} checked in {:.1} ms",
-            path.display(),
+            path,
             report.entries,
             report.elapsed.as_secs_f64() * 1e3
         )?;
@@ -212,16 +223,12 @@ fn write_report(path: &Path, report: &Report, out: &mut impl Write) -> anyhow::R
         } else {
             ""
         };
-        writeln!(
-            out,
-            "{}: {damaged} of {tables} damaged{padding}",
-            path.display()
-        )?;
+        writeln!(out, "{}: {damaged} of {tables} damaged{padding}", path)?;
     }
     Ok(())
 }
 
-fn write_table_report(kind: Kind, t: &TableReport, out: &mut impl Write) -> anyhow::Result<()> {
+fn write_table_report(kind: Kind, t: &TableReport, out: &mut dyn Write) -> io::Result<()> {
     let name = match kind {
         Kind::Complete => format!("table for blank at {}", t.goal_blank.name()),
         Kind::Pattern => {

@@ -9,6 +9,7 @@ mod heuristics;
 mod histogram;
 mod info;
 mod plot;
+mod print;
 mod random;
 mod serve;
 mod solve;

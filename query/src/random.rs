@@ -1,13 +1,12 @@
 //! `query random`: positions of exact difficulty.
 
+use crate::print::{print, Layout};
 use crate::{GoalArg, Outcome, TableFormat};
 use anyhow::Result;
 use memmap2::Mmap;
-use npuzzle::analysis::{parse_distances, sample};
-use npuzzle::{Board, CompleteTables, GoalTable};
-use rand::{rngs::StdRng, SeedableRng};
-use std::io::Write;
-use std::ops::RangeInclusive;
+use npuzzle::analysis::{parse_distances, Sample};
+use npuzzle::CompleteTables;
+use std::io::{self, Write};
 
 /// Arguments of `query random`.
 #[derive(clap::Args)]
@@ -32,50 +31,29 @@ pub fn run(db: &CompleteTables<Mmap>, args: &RandomArgs, out: &mut impl Write) -
     let goal = args.goal.board(db.shape())?;
     let target = db.goal_table(&goal)?;
     let seed = args.seed.unwrap_or_else(rand::random);
-    let mut rng = StdRng::seed_from_u64(seed);
-    let positions = sample(&target, args.distance.clone(), args.count, &mut rng)?;
-    if args.format.json {
-        writeln!(out, "{}", json(&target, seed, &args.distance, &positions))?;
-    } else if args.format.csv {
-        writeln!(out, "start,distance")?;
-        for p in &positions {
-            let distance = target
-                .distance(p)
-                .expect("sampled positions reach the goal");
-            writeln!(out, "{p},{distance}")?;
-        }
-    } else {
-        let mut text = Vec::with_capacity(positions.len() * 12);
-        for p in &positions {
-            p.write_to(&mut text);
-            text.push(b'\n');
-        }
-        out.write_all(&text)?;
-    }
+    let report = Sample::draw(&target, args.distance.clone(), args.count, seed)?;
+    print(&report, args.format.format(), out)?;
     Ok(Outcome::Success)
 }
 
-/// The object `random --json` prints (and `query serve` answers): the
-/// positions drawn toward `target`'s goal, with the seed that draws them again.
-pub fn json(
-    target: &GoalTable<'_>,
-    seed: u64,
-    distances: &RangeInclusive<u32>,
-    positions: &[Board],
-) -> serde_json::Value {
-    let positions: Vec<_> = positions
-        .iter()
-        .map(|p| {
-            let distance = target
-                .distance(p)
-                .expect("sampled positions reach the goal");
-            serde_json::json!({ "start": p.to_string(), "distance": distance })
-        })
-        .collect();
-    serde_json::json!({
-        "goal": target.goal().to_string(),
-        "seed": seed,
-        "distances": [distances.start(), distances.end()],
-        "positions": positions,
-    })
+impl Layout for Sample {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        let mut text = Vec::with_capacity(self.positions.len() * 12);
+        for p in &self.positions {
+            p.start.write_to(&mut text);
+            text.push(b'\n');
+        }
+        out.write_all(&text)
+    }
+
+    fn csv(&self, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(out, "start,distance")?;
+        for p in &self.positions {
+            match p.distance {
+                Some(d) => writeln!(out, "{},{d}", p.start)?,
+                None => writeln!(out, "{},", p.start)?,
+            }
+        }
+        Ok(())
+    }
 }

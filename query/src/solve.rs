@@ -1,12 +1,14 @@
 //! `query solve` and `query distance`.
 
+use crate::print::{print, Format, Layout};
 use crate::Outcome;
 use anyhow::Result;
 use memmap2::Mmap;
-use npuzzle::analysis::{count_shortest, list_shortest};
-use npuzzle::io::{with_nodes, write_json};
+use npuzzle::analysis::ShortestSolutions;
+use npuzzle::io::Answer;
 use npuzzle::pattern::{BoundReport, SolveOptions};
 use npuzzle::{move_string, AnswerError, Board, Database, Move};
+use serde::Serialize;
 use std::io::{self, IsTerminal, Write};
 use std::time::{Duration, Instant};
 
@@ -43,48 +45,41 @@ pub struct DistanceArgs {
     pub(crate) timeout: TimeoutArg,
 }
 
-/// The boards and the answer for them: the moves, or why there are none,
-/// and the nodes searched where a search ran.
-struct Answer {
-    start: Board,
-    goal: Board,
-    moves: Result<Vec<Move>, npuzzle::Unsolvable>,
-    nodes: Option<u64>,
-}
-
+/// The answer for the pair: one shortest solution, or why there is none,
+/// with the nodes searched where a search ran.
 fn answer(db: &Database<Mmap>, pair: &crate::PairArgs, timeout: &TimeoutArg) -> Result<Answer> {
     let (start, goal) = pair.boards(db.shape())?;
-    let (moves, nodes) = match search(db, &start, &goal, timeout.timeout)? {
-        Ok(solution) => (Ok(solution.moves), db.patterns().map(|_| solution.nodes)),
-        Err(why) => (Err(why), None),
-    };
-    Ok(Answer {
-        start,
-        goal,
-        moves,
-        nodes,
+    Ok(match search(db, &start, &goal, timeout.timeout)? {
+        Ok(solution) => {
+            let nodes = db.patterns().map(|_| solution.nodes);
+            Answer::new(start, goal, Ok(solution.moves), nodes)
+        }
+        Err(why) => Answer::new(start, goal, Err(&why), None),
     })
 }
 
-impl Answer {
-    fn write_json(&self, out: &mut impl Write) -> Result<Outcome> {
-        let mut line = Vec::new();
-        write_json(&mut line, &self.start, &self.goal, self.moves.as_deref());
-        if let Some(nodes) = self.nodes {
-            with_nodes(&mut line, nodes);
-        }
-        line.push(b'\n');
-        out.write_all(&line)?;
-        Ok(self.outcome())
-    }
-
-    fn outcome(&self) -> Outcome {
-        match self.moves {
-            Ok(_) => Outcome::Success,
-            Err(_) => Outcome::Unsolvable,
-        }
+fn outcome(answer: &Answer) -> Outcome {
+    if answer.solvable {
+        Outcome::Success
+    } else {
+        Outcome::Unsolvable
     }
 }
+
+/// `solve`'s answer: its JSON is the answer's, its text the moves, with
+/// the board after each when `boards`.
+#[derive(Serialize)]
+#[serde(transparent)]
+struct Solved<'a> {
+    answer: &'a Answer,
+    #[serde(skip)]
+    boards: bool,
+}
+
+/// `distance`'s answer: its JSON is the answer's, its text the number.
+#[derive(Serialize)]
+#[serde(transparent)]
+struct Distance<'a>(&'a Answer);
 
 /// `query solve`.
 pub fn solve(db: &Database<Mmap>, args: &SolveArgs, out: &mut impl Write) -> Result<Outcome> {
@@ -94,34 +89,62 @@ pub fn solve(db: &Database<Mmap>, args: &SolveArgs, out: &mut impl Write) -> Res
             .map_err(|e| crate::needs_complete("solve --all", e))?;
     }
     let answer = answer(db, &args.pair, &args.timeout)?;
-    if args.all {
-        return all_solutions(db, &answer, args.limit, args.json, out);
+    let format = Format::json_or_text(args.json);
+    if args.all && answer.solvable {
+        // Counting, by dynamic programming over the table, and the first
+        // `limit` in alphabetical order.
+        let target = db.goal_table(&answer.goal)?;
+        let report = ShortestSolutions::of(&target, answer, args.limit)?;
+        print(&report, format, out)?;
+        return Ok(Outcome::Success);
     }
-    if args.json {
-        return answer.write_json(out);
+    let boards = args.boards;
+    print(
+        &Solved {
+            answer: &answer,
+            boards,
+        },
+        format,
+        out,
+    )?;
+    Ok(outcome(&answer))
+}
+
+impl Layout for Solved<'_> {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        let answer = self.answer;
+        let Some(moves) = &answer.moves else {
+            return unsolvable(answer, out);
+        };
+        write_text(&answer.start, &answer.goal, moves, self.boards, out)
     }
-    let moves = match &answer.moves {
-        Ok(moves) => moves,
-        Err(why) => {
-            writeln!(out, "unsolvable: {why}")?;
-            return Ok(Outcome::Unsolvable);
+}
+
+impl Layout for Distance<'_> {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        match self.0.distance {
+            Some(distance) => writeln!(out, "{distance}"),
+            None => unsolvable(self.0, out),
         }
-    };
-    write_text(&answer.start, &answer.goal, moves, args.boards, out)
+    }
+}
+
+fn unsolvable(answer: &Answer, out: &mut dyn Write) -> io::Result<()> {
+    let why = answer.reason.as_deref().unwrap_or_default();
+    writeln!(out, "unsolvable: {why}")
 }
 
 /// A solution as `query solve` prints it: the move string, then each move
 /// (with the board after it, when `boards`).
-pub(crate) fn write_text(
+fn write_text(
     start: &Board,
     goal: &Board,
     moves: &[Move],
     boards: bool,
-    out: &mut impl Write,
-) -> Result<Outcome> {
+    out: &mut dyn Write,
+) -> io::Result<()> {
     if moves.is_empty() {
-        writeln!(out, "{start} is the goal: 0 moves")?;
-        return Ok(Outcome::Success);
+        return writeln!(out, "{start} is the goal: 0 moves");
     }
     let plural = if moves.len() == 1 { "" } else { "s" };
     writeln!(out, "{start} -> {goal}: {} move{plural}", moves.len())?;
@@ -148,79 +171,35 @@ pub(crate) fn write_text(
             write!(out, "{}", board.grid())?;
         }
     }
-    Ok(Outcome::Success)
+    Ok(())
 }
 
 /// `query distance`.
 pub fn distance(db: &Database<Mmap>, args: &DistanceArgs, out: &mut impl Write) -> Result<Outcome> {
     let answer = answer(db, &args.pair, &args.timeout)?;
-    if args.json {
-        return answer.write_json(out);
-    }
-    match &answer.moves {
-        Ok(moves) => writeln!(out, "{}", moves.len())?,
-        Err(why) => writeln!(out, "unsolvable: {why}")?,
-    }
-    Ok(answer.outcome())
+    print(&Distance(&answer), Format::json_or_text(args.json), out)?;
+    Ok(outcome(&answer))
 }
 
-/// `query solve --all`: the number of shortest solutions, by dynamic
-/// programming over the table, and the first `limit` in alphabetical order.
-fn all_solutions(
-    db: &Database<Mmap>,
-    answer: &Answer,
-    limit: usize,
-    json: bool,
-    out: &mut impl Write,
-) -> Result<Outcome> {
-    if let Err(why) = &answer.moves {
-        if json {
-            return answer.write_json(out);
-        }
-        writeln!(out, "unsolvable: {why}")?;
-        return Ok(Outcome::Unsolvable);
-    }
-    let target = db.goal_table(&answer.goal)?;
-    let count = count_shortest(&target, &answer.start)?;
-    let listed = list_shortest(&target, &answer.start, limit)?;
-    let distance = answer.moves.as_ref().map_or(0, |m| m.len());
-    if json {
-        // `solve --json`'s object, in its order, and then the count and list.
-        let mut line = Vec::new();
-        write_json(
-            &mut line,
-            &answer.start,
-            &answer.goal,
-            answer.moves.as_deref(),
-        );
-        line.pop(); // its closing brace
-        let listed: Vec<String> = listed.iter().map(|m| move_string(m)).collect();
-        write!(
-            line,
-            ",\"solutions\":{count},\"listed\":{}}}",
-            serde_json::to_string(&listed)?
-        )?;
-        line.push(b'\n');
-        out.write_all(&line)?;
-        return Ok(Outcome::Success);
-    }
-    let plural = if count == 1 { "" } else { "s" };
-    writeln!(
-        out,
-        "{} -> {}: {distance} moves, {count} shortest solution{plural}",
-        answer.start, answer.goal
-    )?;
-    for moves in &listed {
-        writeln!(out, "{}", move_string(moves))?;
-    }
-    if count > listed.len() as u128 {
+impl Layout for ShortestSolutions {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        let (answer, count) = (&self.answer, self.solutions);
+        let distance = answer.distance.unwrap_or(0);
+        let plural = if count == 1 { "" } else { "s" };
         writeln!(
             out,
-            "… and {} more (--limit N lists more)",
-            count - listed.len() as u128
+            "{} -> {}: {distance} moves, {count} shortest solution{plural}",
+            answer.start, answer.goal
         )?;
+        for moves in &self.listed {
+            writeln!(out, "{}", move_string(moves))?;
+        }
+        let listed = self.listed.len() as u128;
+        if count > listed {
+            writeln!(out, "… and {} more (--limit N lists more)", count - listed)?;
+        }
+        Ok(())
     }
-    Ok(Outcome::Success)
 }
 
 /// `--timeout`, as the commands that search take it.

@@ -5,16 +5,20 @@
 //! Uses everything below it: `puzzle`, `table` and
 //! `db`.
 
+mod compare;
 mod heuristics;
+mod histogram;
 mod sample;
 mod shortest;
 mod stats;
 mod textbook;
 
+pub use compare::{compare, CompareError, Comparison, Run};
 pub use heuristics::{
     survey, survey_all, DistanceStats, Evaluator, Heuristic, Survey, UnknownHeuristic,
 };
-pub use sample::{parse_distances, sample, DistanceRangeError, SampleError};
-pub use shortest::{best_moves, count_shortest, list_shortest};
-pub use stats::{stats, stats_toward, TableStats};
+pub use histogram::{Histogram, Histograms, TableHistogram};
+pub use sample::{parse_distances, sample, DistanceRangeError, Drawn, Sample, SampleError};
+pub use shortest::{best_moves, count_shortest, list_shortest, ShortestSolutions};
+pub use stats::{stats, stats_toward, Stats, TableStats};
 pub use textbook::{search, Algorithm, SearchReport, ShapeMismatch};

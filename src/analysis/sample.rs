@@ -6,9 +6,104 @@
 
 use crate::db::goal_table::GoalTable;
 use crate::puzzle::board::Board;
+use crate::puzzle::solvability;
+use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
-use rand::Rng;
+use rand::{Rng, SeedableRng};
+use serde::Serialize;
 use std::ops::RangeInclusive;
+
+/// Positions drawn toward a goal, with the seed that draws them again:
+/// what `query random` reports.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Sample {
+    /// The goal.
+    #[serde(serialize_with = "super::histogram::as_text")]
+    pub goal: Board,
+    /// The seed of the draw.
+    pub seed: u64,
+    /// The distances drawn from, first and last; none for a uniform draw
+    /// over every position that reaches the goal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distances: Option<[u32; 2]>,
+    /// The positions, in the order drawn.
+    pub positions: Vec<Drawn>,
+}
+
+/// One position drawn.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Drawn {
+    /// The position.
+    #[serde(serialize_with = "super::histogram::as_text")]
+    pub start: Board,
+    /// Its distance to the goal; none where a uniform draw does not know it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distance: Option<u32>,
+}
+
+impl Sample {
+    /// [`sample`] with a generator seeded by `seed`: the same seed draws
+    /// the same positions on every face.
+    pub fn draw(
+        target: &GoalTable<'_>,
+        distances: RangeInclusive<u32>,
+        count: usize,
+        seed: u64,
+    ) -> Result<Sample, SampleError> {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let boards = sample(target, distances.clone(), count, &mut rng)?;
+        let positions = boards.into_iter().map(|start| {
+            let distance = target.distance(&start).map_err(|_| SampleError::Damaged)?;
+            Ok(Drawn {
+                start,
+                distance: Some(distance),
+            })
+        });
+        Ok(Sample {
+            goal: *target.goal(),
+            seed,
+            distances: Some([*distances.start(), *distances.end()]),
+            positions: positions.collect::<Result<_, _>>()?,
+        })
+    }
+
+    /// `count` positions drawn uniformly from every one that reaches
+    /// `goal`, on any board: what needs no table.
+    pub fn uniform(goal: &Board, count: usize, seed: u64) -> Sample {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let positions = (0..count).map(|_| Drawn {
+            start: uniform(goal, &mut rng),
+            distance: None,
+        });
+        Sample {
+            goal: *goal,
+            seed,
+            distances: None,
+            positions: positions.collect(),
+        }
+    }
+}
+
+/// A position drawn uniformly from those that reach `goal`: a uniform
+/// arrangement of the cells, with two tiles swapped when it cannot reach
+/// the goal. The swap flips the parity that decides solvability, and pairs
+/// the arrangements that cannot reach it one to one with those that can,
+/// so each of those is drawn with the same chance.
+fn uniform(goal: &Board, rng: &mut StdRng) -> Board {
+    let shape = goal.shape();
+    let mut cells: Vec<u64> = (0..shape.cells() as u64).collect();
+    cells.shuffle(rng);
+    let drawn = Board::new(shape, &cells).expect("a permutation of the cells");
+    if solvability::check(&drawn, goal).is_ok() {
+        return drawn;
+    }
+    let tiles: Vec<usize> = (0..cells.len())
+        .filter(|&c| cells[c] != 0)
+        .take(2)
+        .collect();
+    cells.swap(tiles[0], tiles[1]);
+    Board::new(shape, &cells).expect("a permutation of the cells")
+}
 
 /// Why a sample cannot be drawn.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -8,9 +8,45 @@
 
 use crate::db::error::AnswerError;
 use crate::db::goal_table::GoalTable;
-use crate::puzzle::board::Move;
+use crate::io::Answer;
+use crate::puzzle::board::{move_string, Move};
 use crate::table::rank::Cursor;
+use serde::{Serialize, Serializer};
 use std::collections::HashMap;
+
+/// Every shortest solution of a solvable pair, counted, and the first few
+/// listed: what `query solve --all` reports.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ShortestSolutions {
+    /// The answer for the pair, as `solve` gives it.
+    #[serde(flatten)]
+    pub answer: Answer,
+    /// How many shortest solutions there are.
+    pub solutions: u128,
+    /// The first ones, in alphabetical order of their move strings.
+    #[serde(serialize_with = "as_letters")]
+    pub listed: Vec<Vec<Move>>,
+}
+
+impl ShortestSolutions {
+    /// Counts the shortest solutions of `answer`'s pair toward `target`'s
+    /// goal, and lists up to `limit`. `answer` must be solvable.
+    pub fn of(
+        target: &GoalTable<'_>,
+        answer: Answer,
+        limit: usize,
+    ) -> Result<ShortestSolutions, AnswerError> {
+        Ok(ShortestSolutions {
+            solutions: count_shortest(target, &answer.start)?,
+            listed: list_shortest(target, &answer.start, limit)?,
+            answer,
+        })
+    }
+}
+
+fn as_letters<S: Serializer>(listed: &[Vec<Move>], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(listed.iter().map(|m| move_string(m)))
+}
 
 /// The moves from `position` (in the table's frame) that lead one step
 /// closer, in the goal's frame and in letter order (D, L, R, U), with the

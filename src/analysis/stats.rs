@@ -4,8 +4,20 @@
 use crate::db::complete::CompleteTables;
 use crate::db::goal_table::GoalTable;
 use crate::puzzle::board::Board;
+use crate::puzzle::cell::Cell;
+use crate::puzzle::shape::Shape;
 use rayon::prelude::*;
 use serde::Serialize;
+
+/// Statistics of some tables of one board: what `query stats` reports.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Stats {
+    /// The board.
+    #[serde(serialize_with = "super::histogram::as_text")]
+    pub board: Shape,
+    /// One per table.
+    pub tables: Vec<TableStats>,
+}
 
 /// Statistics of one table toward one goal (by default its canonical goal:
 /// tiles in order around the blank's cell). Any goal with the blank in that
@@ -13,8 +25,8 @@ use serde::Serialize;
 /// positions are written in the goal's labels.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TableStats {
-    /// The goal's blank cell (0-based, row by row).
-    pub blank: usize,
+    /// The goal's blank cell.
+    pub blank: Cell,
     /// The goal.
     pub goal: String,
     /// Positions that can reach the goal.
@@ -30,8 +42,9 @@ pub struct TableStats {
 /// Statistics of every table, in file order, each toward its canonical
 /// goal. Means come from the header's counts; the farthest positions from
 /// one scan of each table.
-pub fn stats<B: AsRef<[u8]> + Sync>(db: &CompleteTables<B>) -> Vec<TableStats> {
-    db.header()
+pub fn stats<B: AsRef<[u8]> + Sync>(db: &CompleteTables<B>) -> Stats {
+    let tables = db
+        .header()
         .tables
         .par_iter()
         .map(|info| {
@@ -39,13 +52,24 @@ pub fn stats<B: AsRef<[u8]> + Sync>(db: &CompleteTables<B>) -> Vec<TableStats> {
             let target = db
                 .goal_table(&goal)
                 .expect("the table for its own canonical goal exists");
-            stats_toward(&target)
+            table_stats(&target)
         })
-        .collect()
+        .collect();
+    Stats {
+        board: db.shape(),
+        tables,
+    }
 }
 
-/// Statistics of the table that serves `target`'s goal, toward that goal.
-pub fn stats_toward(target: &GoalTable<'_>) -> TableStats {
+/// Statistics of the one table that serves `target`'s goal, toward that goal.
+pub fn stats_toward(target: &GoalTable<'_>) -> Stats {
+    Stats {
+        board: target.goal().shape(),
+        tables: vec![table_stats(target)],
+    }
+}
+
+fn table_stats(target: &GoalTable<'_>) -> TableStats {
     let info = target.info();
     let max = info.max_distance;
     let total: u64 = info
@@ -55,7 +79,7 @@ pub fn stats_toward(target: &GoalTable<'_>) -> TableStats {
         .map(|(d, &c)| d as u64 * c)
         .sum();
     TableStats {
-        blank: target.goal().blank(),
+        blank: Cell::of(target.goal().shape(), target.goal().blank()),
         goal: target.goal().to_string(),
         positions: info.entries,
         max_distance: max as u32,

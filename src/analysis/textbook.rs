@@ -126,7 +126,7 @@ pub struct SearchReport {
     /// Whether the search stopped because it reached the node limit.
     pub hit_limit: bool,
     /// Wall-clock time of the whole search, the solvability check included.
-    #[serde(rename = "elapsed_us", serialize_with = "micros")]
+    #[serde(rename = "elapsed_ms", serialize_with = "millis")]
     pub elapsed: Duration,
 }
 
@@ -137,8 +137,9 @@ fn moves_as_letters<S: Serializer>(moves: &Option<Vec<Move>>, s: S) -> Result<S:
     }
 }
 
-fn micros<S: Serializer>(elapsed: &Duration, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_f64(elapsed.as_secs_f64() * 1e6)
+/// A time as every report gives it: a float of milliseconds.
+pub(crate) fn millis<S: Serializer>(elapsed: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(elapsed.as_secs_f64() * 1e3)
 }
 
 /// A start and a goal that do not belong to the same board.
@@ -530,6 +531,6 @@ mod tests {
         let json = serde_json::to_value(&report).unwrap();
         assert_eq!(json["moves"], "ULDR");
         assert_eq!(json["solvable"], true);
-        assert!(json["elapsed_us"].is_number());
+        assert!(json["elapsed_ms"].is_number());
     }
 }

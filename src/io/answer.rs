@@ -10,11 +10,78 @@
 //!
 //! Board texts hold only digits and spaces, so they need no escaping; free
 //! texts (reasons, error messages, echoed input) are escaped.
+//!
+//! [`Answer`] is the same object as a value, for the faces that build one
+//! (the page's API, Python); the batch writes its bytes straight from the
+//! template below, and a property test holds the two equal.
 
-use crate::puzzle::board::{Board, Move};
+use crate::puzzle::board::{move_string, Board, Move};
 use crate::puzzle::solvability::Unsolvable;
+use serde::{Serialize, Serializer};
 use std::fmt::Write as _;
 use std::io::Write as _;
+
+/// One answer for a (start, goal) pair, as `solve --json`, `distance
+/// --json`, each line of `batch --format json` and the page's
+/// `/api/solve` give it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Answer {
+    /// The start.
+    #[serde(serialize_with = "as_text")]
+    pub start: Board,
+    /// The goal.
+    #[serde(serialize_with = "as_text")]
+    pub goal: Board,
+    /// Whether the start can reach the goal.
+    pub solvable: bool,
+    /// The fewest moves; none when unsolvable.
+    pub distance: Option<usize>,
+    /// One shortest sequence of the blank's moves; none when unsolvable.
+    #[serde(serialize_with = "letters")]
+    pub moves: Option<Vec<Move>>,
+    /// Why the start cannot reach the goal; only when unsolvable.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Nodes searched, where a search ran (pattern databases).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+}
+
+impl Answer {
+    /// The answer for (start, goal): `outcome` is the moves, or why there
+    /// are none; `nodes` the nodes searched, where a search ran.
+    pub fn new(
+        start: Board,
+        goal: Board,
+        outcome: Result<Vec<Move>, &Unsolvable>,
+        nodes: Option<u64>,
+    ) -> Answer {
+        let (moves, reason) = match outcome {
+            Ok(moves) => (Some(moves), None),
+            Err(why) => (None, Some(why.to_string())),
+        };
+        Answer {
+            start,
+            goal,
+            solvable: moves.is_some(),
+            distance: moves.as_ref().map(Vec::len),
+            moves,
+            reason,
+            nodes,
+        }
+    }
+}
+
+fn as_text<T: std::fmt::Display, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(value)
+}
+
+fn letters<S: Serializer>(moves: &Option<Vec<Move>>, s: S) -> Result<S::Ok, S::Error> {
+    match moves {
+        Some(moves) => s.serialize_str(&move_string(moves)),
+        None => s.serialize_none(),
+    }
+}
 
 /// Appends the JSON answer for (start, goal) to `out`, without a newline.
 /// `outcome` is the move sequence, or why there is none.
@@ -259,6 +326,49 @@ mod tests {
         let mut csv = Vec::new();
         write!(TextEscaper::for_csv(&mut csv), "say \"hi\"").unwrap();
         assert_eq!(csv, b"say \"\"hi\"\"");
+    }
+
+    proptest::proptest! {
+        /// The byte template (and `with_nodes`) writes exactly what serde
+        /// writes for the typed answer: the batch's speed costs nothing in
+        /// the contract.
+        #[test]
+        fn the_template_writes_serdes_json(
+            rows in 2usize..=4,
+            cols in 2usize..=4,
+            seeds in proptest::collection::vec(proptest::num::u64::ANY, 2),
+            letters in "[UDLR]{0,40}",
+            nodes in proptest::option::of(proptest::num::u64::ANY),
+        ) {
+            use rand::{seq::SliceRandom, SeedableRng};
+            let shape = crate::Shape::new(rows, cols).unwrap();
+            let board = |seed: u64| {
+                let mut cells: Vec<u64> = (0..shape.cells() as u64).collect();
+                cells.shuffle(&mut rand::rngs::StdRng::seed_from_u64(seed));
+                Board::new(shape, &cells).unwrap()
+            };
+            let (start, goal) = (board(seeds[0]), board(seeds[1]));
+            let moves: Vec<Move> = letters
+                .chars()
+                .map(|c| Move::from_letter(c).unwrap())
+                .collect();
+            // An unsolvable pair answers with its real reason.
+            let why = solvability::check(&start, &goal).err();
+            let outcome = match &why {
+                None => Ok(moves.as_slice()),
+                Some(why) => Err(why),
+            };
+            let mut line = Vec::new();
+            write_json(&mut line, &start, &goal, outcome);
+            if let Some(nodes) = nodes {
+                crate::io::with_nodes(&mut line, nodes);
+            }
+            let answer = Answer::new(start, goal, outcome.map(<[Move]>::to_vec), nodes);
+            proptest::prop_assert_eq!(
+                String::from_utf8(line).unwrap(),
+                serde_json::to_string(&answer).unwrap()
+            );
+        }
     }
 
     #[test]

@@ -1053,7 +1053,8 @@ fn compare_checks_every_algorithm_against_the_database() {
     );
     assert_eq!(algorithms[1]["depth_limit"], 30);
     assert!(algorithms[0]["depth_limit"].is_null());
-    assert!(algorithms[0]["elapsed_us"].is_number());
+    assert!(algorithms[0]["elapsed_ms"].is_number());
+    assert!(v["database_elapsed_ms"].is_number());
     // A depth limit below the distance: "none" is explained.
     expect_code(&t.path, &["compare", "867254301", "--depth-limit", "3"], 0).stdout(
         predicate::str::contains("\"none\": no solution within the depth limit (3 moves"),

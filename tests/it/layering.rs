@@ -12,7 +12,8 @@ const LAYERS: [(&str, &[&str]); 6] = [
     ("pattern", &["puzzle", "table"]),
     ("db", &["puzzle", "table", "pattern"]),
     ("io", &["puzzle", "table", "pattern", "db"]),
-    ("analysis", &["puzzle", "table", "pattern", "db"]),
+    // `io` for its `Answer`, which `solve --all`'s report extends.
+    ("analysis", &["puzzle", "table", "pattern", "db", "io"]),
 ];
 
 /// The layers a source file names as `crate::LAYER`.

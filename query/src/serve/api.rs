@@ -29,11 +29,10 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use npuzzle::analysis::{parse_distances, sample, SampleError};
-use npuzzle::io::write_json;
+use npuzzle::analysis::{parse_distances, Histogram, Sample, SampleError};
+use npuzzle::io::Answer;
 use npuzzle::{AnswerError, Board, Shape, Unsolvable};
-use rand::seq::SliceRandom;
-use rand::{rngs::StdRng, SeedableRng};
+use serde::Serialize;
 use serde_json::json;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -64,7 +63,7 @@ type Shared = Arc<Server>;
 /// The whole application: pages, API, limits and headers. A request that
 /// searches gives up after `timeout`.
 pub fn router(boards: Boards, timeout: Duration) -> Router {
-    let boards_json = boards_json(&boards, timeout).to_string().into_bytes();
+    let boards_json = serde_json::to_vec(&boards_json(&boards, timeout)).expect("serializes");
     let state = Arc::new(Server {
         boards,
         boards_json,
@@ -162,9 +161,12 @@ fn json_response(status: StatusCode, body: Vec<u8>) -> Response {
     (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
-/// A 200 with `value` as its body.
-fn json_ok(value: &serde_json::Value) -> Response {
-    json_response(StatusCode::OK, value.to_string().into_bytes())
+/// A 200 with `report` as its body: the same serde form the command
+/// line's `--json` prints.
+fn json_ok(report: &impl Serialize) -> Result<Response, ApiError> {
+    let body = serde_json::to_vec(report)
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    Ok(json_response(StatusCode::OK, body))
 }
 
 /// The answer for a start that cannot reach the goal: a 422 whose body is
@@ -172,9 +174,8 @@ fn json_ok(value: &serde_json::Value) -> Response {
 pub(super) fn unsolvable_error(why: &Unsolvable, pair: Option<(&Board, &Board)>) -> ApiError {
     let mut body = json!({ "error": why.to_string() });
     if let Some((start, goal)) = pair {
-        let mut line = Vec::new();
-        write_json(&mut line, start, goal, Err(why));
-        body = serde_json::from_slice(&line).expect("write_json writes JSON");
+        let answer = Answer::new(*start, *goal, Err(why), None);
+        body = serde_json::to_value(answer).expect("an answer serializes");
         body["error"] = why.to_string().into();
     }
     ApiError {
@@ -299,30 +300,51 @@ fn board(text: &str, shape: Shape, what: &str) -> Result<Board, ApiError> {
 
 /// `/api/boards`: every board served, its kind, its default goal and the
 /// goal blank cells it answers; and how long a search may take.
-fn boards_json(boards: &Boards, timeout: Duration) -> serde_json::Value {
-    let list: Vec<_> = boards
-        .iter()
-        .map(|s| {
-            let shape = s.shape;
-            let goal = Board::goal(shape);
-            json!({
-                "board": shape.to_string(),
-                "kind": kind::kind(&s.db),
-                "partition": kind::partition(&s.db),
-                "rows": shape.rows(),
-                "cols": shape.cols(),
-                "positions": shape.positions(),
-                "goal": goal.to_string(),
-                "max_distance": kind::max_distance(&s.db, &goal),
-                "blanks": kind::blanks(&s.db),
-            })
-        })
-        .collect();
-    json!({
-        "default": boards.default_shape().to_string(),
-        "timeout": timeout.as_secs_f64(),
-        "boards": list,
-    })
+fn boards_json(boards: &Boards, timeout: Duration) -> Served<'_> {
+    let list = boards.iter().map(|s| {
+        let shape = s.shape;
+        let goal = Board::goal(shape);
+        ServedBoard {
+            board: shape.to_string(),
+            kind: kind::kind(&s.db),
+            partition: kind::partition(&s.db),
+            rows: shape.rows(),
+            cols: shape.cols(),
+            positions: shape.positions(),
+            goal: goal.to_string(),
+            max_distance: kind::max_distance(&s.db, &goal),
+            blanks: kind::blanks(&s.db),
+        }
+    });
+    Served {
+        default: boards.default_shape().to_string(),
+        timeout: timeout.as_secs_f64(),
+        boards: list.collect(),
+    }
+}
+
+/// `/api/boards`' answer.
+#[derive(Serialize)]
+struct Served<'a> {
+    /// The board the page opens with.
+    default: String,
+    /// The server's `--timeout`, in seconds.
+    timeout: f64,
+    boards: Vec<ServedBoard<'a>>,
+}
+
+/// One board served.
+#[derive(Serialize)]
+struct ServedBoard<'a> {
+    board: String,
+    kind: npuzzle::Kind,
+    partition: Option<&'a str>,
+    rows: usize,
+    cols: usize,
+    positions: u64,
+    goal: String,
+    max_distance: Option<u32>,
+    blanks: npuzzle::Cells,
 }
 
 async fn boards_handler(State(server): State<Shared>) -> Response {
@@ -368,11 +390,11 @@ async fn searching<T: Send + 'static>(
 async fn solve(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
     let shape = p.db(&server.boards)?.shape();
     let (start, goal) = (p.start(shape)?, p.goal(shape)?);
-    let body = searching(&server, shape, move |db, budget| {
-        kind::solve_json(db, &start, &goal, budget)
+    let answer = searching(&server, shape, move |db, budget| {
+        kind::answer(db, &start, &goal, budget)
     })
     .await?;
-    Ok(json_response(StatusCode::OK, body))
+    json_ok(&answer)
 }
 
 /// `/api/moves`: the distance of `start`, and each legal move with the
@@ -384,26 +406,42 @@ async fn moves(State(server): State<Shared>, p: Params) -> Result<Response, ApiE
         kind::neighbours(db, &start, &goal, budget)
     })
     .await?;
-    let moves: Vec<_> = around
-        .iter()
-        .map(|&(m, next, after)| {
-            json!({
-                "move": m.letter().to_string(),
-                "tile": start.tile_moved_by(m),
-                "slides": m.tile_direction(),
-                "board": next.to_string(),
-                "distance": after,
-                "change": after as i64 - distance as i64,
-            })
-        })
-        .collect();
-    let value = json!({
-        "start": start.to_string(),
-        "goal": goal.to_string(),
-        "distance": distance,
-        "moves": moves,
+    let moves = around.iter().map(|&(m, next, after)| MoveTo {
+        letter: m.letter(),
+        tile: start.tile_moved_by(m),
+        slides: m.tile_direction(),
+        board: next.to_string(),
+        distance: after,
+        change: after as i64 - distance as i64,
     });
-    Ok(json_ok(&value))
+    json_ok(&Moves {
+        start: start.to_string(),
+        goal: goal.to_string(),
+        distance,
+        moves: moves.collect(),
+    })
+}
+
+/// `/api/moves`' answer: the start's distance and where each move leads.
+#[derive(Serialize)]
+struct Moves {
+    start: String,
+    goal: String,
+    distance: u32,
+    moves: Vec<MoveTo>,
+}
+
+/// One legal move: the blank's letter, the tile it slides and which way,
+/// the board it leads to, its distance and the change from the start's.
+#[derive(Serialize)]
+struct MoveTo {
+    #[serde(rename = "move")]
+    letter: char,
+    tile: Option<u8>,
+    slides: &'static str,
+    board: String,
+    distance: u32,
+    change: i64,
 }
 
 /// `/api/random`: `random --json`'s object. Drawing scans the table, which
@@ -439,53 +477,23 @@ async fn random(State(server): State<Shared>, p: Params) -> Result<Response, Api
             ))
         })?,
     };
-    let mut rng = StdRng::seed_from_u64(seed);
     let Some(distances) = distances else {
         // A goal no table serves is refused as every other route refuses it.
         kind::check_goal(p.db(&server.boards)?, &goal)?;
-        let positions: Vec<_> = (0..count)
-            .map(|_| json!({ "start": uniform(&goal, &mut rng).to_string() }))
-            .collect();
-        let value = json!({ "goal": goal.to_string(), "seed": seed, "positions": positions });
-        return Ok(json_ok(&value));
+        return json_ok(&Sample::uniform(&goal, count, seed));
     };
     let drawn = searching(&server, shape, move |db, _| {
         let db = kind::complete(db, "drawing positions at a given distance")?;
         let target = db
             .goal_table(&goal)
             .map_err(|e| answer_error(e, None, Duration::ZERO))?;
-        let positions =
-            sample(&target, distances.clone(), count, &mut rng).map_err(|e| match e {
-                SampleError::Damaged => {
-                    ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
-                }
-                e => ApiError::bad(e.to_string()),
-            })?;
-        Ok(crate::random::json(&target, seed, &distances, &positions))
+        Sample::draw(&target, distances, count, seed).map_err(|e| match e {
+            SampleError::Damaged => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+            e => ApiError::bad(e.to_string()),
+        })
     })
     .await?;
-    Ok(json_ok(&drawn))
-}
-
-/// A position drawn uniformly from those that reach `goal`: a uniform
-/// arrangement of the cells, with two tiles swapped when it cannot reach
-/// the goal. The swap flips the parity that decides solvability, and pairs
-/// the arrangements that cannot reach it one to one with those that can,
-/// so each of those is drawn with the same chance.
-fn uniform(goal: &Board, rng: &mut StdRng) -> Board {
-    let shape = goal.shape();
-    let mut cells: Vec<u64> = (0..shape.cells() as u64).collect();
-    cells.shuffle(rng);
-    let drawn = Board::new(shape, &cells).expect("a permutation of the cells");
-    if npuzzle::solvability::check(&drawn, goal).is_ok() {
-        return drawn;
-    }
-    let tiles: Vec<usize> = (0..cells.len())
-        .filter(|&c| cells[c] != 0)
-        .take(2)
-        .collect();
-    cells.swap(tiles[0], tiles[1]);
-    Board::new(shape, &cells).expect("a permutation of the cells")
+    json_ok(&drawn)
 }
 
 /// `/api/histogram`: `histogram --json`'s object, from the header.
@@ -496,8 +504,7 @@ async fn histogram(State(server): State<Shared>, p: Params) -> Result<Response, 
     let target = db
         .goal_table(&goal)
         .map_err(|e| answer_error(e, None, Duration::ZERO))?;
-    let value = crate::histogram::json(&goal, &target.info().counts);
-    Ok(json_ok(&value))
+    json_ok(&Histogram::of(&target))
 }
 
 /// Any other path: a 404 in JSON.

@@ -7,7 +7,7 @@
 use super::api::{answer_error, unsolvable_error, ApiError};
 use axum::http::StatusCode;
 use memmap2::Mmap;
-use npuzzle::io::{with_nodes, write_json};
+use npuzzle::io::Answer;
 use npuzzle::pattern::{Solution, SolveOptions};
 use npuzzle::{Board, Cells, CompleteTables, Database, Kind, Move};
 use std::sync::atomic::AtomicBool;
@@ -137,19 +137,10 @@ pub fn check_goal(db: &Db, goal: &Board) -> Result<(), ApiError> {
         .map_err(|e| answer_error(e, None, Duration::ZERO))
 }
 
-/// `solve --json`'s object for one shortest solution, with `nodes` where a
-/// search ran, as the command line prints it for pattern files.
-pub fn solve_json(
-    db: &Db,
-    start: &Board,
-    goal: &Board,
-    budget: &Budget,
-) -> Result<Vec<u8>, ApiError> {
+/// `solve --json`'s answer for one shortest solution, with `nodes` where
+/// a search ran, as the command line gives it for pattern files.
+pub fn answer(db: &Db, start: &Board, goal: &Board, budget: &Budget) -> Result<Answer, ApiError> {
     let solution = solve(db, start, goal, budget)?;
-    let mut body = Vec::with_capacity(128 + solution.moves.len());
-    write_json(&mut body, start, goal, Ok(&solution.moves));
-    if db.patterns().is_some() {
-        with_nodes(&mut body, solution.nodes);
-    }
-    Ok(body)
+    let nodes = db.patterns().map(|_| solution.nodes);
+    Ok(Answer::new(*start, *goal, Ok(solution.moves), nodes))
 }

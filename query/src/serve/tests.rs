@@ -324,6 +324,19 @@ fn answers_equal_the_command_lines_json() {
 }
 
 #[test]
+fn an_unsolvable_answer_is_the_command_lines_with_an_error() {
+    let server = full();
+    // The 422's body is `solve --json`'s answer, with the reason also as
+    // its error.
+    let (status, mut api) = get(server.addr, "/api/solve?start=213456780");
+    assert_eq!(status, 422);
+    let error = api.as_object_mut().unwrap().remove("error").unwrap();
+    let cli = cli_json(&files().full_3x3, &["solve", "--json", "213456780"]);
+    assert_eq!(api, cli);
+    assert_eq!(error, api["reason"]);
+}
+
+#[test]
 fn moves_and_solutions_agree_with_the_library() {
     let server = full();
     let db = Database::open(&files().full_3x3).unwrap();

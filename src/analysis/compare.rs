@@ -1,0 +1,120 @@
+//! The textbook searches on one position, side by side with the
+//! database's lookup: what `query compare` reports.
+
+use super::histogram::as_text;
+use super::textbook::{millis, search, Algorithm, SearchReport, ShapeMismatch};
+use crate::db::error::AnswerError;
+use crate::db::goal_table::GoalTable;
+use crate::puzzle::board::Board;
+use serde::{Serialize, Serializer};
+use std::time::{Duration, Instant};
+
+/// Every textbook search on one start, and the lookup's answer to check
+/// them against.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Comparison {
+    /// The start.
+    #[serde(serialize_with = "as_text")]
+    pub start: Board,
+    /// The goal.
+    #[serde(serialize_with = "as_text")]
+    pub goal: Board,
+    /// The true distance, from the database.
+    pub distance: usize,
+    /// One lookup's time (the mean of many), in milliseconds.
+    #[serde(rename = "database_elapsed_ms", serialize_with = "millis")]
+    pub database_elapsed: Duration,
+    /// The expansions after which each search stopped.
+    pub max_nodes: u64,
+    /// One run per algorithm, in [`Algorithm::all`]'s order.
+    pub algorithms: Vec<Run>,
+}
+
+/// One algorithm's search, and how its answer compares with the truth.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Run {
+    /// The algorithm, by its short name (`bfs`, `dfs`, …).
+    #[serde(serialize_with = "by_name")]
+    pub algorithm: Algorithm,
+    /// The depth limit, for depth-first search.
+    pub depth_limit: Option<u32>,
+    /// The solution's length, if it found one.
+    pub length: Option<usize>,
+    /// Whether that solution is a shortest one.
+    pub optimal: Option<bool>,
+    /// What the search did.
+    #[serde(flatten)]
+    pub report: SearchReport,
+}
+
+/// Why a comparison could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum CompareError {
+    /// The lookup failed, or the start cannot reach the goal.
+    #[error(transparent)]
+    Lookup(#[from] AnswerError),
+    /// The start and goal belong to different boards.
+    #[error(transparent)]
+    Shape(#[from] ShapeMismatch),
+    /// A search returned moves that do not reach the goal: a bug.
+    #[error("{0} returned moves that do not reach the goal")]
+    WrongAnswer(String),
+}
+
+/// Repetitions of the lookup, so that its time is above the clock's resolution.
+const LOOKUP_REPEATS: u32 = 1000;
+
+/// Runs every textbook search from `start` toward `target`'s goal, each
+/// stopped after `max_nodes` expansions, depth-first search limited to
+/// `depth_limit` moves (by default the table's maximum distance), and
+/// checks each answer against the lookup.
+pub fn compare(
+    target: &GoalTable<'_>,
+    start: &Board,
+    max_nodes: u64,
+    depth_limit: Option<u32>,
+) -> Result<Comparison, CompareError> {
+    let goal = *target.goal();
+    let mut truth = Vec::new();
+    let began = Instant::now();
+    for _ in 0..LOOKUP_REPEATS {
+        truth.clear();
+        target.solve_into(std::hint::black_box(start), &mut truth)?;
+    }
+    let database_elapsed = began.elapsed() / LOOKUP_REPEATS;
+    let distance = truth.len();
+    let limit = depth_limit.unwrap_or(target.info().max_distance as u32);
+    let mut algorithms = Vec::new();
+    for algorithm in Algorithm::all(limit) {
+        let report = search(algorithm, start, &goal, max_nodes)?;
+        let length = report.moves.as_ref().map(Vec::len);
+        if let Some(moves) = &report.moves {
+            // Each algorithm's answer is checked, not trusted.
+            if start.replay(moves) != Some(goal) {
+                return Err(CompareError::WrongAnswer(algorithm.to_string()));
+            }
+        }
+        algorithms.push(Run {
+            algorithm,
+            depth_limit: match algorithm {
+                Algorithm::DepthLimitedDfs { limit } => Some(limit),
+                _ => None,
+            },
+            length,
+            optimal: length.map(|l| l == distance),
+            report,
+        });
+    }
+    Ok(Comparison {
+        start: *start,
+        goal,
+        distance,
+        database_elapsed,
+        max_nodes,
+        algorithms,
+    })
+}
+
+fn by_name<S: Serializer>(algorithm: &Algorithm, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(algorithm.name())
+}

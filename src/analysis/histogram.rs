@@ -1,0 +1,88 @@
+//! Positions by distance from a goal, from the header's counts: what
+//! `query histogram` shows, at no cost.
+
+use crate::db::complete::CompleteTables;
+use crate::db::goal_table::GoalTable;
+use crate::puzzle::board::Board;
+use crate::puzzle::cell::Cell;
+use crate::puzzle::shape::Shape;
+use serde::{Serialize, Serializer};
+
+/// Positions at each distance from one goal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Histogram {
+    /// The goal.
+    #[serde(serialize_with = "as_text")]
+    pub goal: Board,
+    /// Positions that reach the goal.
+    pub positions: u64,
+    /// The largest distance.
+    pub max_distance: usize,
+    /// Positions at each distance, 0 to `max_distance`.
+    pub counts: Vec<u64>,
+}
+
+impl Histogram {
+    /// The histogram of the table that serves `target`'s goal.
+    pub fn of(target: &GoalTable<'_>) -> Histogram {
+        Histogram::from_counts(*target.goal(), target.info().counts.clone())
+    }
+
+    fn from_counts(goal: Board, counts: Vec<u64>) -> Histogram {
+        Histogram {
+            goal,
+            positions: counts.iter().sum(),
+            max_distance: counts.len().saturating_sub(1),
+            counts,
+        }
+    }
+}
+
+/// One histogram per table in a file: each toward its goal with the tiles
+/// in order around its blank cell.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Histograms {
+    /// The board.
+    #[serde(serialize_with = "as_text")]
+    pub board: Shape,
+    /// One per table, in file order.
+    pub tables: Vec<TableHistogram>,
+}
+
+/// The histogram of one table, with its goal's blank cell.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TableHistogram {
+    /// The goal's blank cell.
+    pub blank: Cell,
+    /// Its positions by distance.
+    #[serde(flatten)]
+    pub histogram: Histogram,
+}
+
+impl Histograms {
+    /// Every table's histogram, in file order.
+    pub fn of<B: AsRef<[u8]>>(db: &CompleteTables<B>) -> Histograms {
+        let shape = db.shape();
+        let tables = db.header().tables.iter().map(|t| {
+            let blank = t.goal_blank as usize;
+            TableHistogram {
+                blank: Cell::of(shape, blank),
+                histogram: Histogram::from_counts(
+                    Board::canonical_goal(shape, blank),
+                    t.counts.clone(),
+                ),
+            }
+        });
+        Histograms {
+            board: shape,
+            tables: tables.collect(),
+        }
+    }
+}
+
+pub(crate) fn as_text<T: std::fmt::Display, S: Serializer>(
+    value: &T,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.collect_str(value)
+}
