@@ -6,9 +6,9 @@
 //! temporary folder first, which takes about 8 s.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use npuzzle::all_goals;
-use npuzzle::symmetry::Symmetry;
-use npuzzle::{build, build_tables, Board, CompleteTables, Plan, Shape};
+use npuzzle::rules::symmetry::Symmetry;
+use npuzzle::tables::all_goals;
+use npuzzle::{build, tables::build_tables, Board, CompleteTables, Plan, Shape};
 use std::path::PathBuf;
 use std::time::Duration;
 

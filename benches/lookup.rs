@@ -4,8 +4,8 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use npuzzle::raw::build_each;
 use npuzzle::raw::Ranker;
 use npuzzle::{
-    build, build_table, build_table_reporting, build_tables, parse_board, solvability, Board,
-    CompleteTables, Shape,
+    build, parse_board, rules::solvability, tables::build_table, tables::build_table_reporting,
+    tables::build_tables, Board, CompleteTables, Shape,
 };
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
@@ -101,7 +101,7 @@ fn benches(c: &mut Criterion) {
     });
     // The goal with the blank in the first corner, served by the last
     // corner's table through a half turn (what `build-db` writes by default).
-    let (_classes_dir, classes) = three_by_three_db(&npuzzle::all_goals(shape), true);
+    let (_classes_dir, classes) = three_by_three_db(&npuzzle::tables::all_goals(shape), true);
     let corner_goal = parse_board("012345678", shape).unwrap();
     let corner_far = classes
         .goal_table(&corner_goal)

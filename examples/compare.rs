@@ -10,7 +10,7 @@
 //! exits with status 1. Then it prints how long each took.
 
 use npuzzle::analysis::{search, Algorithm};
-use npuzzle::{build, solvability, Board, CompleteTables, Move, Plan, Shape};
+use npuzzle::{build, rules::solvability, Board, CompleteTables, Move, Plan, Shape};
 use pathfinding::prelude::{astar, idastar};
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};

@@ -2,7 +2,7 @@
 //! `cargo run --release --example positions -- COUNT [SEED] [RxC] > positions.txt`.
 //! Every position can reach the default goal (tiles in order, blank last).
 
-use npuzzle::{solvability, Board, Shape};
+use npuzzle::{rules::solvability, Board, Shape};
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
 use std::io::{BufWriter, Write};

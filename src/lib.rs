@@ -9,13 +9,14 @@
 //!
 //! ```
 //! use npuzzle::pattern::SolveOptions;
-//! use npuzzle::{build_tables, parse_board, write_database, Database, Shape};
+//! use npuzzle::{build, parse_board, Database, Plan, Shape};
 //!
 //! let shape: Shape = "2x3".parse()?;
-//! let tables = build_tables(shape, &(0..shape.cells()).collect::<Vec<_>>());
 //! let dir = tempfile::tempdir()?;
 //! let path = dir.path().join("2x3.db");
-//! write_database(&path, shape, &tables)?;
+//! let every_goal = (0..shape.cells()).collect();
+//! let plan = Plan::Complete { shape, blanks: every_goal, paths: false };
+//! build(&path, &plan, &|_, _| {})?;
 //!
 //! let db = Database::open(&path)?;
 //! let start = parse_board("012/453", shape)?;
@@ -51,32 +52,61 @@ pub mod analysis;
 pub mod io;
 pub mod pattern;
 
-pub use db::build::{
-    all_goals, build, default_blanks, default_paths, BuildError, Built, Plan, ALL_GOALS_MAX_CELLS,
-    DEFAULT_PATHS_MAX_CELLS, PATHS_MAX_CELLS,
-};
+pub use db::build::{build, BuildError, Plan};
 pub use db::complete::CompleteTables;
 pub use db::database::Database;
-pub use db::error::{
-    shown_path, AnswerError, EnvelopeError, FormatError, NeedsCompleteTables, OpenError, WriteError,
-};
-pub use db::format::write::write_database;
-pub use db::format::{Header, PathTableInfo, TableAt, TableInfo};
+pub use db::error::{AnswerError, FormatError, NeedsCompleteTables, OpenError};
 pub use db::goal_table::GoalTable;
-pub use db::locate::{
-    default_output, locate, user_data_dir, user_data_path, Location, Origin, DB_ENV,
-};
-pub use db::patterns::{PatternTables, Section};
-pub use db::replace::ReplaceError;
-pub use db::report::{GoalInfo, Info, Kind, PathTableSummary, Report, TableReport, TableSummary};
-pub use puzzle::board::{move_string, Board, BoardError, Move};
-pub use puzzle::cell::{Cell, Cells};
-pub use puzzle::parse::{excerpt, parse_board, ParseError};
-pub use puzzle::shape::{Shape, ShapeError, MAX_CELLS, MAX_TABLE_CELLS};
-pub use puzzle::solvability;
+pub use db::patterns::PatternTables;
+pub use puzzle::board::{Board, Move};
+pub use puzzle::cell::Cell;
+pub use puzzle::parse::parse_board;
+pub use puzzle::shape::Shape;
 pub use puzzle::solvability::Unsolvable;
-pub use puzzle::symmetry::{self, Symmetry};
-pub use table::generate::{build_table, build_table_reporting, build_tables, BuildProgress, Table};
+
+/// The rules of boards beyond the core types: solvability, the board's
+/// symmetries, sets of cells, the parser's errors and the size limits.
+pub mod rules {
+    pub use crate::puzzle::board::{move_string, BoardError};
+    pub use crate::puzzle::cell::Cells;
+    pub use crate::puzzle::parse::{excerpt, ParseError};
+    pub use crate::puzzle::shape::{ShapeError, MAX_CELLS, MAX_TABLE_CELLS};
+    pub use crate::puzzle::solvability;
+    pub use crate::puzzle::symmetry::{self, Symmetry};
+}
+
+/// What a database says about itself, the same for both kinds of file:
+/// [`report::Info`] from the header, [`report::Report`] from `verify`.
+pub mod report {
+    pub use crate::db::report::{
+        GoalInfo, Info, Kind, PathTableSummary, Report, TableReport, TableSummary,
+    };
+}
+
+/// Where database files are, what their headers say, and writing them
+/// safely.
+pub mod files {
+    pub use crate::db::error::{shown_path, EnvelopeError, WriteError};
+    pub use crate::db::format::write::write_database;
+    pub use crate::db::format::{Header, PathTableInfo, TableAt, TableInfo};
+    pub use crate::db::locate::{
+        default_output, locate, user_data_dir, user_data_path, Location, Origin, DB_ENV,
+    };
+    pub use crate::db::patterns::Section;
+    pub use crate::db::replace::ReplaceError;
+}
+
+/// Complete tables in memory, and the choices a build makes: which goal
+/// blank cells, whether path tables, and how far a search has come.
+pub mod tables {
+    pub use crate::db::build::{
+        all_goals, default_blanks, default_paths, Built, ALL_GOALS_MAX_CELLS,
+        DEFAULT_PATHS_MAX_CELLS, PATHS_MAX_CELLS,
+    };
+    pub use crate::table::generate::{
+        build_table, build_table_reporting, build_tables, BuildProgress, Table,
+    };
+}
 
 /// The file's layout and the tables' encoding, for tools that read or write
 /// databases byte by byte (fuzzers, corruption tests, benchmarks). Not

@@ -7,8 +7,9 @@ use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use npuzzle::pattern::Partition;
 use npuzzle::{
-    all_goals, build, default_blanks, default_output, default_paths, parse_board, user_data_path,
-    BuildProgress, Built, Cell, Plan, Shape, MAX_TABLE_CELLS, PATHS_MAX_CELLS,
+    build, files::default_output, files::user_data_path, parse_board, rules::MAX_TABLE_CELLS,
+    tables::all_goals, tables::default_blanks, tables::default_paths, tables::BuildProgress,
+    tables::Built, tables::PATHS_MAX_CELLS, Cell, Plan, Shape,
 };
 use std::path::PathBuf;
 use std::process::ExitCode;

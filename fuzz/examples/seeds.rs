@@ -68,7 +68,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // A file with a set for every class of goal blank cells (2x3 has two).
     let plan = Plan::Patterns {
         partition: Partition::new(shape(2, 3), vec![vec![1, 2, 3], vec![4, 5]])?,
-        goal_blanks: npuzzle::all_goals(shape(2, 3)),
+        goal_blanks: npuzzle::tables::all_goals(shape(2, 3)),
     };
     build(&dir.join("seed-2x3-3-2-all-goals.db"), &plan, &|_, _| {})?;
     let texts: [(&str, &[&str]); 2] = [

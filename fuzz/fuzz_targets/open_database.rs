@@ -13,7 +13,7 @@
 use libfuzzer_sys::fuzz_target;
 use npuzzle::raw::PREAMBLE_LEN;
 use npuzzle::GoalTable;
-use npuzzle::{solvability, AnswerError, Board, Cell, CompleteTables};
+use npuzzle::{rules::solvability, AnswerError, Board, Cell, CompleteTables};
 use npuzzle_fuzz::{board_from_bytes, check_with_and_without_checksum_fix};
 
 /// Boards taken from the input, beyond the fixed goals.

@@ -14,7 +14,7 @@
 use libfuzzer_sys::fuzz_target;
 use npuzzle::pattern::{build_table_toward, SolveOptions};
 use npuzzle::raw::PREAMBLE_LEN;
-use npuzzle::{solvability, Board, CompleteTables, Shape};
+use npuzzle::{rules::solvability, Board, CompleteTables, Shape};
 use npuzzle::{AnswerError, PatternTables};
 use npuzzle_fuzz::{board_from_bytes, check_with_and_without_checksum_fix, database_bytes};
 use std::collections::HashMap;

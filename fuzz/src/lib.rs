@@ -1,9 +1,9 @@
 //! Helpers shared by the fuzz targets and the seed generator.
 
-use npuzzle::default_paths;
+use npuzzle::tables::default_paths;
 use npuzzle::raw::build_each;
 use npuzzle::raw::{encode_header, section_offsets, Preamble, FIRST_SECTION, PREAMBLE_LEN};
-use npuzzle::{Board, Header, PathTableInfo, Shape, Table, TableInfo};
+use npuzzle::{Board, files::Header, files::PathTableInfo, Shape, tables::Table, files::TableInfo};
 use std::convert::Infallible;
 
 /// Every board size the library accepts, as `(rows, cols)`.
@@ -24,7 +24,7 @@ pub const SHAPES: [(usize, usize); 12] = [
 
 /// The bytes of a database for `shape` holding the tables for the goal
 /// blank cells `blanks`, with path tables where `build-db` adds them by
-/// default, built in memory: the same layout [`npuzzle::write_database`]
+/// default, built in memory: the same layout [`npuzzle::files::write_database`]
 /// writes, without a file.
 pub fn database_bytes(shape: Shape, blanks: &[usize]) -> Vec<u8> {
     let mut tables: Vec<Table> = Vec::new();

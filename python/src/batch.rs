@@ -52,7 +52,7 @@ impl Positions {
             } => {
                 let n = shape.cells();
                 let row = &bytes[i * n * itemsize..(i + 1) * n * itemsize];
-                let mut cells = [0u64; npuzzle::MAX_CELLS];
+                let mut cells = [0u64; npuzzle::rules::MAX_CELLS];
                 for (c, item) in cells.iter_mut().zip(row.chunks_exact(*itemsize)) {
                     let value = read_int(item, *signed);
                     if value < 0 {
@@ -64,7 +64,8 @@ impl Positions {
                     }
                     *c = value as u64;
                 }
-                Board::new(shape, &cells[..n]).map_err(|e| npuzzle::ParseError::from(e).to_string())
+                Board::new(shape, &cells[..n])
+                    .map_err(|e| npuzzle::rules::ParseError::from(e).to_string())
             }
         }
     }
@@ -335,7 +336,8 @@ pub fn distances<'py>(py: Python<'py>, batch: &Batch<'_, 'py>) -> PyResult<Bound
 
 pub fn solve_many<'py>(py: Python<'py>, batch: &Batch<'_, 'py>) -> PyResult<Bound<'py, PyAny>> {
     let (answers, numpy) = answer_all(py, batch, None, |target, board, moves| {
-        Ok(outcome(target.solve_into(board, moves, false))?.map(|_| npuzzle::move_string(moves)))
+        Ok(outcome(target.solve_into(board, moves, false))?
+            .map(|_| npuzzle::rules::move_string(moves)))
     })?;
     let list = PyList::empty(py);
     for a in answers {

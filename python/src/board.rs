@@ -3,7 +3,7 @@
 //! NumPy arrays, and `Board`s.
 
 use crate::errors;
-use npuzzle::{parse_board, Board, BoardError, Move, ParseError, Shape};
+use npuzzle::{parse_board, rules::BoardError, rules::ParseError, Board, Move, Shape};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
@@ -116,7 +116,7 @@ fn tiles_of(
         Some(first) => items_of(first)?.is_some(),
         None => false,
     };
-    let max = shape.map_or(npuzzle::MAX_CELLS, |s| s.cells()) - 1;
+    let max = shape.map_or(npuzzle::rules::MAX_CELLS, |s| s.cells()) - 1;
     if !nested {
         let cells = items
             .iter()

@@ -10,8 +10,8 @@ use npuzzle::analysis::{count_shortest, list_shortest, parse_distances, Histogra
 use npuzzle::io::Answer;
 use npuzzle::pattern::{Solution, SolveOptions};
 use npuzzle::{
-    locate, move_string, solvability, user_data_path, AnswerError, Board, CompleteTables, Database,
-    GoalTable, Move, Origin, Shape, MAX_TABLE_CELLS,
+    files::locate, files::user_data_path, files::Origin, rules::move_string, rules::solvability,
+    rules::MAX_TABLE_CELLS, AnswerError, Board, CompleteTables, Database, GoalTable, Move, Shape,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;

@@ -7,7 +7,7 @@
 //! where the command line names a command and Python a function.
 
 use npuzzle::AnswerError;
-use npuzzle::{FormatError, OpenError, Origin, Shape, Unsolvable};
+use npuzzle::{files::Origin, FormatError, OpenError, Shape, Unsolvable};
 use pyo3::exceptions::{PyException, PyOSError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -259,7 +259,7 @@ pub fn build_call_with(
     all_goals: bool,
 ) -> String {
     let mut call = format!("npuzzle.build(board=\"{shape}\"");
-    if npuzzle::user_data_path(shape).as_deref() != Some(path) {
+    if npuzzle::files::user_data_path(shape).as_deref() != Some(path) {
         call.push_str(&format!(", path={:?}", path.display().to_string()));
     }
     if let Some(partition) = partition {

@@ -12,7 +12,7 @@ mod errors;
 mod making;
 mod target;
 
-use npuzzle::MAX_TABLE_CELLS;
+use npuzzle::rules::MAX_TABLE_CELLS;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::path::PathBuf;
@@ -83,7 +83,10 @@ fn build(
 #[pyo3(signature = (board = "3x3"))]
 fn locate(py: Python<'_>, board: &str) -> PyResult<String> {
     let shape = board::shape_of(py, board)?;
-    Ok(npuzzle::locate(shape, None).path.display().to_string())
+    Ok(npuzzle::files::locate(shape, None)
+        .path
+        .display()
+        .to_string())
 }
 
 #[pymodule]

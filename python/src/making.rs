@@ -4,7 +4,10 @@
 
 use crate::errors;
 use npuzzle::pattern::Partition;
-use npuzzle::{all_goals, default_blanks, default_paths, BuildError, BuildProgress, Plan, Shape};
+use npuzzle::{
+    tables::all_goals, tables::default_blanks, tables::default_paths, tables::BuildProgress,
+    BuildError, Plan, Shape,
+};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::path::Path;
@@ -138,7 +141,7 @@ pub fn build(
     path: &Path,
     tables: Tables,
     progress: bool,
-) -> PyResult<npuzzle::Built> {
+) -> PyResult<npuzzle::tables::Built> {
     let blanks = tables.blanks(shape, default_blanks(shape))?;
     let bar = Bar::new(
         shape,

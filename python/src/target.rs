@@ -5,7 +5,7 @@
 use crate::database::PyDatabase;
 use npuzzle::pattern::{Solution, SolveOptions};
 use npuzzle::AnswerError;
-use npuzzle::{solvability, Board, GoalTable, Move};
+use npuzzle::{rules::solvability, Board, GoalTable, Move};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;

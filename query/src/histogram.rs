@@ -90,7 +90,7 @@ fn plot_all(report: &Histograms, path: &std::path::Path, log: bool) -> Result<()
     let mut series: Vec<(usize, Vec<usize>, &Histogram)> = Vec::new();
     for t in &report.tables {
         let blank = t.blank.index(shape);
-        let class = npuzzle::symmetry::representative(shape, blank);
+        let class = npuzzle::rules::symmetry::representative(shape, blank);
         match series.iter_mut().find(|(c, _, _)| *c == class) {
             Some((_, cells, _)) => cells.push(blank),
             None => series.push((class, vec![blank], &t.histogram)),

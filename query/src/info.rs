@@ -5,7 +5,7 @@
 use crate::print::{print, Format, Layout};
 use crate::{plural, Outcome};
 use memmap2::Mmap;
-use npuzzle::{Database, Info, Kind, Report, TableReport};
+use npuzzle::{report::Info, report::Kind, report::Report, report::TableReport, Database};
 use serde::Serialize;
 use std::io::{self, Write};
 use std::path::Path;

@@ -20,8 +20,8 @@ use clap::{Parser, Subcommand};
 use memmap2::Mmap;
 use npuzzle::pattern::Partition;
 use npuzzle::{
-    excerpt, locate, parse_board, AnswerError, Board, CompleteTables, Database, FormatError,
-    Location, NeedsCompleteTables, OpenError, Origin, PatternTables, Shape,
+    files::locate, files::Location, files::Origin, parse_board, rules::excerpt, AnswerError, Board,
+    CompleteTables, Database, FormatError, NeedsCompleteTables, OpenError, PatternTables, Shape,
 };
 use std::io;
 use std::path::{Path, PathBuf};
@@ -222,7 +222,7 @@ fn pattern_build_command(path: &Path, db: &PatternTables<Mmap>, all_goals: bool)
     let shape = db.shape();
     let mut cmd = build_command(path, shape);
     let partition = db.partition();
-    let unasked = shape.cells() > npuzzle::MAX_TABLE_CELLS
+    let unasked = shape.cells() > npuzzle::rules::MAX_TABLE_CELLS
         && Partition::default_for(shape).as_ref() == Some(partition);
     if !unasked && partition.name() != "custom" {
         cmd.push_str(&format!(" --partition {}", partition.name()));
@@ -243,7 +243,7 @@ fn build_command(path: &Path, shape: Shape) -> String {
         "build-db"
     };
     let mut cmd = format!("{build_db} --board {shape}");
-    if *path != npuzzle::default_output(shape).path {
+    if *path != npuzzle::files::default_output(shape).path {
         cmd.push_str(&format!(" --out {}", path.display()));
     }
     cmd
@@ -273,7 +273,7 @@ fn open_database(
     let db = Database::open(path).map_err(|e| open_error(e, path, &from, named))?;
     if let Some(wanted) = wanted {
         if db.shape() != wanted {
-            let default = npuzzle::default_output(wanted).path;
+            let default = npuzzle::files::default_output(wanted).path;
             anyhow::bail!(
                 "{}{from} holds {} boards, not {wanted} (--board); build one with: {}",
                 path.display(),

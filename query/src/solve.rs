@@ -7,7 +7,7 @@ use memmap2::Mmap;
 use npuzzle::analysis::ShortestSolutions;
 use npuzzle::io::Answer;
 use npuzzle::pattern::{BoundReport, SolveOptions};
-use npuzzle::{move_string, AnswerError, Board, Database, Move};
+use npuzzle::{rules::move_string, AnswerError, Board, Database, Move};
 use serde::Serialize;
 use std::io::{self, IsTerminal, Write};
 use std::time::{Duration, Instant};

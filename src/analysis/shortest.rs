@@ -75,7 +75,7 @@ fn closer<'a>(
 /// Empty at the goal.
 ///
 /// ```
-/// # use npuzzle::{analysis::best_moves, build_tables, parse_board, write_database, Database, Shape, Board};
+/// # use npuzzle::{analysis::best_moves, tables::build_tables, parse_board, files::write_database, Database, Shape, Board};
 /// # let shape: Shape = "2x3".parse()?;
 /// # let dir = tempfile::tempdir()?;
 /// # let path = dir.path().join("2x3.db");
@@ -86,7 +86,7 @@ fn closer<'a>(
 /// let start = parse_board("123/450", shape)?;
 /// assert!(best_moves(&target, &start)?.is_empty());
 /// let start = parse_board("120/453", shape)?;
-/// assert_eq!(npuzzle::move_string(&best_moves(&target, &start)?), "D");
+/// assert_eq!(npuzzle::rules::move_string(&best_moves(&target, &start)?), "D");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn best_moves(target: &GoalTable<'_>, start: &crate::Board) -> Result<Vec<Move>, AnswerError> {

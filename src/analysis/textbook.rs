@@ -15,7 +15,7 @@
 //! let goal = Board::goal(shape);
 //! let report = search(Algorithm::AStarManhattan, &start, &goal, 1_000_000)?;
 //! let moves = report.moves.expect("solvable, and well within the limit");
-//! assert_eq!(npuzzle::move_string(&moves), "ULDR");
+//! assert_eq!(npuzzle::rules::move_string(&moves), "ULDR");
 //! assert_eq!(start.replay(&moves), Some(goal));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

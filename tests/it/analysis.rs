@@ -162,7 +162,7 @@ fn counts_of_shortest_solutions_agree_with_a_plain_count() {
                     assert_eq!(start.replay(moves), Some(goal));
                 }
                 let mut sorted = listed.clone();
-                sorted.sort_by_key(|m| npuzzle::move_string(m));
+                sorted.sort_by_key(|m| npuzzle::rules::move_string(m));
                 sorted.dedup();
                 assert_eq!(
                     sorted, listed,

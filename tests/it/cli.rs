@@ -410,7 +410,7 @@ fn rebuild_advice_names_only_a_board_it_knows() {
     let (preamble, _): (npuzzle::raw::Preamble, _) =
         bincode::decode_from_slice(&bytes[..preamble_len], npuzzle::raw::bincode_config()).unwrap();
     let header_start = bytes.len() - preamble.header_len as usize;
-    let (mut header, _): (npuzzle::Header, _) =
+    let (mut header, _): (npuzzle::files::Header, _) =
         bincode::decode_from_slice(&bytes[header_start..], npuzzle::raw::bincode_config()).unwrap();
     header.tables[0].entries += 1;
     let header_bytes = npuzzle::raw::encode_header(&header);
@@ -1124,10 +1124,10 @@ fn a_running_batch_keeps_its_database_through_a_rebuild() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("x.db");
     let shape = S;
-    npuzzle::write_database(
+    npuzzle::files::write_database(
         &path,
         shape,
-        &npuzzle::build_tables(shape, &(0..9).collect::<Vec<_>>()),
+        &npuzzle::tables::build_tables(shape, &(0..9).collect::<Vec<_>>()),
     )
     .unwrap();
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("query"))

@@ -2,8 +2,8 @@
 //! touched, caught by `verify` when only table bytes are, and never a panic
 //! or a wrong move sequence.
 
+use npuzzle::files::Header;
 use npuzzle::raw::{bincode_config, Preamble, PREAMBLE_LEN};
-use npuzzle::Header;
 use npuzzle::{AnswerError, Board, CompleteTables, FormatError};
 
 fn small_db_bytes() -> Vec<u8> {

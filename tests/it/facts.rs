@@ -31,7 +31,7 @@ fn known_distances_and_an_unsolvable_pair() {
     ));
     assert_eq!(t.db.distance(&b("867254301"), &Board::goal(s)), Ok(31));
     let moves = t.db.solve(&b("123468750"), &Board::goal(s)).unwrap();
-    assert_eq!(npuzzle::move_string(&moves), "ULDR");
+    assert_eq!(npuzzle::rules::move_string(&moves), "ULDR");
 }
 
 /// Random (start, goal) pairs, goals random too: the database agrees with a
@@ -147,7 +147,7 @@ fn two_by_five_agrees_with_plain_bfs_in_both_searches() {
     let goal = Board::goal(shape);
     let truth = plain_bfs(shape.rows(), shape.cols(), goal.cells());
     let ranker = npuzzle::raw::Ranker::new(shape, goal.blank());
-    let lists = |shape, blank, on_level: &(dyn Fn(npuzzle::BuildProgress) + Sync)| {
+    let lists = |shape, blank, on_level: &(dyn Fn(npuzzle::tables::BuildProgress) + Sync)| {
         search_with_lists(shape, blank, false, on_level)
     };
     for search in [lists, search_with_bitsets] {

@@ -16,8 +16,11 @@
 
 use crate::util::{histogram, plain_bfs_within, plain_manhattan, temp_db_with_blanks};
 use npuzzle::analysis::sample;
-use npuzzle::symmetry::Symmetry;
-use npuzzle::{build_table, write_database, AnswerError, Board, CompleteTables, GoalTable, Shape};
+use npuzzle::rules::symmetry::Symmetry;
+use npuzzle::{
+    files::write_database, tables::build_table, AnswerError, Board, CompleteTables, GoalTable,
+    Shape,
+};
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -163,7 +166,7 @@ fn check_random_pairs(db: &CompleteTables<memmap2::Mmap>, draws: usize, seed: u6
         cells.shuffle(&mut rng);
         let start = board(shape, &cells);
         let d = match (
-            npuzzle::solvability::check(&start, &goal),
+            npuzzle::rules::solvability::check(&start, &goal),
             db.distance(&start, &goal),
         ) {
             (Ok(()), Ok(d)) => d,
@@ -298,7 +301,7 @@ fn fifteen_cell_boards_agree_between_7_7_and_6_6_2() {
         while starts.len() < 100 {
             cells.shuffle(&mut rng);
             let start = board(shape, &cells);
-            if npuzzle::solvability::check(&start, &goal).is_ok() {
+            if npuzzle::rules::solvability::check(&start, &goal).is_ok() {
                 starts.push(start);
             }
         }

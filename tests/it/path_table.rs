@@ -3,7 +3,7 @@
 //! including solutions longer than one word.
 
 use crate::util::{plain_bfs, temp_db_built, TempDb};
-use npuzzle::{all_goals, Board, GoalTable, Move, Shape};
+use npuzzle::{tables::all_goals, Board, GoalTable, Move, Shape};
 
 /// Solves every position of `target` and `stepped` (the same table without
 /// a path table) at distances in `distances`, and checks that the two agree

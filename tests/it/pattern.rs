@@ -14,7 +14,7 @@ use npuzzle::pattern::{
     build_table, Partition, PatternDb, PlacementRanker, SolveError, SolveOptions, UNREACHED,
 };
 use npuzzle::raw::{entry, Ranker};
-use npuzzle::{build_table as build_complete_table, Board, Cell, Shape};
+use npuzzle::{tables::build_table as build_complete_table, Board, Cell, Shape};
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
 use std::collections::{HashMap, VecDeque};

@@ -7,8 +7,8 @@ use npuzzle::raw::{
     bincode_config, check_header, encode_header, entry, Preamble, Ranker, MAGIC, OLD_PATTERN_MAGIC,
     PREAMBLE_LEN,
 };
-use npuzzle::{build, Database, FormatError, Header, PatternTables, Plan};
-use npuzzle::{build_table, Board, Cell, Shape};
+use npuzzle::{build, files::Header, Database, FormatError, PatternTables, Plan};
+use npuzzle::{tables::build_table, Board, Cell, Shape};
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
 use std::path::{Path, PathBuf};
@@ -174,7 +174,7 @@ fn another_version_is_refused_by_name() {
     assert!(
         matches!(
             err,
-            FormatError::Envelope(npuzzle::EnvelopeError::Version {
+            FormatError::Envelope(npuzzle::files::EnvelopeError::Version {
                 expected: 4,
                 got: 3,
             })
@@ -234,7 +234,7 @@ pub fn all_goals_pattern_file() -> PathBuf {
                 .join("3x3-4-4-all-goals.db");
             let plan = Plan::Patterns {
                 partition: Partition::named(shape, "4-4").unwrap(),
-                goal_blanks: npuzzle::all_goals(shape),
+                goal_blanks: npuzzle::tables::all_goals(shape),
             };
             build(&path, &plan, &|_, _| {}).unwrap();
             path
@@ -293,7 +293,7 @@ fn each_set_of_an_all_goals_file_is_admissible_toward_its_own_goal() {
         .into_patterns()
         .unwrap();
     let blanks: Vec<usize> = db.sets().iter().map(|s| s.goal_blank()).collect();
-    assert_eq!(blanks, npuzzle::all_goals(shape));
+    assert_eq!(blanks, npuzzle::tables::all_goals(shape));
     let complete = &crate::util::temp_db("3x3").db;
     for set in db.sets() {
         let blank = set.goal_blank();
@@ -383,7 +383,7 @@ fn a_file_of_the_old_pattern_format_is_refused_with_advice_to_rebuild() {
         assert!(
             matches!(
                 err,
-                FormatError::Envelope(npuzzle::EnvelopeError::OldPatternFormat { version: v })
+                FormatError::Envelope(npuzzle::files::EnvelopeError::OldPatternFormat { version: v })
                     if v == version
             ),
             "{err}"
@@ -568,7 +568,7 @@ fn inconsistent_tables() -> Vec<(Change, &'static str, &'static str)> {
     vec![
         (
             |h| {
-                h.tables[1].path_table = Some(npuzzle::PathTableInfo {
+                h.tables[1].path_table = Some(npuzzle::files::PathTableInfo {
                     offset: 0,
                     checksum: 0,
                 })

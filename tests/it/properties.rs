@@ -8,7 +8,7 @@
 //! to keep one, copy it into a named test.
 
 use npuzzle::raw::Ranker;
-use npuzzle::{parse_board, solvability, AnswerError, Board, CompleteTables, Move, Shape};
+use npuzzle::{parse_board, rules::solvability, AnswerError, Board, CompleteTables, Move, Shape};
 use proptest::prelude::*;
 use proptest::sample::select;
 use std::sync::OnceLock;

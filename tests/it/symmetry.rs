@@ -12,12 +12,13 @@
 //! surveys, on 3×3 (where two edges are served through transposes, which
 //! only square boards have) and on 2×4.
 
-use npuzzle::all_goals;
 use npuzzle::analysis::survey_all;
 use npuzzle::analysis::{count_shortest, list_shortest};
+use npuzzle::tables::all_goals;
 use npuzzle::{
-    build_tables, move_string, solvability, symmetry, write_database, AnswerError, Board, Cell,
-    Cells, CompleteTables, GoalTable, Move, Shape, Table,
+    files::write_database, rules::move_string, rules::solvability, rules::symmetry, rules::Cells,
+    tables::build_tables, tables::Table, AnswerError, Board, Cell, CompleteTables, GoalTable, Move,
+    Shape,
 };
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, Rng, SeedableRng};

@@ -4,7 +4,7 @@
 
 use crate::util::temp_db;
 use npuzzle::analysis::{search, Algorithm, ShapeMismatch};
-use npuzzle::{parse_board, solvability, Board, CompleteTables, Move, Shape};
+use npuzzle::{parse_board, rules::solvability, Board, CompleteTables, Move, Shape};
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, Rng, SeedableRng};
 

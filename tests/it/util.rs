@@ -4,7 +4,7 @@
 
 use assert_cmd::assert::Assert;
 use assert_cmd::Command;
-use npuzzle::default_paths;
+use npuzzle::tables::default_paths;
 use npuzzle::{CompleteTables, Shape};
 use predicates::prelude::*;
 use serde_json::Value;

@@ -30,7 +30,7 @@ mod font;
 use draw::draw;
 use font::{register_font, ExactText};
 use npuzzle::io::Replacement;
-use npuzzle::{excerpt, shown_path, ReplaceError};
+use npuzzle::{files::shown_path, files::ReplaceError, rules::excerpt};
 use plotters::prelude::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -6,7 +6,7 @@ use std::fs;
 use std::path::Path;
 
 use super::{heuristics, histogram, Format, PlotError, Series, SIZE};
-use npuzzle::ReplaceError;
+use npuzzle::files::ReplaceError;
 
 /// Positions of the 8-puzzle at each distance from 123456780 (OEIS A089473).
 const EIGHT_PUZZLE: [u64; 32] = [

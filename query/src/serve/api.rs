@@ -337,14 +337,14 @@ struct Served<'a> {
 #[derive(Serialize)]
 struct ServedBoard<'a> {
     board: String,
-    kind: npuzzle::Kind,
+    kind: npuzzle::report::Kind,
     partition: Option<&'a str>,
     rows: usize,
     cols: usize,
     positions: u64,
     goal: String,
     max_distance: Option<u32>,
-    blanks: npuzzle::Cells,
+    blanks: npuzzle::rules::Cells,
 }
 
 async fn boards_handler(State(server): State<Shared>) -> Response {

@@ -5,7 +5,7 @@
 
 use super::kind::Db;
 use anyhow::Context;
-use npuzzle::{Location, Origin, Shape};
+use npuzzle::{files::Location, files::Origin, Shape};
 use std::path::{Path, PathBuf};
 
 /// One database served.
@@ -107,11 +107,11 @@ pub fn discover(given: &[PathBuf], board: Option<Shape>) -> anyhow::Result<Board
     }
     if served.is_empty() {
         let shape = board.unwrap_or(Shape::THREE_BY_THREE);
-        let target = npuzzle::default_output(shape).path;
+        let target = npuzzle::files::default_output(shape).path;
         anyhow::bail!(
             "no database found (looked for data/*.db under the current folder{}); build one \
              with: {}",
-            npuzzle::user_data_dir()
+            npuzzle::files::user_data_dir()
                 .map(|d| format!(" and *.db in {}", d.display()))
                 .unwrap_or_default(),
             crate::build_command(&target, shape)
@@ -119,7 +119,7 @@ pub fn discover(given: &[PathBuf], board: Option<Shape>) -> anyhow::Result<Board
     }
     if let Some(shape) = board {
         if !served.iter().any(|s| s.shape == shape) {
-            let target = npuzzle::default_output(shape).path;
+            let target = npuzzle::files::default_output(shape).path;
             anyhow::bail!(
                 "no {shape} database is served (--board); build one with: {}",
                 crate::build_command(&target, shape)
@@ -133,14 +133,14 @@ pub fn discover(given: &[PathBuf], board: Option<Shape>) -> anyhow::Result<Board
 /// `*.db` in the per-user folder, each folder in name order.
 fn candidates() -> anyhow::Result<Vec<Location>> {
     let mut found = Vec::new();
-    if let Some(path) = std::env::var_os(npuzzle::DB_ENV).filter(|p| !p.is_empty()) {
+    if let Some(path) = std::env::var_os(npuzzle::files::DB_ENV).filter(|p| !p.is_empty()) {
         found.push(Location {
             path: PathBuf::from(path),
             origin: Origin::Env,
         });
     }
     found.extend(db_files(Path::new("data"), Origin::WorkingDir)?);
-    if let Some(dir) = npuzzle::user_data_dir() {
+    if let Some(dir) = npuzzle::files::user_data_dir() {
         found.extend(db_files(&dir, Origin::UserData)?);
     }
     Ok(found)

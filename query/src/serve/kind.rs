@@ -9,7 +9,7 @@ use axum::http::StatusCode;
 use memmap2::Mmap;
 use npuzzle::io::Answer;
 use npuzzle::pattern::{Solution, SolveOptions};
-use npuzzle::{Board, Cells, CompleteTables, Database, Kind, Move};
+use npuzzle::{report::Kind, rules::Cells, Board, CompleteTables, Database, Move};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -102,7 +102,7 @@ pub fn neighbours(
         Err(_) => {
             // Said before any search: no set for the goal, or no solution.
             check_goal(db, goal)?;
-            npuzzle::solvability::check(start, goal)
+            npuzzle::rules::solvability::check(start, goal)
                 .map_err(|why| unsolvable_error(&why, Some((start, goal))))?;
             let mut moves = Vec::with_capacity(4);
             for (m, next) in start.successors() {

@@ -48,7 +48,7 @@ fn files() -> &'static Files {
             full_3x3: build(
                 "3x3.db",
                 "3x3",
-                &npuzzle::default_blanks(Shape::THREE_BY_THREE),
+                &npuzzle::tables::default_blanks(Shape::THREE_BY_THREE),
             ),
             partial_2x3: build("partial-2x3.db", "2x3", &[5]),
             pattern_3x3: build_patterns(&dir.path().join("pattern-3x3.db"), "3x3", "4-4"),
@@ -816,7 +816,7 @@ fn random_without_a_distance_is_uniform_over_solvable_positions() {
     let shape = "4x4".parse::<Shape>().unwrap();
     for p in v["positions"].as_array().unwrap() {
         let board = npuzzle::parse_board(p["start"].as_str().unwrap(), shape).unwrap();
-        npuzzle::solvability::check(&board, &Board::goal(shape)).unwrap();
+        npuzzle::rules::solvability::check(&board, &Board::goal(shape)).unwrap();
     }
     assert_eq!(
         get(server.addr, "/api/random?board=4x4&count=50&seed=9").1,
@@ -911,6 +911,13 @@ fn discovery_opens_pattern_files() {
     let e = super::discover(&given, None).err().unwrap();
     assert!(e.to_string().contains("both hold 3x3 boards"), "{e}");
     let boards = super::discover(&[f.full_2x3.clone(), f.pattern_3x3.clone()], None).unwrap();
-    let kinds: Vec<npuzzle::Kind> = boards.iter().map(|s| super::kind::kind(&s.db)).collect();
-    assert_eq!(kinds, [npuzzle::Kind::Complete, npuzzle::Kind::Pattern]);
+    let kinds: Vec<npuzzle::report::Kind> =
+        boards.iter().map(|s| super::kind::kind(&s.db)).collect();
+    assert_eq!(
+        kinds,
+        [
+            npuzzle::report::Kind::Complete,
+            npuzzle::report::Kind::Pattern
+        ]
+    );
 }
