@@ -8,14 +8,14 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use npuzzle::rules::symmetry::Symmetry;
 use npuzzle::tables::all_goals;
-use npuzzle::{build, tables::build_tables, Board, CompleteTables, Plan, Shape};
+use npuzzle::{build, tables::build_tables, Board, CompleteTables, Database, Plan, Shape};
 use std::path::PathBuf;
 use std::time::Duration;
 
 fn three_by_four_db() -> (Option<tempfile::TempDir>, CompleteTables<memmap2::Mmap>) {
     let shape: Shape = "3x4".parse().unwrap();
     let existing = PathBuf::from("data/3x4.db");
-    if let Ok(db) = CompleteTables::open(&existing) {
+    if let Ok(Ok(db)) = Database::open(&existing).map(Database::into_complete) {
         if db.shape() == shape && db.serves(shape.cells() - 1) {
             return (None, db);
         }
@@ -28,7 +28,7 @@ fn three_by_four_db() -> (Option<tempfile::TempDir>, CompleteTables<memmap2::Mma
         paths: false,
     };
     build(&path, &plan, &|_, _| {}).unwrap();
-    let db = CompleteTables::open(&path).unwrap();
+    let db = Database::open(&path).unwrap().into_complete().unwrap();
     (Some(dir), db)
 }
 

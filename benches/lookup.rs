@@ -5,7 +5,7 @@ use npuzzle::raw::build_each;
 use npuzzle::raw::Ranker;
 use npuzzle::{
     build, parse_board, rules::solvability, tables::build_table, tables::build_table_reporting,
-    tables::build_tables, Board, CompleteTables, Shape,
+    tables::build_tables, Board, CompleteTables, Database, Shape,
 };
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
@@ -25,7 +25,7 @@ fn three_by_three_db(
         paths,
     };
     build(&path, &plan, &|_, _| {}).unwrap();
-    let db = CompleteTables::open(&path).unwrap();
+    let db = Database::open(&path).unwrap().into_complete().unwrap();
     (dir, db)
 }
 

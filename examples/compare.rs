@@ -10,7 +10,7 @@
 //! exits with status 1. Then it prints how long each took.
 
 use npuzzle::analysis::{search, Algorithm};
-use npuzzle::{build, rules::solvability, Board, CompleteTables, Move, Plan, Shape};
+use npuzzle::{build, rules::solvability, Board, Database, Move, Plan, Shape};
 use pathfinding::prelude::{astar, idastar};
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
@@ -148,7 +148,10 @@ fn compare() -> Result<(), String> {
         paths: true,
     };
     build(&path, &plan, &|_, _| {}).map_err(|e| e.to_string())?;
-    let db = CompleteTables::open(&path).map_err(|e| e.to_string())?;
+    let db = Database::open(&path)
+        .map_err(|e| e.to_string())?
+        .into_complete()
+        .map_err(|e| e.to_string())?;
     let build_time = began.elapsed();
     let target = db.goal_table(&goal).map_err(|e| e.to_string())?;
 

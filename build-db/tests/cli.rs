@@ -3,7 +3,7 @@
 
 use assert_cmd::assert::Assert;
 use assert_cmd::Command;
-use npuzzle::{Board, CompleteTables, Shape};
+use npuzzle::{Board, Database, Shape};
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -76,7 +76,7 @@ fn builds_a_two_by_three_database_where_told() {
     let size = std::fs::metadata(&path).unwrap().len();
     assert!(stdout.ends_with(&format!(", {size} bytes\n")), "{stdout}");
 
-    let db = CompleteTables::open(&path).unwrap();
+    let db = Database::open(&path).unwrap().into_complete().unwrap();
     let shape: Shape = "2x3".parse().unwrap();
     assert_eq!(db.shape(), shape);
     assert_eq!(db.header().tables.len(), 6);
@@ -106,7 +106,7 @@ fn inside_a_checkout_the_default_output_is_data_rxc_db() {
     assert!(path.is_file(), "{} was not written", path.display());
     assert_eq!(names_in(dir.path()), ["data"]);
     assert_eq!(names_in(&dir.path().join("data")), ["2x2.db"]);
-    let db = CompleteTables::open(&path).unwrap();
+    let db = Database::open(&path).unwrap().into_complete().unwrap();
     assert_eq!(db.shape(), "2x2".parse().unwrap());
     // Every cell of a 2x2 board is a corner: one table answers every goal.
     assert_eq!(db.header().tables.len(), 1);
@@ -130,7 +130,10 @@ fn the_default_board_is_three_by_three() {
             "544320 positions, max distance 31",
         )),
     );
-    let db = CompleteTables::open(&dir.path().join("data/3x3.db")).unwrap();
+    let db = Database::open(&dir.path().join("data/3x3.db"))
+        .unwrap()
+        .into_complete()
+        .unwrap();
     // A corner, an edge and the centre: every goal through the symmetries.
     let blanks: Vec<u8> = db.header().tables.iter().map(|t| t.goal_blank).collect();
     assert_eq!(blanks, [8, 7, 4]);
@@ -164,7 +167,7 @@ fn tables_are_chosen_by_goal_blank_cell_or_class() {
     let blanks = |args: &[&str]| -> Vec<u8> {
         let args = [&["--board", "2x3"], args].concat();
         build_to(dir.path(), &args, &path, 0).stderr("");
-        let db = CompleteTables::open(&path).unwrap();
+        let db = Database::open(&path).unwrap().into_complete().unwrap();
         db.header().tables.iter().map(|t| t.goal_blank).collect()
     };
     // A goal's blank cell, then cells by row and column (1-based); repeats once.
@@ -238,7 +241,7 @@ fn missing_out_folders_are_made() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("no/such/folder/x.db");
     build_to(dir.path(), &["--board", "2x2"], &path, 0);
-    assert!(CompleteTables::open(&path).is_ok());
+    assert!(Database::open(&path).is_ok_and(|db| db.complete().is_ok()));
     assert_eq!(names_in(&dir.path().join("no/such/folder")), ["x.db"]);
 }
 
@@ -309,13 +312,13 @@ fn an_out_symlink_is_followed_and_stays_a_link() {
         .unwrap()
         .file_type()
         .is_symlink());
-    assert!(CompleteTables::open(&real).is_ok());
+    assert!(Database::open(&real).is_ok_and(|db| db.complete().is_ok()));
     assert_eq!(names_in(&real_dir), ["2x2.db"]);
     assert_eq!(names_in(dir.path()), ["link.db", "real"]);
     // A dangling link gets its file made.
     std::fs::remove_file(&real).unwrap();
     build(dir.path(), &["--board", "2x2", "--out", "link.db"], 0);
-    assert!(CompleteTables::open(&real).is_ok());
+    assert!(Database::open(&real).is_ok_and(|db| db.complete().is_ok()));
     // A loop of links is refused.
     let a = dir.path().join("a.db");
     std::os::unix::fs::symlink("b.db", &a).unwrap();
@@ -334,13 +337,17 @@ fn rebuilding_replaces_the_file_and_leaves_no_temporary_files() {
     build_to(dir.path(), &["--board", "2x2"], &path, 0);
     let first = std::fs::read(&path).unwrap();
     assert_eq!(
-        CompleteTables::open(&path).unwrap().shape(),
+        Database::open(&path)
+            .unwrap()
+            .into_complete()
+            .unwrap()
+            .shape(),
         "2x2".parse().unwrap()
     );
 
     build_to(dir.path(), &["--board", "2x3"], &path, 0)
         .stdout(predicate::str::contains("2 tables"));
-    let db = CompleteTables::open(&path).unwrap();
+    let db = Database::open(&path).unwrap().into_complete().unwrap();
     assert_eq!(db.shape(), "2x3".parse().unwrap());
     assert_eq!(db.header().tables.len(), 2);
     assert_eq!(
@@ -364,7 +371,10 @@ fn a_relative_out_path_is_relative_to_the_current_folder() {
         predicate::str::starts_with("built small.db: 3x2 board, 2 tables"),
     );
     assert_eq!(names_in(dir.path()), ["small.db"]);
-    let db = CompleteTables::open(&dir.path().join("small.db")).unwrap();
+    let db = Database::open(&dir.path().join("small.db"))
+        .unwrap()
+        .into_complete()
+        .unwrap();
     assert_eq!(db.shape(), "3x2".parse().unwrap());
 }
 
@@ -392,7 +402,7 @@ fn a_killed_build_leaves_the_previous_database_intact() {
         let after = std::fs::read(&path).unwrap();
         if status.success() {
             // The build finished before the kill: then it is whole.
-            let db = CompleteTables::open(&path).unwrap();
+            let db = Database::open(&path).unwrap().into_complete().unwrap();
             assert_eq!(db.shape().to_string(), "2x5");
             assert!(db.verify().ok);
             return;
@@ -401,7 +411,7 @@ fn a_killed_build_leaves_the_previous_database_intact() {
             after, before,
             "killed after {delay_ms} ms, the old database changed"
         );
-        assert!(CompleteTables::open(&path).is_ok());
+        assert!(Database::open(&path).is_ok_and(|db| db.complete().is_ok()));
     }
     build_to(dir.path(), &["--board", "2x2"], &path, 0);
     assert_eq!(
@@ -533,7 +543,7 @@ fn path_tables_are_added_up_to_nine_cells_unless_refused() {
     let paths_of = |args: &[&str], name: &str| {
         let path = dir.path().join(name);
         build_to(dir.path(), args, &path, 0);
-        let db = CompleteTables::open(&path).unwrap();
+        let db = Database::open(&path).unwrap().into_complete().unwrap();
         let with: Vec<bool> = db
             .header()
             .tables

@@ -1,9 +1,9 @@
 //! Helpers shared by the fuzz targets and the seed generator.
 
-use npuzzle::tables::default_paths;
 use npuzzle::raw::build_each;
 use npuzzle::raw::{encode_header, section_offsets, Preamble, FIRST_SECTION, PREAMBLE_LEN};
-use npuzzle::{Board, files::Header, files::PathTableInfo, Shape, tables::Table, files::TableInfo};
+use npuzzle::tables::default_paths;
+use npuzzle::{files::Header, files::PathTableInfo, files::TableInfo, tables::Table, Board, Shape};
 use std::convert::Infallible;
 
 /// Every board size the library accepts, as `(rows, cols)`.

@@ -6,6 +6,7 @@
 //! library's, as the command line prints them; only the advice differs
 //! where the command line names a command and Python a function.
 
+use npuzzle::pattern::Stopped;
 use npuzzle::AnswerError;
 use npuzzle::{files::Origin, FormatError, OpenError, Shape, Unsolvable};
 use pyo3::exceptions::{PyException, PyOSError, PyTimeoutError, PyValueError};
@@ -234,12 +235,14 @@ pub fn answer(
                 build_call(path, shape, false)
             ),
         ),
-        AnswerError::TimedOut { .. } => raise(
+        AnswerError::Stopped(Stopped::TimedOut { .. }) => raise(
             py,
             &classes(py).timeout,
             format!("{e}; give a longer timeout=, or use a stronger partition"),
         ),
-        AnswerError::Cancelled { .. } => raise(py, &classes(py).error, e.to_string()),
+        AnswerError::Stopped(Stopped::Cancelled { .. }) => {
+            raise(py, &classes(py).error, e.to_string())
+        }
         AnswerError::NeedsCompleteTables(_) => {
             raise(py, &classes(py).needs_complete, e.to_string())
         }

@@ -6,7 +6,7 @@ use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::ShortestSolutions;
 use npuzzle::io::Answer;
-use npuzzle::pattern::{BoundReport, SolveOptions};
+use npuzzle::pattern::{BoundReport, SolveOptions, Stopped};
 use npuzzle::{rules::move_string, AnswerError, Board, Database, Move};
 use serde::Serialize;
 use std::io::{self, IsTerminal, Write};
@@ -289,7 +289,7 @@ fn search(
     match result {
         Ok(solution) => Ok(Ok(solution)),
         Err(e) if e.unsolvable().is_some() => Ok(Err(e.unsolvable().expect("matched").clone())),
-        Err(e @ AnswerError::TimedOut { .. }) => Err(anyhow::anyhow!(
+        Err(e @ AnswerError::Stopped(Stopped::TimedOut { .. })) => Err(anyhow::anyhow!(
             "{e} (--timeout {} s); a longer --timeout, or a stronger partition (build-db \
              --partition), may find it",
             timeout.unwrap_or_default().as_secs_f64()

@@ -37,29 +37,9 @@ pub struct CompleteTables<B> {
     replayer: Replayer,
 }
 
-impl CompleteTables<Mmap> {
-    /// Opens and maps a database file. Only the header is read and checked;
-    /// table pages are read by the system when a lookup first touches them.
-    ///
-    /// # The mapping's contract
-    /// The file is mapped, not read: it must not be truncated or rewritten
-    /// in place while the database is open. A file truncated under a reader
-    /// makes the next lookup that touches a missing page crash the process
-    /// (SIGBUS); no check can prevent that. `build-db` never does it: it
-    /// writes a new file and renames it into place, and an open map keeps
-    /// the old file alive.
-    pub fn open(path: &Path) -> Result<CompleteTables<Mmap>, OpenError> {
-        let map = map_file(path)?;
-        CompleteTables::from_bytes(map).map_err(|problem| OpenError::Format {
-            path: path.to_path_buf(),
-            problem,
-        })
-    }
-}
-
 /// Maps a database file of either kind read-only, after checking that it
 /// is a regular file; nothing of it is read yet. The contract is
-/// [`Database::open`]'s: the file must not be truncated or rewritten in
+/// [`crate::Database::open`]'s: the file must not be truncated or rewritten in
 /// place while mapped.
 #[allow(unsafe_code)]
 pub(crate) fn map_file(path: &Path) -> Result<Mmap, OpenError> {

@@ -159,7 +159,7 @@ impl<B: AsRef<[u8]>> Database<B> {
                 moves: db.solve(start, goal)?,
                 nodes: 0,
             }),
-            Kind::Pattern(db) => Ok(db.solve(start, goal, options)?),
+            Kind::Pattern(db) => Ok(db.set_serving(goal)?.solve_to(start, goal, options)?),
         }
     }
 
@@ -172,8 +172,8 @@ impl<B: AsRef<[u8]>> Database<B> {
         options: &SolveOptions,
     ) -> Result<u32, AnswerError> {
         match &self.kind {
-            Kind::Complete(db) => Ok(db.distance(start, goal)?),
-            Kind::Pattern(db) => Ok(db.distance(start, goal, options)?),
+            Kind::Complete(db) => db.distance(start, goal),
+            Kind::Pattern(_) => Ok(self.solve(start, goal, options)?.moves.len() as u32),
         }
     }
 
@@ -189,7 +189,7 @@ impl<B: AsRef<[u8]>> Database<B> {
     /// whole-file step that opening skips.
     pub fn verify(&self) -> Report
     where
-        B: Sync,
+        B: Sync + Send,
     {
         match &self.kind {
             Kind::Complete(db) => db.verify(),

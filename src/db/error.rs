@@ -6,7 +6,7 @@
 
 use crate::db::format::TableAt;
 use crate::db::replace::ReplaceError;
-use crate::pattern::{PatternError, SolveError};
+use crate::pattern::{PatternError, SolveError, Stopped};
 use crate::puzzle::cell::{Cell, Cells};
 use crate::puzzle::shape::{Shape, ShapeError};
 use crate::puzzle::solvability::Unsolvable;
@@ -386,22 +386,10 @@ pub enum AnswerError {
         /// Where the damage showed.
         rank: u32,
     },
-    /// The search's deadline passed before a solution was found.
-    #[error("no solution within the time allowed: stopped at bound {bound} after {nodes} nodes")]
-    TimedOut {
-        /// The bound being searched.
-        bound: u32,
-        /// Nodes generated.
-        nodes: u64,
-    },
-    /// The caller cancelled the search.
-    #[error("search cancelled at bound {bound} after {nodes} nodes")]
-    Cancelled {
-        /// The bound being searched.
-        bound: u32,
-        /// Nodes generated.
-        nodes: u64,
-    },
+    /// The search stopped, at its deadline or its caller's word, before
+    /// it found a solution.
+    #[error(transparent)]
+    Stopped(#[from] Stopped),
     /// The question needs complete tables.
     #[error(transparent)]
     NeedsCompleteTables(#[from] NeedsCompleteTables),
@@ -435,8 +423,7 @@ impl From<SolveError> for AnswerError {
                 cell,
                 present: Cells::of(shape, [expected.index(shape)]),
             },
-            SolveError::TimedOut { bound, nodes } => AnswerError::TimedOut { bound, nodes },
-            SolveError::Cancelled { bound, nodes } => AnswerError::Cancelled { bound, nodes },
+            SolveError::Stopped(why) => AnswerError::Stopped(why),
         }
     }
 }

@@ -6,7 +6,6 @@ use crate::db::error::{AnswerError, FormatError};
 use crate::db::format::check::{check_header, Checked};
 use crate::db::format::{Header, TableInfo};
 use crate::pattern::{Partition, PatternDb};
-use crate::pattern::{Solution, SolveOptions};
 use crate::puzzle::board::Board;
 use crate::puzzle::cell::{Cell, Cells};
 use crate::puzzle::shape::Shape;
@@ -154,18 +153,6 @@ impl<B: AsRef<[u8]>> PatternTables<B> {
         self.sets[0].goal()
     }
 
-    /// An optimal solution from `start` to `goal` by IDA*, and the nodes it
-    /// generated, with the set that serves the goal's blank cell
-    /// ([`PatternTables::set_for`]).
-    pub fn solve(
-        &self,
-        start: &Board,
-        goal: &Board,
-        options: &SolveOptions,
-    ) -> Result<Solution, AnswerError> {
-        Ok(self.set_serving(goal)?.solve_to(start, goal, options)?)
-    }
-
     /// The set that answers toward `goal` ([`PatternTables::set_for`] its
     /// blank), or why none does.
     pub fn set_serving(&self, goal: &Board) -> Result<&PatternDb<Section<B>>, AnswerError> {
@@ -182,15 +169,5 @@ impl<B: AsRef<[u8]>> PatternTables<B> {
                 cell: Cell::of(shape, goal.blank()),
                 present: Cells::of(shape, self.sets.iter().map(|s| s.goal_blank())),
             })
-    }
-
-    /// Fewest moves from `start` to `goal` (a solution is found to know it).
-    pub fn distance(
-        &self,
-        start: &Board,
-        goal: &Board,
-        options: &SolveOptions,
-    ) -> Result<u32, AnswerError> {
-        Ok(self.solve(start, goal, options)?.moves.len() as u32)
     }
 }

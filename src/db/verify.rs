@@ -7,7 +7,7 @@
 
 use crate::db::complete::CompleteTables;
 use crate::db::format::check::nonzero_padding as padding_in;
-use crate::db::format::TableInfo;
+use crate::db::format::{Header, TableInfo};
 use crate::db::goal_table::GoalTable;
 use crate::db::patterns::PatternTables;
 use crate::db::report::{Kind, Report, TableReport};
@@ -22,42 +22,39 @@ use std::time::Instant;
 /// Faults listed per table before the rest are only counted.
 const FAULTS_SHOWN: usize = 5;
 
-/// Verifies every table of a database, in parallel, and the padding between them.
 impl<B: AsRef<[u8]> + Sync> CompleteTables<B> {
     /// Reads and checks every table, in parallel, and the padding between
     /// them (see the module's documentation).
     pub fn verify(&self) -> Report {
-        verify_complete(self)
+        verify_file(Kind::Complete, self.header(), self.bytes(), |t| {
+            verify_table(self, t)
+        })
     }
 }
 
-impl<B: AsRef<[u8]>> PatternTables<B> {
-    /// Reads and checks every table, each in parallel, and the padding
-    /// between them (see the module's documentation).
+impl<B: AsRef<[u8]> + Sync + Send> PatternTables<B> {
+    /// Reads and checks every table, in parallel, and the padding between
+    /// them (see the module's documentation).
     pub fn verify(&self) -> Report {
-        verify_patterns(self)
+        verify_file(Kind::Pattern, self.header(), self.bytes(), |t| {
+            verify_pattern_table(self, t)
+        })
     }
 }
 
-fn verify_complete<B: AsRef<[u8]> + Sync>(db: &CompleteTables<B>) -> Report {
+/// Checks every table of a file with `verify_table`, in parallel, and the
+/// padding between its sections.
+fn verify_file(
+    kind: Kind,
+    header: &Header,
+    bytes: &[u8],
+    verify_table: impl Fn(&TableInfo) -> TableReport + Sync,
+) -> Report {
     let started = Instant::now();
-    let tables = db
-        .header()
-        .tables
-        .par_iter()
-        .map(|info| verify_table(db, info))
-        .collect();
-    Report::new(
-        Kind::Complete,
-        tables,
-        nonzero_padding(db),
-        started.elapsed(),
-    )
-}
-
-fn nonzero_padding<B: AsRef<[u8]>>(db: &CompleteTables<B>) -> u64 {
-    let sections = db.header().tables.iter().flat_map(|t| t.sections());
-    padding_in(db.bytes(), sections.map(|(_, offset, size)| (offset, size)))
+    let tables = header.tables.par_iter().map(&verify_table).collect();
+    let sections = header.tables.iter().flat_map(|t| t.sections());
+    let padding = padding_in(bytes, sections.map(|(_, offset, size)| (offset, size)));
+    Report::new(kind, tables, padding, started.elapsed())
 }
 
 /// Ranks per unit of parallel work within a table.
@@ -257,20 +254,6 @@ fn check_word(target: &GoalTable<'_>, rank: u32, step: Option<(Move, u32)>) -> R
 
 /// Entries per unit of parallel work.
 const PATTERN_CHUNK: usize = 1 << 20;
-
-/// Verifies every table of a pattern database, each in parallel.
-fn verify_patterns<B: AsRef<[u8]>>(db: &PatternTables<B>) -> Report {
-    let started = Instant::now();
-    let tables = db
-        .header()
-        .tables
-        .iter()
-        .map(|info| verify_pattern_table(db, info))
-        .collect();
-    let sections = db.header().tables.iter().map(|t| (t.offset, t.entries));
-    let nonzero_padding = padding_in(db.bytes(), sections);
-    Report::new(Kind::Pattern, tables, nonzero_padding, started.elapsed())
-}
 
 fn verify_pattern_table<B: AsRef<[u8]>>(db: &PatternTables<B>, info: &TableInfo) -> TableReport {
     let goal_blank = info.goal_blank as usize;

@@ -23,7 +23,6 @@ use crate::db::complete::CompleteTables;
 use crate::db::database::Database;
 use crate::db::error::AnswerError;
 use crate::db::goal_table::GoalTable;
-use crate::db::patterns::PatternTables;
 use crate::io::answer::{
     write_decimal, write_fields, write_json, write_json_error, write_moves, TextEscaper, CSV,
 };
@@ -93,7 +92,7 @@ enum Answers<'a, B> {
     },
     /// Searches, each within `timeout`.
     Search {
-        tables: &'a PatternTables<B>,
+        db: &'a Database<B>,
         default: Board,
         timeout: Option<Duration>,
     },
@@ -105,11 +104,11 @@ impl<B> Clone for Answers<'_, B> {
         match *self {
             Answers::Lookup { tables, default } => Answers::Lookup { tables, default },
             Answers::Search {
-                tables,
+                db,
                 default,
                 timeout,
             } => Answers::Search {
-                tables,
+                db,
                 default,
                 timeout,
             },
@@ -133,8 +132,8 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
                 tables,
                 default: tables.goal_table(default)?,
             },
-            (Err(_), Some(tables)) => Answers::Search {
-                tables,
+            (Err(_), Some(_)) => Answers::Search {
+                db,
                 default: *default,
                 timeout,
             },
@@ -235,7 +234,7 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
     fn shape(&self) -> crate::puzzle::shape::Shape {
         match &self.answers {
             Answers::Lookup { tables, .. } => tables.shape(),
-            Answers::Search { tables, .. } => tables.shape(),
+            Answers::Search { db, .. } => db.shape(),
         }
     }
 
@@ -261,7 +260,7 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
                 }
             }
             Answers::Search {
-                tables,
+                db,
                 default,
                 timeout,
             } => {
@@ -270,7 +269,7 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
                     deadline: timeout.map(|t| Instant::now() + t),
                     ..SolveOptions::default()
                 };
-                match tables.solve(start, &goal, &options) {
+                match db.solve(start, &goal, &options) {
                     Ok(solution) => {
                         self.moves = solution.moves;
                         Ok((goal, self.moves.len() as u32, Some(solution.nodes)))

@@ -112,7 +112,16 @@ pub enum SolveError {
         /// The tables' goal blank cell.
         expected: Cell,
     },
-    /// The deadline passed before a solution was found.
+    /// The search stopped before it found a solution.
+    #[error(transparent)]
+    Stopped(#[from] Stopped),
+}
+
+/// Why a search stopped before it found a solution: its deadline passed,
+/// or its caller cancelled it. A database's answer carries it on as it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Stopped {
+    /// The deadline passed.
     #[error("no solution within the time allowed: stopped at bound {bound} after {nodes} nodes")]
     TimedOut {
         /// The bound being searched.

@@ -33,7 +33,7 @@ mod solve;
 mod table;
 
 pub use db::PatternDb;
-pub use error::{PatternError, SolveError};
+pub use error::{PatternError, SolveError, Stopped};
 pub use memory::huge_page_copy;
 pub use partition::Partition;
 pub use placement::PlacementRanker;

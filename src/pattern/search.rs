@@ -6,7 +6,7 @@
 //! child of every expanded node, the move back to the parent excluded.
 
 use super::db::PatternDb;
-use super::error::SolveError;
+use super::error::{SolveError, Stopped};
 use super::placement::PlacementRanker;
 use crate::puzzle::board::{Board, Move};
 use rayon::prelude::*;
@@ -17,9 +17,9 @@ use std::time::Instant;
 /// How a search may run and when it must stop.
 #[derive(Clone, Copy, Default)]
 pub struct SolveOptions<'a> {
-    /// Give up (with [`SolveError::TimedOut`]) once this instant passes.
+    /// Give up (with [`Stopped::TimedOut`]) once this instant passes.
     pub deadline: Option<Instant>,
-    /// Give up (with [`SolveError::Cancelled`]) once this is set.
+    /// Give up (with [`Stopped::Cancelled`]) once this is set.
     pub cancel: Option<&'a AtomicBool>,
     /// Split each iteration into subtrees searched on the current rayon
     /// pool (all cores unless run inside `ThreadPool::install`).
@@ -387,8 +387,8 @@ pub(crate) fn ida_star<B: AsRef<[u8]>>(
         nodes += spent;
         match flow {
             Flow::Found => return Ok(Solution { moves: path, nodes }),
-            Flow::Stopped(Stop::Deadline) => return Err(SolveError::TimedOut { bound, nodes }),
-            Flow::Stopped(_) => return Err(SolveError::Cancelled { bound, nodes }),
+            Flow::Stopped(Stop::Deadline) => return Err(Stopped::TimedOut { bound, nodes }.into()),
+            Flow::Stopped(_) => return Err(Stopped::Cancelled { bound, nodes }.into()),
             Flow::Exhausted => {
                 // A solvable start always has a deeper node to reach.
                 assert!(next_bound != u32::MAX, "the search ran out of positions");

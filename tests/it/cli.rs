@@ -7,7 +7,7 @@ use crate::util::{
     stdout_lines, stdout_of, temp_db, TempDb, A089473,
 };
 use assert_cmd::assert::Assert;
-use npuzzle::{parse_board, Board, CompleteTables, Move, Shape};
+use npuzzle::{parse_board, Board, Database, Move, Shape};
 use predicates::prelude::*;
 use serde_json::Value;
 use std::path::Path;
@@ -1148,7 +1148,12 @@ fn a_running_batch_keeps_its_database_through_a_rebuild() {
     std::thread::sleep(std::time::Duration::from_millis(500));
     run_build_db(&["--board", "2x4"], &path, 0);
     assert_eq!(
-        CompleteTables::open(&path).unwrap().shape().to_string(),
+        Database::open(&path)
+            .unwrap()
+            .into_complete()
+            .unwrap()
+            .shape()
+            .to_string(),
         "2x4"
     );
     for s in &starts {

@@ -18,8 +18,8 @@ use crate::util::{histogram, plain_bfs_within, plain_manhattan, temp_db_with_bla
 use npuzzle::analysis::sample;
 use npuzzle::rules::symmetry::Symmetry;
 use npuzzle::{
-    files::write_database, tables::build_table, AnswerError, Board, CompleteTables, GoalTable,
-    Shape,
+    files::write_database, tables::build_table, AnswerError, Board, CompleteTables, Database,
+    GoalTable, Shape,
 };
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
@@ -242,7 +242,7 @@ fn check_transposed(size: &str, counts: &[u64], farthest: &[Board]) {
     let path = dir.path().join(format!("{shape}.db"));
     write_database(&path, shape, std::slice::from_ref(&table)).unwrap();
     drop(table);
-    let db = CompleteTables::open(&path).unwrap();
+    let db = Database::open(&path).unwrap().into_complete().unwrap();
     let goal = Board::goal(shape);
     let target = db.goal_table(&goal).unwrap();
     let original_goal = Board::goal(transpose(&goal).shape());

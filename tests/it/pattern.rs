@@ -11,7 +11,8 @@
 
 use crate::util::plain_bfs;
 use npuzzle::pattern::{
-    build_table, Partition, PatternDb, PlacementRanker, SolveError, SolveOptions, UNREACHED,
+    build_table, Partition, PatternDb, PlacementRanker, SolveError, SolveOptions, Stopped,
+    UNREACHED,
 };
 use npuzzle::raw::{entry, Ranker};
 use npuzzle::{tables::build_table as build_complete_table, Board, Cell, Shape};
@@ -238,7 +239,7 @@ fn searches_stop_at_deadlines_and_cancellation() {
     };
     assert!(matches!(
         db.solve(&start, &options),
-        Err(SolveError::Cancelled { .. })
+        Err(SolveError::Stopped(Stopped::Cancelled { .. }))
     ));
     let options = SolveOptions {
         deadline: Some(Instant::now() + Duration::from_millis(1)),
@@ -246,7 +247,7 @@ fn searches_stop_at_deadlines_and_cancellation() {
     };
     assert!(matches!(
         db.solve(&start, &options),
-        Err(SolveError::TimedOut { .. })
+        Err(SolveError::Stopped(Stopped::TimedOut { .. }))
     ));
 }
 

@@ -48,7 +48,6 @@ fn three_by_three_through_the_file_matches_the_complete_table() {
         db.complete().is_err(),
         "a pattern file opened as complete tables"
     );
-    let db = db.into_patterns().unwrap();
     check_against_complete_table(&db, shape, |ranker| {
         let mut rng = StdRng::seed_from_u64(3);
         let ranks: Vec<u32> = (0..ranker.len() as u32).collect();
@@ -60,7 +59,7 @@ fn three_by_three_through_the_file_matches_the_complete_table() {
 /// picks from the complete table of the usual goal (blank in the last
 /// cell): each solution has the table's length and replays to the goal.
 fn check_against_complete_table<B: AsRef<[u8]>>(
-    db: &PatternTables<B>,
+    db: &Database<B>,
     shape: Shape,
     sample: impl FnOnce(&Ranker) -> Vec<u32>,
 ) {
@@ -83,10 +82,7 @@ fn check_against_complete_table<B: AsRef<[u8]>>(
 #[ignore = "builds a 12-cell complete table; run in release"]
 fn three_by_four_through_the_file_matches_the_complete_table() {
     let shape = Shape::new(3, 4).unwrap();
-    let db = Database::open(&pattern_file("3x4", "6-5"))
-        .unwrap()
-        .into_patterns()
-        .unwrap();
+    let db = Database::open(&pattern_file("3x4", "6-5")).unwrap();
     check_against_complete_table(&db, shape, |ranker| {
         let mut rng = StdRng::seed_from_u64(34);
         (0..200)
@@ -256,10 +252,7 @@ fn random_goal(shape: Shape, blank: usize, rng: &mut StdRng) -> Board {
 #[test]
 fn every_goal_through_an_all_goals_file_matches_the_complete_tables() {
     let shape = Shape::THREE_BY_THREE;
-    let db = Database::open(&all_goals_pattern_file())
-        .unwrap()
-        .into_patterns()
-        .unwrap();
+    let db = Database::open(&all_goals_pattern_file()).unwrap();
     let complete = &crate::util::temp_db("3x3").db;
     let mut rng = StdRng::seed_from_u64(13);
     for blank in 0..shape.cells() {
@@ -321,10 +314,7 @@ fn each_set_of_an_all_goals_file_is_admissible_toward_its_own_goal() {
 #[test]
 fn a_goal_whose_class_has_no_set_is_refused_naming_the_fix() {
     let shape = Shape::THREE_BY_THREE;
-    let db = Database::open(&pattern_file("3x3", "4-4"))
-        .unwrap()
-        .into_patterns()
-        .unwrap();
+    let db = Database::open(&pattern_file("3x3", "4-4")).unwrap();
     let centre = Board::canonical_goal(shape, 4);
     let err = db
         .solve(&Board::goal(shape), &centre, &SolveOptions::default())
@@ -355,10 +345,7 @@ fn a_goal_whose_class_has_no_set_is_refused_naming_the_fix() {
     assert!(out.stdout.is_empty());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--all-goals"));
     // The all-goals file answers it (the complete table's distance).
-    let all = Database::open(&all_goals_pattern_file())
-        .unwrap()
-        .into_patterns()
-        .unwrap();
+    let all = Database::open(&all_goals_pattern_file()).unwrap();
     let start = npuzzle::parse_board("867254301", shape).unwrap();
     let d = crate::util::temp_db("3x3")
         .db

@@ -17,8 +17,8 @@ use npuzzle::analysis::{count_shortest, list_shortest};
 use npuzzle::tables::all_goals;
 use npuzzle::{
     files::write_database, rules::move_string, rules::solvability, rules::symmetry, rules::Cells,
-    tables::build_tables, tables::Table, AnswerError, Board, Cell, CompleteTables, GoalTable, Move,
-    Shape,
+    tables::build_tables, tables::Table, AnswerError, Board, Cell, CompleteTables, Database,
+    GoalTable, Move, Shape,
 };
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, Rng, SeedableRng};
@@ -51,7 +51,7 @@ fn database(dir: &Path, shape: Shape, blanks: &[usize]) -> Db {
     let name: Vec<String> = blanks.iter().map(|b| b.to_string()).collect();
     let path = dir.join(format!("{shape}-{}.db", name.join("-")));
     write_database(&path, shape, &tables).unwrap();
-    CompleteTables::open(&path).unwrap()
+    Database::open(&path).unwrap().into_complete().unwrap()
 }
 
 /// Two databases of one board: `own` holds every cell's own table,

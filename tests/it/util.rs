@@ -5,7 +5,7 @@
 use assert_cmd::assert::Assert;
 use assert_cmd::Command;
 use npuzzle::tables::default_paths;
-use npuzzle::{CompleteTables, Shape};
+use npuzzle::{CompleteTables, Database, Shape};
 use predicates::prelude::*;
 use serde_json::Value;
 use std::collections::{HashMap, VecDeque};
@@ -49,7 +49,7 @@ pub fn temp_db(size: &str) -> &'static TempDb {
         paths: default_paths(shape),
     };
     npuzzle::build(&path, &plan, &|_, _| {}).unwrap();
-    let db = CompleteTables::open(&path).unwrap();
+    let db = Database::open(&path).unwrap().into_complete().unwrap();
     let db: &'static TempDb = Box::leak(Box::new(TempDb {
         _dir: None,
         path,
@@ -106,7 +106,7 @@ pub fn temp_db_built(size: &str, blanks: &[usize], paths: bool) -> TempDb {
     let built = npuzzle::build(&path, &plan, &|_, _| {}).unwrap();
     assert_eq!(built.goal_blanks, blanks);
     assert_eq!(built.entries, blanks.len() as u64 * shape.positions());
-    let db = CompleteTables::open(&path).unwrap();
+    let db = Database::open(&path).unwrap().into_complete().unwrap();
     TempDb {
         _dir: Some(dir),
         path,

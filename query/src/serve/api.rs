@@ -205,7 +205,7 @@ pub(super) fn answer_error(
             StatusCode::INTERNAL_SERVER_ERROR,
             format!("{e}; run `query verify` on the server's database"),
         ),
-        e @ (AnswerError::TimedOut { .. } | AnswerError::Cancelled { .. }) => ApiError::new(
+        e @ AnswerError::Stopped(_) => ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             format!(
                 "{e} (the server's --timeout is {} s); a position closer to the goal, a \
