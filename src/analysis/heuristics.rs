@@ -313,6 +313,43 @@ struct Tally {
 }
 
 impl Tally {
+    /// Counts the position of rank `rank`: its heuristic value `h[rank]`
+    /// against its true distance, and against its neighbours' values.
+    #[inline]
+    fn add(&mut self, target: &GoalTable<'_>, h: &[u8], rank: u32) {
+        let distances = self.count.len();
+        // A damaged entry is `verify`'s to report.
+        let Some(d) = target
+            .distance_at(rank)
+            .ok()
+            .map(|d| d as usize)
+            .filter(|&d| d < distances)
+        else {
+            return;
+        };
+        let value = h[rank as usize] as u32;
+        self.count[d] += 1;
+        self.sum[d] += value as u64;
+        self.min[d] = self.min[d].min(value);
+        self.max[d] = self.max[d].max(value);
+        if value > d as u32 {
+            self.inadmissible += 1;
+        }
+        if d > 0 {
+            self.ratio_sum += value as f64 / d as f64;
+        }
+        let ranker = target.ranker();
+        let cursor = ranker.cursor_at(rank);
+        for m in Move::ALL {
+            if let Some(next) = ranker.step(&cursor, m) {
+                self.moves += 1;
+                if value > h[next.rank() as usize] as u32 + 1 {
+                    self.inconsistent += 1;
+                }
+            }
+        }
+    }
+
     fn new(distances: usize) -> Tally {
         Tally {
             count: vec![0; distances],
@@ -381,35 +418,7 @@ pub fn survey(target: &GoalTable<'_>, heuristic: Heuristic) -> Survey {
             |mut tally, chunk| {
                 let ranks = chunk * CHUNK..((chunk + 1) * CHUNK).min(entries.len());
                 for rank in ranks {
-                    // A damaged entry is `verify`'s to report.
-                    let Some(d) = target
-                        .distance_at(rank as u32)
-                        .ok()
-                        .map(|d| d as usize)
-                        .filter(|&d| d < distances)
-                    else {
-                        continue;
-                    };
-                    let value = h[rank] as u32;
-                    tally.count[d] += 1;
-                    tally.sum[d] += value as u64;
-                    tally.min[d] = tally.min[d].min(value);
-                    tally.max[d] = tally.max[d].max(value);
-                    if value > d as u32 {
-                        tally.inadmissible += 1;
-                    }
-                    if d > 0 {
-                        tally.ratio_sum += value as f64 / d as f64;
-                    }
-                    let cursor = ranker.cursor_at(rank as u32);
-                    for m in Move::ALL {
-                        if let Some(next) = ranker.step(&cursor, m) {
-                            tally.moves += 1;
-                            if value > h[next.rank() as usize] as u32 + 1 {
-                                tally.inconsistent += 1;
-                            }
-                        }
-                    }
+                    tally.add(target, &h, rank as u32);
                 }
                 tally
             },

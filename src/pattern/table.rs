@@ -59,44 +59,80 @@ pub fn build_table_toward(
     tiles: &[u8],
     on_cost: &(dyn Fn(BuildProgress) + Sync),
 ) -> Result<Vec<u8>, PatternError> {
-    let n = shape.cells();
-    let k = tiles.len();
-    let ranker = PlacementRanker::new(n, k)?;
-    let masks = CellMasks::new(shape);
+    let ranker = PlacementRanker::new(shape.cells(), tiles.len())?;
     let len = ranker.len();
-    let chunks = len.div_ceil(CHUNK);
-
+    let search = Search {
+        masks: CellMasks::new(shape),
+        k: tiles.len(),
+        blanks: (0..len)
+            .into_par_iter()
+            .map(|_| AtomicU32::new(0))
+            .collect(),
+        touched: (0..len.div_ceil(CHUNK))
+            .map(|_| AtomicBool::new(false))
+            .collect(),
+        ranker,
+    };
     let mut entries = vec![UNREACHED; len];
     // The blank cells first seen at the current cost.
     let mut new_blanks = vec![0u16; len];
-    // Per placement: blank cells seen (high half) and found for the next
-    // cost (low half).
-    let blanks: Vec<AtomicU32> = (0..len)
-        .into_par_iter()
-        .map(|_| AtomicU32::new(0))
-        .collect();
-    // Chunks whose low halves something wrote into.
-    let touched: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
 
     let goal_cells = goal_cells(shape, goal_blank, tiles);
-    let goal = ranker.rank(goal_cells.iter().copied()) as usize;
+    let goal = search.ranker.rank(goal_cells.iter().copied()) as usize;
     let goal_occupied = goal_cells.iter().fold(0u16, |m, &c| m | 1 << c);
+    let masks = &search.masks;
     let goal_region = masks.flood(1 << goal_blank, masks.all() & !goal_occupied);
-    blanks[goal].store(goal_region as u32, Relaxed);
-    touched[goal / CHUNK].store(true, Relaxed);
+    search.blanks[goal].store(goal_region as u32, Relaxed);
+    search.touched[goal / CHUNK].store(true, Relaxed);
 
     let mut reached = 0u64;
     for cost in 0u32.. {
         assert!(cost < UNREACHED as u32, "pattern distances fit in a byte");
-        // Moves the masks found for this cost into the seen halves, keeping
-        // what is new as the frontier.
-        let merged: Vec<(u64, bool)> = new_blanks
+        let merged = search.merge(cost, &mut new_blanks, &mut entries);
+        let found: u64 = merged.iter().map(|&(f, _)| f).sum();
+        reached += found;
+        if found > 0 {
+            on_cost(BuildProgress {
+                distance: cost,
+                found,
+                reached,
+                entries: len as u64,
+            });
+        }
+        if !merged.iter().any(|&(_, any)| any) {
+            break;
+        }
+        search.expand(&mut new_blanks, &merged);
+    }
+    Ok(entries)
+}
+
+/// The 0-1 search's state shared by the threads.
+struct Search {
+    ranker: PlacementRanker,
+    masks: CellMasks,
+    /// Tiles in the pattern.
+    k: usize,
+    /// Per placement: blank cells seen (high half) and found for the next
+    /// cost (low half).
+    blanks: Vec<AtomicU32>,
+    /// Chunks whose low halves something wrote into.
+    touched: Vec<AtomicBool>,
+}
+
+impl Search {
+    /// Moves the masks found for this cost into the seen halves, keeping
+    /// what is new as the frontier, and gives `cost` to every placement
+    /// first reached. Per chunk: placements reached, and whether anything
+    /// is new.
+    fn merge(&self, cost: u32, new_blanks: &mut [u16], entries: &mut [u8]) -> Vec<(u64, bool)> {
+        new_blanks
             .par_chunks_mut(CHUNK)
             .zip(entries.par_chunks_mut(CHUNK))
-            .zip(blanks.par_chunks(CHUNK))
+            .zip(self.blanks.par_chunks(CHUNK))
             .enumerate()
             .map(|(chunk, ((frontier, entries), blanks))| {
-                if !touched[chunk].swap(false, Relaxed) {
+                if !self.touched[chunk].swap(false, Relaxed) {
                     return (0, false);
                 }
                 let (mut found, mut any) = (0u64, false);
@@ -118,21 +154,13 @@ pub fn build_table_toward(
                 }
                 (found, any)
             })
-            .collect();
-        let found: u64 = merged.iter().map(|&(f, _)| f).sum();
-        reached += found;
-        if found > 0 {
-            on_cost(BuildProgress {
-                distance: cost,
-                found,
-                reached,
-                entries: len as u64,
-            });
-        }
-        if !merged.iter().any(|&(_, any)| any) {
-            break;
-        }
-        // One more pattern move from every new region.
+            .collect()
+    }
+
+    /// One more pattern move from every new region: the blank regions each
+    /// move reaches, marked for the next cost.
+    fn expand(&self, new_blanks: &mut [u16], merged: &[(u64, bool)]) {
+        let k = self.k;
         new_blanks
             .par_chunks_mut(CHUNK)
             .enumerate()
@@ -144,33 +172,38 @@ pub fn build_table_toward(
                         continue;
                     }
                     let placement = (chunk * CHUNK + offset) as u32;
-                    let mut cells = ranker.unrank(placement);
+                    let mut cells = self.ranker.unrank(placement);
                     let occupied = cells[..k].iter().fold(0u16, |m, &c| m | 1 << c);
                     for tile in 0..k {
                         let from = cells[tile];
-                        let mut into = masks.neighbours(from as usize) & region;
+                        let mut into = self.masks.neighbours(from as usize) & region;
                         while into != 0 {
                             let to = into.trailing_zeros() as u8;
                             into &= into - 1;
                             cells[tile] = to;
-                            let next = ranker.rank(cells[..k].iter().copied()) as usize;
+                            let next = self.ranker.rank(cells[..k].iter().copied()) as usize;
                             // The blank lands where the tile was.
-                            let landing = 1u16 << from;
-                            let word = &blanks[next];
-                            let both = word.load(Relaxed);
-                            if (both | both >> 16) as u16 & landing == 0 {
-                                let free = masks.all() & !(occupied ^ landing ^ (1 << to));
-                                word.fetch_or(masks.flood(landing, free) as u32, Relaxed);
-                                let flag = &touched[next / CHUNK];
-                                if !flag.load(Relaxed) {
-                                    flag.store(true, Relaxed);
-                                }
-                            }
+                            self.reach(next, 1u16 << from, occupied ^ (1 << from) ^ (1 << to));
                         }
                         cells[tile] = from;
                     }
                 }
             });
     }
-    Ok(entries)
+
+    /// Marks the region around `landing` (the cells not `occupied`) as
+    /// found for placement `next`, unless it was seen or found already.
+    #[inline]
+    fn reach(&self, next: usize, landing: u16, occupied: u16) {
+        let word = &self.blanks[next];
+        let both = word.load(Relaxed);
+        if (both | both >> 16) as u16 & landing == 0 {
+            let free = self.masks.all() & !occupied;
+            word.fetch_or(self.masks.flood(landing, free) as u32, Relaxed);
+            let flag = &self.touched[next / CHUNK];
+            if !flag.load(Relaxed) {
+                flag.store(true, Relaxed);
+            }
+        }
+    }
 }
