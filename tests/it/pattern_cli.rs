@@ -133,6 +133,49 @@ fn info_and_verify_speak_json() {
     assert_eq!(v["ok"], true);
 }
 
+/// Every key of an object, and of the first object of each list in it, as
+/// paths (`tables[].entries`). A value that is an object where the other
+/// kind has `null` (a complete table's path table) counts as its key alone.
+fn key_paths(value: &serde_json::Value, prefix: &str, out: &mut Vec<String>) {
+    let serde_json::Value::Object(map) = value else {
+        return;
+    };
+    for (key, inner) in map {
+        let path = format!("{prefix}{key}");
+        if let Some(first) = inner.as_array().and_then(|items| items.first()) {
+            key_paths(first, &format!("{path}[]."), out);
+        }
+        out.push(path);
+    }
+}
+
+/// `info --json` and `verify --json` give the same keys, nested ones too,
+/// for complete tables and pattern databases of the same board.
+#[test]
+fn info_and_verify_give_the_same_keys_for_both_kinds() {
+    let complete = crate::util::temp_db("3x3").path.clone();
+    let pattern = pattern_file("3x3", "4-4");
+    for command in ["info", "verify"] {
+        let keys = |path: &std::path::Path| {
+            let mut keys = Vec::new();
+            key_paths(&json_answer(path, &[command, "--json"]), "", &mut keys);
+            keys.sort();
+            keys
+        };
+        let (of_complete, of_pattern) = (keys(&complete), keys(&pattern));
+        assert!(
+            of_complete.contains(&"tables[].goal_blank".to_string()),
+            "{of_complete:?}"
+        );
+        assert_eq!(of_complete, of_pattern, "{command} --json");
+    }
+    let kinds = |path: &std::path::Path| json_answer(path, &["info", "--json"])["kind"].clone();
+    assert_eq!(
+        (kinds(&complete), kinds(&pattern)),
+        ("complete".into(), "pattern".into())
+    );
+}
+
 #[test]
 fn a_damaged_pattern_file_is_refused_or_caught() {
     let good = std::fs::read(pattern_file("3x3", "4-4")).unwrap();
