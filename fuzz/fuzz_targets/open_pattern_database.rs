@@ -12,7 +12,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use npuzzle::pattern::{build_table_toward, SolveOptions};
+use npuzzle::pattern::{build_pattern_table_toward, SolveOptions};
 use npuzzle::raw::PREAMBLE_LEN;
 use npuzzle::{rules::solvability, Board, CompleteTables, Shape};
 use npuzzle::{AnswerError, PatternTables};
@@ -115,7 +115,8 @@ fn tables_are_the_librarys(db: &PatternTables<&[u8]>) -> bool {
         let entries = built
             .entry((shape, goal_blank, info.tiles.clone()))
             .or_insert_with(|| {
-                build_table_toward(shape, goal_blank, &info.tiles, &|_| {}).unwrap_or_default()
+                build_pattern_table_toward(shape, goal_blank, &info.tiles, &|_| {})
+                    .unwrap_or_default()
             });
         db.table_entries(info) == &entries[..]
     })

@@ -3,7 +3,7 @@
 
 use crate::db::error::WriteError;
 use crate::db::format::write::Writer;
-use crate::pattern::{build_table_toward, Partition, PatternError, UNREACHED};
+use crate::pattern::{build_pattern_table_toward, Partition, PatternError, UNREACHED};
 use crate::puzzle::shape::{Shape, ShapeError};
 use crate::puzzle::symmetry::{self, Symmetry};
 use crate::table::generate::{build_each, BuildProgress, LIST_SEARCH_MAX_CELLS};
@@ -264,7 +264,8 @@ fn build_patterns<'a>(
         for (table, tiles) in patterns.iter().enumerate() {
             let index = set * patterns.len() + table;
             let started = Instant::now();
-            let entries = build_table_toward(shape, blank, tiles, &|p| on_progress(index, p))?;
+            let entries =
+                build_pattern_table_toward(shape, blank, tiles, &|p| on_progress(index, p))?;
             built.searching += started.elapsed();
             writer.append(blank, tiles, &entries, &pattern_counts(&entries), None)?;
         }

@@ -3,7 +3,7 @@
 use super::error::PatternError;
 use super::partition::Partition;
 use super::placement::PlacementRanker;
-use super::table::{build_table_toward, goal_cells};
+use super::table::{build_pattern_table_toward, goal_cells};
 use crate::puzzle::board::Board;
 use crate::puzzle::shape::Shape;
 use crate::table::generate::BuildProgress;
@@ -84,7 +84,7 @@ impl PatternDb<Vec<u8>> {
             .iter()
             .enumerate()
             .map(|(index, tiles)| {
-                build_table_toward(shape, goal_blank, tiles, &|p| on_cost(index, p))
+                build_pattern_table_toward(shape, goal_blank, tiles, &|p| on_cost(index, p))
             })
             .collect::<Result<Vec<_>, _>>()?;
         PatternDb::toward(partition, goal_blank, tables)

@@ -2,7 +2,7 @@
 //! complete table, such as the 15-puzzle.
 //!
 //! A partition ([`Partition`]) splits the tiles into disjoint patterns. Each
-//! pattern's table ([`build_table`]) holds, for every placement of its tiles
+//! pattern's table ([`build_pattern_table`]) holds, for every placement of its tiles
 //! ([`PlacementRanker`]), the fewest moves of those tiles that bring them
 //! home; moves of other tiles are free. The tables' entries for a position
 //! add up to a lower bound on its distance, and on square boards reading
@@ -39,4 +39,4 @@ pub use partition::Partition;
 pub use placement::PlacementRanker;
 pub use search::{BoundReport, Solution, SolveOptions};
 pub(crate) use table::goal_cells;
-pub use table::{build_table, build_table_toward, UNREACHED};
+pub use table::{build_pattern_table, build_pattern_table_toward, UNREACHED};

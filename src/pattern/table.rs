@@ -43,17 +43,17 @@ pub(crate) fn goal_cells(shape: Shape, goal_blank: usize, tiles: &[u8]) -> Vec<u
 /// The table of the pattern `tiles` (tile numbers of the default goal, in
 /// the order their cells are ranked) on `shape`: one byte per placement,
 /// indexed by [`PlacementRanker::rank`]. Calls `on_cost` after each cost.
-pub fn build_table(
+pub fn build_pattern_table(
     shape: Shape,
     tiles: &[u8],
     on_cost: &(dyn Fn(BuildProgress) + Sync),
 ) -> Result<Vec<u8>, PatternError> {
-    build_table_toward(shape, shape.cells() - 1, tiles, on_cost)
+    build_pattern_table_toward(shape, shape.cells() - 1, tiles, on_cost)
 }
 
-/// [`build_table`] toward the canonical goal with the blank in
+/// [`build_pattern_table`] toward the canonical goal with the blank in
 /// `goal_blank` (tiles 1, 2, … in order around it).
-pub fn build_table_toward(
+pub fn build_pattern_table_toward(
     shape: Shape,
     goal_blank: usize,
     tiles: &[u8],

@@ -11,11 +11,11 @@
 
 use crate::util::plain_bfs;
 use npuzzle::pattern::{
-    build_table, Partition, PatternDb, PlacementRanker, SolveError, SolveOptions, Stopped,
+    build_pattern_table, Partition, PatternDb, PlacementRanker, SolveError, SolveOptions, Stopped,
     UNREACHED,
 };
 use npuzzle::raw::{entry, Ranker};
-use npuzzle::{tables::build_table as build_complete_table, Board, Cell, Shape};
+use npuzzle::{tables::build_table, Board, Cell, Shape};
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
 use std::collections::{HashMap, VecDeque};
@@ -97,7 +97,7 @@ fn tables_match_a_plain_search_of_the_abstraction() {
     ];
     for &(rows, cols, tiles) in cases {
         let shape = Shape::new(rows, cols).unwrap();
-        let table = build_table(shape, tiles, &|_| {}).unwrap();
+        let table = build_pattern_table(shape, tiles, &|_| {}).unwrap();
         let ranker = PlacementRanker::new(shape.cells(), tiles.len()).unwrap();
         let plain = plain_pattern_distances(rows, cols, tiles);
         for (cells, &d) in &plain {
@@ -258,7 +258,7 @@ fn searches_stop_at_deadlines_and_cancellation() {
 fn three_by_four_searches_match_the_complete_table() {
     let shape = Shape::new(3, 4).unwrap();
     let goal = Board::goal(shape);
-    let complete = build_complete_table(shape, shape.cells() - 1);
+    let complete = build_table(shape, shape.cells() - 1);
     let ranker = Ranker::new(shape, shape.cells() - 1);
     let db = PatternDb::build(Partition::named(shape, "6-5").unwrap(), &|_, _| {}).unwrap();
     let mut rng = StdRng::seed_from_u64(12);
