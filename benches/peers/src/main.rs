@@ -12,7 +12,7 @@ use anyhow::{bail, Context};
 use clap::Parser;
 use cpu_time::ThreadTime;
 use npuzzle::pattern::{PatternDb, SolveOptions};
-use npuzzle::PatternTables;
+use npuzzle::Database;
 use npuzzle::{Board, Move, Shape};
 use slidy::algorithm::direction::Direction;
 use slidy::puzzle::{puzzle::Puzzle, size::Size};
@@ -91,7 +91,9 @@ fn run(args: Args) -> anyhow::Result<bool> {
     let instances = &instances[..args.count.min(instances.len())];
 
     let opened = Instant::now();
-    let db = PatternTables::open(&args.db)?;
+    let db = Database::open(&args.db)?
+        .into_patterns()
+        .ok_or_else(|| anyhow::anyhow!("{} holds complete tables", args.db.display()))?;
     if db.shape() != shape {
         bail!("{} is for {}, not 4x4", args.db.display(), db.shape());
     }
@@ -103,7 +105,7 @@ fn run(args: Args) -> anyhow::Result<bool> {
         "npuzzle: {} opened in {open_time:.2?} (memory-mapped, partition {}); \
          slidy: tables built in {slidy_build:.2?} (not timed below)",
         args.db.display(),
-        db.header().partition,
+        db.partition().name(),
     );
 
     let huge = if args.huge_pages {
