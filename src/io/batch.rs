@@ -80,9 +80,9 @@ pub struct LineAnswerer<'a, B> {
     moves: Vec<Move>,
 }
 
-/// Where answers come from. One per thread, copied from a template, so
-/// the lookup variant's size (its goal table inline) costs nothing worth a
-/// box, which the hot path would follow on every line.
+/// Where answers come from. One per share of a block, so the lookup
+/// variant's size (its goal table inline) costs nothing worth a box, which
+/// the hot path would follow on every line.
 #[allow(clippy::large_enum_variant)]
 enum Answers<'a, B> {
     /// Lookups, with the default goal's table prepared once.
@@ -96,24 +96,6 @@ enum Answers<'a, B> {
         default: Board,
         timeout: Option<Duration>,
     },
-}
-
-// Only references and small copies: no bound on `B`, unlike a derive.
-impl<B> Clone for Answers<'_, B> {
-    fn clone(&self) -> Self {
-        match *self {
-            Answers::Lookup { tables, default } => Answers::Lookup { tables, default },
-            Answers::Search {
-                db,
-                default,
-                timeout,
-            } => Answers::Search {
-                db,
-                default,
-                timeout,
-            },
-        }
-    }
 }
 
 impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
@@ -144,15 +126,6 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
             format,
             moves: Vec::with_capacity(128),
         })
-    }
-
-    /// Another answerer like this one, for another thread.
-    fn fresh(&self) -> Self {
-        LineAnswerer {
-            answers: self.answers.clone(),
-            format: self.format,
-            moves: Vec::with_capacity(128),
-        }
     }
 
     fn is_search(&self) -> bool {
@@ -420,8 +393,10 @@ pub fn run_batch<B: AsRef<[u8]> + Sync + Send>(
     mut output: impl Write,
 ) -> io::Result<BatchSummary> {
     let invalid = |e: AnswerError| io::Error::new(io::ErrorKind::InvalidInput, e.to_string());
-    let template = LineAnswerer::new(db, default, format, timeout).map_err(invalid)?;
-    let searching = template.is_search();
+    // Made once here to refuse a goal no table serves before any line is
+    // read; each share makes its own, which cannot fail then.
+    let answerer = || LineAnswerer::new(db, default, format, timeout);
+    let searching = answerer().map_err(invalid)?.is_search();
     let threads = threads.max(1);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -447,7 +422,7 @@ pub fn run_batch<B: AsRef<[u8]> + Sync + Send>(
             split_into_shares(block, &mut shares, summary.lines);
         }
         let answer_share = |share: &mut Share| {
-            let mut answerer = template.fresh();
+            let mut answerer = answerer().expect("checked before the first block");
             share.out.clear();
             share.summary = BatchSummary::default();
             let mut number = share.first_line;
