@@ -1,7 +1,8 @@
-//! Opening a database: the header checked, and each goal blank cell routed
-//! to the table that serves it, once, at open.
+//! Complete tables: every position's distance and move toward a goal, one
+//! table per goal blank cell, and each goal blank cell routed to the table
+//! that serves it, once, at open.
 
-use crate::db::error::{AnswerError, FormatError, OpenError};
+use crate::db::error::{AnswerError, FormatError};
 use crate::db::format::check::{check_header, Checked};
 use crate::db::format::{Header, TableInfo};
 use crate::db::goal_table::{check_shape, GoalTable};
@@ -11,9 +12,6 @@ use crate::puzzle::shape::{Shape, MAX_CELLS};
 use crate::puzzle::symmetry::Symmetry;
 use crate::table::path_table::{Replayer, WORD_BYTES};
 use crate::table::rank::Ranker;
-use memmap2::Mmap;
-use std::fs::File;
-use std::path::Path;
 
 /// Where one table lives inside the bytes.
 #[derive(Clone, Copy, Debug)]
@@ -23,8 +21,9 @@ struct Slot {
     ranker: Ranker,
 }
 
-/// An opened database: generic over its bytes, so tests can use a `Vec<u8>`
-/// and the tools a memory map.
+/// The complete tables of a file (see [`crate::Database::complete`]):
+/// generic over its bytes, so tests can use a `Vec<u8>` and the tools a
+/// memory map.
 pub struct CompleteTables<B> {
     bytes: B,
     shape: Shape,
@@ -35,36 +34,6 @@ pub struct CompleteTables<B> {
     /// table): worked out once, at open.
     routes: [Option<(Slot, Option<Symmetry>)>; MAX_CELLS],
     replayer: Replayer,
-}
-
-/// Maps a database file of either kind read-only, after checking that it
-/// is a regular file; nothing of it is read yet. The contract is
-/// [`crate::Database::open`]'s: the file must not be truncated or rewritten in
-/// place while mapped.
-#[allow(unsafe_code)]
-pub(crate) fn map_file(path: &Path) -> Result<Mmap, OpenError> {
-    let io_err = |source| OpenError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let not_a_file = || OpenError::NotAFile {
-        path: path.to_path_buf(),
-    };
-    // The type first: opening a FIFO would block until a writer came.
-    if !std::fs::metadata(path).map_err(io_err)?.is_file() {
-        return Err(not_a_file());
-    }
-    let file = File::open(path).map_err(io_err)?;
-    if !file.metadata().map_err(io_err)?.is_file() {
-        return Err(not_a_file());
-    }
-    // SAFETY: the map is read-only and lives as long as the database. The
-    // contract of `Mmap::map` is that no one truncates or rewrites the
-    // file while it is mapped; `build-db` never does (it writes a new file
-    // and renames it into place, and a mapped file outlives its name).
-    // A file truncated by another program would fault (SIGBUS) on access,
-    // which no check here can prevent; `open`'s documentation says so.
-    unsafe { Mmap::map(&file) }.map_err(io_err)
 }
 
 impl<B: AsRef<[u8]>> CompleteTables<B> {

@@ -4,7 +4,7 @@
 //! positions at a distance, all shortest solutions, statistics) asks for
 //! the complete tables, and a pattern file answers with one typed error.
 
-use crate::db::complete::{map_file, CompleteTables};
+use crate::db::complete::CompleteTables;
 use crate::db::error::{AnswerError, FormatError, NeedsCompleteTables, OpenError};
 use crate::db::format::check::check_header;
 use crate::db::goal_table::GoalTable;
@@ -14,6 +14,7 @@ use crate::pattern::{Solution, SolveOptions};
 use crate::puzzle::board::Board;
 use crate::puzzle::shape::Shape;
 use memmap2::Mmap;
+use std::fs::File;
 use std::path::Path;
 
 /// An opened npuzzle database of either kind: generic over its bytes, so
@@ -50,6 +51,36 @@ impl Database<Mmap> {
             problem,
         })
     }
+}
+
+/// Maps a database file of either kind read-only, after checking that it
+/// is a regular file; nothing of it is read yet. The contract is
+/// [`Database::open`]'s: the file must not be truncated or rewritten in
+/// place while mapped.
+#[allow(unsafe_code)]
+pub(crate) fn map_file(path: &Path) -> Result<Mmap, OpenError> {
+    let io_err = |source| OpenError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let not_a_file = || OpenError::NotAFile {
+        path: path.to_path_buf(),
+    };
+    // The type first: opening a FIFO would block until a writer came.
+    if !std::fs::metadata(path).map_err(io_err)?.is_file() {
+        return Err(not_a_file());
+    }
+    let file = File::open(path).map_err(io_err)?;
+    if !file.metadata().map_err(io_err)?.is_file() {
+        return Err(not_a_file());
+    }
+    // SAFETY: the map is read-only and lives as long as the database. The
+    // contract of `Mmap::map` is that no one truncates or rewrites the
+    // file while it is mapped; `build-db` never does (it writes a new file
+    // and renames it into place, and a mapped file outlives its name).
+    // A file truncated by another program would fault (SIGBUS) on access,
+    // which no check here can prevent; `open`'s documentation says so.
+    unsafe { Mmap::map(&file) }.map_err(io_err)
 }
 
 impl<B: AsRef<[u8]>> Database<B> {

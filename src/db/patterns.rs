@@ -27,8 +27,9 @@ impl<B: AsRef<[u8]>> AsRef<[u8]> for Section<B> {
     }
 }
 
-/// An opened pattern database: generic over its bytes, so tests can use a
-/// `Vec<u8>` and the tools a memory map.
+/// The pattern tables of a file (see [`crate::Database::patterns`]):
+/// generic over its bytes, so tests can use a `Vec<u8>` and the tools a
+/// memory map.
 pub struct PatternTables<B> {
     bytes: Arc<B>,
     header: Header,
