@@ -2,11 +2,11 @@
 
 use crate::plot::{self, Series};
 use crate::print::{print, Layout};
-use crate::{cell_name, cell_position, ChartArgs, Outcome};
+use crate::{ChartArgs, Outcome};
 use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::{Histogram, Histograms};
-use npuzzle::CompleteTables;
+use npuzzle::{Cell, CompleteTables};
 use std::io::{self, Write};
 
 /// Arguments of `query histogram`.
@@ -60,7 +60,7 @@ impl Layout for Histogram {
             out,
             "goal {} ({shape}, blank at {}): {} positions, maximum distance {}",
             self.goal,
-            cell_name(shape, self.goal.blank()),
+            Cell::of(shape, self.goal.blank()).name(),
             self.positions,
             self.max_distance
         )?;
@@ -99,11 +99,11 @@ fn plot_all(report: &Histograms, path: &std::path::Path, log: bool) -> Result<()
     let series: Vec<Series> = series
         .iter()
         .map(|(_, cells, h)| {
-            let mut label = format!("blank at {}", cell_name(shape, cells[0]));
+            let mut label = format!("blank at {}", Cell::of(shape, cells[0]).name());
             if cells.len() > 1 {
                 let others: Vec<String> = cells[1..]
                     .iter()
-                    .map(|&c| cell_position(shape, c))
+                    .map(|&c| Cell::of(shape, c).to_string())
                     .collect();
                 label.push_str(&format!(" (also {})", others.join(" ")));
             }

@@ -452,14 +452,3 @@ fn plural(count: u64, noun: &str) -> String {
         (_, None) => format!("{count} {noun}s"),
     }
 }
-
-/// "2,3": a 0-based cell as row,column counted from 1, as every message
-/// and output names cells.
-fn cell_position(shape: Shape, cell: usize) -> String {
-    npuzzle::Cell::of(shape, cell).to_string()
-}
-
-/// "row 2, column 3" for a 0-based cell.
-fn cell_name(shape: Shape, cell: usize) -> String {
-    npuzzle::Cell::of(shape, cell).name()
-}

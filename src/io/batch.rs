@@ -108,18 +108,20 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
         format: BatchFormat,
         timeout: Option<Duration>,
     ) -> Result<Self, AnswerError> {
-        db.check_goal(default)?;
-        let answers = match (db.complete(), db.patterns()) {
-            (Ok(tables), _) => Answers::Lookup {
+        // The goal's table, or its set's check, refuses a goal nothing serves.
+        let answers = match db.complete() {
+            Ok(tables) => Answers::Lookup {
                 tables,
                 default: tables.goal_table(default)?,
             },
-            (Err(_), Some(_)) => Answers::Search {
-                db,
-                default: *default,
-                timeout,
-            },
-            (Err(e), None) => return Err(e.into()),
+            Err(_) => {
+                db.check_goal(default)?;
+                Answers::Search {
+                    db,
+                    default: *default,
+                    timeout,
+                }
+            }
         };
         Ok(LineAnswerer {
             answers,
