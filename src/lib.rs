@@ -44,6 +44,11 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+// The README's Rust example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;
+
 mod db;
 mod puzzle;
 mod table;
@@ -90,7 +95,8 @@ pub mod files {
     pub use crate::db::format::write::write_database;
     pub use crate::db::format::{Header, PathTableInfo, TableAt, TableInfo};
     pub use crate::db::locate::{
-        default_output, locate, user_data_dir, user_data_path, Location, Origin, DB_ENV,
+        default_output, locate, locate_unnamed, user_data_dir, user_data_path, Location, Origin,
+        DB_ENV,
     };
     pub use crate::db::patterns::Section;
     pub use crate::db::replace::ReplaceError;

@@ -9,6 +9,10 @@ use std::io::{self, Write};
 
 /// Arguments of `query batch` (the line format is in `Command::Batch`).
 #[derive(clap::Args)]
+#[command(mut_arg("goal", |a| a.help(
+    "The goal of lines that give none [default: tiles in order, blank last]. Quote a goal \
+     written with spaces"
+)))]
 pub struct BatchArgs {
     #[command(flatten)]
     pub(crate) goal: GoalArg,
@@ -24,7 +28,7 @@ pub struct BatchArgs {
     #[arg(long)]
     csv: bool,
     /// Threads to spread the work over, at most 4 per core [default: one per core].
-    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    #[arg(long, value_name = "N", value_parser = parse_threads, allow_negative_numbers = true)]
     threads: Option<u16>,
     #[command(flatten)]
     pub(crate) timeout: crate::solve::TimeoutArg,
@@ -55,6 +59,15 @@ fn beyond_this_machine() -> String {
 /// that limit rather than the integer type's.
 fn parse_threads(text: &str) -> Result<u16, String> {
     let digits = text.trim();
+    if digits.starts_with('-')
+        && digits.len() > 1
+        && digits[1..].bytes().all(|b| b.is_ascii_digit())
+    {
+        return Err(format!(
+            "a negative number; a batch needs at least 1 thread, and takes at most {}",
+            most_threads().1
+        ));
+    }
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err("not a whole number of threads (for example 2)".to_string());
     }
@@ -122,7 +135,7 @@ impl BatchArgs {
 pub(crate) fn report(summary: npuzzle::io::BatchSummary) -> Outcome {
     if summary.errors > 0 {
         eprintln!(
-            "query: {} of {} lines could not be answered (see their errors)",
+            "query: {} of {} lines could not be answered (each one's record says why)",
             summary.errors, summary.lines
         );
         return Outcome::BadInput;

@@ -1,5 +1,6 @@
 //! `query compare`: the classic searches on one position, checked against the database.
 
+use crate::numbers::whole;
 use crate::print::{print, Format, Layout};
 use crate::Outcome;
 use anyhow::Result;
@@ -14,10 +15,10 @@ pub struct CompareArgs {
     #[command(flatten)]
     pair: crate::PairArgs,
     /// Stop each search after expanding this many positions.
-    #[arg(long, default_value_t = 2_000_000, value_name = "N")]
+    #[arg(long, default_value_t = 2_000_000, value_name = "N", value_parser = whole(1..=u64::MAX), allow_negative_numbers = true)]
     max_nodes: u64,
     /// Depth limit of the depth-first search [default: the table's maximum distance].
-    #[arg(long, value_name = "D")]
+    #[arg(long, value_name = "D", value_parser = whole(0..=u32::MAX), allow_negative_numbers = true)]
     depth_limit: Option<u32>,
     /// One JSON object instead of a table.
     #[arg(long)]

@@ -7,10 +7,16 @@ use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::{survey_all, Survey};
 use npuzzle::CompleteTables;
+use serde::Serialize;
 use std::io::{self, Write};
 
 /// Arguments of `query heuristics`.
 #[derive(clap::Args)]
+#[command(mut_arg("json", |a| a.help(
+    "One JSON object instead of text: {\"board\", \"goal\", \"positions\", \"heuristics\": \
+     [{\"heuristic\", \"by_distance\": [{\"distance\", \"count\", \"mean\", \"min\", \
+     \"max\"}], \"inadmissible\", \"moves\", \"inconsistent\", \"mean_ratio\"}]}"
+)))]
 pub struct HeuristicsArgs {
     // With --plot: the mean of each heuristic against the true distance.
     #[command(flatten)]
@@ -26,7 +32,14 @@ pub fn run(
     let plot_path = args.chart.plot.checked()?;
     let goal = args.chart.goal.board(db.shape())?;
     let target = db.goal_table(&goal)?;
-    let surveys = survey_all(&target);
+    let heuristics = survey_all(&target);
+    let report = Report {
+        board: db.shape().to_string(),
+        goal: goal.to_string(),
+        positions: heuristics.first().map_or(0, |s| s.positions),
+        heuristics,
+    };
+    let surveys = &report.heuristics;
     if let Some(path) = plot_path {
         let max = target.info().max_distance as usize;
         let series: Vec<Series> = surveys
@@ -44,16 +57,24 @@ pub fn run(
         );
         plot::heuristics(path, &title, &series, max)?;
     }
-    print(&surveys, args.chart.format.format(), out)?;
+    print(&report, args.chart.format.format(), out)?;
     Ok(Outcome::Success)
 }
 
-impl Layout for Vec<Survey> {
+/// What `query heuristics` reports: the board and goal, as every command's
+/// JSON object names them, and one survey per heuristic.
+#[derive(Serialize)]
+struct Report {
+    board: String,
+    goal: String,
+    positions: u64,
+    heuristics: Vec<Survey>,
+}
+
+impl Layout for Report {
     fn text(&self, out: &mut dyn Write) -> io::Result<()> {
-        let surveys = self;
-        let goal = surveys.first().map_or("", |s| s.goal.as_str());
-        let positions = surveys.first().map_or(0, |s| s.positions);
-        writeln!(out, "goal {goal}: {positions} positions")?;
+        let surveys = &self.heuristics;
+        writeln!(out, "goal {}: {} positions", self.goal, self.positions)?;
         writeln!(out)?;
         writeln!(
             out,
@@ -84,7 +105,7 @@ impl Layout for Vec<Survey> {
 
     fn csv(&self, out: &mut dyn Write) -> io::Result<()> {
         writeln!(out, "heuristic,distance,count,mean,min,max")?;
-        for s in self {
+        for s in &self.heuristics {
             for d in &s.by_distance {
                 writeln!(
                     out,

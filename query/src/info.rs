@@ -170,7 +170,8 @@ fn write_tables(info: &Info, out: &mut dyn Write) -> io::Result<()> {
     for t in &info.tables {
         let last = match (info.kind, t.path_table) {
             (Kind::Complete, Some(p)) => format!("{:>13}  {:08x}", p.offset, p.checksum),
-            (Kind::Complete, None) => format!("{:>13}", "-"),
+            // Said in words in both columns: a blank or `-` reads as missing data.
+            (Kind::Complete, None) => format!("{:>13}  {:>8}", "none", "none"),
             (Kind::Pattern, _) => {
                 let tiles: Vec<String> = t.tiles.iter().map(u8::to_string).collect();
                 tiles.join(" ")

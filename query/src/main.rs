@@ -8,6 +8,7 @@ mod compare;
 mod heuristics;
 mod histogram;
 mod info;
+mod numbers;
 mod plot;
 mod print;
 mod random;
@@ -20,8 +21,9 @@ use clap::{Parser, Subcommand};
 use memmap2::Mmap;
 use npuzzle::pattern::Partition;
 use npuzzle::{
-    files::locate, files::Location, files::Origin, parse_board, rules::excerpt, AnswerError, Board,
-    CompleteTables, Database, FormatError, NeedsCompleteTables, OpenError, PatternTables, Shape,
+    files::locate, files::locate_unnamed, files::Location, files::Origin, parse_board,
+    rules::excerpt, rules::ParseError, AnswerError, Board, CompleteTables, Database, FormatError,
+    NeedsCompleteTables, OpenError, PatternTables, Shape,
 };
 use std::io;
 use std::path::{Path, PathBuf};
@@ -167,7 +169,7 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
         Command::Compare(args) => compare::run(complete(&db, "compare")?, args, out),
         Command::Serve(_) => unreachable!("served above, without opening one database"),
     };
-    outcome.map_err(|e| with_advice(e, path, &db))
+    outcome.map_err(|e| with_advice(e, &location, &db, cli.board.is_some()))
 }
 
 /// The complete tables that `query COMMAND` needs, or the one message that
@@ -182,10 +184,32 @@ fn needs_complete(command: &str, e: NeedsCompleteTables) -> anyhow::Error {
 }
 
 /// Library errors say what is wrong; this adds what to do about it: the
-/// command that rebuilds a file with a missing table, or `query verify`
-/// for a damaged one.
-fn with_advice(e: anyhow::Error, path: &Path, db: &Database<Mmap>) -> anyhow::Error {
-    let shape = db.shape();
+/// command that rebuilds a file with a missing table, `query verify` for a
+/// damaged one, or where the board's size came from when a board of
+/// another size was given and `--board` was not (`board_given`).
+fn with_advice(
+    e: anyhow::Error,
+    location: &Location,
+    db: &Database<Mmap>,
+    board_given: bool,
+) -> anyhow::Error {
+    let (path, shape) = (&location.path, db.shape());
+    let misfit = e
+        .chain()
+        .filter_map(|c| c.downcast_ref::<ParseError>())
+        .any(ParseError::is_for_another_size);
+    let named = match location.origin {
+        Origin::Env => Some(("from NPUZZLE_DB", "unset NPUZZLE_DB")),
+        Origin::Given => Some(("--db", "leave out --db")),
+        Origin::WorkingDir | Origin::UserData => None,
+    };
+    if let (true, false, Some((origin, stop))) = (misfit, board_given, named) {
+        return anyhow::anyhow!(
+            "{e:#}; the board size, {shape}, is that of {} ({origin}): for another size, {stop} \
+             and give --board RxC, or pass --db with a database of that size",
+            path.display(),
+        );
+    }
     let answer = e.chain().find_map(|c| c.downcast_ref::<AnswerError>());
     match (answer, db.patterns()) {
         (Some(AnswerError::MissingGoal { cell, present, .. }), None) => {
@@ -234,19 +258,50 @@ fn pattern_build_command(path: &Path, db: &PatternTables<Mmap>, all_goals: bool)
 }
 
 /// The command that (re)builds the database at `path` for `shape` boards,
-/// as it runs from the current folder: through cargo inside a checkout of
-/// npuzzle, else the installed `build-db`.
+/// as it runs from the current folder (see [`build_db_program`]).
 fn build_command(path: &Path, shape: Shape) -> String {
-    let build_db = if Path::new("build-db/Cargo.toml").is_file() {
-        "cargo run --release -p build-db --"
-    } else {
-        "build-db"
-    };
-    let mut cmd = format!("{build_db} --board {shape}");
+    let (program, missing) = build_db_program();
+    let mut cmd = format!("{program} --board {shape}");
     if *path != npuzzle::files::default_output(shape).path {
         cmd.push_str(&format!(" --out {}", path.display()));
     }
+    if missing {
+        cmd.push_str(
+            " (build-db is not installed beside this query; install it from a checkout of \
+             npuzzle with: cargo install --path build-db)",
+        );
+    }
     cmd
+}
+
+/// How to run `build-db` the way this `query` was run, and whether it is
+/// missing: through cargo inside a checkout of npuzzle; else the `build-db`
+/// installed beside this binary, by name where `PATH` finds that one, else
+/// by its path; else by name, missing.
+fn build_db_program() -> (String, bool) {
+    if Path::new("build-db/Cargo.toml").is_file() {
+        return ("cargo run --release -p build-db --".to_string(), false);
+    }
+    let name = format!("build-db{}", std::env::consts::EXE_SUFFIX);
+    let beside = std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.join(&name)))
+        .filter(|p| p.is_file());
+    let Some(beside) = beside else {
+        return ("build-db".to_string(), true);
+    };
+    let on_path = std::env::var_os("PATH")
+        .map(|paths| {
+            std::env::split_paths(&paths)
+                .map(|dir| dir.join(&name))
+                .find(|p| p.is_file())
+        })
+        .unwrap_or_default();
+    let same = |a: &Path, b: &Path| a.canonicalize().ok() == b.canonicalize().ok();
+    match on_path {
+        Some(found) if same(&found, &beside) => ("build-db".to_string(), false),
+        _ => (beside.display().to_string(), false),
+    }
 }
 
 /// Opens the database found for `shape` boards (`wanted` when --board
@@ -273,16 +328,37 @@ fn open_database(
     let db = Database::open(path).map_err(|e| open_error(e, path, &from, named))?;
     if let Some(wanted) = wanted {
         if db.shape() != wanted {
-            let default = npuzzle::files::default_output(wanted).path;
             anyhow::bail!(
-                "{}{from} holds {} boards, not {wanted} (--board); build one with: {}",
+                "{}{from} holds {} boards, not {wanted} (--board); {}",
                 path.display(),
                 db.shape(),
-                build_command(&default, wanted)
+                other_board_advice(location.origin, wanted)
             );
         }
     }
     Ok(db)
+}
+
+/// How to reach a `wanted` database when the file found, from `origin`,
+/// holds another board: the file `query` finds when no name is given (or
+/// the command that builds it), and how to stop naming the other one.
+fn other_board_advice(origin: Origin, wanted: Shape) -> String {
+    let unnamed = locate_unnamed(wanted);
+    let build = build_command(&unnamed.path, wanted);
+    let stop = match origin {
+        Origin::Env => "unset NPUZZLE_DB",
+        Origin::Given => "leave out --db",
+        // A default path holding another board: the build replaces it.
+        Origin::WorkingDir | Origin::UserData => return format!("build one with: {build}"),
+    };
+    if unnamed.path.is_file() {
+        format!(
+            "{stop} to use {}, or pass --db with a {wanted} database",
+            unnamed.path.display()
+        )
+    } else {
+        format!("{stop}, and build a {wanted} database with: {build}")
+    }
 }
 
 /// Why a file could not be opened as a database, with what to do about it.
@@ -377,8 +453,7 @@ impl PairArgs {
 /// `--goal`, as every command that answers toward a goal takes it.
 #[derive(clap::Args)]
 pub struct GoalArg {
-    /// The goal [default: tiles in order, blank last]; for `batch`, the goal of lines that
-    /// give none. Quote a goal written with spaces.
+    /// The goal [default: tiles in order, blank last]. Quote a goal written with spaces.
     #[arg(long, value_name = "BOARD", allow_hyphen_values = true)]
     goal: Option<String>,
 }
@@ -408,7 +483,7 @@ pub struct ChartArgs {
 /// `--json` and `--csv`, as every command that prints a table takes them.
 #[derive(clap::Args)]
 pub struct TableFormat {
-    /// JSON instead of text (docs/guide.md lists the fields).
+    /// JSON instead of text (each command's help names the fields).
     #[arg(long, conflicts_with = "csv")]
     pub json: bool,
     /// CSV with a header line instead of text.

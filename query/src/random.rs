@@ -1,5 +1,6 @@
 //! `query random`: positions of exact difficulty.
 
+use crate::numbers::whole;
 use crate::print::{print, Layout};
 use crate::{GoalArg, Outcome, TableFormat};
 use anyhow::Result;
@@ -10,21 +11,29 @@ use std::io::{self, Write};
 
 /// Arguments of `query random`.
 #[derive(clap::Args)]
+#[command(mut_arg("json", |a| a.help(
+    "One JSON object instead of text: {\"goal\", \"seed\", \"distances\": [from, to], \
+     \"positions\": [{\"start\", \"distance\"}]}"
+)))]
 pub struct RandomArgs {
     /// Moves from the goal: K, or a range A..=B (or A..B) drawn uniformly over all its positions.
     #[arg(long, value_name = "K", value_parser = parse_distances, allow_hyphen_values = true)]
     distance: std::ops::RangeInclusive<u32>,
     /// How many distinct positions.
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = whole(1..=MAX_COUNT), allow_negative_numbers = true)]
     count: usize,
     /// Seed for a reproducible draw [default: a fresh random seed, shown with --json].
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", value_parser = whole(0..=u64::MAX), allow_negative_numbers = true)]
     seed: Option<u64>,
     #[command(flatten)]
     goal: GoalArg,
     #[command(flatten)]
     format: TableFormat,
 }
+
+/// The most positions one `query random` draws: past the largest table's
+/// 239,500,800 positions, so the table, not this limit, says how many there are.
+const MAX_COUNT: usize = u32::MAX as usize;
 
 /// `query random`.
 pub fn run(db: &CompleteTables<Mmap>, args: &RandomArgs, out: &mut impl Write) -> Result<Outcome> {

@@ -1,5 +1,6 @@
 //! `query solve` and `query distance`.
 
+use crate::numbers::whole;
 use crate::print::{print, Format, Layout};
 use crate::Outcome;
 use anyhow::Result;
@@ -27,7 +28,7 @@ pub struct SolveArgs {
     #[arg(long, conflicts_with = "boards")]
     pub(crate) all: bool,
     /// With --all: how many solutions to list.
-    #[arg(long, default_value_t = 10, requires = "all", value_name = "N")]
+    #[arg(long, default_value_t = 10, requires = "all", value_name = "N", value_parser = whole(0..=usize::MAX), allow_negative_numbers = true)]
     limit: usize,
     #[command(flatten)]
     pub(crate) timeout: TimeoutArg,
@@ -207,7 +208,7 @@ impl Layout for ShortestSolutions {
 pub struct TimeoutArg {
     /// Give up on a position after SECONDS of search (pattern databases; a complete
     /// table answers at once) [default: no limit].
-    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout, allow_negative_numbers = true)]
     pub(crate) timeout: Option<Duration>,
 }
 

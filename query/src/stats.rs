@@ -10,6 +10,11 @@ use std::io::{self, Write};
 
 /// Arguments of `query stats`.
 #[derive(clap::Args)]
+#[command(mut_arg("json", |a| a.help(
+    "One JSON object instead of text: {\"board\", \"tables\": [{\"blank\", \"goal\", \
+     \"positions\", \"max_distance\", \"mean_distance\", \"farthest\": [every board at the \
+     maximum distance]}]}"
+)))]
 pub struct StatsArgs {
     // With --goal: only the table of that goal; without, every table, each
     // toward its goal with the tiles in order.
@@ -67,7 +72,7 @@ impl Layout for Stats {
     fn csv(&self, out: &mut dyn Write) -> io::Result<()> {
         writeln!(
             out,
-            "blank,goal,positions,mean_distance,max_distance,farthest"
+            "blank,goal,positions,mean_distance,max_distance,farthest_count"
         )?;
         for t in &self.tables {
             writeln!(

@@ -109,10 +109,10 @@ fn uniform(goal: &Board, rng: &mut StdRng) -> Board {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SampleError {
     /// The distances asked for lie beyond the goal's farthest position.
-    #[error("no position is {asked} moves from this goal: the maximum distance is {max}")]
+    #[error("no position is {distances} moves from this goal: the maximum distance is {max}")]
     BeyondMaximum {
-        /// The distance (or the range's start) asked for.
-        asked: u32,
+        /// The distances asked for, as the user wrote them.
+        distances: String,
         /// The table's maximum distance.
         max: u32,
     },
@@ -147,9 +147,14 @@ pub fn sample(
     rng: &mut impl Rng,
 ) -> Result<Vec<Board>, SampleError> {
     let max = target.info().max_distance as u32;
-    if *distances.start() > max {
+    let (lo, hi) = (*distances.start(), *distances.end());
+    let written = || match lo == hi {
+        true => lo.to_string(),
+        false => format!("{lo} to {hi}"),
+    };
+    if lo > max {
         return Err(SampleError::BeyondMaximum {
-            asked: *distances.start(),
+            distances: written(),
             max,
         });
     }
@@ -162,15 +167,10 @@ pub fn sample(
         .map(|(_, &c)| c)
         .sum();
     if count as u64 > available {
-        let (lo, hi) = (*distances.start(), *distances.end());
         return Err(SampleError::TooFew {
             asked: count,
             available,
-            distances: if lo == hi {
-                lo.to_string()
-            } else {
-                format!("{lo} to {hi}")
-            },
+            distances: written(),
         });
     }
     // Which of the matching positions, counted in rank order, to take: a

@@ -70,14 +70,19 @@ pub fn locate(shape: Shape, given: Option<&Path>) -> Location {
         };
     }
     match std::env::var_os(DB_ENV) {
-        Some(path) if !path.is_empty() => {
-            return Location {
-                path: PathBuf::from(path),
-                origin: Origin::Env,
-            }
-        }
-        _ => {}
+        Some(path) if !path.is_empty() => Location {
+            path: PathBuf::from(path),
+            origin: Origin::Env,
+        },
+        _ => locate_unnamed(shape),
     }
+}
+
+/// Where the database for `shape` boards is when neither a path nor
+/// [`DB_ENV`] names one: the last two places of the order above, else where
+/// [`default_output`] would build it. Advice to drop `--db` or unset
+/// `NPUZZLE_DB` names it.
+pub fn locate_unnamed(shape: Shape) -> Location {
     let local = working_dir_path(shape);
     if local.is_file() {
         return Location {

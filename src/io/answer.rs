@@ -109,6 +109,9 @@ pub(crate) struct Syntax {
     after_moves: &'static [u8],
     /// After the goal, before the reason of an unsolvable pair.
     unsolvable: &'static [u8],
+    /// After the goal, before the reason of a solvable pair whose search
+    /// stopped short (a batch line past `--timeout`).
+    stopped: &'static [u8],
     /// After the reason.
     after_reason: &'static [u8],
     /// Whether the reason is escaped for a quoted CSV field (else JSON).
@@ -122,6 +125,7 @@ pub(crate) const JSON: Syntax = Syntax {
     before_moves: b",\"moves\":\"",
     after_moves: b"\"}",
     unsolvable: b"\",\"solvable\":false,\"distance\":null,\"moves\":null,\"reason\":\"",
+    stopped: b"\",\"solvable\":true,\"distance\":null,\"moves\":null,\"reason\":\"",
     after_reason: b"\"}",
     csv: false,
 };
@@ -135,6 +139,7 @@ pub(crate) const CSV: Syntax = Syntax {
     before_moves: b",",
     after_moves: b",,",
     unsolvable: b",false,,,\"",
+    stopped: b",true,,,\"",
     after_reason: b"\",",
     csv: true,
 };
@@ -159,18 +164,38 @@ pub(crate) fn write_fields(
             write_moves(out, moves);
             out.extend_from_slice(syntax.after_moves);
         }
-        Err(reason) => {
-            out.extend_from_slice(syntax.unsolvable);
-            // Formatted straight into the buffer: no allocation per line.
-            let mut escaper = if syntax.csv {
-                TextEscaper::for_csv(out)
-            } else {
-                TextEscaper::for_json(out)
-            };
-            let _ = write!(escaper, "{reason}");
-            out.extend_from_slice(syntax.after_reason);
-        }
+        Err(reason) => write_reason(syntax, out, syntax.unsolvable, reason),
     }
+}
+
+/// Appends the record for a solvable (start, goal) whose search stopped
+/// before it found a solution: both boards, no distance, and `reason`.
+pub(crate) fn write_stopped(
+    syntax: &Syntax,
+    out: &mut Vec<u8>,
+    start: &Board,
+    goal: &Board,
+    reason: &dyn std::fmt::Display,
+) {
+    out.extend_from_slice(syntax.open);
+    start.write_to(out);
+    out.extend_from_slice(syntax.between_boards);
+    goal.write_to(out);
+    write_reason(syntax, out, syntax.stopped, reason);
+}
+
+/// Appends `before`, then `reason` escaped for the syntax, then the end of
+/// the record.
+fn write_reason(syntax: &Syntax, out: &mut Vec<u8>, before: &[u8], reason: &dyn std::fmt::Display) {
+    out.extend_from_slice(before);
+    // Formatted straight into the buffer: no allocation per line.
+    let mut escaper = if syntax.csv {
+        TextEscaper::for_csv(out)
+    } else {
+        TextEscaper::for_json(out)
+    };
+    let _ = write!(escaper, "{reason}");
+    out.extend_from_slice(syntax.after_reason);
 }
 
 /// Appends `{"line":N,"input":"…","error":"…"}` to `out`, without a newline.

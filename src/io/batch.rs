@@ -24,9 +24,10 @@ use crate::db::database::Database;
 use crate::db::error::AnswerError;
 use crate::db::goal_table::GoalTable;
 use crate::io::answer::{
-    write_decimal, write_fields, write_json, write_json_error, write_moves, TextEscaper, CSV,
+    write_decimal, write_fields, write_json, write_json_error, write_moves, write_stopped,
+    TextEscaper, CSV, JSON,
 };
-use crate::pattern::SolveOptions;
+use crate::pattern::{SolveOptions, Stopped};
 use crate::puzzle::board::{Board, Move};
 use crate::puzzle::parse::{excerpt, parse_board};
 use crate::puzzle::solvability::Unsolvable;
@@ -134,6 +135,14 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
         matches!(self.answers, Answers::Search { .. })
     }
 
+    /// How long a search may take on one line, where one runs.
+    fn timeout(&self) -> Option<Duration> {
+        match self.answers {
+            Answers::Search { timeout, .. } => timeout,
+            Answers::Lookup { .. } => None,
+        }
+    }
+
     /// Appends the answer to line number `number` (1-based), and a newline,
     /// to `out`. The line may still end in `\n` or `\r\n`.
     pub fn answer(&mut self, number: u64, line: &[u8], out: &mut Vec<u8>) -> LineOutcome {
@@ -192,6 +201,23 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
                     with_nodes(out, nodes);
                 }
                 LineOutcome::Solved(distance)
+            }
+            // The line parsed and is solvable: its record keeps both boards,
+            // and the reason says the search gave up.
+            Err((goal, AnswerError::Stopped(Stopped::TimedOut { bound, nodes })))
+                if self.format != BatchFormat::Moves =>
+            {
+                let timeout = self.timeout().unwrap_or_default().as_secs_f64();
+                let reason = format_args!(
+                    "timed out after {timeout} s (--timeout): stopped at bound {bound} after \
+                     {nodes} nodes"
+                );
+                let json = self.format == BatchFormat::Jsonl;
+                write_stopped(if json { &JSON } else { &CSV }, out, &start, &goal, &reason);
+                if json {
+                    with_nodes(out, nodes);
+                }
+                LineOutcome::Error
             }
             Err((goal, e)) => match e.unsolvable() {
                 Some(why) => {

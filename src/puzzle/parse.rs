@@ -76,6 +76,12 @@ pub enum ParseError {
         /// 1-based column of the problem.
         column: usize,
     },
+    /// JSON nested past the parser's limit, where a board has two levels.
+    #[error(
+        "invalid JSON board: lists nested more than {JSON_DEPTH_LIMIT} deep; a board is a list of \
+         tiles, or a list of rows of tiles"
+    )]
+    JsonTooDeep,
     /// JSON that is not a list.
     #[error("invalid JSON board: expected a list of tiles or of rows")]
     JsonNotAList,
@@ -101,6 +107,27 @@ pub enum ParseError {
         /// A hint about the form, where one helps.
         hint: &'static str,
     },
+}
+
+impl ParseError {
+    /// Whether the text may be a good board of another size: too many or
+    /// too few tiles or rows, or a tile past this board's largest (but
+    /// within any board's). Advice
+    /// can then name where the board's size came from.
+    pub fn is_for_another_size(&self) -> bool {
+        let fits_some_board = |count: usize| count <= MAX_CELLS;
+        match self {
+            ParseError::WrongRowCount { got, .. } | ParseError::WrongRowLength { got, .. } => {
+                fits_some_board(*got)
+            }
+            ParseError::Board { problem, .. } => match problem {
+                BoardError::WrongCount { got, .. } => fits_some_board(*got),
+                BoardError::OutOfRange { tile, .. } => *tile < MAX_CELLS as u64,
+                _ => false,
+            },
+            _ => false,
+        }
+    }
 }
 
 impl From<BoardError> for ParseError {
@@ -359,9 +386,16 @@ fn parse_separated(
     got.finish(shape, "")
 }
 
+/// How deep serde_json lets lists nest before it stops reading.
+const JSON_DEPTH_LIMIT: usize = 128;
+
 /// `[[8,6,7],[2,5,4],[3,0,1]]` or `[8,6,7,2,5,4,3,0,1]`.
 fn parse_json(text: &str, shape: Shape) -> Result<Board, ParseError> {
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+        // serde_json stops at this depth with an error classed as syntax.
+        if e.to_string().starts_with("recursion limit exceeded") {
+            return ParseError::JsonTooDeep;
+        }
         let category = match e.classify() {
             serde_json::error::Category::Eof => "end of input",
             _ => "syntax",
@@ -577,5 +611,22 @@ mod tests {
             parse_board("1, 2, 3, 4, 5, 6, 7, 8, 0", s),
             Ok(board3("123456780"))
         );
+    }
+
+    #[test]
+    fn lists_nested_past_the_limit_are_called_that() {
+        for depth in [200, 100_000] {
+            let text = "[".repeat(depth);
+            assert_eq!(
+                parse_board(&text, S),
+                Err(ParseError::JsonTooDeep),
+                "{depth}"
+            );
+        }
+        // Within the limit, a deep list is still a syntax error where it stops.
+        assert!(matches!(
+            parse_board(&"[".repeat(10), S),
+            Err(ParseError::JsonSyntax { .. })
+        ));
     }
 }

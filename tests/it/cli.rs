@@ -302,17 +302,21 @@ fn a_missing_database_names_the_build_command() {
 #[test]
 fn a_missing_default_database_is_named_where_build_db_would_write_it() {
     let dir = tempfile::tempdir().unwrap();
-    // Outside a checkout: the per-user data folder, and the installed build-db.
+    // Outside a checkout: the per-user data folder, and the build-db beside
+    // this query (by its path: PATH does not find it).
     let user = dir.path().join(".xdg/npuzzle");
+    let build_db = assert_cmd::cargo::cargo_bin("build-db");
     expect_code_in(dir.path(), &["distance", "867254301"], 2)
         .stdout("")
         .stderr(format!(
-            "query: no database at {}; build it with: build-db --board 3x3\n",
-            user.join("3x3.db").display()
+            "query: no database at {}; build it with: {} --board 3x3\n",
+            user.join("3x3.db").display(),
+            build_db.display()
         ));
     expect_code_in(dir.path(), &["--board", "2x4", "info"], 2).stderr(format!(
-        "query: no database at {}; build it with: build-db --board 2x4\n",
-        user.join("2x4.db").display()
+        "query: no database at {}; build it with: {} --board 2x4\n",
+        user.join("2x4.db").display(),
+        build_db.display()
     ));
     // Inside a checkout: data/RxC.db, and the build through cargo.
     std::fs::create_dir_all(dir.path().join("build-db")).unwrap();
@@ -345,10 +349,11 @@ fn npuzzle_db_comes_first_and_messages_say_so() {
     let dir = tempfile::tempdir().unwrap();
     expect_code_with_npuzzle_db(dir.path(), &t.path, &["distance", "867254301"], 0).stdout("31\n");
     expect_code_with_npuzzle_db(dir.path(), "nowhere.db", &["distance", "867254301"], 2).stderr(
-        predicate::str::starts_with(
+        predicate::str::starts_with(format!(
             "query: no database at nowhere.db (from NPUZZLE_DB); build it with: \
-             build-db --board RxC --out nowhere.db (RxC: its board)\n",
-        ),
+             {} --board RxC --out nowhere.db (RxC: its board)\n",
+            assert_cmd::cargo::cargo_bin("build-db").display()
+        )),
     );
     // --db wins over NPUZZLE_DB.
     let db = t.path.to_str().unwrap();
@@ -979,7 +984,11 @@ fn heuristics_report_admissibility_against_the_truth() {
         &t.path,
         &["heuristics", "--json", "--plot", svg.to_str().unwrap()],
     );
-    let surveys = v.as_array().unwrap();
+    // One object, as every command prints, naming the board and the goal.
+    assert_eq!(v["board"], "3x3");
+    assert_eq!(v["goal"], "123456780");
+    assert_eq!(v["positions"], 181_440);
+    let surveys = v["heuristics"].as_array().unwrap();
     assert_eq!(surveys.len(), 4);
     for s in surveys {
         let counts: Vec<u64> = s["by_distance"]

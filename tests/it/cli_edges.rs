@@ -238,7 +238,7 @@ fn stats_lists_a_few_farthest_positions_and_all_in_json() {
     let lines = stdout_lines(&run_query(&t.path, &["stats", "--csv"], 0));
     assert_eq!(
         lines[0],
-        "blank,goal,positions,mean_distance,max_distance,farthest"
+        "blank,goal,positions,mean_distance,max_distance,farthest_count"
     );
     assert_eq!(lines.len(), 10);
     assert!(
@@ -394,4 +394,234 @@ fn a_huge_path_is_named_short() {
         assert!(err.contains('…'), "{err}");
     }
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+/// A negative or out-of-range number is blamed on its flag, with the
+/// flag's range, not on the tiles of a board; `--count 0` is refused as
+/// `/api/random?count=0` is.
+#[test]
+fn numbers_out_of_range_name_their_flag_and_range() {
+    let t = three_by_three();
+    for (args, flag, range) in [
+        (
+            &["batch", "--threads", "-1"][..],
+            "'--threads <N>'",
+            "at least 1 thread",
+        ),
+        (
+            &["random", "--distance", "3", "--seed", "-1"],
+            "'--seed <S>'",
+            "from 0 to",
+        ),
+        (
+            &["solve", "867254301", "--all", "--limit", "-1"],
+            "'--limit <N>'",
+            "from 0 to",
+        ),
+        (
+            &["random", "--distance", "3", "--count", "-5"],
+            "'--count <N>'",
+            "from 1 to",
+        ),
+        (
+            &["random", "--distance", "3", "--count", "0"],
+            "'--count <N>'",
+            "from 1 to",
+        ),
+        (
+            &["compare", "867254301", "--depth-limit", "-1"],
+            "'--depth-limit <D>'",
+            "from 0 to",
+        ),
+        (
+            &["compare", "867254301", "--max-nodes", "0"],
+            "'--max-nodes <N>'",
+            "from 1 to",
+        ),
+        (
+            &["solve", "867254301", "--timeout", "-1"],
+            "'--timeout <SECONDS>'",
+            "above 0 seconds",
+        ),
+        (
+            &["serve", "--port", "-1"],
+            "'--port <PORT>'",
+            "from 0 to 65535",
+        ),
+        (
+            &["serve", "--port", "65536"],
+            "'--port <PORT>'",
+            "from 0 to 65535",
+        ),
+    ] {
+        let out = run_query(&t.path, args, 2);
+        let err = stderr_of(&out);
+        assert!(err.contains(flag) && err.contains(range), "{args:?}: {err}");
+        assert!(!err.contains("tiles count from 0"), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+/// A range beyond the table is named as the range asked for.
+#[test]
+fn a_range_beyond_the_farthest_position_is_named_whole() {
+    let t = three_by_three();
+    expect_code(&t.path, &["random", "--distance", "35..=40"], 2).stderr(
+        "query: no position is 35 to 40 moves from this goal: the maximum distance is 31\n",
+    );
+}
+
+/// A board nested 100,000 lists deep is called that, not a syntax error.
+#[test]
+fn deep_nesting_is_called_nesting() {
+    let t = three_by_three();
+    let deep = "[".repeat(100_000);
+    let err = stderr_of(&run_query(&t.path, &["solve", &deep], 2));
+    assert!(err.contains("lists nested more than 128 deep"), "{err}");
+    assert!(!err.contains("column"), "{err}");
+}
+
+/// `info` says "none" for a table without a path table, in both columns.
+#[test]
+fn info_says_none_where_there_is_no_path_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("2x3.db");
+    run_build_db(&["--board", "2x3", "--no-paths", "-q"], &path, 0);
+    let text = printed(&path, &["info"], 0);
+    let rows: Vec<&str> = text.lines().filter(|l| l.starts_with("2,")).collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    for row in rows {
+        assert!(row.ends_with("none      none"), "{row:?}");
+    }
+}
+
+/// `--goal`'s help speaks of batch lines only on `batch`; `--json`'s help
+/// names the fields, where an installed binary has no guide beside it.
+#[test]
+fn help_says_what_each_command_does_with_goal_and_json() {
+    let help = |command: &str| {
+        let out = crate::util::query_in(Path::new("."))
+            .args([command, "--help"])
+            .output();
+        String::from_utf8(out.unwrap().stdout).unwrap()
+    };
+    for command in [
+        "solve",
+        "random",
+        "stats",
+        "heuristics",
+        "histogram",
+        "compare",
+    ] {
+        let text = help(command);
+        assert!(!text.contains("batch"), "{command}: {text}");
+        assert!(!text.contains("docs/guide.md"), "{command}: {text}");
+    }
+    assert!(help("batch").contains("The goal of lines that give none"));
+    assert!(help("stats").contains("\"farthest\": [every board at the maximum distance]"));
+    assert!(help("heuristics").contains("\"inadmissible\""));
+    assert!(help("random").contains("\"seed\""));
+    assert!(help("histogram").contains("\"counts\""));
+}
+
+/// `stats`: `farthest` is a list of boards in JSON, and the CSV's count of
+/// them is called `farthest_count`.
+#[test]
+fn farthest_means_one_thing() {
+    let t = three_by_three();
+    let v = json_answer(&t.path, &["stats", "--json"]);
+    let lines = stdout_lines(&run_query(&t.path, &["stats", "--csv"], 0));
+    assert!(
+        lines[0].ends_with(",max_distance,farthest_count"),
+        "{}",
+        lines[0]
+    );
+    for (table, record) in v["tables"].as_array().unwrap().iter().zip(&lines[1..]) {
+        let boards = table["farthest"].as_array().unwrap();
+        assert!(boards
+            .iter()
+            .all(|b| b.as_str().is_some_and(|b| b.len() == 9)));
+        assert!(record.ends_with(&format!(",{}", boards.len())), "{record}");
+    }
+}
+
+/// With NPUZZLE_DB naming a file of another board, the advice is to unset
+/// it (naming the file that `query` then opens) or to pass --db, and a
+/// board of the wrong size says where the size came from.
+#[test]
+fn advice_knows_the_file_came_from_npuzzle_db() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("data")).unwrap();
+    std::fs::copy(&temp_db("2x3").path, dir.path().join("data/2x3.db")).unwrap();
+    let env_query = |db: &Path, args: &[&str]| {
+        let mut cmd = crate::util::query_in(dir.path());
+        cmd.env("NPUZZLE_DB", db)
+            .args(args)
+            .assert()
+            .code(2)
+            .stdout("")
+    };
+    env_query(
+        &three_by_three().path,
+        &["--board", "2x3", "solve", "123450"],
+    )
+    .stderr(
+        predicate::str::contains("(from NPUZZLE_DB) holds 3x3 boards, not 2x3 (--board)")
+            .and(predicate::str::contains(
+                "unset NPUZZLE_DB to use data/2x3.db",
+            ))
+            .and(predicate::str::contains("build-db").not()),
+    );
+    // No 2x4 file anywhere: unset it, and build one.
+    env_query(
+        &three_by_three().path,
+        &["--board", "2x4", "solve", "1234 5670"],
+    )
+    .stderr(predicate::str::contains(
+        "unset NPUZZLE_DB, and build a 2x4 database with:",
+    ));
+    env_query(&temp_db("2x3").path, &["solve", "867254301"]).stderr(
+        predicate::str::contains("expected 6 tiles for a 2x3 board")
+            .and(predicate::str::contains("the board size, 2x3, is that of"))
+            .and(predicate::str::contains(
+                "(from NPUZZLE_DB): for another size, unset NPUZZLE_DB",
+            )),
+    );
+}
+
+/// Outside a checkout, advice names a build-db that exists: the one beside
+/// this query (by its path when PATH does not find it), or, where none was
+/// installed, how to install it.
+#[test]
+fn advice_names_a_build_db_that_exists() {
+    let dir = tempfile::tempdir().unwrap();
+    let built = assert_cmd::cargo::cargo_bin("build-db");
+    let err = stderr_of(
+        &crate::util::query_in(dir.path())
+            .env("PATH", "/usr/bin:/bin")
+            .args(["solve", "867254301"])
+            .output()
+            .unwrap(),
+    );
+    assert!(
+        err.contains(&format!("build it with: {} --board 3x3", built.display())),
+        "{err}"
+    );
+    // A query copied alone, as a user might install one binary.
+    let lone = dir.path().join("query");
+    std::fs::copy(assert_cmd::cargo::cargo_bin("query"), &lone).unwrap();
+    let out = std::process::Command::new(&lone)
+        .env_remove("NPUZZLE_DB")
+        .env("XDG_DATA_HOME", dir.path().join(".xdg"))
+        .current_dir(dir.path())
+        .args(["solve", "867254301"])
+        .output()
+        .unwrap();
+    let err = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        err.contains("build-db is not installed beside this query"),
+        "{err}"
+    );
+    assert!(err.contains("cargo install --path build-db"), "{err}");
 }

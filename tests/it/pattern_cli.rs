@@ -102,6 +102,36 @@ fn batch_answers_in_order_with_nodes_and_marks_bad_lines() {
     );
 }
 
+/// A line whose search ran past `--timeout` parsed and is solvable: its
+/// record keeps both boards, and its reason says it timed out. The search
+/// needs 2,207 nodes and checks its deadline after 1,024, so a deadline of
+/// a nanosecond always stops it.
+#[test]
+fn a_timed_out_batch_line_keeps_its_boards() {
+    let db = pattern_file("3x4", "6-5");
+    let (start, goal) = ("0 11 10 9 8 7 6 5 4 3 1 2", "1 2 3 4 5 6 7 8 9 10 11 0");
+    let input = format!("{start}\t{goal}\n");
+    let args = ["--board", "3x4", "batch", "--timeout", "1e-9"];
+    let json = json_lines(&run_batch(&db, &args, input.clone(), 2));
+    assert_eq!(json[0]["start"], start);
+    assert_eq!(json[0]["goal"], goal);
+    assert_eq!(json[0]["solvable"], true);
+    assert_eq!(json[0]["distance"], serde_json::Value::Null);
+    let reason = json[0]["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with("timed out after 0.000000001 s (--timeout)"),
+        "{reason}"
+    );
+    assert!(json[0]["nodes"].as_u64().unwrap() >= 1024);
+    let csv = stdout_of(&run_batch(&db, &[&args[..], &["--csv"]].concat(), input, 2));
+    let record = csv.lines().nth(1).unwrap();
+    assert!(
+        record.starts_with(&format!("{start},{goal},true,,,\"timed out after")),
+        "{record}"
+    );
+    assert!(record.ends_with("nodes\","), "{record}");
+}
+
 #[test]
 fn commands_that_need_a_complete_table_refuse_and_say_why() {
     let db = pattern_file("3x3", "4-4");

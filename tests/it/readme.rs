@@ -155,6 +155,28 @@ fn the_guide_examples_print_what_they_show() {
     assert!(run_page(&root.join("docs/guide.md")) >= 20);
 }
 
+/// The licence every manifest names is the one in LICENSE, and the
+/// changelog has a heading for the version the manifests carry.
+#[test]
+fn the_licence_and_changelog_match_the_manifests() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read = |name: &str| std::fs::read_to_string(root.join(name)).unwrap();
+    assert!(read("LICENSE").starts_with("MIT License\n"));
+    for manifest in [
+        "Cargo.toml",
+        "query/Cargo.toml",
+        "build-db/Cargo.toml",
+        "python/Cargo.toml",
+    ] {
+        let text = read(manifest);
+        assert!(text.contains("license = \"MIT\""), "{manifest}");
+        assert!(text.contains("version = \"0.1.0\""), "{manifest}");
+    }
+    assert!(read("python/pyproject.toml").contains("license = { text = \"MIT\" }"));
+    let changelog = read("CHANGELOG.md");
+    assert!(changelog.contains("\n## 0.1.0 — "), "{changelog}");
+}
+
 #[test]
 fn the_example_matcher_allows_elisions_and_times_only() {
     let expected: Vec<String> = ["built x in 21.2 ms", "…", "end"]

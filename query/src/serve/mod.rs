@@ -28,6 +28,7 @@ pub use api::router;
 pub use boards::discover;
 pub use conn::{serve, Limits};
 
+use crate::numbers::whole;
 use npuzzle::Shape;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -37,7 +38,7 @@ use std::time::Duration;
 #[derive(clap::Args)]
 pub struct ServeArgs {
     /// The port to listen on; 0 picks a free one (and prints it).
-    #[arg(short, long, default_value_t = 8080)]
+    #[arg(short, long, default_value_t = 8080, value_parser = whole(0..=u16::MAX), allow_negative_numbers = true)]
     port: u16,
     /// The address to listen on: an IP address, or `localhost`. Anything but
     /// loopback makes the page reachable from other machines.
