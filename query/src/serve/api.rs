@@ -528,7 +528,7 @@ async fn random(State(server): State<Shared>, p: Params) -> Result<Response, Api
             Ok(n) if (1..=MAX_COUNT).contains(&n) => n,
             _ => {
                 return Err(ApiError::bad(format!(
-                    "bad count {text:?}: a whole number from 1 to {MAX_COUNT}"
+                    "bad count {text:?}: count must be from 1 to {MAX_COUNT}"
                 )))
             }
         },
@@ -537,7 +537,7 @@ async fn random(State(server): State<Shared>, p: Params) -> Result<Response, Api
         None => rand::random(),
         Some(text) => text.parse::<u64>().map_err(|_| {
             ApiError::bad(format!(
-                "bad seed {text:?}: a whole number from 0 to {}",
+                "bad seed {text:?}: seed must be from 0 to {}",
                 u64::MAX
             ))
         })?,

@@ -421,10 +421,22 @@ fn each_error_has_its_status_and_a_json_message() {
         ),
         ("/api/random?distance=x", "bad distance"),
         ("/api/random?distance=40", "maximum distance is 31"),
-        ("/api/random?distance=20&count=0", "bad count"),
-        ("/api/random?distance=20&count=1001", "bad count"),
+        // A count of 0 is refused everywhere, in the command line's words.
+        (
+            "/api/random?distance=20&count=0",
+            "bad count \"0\": count must be from 1 to 1000",
+        ),
+        ("/api/random?count=0", "count must be from 1 to 1000"),
+        (
+            "/api/random?distance=20&count=1001",
+            "count must be from 1 to 1000",
+        ),
+        ("/api/random?count=-5", "count must be from 1 to 1000"),
         ("/api/random?distance=1&count=3", "only 2 lie"),
-        ("/api/random?distance=20&seed=-1", "bad seed"),
+        (
+            "/api/random?distance=20&seed=-1",
+            "bad seed \"-1\": seed must be from 0 to 18446744073709551615",
+        ),
     ];
     let not_found: &[(&str, &str)] = &[
         ("/api/solve?board=3x4&start=1", "no 3x4 database is served"),
