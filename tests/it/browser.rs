@@ -28,8 +28,28 @@ impl Drop for Killed {
 /// its URL.
 struct Server {
     _dir: tempfile::TempDir,
-    _child: Killed,
+    child: Option<Killed>,
+    args: Vec<String>,
     url: String,
+}
+
+impl Server {
+    /// Stops the server, as Ctrl-C would.
+    fn stop(&mut self) {
+        self.child = None;
+    }
+
+    /// Starts the server again, on the same port and files.
+    fn start_again(&mut self) {
+        assert!(self.child.is_none(), "the server is running");
+        let port = self.url.trim_end_matches('/').rsplit(':').next().unwrap();
+        let mut args = self.args.clone();
+        let at = args.iter().position(|a| a == "--port").unwrap();
+        args[at + 1] = port.to_string();
+        let (child, url) = run_serve(&args);
+        assert_eq!(url, self.url);
+        self.child = Some(child);
+    }
 }
 
 fn server() -> Server {
@@ -85,8 +105,19 @@ fn server_4x4() -> Server {
     spawn(dir, &args)
 }
 
-/// `query ARGS` (a `serve`), once it prints its URL.
+/// `query ARGS` (a `serve`) over the files in `dir`, once it prints its URL.
 fn spawn(dir: tempfile::TempDir, args: &[String]) -> Server {
+    let (child, url) = run_serve(args);
+    Server {
+        _dir: dir,
+        child: Some(child),
+        args: args.to_vec(),
+        url,
+    }
+}
+
+/// `query ARGS` (a `serve`) and the URL it prints.
+fn run_serve(args: &[String]) -> (Killed, String) {
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("query"))
         .args(args)
         .stdout(Stdio::piped())
@@ -98,11 +129,7 @@ fn spawn(dir: tempfile::TempDir, args: &[String]) -> Server {
         .read_line(&mut line)
         .unwrap();
     assert!(line.starts_with("http://127.0.0.1:"), "{line:?}");
-    Server {
-        _dir: dir,
-        _child: Killed(child),
-        url: line.trim().to_string(),
-    }
+    (Killed(child), line.trim().to_string())
 }
 
 /// A GET to the server's API, parsed.
@@ -178,7 +205,7 @@ async fn browser() -> (Killed, Client, tempfile::TempDir) {
 /// What keeps a test's page alive: the server, chromedriver and the
 /// browser's profile folder.
 struct Session {
-    _server: Server,
+    server: Server,
     _driver: Killed,
     _profile: tempfile::TempDir,
 }
@@ -196,7 +223,7 @@ async fn open_page_of(server: Server) -> (Session, Client, String) {
     c.goto(&url).await.unwrap();
     settle(&c).await;
     let session = Session {
-        _server: server,
+        server,
         _driver: driver,
         _profile: profile,
     };
@@ -403,6 +430,8 @@ async fn play_in_a_real_browser() {
         closer,
         "the hint stays until the next move"
     );
+    // From the top of the page, which "Play this", low in the panel, scrolled.
+    c.execute("window.scrollTo(0, 0);", vec![]).await.unwrap();
     let shot = c.screenshot().await.unwrap();
     let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/serve.png");
     std::fs::write(&docs, shot).unwrap();
@@ -476,6 +505,126 @@ async fn a_bad_custom_board_shows_the_command_lines_error() {
         assert!(shown_error.starts_with(says), "{start}: {shown_error:?}");
         // The game in play is left as it was.
         assert_eq!(shown(&c).await, before);
+    }
+    c.close().await.unwrap();
+}
+
+/// The red banner's text, when it is shown.
+async fn banner(c: &Client) -> Option<String> {
+    match displayed(c, "error").await {
+        true => Some(text(c, "error").await),
+        false => None,
+    }
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn a_server_that_stops_is_said_plainly_and_the_banner_clears_when_it_is_back() {
+    let (mut session, c, url) = open_page().await;
+    // Two moves from the goal.
+    custom(&c, "123405786").await;
+    let (d, _) = check_distance(&c, &url).await;
+    assert_eq!(d, 2);
+    assert_eq!(banner(&c).await, None);
+
+    // The server stops; two moves are made meanwhile, the second to a
+    // position whose distance the page never learnt.
+    session.server.stop();
+    for _ in 0..2 {
+        click_and_settle(&c, Locator::Css("#board .tile.movable")).await;
+    }
+    let said = banner(&c).await.expect("a banner while the server is away");
+    assert!(said.contains("The server is not answering"), "{said}");
+    assert!(!said.contains("Failed to fetch"), "{said}");
+
+    // Back: the next answer clears the banner, and the game plays on to
+    // the goal with its report.
+    session.server.start_again();
+    for step in 0.. {
+        if shown_distance(&c).await == Some(0) {
+            break;
+        }
+        assert!(step < 10, "not at the goal after {step} solver's moves");
+        click_and_settle(&c, Locator::Id("solve-step")).await;
+        assert_eq!(banner(&c).await, None);
+    }
+    wait_for_report(&c).await;
+    let moves: u64 = text(&c, "move-count").await.parse().unwrap();
+    assert_eq!(report(&c).await.0, moves);
+    assert_eq!(report(&c).await.1, 2);
+    assert_eq!(banner(&c).await, None);
+    c.close().await.unwrap();
+}
+
+/// The distance shown, when it is known.
+async fn shown_distance(c: &Client) -> Option<u64> {
+    text(c, "distance").await.parse().ok()
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn another_board_size_starts_your_own_start_and_goal_afresh() {
+    let (_session, c, _url) = open_page().await;
+    custom(&c, "867254301").await;
+    let goal = c.find(Locator::Id("custom-goal")).await.unwrap();
+    goal.send_keys("123456780").await.unwrap();
+    let select = c.find(Locator::Id("board-size")).await.unwrap();
+    select.select_by_value("2x3").await.unwrap();
+    settle(&c).await;
+    for id in ["custom-start", "custom-goal"] {
+        let field = c.find(Locator::Id(id)).await.unwrap();
+        assert_eq!(
+            field.prop("value").await.unwrap().as_deref(),
+            Some(""),
+            "{id}"
+        );
+        let example = field.attr("placeholder").await.unwrap().unwrap();
+        assert_eq!(example.len(), 6, "{id}: {example}");
+    }
+    // "Play this" with nothing typed says what to type, for this board.
+    click_and_settle(&c, Locator::Id("custom-set")).await;
+    let error = text(&c, "custom-error").await;
+    assert!(
+        error.starts_with("Type a start position first: a 2x3 board, such as "),
+        "{error}"
+    );
+    // And a 2x3 start plays.
+    custom(&c, "123405").await;
+    assert_eq!(shown(&c).await, (1, "123405".to_string()));
+    assert!(!displayed(&c, "custom-error").await);
+    c.close().await.unwrap();
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn the_histogram_is_in_view_in_a_1200_by_900_window() {
+    let (_session, c, url) = open_page().await;
+    c.set_window_size(1200, 900).await.unwrap();
+    c.goto(&url).await.unwrap();
+    settle(&c).await;
+    for size in ["3x3", "2x3"] {
+        let select = c.find(Locator::Id("board-size")).await.unwrap();
+        select.select_by_value(size).await.unwrap();
+        settle(&c).await;
+        let bottom = c
+            .execute(
+                "return [document.getElementById('histogram-card').getBoundingClientRect().bottom, \
+                 window.innerHeight];",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let bottom = bottom.as_array().unwrap();
+        let (bottom, height) = (bottom[0].as_f64().unwrap(), bottom[1].as_f64().unwrap());
+        // The window's own bars take their share of the 900 pixels.
+        assert!(
+            bottom <= height,
+            "{size}: the histogram ends at {bottom} px, the window shows {height}"
+        );
+        let shot = c.screenshot().await.unwrap();
+        let path =
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("serve-{size}-1200x900.png"));
+        std::fs::write(path, shot).unwrap();
     }
     c.close().await.unwrap();
 }

@@ -10,11 +10,14 @@
 //! | `/api/histogram` | `histogram --json`                              |
 //!
 //! Parameters take the command line's names: `board` (`3x3` by default),
-//! `start`, `goal`, `distance`, `count`, `seed`. Errors are
-//! `{"error": "…"}` with 400 (a bad parameter), 404 (no such board, table or
-//! page, or complete tables needed where a pattern database is served), 422
-//! (unsolvable: the body is then also `solve --json`'s answer) or 503 (a
-//! search that ran out of the server's `--timeout`).
+//! `start`, `goal`, `distance`, `count`, `seed`. Every answer but a 200 is
+//! `{"error": "…"}`: 400 (a bad parameter), 404 (no such board, table or
+//! page, or complete tables needed where a pattern database is served), 405
+//! (a method other than GET), 408 (no answer in time), 413 and 414 (a body or
+//! query string over the limits), 422 (unsolvable: the body is then also
+//! `solve --json`'s answer) or 503 (a search that ran out of the server's
+//! `--timeout`). The connection layer answers what never reaches the routes
+//! (a head it cannot read or that is too large) in the same form.
 //!
 //! Answers run off the async threads: a search over pattern databases
 //! takes every core for up to the timeout, and stops there, or as soon as
@@ -22,9 +25,10 @@
 
 use super::boards::Boards;
 use super::kind::{self, Budget, Db};
+use axum::body::HttpBody;
 use axum::extract::{FromRequestParts, Query, Request, State};
 use axum::http::request::Parts;
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -61,8 +65,9 @@ struct Server {
 type Shared = Arc<Server>;
 
 /// The whole application: pages, API, limits and headers. A request that
-/// searches gives up after `timeout`.
-pub fn router(boards: Boards, timeout: Duration) -> Router {
+/// searches gives up after `timeout`; any request unanswered after
+/// `answer_within` is answered 408.
+pub fn router(boards: Boards, timeout: Duration, answer_within: Duration) -> Router {
     let boards_json = serde_json::to_vec(&boards_json(&boards, timeout)).expect("serializes");
     let state = Arc::new(Server {
         boards,
@@ -88,43 +93,83 @@ pub fn router(boards: Boards, timeout: Duration) -> Router {
         .route("/api/moves", get(moves))
         .route("/api/random", get(random))
         .route("/api/histogram", get(histogram))
+        // After the routes: it applies to those already added.
+        .method_not_allowed_fallback(method_not_allowed)
         .fallback(not_found)
         .with_state(state)
-        .layer(tower_http::limit::RequestBodyLimitLayer::new(MAX_BODY))
+        .layer(middleware::from_fn_with_state(answer_within, in_time))
         .layer(middleware::from_fn(limits_and_headers))
 }
 
-/// A 414 for a query string over [`MAX_QUERY`]; on every answer, headers
-/// that keep the page to its own files.
+/// Headers on every answer: they keep the page to its own three files.
+const HEADERS: [(header::HeaderName, &str); 4] = [
+    (
+        header::CONTENT_SECURITY_POLICY,
+        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; \
+         base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    ),
+    (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+    (header::REFERRER_POLICY, "no-referrer"),
+    (header::CACHE_CONTROL, "no-store"),
+];
+
+/// A 414 for a query string over [`MAX_QUERY`], a 413 for a body over
+/// [`MAX_BODY`] or of a length not given in advance (no route reads one, so
+/// it is judged by its length); on every answer, [`HEADERS`].
 async fn limits_and_headers(request: Request, next: Next) -> Response {
     let query = request.uri().query().map_or(0, str::len);
+    let body = request.body().size_hint().upper();
     let mut response = if query > MAX_QUERY {
         ApiError::new(
             StatusCode::URI_TOO_LONG,
             format!("the query string is {query} bytes; at most {MAX_QUERY} are read"),
         )
         .into_response()
+    } else if body.is_none_or(|length| length > MAX_BODY as u64) {
+        let length = match body {
+            Some(length) => format!("{length} bytes"),
+            None => "of a length not given in advance (no Content-Length)".into(),
+        };
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the request body is {length}; at most {MAX_BODY} bytes are accepted"),
+        )
+        .into_response()
     } else {
         next.run(request).await
     };
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(
-            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; \
-             base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-        ),
-    );
-    headers.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    headers.insert(
-        header::REFERRER_POLICY,
-        HeaderValue::from_static("no-referrer"),
-    );
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    for (name, value) in HEADERS {
+        response
+            .headers_mut()
+            .insert(name, HeaderValue::from_static(value));
+    }
     response
+}
+
+/// A 408 for a request not answered within `limit`: a backstop past the
+/// search's own deadline, which answers first, with a 503. Dropping the
+/// answer under way stops its search.
+async fn in_time(State(limit): State<Duration>, request: Request, next: Next) -> Response {
+    match tokio::time::timeout(limit, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            format!(
+                "no answer within {} s: the server gave up on this request",
+                limit.as_secs_f64()
+            ),
+        )
+        .into_response(),
+    }
+}
+
+/// A route asked by a method other than GET (or HEAD): a 405 in JSON. The
+/// router adds the `Allow` header.
+async fn method_not_allowed(method: Method) -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!("{method} is not answered: the page and the API take GET (or HEAD)"),
+    )
 }
 
 fn asset(content_type: &'static str, text: &'static str) -> Response {
@@ -154,6 +199,26 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         json_response(self.status, self.body.to_string().into_bytes())
+    }
+}
+
+impl ApiError {
+    /// The answer as bytes for the socket, with the headers of every other
+    /// answer, closing the connection: for the connection layer, which
+    /// answers requests that never reach the routes.
+    pub(super) fn to_http(&self) -> Vec<u8> {
+        let body = self.body.to_string();
+        let mut head = format!(
+            "HTTP/1.1 {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
+             connection: close\r\n",
+            self.status,
+            body.len()
+        );
+        for (name, value) in HEADERS {
+            head.push_str(&format!("{name}: {value}\r\n"));
+        }
+        head.push_str("\r\n");
+        (head + &body).into_bytes()
     }
 }
 
@@ -463,7 +528,7 @@ async fn random(State(server): State<Shared>, p: Params) -> Result<Response, Api
             Ok(n) if (1..=MAX_COUNT).contains(&n) => n,
             _ => {
                 return Err(ApiError::bad(format!(
-                    "bad count {text:?}: a whole number from 1 to {MAX_COUNT}"
+                    "bad count {text:?}: count must be from 1 to {MAX_COUNT}"
                 )))
             }
         },
@@ -472,7 +537,7 @@ async fn random(State(server): State<Shared>, p: Params) -> Result<Response, Api
         None => rand::random(),
         Some(text) => text.parse::<u64>().map_err(|_| {
             ApiError::bad(format!(
-                "bad seed {text:?}: a whole number from 0 to {}",
+                "bad seed {text:?}: seed must be from 0 to {}",
                 u64::MAX
             ))
         })?,

@@ -1,12 +1,18 @@
 //! The accept loop: one HTTP/1.1 connection per task, a header timeout for
 //! clients that stall, and a clean stop.
 //!
-//! hyper closes a connection whose request head does not arrive in time,
-//! without a word. A client that sent part of a request deserves a 408, so
-//! the socket is shared between hyper and this loop: when hyper gives up on
-//! a half-sent request, the loop writes the 408 itself. A connection that
-//! idles between requests (keep-alive) is closed silently, as everywhere.
+//! hyper answers what it cannot hand to the routes by itself: a request head
+//! it cannot read (400) or that is too large (431), with an empty body; and
+//! it closes a connection whose request head does not arrive in time,
+//! without a word. Every answer of the server is JSON, and a client that sent
+//! part of a request deserves a 408, so the socket is shared between hyper
+//! and this loop: hyper's own answer is held back, and when the connection
+//! ends, the loop writes the JSON one in its place, or the 408. A connection
+//! that idles between requests (keep-alive) is closed silently, as
+//! everywhere.
 
+use super::api::ApiError;
+use axum::http::StatusCode;
 use axum::Router;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -15,20 +21,18 @@ use hyper_util::service::TowerToHyperService;
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU8, Ordering};
 use std::sync::Arc;
 use std::task::{ready, Context, Poll};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 
-/// The server's limits in time and size.
+/// The server's limits in time for a connection.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     /// How long a client may take to send a request's head.
     pub header_read: Duration,
-    /// How long one request may take to be answered.
-    pub handler: Duration,
     /// How long open connections get to finish at a stop.
     pub shutdown_grace: Duration,
 }
@@ -37,15 +41,19 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits {
             header_read: Duration::from_secs(10),
-            handler: Duration::from_secs(10),
             shutdown_grace: Duration::from_secs(3),
         }
     }
 }
 
-/// The largest request head hyper buffers (request line and headers); a
-/// larger one is answered 431 (or 414 for a long request line).
-const MAX_HEAD: usize = 16 * 1024;
+/// The largest request head read (request line and headers); a larger one
+/// is answered 431.
+pub const MAX_HEAD: usize = 16 * 1024;
+
+/// The most headers a request may have: as many as a head of [`MAX_HEAD`]
+/// can hold (the shortest line, `a:` and a line feed, is 3 bytes), so that
+/// its size is the one limit.
+const MAX_HEADERS: usize = MAX_HEAD / 3;
 
 /// Serves `router` on `listener` until `stop` completes, then lets open
 /// connections finish for `limits.shutdown_grace` at most.
@@ -55,15 +63,13 @@ pub async fn serve(
     limits: Limits,
     stop: impl Future<Output = ()>,
 ) {
-    let router = router.layer(tower_http::timeout::TimeoutLayer::with_status_code(
-        axum::http::StatusCode::REQUEST_TIMEOUT,
-        limits.handler,
-    ));
     let mut builder = http1::Builder::new();
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header_read)
-        .max_buf_size(MAX_HEAD);
+        .max_buf_size(MAX_HEAD)
+        .max_header_size(MAX_HEAD)
+        .max_headers(MAX_HEADERS);
     let graceful = GracefulShutdown::new();
     tokio::pin!(stop);
     loop {
@@ -79,16 +85,19 @@ pub async fn serve(
                     }
                 };
                 let _ = stream.set_nodelay(true);
-                let socket = Arc::new(Socket { stream, partial: AtomicBool::new(false) });
+                let socket = Arc::new(Socket::new(stream));
                 let io = TokioIo::new(SharedIo(socket.clone()));
-                let service = TowerToHyperService::new(router.clone());
+                let service = TowerToHyperService::new(MarkingRouter {
+                    router: router.clone(),
+                    socket: socket.clone(),
+                });
                 let connection = graceful.watch(builder.serve_connection(io, service));
                 tokio::spawn(async move {
                     if let Err(e) = connection.await {
-                        if e.is_timeout() && socket.partial.load(Ordering::Relaxed) {
+                        if let Some(answer) = socket.unanswered(&e, limits) {
                             let _ = tokio::time::timeout(
                                 Duration::from_secs(1),
-                                socket.write_all(&request_timeout()),
+                                socket.write_all(&answer.to_http()),
                             )
                             .await;
                         }
@@ -102,16 +111,38 @@ pub async fn serve(
     let _ = tokio::time::timeout(limits.shutdown_grace, graceful.shutdown()).await;
 }
 
-/// The answer to a client that stalled in the middle of a request head.
-fn request_timeout() -> Vec<u8> {
-    let body = r#"{"error":"the request did not arrive in time"}"#;
-    format!(
-        "HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n\
-         content-length: {}\r\nconnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .into_bytes()
+/// The router as hyper's service, marking on the socket each request that
+/// reaches it: what hyper writes for such a request is the router's answer.
+#[derive(Clone)]
+struct MarkingRouter {
+    router: Router,
+    socket: Arc<Socket>,
 }
+
+impl<B> tower::Service<hyper::Request<B>> for MarkingRouter
+where
+    Router: tower::Service<hyper::Request<B>>,
+{
+    type Response = <Router as tower::Service<hyper::Request<B>>>::Response;
+    type Error = <Router as tower::Service<hyper::Request<B>>>::Error;
+    type Future = <Router as tower::Service<hyper::Request<B>>>::Future;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        tower::Service::<hyper::Request<B>>::poll_ready(&mut self.router, cx)
+    }
+
+    fn call(&mut self, request: hyper::Request<B>) -> Self::Future {
+        self.socket.phase.store(ROUTED, Ordering::Relaxed);
+        self.router.call(request)
+    }
+}
+
+/// The phases of an exchange, as [`Socket::phase`] holds them: no request
+/// with the router (what hyper writes then is its own answer), one handed
+/// to it, its answer being written.
+const IDLE: u8 = 0;
+const ROUTED: u8 = 1;
+const ANSWERING: u8 = 2;
 
 /// A connection's socket, shared between hyper and the accept loop.
 struct Socket {
@@ -119,9 +150,22 @@ struct Socket {
     /// Whether bytes of a request arrived since the last response was
     /// written: a timeout then cut a request short.
     partial: AtomicBool,
+    /// Where the exchange is: [`IDLE`], [`ROUTED`] or [`ANSWERING`].
+    phase: AtomicU8,
+    /// The status of the answer hyper wrote by itself, held back (0: none).
+    withheld: AtomicU16,
 }
 
 impl Socket {
+    fn new(stream: TcpStream) -> Socket {
+        Socket {
+            stream,
+            partial: AtomicBool::new(false),
+            phase: AtomicU8::new(IDLE),
+            withheld: AtomicU16::new(0),
+        }
+    }
+
     async fn write_all(&self, mut bytes: &[u8]) -> io::Result<()> {
         while !bytes.is_empty() {
             self.stream.writable().await?;
@@ -133,6 +177,66 @@ impl Socket {
         }
         Ok(())
     }
+
+    /// Whether `bytes`, about to be written, begin hyper's own answer: a
+    /// status line while no request is with the router. Its status is kept
+    /// for [`Socket::unanswered`], and the bytes are dropped. (A client that
+    /// pipelines a bad request behind a good one and does not read the
+    /// first answer can still get hyper's: it follows that answer unsent.)
+    fn withhold(&self, bytes: &[u8]) -> bool {
+        match self.phase.load(Ordering::Relaxed) {
+            IDLE => match status_of(bytes) {
+                Some(status) => {
+                    self.withheld.store(status, Ordering::Relaxed);
+                    true
+                }
+                None => false,
+            },
+            ROUTED => {
+                self.phase.store(ANSWERING, Ordering::Relaxed);
+                false
+            }
+            _ => false,
+        }
+    }
+
+    /// What to write when the connection ended with `e`: hyper's own
+    /// answer, held back, in JSON; or a 408 for a request cut short by the
+    /// header timeout. Nothing for a connection that simply closed.
+    fn unanswered(&self, e: &hyper::Error, limits: Limits) -> Option<ApiError> {
+        let withheld = self.withheld.load(Ordering::Relaxed);
+        if withheld != 0 {
+            let status = StatusCode::from_u16(withheld).ok()?;
+            let message = match status {
+                StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE | StatusCode::URI_TOO_LONG => {
+                    format!(
+                        "the request head (its request line and headers) is over {MAX_HEAD} bytes"
+                    )
+                }
+                _ => format!("not a request this server can read: {e}"),
+            };
+            return Some(ApiError::new(status, message));
+        }
+        if e.is_timeout() && self.partial.load(Ordering::Relaxed) {
+            return Some(ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "the request did not arrive within {} s",
+                    limits.header_read.as_secs_f64()
+                ),
+            ));
+        }
+        None
+    }
+}
+
+/// The status of the response whose status line `bytes` begin with.
+fn status_of(bytes: &[u8]) -> Option<u16> {
+    let rest = bytes
+        .strip_prefix(b"HTTP/1.1 ")
+        .or_else(|| bytes.strip_prefix(b"HTTP/1.0 "))?;
+    let digits = std::str::from_utf8(rest.get(..3)?).ok()?;
+    digits.parse().ok()
 }
 
 /// The socket as hyper's I/O: reads and writes through readiness, as
@@ -166,15 +270,20 @@ impl AsyncRead for SharedIo {
 }
 
 impl SharedIo {
-    /// One write through readiness: `write` is the socket's `try_write` or
-    /// `try_write_vectored`. A write is a response under way, so no request
-    /// is left half-sent.
+    /// One write through readiness of `len` bytes, the first of which are
+    /// `first`: `write` is the socket's `try_write` or `try_write_vectored`.
+    /// A write is a response under way, so no request is left half-sent.
     fn poll_write_with(
         &self,
         cx: &mut Context<'_>,
+        first: &[u8],
+        len: usize,
         write: impl Fn(&TcpStream) -> io::Result<usize>,
     ) -> Poll<io::Result<usize>> {
         let socket = &self.0;
+        if socket.withhold(first) {
+            return Poll::Ready(Ok(len));
+        }
         loop {
             ready!(socket.stream.poll_write_ready(cx))?;
             match write(&socket.stream) {
@@ -195,7 +304,7 @@ impl AsyncWrite for SharedIo {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        self.poll_write_with(cx, |stream| stream.try_write(buf))
+        self.poll_write_with(cx, buf, buf.len(), |stream| stream.try_write(buf))
     }
 
     fn poll_write_vectored(
@@ -203,7 +312,12 @@ impl AsyncWrite for SharedIo {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        self.poll_write_with(cx, |stream| stream.try_write_vectored(bufs))
+        let first = bufs
+            .iter()
+            .find(|b| !b.is_empty())
+            .map_or(&[][..], |b| &b[..]);
+        let len = bufs.iter().map(|b| b.len()).sum();
+        self.poll_write_with(cx, first, len, |stream| stream.try_write_vectored(bufs))
     }
 
     fn is_write_vectored(&self) -> bool {
@@ -211,6 +325,12 @@ impl AsyncWrite for SharedIo {
     }
 
     fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
+        // hyper flushes once all it buffered is written: an answer under way
+        // is complete.
+        let _ =
+            self.0
+                .phase
+                .compare_exchange(ANSWERING, IDLE, Ordering::Relaxed, Ordering::Relaxed);
         Poll::Ready(Ok(()))
     }
 

@@ -12,8 +12,9 @@
 //! - `kind`: complete tables and pattern databases behind the routes: a
 //!   lookup or a search with a deadline, and one refusal for what needs
 //!   complete tables.
-//! - `conn`: the accept loop: HTTP/1.1 connections with a header timeout, a
-//!   408 for a client that stalls in the middle of a request, and a clean
+//! - `conn`: the accept loop: HTTP/1.1 connections with a header timeout and
+//!   a limit on the request head, JSON answers to what never reaches the
+//!   routes (a head that is not HTTP, too large, or cut short), and a clean
 //!   stop.
 //! - `page/`: the page's HTML, CSS and JavaScript, embedded in the binary.
 
@@ -70,7 +71,7 @@ fn parse_timeout(text: &str) -> Result<Duration, String> {
 
 /// How much longer than a search a request may take before the server
 /// answers 408 without it: room to finish writing the answer.
-const HANDLER_MARGIN: Duration = Duration::from_secs(5);
+const ANSWER_MARGIN: Duration = Duration::from_secs(5);
 
 /// An IP address, or `localhost`.
 fn parse_host(text: &str) -> Result<IpAddr, String> {
@@ -135,13 +136,9 @@ pub fn run(
             let _ = tokio::signal::ctrl_c().await;
             eprintln!("query: stopping");
         };
-        // The handler's own limit is a backstop past the search's deadline,
-        // which answers first, with a JSON error.
-        let limits = Limits {
-            handler: args.timeout.saturating_add(HANDLER_MARGIN),
-            ..Limits::default()
-        };
-        serve(listener, router(boards, args.timeout), limits, stop).await;
+        let answer_within = args.timeout.saturating_add(ANSWER_MARGIN);
+        let router = router(boards, args.timeout, answer_within);
+        serve(listener, router, Limits::default(), stop).await;
         anyhow::Ok(())
     })?;
     Ok(crate::Outcome::Success)

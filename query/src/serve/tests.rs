@@ -5,6 +5,7 @@
 //! 3x3 table, and a 4x4 `6-6-3` file).
 
 use super::boards::{Boards, Served};
+use super::conn::MAX_HEAD;
 use super::{router, serve, Limits};
 use clap::Parser;
 use npuzzle::pattern::Partition;
@@ -106,7 +107,6 @@ impl Drop for TestServer {
 fn limits() -> Limits {
     Limits {
         header_read: Duration::from_millis(400),
-        handler: Duration::from_secs(5),
         shutdown_grace: Duration::from_millis(200),
     }
 }
@@ -119,8 +119,19 @@ fn start(paths: &[&Path]) -> TestServer {
     start_with(paths, TIMEOUT)
 }
 
-/// A server over `paths`, whose searches stop after `timeout`.
+/// A server over `paths`, whose searches stop after `timeout`, and which
+/// answers every request within 5 s more.
 fn start_with(paths: &[&Path], timeout: Duration) -> TestServer {
+    start_answering_within(paths, timeout, timeout + Duration::from_secs(5))
+}
+
+/// A server over `paths`, whose searches stop after `timeout`, and which
+/// answers 408 to a request not answered within `answer_within`.
+fn start_answering_within(
+    paths: &[&Path],
+    timeout: Duration,
+    answer_within: Duration,
+) -> TestServer {
     let boards = Boards::new(paths.iter().map(|p| open(p)).collect(), None);
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
@@ -134,11 +145,8 @@ fn start_with(paths: &[&Path], timeout: Duration) -> TestServer {
             .unwrap();
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-            let limits = Limits {
-                handler: timeout + Duration::from_secs(5),
-                ..limits()
-            };
-            serve(listener, router(boards, timeout), limits, async {
+            let router = router(boards, timeout, answer_within);
+            serve(listener, router, limits(), async {
                 let _ = stopped.await;
             })
             .await;
@@ -413,10 +421,22 @@ fn each_error_has_its_status_and_a_json_message() {
         ),
         ("/api/random?distance=x", "bad distance"),
         ("/api/random?distance=40", "maximum distance is 31"),
-        ("/api/random?distance=20&count=0", "bad count"),
-        ("/api/random?distance=20&count=1001", "bad count"),
+        // A count of 0 is refused everywhere, in the command line's words.
+        (
+            "/api/random?distance=20&count=0",
+            "bad count \"0\": count must be from 1 to 1000",
+        ),
+        ("/api/random?count=0", "count must be from 1 to 1000"),
+        (
+            "/api/random?distance=20&count=1001",
+            "count must be from 1 to 1000",
+        ),
+        ("/api/random?count=-5", "count must be from 1 to 1000"),
         ("/api/random?distance=1&count=3", "only 2 lie"),
-        ("/api/random?distance=20&seed=-1", "bad seed"),
+        (
+            "/api/random?distance=20&seed=-1",
+            "bad seed \"-1\": seed must be from 0 to 18446744073709551615",
+        ),
     ];
     let not_found: &[(&str, &str)] = &[
         ("/api/solve?board=3x4&start=1", "no 3x4 database is served"),
@@ -501,8 +521,201 @@ fn hostile_requests_get_a_4xx_and_the_server_goes_on() {
             "{what}: {}",
             String::from_utf8_lossy(&answer[..answer.len().min(300)])
         );
+        json_error(&answer, &what);
         assert_eq!(get(addr, "/api/boards").0, 200, "after {what}");
     }
+}
+
+/// The `error` message of an answer, which must be a JSON error with the
+/// headers of every answer; `what` names the request in a failure.
+fn json_error(answer: &[u8], what: &str) -> String {
+    let text = String::from_utf8_lossy(answer);
+    let (head, body) = text
+        .split_once("\r\n\r\n")
+        .unwrap_or_else(|| panic!("{what}: no head in {text:?}"));
+    let head = head.to_ascii_lowercase();
+    for header in [
+        "content-type: application/json",
+        "content-security-policy: default-src 'self'",
+        "x-content-type-options: nosniff",
+    ] {
+        assert!(head.contains(header), "{what}: no {header:?} in {head}");
+    }
+    let v: serde_json::Value = serde_json::from_str(body)
+        .unwrap_or_else(|e| panic!("{what}: the body is not JSON ({e}): {body:?}"));
+    let error = v["error"].as_str();
+    let error = error.unwrap_or_else(|| panic!("{what}: no error in {v}"));
+    assert!(!error.is_empty(), "{what}");
+    error.to_string()
+}
+
+#[test]
+fn other_methods_get_a_405_in_json_that_names_the_method() {
+    let server = full();
+    for method in ["POST", "PUT", "DELETE", "OPTIONS", "PATCH"] {
+        for path in ["/api/boards", "/api/solve?start=867254301", "/"] {
+            let what = format!("{method} {path}");
+            let answer = exchange(server.addr, &request(method, path));
+            assert_eq!(parse_answer(&answer).0, 405, "{what}");
+            let error = json_error(&answer, &what);
+            assert!(error.starts_with(method), "{what}: {error}");
+            assert!(error.contains("GET"), "{what}: {error}");
+            let head = String::from_utf8_lossy(&answer).to_ascii_lowercase();
+            assert!(head.contains("allow: get,head"), "{what}: {head}");
+        }
+    }
+}
+
+#[test]
+fn absurd_requests_are_answered_in_json_within_the_documented_limits() {
+    let server = full();
+    let addr = server.addr;
+    let head_of = |headers: &str, host: &str| {
+        format!("GET /api/boards HTTP/1.1\r\nHost: {host}\r\n{headers}Connection: close\r\n\r\n")
+    };
+    let short_headers = |n: usize| {
+        let headers = (0..n).map(|i| format!("X-{i}: v\r\n"));
+        head_of(&headers.collect::<String>(), "x")
+    };
+    // The head's size is the limit, not its count of headers: a head of
+    // 16 KiB is read, whatever it holds; a byte more is a 431. Built of the
+    // shortest header lines (`a:` and a line feed), the host padded to size.
+    let head_of_size = |size: usize| {
+        let room = size - head_of("", "x").len();
+        head_of(&"a:\n".repeat(room / 3), &"x".repeat(1 + room % 3))
+    };
+    let at_limit = head_of_size(MAX_HEAD);
+    assert_eq!(at_limit.len(), MAX_HEAD);
+    let over_limit = head_of_size(MAX_HEAD + 1);
+    assert_eq!(over_limit.len(), MAX_HEAD + 1);
+    for (what, request) in [
+        ("100 short headers", short_headers(100)),
+        ("1000 short headers", short_headers(1000)),
+        ("a head of 16 KiB in 3-byte headers", at_limit),
+    ] {
+        let (status, body) = raw(addr, request.as_bytes());
+        assert_eq!(status, 200, "{what}: {body}");
+    }
+    let cases: Vec<(&str, Vec<u8>, u16, &str)> = vec![
+        (
+            "a head one byte over 16 KiB",
+            over_limit.into_bytes(),
+            431,
+            "the request head (its request line and headers) is over 16384 bytes",
+        ),
+        (
+            "10,000 headers",
+            short_headers(10_000).into_bytes(),
+            431,
+            "over 16384 bytes",
+        ),
+        (
+            "a 200,000-character request line",
+            format!("GET /{} HTTP/1.1\r\nHost: x\r\n\r\n", "a".repeat(200_000)).into_bytes(),
+            431,
+            "over 16384 bytes",
+        ),
+        (
+            "a 2 KB body",
+            format!(
+                "GET /api/boards HTTP/1.1\r\nHost: x\r\nContent-Length: 2048\r\n\
+                 Connection: close\r\n\r\n{}",
+                "a".repeat(2048)
+            )
+            .into_bytes(),
+            413,
+            "the request body is 2048 bytes; at most 1024 bytes are accepted",
+        ),
+        (
+            "a body of a terabyte, announced",
+            b"GET /api/boards HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000000\r\n\
+              Connection: close\r\n\r\n"
+                .to_vec(),
+            413,
+            "1000000000000 bytes",
+        ),
+        (
+            "a huge body, sent",
+            [
+                &b"GET /api/boards HTTP/1.1\r\nHost: x\r\nContent-Length: 4000000\r\n\r\n"[..],
+                &vec![b'a'; 4_000_000],
+            ]
+            .concat(),
+            413,
+            "4000000 bytes",
+        ),
+        (
+            "a chunked body",
+            b"GET /api/boards HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\
+              Connection: close\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
+                .to_vec(),
+            413,
+            "a length not given in advance",
+        ),
+        (
+            "garbage",
+            b"GARBAGE\r\n\r\n".to_vec(),
+            400,
+            "not a request this server can read: invalid HTTP method",
+        ),
+        (
+            "a bad Content-Length",
+            b"GET /api/boards HTTP/1.1\r\nHost: x\r\nContent-Length: lots\r\n\r\n".to_vec(),
+            400,
+            "not a request this server can read",
+        ),
+    ];
+    for (what, request, status, message) in cases {
+        let answer = exchange(addr, &request);
+        assert_eq!(parse_answer(&answer).0, status, "{what}");
+        let error = json_error(&answer, what);
+        assert!(
+            error.contains(message),
+            "{what}: {error:?} lacks {message:?}"
+        );
+    }
+    // A head that stops halfway: a 408 in JSON once the header timeout
+    // (0.4 s here) has passed.
+    let mut slow = connect(addr);
+    slow.write_all(b"GET /api/boards HTTP/1.1\r\nHost: x\r\nX-Half: ")
+        .unwrap();
+    let mut answer = Vec::new();
+    let _ = slow.read_to_end(&mut answer);
+    assert_eq!(parse_answer(&answer).0, 408);
+    let error = json_error(&answer, "a head that stops halfway");
+    assert!(error.contains("did not arrive within 0.4 s"), "{error}");
+    assert_eq!(get(addr, "/api/boards").0, 200);
+}
+
+/// The parameters of Korf's first instance (57 moves) and its goal: far
+/// more than a second of search with 6-6-3, even in release.
+fn far_4x4() -> String {
+    let korf1 = enc("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3");
+    let korf_goal = enc("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15");
+    format!("board=4x4&start={korf1}&goal={korf_goal}")
+}
+
+#[test]
+fn a_request_past_its_answer_time_gets_a_408_in_json() {
+    // Searches may take a minute, answers only half a second: the answer's
+    // deadline comes first, and the search stops with it.
+    let server = start_answering_within(
+        &[&files().full_3x3, pattern_4x4()],
+        TIMEOUT,
+        Duration::from_millis(500),
+    );
+    let path = format!("/api/solve?{}", far_4x4());
+    let began = std::time::Instant::now();
+    let answer = exchange(server.addr, &request("GET", &path));
+    assert_eq!(parse_answer(&answer).0, 408);
+    let error = json_error(&answer, &path);
+    assert!(error.contains("no answer within 0.5 s"), "{error}");
+    assert!(
+        began.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        began.elapsed()
+    );
+    assert_eq!(get(server.addr, "/api/solve?start=867254301").0, 200);
 }
 
 #[test]
@@ -830,16 +1043,9 @@ fn a_search_past_the_timeout_answers_503_and_the_server_goes_on() {
         &[&files().full_3x3, pattern_4x4()],
         Duration::from_millis(300),
     );
-    // Korf's first instance (57 moves), in the default goal's frame: far
-    // more than 0.3 s of search with 6-6-3, even in release.
-    let korf1 = enc("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3");
-    let korf_goal = enc("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15");
     for route in ["solve", "moves"] {
         let began = std::time::Instant::now();
-        let (status, v) = get(
-            server.addr,
-            &format!("/api/{route}?board=4x4&start={korf1}&goal={korf_goal}"),
-        );
+        let (status, v) = get(server.addr, &format!("/api/{route}?{}", far_4x4()));
         assert_eq!(status, 503, "{route}: {v}");
         let error = v["error"].as_str().unwrap();
         assert!(

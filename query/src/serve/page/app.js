@@ -42,20 +42,32 @@ function parse(t) {
 // ---- the API ----
 class ApiError extends Error {
   constructor(status, body) {
-    super(body && body.error ? body.error : "HTTP " + status);
+    super(body && body.error ? body.error : `the server answered ${status}, without a message`);
     this.status = status;
     this.body = body;
   }
 }
+// What the page says when no answer comes at all: the browser's own words
+// ("Failed to fetch") mean nothing to a player.
+const NOT_ANSWERING =
+  "The server is not answering: is query serve still running? Your next move tries again.";
+
 async function api(path, params, signal) {
   const query = new URLSearchParams({ board: game.board ? game.board.board : "3x3", ...params });
   game.pending++;
   setBusy();
   try {
-    const response = await fetch(`/api/${path}?${query}`, signal ? { signal } : {});
+    let response;
+    try {
+      response = await fetch(`/api/${path}?${query}`, signal ? { signal } : {});
+    } catch (e) {
+      throw e.name === "AbortError" ? e : new Error(NOT_ANSWERING);
+    }
     let body = null;
     try { body = await response.json(); } catch (_) { /* not JSON */ }
     if (!response.ok) throw new ApiError(response.status, body);
+    // The server answers again: whatever the banner said is over.
+    showError(null);
     return body;
   } finally {
     game.pending--;
@@ -121,7 +133,6 @@ async function newGame(start, goal) {
   game.history = [];
   game.hint = false;
   game.plan = null;
-  showError(null);
   if (complete() && (goalChanged || !game.histogram)) await loadHistogram();
   render();
 }
@@ -149,6 +160,7 @@ async function move(letter, solver = false) {
   const entry = {
     move: letter,
     tile: game.cells[target(game.cells, letter)],
+    board: text(next),
     before,
     after: null,
     solver,
@@ -174,8 +186,8 @@ async function move(letter, solver = false) {
     if (text(game.cells) === text(next)) {
       game.info = info;
       game.distance = info.distance;
-      showError(null);
       render();
+      await learnMissedDistances(epoch);
     }
   } catch (e) {
     if (e.name !== "AbortError") showError(e);
@@ -183,6 +195,20 @@ async function move(letter, solver = false) {
     if (game.movesRequest === request) game.movesRequest = null;
   }
   return true;
+}
+
+// The distances of earlier moves that never got one (made while the server
+// was away, or left behind by a quicker move): the report needs them all.
+async function learnMissedDistances(epoch) {
+  let learnt = false;
+  for (const h of game.history.slice()) {
+    if (h.after !== null) continue;
+    const answer = await api("distance", { start: h.board, goal: text(game.goal) });
+    if (epoch !== game.epoch) return;
+    h.after = answer.distance;
+    learnt = true;
+  }
+  if (learnt) render();
 }
 
 // ---- drawing ----
@@ -394,6 +420,10 @@ async function selectBoard(name) {
   game.histogram = null;
   game.goal = parse(game.board.goal);
   $("board-size").value = name;
+  // The last board's text would not fit this one.
+  $("custom-start").value = "";
+  $("custom-goal").value = "";
+  $("custom-error").hidden = true;
   $("custom-start").placeholder = text(apply(game.goal, "U") || game.goal);
   $("custom-goal").placeholder = game.board.goal;
   const full = complete();
@@ -422,6 +452,12 @@ async function customGame() {
   error.hidden = true;
   const start = $("custom-start").value.trim();
   const goal = $("custom-goal").value.trim() || game.board.goal;
+  if (!start) {
+    error.textContent = `Type a start position first: a ${game.board.board} board, such as ` +
+      `${$("custom-start").placeholder}.`;
+    error.hidden = false;
+    return;
+  }
   try {
     const info = await api("moves", { start, goal });
     await newGame(parse(info.start), parse(info.goal));
