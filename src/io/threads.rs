@@ -1,13 +1,18 @@
 //! How many threads a batch may take: one limit, and one wording of it, for
 //! every face (`query batch --threads`, Python's `threads=`).
 
+use std::sync::OnceLock;
+
 /// Threads per core beyond which more threads only cost memory (each holds
 /// a block of input and one of output) and start-up time.
 pub const THREADS_PER_CORE: usize = 4;
 
 /// This machine's cores, and the most threads a batch can take on it.
 pub fn most_threads() -> (usize, usize) {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // Asked once: finding the cores reads the cgroup's files, tens of
+    // microseconds, more than a small batch from Python takes.
+    static CORES: OnceLock<usize> = OnceLock::new();
+    let cores = *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     (cores, THREADS_PER_CORE * cores)
 }
 
