@@ -15,19 +15,9 @@ import npuzzle
 import numpy as np
 import pytest
 
-from conftest import REPO
+from conftest import korf
 
 KORF_GOAL = " ".join(map(str, range(16)))  # blank top-left, tile k in cell k
-
-
-def korf() -> list[tuple[int, int, str]]:
-    """(number, published optimal length, start) of Korf's 100."""
-    rows = []
-    for line in (REPO / "tests/data/korf100.txt").read_text().splitlines():
-        if line.strip() and not line.startswith("#"):
-            number, length, *cells = line.split()
-            rows.append((int(number), int(length), " ".join(cells)))
-    return rows
 
 
 def easiest(count: int) -> list[tuple[int, int, str]]:
@@ -39,15 +29,6 @@ def pat3(tmp_path_factory: pytest.TempPathFactory, data_home: Path) -> npuzzle.D
     """A 3x3 `4-4` pattern file, with every goal's set (all_goals)."""
     path = tmp_path_factory.mktemp("pat3") / "3x3-44.db"
     return npuzzle.Database(npuzzle.build("3x3", path, partition="4-4", all_goals=True, progress=False))
-
-
-@pytest.fixture(scope="session")
-def db44(data_home: Path) -> npuzzle.Database:
-    """A 4x4 `6-6-3` file built where Database(board="4x4") finds it."""
-    built = npuzzle.build("4x4", partition="6-6-3", progress=False)
-    db = npuzzle.Database(board="4x4")
-    assert db.path == built
-    return db
 
 
 def random_board(rng: random.Random, cells: int) -> str:
