@@ -234,10 +234,11 @@ fn answered_here(count: usize, one_by_one: bool) -> bool {
 
 /// `f(i, moves)` for every position, into a copy of `unanswered` each, over
 /// `threads` workers (one per core when None): this thread and threads of
-/// the pool (this thread alone for one, or when [`answered_here`]). `one_by_one` hands positions
-/// to workers singly (searches, whose times vary a thousandfold), else in
-/// blocks (lookups). Workers stop taking positions once `stop` is set; the
-/// positions they did not reach keep `unanswered`.
+/// the pool (this thread alone for one, or when [`answered_here`]).
+/// `one_by_one` hands positions to workers singly (searches, whose times
+/// vary a thousandfold), else in blocks (lookups). Workers stop taking
+/// positions once `stop` is set; the positions they did not reach keep
+/// `unanswered`.
 fn each<T: Clone + Send>(
     count: usize,
     threads: Option<usize>,

@@ -34,8 +34,9 @@ use pyo3::prelude::*;
 /// given (3x3: `"4-4"`), into `path`, which is then required.
 ///
 /// `progress` draws a bar on stderr (by default where the session is
-/// interactive). Ctrl-C stops the build between two of its steps
-/// (KeyboardInterrupt), leaving no file behind.
+/// interactive). Ctrl-C stops the build between two steps of its search
+/// (KeyboardInterrupt), leaving no file behind: within a second up to 12
+/// cells, longer for the largest pattern tables (4x4's 7-8).
 ///
 /// Raises ParseError when `board` is not a size that has a database,
 /// ArgumentError for a `partition` or `blanks` the board has not (or
