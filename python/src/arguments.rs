@@ -131,12 +131,19 @@ pub fn seconds(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<f64>> {
             "timeout= is a number of seconds, not bool",
         ));
     }
-    obj.extract::<f64>().map(Some).map_err(|_| {
-        errors::argument_type(
+    match obj.extract::<f64>() {
+        Ok(seconds) => Ok(Some(seconds)),
+        // An int past a float's range: no limit at all, or a negative one.
+        Err(_) if obj.cast::<PyInt>().is_ok() => Ok(Some(if obj.lt(0)? {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        })),
+        Err(_) => Err(errors::argument_type(
             obj.py(),
             format!("timeout= is a number of seconds, not {}", type_name(obj)),
-        )
-    })
+        )),
+    }
 }
 
 /// `name=` as text (a `str`), for sizes, partitions and the like.

@@ -1,7 +1,7 @@
 //! `npuzzle.Database` and the answers it gives: each method converts its
 //! arguments, asks the library, and converts the answer back.
 
-use crate::arguments;
+use crate::arguments::{self, Whole};
 use crate::batch::Batch;
 use crate::board::{self, play, to_board, wrap, PyBoard};
 use crate::errors;
@@ -15,7 +15,7 @@ use npuzzle::{
     rules::MAX_TABLE_CELLS, AnswerError, Board, CompleteTables, Database, GoalTable, Move, Shape,
 };
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyRange, PyString};
+use pyo3::types::{PyDict, PyRange, PyString};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
@@ -312,16 +312,20 @@ fn distances_of(obj: &Bound<'_, PyAny>) -> PyResult<std::ops::RangeInclusive<u32
         }
         return parse_distances(&format!("{start}..{stop}")).map_err(bad);
     }
-    if obj.cast::<PyBool>().is_ok() || !obj.is_instance_of::<pyo3::types::PyInt>() {
-        return Err(errors::argument_type(
+    let refused = || {
+        errors::argument_type(
             py,
             format!(
                 "distance= is a whole number of moves, a range, or text (\"20..=25\"), not {}",
                 arguments::type_name(obj)
             ),
-        ));
+        )
+    };
+    match arguments::whole(obj, "distance").map_err(|_| refused())? {
+        Whole::Value(k) => parse_distances(&k.to_string()),
+        Whole::Negative(k) | Whole::TooLarge(k) => parse_distances(&k),
     }
-    parse_distances(&obj.str()?.to_string()).map_err(bad)
+    .map_err(bad)
 }
 
 /// One shortest solution.

@@ -205,6 +205,12 @@ def test_bad_arguments_are_named_with_their_range(db3) -> None:
         db3.random(5, count="2")
     with pytest.raises(npuzzle.ArgumentError, match="board= holds a lone surrogate"):
         npuzzle.Database(board="3x\udc80")
+    # NumPy's integers are whole numbers; an int past a float's range is no
+    # time limit at all (or a negative one).
+    assert db3.distances(db3.random(np.int64(5), count=np.int8(3), seed=np.uint64(1))) == [5, 5, 5]
+    assert db3.distance("867254301", timeout=10**400) == 31
+    with pytest.raises(npuzzle.ArgumentError, match="timeout= is a number of seconds, 0 or more, not -inf"):
+        db3.distance("867254301", timeout=-(10**400))
     # A huge limit lists them all; seeds span all 64 bits.
     assert len(db3.solutions("867254301", limit=10**30)) == 40
     assert db3.random(20, seed=2**64 - 1) == db3.random(20, seed=2**64 - 1)
