@@ -32,6 +32,8 @@ from typing import TYPE_CHECKING, Any
 
 from ._npuzzle import (
     AUTO_BUILD_MAX_CELLS,
+    ArgumentError,
+    ArgumentTypeError,
     Board,
     Check,
     Database,
@@ -54,6 +56,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AUTO_BUILD_MAX_CELLS",
+    "ArgumentError",
+    "ArgumentTypeError",
     "Board",
     "Check",
     "Database",
@@ -89,7 +93,8 @@ _lock = threading.Lock()
 
 def default_database() -> Database:
     """The 3x3 database the module-level functions use, opened (or built)
-    on first use.
+    on first use. Raises DatabaseError when it cannot be (a damaged file,
+    or ``NPUZZLE_DB`` naming a file of another board: the message says).
 
     >>> npuzzle.default_database().board
     '3x3'
@@ -104,6 +109,9 @@ def default_database() -> Database:
 
 def solve(start: _BoardLike, goal: _BoardLike | None = None) -> Solution:
     """One shortest solution on the 3x3 board (see ``Database.solve``).
+    Raises ParseError (a board that cannot be read), ArgumentTypeError (not a
+    board at all), UnsolvableError; DatabaseError when the 3x3 database cannot
+    be opened.
 
     >>> npuzzle.solve("123468750").moves
     'ULDR'
@@ -113,6 +121,9 @@ def solve(start: _BoardLike, goal: _BoardLike | None = None) -> Solution:
 
 def distance(start: _BoardLike, goal: _BoardLike | None = None) -> int:
     """The fewest moves from ``start`` to ``goal`` on the 3x3 board.
+    Raises ParseError (a board that cannot be read), ArgumentTypeError (not a
+    board at all), UnsolvableError; DatabaseError when the 3x3 database cannot
+    be opened.
 
     >>> npuzzle.distance("867254301")
     31
@@ -122,6 +133,8 @@ def distance(start: _BoardLike, goal: _BoardLike | None = None) -> int:
 
 def solvable(start: _BoardLike, goal: _BoardLike | None = None) -> Solvability:
     """Whether ``start`` can reach ``goal``, with the reason when not.
+    Raises ParseError (a board that cannot be read), ArgumentTypeError (not a
+    board at all); DatabaseError when the 3x3 database cannot be opened.
 
     >>> bool(npuzzle.solvable("213456780"))
     False
@@ -131,6 +144,9 @@ def solvable(start: _BoardLike, goal: _BoardLike | None = None) -> Solvability:
 
 def best_moves(position: _BoardLike, goal: _BoardLike | None = None) -> list[str]:
     """Every move that leads one step closer to ``goal``.
+    Raises ParseError (a board that cannot be read), ArgumentTypeError (not a
+    board at all), UnsolvableError; DatabaseError when the 3x3 database cannot
+    be opened.
 
     >>> npuzzle.best_moves("105432786")
     ['D', 'R']
@@ -140,6 +156,9 @@ def best_moves(position: _BoardLike, goal: _BoardLike | None = None) -> list[str
 
 def count_solutions(start: _BoardLike, goal: _BoardLike | None = None) -> int:
     """How many distinct shortest solutions there are.
+    Raises ParseError (a board that cannot be read), ArgumentTypeError (not a
+    board at all), UnsolvableError; DatabaseError when the 3x3 database cannot
+    be opened.
 
     >>> npuzzle.count_solutions("867254301")
     40
@@ -149,6 +168,9 @@ def count_solutions(start: _BoardLike, goal: _BoardLike | None = None) -> int:
 
 def solutions(start: _BoardLike, goal: _BoardLike | None = None, limit: int = 10) -> list[str]:
     """Up to ``limit`` shortest solutions, in alphabetical order.
+    Raises ParseError (a board that cannot be read), ArgumentTypeError,
+    UnsolvableError, ArgumentError (a negative ``limit``); DatabaseError when
+    the 3x3 database cannot be opened.
 
     >>> npuzzle.solutions("105432786")
     ['DRULDRD', 'RDLURDD']
@@ -158,6 +180,8 @@ def solutions(start: _BoardLike, goal: _BoardLike | None = None, limit: int = 10
 
 def histogram(goal: _BoardLike | None = None) -> list[int]:
     """How many 3x3 positions lie at each distance from ``goal``.
+    Raises ParseError (a goal that cannot be read), ArgumentTypeError;
+    DatabaseError when the 3x3 database cannot be opened.
 
     >>> len(npuzzle.histogram())
     32
@@ -169,6 +193,10 @@ def random(
     distance: int | range | str, count: int = 1, seed: int | None = None, goal: _BoardLike | None = None
 ) -> list[Board]:
     """``count`` distinct 3x3 positions drawn uniformly at ``distance``.
+    Raises ArgumentError (no position at ``distance``, a ``count`` below 1 or
+    past the positions there, a ``seed`` outside 0 to 2**64 - 1),
+    ArgumentTypeError, ParseError (the goal); DatabaseError when the 3x3
+    database cannot be opened.
 
     >>> npuzzle.distance(npuzzle.random(20, seed=7)[0])
     20
@@ -178,6 +206,8 @@ def random(
 
 def check(start: _BoardLike, moves: _Moves, goal: _BoardLike | None = None) -> Check:
     """Grades a 3x3 solution against the optimum.
+    Raises ParseError (a board or move that cannot be read), ArgumentTypeError,
+    UnsolvableError; DatabaseError when the 3x3 database cannot be opened.
 
     >>> npuzzle.check("123468750", "ULDR").is_optimal
     True
@@ -189,6 +219,9 @@ def distances(
     positions: _Positions, goal: _BoardLike | None = None, *, threads: int | None = None
 ) -> Any:
     """Distances of many 3x3 positions at once (see ``Database.distances``).
+    Raises ParseError (``positions[i]: ...``), ArgumentTypeError, ArgumentError
+    (``threads`` past 4 per core); Ctrl-C raises KeyboardInterrupt;
+    DatabaseError when the 3x3 database cannot be opened.
 
     >>> npuzzle.distances(["123456708", "123456780"])
     [1, 0]
@@ -200,6 +233,9 @@ def solve_many(
     positions: _Positions, goal: _BoardLike | None = None, *, threads: int | None = None
 ) -> Any:
     """Shortest solutions of many 3x3 positions at once.
+    Raises ParseError (``positions[i]: ...``), ArgumentTypeError, ArgumentError
+    (``threads`` past 4 per core); Ctrl-C raises KeyboardInterrupt;
+    DatabaseError when the 3x3 database cannot be opened.
 
     >>> npuzzle.solve_many(["123456708"])
     ['R']

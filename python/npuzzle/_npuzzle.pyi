@@ -7,9 +7,14 @@ from typing import Any, Protocol, final
 class _ArrayLike(Protocol):
     def tolist(self) -> Any: ...
 
+# A row of tiles. Lists and tuples, not any Sequence[int]: bytes is one, and
+# is refused (decode it to text first). Bools are refused too, though the
+# type system counts them as ints.
+_Row = list[int] | tuple[int, ...]
 # A board in any form: text ("867254301", "867/254/301", "8 6 7 2 5 4 3 0 1",
-# JSON), a flat or nested list or tuple of tiles, a NumPy array, or a Board.
-_BoardLike = str | Board | Sequence[int] | Sequence[Sequence[int]] | _ArrayLike
+# JSON), a flat or nested list or tuple of tiles, a NumPy array (anything
+# whose tolist() gives such a list), or a Board.
+_BoardLike = str | Board | _Row | Sequence[_Row] | _ArrayLike
 # Many boards: a list (or iterable) of boards, or a NumPy integer array of
 # shape (N, cells) or (N, rows, cols).
 _Positions = Iterable[_BoardLike] | _ArrayLike
@@ -24,6 +29,8 @@ __all__ = [
     "MissingTableError",
     "NeedsCompleteTablesError",
     "SearchTimeoutError",
+    "ArgumentError",
+    "ArgumentTypeError",
     "Board",
     "Database",
     "Solution",
@@ -47,6 +54,8 @@ class DatabaseError(Error, OSError): ...
 class MissingTableError(DatabaseError): ...
 class NeedsCompleteTablesError(Error): ...
 class SearchTimeoutError(Error, TimeoutError): ...
+class ArgumentError(Error, ValueError): ...
+class ArgumentTypeError(Error, TypeError): ...
 
 @final
 class Board:

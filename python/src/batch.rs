@@ -4,18 +4,21 @@
 //! items are Python objects); a NumPy array is copied once into bytes and
 //! read without it.
 
-use crate::board::{to_board, PyBoard};
+use crate::arguments::type_name;
+use crate::board::PyBoard;
 use crate::database::PyDatabase;
 use crate::errors;
+use crate::interrupt::interruptible;
 use crate::target::Target;
+use npuzzle::io::most_threads;
 use npuzzle::AnswerError;
 use npuzzle::{Board, Move, Shape};
-use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyByteArray, PyList, PyString};
-use rayon::prelude::*;
-use std::sync::Mutex;
+use rayon::{ThreadPool, ThreadPoolBuilder};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Mutex, OnceLock};
 
 /// Positions as read from Python.
 enum Positions {
@@ -85,12 +88,16 @@ fn read_int(item: &[u8], signed: bool) -> i128 {
     }
 }
 
+/// Positions read between checks for Ctrl-C.
+const SIGNAL_EVERY: usize = 1 << 16;
+
 /// Reads the positions; true when they came as a NumPy array.
 fn read(db: &PyDatabase, obj: &Bound<'_, PyAny>) -> PyResult<(Positions, bool)> {
     let py = obj.py();
     let shape = db.shape();
     if obj.cast::<PyString>().is_ok() || obj.cast::<PyBoard>().is_ok() {
-        return Err(PyTypeError::new_err(
+        return Err(errors::argument_type(
+            py,
             "expected many positions (a list of boards or a NumPy array of shape (N, cells)); \
              for one position, use distance() or solve()",
         ));
@@ -138,10 +145,18 @@ fn read(db: &PyDatabase, obj: &Bound<'_, PyAny>) -> PyResult<(Positions, bool)> 
             ));
         }
         if kind != "U" && kind != "O" && kind != "S" {
-            return Err(PyTypeError::new_err(format!(
-                "an array of positions holds integers (or strings), not {}",
-                dtype.str()?
-            )));
+            let why = if kind == "b" {
+                ": bools are not tiles"
+            } else {
+                ""
+            };
+            return Err(errors::argument_type(
+                py,
+                format!(
+                    "an array of positions holds integers (or strings), not {}{why}",
+                    dtype.str()?
+                ),
+            ));
         }
         // Strings or objects: read one by one, as a list's items are.
         let items = obj.call_method0("tolist")?;
@@ -149,13 +164,30 @@ fn read(db: &PyDatabase, obj: &Bound<'_, PyAny>) -> PyResult<(Positions, bool)> 
         return Ok((positions, true));
     }
     let mut boards = Vec::with_capacity(obj.len().unwrap_or(0));
+    let mut read_one = |i: usize, item: &Bound<'_, PyAny>| {
+        // Millions of items take seconds to read: Ctrl-C is heard meanwhile.
+        if i.is_multiple_of(SIGNAL_EVERY) {
+            py.check_signals()?;
+        }
+        boards.push(db.read_board(item).map_err(|e| at(py, i, e))?);
+        PyResult::Ok(())
+    };
     if let Ok(list) = obj.cast::<PyList>() {
         for (i, item) in list.iter().enumerate() {
-            boards.push(to_board(&item, shape).map_err(|e| at(py, i, e))?);
+            read_one(i, &item)?;
         }
     } else {
-        for (i, item) in obj.try_iter()?.enumerate() {
-            boards.push(to_board(&item?, shape).map_err(|e| at(py, i, e))?);
+        let items = obj.try_iter().map_err(|_| {
+            errors::argument_type(
+                py,
+                format!(
+                    "positions are a list (or any iterable) of boards, or a NumPy array, not {}",
+                    type_name(obj)
+                ),
+            )
+        })?;
+        for (i, item) in items.enumerate() {
+            read_one(i, &item?)?;
         }
     }
     Ok((Positions::Boards(boards), false))
@@ -163,45 +195,92 @@ fn read(db: &PyDatabase, obj: &Bound<'_, PyAny>) -> PyResult<(Positions, bool)> 
 
 /// The error of item `i`, its message prefixed with `positions[i]: `.
 fn at(py: Python<'_>, i: usize, e: PyErr) -> PyErr {
-    let value = e.value(py);
-    let message = value.str().map(|s| s.to_string()).unwrap_or_default();
-    let class = value.get_type();
-    PyErr::from_type(class, (format!("positions[{i}]: {message}"),))
+    errors::reworded(py, e, |message| format!("positions[{i}]: {message}"))
 }
 
-/// `f(i, moves)` for every position, on every core or on `threads` of them;
-/// `one_by_one` hands positions to threads singly (searches, whose times
-/// vary a thousandfold), else in rayon's blocks (lookups).
-fn each<T: Send>(
+/// The pool every batch draws its threads from, started on first use with
+/// as many as a batch may take ([`most_threads`]); a batch of `n` threads
+/// runs on its own thread and `n - 1` of the pool's. One pool rather than
+/// one per count asked for: counts vary from call to call, a pool per count
+/// would add up to thousands of threads on a large machine, and building
+/// one per call costs more than a small batch (the cause of issue 21's hang
+/// at `threads=10000`). Idle threads sleep.
+static POOL: OnceLock<Result<ThreadPool, String>> = OnceLock::new();
+
+/// The batches' pool, started on first use.
+fn pool() -> Result<&'static ThreadPool, String> {
+    POOL.get_or_init(|| {
+        ThreadPoolBuilder::new()
+            .num_threads(most_threads().1)
+            .thread_name(|i| format!("npuzzle-batch-{i}"))
+            .build()
+            .map_err(|e| format!("cannot start the batch's threads: {e}"))
+    })
+    .as_ref()
+    .map_err(Clone::clone)
+}
+
+/// Lookups handed to a worker at a time: a few per worker, so that one that
+/// drew a slow share does not hold up the others, and few enough that
+/// Ctrl-C is seen within a fraction of a millisecond.
+const MOST_LOOKUPS_AT_A_TIME: usize = 4096;
+
+/// True when a batch is one block of lookups or less: over in less time than
+/// starting threads takes (a millisecond at most), so answered on the
+/// calling thread.
+fn answered_here(count: usize, one_by_one: bool) -> bool {
+    !one_by_one && count <= MOST_LOOKUPS_AT_A_TIME
+}
+
+/// `f(i, moves)` for every position, into a copy of `unanswered` each, over
+/// `threads` workers (one per core when None): this thread and threads of
+/// the pool (this thread alone for one, or when [`answered_here`]).
+/// `one_by_one` hands positions to workers singly (searches, whose times
+/// vary a thousandfold), else in blocks (lookups). Workers stop taking
+/// positions once `stop` is set; the positions they did not reach keep
+/// `unanswered`.
+fn each<T: Clone + Send>(
     count: usize,
     threads: Option<usize>,
     one_by_one: bool,
+    stop: &AtomicBool,
+    unanswered: T,
     f: impl Fn(usize, &mut Vec<Move>) -> T + Sync + Send,
 ) -> Result<Vec<T>, String> {
-    let parallel = || {
-        let items = (0..count).into_par_iter();
-        let items = if one_by_one {
-            items.with_max_len(1)
-        } else {
-            items.with_max_len(usize::MAX)
-        };
-        items
-            .map_init(|| Vec::with_capacity(128), |moves, i| f(i, moves))
-            .collect()
+    let threads = threads.unwrap_or_else(|| most_threads().0);
+    let block = if one_by_one {
+        1
+    } else {
+        (count / (4 * threads)).clamp(1, MOST_LOOKUPS_AT_A_TIME)
     };
-    match threads {
-        Some(0) => Err("threads must be at least 1".to_string()),
-        Some(1) => {
-            let mut moves = Vec::with_capacity(128);
-            Ok((0..count).map(|i| f(i, &mut moves)).collect())
+    let mut answers = vec![unanswered; count];
+    // Disjoint blocks of the answers, taken in order by whichever worker is
+    // free.
+    let blocks = Mutex::new(answers.chunks_mut(block).enumerate());
+    let work = || {
+        let mut moves = Vec::with_capacity(128);
+        while !stop.load(Relaxed) {
+            let next = blocks.lock().unwrap_or_else(|e| e.into_inner()).next();
+            let Some((k, answers)) = next else {
+                return;
+            };
+            for (j, answer) in answers.iter_mut().enumerate() {
+                *answer = f(k * block + j, &mut moves);
+            }
         }
-        None => Ok(parallel()),
-        Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .map(|pool| pool.install(parallel))
-            .map_err(|e| e.to_string()),
+    };
+    if answered_here(count, one_by_one) || threads == 1 {
+        work();
+    } else {
+        // This thread is one of the workers; the pool lends the others.
+        pool()?.in_place_scope(|scope| {
+            for _ in 1..threads.min(count) {
+                scope.spawn(|_| work());
+            }
+            work();
+        });
     }
+    Ok(answers)
 }
 
 /// Why a position got no answer.
@@ -283,9 +362,19 @@ fn answer_all<T: Clone + Send + Sync>(
     let target = db.target(py, batch.goal, batch.timeout)?;
     let (shape, threads) = (db.shape(), batch.threads);
     let first = FirstFailure::default();
-    let answers = target
-        .without_gil(py, || {
-            each(positions.len(), threads, target.searches(), |i, moves| {
+    let stop = AtomicBool::new(false);
+    let stop_all = || {
+        stop.store(true, Relaxed);
+        target.cancel();
+    };
+    let answer_each = || {
+        each(
+            positions.len(),
+            threads,
+            target.searches(),
+            &stop,
+            failed.clone(),
+            |i, moves| {
                 let failure = match positions.get(i, shape) {
                     Ok(board) => match answer(&target, &board, moves) {
                         Ok(a) => return a,
@@ -295,9 +384,15 @@ fn answer_all<T: Clone + Send + Sync>(
                 };
                 first.note(i, failure);
                 failed.clone()
-            })
-        })?
-        .map_err(PyValueError::new_err)?;
+            },
+        )
+    };
+    let answers = if answered_here(positions.len(), target.searches()) {
+        py.detach(answer_each)
+    } else {
+        interruptible(py, stop_all, answer_each)?
+    }
+    .map_err(|e| errors::other(py, e))?;
     first.raise(py, db)?;
     Ok((answers, numpy))
 }

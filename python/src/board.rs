@@ -2,12 +2,21 @@
 //! every form the command line reads, lists and tuples (flat or nested),
 //! NumPy arrays, and `Board`s.
 
+use crate::arguments;
 use crate::errors;
 use npuzzle::{parse_board, rules::BoardError, rules::ParseError, Board, Move, Shape};
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyInt, PyList, PyString, PyTuple};
 
 /// A position: which tile is in each cell, row by row, 0 for the blank.
+///
+/// `Board(tiles, board=None)` reads text in any form the command line
+/// reads, a list or tuple of tiles (flat, or one per row), or a NumPy
+/// array; `board` is the size, "RxC" (nested rows give it, else 3x3).
+/// Raises ParseError when the tiles are not a board (bools are not tiles),
+/// ArgumentTypeError when they are of a type a board cannot be (bytes:
+/// decode them first).
 ///
 /// >>> b = Board("867254301")
 /// >>> b
@@ -16,6 +25,8 @@ use pyo3::types::{PyList, PyString, PyTuple};
 /// 8 6 7
 /// 2 5 4
 /// 3 _ 1
+/// >>> Board([[1, 2, 3], [4, 0, 5]]).size
+/// '2x3'
 #[pyclass(module = "npuzzle", name = "Board", frozen, eq, hash)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PyBoard {
@@ -28,12 +39,21 @@ pub fn shape_of(py: Python<'_>, text: &str) -> PyResult<Shape> {
     text.parse::<Shape>().map_err(|e| errors::parse(py, e))
 }
 
+/// `board=`: a size, "RxC".
+pub fn size(obj: &Bound<'_, PyAny>) -> PyResult<Shape> {
+    shape_of(obj.py(), &arguments::text(obj, "board")?)
+}
+
 /// Reads a board of `shape` from any accepted form.
 #[inline]
 pub fn to_board(obj: &Bound<'_, PyAny>, shape: Shape) -> PyResult<Board> {
     let py = obj.py();
     if let Ok(text) = obj.cast::<PyString>() {
-        return parse_board(text.to_str()?, shape).map_err(|e| errors::parse(py, e));
+        let Ok(text) = text.to_str() else {
+            let why = arguments::text_of(text).err().unwrap_or_default();
+            return Err(errors::parse(py, format!("the board {why}")));
+        };
+        return parse_board(text, shape).map_err(|e| errors::parse(py, e));
     }
     if let Ok(board) = obj.cast::<PyBoard>() {
         let board = board.get().board;
@@ -80,8 +100,10 @@ fn check_rows(py: Python<'_>, shape: Shape, rows: &[usize]) -> PyResult<()> {
     }
 }
 
-/// The items of a list, a tuple, or anything with `tolist()` (NumPy
-/// arrays); `None` for other objects.
+/// The items of a list, a tuple, or an array (anything whose `tolist()`
+/// gives a list: NumPy arrays); `None` for other objects. Ints and strings
+/// are turned away first: probing them for `tolist` would raise and catch
+/// an AttributeError, several times the cost of a whole lookup.
 fn items_of<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Vec<Bound<'py, PyAny>>>> {
     if let Ok(list) = obj.cast::<PyList>() {
         return Ok(Some(list.iter().collect()));
@@ -89,13 +111,49 @@ fn items_of<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Vec<Bound<'py, PyAn
     if let Ok(tuple) = obj.cast::<PyTuple>() {
         return Ok(Some(tuple.iter().collect()));
     }
-    if obj.hasattr("__array_interface__")? || obj.hasattr("__array__")? {
-        let list = obj.call_method0("tolist")?;
-        if list.cast::<PyList>().is_ok() {
-            return items_of(&list);
-        }
+    if obj.cast::<PyInt>().is_ok() || obj.cast::<PyString>().is_ok() {
+        return Ok(None);
     }
-    Ok(None)
+    let py = obj.py();
+    // Called rather than looked up first: one attribute lookup, not two.
+    match obj.call_method0(intern!(py, "tolist")) {
+        Ok(list) if list.cast::<PyList>().is_ok() => items_of(&list),
+        Ok(_) => Ok(None),
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyAttributeError>(py) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// Why `obj` is not a board at all.
+fn not_a_board(obj: &Bound<'_, PyAny>) -> PyErr {
+    let py = obj.py();
+    let type_name = arguments::type_name(obj);
+    let zero_dimensions = obj.hasattr("__array__").unwrap_or(false)
+        && obj
+            .getattr("ndim")
+            .and_then(|n| n.extract::<usize>())
+            .is_ok_and(|n| n == 0);
+    if zero_dimensions {
+        let shown = obj.str().map(|s| s.to_string()).unwrap_or_default();
+        return errors::parse(
+            py,
+            format!(
+                "a 0-dimensional array holds one number ({shown}), not a board: give an array \
+                 of the tiles, of shape (cells,) or (rows, cols)"
+            ),
+        );
+    }
+    let hint = match type_name.as_str() {
+        "bytes" | "bytearray" => ": decode text first (b.decode())",
+        _ => "",
+    };
+    errors::argument_type(
+        py,
+        format!(
+            "a board is text (\"867254301\"), a list or tuple of tiles or of rows, a NumPy \
+             array, or a Board, not {type_name}{hint}"
+        ),
+    )
 }
 
 /// The tiles of a flat or nested sequence, with the length of each row
@@ -106,28 +164,30 @@ fn tiles_of(
 ) -> PyResult<(Vec<u64>, Option<Vec<usize>>)> {
     let py = obj.py();
     let Some(items) = items_of(obj)? else {
-        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-            "a board is text (\"867254301\"), a list or tuple of tiles or of rows, a NumPy \
-             array, or a Board, not {}",
-            obj.get_type().name()?
-        )));
+        return Err(not_a_board(obj));
     };
-    let nested = match items.first() {
-        Some(first) => items_of(first)?.is_some(),
-        None => false,
+    let mut first_row = match items.first() {
+        // The common case, a flat list of ints, without probing further.
+        Some(first) if first.cast::<PyInt>().is_ok() => None,
+        Some(first) => items_of(first)?,
+        None => None,
     };
     let max = shape.map_or(npuzzle::rules::MAX_CELLS, |s| s.cells()) - 1;
-    if !nested {
-        let cells = items
-            .iter()
-            .map(|t| tile(t, shape, max))
-            .collect::<PyResult<Vec<u64>>>()?;
+    if first_row.is_none() {
+        let mut cells = Vec::with_capacity(items.len());
+        for t in &items {
+            cells.push(tile(t, shape, max)?);
+        }
         return Ok((cells, None));
     }
-    let mut cells = Vec::new();
+    let mut cells = Vec::with_capacity(shape.map_or(items.len(), |s| s.cells()));
     let mut rows = Vec::new();
     for item in &items {
-        let Some(row) = items_of(item)? else {
+        let row = match first_row.take() {
+            Some(row) => Some(row),
+            None => items_of(item)?,
+        };
+        let Some(row) = row else {
             return Err(errors::parse(
                 py,
                 format!("{} is not a row (a list of tiles)", item.repr()?),
@@ -142,6 +202,7 @@ fn tiles_of(
 }
 
 /// One tile number.
+#[inline]
 fn tile(obj: &Bound<'_, PyAny>, shape: Option<Shape>, max: usize) -> PyResult<u64> {
     let py = obj.py();
     let out_of_range = |shown: String| {
@@ -153,17 +214,38 @@ fn tile(obj: &Bound<'_, PyAny>, shape: Option<Shape>, max: usize) -> PyResult<u6
             ),
         )
     };
-    if obj.cast::<pyo3::types::PyInt>().is_err() {
-        // NumPy's integer scalars are not `int`s, but index like them.
-        if !obj.hasattr("__index__")? || obj.cast::<pyo3::types::PyFloat>().is_ok() {
-            return Err(errors::parse(
-                py,
-                format!(
-                    "{} is not a tile number (tiles are 0 to {max})",
-                    obj.repr()?
-                ),
-            ));
-        }
+    // The common case first: a plain int (a bool is an int's subclass, so
+    // not exactly one).
+    if obj.is_exact_instance_of::<PyInt>() {
+        return match obj.extract::<i64>() {
+            Ok(t) if t >= 0 => Ok(t as u64),
+            Ok(t) => Err(out_of_range(t.to_string())),
+            Err(_) => Err(out_of_range(obj.str()?.to_string())),
+        };
+    }
+    // `[True, 2, …]` would read as tiles 1 and 0, and NumPy's bool scalars
+    // are not `bool`s: refused in every form.
+    if obj.cast::<PyBool>().is_ok()
+        || matches!(arguments::type_name(obj).as_str(), "bool" | "bool_")
+    {
+        return Err(errors::parse(
+            py,
+            format!(
+                "{} is a bool, not a tile number: bools are not tiles (tiles are 0 to {max})",
+                obj.repr()?
+            ),
+        ));
+    }
+    // NumPy's integer scalars are not `int`s, but index like them.
+    let indexes = obj.cast::<PyInt>().is_ok() || obj.hasattr("__index__")?;
+    if !indexes || obj.cast::<pyo3::types::PyFloat>().is_ok() {
+        return Err(errors::parse(
+            py,
+            format!(
+                "{} is not a tile number (tiles are 0 to {max})",
+                obj.repr()?
+            ),
+        ));
     }
     match obj.extract::<i64>() {
         Ok(t) if t >= 0 => Ok(t as u64),
@@ -197,7 +279,8 @@ impl PyBoard {
 /// Reads a move letter (`U`, `D`, `L`, `R`, either case).
 pub fn moves_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Vec<Move>> {
     let letters: Vec<String> = if let Ok(text) = obj.cast::<PyString>() {
-        text.to_str()?
+        arguments::text_of(text)
+            .map_err(|why| errors::parse(py, format!("the move string {why}")))?
             .chars()
             .filter(|c| !c.is_whitespace() && *c != ',')
             .map(String::from)
@@ -206,11 +289,27 @@ pub fn moves_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Vec<Move>> {
         match items_of(obj)? {
             Some(items) => items
                 .iter()
-                .map(|i| i.extract::<String>())
+                .enumerate()
+                .map(|(i, item)| match item.cast::<PyString>() {
+                    Ok(text) => arguments::text_of(text)
+                        .map_err(|why| errors::parse(py, format!("move {} {why}", i + 1))),
+                    Err(_) => Err(errors::parse(
+                        py,
+                        format!(
+                            "move {} is {}, not a move letter (U, D, L or R)",
+                            i + 1,
+                            item.repr()?
+                        ),
+                    )),
+                })
                 .collect::<PyResult<_>>()?,
             None => {
-                return Err(pyo3::exceptions::PyTypeError::new_err(
-                    "moves are a string of letters (\"ULDR\") or a list of them",
+                return Err(errors::argument_type(
+                    py,
+                    format!(
+                        "moves are a string of letters (\"ULDR\") or a list of them, not {}",
+                        arguments::type_name(obj)
+                    ),
                 ))
             }
         }
@@ -255,21 +354,17 @@ pub fn play(py: Python<'_>, board: Board, moves: &[Move]) -> PyResult<Board> {
 
 #[pymethods]
 impl PyBoard {
-    /// A board from text in any form the command line reads, a list or
-    /// tuple of tiles (flat, or one list per row), or a NumPy array.
-    ///
-    /// `board` is the size, "RxC"; without it, nested rows give the size
-    /// and anything else is 3x3.
-    ///
-    /// >>> Board("867254301")
-    /// Board("867/254/301")
-    /// >>> Board([[1, 2, 3], [4, 0, 5]]).size
-    /// '2x3'
+    /// `Board(tiles, board=None)`, as the class's doc says (Python shows
+    /// that one).
     #[new]
     #[pyo3(signature = (tiles, board = None))]
-    fn new(py: Python<'_>, tiles: &Bound<'_, PyAny>, board: Option<&str>) -> PyResult<PyBoard> {
-        if let Some(size) = board {
-            return Ok(PyBoard::wrap(to_board(tiles, shape_of(py, size)?)?));
+    fn new(
+        py: Python<'_>,
+        tiles: &Bound<'_, PyAny>,
+        board: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyBoard> {
+        if let Some(board) = arguments::given(board) {
+            return Ok(PyBoard::wrap(to_board(tiles, size(board)?)?));
         }
         if tiles.cast::<PyString>().is_ok() || tiles.cast::<PyBoard>().is_ok() {
             return Ok(PyBoard::wrap(to_board(tiles, Shape::THREE_BY_THREE)?));
@@ -295,9 +390,13 @@ impl PyBoard {
     /// >>> Board.goal("2x3")
     /// Board("123/450", board="2x3")
     #[staticmethod]
-    #[pyo3(signature = (board = "3x3"))]
-    fn goal(py: Python<'_>, board: &str) -> PyResult<PyBoard> {
-        Ok(PyBoard::wrap(Board::goal(shape_of(py, board)?)))
+    #[pyo3(signature = (board = None), text_signature = "(board=\"3x3\")")]
+    fn goal(board: Option<&Bound<'_, PyAny>>) -> PyResult<PyBoard> {
+        let shape = match arguments::given(board) {
+            Some(board) => size(board)?,
+            None => Shape::THREE_BY_THREE,
+        };
+        Ok(PyBoard::wrap(Board::goal(shape)))
     }
 
     /// The tiles, row by row, 0 for the blank.
@@ -381,7 +480,8 @@ impl PyBoard {
     }
 
     /// The board after the blank makes `moves` (letters U, D, L, R: the
-    /// blank's direction; a string or a list).
+    /// blank's direction; a string or a list). Raises ParseError for a move
+    /// that is not a letter, IllegalMoveError for one off the board.
     ///
     /// >>> Board("123456708").apply("R")
     /// Board("123/456/780")

@@ -1,6 +1,7 @@
 //! `npuzzle.Database` and the answers it gives: each method converts its
 //! arguments, asks the library, and converts the answer back.
 
+use crate::arguments::{self, Whole};
 use crate::batch::Batch;
 use crate::board::{self, play, to_board, wrap, PyBoard};
 use crate::errors;
@@ -13,7 +14,6 @@ use npuzzle::{
     files::locate, files::user_data_path, files::Origin, rules::move_string, rules::solvability,
     rules::MAX_TABLE_CELLS, AnswerError, Board, CompleteTables, Database, GoalTable, Move, Shape,
 };
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyRange, PyString};
 use std::path::PathBuf;
@@ -33,6 +33,10 @@ pub const AUTO_BUILD_MAX_CELLS: usize = 10;
 /// pattern databases are built only by `npuzzle.build`. Safe to share
 /// between threads.
 ///
+/// Raises DatabaseError when the file is missing, damaged, or of another
+/// board than `board`; ParseError when `board` is not a size ("RxC");
+/// ArgumentError or ArgumentTypeError for a `path` that is not one.
+///
 /// >>> db = Database(board="2x3")
 /// >>> db.distance("123/405")
 /// 1
@@ -44,6 +48,13 @@ pub struct PyDatabase {
     goal: Board,
     /// The pattern databases' partition (`7-8` …); None for complete tables.
     partition: Option<String>,
+    /// Where the file was found: errors name `NPUZZLE_DB` when it came from
+    /// there, since building another file would not help.
+    pub origin: Origin,
+    /// Said after a board's error when the file came from `NPUZZLE_DB`
+    /// without `board=` and is not 3x3: the board was likely meant for
+    /// the default.
+    board_note: Option<String>,
 }
 
 impl PyDatabase {
@@ -79,9 +90,19 @@ impl PyDatabase {
             py,
             e.into(),
             &self.path,
+            self.origin,
             self.shape(),
             self.partition.as_deref(),
         )
+    }
+
+    /// A board of this database's size from any accepted form.
+    #[inline]
+    pub fn read_board(&self, obj: &Bound<'_, PyAny>) -> PyResult<Board> {
+        to_board(obj, self.shape()).map_err(|e| match &self.board_note {
+            Some(note) => errors::reworded(obj.py(), e, |message| format!("{message} ({note})")),
+            None => e,
+        })
     }
 
     /// The goal given, or the default one.
@@ -90,7 +111,7 @@ impl PyDatabase {
         match goal {
             None => Ok(self.goal),
             Some(g) if g.is_none() => Ok(self.goal),
-            Some(g) => to_board(g, self.shape()),
+            Some(g) => self.read_board(g),
         }
     }
 
@@ -105,7 +126,7 @@ impl PyDatabase {
     ) -> PyResult<Target<'_>> {
         let goal = self.goal_of(goal)?;
         // Checked for both kinds, though only searches need it.
-        let deadline = deadline(timeout)?;
+        let deadline = deadline(py, timeout)?;
         match self.tables() {
             Some(db) => Ok(Target::Table(
                 db.goal_table(&goal).map_err(|e| self.err(py, e))?,
@@ -139,10 +160,10 @@ impl PyDatabase {
         py: Python<'_>,
         start: &Bound<'_, PyAny>,
         goal: Option<&Bound<'_, PyAny>>,
-        timeout: Option<f64>,
+        timeout: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<(Board, Target<'_>)> {
-        let start = to_board(start, self.shape())?;
-        Ok((start, self.target(py, goal, timeout)?))
+        let start = self.read_board(start)?;
+        Ok((start, self.target(py, goal, arguments::seconds(timeout)?)?))
     }
 
     /// `f(target)`, without the GIL when it searches (a lookup is quicker
@@ -215,6 +236,18 @@ impl PyDatabase {
             .detach(|| Database::open(&location.path))
             .map_err(|e| errors::open(py, e, location.origin, named))?;
         if let Some(wanted) = board {
+            if db.shape() != wanted && location.origin == Origin::Env {
+                return Err(errors::database(
+                    py,
+                    format!(
+                        "{} holds {} boards, not {wanted} (board=), and it is the file \
+                         NPUZZLE_DB names, which is looked at first: unset NPUZZLE_DB to use \
+                         (or build) the {wanted} database, or pass path= to a {wanted} file",
+                        location.path.display(),
+                        db.shape(),
+                    ),
+                ));
+            }
             if db.shape() != wanted {
                 return Err(errors::database(
                     py,
@@ -231,6 +264,17 @@ impl PyDatabase {
                 ));
             }
         }
+        let board_note = (location.origin == Origin::Env
+            && board.is_none()
+            && db.shape() != Shape::THREE_BY_THREE)
+            .then(|| {
+                format!(
+                    "the database is {}, a {} file named by NPUZZLE_DB; for another board, \
+                     unset NPUZZLE_DB or pass path= (or board=)",
+                    location.path.display(),
+                    db.shape()
+                )
+            });
         let goal = Board::goal(db.shape());
         let partition = db.patterns().map(|p| p.partition().name().to_string());
         Ok(PyDatabase {
@@ -238,6 +282,8 @@ impl PyDatabase {
             path: location.path,
             goal,
             partition,
+            origin: location.origin,
+            board_note,
         })
     }
 }
@@ -245,26 +291,41 @@ impl PyDatabase {
 /// `distance=` of `random`: an int K, a `range`, or the command line's
 /// text ("20", "20..=25", "20..26").
 fn distances_of(obj: &Bound<'_, PyAny>) -> PyResult<std::ops::RangeInclusive<u32>> {
-    let bad = |e: npuzzle::analysis::DistanceRangeError| PyValueError::new_err(e.to_string());
-    if let Ok(text) = obj.cast::<PyString>() {
-        return parse_distances(text.to_str()?).map_err(bad);
+    let py = obj.py();
+    let bad = |e: npuzzle::analysis::DistanceRangeError| errors::argument(py, e.to_string());
+    if obj.cast::<PyString>().is_ok() {
+        return parse_distances(&arguments::text(obj, "distance")?).map_err(bad);
     }
+    // Through the ints' text, so that no int is too large to be refused
+    // in the library's words.
     if let Ok(range) = obj.cast::<PyRange>() {
-        let (start, stop, step): (i64, i64, i64) = (
-            range.getattr("start")?.extract()?,
-            range.getattr("stop")?.extract()?,
-            range.getattr("step")?.extract()?,
-        );
-        if step != 1 {
-            return Err(PyValueError::new_err(format!(
-                "{} has step {step}: draw from a range of consecutive distances",
-                range.repr()?
-            )));
+        let (start, stop) = (range.getattr("start")?, range.getattr("stop")?);
+        if range.getattr("step")?.ne(1)? {
+            return Err(errors::argument(
+                py,
+                format!(
+                    "distance={} has step {}: draw from a range of consecutive distances",
+                    range.repr()?,
+                    range.getattr("step")?
+                ),
+            ));
         }
         return parse_distances(&format!("{start}..{stop}")).map_err(bad);
     }
-    let k: i64 = obj.extract()?;
-    parse_distances(&k.to_string()).map_err(bad)
+    let refused = || {
+        errors::argument_type(
+            py,
+            format!(
+                "distance= is a whole number of moves, a range, or text (\"20..=25\"), not {}",
+                arguments::type_name(obj)
+            ),
+        )
+    };
+    match arguments::whole(obj, "distance").map_err(|_| refused())? {
+        Whole::Value(k) => parse_distances(&k.to_string()),
+        Whole::Negative(k) | Whole::TooLarge(k) => parse_distances(&k),
+    }
+    .map_err(bad)
 }
 
 /// One shortest solution.
@@ -486,9 +547,13 @@ fn py_bool(b: bool) -> &'static str {
 impl PyDatabase {
     #[new]
     #[pyo3(signature = (path = None, board = None))]
-    fn new(py: Python<'_>, path: Option<PathBuf>, board: Option<&str>) -> PyResult<Self> {
-        let board = board.map(|b| board::shape_of(py, b)).transpose()?;
-        PyDatabase::open(py, path, board)
+    fn new(
+        py: Python<'_>,
+        path: Option<&Bound<'_, PyAny>>,
+        board: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let board = arguments::given(board).map(board::size).transpose()?;
+        PyDatabase::open(py, arguments::path(path)?, board)
     }
 
     /// The database's file.
@@ -519,11 +584,13 @@ impl PyDatabase {
     }
 
     /// Reads a board of this database's size from any accepted form.
+    /// Raises ParseError when it is not one, ArgumentTypeError when it is
+    /// not of a type a board can be (bytes, a dict …).
     ///
     /// >>> Database().board_of([[8, 6, 7], [2, 5, 4], [3, 0, 1]])
     /// Board("867/254/301")
     fn board_of(&self, position: &Bound<'_, PyAny>) -> PyResult<PyBoard> {
-        to_board(position, self.shape()).map(wrap)
+        self.read_board(position).map(wrap)
     }
 
     /// "complete" for complete tables (answers looked up), "pattern" for
@@ -552,7 +619,10 @@ impl PyDatabase {
     /// The fewest moves from `start` to `goal` (by default, tiles in order
     /// and the blank last). Raises UnsolvableError when there is no way,
     /// and SearchTimeoutError when a search outlasts `timeout` seconds
-    /// (pattern databases only: a lookup takes no time).
+    /// (pattern databases only: a lookup takes no time). Raises ParseError
+    /// (or ArgumentTypeError) when `start` or `goal` is not a board of this
+    /// size, MissingTableError when no table serves the goal, and
+    /// ArgumentError for a negative or NaN `timeout`.
     ///
     /// >>> Database().distance("867254301")
     /// 31
@@ -562,14 +632,14 @@ impl PyDatabase {
         py: Python<'_>,
         start: &Bound<'_, PyAny>,
         goal: Option<&Bound<'_, PyAny>>,
-        timeout: Option<f64>,
+        timeout: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<u32> {
         let (start, target) = self.start_and_target(py, start, goal, timeout)?;
         self.ask(py, &target, |t| t.distance(&start, true))
     }
 
-    /// One shortest solution from `start` to `goal`; `timeout` as for
-    /// `distance`.
+    /// One shortest solution from `start` to `goal`; `timeout` and what it
+    /// raises as for `distance`.
     ///
     /// >>> Database().solve("123468750").moves
     /// 'ULDR'
@@ -579,7 +649,7 @@ impl PyDatabase {
         py: Python<'_>,
         start: &Bound<'_, PyAny>,
         goal: Option<&Bound<'_, PyAny>>,
-        timeout: Option<f64>,
+        timeout: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PySolution> {
         let (start, target) = self.start_and_target(py, start, goal, timeout)?;
         let mut moves = Vec::new();
@@ -593,7 +663,8 @@ impl PyDatabase {
     }
 
     /// Whether `start` can reach `goal`, with the reason when it cannot.
-    /// Needs no table: the parity of the tiles decides.
+    /// Needs no table: the parity of the tiles decides. Raises ParseError
+    /// (or ArgumentTypeError) when `start` or `goal` is not a board.
     ///
     /// >>> bool(Database().solvable("867254301"))
     /// True
@@ -603,7 +674,7 @@ impl PyDatabase {
         start: &Bound<'_, PyAny>,
         goal: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PySolvability> {
-        let start = to_board(start, self.shape())?;
+        let start = self.read_board(start)?;
         let goal = self.goal_of(goal)?;
         Ok(match solvability::check(&start, &goal) {
             Ok(()) => PySolvability {
@@ -620,7 +691,8 @@ impl PyDatabase {
     /// Every move that keeps the solution optimal (leads one step closer to
     /// `goal`): the first moves of all shortest solutions, as letters in
     /// the order D, L, R, U. Empty at the goal. Pattern databases solve
-    /// each neighbour to know; `timeout` as for `distance`.
+    /// each neighbour to know; `timeout` and what it raises as for
+    /// `distance`.
     ///
     /// >>> Database().best_moves("105432786")
     /// ['D', 'R']
@@ -630,7 +702,7 @@ impl PyDatabase {
         py: Python<'_>,
         position: &Bound<'_, PyAny>,
         goal: Option<&Bound<'_, PyAny>>,
-        timeout: Option<f64>,
+        timeout: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<String>> {
         let (position, target) = self.start_and_target(py, position, goal, timeout)?;
         let moves = self.ask(py, &target, |t| t.best_moves(&position))?;
@@ -638,7 +710,8 @@ impl PyDatabase {
     }
 
     /// How many distinct shortest solutions there are. Needs complete
-    /// tables (NeedsCompleteTablesError otherwise).
+    /// tables (NeedsCompleteTablesError otherwise); raises as `distance`
+    /// does.
     ///
     /// >>> Database().count_solutions("867254301")
     /// 40
@@ -650,26 +723,29 @@ impl PyDatabase {
         goal: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<u128> {
         let target = self.table(py, goal, "count_solutions()")?;
-        let start = to_board(start, self.shape())?;
+        let start = self.read_board(start)?;
         py.detach(|| count_shortest(&target, &start))
             .map_err(|e| self.err(py, e))
     }
 
-    /// Up to `limit` shortest solutions, in alphabetical order. Needs
-    /// complete tables (NeedsCompleteTablesError otherwise).
+    /// Up to `limit` shortest solutions, in alphabetical order (a `limit`
+    /// past what memory holds lists them all). Needs complete tables
+    /// (NeedsCompleteTablesError otherwise); raises as `distance` does, and
+    /// ArgumentError for a negative `limit`.
     ///
     /// >>> Database().solutions("105432786", limit=2)
     /// ['DRULDRD', 'RDLURDD']
-    #[pyo3(signature = (start, goal = None, limit = 10))]
+    #[pyo3(signature = (start, goal = None, limit = None), text_signature = "($self, start, goal=None, limit=10)")]
     fn solutions(
         &self,
         py: Python<'_>,
         start: &Bound<'_, PyAny>,
         goal: Option<&Bound<'_, PyAny>>,
-        limit: usize,
+        limit: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<String>> {
+        let limit = arguments::limit(limit)?;
         let target = self.table(py, goal, "solutions()")?;
-        let start = to_board(start, self.shape())?;
+        let start = self.read_board(start)?;
         let listed = py
             .detach(|| list_shortest(&target, &start, limit))
             .map_err(|e| self.err(py, e))?;
@@ -678,7 +754,8 @@ impl PyDatabase {
 
     /// How many positions lie at each distance from `goal`: item d is the
     /// count at d moves. Needs complete tables (NeedsCompleteTablesError
-    /// otherwise).
+    /// otherwise); raises ParseError for a `goal` that is not a board, and
+    /// MissingTableError when no table serves it.
     ///
     /// >>> Database().histogram()[:5]
     /// [1, 2, 4, 8, 16]
@@ -693,32 +770,39 @@ impl PyDatabase {
     /// draws the same positions as `query random --seed`. Needs complete
     /// tables (NeedsCompleteTablesError otherwise).
     ///
+    /// Raises ArgumentError for a distance no position lies at, a `count`
+    /// below 1 or above the positions there are, or a `seed` outside 0 to
+    /// 2**64 - 1; ArgumentTypeError for arguments of the wrong type; and as
+    /// `histogram` does for the goal.
+    ///
     /// >>> [Database().distance(b) for b in Database().random(20, count=3, seed=1)]
     /// [20, 20, 20]
-    #[pyo3(signature = (distance, count = 1, seed = None, goal = None))]
+    #[pyo3(signature = (distance, count = None, seed = None, goal = None), text_signature = "($self, distance, count=1, seed=None, goal=None)")]
     fn random(
         &self,
         py: Python<'_>,
         distance: &Bound<'_, PyAny>,
-        count: usize,
-        seed: Option<u64>,
+        count: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
         goal: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<PyBoard>> {
-        let target = self.table(py, goal, "random()")?;
         let distances = distances_of(distance)?;
-        let seed = seed.unwrap_or_else(rand::random);
+        let count = arguments::count(count)?;
+        let seed = arguments::seed(seed)?.unwrap_or_else(rand::random);
+        let target = self.table(py, goal, "random()")?;
         match py.detach(|| Sample::draw(&target, distances, count, seed)) {
             Ok(drawn) => Ok(drawn.positions.iter().map(|p| wrap(p.start)).collect()),
             Err(e @ npuzzle::analysis::SampleError::Damaged) => {
                 Err(errors::database(py, e.to_string()))
             }
-            Err(e) => Err(PyValueError::new_err(e.to_string())),
+            Err(e) => Err(errors::argument(py, e.to_string())),
         }
     }
 
     /// Checks a solution, for grading: whether the moves are legal, whether
     /// they reach the goal, the optimal length, and how many moves longer
-    /// than optimal they are. `timeout` as for `distance`.
+    /// than optimal they are. `timeout`, and what it raises, as for
+    /// `distance`; ParseError too for a move that is not a letter.
     ///
     /// >>> c = Database().check("123468750", "ULDR")
     /// >>> c.reaches_goal, c.optimal, c.excess
@@ -730,11 +814,11 @@ impl PyDatabase {
         start: &Bound<'_, PyAny>,
         moves: &Bound<'_, PyAny>,
         goal: Option<&Bound<'_, PyAny>>,
-        timeout: Option<f64>,
+        timeout: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyCheck> {
-        let start = to_board(start, self.shape())?;
+        let start = self.read_board(start)?;
         let moves = board::moves_of(py, moves)?;
-        let target = self.target(py, goal, timeout)?;
+        let target = self.target(py, goal, arguments::seconds(timeout)?)?;
         let mut end = start;
         let mut illegal_move = None;
         for (i, &m) in moves.iter().enumerate() {
@@ -767,7 +851,9 @@ impl PyDatabase {
         })
     }
 
-    /// The board after `moves` from `start`.
+    /// The board after `moves` from `start`. Raises ParseError for a board
+    /// or move that cannot be read, IllegalMoveError for a move off the
+    /// board.
     ///
     /// >>> Database().play("123468750", "ULDR")
     /// Board("123/456/780")
@@ -777,7 +863,7 @@ impl PyDatabase {
         start: &Bound<'_, PyAny>,
         moves: &Bound<'_, PyAny>,
     ) -> PyResult<PyBoard> {
-        let start = to_board(start, self.shape())?;
+        let start = self.read_board(start)?;
         let moves = board::moves_of(py, moves)?;
         play(py, start, &moves).map(wrap)
     }
@@ -786,10 +872,17 @@ impl PyDatabase {
     /// without holding the GIL. `positions` is a list of boards (any form)
     /// or a NumPy integer array of shape (N, cells) or (N, rows, cols).
     /// Unsolvable positions get -1 (None in a list). A NumPy input gives a
-    /// NumPy int16 array. `threads=1` answers on the calling thread.
+    /// NumPy int16 array. `threads=1` answers on one thread.
     /// Pattern databases run one search per position, spread over the
     /// threads; `timeout` (seconds) bounds the whole call, and running out
     /// raises SearchTimeoutError.
+    ///
+    /// `threads` is 1 to 4 per core, the limit `query batch --threads`
+    /// has; more raises ArgumentError. Ctrl-C stops the call within a
+    /// fraction of a second (KeyboardInterrupt). Raises ParseError naming
+    /// the first position that is not a board (`positions[i]: …`),
+    /// ArgumentTypeError for positions of the wrong type, and as `distance`
+    /// does for the goal and `timeout`.
     ///
     /// >>> Database().distances(["867254301", "123456780", "213456780"])
     /// [31, 0, None]
@@ -799,16 +892,18 @@ impl PyDatabase {
         py: Python<'py>,
         positions: &Bound<'py, PyAny>,
         goal: Option<&Bound<'py, PyAny>>,
-        threads: Option<usize>,
-        timeout: Option<f64>,
+        threads: Option<&Bound<'py, PyAny>>,
+        timeout: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let batch = Batch::new(self, positions, goal, threads, timeout);
+        let threads = arguments::threads(threads)?;
+        let batch = Batch::new(self, positions, goal, threads, arguments::seconds(timeout)?);
         crate::batch::distances(py, &batch)
     }
 
     /// One shortest solution for every position, as move strings (None when
     /// unsolvable), over every core without holding the GIL. Takes what
-    /// `distances` takes; a NumPy input gives a NumPy array of objects.
+    /// `distances` takes, and raises what it raises; a NumPy input gives a
+    /// NumPy array of objects.
     ///
     /// >>> Database().solve_many(["123456708", "123456780"])
     /// ['R', '']
@@ -818,10 +913,11 @@ impl PyDatabase {
         py: Python<'py>,
         positions: &Bound<'py, PyAny>,
         goal: Option<&Bound<'py, PyAny>>,
-        threads: Option<usize>,
-        timeout: Option<f64>,
+        threads: Option<&Bound<'py, PyAny>>,
+        timeout: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let batch = Batch::new(self, positions, goal, threads, timeout);
+        let threads = arguments::threads(threads)?;
+        let batch = Batch::new(self, positions, goal, threads, arguments::seconds(timeout)?);
         crate::batch::solve_many(py, &batch)
     }
 

@@ -9,7 +9,7 @@
 use npuzzle::pattern::Stopped;
 use npuzzle::AnswerError;
 use npuzzle::{files::Origin, FormatError, OpenError, Shape, Unsolvable};
-use pyo3::exceptions::{PyException, PyOSError, PyTimeoutError, PyValueError};
+use pyo3::exceptions::{PyException, PyOSError, PyTimeoutError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyTuple, PyType};
@@ -25,6 +25,8 @@ pub struct Classes {
     pub missing_table: Py<PyType>,
     pub needs_complete: Py<PyType>,
     pub timeout: Py<PyType>,
+    pub argument: Py<PyType>,
+    pub argument_type: Py<PyType>,
 }
 
 static CLASSES: PyOnceLock<Classes> = PyOnceLock::new();
@@ -79,7 +81,7 @@ fn create(py: Python<'_>) -> PyResult<Classes> {
     let illegal_move = make(
         py,
         "IllegalMoveError",
-        &[e.clone(), value_error],
+        &[e.clone(), value_error.clone()],
         "A move that takes the blank off the board.\n\n\
          >>> npuzzle.Board(\"123456780\").apply(\"D\")\n\
          Traceback (most recent call last):\n...\n\
@@ -133,7 +135,31 @@ fn create(py: Python<'_>) -> PyResult<Classes> {
          >>> issubclass(npuzzle.SearchTimeoutError, TimeoutError)\n\
          True",
     )?;
+    let argument = make(
+        py,
+        "ArgumentError",
+        &[error.bind(py).clone(), value_error.clone()],
+        "An argument other than a board or moves with a value outside what it \
+         takes (``threads=``, ``count=``, ``seed=``, ``limit=``, ``timeout=``, \
+         ``distance=``, ``blanks=``, ``partition=``, ``path=``), or positions \
+         that cannot be drawn.\n\n\
+         >>> npuzzle.random(20, count=0)\n\
+         Traceback (most recent call last):\n...\n\
+         npuzzle.ArgumentError: count= is the number of positions to draw, 1 or more, not 0",
+    )?;
+    let argument_type = make(
+        py,
+        "ArgumentTypeError",
+        &[error.bind(py).clone(), py.get_type::<PyTypeError>()],
+        "An argument of a type the call does not take: a board as bytes, a \
+         count as text, and so on.\n\n\
+         >>> npuzzle.distance(b\"867254301\")\n\
+         Traceback (most recent call last):\n...\n\
+         npuzzle.ArgumentTypeError: a board is text (\"867254301\"), a list or tuple of tiles or of rows, ...",
+    )?;
     Ok(Classes {
+        argument,
+        argument_type,
         error,
         parse,
         unsolvable,
@@ -163,6 +189,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MissingTableError", c.missing_table.bind(py))?;
     m.add("NeedsCompleteTablesError", c.needs_complete.bind(py))?;
     m.add("SearchTimeoutError", c.timeout.bind(py))?;
+    m.add("ArgumentError", c.argument.bind(py))?;
+    m.add("ArgumentTypeError", c.argument_type.bind(py))?;
     Ok(())
 }
 
@@ -173,6 +201,22 @@ fn raise(py: Python<'_>, class: &Py<PyType>, message: String) -> PyErr {
 /// A `ParseError`.
 pub fn parse(py: Python<'_>, message: impl ToString) -> PyErr {
     raise(py, &classes(py).parse, message.to_string())
+}
+
+/// An `ArgumentError`: a value outside what its argument takes.
+pub fn argument(py: Python<'_>, message: impl ToString) -> PyErr {
+    raise(py, &classes(py).argument, message.to_string())
+}
+
+/// An `ArgumentTypeError`: an argument of a type the call does not take.
+pub fn argument_type(py: Python<'_>, message: impl ToString) -> PyErr {
+    raise(py, &classes(py).argument_type, message.to_string())
+}
+
+/// An `npuzzle.Error` of no finer class (the batch's threads would not
+/// start).
+pub fn other(py: Python<'_>, message: impl ToString) -> PyErr {
+    raise(py, &classes(py).error, message.to_string())
 }
 
 /// An `IllegalMoveError`.
@@ -213,9 +257,11 @@ pub fn answer(
     py: Python<'_>,
     e: AnswerError,
     path: &Path,
+    origin: Origin,
     shape: Shape,
     partition: Option<&str>,
 ) -> PyErr {
+    let from = from_env(origin);
     match &e {
         AnswerError::Unsolvable(why) => unsolvable(py, why),
         AnswerError::WrongShape { .. } => parse(py, e),
@@ -223,14 +269,15 @@ pub fn answer(
             py,
             &classes(py).missing_table,
             format!(
-                "{e}; rebuild it with every goal's tables: {}",
+                "{e}; rebuild it{} with every goal's tables: {}",
+                in_file(path, origin),
                 build_call_with(path, shape, partition, true)
             ),
         ),
         AnswerError::Corrupt { .. } => database(
             py,
             format!(
-                "{e}; `query --db {} verify` lists the damage; rebuild it with: {}",
+                "{e}{from}; `query --db {} verify` lists the damage; rebuild it with: {}",
                 path.display(),
                 build_call(path, shape, false)
             ),
@@ -247,6 +294,33 @@ pub fn answer(
             raise(py, &classes(py).needs_complete, e.to_string())
         }
     }
+}
+
+/// " (from NPUZZLE_DB)" when the file came from there, else nothing.
+fn from_env(origin: Origin) -> &'static str {
+    match origin {
+        Origin::Env => " (from NPUZZLE_DB)",
+        _ => "",
+    }
+}
+
+/// Names the file an error is about when `NPUZZLE_DB` chose it (the user
+/// may not know it is set), else nothing.
+fn in_file(path: &Path, origin: Origin) -> String {
+    match origin {
+        Origin::Env => format!(" ({}, from NPUZZLE_DB)", path.display()),
+        _ => String::new(),
+    }
+}
+
+/// `e` with its message rewritten by `reword`: the same exception, its
+/// class and attributes (`.reason`) kept, so `except` clauses still catch it.
+pub fn reworded(py: Python<'_>, e: PyErr, reword: impl FnOnce(String) -> String) -> PyErr {
+    let value = e.value(py);
+    let message = value.str().map(|s| s.to_string()).unwrap_or_default();
+    // Setting `args` on a fresh exception instance cannot fail.
+    let _ = value.setattr("args", (reword(message),));
+    e
 }
 
 /// The Python call that (re)builds the database at `path` for `shape`.
@@ -278,10 +352,7 @@ pub fn build_call_with(
 /// Why the database at `path` cannot be opened, worded as the command line
 /// words it. `shape` is the board to name in advice, where it is known.
 pub fn open(py: Python<'_>, e: OpenError, origin: Origin, shape: Option<Shape>) -> PyErr {
-    let from = match origin {
-        Origin::Env => " (from NPUZZLE_DB)",
-        _ => "",
-    };
+    let from = from_env(origin);
     let advice = |path: &Path, shape: Option<Shape>| match shape {
         Some(shape) => build_call(path, shape, false),
         None => {
@@ -291,8 +362,12 @@ pub fn open(py: Python<'_>, e: OpenError, origin: Origin, shape: Option<Shape>) 
     };
     let message = match e {
         OpenError::Io { path, source } if source.kind() == std::io::ErrorKind::NotFound => {
+            let or_unset = match origin {
+                Origin::Env => ", or unset NPUZZLE_DB to look in the usual places",
+                _ => "",
+            };
             format!(
-                "no database at {}{from}; build it with: {}",
+                "no database at {}{from}; build it with: {}{or_unset}",
                 path.display(),
                 advice(&path, shape)
             )

@@ -2,15 +2,19 @@
 //! or pattern databases for a partition), with a progress bar on
 //! `sys.stderr` where the session is interactive.
 
+use crate::arguments::CellArg;
 use crate::errors;
+use crate::interrupt::interruptible;
 use npuzzle::pattern::Partition;
 use npuzzle::{
     tables::all_goals, tables::default_blanks, tables::default_paths, tables::BuildProgress,
     BuildError, Plan, Shape,
 };
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
+use std::panic::AssertUnwindSafe;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Mutex;
 
 /// Whether to show progress when not told: stderr is a terminal, or this
@@ -48,28 +52,40 @@ pub enum Tables {
     Default,
     /// One per class of symmetric cells: every goal answered.
     AllGoals,
-    /// These goal blank cells'.
-    These(Vec<usize>),
+    /// These goal blank cells', as given (`blanks=`).
+    These(Vec<CellArg>),
 }
 
 impl Tables {
     /// The goal blank cells, checked; `default` when not chosen.
-    fn blanks(self, shape: Shape, default: Vec<usize>) -> PyResult<Vec<usize>> {
+    fn blanks(self, py: Python<'_>, shape: Shape, default: Vec<usize>) -> PyResult<Vec<usize>> {
         match self {
             Tables::Default => Ok(default),
             Tables::AllGoals => Ok(all_goals(shape)),
-            Tables::These(mut blanks) => {
+            Tables::These(given) => {
+                let off_the_board = |shown: String| {
+                    errors::argument(
+                        py,
+                        format!(
+                            "blanks= cell {shown} is not on a {shape} board (cells are 0 to {})",
+                            shape.cells() - 1
+                        ),
+                    )
+                };
+                let mut blanks = Vec::with_capacity(given.len());
+                for cell in given {
+                    match cell {
+                        CellArg::Cell(c) if c < shape.cells() as u64 => blanks.push(c as usize),
+                        CellArg::Cell(c) => return Err(off_the_board(c.to_string())),
+                        CellArg::OffEveryBoard(shown) => return Err(off_the_board(shown)),
+                    }
+                }
                 blanks.sort_unstable();
                 blanks.dedup();
-                if let Some(&bad) = blanks.iter().find(|&&b| b >= shape.cells()) {
-                    return Err(PyValueError::new_err(format!(
-                        "blanks: cell {bad} is not on a {shape} board (cells are 0 to {})",
-                        shape.cells() - 1
-                    )));
-                }
                 if blanks.is_empty() {
-                    return Err(PyValueError::new_err(
-                        "blanks: name at least one goal blank cell",
+                    return Err(errors::argument(
+                        py,
+                        "blanks= names no cell: name at least one goal blank cell",
                     ));
                 }
                 Ok(blanks)
@@ -142,35 +158,66 @@ pub fn build(
     tables: Tables,
     progress: bool,
 ) -> PyResult<npuzzle::tables::Built> {
-    let blanks = tables.blanks(shape, default_blanks(shape))?;
+    let blanks = tables.blanks(py, shape, default_blanks(shape))?;
     let bar = Bar::new(
         shape,
         progress,
         blanks.len(),
         shape.positions() * blanks.len() as u64,
     );
-    let on_level = |table: usize, level: BuildProgress| {
-        bar.update(
-            table,
-            level.reached,
-            &format!("distance {}", level.distance),
-        );
-    };
     let plan = Plan::Complete {
         shape,
         blanks,
         paths: default_paths(shape),
     };
-    let built = py.detach(|| npuzzle::build(path, &plan, &on_level));
+    run(py, path, &plan, &bar, "distance")?.map_err(|e| failed(py, &e))
+}
+
+/// The payload a build unwinds with when Ctrl-C stops it.
+struct Interrupted;
+
+/// Runs `plan` into `path` without the GIL, drawing `bar` (each step
+/// named `stage` and its number); Ctrl-C raises `KeyboardInterrupt` at the
+/// next step. The library's build takes no cancel flag, so the progress
+/// callback stops it by unwinding with [`Interrupted`]: `resume_unwind`
+/// runs no panic hook (nothing is printed), rayon carries the unwind out of
+/// its threads, and the temporary file is removed as it is dropped.
+fn run(
+    py: Python<'_>,
+    path: &Path,
+    plan: &Plan,
+    bar: &Bar,
+    stage: &str,
+) -> PyResult<Result<npuzzle::tables::Built, BuildError>> {
+    let stop = AtomicBool::new(false);
+    let on_step = |table: usize, step: BuildProgress| {
+        if stop.load(Relaxed) {
+            std::panic::resume_unwind(Box::new(Interrupted));
+        }
+        bar.update(table, step.reached, &format!("{stage} {}", step.distance));
+    };
+    let built = interruptible(
+        py,
+        || stop.store(true, Relaxed),
+        || std::panic::catch_unwind(AssertUnwindSafe(|| npuzzle::build(path, plan, &on_step))),
+    );
     bar.finish();
-    built.map_err(|e| failed(py, &e))
+    match built? {
+        Ok(built) => Ok(built),
+        // Unwound past a signal that has been raised already.
+        Err(payload) if payload.is::<Interrupted>() => Err(py
+            .check_signals()
+            .err()
+            .unwrap_or_else(|| PyKeyboardInterrupt::new_err("build stopped"))),
+        Err(panic) => std::panic::resume_unwind(panic),
+    }
 }
 
 /// The partition called `name` on `shape`, or the board's default.
 pub fn partition(py: Python<'_>, shape: Shape, name: Option<&str>) -> PyResult<Partition> {
     match name {
         Some(name) => Partition::named(shape, name)
-            .map_err(|e| PyValueError::new_err(format!("partition: {e}"))),
+            .map_err(|e| errors::argument(py, format!("partition: {e}"))),
         None => {
             // The default is the named partition with the largest patterns.
             match Partition::default_for(shape) {
@@ -197,7 +244,7 @@ pub fn build_patterns(
     progress: bool,
 ) -> PyResult<()> {
     let shape = partition.shape();
-    let blanks = tables.blanks(shape, vec![shape.cells() - 1])?;
+    let blanks = tables.blanks(py, shape, vec![shape.cells() - 1])?;
     let n = shape.cells() as u64;
     // A pattern of k tiles has n!/(n-k)! placements.
     let per_set: u64 = partition
@@ -207,19 +254,14 @@ pub fn build_patterns(
         .sum();
     let tables = partition.patterns().len() * blanks.len();
     let bar = Bar::new(shape, progress, tables, per_set * blanks.len() as u64);
-    let on_cost = |table: usize, p: BuildProgress| {
-        bar.update(table, p.reached, &format!("cost {}", p.distance));
-    };
     let plan = Plan::Patterns {
         partition,
         goal_blanks: blanks,
     };
-    let built = py.detach(|| npuzzle::build(path, &plan, &on_cost));
-    bar.finish();
-    match built {
+    match run(py, path, &plan, &bar, "cost")? {
         Ok(_) => Ok(()),
         Err(e @ (BuildError::Pattern(_) | BuildError::GoalBlanksSameClass(..))) => {
-            Err(PyValueError::new_err(e.to_string()))
+            Err(errors::argument(py, e.to_string()))
         }
         Err(e) => Err(failed(py, &e)),
     }

@@ -3,18 +3,15 @@
 //! `Database` and the batches ask a `Target` and need not know which.
 
 use crate::database::PyDatabase;
+use crate::errors;
+use crate::interrupt::interruptible;
 use npuzzle::pattern::{Solution, SolveOptions};
 use npuzzle::AnswerError;
 use npuzzle::{rules::solvability, Board, GoalTable, Move};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
-
-/// How often a caller waiting on a search checks for Ctrl-C.
-const SIGNAL_CHECK: Duration = Duration::from_millis(50);
 
 /// Where the answers toward one goal come from. One lives per question, on
 /// the stack, so the table's inline size costs nothing worth a box.
@@ -37,6 +34,11 @@ pub struct Search<'a> {
 }
 
 impl Search<'_> {
+    /// Stops every search at its next check.
+    fn cancel(&self) {
+        self.cancel.store(true, Relaxed);
+    }
+
     /// A search from `start`; `parallel` splits it over the cores (for a
     /// single question; a batch runs one search per thread instead).
     fn solve(&self, start: &Board, parallel: bool) -> Result<Solution, AnswerError> {
@@ -51,14 +53,15 @@ impl Search<'_> {
 }
 
 /// The instant `timeout=` (seconds from now) runs out; None for no limit.
-pub fn deadline(timeout: Option<f64>) -> PyResult<Option<Instant>> {
+pub fn deadline(py: Python<'_>, timeout: Option<f64>) -> PyResult<Option<Instant>> {
     let Some(seconds) = timeout else {
         return Ok(None);
     };
     if seconds.is_nan() || seconds < 0.0 {
-        return Err(PyValueError::new_err(format!(
-            "timeout must be a number of seconds, 0 or more, not {seconds}"
-        )));
+        return Err(errors::argument(
+            py,
+            format!("timeout= is a number of seconds, 0 or more, not {seconds}"),
+        ));
     }
     // Past what an Instant holds is no limit at all (float('inf') included).
     Ok(Duration::try_from_secs_f64(seconds)
@@ -90,43 +93,18 @@ impl Target<'_> {
         py: Python<'_>,
         f: impl FnOnce() -> T + Send,
     ) -> PyResult<T> {
-        let Target::Search(Search { cancel, .. }) = self else {
-            return Ok(py.detach(f));
-        };
-        let done = (Mutex::new(None), Condvar::new());
-        std::thread::scope(|scope| {
-            let mut worker = Some(scope.spawn(|| {
-                let answer = f();
-                *done.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(answer);
-                done.1.notify_one();
-            }));
-            loop {
-                let answer = py.detach(|| {
-                    let slot = done.0.lock().unwrap_or_else(|e| e.into_inner());
-                    let (mut slot, _) = done
-                        .1
-                        .wait_timeout_while(slot, SIGNAL_CHECK, |a| a.is_none())
-                        .unwrap_or_else(|e| e.into_inner());
-                    slot.take()
-                });
-                if let Some(answer) = answer {
-                    return Ok(answer);
-                }
-                if let Some(finished) = worker.take_if(|w| w.is_finished()) {
-                    // It answered since the wait (the next one takes the
-                    // answer), or it panicked: pass that on.
-                    if let Err(panic) = finished.join() {
-                        std::panic::resume_unwind(panic);
-                    }
-                    continue;
-                }
-                if let Err(interrupted) = py.check_signals() {
-                    // The search stops at its next check; the scope waits for it.
-                    cancel.store(true, Relaxed);
-                    return Err(interrupted);
-                }
-            }
-        })
+        match self {
+            Target::Search(search) => interruptible(py, || search.cancel(), f),
+            Target::Table(_) => Ok(py.detach(f)),
+        }
+    }
+
+    /// Asks every search toward this goal to stop (Ctrl-C); lookups take no
+    /// time and need no asking.
+    pub fn cancel(&self) {
+        if let Target::Search(search) = self {
+            search.cancel();
+        }
     }
 
     /// Fewest moves from `start`.

@@ -48,6 +48,27 @@ def db23(data_home: Path):  # type: ignore[no-untyped-def]
     return npuzzle.Database(board="2x3")
 
 
+@pytest.fixture(scope="session")
+def db44(data_home: Path):  # type: ignore[no-untyped-def]
+    """A 4x4 `6-6-3` file built where Database(board="4x4") finds it."""
+    import npuzzle
+
+    built = npuzzle.build("4x4", partition="6-6-3", progress=False)
+    db = npuzzle.Database(board="4x4")
+    assert db.path == built
+    return db
+
+
+def korf() -> list[tuple[int, int, str]]:
+    """(number, published optimal length, start) of Korf's 100."""
+    rows = []
+    for line in (REPO / "tests/data/korf100.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            number, length, *cells = line.split()
+            rows.append((int(number), int(length), " ".join(cells)))
+    return rows
+
+
 def neighbours(cells: tuple[int, ...], cols: int) -> Iterator[tuple[str, tuple[int, ...]]]:
     """(move letter, board after it) for each move of the blank."""
     blank = cells.index(0)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pickle
+import time
+from pathlib import Path
 
 import npuzzle
 import numpy as np
@@ -59,3 +61,76 @@ def test_moves_on_a_board() -> None:
     assert b.apply(["U", "d"]) == b
     assert b.tile_moved_by("R") == 8 and b.tile_moved_by("D") is None
     assert npuzzle.Board.goal("2x3") == npuzzle.Board("123/450", board="2x3")
+
+
+def test_bools_are_not_tiles_in_any_form(db3) -> None:
+    """Issue 21, item 4: `[True, 2, …, False]` was read as tiles 1 and 0,
+    while a NumPy bool array was refused for a duplicate tile."""
+    as_list = [True, 2, 3, 4, 5, 6, 7, 8, False]
+    for form in (as_list, tuple(as_list), np.array([True, False] * 4 + [True]), [np.True_] + list(range(2, 9)) + [0]):
+        with pytest.raises(npuzzle.ParseError, match="is a bool, not a tile number: bools are not tiles"):
+            db3.distance(form)
+        with pytest.raises(npuzzle.ParseError, match="bools are not tiles"):
+            npuzzle.Board(form)
+    with pytest.raises(npuzzle.ArgumentTypeError, match="not bool: bools are not tiles"):
+        db3.distances(np.zeros((2, 9), dtype=bool))
+
+
+def test_each_refusal_of_a_form_says_why(db3) -> None:
+    with pytest.raises(npuzzle.ParseError, match=r"a 0-dimensional array holds one number \(5\), not a board"):
+        db3.distance(np.array(5))
+    with pytest.raises(npuzzle.ArgumentTypeError, match=r"not bytes: decode text first \(b.decode\(\)\)"):
+        db3.distance(b"867254301")
+    with pytest.raises(npuzzle.ArgumentTypeError, match="not bytearray"):
+        npuzzle.Board(bytearray(b"867254301"))
+    with pytest.raises(npuzzle.ParseError, match="the board holds a lone surrogate at character 3"):
+        db3.distance("86\ud800")
+
+
+def test_the_stub_refuses_what_the_run_time_refuses(tmp_path: Path) -> None:
+    """The stub's board type takes lists and tuples of ints, not any
+    Sequence[int]: bytes is one, and fails at run time."""
+    mypy = pytest.importorskip("mypy.api")
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "import npuzzle\n"
+        "import numpy as np\n"
+        "npuzzle.distance(b'867254301')\n"
+        "npuzzle.distance(bytearray(b'867254301'))\n"
+        "npuzzle.distance([8, 6, 7, 2, 5, 4, 3, 0, 1])\n"
+        "npuzzle.distance((8, 6, 7, 2, 5, 4, 3, 0, 1))\n"
+        "npuzzle.distance([[8, 6, 7], [2, 5, 4], [3, 0, 1]])\n"
+        "npuzzle.distance(np.array([8, 6, 7, 2, 5, 4, 3, 0, 1]))\n"
+        "npuzzle.distance(npuzzle.Board('867254301'))\n"
+        "npuzzle.distance('867254301')\n"
+    )
+    out, _, status = mypy.run(["--strict", "--no-incremental", str(sample)])
+    errors = [line for line in out.splitlines() if ": error:" in line]
+    assert status == 1
+    assert [int(line.split(":")[1]) for line in errors] == [3, 4], out
+
+
+FORMS_TIMED = {
+    "text": "867254301",
+    "list": [8, 6, 7, 2, 5, 4, 3, 0, 1],
+    "tuple": (8, 6, 7, 2, 5, 4, 3, 0, 1),
+    "rows": [[8, 6, 7], [2, 5, 4], [3, 0, 1]],
+    "NumPy 1-D": np.array([8, 6, 7, 2, 5, 4, 3, 0, 1]),
+}
+
+
+def test_every_board_form_costs_about_what_text_does(db3) -> None:
+    """Issue 21, item 3: a list, a tuple or a 1-D NumPy array cost 7 to 16
+    times what text did (probing each tile for `__array__`). Timed against
+    text in the same run, in CPU time (the machine is shared): within 4
+    times it (about 2 here; `bench/board_forms.py` gives the figures)."""
+    import statistics
+    import timeit
+
+    def per_call(board: object) -> float:
+        runs = timeit.repeat(lambda: db3.distance(board), number=20_000, repeat=7, timer=time.process_time)
+        return statistics.median(runs) / 20_000
+
+    text = per_call(FORMS_TIMED["text"])
+    for name, board in FORMS_TIMED.items():
+        assert per_call(board) < 4 * text, f"{name}: {per_call(board) * 1e9:.0f} ns, text {text * 1e9:.0f} ns"

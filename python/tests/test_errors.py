@@ -115,11 +115,118 @@ def test_bad_batches_name_the_position(db3) -> None:
 
 
 def test_random_rejects_what_cannot_be_drawn(db3) -> None:
-    with pytest.raises(ValueError, match="maximum distance is 31"):
+    with pytest.raises(npuzzle.ArgumentError, match="maximum distance is 31"):
         db3.random(32)
-    with pytest.raises(ValueError, match="only 2 lie at 31"):
+    with pytest.raises(npuzzle.ArgumentError, match="only 2 lie at 31"):
         db3.random(31, count=3)
-    with pytest.raises(ValueError, match="negative"):
+    with pytest.raises(npuzzle.ArgumentError, match="negative"):
         db3.random(-1)
     with pytest.raises(ValueError, match="step"):
         db3.random(range(0, 10, 2))
+
+
+def every_bad_argument(db3, tmp_path: Path) -> list[tuple[str, object]]:
+    """(what, call) for absurd values of every argument: negative and huge
+    ints, wrong types, lone surrogates."""
+    board = "867254301"
+    out = tmp_path / "x.db"
+    calls = {
+        "random(32)": lambda: db3.random(32),
+        "random(31, count=3)": lambda: db3.random(31, count=3),
+        "random(5, count=-1)": lambda: db3.random(5, count=-1),
+        "random(5, count=0)": lambda: db3.random(5, count=0),
+        "random(5, count=10**30)": lambda: db3.random(5, count=10**30),
+        "random(5, count='2')": lambda: db3.random(5, count="2"),
+        "random(5, count=True)": lambda: db3.random(5, count=True),
+        "random(5, seed=-1)": lambda: db3.random(5, seed=-1),
+        "random(5, seed=2**64)": lambda: db3.random(5, seed=2**64),
+        "random(5, seed=1.5)": lambda: db3.random(5, seed=1.5),
+        "random(10**30)": lambda: db3.random(10**30),
+        "random(-10**30)": lambda: db3.random(-(10**30)),
+        "random(range(0, 10**30))": lambda: db3.random(range(0, 10**30)),
+        "random(2.5)": lambda: db3.random(2.5),
+        "random(None)": lambda: db3.random(None),
+        "random('\\ud800')": lambda: db3.random("\ud800"),
+        "solutions(limit=-1)": lambda: db3.solutions(board, limit=-1),
+        "solutions(limit='all')": lambda: db3.solutions(board, limit="all"),
+        "distance('\\ud800')": lambda: db3.distance("\ud800"),
+        "distance(goal='\\ud800')": lambda: db3.distance(board, goal="\ud800"),
+        "distance(timeout=-1)": lambda: db3.distance(board, timeout=-1),
+        "distance(timeout='1')": lambda: db3.distance(board, timeout="1"),
+        "distance(timeout=nan)": lambda: db3.distance(board, timeout=math.nan),
+        "check(moves='\\ud800')": lambda: db3.check(board, "\ud800"),
+        "check(moves=[1])": lambda: db3.check(board, [1]),
+        "check(moves=5)": lambda: db3.check(board, 5),
+        "distances(threads=-1)": lambda: db3.distances([board], threads=-1),
+        "distances(threads=10**30)": lambda: db3.distances([board], threads=10**30),
+        "distances(threads='2')": lambda: db3.distances([board], threads="2"),
+        "distances(5)": lambda: db3.distances(5),
+        "Database(board=5)": lambda: npuzzle.Database(board=5),
+        "Database(board='\\ud800')": lambda: npuzzle.Database(board="\ud800"),
+        "Database('\\ud800')": lambda: npuzzle.Database("\ud800"),
+        "Database(5)": lambda: npuzzle.Database(5),
+        "Board(board=5)": lambda: npuzzle.Board(board, board=5),
+        "Board.goal('\\ud800')": lambda: npuzzle.Board.goal("\ud800"),
+        "locate(5)": lambda: npuzzle.locate(5),
+        "build('\\ud800')": lambda: npuzzle.build("\ud800", out),
+        "build(partition=5)": lambda: npuzzle.build("3x3", out, partition=5),
+        "build(partition='\\ud800')": lambda: npuzzle.build("3x3", out, partition="\ud800"),
+        "build(blanks=[-1])": lambda: npuzzle.build("2x3", out, blanks=[-1]),
+        "build(blanks=[10**30])": lambda: npuzzle.build("2x3", out, blanks=[10**30]),
+        "build(blanks='05')": lambda: npuzzle.build("2x3", out, blanks="05"),
+        "build(all_goals='yes')": lambda: npuzzle.build("2x3", out, all_goals="yes"),
+        "build(progress=2)": lambda: npuzzle.build("2x3", out, progress=2),
+        "build(path=5)": lambda: npuzzle.build("2x3", 5),
+    }
+    return list(calls.items())
+
+
+def test_every_bad_argument_raises_an_npuzzle_error(db3, tmp_path: Path) -> None:
+    """Issue 21, item 2: `except npuzzle.Error` catches every refusal of bad
+    input, which stays a ValueError (or TypeError) where it is one: no bare
+    ValueError, OverflowError or UnicodeEncodeError."""
+    for what, call in every_bad_argument(db3, tmp_path):
+        with pytest.raises(npuzzle.Error) as e:
+            call()
+        assert isinstance(e.value, (ValueError, TypeError)), f"{what}: {type(e.value)}"
+        assert not isinstance(e.value, (OverflowError, UnicodeError)), f"{what}: {type(e.value)}"
+
+
+def test_bad_arguments_are_named_with_their_range(db3) -> None:
+    with pytest.raises(npuzzle.ArgumentError, match="count= is the number of positions to draw, 1 or more, not 0"):
+        db3.random(5, count=0)
+    with pytest.raises(npuzzle.ArgumentError, match="count= is the number of positions to draw, 1 or more, not -1"):
+        db3.random(5, count=-1)
+    with pytest.raises(npuzzle.ArgumentError, match=r"seed= is a whole number from 0 to 2\*\*64 - 1, not -1"):
+        db3.random(5, seed=-1)
+    with pytest.raises(npuzzle.ArgumentError, match="limit= is the most solutions to list, 0 or more, not -1"):
+        db3.solutions("867254301", limit=-1)
+    with pytest.raises(npuzzle.ArgumentTypeError, match="count= is a whole number, not str"):
+        db3.random(5, count="2")
+    with pytest.raises(npuzzle.ArgumentError, match="board= holds a lone surrogate"):
+        npuzzle.Database(board="3x\udc80")
+    # NumPy's integers are whole numbers; an int past a float's range is no
+    # time limit at all (or a negative one).
+    assert db3.distances(db3.random(np.int64(5), count=np.int8(3), seed=np.uint64(1))) == [5, 5, 5]
+    assert db3.distance("867254301", timeout=10**400) == 31
+    with pytest.raises(npuzzle.ArgumentError, match="timeout= is a number of seconds, 0 or more, not -inf"):
+        db3.distance("867254301", timeout=-(10**400))
+    # A huge limit lists them all; seeds span all 64 bits.
+    assert len(db3.solutions("867254301", limit=10**30)) == 40
+    assert db3.random(20, seed=2**64 - 1) == db3.random(20, seed=2**64 - 1)
+    assert npuzzle.random(20, count=2, seed=1) == db3.random(20, count=2, seed=1)
+
+
+def test_help_names_what_each_function_raises() -> None:
+    functions = [getattr(npuzzle, name) for name in npuzzle.__all__ if callable(getattr(npuzzle, name))]
+    functions = [f for f in functions if not isinstance(f, type)]
+    functions += [
+        member
+        for name, member in vars(npuzzle.Database).items()
+        if not name.startswith("_") and callable(member)
+    ]
+    functions += [npuzzle.Database, npuzzle.Board, npuzzle.Board.apply]
+    assert len(functions) > 25
+    for f in functions:
+        doc = f.__doc__ or ""
+        assert "Raises" in doc or "raises" in doc, f"{f.__name__}: its help names no exception"

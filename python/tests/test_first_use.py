@@ -58,3 +58,41 @@ def test_a_pattern_build_shows_progress_too(tmp_path: Path, capsys: pytest.Captu
     npuzzle.build("3x3", tmp_path / "p.db", partition="4-4", progress=True)
     err = capsys.readouterr().err
     assert "building 3x3:" in err and "table 2/2, cost" in err and "100%" in err
+
+
+def test_a_database_from_npuzzle_db_is_named_with_advice_that_works(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 21, item 8: with NPUZZLE_DB naming a 2x3 file, building the 3x3
+    database (the advice of old) cannot help, since NPUZZLE_DB is looked at
+    first: the errors name the variable and the file, and say what works."""
+    small = npuzzle.build("2x3", tmp_path / "small.db", progress=False)
+    monkeypatch.setenv("NPUZZLE_DB", small)
+    monkeypatch.setattr(npuzzle, "_default", None)  # as in a fresh session
+    with pytest.raises(npuzzle.DatabaseError) as e:
+        npuzzle.solve("867254301")
+    message = str(e.value)
+    assert f"{small} holds 2x3 boards, not 3x3" in message
+    assert "NPUZZLE_DB" in message and "unset NPUZZLE_DB" in message and "path=" in message
+    assert "npuzzle.build" not in message
+    # Without board=, the file is opened, and a 3x3 board is refused with
+    # the file and where it came from.
+    db = npuzzle.Database()
+    assert db.board == "2x3"
+    with pytest.raises(npuzzle.ParseError) as e:
+        db.distance("867254301")
+    assert str(e.value).startswith("expected 6 tiles for a 2x3 board")
+    assert f"the database is {small}, a 2x3 file named by NPUZZLE_DB" in str(e.value)
+    assert "unset NPUZZLE_DB or pass path=" in str(e.value)
+    with pytest.raises(npuzzle.ParseError, match=r"positions\[1\]: .*named by NPUZZLE_DB"):
+        db.distances(["123450", "867254301"])
+    # A file named by NPUZZLE_DB that is missing: building there helps, and
+    # so does unsetting it.
+    monkeypatch.setenv("NPUZZLE_DB", str(tmp_path / "missing.db"))
+    with pytest.raises(npuzzle.DatabaseError, match=r"\(from NPUZZLE_DB\); build it with: .*, or unset NPUZZLE_DB"):
+        npuzzle.Database(board="2x3")
+    # Found the usual way, no note is added.
+    monkeypatch.delenv("NPUZZLE_DB")
+    with pytest.raises(npuzzle.ParseError) as e:
+        npuzzle.Database(board="2x3").distance("867254301")
+    assert "NPUZZLE_DB" not in str(e.value)

@@ -15,19 +15,9 @@ import npuzzle
 import numpy as np
 import pytest
 
-from conftest import REPO
+from conftest import korf
 
 KORF_GOAL = " ".join(map(str, range(16)))  # blank top-left, tile k in cell k
-
-
-def korf() -> list[tuple[int, int, str]]:
-    """(number, published optimal length, start) of Korf's 100."""
-    rows = []
-    for line in (REPO / "tests/data/korf100.txt").read_text().splitlines():
-        if line.strip() and not line.startswith("#"):
-            number, length, *cells = line.split()
-            rows.append((int(number), int(length), " ".join(cells)))
-    return rows
 
 
 def easiest(count: int) -> list[tuple[int, int, str]]:
@@ -39,15 +29,6 @@ def pat3(tmp_path_factory: pytest.TempPathFactory, data_home: Path) -> npuzzle.D
     """A 3x3 `4-4` pattern file, with every goal's set (all_goals)."""
     path = tmp_path_factory.mktemp("pat3") / "3x3-44.db"
     return npuzzle.Database(npuzzle.build("3x3", path, partition="4-4", all_goals=True, progress=False))
-
-
-@pytest.fixture(scope="session")
-def db44(data_home: Path) -> npuzzle.Database:
-    """A 4x4 `6-6-3` file built where Database(board="4x4") finds it."""
-    built = npuzzle.build("4x4", partition="6-6-3", progress=False)
-    db = npuzzle.Database(board="4x4")
-    assert db.path == built
-    return db
 
 
 def random_board(rng: random.Random, cells: int) -> str:
@@ -146,12 +127,12 @@ def test_a_search_that_runs_out_of_time_raises(db44) -> None:
     for call in (db44.distance, db44.best_moves):
         with pytest.raises(npuzzle.SearchTimeoutError):
             call(hardest, KORF_GOAL, timeout=0.001)
-    with pytest.raises(ValueError, match="timeout must be a number of seconds"):
+    with pytest.raises(npuzzle.ArgumentError, match="timeout= is a number of seconds, 0 or more"):
         db44.distance(hardest, KORF_GOAL, timeout=-1)
     # No limit at all, and a lookup, which takes no time, never runs out.
     assert db44.distance(KORF_GOAL, KORF_GOAL, timeout=float("inf")) == 0
     assert npuzzle.default_database().distance("867254301", timeout=0) == 31
-    with pytest.raises(ValueError, match="timeout must be"):
+    with pytest.raises(npuzzle.ArgumentError, match="timeout= is a number of seconds"):
         npuzzle.default_database().distance("867254301", timeout=float("nan"))
 
 

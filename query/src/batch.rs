@@ -3,7 +3,7 @@
 use crate::{GoalArg, Outcome};
 use anyhow::{Context, Result};
 use memmap2::Mmap;
-use npuzzle::io::{run_batch, BatchFormat};
+use npuzzle::io::{check_threads, most_threads, run_batch, BatchFormat, ThreadsError};
 use npuzzle::Database;
 use std::io::{self, Write};
 
@@ -34,26 +34,6 @@ pub struct BatchArgs {
     pub(crate) timeout: crate::solve::TimeoutArg,
 }
 
-/// Threads per core beyond which more threads only cost memory (each holds
-/// a block of input and one of output) and start-up time.
-const THREADS_PER_CORE: usize = 4;
-
-/// This machine's cores, and the most threads a batch can take on it.
-fn most_threads() -> (usize, usize) {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    (cores, THREADS_PER_CORE * cores)
-}
-
-/// Why a thread count past [`most_threads`] is refused.
-fn beyond_this_machine() -> String {
-    let (cores, most) = most_threads();
-    format!(
-        "more than this machine can use: it has {cores} core{}, and batch takes at most {most} \
-         threads ({THREADS_PER_CORE} per core)",
-        if cores == 1 { "" } else { "s" },
-    )
-}
-
 /// `--threads`: a whole number above 0. The limit per core is checked with
 /// the other arguments; a number past any machine's is refused here, with
 /// that limit rather than the integer type's.
@@ -72,9 +52,9 @@ fn parse_threads(text: &str) -> Result<u16, String> {
         return Err("not a whole number of threads (for example 2)".to_string());
     }
     match digits.parse::<u16>() {
-        Ok(0) => Err("a batch needs at least 1 thread".to_string()),
+        Ok(0) => Err(ThreadsError::None.to_string()),
         Ok(n) => Ok(n),
-        Err(_) => Err(beyond_this_machine()),
+        Err(_) => Err(ThreadsError::too_many().to_string()),
     }
 }
 
@@ -112,13 +92,11 @@ pub fn run(db: &Database<Mmap>, args: &BatchArgs, out: &mut impl Write) -> Resul
 impl BatchArgs {
     /// The threads asked for (checked against the cores) and the format.
     pub(crate) fn threads_and_format(&self) -> Result<(usize, BatchFormat)> {
-        let (cores, most) = most_threads();
         let threads = match self.threads {
-            Some(n) if n as usize > most => {
-                anyhow::bail!("--threads {n} is {}", beyond_this_machine())
+            Some(n) => {
+                check_threads(n.into()).map_err(|e| anyhow::anyhow!("--threads {n} is {e}"))?
             }
-            Some(n) => n as usize,
-            None => cores,
+            None => most_threads().0,
         };
         let format = if self.json {
             BatchFormat::Jsonl

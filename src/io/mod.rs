@@ -1,10 +1,12 @@
 //! Text and JSON in and out at speed: answers written without allocation,
-//! and batches of (start, goal) lines answered in blocks over threads.
+//! and batches of (start, goal) lines answered in blocks over threads (as
+//! many as [`check_threads`] allows).
 //!
 //! Uses `puzzle`, `table`, `pattern` and `db`.
 
 mod answer;
 mod batch;
+mod threads;
 #[cfg(feature = "cli")]
 mod usage;
 
@@ -17,5 +19,6 @@ pub use batch::{
     run_batch, split_pair, with_nodes, BatchFormat, BatchSummary, LineAnswerer, LineOutcome, BLOCK,
     CSV_HEADER, ECHO_LIMIT, SEARCH_BLOCK,
 };
+pub use threads::{check_threads, most_threads, ThreadsError, THREADS_PER_CORE};
 #[cfg(feature = "cli")]
 pub use usage::{report_usage_error, usage_message};

@@ -1,0 +1,255 @@
+//! Arguments other than boards and moves, read from whatever Python hands
+//! over. Each refusal is an `npuzzle.Error` that names the argument and what
+//! it takes: PyO3's own conversions would raise a bare `OverflowError`
+//! (`count=-1`), `TypeError` or `UnicodeEncodeError` (a lone surrogate).
+
+use crate::errors;
+use npuzzle::io::{check_threads, ThreadsError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyFloat, PyInt, PyString};
+use std::path::PathBuf;
+
+/// An optional argument when given, and not as None (None means the
+/// default, as in Python's own signatures).
+pub fn given<'a, 'py>(obj: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
+    obj.filter(|o| !o.is_none())
+}
+
+/// A whole number as Python gave it: within a u64, or past it either way
+/// (kept as its text, for the message).
+pub enum Whole {
+    Value(u64),
+    Negative(String),
+    TooLarge(String),
+}
+
+/// `name=` as a whole number: an `int` or anything with `__index__` (NumPy
+/// integers), but not a bool or a float.
+pub fn whole(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Whole> {
+    let py = obj.py();
+    let is_integer = obj.cast::<PyInt>().is_ok() || obj.hasattr("__index__")?;
+    if obj.cast::<PyBool>().is_ok() || obj.cast::<PyFloat>().is_ok() || !is_integer {
+        return Err(errors::argument_type(
+            py,
+            format!("{name}= is a whole number, not {}", type_name(obj)),
+        ));
+    }
+    let index = match obj.cast::<PyInt>() {
+        Ok(int) => int.clone().into_any(),
+        Err(_) => py.import("operator")?.call_method1("index", (obj,))?,
+    };
+    match index.extract::<u64>() {
+        Ok(n) => Ok(Whole::Value(n)),
+        Err(_) if index.lt(0)? => Ok(Whole::Negative(index.str()?.to_string())),
+        Err(_) => Ok(Whole::TooLarge(index.str()?.to_string())),
+    }
+}
+
+/// `count=`: positions to draw, 1 or more.
+pub fn count(obj: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    let Some(obj) = given(obj) else {
+        return Ok(1);
+    };
+    let refused = |shown: &str| {
+        errors::argument(
+            obj.py(),
+            format!("count= is the number of positions to draw, 1 or more, not {shown}"),
+        )
+    };
+    match whole(obj, "count")? {
+        Whole::Value(0) => Err(refused("0")),
+        Whole::Value(n) => usize::try_from(n).map_err(|_| refused(&n.to_string())),
+        Whole::Negative(n) => Err(refused(&n)),
+        Whole::TooLarge(n) => Err(errors::argument(
+            obj.py(),
+            format!("count={n} is more positions than any board has"),
+        )),
+    }
+}
+
+/// `seed=`: a 64-bit seed; None draws a fresh one.
+pub fn seed(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+    let Some(obj) = given(obj) else {
+        return Ok(None);
+    };
+    match whole(obj, "seed")? {
+        Whole::Value(n) => Ok(Some(n)),
+        Whole::Negative(n) | Whole::TooLarge(n) => Err(errors::argument(
+            obj.py(),
+            format!("seed= is a whole number from 0 to 2**64 - 1, not {n}"),
+        )),
+    }
+}
+
+/// `limit=`: the most solutions to list, 0 or more; past what memory could
+/// hold it lists them all.
+pub fn limit(obj: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    let Some(obj) = given(obj) else {
+        return Ok(10);
+    };
+    match whole(obj, "limit")? {
+        Whole::Value(n) => Ok(usize::try_from(n).unwrap_or(usize::MAX)),
+        Whole::TooLarge(_) => Ok(usize::MAX),
+        Whole::Negative(n) => Err(errors::argument(
+            obj.py(),
+            format!("limit= is the most solutions to list, 0 or more, not {n}"),
+        )),
+    }
+}
+
+/// `threads=`: 1 to the limit every face shares (`query batch --threads`
+/// too); None for one per core.
+pub fn threads(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
+    let Some(obj) = given(obj) else {
+        return Ok(None);
+    };
+    let (shown, checked) = match whole(obj, "threads")? {
+        Whole::Value(n) => (n.to_string(), check_threads(n)),
+        Whole::Negative(n) => (n, Err(ThreadsError::None)),
+        Whole::TooLarge(n) => (n, Err(ThreadsError::too_many())),
+    };
+    match checked {
+        Ok(n) => Ok(Some(n)),
+        Err(e @ ThreadsError::None) => {
+            Err(errors::argument(obj.py(), format!("threads={shown}: {e}")))
+        }
+        Err(e) => Err(errors::argument(
+            obj.py(),
+            format!("threads={shown} is {e}"),
+        )),
+    }
+}
+
+/// `timeout=`: seconds, as an int or a float (checked by `deadline`).
+pub fn seconds(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<f64>> {
+    let Some(obj) = given(obj) else {
+        return Ok(None);
+    };
+    if obj.cast::<PyBool>().is_ok() {
+        return Err(errors::argument_type(
+            obj.py(),
+            "timeout= is a number of seconds, not bool",
+        ));
+    }
+    match obj.extract::<f64>() {
+        Ok(seconds) => Ok(Some(seconds)),
+        // An int past a float's range: no limit at all, or a negative one.
+        Err(_) if obj.cast::<PyInt>().is_ok() => Ok(Some(if obj.lt(0)? {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        })),
+        Err(_) => Err(errors::argument_type(
+            obj.py(),
+            format!("timeout= is a number of seconds, not {}", type_name(obj)),
+        )),
+    }
+}
+
+/// `name=` as text (a `str`), for sizes, partitions and the like.
+pub fn text(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<String> {
+    let py = obj.py();
+    let Ok(text) = obj.cast::<PyString>() else {
+        return Err(errors::argument_type(
+            py,
+            format!("{name}= is text, not {}", type_name(obj)),
+        ));
+    };
+    text_of(text).map_err(|why| errors::argument(py, format!("{name}= {why}")))
+}
+
+/// A `str`'s text, or why it is not text: a lone surrogate (from
+/// `surrogateescape` decoding, or written as `"\ud800"`), which UTF-8 cannot
+/// hold.
+pub fn text_of(text: &Bound<'_, PyString>) -> Result<String, String> {
+    if let Ok(s) = text.to_str() {
+        return Ok(s.to_string());
+    }
+    let chars: Vec<char> = text.to_string_lossy().chars().collect();
+    let at = chars
+        .iter()
+        .position(|&c| c == char::REPLACEMENT_CHARACTER)
+        .map_or(String::new(), |i| format!(" at character {}", i + 1));
+    Err(format!(
+        "holds a lone surrogate{at} (a half of a UTF-16 pair, such as \"\\ud800\"), which is \
+         not a character"
+    ))
+}
+
+/// `name=` as a flag: True or False.
+pub fn flag(obj: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<bool>> {
+    let Some(obj) = given(obj) else {
+        return Ok(None);
+    };
+    obj.extract::<bool>().map(Some).map_err(|_| {
+        errors::argument_type(
+            obj.py(),
+            format!("{name}= is True or False, not {}", type_name(obj)),
+        )
+    })
+}
+
+/// `path=`: a file path, as a `str` or an `os.PathLike`.
+pub fn path(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<PathBuf>> {
+    let Some(obj) = given(obj) else {
+        return Ok(None);
+    };
+    let py = obj.py();
+    let path = py
+        .import("os")?
+        .call_method1("fspath", (obj,))
+        .map_err(|_| {
+            errors::argument_type(
+                py,
+                format!(
+                    "path= is a file path (a str or an os.PathLike), not {}",
+                    type_name(obj)
+                ),
+            )
+        })?;
+    let Ok(text) = path.cast::<PyString>() else {
+        return Err(errors::argument_type(
+            py,
+            format!("path= is a file path as text, not {}", type_name(&path)),
+        ));
+    };
+    text_of(text)
+        .map(|t| Some(PathBuf::from(t)))
+        .map_err(|why| errors::argument(py, format!("path= {why}")))
+}
+
+/// `blanks=`: goal blank cells, as whole numbers (checked against the board
+/// by the build). A cell past any board's is kept past it, for the message.
+pub fn cells(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<CellArg>>> {
+    let Some(obj) = given(obj) else {
+        return Ok(None);
+    };
+    let py = obj.py();
+    if obj.cast::<PyString>().is_ok() || obj.try_iter().is_err() {
+        return Err(errors::argument_type(
+            py,
+            format!("blanks= is a list of cell numbers, not {}", type_name(obj)),
+        ));
+    }
+    let mut cells = Vec::new();
+    for item in obj.try_iter()? {
+        cells.push(match whole(&item?, "blanks")? {
+            Whole::Value(n) => CellArg::Cell(n),
+            Whole::Negative(n) | Whole::TooLarge(n) => CellArg::OffEveryBoard(n),
+        });
+    }
+    Ok(Some(cells))
+}
+
+/// One of `blanks=`: a cell number, or one no board has (negative or huge).
+pub enum CellArg {
+    Cell(u64),
+    OffEveryBoard(String),
+}
+
+/// The type's name, for messages.
+pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map_or_else(|_| "that type".to_string(), |n| n.to_string())
+}
