@@ -185,8 +185,9 @@ fn needs_complete(command: &str, e: NeedsCompleteTables) -> anyhow::Error {
 
 /// Library errors say what is wrong; this adds what to do about it: the
 /// command that rebuilds a file with a missing table, `query verify` for a
-/// damaged one, or where the board's size came from when a board of
-/// another size was given and `--board` was not (`board_given`).
+/// damaged one, or, when a board of another size was given and neither
+/// `--board` (`board_given`) nor `--db` was, that `NPUZZLE_DB` chose the
+/// file, and so the size.
 fn with_advice(
     e: anyhow::Error,
     location: &Location,
@@ -198,15 +199,13 @@ fn with_advice(
         .chain()
         .filter_map(|c| c.downcast_ref::<ParseError>())
         .any(ParseError::is_for_another_size);
-    let named = match location.origin {
-        Origin::Env => Some(("from NPUZZLE_DB", "unset NPUZZLE_DB")),
-        Origin::Given => Some(("--db", "leave out --db")),
-        Origin::WorkingDir | Origin::UserData => None,
-    };
-    if let (true, false, Some((origin, stop))) = (misfit, board_given, named) {
+    // Only a file the environment chose hides where the size came from:
+    // `--db` was typed, and a default path is named for its board.
+    if misfit && !board_given && location.origin == Origin::Env {
         return anyhow::anyhow!(
-            "{e:#}; the board size, {shape}, is that of {} ({origin}): for another size, {stop} \
-             and give --board RxC, or pass --db with a database of that size",
+            "{e:#}; the board size, {shape}, is that of {} (from NPUZZLE_DB): for another \
+             size, unset NPUZZLE_DB and give --board RxC, or pass --db with a database of that \
+             size",
             path.display(),
         );
     }
