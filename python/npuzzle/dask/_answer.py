@@ -1,0 +1,108 @@
+"""Answering one partition: a pandas DataFrame in, the same rows out with
+the answer columns of `query batch` added.
+
+Complete tables answer the whole partition in one `solve_many` call, with
+the GIL released. Pattern databases search: each row is one `solve`, which
+releases the GIL and spreads its search over the cores, and reports its
+nodes and stops at `timeout` for that row alone, as `query batch
+--timeout` does; a partition-wide `solve_many` could do neither.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+import pyarrow as pa  # type: ignore[import-untyped]
+import pyarrow.compute as pc  # type: ignore[import-untyped]
+
+from .. import Database, SearchTimeoutError, UnsolvableError
+from . import _boards, _workers
+
+# The columns added, in order, with their Arrow types. `distance` and
+# `moves` are null where there is no answer; `solvable` and `reason` say
+# why; `nodes` is the search's count where one ran (null for a lookup);
+# `error` is the command line's text for a row that is not a board or
+# whose search ran out of time.
+COLUMNS: dict[str, Any] = {
+    "distance": pa.int32(),
+    "moves": pa.string(),
+    "solvable": pa.bool_(),
+    "reason": pa.string(),
+    "nodes": pa.int64(),
+    "error": pa.string(),
+}
+
+
+def empty(index: pd.Index | None = None) -> pd.DataFrame:
+    """The added columns with no rows (Dask's `meta`)."""
+    return pd.DataFrame(
+        {name: pd.Series([], dtype=pd.ArrowDtype(t)) for name, t in COLUMNS.items()},
+        index=index,
+    )
+
+
+def answer(
+    part: pd.DataFrame,
+    column: str,
+    board: str,
+    goal: str | None,
+    path: str | None,
+    timeout: float | None,
+) -> pd.DataFrame:
+    """`part` with the answer columns of the boards in `column` added."""
+    db = _workers.database(path, board)
+    boards = _boards.read(part[column], board)
+    n = len(part)
+    moves = np.full(n, None, dtype=object)
+    answered = np.zeros(n, dtype=bool)
+    answered[boards.rows] = True
+    errors = dict(boards.errors)
+    nodes: npt.NDArray[np.int64] | None = None
+    if db.kind == "complete":
+        if len(boards.rows):
+            # One thread: a worker runs one task per thread at once.
+            moves[boards.rows] = db.solve_many(boards.cells, goal, threads=1)
+    else:
+        nodes = np.zeros(n, dtype=np.int64)
+        for i, cells in zip(boards.rows.tolist(), boards.cells.tolist()):
+            try:
+                solution = db.solve(cells, goal, timeout=timeout)
+            except UnsolvableError:
+                continue
+            except SearchTimeoutError as e:
+                answered[i] = False
+                errors[i] = str(e)
+                continue
+            moves[i] = solution.moves
+            nodes[i] = solution.nodes
+    moves_column = pa.array(moves, type=pa.string(), from_pandas=True)
+    solved = pc.is_valid(moves_column).to_numpy(zero_copy_only=False)
+    reasons = np.full(n, None, dtype=object)
+    for i in np.flatnonzero(answered & ~solved).tolist():
+        reasons[i] = _reason(db, boards, i, goal)
+    error_column = np.full(n, None, dtype=object)
+    for i, message in errors.items():
+        error_column[i] = message
+    added = {
+        "distance": pc.cast(pc.utf8_length(moves_column), pa.int32()),
+        "moves": moves_column,
+        "solvable": pa.array(solved, mask=~answered),
+        "reason": pa.array(reasons, type=pa.string(), from_pandas=True),
+        "nodes": None if nodes is None else pa.array(nodes, mask=~solved),
+        "error": pa.array(error_column, type=pa.string(), from_pandas=True),
+    }
+    out = part.copy(deep=False)
+    for name, values in added.items():
+        if values is None:
+            values = pa.nulls(n, COLUMNS[name])
+        out[name] = pd.Series(pd.arrays.ArrowExtensionArray(values), index=part.index)
+    return out
+
+
+def _reason(db: Database, boards: _boards.Boards, row: int, goal: str | None) -> str | None:
+    """Why the board of partition row `row` cannot reach the goal."""
+    k = int(np.searchsorted(boards.rows, row))
+    return db.solvable(boards.cells[k].tolist(), goal).reason
