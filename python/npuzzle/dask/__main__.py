@@ -179,7 +179,11 @@ def _write_part(part: pd.DataFrame, folder: str, partition_info: dict[str, Any] 
     # Plain Arrow types, without pandas' metadata, which pandas cannot read
     # back for a fixed-size list.
     table = pa.Table.from_pandas(part, preserve_index=False).replace_schema_metadata(None)
-    pq.write_table(table, os.path.join(folder, f"part.{number}.parquet"))
+    # Zero-padded, so that the files sort in the rows' order. Dictionaries
+    # only where values repeat: trying one on the boards and the moves
+    # costs a fifth of the writing for nothing.
+    path = os.path.join(folder, f"part.{number:06d}.parquet")
+    pq.write_table(table, path, use_dictionary=["reason", "error"])
     counts = {
         "rows": len(part),
         "unsolvable": int((part["solvable"] == False).sum()),  # noqa: E712 (null is not False)
