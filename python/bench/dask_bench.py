@@ -35,7 +35,7 @@ import npuzzle
 import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.csv as pacsv  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
-from npuzzle.dask import _random
+from npuzzle.dask import _sampling
 
 
 def load() -> str:
@@ -44,7 +44,7 @@ def load() -> str:
 
 def positions(n: int, board: str, seed: int, db: str, folder: Path) -> tuple[Path, Path]:
     """n random solvable positions as text lines and as Parquet."""
-    starts = _random.starts(0, n, board, seed, None, db)["start"].array
+    starts = _sampling.starts(0, n, board, seed, None, db)["start"].array
     column = pa.array(starts)
     text, parquet = folder / f"{board}.txt", folder / f"{board}.parquet"
     with open(text, "w") as f:

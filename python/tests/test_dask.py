@@ -23,6 +23,7 @@ import pytest
 
 from conftest import find_query, plain_bfs, replay
 
+dask = pytest.importorskip("dask")
 dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("distributed")
 pa = pytest.importorskip("pyarrow")
@@ -155,6 +156,20 @@ def test_bad_rows_get_the_command_lines_error_and_the_rest_is_answered(client, f
         batch = [json.loads(line) for line in ran.stdout.splitlines()]
         assert [b.get("error") for b in batch] == [None if pd.isna(e) else e for e in errors[:7]]
         assert [b.get("distance") for b in batch] == [None if pd.isna(d) else d for d in out["distance"][:7]]
+
+
+def test_columns_of_board_objects_and_of_nothing_but_nulls(files) -> None:
+    # In this process (the synchronous scheduler): pandas objects that
+    # pyarrow cannot type go through the library row by row.
+    boards = [npuzzle.Board("867254301"), [1, 2, 3, 4, 5, 6, 7, 0, 8], npuzzle.Board("123456780"), float("nan")]
+    frame = dd.from_pandas(pd.DataFrame({"start": pd.Series(boards, dtype=object)}), npartitions=1)
+    with dask.config.set({"dataframe.convert-string": False}):
+        out = nd.solve_frame(frame, db=files["3x3"]).compute(scheduler="sync")
+    assert list(out["distance"].fillna(-1)) == [31, 1, 0, -1]
+    assert out["error"][3] == "bad start board: the value is missing (null)"
+    nulls = dd.from_pandas(pd.DataFrame({"start": pd.Series([None, None], dtype=object)}), npartitions=1)
+    out = nd.solve_frame(nulls, db=files["3x3"]).compute(scheduler="sync")
+    assert list(out["error"]) == ["bad start board: the value is missing (null)"] * 2
 
 
 def test_a_timed_out_search_is_a_bad_row_with_the_command_lines_text(client, db44) -> None:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 import dask.dataframe as dd
 
 from .. import Board, Database
-from . import _answer, _random
+from . import _answer, _sampling
 
 if TYPE_CHECKING:
     from .._npuzzle import _BoardLike
@@ -106,11 +106,11 @@ def label_random(
     goal_text, path = _arguments(board, goal, db, timeout)
     bounds = [n * k // partitions for k in range(partitions + 1)]
     starts = dd.from_map(  # type: ignore[no-untyped-call]
-        _random.starts,
+        _sampling.starts,
         bounds[:-1],
         bounds[1:],
         args=[board, seed, goal_text, path],
-        meta=_random.empty(),
+        meta=_sampling.empty(),
         divisions=[*bounds[:-1], n - 1],
         enforce_metadata=False,
     )

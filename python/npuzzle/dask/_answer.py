@@ -10,6 +10,7 @@ nodes and stops at `timeout` for that row alone, as `query batch
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -64,7 +65,11 @@ def answer(
     if db.kind == "complete":
         if len(boards.rows):
             # One thread: a worker runs one task per thread at once.
-            moves[boards.rows] = db.solve_many(boards.cells, goal, threads=1)
+            answers = db.solve_many(boards.cells, goal, threads=1)
+            if len(boards.rows) == n:
+                moves = answers
+            else:
+                moves[boards.rows] = answers
     else:
         nodes = np.zeros(n, dtype=np.int64)
         for i, cells in zip(boards.rows.tolist(), boards.cells.tolist()):
@@ -80,26 +85,28 @@ def answer(
             nodes[i] = solution.nodes
     moves_column = pa.array(moves, type=pa.string(), from_pandas=True)
     solved = pc.is_valid(moves_column).to_numpy(zero_copy_only=False)
-    reasons = np.full(n, None, dtype=object)
-    for i in np.flatnonzero(answered & ~solved).tolist():
-        reasons[i] = _reason(db, boards, i, goal)
-    error_column = np.full(n, None, dtype=object)
-    for i, message in errors.items():
-        error_column[i] = message
+    reasons = {i: _reason(db, boards, i, goal) for i in np.flatnonzero(answered & ~solved).tolist()}
     added = {
         "distance": pc.cast(pc.utf8_length(moves_column), pa.int32()),
         "moves": moves_column,
         "solvable": pa.array(solved, mask=~answered),
-        "reason": pa.array(reasons, type=pa.string(), from_pandas=True),
-        "nodes": None if nodes is None else pa.array(nodes, mask=~solved),
-        "error": pa.array(error_column, type=pa.string(), from_pandas=True),
+        "reason": _strings(n, reasons),
+        "nodes": pa.nulls(n, pa.int64()) if nodes is None else pa.array(nodes, mask=~solved),
+        "error": _strings(n, errors),
     }
     out = part.copy(deep=False)
     for name, values in added.items():
-        if values is None:
-            values = pa.nulls(n, COLUMNS[name])
         out[name] = pd.Series(pd.arrays.ArrowExtensionArray(values), index=part.index)
     return out
+
+
+def _strings(n: int, values: Mapping[int, str | None]) -> Any:
+    """A string column of `n` rows, null but where `values` says."""
+    if not values:
+        return pa.nulls(n, pa.string())
+    column = np.full(n, None, dtype=object)
+    column[list(values)] = list(values.values())
+    return pa.array(column, type=pa.string(), from_pandas=True)
 
 
 def _reason(db: Database, boards: _boards.Boards, row: int, goal: str | None) -> str | None:

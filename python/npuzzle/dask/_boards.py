@@ -35,6 +35,10 @@ class Boards:
     # Row number -> the command line's error text for that row.
     errors: dict[int, str]
 
+    @staticmethod
+    def empty(cells: int) -> Boards:
+        return Boards(np.zeros(0, dtype=np.intp), np.zeros((0, cells), dtype=np.uint8), {})
+
 
 def bad_start(message: str) -> str:
     """A bad row's error, as `query batch` writes it."""
@@ -42,10 +46,18 @@ def bad_start(message: str) -> str:
 
 
 def read(values: Any, board: str) -> Boards:
-    """The boards of `values` (a pandas Series or anything pyarrow reads as
-    an array) on a `board` ("RxC") board."""
-    array = _arrow(values)
+    """The boards of `values` (a pandas Series, or anything pyarrow reads
+    as an array) on a `board` ("RxC") board."""
     cells = len(Board.goal(board).cells)
+    try:
+        array = _arrow(values)
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        # Python objects pyarrow cannot type (Boards, NumPy arrays mixed
+        # with lists ...): every row through the library.
+        items = list(values)
+        return _through_library(np.arange(len(items)), items.__getitem__, board, Boards.empty(cells))
+    if pa.types.is_null(array.type):  # nothing but missing values
+        return _through_library(np.arange(len(array)), lambda i: None, board, Boards.empty(cells))
     if pa.types.is_string(array.type) or pa.types.is_large_string(array.type):
         candidates, matrix = _compact(array, cells)
     elif _is_list_of_integers(array.type):
@@ -56,31 +68,35 @@ def read(values: Any, board: str) -> Boards:
             f"'8 6 7 2 5 4 3 0 1') or lists of tiles, not {array.type}"
         )
     good = candidates & _permutations(matrix, cells)
-    boards_rows = [np.flatnonzero(good)]
-    boards_cells = [matrix[good]]
+    if good.all():
+        return Boards(np.arange(len(matrix)), matrix, {})
+    bulk = Boards(np.flatnonzero(good), matrix[good], {})
+    return _through_library(np.flatnonzero(~good), lambda i: array[i].as_py(), board, bulk)
+
+
+def _through_library(rows: npt.NDArray[np.intp], value: Any, board: str, bulk: Boards) -> Boards:
+    """`bulk` with rows `rows` (whose values `value(i)` gives) read by the
+    library's parser, or their errors."""
     errors: dict[int, str] = {}
-    # Everything the bulk reading did not accept, through the library.
-    slow_rows = []
-    slow_cells = []
-    for i in np.flatnonzero(~good).tolist():
-        value = array[i].as_py()
-        if value is None:
+    found_rows = []
+    found_cells = []
+    for i in rows.tolist():
+        v = value(i)
+        if v is None or (isinstance(v, float) and np.isnan(v)):
             errors[i] = bad_start("the value is missing (null)")
-            continue
-        if isinstance(value, str) and not value.strip():
+        elif isinstance(v, str) and not v.strip():
             errors[i] = "the line is empty"  # as `query batch` says it
-            continue
-        try:
-            slow_cells.append(Board(value, board).cells)
-            slow_rows.append(i)
-        except ParseError as e:
-            errors[i] = bad_start(str(e))
-    if slow_rows:
-        boards_rows.append(np.array(slow_rows, dtype=np.intp))
-        boards_cells.append(np.array(slow_cells, dtype=np.uint8))
-    rows = np.concatenate(boards_rows)
-    order = np.argsort(rows, kind="stable")
-    return Boards(rows[order], np.concatenate(boards_cells)[order], errors)
+        else:
+            try:
+                found_cells.append(Board(v, board).cells)
+                found_rows.append(i)
+            except (ParseError, TypeError) as e:
+                errors[i] = bad_start(str(e))
+    cells = bulk.cells.shape[1]
+    all_rows = np.concatenate([bulk.rows, np.array(found_rows, dtype=np.intp)])
+    all_cells = np.concatenate([bulk.cells, np.array(found_cells, dtype=np.uint8).reshape(-1, cells)])
+    order = np.argsort(all_rows, kind="stable")
+    return Boards(all_rows[order], all_cells[order], errors)
 
 
 def text(matrix: npt.NDArray[np.uint8], board: str) -> Any:
@@ -121,7 +137,7 @@ def _compact(array: Any, cells: int) -> tuple[npt.NDArray[np.bool_], npt.NDArray
     if not candidates.any():
         return candidates, matrix
     # The selected strings, back to back in the filtered array's data buffer.
-    picked = array.filter(pa.array(candidates))
+    picked = array if candidates.all() else array.filter(pa.array(candidates))
     _, offsets, data = picked.buffers()
     width = np.int64 if pa.types.is_large_string(picked.type) else np.int32
     bounds = np.frombuffer(offsets, dtype=width)[picked.offset : picked.offset + len(picked) + 1]
