@@ -24,6 +24,7 @@ import os
 from typing import TYPE_CHECKING
 
 import dask.dataframe as dd
+import pandas as pd
 
 from .. import Board, Database
 from . import _answer, _sampling
@@ -65,6 +66,11 @@ def solve_frame(
             f"the frame already has the column{'s' if len(taken) > 1 else ''} "
             f"{', '.join(map(repr, taken))} that solve_frame adds; drop or rename "
             f"{'them' if len(taken) > 1 else 'it'} first"
+        )
+    if pd.api.types.is_numeric_dtype(df._meta[column].dtype):
+        raise TypeError(
+            f"column {column!r} holds {df._meta[column].dtype}; boards are strings (such as '867254301' "
+            f"or '8 6 7 2 5 4 3 0 1') or lists of tiles"
         )
     goal_text, path = _arguments(board, goal, db, timeout)
     meta = df._meta.join(_answer.empty(df._meta.index))
@@ -136,4 +142,5 @@ def _arguments(
         )
     if db is None:
         return goal_text, None
-    return goal_text, db.path if isinstance(db, Database) else os.fspath(db)
+    # Absolute, so that workers started elsewhere read the file meant here.
+    return goal_text, db.path if isinstance(db, Database) else os.path.abspath(os.fspath(db))
