@@ -278,12 +278,16 @@ def test_a_worker_killed_mid_job_leaves_the_result_complete(client, pat3, bfs3) 
     check_against_bfs(out, bfs3)
 
 
-def test_the_command_line_solves_parquet_to_parquet(files, tmp_path: Path, capsys) -> None:
+def test_the_command_line_solves_parquet_to_parquet(client, files, tmp_path: Path, capsys) -> None:
     source = tmp_path / "in.parquet"
     pq.write_table(pa.table({"start": BAD_ROWS, "id": range(len(BAD_ROWS))}), source, row_group_size=3)
     out = tmp_path / "out.parquet"
-    command = [sys.executable, "-m", "npuzzle.dask", "solve", str(source), str(out), "--db", files["3x3"]]
-    ran = subprocess.run([*command, "--workers", "1"], capture_output=True, text=True, timeout=120)
+
+    def solve(to: Path, *where: str, db: str = files["3x3"]) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "npuzzle.dask", "solve", str(source), str(to), "--db", db]
+        return subprocess.run([*command, *where], capture_output=True, text=True, timeout=120)
+
+    ran = solve(out, "--workers", "1")
     # Bad rows exit 2, as in `query batch`, and the output is complete.
     assert ran.returncode == 2, ran.stderr
     assert "5 of 7 rows could not be answered" in ran.stderr
@@ -293,6 +297,15 @@ def test_the_command_line_solves_parquet_to_parquet(files, tmp_path: Path, capsy
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
     schema = pq.read_schema(next(out.glob("*.parquet")))
     assert (schema.field("distance").type, schema.field("moves").type) == (pa.int32(), pa.string())
+    # At a running cluster's address, as on a real cluster.
+    at = tmp_path / "at.parquet"
+    ran = solve(at, "--scheduler", client.scheduler.address)
+    assert ran.returncode == 2 and pd.read_parquet(at).sort_values("id").equals(written), ran.stderr
+    # A job that fails leaves no output and no partial folder behind.
+    failed = tmp_path / "failed.parquet"
+    ran = solve(failed, "--scheduler", client.scheduler.address, db=str(tmp_path / "none.db"))
+    assert ran.returncode == 2 and "none.db" in ran.stderr and "on worker" in ran.stderr, ran.stderr
+    assert not failed.exists() and [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
 
     # Refused before any work, with exit code 2 and a message naming why.
     other = tmp_path / "other.parquet"
