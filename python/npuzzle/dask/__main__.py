@@ -83,7 +83,7 @@ def parser() -> argparse.ArgumentParser:
     solve.add_argument("--timeout", type=_seconds, metavar="SECONDS", help="bound on each row's search")
     where = solve.add_mutually_exclusive_group()
     where.add_argument("--scheduler", metavar="ADDRESS", help="a running cluster's scheduler (tcp://host:8786)")
-    where.add_argument("--workers", type=_count, help="local worker processes (default: one per core)")
+    where.add_argument("--workers", type=_count, metavar="N", help="local worker processes (default: one per core)")
     return p
 
 
