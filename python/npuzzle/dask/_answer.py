@@ -57,32 +57,15 @@ def answer(
     db = _workers.database(path, board)
     boards = _boards.read(part[column], board)
     n = len(part)
-    moves = np.full(n, None, dtype=object)
+    nodes: npt.NDArray[np.int64] | None = None
+    failed: dict[int, str] = {}
+    if db.kind == "complete":
+        moves = _look_up(db, boards, goal, n)
+    else:
+        moves, nodes, failed = _search(db, boards, goal, timeout, n)
     answered = np.zeros(n, dtype=bool)
     answered[boards.rows] = True
-    errors = dict(boards.errors)
-    nodes: npt.NDArray[np.int64] | None = None
-    if db.kind == "complete":
-        if len(boards.rows):
-            # One thread: a worker runs one task per thread at once.
-            answers = db.solve_many(boards.cells, goal, threads=1)
-            if len(boards.rows) == n:
-                moves = answers
-            else:
-                moves[boards.rows] = answers
-    else:
-        nodes = np.zeros(n, dtype=np.int64)
-        for i, cells in zip(boards.rows.tolist(), boards.cells.tolist()):
-            try:
-                solution = db.solve(cells, goal, timeout=timeout)
-            except UnsolvableError:
-                continue
-            except SearchTimeoutError as e:
-                answered[i] = False
-                errors[i] = str(e)
-                continue
-            moves[i] = solution.moves
-            nodes[i] = solution.nodes
+    answered[list(failed)] = False
     moves_column = pa.array(moves, type=pa.string(), from_pandas=True)
     solved = pc.is_valid(moves_column).to_numpy(zero_copy_only=False)
     reasons = {i: _reason(db, boards, i, goal) for i in np.flatnonzero(answered & ~solved).tolist()}
@@ -92,12 +75,47 @@ def answer(
         "solvable": pa.array(solved, mask=~answered),
         "reason": _strings(n, reasons),
         "nodes": pa.nulls(n, pa.int64()) if nodes is None else pa.array(nodes, mask=~solved),
-        "error": _strings(n, errors),
+        "error": _strings(n, {**boards.errors, **failed}),
     }
     out = part.copy(deep=False)
     for name, values in added.items():
         out[name] = pd.Series(pd.arrays.ArrowExtensionArray(values), index=part.index)
     return out
+
+
+def _look_up(db: Database, boards: _boards.Boards, goal: str | None, n: int) -> npt.NDArray[np.object_]:
+    """Each row's moves (None where unsolvable or not a board), from
+    complete tables in one batch."""
+    if len(boards.rows) == 0:
+        return np.full(n, None, dtype=object)
+    # One thread: a worker runs one task per thread at once.
+    answers: npt.NDArray[np.object_] = db.solve_many(boards.cells, goal, threads=1)
+    if len(boards.rows) == n:
+        return answers
+    moves = np.full(n, None, dtype=object)
+    moves[boards.rows] = answers
+    return moves
+
+
+def _search(
+    db: Database, boards: _boards.Boards, goal: str | None, timeout: float | None, n: int
+) -> tuple[npt.NDArray[np.object_], npt.NDArray[np.int64], dict[int, str]]:
+    """Each row's moves and nodes from a search of its own, and the rows
+    whose search ran out of time, with the error."""
+    moves = np.full(n, None, dtype=object)
+    nodes = np.zeros(n, dtype=np.int64)
+    failed: dict[int, str] = {}
+    for i, cells in zip(boards.rows.tolist(), boards.cells.tolist()):
+        try:
+            solution = db.solve(cells, goal, timeout=timeout)
+        except UnsolvableError:
+            continue
+        except SearchTimeoutError as e:
+            failed[i] = str(e)
+            continue
+        moves[i] = solution.moves
+        nodes[i] = solution.nodes
+    return moves, nodes, failed
 
 
 def _strings(n: int, values: Mapping[int, str | None]) -> Any:
