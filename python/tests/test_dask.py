@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import json
 import logging
+import multiprocessing
 import os
 import random
 import re
@@ -49,6 +50,10 @@ def client(data_home: Path):  # type: ignore[no-untyped-def]
         silence_logs=logging.ERROR,
     ) as cluster, distributed.Client(cluster) as c:
         yield c
+    # Wait for the worker processes to be gone, so that their exit does not
+    # take CPU from the tests that follow (some measure it).
+    for process in multiprocessing.active_children():
+        process.join(timeout=30)
 
 
 @pytest.fixture(scope="module")
