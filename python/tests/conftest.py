@@ -49,6 +49,15 @@ def db23(data_home: Path):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(scope="session")
+def pat3(tmp_path_factory: pytest.TempPathFactory, data_home: Path):  # type: ignore[no-untyped-def]
+    """A 3x3 `4-4` pattern file, with every goal's set (all_goals)."""
+    import npuzzle
+
+    path = tmp_path_factory.mktemp("pat3") / "3x3-44.db"
+    return npuzzle.Database(npuzzle.build("3x3", path, partition="4-4", all_goals=True, progress=False))
+
+
+@pytest.fixture(scope="session")
 def db44(data_home: Path):  # type: ignore[no-untyped-def]
     """A 4x4 `6-6-3` file built where Database(board="4x4") finds it."""
     import npuzzle
@@ -67,6 +76,15 @@ def korf() -> list[tuple[int, int, str]]:
             number, length, *cells = line.split()
             rows.append((int(number), int(length), " ".join(cells)))
     return rows
+
+
+def replay(start: tuple[int, ...], moves: str, cols: int) -> tuple[int, ...]:
+    """The board after the blank's `moves` from `start`, by the test's own
+    rules (an illegal move fails the test)."""
+    cells = start
+    for letter in moves:
+        cells = dict(neighbours(cells, cols))[letter]
+    return cells
 
 
 def neighbours(cells: tuple[int, ...], cols: int) -> Iterator[tuple[str, tuple[int, ...]]]:

@@ -24,13 +24,6 @@ def easiest(count: int) -> list[tuple[int, int, str]]:
     return sorted(korf(), key=lambda row: row[1])[:count]
 
 
-@pytest.fixture(scope="session")
-def pat3(tmp_path_factory: pytest.TempPathFactory, data_home: Path) -> npuzzle.Database:
-    """A 3x3 `4-4` pattern file, with every goal's set (all_goals)."""
-    path = tmp_path_factory.mktemp("pat3") / "3x3-44.db"
-    return npuzzle.Database(npuzzle.build("3x3", path, partition="4-4", all_goals=True, progress=False))
-
-
 def random_board(rng: random.Random, cells: int) -> str:
     tiles = list(range(cells))
     rng.shuffle(tiles)

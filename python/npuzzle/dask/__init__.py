@@ -1,0 +1,146 @@
+"""Solving and labelling positions at scale on a Dask cluster.
+
+An optional part of the package (``pip install "./python[dask]"``): it
+needs ``dask[dataframe]``, ``distributed`` and ``pyarrow``.
+
+- ``solve_frame(df, ...)`` adds the answer columns of ``query batch`` to a
+  Dask DataFrame of positions: ``distance``, ``moves``, ``solvable``,
+  ``reason``, ``nodes`` and ``error``.
+- ``label_random(n, ...)`` makes ``n`` uniformly random solvable
+  positions, the same for a seed whatever the partition count, answered
+  the same way: a training set for a learned heuristic.
+
+Every worker opens the database once and keeps it; it must find the file
+at the same path (shared storage, or a copy on every node). A bad row gets
+the command line's error text in ``error`` and the job goes on.
+``python -m npuzzle.dask solve IN.parquet OUT.parquet`` does the same from
+the shell. See docs/dask.md.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import TYPE_CHECKING
+
+import dask.dataframe as dd
+import pandas as pd
+
+from .. import Board, Database
+from . import _answer, _sampling
+
+if TYPE_CHECKING:
+    from .._npuzzle import _BoardLike
+
+__all__ = ["COLUMNS", "label_random", "solve_frame"]
+
+COLUMNS = tuple(_answer.COLUMNS)
+
+
+def solve_frame(
+    df: dd.DataFrame,
+    column: str = "start",
+    goal: _BoardLike | None = None,
+    board: str = "3x3",
+    db: str | os.PathLike[str] | Database | None = None,
+    timeout: float | None = None,
+) -> dd.DataFrame:
+    """``df`` with the answers for the boards in ``column`` added, row by row.
+
+    Boards are strings in any form the command line reads, or lists of
+    tiles. ``goal`` (default: the tiles in order, the blank last) is every
+    row's goal. ``db`` is a database file every worker can open at that
+    path (default: where the command line looks for ``board``'s, built on
+    first use for boards of up to 10 cells). ``timeout`` (seconds) bounds
+    each row's search on a pattern database; a row that runs out gets an
+    ``error``.
+    """
+    if column not in df.columns:
+        raise KeyError(
+            f"the frame has no column {column!r} (its columns: {', '.join(map(str, df.columns))}); "
+            f"name the column of boards with column="
+        )
+    taken = [c for c in COLUMNS if c in df.columns]
+    if taken:
+        raise ValueError(
+            f"the frame already has the column{'s' if len(taken) > 1 else ''} "
+            f"{', '.join(map(repr, taken))} that solve_frame adds; drop or rename "
+            f"{'them' if len(taken) > 1 else 'it'} first"
+        )
+    if pd.api.types.is_numeric_dtype(df._meta[column].dtype):
+        raise TypeError(
+            f"column {column!r} holds {df._meta[column].dtype}; boards are strings (such as '867254301' "
+            f"or '8 6 7 2 5 4 3 0 1') or lists of tiles"
+        )
+    goal_text, path = _arguments(board, goal, db, timeout)
+    meta = df._meta.join(_answer.empty(df._meta.index))
+    answered: dd.DataFrame = df.map_partitions(  # type: ignore[no-untyped-call]
+        _answer.answer,
+        column,
+        board,
+        goal_text,
+        path,
+        timeout,
+        meta=meta,
+        align_dataframes=False,
+    )
+    return answered
+
+
+def label_random(
+    n: int,
+    board: str = "3x3",
+    seed: int = 0,
+    partitions: int = 1,
+    *,
+    goal: _BoardLike | None = None,
+    db: str | os.PathLike[str] | Database | None = None,
+    timeout: float | None = None,
+) -> dd.DataFrame:
+    """``n`` uniformly random positions that can reach ``goal``, in a
+    ``start`` column indexed 0 to n-1, with the columns of ``solve_frame``.
+
+    The positions depend on ``seed`` alone, not on ``partitions`` (how
+    many pieces the frame is cut into: at least the workers' threads, to
+    keep them all busy).
+    """
+    for name, value, least in (("n", n, 1), ("seed", seed, 0), ("partitions", partitions, 1)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise ValueError(f"{name} must be a whole number of at least {least}, not {value!r}")
+    if partitions > n:
+        raise ValueError(f"partitions ({partitions}) must be at most n ({n}): a partition holds one position or more")
+    goal_text, path = _arguments(board, goal, db, timeout)
+    bounds = [n * k // partitions for k in range(partitions + 1)]
+    starts = dd.from_map(  # type: ignore[no-untyped-call]
+        _sampling.starts,
+        bounds[:-1],
+        bounds[1:],
+        args=[board, seed, goal_text, path],
+        meta=_sampling.empty(),
+        divisions=[*bounds[:-1], n - 1],
+        enforce_metadata=False,
+    )
+    return solve_frame(starts, "start", goal_text, board, path, timeout)
+
+
+def _arguments(
+    board: str,
+    goal: _BoardLike | None,
+    db: str | os.PathLike[str] | Database | None,
+    timeout: float | None,
+) -> tuple[str | None, str | None]:
+    """The goal as text and the database's path, checked on the client so
+    that a wrong argument fails here, not on every worker."""
+    Board.goal(board)  # raises ParseError naming a bad board size
+    goal_text = None if goal is None else str(Board(goal, board))
+    if timeout is not None and (
+        isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0
+        or not math.isfinite(timeout)
+    ):
+        raise ValueError(
+            f"timeout is a number of seconds above 0, not {timeout!r}; leave it out to search without a limit"
+        )
+    if db is None:
+        return goal_text, None
+    # Absolute, so that workers started elsewhere read the file meant here.
+    return goal_text, db.path if isinstance(db, Database) else os.path.abspath(os.fspath(db))

@@ -1,0 +1,200 @@
+"""``python -m npuzzle.dask solve IN.parquet OUT.parquet``: solve_frame from
+the shell, Parquet to Parquet, on a local cluster or at a scheduler's
+address.
+
+Exit codes as ``query``'s: 0 when every row got an answer (unsolvable rows
+are answers), 2 for bad arguments, an unusable database, or rows that could
+not be answered (their ``error`` column says why; the output is written).
+The output is a folder of Parquet files, written into a temporary folder
+beside it and renamed into place when complete: never half-written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import math
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+from typing import Any
+
+import dask.dataframe as dd
+import distributed
+import pandas as pd
+import pyarrow as pa  # type: ignore[import-untyped]
+import pyarrow.parquet as pq  # type: ignore[import-untyped]
+
+from .. import Board, Error
+from . import solve_frame
+
+PROG = "python -m npuzzle.dask"
+
+
+def _board_size(text: str) -> str:
+    try:
+        Board.goal(text)
+    except Error as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(
+            f"a timeout is a number of seconds above 0, not {text}; leave --timeout out to search without a limit"
+        )
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
+    return value
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog=PROG, description="Sliding-tile puzzles on a Dask cluster.")
+    commands = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    solve = commands.add_parser(
+        "solve",
+        help="answer every board of a Parquet file",
+        description="Adds distance, moves, solvable, reason, nodes and error to every row of IN "
+        "and writes OUT (a folder of Parquet files).",
+    )
+    solve.add_argument("input", metavar="IN", type=Path, help="a Parquet file or folder")
+    solve.add_argument("output", metavar="OUT", type=Path, help="the Parquet folder to write; must not exist")
+    solve.add_argument("--board", type=_board_size, default="3x3", help="RxC (default 3x3)")
+    solve.add_argument("--db", metavar="FILE", help="the database, at this path on every worker")
+    solve.add_argument("--goal", help="every row's goal (default: tiles in order, blank last)")
+    solve.add_argument("--column", default="start", help="the column of boards (default start)")
+    solve.add_argument("--timeout", type=_seconds, metavar="SECONDS", help="bound on each row's search")
+    where = solve.add_mutually_exclusive_group()
+    where.add_argument("--scheduler", metavar="ADDRESS", help="a running cluster's scheduler (tcp://host:8786)")
+    where.add_argument("--workers", type=_count, metavar="N", help="local worker processes (default: one per core)")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = parser()
+    args = p.parse_args(argv)
+    problem = _check_paths(args)
+    if problem:
+        p.error(problem)  # exits 2 with the usage
+    if args.goal is not None:
+        try:
+            Board(args.goal, args.board)
+        except Error as e:
+            p.error(f"bad --goal {args.goal!r}: {e}")
+    try:
+        return _solve(args)
+    except (Error, OSError, ValueError, KeyError, TypeError) as e:
+        # A KeyError's str() quotes its message.
+        print(f"{PROG}: {e.args[0] if isinstance(e, KeyError) else e}", file=sys.stderr)
+        return 2
+
+
+def _check_paths(args: argparse.Namespace) -> str | None:
+    """Why the files named cannot be used, before any cluster starts."""
+    source, out = args.input, args.output
+    if not source.exists():
+        return f"no input at {source}"
+    if out.exists() or out.is_symlink():
+        return f"{out} exists; remove it or name another output (the output is never overwritten)"
+    if not out.parent.is_dir():
+        return f"no folder {out.parent} to write {out.name} into"
+    if out.resolve() == source.resolve():
+        return "the output must differ from the input"
+    if args.db is not None and args.scheduler is None and not Path(args.db).is_file():
+        return f"no database file at {args.db} (--db)"
+    return None
+
+
+def _solve(args: argparse.Namespace) -> int:
+    with contextlib.ExitStack() as stack:
+        if args.scheduler is None:
+            address = stack.enter_context(
+                distributed.LocalCluster(  # type: ignore[no-untyped-call]
+                    n_workers=args.workers or os.cpu_count() or 1,
+                    threads_per_worker=1,
+                    processes=True,
+                    # Any free port: never a clash with another cluster's.
+                    dashboard_address=":0",
+                    silence_logs=logging.ERROR,
+                )
+            )
+        else:
+            address = args.scheduler
+        stack.enter_context(distributed.Client(address))  # type: ignore[no-untyped-call]
+        started = time.perf_counter()
+        # A partition per row group (pyarrow writes groups of 1 Mi rows),
+        # so that every worker gets a share of one large file. Arrow types
+        # throughout, so that a column of lists is written back as it came.
+        frame = dd.read_parquet(args.input, split_row_groups=True, dtype_backend="pyarrow")
+        answered = solve_frame(frame, args.column, args.goal, args.board, args.db, args.timeout)
+        code = _write(answered, args.output, started)
+    return code
+
+
+def _write(answered: dd.DataFrame, out: Path, started: float) -> int:
+    """Writes `answered` to `out` through a temporary folder beside it."""
+    partial = out.parent / f".{out.name}.partial-{os.getpid()}"
+    try:
+        partial.mkdir()
+        counts = answered.map_partitions(  # type: ignore[no-untyped-call]
+            _write_part, str(partial), meta=_counts()
+        ).compute()
+        os.rename(partial, out)
+    finally:
+        shutil.rmtree(partial, ignore_errors=True)
+    rows, unsolvable, errors = (int(counts[c].sum()) for c in ("rows", "unsolvable", "errors"))
+    seconds = time.perf_counter() - started
+    print(
+        f"wrote {out}: {rows} rows ({unsolvable} unsolvable, {errors} not answered) in {seconds:.2f} s, "
+        f"{rows / seconds:,.0f} rows/s",
+        file=sys.stderr,
+    )
+    if errors:
+        print(f"{PROG}: {errors} of {rows} rows could not be answered (see their error column)", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _write_part(part: pd.DataFrame, folder: str, partition_info: dict[str, Any] | None = None) -> pd.DataFrame:
+    """Writes one partition as `part.N.parquet`; its counts of rows,
+    unsolvable rows and errors."""
+    number = 0 if partition_info is None else partition_info["number"]
+    # Plain Arrow types, without pandas' metadata, which pandas cannot read
+    # back for a fixed-size list.
+    table = pa.Table.from_pandas(part, preserve_index=False).replace_schema_metadata(None)
+    # Zero-padded, so that the files sort in the rows' order. Dictionaries
+    # only where values repeat: trying one on the boards and the moves
+    # costs a fifth of the writing for nothing.
+    path = os.path.join(folder, f"part.{number:06d}.parquet")
+    pq.write_table(table, path, use_dictionary=["reason", "error"])
+    counts = {
+        "rows": len(part),
+        "unsolvable": int((part["solvable"] == False).sum()),  # noqa: E712 (null is not False)
+        "errors": int(part["error"].notna().sum()),
+    }
+    return pd.DataFrame({name: [value] for name, value in counts.items()})
+
+
+def _counts() -> pd.DataFrame:
+    return pd.DataFrame({name: pd.Series([], dtype="int64") for name in ("rows", "unsolvable", "errors")})
+
+
+if __name__ == "__main__":
+    sys.exit(main())

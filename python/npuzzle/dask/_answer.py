@@ -1,0 +1,133 @@
+"""Answering one partition: a pandas DataFrame in, the same rows out with
+the answer columns of `query batch` added.
+
+Complete tables answer the whole partition in one `solve_many` call, with
+the GIL released. Pattern databases search: each row is one `solve`, which
+releases the GIL and spreads its search over the cores, and reports its
+nodes and stops at `timeout` for that row alone, as `query batch
+--timeout` does; a partition-wide `solve_many` could do neither.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+import pyarrow as pa  # type: ignore[import-untyped]
+import pyarrow.compute as pc  # type: ignore[import-untyped]
+
+from .. import Database, SearchTimeoutError, UnsolvableError
+from . import _boards, _workers
+
+# The columns added, in order, with their Arrow types. `distance` and
+# `moves` are null where there is no answer; `solvable` and `reason` say
+# why; `nodes` is the search's count where one ran (null for a lookup);
+# `error` is the command line's text for a row that is not a board or
+# whose search ran out of time.
+COLUMNS: dict[str, Any] = {
+    "distance": pa.int32(),
+    "moves": pa.string(),
+    "solvable": pa.bool_(),
+    "reason": pa.string(),
+    "nodes": pa.int64(),
+    "error": pa.string(),
+}
+
+
+def empty(index: pd.Index | None = None) -> pd.DataFrame:
+    """The added columns with no rows (Dask's `meta`)."""
+    return pd.DataFrame(
+        {name: pd.Series([], dtype=pd.ArrowDtype(t)) for name, t in COLUMNS.items()},
+        index=index,
+    )
+
+
+def answer(
+    part: pd.DataFrame,
+    column: str,
+    board: str,
+    goal: str | None,
+    path: str | None,
+    timeout: float | None,
+) -> pd.DataFrame:
+    """`part` with the answer columns of the boards in `column` added."""
+    db = _workers.database(path, board)
+    boards = _boards.read(part[column], board)
+    n = len(part)
+    nodes: npt.NDArray[np.int64] | None = None
+    failed: dict[int, str] = {}
+    if db.kind == "complete":
+        moves = _look_up(db, boards, goal, n)
+    else:
+        moves, nodes, failed = _search(db, boards, goal, timeout, n)
+    answered = np.zeros(n, dtype=bool)
+    answered[boards.rows] = True
+    answered[list(failed)] = False
+    moves_column = pa.array(moves, type=pa.string(), from_pandas=True)
+    solved = pc.is_valid(moves_column).to_numpy(zero_copy_only=False)
+    reasons = {i: _reason(db, boards, i, goal) for i in np.flatnonzero(answered & ~solved).tolist()}
+    added = {
+        "distance": pc.cast(pc.utf8_length(moves_column), pa.int32()),
+        "moves": moves_column,
+        "solvable": pa.array(solved, mask=~answered),
+        "reason": _strings(n, reasons),
+        "nodes": pa.nulls(n, pa.int64()) if nodes is None else pa.array(nodes, mask=~solved),
+        "error": _strings(n, {**boards.errors, **failed}),
+    }
+    out = part.copy(deep=False)
+    for name, values in added.items():
+        out[name] = pd.Series(pd.arrays.ArrowExtensionArray(values), index=part.index)
+    return out
+
+
+def _look_up(db: Database, boards: _boards.Boards, goal: str | None, n: int) -> npt.NDArray[np.object_]:
+    """Each row's moves (None where unsolvable or not a board), from
+    complete tables in one batch."""
+    if len(boards.rows) == 0:
+        return np.full(n, None, dtype=object)
+    # One thread: a worker runs one task per thread at once.
+    answers: npt.NDArray[np.object_] = db.solve_many(boards.cells, goal, threads=1)
+    if len(boards.rows) == n:
+        return answers
+    moves = np.full(n, None, dtype=object)
+    moves[boards.rows] = answers
+    return moves
+
+
+def _search(
+    db: Database, boards: _boards.Boards, goal: str | None, timeout: float | None, n: int
+) -> tuple[npt.NDArray[np.object_], npt.NDArray[np.int64], dict[int, str]]:
+    """Each row's moves and nodes from a search of its own, and the rows
+    whose search ran out of time, with the error."""
+    moves = np.full(n, None, dtype=object)
+    nodes = np.zeros(n, dtype=np.int64)
+    failed: dict[int, str] = {}
+    for i, cells in zip(boards.rows.tolist(), boards.cells.tolist()):
+        try:
+            solution = db.solve(cells, goal, timeout=timeout)
+        except UnsolvableError:
+            continue
+        except SearchTimeoutError as e:
+            failed[i] = str(e)
+            continue
+        moves[i] = solution.moves
+        nodes[i] = solution.nodes
+    return moves, nodes, failed
+
+
+def _strings(n: int, values: Mapping[int, str | None]) -> Any:
+    """A string column of `n` rows, null but where `values` says."""
+    if not values:
+        return pa.nulls(n, pa.string())
+    column = np.full(n, None, dtype=object)
+    column[list(values)] = list(values.values())
+    return pa.array(column, type=pa.string(), from_pandas=True)
+
+
+def _reason(db: Database, boards: _boards.Boards, row: int, goal: str | None) -> str | None:
+    """Why the board of partition row `row` cannot reach the goal."""
+    k = int(np.searchsorted(boards.rows, row))
+    return db.solvable(boards.cells[k].tolist(), goal).reason

@@ -1,0 +1,49 @@
+"""Each worker process opens a database once and keeps it.
+
+Opening maps the file (cheap), but a partition is answered in milliseconds,
+so opening once a partition would still be waste; and on boards of up to 10
+cells, a worker without the file builds it on first use, which must happen
+once, not once a partition.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+
+from .. import Database, DatabaseError
+
+# (path as given, or None for the board's default place; board) -> Database.
+_open: dict[tuple[str | None, str], Database] = {}
+_lock = threading.Lock()
+
+
+def database(path: str | None, board: str) -> Database:
+    """The database at `path` (None: where the command line looks for
+    `board`'s), opened on this worker's first call and kept."""
+    key = (path, board)
+    with _lock:
+        db = _open.get(key)
+        if db is None:
+            try:
+                db = Database(path, board)
+            except DatabaseError as e:
+                # Which machine lacks it matters on a cluster.
+                raise type(e)(f"{e} (on {where()})") from None
+            _open[key] = db
+    return db
+
+
+def where() -> str:
+    """This worker's name and address, or this process where no Dask worker
+    runs (the synchronous scheduler, threads of the client)."""
+    host = socket.gethostname()
+    try:
+        from distributed import get_worker
+
+        worker = get_worker()
+    except (ImportError, ValueError):
+        return f"process {os.getpid()} on host {host}"
+    return f"worker {worker.name} at {worker.address}, host {host}"
+

@@ -1,0 +1,331 @@
+"""npuzzle.dask on a LocalCluster of 2 worker processes: frames of 3x3 and
+2x3 boards answered as a plain BFS says, through complete tables and a 3x3
+pattern file (the search path); bad rows with the command line's error
+text; a worker killed mid-job; label_random the same whatever the
+partitioning; and the `python -m npuzzle.dask` command line."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import logging
+import multiprocessing
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import npuzzle
+import pytest
+
+from conftest import find_query, plain_bfs, replay
+
+dask = pytest.importorskip("dask")
+dd = pytest.importorskip("dask.dataframe")
+distributed = pytest.importorskip("distributed")
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+import pandas as pd  # noqa: E402 (after the skips: pandas comes with dask[dataframe])
+
+import npuzzle.dask as nd  # noqa: E402
+from npuzzle.dask.__main__ import main as cli  # noqa: E402
+
+GOAL3 = (1, 2, 3, 4, 5, 6, 7, 8, 0)
+GOAL23 = (1, 2, 3, 4, 5, 0)
+QUERY = find_query()
+
+
+@pytest.fixture(scope="module")
+def client(data_home: Path):  # type: ignore[no-untyped-def]
+    """Two worker processes of one thread each, as the targets have."""
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        silence_logs=logging.ERROR,
+    ) as cluster, distributed.Client(cluster) as c:
+        yield c
+    # Wait for the worker processes to be gone, so that their exit does not
+    # take CPU from the tests that follow (some measure it).
+    for process in multiprocessing.active_children():
+        process.join(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory, data_home: Path) -> dict[str, str]:
+    """Database files at paths every worker opens (complete 3x3 and 2x3)."""
+    folder = tmp_path_factory.mktemp("dask-dbs")
+    return {
+        board: npuzzle.build(board, folder / f"{board}.db", progress=False) for board in ("3x3", "2x3")
+    }
+
+
+def text(cells: tuple[int, ...]) -> str:
+    return "".join(map(str, cells))
+
+
+def check_against_bfs(out: pd.DataFrame, bfs: dict[tuple[int, ...], int]) -> None:
+    """Every row's answer is the BFS's: the distance where the goal is
+    reachable, unsolvable with a reason where not."""
+    assert out["error"].isna().all()
+    by_text = {text(cells): d for cells, d in bfs.items()}
+    for start, distance, moves, solvable, reason in zip(
+        out["start"], out["distance"], out["moves"], out["solvable"], out["reason"]
+    ):
+        if start in by_text:
+            assert (solvable, distance, len(moves)) == (True, by_text[start], by_text[start]), start
+            assert pd.isna(reason)
+        else:
+            assert solvable == False, start  # noqa: E712
+            assert pd.isna(distance) and pd.isna(moves) and "inversion" in reason
+
+
+def check_replays(out: pd.DataFrame, goal: tuple[int, ...], cols: int, limit: int | None = None) -> None:
+    """The moves of (up to `limit`) solved rows lead to the goal."""
+    solved = out[out["solvable"] == True][:limit]  # noqa: E712
+    for start, moves in zip(solved["start"], solved["moves"]):
+        assert replay(tuple(map(int, start)), moves, cols) == goal, start
+
+
+def test_every_3x3_and_2x3_board_answered_as_a_plain_bfs_says(client, files, bfs3) -> None:
+    # Every arrangement, so unsolvable rows too: 362,880 rows in 8 partitions.
+    rows = pd.DataFrame({"start": [text(p) for p in itertools.permutations(range(9))]})
+    out = nd.solve_frame(dd.from_pandas(rows, npartitions=8), db=files["3x3"]).compute()
+    assert len(out) == len(rows) and list(out.index) == list(rows.index)
+    assert list(out.columns) == ["start", *nd.COLUMNS]
+    assert (out["solvable"] == True).sum() == len(bfs3) == 181440  # noqa: E712
+    assert out["nodes"].isna().all()  # lookups, no search
+    check_against_bfs(out, bfs3)
+    check_replays(out.sample(3000, random_state=1), GOAL3, 3)
+
+    bfs23 = plain_bfs(GOAL23, 3)
+    rows = pd.DataFrame({"start": [text(p) for p in itertools.permutations(range(6))]})
+    out = nd.solve_frame(dd.from_pandas(rows, npartitions=3), board="2x3", db=files["2x3"]).compute()
+    check_against_bfs(out, bfs23)
+    check_replays(out, GOAL23, 3)
+
+
+def test_another_goal_and_boards_as_lists_of_uint8(client, files) -> None:
+    goal = (1, 2, 3, 8, 0, 4, 7, 6, 5)
+    bfs = plain_bfs(goal, 3)
+    rng = random.Random(3)
+    boards = [tuple(rng.sample(range(9), 9)) for _ in range(2000)]
+    column = pa.FixedSizeListArray.from_arrays(pa.array([t for b in boards for t in b], pa.uint8()), 9)
+    frame = dd.from_pandas(
+        pd.DataFrame({"start": pd.Series(pd.arrays.ArrowExtensionArray(column))}), npartitions=4
+    )
+    out = nd.solve_frame(frame, goal=text(goal), db=files["3x3"]).compute()
+    out["start"] = [text(tuple(b)) for b in boards]
+    check_against_bfs(out, bfs)
+    check_replays(out, goal, 3)
+
+
+def test_a_3x3_pattern_file_searches_and_counts_nodes(client, pat3, bfs3) -> None:
+    rng = random.Random(5)
+    rows = pd.DataFrame({"start": [text(tuple(rng.sample(range(9), 9))) for _ in range(600)]})
+    out = nd.solve_frame(dd.from_pandas(rows, npartitions=4), db=pat3.path, timeout=60).compute()
+    check_against_bfs(out, bfs3)
+    check_replays(out, GOAL3, 3)
+    solved = out[out["solvable"] == True]  # noqa: E712
+    assert len(solved) > 200 and (solved["nodes"] > 0).all()
+    assert out[out["solvable"] == False]["nodes"].isna().all()  # noqa: E712
+
+
+BAD_ROWS = ["1234", "123455780", "12345678x", "", "8 6 7 2 5 4 3 0 1", "[1,2,3]", "867254301"]
+
+
+def test_bad_rows_get_the_command_lines_error_and_the_rest_is_answered(client, files) -> None:
+    rows = pd.DataFrame({"start": [*BAD_ROWS, None]})
+    out = nd.solve_frame(dd.from_pandas(rows, npartitions=2), db=files["3x3"]).compute()
+    errors = list(out["error"])
+    assert errors[:4] == [
+        "bad start board: expected 9 tiles for a 3x3 board (the blank included), got 4",
+        "bad start board: tile 5 appears twice (so tile 6 is missing)",
+        "bad start board: unexpected character 'x' at column 9",
+        "the line is empty",
+    ]
+    assert errors[7] == "bad start board: the value is missing (null)"
+    assert list(out["distance"][4:7].fillna(-1)) == [31, -1, 31]
+    assert out["solvable"][:4].isna().all() and pd.isna(errors[4]) and pd.isna(errors[6])
+    if QUERY is not None:
+        # Word for word what `query batch` writes for the same lines.
+        lines = "".join(f"{row}\n" for row in BAD_ROWS)
+        ran = subprocess.run(
+            [str(QUERY), "--db", files["3x3"], "batch"], input=lines, capture_output=True, text=True, timeout=60
+        )
+        batch = [json.loads(line) for line in ran.stdout.splitlines()]
+        assert [b.get("error") for b in batch] == [None if pd.isna(e) else e for e in errors[:7]]
+        assert [b.get("distance") for b in batch] == [None if pd.isna(d) else d for d in out["distance"][:7]]
+
+
+def test_columns_of_board_objects_and_of_nothing_but_nulls(files) -> None:
+    # In this process (the synchronous scheduler): pandas objects that
+    # pyarrow cannot type go through the library row by row.
+    boards = [npuzzle.Board("867254301"), [1, 2, 3, 4, 5, 6, 7, 0, 8], npuzzle.Board("123456780"), float("nan")]
+    frame = dd.from_pandas(pd.DataFrame({"start": pd.Series(boards, dtype=object)}), npartitions=1)
+    with dask.config.set({"dataframe.convert-string": False}):
+        out = nd.solve_frame(frame, db=files["3x3"]).compute(scheduler="sync")
+    assert list(out["distance"].fillna(-1)) == [31, 1, 0, -1]
+    assert out["error"][3] == "bad start board: the value is missing (null)"
+    nulls = dd.from_pandas(pd.DataFrame({"start": pd.Series([None, None], dtype=object)}), npartitions=1)
+    out = nd.solve_frame(nulls, db=files["3x3"]).compute(scheduler="sync")
+    assert list(out["error"]) == ["bad start board: the value is missing (null)"] * 2
+
+
+def test_a_timed_out_search_is_a_bad_row_with_the_command_lines_text(client, db44) -> None:
+    korf1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
+    goal = " ".join(map(str, range(16)))
+    rows = pd.DataFrame({"start": [korf1, goal]})
+    out = nd.solve_frame(
+        dd.from_pandas(rows, npartitions=1), goal=goal, board="4x4", db=db44.path, timeout=0.001
+    ).compute()
+    error = out["error"][0]
+    stopped = re.compile(r"no solution within the time allowed: stopped at bound \d+ after \d+ nodes")
+    assert stopped.match(error) and pd.isna(out["solvable"][0]) and pd.isna(out["distance"][0])
+    assert (out["distance"][1], out["nodes"][1] >= 0, out["error"].isna()[1]) == (0, True, True)
+    # The package's message: the command line's, with a hint for Python
+    # (where the bound and the nodes depend on how far the search got).
+    assert error.endswith("; give a longer timeout=, or use a stronger partition")
+    if QUERY is not None:
+        ran = subprocess.run(
+            [str(QUERY), "--db", db44.path, "batch", "--timeout", "0.001", "--goal", goal],
+            input=korf1 + "\n",
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert stopped.fullmatch(json.loads(ran.stdout)["error"])
+
+
+def test_arguments_are_checked_before_any_work(files) -> None:
+    frame = dd.from_pandas(pd.DataFrame({"start": ["867254301"], "distance": [1]}), npartitions=1)
+    with pytest.raises(KeyError, match="no column 'board'"):
+        nd.solve_frame(frame, column="board")
+    with pytest.raises(ValueError, match="already has the column 'distance'"):
+        nd.solve_frame(frame)
+    frame = frame.drop(columns="distance")
+    with pytest.raises(npuzzle.ParseError, match="25 cells"):
+        nd.solve_frame(frame, board="5x5")
+    with pytest.raises(npuzzle.ParseError, match="expected 9 tiles"):
+        nd.solve_frame(frame, goal="1234")
+    for timeout in (0, -1, float("nan"), float("inf"), True):
+        with pytest.raises(ValueError, match="timeout is a number of seconds above 0"):
+            nd.solve_frame(frame, timeout=timeout)
+    for bad in ({"n": 0}, {"n": 5, "seed": -1}, {"n": 5, "partitions": 0}, {"n": 5, "partitions": 6}):
+        with pytest.raises(ValueError, match="must be"):
+            nd.label_random(**{"n": 5, **bad})
+    ints = dd.from_pandas(pd.DataFrame({"start": [123456780]}), npartitions=1)
+    with pytest.raises(TypeError, match="column 'start' holds int64; boards are strings"):
+        nd.solve_frame(ints, db=files["3x3"])
+    # Known only once read: a column of objects that are numbers (which
+    # Dask's convert-string would otherwise turn into strings).
+    with dask.config.set({"dataframe.convert-string": False}):
+        objects = dd.from_pandas(pd.DataFrame({"start": pd.Series([123456780], dtype=object)}), npartitions=1)
+        with pytest.raises(TypeError, match="holds strings .* or lists of tiles, not int64"):
+            nd.solve_frame(objects, db=files["3x3"]).compute(scheduler="sync")
+
+
+def test_a_worker_without_the_file_names_the_path_and_itself(client, tmp_path: Path) -> None:
+    missing = str(tmp_path / "nowhere" / "3x3.db")
+    frame = dd.from_pandas(pd.DataFrame({"start": ["867254301"]}), npartitions=1)
+    with pytest.raises(npuzzle.DatabaseError) as raised:
+        nd.solve_frame(frame, db=missing).compute()
+    message = str(raised.value)
+    assert missing in message and "on worker" in message and "tcp://" in message
+
+
+def test_label_random_is_the_same_whatever_the_partitioning(client, files, bfs3) -> None:
+    # 40,000 rows span three of the seeded blocks (16,384 each).
+    frames = [nd.label_random(40_000, "3x3", seed=11, partitions=p, db=files["3x3"]).compute() for p in (1, 3, 7)]
+    for other in frames[1:]:
+        pd.testing.assert_frame_equal(frames[0], other)
+    first = frames[0]
+    assert list(first.index) == list(range(40_000))
+    check_against_bfs(first, bfs3)
+    check_replays(first, GOAL3, 3, limit=2000)
+    assert first["solvable"].all()
+    # Uniform over the reachable boards: each blank cell holds about 1/9
+    # of them (4,444; a standard deviation is 63).
+    blanks = first["start"].str.find("0").value_counts()
+    assert len(blanks) == 9 and blanks.between(4444 - 400, 4444 + 400).all(), blanks
+    assert nd.label_random(100, seed=12, db=files["3x3"]).compute()["start"].tolist() != first["start"][:100].tolist()
+    # Toward another goal, every position reaches that goal.
+    goal = (1, 2, 3, 8, 0, 4, 7, 6, 5)
+    other = nd.label_random(2000, seed=11, partitions=2, goal=text(goal), db=files["3x3"]).compute()
+    check_against_bfs(other, plain_bfs(goal, 3))
+    check_replays(other, goal, 3)
+    assert other["solvable"].all()
+
+
+def test_a_worker_killed_mid_job_leaves_the_result_complete(client, pat3, bfs3) -> None:
+    # Searches (the pattern file), in 60 partitions: long enough to kill
+    # a worker while the job runs.
+    rng = random.Random(9)
+    rows = pd.DataFrame({"start": [text(tuple(rng.sample(range(9), 9))) for _ in range(30_000)]})
+    frame = nd.solve_frame(dd.from_pandas(rows, npartitions=60), db=pat3.path)
+    pids = client.run(os.getpid)
+    victim = sorted(pids)[0]
+    future = client.compute(frame)
+    deadline = time.monotonic() + 60
+    while not client.processing().get(victim) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not future.done(), "the job ended before the worker could be killed"
+    os.kill(pids[victim], signal.SIGKILL)
+    out = future.result(timeout=120)
+    client.wait_for_workers(2, timeout=60)
+    assert pids[victim] not in client.run(os.getpid).values()  # the answers came from the others
+    assert list(out.index) == list(rows.index) and list(out["start"]) == list(rows["start"])
+    check_against_bfs(out, bfs3)
+
+
+def test_the_command_line_solves_parquet_to_parquet(client, files, tmp_path: Path, capsys) -> None:
+    source = tmp_path / "in.parquet"
+    pq.write_table(pa.table({"start": BAD_ROWS, "id": range(len(BAD_ROWS))}), source, row_group_size=3)
+    out = tmp_path / "out.parquet"
+
+    def solve(to: Path, *where: str, db: str = files["3x3"]) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "npuzzle.dask", "solve", str(source), str(to), "--db", db]
+        return subprocess.run([*command, *where], capture_output=True, text=True, timeout=120)
+
+    ran = solve(out, "--workers", "1")
+    # Bad rows exit 2, as in `query batch`, and the output is complete.
+    assert ran.returncode == 2, ran.stderr
+    assert "5 of 7 rows could not be answered" in ran.stderr
+    written = pd.read_parquet(out).sort_values("id")
+    assert list(written["start"]) == BAD_ROWS
+    assert list(written["distance"].fillna(-1)) == [-1, -1, -1, -1, 31, -1, 31]
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+    schema = pq.read_schema(next(out.glob("*.parquet")))
+    assert (schema.field("distance").type, schema.field("moves").type) == (pa.int32(), pa.string())
+    # At a running cluster's address, as on a real cluster.
+    at = tmp_path / "at.parquet"
+    ran = solve(at, "--scheduler", client.scheduler.address)
+    assert ran.returncode == 2 and pd.read_parquet(at).sort_values("id").equals(written), ran.stderr
+    # A job that fails leaves no output and no partial folder behind.
+    failed = tmp_path / "failed.parquet"
+    ran = solve(failed, "--scheduler", client.scheduler.address, db=str(tmp_path / "none.db"))
+    assert ran.returncode == 2 and "none.db" in ran.stderr and "on worker" in ran.stderr, ran.stderr
+    assert not failed.exists() and [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+    # Refused before any work, with exit code 2 and a message naming why.
+    other = tmp_path / "other.parquet"
+    for args, message in [
+        ([source, out], "exists; remove it or name another output"),
+        ([source, other, "--board", "5x5"], "25 cells"),
+        ([source, other, "--timeout", "0"], "a timeout is a number of seconds above 0"),
+        ([source, other, "--workers", "0"], "expected at least 1"),
+        ([source, other, "--workers", "2", "--scheduler", "tcp://x:1"], "not allowed with argument"),
+        ([source, other, "--goal", "1234"], "bad --goal '1234'"),
+        ([tmp_path / "none.parquet", other], "no input at"),
+        ([source, tmp_path / "no" / "o.parquet"], "no folder"),
+        ([source, other, "--db", tmp_path / "none.db"], "no database file at"),
+    ]:
+        with pytest.raises(SystemExit) as exited:
+            cli(["solve", *map(str, args)])
+        assert (exited.value.code, message in capsys.readouterr().err) == (2, True), args
+    assert not other.exists()
