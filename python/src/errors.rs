@@ -131,7 +131,8 @@ fn create(py: Python<'_>) -> PyResult<Classes> {
         "SearchTimeoutError",
         &[error.bind(py).clone(), py.get_type::<PyTimeoutError>()],
         "A search over pattern databases ran out of the time given by \
-         ``timeout=`` (seconds) before it proved an answer.\n\n\
+         ``timeout=`` (seconds) before it proved an answer; ``.bound`` is the \
+         bound it was searching and ``.nodes`` the nodes it generated.\n\n\
          >>> issubclass(npuzzle.SearchTimeoutError, TimeoutError)\n\
          True",
     )?;
@@ -282,11 +283,18 @@ pub fn answer(
                 build_call(path, shape, false)
             ),
         ),
-        AnswerError::Stopped(Stopped::TimedOut { .. }) => raise(
-            py,
-            &classes(py).timeout,
-            format!("{e}; give a longer timeout=, or use a stronger partition"),
-        ),
+        AnswerError::Stopped(Stopped::TimedOut { bound, nodes }) => {
+            let err = raise(
+                py,
+                &classes(py).timeout,
+                format!("{e}; give a longer timeout=, or use a stronger partition"),
+            );
+            // Where the search stopped, for callers that report it as
+            // `query batch` does (npuzzle.dask's timed-out rows).
+            let _ = err.value(py).setattr("bound", bound);
+            let _ = err.value(py).setattr("nodes", nodes);
+            err
+        }
         AnswerError::Stopped(Stopped::Cancelled { .. }) => {
             raise(py, &classes(py).error, e.to_string())
         }

@@ -4,7 +4,8 @@ address.
 
 Exit codes as ``query``'s: 0 when every row got an answer (unsolvable rows
 are answers), 2 for bad arguments, an unusable database, or rows that could
-not be answered (their ``error`` column says why; the output is written).
+not be answered (their ``error`` or ``reason`` column says why; the output
+is written).
 The output is a folder of Parquet files, written into a temporary folder
 beside it and renamed into place when complete: never half-written.
 """
@@ -187,7 +188,9 @@ def _write_part(part: pd.DataFrame, folder: str, partition_info: dict[str, Any] 
     counts = {
         "rows": len(part),
         "unsolvable": int((part["solvable"] == False).sum()),  # noqa: E712 (null is not False)
-        "errors": int(part["error"].notna().sum()),
+        # Rows that are not boards, and searches that ran out of time
+        # (solvable, without a distance): `query batch` counts both.
+        "errors": int((part["error"].notna() | ((part["solvable"] == True) & part["distance"].isna())).sum()),  # noqa: E712
     }
     return pd.DataFrame({name: [value] for name, value in counts.items()})
 

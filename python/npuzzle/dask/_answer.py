@@ -24,9 +24,10 @@ from . import _boards, _workers
 
 # The columns added, in order, with their Arrow types. `distance` and
 # `moves` are null where there is no answer; `solvable` and `reason` say
-# why; `nodes` is the search's count where one ran (null for a lookup);
-# `error` is the command line's text for a row that is not a board or
-# whose search ran out of time.
+# why (a search that ran out of time is solvable, with a reason that starts
+# `timed out`, as `query batch` writes it); `nodes` is the search's count
+# where one ran (null for a lookup); `error` is the command line's text for
+# a row that is not a board.
 COLUMNS: dict[str, Any] = {
     "distance": pa.int32(),
     "moves": pa.string(),
@@ -58,24 +59,29 @@ def answer(
     boards = _boards.read(part[column], board)
     n = len(part)
     nodes: npt.NDArray[np.int64] | None = None
-    failed: dict[int, str] = {}
+    timed_out: dict[int, str] = {}
     if db.kind == "complete":
         moves = _look_up(db, boards, goal, n)
     else:
-        moves, nodes, failed = _search(db, boards, goal, timeout, n)
+        moves, nodes, timed_out = _search(db, boards, goal, timeout, n)
     answered = np.zeros(n, dtype=bool)
     answered[boards.rows] = True
-    answered[list(failed)] = False
     moves_column = pa.array(moves, type=pa.string(), from_pandas=True)
     solved = pc.is_valid(moves_column).to_numpy(zero_copy_only=False)
-    reasons = {i: _reason(db, boards, i, goal) for i in np.flatnonzero(answered & ~solved).tolist()}
+    # A search that ran out of time proved nothing but solvability.
+    solvable = solved.copy()
+    solvable[list(timed_out)] = True
+    searched = solvable if nodes is not None else solved
+    reasons = {
+        i: _reason(db, boards, i, goal) for i in np.flatnonzero(answered & ~solvable).tolist()
+    }
     added = {
         "distance": pc.cast(pc.utf8_length(moves_column), pa.int32()),
         "moves": moves_column,
-        "solvable": pa.array(solved, mask=~answered),
-        "reason": _strings(n, reasons),
-        "nodes": pa.nulls(n, pa.int64()) if nodes is None else pa.array(nodes, mask=~solved),
-        "error": _strings(n, {**boards.errors, **failed}),
+        "solvable": pa.array(solvable, mask=~answered),
+        "reason": _strings(n, {**reasons, **timed_out}),
+        "nodes": pa.nulls(n, pa.int64()) if nodes is None else pa.array(nodes, mask=~searched),
+        "error": _strings(n, boards.errors),
     }
     out = part.copy(deep=False)
     for name, values in added.items():
@@ -101,21 +107,23 @@ def _search(
     db: Database, boards: _boards.Boards, goal: str | None, timeout: float | None, n: int
 ) -> tuple[npt.NDArray[np.object_], npt.NDArray[np.int64], dict[int, str]]:
     """Each row's moves and nodes from a search of its own, and the rows
-    whose search ran out of time, with the error."""
+    whose search ran out of time, with their reason in `query batch`'s
+    words."""
     moves = np.full(n, None, dtype=object)
     nodes = np.zeros(n, dtype=np.int64)
-    failed: dict[int, str] = {}
+    timed_out: dict[int, str] = {}
     for i, cells in zip(boards.rows.tolist(), boards.cells.tolist()):
         try:
             solution = db.solve(cells, goal, timeout=timeout)
         except UnsolvableError:
             continue
         except SearchTimeoutError as e:
-            failed[i] = str(e)
+            timed_out[i] = f"timed out after {timeout} s (timeout=): stopped at bound {e.bound} after {e.nodes} nodes"
+            nodes[i] = e.nodes
             continue
         moves[i] = solution.moves
         nodes[i] = solution.nodes
-    return moves, nodes, failed
+    return moves, nodes, timed_out
 
 
 def _strings(n: int, values: Mapping[int, str | None]) -> Any:
