@@ -194,6 +194,9 @@ class Database:
         threads: int | None = None,
         timeout: float | None = None,
     ) -> Any: ...
+    def _solve_many_packed(
+        self, positions: _Positions, goal: _BoardLike | None = None, *, threads: int | None = None
+    ) -> tuple[bytes, bytes, bytes]: ...
     def __reduce__(self) -> tuple[Any, tuple[str, str]]: ...
 
 def build(

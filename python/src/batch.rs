@@ -15,7 +15,7 @@ use npuzzle::AnswerError;
 use npuzzle::{Board, Move, Shape};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
-use pyo3::types::{PyByteArray, PyList, PyString};
+use pyo3::types::{PyByteArray, PyBytes, PyList, PyString};
 use rayon::{ThreadPool, ThreadPoolBuilder};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Mutex, OnceLock};
@@ -427,6 +427,36 @@ pub fn distances<'py>(py: Python<'py>, batch: &Batch<'_, 'py>) -> PyResult<Bound
         }
     }
     Ok(list.into_any())
+}
+
+/// The offsets, letters and validity of a packed answer column.
+pub type Packed<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>);
+
+/// `solve_many`'s answers in the buffers of an Arrow `large_string` array:
+/// 64-bit offsets, the move letters, and a validity bitmap (unset where
+/// unsolvable). One allocation for all, where a Python string per row
+/// costs more than the lookups (npuzzle.dask builds its column from these).
+pub fn solve_many_packed<'py>(py: Python<'py>, batch: &Batch<'_, 'py>) -> PyResult<Packed<'py>> {
+    let (answers, _) = answer_all(py, batch, None, |target, board, moves| {
+        Ok(outcome(target.solve_into(board, moves, false))?
+            .map(|_| npuzzle::rules::move_string(moves)))
+    })?;
+    let mut offsets = Vec::with_capacity((answers.len() + 1) * 8);
+    let mut letters = Vec::with_capacity(answers.len() * 24);
+    let mut valid = vec![0u8; answers.len().div_ceil(8)];
+    offsets.extend_from_slice(&0i64.to_le_bytes());
+    for (i, answer) in answers.iter().enumerate() {
+        if let Some(moves) = answer {
+            letters.extend_from_slice(moves.as_bytes());
+            valid[i / 8] |= 1 << (i % 8);
+        }
+        offsets.extend_from_slice(&(letters.len() as i64).to_le_bytes());
+    }
+    Ok((
+        PyBytes::new(py, &offsets),
+        PyBytes::new(py, &letters),
+        PyBytes::new(py, &valid),
+    ))
 }
 
 pub fn solve_many<'py>(py: Python<'py>, batch: &Batch<'_, 'py>) -> PyResult<Bound<'py, PyAny>> {

@@ -921,6 +921,22 @@ impl PyDatabase {
         crate::batch::solve_many(py, &batch)
     }
 
+    /// `solve_many` for npuzzle.dask: the answers as the three buffers of
+    /// an Arrow ``large_string`` array (offsets, letters, validity), with no
+    /// Python object per row. Not part of the public API.
+    #[pyo3(signature = (positions, goal = None, *, threads = None))]
+    fn _solve_many_packed<'py>(
+        &self,
+        py: Python<'py>,
+        positions: &Bound<'py, PyAny>,
+        goal: Option<&Bound<'py, PyAny>>,
+        threads: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<crate::batch::Packed<'py>> {
+        let threads = arguments::threads(threads)?;
+        let batch = Batch::new(self, positions, goal, threads, None);
+        crate::batch::solve_many_packed(py, &batch)
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Database({:?}, board=\"{}\")",

@@ -61,12 +61,12 @@ def answer(
     nodes: npt.NDArray[np.int64] | None = None
     timed_out: dict[int, str] = {}
     if db.kind == "complete":
-        moves = _look_up(db, boards, goal, n)
+        moves_column = _look_up(db, boards, goal, n)
     else:
         moves, nodes, timed_out = _search(db, boards, goal, timeout, n)
+        moves_column = pa.array(moves, type=pa.string(), from_pandas=True)
     answered = np.zeros(n, dtype=bool)
     answered[boards.rows] = True
-    moves_column = pa.array(moves, type=pa.string(), from_pandas=True)
     solved = pc.is_valid(moves_column).to_numpy(zero_copy_only=False)
     # A search that ran out of time proved nothing but solvability.
     solvable = solved.copy()
@@ -89,18 +89,24 @@ def answer(
     return out
 
 
-def _look_up(db: Database, boards: _boards.Boards, goal: str | None, n: int) -> npt.NDArray[np.object_]:
-    """Each row's moves (None where unsolvable or not a board), from
-    complete tables in one batch."""
+def _look_up(db: Database, boards: _boards.Boards, goal: str | None, n: int) -> Any:
+    """Each row's moves as an Arrow string column (null where unsolvable or
+    not a board), from complete tables in one batch."""
     if len(boards.rows) == 0:
-        return np.full(n, None, dtype=object)
-    # One thread: a worker runs one task per thread at once.
-    answers: npt.NDArray[np.object_] = db.solve_many(boards.cells, goal, threads=1)
-    if len(boards.rows) == n:
+        return pa.nulls(n, pa.string())
+    # One thread: a worker runs one task per thread at once. The answers
+    # come as an Arrow column's buffers: a Python string per row would cost
+    # more than the lookups.
+    offsets, letters, valid = db._solve_many_packed(boards.cells, goal, threads=1)
+    count = len(boards.rows)
+    buffers = [pa.py_buffer(valid), pa.py_buffer(offsets), pa.py_buffer(letters)]
+    answers = pa.Array.from_buffers(pa.large_string(), count, buffers).cast(pa.string())
+    if count == n:
         return answers
-    moves = np.full(n, None, dtype=object)
-    moves[boards.rows] = answers
-    return moves
+    # Rows that are not boards get no answer: null, through a take.
+    where = np.full(n, -1, dtype=np.int64)
+    where[boards.rows] = np.arange(count)
+    return answers.take(pa.array(where, mask=where < 0))
 
 
 def _search(
