@@ -430,7 +430,11 @@ pub fn distances<'py>(py: Python<'py>, batch: &Batch<'_, 'py>) -> PyResult<Bound
 }
 
 /// The offsets, letters and validity of a packed answer column.
-pub type Packed<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>);
+pub type Packed<'py> = (
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+);
 
 /// `solve_many`'s answers in the buffers of an Arrow `large_string` array:
 /// 64-bit offsets, the move letters, and a validity bitmap (unset where
