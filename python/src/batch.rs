@@ -429,6 +429,15 @@ pub fn distances<'py>(py: Python<'py>, batch: &Batch<'_, 'py>) -> PyResult<Bound
     Ok(list.into_any())
 }
 
+/// Each position's shortest solution as a move string (`None` where
+/// unsolvable), and whether the positions came as a NumPy array.
+fn move_strings(py: Python<'_>, batch: &Batch<'_, '_>) -> PyResult<(Vec<Option<String>>, bool)> {
+    answer_all(py, batch, None, |target, board, moves| {
+        Ok(outcome(target.solve_into(board, moves, false))?
+            .map(|_| npuzzle::rules::move_string(moves)))
+    })
+}
+
 /// The offsets, letters and validity of a packed answer column.
 pub type Packed<'py> = (
     Bound<'py, PyBytes>,
@@ -441,10 +450,7 @@ pub type Packed<'py> = (
 /// unsolvable). One allocation for all, where a Python string per row
 /// costs more than the lookups (npuzzle.dask builds its column from these).
 pub fn solve_many_packed<'py>(py: Python<'py>, batch: &Batch<'_, 'py>) -> PyResult<Packed<'py>> {
-    let (answers, _) = answer_all(py, batch, None, |target, board, moves| {
-        Ok(outcome(target.solve_into(board, moves, false))?
-            .map(|_| npuzzle::rules::move_string(moves)))
-    })?;
+    let (answers, _) = move_strings(py, batch)?;
     let mut offsets = Vec::with_capacity((answers.len() + 1) * 8);
     let mut letters = Vec::with_capacity(answers.len() * 24);
     let mut valid = vec![0u8; answers.len().div_ceil(8)];
@@ -464,10 +470,7 @@ pub fn solve_many_packed<'py>(py: Python<'py>, batch: &Batch<'_, 'py>) -> PyResu
 }
 
 pub fn solve_many<'py>(py: Python<'py>, batch: &Batch<'_, 'py>) -> PyResult<Bound<'py, PyAny>> {
-    let (answers, numpy) = answer_all(py, batch, None, |target, board, moves| {
-        Ok(outcome(target.solve_into(board, moves, false))?
-            .map(|_| npuzzle::rules::move_string(moves)))
-    })?;
+    let (answers, numpy) = move_strings(py, batch)?;
     let list = PyList::empty(py);
     for a in answers {
         match a {

@@ -38,18 +38,13 @@ pub struct BatchArgs {
 /// the other arguments; a number past any machine's is refused here, with
 /// that limit rather than the integer type's.
 fn parse_threads(text: &str) -> Result<u16, String> {
-    let digits = text.trim();
-    if digits.starts_with('-')
-        && digits.len() > 1
-        && digits[1..].bytes().all(|b| b.is_ascii_digit())
-    {
-        return Err(format!(
-            "a negative number; a batch needs at least 1 thread, and takes at most {}",
-            most_threads().1
-        ));
-    }
+    let text = text.trim();
+    let digits = text.strip_prefix('-').unwrap_or(text);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err("not a whole number of threads (for example 2)".to_string());
+    }
+    if digits.len() < text.len() {
+        return Err(format!("a negative number; {}", ThreadsError::None));
     }
     match digits.parse::<u16>() {
         Ok(0) => Err(ThreadsError::None.to_string()),

@@ -179,7 +179,7 @@ fn write_tables(info: &Info, out: &mut dyn Write) -> io::Result<()> {
         };
         writeln!(
             out,
-            "{:<10}  {:>10}  {:>3}  {:>4.1} {:>10}  {}  {last}",
+            "{:<10}  {:>10}  {:>3}  {:>4.1} {:>10}  {:08x}  {last}",
             t.goal_blank.to_string(),
             t.entries,
             t.max_distance,

@@ -343,12 +343,12 @@ fn open_database(
 /// the command that builds it), and how to stop naming the other one.
 fn other_board_advice(origin: Origin, wanted: Shape) -> String {
     let unnamed = locate_unnamed(wanted);
-    let build = build_command(&unnamed.path, wanted);
+    let build = || build_command(&unnamed.path, wanted);
     let stop = match origin {
         Origin::Env => "unset NPUZZLE_DB",
         Origin::Given => "leave out --db",
         // A default path holding another board: the build replaces it.
-        Origin::WorkingDir | Origin::UserData => return format!("build one with: {build}"),
+        Origin::WorkingDir | Origin::UserData => return format!("build one with: {}", build()),
     };
     if unnamed.path.is_file() {
         format!(
@@ -356,7 +356,7 @@ fn other_board_advice(origin: Origin, wanted: Shape) -> String {
             unnamed.path.display()
         )
     } else {
-        format!("{stop}, and build a {wanted} database with: {build}")
+        format!("{stop}, and build a {wanted} database with: {}", build())
     }
 }
 

@@ -87,8 +87,9 @@ pub struct TableSummary {
     pub unreached: u64,
     /// Where it starts in the file.
     pub offset: u64,
-    /// CRC-32 of its bytes, in hex.
-    pub checksum: String,
+    /// CRC-32 of its bytes (in hex, in JSON).
+    #[serde(serialize_with = "as_hex")]
+    pub checksum: u32,
     /// Its path table (whole solutions in one word per position), if any.
     pub path_table: Option<PathTableSummary>,
 }
@@ -98,7 +99,7 @@ pub struct TableSummary {
 pub struct PathTableSummary {
     /// Where it starts in the file.
     pub offset: u64,
-    /// CRC-32 of its bytes, in hex.
+    /// CRC-32 of its bytes (in hex, in JSON).
     #[serde(serialize_with = "as_hex")]
     pub checksum: u32,
 }
@@ -253,7 +254,7 @@ impl TableSummary {
             counts: t.counts.clone(),
             unreached: t.unreached,
             offset: t.offset,
-            checksum: format!("{:08x}", t.checksum),
+            checksum: t.checksum,
             path_table: t.path_table.map(|p| PathTableSummary {
                 offset: p.offset,
                 checksum: p.checksum,

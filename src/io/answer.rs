@@ -152,10 +152,7 @@ pub(crate) fn write_fields(
     goal: &Board,
     outcome: Result<&[Move], &Unsolvable>,
 ) {
-    out.extend_from_slice(syntax.open);
-    start.write_to(out);
-    out.extend_from_slice(syntax.between_boards);
-    goal.write_to(out);
+    write_boards(syntax, out, start, goal);
     match outcome {
         Ok(moves) => {
             out.extend_from_slice(syntax.solvable);
@@ -177,11 +174,16 @@ pub(crate) fn write_stopped(
     goal: &Board,
     reason: &dyn std::fmt::Display,
 ) {
+    write_boards(syntax, out, start, goal);
+    write_reason(syntax, out, syntax.stopped, reason);
+}
+
+/// Appends the opening of a record: its start and goal boards.
+fn write_boards(syntax: &Syntax, out: &mut Vec<u8>, start: &Board, goal: &Board) {
     out.extend_from_slice(syntax.open);
     start.write_to(out);
     out.extend_from_slice(syntax.between_boards);
     goal.write_to(out);
-    write_reason(syntax, out, syntax.stopped, reason);
 }
 
 /// Appends `before`, then `reason` escaped for the syntax, then the end of
