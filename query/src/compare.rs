@@ -9,13 +9,19 @@ use npuzzle::analysis::{compare, CompareError, Comparison};
 use npuzzle::{AnswerError, CompleteTables};
 use std::io::{self, Write};
 
+/// The most expansions `--max-nodes` allows: a few seconds of the slowest
+/// search, and the breadth-first search's visited set within a gigabyte.
+/// Past it a search on a 12-cell board would run for hours, or out of
+/// memory, before its limit stopped it.
+const MAX_NODES: u64 = 10_000_000;
+
 /// Arguments of `query compare`.
 #[derive(clap::Args)]
 pub struct CompareArgs {
     #[command(flatten)]
     pair: crate::PairArgs,
-    /// Stop each search after expanding this many positions.
-    #[arg(long, default_value_t = 2_000_000, value_name = "N", value_parser = whole(1..=u64::MAX), allow_negative_numbers = true)]
+    /// Stop each search after expanding this many positions (at most 10000000).
+    #[arg(long, default_value_t = 2_000_000, value_name = "N", value_parser = whole(1..=MAX_NODES), allow_negative_numbers = true)]
     max_nodes: u64,
     /// Depth limit of the depth-first search [default: the table's maximum distance].
     #[arg(long, value_name = "D", value_parser = whole(0..=u32::MAX), allow_negative_numbers = true)]

@@ -439,6 +439,16 @@ fn numbers_out_of_range_name_their_flag_and_range() {
             "from 1 to",
         ),
         (
+            &[
+                "compare",
+                "867254301",
+                "--max-nodes",
+                "18446744073709551615",
+            ],
+            "'--max-nodes <N>'",
+            "above 10000000",
+        ),
+        (
             &["solve", "867254301", "--timeout", "-1"],
             "'--timeout <SECONDS>'",
             "above 0 seconds",
@@ -624,4 +634,45 @@ fn advice_names_a_build_db_that_exists() {
         "{err}"
     );
     assert!(err.contains("cargo install --path build-db"), "{err}");
+}
+
+/// `serve` skips a file it cannot read with advice that names the board
+/// its name says, or none: never 3x3 for `data/4x4.db`, which would
+/// overwrite a 15-puzzle file with an 8-puzzle one.
+#[test]
+fn serve_advice_on_a_skipped_file_names_only_the_board_its_name_says() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("data")).unwrap();
+    // A preamble from a newer version: the board cannot be read from it.
+    let newer = [&b"NPUZZLE\0"[..], &9u32.to_le_bytes(), &[0; 8], &[0; 100]].concat();
+    std::fs::write(dir.path().join("data/4x4.db"), &newer).unwrap();
+    std::fs::write(dir.path().join("data/odd.db"), &newer).unwrap();
+    let err = stderr_of(
+        &crate::util::query_in(dir.path())
+            .args(["serve", "--port", "0"])
+            .timeout(std::time::Duration::from_secs(30))
+            .output()
+            .unwrap(),
+    );
+    let skipped = |name: &str| {
+        err.lines()
+            .find(|l| l.contains(name))
+            .unwrap_or("")
+            .to_string()
+    };
+    assert!(skipped("data/4x4.db").ends_with("--board 4x4)"), "{err}");
+    assert!(
+        skipped("data/odd.db").contains("--board RxC --out data/odd.db"),
+        "{err}"
+    );
+    assert!(!err.contains("--board 3x3 --out"), "{err}");
+}
+
+/// A 100,000-character `--host` is refused without echoing it whole.
+#[test]
+fn a_huge_host_is_refused_short() {
+    let host = "x".repeat(100_000); // one argument stops at 128 KiB
+    let out = run_query(&three_by_three().path, &["serve", "--host", &host], 2);
+    assert!(stderr_of(&out).contains("not an IP address"));
+    assert!(out.stderr.len() < 400, "{} bytes", out.stderr.len());
 }

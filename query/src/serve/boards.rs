@@ -83,7 +83,22 @@ pub fn discover(given: &[PathBuf], board: Option<Shape>) -> anyhow::Result<Board
         }
     } else {
         for location in candidates()? {
-            let db = match crate::open_database(&location, Shape::THREE_BY_THREE, None) {
+            // Advice to rebuild a bad file names its board only where its
+            // name says it (`data/4x4.db`), never a guess that would
+            // overwrite it with another board's.
+            let named = location
+                .path
+                .file_stem()
+                .and_then(|stem| stem.to_str()?.parse::<Shape>().ok());
+            let unnamed = Location {
+                origin: Origin::Given,
+                ..location.clone()
+            };
+            let db = match named {
+                Some(shape) => crate::open_database(&location, shape, None),
+                None => crate::open_database(&unnamed, Shape::THREE_BY_THREE, None),
+            };
+            let db = match db {
                 Ok(db) => db,
                 // One bad file in a folder should not hide the good ones.
                 Err(e) if location.origin != Origin::Env => {

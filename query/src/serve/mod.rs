@@ -78,8 +78,9 @@ fn parse_host(text: &str) -> Result<IpAddr, String> {
     if text.eq_ignore_ascii_case("localhost") {
         return Ok(IpAddr::V4(Ipv4Addr::LOCALHOST));
     }
+    // clap shows the value (cut short where long): not echoed again here.
     text.parse().map_err(|_| {
-        format!("{text:?} is not an IP address: write one such as 127.0.0.1, ::1 or 0.0.0.0, or localhost")
+        "not an IP address: write one such as 127.0.0.1, ::1 or 0.0.0.0, or localhost".to_string()
     })
 }
 
