@@ -40,8 +40,22 @@ pub fn whole(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Whole> {
     };
     match index.extract::<u64>() {
         Ok(n) => Ok(Whole::Value(n)),
-        Err(_) if index.lt(0)? => Ok(Whole::Negative(index.str()?.to_string())),
-        Err(_) => Ok(Whole::TooLarge(index.str()?.to_string())),
+        Err(_) if index.lt(0)? => Ok(Whole::Negative(shown(&index))),
+        Err(_) => Ok(Whole::TooLarge(shown(&index))),
+    }
+}
+
+/// A Python int as a message shows it: its digits, cut short when long;
+/// past the 4,300 digits Python turns into text, its size in bits.
+pub fn shown(int: &Bound<'_, PyAny>) -> String {
+    match int.str() {
+        Ok(text) => npuzzle::rules::excerpt(&text.to_string(), 60).into_owned(),
+        Err(_) => {
+            let bits = int
+                .call_method0("bit_length")
+                .and_then(|b| b.extract::<u64>());
+            format!("a number of {} bits", bits.unwrap_or(0))
+        }
     }
 }
 

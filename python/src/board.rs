@@ -220,7 +220,7 @@ fn tile(obj: &Bound<'_, PyAny>, shape: Option<Shape>, max: usize) -> PyResult<u6
         return match obj.extract::<i64>() {
             Ok(t) if t >= 0 => Ok(t as u64),
             Ok(t) => Err(out_of_range(t.to_string())),
-            Err(_) => Err(out_of_range(obj.str()?.to_string())),
+            Err(_) => Err(out_of_range(arguments::shown(obj))),
         };
     }
     // `[True, 2, …]` would read as tiles 1 and 0, and NumPy's bool scalars
@@ -250,7 +250,7 @@ fn tile(obj: &Bound<'_, PyAny>, shape: Option<Shape>, max: usize) -> PyResult<u6
     match obj.extract::<i64>() {
         Ok(t) if t >= 0 => Ok(t as u64),
         Ok(t) => Err(out_of_range(t.to_string())),
-        Err(_) => Err(out_of_range(obj.str()?.to_string())),
+        Err(_) => Err(out_of_range(arguments::shown(obj))),
     }
 }
 

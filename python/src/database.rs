@@ -8,6 +8,7 @@ use crate::errors;
 use crate::target::{deadline, Search, Target};
 use memmap2::Mmap;
 use npuzzle::analysis::{count_shortest, list_shortest, parse_distances, Histogram, Sample};
+use npuzzle::files::shown_path;
 use npuzzle::io::Answer;
 use npuzzle::pattern::{Solution, SolveOptions};
 use npuzzle::{
@@ -243,7 +244,7 @@ impl PyDatabase {
                         "{} holds {} boards, not {wanted} (board=), and it is the file \
                          NPUZZLE_DB names, which is looked at first: unset NPUZZLE_DB to use \
                          (or build) the {wanted} database, or pass path= to a {wanted} file",
-                        location.path.display(),
+                        shown_path(&location.path),
                         db.shape(),
                     ),
                 ));
@@ -253,7 +254,7 @@ impl PyDatabase {
                     py,
                     format!(
                         "{} holds {} boards, not {wanted} (board=); build one with: {}",
-                        location.path.display(),
+                        shown_path(&location.path),
                         db.shape(),
                         errors::build_call(
                             &user_data_path(wanted).unwrap_or_default(),
@@ -271,7 +272,7 @@ impl PyDatabase {
                 format!(
                     "the database is {}, a {} file named by NPUZZLE_DB; for another board, \
                      unset NPUZZLE_DB or pass path= (or board=)",
-                    location.path.display(),
+                    shown_path(&location.path),
                     db.shape()
                 )
             });
@@ -310,6 +311,7 @@ fn distances_of(obj: &Bound<'_, PyAny>) -> PyResult<std::ops::RangeInclusive<u32
                 ),
             ));
         }
+        let (start, stop) = (arguments::shown(&start), arguments::shown(&stop));
         return parse_distances(&format!("{start}..{stop}")).map_err(bad);
     }
     let refused = || {

@@ -8,7 +8,7 @@
 
 use npuzzle::pattern::Stopped;
 use npuzzle::AnswerError;
-use npuzzle::{files::Origin, FormatError, OpenError, Shape, Unsolvable};
+use npuzzle::{files::shown_path, files::Origin, FormatError, OpenError, Shape, Unsolvable};
 use pyo3::exceptions::{PyException, PyOSError, PyTimeoutError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -316,7 +316,7 @@ fn from_env(origin: Origin) -> &'static str {
 /// may not know it is set), else nothing.
 fn in_file(path: &Path, origin: Origin) -> String {
     match origin {
-        Origin::Env => format!(" ({}, from NPUZZLE_DB)", path.display()),
+        Origin::Env => format!(" ({}, from NPUZZLE_DB)", shown_path(path)),
         _ => String::new(),
     }
 }
@@ -376,7 +376,7 @@ pub fn open(py: Python<'_>, e: OpenError, origin: Origin, shape: Option<Shape>) 
             };
             format!(
                 "no database at {}{from}; build it with: {}{or_unset}",
-                path.display(),
+                shown_path(&path),
                 advice(&path, shape)
             )
         }
@@ -398,11 +398,11 @@ pub fn open(py: Python<'_>, e: OpenError, origin: Origin, shape: Option<Shape>) 
             };
             format!(
                 "{} is not a usable database{from}: {problem}; {what}",
-                path.display()
+                shown_path(&path)
             )
         }
         OpenError::Io { path, source } => {
-            format!("cannot open {}{from}: {source}", path.display())
+            format!("cannot open {}{from}: {source}", shown_path(&path))
         }
     };
     database(py, message)

@@ -222,6 +222,16 @@ def test_arguments_are_checked_before_any_work(files) -> None:
     for bad in ({"n": 0}, {"n": 5, "seed": -1}, {"n": 5, "partitions": 0}, {"n": 5, "partitions": 6}):
         with pytest.raises(ValueError, match="must be"):
             nd.label_random(**{"n": 5, **bad})
+    # Absurd sizes are refused at once, not left to hang a worker; a number
+    # too long for Python to turn into text is named by its size.
+    for bad, shown in (
+        ({"n": 10**30}, "n must be a whole number from 1 to 9223372036854775807"),
+        ({"n": 10**6, "partitions": 10**6 + 1}, "partitions must be a whole number from 1 to 1000000"),
+        ({"n": 5, "seed": 2**64}, "seed must be a whole number from 0 to"),
+        ({"n": 10**5000}, "not a number of 16610 bits"),
+    ):
+        with pytest.raises(npuzzle.ArgumentError, match=shown):
+            nd.label_random(**bad)
     ints = dd.from_pandas(pd.DataFrame({"start": [123456780]}), npartitions=1)
     with pytest.raises(TypeError, match="column 'start' holds int64; boards are strings"):
         nd.solve_frame(ints, db=files["3x3"])

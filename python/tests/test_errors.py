@@ -230,3 +230,26 @@ def test_help_names_what_each_function_raises() -> None:
     for f in functions:
         doc = f.__doc__ or ""
         assert "Raises" in doc or "raises" in doc, f"{f.__name__}: its help names no exception"
+
+
+def test_ints_past_pythons_text_limit_are_refused_as_npuzzle_errors(db3) -> None:
+    # Python will not turn an int of more than 4,300 digits into text: the
+    # messages name its size instead, and the error is still npuzzle's.
+    huge = 10**5000
+    for call in (
+        lambda: npuzzle.random(5, count=huge),
+        lambda: npuzzle.random(5, seed=huge),
+        lambda: db3.distances(["867254301"], threads=huge),
+        lambda: db3.distance([huge, 1, 2, 3, 4, 5, 6, 7, 0]),
+        lambda: db3.random(range(0, huge)),
+    ):
+        with pytest.raises(npuzzle.Error, match="a number of 16610 bits"):
+            call()
+    # limit= past memory lists every solution, as documented.
+    assert len(db3.solutions("867254301", limit=huge)) == 40
+
+
+def test_a_huge_path_is_shown_short() -> None:
+    with pytest.raises(npuzzle.DatabaseError) as e:
+        npuzzle.Database("a" * 200_000)
+    assert len(str(e.value)) < 1_000, len(str(e.value))

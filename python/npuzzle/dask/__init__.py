@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 import dask.dataframe as dd
 import pandas as pd
 
-from .. import Board, Database
+from .. import ArgumentError, Board, Database
 from . import _answer, _sampling
 
 if TYPE_CHECKING:
@@ -104,11 +104,17 @@ def label_random(
     many pieces the frame is cut into: at least the workers' threads, to
     keep them all busy).
     """
-    for name, value, least in (("n", n, 1), ("seed", seed, 0), ("partitions", partitions, 1)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < least:
-            raise ValueError(f"{name} must be a whole number of at least {least}, not {value!r}")
+    # n: rows of a pandas int64 index; partitions: one Dask task each, and a
+    # million is already far more than any cluster keeps busy.
+    for name, value, least, most in (
+        ("n", n, 1, 2**63 - 1),
+        ("seed", seed, 0, 2**64 - 1),
+        ("partitions", partitions, 1, 1_000_000),
+    ):
+        if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
+            raise ArgumentError(f"{name} must be a whole number from {least} to {most}, not {_shown(value)}")
     if partitions > n:
-        raise ValueError(f"partitions ({partitions}) must be at most n ({n}): a partition holds one position or more")
+        raise ArgumentError(f"partitions ({partitions}) must be at most n ({n}): a partition holds one position or more")
     goal_text, path = _arguments(board, goal, db, timeout)
     bounds = [n * k // partitions for k in range(partitions + 1)]
     starts = dd.from_map(  # type: ignore[no-untyped-call]
@@ -137,10 +143,19 @@ def _arguments(
         isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0
         or not math.isfinite(timeout)
     ):
-        raise ValueError(
+        raise ArgumentError(
             f"timeout is a number of seconds above 0, not {timeout!r}; leave it out to search without a limit"
         )
     if db is None:
         return goal_text, None
     # Absolute, so that workers started elsewhere read the file meant here.
     return goal_text, db.path if isinstance(db, Database) else os.path.abspath(os.fspath(db))
+
+
+def _shown(value: object) -> str:
+    """A refused value as a message shows it: its repr, cut short, or the
+    size of an int past the digits Python turns into text."""
+    if isinstance(value, int) and value.bit_length() > 1000:
+        return f"a number of {value.bit_length()} bits"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:60] + "…"

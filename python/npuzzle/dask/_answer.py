@@ -72,9 +72,7 @@ def answer(
     solvable = solved.copy()
     solvable[list(timed_out)] = True
     searched = solvable if nodes is not None else solved
-    reasons = {
-        i: _reason(db, boards, i, goal) for i in np.flatnonzero(answered & ~solvable).tolist()
-    }
+    reasons = _reasons(db, boards, np.flatnonzero(answered & ~solvable), goal)
     added = {
         "distance": pc.cast(pc.utf8_length(moves_column), pa.int32()),
         "moves": moves_column,
@@ -141,7 +139,13 @@ def _strings(n: int, values: Mapping[int, str | None]) -> Any:
     return pa.array(column, type=pa.string(), from_pandas=True)
 
 
-def _reason(db: Database, boards: _boards.Boards, row: int, goal: str | None) -> str | None:
-    """Why the board of partition row `row` cannot reach the goal."""
-    k = int(np.searchsorted(boards.rows, row))
-    return db.solvable(boards.cells[k].tolist(), goal).reason
+def _reasons(
+    db: Database, boards: _boards.Boards, rows: npt.NDArray[np.intp], goal: str | None
+) -> dict[int, str | None]:
+    """Why the boards of partition rows `rows` cannot reach the goal, their
+    tiles found in one search of the rows read."""
+    found = np.searchsorted(boards.rows, rows)
+    return {
+        row: db.solvable(cells, goal).reason
+        for row, cells in zip(rows.tolist(), boards.cells[found].tolist())
+    }

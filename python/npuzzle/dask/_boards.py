@@ -71,7 +71,11 @@ def read(values: Any, board: str) -> Boards:
     if good.all():
         return Boards(np.arange(len(matrix)), matrix, {})
     bulk = Boards(np.flatnonzero(good), matrix[good], {})
-    return _through_library(np.flatnonzero(~good), lambda i: array[i].as_py(), board, bulk)
+    # The other rows' values fetched in one call: a pyarrow scalar per row
+    # costs more than the library's parse of it.
+    rows = np.flatnonzero(~good)
+    values = dict(zip(rows.tolist(), array.take(pa.array(rows)).to_pylist()))
+    return _through_library(rows, values.__getitem__, board, bulk)
 
 
 def _through_library(rows: npt.NDArray[np.intp], value: Any, board: str, bulk: Boards) -> Boards:
