@@ -118,11 +118,13 @@ function moveFor(cell) {
 const BY_TILE_DIRECTION = { up: "D", down: "U", left: "R", right: "L" };
 
 // ---- a game ----
-async function newGame(start, goal) {
+// `known` is the start's /api/moves answer where the caller has it already
+// (on a pattern board each costs up to four searches).
+async function newGame(start, goal, known = null) {
   stopPlaying();
   const epoch = ++game.epoch;
   const goalChanged = text(goal) !== text(game.goal);
-  const info = await api("moves", { start: text(start), goal: text(goal) });
+  const info = known ?? await api("moves", { start: text(start), goal: text(goal) });
   if (epoch !== game.epoch) return;
   game.goal = goal;
   game.start = start;
@@ -460,7 +462,7 @@ async function customGame() {
   }
   try {
     const info = await api("moves", { start, goal });
-    await newGame(parse(info.start), parse(info.goal));
+    await newGame(parse(info.start), parse(info.goal), info);
   } catch (e) {
     error.textContent = e.status === 422 ? `unsolvable: ${e.message}` : e.message;
     error.hidden = false;
