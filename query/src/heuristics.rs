@@ -149,11 +149,8 @@ impl Position {
 
 impl Layout for Position {
     fn text(&self, out: &mut dyn Write) -> io::Result<()> {
-        writeln!(
-            out,
-            "{} -> {}: {} moves",
-            self.start, self.goal, self.distance
-        )?;
+        let distance = crate::plural(self.distance.into(), "move");
+        writeln!(out, "{} -> {}: {distance}", self.start, self.goal)?;
         for e in &self.heuristics {
             let verdict = if e.admissible_here {
                 "admissible here".to_string()

@@ -44,22 +44,25 @@ const MAX_COUNT: usize = u32::MAX as usize;
 
 /// `query random`.
 pub fn run(db: &CompleteTables<Mmap>, args: &RandomArgs, out: &mut impl Write) -> Result<Outcome> {
-    // A worksheet's name and size are checked before any work.
-    if let Some(path) = &args.worksheet {
-        worksheet::check_path(path)?;
-        anyhow::ensure!(
-            args.count <= worksheet::MAX_PUZZLES,
-            "a worksheet holds at most {} puzzles, not {}: ask for fewer with --count",
-            worksheet::MAX_PUZZLES,
-            args.count
-        );
-    }
+    // A worksheet's size and file are checked before any work.
+    let sheet = match &args.worksheet {
+        Some(path) => {
+            anyhow::ensure!(
+                args.count <= worksheet::MAX_PUZZLES,
+                "a worksheet holds at most {} puzzles, not {}: ask for fewer with --count",
+                worksheet::MAX_PUZZLES,
+                args.count
+            );
+            Some(worksheet::start(path)?)
+        }
+        None => None,
+    };
     let goal = args.goal.board(db.shape())?;
     let target = db.goal_table(&goal)?;
     let seed = args.seed.unwrap_or_else(rand::random);
     let report = Sample::draw(&target, args.distance.clone(), args.count, seed)?;
-    if let Some(path) = &args.worksheet {
-        Worksheet::solve(db, &report)?.write(path)?;
+    if let Some(file) = sheet {
+        Worksheet::solve(db, &report)?.write(file)?;
     }
     print(&report, args.format.format(), out)?;
     Ok(Outcome::Success)

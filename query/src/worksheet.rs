@@ -135,12 +135,10 @@ impl Worksheet {
         html
     }
 
-    /// Writes the page into `path`, atomically, as databases and charts
-    /// are written: a temporary file beside it, renamed over it.
-    pub fn write(&self, path: &Path) -> anyhow::Result<()> {
-        let shown = npuzzle::files::shown_path(path);
+    /// Writes the page into the file [`start`] began, and puts it in place.
+    pub fn write(&self, file: Output) -> anyhow::Result<()> {
+        let Output { temp, shown } = file;
         let context = || format!("cannot write the worksheet {shown}");
-        let temp = Replacement::start(path, ".html").with_context(context)?;
         temp.file()
             .write_all(self.html(Styles::Inline).as_bytes())
             .with_context(context)?;
@@ -148,18 +146,29 @@ impl Worksheet {
     }
 }
 
-/// Checks a worksheet's path before any work: an HTML file's name.
-pub fn check_path(path: &Path) -> anyhow::Result<()> {
+/// A worksheet's file, begun: a temporary file beside the target, renamed
+/// over it once written (as databases and charts are written).
+pub struct Output {
+    temp: Replacement,
+    shown: String,
+}
+
+/// Begins the worksheet at `path` before any work, so that a name that is
+/// not an HTML page's, or a target that is not a regular file (a folder, a
+/// device, a pipe), costs nothing.
+pub fn start(path: &Path) -> anyhow::Result<Output> {
+    let shown = npuzzle::files::shown_path(path).to_string();
     let html = path
         .extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"));
     anyhow::ensure!(
         html,
-        "cannot write the worksheet {}: a worksheet is an HTML page: give a name ending in .html",
-        npuzzle::files::shown_path(path)
+        "cannot write the worksheet {shown}: a worksheet is an HTML page: give a name ending in .html"
     );
-    Ok(())
+    let temp = Replacement::start(path, ".html")
+        .with_context(|| format!("cannot write the worksheet {shown}"))?;
+    Ok(Output { temp, shown })
 }
 
 /// A board drawn as SVG: a square per tile with its number, the gap

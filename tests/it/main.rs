@@ -21,3 +21,4 @@ mod readme;
 mod symmetry;
 mod textbook;
 mod util;
+mod worksheet;
