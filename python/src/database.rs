@@ -807,9 +807,13 @@ impl PyDatabase {
     }
 
     /// Checks a solution, for grading: whether the moves are legal, whether
-    /// they reach the goal, the optimal length, and how many moves longer
-    /// than optimal they are. `timeout`, and what it raises, as for
-    /// `distance`; ParseError too for a move that is not a letter.
+    /// they reach the goal, the optimal length, how many moves longer than
+    /// optimal they are, and which moves went farther from the goal (the
+    /// library's grading, as the page's `/api/check` answers it). Every
+    /// position the moves pass through is looked up, or on a pattern
+    /// database searched: `timeout` bounds them all, and it and what it
+    /// raises are as for `distance`; ParseError too for a move that is not
+    /// a letter.
     ///
     /// >>> c = Database().check("123468750", "ULDR")
     /// >>> c.reaches_goal, c.optimal, c.excess

@@ -139,6 +139,11 @@ fn run_serve(args: &[String]) -> (Killed, String) {
 
 /// A GET to the server's API, parsed.
 pub(crate) fn api(url: &str, path: &str) -> Value {
+    serde_json::from_str(&get(url, path)).unwrap()
+}
+
+/// A GET to the server: the body, as text.
+pub(crate) fn get(url: &str, path: &str) -> String {
     let host = url.trim_start_matches("http://").trim_end_matches('/');
     let mut stream = TcpStream::connect(host).unwrap();
     write!(
@@ -148,8 +153,7 @@ pub(crate) fn api(url: &str, path: &str) -> Value {
     .unwrap();
     let mut answer = String::new();
     stream.read_to_string(&mut answer).unwrap();
-    let body = answer.split_once("\r\n\r\n").unwrap().1;
-    serde_json::from_str(body).unwrap()
+    answer.split_once("\r\n\r\n").unwrap().1.to_string()
 }
 
 fn free_port() -> u16 {

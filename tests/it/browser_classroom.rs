@@ -9,7 +9,7 @@
 //! chromedriver and axe-core and runs them.
 
 use crate::browser::{
-    api, click, click_and_settle, holds, new_puzzle_at, open_page, settle, shown, slide, text,
+    api, click, click_and_settle, get, holds, new_puzzle_at, open_page, settle, shown, slide, text,
     Session,
 };
 use fantoccini::{key::Key, Client, Locator};
@@ -470,23 +470,8 @@ async fn the_worksheets_answer_key_equals_query_solve() {
         .await
         .unwrap();
     assert_eq!(boards, json!(starts.len()));
-    let css = api_text(&url, "/worksheet.css");
+    let css = get(&url, "/worksheet.css");
     assert!(css.contains("break-before: page"), "{css}");
-}
-
-/// A GET's body as text.
-fn api_text(url: &str, path: &str) -> String {
-    use std::io::{Read, Write};
-    let host = url.trim_start_matches("http://").trim_end_matches('/');
-    let mut stream = std::net::TcpStream::connect(host).unwrap();
-    write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).unwrap();
-    answer.split_once("\r\n\r\n").unwrap().1.to_string()
 }
 
 /// axe-core's script, which `scripts/browser-tests.sh` installs from npm
