@@ -32,6 +32,10 @@ const game = {
   timeout: null,   // seconds a search may take on the server
 };
 
+// The most moves a link replays, and a grading takes: what one /api/check
+// request carries within the server's 1 KiB query string, boards included.
+const MAX_MOVES = 800;
+
 // Lookups answer at once; a request that takes longer than this is a
 // search, and the page says so.
 const SEARCHING_AFTER_MS = 250;
@@ -530,6 +534,12 @@ async function restore(query) {
 async function replay(letters) {
   const epoch = game.epoch;
   let cells = game.cells;
+  if (letters.length > MAX_MOVES) {
+    $("link-error").textContent = `This link holds ${letters.length} moves; a link replays at ` +
+      `most ${MAX_MOVES}, so the game starts from its start.`;
+    $("link-error").hidden = false;
+    return;
+  }
   for (const [i, letter] of [...letters].entries()) {
     const next = STEP[letter] ? apply(cells, letter) : null;
     if (!next) {
@@ -560,12 +570,11 @@ async function replay(letters) {
     });
     game.distance = d;
   } catch (e) {
-    // A list too long for one request: the distances one by one.
-    if (e.status !== 414) showError(e);
+    // The distances stay unknown: asking for each one would search again.
+    showError(e);
   }
   render();
   await lookUp(text(game.cells));
-  await learnMissedDistances(epoch);
 }
 
 async function copy(words, note) {
@@ -645,8 +654,13 @@ function drawHeuristics() {
 async function gradeMoves() {
   const box = $("grade-result");
   box.replaceChildren();
+  const moves = $("grade-moves").value.trim();
   try {
-    const g = await api("check", { start: text(game.start), goal: text(game.goal), moves: $("grade-moves").value });
+    if (moves.replace(/[\s,]/g, "").length > MAX_MOVES) {
+      throw new Error(`This list is too long to grade here: at most ${MAX_MOVES} moves ` +
+        `(npuzzle.check in Python takes longer ones).`);
+    }
+    const g = await api("check", { start: text(game.start), goal: text(game.goal), moves });
     box.dataset.legal = g.legal;
     box.dataset.illegal = g.illegal_move ?? "";
     box.dataset.away = g.away.join(",");
