@@ -431,10 +431,13 @@ function drawHistogram() {
     "distance from the goal (moves)", "positions");
   if (game.distance !== null && game.distance < counts.length) {
     // Marked by a word as well as by colour.
+    // The arrow over the bar, the word on the side with room for it.
     const at = x(game.distance);
+    const right = at > box.right - 30;
     svg.appendChild(svgElement("text", {
-      x: at, y: Math.max(box.top + 8, y(counts[game.distance]) - 3), "text-anchor": "middle", class: "you", id: "histogram-you",
-    }, "▼ you"));
+      x: right ? at + 4 : at - 4, y: Math.max(box.top + 8, y(counts[game.distance]) - 3),
+      "text-anchor": right ? "end" : "start", class: "you", id: "histogram-you",
+    }, right ? "you ▼" : "▼ you"));
   }
   const note = $("histogram-note");
   if (game.distance !== null && game.distance < counts.length) {
