@@ -7,7 +7,9 @@ use crate::board::{self, play, to_board, wrap, PyBoard};
 use crate::errors;
 use crate::target::{deadline, Search, Target};
 use memmap2::Mmap;
-use npuzzle::analysis::{count_shortest, list_shortest, parse_distances, Histogram, Sample};
+use npuzzle::analysis::{
+    count_shortest, grade, list_shortest, parse_distances, Histogram, Sample, Step,
+};
 use npuzzle::files::shown_path;
 use npuzzle::io::Answer;
 use npuzzle::pattern::{Solution, SolveOptions};
@@ -507,6 +509,9 @@ pub struct PyCheck {
     end: PyBoard,
     /// The fewest moves from where they end to the goal (0 when they reach it).
     remaining: u32,
+    /// The 1-based numbers of the legal moves that went one step farther
+    /// from the goal.
+    away: Vec<usize>,
 }
 
 #[pymethods]
@@ -802,9 +807,13 @@ impl PyDatabase {
     }
 
     /// Checks a solution, for grading: whether the moves are legal, whether
-    /// they reach the goal, the optimal length, and how many moves longer
-    /// than optimal they are. `timeout`, and what it raises, as for
-    /// `distance`; ParseError too for a move that is not a letter.
+    /// they reach the goal, the optimal length, how many moves longer than
+    /// optimal they are, and which moves went farther from the goal (the
+    /// library's grading, as the page's `/api/check` answers it). Every
+    /// position the moves pass through is looked up, or on a pattern
+    /// database searched: `timeout` bounds them all, and it and what it
+    /// raises are as for `distance`; ParseError too for a move that is not
+    /// a letter.
     ///
     /// >>> c = Database().check("123468750", "ULDR")
     /// >>> c.reaches_goal, c.optimal, c.excess
@@ -821,35 +830,21 @@ impl PyDatabase {
         let start = self.read_board(start)?;
         let moves = board::moves_of(py, moves)?;
         let target = self.target(py, goal, arguments::seconds(timeout)?)?;
-        let mut end = start;
-        let mut illegal_move = None;
-        for (i, &m) in moves.iter().enumerate() {
-            match end.apply(m) {
-                Some(next) => end = next,
-                None => {
-                    illegal_move = Some(i + 1);
-                    break;
-                }
-            }
-        }
-        let at_goal = end == target.goal();
-        let (optimal, remaining) = self.ask(py, &target, |t| {
-            let optimal = t.distance(&start, true)?;
-            // At the goal there is nothing left to search.
-            let remaining = if at_goal { 0 } else { t.distance(&end, true)? };
-            Ok((optimal, remaining))
+        let steps: Vec<Step> = moves.into_iter().map(Step::Blank).collect();
+        // The library's grading, as the page's /api/check uses it.
+        let graded = self.ask(py, &target, |t| {
+            grade(&start, &t.goal(), &steps, |b| t.distance(b, true))
         })?;
-        let legal = illegal_move.is_none();
-        let reaches_goal = legal && at_goal;
         Ok(PyCheck {
-            legal,
-            illegal_move,
-            reaches_goal,
-            length: moves.len(),
-            optimal,
-            excess: reaches_goal.then(|| moves.len() as u32 - optimal),
-            end: wrap(end),
-            remaining,
+            legal: graded.legal,
+            illegal_move: graded.illegal_move,
+            reaches_goal: graded.reaches_goal,
+            length: graded.length,
+            optimal: graded.optimal,
+            excess: graded.excess,
+            end: wrap(graded.end),
+            remaining: graded.remaining,
+            away: graded.away,
         })
     }
 

@@ -80,8 +80,11 @@ def test_module_functions_use_the_3x3_database(bfs3) -> None:
 def test_grading(db3) -> None:
     c = db3.check("123468750", "ULDR")
     assert (c.legal, c.reaches_goal, c.optimal, c.excess, c.is_optimal) == (True, True, 4, 0, True)
+    assert c.away == []
     c = db3.check("123468750", ["U", "L", "D", "R", "L", "R"])
     assert (c.reaches_goal, c.length, c.excess, c.is_optimal) == (True, 6, 2, False)
+    # From the goal, move 5 (L) goes one away and move 6 comes back.
+    assert c.away == [5]
     c = db3.check("123468750", "UL")
     assert (c.legal, c.reaches_goal, c.excess, c.remaining) == (True, False, None, 2)
     assert c.end == npuzzle.Board("123406758")

@@ -1,12 +1,15 @@
-//! `query heuristics`: the classic heuristics measured against the truth.
+//! `query heuristics`: the classic heuristics measured against the truth,
+//! over every position of a table, or for one position (`START`) on any
+//! board, beside its exact distance.
 
 use crate::plot::{self, Series};
 use crate::print::{print, Layout};
 use crate::{ChartArgs, Outcome};
 use anyhow::Result;
 use memmap2::Mmap;
-use npuzzle::analysis::{survey_all, Survey};
-use npuzzle::CompleteTables;
+use npuzzle::analysis::{survey_all, Estimate, Evaluator, Survey};
+use npuzzle::pattern::SolveOptions;
+use npuzzle::{Board, CompleteTables, Database};
 use serde::Serialize;
 use std::io::{self, Write};
 
@@ -15,16 +18,60 @@ use std::io::{self, Write};
 #[command(mut_arg("json", |a| a.help(
     "One JSON object instead of text: {\"board\", \"goal\", \"positions\", \"heuristics\": \
      [{\"heuristic\", \"by_distance\": [{\"distance\", \"count\", \"mean\", \"min\", \
-     \"max\"}], \"inadmissible\", \"moves\", \"inconsistent\", \"mean_ratio\"}]}"
+     \"max\"}], \"inadmissible\", \"moves\", \"inconsistent\", \"mean_ratio\"}]}; with START: \
+     {\"board\", \"start\", \"goal\", \"distance\", \"heuristics\": [{\"heuristic\", \"h\", \
+     \"admissible_here\", \"overestimate\"}], \"manhattan_by_cell\"}"
 )))]
 pub struct HeuristicsArgs {
+    /// One position (any board, pattern databases too): each heuristic's value beside its
+    /// true distance, and each tile's part of the Manhattan distance. Quote a board written
+    /// with spaces.
+    #[arg(conflicts_with = "plot")]
+    start: Option<String>,
     // With --plot: the mean of each heuristic against the true distance.
     #[command(flatten)]
     chart: ChartArgs,
 }
 
-/// `query heuristics`: every position of the goal's table, four heuristics.
-pub fn run(
+/// `query heuristics`: four heuristics over every position of the goal's
+/// table, or for the one position given.
+pub fn run(db: &Database<Mmap>, args: &HeuristicsArgs, out: &mut impl Write) -> Result<Outcome> {
+    match &args.start {
+        Some(start) => one_position(db, start, args, out),
+        None => every_position(crate::complete(db, "heuristics")?, args, out),
+    }
+}
+
+/// `query heuristics START`: a lookup, or on a pattern board a search
+/// without a time limit, as `query solve` runs it.
+fn one_position(
+    db: &Database<Mmap>,
+    start: &str,
+    args: &HeuristicsArgs,
+    out: &mut impl Write,
+) -> Result<Outcome> {
+    let shape = db.shape();
+    let start = crate::board_arg(start, shape, "start")?;
+    let goal = args.chart.goal.board(shape)?;
+    let options = SolveOptions {
+        parallel: true,
+        ..SolveOptions::default()
+    };
+    let distance = match db.distance(&start, &goal, &options) {
+        Ok(d) => d,
+        Err(e) if e.unsolvable().is_some() => {
+            eprintln!("query: {e}");
+            return Ok(Outcome::Unsolvable);
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let report = Position::new(&start, &goal, distance);
+    print(&report, args.chart.format.format(), out)?;
+    Ok(Outcome::Success)
+}
+
+/// Every position of the goal's table, four heuristics.
+fn every_position(
     db: &CompleteTables<Mmap>,
     args: &HeuristicsArgs,
     out: &mut impl Write,
@@ -69,6 +116,68 @@ struct Report {
     goal: String,
     positions: u64,
     heuristics: Vec<Survey>,
+}
+
+/// What `query heuristics START` reports, and the page's
+/// `/api/heuristics` answers: each heuristic's value beside the true
+/// distance, and each cell's part of the Manhattan distance (0 for the
+/// blank), row by row.
+#[derive(Serialize)]
+pub struct Position {
+    board: String,
+    start: String,
+    goal: String,
+    distance: u32,
+    heuristics: Vec<Estimate>,
+    manhattan_by_cell: Vec<u32>,
+}
+
+impl Position {
+    /// The report for `start`, whose true distance to `goal` is `distance`.
+    pub fn new(start: &Board, goal: &Board, distance: u32) -> Position {
+        let eval = Evaluator::new(goal);
+        Position {
+            board: start.shape().to_string(),
+            start: start.to_string(),
+            goal: goal.to_string(),
+            distance,
+            heuristics: eval.estimates(start, distance),
+            manhattan_by_cell: eval.manhattan_by_cell(start),
+        }
+    }
+}
+
+impl Layout for Position {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        let distance = crate::plural(self.distance.into(), "move");
+        writeln!(out, "{} -> {}: {distance}", self.start, self.goal)?;
+        for e in &self.heuristics {
+            let verdict = if e.admissible_here {
+                "admissible here".to_string()
+            } else {
+                format!("overestimates by {}", e.overestimate)
+            };
+            writeln!(out, "{:<16} {:>3}  {verdict}", e.heuristic.name(), e.h)?;
+        }
+        let by_cell: Vec<String> = self.manhattan_by_cell.iter().map(u32::to_string).collect();
+        writeln!(out, "manhattan by cell: {}", by_cell.join(" "))
+    }
+
+    fn csv(&self, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(out, "heuristic,h,distance,admissible_here,overestimate")?;
+        for e in &self.heuristics {
+            writeln!(
+                out,
+                "{},{},{},{},{}",
+                e.heuristic.name(),
+                e.h,
+                self.distance,
+                e.admissible_here,
+                e.overestimate
+            )?;
+        }
+        Ok(())
+    }
 }
 
 impl Layout for Report {

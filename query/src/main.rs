@@ -15,6 +15,7 @@ mod random;
 mod serve;
 mod solve;
 mod stats;
+mod worksheet;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
@@ -69,7 +70,7 @@ enum Command {
     Batch(batch::BatchArgs),
     /// Positions drawn uniformly from those at exactly K moves (or a range) from the goal.
     Random(random::RandomArgs),
-    /// The classic heuristics over every position, against the true distance.
+    /// The classic heuristics over every position (or one), against the true distance.
     Heuristics(heuristics::HeuristicsArgs),
     /// The classic search algorithms on one position, checked against the database.
     Compare(compare::CompareArgs),
@@ -165,7 +166,7 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
         Command::Histogram(args) => histogram::run(complete(&db, "histogram")?, args, out),
         Command::Random(args) => random::run(complete(&db, "random")?, args, out),
         Command::Stats(args) => stats::run(complete(&db, "stats")?, args, out),
-        Command::Heuristics(args) => heuristics::run(complete(&db, "heuristics")?, args, out),
+        Command::Heuristics(args) => heuristics::run(&db, args, out),
         Command::Compare(args) => compare::run(complete(&db, "compare")?, args, out),
         Command::Serve(_) => unreachable!("served above, without opening one database"),
     };

@@ -1,13 +1,16 @@
-//! `query random`: positions of exact difficulty.
+//! `query random`: positions of exact difficulty, and a printable worksheet
+//! of them (`--worksheet`).
 
 use crate::numbers::whole;
 use crate::print::{print, Layout};
+use crate::worksheet::{self, Worksheet};
 use crate::{GoalArg, Outcome, TableFormat};
 use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::{parse_distances, Sample};
 use npuzzle::CompleteTables;
 use std::io::{self, Write};
+use std::path::PathBuf;
 
 /// Arguments of `query random`.
 #[derive(clap::Args)]
@@ -29,6 +32,10 @@ pub struct RandomArgs {
     goal: GoalArg,
     #[command(flatten)]
     format: TableFormat,
+    /// Also write a printable worksheet into FILE.html: the puzzles drawn as boards, and an
+    /// answer key (each one's distance and one optimal solution) on a page of its own.
+    #[arg(long, value_name = "FILE.html")]
+    worksheet: Option<PathBuf>,
 }
 
 /// The most positions one `query random` draws: past the largest table's
@@ -37,10 +44,26 @@ const MAX_COUNT: usize = u32::MAX as usize;
 
 /// `query random`.
 pub fn run(db: &CompleteTables<Mmap>, args: &RandomArgs, out: &mut impl Write) -> Result<Outcome> {
+    // A worksheet's size and file are checked before any work.
+    let sheet = match &args.worksheet {
+        Some(path) => {
+            anyhow::ensure!(
+                args.count <= worksheet::MAX_PUZZLES,
+                "a worksheet holds at most {} puzzles, not {}: ask for fewer with --count",
+                worksheet::MAX_PUZZLES,
+                args.count
+            );
+            Some(worksheet::start(path)?)
+        }
+        None => None,
+    };
     let goal = args.goal.board(db.shape())?;
     let target = db.goal_table(&goal)?;
     let seed = args.seed.unwrap_or_else(rand::random);
     let report = Sample::draw(&target, args.distance.clone(), args.count, seed)?;
+    if let Some(file) = sheet {
+        Worksheet::solve(db, &report)?.write(file)?;
+    }
     print(&report, args.format.format(), out)?;
     Ok(Outcome::Success)
 }

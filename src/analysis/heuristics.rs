@@ -182,6 +182,38 @@ impl Evaluator {
         }
     }
 
+    /// Each heuristic's estimate for `board` beside `distance`, its true
+    /// distance to the goal: what the page's heuristics panel and `query
+    /// heuristics START` show.
+    pub fn estimates(&self, board: &Board, distance: u32) -> Vec<Estimate> {
+        Heuristic::ALL
+            .into_iter()
+            .map(|heuristic| {
+                let h = self.h(heuristic, board);
+                Estimate {
+                    heuristic,
+                    h,
+                    admissible_here: h <= distance,
+                    overestimate: h.saturating_sub(distance),
+                }
+            })
+            .collect()
+    }
+
+    /// Each cell's part of the Manhattan distance: the rows plus columns
+    /// between its tile and the tile's goal cell (0 for the blank).
+    pub fn manhattan_by_cell(&self, board: &Board) -> Vec<u32> {
+        board
+            .cells()
+            .iter()
+            .enumerate()
+            .map(|(cell, &tile)| match tile {
+                0 => 0,
+                t => self.distance[(t & 15) as usize][cell] as u32,
+            })
+            .collect()
+    }
+
     /// Tiles away from their goal cell.
     #[inline]
     fn misplaced(&self, board: &Board) -> u32 {
@@ -255,6 +287,19 @@ fn longest_increasing(values: &[u8]) -> u32 {
         best = best.max(here);
     }
     best as u32
+}
+
+/// One heuristic's estimate for one position, against its true distance.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Estimate {
+    /// The heuristic.
+    pub heuristic: Heuristic,
+    /// Its value for the position.
+    pub h: u32,
+    /// Whether it is at most the true distance here.
+    pub admissible_here: bool,
+    /// How far above the true distance it is (0 when admissible here).
+    pub overestimate: u32,
 }
 
 /// What a heuristic estimates for the positions at one true distance.

@@ -1,11 +1,13 @@
 //! What the tool says about a whole state space: heuristics measured against
-//! the true distances, the textbook searches, random positions of exact
+//! the true distances (over every position, or one), move lists graded, the
+//! textbook searches, random positions of exact
 //! difficulty, all shortest solutions, and per-table statistics.
 //!
 //! Uses everything below it: `puzzle`, `table` and
 //! `db`.
 
 mod compare;
+mod grade;
 mod heuristics;
 mod histogram;
 mod sample;
@@ -14,8 +16,9 @@ mod stats;
 mod textbook;
 
 pub use compare::{compare, CompareError, Comparison, Run};
+pub use grade::{grade, read_steps, Graded, Step, StepsError, MAX_STEPS};
 pub use heuristics::{
-    survey, survey_all, DistanceStats, Evaluator, Heuristic, Survey, UnknownHeuristic,
+    survey, survey_all, DistanceStats, Estimate, Evaluator, Heuristic, Survey, UnknownHeuristic,
 };
 pub use histogram::{Histogram, Histograms, TableHistogram};
 pub use sample::{parse_distances, sample, DistanceRangeError, Drawn, Sample, SampleError};

@@ -15,7 +15,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// A child process killed when dropped.
-struct Killed(Child);
+pub(crate) struct Killed(Child);
 
 impl Drop for Killed {
     fn drop(&mut self) {
@@ -26,7 +26,7 @@ impl Drop for Killed {
 
 /// The server with 2x3 and 3x3 databases built in a temporary folder, and
 /// its URL.
-struct Server {
+pub(crate) struct Server {
     _dir: tempfile::TempDir,
     child: Option<Killed>,
     args: Vec<String>,
@@ -34,6 +34,11 @@ struct Server {
 }
 
 impl Server {
+    /// The database of `size` boards the server was given.
+    pub(crate) fn db(&self, size: &str) -> PathBuf {
+        self._dir.path().join(format!("{size}.db"))
+    }
+
     /// Stops the server, as Ctrl-C would.
     fn stop(&mut self) {
         self.child = None;
@@ -52,7 +57,7 @@ impl Server {
     }
 }
 
-fn server() -> Server {
+pub(crate) fn server() -> Server {
     let dir = tempfile::tempdir().unwrap();
     let mut args = vec!["serve".to_string(), "--port".into(), "0".into()];
     for (size, blanks) in [("2x3", vec![0, 1, 2, 3, 4, 5]), ("3x3", vec![8, 7, 4])] {
@@ -133,7 +138,12 @@ fn run_serve(args: &[String]) -> (Killed, String) {
 }
 
 /// A GET to the server's API, parsed.
-fn api(url: &str, path: &str) -> Value {
+pub(crate) fn api(url: &str, path: &str) -> Value {
+    serde_json::from_str(&get(url, path)).unwrap()
+}
+
+/// A GET to the server: the body, as text.
+pub(crate) fn get(url: &str, path: &str) -> String {
     let host = url.trim_start_matches("http://").trim_end_matches('/');
     let mut stream = TcpStream::connect(host).unwrap();
     write!(
@@ -143,8 +153,7 @@ fn api(url: &str, path: &str) -> Value {
     .unwrap();
     let mut answer = String::new();
     stream.read_to_string(&mut answer).unwrap();
-    let body = answer.split_once("\r\n\r\n").unwrap().1;
-    serde_json::from_str(body).unwrap()
+    answer.split_once("\r\n\r\n").unwrap().1.to_string()
 }
 
 fn free_port() -> u16 {
@@ -156,7 +165,7 @@ fn free_port() -> u16 {
 }
 
 /// chromedriver on a free port, and a headless Chromium session through it.
-async fn browser() -> (Killed, Client, tempfile::TempDir) {
+pub(crate) async fn browser() -> (Killed, Client, tempfile::TempDir) {
     let port = free_port();
     let driver = Command::new("chromedriver")
         .arg(format!("--port={port}"))
@@ -204,20 +213,20 @@ async fn browser() -> (Killed, Client, tempfile::TempDir) {
 
 /// What keeps a test's page alive: the server, chromedriver and the
 /// browser's profile folder.
-struct Session {
-    server: Server,
+pub(crate) struct Session {
+    pub(crate) server: Server,
     _driver: Killed,
     _profile: tempfile::TempDir,
 }
 
 /// The server started, a browser session through chromedriver, and the
 /// page loaded and settled: the session, the browser and the page's URL.
-async fn open_page() -> (Session, Client, String) {
+pub(crate) async fn open_page() -> (Session, Client, String) {
     open_page_of(server()).await
 }
 
 /// [`open_page`] on `server`.
-async fn open_page_of(server: Server) -> (Session, Client, String) {
+pub(crate) async fn open_page_of(server: Server) -> (Session, Client, String) {
     let url = server.url.clone();
     let (driver, c, profile) = browser().await;
     c.goto(&url).await.unwrap();
@@ -231,13 +240,19 @@ async fn open_page_of(server: Server) -> (Session, Client, String) {
 }
 
 /// Whether `script` returns `true` on the page.
-async fn holds(c: &Client, script: &str) -> bool {
+pub(crate) async fn holds(c: &Client, script: &str) -> bool {
     c.execute(script, vec![]).await.unwrap() == Value::Bool(true)
 }
 
 /// Polls `script` every `every` until it returns `true`; fails with `what`
 /// once `deadline` has passed.
-async fn wait_until(c: &Client, script: &str, deadline: Instant, every: Duration, what: &str) {
+pub(crate) async fn wait_until(
+    c: &Client,
+    script: &str,
+    deadline: Instant,
+    every: Duration,
+    what: &str,
+) {
     while !holds(c, script).await {
         assert!(Instant::now() < deadline, "{what}");
         tokio::time::sleep(every).await;
@@ -245,7 +260,7 @@ async fn wait_until(c: &Client, script: &str, deadline: Instant, every: Duration
 }
 
 /// Waits until the page has no request under way.
-async fn settle(c: &Client) {
+pub(crate) async fn settle(c: &Client) {
     const IDLE: &str = "return document.body.dataset.busy === '0';";
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
@@ -259,12 +274,12 @@ async fn settle(c: &Client) {
     }
 }
 
-async fn text(c: &Client, id: &str) -> String {
+pub(crate) async fn text(c: &Client, id: &str) -> String {
     c.find(Locator::Id(id)).await.unwrap().text().await.unwrap()
 }
 
 /// The distance shown, and the position shown.
-async fn shown(c: &Client) -> (u64, String) {
+pub(crate) async fn shown(c: &Client) -> (u64, String) {
     let d = text(c, "distance").await;
     let d = d
         .parse()
@@ -291,7 +306,7 @@ async fn hinted(c: &Client) -> Vec<String> {
 }
 
 /// Sets a range input's value as a user dragging it would.
-async fn slide(c: &Client, id: &str, value: u64) {
+pub(crate) async fn slide(c: &Client, id: &str, value: u64) {
     c.execute(
         "const e = document.getElementById(arguments[0]); e.value = arguments[1]; \
          e.dispatchEvent(new Event('input'));",
@@ -309,19 +324,19 @@ fn moves_from(url: &str, position: &str) -> Vec<Value> {
 }
 
 /// Clicks the element `locator` finds, as a user would.
-async fn click(c: &Client, locator: Locator<'_>) {
+pub(crate) async fn click(c: &Client, locator: Locator<'_>) {
     c.find(locator).await.unwrap().click().await.unwrap();
 }
 
 /// Clicks the element `locator` finds and waits for the page to settle.
-async fn click_and_settle(c: &Client, locator: Locator<'_>) {
+pub(crate) async fn click_and_settle(c: &Client, locator: Locator<'_>) {
     click(c, locator).await;
     settle(c).await;
 }
 
 /// Asks for a new puzzle `k` moves from the goal, with the slider and the
 /// button a user would use.
-async fn new_puzzle_at(c: &Client, k: u64) {
+pub(crate) async fn new_puzzle_at(c: &Client, k: u64) {
     slide(c, "k", k).await;
     click_and_settle(c, Locator::Id("new-k")).await;
 }
@@ -421,7 +436,7 @@ async fn play_in_a_real_browser() {
     assert_eq!(hinted(&c).await, closer);
     click_and_settle(&c, Locator::Id("show-changes")).await;
     let badges = c
-        .find_all(Locator::Css("#board .tile .change"))
+        .find_all(Locator::Css("#board .cell .change"))
         .await
         .unwrap();
     assert_eq!(badges.len(), moves.len());
@@ -692,7 +707,10 @@ async fn play_4x4_with_exact_distances_and_hints() {
     assert_eq!(size, "4x4");
     assert_eq!(text(&c, "goal-text").await, goal.to_string());
     assert!(!displayed(&c, "k-controls").await);
-    assert!(!displayed(&c, "histogram-card").await);
+    // No histogram, and the page says why.
+    assert!(!displayed(&c, "histogram").await);
+    let why = text(&c, "histogram-note").await;
+    assert!(why.starts_with("No histogram on this board"), "{why}");
     assert!(displayed(&c, "random-controls").await);
     let note = text(&c, "random-note").await;
     assert!(note.contains("drawn uniformly"), "{note}");

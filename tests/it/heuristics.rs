@@ -253,3 +253,47 @@ fn surveys_serialize_to_json() {
     assert_eq!(json["positions"], 360);
     assert_eq!(json["by_distance"][0]["count"], 1);
 }
+
+/// `query heuristics START`: each heuristic beside the true distance, from
+/// a complete table or (the same numbers) a 3x3 pattern file's search; the
+/// Manhattan parts are a plain implementation's; an unsolvable start exits
+/// 1, and a chart of one position is refused.
+#[test]
+fn one_position_is_shown_beside_its_true_distance_on_both_kinds() {
+    let t = temp_db("3x3");
+    let pattern = crate::pattern_file::pattern_file("3x3", "4-4");
+    let start = "867254301";
+    let answer = crate::util::json_answer(&t.path, &["heuristics", start, "--json"]);
+    assert_eq!(answer["distance"], 31);
+    let cells: Vec<u8> = start.bytes().map(|b| b - b'0').collect();
+    let goal = [1, 2, 3, 4, 5, 6, 7, 8, 0];
+    let by_cell: Vec<u64> = (0..9)
+        .map(|cell| match cells[cell] {
+            0 => 0,
+            tile => {
+                let (r, c) = find(&goal, 3, tile);
+                (r.abs_diff(cell / 3) + c.abs_diff(cell % 3)) as u64
+            }
+        })
+        .collect();
+    assert_eq!(answer["manhattan_by_cell"], serde_json::json!(by_cell));
+    assert_eq!(answer["heuristics"][1]["h"], by_cell.iter().sum::<u64>());
+    let searched = crate::util::json_answer(&pattern, &["heuristics", start, "--json"]);
+    assert_eq!(searched, answer);
+    // One move from the goal, manhattan+blank says 2.
+    let text = crate::util::printed(&t.path, &["heuristics", "123456708"], 0);
+    assert!(
+        text.starts_with("123456708 -> 123456780: 1 move\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("manhattan+blank    2  overestimates by 1"),
+        "{text}"
+    );
+    crate::util::expect_code(&t.path, &["heuristics", "213456780"], 1);
+    crate::util::expect_refusal(
+        &t.path,
+        &["heuristics", start, "--plot", "h.svg"],
+        &["cannot be used with"],
+    );
+}

@@ -4,6 +4,7 @@
 
 mod analysis;
 mod browser;
+mod browser_classroom;
 mod cli;
 mod cli_edges;
 mod corrupt;
@@ -20,3 +21,4 @@ mod readme;
 mod symmetry;
 mod textbook;
 mod util;
+mod worksheet;

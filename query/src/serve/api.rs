@@ -8,9 +8,12 @@
 //! | `/api/moves`     | each legal move with the distance it leads to   |
 //! | `/api/random`    | `random --json`                                 |
 //! | `/api/histogram` | `histogram --json`                              |
+//! | `/api/check`     | a move list graded, as Python's `check`         |
+//! | `/api/heuristics`| `heuristics START --json`                       |
+//! | `/worksheet`     | `random --worksheet`'s page (HTML)              |
 //!
 //! Parameters take the command line's names: `board` (`3x3` by default),
-//! `start`, `goal`, `distance`, `count`, `seed`. Every answer but a 200 is
+//! `start`, `goal`, `distance`, `count`, `seed`, `moves`. Every answer but a 200 is
 //! `{"error": "…"}`: 400 (a bad parameter), 404 (no such board, table or
 //! page, or complete tables needed where a pattern database is served), 405
 //! (a method other than GET), 408 (no answer in time), 413 and 414 (a body or
@@ -25,6 +28,8 @@
 
 use super::boards::Boards;
 use super::kind::{self, Budget, Db};
+use crate::heuristics::Position;
+use crate::worksheet::{self, Styles, Worksheet};
 use axum::body::HttpBody;
 use axum::extract::{FromRequestParts, Query, Request, State};
 use axum::http::request::Parts;
@@ -33,8 +38,9 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use npuzzle::analysis::{parse_distances, Histogram, Sample, SampleError};
+use npuzzle::analysis::{grade, parse_distances, read_steps, Histogram, Sample, SampleError};
 use npuzzle::io::Answer;
+use npuzzle::rules::excerpt;
 use npuzzle::{AnswerError, Board, Shape, Unsolvable};
 use serde::Serialize;
 use serde_json::json;
@@ -93,6 +99,13 @@ pub fn router(boards: Boards, timeout: Duration, answer_within: Duration) -> Rou
         .route("/api/moves", get(moves))
         .route("/api/random", get(random))
         .route("/api/histogram", get(histogram))
+        .route("/api/check", get(check))
+        .route("/api/heuristics", get(heuristics))
+        .route("/worksheet", get(worksheet))
+        .route(
+            "/worksheet.css",
+            get(|| async { asset("text/css; charset=utf-8", worksheet::CSS) }),
+        )
         // After the routes: it applies to those already added.
         .method_not_allowed_fallback(method_not_allowed)
         .fallback(not_found)
@@ -173,6 +186,10 @@ async fn method_not_allowed(method: Method) -> ApiError {
 }
 
 fn asset(content_type: &'static str, text: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, content_type)], text).into_response()
+}
+
+fn asset_owned(content_type: &'static str, text: String) -> Response {
     ([(header::CONTENT_TYPE, content_type)], text).into_response()
 }
 
@@ -295,6 +312,7 @@ struct Params {
     distance: Option<String>,
     count: Option<String>,
     seed: Option<String>,
+    moves: Option<String>,
 }
 
 /// The parameters as a handler's argument: a query string that does not
@@ -347,6 +365,44 @@ impl Params {
             ApiError::bad("missing parameter: start (a board, such as 867254301)")
         })?;
         board(text, shape, "start")
+    }
+
+    /// The distances asked for (K, `A..=B`, `A..B`), if any.
+    fn distances(&self) -> Result<Option<std::ops::RangeInclusive<u32>>, ApiError> {
+        self.distance
+            .as_deref()
+            .map(|text| {
+                parse_distances(text).map_err(|e| ApiError::bad(format!("bad distance: {e}")))
+            })
+            .transpose()
+    }
+
+    /// How many positions to draw: 1 unless given, at most [`MAX_COUNT`].
+    fn count(&self) -> Result<usize, ApiError> {
+        match self.count.as_deref() {
+            None => Ok(1),
+            Some(text) => match text.parse::<usize>() {
+                Ok(n) if (1..=MAX_COUNT).contains(&n) => Ok(n),
+                _ => Err(ApiError::bad(format!(
+                    "bad count {:?}: count must be from 1 to {MAX_COUNT}",
+                    excerpt(text, 40)
+                ))),
+            },
+        }
+    }
+
+    /// The seed of a draw: a fresh one unless given.
+    fn seed(&self) -> Result<u64, ApiError> {
+        match self.seed.as_deref() {
+            None => Ok(rand::random()),
+            Some(text) => text.parse::<u64>().map_err(|_| {
+                ApiError::bad(format!(
+                    "bad seed {:?}: seed must be from 0 to {}",
+                    excerpt(text, 40),
+                    u64::MAX
+                ))
+            }),
+        }
     }
 
     /// The goal: tiles in order, blank last, unless given.
@@ -516,49 +572,90 @@ struct MoveTo {
 async fn random(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
     let shape = p.db(&server.boards)?.shape();
     let goal = p.goal(shape)?;
-    let distances = match p.distance.as_deref() {
-        None => None,
-        Some(text) => {
-            Some(parse_distances(text).map_err(|e| ApiError::bad(format!("bad distance: {e}")))?)
-        }
-    };
-    let count = match p.count.as_deref() {
-        None => 1,
-        Some(text) => match text.parse::<usize>() {
-            Ok(n) if (1..=MAX_COUNT).contains(&n) => n,
-            _ => {
-                return Err(ApiError::bad(format!(
-                    "bad count {text:?}: count must be from 1 to {MAX_COUNT}"
-                )))
-            }
-        },
-    };
-    let seed = match p.seed.as_deref() {
-        None => rand::random(),
-        Some(text) => text.parse::<u64>().map_err(|_| {
-            ApiError::bad(format!(
-                "bad seed {text:?}: seed must be from 0 to {}",
-                u64::MAX
-            ))
-        })?,
-    };
+    let (distances, count, seed) = (p.distances()?, p.count()?, p.seed()?);
     let Some(distances) = distances else {
         // A goal no table serves is refused as every other route refuses it.
         kind::check_goal(p.db(&server.boards)?, &goal)?;
         return json_ok(&Sample::uniform(&goal, count, seed));
     };
     let drawn = searching(&server, shape, move |db, _| {
-        let db = kind::complete(db, "drawing positions at a given distance")?;
-        let target = db
-            .goal_table(&goal)
-            .map_err(|e| answer_error(e, None, Duration::ZERO))?;
-        Sample::draw(&target, distances, count, seed).map_err(|e| match e {
-            SampleError::Damaged => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
-            e => ApiError::bad(e.to_string()),
-        })
+        draw(db, &goal, distances, count, seed)
     })
     .await?;
     json_ok(&drawn)
+}
+
+/// `count` positions at `distances` from `goal`, as `random --json` draws
+/// them: complete tables only.
+fn draw(
+    db: &Db,
+    goal: &Board,
+    distances: std::ops::RangeInclusive<u32>,
+    count: usize,
+    seed: u64,
+) -> Result<Sample, ApiError> {
+    let db = kind::complete(db, "drawing positions at a given distance")?;
+    let target = db
+        .goal_table(goal)
+        .map_err(|e| answer_error(e, None, Duration::ZERO))?;
+    Sample::draw(&target, distances, count, seed).map_err(|e| match e {
+        SampleError::Damaged => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+        e => ApiError::bad(e.to_string()),
+    })
+}
+
+/// `/worksheet`: the printable page of `random --worksheet`, for the
+/// positions `/api/random` draws with the same parameters; its CSS is
+/// `/worksheet.css`. Errors are JSON, as every route's.
+async fn worksheet(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
+    let shape = p.db(&server.boards)?.shape();
+    let goal = p.goal(shape)?;
+    let distances = p
+        .distances()?
+        .ok_or_else(|| ApiError::bad("missing parameter: distance (K, A..=B or A..B)"))?;
+    let (count, seed) = (p.count()?, p.seed()?);
+    let html = searching(&server, shape, move |db, _| {
+        let drawn = draw(db, &goal, distances, count, seed)?;
+        let tables = kind::complete(db, "a worksheet")?;
+        let sheet =
+            Worksheet::solve(tables, &drawn).map_err(|e| answer_error(e, None, Duration::ZERO))?;
+        Ok(sheet.html(Styles::Linked))
+    })
+    .await?;
+    Ok(asset_owned("text/html; charset=utf-8", html))
+}
+
+/// `/api/check`: a move list from `start` graded toward `goal`, as
+/// Python's `check` grades it; on a pattern board each position the moves
+/// pass through is searched, within the server's `--timeout` in all.
+async fn check(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
+    let shape = p.db(&server.boards)?.shape();
+    let (start, goal) = (p.start(shape)?, p.goal(shape)?);
+    let text = p.moves.as_deref().ok_or_else(|| {
+        ApiError::bad(
+            "missing parameter: moves (the blank's moves, ULDR, or the tiles moved, 6 5 2)",
+        )
+    })?;
+    let steps = read_steps(text).map_err(|e| ApiError::bad(format!("bad moves: {e}")))?;
+    let graded = searching(&server, shape, move |db, budget| {
+        grade(&start, &goal, &steps, |b| {
+            kind::distance(db, b, &goal, budget)
+        })
+    })
+    .await?;
+    json_ok(&graded)
+}
+
+/// `/api/heuristics`: `heuristics START --json`, each heuristic's value
+/// beside the true distance (a search on a pattern board).
+async fn heuristics(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
+    let shape = p.db(&server.boards)?.shape();
+    let (start, goal) = (p.start(shape)?, p.goal(shape)?);
+    let distance = searching(&server, shape, move |db, budget| {
+        kind::distance(db, &start, &goal, budget)
+    })
+    .await?;
+    json_ok(&Position::new(&start, &goal, distance))
 }
 
 /// `/api/histogram`: `histogram --json`'s object, from the header.

@@ -59,15 +59,25 @@ pub fn complete<'a>(db: &'a Db, what: &str) -> Result<&'a CompleteTables<Mmap>, 
     })
 }
 
-/// One shortest solution from `start` to `goal`.
-pub fn solve(db: &Db, start: &Board, goal: &Board, budget: &Budget) -> Result<Solution, ApiError> {
-    let options = SolveOptions {
+/// A search within the request's budget, on every core.
+fn options<'a>(budget: &Budget<'a>) -> SolveOptions<'a> {
+    SolveOptions {
         deadline: Some(budget.deadline),
         cancel: Some(budget.cancel),
         parallel: true,
         ..SolveOptions::default()
-    };
-    db.solve(start, goal, &options)
+    }
+}
+
+/// One shortest solution from `start` to `goal`.
+pub fn solve(db: &Db, start: &Board, goal: &Board, budget: &Budget) -> Result<Solution, ApiError> {
+    db.solve(start, goal, &options(budget))
+        .map_err(|e| answer_error(e, Some((start, goal)), budget.timeout))
+}
+
+/// The fewest moves from `start` to `goal`: a lookup, or a search.
+pub fn distance(db: &Db, start: &Board, goal: &Board, budget: &Budget) -> Result<u32, ApiError> {
+    db.distance(start, goal, &options(budget))
         .map_err(|e| answer_error(e, Some((start, goal)), budget.timeout))
 }
 

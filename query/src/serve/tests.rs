@@ -16,6 +16,8 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Duration;
 
+mod classroom;
+
 /// Databases built once for all tests: 2x3 and 3x3 complete, a 2x3
 /// with only the table of its last cell (so that goals with the blank in
 /// the middle of a row have no table), and a 3x3 pattern database of
@@ -233,6 +235,7 @@ fn cli_json(path: &Path, args: &[&str]) -> serde_json::Value {
         crate::Command::Distance(a) => crate::solve::distance(&db, a, &mut out),
         crate::Command::Random(a) => crate::random::run(db.complete().unwrap(), a, &mut out),
         crate::Command::Histogram(a) => crate::histogram::run(db.complete().unwrap(), a, &mut out),
+        crate::Command::Heuristics(a) => crate::heuristics::run(&db, a, &mut out),
         _ => unreachable!(),
     }
     .unwrap();

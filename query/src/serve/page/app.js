@@ -15,7 +15,12 @@ const game = {
   startDistance: null,
   distance: null,  // of `cells`, once known
   info: null,      // /api/moves for `cells`, once known
-  history: [],     // {move, tile, slides, before, after, solver}
+  history: [],     // {move, tile, from, board, before, after, solver}
+  redo: [],        // moves undone, the last undone last
+  seeded: null,    // {seed, distance, count, index}: the game is puzzle `index` of that draw
+  heuristics: null, // /api/heuristics for `cells`, once asked
+  announced: null, // the distance last said in the live region
+  heuristicsAsked: null, // the position whose /api/heuristics is under way
   histogram: null, // /api/histogram for the goal
   hint: false,
   playing: null,   // the timer of solve playback
@@ -26,6 +31,10 @@ const game = {
   searchingTimer: null,
   timeout: null,   // seconds a search may take on the server
 };
+
+// The most moves a link replays, and a grading takes: what one /api/check
+// request carries within the server's 1 KiB query string, boards included.
+const MAX_MOVES = 800;
 
 // Lookups answer at once; a request that takes longer than this is a
 // search, and the page says so.
@@ -120,7 +129,7 @@ const BY_TILE_DIRECTION = { up: "D", down: "U", left: "R", right: "L" };
 // ---- a game ----
 // `known` is the start's /api/moves answer where the caller has it already
 // (on a pattern board each costs up to four searches).
-async function newGame(start, goal, known = null) {
+async function newGame(start, goal, known = null, seeded = null) {
   stopPlaying();
   const epoch = ++game.epoch;
   const goalChanged = text(goal) !== text(game.goal);
@@ -133,8 +142,12 @@ async function newGame(start, goal, known = null) {
   game.distance = info.distance;
   game.startDistance = info.distance;
   game.history = [];
+  game.redo = [];
+  game.seeded = seeded;
   game.hint = false;
   game.plan = null;
+  game.heuristics = null;
+  hideSolution();
   if (complete() && (goalChanged || !game.histogram)) await loadHistogram();
   render();
 }
@@ -154,7 +167,8 @@ async function loadHistogram() {
 }
 
 // Makes a blank move, shows it at once, then asks for the new distances.
-async function move(letter, solver = false) {
+// A move of the player's own clears what Redo would replay.
+async function move(letter, solver = false, redoing = false) {
   const next = apply(game.cells, letter);
   if (!next) return false;
   const epoch = game.epoch;
@@ -162,6 +176,7 @@ async function move(letter, solver = false) {
   const entry = {
     move: letter,
     tile: game.cells[target(game.cells, letter)],
+    from: text(game.cells),
     board: text(next),
     before,
     after: null,
@@ -172,31 +187,63 @@ async function move(letter, solver = false) {
     ? game.info.moves.find((m) => m.move === letter) : null;
   if (known) entry.after = known.distance;
   game.history.push(entry);
+  if (!redoing) game.redo = [];
   game.cells = next;
   game.info = null;
+  game.heuristics = null;
   game.distance = entry.after;
   game.hint = false;
   render();
-  // A search for the position left behind is no longer wanted.
+  const info = await lookUp(entry.board);
+  if (!info || epoch !== game.epoch) return true;
+  entry.after = info.distance;
+  if (text(game.cells) === entry.board) await learnMissedDistances(epoch);
+  return true;
+}
+
+// /api/moves for `position`, which becomes the board's answer if the board
+// is still there. A newer lookup abandons this one (and its search): null.
+async function lookUp(position) {
   if (game.movesRequest) game.movesRequest.abort();
   const request = new AbortController();
   game.movesRequest = request;
+  const epoch = game.epoch;
   try {
-    const info = await api("moves", { start: text(next), goal: text(game.goal) }, request.signal);
-    if (epoch !== game.epoch) return true;
-    entry.after = info.distance;
-    if (text(game.cells) === text(next)) {
+    const info = await api("moves", { start: position, goal: text(game.goal) }, request.signal);
+    if (epoch === game.epoch && text(game.cells) === position) {
       game.info = info;
       game.distance = info.distance;
       render();
-      await learnMissedDistances(epoch);
     }
+    return info;
   } catch (e) {
     if (e.name !== "AbortError") showError(e);
+    return null;
   } finally {
     if (game.movesRequest === request) game.movesRequest = null;
   }
-  return true;
+}
+
+// Takes the last move back; Redo replays it. The distance before it is
+// already known, and the trace loses the move.
+function undo() {
+  const last = game.history.pop();
+  if (!last) return;
+  stopPlaying();
+  game.redo.push(last);
+  game.cells = parse(last.from);
+  game.distance = last.before;
+  game.info = null;
+  game.heuristics = null;
+  game.hint = false;
+  render();
+  lookUp(last.from);
+}
+function redo() {
+  const next = game.redo.pop();
+  if (!next) return;
+  stopPlaying();
+  move(next.move, next.solver, true).catch(showError);
 }
 
 // The distances of earlier moves that never got one (made while the server
@@ -214,6 +261,8 @@ async function learnMissedDistances(epoch) {
 }
 
 // ---- drawing ----
+const TILE_WAY = { U: "down", D: "up", L: "right", R: "left" };
+
 function render() {
   const board = $("board");
   board.style.setProperty("--cols", game.cols);
@@ -221,6 +270,8 @@ function render() {
   const moves = {};
   if (game.info) for (const m of game.info.moves) moves[m.move] = m;
   const showChanges = $("show-changes").checked;
+  const here = game.heuristics && game.heuristics.start === text(game.cells) ? game.heuristics : null;
+  const manhattan = $("show-manhattan").checked && here ? here.manhattan_by_cell : null;
   const tiles = [];
   game.cells.forEach((tile, cell) => {
     if (tile === 0) {
@@ -230,94 +281,163 @@ function render() {
       tiles.push(gap);
       return;
     }
+    // The badges sit beside the button, not in it: its visible text stays
+    // the tile's number, which its accessible name starts with.
+    const holder = document.createElement("div");
+    holder.className = "cell";
     const button = document.createElement("button");
     button.type = "button";
     button.className = "tile";
     button.textContent = tile;
     button.dataset.tile = tile;
     button.dataset.cell = cell;
+    holder.appendChild(button);
+    const badge = (cls, words) => {
+      const span = document.createElement("span");
+      span.className = cls;
+      span.textContent = words;
+      span.setAttribute("aria-hidden", "true");
+      holder.appendChild(span);
+    };
+    let label = `tile ${tile}`;
     const m = moveFor(cell);
     if (m) {
       button.dataset.move = m;
       button.classList.add("movable");
       const answer = moves[m];
-      let label = `tile ${tile}, slides ${{ U: "down", D: "up", L: "right", R: "left" }[m]}`;
+      label += `, can move ${TILE_WAY[m]}`;
+      // Colour is never the only sign: a hint and a change also carry words.
       if (answer && game.hint && answer.change < 0) {
         button.classList.add("hint");
+        badge("hint-mark", "closer");
         label += ", one step closer";
       }
       if (answer && showChanges) {
-        const badge = document.createElement("span");
-        badge.className = "change " + (answer.change < 0 ? "closer" : "farther");
-        badge.textContent = answer.change < 0 ? "−1" : "+1";
-        button.appendChild(badge);
+        badge("change " + (answer.change < 0 ? "closer" : "farther"), answer.change < 0 ? "−1" : "+1");
         label += answer.change < 0 ? ", one closer" : ", one farther";
       }
-      button.setAttribute("aria-label", label);
     } else {
       button.tabIndex = -1;
-      button.setAttribute("aria-label", `tile ${tile}`);
     }
-    tiles.push(button);
+    if (manhattan) {
+      badge("manhattan", `${manhattan[cell]}`);
+      label += `, ${manhattan[cell]} from its goal cell`;
+    }
+    button.setAttribute("aria-label", label);
+    tiles.push(holder);
   });
   board.replaceChildren(...tiles);
 
   $("distance").textContent = game.distance === null ? "…" : game.distance;
+  if (game.distance !== null && game.distance !== game.announced) {
+    game.announced = game.distance;
+    $("announce").textContent = game.distance === 0
+      ? "At the goal." : `Distance to goal: ${game.distance}.`;
+  }
   $("move-count").textContent = game.history.length;
   $("position").textContent = text(game.cells);
   $("goal-text").textContent = text(game.goal);
+  $("undo").disabled = game.history.length === 0;
+  $("redo").disabled = game.redo.length === 0;
   drawTrace();
   drawHistogram();
   drawReport();
+  drawSeeded();
+  drawHeuristics();
+  saveLink();
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+function svgElement(name, attributes, words) {
+  const element = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
+  if (words !== undefined) element.textContent = words;
+  return element;
+}
+// About `count` round values from `low` to `high`, both included.
+function ticks(low, high, count) {
+  const raw = Math.max(1, (high - low) / count);
+  const step = [1, 2, 5, 10, 20, 25, 50, 100].find((s) => s >= raw) ?? Math.ceil(raw);
+  const values = [];
+  for (let v = Math.ceil(low / step) * step; v <= high; v += step) values.push(v);
+  return values;
+}
+// Axes with ticks: `x` and `y` map values to the drawing's coordinates.
+function axes(svg, box, xs, ys, x, y, xTitle, yTitle) {
+  svg.appendChild(svgElement("line", { x1: box.left, y1: box.bottom, x2: box.right, y2: box.bottom, class: "axis" }));
+  svg.appendChild(svgElement("line", { x1: box.left, y1: box.top, x2: box.left, y2: box.bottom, class: "axis" }));
+  for (const v of xs) {
+    svg.appendChild(svgElement("line", { x1: x(v), y1: box.bottom, x2: x(v), y2: box.bottom + 3, class: "axis" }));
+    svg.appendChild(svgElement("text", { x: x(v), y: box.bottom + 12, "text-anchor": "middle", class: "tick" }, v));
+  }
+  for (const v of ys) {
+    svg.appendChild(svgElement("line", { x1: box.left - 3, y1: y(v), x2: box.left, y2: y(v), class: "axis" }));
+    svg.appendChild(svgElement("text", { x: box.left - 5, y: y(v) + 3, "text-anchor": "end", class: "tick" }, v.toLocaleString("en")));
+  }
+  svg.appendChild(svgElement("text", { x: (box.left + box.right) / 2, y: box.bottom + 24, "text-anchor": "middle", class: "axis-title" }, xTitle));
+  svg.appendChild(svgElement("text", { x: box.left, y: box.top - 4, "text-anchor": "start", class: "axis-title" }, yTitle));
 }
 
 function drawTrace() {
   const svg = $("trace");
   const points = [game.startDistance, ...game.history.map((h) => h.after)].filter((d) => d !== null);
-  // From the lowest distance seen to the highest, so that every step shows.
+  svg.replaceChildren();
+  if (!points.length) return;
   const low = Math.max(0, Math.min(...points) - 1), high = Math.max(...points) + 1;
-  const w = 300, h = 60, pad = 4;
-  const dx = points.length > 1 ? (w - 2 * pad) / (points.length - 1) : 0;
-  const y = (d) => h - pad - ((d - low) / (high - low)) * (h - 2 * pad);
-  const xy = points.map((d, i) => `${(pad + i * dx).toFixed(1)},${y(d).toFixed(1)}`);
-  svg.innerHTML = "";
-  const line = document.createElementNS("http://www.w3.org/2000/svg", "polyline");
-  line.setAttribute("points", xy.join(" "));
-  line.setAttribute("class", "trace-line");
-  svg.appendChild(line);
+  const box = { left: 28, right: 312, top: 12, bottom: 80 };
+  const last = Math.max(1, points.length - 1);
+  const x = (i) => box.left + (i / last) * (box.right - box.left);
+  const y = (d) => box.bottom - ((d - low) / (high - low)) * (box.bottom - box.top);
+  axes(svg, box, ticks(0, last, 5), ticks(low, high, 3), x, y, "moves", "distance");
+  const xy = points.map((d, i) => `${x(i).toFixed(1)},${y(d).toFixed(1)}`);
+  svg.appendChild(svgElement("polyline", { points: xy.join(" "), class: "trace-line" }));
   svg.setAttribute("aria-label", "distance after each move: " + points.join(", "));
 }
 
 function drawHistogram() {
   const svg = $("histogram");
   const hist = game.histogram;
-  svg.innerHTML = "";
+  svg.replaceChildren();
+  // An SVG element has no `hidden` property: the attribute does it.
+  svg.toggleAttribute("hidden", !hist || !complete());
+  if (!complete()) {
+    $("histogram-note").textContent =
+      `No histogram on this board: counting the positions at each distance needs every ` +
+      `position's distance, which only complete tables hold, and ${game.board.board} is ` +
+      `answered by a search over pattern databases.`;
+    return;
+  }
   if (!hist) return;
   const counts = hist.counts;
   const top = Math.max(...counts);
-  const w = 320, h = 110, bw = w / counts.length;
-  const ns = "http://www.w3.org/2000/svg";
+  const box = { left: 44, right: 314, top: 22, bottom: 104 };
+  const bw = (box.right - box.left) / counts.length;
+  const x = (d) => box.left + (d + 0.5) * bw;
+  const y = (c) => box.bottom - (c / top) * (box.bottom - box.top);
   counts.forEach((c, d) => {
-    const bar = document.createElementNS(ns, "rect");
-    const bh = c === 0 ? 0 : Math.max(1, (c / top) * (h - 12));
-    bar.setAttribute("x", (d * bw + 0.5).toFixed(1));
-    bar.setAttribute("width", Math.max(1, bw - 1).toFixed(1));
-    bar.setAttribute("y", (h - bh).toFixed(1));
-    bar.setAttribute("height", bh.toFixed(1));
-    bar.setAttribute("class", d === game.distance ? "bar current" : "bar");
-    bar.dataset.distance = d;
-    const title = document.createElementNS(ns, "title");
-    title.textContent = `${c} positions at distance ${d}`;
-    bar.appendChild(title);
+    const bh = c === 0 ? 0 : Math.max(1, box.bottom - y(c));
+    const bar = svgElement("rect", {
+      x: (box.left + d * bw + 0.5).toFixed(1),
+      width: Math.max(1, bw - 1).toFixed(1),
+      y: (box.bottom - bh).toFixed(1),
+      height: bh.toFixed(1),
+      class: d === game.distance ? "bar current" : "bar",
+      "data-distance": d,
+    });
+    bar.appendChild(svgElement("title", {}, `${c} positions at distance ${d}`));
     svg.appendChild(bar);
   });
-  for (const [d, anchor] of [[0, "start"], [counts.length - 1, "end"]]) {
-    const label = document.createElementNS(ns, "text");
-    label.setAttribute("x", anchor === "start" ? 1 : w - 1);
-    label.setAttribute("y", 120);
-    label.setAttribute("text-anchor", anchor);
-    label.textContent = d;
-    svg.appendChild(label);
+  axes(svg, box, ticks(0, counts.length - 1, 6), [0, Math.round(top / 2), top], x, y,
+    "distance from the goal (moves)", "positions");
+  if (game.distance !== null && game.distance < counts.length) {
+    // Marked by a word as well as by colour.
+    // The arrow over the bar, the word on the side with room for it.
+    const at = x(game.distance);
+    const right = at > box.right - 30;
+    svg.appendChild(svgElement("text", {
+      x: right ? at + 4 : at - 4, y: Math.max(box.top + 8, y(counts[game.distance]) - 3),
+      "text-anchor": right ? "end" : "start", class: "you", id: "histogram-you",
+    }, right ? "you ▼" : "▼ you"));
   }
   const note = $("histogram-note");
   if (game.distance !== null && game.distance < counts.length) {
@@ -357,6 +477,234 @@ function drawReport() {
     (farther.length
       ? `<p>${farther.length} move${farther.length === 1 ? "" : "s"} took you farther away:</p><ul id="report-farther">${items}</ul>`
       : `<p id="report-farther">No move took you farther away.</p>`);
+}
+
+// ---- the link: the game in the URL ----
+// board, start, goal, the moves played, and for a seeded puzzle its draw:
+// a reload (or the link sent to someone else) restores the game exactly.
+function link() {
+  const q = new URLSearchParams({ board: game.board.board, start: text(game.start), goal: text(game.goal) });
+  const moves = game.history.map((h) => h.move).join("");
+  if (moves) q.set("moves", moves);
+  if (game.seeded) {
+    for (const key of ["seed", "distance", "count"]) q.set(key, game.seeded[key]);
+    q.set("puzzle", game.seeded.index);
+  }
+  return `${location.origin}${location.pathname}?${q}`;
+}
+function saveLink() {
+  if (game.board && game.start.length) history.replaceState(null, "", link());
+}
+
+// The game a link holds, or false (the link's error shown) when it holds
+// none that can be played: then the caller starts the usual game.
+async function restore(query) {
+  if (!query.has("start")) return false;
+  const refuse = (message) => {
+    const box = $("link-error");
+    box.textContent = `This link's game cannot be played: ${message}`;
+    box.hidden = false;
+    return false;
+  };
+  const name = query.get("board") || game.boards[0].board;
+  if (!game.boards.some((b) => b.board === name)) {
+    return refuse(`no ${name} database is served (served: ${game.boards.map((b) => b.board).join(", ")}).`);
+  }
+  setBoard(name);
+  let info;
+  try {
+    info = await api("moves", { start: query.get("start"), goal: query.get("goal") || game.board.goal });
+  } catch (e) {
+    return refuse(e.message);
+  }
+  let seeded = null;
+  if (query.has("seed")) {
+    seeded = {
+      seed: query.get("seed"), distance: query.get("distance"),
+      count: Number(query.get("count")) || 1, index: Number(query.get("puzzle")) || 1,
+    };
+    $("seed").value = seeded.seed;
+    $("count").value = seeded.count;
+    if (complete()) { $("k").value = seeded.distance; showK(); }
+  }
+  await newGame(parse(info.start), parse(info.goal), info, seeded);
+  await replay(query.get("moves") || "");
+  return true;
+}
+
+// Plays a link's moves, then learns every distance on the way in one
+// grading (each move changes the distance by exactly one).
+async function replay(letters) {
+  const epoch = game.epoch;
+  let cells = game.cells;
+  if (letters.length > MAX_MOVES) {
+    $("link-error").textContent = `This link holds ${letters.length} moves; a link replays at ` +
+      `most ${MAX_MOVES}, so the game starts from its start.`;
+    $("link-error").hidden = false;
+    return;
+  }
+  for (const [i, letter] of [...letters].entries()) {
+    const next = STEP[letter] ? apply(cells, letter) : null;
+    if (!next) {
+      $("link-error").textContent = `This link's move ${i + 1} (${letter}) cannot be played ` +
+        `from ${text(cells)}: the game stops before it.`;
+      $("link-error").hidden = false;
+      break;
+    }
+    game.history.push({ move: letter, tile: cells[target(cells, letter)], from: text(cells), board: text(next), before: null, after: null, solver: false });
+    cells = next;
+  }
+  if (!game.history.length) return;
+  game.cells = cells;
+  game.distance = null;
+  game.info = null;
+  render();
+  try {
+    const graded = await api("check", {
+      start: text(game.start), goal: text(game.goal), moves: game.history.map((h) => h.move).join(""),
+    });
+    if (epoch !== game.epoch) return;
+    const away = new Set(graded.away);
+    let d = graded.optimal;
+    game.history.forEach((h, i) => {
+      h.before = d;
+      d += away.has(i + 1) ? 1 : -1;
+      h.after = d;
+    });
+    game.distance = d;
+  } catch (e) {
+    // The distances stay unknown: asking for each one would search again.
+    showError(e);
+  }
+  render();
+  await lookUp(text(game.cells));
+}
+
+async function copy(words, note) {
+  try {
+    await navigator.clipboard.writeText(words);
+    note.textContent = "Copied.";
+  } catch (_) {
+    note.textContent = `Copy it from here: ${words}`;
+  }
+}
+
+// ---- seeded puzzles and the worksheet ----
+// Puzzle `index` of `query random --distance K --count N --seed S`.
+async function newSeeded(distance, seed, count, index) {
+  const drawn = await api("random", { distance, count, seed, goal: text(game.goal) });
+  const at = Math.min(index, drawn.positions.length);
+  const seeded = { seed: String(drawn.seed), distance: String(distance), count, index: at };
+  await newGame(parse(drawn.positions[at - 1].start), game.goal, null, seeded);
+}
+function setCount() {
+  const n = Math.round(Number($("count").value));
+  return Number.isFinite(n) ? Math.min(1000, Math.max(1, n)) : 10;
+}
+function drawSeeded() {
+  const s = game.seeded;
+  $("puzzle-number").textContent = s ? `${s.index} of ${s.count} (seed ${s.seed}, distance ${s.distance})` : "–";
+  $("seed-command").textContent = s
+    ? `query random --distance ${s.distance} --count ${s.count} --seed ${s.seed}`
+    : "query random --distance K --count N --seed S";
+  $("next-puzzle").disabled = !s || s.index >= s.count;
+  const q = new URLSearchParams({ board: game.board ? game.board.board : "3x3", distance: $("k").value, count: setCount(), goal: text(game.goal) });
+  const seed = $("seed").value.trim();
+  if (seed) q.set("seed", seed);
+  $("worksheet").href = `/worksheet?${q}`;
+}
+
+// ---- heuristics beside the truth ----
+async function loadHeuristics() {
+  const open = $("heuristics-panel").open;
+  const at = text(game.cells);
+  if (!open || (game.heuristics && game.heuristics.start === at) || game.heuristicsAsked === at) return;
+  const epoch = game.epoch;
+  game.heuristicsAsked = at;
+  let answer;
+  try {
+    answer = await api("heuristics", { start: at, goal: text(game.goal) });
+  } finally {
+    if (game.heuristicsAsked === at) game.heuristicsAsked = null;
+  }
+  if (epoch !== game.epoch || text(game.cells) !== at) return;
+  game.heuristics = answer;
+  render();
+}
+function drawHeuristics() {
+  const body = $("heuristics").tBodies[0];
+  const here = game.heuristics && game.heuristics.start === text(game.cells) ? game.heuristics : null;
+  if (!here) {
+    body.replaceChildren();
+    if ($("heuristics-panel").open) loadHeuristics().catch(showError);
+    return;
+  }
+  body.replaceChildren(...here.heuristics.map((e) => {
+    const row = document.createElement("tr");
+    row.dataset.heuristic = e.heuristic;
+    const verdict = e.admissible_here ? "admissible here" : `overestimates by ${e.overestimate}`;
+    for (const [words, cls] of [[e.heuristic, ""], [e.h, "h"], [here.distance, "truth"], [verdict, e.admissible_here ? "" : "over"]]) {
+      const cell = document.createElement("td");
+      cell.textContent = words;
+      if (cls) cell.className = cls;
+      row.appendChild(cell);
+    }
+    return row;
+  }));
+}
+
+// ---- grading a move list ----
+async function gradeMoves() {
+  const box = $("grade-result");
+  box.replaceChildren();
+  const moves = $("grade-moves").value.trim();
+  try {
+    if (moves.replace(/[\s,]/g, "").length > MAX_MOVES) {
+      throw new Error(`This list is too long to grade here: at most ${MAX_MOVES} moves ` +
+        `(npuzzle.check in Python takes longer ones).`);
+    }
+    const g = await api("check", { start: text(game.start), goal: text(game.goal), moves });
+    box.dataset.legal = g.legal;
+    box.dataset.illegal = g.illegal_move ?? "";
+    box.dataset.away = g.away.join(",");
+    const lines = [
+      g.legal ? "Every move is legal." : `Move ${g.illegal_move} is illegal: nothing at or after it is counted.`,
+      g.reaches_goal ? "It reaches the goal." : `It does not reach the goal: it ends at ${g.end}, ${g.remaining} moves away.`,
+      g.reaches_goal
+        ? `${g.length} moves against the optimum of ${g.optimal}` + (g.excess ? `: ${g.excess} extra.` : ": optimal.")
+        : `${g.length} moves given; the optimum from the start is ${g.optimal}.`,
+      g.away.length
+        ? `${g.away.length} move${g.away.length === 1 ? "" : "s"} went away from the goal: ${g.away.join(", ")}.`
+        : "No move went away from the goal.",
+    ];
+    box.replaceChildren(...lines.map((words) => {
+      const p = document.createElement("p");
+      p.textContent = words;
+      return p;
+    }));
+  } catch (e) {
+    const p = document.createElement("p");
+    p.className = "error";
+    p.textContent = e.message;
+    box.replaceChildren(p);
+  }
+}
+
+// ---- the solution as text ----
+async function showSolution() {
+  const at = text(game.cells);
+  const epoch = game.epoch;
+  const answer = await api("solve", { start: at, goal: text(game.goal) });
+  if (epoch !== game.epoch) return;
+  game.plan = { at, moves: answer.moves };
+  $("solution-from").textContent = at;
+  $("solution-moves").textContent = answer.moves || "(at the goal: no move)";
+  $("solution").hidden = false;
+  $("copy-solution").hidden = false;
+}
+function hideSolution() {
+  $("solution").hidden = true;
+  $("copy-solution").hidden = true;
 }
 
 // ---- solving ----
@@ -404,6 +752,8 @@ function showK() {
 }
 
 async function newAt(k) {
+  const seed = $("seed").value.trim();
+  if (seed) return newSeeded(k, seed, setCount(), 1);
   const drawn = await api("random", { distance: k, goal: text(game.goal) });
   await newGame(parse(drawn.positions[0].start), game.goal);
 }
@@ -415,7 +765,8 @@ async function newRandom() {
   await newGame(parse(drawn.positions[0].start), game.goal);
 }
 
-async function selectBoard(name) {
+// The board size chosen, its controls set; no game yet.
+function setBoard(name) {
   game.board = game.boards.find((b) => b.board === name);
   game.rows = game.board.rows;
   game.cols = game.board.cols;
@@ -430,7 +781,7 @@ async function selectBoard(name) {
   $("custom-goal").placeholder = game.board.goal;
   const full = complete();
   $("k-controls").hidden = !full;
-  $("histogram-card").hidden = !full;
+  $("seed-controls").hidden = !full;
   $("random-controls").hidden = full;
   if (!full) {
     $("random-note").textContent =
@@ -439,6 +790,12 @@ async function selectBoard(name) {
       `the histogram need every position's distance, which only complete tables hold; ` +
       `${name} is answered by an optimal search over pattern databases ` +
       `(${game.board.partition}), so each distance is a search, stopped after ${game.timeout} s.`;
+  }
+}
+
+async function selectBoard(name) {
+  setBoard(name);
+  if (!complete()) {
     await newRandom();
     return;
   }
@@ -471,7 +828,14 @@ async function customGame() {
 function onKey(event) {
   const t = event.target;
   if (t instanceof HTMLInputElement || t instanceof HTMLSelectElement || t instanceof HTMLTextAreaElement) return;
+  const key = event.key.toLowerCase();
+  if ((event.ctrlKey || event.metaKey) && !event.altKey) {
+    if (key === "z" && !event.shiftKey) { event.preventDefault(); undo(); }
+    else if (key === "y" || (key === "z" && event.shiftKey)) { event.preventDefault(); redo(); }
+    return;
+  }
   if (event.altKey || event.ctrlKey || event.metaKey) return;
+  if (key === "u") { undo(); return; }
   const arrows = { ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right" };
   if (arrows[event.key]) {
     event.preventDefault();
@@ -512,8 +876,23 @@ async function main() {
   onSwipe();
   $("hint").addEventListener("click", showHint);
   $("show-changes").addEventListener("change", render);
-  $("restart").addEventListener("click", () => newGame(game.start, game.goal).catch(showError));
-  $("k").addEventListener("input", showK);
+  $("restart").addEventListener("click", () =>
+    newGame(game.start, game.goal, null, game.seeded).catch(showError));
+  $("undo").addEventListener("click", undo);
+  $("redo").addEventListener("click", redo);
+  $("copy-link").addEventListener("click", () => copy(link(), $("copy-note")));
+  $("next-puzzle").addEventListener("click", () => {
+    const s = game.seeded;
+    if (s) newSeeded(s.distance, s.seed, s.count, s.index + 1).catch(showError);
+  });
+  for (const id of ["seed", "count"]) $(id).addEventListener("input", drawSeeded);
+  $("heuristics-panel").addEventListener("toggle", () => loadHeuristics().catch(showError));
+  $("show-manhattan").addEventListener("change", render);
+  $("grade").addEventListener("click", gradeMoves);
+  $("show-solution").addEventListener("click", () => showSolution().catch(showError));
+  $("copy-solution").addEventListener("click", () =>
+    copy($("solution-moves").textContent, $("solution-note")));
+  $("k").addEventListener("input", () => { showK(); drawSeeded(); });
   $("new-k").addEventListener("click", () => newAt($("k").value).catch(showError));
   $("hardest").addEventListener("click", () =>
     newAt(game.histogram.max_distance).catch(showError));
@@ -536,7 +915,11 @@ async function main() {
       option.textContent = `${b.board} (${b.rows * b.cols - 1} tiles)`;
       return option;
     }));
-    await selectBoard(served.default);
+    const query = new URLSearchParams(location.search);
+    if (!(await restore(query))) {
+      const asked = query.get("board");
+      await selectBoard(game.boards.some((b) => b.board === asked) ? asked : served.default);
+    }
   } catch (e) {
     showError(e);
   }

@@ -1,0 +1,209 @@
+//! A printable worksheet: seeded puzzles drawn as boards, and an answer
+//! key on a page of its own (each puzzle's distance and one optimal
+//! solution). `query random --worksheet FILE.html` writes it, and the
+//! page's "Print" link gets the same HTML from `query serve`.
+//!
+//! The HTML holds no script. Boards are inline SVG drawn with attributes
+//! only, so that the served copy keeps to the server's content security
+//! policy (no inline styles): it links `/worksheet.css`, while a file
+//! written from the command line carries the same CSS inline.
+
+use anyhow::Context;
+use npuzzle::analysis::Sample;
+use npuzzle::io::Replacement;
+use npuzzle::rules::move_string;
+use npuzzle::{AnswerError, Board, CompleteTables, Move};
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::Path;
+
+/// The worksheet's CSS: screen and print.
+pub const CSS: &str = include_str!("serve/page/worksheet.css");
+
+/// The most puzzles one worksheet holds: ten pages' worth and far more.
+pub const MAX_PUZZLES: usize = 1000;
+
+/// Where the CSS comes from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Styles {
+    /// In a `<style>` element: a file that stands alone.
+    Inline,
+    /// From `/worksheet.css`: served under the page's security policy.
+    Linked,
+}
+
+/// The drawn puzzles, each with one optimal solution, and how they were
+/// drawn (the seed and the distances), for the heading.
+pub struct Worksheet {
+    goal: Board,
+    seed: u64,
+    /// The distances drawn from (always given for a worksheet).
+    distances: [u32; 2],
+    puzzles: Vec<(Board, Vec<Move>)>,
+}
+
+impl Worksheet {
+    /// One optimal solution for each position of `drawn`.
+    pub fn solve(db: &CompleteTables<memmap2::Mmap>, drawn: &Sample) -> Result<Self, AnswerError> {
+        let puzzles = drawn
+            .positions
+            .iter()
+            .map(|p| Ok((p.start, db.solve(&p.start, &drawn.goal)?)))
+            .collect::<Result<_, AnswerError>>()?;
+        Ok(Worksheet {
+            goal: drawn.goal,
+            seed: drawn.seed,
+            distances: drawn.distances.unwrap_or_default(),
+            puzzles,
+        })
+    }
+
+    /// The whole page.
+    pub fn html(&self, styles: Styles) -> String {
+        let shape = self.goal.shape();
+        let distance = match self.distances {
+            [a, b] if a == b => format!("{a} moves"),
+            [a, b] => format!("{a} to {b} moves"),
+        };
+        let count = self.puzzles.len();
+        let title = format!(
+            "{count} {shape} puzzle{}, {distance} from the goal (seed {})",
+            if count == 1 { "" } else { "s" },
+            self.seed
+        );
+        let mut html = String::with_capacity(2000 + count * 1500);
+        html.push_str("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+        let _ = writeln!(html, "<title>Worksheet: {title}</title>");
+        match styles {
+            Styles::Inline => {
+                let _ = writeln!(html, "<style>\n{CSS}</style>");
+            }
+            Styles::Linked => html.push_str("<link rel=\"stylesheet\" href=\"/worksheet.css\">\n"),
+        }
+        html.push_str("</head>\n<body>\n<main>\n");
+        let _ = writeln!(html, "<h1>{title}</h1>");
+        let _ = writeln!(
+            html,
+            "<p>Slide the tiles to reach the goal in as few moves as you can. Drawn by \
+             <code>query random --distance {} --count {count} --seed {}{}</code>.</p>",
+            match self.distances {
+                [a, b] if a == b => a.to_string(),
+                [a, b] => format!("{a}..={b}"),
+            },
+            self.seed,
+            if self.goal == Board::goal(shape) {
+                String::new()
+            } else {
+                format!(" --goal {}", self.goal)
+            }
+        );
+        html.push_str("<p class=\"screen-only\">Print this page with your browser (Ctrl-P): the answer key starts on a page of its own.</p>\n");
+        html.push_str("<figure class=\"goal\">\n");
+        html.push_str(&board_svg(&self.goal, "the goal"));
+        let _ = writeln!(
+            html,
+            "<figcaption>Goal: {}</figcaption>\n</figure>",
+            self.goal
+        );
+        html.push_str("<ol class=\"puzzles\">\n");
+        for (i, (start, _)) in self.puzzles.iter().enumerate() {
+            let _ = writeln!(
+                html,
+                "<li class=\"puzzle\"><h2>Puzzle {}</h2>\n{}<p class=\"start\">{start}</p>\n\
+                 <p class=\"answer-line\">Your moves: </p></li>",
+                i + 1,
+                board_svg(start, &format!("puzzle {}", i + 1)),
+            );
+        }
+        html.push_str("</ol>\n<section class=\"key\" id=\"answer-key\">\n<h2>Answer key</h2>\n");
+        html.push_str(
+            "<p>One optimal solution per puzzle, as the blank's moves (U, D, L, R: the tile \
+             beside the blank slides the other way).</p>\n<table>\n<thead><tr><th>Puzzle</th>\
+             <th>Start</th><th>Distance</th><th>One optimal solution</th></tr></thead>\n<tbody>\n",
+        );
+        for (i, (start, moves)) in self.puzzles.iter().enumerate() {
+            let _ = writeln!(
+                html,
+                "<tr><td>{}</td><td class=\"start\">{start}</td><td class=\"distance\">{}</td>\
+                 <td class=\"moves\">{}</td></tr>",
+                i + 1,
+                moves.len(),
+                move_string(moves)
+            );
+        }
+        html.push_str("</tbody>\n</table>\n</section>\n</main>\n</body>\n</html>\n");
+        html
+    }
+
+    /// Writes the page into the file [`start`] began, and puts it in place.
+    pub fn write(&self, file: Output) -> anyhow::Result<()> {
+        let Output { temp, shown } = file;
+        let context = || format!("cannot write the worksheet {shown}");
+        temp.file()
+            .write_all(self.html(Styles::Inline).as_bytes())
+            .with_context(context)?;
+        temp.commit().with_context(context)
+    }
+}
+
+/// A worksheet's file, begun: a temporary file beside the target, renamed
+/// over it once written (as databases and charts are written).
+pub struct Output {
+    temp: Replacement,
+    shown: String,
+}
+
+/// Begins the worksheet at `path` before any work, so that a name that is
+/// not an HTML page's, or a target that is not a regular file (a folder, a
+/// device, a pipe), costs nothing.
+pub fn start(path: &Path) -> anyhow::Result<Output> {
+    let shown = npuzzle::files::shown_path(path).to_string();
+    let html = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"));
+    anyhow::ensure!(
+        html,
+        "cannot write the worksheet {shown}: a worksheet is an HTML page: give a name ending in .html"
+    );
+    let temp = Replacement::start(path, ".html")
+        .with_context(|| format!("cannot write the worksheet {shown}"))?;
+    Ok(Output { temp, shown })
+}
+
+/// A board drawn as SVG: a square per tile with its number, the gap
+/// empty; `name` is its accessible name.
+fn board_svg(board: &Board, name: &str) -> String {
+    const CELL: usize = 40;
+    let shape = board.shape();
+    let (w, h) = (shape.cols() * CELL, shape.rows() * CELL);
+    let mut svg = format!(
+        "<svg class=\"board\" viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\" role=\"img\" \
+         aria-label=\"{name}: {board}\">"
+    );
+    for (cell, &tile) in board.cells().iter().enumerate() {
+        let (x, y) = (shape.col_of(cell) * CELL, shape.row_of(cell) * CELL);
+        if tile == 0 {
+            let _ = write!(
+                svg,
+                "<rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"#ffffff\" \
+                 stroke=\"#888888\" stroke-dasharray=\"3 3\"/>"
+            );
+            continue;
+        }
+        let _ = write!(
+            svg,
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"4\" fill=\"#f3efe6\" \
+             stroke=\"#333333\"/><text x=\"{}\" y=\"{}\" text-anchor=\"middle\" \
+             font-family=\"sans-serif\" font-size=\"18\" fill=\"#111111\">{tile}</text>",
+            x + 1,
+            y + 1,
+            CELL - 2,
+            CELL - 2,
+            x + CELL / 2,
+            y + CELL / 2 + 6
+        );
+    }
+    svg.push_str("</svg>\n");
+    svg
+}

@@ -1,0 +1,291 @@
+//! Grading a move list against the exact distances: whether every move is
+//! legal, whether the list reaches the goal, how long it is against the
+//! optimum, and which moves went away from the goal.
+//!
+//! One function for every face that grades: Python's `check`, and the
+//! page's `/api/check`. The distances come from a closure, so that complete
+//! tables look them up and pattern databases search, each within its own
+//! budget.
+//!
+//! ```
+//! use npuzzle::analysis::{grade, read_steps};
+//! use npuzzle::{parse_board, Board, Shape};
+//!
+//! let shape = Shape::THREE_BY_THREE;
+//! let start = parse_board("123456708", shape)?;
+//! let goal = Board::goal(shape);
+//! // A made-up distance: tiles out of place (exact this close to the goal).
+//! let misplaced = |b: &Board| -> Result<u32, ()> {
+//!     Ok(b.cells().iter().zip(goal.cells()).filter(|(a, g)| a != g && **a != 0).count() as u32)
+//! };
+//! let steps = read_steps("L R R")?;
+//! let graded = grade(&start, &goal, &steps, misplaced).unwrap();
+//! assert!(graded.reaches_goal);
+//! assert_eq!((graded.length, graded.optimal, graded.excess), (3, 1, Some(2)));
+//! assert_eq!(graded.away, vec![1]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::puzzle::board::{Board, Move};
+use serde::{Serialize, Serializer};
+
+/// One move of a list: the blank's (`U`, `D`, `L`, `R`), or the tile that
+/// slides into the gap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The blank moves this way.
+    Blank(Move),
+    /// This tile slides into the gap (legal only next to it).
+    Tile(u8),
+}
+
+impl Step {
+    /// The blank's move this step makes on `board`, if it is legal there.
+    fn on(self, board: &Board) -> Option<Move> {
+        match self {
+            Step::Blank(m) => board.apply(m).map(|_| m),
+            Step::Tile(tile) => board
+                .successors()
+                .find(|&(m, _)| board.tile_moved_by(m) == Some(tile))
+                .map(|(m, _)| m),
+        }
+    }
+}
+
+/// The most moves one list may hold: far past any optimal solution (80 on
+/// the largest complete table), and small enough that grading it is cheap.
+pub const MAX_STEPS: usize = 10_000;
+
+/// A move list that cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StepsError {
+    /// A character that is neither a move letter nor a separator.
+    #[error("move {position} is {found:?}: write the blank's moves as letters (ULDR) or the tiles moved as numbers (6 5 2)")]
+    NotAMove {
+        /// 1-based position of the move in the list.
+        position: usize,
+        /// What was there.
+        found: String,
+    },
+    /// Letters and tile numbers mixed.
+    #[error("the moves mix letters and tile numbers: write either the blank's moves (ULDR) or the tiles moved (6 5 2)")]
+    Mixed,
+    /// More than [`MAX_STEPS`] moves.
+    #[error("{0} moves: a list holds at most {MAX_STEPS}")]
+    TooMany(usize),
+}
+
+/// Reads a move list: the blank's moves as letters (`ULDR`, either case,
+/// spaces and commas ignored), or the tiles moved as numbers separated by
+/// spaces or commas (`6 5 2`).
+pub fn read_steps(text: &str) -> Result<Vec<Step>, StepsError> {
+    let words: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let numbers = words
+        .iter()
+        .any(|w| w.starts_with(|c: char| c.is_ascii_digit()));
+    if numbers {
+        if words.len() > MAX_STEPS {
+            return Err(StepsError::TooMany(words.len()));
+        }
+        return words
+            .iter()
+            .enumerate()
+            .map(|(i, w)| match w.parse::<u8>() {
+                Ok(tile) if tile > 0 => Ok(Step::Tile(tile)),
+                _ if w.chars().any(|c| c.is_ascii_alphabetic()) => Err(StepsError::Mixed),
+                _ => Err(StepsError::NotAMove {
+                    position: i + 1,
+                    found: crate::rules::excerpt(w, 20).to_string(),
+                }),
+            })
+            .collect();
+    }
+    let letters = words.iter().flat_map(|w| w.chars());
+    let count = letters.clone().count();
+    if count > MAX_STEPS {
+        return Err(StepsError::TooMany(count));
+    }
+    letters
+        .enumerate()
+        .map(|(i, c)| {
+            Move::from_letter(c)
+                .map(Step::Blank)
+                .ok_or_else(|| StepsError::NotAMove {
+                    position: i + 1,
+                    found: c.to_string(),
+                })
+        })
+        .collect()
+}
+
+/// A move list graded: the JSON object of `/api/check`, and the fields of
+/// Python's `check`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Graded {
+    /// The start.
+    #[serde(serialize_with = "as_text")]
+    pub start: Board,
+    /// The goal.
+    #[serde(serialize_with = "as_text")]
+    pub goal: Board,
+    /// The legal moves played, as the blank's letters (tiles moved are
+    /// turned into letters; nothing after the first illegal move).
+    #[serde(serialize_with = "letters")]
+    pub moves: Vec<Move>,
+    /// Every move stays on the board (a tile moved is next to the gap).
+    pub legal: bool,
+    /// The 1-based number of the first illegal move, if any.
+    pub illegal_move: Option<usize>,
+    /// The moves are legal and end on the goal.
+    pub reaches_goal: bool,
+    /// Moves given (the illegal ones and those after them included).
+    pub length: usize,
+    /// The fewest moves from the start to the goal.
+    pub optimal: u32,
+    /// How many moves longer than optimal, when they reach the goal.
+    pub excess: Option<u32>,
+    /// Where the moves end (before the first illegal one).
+    #[serde(serialize_with = "as_text")]
+    pub end: Board,
+    /// The fewest moves from where they end to the goal (0 at the goal).
+    pub remaining: u32,
+    /// The 1-based numbers of the legal moves that went one step farther
+    /// from the goal.
+    pub away: Vec<usize>,
+}
+
+/// Grades `steps` from `start` toward `goal`, with `distance` giving each
+/// position's exact distance to the goal (asked once per position the legal
+/// moves pass through, the start included): its error is returned as is.
+pub fn grade<E>(
+    start: &Board,
+    goal: &Board,
+    steps: &[Step],
+    mut distance: impl FnMut(&Board) -> Result<u32, E>,
+) -> Result<Graded, E> {
+    let optimal = distance(start)?;
+    let (mut end, mut before) = (*start, optimal);
+    let mut moves = Vec::with_capacity(steps.len());
+    let mut away = Vec::new();
+    let mut illegal_move = None;
+    for (i, step) in steps.iter().enumerate() {
+        let Some((m, next)) = step.on(&end).and_then(|m| Some((m, end.apply(m)?))) else {
+            illegal_move = Some(i + 1);
+            break;
+        };
+        // At the goal nothing is left to search.
+        let after = if next == *goal { 0 } else { distance(&next)? };
+        if after > before {
+            away.push(i + 1);
+        }
+        moves.push(m);
+        (end, before) = (next, after);
+    }
+    let legal = illegal_move.is_none();
+    let reaches_goal = legal && end == *goal;
+    Ok(Graded {
+        start: *start,
+        goal: *goal,
+        moves,
+        legal,
+        illegal_move,
+        reaches_goal,
+        length: steps.len(),
+        optimal,
+        excess: reaches_goal.then(|| steps.len() as u32 - optimal),
+        end,
+        remaining: before,
+        away,
+    })
+}
+
+fn as_text<S: Serializer>(board: &Board, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(board)
+}
+
+fn letters<S: Serializer>(moves: &[Move], s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&crate::rules::move_string(moves))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::shape::Shape;
+
+    fn board(text: &str) -> Board {
+        crate::parse_board(text, Shape::THREE_BY_THREE).unwrap()
+    }
+
+    /// Distances by breadth-first search from the goal, for small tests.
+    fn exact(goal: Board) -> impl FnMut(&Board) -> Result<u32, ()> {
+        let mut seen = std::collections::HashMap::from([(goal, 0u32)]);
+        let mut layer = vec![goal];
+        for d in 1..=31 {
+            let mut next = Vec::new();
+            for b in &layer {
+                for (_, n) in b.successors() {
+                    if let std::collections::hash_map::Entry::Vacant(e) = seen.entry(n) {
+                        e.insert(d);
+                        next.push(n);
+                    }
+                }
+            }
+            layer = next;
+        }
+        move |b| seen.get(b).copied().ok_or(())
+    }
+
+    #[test]
+    fn letters_and_tiles_grade_alike() {
+        let goal = Board::goal(Shape::THREE_BY_THREE);
+        let start = board("123456708");
+        let mut d = exact(goal);
+        // The blank goes up (tile 5 slides down), back, then right.
+        let by_letters = grade(&start, &goal, &read_steps("u d r").unwrap(), &mut d).unwrap();
+        let by_tiles = grade(&start, &goal, &read_steps("5, 5, 8").unwrap(), &mut d).unwrap();
+        assert_eq!(by_letters, by_tiles);
+        assert!(by_letters.reaches_goal);
+        assert_eq!(by_letters.away, vec![1]);
+        assert_eq!(by_letters.excess, Some(2));
+    }
+
+    #[test]
+    fn the_first_illegal_move_stops_the_grading() {
+        let goal = Board::goal(Shape::THREE_BY_THREE);
+        let start = board("123456708");
+        let graded = grade(&start, &goal, &read_steps("DRR").unwrap(), exact(goal)).unwrap();
+        assert_eq!(graded.illegal_move, Some(1));
+        assert!(!graded.legal && !graded.reaches_goal);
+        assert_eq!((graded.end, graded.remaining, graded.length), (start, 1, 3));
+        // Tile 1 is not next to the gap.
+        let graded = grade(&start, &goal, &read_steps("8 1").unwrap(), exact(goal)).unwrap();
+        assert_eq!(graded.illegal_move, Some(2));
+        assert_eq!(graded.moves, vec![Move::Right]);
+        assert_eq!(graded.remaining, 0);
+    }
+
+    #[test]
+    fn unreadable_lists_are_refused() {
+        assert!(matches!(
+            read_steps("UX"),
+            Err(StepsError::NotAMove { position: 2, .. })
+        ));
+        assert_eq!(read_steps("5 U"), Err(StepsError::Mixed));
+        assert!(matches!(
+            read_steps("5 0"),
+            Err(StepsError::NotAMove { position: 2, .. })
+        ));
+        assert!(matches!(
+            read_steps("5 300"),
+            Err(StepsError::NotAMove { .. })
+        ));
+        assert_eq!(
+            read_steps(&"U".repeat(200_000)),
+            Err(StepsError::TooMany(200_000))
+        );
+        assert_eq!(read_steps("").unwrap(), vec![]);
+    }
+}

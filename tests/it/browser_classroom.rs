@@ -1,0 +1,548 @@
+//! The page as a classroom tool, in a real browser (issue 23): links that
+//! hold a game, undo and redo, seeded puzzles, grading, the heuristics
+//! beside the truth, the worksheet, and an accessibility check (axe-core).
+//!
+//! Every fact checked here comes from somewhere else than the page: the
+//! command line (`query random`, `solve`, `distance`, `heuristics`) run on
+//! the server's own files, or the API. Ignored by default, as the other
+//! browser tests: `scripts/browser-tests.sh` installs Chromium,
+//! chromedriver and axe-core and runs them.
+
+use crate::browser::{
+    api, click, click_and_settle, get, holds, new_puzzle_at, open_page, settle, shown, slide, text,
+    Session,
+};
+use fantoccini::{key::Key, Client, Locator};
+use npuzzle::{Board, Move, Shape};
+use serde_json::{json, Value};
+use std::process::Command;
+
+/// `query --db 3x3.db ARGS` on the server's own file: stdout, stderr and
+/// whether it succeeded.
+fn query(session: &Session, args: &[&str]) -> (String, String, bool) {
+    let db = session.server.db("3x3");
+    let out = Command::new(assert_cmd::cargo::cargo_bin("query"))
+        .args(["--db", db.to_str().unwrap()])
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.success(),
+    )
+}
+
+fn cli_distance(session: &Session, position: &str) -> u64 {
+    let (out, err, ok) = query(session, &["distance", position]);
+    assert!(ok, "query distance {position}: {err}");
+    out.trim().parse().unwrap()
+}
+
+fn board(text: &str) -> Board {
+    npuzzle::parse_board(text, Shape::THREE_BY_THREE).unwrap()
+}
+
+/// Everything a reload must keep: distance, position, moves made, the
+/// trace (as its accessible name lists it) and the link itself.
+async fn state(c: &Client) -> (u64, String, String, String) {
+    let (d, position) = shown(c).await;
+    let trace = c
+        .execute(
+            "return document.getElementById('trace').getAttribute('aria-label');",
+            vec![],
+        )
+        .await
+        .unwrap();
+    (
+        d,
+        position,
+        text(c, "move-count").await,
+        trace.as_str().unwrap().to_string(),
+    )
+}
+
+/// A parameter of a link (the page's links hold only letters, digits and
+/// `x`, so no decoding is needed).
+fn param(link: &str, key: &str) -> Option<String> {
+    let query = link.split_once('?')?.1;
+    query.split('&').find_map(|pair| {
+        let (k, v) = pair.split_once('=')?;
+        (k == key).then(|| v.to_string())
+    })
+}
+
+async fn href(c: &Client) -> String {
+    let v = c.execute("return location.href;", vec![]).await.unwrap();
+    v.as_str().unwrap().to_string()
+}
+
+/// Clicks the first tile that can move (in the board's order), `n` times.
+async fn play_moves(c: &Client, n: usize) {
+    for _ in 0..n {
+        click_and_settle(c, Locator::Css("#board .tile.movable")).await;
+    }
+}
+
+/// Sends keys to the board, as a player typing would.
+async fn keys(c: &Client, keys: &str) {
+    let board = c.find(Locator::Id("board")).await.unwrap();
+    board.send_keys(keys).await.unwrap();
+    settle(c).await;
+}
+
+async fn type_into(c: &Client, id: &str, value: &str) {
+    let input = c.find(Locator::Id(id)).await.unwrap();
+    input.clear().await.unwrap();
+    input.send_keys(value).await.unwrap();
+    // The page listens for `input`; clear() alone does not send one.
+    c.execute(
+        "document.getElementById(arguments[0]).dispatchEvent(new Event('input'));",
+        vec![json!(id)],
+    )
+    .await
+    .unwrap();
+}
+
+/// The distances after each move of `letters` from `start`, by the command
+/// line, one position at a time: the trace a page must draw.
+fn trace_by_cli(session: &Session, start: &str, letters: &str) -> Vec<u64> {
+    let mut at = board(start);
+    let mut trace = vec![cli_distance(session, start)];
+    for l in letters.chars() {
+        at = at.apply(Move::from_letter(l).unwrap()).unwrap();
+        trace.push(cli_distance(session, &at.to_string()));
+    }
+    trace
+}
+
+fn trace_label(trace: &[u64]) -> String {
+    let list: Vec<String> = trace.iter().map(u64::to_string).collect();
+    format!("distance after each move: {}", list.join(", "))
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn a_link_restores_a_game_mid_way_with_its_distance_and_trace() {
+    let (session, c, url) = open_page().await;
+    new_puzzle_at(&c, 14).await;
+    play_moves(&c, 3).await;
+    let before = state(&c).await;
+    let link = href(&c).await;
+    let (start, moves) = (
+        param(&link, "start").unwrap(),
+        param(&link, "moves").unwrap(),
+    );
+    assert_eq!(moves.len(), 3, "{link}");
+    // The trace is the command line's distances along the moves.
+    assert_eq!(
+        before.3,
+        trace_label(&trace_by_cli(&session, &start, &moves))
+    );
+
+    // A fresh load of the link: the same game, the same trace.
+    c.goto("about:blank").await.unwrap();
+    c.goto(&link).await.unwrap();
+    settle(&c).await;
+    assert_eq!(state(&c).await, before);
+    assert_eq!(href(&c).await, link);
+    // And the game goes on from there: one more move, the API's distance.
+    play_moves(&c, 1).await;
+    let (d, position) = shown(&c).await;
+    assert_eq!(
+        api(&url, &format!("/api/distance?start={position}"))["distance"],
+        d
+    );
+    assert_eq!(text(&c, "move-count").await, "4");
+
+    // A link to a bad or unsolvable position opens a game, with the
+    // command line's message.
+    for (start, cli_args) in [
+        ("12345678", "distance 12345678"),
+        ("213456780", "distance 213456780"),
+    ] {
+        c.goto(&format!("{url}?board=3x3&start={start}"))
+            .await
+            .unwrap();
+        settle(&c).await;
+        let (out, err, ok) = query(&session, &cli_args.split(' ').collect::<Vec<_>>());
+        assert!(!ok);
+        let said = format!(
+            "{}{}",
+            out.trim().trim_start_matches("unsolvable: "),
+            err.trim().trim_start_matches("query: ")
+        );
+        let shown_error = text(&c, "link-error").await;
+        assert!(
+            shown_error.contains(&said),
+            "{shown_error:?} lacks {said:?}"
+        );
+        let (d, position) = shown(&c).await;
+        assert_eq!(
+            api(&url, &format!("/api/distance?start={position}"))["distance"],
+            d
+        );
+    }
+}
+
+/// That the page shows the API's distance, `moves` moves made, and the
+/// command line's trace along the moves its link holds; the position.
+async fn check(c: &Client, url: &str, session: &Session, start: &str, moves: usize) -> String {
+    let (d, position) = shown(c).await;
+    assert_eq!(
+        api(url, &format!("/api/distance?start={position}"))["distance"],
+        d
+    );
+    assert_eq!(text(c, "move-count").await, moves.to_string());
+    let letters = param(&href(c).await, "moves").unwrap_or_default();
+    assert_eq!(letters.len(), moves);
+    let trace = state(c).await.3;
+    assert_eq!(trace, trace_label(&trace_by_cli(session, start, &letters)));
+    position
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn undo_and_redo_keep_the_distance_and_trace_the_apis() {
+    let (session, c, url) = open_page().await;
+    new_puzzle_at(&c, 10).await;
+    let start = shown(&c).await.1;
+    play_moves(&c, 4).await;
+    let after_four = state(&c).await;
+    click_and_settle(&c, Locator::Id("undo")).await;
+    check(&c, &url, &session, &start, 3).await;
+    keys(&c, &format!("{}z", char::from(Key::Control))).await;
+    check(&c, &url, &session, &start, 2).await;
+    keys(&c, "u").await;
+    let at_one = check(&c, &url, &session, &start, 1).await;
+    keys(&c, &format!("{}y", char::from(Key::Control))).await;
+    check(&c, &url, &session, &start, 2).await;
+    click_and_settle(&c, Locator::Id("redo")).await;
+    click_and_settle(&c, Locator::Id("redo")).await;
+    check(&c, &url, &session, &start, 4).await;
+    assert_eq!(state(&c).await, after_four);
+    // Nothing left to redo; a new move after an undo clears what was undone.
+    assert!(holds(&c, "return document.getElementById('redo').disabled;").await);
+    keys(&c, "uu").await;
+    assert_ne!(check(&c, &url, &session, &start, 2).await, at_one);
+    play_moves(&c, 1).await;
+    check(&c, &url, &session, &start, 3).await;
+    assert!(holds(&c, "return document.getElementById('redo').disabled;").await);
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn a_seed_gives_the_command_lines_positions_in_order() {
+    let (session, c, _url) = open_page().await;
+    let (out, _, ok) = query(
+        &session,
+        &["random", "--distance", "20", "--count", "5", "--seed", "42"],
+    );
+    assert!(ok);
+    let expected: Vec<&str> = out.lines().collect();
+    assert_eq!(expected.len(), 5);
+    type_into(&c, "seed", "42").await;
+    type_into(&c, "count", "5").await;
+    new_puzzle_at(&c, 20).await;
+    for (i, position) in expected.iter().enumerate() {
+        if i > 0 {
+            click_and_settle(&c, Locator::Id("next-puzzle")).await;
+        }
+        assert_eq!(
+            shown(&c).await,
+            (20, position.to_string()),
+            "puzzle {}",
+            i + 1
+        );
+        let link = href(&c).await;
+        assert!(
+            link.contains("seed=42") && link.contains(&format!("puzzle={}", i + 1)),
+            "{link}"
+        );
+    }
+    assert!(
+        holds(
+            &c,
+            "return document.getElementById('next-puzzle').disabled;"
+        )
+        .await
+    );
+    // A bad seed is refused in the API's words, and the game stays.
+    type_into(&c, "seed", "18446744073709551616").await;
+    click_and_settle(&c, Locator::Id("new-k")).await;
+    let error = text(&c, "error").await;
+    assert!(error.contains("bad seed"), "{error}");
+    assert_eq!(shown(&c).await.1, expected[4]);
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn grading_finds_the_first_illegal_move_and_counts_the_moves_that_went_away() {
+    let (session, c, _url) = open_page().await;
+    new_puzzle_at(&c, 9).await;
+    let start = shown(&c).await.1;
+    // Six legal moves: three of the command line's solution (each one
+    // closer), the third taken back (one farther), then two that do not
+    // undo the last; then one off the board, then more.
+    let (solution, _, ok) = query(&session, &["solve", &start, "--json"]);
+    assert!(ok);
+    let solution: Value = serde_json::from_str(&solution).unwrap();
+    let mut letters: String = solution["moves"]
+        .as_str()
+        .unwrap()
+        .chars()
+        .take(3)
+        .collect();
+    let back = Move::from_letter(letters.chars().last().unwrap())
+        .unwrap()
+        .opposite();
+    letters.push(back.letter());
+    let mut at = board(&start);
+    for l in letters.chars() {
+        at = at.apply(Move::from_letter(l).unwrap()).unwrap();
+    }
+    let mut last = Some(back);
+    for _ in 0..2 {
+        let (m, next) = at
+            .successors()
+            .find(|(m, _)| Some(m.opposite()) != last)
+            .unwrap();
+        letters.push(m.letter());
+        (at, last) = (next, Some(m));
+    }
+    let off = Move::ALL
+        .into_iter()
+        .find(|&m| at.apply(m).is_none())
+        .unwrap();
+    letters.push(off.letter());
+    letters.push_str("UD");
+    let trace = trace_by_cli(&session, &start, &letters[..6]);
+    let away: Vec<String> = (1..=6)
+        .filter(|&i| trace[i] > trace[i - 1])
+        .map(|i| i.to_string())
+        .collect();
+    assert!(
+        !away.is_empty() && away.len() < 6,
+        "{trace:?}: a list with both kinds"
+    );
+
+    type_into(&c, "grade-moves", &letters).await;
+    click_and_settle(&c, Locator::Id("grade")).await;
+    let result = c.find(Locator::Id("grade-result")).await.unwrap();
+    assert_eq!(result.attr("data-illegal").await.unwrap().unwrap(), "7");
+    assert_eq!(
+        result.attr("data-away").await.unwrap().unwrap(),
+        away.join(",")
+    );
+    let words = result.text().await.unwrap();
+    assert!(words.contains("Move 7 is illegal"), "{words}");
+    assert!(
+        words.contains(&format!("{} moves went away", away.len())) || away.len() == 1,
+        "{words}"
+    );
+
+    // The same moves as the tiles they slide grade the same.
+    let mut at = board(&start);
+    let mut tiles = Vec::new();
+    for l in letters[..6].chars() {
+        let m = Move::from_letter(l).unwrap();
+        tiles.push(at.tile_moved_by(m).unwrap().to_string());
+        at = at.apply(m).unwrap();
+    }
+    type_into(&c, "grade-moves", &tiles.join(" ")).await;
+    click_and_settle(&c, Locator::Id("grade")).await;
+    let result = c.find(Locator::Id("grade-result")).await.unwrap();
+    assert_eq!(result.attr("data-legal").await.unwrap().unwrap(), "true");
+    assert_eq!(
+        result.attr("data-away").await.unwrap().unwrap(),
+        away.join(",")
+    );
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn the_heuristics_panel_equals_query_heuristics() {
+    let (session, c, _url) = open_page().await;
+    for k in [18, 3] {
+        new_puzzle_at(&c, k).await;
+        let position = shown(&c).await.1;
+        if k == 18 {
+            click(&c, Locator::Css("#heuristics-panel summary")).await;
+            click(&c, Locator::Id("show-manhattan")).await;
+        }
+        settle(&c).await;
+        let (out, _, ok) = query(&session, &["heuristics", &position, "--json"]);
+        assert!(ok);
+        let cli: Value = serde_json::from_str(&out).unwrap();
+        let rows = c
+            .execute(
+                "return [...document.querySelectorAll('#heuristics tbody tr')].map((r) => \
+                 [...r.cells].map((c) => c.textContent));",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let rows = rows.as_array().unwrap();
+        let expected = cli["heuristics"].as_array().unwrap();
+        assert_eq!(rows.len(), expected.len());
+        for (row, e) in rows.iter().zip(expected) {
+            let verdict = match e["admissible_here"].as_bool().unwrap() {
+                true => "admissible here".to_string(),
+                false => format!("overestimates by {}", e["overestimate"]),
+            };
+            let want = json!([
+                e["heuristic"],
+                e["h"].to_string(),
+                cli["distance"].to_string(),
+                verdict
+            ]);
+            assert_eq!(row, &want, "{position}");
+        }
+        // Each tile shows its part of the Manhattan distance.
+        let badges = c
+            .execute(
+                "return [...document.querySelectorAll('#board .tile')].map((t) => \
+                 [Number(t.dataset.cell), Number(t.parentElement.querySelector('.manhattan').textContent)]);",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let by_cell = cli["manhattan_by_cell"].as_array().unwrap();
+        for pair in badges.as_array().unwrap() {
+            let cell = pair[0].as_u64().unwrap() as usize;
+            assert_eq!(pair[1], by_cell[cell], "{position}, cell {cell}");
+        }
+    }
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn the_worksheets_answer_key_equals_query_solve() {
+    let (session, c, url) = open_page().await;
+    type_into(&c, "seed", "7").await;
+    type_into(&c, "count", "4").await;
+    slide(&c, "k", 15).await;
+    let link = c
+        .find(Locator::Id("worksheet"))
+        .await
+        .unwrap()
+        .attr("href")
+        .await
+        .unwrap()
+        .unwrap();
+    let (drawn, _, ok) = query(
+        &session,
+        &["random", "--distance", "15", "--count", "4", "--seed", "7"],
+    );
+    assert!(ok);
+    c.goto(&format!("{}{}", url.trim_end_matches('/'), link))
+        .await
+        .unwrap();
+    let rows = c
+        .execute(
+            "return [...document.querySelectorAll('#answer-key tbody tr')].map((r) => \
+             [...r.cells].map((c) => c.textContent));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let rows = rows.as_array().unwrap();
+    let starts: Vec<&str> = drawn.lines().collect();
+    assert_eq!(rows.len(), starts.len());
+    for (i, (row, start)) in rows.iter().zip(&starts).enumerate() {
+        let (out, _, ok) = query(&session, &["solve", start, "--json"]);
+        assert!(ok);
+        let solved: Value = serde_json::from_str(&out).unwrap();
+        let want = json!([
+            (i + 1).to_string(),
+            start,
+            solved["distance"].to_string(),
+            solved["moves"]
+        ]);
+        assert_eq!(row, &want);
+    }
+    // One drawing per puzzle, and the key on a page of its own in print.
+    let boards = c
+        .execute(
+            "return document.querySelectorAll('.puzzle svg.board').length;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(boards, json!(starts.len()));
+    let css = get(&url, "/worksheet.css");
+    assert!(css.contains("break-before: page"), "{css}");
+}
+
+/// axe-core's script, which `scripts/browser-tests.sh` installs from npm
+/// and names in `AXE_CORE_JS`; the page itself never loads it.
+fn axe_source() -> String {
+    let path = std::env::var("AXE_CORE_JS").expect(
+        "AXE_CORE_JS names axe.min.js: run scripts/browser-tests.sh, which installs axe-core",
+    );
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn the_page_passes_an_accessibility_check() {
+    let (_session, c, _url) = open_page().await;
+    // Every part of the page shown: a move, hints, changes, heuristics, a
+    // solution and a grade.
+    new_puzzle_at(&c, 8).await;
+    play_moves(&c, 1).await;
+    click(&c, Locator::Id("hint")).await;
+    click(&c, Locator::Id("show-changes")).await;
+    click(&c, Locator::Css("#heuristics-panel summary")).await;
+    click(&c, Locator::Id("show-manhattan")).await;
+    click_and_settle(&c, Locator::Id("show-solution")).await;
+    type_into(&c, "grade-moves", "UUUU").await;
+    click_and_settle(&c, Locator::Id("grade")).await;
+
+    // Tiles are named for what they are and can do.
+    let labels = c
+        .execute(
+            "return [...document.querySelectorAll('#board .tile.movable')].map((t) => \
+             [t.dataset.tile, t.getAttribute('aria-label')]);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    for pair in labels.as_array().unwrap() {
+        let (tile, label) = (pair[0].as_str().unwrap(), pair[1].as_str().unwrap());
+        let ways = ["up", "down", "left", "right"];
+        assert!(
+            ways.iter()
+                .any(|w| label.starts_with(&format!("tile {tile}, can move {w}"))),
+            "{label}"
+        );
+    }
+    // Every control shown is in the tab order.
+    let unreachable = c
+        .execute(
+            "return [...document.querySelectorAll('button, input, select, textarea, a[href], summary')]\
+             .filter((e) => e.offsetParent !== null && e.tabIndex < 0 && !e.closest('#board'))\
+             .map((e) => e.id || e.textContent);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(unreachable, json!([]));
+
+    let script = format!(
+        "const done = arguments[arguments.length - 1];\n{}\n\
+         axe.run(document, {{ resultTypes: ['violations'] }})\
+           .then((r) => done(r.violations.map((v) => ({{ id: v.id, impact: v.impact, help: v.help, \
+             nodes: v.nodes.map((n) => n.target.join(' ')) }}))))\
+           .catch((e) => done(String(e)));",
+        axe_source()
+    );
+    let violations = c.execute_async(&script, vec![]).await.unwrap();
+    let serious: Vec<&Value> = violations
+        .as_array()
+        .unwrap_or_else(|| panic!("axe failed: {violations}"))
+        .iter()
+        .filter(|v| matches!(v["impact"].as_str(), Some("serious" | "critical")))
+        .collect();
+    assert!(serious.is_empty(), "{serious:#?}");
+}

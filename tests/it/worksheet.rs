@@ -1,0 +1,182 @@
+//! `query random --worksheet FILE.html`: the page it writes (the answer
+//! key is `query solve`'s), written as every output is (atomically, never
+//! over a device, a pipe or a folder), and its refusals, which cost
+//! nothing and write nothing.
+
+use crate::util::{expect_refusal, json_answer, printed, temp_db};
+use std::path::Path;
+
+fn three_by_three() -> &'static crate::util::TempDb {
+    temp_db("3x3")
+}
+
+/// The answer key's rows: number, start, distance, moves.
+fn key_rows(html: &str) -> Vec<[String; 4]> {
+    let key = html.split("id=\"answer-key\"").nth(1).unwrap();
+    key.split("<tr><td>")
+        .skip(1)
+        .map(|row| {
+            let cells: Vec<String> = row
+                .split("</td>")
+                .take(4)
+                .map(|c| c.rsplit('>').next().unwrap().to_string())
+                .collect();
+            [
+                cells[0].clone(),
+                cells[1].clone(),
+                cells[2].clone(),
+                cells[3].clone(),
+            ]
+        })
+        .collect()
+}
+
+#[test]
+fn a_worksheet_holds_the_drawn_puzzles_and_query_solves_answers() {
+    let t = three_by_three();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("sheet.html");
+    let args = ["random", "--distance", "18", "--count", "5", "--seed", "3"];
+    let plain = printed(&t.path, &args, 0);
+    let mut with_sheet = args.to_vec();
+    with_sheet.extend(["--worksheet", file.to_str().unwrap()]);
+    // The positions are printed as without --worksheet.
+    assert_eq!(printed(&t.path, &with_sheet, 0), plain);
+    let html = std::fs::read_to_string(&file).unwrap();
+    let rows = key_rows(&html);
+    let starts: Vec<&str> = plain.lines().collect();
+    assert_eq!(rows.len(), 5);
+    for (i, (row, start)) in rows.iter().zip(&starts).enumerate() {
+        let solved = json_answer(&t.path, &["solve", start, "--json"]);
+        assert_eq!(row[0], (i + 1).to_string());
+        assert_eq!(row[1], *start);
+        assert_eq!(row[2], solved["distance"].to_string());
+        assert_eq!(row[3], solved["moves"].as_str().unwrap());
+        // One drawing per puzzle, named by its position.
+        assert!(
+            html.contains(&format!("aria-label=\"puzzle {}: {start}\"", i + 1)),
+            "{start}"
+        );
+    }
+    // A page of its own for the key on paper; the CSS is inside the file.
+    assert!(html.contains("<style>") && html.contains("break-before: page"));
+    assert!(!html.contains("<script"));
+    // Only the page is left in the folder: no temporary file.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    // Written again, it replaces the old page: the same seed, the same page.
+    printed(&t.path, &with_sheet, 0);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), html);
+}
+
+#[test]
+fn a_worksheet_is_refused_before_any_work_where_it_cannot_be_written() {
+    let t = three_by_three();
+    let dir = tempfile::tempdir().unwrap();
+    let at = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let sheet = |path: &str, count: &str| {
+        [
+            "random",
+            "--distance",
+            "10",
+            "--count",
+            count,
+            "--seed",
+            "1",
+            "--worksheet",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([path.to_string()])
+        .collect::<Vec<String>>()
+    };
+    let refuse = |args: Vec<String>, needles: &[&str]| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        expect_refusal(&t.path, &args, needles);
+    };
+    refuse(
+        sheet(&at("sheet.txt"), "3"),
+        &["a worksheet is an HTML page"],
+    );
+    refuse(sheet(&at("sheet"), "3"), &["give a name ending in .html"]);
+    refuse(
+        sheet(&at("sheet.html"), "1001"),
+        &["at most 1000 puzzles, not 1001"],
+    );
+    refuse(
+        sheet(&at("sheet.html"), "4294967295"),
+        &["at most 1000 puzzles"],
+    );
+    std::fs::create_dir(at("folder.html")).unwrap();
+    refuse(
+        sheet(&at("folder.html"), "3"),
+        &["is a folder, not a regular file"],
+    );
+    #[cfg(unix)]
+    {
+        let fifo = at("pipe.html");
+        assert!(std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success());
+        refuse(
+            sheet(&fifo, "3"),
+            &["named pipe (FIFO), not a regular file"],
+        );
+        // A link to a device is judged by what it points to.
+        std::os::unix::fs::symlink("/dev/null", at("null.html")).unwrap();
+        refuse(
+            sheet(&at("null.html"), "3"),
+            &["/dev/null is a device, not a regular file"],
+        );
+        // A link to a regular file stays a link, and its file gets the page.
+        std::fs::write(at("real.html"), "old").unwrap();
+        std::os::unix::fs::symlink(at("real.html"), at("link.html")).unwrap();
+        printed(
+            &t.path,
+            &sheet(&at("link.html"), "2")
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>(),
+            0,
+        );
+        assert!(std::fs::symlink_metadata(at("link.html"))
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(
+            key_rows(&std::fs::read_to_string(at("real.html")).unwrap()).len(),
+            2
+        );
+    }
+    // A name of 100,000 characters is refused, shown short.
+    let long = format!("{}.html", "x".repeat(100_000));
+    let out = crate::util::run_query(
+        &t.path,
+        &sheet(&at(&long), "3")
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+        2,
+    );
+    assert!(out.stderr.len() < 600, "{} bytes", out.stderr.len());
+    // Nothing was written by a refusal.
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let expected: &[&str] = if cfg!(unix) {
+        &[
+            "folder.html",
+            "link.html",
+            "null.html",
+            "pipe.html",
+            "real.html",
+        ]
+    } else {
+        &["folder.html"]
+    };
+    assert_eq!(names, expected);
+    assert!(!Path::new(&at("sheet.html")).exists());
+}
