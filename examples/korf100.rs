@@ -194,13 +194,14 @@ fn main() -> anyhow::Result<ExitCode> {
     let (wall, cpu, results) = best.expect("at least one run");
 
     let mut wrong = 0;
-    let (mut nodes, mut moves) = (0u64, 0usize);
+    let (mut nodes, mut expanded, mut moves) = (0u64, 0u64, 0usize);
     for (number, length, start, solution, time) in results {
         let solution = solution?;
         let ok =
             solution.moves.len() == length as usize && start.replay(&solution.moves) == Some(goal);
         wrong += !ok as u32;
         nodes += solution.nodes;
+        expanded += solution.expanded;
         moves += solution.moves.len();
         if args.verbose || !ok {
             println!(
@@ -215,7 +216,8 @@ fn main() -> anyhow::Result<ExitCode> {
     let count = instances.len() as f64;
     println!(
         "{} instances, partition {}{}, {} threads, {} mode: {moves} moves in all, \
-         {:.3} s wall, {:.2} s CPU (ratio {:.2}), {:.0} nodes per instance, {:.1} M nodes/s",
+         {:.3} s wall, {:.2} s CPU (ratio {:.2}), {:.0} nodes generated and {:.0} expanded per instance, \
+         {:.1} M nodes generated/s",
         instances.len(),
         args.partition,
         if db.uses_transpose() {
@@ -232,6 +234,7 @@ fn main() -> anyhow::Result<ExitCode> {
         cpu.as_secs_f64(),
         cpu.as_secs_f64() / wall.as_secs_f64(),
         nodes as f64 / count,
+        expanded as f64 / count,
         nodes as f64 / wall.as_secs_f64() / 1e6,
     );
     Ok(if wrong == 0 {

@@ -189,6 +189,7 @@ impl<B: AsRef<[u8]>> Database<B> {
             Kind::Complete(db) => Ok(Solution {
                 moves: db.solve(start, goal)?,
                 nodes: 0,
+                expanded: 0,
             }),
             Kind::Pattern(db) => Ok(db.set_serving(goal)?.solve_to(start, goal, options)?),
         }

@@ -10,7 +10,7 @@ use super::error::{SolveError, Stopped};
 use super::placement::PlacementRanker;
 use crate::puzzle::board::{Board, Move};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -46,6 +46,9 @@ pub struct Solution {
     /// nodes every thread generated, which vary from run to run: threads
     /// search ahead of where the sequential order would have stopped.
     pub nodes: u64,
+    /// Nodes expanded (whose children were generated) over all iterations,
+    /// counted as `nodes` is.
+    pub expanded: u64,
 }
 
 /// Nodes between checks of the deadline and the stop flags.
@@ -161,6 +164,20 @@ enum Stop {
     Solved,
 }
 
+/// The work of a walk: nodes generated and expanded.
+#[derive(Clone, Copy, Default)]
+struct Spent {
+    generated: u64,
+    expanded: u64,
+}
+
+impl std::ops::AddAssign for Spent {
+    fn add_assign(&mut self, other: Spent) {
+        self.generated += other.generated;
+        self.expanded += other.expanded;
+    }
+}
+
 /// A subtree left for a parallel iteration.
 struct Task {
     position: Position,
@@ -175,7 +192,7 @@ struct Walker<'p, 'a> {
     plan: &'p Plan<'a>,
     position: Position,
     path: Vec<Move>,
-    nodes: u64,
+    spent: Spent,
     next_check: u64,
     bound: u32,
     /// The smallest f above the bound seen: the next iteration's bound.
@@ -191,7 +208,7 @@ impl<'p, 'a> Walker<'p, 'a> {
             plan,
             position,
             path,
-            nodes: 0,
+            spent: Spent::default(),
             next_check: CHECK_EVERY,
             bound,
             next_bound: u32::MAX,
@@ -255,15 +272,16 @@ impl<'p, 'a> Walker<'p, 'a> {
         let plan = self.plan;
         let from = self.position.blank as usize & 15;
         let mut children = [Child::default(); 4];
+        self.spent.expanded += 1;
         let count = self.expand(from, last, &mut children);
         for child in &children[..count] {
-            if self.nodes >= self.next_check {
+            if self.spent.generated >= self.next_check {
                 self.next_check += CHECK_EVERY;
                 if let Some(stop) = self.stop() {
                     return Flow::Stopped(stop);
                 }
             }
-            self.nodes += 1;
+            self.spent.generated += 1;
             let (code, tile) = (child.code, child.tile as usize);
             let mut next = *estimate;
             let group = plan.group_of[tile];
@@ -369,10 +387,11 @@ pub(crate) fn ida_star<B: AsRef<[u8]>>(
         return Ok(Solution {
             moves: Vec::new(),
             nodes: 0,
+            expanded: 0,
         });
     }
     let mut bound = estimate.direct_sum.max(estimate.image_sum);
-    let mut nodes = 0u64;
+    let (mut nodes, mut expanded) = (0u64, 0u64);
     loop {
         if let Some(report) = options.on_bound {
             report(BoundReport { bound, nodes });
@@ -382,11 +401,18 @@ pub(crate) fn ida_star<B: AsRef<[u8]>>(
         } else {
             let mut walker = Walker::new(&plan, position, Vec::new(), bound);
             let flow = walker.walk(0, &estimate, 4);
-            (flow, walker.nodes, walker.next_bound, walker.path)
+            (flow, walker.spent, walker.next_bound, walker.path)
         };
-        nodes += spent;
+        nodes += spent.generated;
+        expanded += spent.expanded;
         match flow {
-            Flow::Found => return Ok(Solution { moves: path, nodes }),
+            Flow::Found => {
+                return Ok(Solution {
+                    moves: path,
+                    nodes,
+                    expanded,
+                })
+            }
             Flow::Stopped(Stop::Deadline) => return Err(Stopped::TimedOut { bound, nodes }.into()),
             Flow::Stopped(_) => return Err(Stopped::Cancelled { bound, nodes }.into()),
             Flow::Exhausted => {
@@ -409,9 +435,9 @@ fn iterate_in_parallel(
     position: Position,
     estimate: Estimate,
     bound: u32,
-) -> (Flow, u64, u32, Vec<Move>) {
+) -> (Flow, Spent, u32, Vec<Move>) {
     let wanted = TASKS_PER_THREAD * rayon::current_num_threads();
-    let mut nodes = 0;
+    let mut spent = Spent::default();
     let mut least_above = u32::MAX;
     let mut tasks = vec![Task {
         position,
@@ -420,23 +446,23 @@ fn iterate_in_parallel(
         last: 4,
         path: Vec::new(),
     }];
-    while tasks.len() < wanted && nodes < SPLIT_NODES && !tasks.is_empty() {
+    while tasks.len() < wanted && spent.generated < SPLIT_NODES && !tasks.is_empty() {
         let mut deeper = Vec::new();
         for task in tasks {
             let mut walker = Walker::new(plan, task.position, task.path, bound);
             walker.split_at = Some(task.depth + 1);
             let flow = walker.walk(task.depth, &task.estimate, task.last);
-            nodes += walker.nodes;
+            spent += walker.spent;
             least_above = least_above.min(walker.next_bound);
             if flow != Flow::Exhausted {
                 // Solved (or stopped) above the cut.
-                return (flow, nodes, least_above, walker.path);
+                return (flow, spent, least_above, walker.path);
             }
             deeper.append(&mut walker.tasks);
         }
         tasks = deeper;
     }
-    let spent = AtomicU64::new(nodes);
+    let spent = Mutex::new(spent);
     let next_bound = AtomicU32::new(least_above);
     let found: Mutex<Option<Vec<Move>>> = Mutex::new(None);
     let stopped: Mutex<Option<Stop>> = Mutex::new(None);
@@ -446,7 +472,7 @@ fn iterate_in_parallel(
         }
         let mut walker = Walker::new(plan, task.position, task.path, bound);
         let flow = walker.walk(task.depth, &task.estimate, task.last);
-        spent.fetch_add(walker.nodes, Relaxed);
+        *spent.lock().expect("no walker panics holding the lock") += walker.spent;
         next_bound.fetch_min(walker.next_bound, Relaxed);
         match flow {
             Flow::Found => {
@@ -462,13 +488,13 @@ fn iterate_in_parallel(
             }
         }
     });
-    let nodes = spent.into_inner();
+    let spent = spent.into_inner().expect("no walker panicked");
     let found = found.into_inner().expect("no walker panicked");
     let stopped = stopped.into_inner().expect("no walker panicked");
     match (found, stopped) {
-        (Some(path), _) => (Flow::Found, nodes, 0, path),
-        (None, Some(stop)) => (Flow::Stopped(stop), nodes, 0, Vec::new()),
-        (None, None) => (Flow::Exhausted, nodes, next_bound.into_inner(), Vec::new()),
+        (Some(path), _) => (Flow::Found, spent, 0, path),
+        (None, Some(stop)) => (Flow::Stopped(stop), spent, 0, Vec::new()),
+        (None, None) => (Flow::Exhausted, spent, next_bound.into_inner(), Vec::new()),
     }
 }
 

@@ -15,7 +15,7 @@ use npuzzle::pattern::{
     UNREACHED,
 };
 use npuzzle::raw::{entry, Ranker};
-use npuzzle::{tables::build_table, Board, Cell, Shape};
+use npuzzle::{tables::build_table, Board, Cell, Move, Shape};
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
 use std::collections::{HashMap, VecDeque};
@@ -202,6 +202,90 @@ fn goals_in_other_corners_and_with_other_labels_are_solved() {
         db.solve(&swapped, &SolveOptions::default()),
         Err(SolveError::Unsolvable(_))
     ));
+}
+
+/// Nodes (generated, expanded) of a plain recursive IDA* that reads the
+/// transposed lookup only where the direct one does not prune, as the
+/// library does; children in the order of `Move::ALL`.
+fn plain_ida_counts(db: &PatternDb<Vec<u8>>, start: &Board, goal: &Board) -> (u64, u64) {
+    fn walk(
+        db: &PatternDb<Vec<u8>>,
+        board: &Board,
+        goal: &Board,
+        depth: u32,
+        bound: u32,
+        back: Option<Move>,
+        counts: &mut (u64, u64, u32),
+    ) -> bool {
+        counts.1 += 1;
+        for m in Move::ALL {
+            let Some(child) = board.apply(m).filter(|_| Some(m) != back) else {
+                continue;
+            };
+            counts.0 += 1;
+            let mut f = depth + 1 + db.additive(&child);
+            if f <= bound {
+                f = depth + 1 + db.heuristic(&child);
+            }
+            if f > bound {
+                counts.2 = counts.2.min(f);
+                continue;
+            }
+            if child == *goal
+                || walk(
+                    db,
+                    &child,
+                    goal,
+                    depth + 1,
+                    bound,
+                    Some(m.opposite()),
+                    counts,
+                )
+            {
+                return true;
+            }
+        }
+        false
+    }
+    let (mut generated, mut expanded) = (0, 0);
+    let mut bound = db.heuristic(start);
+    loop {
+        let mut counts = (0, 0, u32::MAX);
+        let found = walk(db, start, goal, 0, bound, None, &mut counts);
+        generated += counts.0;
+        expanded += counts.1;
+        if found {
+            return (generated, expanded);
+        }
+        bound = counts.2;
+    }
+}
+
+#[test]
+fn nodes_generated_and_expanded_match_a_plain_search() {
+    let shape = Shape::THREE_BY_THREE;
+    let goal = Board::goal(shape);
+    let db = PatternDb::build(Partition::named(shape, "4-4").unwrap(), &|_, _| {}).unwrap();
+    let truth = plain_bfs(3, 3, &cells_of(&goal));
+    let mut positions: Vec<&Vec<u8>> = truth.keys().filter(|c| truth[*c] > 0).collect();
+    positions.sort();
+    let mut rng = StdRng::seed_from_u64(22);
+    for cells in positions.choose_multiple(&mut rng, 60) {
+        let start = board_of(shape, cells);
+        let solution = db.solve(&start, &SolveOptions::default()).unwrap();
+        let (generated, expanded) = plain_ida_counts(&db, &start, &goal);
+        assert_eq!(
+            (solution.nodes, solution.expanded),
+            (generated, expanded),
+            "{start:?}"
+        );
+        assert!(solution.expanded < solution.nodes);
+    }
+    // One move from the goal: the start is the only node expanded.
+    let near = goal.apply(Move::Up).unwrap();
+    let solution = db.solve(&near, &SolveOptions::default()).unwrap();
+    assert_eq!(solution.moves.len(), 1);
+    assert_eq!(solution.expanded, 1);
 }
 
 #[test]
