@@ -5,7 +5,7 @@
 # position, and exits non-zero if a length differs from the published 80.
 #
 # Usage: scripts/hardest.sh [DB]   (a 4x4 pattern database; without one,
-# the default 7-8 file is built into a temporary folder: minutes, 3.6 GB)
+# the default 7-8 file is built into a temporary folder: minutes, 1.5 GB)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=tests/data/hardest4x4.txt

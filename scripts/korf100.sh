@@ -7,7 +7,7 @@
 # any mismatch. A few minutes on 2 cores (most of it the release build).
 #
 # Usage: scripts/korf100.sh [PARTITION]   (6-6-3 by default; 7-8 takes
-# minutes to build and 3.6 GB of memory)
+# minutes to build and 1.5 GB of memory)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 partition="${1:-6-6-3}"

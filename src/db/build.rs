@@ -193,7 +193,7 @@ pub enum BuildError {
 /// Builds what `plan` says and writes it to `path`, replacing it
 /// atomically. Each table is written to the file as soon as it is built
 /// and then dropped, so memory holds one table (or one pattern table's
-/// search: 7 bytes per placement, 3.6 GB for 7-8's 8-tile pattern) at a
+/// search: 3 bytes per placement, 1.5 GB for 7-8's 8-tile pattern) at a
 /// time; small boards' complete tables are built side by side.
 /// `on_progress(i, progress)` hears each distance of table `i`, counted in
 /// file order.
