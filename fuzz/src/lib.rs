@@ -28,7 +28,8 @@ pub const SHAPES: [(usize, usize); 12] = [
 /// writes, without a file.
 pub fn database_bytes(shape: Shape, blanks: &[usize]) -> Vec<u8> {
     let mut tables: Vec<Table> = Vec::new();
-    let built = build_each(shape, blanks, default_paths(shape), &|_, _| {}, |t| {
+    let stm = npuzzle::Metric::SingleTile;
+    let built = build_each(shape, blanks, stm, default_paths(shape, stm), &|_, _| {}, |t| {
         tables.push(t);
         Ok::<(), Infallible>(())
     });

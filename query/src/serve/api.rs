@@ -10,7 +10,9 @@
 //! | `/api/histogram` | `histogram --json`                              |
 //!
 //! Parameters take the command line's names: `board` (`3x3` by default),
-//! `start`, `goal`, `distance`, `count`, `seed`. Every answer but a 200 is
+//! `metric` (`stm` by default; `mtm` answers from a multi-tile database,
+//! `data/RxC-mtm.db`, in its notation), `start`, `goal`, `distance`,
+//! `count`, `seed`. Every answer but a 200 is
 //! `{"error": "…"}`: 400 (a bad parameter), 404 (no such board, table or
 //! page, or complete tables needed where a pattern database is served), 405
 //! (a method other than GET), 408 (no answer in time), 413 and 414 (a body or
@@ -35,7 +37,7 @@ use axum::routing::get;
 use axum::Router;
 use npuzzle::analysis::{parse_distances, Histogram, Sample, SampleError};
 use npuzzle::io::Answer;
-use npuzzle::{AnswerError, Board, Shape, Unsolvable};
+use npuzzle::{AnswerError, Board, Metric, Shape, Unsolvable};
 use serde::Serialize;
 use serde_json::json;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -295,6 +297,7 @@ struct Params {
     distance: Option<String>,
     count: Option<String>,
     seed: Option<String>,
+    metric: Option<String>,
 }
 
 /// The parameters as a handler's argument: a query string that does not
@@ -326,15 +329,36 @@ impl Params {
         }
     }
 
-    /// The database for the board size asked for.
+    /// How moves are counted (`stm` by default).
+    fn metric(&self) -> Result<Metric, ApiError> {
+        match &self.metric {
+            None => Ok(Metric::SingleTile),
+            Some(text) => text
+                .parse::<Metric>()
+                .map_err(|e| ApiError::bad(format!("bad metric: {e}"))),
+        }
+    }
+
+    /// The database for the board size and metric asked for.
     fn db<'a>(&self, boards: &'a Boards) -> Result<&'a Db, ApiError> {
-        let shape = self.shape()?;
-        boards.get(shape).ok_or_else(|| {
-            let served: Vec<String> = boards.iter().map(|s| s.shape.to_string()).collect();
+        let (shape, metric) = (self.shape()?, self.metric()?);
+        boards.get(shape, metric).ok_or_else(|| {
+            let served: Vec<String> = boards
+                .iter()
+                .map(|s| match s.metric() {
+                    Metric::SingleTile => s.shape.to_string(),
+                    Metric::MultiTile => format!("{} {}", s.shape, s.metric()),
+                })
+                .collect();
+            let (what, flag) = match metric {
+                Metric::SingleTile => (String::new(), String::new()),
+                Metric::MultiTile => (format!(" {metric}"), format!(" --metric {metric}")),
+            };
             ApiError::new(
                 StatusCode::NOT_FOUND,
                 format!(
-                    "no {shape} database is served (served: {}); build one with build-db --board {shape}",
+                    "no {shape}{what} database is served (served: {}); build one with build-db \
+                     --board {shape}{flag}",
                     served.join(", ")
                 ),
             )
@@ -366,10 +390,24 @@ fn board(text: &str, shape: Shape, what: &str) -> Result<Board, ApiError> {
 /// `/api/boards`: every board served, its kind, its default goal and the
 /// goal blank cells it answers; and how long a search may take.
 fn boards_json(boards: &Boards, timeout: Duration) -> Served<'_> {
-    let list = boards.iter().map(|s| {
+    // One entry per board, from its first file (single-tile before
+    // multi-tile), listing every metric served.
+    let mut firsts: Vec<&super::boards::Served> = Vec::new();
+    for s in boards.iter() {
+        if !firsts.iter().any(|f| f.shape == s.shape) {
+            firsts.push(s);
+        }
+    }
+    let list = firsts.into_iter().map(|s| {
         let shape = s.shape;
         let goal = Board::goal(shape);
+        let metrics = boards
+            .iter()
+            .filter(|o| o.shape == shape)
+            .map(|o| o.metric().name())
+            .collect();
         ServedBoard {
+            metrics,
             board: shape.to_string(),
             kind: kind::kind(&s.db),
             partition: kind::partition(&s.db),
@@ -398,10 +436,12 @@ struct Served<'a> {
     boards: Vec<ServedBoard<'a>>,
 }
 
-/// One board served.
+/// One board served; its other fields are those of the first metric in
+/// `metrics` (`stm` where served).
 #[derive(Serialize)]
 struct ServedBoard<'a> {
     board: String,
+    metrics: Vec<&'static str>,
     kind: npuzzle::report::Kind,
     partition: Option<&'a str>,
     rows: usize,
@@ -431,14 +471,17 @@ impl Drop for CancelOnDrop {
 /// which must not stall the threads that serve other requests.
 async fn searching<T: Send + 'static>(
     server: &Shared,
-    shape: Shape,
+    (shape, metric): (Shape, Metric),
     work: impl FnOnce(&Db, &Budget) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
     let cancel = Arc::new(AtomicBool::new(false));
     let _cancel_on_drop = CancelOnDrop(cancel.clone());
     let server = server.clone();
     tokio::task::spawn_blocking(move || {
-        let db = server.boards.get(shape).expect("checked by the caller");
+        let db = server
+            .boards
+            .get(shape, metric)
+            .expect("checked by the caller");
         let budget = Budget {
             deadline: Instant::now() + server.timeout,
             cancel: &cancel,
@@ -453,9 +496,10 @@ async fn searching<T: Send + 'static>(
 /// `/api/solve` and `/api/distance`: `solve --json`'s object (with `nodes`
 /// where a search ran, as the command line prints it for pattern files).
 async fn solve(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
-    let shape = p.db(&server.boards)?.shape();
+    let db = p.db(&server.boards)?;
+    let (shape, metric) = (db.shape(), db.metric());
     let (start, goal) = (p.start(shape)?, p.goal(shape)?);
-    let answer = searching(&server, shape, move |db, budget| {
+    let answer = searching(&server, (shape, metric), move |db, budget| {
         kind::answer(db, &start, &goal, budget)
     })
     .await?;
@@ -465,9 +509,10 @@ async fn solve(State(server): State<Shared>, p: Params) -> Result<Response, ApiE
 /// `/api/moves`: the distance of `start`, and each legal move with the
 /// tile it slides and the distance it leads to.
 async fn moves(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
-    let shape = p.db(&server.boards)?.shape();
+    let db = p.db(&server.boards)?;
+    let (shape, metric) = (db.shape(), db.metric());
     let (start, goal) = (p.start(shape)?, p.goal(shape)?);
-    let (distance, around) = searching(&server, shape, move |db, budget| {
+    let (distance, around) = searching(&server, (shape, metric), move |db, budget| {
         kind::neighbours(db, &start, &goal, budget)
     })
     .await?;
@@ -514,7 +559,8 @@ struct MoveTo {
 /// `distance`, positions drawn uniformly from every one that reaches the
 /// goal, on any board: what a pattern database can offer.
 async fn random(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
-    let shape = p.db(&server.boards)?.shape();
+    let db = p.db(&server.boards)?;
+    let (shape, metric) = (db.shape(), db.metric());
     let goal = p.goal(shape)?;
     let distances = match p.distance.as_deref() {
         None => None,
@@ -547,7 +593,7 @@ async fn random(State(server): State<Shared>, p: Params) -> Result<Response, Api
         kind::check_goal(p.db(&server.boards)?, &goal)?;
         return json_ok(&Sample::uniform(&goal, count, seed));
     };
-    let drawn = searching(&server, shape, move |db, _| {
+    let drawn = searching(&server, (shape, metric), move |db, _| {
         let db = kind::complete(db, "drawing positions at a given distance")?;
         let target = db
             .goal_table(&goal)

@@ -38,6 +38,7 @@ fn files() -> &'static Files {
             let path = dir.path().join(name);
             let plan = npuzzle::Plan::Complete {
                 shape,
+                metric: npuzzle::Metric::SingleTile,
                 blanks: blanks.to_vec(),
                 paths: true,
             };
