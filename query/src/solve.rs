@@ -8,7 +8,7 @@ use memmap2::Mmap;
 use npuzzle::analysis::ShortestSolutions;
 use npuzzle::io::Answer;
 use npuzzle::pattern::{BoundReport, SolveOptions, Stopped};
-use npuzzle::{rules::slides, AnswerError, Board, Database, Metric, Move};
+use npuzzle::{AnswerError, Board, Database, Metric, Move};
 use serde::Serialize;
 use std::io::{self, IsTerminal, Write};
 use std::time::{Duration, Instant};
@@ -162,7 +162,7 @@ fn write_text(
     }
     let width = count.to_string().len();
     let mut board = *start;
-    for (i, (m, cells)) in slides(moves).enumerate() {
+    for (i, (m, cells)) in metric.moves_of(moves).enumerate() {
         let mut tiles = Vec::with_capacity(cells);
         for _ in 0..cells {
             tiles.push(

@@ -69,6 +69,15 @@ impl Metric {
         }
     }
 
+    /// A solution's moves in this metric, each as its direction and the
+    /// tiles it moves: one at a time under STM, its [`slides`] under MTM.
+    pub fn moves_of(self, moves: &[Move]) -> impl Iterator<Item = (Move, usize)> + '_ {
+        let multi = self == Metric::MultiTile;
+        moves
+            .chunk_by(move |a, b| multi && a == b)
+            .map(|run| (run[0], run.len()))
+    }
+
     /// A solution's moves as this metric writes them: `ULDR` under STM,
     /// `U3 L R2` under MTM.
     pub fn notation(self, moves: &[Move]) -> String {
@@ -141,6 +150,11 @@ mod tests {
         assert_eq!(Metric::MultiTile.length(&m), 3);
         assert_eq!(Metric::SingleTile.length(&m), 6);
         assert_eq!(Metric::SingleTile.notation(&m), "UUULRR");
+        assert_eq!(Metric::SingleTile.moves_of(&m).count(), 6);
+        assert_eq!(
+            Metric::MultiTile.moves_of(&m).collect::<Vec<_>>(),
+            [(Move::Up, 3), (Move::Left, 1), (Move::Right, 2)]
+        );
         assert_eq!(slide_notation(&[]), "");
     }
 
