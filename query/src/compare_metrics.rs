@@ -52,7 +52,7 @@ pub fn run(
     let other = crate::open_database(&other_location, shape, Some(shape), Some(other_metric))
         .with_context(|| {
             format!(
-                "compare-metrics needs {} as well as {}",
+                "compare-metrics needs a {} database as well as {}",
                 crate::metric_words(other_metric),
                 location.path.display()
             )

@@ -16,9 +16,9 @@ use npuzzle::{Board, Database, Metric, Move, Shape};
 use slidy::algorithm::algorithm::Algorithm;
 use slidy::algorithm::direction::Direction;
 use slidy::algorithm::metric::Mtm;
+use slidy::puzzle::label::label::RowGrids;
 use slidy::puzzle::{puzzle::Puzzle, size::Size};
 use slidy::solver::small::solver::Solver as SmallSolver;
-use slidy::solver::solver::Solver as _;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -38,6 +38,11 @@ struct Args {
     count34: usize,
     #[arg(long, default_value_t = 26)]
     seed: u64,
+    /// Read each database file into memory (as slidy holds its tables)
+    /// instead of mapping it: setup then reads the whole file, and no solve
+    /// waits for a page of the file to be mapped.
+    #[arg(long)]
+    read: bool,
 }
 
 /// One side's times: setup, then all the solves.
@@ -50,11 +55,26 @@ struct Timed {
 fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     let three: Shape = "3x3".parse()?;
-    compare(three, &args.db3, args.count3, args.seed, SmallSolver::<3, 3, 9, Mtm>::new)?;
+    let (seed, read) = (args.seed, args.read);
+    compare(
+        three,
+        &args.db3,
+        args.count3,
+        seed,
+        read,
+        SmallSolver::<3, 3, 9, Mtm>::new,
+    )?;
     if let Some(db34) = &args.db34 {
         let shape: Shape = "3x4".parse()?;
         // slidy's Puzzle<W, H> is W columns by H rows.
-        compare(shape, db34, args.count34, args.seed, SmallSolver::<4, 3, 12, Mtm>::new)?;
+        compare(
+            shape,
+            db34,
+            args.count34,
+            seed,
+            read,
+            SmallSolver::<4, 3, 12, Mtm>::new,
+        )?;
     }
     Ok(())
 }
@@ -64,10 +84,11 @@ fn compare<S>(
     db: &PathBuf,
     count: usize,
     seed: u64,
+    read: bool,
     make_slidy: impl FnOnce() -> S,
 ) -> anyhow::Result<()>
 where
-    S: slidy::solver::solver::Solver<Puzzle>,
+    S: slidy::solver::solver::Solver<Puzzle, u8, RowGrids, (), Mtm>,
 {
     let goal = Board::goal(shape);
     let starts: Vec<Board> = Sample::uniform(&goal, count, seed)
@@ -78,7 +99,13 @@ where
 
     // npuzzle: open the file, then one lookup per position, on this thread.
     let (began, cpu) = (Instant::now(), ThreadTime::now());
-    let database = Database::open(db).with_context(|| db.display().to_string())?;
+    let database = if read {
+        let bytes = std::fs::read(db).with_context(|| db.display().to_string())?;
+        Database::from_bytes(Bytes::Read(bytes))?
+    } else {
+        let mapped = Database::open(db).with_context(|| db.display().to_string())?;
+        Database::from_bytes(Bytes::Mapped(Box::new(mapped)))?
+    };
     if database.metric() != Metric::MultiTile || database.shape() != shape {
         bail!("{} is not a {shape} multi-tile database", db.display());
     }
@@ -146,6 +173,21 @@ where
         slidy.solving.as_secs_f64() / npuzzle.solving.as_secs_f64()
     );
     Ok(())
+}
+
+/// A database's bytes: read into memory, or a mapped file's.
+enum Bytes {
+    Read(Vec<u8>),
+    Mapped(Box<Database>),
+}
+
+impl AsRef<[u8]> for Bytes {
+    fn as_ref(&self) -> &[u8] {
+        match self {
+            Bytes::Read(bytes) => bytes,
+            Bytes::Mapped(db) => db.bytes(),
+        }
+    }
 }
 
 /// slidy's puzzle of the same cells: its solved state is npuzzle's default
