@@ -248,9 +248,10 @@ impl<'a> GoalTable<'a> {
     #[inline(never)]
     fn resolve(&self, rank: u32, field: u8) -> Result<u32, AnswerError> {
         let mut position = self.ranker.cursor_at(rank);
+        let mut e = self.entries[rank as usize];
         for _ in 0..field {
             let from = position.rank();
-            toward_goal(&self.ranker, self.entries, &mut position, self.longest)
+            (_, _, e) = toward_goal(&self.ranker, self.entries, &mut position, e, self.longest)
                 .ok_or(AnswerError::Corrupt { rank: from })?;
         }
         if position == self.goal_cursor {
@@ -368,13 +369,20 @@ impl<'a> GoalTable<'a> {
         moves: &mut Vec<Move>,
     ) -> Result<u32, AnswerError> {
         let total = self.distance_at(position.rank())?;
+        let mut e = self.entries[position.rank() as usize];
         moves.reserve(total as usize);
         // Each step must land on the next distance field down, modulo 63.
         for _ in 0..total {
             let rank = position.rank();
-            let (m, cells) = toward_goal(&self.ranker, self.entries, &mut position, self.longest)
-                .ok_or(AnswerError::Corrupt { rank })?;
-            moves.extend(std::iter::repeat_n(self.move_from_table(m), cells));
+            let (m, cells, landed) =
+                toward_goal(&self.ranker, self.entries, &mut position, e, self.longest)
+                    .ok_or(AnswerError::Corrupt { rank })?;
+            e = landed;
+            if cells == 1 {
+                moves.push(self.move_from_table(m));
+            } else {
+                moves.extend(std::iter::repeat_n(self.move_from_table(m), cells));
+            }
         }
         if position != self.goal_cursor {
             return Err(AnswerError::Corrupt {

@@ -172,6 +172,16 @@ fn for_each_child(
     longest: usize,
     mut visit: impl FnMut(&Cursor, Move),
 ) {
+    // Single tiles apart: the hot loop of every single-tile build, kept
+    // free of the slides' inner loop.
+    if longest == 1 {
+        for m in moves_out(entry, distance, longest) {
+            if let Some(child) = ranker.step(position, m) {
+                visit(&child, m);
+            }
+        }
+        return;
+    }
     for m in moves_out(entry, distance, longest) {
         let mut child = *position;
         for _ in 0..longest {
@@ -413,7 +423,7 @@ mod tests {
                     if d > 0 {
                         let mut next = ranker.cursor_at(rank as u32);
                         let longest = metric.longest_slide(shape);
-                        let landed = toward_goal(&ranker, &bitsets.entries, &mut next, longest);
+                        let landed = toward_goal(&ranker, &bitsets.entries, &mut next, b, longest);
                         assert!(
                             landed.is_some(),
                             "{size} {metric} blank {blank} rank {rank}"

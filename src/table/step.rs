@@ -12,30 +12,36 @@ use crate::puzzle::board::Move;
 use crate::table::entry;
 use crate::table::rank::{Cursor, Ranker};
 
-/// Moves `position` one move toward the goal along its stored direction,
-/// by at most `longest` cells (1 under the single-tile metric), and
-/// returns the direction and the cells moved. `None` when the slide leaves
-/// the board or never lands on the distance field one less than the
-/// position's: a damaged table.
+/// Moves `position`, whose entry is `entry`, one move toward the goal
+/// along its stored direction, by at most `longest` cells (1 under the
+/// single-tile metric), and returns the direction, the cells moved and the
+/// entry it lands on (the next step's, so that a walk reads each entry
+/// once). `None` when the slide leaves the board or never lands on the
+/// distance field one less than the position's: a damaged table.
 #[inline(always)]
 pub fn toward_goal(
     ranker: &Ranker,
     entries: &[u8],
     position: &mut Cursor,
+    entry: u8,
     longest: usize,
-) -> Option<(Move, usize)> {
-    let e = entries[position.rank() as usize];
-    let m = entry::next_move(e);
-    let target = entry::distance_field(e)
+) -> Option<(Move, usize, u8)> {
+    let m = entry::next_move(entry);
+    let target = entry::distance_field(entry)
         .checked_sub(1)
         .unwrap_or(entry::MODULUS as u8 - 1);
-    for cells in 1..=longest {
+    let mut cells = 0;
+    loop {
         if !ranker.advance(position, m) {
             return None;
         }
-        if entry::distance_field(entries[position.rank() as usize]) == target {
-            return Some((m, cells));
+        cells += 1;
+        let landed = entries[position.rank() as usize];
+        if entry::distance_field(landed) == target {
+            return Some((m, cells, landed));
+        }
+        if cells >= longest {
+            return None;
         }
     }
-    None
 }
