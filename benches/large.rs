@@ -24,6 +24,7 @@ fn three_by_four_db() -> (Option<tempfile::TempDir>, CompleteTables<memmap2::Mma
     let path = dir.path().join("3x4.db");
     let plan = Plan::Complete {
         shape,
+        metric: npuzzle::Metric::SingleTile,
         blanks: vec![shape.cells() - 1],
         paths: false,
     };

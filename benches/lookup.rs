@@ -21,6 +21,7 @@ fn three_by_three_db(
     let path = dir.path().join("3x3.db");
     let plan = npuzzle::Plan::Complete {
         shape,
+        metric: npuzzle::Metric::SingleTile,
         blanks: blanks.to_vec(),
         paths,
     };
@@ -125,7 +126,8 @@ fn benches(c: &mut Criterion) {
     c.bench_function("build all nine 3x3 tables with their path tables", |b| {
         b.iter(|| {
             let mut tables = Vec::new();
-            let built = build_each(shape, black_box(&nine), true, &|_, _| {}, |table| {
+            let stm = npuzzle::Metric::SingleTile;
+            let built = build_each(shape, black_box(&nine), stm, true, &|_, _| {}, |table| {
                 tables.push(table);
                 Ok::<(), Infallible>(())
             });
@@ -133,7 +135,15 @@ fn benches(c: &mut Criterion) {
         })
     });
     c.bench_function("build one 3x3 table with its path table", |b| {
-        b.iter(|| build_table_reporting(shape, black_box(8), true, &|_| {}))
+        b.iter(|| {
+            build_table_reporting(
+                shape,
+                black_box(8),
+                npuzzle::Metric::SingleTile,
+                true,
+                &|_| {},
+            )
+        })
     });
 }
 

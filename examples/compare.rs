@@ -144,6 +144,7 @@ fn compare() -> Result<(), String> {
     let blanks: Vec<usize> = (0..shape.cells()).collect();
     let plan = Plan::Complete {
         shape,
+        metric: npuzzle::Metric::SingleTile,
         blanks,
         paths: true,
     };

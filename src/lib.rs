@@ -9,13 +9,13 @@
 //!
 //! ```
 //! use npuzzle::pattern::SolveOptions;
-//! use npuzzle::{build, parse_board, Database, Plan, Shape};
+//! use npuzzle::{build, parse_board, Database, Metric, Plan, Shape};
 //!
 //! let shape: Shape = "2x3".parse()?;
 //! let dir = tempfile::tempdir()?;
 //! let path = dir.path().join("2x3.db");
 //! let every_goal = (0..shape.cells()).collect();
-//! let plan = Plan::Complete { shape, blanks: every_goal, paths: false };
+//! let plan = Plan::Complete { shape, blanks: every_goal, metric: Metric::SingleTile, paths: false };
 //! build(&path, &plan, &|_, _| {})?;
 //!
 //! let db = Database::open(&path)?;
@@ -65,15 +65,18 @@ pub use db::goal_table::GoalTable;
 pub use db::patterns::PatternTables;
 pub use puzzle::board::{Board, Move};
 pub use puzzle::cell::Cell;
+pub use puzzle::metric::Metric;
 pub use puzzle::parse::parse_board;
 pub use puzzle::shape::Shape;
 pub use puzzle::solvability::Unsolvable;
 
 /// The rules of boards beyond the core types: solvability, the board's
-/// symmetries, sets of cells, the parser's errors and the size limits.
+/// symmetries, sets of cells, the metrics' notation, the parser's errors
+/// and the size limits.
 pub mod rules {
     pub use crate::puzzle::board::{move_string, BoardError};
     pub use crate::puzzle::cell::Cells;
+    pub use crate::puzzle::metric::{slide_notation, slides, Metric, MetricError};
     pub use crate::puzzle::parse::{excerpt, ParseError};
     pub use crate::puzzle::shape::{ShapeError, MAX_CELLS, MAX_TABLE_CELLS};
     pub use crate::puzzle::solvability;
@@ -95,8 +98,8 @@ pub mod files {
     pub use crate::db::format::write::write_database;
     pub use crate::db::format::{Header, PathTableInfo, TableAt, TableInfo};
     pub use crate::db::locate::{
-        default_output, locate, locate_unnamed, user_data_dir, user_data_path, Location, Origin,
-        DB_ENV,
+        default_output, file_name, locate, locate_unnamed, user_data_dir, user_data_path, Location,
+        Origin, DB_ENV,
     };
     pub use crate::db::patterns::Section;
     pub use crate::db::replace::ReplaceError;
@@ -130,4 +133,5 @@ pub mod raw {
     };
     pub use crate::table::path_table;
     pub use crate::table::rank::{Cursor, Ranked, Ranker};
+    pub use crate::table::step::toward_goal;
 }

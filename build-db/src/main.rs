@@ -9,7 +9,7 @@ use npuzzle::pattern::Partition;
 use npuzzle::{
     build, files::default_output, files::user_data_path, parse_board, rules::MAX_TABLE_CELLS,
     tables::all_goals, tables::default_blanks, tables::default_paths, tables::BuildProgress,
-    tables::Built, tables::PATHS_MAX_CELLS, Cell, Plan, Shape,
+    tables::Built, tables::PATHS_MAX_CELLS, Cell, Metric, Plan, Shape,
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -27,6 +27,10 @@ use std::time::{Duration, Instant};
 /// Boards of 13 to 16 cells (4x4, 3x5, 5x3 …) get pattern databases
 /// instead: tables of a few tiles each, whose sum bounds the distance from
 /// below, for `query` to solve with IDA*. `--partition` chooses the tiles.
+///
+/// `--metric mtm` counts a slide of 1 to k tiles in a line as one move
+/// (boards of up to 12 cells, written to data/RxC-mtm.db, without path
+/// tables).
 #[derive(Parser)]
 #[command(version)]
 struct Args {
@@ -39,8 +43,13 @@ struct Args {
     /// [default on 4x4: 7-8; on 3x5 and 5x3: 7-7].
     #[arg(long, value_name = "NAME", conflicts_with_all = ["goal", "blank", "every_blank", "paths", "no_paths"])]
     partition: Option<String>,
+    /// How moves are counted: stm (one tile per move) or mtm (a slide of 1 to k tiles in a
+    /// line is one move; boards of up to 12 cells).
+    #[arg(long, default_value = "stm", value_name = "METRIC", value_parser = str::parse::<Metric>, conflicts_with = "partition")]
+    metric: Metric,
     /// Where to write the database (missing folders are made; a symbolic link is followed)
-    /// [default: data/RxC.db inside a checkout of npuzzle, else the per-user data folder].
+    /// [default: data/RxC.db (data/RxC-mtm.db for mtm) inside a checkout of npuzzle, else
+    /// the per-user data folder].
     #[arg(long, value_name = "PATH")]
     out: Option<PathBuf>,
     /// Write to the per-user data folder ($XDG_DATA_HOME/npuzzle or the platform's
@@ -103,6 +112,15 @@ fn run(args: &Args) -> anyhow::Result<()> {
              (--all-goals: one set of tables per class of goal blank cells)"
         );
     }
+    if args.metric != Metric::SingleTile && shape.cells() > MAX_TABLE_CELLS {
+        bail!(
+            "--metric {}: multi-tile tables are built for boards of up to {MAX_TABLE_CELLS} cells; \
+             a {shape} board has {} and gets a pattern database, which npuzzle builds in \
+             single-tile moves only (leave out --metric)",
+            args.metric,
+            shape.cells()
+        );
+    }
     if args.partition.is_some() || shape.cells() > MAX_TABLE_CELLS {
         return run_patterns(args);
     }
@@ -110,6 +128,7 @@ fn run(args: &Args) -> anyhow::Result<()> {
     let plan = Plan::Complete {
         shape,
         blanks: chosen_blanks(args)?,
+        metric: args.metric,
         paths,
     };
     let path = output_path(args)?;
@@ -123,10 +142,14 @@ fn run(args: &Args) -> anyhow::Result<()> {
         .map(|&b| cell_name(shape, b))
         .collect();
     println!(
-        "built {}: {shape} board, {} table{} (blank at {}){}, {} positions, max distance {}, \
+        "built {}: {shape} board, {} {}table{} (blank at {}){}, {} positions, max distance {}, \
          {:.1} ms ({:.1} ms searching), {} bytes",
         path.display(),
         built.goal_blanks.len(),
+        match args.metric {
+            Metric::SingleTile => "",
+            Metric::MultiTile => "multi-tile ",
+        },
         if built.goal_blanks.len() == 1 {
             ""
         } else {
@@ -200,9 +223,9 @@ fn run_patterns(args: &Args) -> anyhow::Result<()> {
 fn output_path(args: &Args) -> anyhow::Result<PathBuf> {
     Ok(match &args.out {
         Some(p) => p.clone(),
-        None if args.user => user_data_path(args.board)
+        None if args.user => user_data_path(args.board, args.metric)
             .context("--user: this system has no home folder to hold a per-user data folder")?,
-        None => default_output(args.board).path,
+        None => default_output(args.board, args.metric).path,
     })
 }
 
@@ -259,7 +282,14 @@ fn chosen_paths(args: &Args) -> anyhow::Result<bool> {
             shape.positions()
         );
     }
-    Ok(args.paths || (default_paths(shape) && !args.no_paths))
+    if args.paths && args.metric != Metric::SingleTile {
+        bail!(
+            "--paths: path tables hold single-tile solutions; multi-tile tables have none (a \
+             solution cut after 32 single-tile moves could stop inside a slide). Multi-tile \
+             tables solve move by move."
+        );
+    }
+    Ok(args.paths || (default_paths(shape, args.metric) && !args.no_paths))
 }
 
 /// A cell written `ROW,COL`, both counted from 1.

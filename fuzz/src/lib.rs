@@ -28,10 +28,18 @@ pub const SHAPES: [(usize, usize); 12] = [
 /// writes, without a file.
 pub fn database_bytes(shape: Shape, blanks: &[usize]) -> Vec<u8> {
     let mut tables: Vec<Table> = Vec::new();
-    let built = build_each(shape, blanks, default_paths(shape), &|_, _| {}, |t| {
-        tables.push(t);
-        Ok::<(), Infallible>(())
-    });
+    let stm = npuzzle::Metric::SingleTile;
+    let built = build_each(
+        shape,
+        blanks,
+        stm,
+        default_paths(shape, stm),
+        &|_, _| {},
+        |t| {
+            tables.push(t);
+            Ok::<(), Infallible>(())
+        },
+    );
     built.unwrap_or_else(|never| match never {});
     let sections: Vec<&[u8]> = tables
         .iter()
@@ -43,6 +51,7 @@ pub fn database_bytes(shape: Shape, blanks: &[usize]) -> Vec<u8> {
     let header = Header {
         rows: shape.rows() as u8,
         cols: shape.cols() as u8,
+        metric: stm.code(),
         partition: None,
         tables: tables
             .iter()

@@ -267,3 +267,14 @@ pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
         .name()
         .map_or_else(|_| "that type".to_string(), |n| n.to_string())
 }
+
+/// `metric=`: `"stm"` (the default, when `None`) or `"mtm"`; ArgumentError
+/// names any other text, ArgumentTypeError anything that is not text.
+pub fn metric(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>) -> PyResult<npuzzle::Metric> {
+    match given(obj) {
+        None => Ok(npuzzle::Metric::SingleTile),
+        Some(obj) => text(obj, "metric")?
+            .parse()
+            .map_err(|e| errors::argument(py, format!("metric= {e}"))),
+    }
+}

@@ -434,7 +434,7 @@ pub fn distances<'py>(py: Python<'py>, batch: &Batch<'_, 'py>) -> PyResult<Bound
 fn move_strings(py: Python<'_>, batch: &Batch<'_, '_>) -> PyResult<(Vec<Option<String>>, bool)> {
     answer_all(py, batch, None, |target, board, moves| {
         Ok(outcome(target.solve_into(board, moves, false))?
-            .map(|_| npuzzle::rules::move_string(moves)))
+            .map(|_| target.metric().notation(moves)))
     })
 }
 

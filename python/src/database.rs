@@ -15,7 +15,8 @@ use npuzzle::io::Answer;
 use npuzzle::pattern::{Solution, SolveOptions};
 use npuzzle::{
     files::locate, files::user_data_path, files::Origin, rules::move_string, rules::solvability,
-    rules::MAX_TABLE_CELLS, AnswerError, Board, CompleteTables, Database, GoalTable, Move, Shape,
+    rules::MAX_TABLE_CELLS, AnswerError, Board, CompleteTables, Database, GoalTable, Metric, Move,
+    Shape,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyRange, PyString};
@@ -187,14 +188,31 @@ impl PyDatabase {
 
     /// Opens the database at `path` or finds it for `board`, building it
     /// where that is cheap.
-    pub fn open(py: Python<'_>, path: Option<PathBuf>, board: Option<Shape>) -> PyResult<Self> {
+    pub fn open(
+        py: Python<'_>,
+        path: Option<PathBuf>,
+        board: Option<Shape>,
+        metric: Option<Metric>,
+    ) -> PyResult<Self> {
         let shape = board.unwrap_or(Shape::THREE_BY_THREE);
-        let mut location = locate(shape, path.as_deref());
+        if metric == Some(Metric::MultiTile) && shape.cells() > MAX_TABLE_CELLS {
+            return Err(errors::argument(
+                py,
+                format!(
+                    "metric=\"mtm\": multi-tile tables exist for boards of up to \
+                     {MAX_TABLE_CELLS} cells; a {shape} board is answered in single-tile moves \
+                     only (no multi-tile pattern databases are built)"
+                ),
+            ));
+        }
+        let wanted_metric = metric;
+        let metric = metric.unwrap_or_default();
+        let mut location = locate(shape, metric, path.as_deref());
         let absent = !location.path.exists();
         let searched = matches!(location.origin, Origin::WorkingDir | Origin::UserData);
         if absent && searched {
             if shape.cells() > MAX_TABLE_CELLS {
-                let target = user_data_path(shape).unwrap_or(location.path.clone());
+                let target = user_data_path(shape, metric).unwrap_or(location.path.clone());
                 return Err(errors::database(
                     py,
                     format!(
@@ -208,7 +226,7 @@ impl PyDatabase {
                 ));
             }
             if shape.cells() > AUTO_BUILD_MAX_CELLS {
-                let target = user_data_path(shape).unwrap_or(location.path.clone());
+                let target = user_data_path(shape, metric).unwrap_or(location.path.clone());
                 return Err(errors::database(
                     py,
                     format!(
@@ -219,7 +237,7 @@ impl PyDatabase {
                     ),
                 ));
             }
-            let Some(target) = user_data_path(shape) else {
+            let Some(target) = user_data_path(shape, metric) else {
                 return Err(errors::database(
                     py,
                     format!(
@@ -228,7 +246,8 @@ impl PyDatabase {
                     ),
                 ));
             };
-            crate::making::build(py, shape, &target, crate::making::Tables::Default, false)?;
+            let tables = crate::making::Tables::Default;
+            crate::making::build(py, shape, metric, &target, tables, false)?;
             location.path = target;
         }
         let named = match location.origin {
@@ -259,10 +278,26 @@ impl PyDatabase {
                         shown_path(&location.path),
                         db.shape(),
                         errors::build_call(
-                            &user_data_path(wanted).unwrap_or_default(),
+                            &user_data_path(wanted, metric).unwrap_or_default(),
                             wanted,
                             false
                         )
+                    ),
+                ));
+            }
+        }
+        if let Some(wanted) = wanted_metric {
+            if db.metric() != wanted {
+                return Err(errors::database(
+                    py,
+                    format!(
+                        "{} counts {} moves, not {wanted} (metric=); pass metric=\"{}\", or \
+                         path= to a {wanted} file (npuzzle.build(board=\"{}\", \
+                         metric=\"{wanted}\") builds one)",
+                        shown_path(&location.path),
+                        db.metric(),
+                        db.metric(),
+                        db.shape()
                     ),
                 ));
             }
@@ -341,29 +376,52 @@ fn distances_of(obj: &Bound<'_, PyAny>) -> PyResult<std::ops::RangeInclusive<u32
 pub struct PySolution {
     start: Board,
     goal: Board,
+    /// Single-tile moves; under the multi-tile metric its slides are its runs.
     moves: Vec<Move>,
+    metric: Metric,
     /// Nodes searched; None when looked up.
     nodes: Option<u64>,
 }
 
 #[pymethods]
 impl PySolution {
-    /// The blank's moves, as the command line writes them (`U`, `D`, `L`, `R`).
+    /// The blank's moves, as the command line writes them (`U`, `D`, `L`,
+    /// `R`; under the multi-tile metric, slides such as `U3 L R2`).
     ///
     /// >>> npuzzle.solve("123456708").moves
     /// 'R'
     #[getter]
     fn moves(&self) -> String {
+        self.metric.notation(&self.moves)
+    }
+
+    /// The same moves one tile at a time (`UUULRR` for `U3 L R2`), as
+    /// `Board.play` and other tools replay them.
+    ///
+    /// >>> npuzzle.solve("123456708").single_tile_moves
+    /// 'R'
+    #[getter]
+    fn single_tile_moves(&self) -> String {
         move_string(&self.moves)
     }
 
-    /// The number of moves: the fewest there are.
+    /// The number of moves, counted in the database's metric: the fewest
+    /// there are.
     ///
     /// >>> npuzzle.solve("867254301").distance
     /// 31
     #[getter]
     fn distance(&self) -> usize {
-        self.moves.len()
+        self.metric.length(&self.moves)
+    }
+
+    /// How the moves are counted: "stm" (one tile per move) or "mtm".
+    ///
+    /// >>> npuzzle.solve("123456708").metric
+    /// 'stm'
+    #[getter]
+    fn metric(&self) -> &'static str {
+        self.metric.name()
     }
 
     /// Nodes the search generated to find and prove it (pattern
@@ -433,26 +491,27 @@ impl PySolution {
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         // The library's answer, through its JSON: the same fields as every
         // other face, by construction.
-        let answer = Answer::new(self.start, self.goal, Ok(self.moves.clone()), self.nodes);
+        let answer = Answer::new(self.start, self.goal, Ok(self.moves.clone()), self.nodes)
+            .counted_in(self.metric);
         let json = serde_json::to_string(&answer).expect("an answer serializes");
         let loads = py.import("json")?.getattr("loads")?;
         Ok(loads.call1((json,))?.cast_into::<PyDict>()?)
     }
 
     fn __len__(&self) -> usize {
-        self.moves.len()
+        self.distance()
     }
 
     fn __str__(&self) -> String {
-        move_string(&self.moves)
+        self.moves()
     }
 
     fn __repr__(&self) -> String {
         format!(
             "Solution(start=\"{}\", moves=\"{}\", distance={})",
             self.start,
-            move_string(&self.moves),
-            self.moves.len()
+            self.moves(),
+            self.distance()
         )
     }
 }
@@ -553,14 +612,28 @@ fn py_bool(b: bool) -> &'static str {
 #[pymethods]
 impl PyDatabase {
     #[new]
-    #[pyo3(signature = (path = None, board = None))]
+    #[pyo3(signature = (path = None, board = None, metric = None))]
     fn new(
         py: Python<'_>,
         path: Option<&Bound<'_, PyAny>>,
         board: Option<&Bound<'_, PyAny>>,
+        metric: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let board = arguments::given(board).map(board::size).transpose()?;
-        PyDatabase::open(py, arguments::path(path)?, board)
+        let metric = arguments::given(metric)
+            .map(|m| arguments::metric(py, Some(m)))
+            .transpose()?;
+        PyDatabase::open(py, arguments::path(path)?, board, metric)
+    }
+
+    /// How the database counts moves: "stm" (one tile per move) or "mtm"
+    /// (a slide of 1 to k tiles in a line is one move).
+    ///
+    /// >>> Database(board="2x3").metric
+    /// 'stm'
+    #[getter]
+    fn metric(&self) -> &'static str {
+        self.db.metric().name()
     }
 
     /// The database's file.
@@ -665,6 +738,7 @@ impl PyDatabase {
             start,
             goal: target.goal(),
             moves,
+            metric: target.metric(),
             nodes,
         })
     }
@@ -756,7 +830,10 @@ impl PyDatabase {
         let listed = py
             .detach(|| list_shortest(&target, &start, limit))
             .map_err(|e| self.err(py, e))?;
-        Ok(listed.iter().map(|m| move_string(m)).collect())
+        Ok(listed
+            .iter()
+            .map(|m| self.db.metric().notation(m))
+            .collect())
     }
 
     /// How many positions lie at each distance from `goal`: item d is the
@@ -832,8 +909,9 @@ impl PyDatabase {
         let target = self.target(py, goal, arguments::seconds(timeout)?)?;
         let steps: Vec<Step> = moves.into_iter().map(Step::Blank).collect();
         // The library's grading, as the page's /api/check uses it.
+        let metric = self.db.metric();
         let graded = self.ask(py, &target, |t| {
-            grade(&start, &t.goal(), &steps, |b| t.distance(b, true))
+            grade(&start, &t.goal(), &steps, metric, |b| t.distance(b, true))
         })?;
         Ok(PyCheck {
             legal: graded.legal,
@@ -952,8 +1030,13 @@ impl PyDatabase {
 }
 
 /// Where `build` writes when given no path.
-pub fn build_target(py: Python<'_>, shape: Shape, path: Option<PathBuf>) -> PyResult<PathBuf> {
-    match path.or_else(|| user_data_path(shape)) {
+pub fn build_target(
+    py: Python<'_>,
+    shape: Shape,
+    metric: Metric,
+    path: Option<PathBuf>,
+) -> PyResult<PathBuf> {
+    match path.or_else(|| user_data_path(shape, metric)) {
         Some(p) => Ok(p),
         None => Err(errors::database(
             py,

@@ -344,7 +344,11 @@ pub fn build_call_with(
     all_goals: bool,
 ) -> String {
     let mut call = format!("npuzzle.build(board=\"{shape}\"");
-    if npuzzle::files::user_data_path(shape).as_deref() != Some(path) {
+    // The per-user file of either metric is named by the metric alone.
+    let at = |metric| npuzzle::files::user_data_path(shape, metric).as_deref() == Some(path);
+    if at(npuzzle::Metric::MultiTile) {
+        call.push_str(", metric=\"mtm\"");
+    } else if !at(npuzzle::Metric::SingleTile) {
         call.push_str(&format!(", path={:?}", path.display().to_string()));
     }
     if let Some(partition) = partition {

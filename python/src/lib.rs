@@ -33,6 +33,10 @@ use pyo3::prelude::*;
 /// A board with complete tables gets pattern databases when `partition` is
 /// given (3x3: `"4-4"`), into `path`, which is then required.
 ///
+/// `metric="mtm"` builds multi-tile tables (a slide of 1 to k tiles in a
+/// line is one move; boards of up to 12 cells, no path tables), found by
+/// `Database(board=..., metric="mtm")` beside the single-tile file.
+///
 /// `progress` draws a bar on stderr (by default where the session is
 /// interactive). Ctrl-C stops the build between two steps of its search
 /// (KeyboardInterrupt), leaving no file behind: within a second up to 12
@@ -48,9 +52,10 @@ use pyo3::prelude::*;
 /// True
 #[pyfunction]
 #[pyo3(
-    signature = (board = None, path = None, *, partition = None, all_goals = None, blanks = None, progress = None),
-    text_signature = "(board=\"3x3\", path=None, *, partition=None, all_goals=False, blanks=None, progress=None)"
+    signature = (board = None, path = None, *, partition = None, all_goals = None, blanks = None, progress = None, metric = None),
+    text_signature = "(board=\"3x3\", path=None, *, partition=None, all_goals=False, blanks=None, progress=None, metric=\"stm\")"
 )]
+#[allow(clippy::too_many_arguments)]
 fn build(
     py: Python<'_>,
     board: Option<&Bound<'_, PyAny>>,
@@ -59,8 +64,10 @@ fn build(
     all_goals: Option<&Bound<'_, PyAny>>,
     blanks: Option<&Bound<'_, PyAny>>,
     progress: Option<&Bound<'_, PyAny>>,
+    metric: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
     let shape = size_or_default(board)?;
+    let metric = arguments::metric(py, metric)?;
     let path = arguments::path(path)?;
     let partition = arguments::given(partition)
         .map(|p| arguments::text(p, "partition"))
@@ -69,6 +76,15 @@ fn build(
     let blanks = arguments::cells(blanks)?;
     let progress = arguments::flag(progress, "progress")?;
     let patterns = partition.is_some() || shape.cells() > MAX_TABLE_CELLS;
+    if patterns && metric != npuzzle::Metric::SingleTile {
+        return Err(errors::argument(
+            py,
+            format!(
+                "metric=\"{metric}\": multi-tile tables are built for boards of up to \
+                 {MAX_TABLE_CELLS} cells; pattern databases count single-tile moves only"
+            ),
+        ));
+    }
     if patterns && shape.cells() <= MAX_TABLE_CELLS && path.is_none() {
         // The default place is where the complete tables are found.
         return Err(errors::argument(
@@ -79,7 +95,7 @@ fn build(
             ),
         ));
     }
-    let target = database::build_target(py, shape, path)?;
+    let target = database::build_target(py, shape, metric, path)?;
     let progress = progress.unwrap_or_else(|| making::interactive(py));
     let tables = match blanks {
         Some(blanks) => making::Tables::These(blanks),
@@ -90,23 +106,29 @@ fn build(
         let partition = making::partition(py, shape, partition.as_deref())?;
         making::build_patterns(py, partition, &target, tables, progress)?;
     } else {
-        making::build(py, shape, &target, tables, progress)?;
+        making::build(py, shape, metric, &target, tables, progress)?;
     }
     Ok(target.display().to_string())
 }
 
 /// Where `Database(board=...)` looks for, or builds, a database: the
 /// command line's order (`$NPUZZLE_DB`, `data/RxC.db`, the per-user data
-/// folder). Returns the path, which may not exist yet. Raises ParseError
+/// folder; `RxC-mtm.db` for `metric="mtm"`). Returns the path, which may
+/// not exist yet. Raises ParseError
 /// when `board` is not a size, ArgumentTypeError when it is not text.
 ///
 /// >>> npuzzle.locate("3x3").endswith("3x3.db")
 /// True
 #[pyfunction]
-#[pyo3(signature = (board = None), text_signature = "(board=\"3x3\")")]
-fn locate(board: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+#[pyo3(signature = (board = None, *, metric = None), text_signature = "(board=\"3x3\", *, metric=\"stm\")")]
+fn locate(
+    py: Python<'_>,
+    board: Option<&Bound<'_, PyAny>>,
+    metric: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
     let shape = size_or_default(board)?;
-    Ok(npuzzle::files::locate(shape, None)
+    let metric = arguments::metric(py, metric)?;
+    Ok(npuzzle::files::locate(shape, metric, None)
         .path
         .display()
         .to_string())

@@ -8,7 +8,7 @@ use crate::interrupt::interruptible;
 use npuzzle::pattern::Partition;
 use npuzzle::{
     tables::all_goals, tables::default_blanks, tables::default_paths, tables::BuildProgress,
-    BuildError, Plan, Shape,
+    BuildError, Metric, Plan, Shape,
 };
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
@@ -154,6 +154,7 @@ fn failed(py: Python<'_>, e: &dyn std::error::Error) -> PyErr {
 pub fn build(
     py: Python<'_>,
     shape: Shape,
+    metric: Metric,
     path: &Path,
     tables: Tables,
     progress: bool,
@@ -168,7 +169,8 @@ pub fn build(
     let plan = Plan::Complete {
         shape,
         blanks,
-        paths: default_paths(shape),
+        metric,
+        paths: default_paths(shape, metric),
     };
     run(py, path, &plan, &bar, "distance")?.map_err(|e| failed(py, &e))
 }

@@ -70,6 +70,15 @@ pub fn deadline(py: Python<'_>, timeout: Option<f64>) -> PyResult<Option<Instant
 }
 
 impl Target<'_> {
+    /// How the answers count moves: a pattern database's searches count
+    /// single tiles.
+    pub fn metric(&self) -> npuzzle::Metric {
+        match self {
+            Target::Table(table) => table.metric(),
+            Target::Search(_) => npuzzle::Metric::SingleTile,
+        }
+    }
+
     /// The goal the answers lead to.
     pub fn goal(&self) -> Board {
         match self {

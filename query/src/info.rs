@@ -100,6 +100,13 @@ fn write_info(path: &str, info: &Info, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "file     {} ({} bytes)", path, info.bytes)?;
     writeln!(out, "format   version {}", info.format_version)?;
     writeln!(out, "board    {}", info.board)?;
+    let counted = match info.metric {
+        npuzzle::Metric::SingleTile => "single-tile moves: one tile per move",
+        npuzzle::Metric::MultiTile => {
+            "multi-tile moves: a slide of 1 to k tiles in a line is one move"
+        }
+    };
+    writeln!(out, "metric   {} ({counted})", info.metric)?;
     match &info.partition {
         None => writeln!(
             out,

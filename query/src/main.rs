@@ -5,6 +5,7 @@
 
 mod batch;
 mod compare;
+mod compare_metrics;
 mod heuristics;
 mod histogram;
 mod info;
@@ -24,7 +25,7 @@ use npuzzle::pattern::Partition;
 use npuzzle::{
     files::locate, files::locate_unnamed, files::Location, files::Origin, parse_board,
     rules::excerpt, rules::ParseError, AnswerError, Board, CompleteTables, Database, FormatError,
-    NeedsCompleteTables, OpenError, PatternTables, Shape,
+    Metric, NeedsCompleteTables, OpenError, PatternTables, Shape,
 };
 use std::io;
 use std::path::{Path, PathBuf};
@@ -50,6 +51,11 @@ struct Cli {
     /// databases).
     #[arg(long, global = true, value_name = "RxC", value_parser = str::parse::<Shape>)]
     board: Option<Shape>,
+    /// How moves are counted: stm (one tile per move) or mtm (a slide of 1 to k tiles in a
+    /// line is one move, written U3 L R2). The database must count the same way; mtm looks
+    /// for data/RxC-mtm.db [default: stm, or the metric of the file given with --db].
+    #[arg(long, global = true, value_name = "METRIC", value_parser = str::parse::<Metric>)]
+    metric: Option<Metric>,
     #[command(subcommand)]
     command: Command,
 }
@@ -76,6 +82,9 @@ enum Command {
     Compare(compare::CompareArgs),
     /// Per table: positions, mean and maximum distance, and the farthest positions.
     Stats(stats::StatsArgs),
+    /// Single-tile against multi-tile distances over every position: their joint
+    /// histogram, and the largest ratio.
+    CompareMetrics(compare_metrics::CompareMetricsArgs),
     /// What the database holds.
     Info(info::InfoArgs),
     /// Checks every table: checksums, counts, and that every move leads one step closer.
@@ -106,10 +115,12 @@ fn main() -> ExitCode {
             })
             .count()
     };
-    let boards = given("--board");
-    if boards > 1 {
-        eprintln!("query: --board is given {boards} times; give it once");
-        return ExitCode::from(2);
+    for option in ["--board", "--metric"] {
+        let times = given(option);
+        if times > 1 {
+            eprintln!("query: {option} is given {times} times; give it once");
+            return ExitCode::from(2);
+        }
     }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -152,8 +163,16 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
         _ => anyhow::bail!("--db is given once (only `serve` takes several)"),
     };
     let shape = cli.board.unwrap_or(Shape::THREE_BY_THREE);
-    let location = locate(shape, given);
-    let db = open_database(&location, shape, cli.board)?;
+    if cli.metric == Some(Metric::MultiTile) && shape.cells() > npuzzle::rules::MAX_TABLE_CELLS {
+        anyhow::bail!(
+            "--metric mtm: multi-tile tables exist for boards of up to {} cells; npuzzle builds \
+             no multi-tile pattern databases, so a {shape} board is answered in single-tile \
+             moves only (leave out --metric)",
+            npuzzle::rules::MAX_TABLE_CELLS
+        );
+    }
+    let location = locate(shape, cli.metric.unwrap_or_default(), given);
+    let db = open_database(&location, shape, cli.board, cli.metric)?;
     let path = &location.path;
     let out = &mut io::stdout().lock();
     let file = info::File { db: &db, path };
@@ -166,8 +185,14 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
         Command::Histogram(args) => histogram::run(complete(&db, "histogram")?, args, out),
         Command::Random(args) => random::run(complete(&db, "random")?, args, out),
         Command::Stats(args) => stats::run(complete(&db, "stats")?, args, out),
-        Command::Heuristics(args) => heuristics::run(&db, args, out),
-        Command::Compare(args) => compare::run(complete(&db, "compare")?, args, out),
+        Command::Heuristics(args) => heuristics::run(single_tile(&db, "heuristics")?, args, out),
+        Command::Compare(args) => {
+            let tables = complete(single_tile(&db, "compare")?, "compare")?;
+            compare::run(tables, args, out)
+        }
+        Command::CompareMetrics(args) => {
+            compare_metrics::run(complete(&db, "compare-metrics")?, &location, args, out)
+        }
         Command::Serve(_) => unreachable!("served above, without opening one database"),
     };
     outcome.map_err(|e| with_advice(e, &location, &db, cli.board.is_some()))
@@ -175,8 +200,26 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
 
 /// The complete tables that `query COMMAND` needs, or the one message that
 /// says a pattern file cannot serve it.
-fn complete<'a>(db: &'a Database<Mmap>, command: &str) -> anyhow::Result<&'a CompleteTables<Mmap>> {
+pub(crate) fn complete<'a>(
+    db: &'a Database<Mmap>,
+    command: &str,
+) -> anyhow::Result<&'a CompleteTables<Mmap>> {
     db.complete().map_err(|e| needs_complete(command, e))
+}
+
+/// The single-tile database that `query COMMAND` needs: the heuristics
+/// and the textbook searches count one tile per move, and are measured
+/// against single-tile distances only.
+fn single_tile<'a>(db: &'a Database<Mmap>, command: &str) -> anyhow::Result<&'a Database<Mmap>> {
+    if db.metric() != Metric::SingleTile {
+        anyhow::bail!(
+            "`query {command}`: the heuristics and the textbook searches count single-tile \
+             moves, and this database counts multi-tile moves; run it with --metric stm (and a \
+             single-tile database, data/{}.db)",
+            db.shape()
+        );
+    }
+    Ok(db)
 }
 
 /// `query COMMAND` asked of a pattern file.
@@ -213,7 +256,7 @@ fn with_advice(
     let answer = e.chain().find_map(|c| c.downcast_ref::<AnswerError>());
     match (answer, db.patterns()) {
         (Some(AnswerError::MissingGoal { cell, present, .. }), None) => {
-            let mut cmd = build_command(path, shape);
+            let mut cmd = build_command(path, shape, db.metric());
             for cell in present.iter().chain([*cell]) {
                 cmd.push_str(&format!(" --blank {cell}"));
             }
@@ -228,7 +271,7 @@ fn with_advice(
         (Some(AnswerError::Corrupt { .. }), _) => anyhow::anyhow!(
             "{e:#}; run `query --db {} verify` to list the damage, then rebuild it with: {}",
             path.display(),
-            build_command(path, shape)
+            build_command(path, shape, db.metric())
         ),
         // `verify` found damage: the file is rebuilt as it was built.
         (None, Some(patterns)) if e.to_string().ends_with("is damaged") => anyhow::anyhow!(
@@ -244,7 +287,7 @@ fn with_advice(
 /// boards that get complete tables by default), and `--all-goals` if asked.
 fn pattern_build_command(path: &Path, db: &PatternTables<Mmap>, all_goals: bool) -> String {
     let shape = db.shape();
-    let mut cmd = build_command(path, shape);
+    let mut cmd = build_command(path, shape, Metric::SingleTile);
     let partition = db.partition();
     let unasked = shape.cells() > npuzzle::rules::MAX_TABLE_CELLS
         && Partition::default_for(shape).as_ref() == Some(partition);
@@ -257,12 +300,16 @@ fn pattern_build_command(path: &Path, db: &PatternTables<Mmap>, all_goals: bool)
     cmd
 }
 
-/// The command that (re)builds the database at `path` for `shape` boards,
-/// as it runs from the current folder (see [`build_db_program`]).
-fn build_command(path: &Path, shape: Shape) -> String {
+/// The command that (re)builds the database at `path` for `shape` boards
+/// counted in `metric`, as it runs from the current folder (see
+/// [`build_db_program`]).
+fn build_command(path: &Path, shape: Shape, metric: Metric) -> String {
     let (program, missing) = build_db_program();
     let mut cmd = format!("{program} --board {shape}");
-    if *path != npuzzle::files::default_output(shape).path {
+    if metric != Metric::SingleTile {
+        cmd.push_str(&format!(" --metric {metric}"));
+    }
+    if *path != npuzzle::files::default_output(shape, metric).path {
         cmd.push_str(&format!(" --out {}", path.display()));
     }
     if missing {
@@ -309,11 +356,13 @@ fn build_db_program() -> (String, bool) {
 /// where it is known (`--board`, a default path, or the file's header where
 /// it can still be read): advice to rebuild with the wrong board would
 /// overwrite a good database with another board's.
-fn open_database(
+pub(crate) fn open_database(
     location: &Location,
     shape: Shape,
     wanted: Option<Shape>,
+    wanted_metric: Option<Metric>,
 ) -> anyhow::Result<Database<Mmap>> {
+    let metric = wanted_metric.unwrap_or_default();
     let path = &location.path;
     let from = match location.origin {
         Origin::Given | Origin::WorkingDir | Origin::UserData => String::new(),
@@ -325,26 +374,58 @@ fn open_database(
         Origin::WorkingDir | Origin::UserData => Some(shape),
         Origin::Given | Origin::Env => wanted,
     };
-    let db = Database::open(path).map_err(|e| open_error(e, path, &from, named))?;
+    let db = Database::open(path).map_err(|e| open_error(e, path, &from, named, metric))?;
     if let Some(wanted) = wanted {
         if db.shape() != wanted {
             anyhow::bail!(
                 "{}{from} holds {} boards, not {wanted} (--board); {}",
                 path.display(),
                 db.shape(),
-                other_board_advice(location.origin, wanted)
+                other_board_advice(location.origin, wanted, metric)
+            );
+        }
+    }
+    if let Some(wanted) = wanted_metric {
+        if db.metric() != wanted {
+            let other = locate_unnamed(db.shape(), wanted);
+            let advice = if location.origin != Origin::Given && location.origin != Origin::Env {
+                format!(
+                    "rebuild it with: {}",
+                    build_command(path, db.shape(), wanted)
+                )
+            } else if other.path.is_file() {
+                format!("pass --db {} (or leave out --db)", other.path.display())
+            } else {
+                format!(
+                    "build one with: {}",
+                    build_command(&other.path, db.shape(), wanted)
+                )
+            };
+            anyhow::bail!(
+                "{}{from} counts {} moves, not {} (--metric {wanted}); {advice}",
+                path.display(),
+                metric_words(db.metric()),
+                metric_words(wanted),
             );
         }
     }
     Ok(db)
 }
 
+/// A metric in words, for messages.
+pub(crate) fn metric_words(metric: Metric) -> &'static str {
+    match metric {
+        Metric::SingleTile => "single-tile",
+        Metric::MultiTile => "multi-tile",
+    }
+}
+
 /// How to reach a `wanted` database when the file found, from `origin`,
 /// holds another board: the file `query` finds when no name is given (or
 /// the command that builds it), and how to stop naming the other one.
-fn other_board_advice(origin: Origin, wanted: Shape) -> String {
-    let unnamed = locate_unnamed(wanted);
-    let build = || build_command(&unnamed.path, wanted);
+fn other_board_advice(origin: Origin, wanted: Shape, metric: Metric) -> String {
+    let unnamed = locate_unnamed(wanted, metric);
+    let build = || build_command(&unnamed.path, wanted, metric);
     let stop = match origin {
         Origin::Env => "unset NPUZZLE_DB",
         Origin::Given => "leave out --db",
@@ -362,13 +443,19 @@ fn other_board_advice(origin: Origin, wanted: Shape) -> String {
 }
 
 /// Why a file could not be opened as a database, with what to do about it.
-fn open_error(e: OpenError, path: &Path, from: &str, named: Option<Shape>) -> anyhow::Error {
+fn open_error(
+    e: OpenError,
+    path: &Path,
+    from: &str,
+    named: Option<Shape>,
+    metric: Metric,
+) -> anyhow::Error {
     match e {
         OpenError::Io { source, .. } if source.kind() == io::ErrorKind::NotFound => {
             anyhow::anyhow!(
                 "no database at {}{from}; build it with: {}",
                 path.display(),
-                build_advice(path, named)
+                build_advice(path, named, metric)
             )
         }
         e @ OpenError::NotAFile { .. } => anyhow::anyhow!("{e}{from}"),
@@ -381,11 +468,11 @@ fn open_error(e: OpenError, path: &Path, from: &str, named: Option<Shape>) -> an
                 FormatError::Envelope(e) if e.newer_version().is_some() => format!(
                     "it was written by a newer npuzzle; upgrade this one to read it (or rebuild \
                      it with: {})",
-                    build_advice(path, named)
+                    build_advice(path, named, metric)
                 ),
                 problem => format!(
                     "rebuild it with: {}",
-                    build_advice(path, problem.readable_board().or(named))
+                    build_advice(path, problem.readable_board().or(named), metric)
                 ),
             };
             anyhow::anyhow!(
@@ -400,11 +487,11 @@ fn open_error(e: OpenError, path: &Path, from: &str, named: Option<Shape>) -> an
 /// The command that builds `path`, for its board where known; where not,
 /// with the board left for the user to fill in, rather than a guess that
 /// would overwrite a good database with another board's.
-fn build_advice(path: &Path, shape: Option<Shape>) -> String {
+fn build_advice(path: &Path, shape: Option<Shape>, metric: Metric) -> String {
     match shape {
-        Some(shape) => build_command(path, shape),
+        Some(shape) => build_command(path, shape, metric),
         None => {
-            let cmd = build_command(path, Shape::THREE_BY_THREE);
+            let cmd = build_command(path, Shape::THREE_BY_THREE, metric);
             format!(
                 "{} (RxC: its board)",
                 cmd.replace("--board 3x3", "--board RxC")

@@ -8,7 +8,7 @@ use crate::{GoalArg, Outcome, TableFormat};
 use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::{parse_distances, Sample};
-use npuzzle::CompleteTables;
+use npuzzle::{CompleteTables, Metric};
 use std::io::{self, Write};
 use std::path::PathBuf;
 
@@ -47,6 +47,11 @@ pub fn run(db: &CompleteTables<Mmap>, args: &RandomArgs, out: &mut impl Write) -
     // A worksheet's size and file are checked before any work.
     let sheet = match &args.worksheet {
         Some(path) => {
+            // Its answer key writes single-tile solutions.
+            anyhow::ensure!(
+                db.metric() == Metric::SingleTile,
+                "a worksheet counts single-tile moves: draw it with --metric stm"
+            );
             anyhow::ensure!(
                 args.count <= worksheet::MAX_PUZZLES,
                 "a worksheet holds at most {} puzzles, not {}: ask for fewer with --count",

@@ -8,7 +8,7 @@ use memmap2::Mmap;
 use npuzzle::analysis::ShortestSolutions;
 use npuzzle::io::Answer;
 use npuzzle::pattern::{BoundReport, SolveOptions, Stopped};
-use npuzzle::{rules::move_string, AnswerError, Board, Database, Move};
+use npuzzle::{AnswerError, Board, Database, Metric, Move};
 use serde::Serialize;
 use std::io::{self, IsTerminal, Write};
 use std::time::{Duration, Instant};
@@ -53,7 +53,7 @@ fn answer(db: &Database<Mmap>, pair: &crate::PairArgs, timeout: &TimeoutArg) -> 
     Ok(match search(db, &start, &goal, timeout.timeout)? {
         Ok(solution) => {
             let nodes = db.patterns().map(|_| solution.nodes);
-            Answer::new(start, goal, Ok(solution.moves), nodes)
+            Answer::new(start, goal, Ok(solution.moves), nodes).counted_in(db.metric())
         }
         Err(why) => Answer::new(start, goal, Err(&why), None),
     })
@@ -117,7 +117,7 @@ impl Layout for Solved<'_> {
         let Some(moves) = &answer.moves else {
             return unsolvable(answer, out);
         };
-        write_text(&answer.start, &answer.goal, moves, self.boards, out)
+        write_text(answer, moves, self.boards, out)
     }
 }
 
@@ -136,38 +136,54 @@ fn unsolvable(answer: &Answer, out: &mut dyn Write) -> io::Result<()> {
 }
 
 /// A solution as `query solve` prints it: the move string, then each move
-/// (with the board after it, when `boards`).
+/// (with the board after it, when `boards`). Under the multi-tile metric a
+/// move is a slide, `U3`, and names every tile it moves.
 fn write_text(
-    start: &Board,
-    goal: &Board,
+    answer: &Answer,
     moves: &[Move],
     boards: bool,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    let (start, goal, metric) = (&answer.start, &answer.goal, answer.metric);
     if moves.is_empty() {
         return writeln!(out, "{start} is the goal: 0 moves");
     }
-    let plural = if moves.len() == 1 { "" } else { "s" };
-    writeln!(out, "{start} -> {goal}: {} move{plural}", moves.len())?;
-    writeln!(out, "{}", move_string(moves))?;
+    let count = metric.length(moves);
+    let plural = if count == 1 { "" } else { "s" };
+    let counted = match metric {
+        Metric::SingleTile => "",
+        Metric::MultiTile => " (multi-tile)",
+    };
+    writeln!(out, "{start} -> {goal}: {count} move{plural}{counted}")?;
+    writeln!(out, "{}", metric.notation(moves))?;
     writeln!(out)?;
     if boards {
         write!(out, "{}", start.grid())?;
     }
-    let width = moves.len().to_string().len();
+    let width = count.to_string().len();
     let mut board = *start;
-    for (i, &m) in moves.iter().enumerate() {
-        let tile = board
-            .tile_moved_by(m)
-            .expect("a solution's moves stay on the board");
+    for (i, (m, cells)) in metric.moves_of(moves).enumerate() {
+        let mut tiles = Vec::with_capacity(cells);
+        for _ in 0..cells {
+            tiles.push(
+                board
+                    .tile_moved_by(m)
+                    .expect("a solution's moves stay on the board")
+                    .to_string(),
+            );
+            board = board.apply(m).expect("checked above");
+        }
+        let (name, noun, verb) = match cells {
+            1 => (m.letter().to_string(), "tile", "slides"),
+            _ => (format!("{}{cells}", m.letter()), "tiles", "slide"),
+        };
         writeln!(
             out,
-            "{:>width$}. {}  tile {tile} slides {}",
+            "{:>width$}. {name}  {noun} {} {verb} {}",
             i + 1,
-            m.letter(),
+            tiles.join(", "),
             m.tile_direction()
         )?;
-        board = board.apply(m).expect("checked above");
         if boards {
             write!(out, "{}", board.grid())?;
         }
@@ -187,13 +203,17 @@ impl Layout for ShortestSolutions {
         let (answer, count) = (&self.answer, self.solutions);
         let distance = answer.distance.unwrap_or(0);
         let plural = if count == 1 { "" } else { "s" };
+        let counted = match answer.metric {
+            Metric::SingleTile => "",
+            Metric::MultiTile => " (multi-tile)",
+        };
         writeln!(
             out,
-            "{} -> {}: {distance} moves, {count} shortest solution{plural}",
+            "{} -> {}: {distance} moves{counted}, {count} shortest solution{plural}",
             answer.start, answer.goal
         )?;
         for moves in &self.listed {
-            writeln!(out, "{}", move_string(moves))?;
+            writeln!(out, "{}", answer.metric.notation(moves))?;
         }
         let listed = self.listed.len() as u128;
         if count > listed {

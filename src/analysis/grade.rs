@@ -9,7 +9,7 @@
 //!
 //! ```
 //! use npuzzle::analysis::{grade, read_steps};
-//! use npuzzle::{parse_board, Board, Shape};
+//! use npuzzle::{parse_board, Board, Metric, Shape};
 //!
 //! let shape = Shape::THREE_BY_THREE;
 //! let start = parse_board("123456708", shape)?;
@@ -19,7 +19,7 @@
 //!     Ok(b.cells().iter().zip(goal.cells()).filter(|(a, g)| a != g && **a != 0).count() as u32)
 //! };
 //! let steps = read_steps("L R R")?;
-//! let graded = grade(&start, &goal, &steps, misplaced).unwrap();
+//! let graded = grade(&start, &goal, &steps, Metric::SingleTile, misplaced).unwrap();
 //! assert!(graded.reaches_goal);
 //! assert_eq!((graded.length, graded.optimal, graded.excess), (3, 1, Some(2)));
 //! assert_eq!(graded.away, vec![1]);
@@ -27,6 +27,7 @@
 //! ```
 
 use crate::puzzle::board::{Board, Move};
+use crate::puzzle::metric::Metric;
 use serde::{Serialize, Serializer};
 
 /// One move of a list: the blank's (`U`, `D`, `L`, `R`), or the tile that
@@ -158,12 +159,14 @@ pub struct Graded {
 }
 
 /// Grades `steps` from `start` toward `goal`, with `distance` giving each
-/// position's exact distance to the goal (asked once per position the legal
-/// moves pass through, the start included): its error is returned as is.
+/// position's exact distance to the goal in `metric`'s moves (asked once
+/// per position the legal moves pass through, the start included): its
+/// error is returned as is.
 pub fn grade<E>(
     start: &Board,
     goal: &Board,
     steps: &[Step],
+    metric: Metric,
     mut distance: impl FnMut(&Board) -> Result<u32, E>,
 ) -> Result<Graded, E> {
     let optimal = distance(start)?;
@@ -186,6 +189,9 @@ pub fn grade<E>(
     }
     let legal = illegal_move.is_none();
     let reaches_goal = legal && end == *goal;
+    // Steps past an illegal one count one move each: they cannot be
+    // grouped into slides.
+    let length = metric.length(&moves) + (steps.len() - moves.len());
     Ok(Graded {
         start: *start,
         goal: *goal,
@@ -193,9 +199,9 @@ pub fn grade<E>(
         legal,
         illegal_move,
         reaches_goal,
-        length: steps.len(),
+        length,
         optimal,
-        excess: reaches_goal.then(|| steps.len() as u32 - optimal),
+        excess: reaches_goal.then(|| length as u32 - optimal),
         end,
         remaining: before,
         away,
@@ -244,8 +250,22 @@ mod tests {
         let start = board("123456708");
         let mut d = exact(goal);
         // The blank goes up (tile 5 slides down), back, then right.
-        let by_letters = grade(&start, &goal, &read_steps("u d r").unwrap(), &mut d).unwrap();
-        let by_tiles = grade(&start, &goal, &read_steps("5, 5, 8").unwrap(), &mut d).unwrap();
+        let by_letters = grade(
+            &start,
+            &goal,
+            &read_steps("u d r").unwrap(),
+            Metric::SingleTile,
+            &mut d,
+        )
+        .unwrap();
+        let by_tiles = grade(
+            &start,
+            &goal,
+            &read_steps("5, 5, 8").unwrap(),
+            Metric::SingleTile,
+            &mut d,
+        )
+        .unwrap();
         assert_eq!(by_letters, by_tiles);
         assert!(by_letters.reaches_goal);
         assert_eq!(by_letters.away, vec![1]);
@@ -256,12 +276,26 @@ mod tests {
     fn the_first_illegal_move_stops_the_grading() {
         let goal = Board::goal(Shape::THREE_BY_THREE);
         let start = board("123456708");
-        let graded = grade(&start, &goal, &read_steps("DRR").unwrap(), exact(goal)).unwrap();
+        let graded = grade(
+            &start,
+            &goal,
+            &read_steps("DRR").unwrap(),
+            Metric::SingleTile,
+            exact(goal),
+        )
+        .unwrap();
         assert_eq!(graded.illegal_move, Some(1));
         assert!(!graded.legal && !graded.reaches_goal);
         assert_eq!((graded.end, graded.remaining, graded.length), (start, 1, 3));
         // Tile 1 is not next to the gap.
-        let graded = grade(&start, &goal, &read_steps("8 1").unwrap(), exact(goal)).unwrap();
+        let graded = grade(
+            &start,
+            &goal,
+            &read_steps("8 1").unwrap(),
+            Metric::SingleTile,
+            exact(goal),
+        )
+        .unwrap();
         assert_eq!(graded.illegal_move, Some(2));
         assert_eq!(graded.moves, vec![Move::Right]);
         assert_eq!(graded.remaining, 0);

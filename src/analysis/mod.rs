@@ -10,6 +10,7 @@ mod compare;
 mod grade;
 mod heuristics;
 mod histogram;
+mod metrics;
 mod sample;
 mod shortest;
 mod stats;
@@ -21,7 +22,8 @@ pub use heuristics::{
     survey, survey_all, DistanceStats, Estimate, Evaluator, Heuristic, Survey, UnknownHeuristic,
 };
 pub use histogram::{Histogram, Histograms, TableHistogram};
+pub use metrics::{compare_metrics, JointCount, MetricComparison, MetricsError, Ratio};
 pub use sample::{parse_distances, sample, DistanceRangeError, Drawn, Sample, SampleError};
-pub use shortest::{best_moves, count_shortest, list_shortest, ShortestSolutions};
+pub use shortest::{best_moves, best_slides, count_shortest, list_shortest, ShortestSolutions};
 pub use stats::{stats, stats_toward, Stats, TableStats};
 pub use textbook::{search, Algorithm, SearchReport, ShapeMismatch};

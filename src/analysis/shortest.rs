@@ -5,27 +5,50 @@
 //! So the shortest solutions form a layered graph that the table lays out
 //! without any search: counting them is dynamic programming over its layers
 //! (each position once per layer), instant even when the count is huge.
+//! Under the multi-tile metric a move is a slide of 1 to k tiles, and the
+//! same holds slide by slide.
 
 use crate::db::error::AnswerError;
 use crate::db::goal_table::GoalTable;
 use crate::io::Answer;
-use crate::puzzle::board::{move_string, Move};
+use crate::puzzle::board::Move;
 use crate::table::rank::Cursor;
 use serde::{Serialize, Serializer};
 use std::collections::HashMap;
 
 /// Every shortest solution of a solvable pair, counted, and the first few
 /// listed: what `query solve --all` reports.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShortestSolutions {
     /// The answer for the pair, as `solve` gives it.
-    #[serde(flatten)]
     pub answer: Answer,
     /// How many shortest solutions there are.
     pub solutions: u128,
-    /// The first ones, in alphabetical order of their move strings.
-    #[serde(serialize_with = "as_letters")]
+    /// The first ones as single-tile moves, in order of their first moves'
+    /// directions (D, L, R, U; under the multi-tile metric, shorter slides
+    /// first): alphabetical order under the single-tile metric.
     pub listed: Vec<Vec<Move>>,
+}
+
+/// The answer's fields, then `solutions` and `listed`, each solution
+/// written as the answer's metric writes moves.
+impl Serialize for ShortestSolutions {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Shown<'a> {
+            #[serde(flatten)]
+            answer: &'a Answer,
+            solutions: u128,
+            listed: Vec<String>,
+        }
+        let metric = self.answer.metric;
+        Shown {
+            answer: &self.answer,
+            solutions: self.solutions,
+            listed: self.listed.iter().map(|m| metric.notation(m)).collect(),
+        }
+        .serialize(s)
+    }
 }
 
 impl ShortestSolutions {
@@ -44,35 +67,34 @@ impl ShortestSolutions {
     }
 }
 
-fn as_letters<S: Serializer>(listed: &[Vec<Move>], s: S) -> Result<S::Ok, S::Error> {
-    s.collect_seq(listed.iter().map(|m| move_string(m)))
-}
-
-/// The moves from `position` (in the table's frame) that lead one step
-/// closer, in the goal's frame and in letter order (D, L, R, U), with the
-/// positions they lead to.
+/// The moves from `position` (in the table's frame) that lead one move
+/// closer, in the goal's frame and in letter order (D, L, R, U), each with
+/// the cells the blank goes (1, or under the multi-tile metric 1 to k,
+/// shorter first) and the position it leads to.
 fn closer<'a>(
     target: &GoalTable<'a>,
     position: &Cursor,
-) -> impl Iterator<Item = (Move, Cursor)> + 'a {
+) -> impl Iterator<Item = (Move, usize, Cursor)> + 'a {
     let target = *target;
     let ranker = *target.ranker();
+    let longest = target.metric().longest_slide(ranker.shape());
     let d = target.distance_at(position.rank());
     let position = *position;
     [Move::Down, Move::Left, Move::Right, Move::Up]
         .into_iter()
-        .filter_map(move |m| {
-            let next = ranker.step(&position, target.move_to_table(m))?;
-            Some((m, next))
+        .flat_map(move |m| {
+            let (mut next, toward) = (position, target.move_to_table(m));
+            (1..=longest).map_while(move |cells| ranker.advance(&mut next, toward).then_some((m, cells, next)))
         })
-        .filter(move |(_, next)| {
+        .filter(move |(_, _, next)| {
             matches!((&d, target.distance_at(next.rank())), (Ok(d), Ok(n)) if n + 1 == *d)
         })
 }
 
 /// Every move from `start` that leads one step closer to the goal: the
 /// first moves of all shortest solutions, in letter order (D, L, R, U).
-/// Empty at the goal.
+/// Empty at the goal. Under the multi-tile metric, the directions of the
+/// slides that lead one move closer (see [`best_slides`] for their lengths).
 ///
 /// ```
 /// # use npuzzle::{analysis::best_moves, tables::build_tables, parse_board, files::write_database, Database, Shape, Board};
@@ -92,7 +114,8 @@ fn closer<'a>(
 pub fn best_moves(target: &GoalTable<'_>, start: &crate::Board) -> Result<Vec<Move>, AnswerError> {
     let position = target.cursor(start)?;
     let distance = target.distance_at(position.rank())?;
-    let moves: Vec<Move> = closer(target, &position).map(|(m, _)| m).collect();
+    let mut moves: Vec<Move> = closer(target, &position).map(|(m, _, _)| m).collect();
+    moves.dedup();
     // Every position but the goal has a move one step closer; none means damage.
     if moves.is_empty() && distance > 0 {
         return Err(AnswerError::Corrupt {
@@ -100,6 +123,26 @@ pub fn best_moves(target: &GoalTable<'_>, start: &crate::Board) -> Result<Vec<Mo
         });
     }
     Ok(moves)
+}
+
+/// Every slide from `start` that leads one move closer to the goal, as its
+/// direction and the tiles it moves (always 1 under the single-tile
+/// metric), in letter order, shorter slides first. Empty at the goal.
+pub fn best_slides(
+    target: &GoalTable<'_>,
+    start: &crate::Board,
+) -> Result<Vec<(Move, usize)>, AnswerError> {
+    let position = target.cursor(start)?;
+    let distance = target.distance_at(position.rank())?;
+    let slides: Vec<(Move, usize)> = closer(target, &position)
+        .map(|(m, cells, _)| (m, cells))
+        .collect();
+    if slides.is_empty() && distance > 0 {
+        return Err(AnswerError::Corrupt {
+            rank: position.rank(),
+        });
+    }
+    Ok(slides)
 }
 
 /// The number of distinct shortest move sequences from `start` to the goal.
@@ -111,7 +154,7 @@ pub fn count_shortest(target: &GoalTable<'_>, start: &crate::Board) -> Result<u1
     for _ in 0..distance {
         let mut next: HashMap<u32, (Cursor, u128)> = HashMap::with_capacity(layer.len() * 2);
         for (position, ways) in layer.values() {
-            for (_, after) in closer(target, position) {
+            for (_, _, after) in closer(target, position) {
                 next.entry(after.rank()).or_insert((after, 0)).1 += ways;
             }
         }
@@ -123,8 +166,8 @@ pub fn count_shortest(target: &GoalTable<'_>, start: &crate::Board) -> Result<u1
     Ok(layer.values().map(|&(_, ways)| ways).sum())
 }
 
-/// Up to `limit` shortest move sequences from `start` to the goal, in
-/// alphabetical order of their move strings.
+/// Up to `limit` shortest move sequences from `start` to the goal, as
+/// single-tile moves, in the order of [`ShortestSolutions::listed`].
 pub fn list_shortest(
     target: &GoalTable<'_>,
     start: &crate::Board,
@@ -151,10 +194,10 @@ fn walk(
         found.push(path.clone());
         return;
     }
-    for (m, next) in closer(target, at) {
-        path.push(m);
+    for (m, cells, next) in closer(target, at) {
+        path.extend(std::iter::repeat_n(m, cells));
         walk(target, &next, path, found, limit);
-        path.pop();
+        path.truncate(path.len() - cells);
         if found.len() >= limit {
             return;
         }

@@ -4,6 +4,7 @@
 use crate::db::error::WriteError;
 use crate::db::format::write::Writer;
 use crate::pattern::{build_pattern_table_toward, Partition, PatternError, UNREACHED};
+use crate::puzzle::metric::Metric;
 use crate::puzzle::shape::{Shape, ShapeError};
 use crate::puzzle::symmetry::{self, Symmetry};
 use crate::table::generate::{build_each, BuildProgress, LIST_SEARCH_MAX_CELLS};
@@ -48,9 +49,11 @@ pub fn default_blanks(shape: Shape) -> Vec<usize> {
 }
 
 /// Whether `build-db` adds path tables ([`crate::table::path_table`]) when not
-/// told: on boards of up to [`DEFAULT_PATHS_MAX_CELLS`] cells.
-pub fn default_paths(shape: Shape) -> bool {
-    shape.cells() <= DEFAULT_PATHS_MAX_CELLS
+/// told: to single-tile tables of boards of up to [`DEFAULT_PATHS_MAX_CELLS`]
+/// cells. Multi-tile tables have none: a path word holds single-tile
+/// moves, and a solution cut after 32 of them could stop inside a slide.
+pub fn default_paths(shape: Shape, metric: Metric) -> bool {
+    metric == Metric::SingleTile && shape.cells() <= DEFAULT_PATHS_MAX_CELLS
 }
 
 /// What to build: complete tables or a pattern database, and toward which
@@ -58,12 +61,15 @@ pub fn default_paths(shape: Shape) -> bool {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Plan {
     /// One complete table per goal blank cell, each with its path table
-    /// when `paths` is set (boards of up to [`PATHS_MAX_CELLS`] cells).
+    /// when `paths` is set (single-tile tables of boards of up to
+    /// [`PATHS_MAX_CELLS`] cells).
     Complete {
         /// The board (up to 12 cells).
         shape: Shape,
         /// The tables' goal blank cells, distinct, in file order.
         blanks: Vec<usize>,
+        /// How the tables count moves.
+        metric: Metric,
         /// Whether to add path tables.
         paths: bool,
     },
@@ -182,6 +188,9 @@ pub enum BuildError {
         /// The board.
         shape: Shape,
     },
+    /// Path tables asked for beside multi-tile tables.
+    #[error("path tables hold single-tile solutions; multi-tile tables have none (a solution cut after 32 single-tile moves could stop inside a slide)")]
+    MultiTilePaths,
     /// A pattern table cannot be built.
     #[error(transparent)]
     Pattern(#[from] PatternError),
@@ -214,8 +223,17 @@ pub fn build(
         Plan::Complete {
             shape,
             blanks,
+            metric,
             paths,
-        } => build_complete(path, *shape, blanks, *paths, on_progress, &mut built)?,
+        } => build_complete(
+            path,
+            *shape,
+            blanks,
+            *metric,
+            *paths,
+            on_progress,
+            &mut built,
+        )?,
         Plan::Patterns {
             partition,
             goal_blanks,
@@ -233,14 +251,15 @@ fn build_complete<'a>(
     path: &'a Path,
     shape: Shape,
     blanks: &[usize],
+    metric: Metric,
     paths: bool,
     on_progress: &(dyn Fn(usize, BuildProgress) + Sync),
     built: &mut Built,
 ) -> Result<Writer<'a>, BuildError> {
     let started = Instant::now();
-    let mut writer = Writer::create(path, shape, None)?;
+    let mut writer = Writer::create(path, shape, metric, None)?;
     let mut writing = Duration::ZERO;
-    build_each(shape, blanks, paths, on_progress, |table| {
+    build_each(shape, blanks, metric, paths, on_progress, |table| {
         let appending = Instant::now();
         writer.append_table(&table)?;
         writing += appending.elapsed();
@@ -258,7 +277,7 @@ fn build_patterns<'a>(
     built: &mut Built,
 ) -> Result<Writer<'a>, BuildError> {
     let shape = partition.shape();
-    let mut writer = Writer::create(path, shape, Some(partition))?;
+    let mut writer = Writer::create(path, shape, Metric::SingleTile, Some(partition))?;
     let patterns = partition.patterns();
     for (set, &blank) in goal_blanks.iter().enumerate() {
         for (table, tiles) in patterns.iter().enumerate() {
@@ -294,10 +313,13 @@ fn pattern_counts(entries: &[u8]) -> Vec<u64> {
 fn check_plan(plan: &Plan) -> Result<(), BuildError> {
     let shape = plan.shape();
     let blanks = plan.goal_blanks();
-    if let Plan::Complete { paths, .. } = plan {
+    if let Plan::Complete { paths, metric, .. } = plan {
         shape.check_complete_tables().map_err(BuildError::Board)?;
         if *paths && shape.cells() > PATHS_MAX_CELLS {
             return Err(BuildError::PathsTooLarge { shape });
+        }
+        if *paths && *metric != Metric::SingleTile {
+            return Err(BuildError::MultiTilePaths);
         }
     }
     if blanks.is_empty() {
@@ -360,8 +382,16 @@ mod tests {
         let complete = |shape: Shape, blanks: &[usize], paths| Plan::Complete {
             shape,
             blanks: blanks.to_vec(),
+            metric: Metric::SingleTile,
             paths,
         };
+        let multi_tile_paths = Plan::Complete {
+            shape,
+            blanks: vec![8],
+            metric: Metric::MultiTile,
+            paths: true,
+        };
+        assert!(refused(multi_tile_paths).contains("multi-tile tables have none"));
         assert!(refused(patterns(&[])).contains("no goal blank cell"));
         assert!(refused(patterns(&[8, 9])).contains("cell 9 is not on a board of 9 cells"));
         // Corners 8 and 0 are one class; the check runs before set 0 is built.

@@ -8,6 +8,7 @@ use crate::db::format::{Header, TableInfo};
 use crate::db::goal_table::{check_shape, GoalTable};
 use crate::puzzle::board::{Board, Move};
 use crate::puzzle::cell::{Cell, Cells};
+use crate::puzzle::metric::Metric;
 use crate::puzzle::shape::{Shape, MAX_CELLS};
 use crate::puzzle::symmetry::Symmetry;
 use crate::table::path_table::{Replayer, WORD_BYTES};
@@ -27,6 +28,7 @@ struct Slot {
 pub struct CompleteTables<B> {
     bytes: B,
     shape: Shape,
+    metric: Metric,
     header: Header,
     header_start: usize,
     /// The table that serves each goal blank cell, and the symmetry into its
@@ -56,6 +58,7 @@ impl<B: AsRef<[u8]>> CompleteTables<B> {
         let Checked {
             header,
             shape,
+            metric,
             header_start,
             ..
         } = checked;
@@ -77,6 +80,7 @@ impl<B: AsRef<[u8]>> CompleteTables<B> {
         CompleteTables {
             bytes,
             shape,
+            metric,
             header,
             header_start,
             routes,
@@ -87,6 +91,11 @@ impl<B: AsRef<[u8]>> CompleteTables<B> {
     /// The board size of every position in the database.
     pub fn shape(&self) -> Shape {
         self.shape
+    }
+
+    /// How the tables' distances count moves.
+    pub fn metric(&self) -> Metric {
+        self.metric
     }
 
     /// What the file holds.
@@ -119,6 +128,7 @@ impl<B: AsRef<[u8]>> CompleteTables<B> {
             *goal,
             symmetry,
             slot.ranker,
+            self.metric,
             info,
             self.table_entries(info),
             self.path_table(info),
@@ -177,7 +187,8 @@ impl<B: AsRef<[u8]>> CompleteTables<B> {
         self.goal_table(goal)?.distance(start)
     }
 
-    /// One shortest sequence of blank moves from `start` to `goal`.
+    /// One shortest sequence of blank moves from `start` to `goal`, as
+    /// single-tile moves (a multi-tile solution's slides are its runs).
     pub fn solve(&self, start: &Board, goal: &Board) -> Result<Vec<Move>, AnswerError> {
         let mut moves = Vec::new();
         self.goal_table(goal)?.solve_into(start, &mut moves)?;

@@ -12,6 +12,7 @@ use crate::db::patterns::PatternTables;
 use crate::db::report::{Info, Report};
 use crate::pattern::{Solution, SolveOptions};
 use crate::puzzle::board::Board;
+use crate::puzzle::metric::Metric;
 use crate::puzzle::shape::Shape;
 use memmap2::Mmap;
 use std::fs::File;
@@ -105,6 +106,15 @@ impl<B: AsRef<[u8]>> Database<B> {
         match &self.kind {
             Kind::Complete(db) => db.shape(),
             Kind::Pattern(db) => db.shape(),
+        }
+    }
+
+    /// How the file's distances count moves: always single-tile moves for
+    /// a pattern database.
+    pub fn metric(&self) -> Metric {
+        match &self.kind {
+            Kind::Complete(db) => db.metric(),
+            Kind::Pattern(_) => Metric::SingleTile,
         }
     }
 

@@ -136,6 +136,20 @@ pub enum FormatError {
     /// The header lists no table.
     #[error("{INCONSISTENT}: it lists no tables")]
     NoTables,
+    /// The header's metric byte names no metric.
+    #[error("{INCONSISTENT}: its metric is {0}, expected 0 (single-tile) or 1 (multi-tile)")]
+    Metric(u8),
+    /// Multi-tile pattern databases are not built: their tables would need
+    /// another abstraction (a slide moves tiles of several patterns).
+    #[error("{INCONSISTENT}: it holds pattern tables counted in multi-tile moves, which npuzzle does not build")]
+    MultiTilePatterns,
+    /// A path table beside a multi-tile table: path words hold single-tile
+    /// solutions.
+    #[error("{INCONSISTENT}: {at} counts multi-tile moves but has a path table, which only single-tile tables have")]
+    MultiTilePathTable {
+        /// The table.
+        at: TableAt,
+    },
     /// A table's goal blank lies outside the board.
     #[error("{INCONSISTENT}: {at} has its goal blank in cell {blank}, but a {shape} board has {} cells", shape.cells())]
     BlankOutside {

@@ -5,6 +5,7 @@
 use crate::db::error::AnswerError;
 use crate::db::format::TableInfo;
 use crate::puzzle::board::{Board, Move};
+use crate::puzzle::metric::Metric;
 use crate::puzzle::relabel::Relabelling;
 use crate::puzzle::shape::Shape;
 use crate::puzzle::solvability::{self, Unsolvable};
@@ -12,6 +13,7 @@ use crate::puzzle::symmetry::Symmetry;
 use crate::table::entry;
 use crate::table::path_table::{self, Replayer, MOVES_PER_WORD};
 use crate::table::rank::{Cursor, Ranker};
+use crate::table::step::toward_goal;
 use std::ops::RangeInclusive;
 
 /// That `board` is of the database's board size.
@@ -65,16 +67,21 @@ pub struct GoalTable<'a> {
     /// none on boards whose maximum is below 63.
     ambiguous: u8,
     shape: Shape,
+    metric: Metric,
+    /// The most cells the blank goes in one move: 1, or the longest slide.
+    longest: usize,
 }
 
 impl<'a> GoalTable<'a> {
     /// The table `info` (whose entries and path table are given, ranked by
     /// `ranker`) seen from `goal`, through `symmetry` into the table's frame
     /// when the table is another cell's.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         goal: Board,
         symmetry: Option<Symmetry>,
         ranker: Ranker,
+        metric: Metric,
         info: &'a TableInfo,
         entries: &'a [u8],
         path_table: Option<&'a [u8]>,
@@ -100,7 +107,24 @@ impl<'a> GoalTable<'a> {
             info,
             ambiguous: info.max_distance.saturating_sub(entry::MODULUS as u8 - 1),
             shape: ranker.shape(),
+            metric,
+            longest: metric.longest_slide(ranker.shape()),
         }
+    }
+
+    /// How the table's distances count moves.
+    pub fn metric(&self) -> Metric {
+        self.metric
+    }
+
+    /// Whether `other` sees its table from the same frame as this one (the
+    /// same goal blank cell, symmetry and renaming), so that a rank names
+    /// the same position in both.
+    pub fn same_frame(&self, other: &GoalTable<'_>) -> bool {
+        self.info.goal_blank == other.info.goal_blank
+            && self.symmetry == other.symmetry
+            && self.relabelling == other.relabelling
+            && self.ranker.len() == other.ranker.len()
     }
 
     /// The goal.
@@ -224,16 +248,11 @@ impl<'a> GoalTable<'a> {
     #[inline(never)]
     fn resolve(&self, rank: u32, field: u8) -> Result<u32, AnswerError> {
         let mut position = self.ranker.cursor_at(rank);
-        for next_field in (0..field).rev() {
-            let m = entry::next_move(self.entries[position.rank() as usize]);
+        let mut e = self.entries[rank as usize];
+        for _ in 0..field {
             let from = position.rank();
-            position = self
-                .ranker
-                .step(&position, m)
+            (_, _, e) = toward_goal(&self.ranker, self.entries, &mut position, e, self.longest)
                 .ok_or(AnswerError::Corrupt { rank: from })?;
-            if entry::distance_field(self.entries[position.rank() as usize]) != next_field {
-                return Err(AnswerError::Corrupt { rank: from });
-            }
         }
         if position == self.goal_cursor {
             Ok(field as u32)
@@ -280,8 +299,10 @@ impl<'a> GoalTable<'a> {
     }
 
     /// Appends one shortest sequence of moves from `start` to the goal to
-    /// `moves`, and returns its length. A damaged table gives an error,
-    /// never a wrong sequence.
+    /// `moves`, as single-tile moves, and returns its length in the table's
+    /// metric (its distance; under the multi-tile metric its slides are the
+    /// runs of equal moves, see [`crate::rules::slides`]). A damaged table
+    /// gives an error, never a wrong sequence.
     ///
     /// With a path table, the start's word gives the moves (see
     /// [`path_table`]), and they are replayed: they must stay on the board
@@ -350,20 +371,18 @@ impl<'a> GoalTable<'a> {
         let total = self.distance_at(position.rank())?;
         let mut e = self.entries[position.rank() as usize];
         moves.reserve(total as usize);
-        // The field each step must land on, counted down modulo 63.
-        let mut field = entry::distance_field(e);
+        // Each step must land on the next distance field down, modulo 63.
         for _ in 0..total {
-            let m = entry::next_move(e);
             let rank = position.rank();
-            if !self.ranker.advance(&mut position, m) {
-                return Err(AnswerError::Corrupt { rank });
+            let (m, cells, landed) =
+                toward_goal(&self.ranker, self.entries, &mut position, e, self.longest)
+                    .ok_or(AnswerError::Corrupt { rank })?;
+            e = landed;
+            if cells == 1 {
+                moves.push(self.move_from_table(m));
+            } else {
+                moves.extend(std::iter::repeat_n(self.move_from_table(m), cells));
             }
-            e = self.entries[position.rank() as usize];
-            field = field.checked_sub(1).unwrap_or(entry::MODULUS as u8 - 1);
-            if entry::distance_field(e) != field {
-                return Err(AnswerError::Corrupt { rank });
-            }
-            moves.push(self.move_from_table(m));
         }
         if position != self.goal_cursor {
             return Err(AnswerError::Corrupt {

@@ -2,11 +2,12 @@
 //! the Python package and the server alike.
 //!
 //! A database is looked for, in order: at the path given (`--db`), at
-//! `$NPUZZLE_DB`, at `data/RxC.db` under the current folder, then in the
-//! per-user data folder (`$XDG_DATA_HOME/npuzzle` on Linux, or the
+//! `$NPUZZLE_DB`, at `data/RxC.db` (`data/RxC-mtm.db` for multi-tile
+//! tables) under the current folder, then in the per-user data folder (`$XDG_DATA_HOME/npuzzle` on Linux, or the
 //! platform's equivalent). The first two are taken as given, whether or not
 //! a file is there; the last two only where the file exists.
 
+use crate::puzzle::metric::Metric;
 use crate::puzzle::shape::Shape;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -47,9 +48,13 @@ pub struct Location {
     pub origin: Origin,
 }
 
-/// The file name of a board's default database: `RxC.db`.
-pub fn file_name(shape: Shape) -> String {
-    format!("{shape}.db")
+/// The file name of a board's default database: `RxC.db`, or `RxC-mtm.db`
+/// for multi-tile tables, so that both live side by side.
+pub fn file_name(shape: Shape, metric: Metric) -> String {
+    match metric {
+        Metric::SingleTile => format!("{shape}.db"),
+        Metric::MultiTile => format!("{shape}-{metric}.db"),
+    }
 }
 
 /// The per-user data folder (`$XDG_DATA_HOME/npuzzle`, else
@@ -59,10 +64,11 @@ pub fn user_data_dir() -> Option<PathBuf> {
     directories::ProjectDirs::from("", "", "npuzzle").map(|dirs| dirs.data_dir().to_path_buf())
 }
 
-/// Where the database for `shape` boards is, by the order above. When no
-/// file exists anywhere, it is where [`default_output`] would build it, so
-/// that the caller can say how to make it.
-pub fn locate(shape: Shape, given: Option<&Path>) -> Location {
+/// Where the database for `shape` boards counted in `metric` is, by the
+/// order above. When no file exists anywhere, it is where
+/// [`default_output`] would build it, so that the caller can say how to
+/// make it.
+pub fn locate(shape: Shape, metric: Metric, given: Option<&Path>) -> Location {
     if let Some(path) = given {
         return Location {
             path: path.to_path_buf(),
@@ -74,7 +80,7 @@ pub fn locate(shape: Shape, given: Option<&Path>) -> Location {
             path: PathBuf::from(path),
             origin: Origin::Env,
         },
-        _ => locate_unnamed(shape),
+        _ => locate_unnamed(shape, metric),
     }
 }
 
@@ -82,8 +88,8 @@ pub fn locate(shape: Shape, given: Option<&Path>) -> Location {
 /// [`DB_ENV`] names one: the last two places of the order above, else where
 /// [`default_output`] would build it. Advice to drop `--db` or unset
 /// `NPUZZLE_DB` names it.
-pub fn locate_unnamed(shape: Shape) -> Location {
-    let local = working_dir_path(shape);
+pub fn locate_unnamed(shape: Shape, metric: Metric) -> Location {
+    let local = working_dir_path(shape, metric);
     if local.is_file() {
         return Location {
             path: local,
@@ -91,7 +97,7 @@ pub fn locate_unnamed(shape: Shape) -> Location {
         };
     }
     if let Some(dir) = user_data_dir() {
-        let path = dir.join(file_name(shape));
+        let path = dir.join(file_name(shape, metric));
         if path.is_file() {
             return Location {
                 path,
@@ -99,31 +105,31 @@ pub fn locate_unnamed(shape: Shape) -> Location {
             };
         }
     }
-    default_output(shape)
+    default_output(shape, metric)
 }
 
 /// Where `build-db` writes a `shape` database when not told: `data/RxC.db`
 /// inside a checkout of npuzzle (or any folder that already has `data/`),
 /// else the per-user data folder.
-pub fn default_output(shape: Shape) -> Location {
+pub fn default_output(shape: Shape, metric: Metric) -> Location {
     let in_checkout = Path::new("data").is_dir() || Path::new("build-db/Cargo.toml").is_file();
     match user_data_dir() {
         Some(dir) if !in_checkout => Location {
-            path: dir.join(file_name(shape)),
+            path: dir.join(file_name(shape, metric)),
             origin: Origin::UserData,
         },
         _ => Location {
-            path: working_dir_path(shape),
+            path: working_dir_path(shape, metric),
             origin: Origin::WorkingDir,
         },
     }
 }
 
 /// The per-user location of a `shape` database, whether or not it exists.
-pub fn user_data_path(shape: Shape) -> Option<PathBuf> {
-    Some(user_data_dir()?.join(file_name(shape)))
+pub fn user_data_path(shape: Shape, metric: Metric) -> Option<PathBuf> {
+    Some(user_data_dir()?.join(file_name(shape, metric)))
 }
 
-fn working_dir_path(shape: Shape) -> PathBuf {
-    Path::new("data").join(file_name(shape))
+fn working_dir_path(shape: Shape, metric: Metric) -> PathBuf {
+    Path::new("data").join(file_name(shape, metric))
 }

@@ -50,6 +50,7 @@ impl<B: AsRef<[u8]>> PatternTables<B> {
             shape,
             partition,
             header_start,
+            ..
         } = check_header(bytes.as_ref())?;
         let partition = partition.ok_or(FormatError::NotPatterns { shape })?;
         Ok(PatternTables::from_checked(

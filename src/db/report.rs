@@ -8,6 +8,7 @@ use crate::db::format::{TableInfo, VERSION};
 use crate::db::patterns::PatternTables;
 use crate::puzzle::board::Board;
 use crate::puzzle::cell::{Cell, Cells};
+use crate::puzzle::metric::Metric;
 use crate::puzzle::shape::Shape;
 use crate::puzzle::symmetry;
 use serde::{Serialize, Serializer};
@@ -36,6 +37,10 @@ pub struct Info {
     pub bytes: u64,
     /// The file format's version.
     pub format_version: u32,
+    /// How its distances count moves: `stm` (single-tile) or `mtm`
+    /// (multi-tile).
+    #[serde(serialize_with = "as_text")]
+    pub metric: Metric,
     /// The partition's name (`7-8`, `6-6-3`, …, or `custom`); none for
     /// complete tables.
     pub partition: Option<String>,
@@ -210,6 +215,7 @@ impl Info {
             board: shape,
             bytes: db.bytes().len() as u64,
             format_version: VERSION,
+            metric: db.metric(),
             partition: None,
             default_goal: Board::goal(shape),
             goals: goals.collect(),
@@ -234,6 +240,7 @@ impl Info {
             board: shape,
             bytes: db.bytes().len() as u64,
             format_version: VERSION,
+            metric: Metric::SingleTile,
             partition: Some(db.partition().name().to_string()),
             default_goal: db.default_goal(),
             goals: goals.collect(),

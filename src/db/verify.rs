@@ -154,10 +154,13 @@ struct Checked {
 }
 
 /// One entry is right when the goal alone has distance 0, and every other
-/// position's move is legal and lands one step closer while no neighbour
+/// position's move is legal and lands one move closer while no neighbour
 /// is closer still. Together these make every distance the true one: the
 /// stored moves give a path of that length, and a shorter path would pass a
-/// neighbour closer than allowed.
+/// neighbour closer than allowed. A neighbour is one move away in the
+/// table's metric: under the multi-tile metric, every slide of 1 to k
+/// cells, and the stored move is the first slide along its direction that
+/// lands one move closer (as [`crate::table::step::toward_goal`] follows it).
 fn check_entry(target: &GoalTable<'_>, rank: u32) -> Result<Checked, String> {
     let d = target
         .distance_at(rank)
@@ -177,38 +180,66 @@ fn check_entry(target: &GoalTable<'_>, rank: u32) -> Result<Checked, String> {
     }
     let stored = entry::next_move(target.entries()[rank as usize]);
     let position = target.ranker().cursor_at(rank);
-    let Some(next) = target.ranker().step(&position, stored) else {
-        return Err(format!("move {} runs off the board", stored.letter()));
-    };
+    let longest = target.metric().longest_slide(target.ranker().shape());
+    let mut landed = None;
+    // The stored direction's first cell's distance, for the message when
+    // no slide that way lands one move closer.
+    let mut first = None;
     for m in Move::ALL {
-        let Some(next) = target.ranker().step(&position, m) else {
-            continue;
-        };
-        match target.distance_at(next.rank()) {
-            Ok(next_d) if m == stored && next_d + 1 != d => {
-                return Err(format!(
-                    "distance {d}, but move {} leads to distance {next_d}",
-                    m.letter()
-                ))
+        let mut next = position;
+        for cells in 1..=longest {
+            if !target.ranker().advance(&mut next, m) {
+                break;
             }
-            Ok(next_d) if next_d + 1 < d => {
-                return Err(format!(
-                    "distance {d}, but move {} leads to distance {next_d}, which is closer",
-                    m.letter()
-                ))
+            let pending = m == stored && landed.is_none();
+            match target.distance_at(next.rank()) {
+                Ok(next_d) if next_d + 1 < d => {
+                    return Err(format!(
+                        "distance {d}, but move {} leads to distance {next_d}, which is closer",
+                        slide_name(m, cells)
+                    ))
+                }
+                Ok(next_d) if pending && next_d + 1 == d => landed = Some((m, next.rank())),
+                Ok(next_d) if pending && cells == 1 => first = Some(next_d),
+                Ok(_) => {}
+                Err(_) if pending => {
+                    return Err(format!(
+                        "move {} leads to a damaged entry",
+                        slide_name(m, cells)
+                    ))
+                }
+                // That neighbour's own check reports it.
+                Err(_) => {}
             }
-            Ok(_) => {}
-            Err(_) if m == stored => {
-                return Err(format!("move {} leads to a damaged entry", m.letter()))
-            }
-            // That neighbour's own check reports it.
-            Err(_) => {}
         }
     }
+    let Some(step) = landed else {
+        return Err(match first {
+            None => format!("move {} runs off the board", stored.letter()),
+            Some(next_d) if longest == 1 => format!(
+                "distance {d}, but move {} leads to distance {next_d}",
+                stored.letter()
+            ),
+            Some(_) => format!(
+                "distance {d}, but no slide {} leads to distance {}",
+                stored.letter(),
+                d - 1
+            ),
+        });
+    };
     Ok(Checked {
         distance: d,
-        step: Some((stored, next.rank())),
+        step: Some(step),
     })
+}
+
+/// A slide as the multi-tile notation writes it: `U`, or `U3`.
+fn slide_name(m: Move, cells: usize) -> String {
+    if cells == 1 {
+        m.letter().to_string()
+    } else {
+        format!("{}{cells}", m.letter())
+    }
 }
 
 /// A position's path word is right when it is the goal's and 0, or it is

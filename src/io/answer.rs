@@ -11,11 +11,20 @@
 //! Board texts hold only digits and spaces, so they need no escaping; free
 //! texts (reasons, error messages, echoed input) are escaped.
 //!
+//! Under the multi-tile metric `distance` counts slides, `moves` writes
+//! them as `U3 L R2`, and `single_tile_moves` spells them out one tile at a
+//! time, for tools that replay single-tile strings:
+//!
+//! ```json
+//! {"start":"…","goal":"…","solvable":true,"distance":3,"moves":"U3 L R2","single_tile_moves":"UUULRR"}
+//! ```
+//!
 //! [`Answer`] is the same object as a value, for the faces that build one
 //! (the page's API, Python); the batch writes its bytes straight from the
 //! template below, and a property test holds the two equal.
 
 use crate::puzzle::board::{move_string, Board, Move};
+use crate::puzzle::metric::{slide_notation, Metric};
 use crate::puzzle::solvability::Unsolvable;
 use serde::{Serialize, Serializer};
 use std::fmt::Write as _;
@@ -24,27 +33,51 @@ use std::io::Write as _;
 /// One answer for a (start, goal) pair, as `solve --json`, `distance
 /// --json`, each line of `batch --format json` and the page's
 /// `/api/solve` give it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {
     /// The start.
-    #[serde(serialize_with = "as_text")]
     pub start: Board,
     /// The goal.
-    #[serde(serialize_with = "as_text")]
     pub goal: Board,
     /// Whether the start can reach the goal.
     pub solvable: bool,
-    /// The fewest moves; none when unsolvable.
+    /// The fewest moves, counted in `metric`; none when unsolvable.
     pub distance: Option<usize>,
-    /// One shortest sequence of the blank's moves; none when unsolvable.
-    #[serde(serialize_with = "letters")]
+    /// One shortest sequence of the blank's moves, one tile at a time
+    /// (under the multi-tile metric its slides are its runs); none when
+    /// unsolvable.
     pub moves: Option<Vec<Move>>,
     /// Why the start cannot reach the goal; only when unsolvable.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// Nodes searched, where a search ran (pattern databases).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes: Option<u64>,
+    /// How `distance` counts and `moves` are written.
+    pub metric: Metric,
+}
+
+/// The fields in the order the byte template writes them; the multi-tile
+/// metric adds `single_tile_moves`.
+impl Serialize for Answer {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(None)?;
+        map.serialize_entry("start", &self.start.to_string())?;
+        map.serialize_entry("goal", &self.goal.to_string())?;
+        map.serialize_entry("solvable", &self.solvable)?;
+        map.serialize_entry("distance", &self.distance)?;
+        let moves = self.moves.as_deref();
+        map.serialize_entry("moves", &moves.map(|m| self.metric.notation(m)))?;
+        if let (Metric::MultiTile, Some(moves)) = (self.metric, moves) {
+            map.serialize_entry("single_tile_moves", &move_string(moves))?;
+        }
+        if let Some(reason) = &self.reason {
+            map.serialize_entry("reason", reason)?;
+        }
+        if let Some(nodes) = self.nodes {
+            map.serialize_entry("nodes", &nodes)?;
+        }
+        map.end()
+    }
 }
 
 impl Answer {
@@ -68,30 +101,32 @@ impl Answer {
             moves,
             reason,
             nodes,
+            metric: Metric::SingleTile,
+        }
+    }
+
+    /// The same answer, its moves counted and written in `metric` (they
+    /// must be optimal in it, so that its slides are their runs).
+    pub fn counted_in(self, metric: Metric) -> Answer {
+        Answer {
+            distance: self.moves.as_deref().map(|m| metric.length(m)),
+            metric,
+            ..self
         }
     }
 }
 
-fn as_text<T: std::fmt::Display, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
-    s.collect_str(value)
-}
-
-fn letters<S: Serializer>(moves: &Option<Vec<Move>>, s: S) -> Result<S::Ok, S::Error> {
-    match moves {
-        Some(moves) => s.serialize_str(&move_string(moves)),
-        None => s.serialize_none(),
-    }
-}
-
 /// Appends the JSON answer for (start, goal) to `out`, without a newline.
-/// `outcome` is the move sequence, or why there is none.
+/// `outcome` is the move sequence (single-tile moves, optimal in
+/// `metric`), or why there is none.
 pub fn write_json(
     out: &mut Vec<u8>,
+    metric: Metric,
     start: &Board,
     goal: &Board,
     outcome: Result<&[Move], &Unsolvable>,
 ) {
-    write_fields(&JSON, out, start, goal, outcome);
+    write_fields(&JSON, out, metric, start, goal, outcome);
 }
 
 /// The text around an answer's fields in one output syntax: JSON and CSV
@@ -148,6 +183,7 @@ pub(crate) const CSV: Syntax = Syntax {
 pub(crate) fn write_fields(
     syntax: &Syntax,
     out: &mut Vec<u8>,
+    metric: Metric,
     start: &Board,
     goal: &Board,
     outcome: Result<&[Move], &Unsolvable>,
@@ -156,9 +192,13 @@ pub(crate) fn write_fields(
     match outcome {
         Ok(moves) => {
             out.extend_from_slice(syntax.solvable);
-            write_decimal(out, moves.len());
+            write_decimal(out, metric.length(moves));
             out.extend_from_slice(syntax.before_moves);
-            write_moves(out, moves);
+            write_counted_moves(out, metric, moves);
+            if metric == Metric::MultiTile && !syntax.csv {
+                out.extend_from_slice(b"\",\"single_tile_moves\":\"");
+                write_moves(out, moves);
+            }
             out.extend_from_slice(syntax.after_moves);
         }
         Err(reason) => write_reason(syntax, out, syntax.unsolvable, reason),
@@ -265,6 +305,14 @@ pub fn write_moves(out: &mut Vec<u8>, moves: &[Move]) {
     out.extend(moves.iter().map(|m| m.letter() as u8));
 }
 
+/// Appends moves as `metric` writes them: `ULDR`, or slides `U3 L R2`.
+pub fn write_counted_moves(out: &mut Vec<u8>, metric: Metric, moves: &[Move]) {
+    match metric {
+        Metric::SingleTile => write_moves(out, moves),
+        Metric::MultiTile => out.extend_from_slice(slide_notation(moves).as_bytes()),
+    }
+}
+
 /// Appends a number in decimal.
 pub fn write_decimal(out: &mut Vec<u8>, mut n: usize) {
     let mut digits = [0u8; 20];
@@ -292,7 +340,7 @@ mod tests {
         let goal = board3("123456780");
         let moves = [Move::Up, Move::Left, Move::Down, Move::Right];
         let mut out = Vec::new();
-        write_json(&mut out, &start, &goal, Ok(&moves));
+        write_json(&mut out, Metric::SingleTile, &start, &goal, Ok(&moves));
         let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
         assert_eq!(
             v,
@@ -302,7 +350,7 @@ mod tests {
         let swapped = board3("213456780");
         let why = solvability::check(&swapped, &goal).unwrap_err();
         out.clear();
-        write_json(&mut out, &swapped, &goal, Err(&why));
+        write_json(&mut out, Metric::SingleTile, &swapped, &goal, Err(&why));
         let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
         assert_eq!(v["solvable"], false);
         assert!(v["distance"].is_null() && v["moves"].is_null());
@@ -316,6 +364,7 @@ mod tests {
         write_fields(
             &CSV,
             &mut out,
+            Metric::SingleTile,
             &board3("123456708"),
             &goal,
             Ok(&[Move::Right]),
@@ -324,7 +373,14 @@ mod tests {
         let swapped = board3("213456780");
         let why = solvability::check(&swapped, &goal).unwrap_err();
         out.clear();
-        write_fields(&CSV, &mut out, &swapped, &goal, Err(&why));
+        write_fields(
+            &CSV,
+            &mut out,
+            Metric::SingleTile,
+            &swapped,
+            &goal,
+            Err(&why),
+        );
         let expected = format!(
             "213456780,123456780,false,,,\"{}\",",
             why.to_string().replace('"', "\"\"")
@@ -366,7 +422,9 @@ mod tests {
             seeds in proptest::collection::vec(proptest::num::u64::ANY, 2),
             letters in "[UDLR]{0,40}",
             nodes in proptest::option::of(proptest::num::u64::ANY),
+            multi_tile in proptest::bool::ANY,
         ) {
+            let metric = if multi_tile { Metric::MultiTile } else { Metric::SingleTile };
             use rand::{seq::SliceRandom, SeedableRng};
             let shape = crate::Shape::new(rows, cols).unwrap();
             let board = |seed: u64| {
@@ -386,11 +444,12 @@ mod tests {
                 Some(why) => Err(why),
             };
             let mut line = Vec::new();
-            write_json(&mut line, &start, &goal, outcome);
+            write_json(&mut line, metric, &start, &goal, outcome);
             if let Some(nodes) = nodes {
                 crate::io::with_nodes(&mut line, nodes);
             }
-            let answer = Answer::new(start, goal, outcome.map(<[Move]>::to_vec), nodes);
+            let answer = Answer::new(start, goal, outcome.map(<[Move]>::to_vec), nodes)
+                .counted_in(metric);
             proptest::prop_assert_eq!(
                 String::from_utf8(line).unwrap(),
                 serde_json::to_string(&answer).unwrap()

@@ -24,11 +24,12 @@ use crate::db::database::Database;
 use crate::db::error::AnswerError;
 use crate::db::goal_table::GoalTable;
 use crate::io::answer::{
-    write_decimal, write_fields, write_json, write_json_error, write_moves, write_stopped,
+    write_counted_moves, write_decimal, write_fields, write_json, write_json_error, write_stopped,
     TextEscaper, CSV, JSON,
 };
 use crate::pattern::{SolveOptions, Stopped};
 use crate::puzzle::board::{Board, Move};
+use crate::puzzle::metric::Metric;
 use crate::puzzle::parse::{excerpt, parse_board};
 use crate::puzzle::solvability::Unsolvable;
 use rayon::prelude::*;
@@ -78,6 +79,8 @@ pub enum LineOutcome {
 pub struct LineAnswerer<'a, B> {
     answers: Answers<'a, B>,
     format: BatchFormat,
+    /// How the database counts moves, and so how answers are written.
+    metric: Metric,
     moves: Vec<Move>,
 }
 
@@ -127,6 +130,7 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
         Ok(LineAnswerer {
             answers,
             format,
+            metric: db.metric(),
             moves: Vec::with_capacity(128),
         })
     }
@@ -288,7 +292,7 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
         goal: &Board,
         result: Result<&[Move], &Unsolvable>,
     ) {
-        write_answer(self.format, out, start, goal, result)
+        write_answer(self.format, self.metric, out, start, goal, result)
     }
 
     fn write_error(&self, out: &mut Vec<u8>, number: u64, input: &str, error: &str) {
@@ -299,16 +303,17 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
 /// Appends the answer for (start, goal) in `format`, without a newline.
 pub(crate) fn write_answer(
     format: BatchFormat,
+    metric: Metric,
     out: &mut Vec<u8>,
     start: &Board,
     goal: &Board,
     result: Result<&[Move], &Unsolvable>,
 ) {
     match format {
-        BatchFormat::Jsonl => write_json(out, start, goal, result),
-        BatchFormat::Csv => write_fields(&CSV, out, start, goal, result),
+        BatchFormat::Jsonl => write_json(out, metric, start, goal, result),
+        BatchFormat::Csv => write_fields(&CSV, out, metric, start, goal, result),
         BatchFormat::Moves => match result {
-            Ok(moves) => write_moves(out, moves),
+            Ok(moves) => write_counted_moves(out, metric, moves),
             Err(_) => out.push(b'-'),
         },
     }

@@ -1,4 +1,5 @@
-//! Boards, moves and their rules: sizes, parsing, the solvability test,
+//! Boards, moves and their rules: sizes, parsing, the two ways of counting
+//! moves, the solvability test,
 //! renaming tiles so that any goal looks canonical, and the board's
 //! symmetries.
 //!
@@ -7,6 +8,7 @@
 
 pub mod board;
 pub mod cell;
+pub mod metric;
 pub mod parse;
 pub mod relabel;
 pub mod shape;

@@ -6,8 +6,13 @@
 //! side by side, one per core. Larger boards keep each level as a bitset over
 //! the ranks and split every level across the cores: memory stays at the
 //! table plus two bitsets (a quarter of the table), however wide a level is.
+//!
+//! Both count moves in either [`Metric`]: under the multi-tile metric a
+//! position's children are every slide of 1 to k tiles toward the blank,
+//! found by moving a cursor's blank on, one cell at a time.
 
 use crate::puzzle::board::{Board, Move};
+use crate::puzzle::metric::Metric;
 use crate::puzzle::shape::Shape;
 use crate::table::entry::{self, UNSEEN};
 use crate::table::path_table;
@@ -29,6 +34,8 @@ const CHUNK_WORDS: usize = 1 << 12;
 pub struct Table {
     /// The goal's blank cell.
     pub goal_blank: usize,
+    /// How its distances count moves.
+    pub metric: Metric,
     /// One [`entry`] per rank.
     pub entries: Vec<u8>,
     /// `counts[d]` = positions at distance `d`; the last is the maximum distance.
@@ -60,37 +67,41 @@ pub struct BuildProgress {
     pub entries: u64,
 }
 
-/// Builds the table for one goal blank cell, with the search that suits the
-/// board's size.
+/// Builds the single-tile table for one goal blank cell, with the search
+/// that suits the board's size.
 pub fn build_table(shape: Shape, goal_blank: usize) -> Table {
-    build_table_reporting(shape, goal_blank, false, &|_| {})
+    build_table_reporting(shape, goal_blank, Metric::SingleTile, false, &|_| {})
 }
 
-/// [`build_table`], with its path table when `paths` is set (boards of up
-/// to [`LIST_SEARCH_MAX_CELLS`] cells), calling `on_level` after each level
-/// of the search.
+/// [`build_table`] in either metric, with its path table when `paths` is
+/// set (single-tile tables of boards of up to [`LIST_SEARCH_MAX_CELLS`]
+/// cells), calling `on_level` after each level of the search.
 pub fn build_table_reporting(
     shape: Shape,
     goal_blank: usize,
+    metric: Metric,
     paths: bool,
     on_level: &(dyn Fn(BuildProgress) + Sync),
 ) -> Table {
     if shape.cells() <= LIST_SEARCH_MAX_CELLS {
-        search_with_lists(shape, goal_blank, paths, on_level)
+        search_with_lists(shape, goal_blank, metric, paths, on_level)
     } else {
         assert!(!paths, "path tables stop at {LIST_SEARCH_MAX_CELLS} cells");
-        search_with_bitsets(shape, goal_blank, on_level)
+        search_with_bitsets(shape, goal_blank, metric, on_level)
     }
 }
 
-/// Builds the tables for several goal blank cells, side by side for small
-/// boards and one after another (each using every core) for large ones.
+/// Builds the single-tile tables for several goal blank cells, side by
+/// side for small boards and one after another (each using every core) for
+/// large ones.
 pub fn build_tables(shape: Shape, goal_blanks: &[usize]) -> Vec<Table> {
     let mut tables = Vec::with_capacity(goal_blanks.len());
-    let done: Result<(), Infallible> = build_each(shape, goal_blanks, false, &|_, _| {}, |table| {
-        tables.push(table);
-        Ok(())
-    });
+    let metric = Metric::SingleTile;
+    let done: Result<(), Infallible> =
+        build_each(shape, goal_blanks, metric, false, &|_, _| {}, |table| {
+            tables.push(table);
+            Ok(())
+        });
     done.unwrap_or_else(|never| match never {});
     tables
 }
@@ -104,12 +115,13 @@ pub fn build_tables(shape: Shape, goal_blanks: &[usize]) -> Vec<Table> {
 pub fn build_each<E>(
     shape: Shape,
     goal_blanks: &[usize],
+    metric: Metric,
     paths: bool,
     on_level: &(dyn Fn(usize, BuildProgress) + Sync),
     mut take: impl FnMut(Table) -> Result<(), E>,
 ) -> Result<(), E> {
     let build = |(i, &blank): (usize, &usize)| {
-        build_table_reporting(shape, blank, paths, &|level| on_level(i, level))
+        build_table_reporting(shape, blank, metric, paths, &|level| on_level(i, level))
     };
     if shape.cells() <= LIST_SEARCH_MAX_CELLS {
         let tables: Vec<Table> = goal_blanks.par_iter().enumerate().map(build).collect();
@@ -134,14 +146,51 @@ fn goal_entry() -> u8 {
     entry::encode(0, Move::Up)
 }
 
-/// The children of `position` worth trying at `distance`: every move except
-/// the one back toward the goal, which only finds the parent again.
+/// The directions worth trying from a position at `distance - 1`: every
+/// move except the one back toward the goal, which only finds the parent
+/// again. Under the multi-tile metric (`longest` above 1) the way onward is
+/// left out too: every slide either way along the line of the parent's
+/// move lands one slide from the parent, so no farther than this position.
 #[inline]
-fn moves_out(entry: u8, distance: u32) -> impl Iterator<Item = Move> {
+fn moves_out(entry: u8, distance: u32, longest: usize) -> impl Iterator<Item = Move> {
     let back = entry::next_move(entry);
+    let onward = if longest > 1 { back.opposite() } else { back };
     Move::ALL
         .into_iter()
-        .filter(move |&m| m != back || distance == 1)
+        .filter(move |&m| (m != back && m != onward) || distance == 1)
+}
+
+/// Calls `visit(child, m)` for every child of `position` worth trying at
+/// `distance` (see [`moves_out`]): the blank moving `m` by 1 to `longest`
+/// cells.
+#[inline(always)]
+fn for_each_child(
+    ranker: &Ranker,
+    position: &Cursor,
+    entry: u8,
+    distance: u32,
+    longest: usize,
+    mut visit: impl FnMut(&Cursor, Move),
+) {
+    // Single tiles apart: the hot loop of every single-tile build, kept
+    // free of the slides' inner loop.
+    if longest == 1 {
+        for m in moves_out(entry, distance, longest) {
+            if let Some(child) = ranker.step(position, m) {
+                visit(&child, m);
+            }
+        }
+        return;
+    }
+    for m in moves_out(entry, distance, longest) {
+        let mut child = *position;
+        for _ in 0..longest {
+            if !ranker.advance(&mut child, m) {
+                break;
+            }
+            visit(&child, m);
+        }
+    }
 }
 
 /// Each level expands the positions found at the previous one. A child found
@@ -155,9 +204,15 @@ fn moves_out(entry: u8, distance: u32) -> impl Iterator<Item = Move> {
 pub fn search_with_lists(
     shape: Shape,
     goal_blank: usize,
+    metric: Metric,
     paths: bool,
     on_level: &(dyn Fn(BuildProgress) + Sync),
 ) -> Table {
+    assert!(
+        !paths || metric == Metric::SingleTile,
+        "path tables hold single-tile solutions"
+    );
+    let longest = metric.longest_slide(shape);
     let (ranker, goal) = start(shape, goal_blank);
     let mut entries = vec![UNSEEN; ranker.len()];
     entries[goal.rank() as usize] = goal_entry();
@@ -173,10 +228,8 @@ pub fn search_with_lists(
     loop {
         distance += 1;
         for (position, word) in &frontier {
-            for m in moves_out(entries[position.rank() as usize], distance) {
-                let Some(child) = ranker.step(position, m) else {
-                    continue;
-                };
+            let e = entries[position.rank() as usize];
+            for_each_child(&ranker, position, e, distance, longest, |child, m| {
                 let slot = &mut entries[child.rank() as usize];
                 if *slot == UNSEEN {
                     *slot = entry::encode(distance, m.opposite());
@@ -184,9 +237,9 @@ pub fn search_with_lists(
                     if let Some(words) = &mut words {
                         path_table::set_word(words, child.rank(), child_word);
                     }
-                    next.push((child, child_word));
+                    next.push((*child, child_word));
                 }
-            }
+            });
         }
         if next.is_empty() {
             break;
@@ -198,6 +251,7 @@ pub fn search_with_lists(
     }
     Table {
         goal_blank,
+        metric,
         entries,
         counts,
         path_table: words,
@@ -245,8 +299,10 @@ impl Bitset {
 pub fn search_with_bitsets(
     shape: Shape,
     goal_blank: usize,
+    metric: Metric,
     on_level: &(dyn Fn(BuildProgress) + Sync),
 ) -> Table {
+    let longest = metric.longest_slide(shape);
     let (ranker, goal) = start(shape, goal_blank);
     // Filled on every core: first touches of 240 MB of fresh pages are a
     // noticeable part of a 12-cell build.
@@ -281,7 +337,7 @@ pub fn search_with_bitsets(
                     while bits != 0 {
                         let rank = ((first + i) * 64) as u32 + bits.trailing_zeros();
                         bits &= bits - 1;
-                        found += expand(&ranker, &entries, &next, rank, distance);
+                        found += expand(&ranker, &entries, &next, rank, distance, longest);
                     }
                 }
                 found
@@ -296,6 +352,7 @@ pub fn search_with_bitsets(
     }
     Table {
         goal_blank,
+        metric,
         // Back to plain bytes in place.
         entries: entries.into_iter().map(AtomicU8::into_inner).collect(),
         counts,
@@ -306,25 +363,31 @@ pub fn search_with_bitsets(
 /// Expands the position at `rank` (at `distance - 1`): stores every child not
 /// seen before and adds it to `next`. Returns the children it added.
 #[inline]
-fn expand(ranker: &Ranker, entries: &[AtomicU8], next: &Bitset, rank: u32, distance: u32) -> u64 {
+fn expand(
+    ranker: &Ranker,
+    entries: &[AtomicU8],
+    next: &Bitset,
+    rank: u32,
+    distance: u32,
+    longest: usize,
+) -> u64 {
     let position = ranker.cursor_at(rank);
+    let e = entries[rank as usize].load(Relaxed);
     let mut added = 0;
-    for m in moves_out(entries[rank as usize].load(Relaxed), distance) {
-        let Some(child) = ranker.step(&position, m) else {
-            continue;
-        };
+    for_each_child(ranker, &position, e, distance, longest, |child, m| {
         let slot = &entries[child.rank() as usize];
         if slot.load(Relaxed) == UNSEEN {
             slot.store(entry::encode(distance, m.opposite()), Relaxed);
             added += next.insert(child.rank()) as u64;
         }
-    }
+    });
     added
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::table::step::toward_goal;
 
     #[test]
     fn every_position_is_reached() {
@@ -342,11 +405,12 @@ mod tests {
     /// the two searches may keep different ones).
     #[test]
     fn both_searches_agree() {
-        for size in ["2x2", "2x3", "3x2", "2x4", "4x2", "3x3"] {
+        let boards = ["2x2", "2x3", "3x2", "2x4", "4x2", "3x3"];
+        for (size, metric) in boards.into_iter().flat_map(|b| Metric::ALL.map(|m| (b, m))) {
             let shape: Shape = size.parse().unwrap();
             for blank in 0..shape.cells() {
-                let lists = search_with_lists(shape, blank, false, &|_| {});
-                let bitsets = search_with_bitsets(shape, blank, &|_| {});
+                let lists = search_with_lists(shape, blank, metric, false, &|_| {});
+                let bitsets = search_with_bitsets(shape, blank, metric, &|_| {});
                 assert_eq!(lists.counts, bitsets.counts, "{size} blank {blank}");
                 let ranker = Ranker::new(shape, blank);
                 for (rank, (&a, &b)) in lists.entries.iter().zip(&bitsets.entries).enumerate() {
@@ -357,12 +421,12 @@ mod tests {
                         "{size} blank {blank} rank {rank}"
                     );
                     if d > 0 {
-                        let next = ranker
-                            .step(&ranker.cursor_at(rank as u32), entry::next_move(b))
-                            .expect("the move stays on the board");
-                        assert_eq!(
-                            entry::distance_field(bitsets.entries[next.rank() as usize]),
-                            d - 1
+                        let mut next = ranker.cursor_at(rank as u32);
+                        let longest = metric.longest_slide(shape);
+                        let landed = toward_goal(&ranker, &bitsets.entries, &mut next, b, longest);
+                        assert!(
+                            landed.is_some(),
+                            "{size} {metric} blank {blank} rank {rank}"
                         );
                     }
                 }
@@ -374,9 +438,12 @@ mod tests {
     fn levels_are_reported_in_order() {
         let shape: Shape = "2x3".parse().unwrap();
         let lists = |shape, blank, on_level: &(dyn Fn(BuildProgress) + Sync)| {
-            search_with_lists(shape, blank, false, on_level)
+            search_with_lists(shape, blank, Metric::SingleTile, false, on_level)
         };
-        for search in [lists, search_with_bitsets] {
+        let bitsets = |shape, blank, on_level: &(dyn Fn(BuildProgress) + Sync)| {
+            search_with_bitsets(shape, blank, Metric::SingleTile, on_level)
+        };
+        for search in [lists, bitsets] {
             let seen = std::sync::Mutex::new(Vec::new());
             let table = search(shape, 5, &|level| seen.lock().unwrap().push(level));
             let seen = seen.into_inner().unwrap();

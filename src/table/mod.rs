@@ -9,3 +9,4 @@ pub mod entry;
 pub mod generate;
 pub mod path_table;
 pub mod rank;
+pub mod step;

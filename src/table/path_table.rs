@@ -130,7 +130,8 @@ mod tests {
     fn words_hold_the_stored_moves() {
         for (size, blank) in [("2x2", 3), ("2x3", 0), ("3x2", 4), ("2x4", 7), ("3x3", 4)] {
             let shape: Shape = size.parse().unwrap();
-            let table = build_table_reporting(shape, blank, true, &|_| {});
+            let stm = crate::puzzle::metric::Metric::SingleTile;
+            let table = build_table_reporting(shape, blank, stm, true, &|_| {});
             let bytes = table.path_table.as_deref().unwrap();
             let ranker = Ranker::new(shape, blank);
             assert_eq!(bytes.len(), table.entries.len() * WORD_BYTES);

@@ -65,6 +65,7 @@ pub(crate) fn server() -> Server {
         let path = dir.path().join(format!("{size}.db"));
         let plan = npuzzle::Plan::Complete {
             shape,
+            metric: npuzzle::Metric::SingleTile,
             blanks,
             paths: true,
         };
@@ -87,6 +88,7 @@ fn server_4x4() -> Server {
     let shape = npuzzle::Shape::THREE_BY_THREE;
     let plan = npuzzle::Plan::Complete {
         shape,
+        metric: npuzzle::Metric::SingleTile,
         blanks: vec![8, 7, 4],
         paths: true,
     };

@@ -205,13 +205,14 @@ fn with_header(good: &[u8], change: Box<HeaderChange>) -> Vec<u8> {
 
 #[test]
 fn another_version_is_refused_by_name() {
-    // 3: complete tables before pattern databases shared the format.
-    for version in [1, 3, 5] {
+    // 3: complete tables before pattern databases shared the format; 4:
+    // before the header recorded the metric; 6: a newer build's.
+    for version in [1, 3, 4, 6] {
         let bad = with_header(&small_db_bytes(), Box::new(move |p, _| p.version = version));
         assert_eq!(
             open(bad).err().unwrap().to_string(),
             format!(
-                "database format version {version} is not supported: this build reads version 4"
+                "database format version {version} is not supported: this build reads version 5"
             )
         );
     }
@@ -430,4 +431,98 @@ fn a_damaged_distance_never_stretches_a_path_table_solution() {
             }
         }
     }
+}
+
+/// The header's metric byte is checked at open: a value that names no
+/// metric, multi-tile pattern tables (never built) and a path table beside
+/// multi-tile tables are refused by name.
+#[test]
+fn impossible_metrics_are_refused_at_open() {
+    let bad = with_header(&small_db_bytes(), Box::new(|_, h| h.metric = 7));
+    let err = open(bad).err().unwrap().to_string();
+    assert!(
+        err.ends_with("its metric is 7, expected 0 (single-tile) or 1 (multi-tile)"),
+        "{err}"
+    );
+
+    // 2x3 files carry path tables.
+    let bad = with_header(&small_db_bytes(), Box::new(|_, h| h.metric = 1));
+    let err = open(bad).err().unwrap().to_string();
+    assert!(
+        err.contains("counts multi-tile moves but has a path table"),
+        "{err}"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("3x3-4-4.db");
+    let shape = npuzzle::Shape::THREE_BY_THREE;
+    let plan = npuzzle::Plan::Patterns {
+        partition: npuzzle::pattern::Partition::named(shape, "4-4").unwrap(),
+        goal_blanks: vec![8],
+    };
+    npuzzle::build(&path, &plan, &|_, _| {}).unwrap();
+    let bad = with_header(
+        &std::fs::read(&path).unwrap(),
+        Box::new(|_, h| h.metric = 1),
+    );
+    let err = npuzzle::Database::from_bytes(bad)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        err.contains("pattern tables counted in multi-tile moves"),
+        "{err}"
+    );
+}
+
+/// A file whose header names the other metric, with a valid header
+/// checksum: it opens, but `verify` finds that its moves do not lead one
+/// move closer in the metric it claims, both ways round.
+#[test]
+fn a_table_read_in_the_wrong_metric_fails_verify() {
+    let multi =
+        std::fs::read(&crate::util::temp_db_counting("2x3", npuzzle::Metric::MultiTile).path)
+            .unwrap();
+    let as_single = with_header(&multi, Box::new(|_, h| h.metric = 0));
+    assert!(!open(as_single).unwrap().verify().ok);
+    let single = crate::util::temp_db_built("2x3", &[5], false);
+    let as_multi = with_header(
+        &std::fs::read(&single.path).unwrap(),
+        Box::new(|_, h| h.metric = 1),
+    );
+    assert!(!open(as_multi).unwrap().verify().ok);
+    assert!(open(multi).unwrap().verify().ok);
+}
+
+/// A damaged multi-tile entry is caught by `verify`, and `solve` never
+/// returns a wrong solution: every answer it gives replays in its distance.
+#[test]
+fn damaged_multi_tile_entries_are_caught() {
+    let path = &crate::util::temp_db_counting("2x3", npuzzle::Metric::MultiTile).path;
+    let good = std::fs::read(path).unwrap();
+    let db = open(good.clone()).unwrap();
+    let info = db.header().tables[0].clone();
+    let goal = Board::canonical_goal(db.shape(), info.goal_blank as usize);
+    let mut caught = 0;
+    for rank in (0..info.entries).step_by(7) {
+        let mut bad = good.clone();
+        let at = (info.offset + rank) as usize;
+        bad[at] ^= 0b1100_0001;
+        let db = open(bad).unwrap();
+        assert!(!db.verify().ok, "rank {rank}");
+        let target = db.goal_table(&goal).unwrap();
+        for r in 0..info.entries as u32 {
+            let start = target.board_at(r);
+            let mut moves = Vec::new();
+            match target.solve_into(&start, &mut moves) {
+                Ok(d) => {
+                    assert_eq!(start.replay(&moves), Some(goal));
+                    assert_eq!(npuzzle::Metric::MultiTile.length(&moves) as u32, d);
+                }
+                Err(AnswerError::Corrupt { .. }) => caught += 1,
+                Err(e) => panic!("{e}"),
+            }
+        }
+    }
+    assert!(caught > 0);
 }

@@ -148,9 +148,12 @@ fn two_by_five_agrees_with_plain_bfs_in_both_searches() {
     let truth = plain_bfs(shape.rows(), shape.cols(), goal.cells());
     let ranker = npuzzle::raw::Ranker::new(shape, goal.blank());
     let lists = |shape, blank, on_level: &(dyn Fn(npuzzle::tables::BuildProgress) + Sync)| {
-        search_with_lists(shape, blank, false, on_level)
+        search_with_lists(shape, blank, npuzzle::Metric::SingleTile, false, on_level)
     };
-    for search in [lists, search_with_bitsets] {
+    let bitsets = |shape, blank, on_level: &(dyn Fn(npuzzle::tables::BuildProgress) + Sync)| {
+        search_with_bitsets(shape, blank, npuzzle::Metric::SingleTile, on_level)
+    };
+    for search in [lists, bitsets] {
         let table = search(shape, goal.blank(), &|_| {});
         assert_eq!(table.counts, histogram(&truth));
         assert_eq!(table.max_distance(), 55);

@@ -12,6 +12,7 @@ mod facts;
 mod heuristics;
 mod large;
 mod layering;
+mod multi_tile;
 mod path_table;
 mod pattern;
 mod pattern_cli;

@@ -171,7 +171,7 @@ fn another_version_is_refused_by_name() {
         matches!(
             err,
             FormatError::Envelope(npuzzle::files::EnvelopeError::Version {
-                expected: 4,
+                expected: 5,
                 got: 3,
             })
         ),
@@ -378,7 +378,7 @@ fn a_file_of_the_old_pattern_format_is_refused_with_advice_to_rebuild() {
         assert!(
             err.to_string().starts_with(&format!(
                 "this is a pattern database of an old format (magic \"NPUZPDB\", pattern \
-                 format version {version}); this build reads database format version 4"
+                 format version {version}); this build reads database format version 5"
             )),
             "{err}"
         );

@@ -5,7 +5,7 @@
 use assert_cmd::assert::Assert;
 use assert_cmd::Command;
 use npuzzle::tables::default_paths;
-use npuzzle::{CompleteTables, Database, Shape};
+use npuzzle::{CompleteTables, Database, Metric, Shape};
 use predicates::prelude::*;
 use serde_json::Value;
 use std::collections::{HashMap, VecDeque};
@@ -33,20 +33,31 @@ pub struct TempDb {
 /// temporary folder for tests, under a fixed name, replaced atomically by
 /// each run; tests that change a file copy it first.
 pub fn temp_db(size: &str) -> &'static TempDb {
-    static BUILT: Mutex<Vec<(String, &'static TempDb)>> = Mutex::new(Vec::new());
+    temp_db_counting(size, Metric::SingleTile)
+}
+
+/// [`temp_db`], its distances counted in `metric` (as `data/3x3-mtm.db`
+/// under the multi-tile metric).
+pub fn temp_db_counting(size: &str, metric: Metric) -> &'static TempDb {
+    static BUILT: Mutex<Vec<(String, Metric, &'static TempDb)>> = Mutex::new(Vec::new());
     let mut built = BUILT.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some((_, db)) = built.iter().find(|(s, _)| s == size) {
+    if let Some((_, _, db)) = built.iter().find(|(s, m, _)| s == size && *m == metric) {
         return db;
     }
     let shape: Shape = size.parse().unwrap();
+    let name = match metric {
+        Metric::SingleTile => format!("{shape}.db"),
+        Metric::MultiTile => format!("{shape}-{metric}.db"),
+    };
     let path = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("shared")
-        .join(format!("{shape}.db"));
+        .join(name);
     let blanks: Vec<usize> = (0..shape.cells()).collect();
     let plan = npuzzle::Plan::Complete {
         shape,
         blanks,
-        paths: default_paths(shape),
+        metric,
+        paths: default_paths(shape, metric),
     };
     npuzzle::build(&path, &plan, &|_, _| {}).unwrap();
     let db = Database::open(&path).unwrap().into_complete().unwrap();
@@ -55,7 +66,7 @@ pub fn temp_db(size: &str) -> &'static TempDb {
         path,
         db,
     }));
-    built.push((size.to_string(), db));
+    built.push((size.to_string(), metric, db));
     db
 }
 
@@ -90,7 +101,7 @@ pub fn histogram(dist: &HashMap<Vec<u8>, u32>) -> Vec<u64> {
 /// [`npuzzle::build`] into a temporary folder.
 pub fn temp_db_with_blanks(size: &str, blanks: &[usize]) -> TempDb {
     let shape: Shape = size.parse().unwrap();
-    temp_db_built(size, blanks, default_paths(shape))
+    temp_db_built(size, blanks, default_paths(shape, Metric::SingleTile))
 }
 
 /// [`temp_db_with_blanks`], with path tables or without as `paths` says.
@@ -101,6 +112,7 @@ pub fn temp_db_built(size: &str, blanks: &[usize], paths: bool) -> TempDb {
     let plan = npuzzle::Plan::Complete {
         shape,
         blanks: blanks.to_vec(),
+        metric: Metric::SingleTile,
         paths,
     };
     let built = npuzzle::build(&path, &plan, &|_, _| {}).unwrap();

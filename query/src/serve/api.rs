@@ -13,7 +13,9 @@
 //! | `/worksheet`     | `random --worksheet`'s page (HTML)              |
 //!
 //! Parameters take the command line's names: `board` (`3x3` by default),
-//! `start`, `goal`, `distance`, `count`, `seed`, `moves`. Every answer but a 200 is
+//! `metric` (`stm` by default; `mtm` answers from a multi-tile database,
+//! `data/RxC-mtm.db`, in its notation), `start`, `goal`, `distance`,
+//! `count`, `seed`, `moves`. Every answer but a 200 is
 //! `{"error": "…"}`: 400 (a bad parameter), 404 (no such board, table or
 //! page, or complete tables needed where a pattern database is served), 405
 //! (a method other than GET), 408 (no answer in time), 413 and 414 (a body or
@@ -41,7 +43,7 @@ use axum::Router;
 use npuzzle::analysis::{grade, parse_distances, read_steps, Histogram, Sample, SampleError};
 use npuzzle::io::Answer;
 use npuzzle::rules::excerpt;
-use npuzzle::{AnswerError, Board, Shape, Unsolvable};
+use npuzzle::{AnswerError, Board, Metric, Shape, Unsolvable};
 use serde::Serialize;
 use serde_json::json;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -313,6 +315,7 @@ struct Params {
     count: Option<String>,
     seed: Option<String>,
     moves: Option<String>,
+    metric: Option<String>,
 }
 
 /// The parameters as a handler's argument: a query string that does not
@@ -344,15 +347,36 @@ impl Params {
         }
     }
 
-    /// The database for the board size asked for.
+    /// How moves are counted (`stm` by default).
+    fn metric(&self) -> Result<Metric, ApiError> {
+        match &self.metric {
+            None => Ok(Metric::SingleTile),
+            Some(text) => text
+                .parse::<Metric>()
+                .map_err(|e| ApiError::bad(format!("bad metric: {e}"))),
+        }
+    }
+
+    /// The database for the board size and metric asked for.
     fn db<'a>(&self, boards: &'a Boards) -> Result<&'a Db, ApiError> {
-        let shape = self.shape()?;
-        boards.get(shape).ok_or_else(|| {
-            let served: Vec<String> = boards.iter().map(|s| s.shape.to_string()).collect();
+        let (shape, metric) = (self.shape()?, self.metric()?);
+        boards.get(shape, metric).ok_or_else(|| {
+            let served: Vec<String> = boards
+                .iter()
+                .map(|s| match s.metric() {
+                    Metric::SingleTile => s.shape.to_string(),
+                    Metric::MultiTile => format!("{} {}", s.shape, s.metric()),
+                })
+                .collect();
+            let (what, flag) = match metric {
+                Metric::SingleTile => (String::new(), String::new()),
+                Metric::MultiTile => (format!(" {metric}"), format!(" --metric {metric}")),
+            };
             ApiError::new(
                 StatusCode::NOT_FOUND,
                 format!(
-                    "no {shape} database is served (served: {}); build one with build-db --board {shape}",
+                    "no {shape}{what} database is served (served: {}); build one with build-db \
+                     --board {shape}{flag}",
                     served.join(", ")
                 ),
             )
@@ -422,10 +446,24 @@ fn board(text: &str, shape: Shape, what: &str) -> Result<Board, ApiError> {
 /// `/api/boards`: every board served, its kind, its default goal and the
 /// goal blank cells it answers; and how long a search may take.
 fn boards_json(boards: &Boards, timeout: Duration) -> Served<'_> {
-    let list = boards.iter().map(|s| {
+    // One entry per board, from its first file (single-tile before
+    // multi-tile), listing every metric served.
+    let mut firsts: Vec<&super::boards::Served> = Vec::new();
+    for s in boards.iter() {
+        if !firsts.iter().any(|f| f.shape == s.shape) {
+            firsts.push(s);
+        }
+    }
+    let list = firsts.into_iter().map(|s| {
         let shape = s.shape;
         let goal = Board::goal(shape);
+        let metrics = boards
+            .iter()
+            .filter(|o| o.shape == shape)
+            .map(|o| o.metric().name())
+            .collect();
         ServedBoard {
+            metrics,
             board: shape.to_string(),
             kind: kind::kind(&s.db),
             partition: kind::partition(&s.db),
@@ -454,10 +492,12 @@ struct Served<'a> {
     boards: Vec<ServedBoard<'a>>,
 }
 
-/// One board served.
+/// One board served; its other fields are those of the first metric in
+/// `metrics` (`stm` where served).
 #[derive(Serialize)]
 struct ServedBoard<'a> {
     board: String,
+    metrics: Vec<&'static str>,
     kind: npuzzle::report::Kind,
     partition: Option<&'a str>,
     rows: usize,
@@ -487,14 +527,17 @@ impl Drop for CancelOnDrop {
 /// which must not stall the threads that serve other requests.
 async fn searching<T: Send + 'static>(
     server: &Shared,
-    shape: Shape,
+    (shape, metric): (Shape, Metric),
     work: impl FnOnce(&Db, &Budget) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
     let cancel = Arc::new(AtomicBool::new(false));
     let _cancel_on_drop = CancelOnDrop(cancel.clone());
     let server = server.clone();
     tokio::task::spawn_blocking(move || {
-        let db = server.boards.get(shape).expect("checked by the caller");
+        let db = server
+            .boards
+            .get(shape, metric)
+            .expect("checked by the caller");
         let budget = Budget {
             deadline: Instant::now() + server.timeout,
             cancel: &cancel,
@@ -509,9 +552,10 @@ async fn searching<T: Send + 'static>(
 /// `/api/solve` and `/api/distance`: `solve --json`'s object (with `nodes`
 /// where a search ran, as the command line prints it for pattern files).
 async fn solve(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
-    let shape = p.db(&server.boards)?.shape();
+    let db = p.db(&server.boards)?;
+    let (shape, metric) = (db.shape(), db.metric());
     let (start, goal) = (p.start(shape)?, p.goal(shape)?);
-    let answer = searching(&server, shape, move |db, budget| {
+    let answer = searching(&server, (shape, metric), move |db, budget| {
         kind::answer(db, &start, &goal, budget)
     })
     .await?;
@@ -521,9 +565,10 @@ async fn solve(State(server): State<Shared>, p: Params) -> Result<Response, ApiE
 /// `/api/moves`: the distance of `start`, and each legal move with the
 /// tile it slides and the distance it leads to.
 async fn moves(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
-    let shape = p.db(&server.boards)?.shape();
+    let db = p.db(&server.boards)?;
+    let (shape, metric) = (db.shape(), db.metric());
     let (start, goal) = (p.start(shape)?, p.goal(shape)?);
-    let (distance, around) = searching(&server, shape, move |db, budget| {
+    let (distance, around) = searching(&server, (shape, metric), move |db, budget| {
         kind::neighbours(db, &start, &goal, budget)
     })
     .await?;
@@ -570,7 +615,8 @@ struct MoveTo {
 /// `distance`, positions drawn uniformly from every one that reaches the
 /// goal, on any board: what a pattern database can offer.
 async fn random(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
-    let shape = p.db(&server.boards)?.shape();
+    let db = p.db(&server.boards)?;
+    let (shape, metric) = (db.shape(), db.metric());
     let goal = p.goal(shape)?;
     let (distances, count, seed) = (p.distances()?, p.count()?, p.seed()?);
     let Some(distances) = distances else {
@@ -578,7 +624,7 @@ async fn random(State(server): State<Shared>, p: Params) -> Result<Response, Api
         kind::check_goal(p.db(&server.boards)?, &goal)?;
         return json_ok(&Sample::uniform(&goal, count, seed));
     };
-    let drawn = searching(&server, shape, move |db, _| {
+    let drawn = searching(&server, (shape, metric), move |db, _| {
         draw(db, &goal, distances, count, seed)
     })
     .await?;
@@ -608,13 +654,14 @@ fn draw(
 /// positions `/api/random` draws with the same parameters; its CSS is
 /// `/worksheet.css`. Errors are JSON, as every route's.
 async fn worksheet(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
-    let shape = p.db(&server.boards)?.shape();
+    let db = p.db(&server.boards)?;
+    let (shape, metric) = (db.shape(), single_tile(db, "a worksheet")?);
     let goal = p.goal(shape)?;
     let distances = p
         .distances()?
         .ok_or_else(|| ApiError::bad("missing parameter: distance (K, A..=B or A..B)"))?;
     let (count, seed) = (p.count()?, p.seed()?);
-    let html = searching(&server, shape, move |db, _| {
+    let html = searching(&server, (shape, metric), move |db, _| {
         let drawn = draw(db, &goal, distances, count, seed)?;
         let tables = kind::complete(db, "a worksheet")?;
         let sheet =
@@ -629,7 +676,8 @@ async fn worksheet(State(server): State<Shared>, p: Params) -> Result<Response, 
 /// Python's `check` grades it; on a pattern board each position the moves
 /// pass through is searched, within the server's `--timeout` in all.
 async fn check(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
-    let shape = p.db(&server.boards)?.shape();
+    let db = p.db(&server.boards)?;
+    let (shape, metric) = (db.shape(), db.metric());
     let (start, goal) = (p.start(shape)?, p.goal(shape)?);
     let text = p.moves.as_deref().ok_or_else(|| {
         ApiError::bad(
@@ -637,8 +685,8 @@ async fn check(State(server): State<Shared>, p: Params) -> Result<Response, ApiE
         )
     })?;
     let steps = read_steps(text).map_err(|e| ApiError::bad(format!("bad moves: {e}")))?;
-    let graded = searching(&server, shape, move |db, budget| {
-        grade(&start, &goal, &steps, |b| {
+    let graded = searching(&server, (shape, metric), move |db, budget| {
+        grade(&start, &goal, &steps, metric, |b| {
             kind::distance(db, b, &goal, budget)
         })
     })
@@ -649,13 +697,25 @@ async fn check(State(server): State<Shared>, p: Params) -> Result<Response, ApiE
 /// `/api/heuristics`: `heuristics START --json`, each heuristic's value
 /// beside the true distance (a search on a pattern board).
 async fn heuristics(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
-    let shape = p.db(&server.boards)?.shape();
+    let db = p.db(&server.boards)?;
+    let (shape, metric) = (db.shape(), single_tile(db, "the heuristics")?);
     let (start, goal) = (p.start(shape)?, p.goal(shape)?);
-    let distance = searching(&server, shape, move |db, budget| {
+    let distance = searching(&server, (shape, metric), move |db, budget| {
         kind::distance(db, &start, &goal, budget)
     })
     .await?;
     json_ok(&Position::new(&start, &goal, distance))
+}
+
+/// The metric of `db`, which `what` needs to be single-tile: the heuristics
+/// and a worksheet's drawings count one tile per move.
+fn single_tile(db: &Db, what: &str) -> Result<Metric, ApiError> {
+    match db.metric() {
+        Metric::SingleTile => Ok(Metric::SingleTile),
+        Metric::MultiTile => Err(ApiError::bad(format!(
+            "{what}: single-tile moves only; ask with metric=stm"
+        ))),
+    }
 }
 
 /// `/api/histogram`: `histogram --json`'s object, from the header.

@@ -1,11 +1,12 @@
 //! Which databases the server answers from: the files given with `--db`,
 //! or every database found in the command line's lookup order
 //! (`$NPUZZLE_DB`, then `data/*.db` under the current folder, then the
-//! per-user folder), the first file of each board size winning.
+//! per-user folder), the first file of each board size and metric winning
+//! (`data/3x3.db` and `data/3x3-mtm.db` are both served).
 
 use super::kind::Db;
 use anyhow::Context;
-use npuzzle::{files::Location, files::Origin, Shape};
+use npuzzle::{files::Location, files::Origin, Metric, Shape};
 use std::path::{Path, PathBuf};
 
 /// One database served.
@@ -18,8 +19,15 @@ pub struct Served {
     pub path: PathBuf,
 }
 
-/// Every database served, one per board size, smallest first, and the
-/// board the page starts on.
+impl Served {
+    /// How its distances count moves.
+    pub fn metric(&self) -> Metric {
+        self.db.metric()
+    }
+}
+
+/// Every database served, one per board size and metric, smallest first,
+/// and the board the page starts on.
 pub struct Boards {
     served: Vec<Served>,
     default: Shape,
@@ -29,7 +37,7 @@ impl Boards {
     /// Databases already opened; `default` is the page's first board (the
     /// first served when it is not one of them).
     pub fn new(mut served: Vec<Served>, default: Option<Shape>) -> Boards {
-        served.sort_by_key(|s| (s.shape.cells(), s.shape.rows()));
+        served.sort_by_key(|s| (s.shape.cells(), s.shape.rows(), s.metric().code()));
         let default = default
             .filter(|d| served.iter().any(|s| s.shape == *d))
             .or_else(|| {
@@ -40,9 +48,13 @@ impl Boards {
         Boards { served, default }
     }
 
-    /// The database for `shape` boards, if one is served.
-    pub fn get(&self, shape: Shape) -> Option<&Db> {
-        self.served.iter().find(|s| s.shape == shape).map(|s| &s.db)
+    /// The database for `shape` boards counted in `metric`, if one is
+    /// served.
+    pub fn get(&self, shape: Shape, metric: Metric) -> Option<&Db> {
+        self.served
+            .iter()
+            .find(|s| s.shape == shape && s.metric() == metric)
+            .map(|s| &s.db)
     }
 
     /// Every database served.
@@ -66,13 +78,16 @@ pub fn discover(given: &[PathBuf], board: Option<Shape>) -> anyhow::Result<Board
                 path: path.clone(),
                 origin: Origin::Given,
             };
-            let db = crate::open_database(&location, Shape::THREE_BY_THREE, None)?;
-            if let Some(other) = served.iter().find(|s| s.shape == db.shape()) {
+            let db = crate::open_database(&location, Shape::THREE_BY_THREE, None, None)?;
+            let same = |s: &&Served| s.shape == db.shape() && s.metric() == db.metric();
+            if let Some(other) = served.iter().find(same) {
                 anyhow::bail!(
-                    "{} and {} both hold {} boards: give one --db per board size",
+                    "{} and {} both hold {} boards counted in {} moves: give one --db per board \
+                     size and metric",
                     other.path.display(),
                     path.display(),
-                    db.shape()
+                    db.shape(),
+                    crate::metric_words(db.metric())
                 );
             }
             served.push(Served {
@@ -89,14 +104,14 @@ pub fn discover(given: &[PathBuf], board: Option<Shape>) -> anyhow::Result<Board
             let named = location
                 .path
                 .file_stem()
-                .and_then(|stem| stem.to_str()?.parse::<Shape>().ok());
+                .and_then(|stem| stem.to_str().and_then(named_board));
             let unnamed = Location {
                 origin: Origin::Given,
                 ..location.clone()
             };
             let db = match named {
-                Some(shape) => crate::open_database(&location, shape, None),
-                None => crate::open_database(&unnamed, Shape::THREE_BY_THREE, None),
+                Some((shape, metric)) => crate::open_database(&location, shape, None, Some(metric)),
+                None => crate::open_database(&unnamed, Shape::THREE_BY_THREE, None, None),
             };
             let db = match db {
                 Ok(db) => db,
@@ -110,7 +125,10 @@ pub fn discover(given: &[PathBuf], board: Option<Shape>) -> anyhow::Result<Board
                 }
                 Err(e) => return Err(e),
             };
-            if served.iter().any(|s| s.shape == db.shape()) {
+            if served
+                .iter()
+                .any(|s| s.shape == db.shape() && s.metric() == db.metric())
+            {
                 continue;
             }
             served.push(Served {
@@ -122,26 +140,35 @@ pub fn discover(given: &[PathBuf], board: Option<Shape>) -> anyhow::Result<Board
     }
     if served.is_empty() {
         let shape = board.unwrap_or(Shape::THREE_BY_THREE);
-        let target = npuzzle::files::default_output(shape).path;
+        let target = npuzzle::files::default_output(shape, Metric::SingleTile).path;
         anyhow::bail!(
             "no database found (looked for data/*.db under the current folder{}); build one \
              with: {}",
             npuzzle::files::user_data_dir()
                 .map(|d| format!(" and *.db in {}", d.display()))
                 .unwrap_or_default(),
-            crate::build_command(&target, shape)
+            crate::build_command(&target, shape, Metric::SingleTile)
         );
     }
     if let Some(shape) = board {
         if !served.iter().any(|s| s.shape == shape) {
-            let target = npuzzle::files::default_output(shape).path;
+            let target = npuzzle::files::default_output(shape, Metric::SingleTile).path;
             anyhow::bail!(
                 "no {shape} database is served (--board); build one with: {}",
-                crate::build_command(&target, shape)
+                crate::build_command(&target, shape, Metric::SingleTile)
             );
         }
     }
     Ok(Boards::new(served, board))
+}
+
+/// The board and metric a default file name says: `3x3` or `3x3-mtm`
+/// (see [`npuzzle::files::file_name`]).
+fn named_board(stem: &str) -> Option<(Shape, Metric)> {
+    match stem.rsplit_once('-') {
+        Some((board, metric)) => Some((board.parse().ok()?, metric.parse().ok()?)),
+        None => Some((stem.parse().ok()?, Metric::SingleTile)),
+    }
 }
 
 /// Database files in lookup order: `$NPUZZLE_DB`, `data/*.db`, then

@@ -152,5 +152,5 @@ pub fn check_goal(db: &Db, goal: &Board) -> Result<(), ApiError> {
 pub fn answer(db: &Db, start: &Board, goal: &Board, budget: &Budget) -> Result<Answer, ApiError> {
     let solution = solve(db, start, goal, budget)?;
     let nodes = db.patterns().map(|_| solution.nodes);
-    Ok(Answer::new(*start, *goal, Ok(solution.moves), nodes))
+    Ok(Answer::new(*start, *goal, Ok(solution.moves), nodes).counted_in(db.metric()))
 }

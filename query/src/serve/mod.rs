@@ -109,8 +109,12 @@ pub fn run(
     listener.set_nonblocking(true)?;
     let local = listener.local_addr()?;
     for served in boards.iter() {
+        let counted = match served.metric() {
+            npuzzle::Metric::SingleTile => "",
+            npuzzle::Metric::MultiTile => " (multi-tile)",
+        };
         eprintln!(
-            "query: serving {} boards from {}",
+            "query: serving {} boards{counted} from {}",
             served.shape,
             served.path.display()
         );

@@ -40,6 +40,7 @@ fn files() -> &'static Files {
             let path = dir.path().join(name);
             let plan = npuzzle::Plan::Complete {
                 shape,
+                metric: npuzzle::Metric::SingleTile,
                 blanks: blanks.to_vec(),
                 paths: true,
             };
@@ -1130,5 +1131,58 @@ fn discovery_opens_pattern_files() {
             npuzzle::report::Kind::Complete,
             npuzzle::report::Kind::Pattern
         ]
+    );
+}
+
+/// `metric=mtm` answers from the board's multi-tile file, in its notation
+/// and with the single-tile string, as `query --metric mtm solve --json`
+/// prints it; `/api/boards` lists both metrics for the board; an unknown
+/// metric is a 400, and a metric not served a 404 that says how to build it.
+#[test]
+fn the_multi_tile_metric_is_served_beside_the_single_tile_one() {
+    let f = files();
+    let mtm = f._dir.path().join("3x3-mtm.db");
+    if !mtm.exists() {
+        let plan = npuzzle::Plan::Complete {
+            shape: Shape::THREE_BY_THREE,
+            metric: npuzzle::Metric::MultiTile,
+            blanks: npuzzle::tables::default_blanks(Shape::THREE_BY_THREE),
+            paths: false,
+        };
+        npuzzle::build(&mtm, &plan, &|_, _| {}).unwrap();
+    }
+    let server = start(&[&f.full_3x3, &mtm, &f.full_2x3]);
+    let (status, v) = get(server.addr, "/api/solve?start=867254301&metric=mtm");
+    assert_eq!(status, 200);
+    assert_eq!(v, cli_json(&mtm, &["solve", "--json", "867254301"]));
+    assert_eq!(v["distance"], 20);
+    assert!(v["single_tile_moves"].as_str().unwrap().len() > 20);
+    let (_, single) = get(server.addr, "/api/solve?start=867254301");
+    assert_eq!(single["distance"], 31);
+    let (_, hist) = get(server.addr, "/api/histogram?metric=mtm");
+    assert_eq!(hist["max_distance"], 24);
+    let (_, boards) = get(server.addr, "/api/boards");
+    let three = boards["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["board"] == "3x3")
+        .unwrap();
+    assert_eq!(three["metrics"], serde_json::json!(["stm", "mtm"]));
+    assert_eq!(three["max_distance"], 31);
+    let (status, v) = get(server.addr, "/api/solve?start=123&metric=xtm");
+    assert_eq!(status, 400);
+    assert!(
+        v["error"].as_str().unwrap().contains("unknown metric"),
+        "{v}"
+    );
+    let (status, v) = get(server.addr, "/api/solve?board=2x3&start=123450&metric=mtm");
+    assert_eq!(status, 404);
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("--board 2x3 --metric mtm"),
+        "{v}"
     );
 }

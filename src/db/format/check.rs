@@ -8,6 +8,7 @@ use super::{
 };
 use crate::db::error::{EnvelopeError, FormatError};
 use crate::pattern::{Partition, PlacementRanker, UNREACHED};
+use crate::puzzle::metric::Metric;
 use crate::puzzle::shape::{Shape, MAX_CELLS};
 use crate::puzzle::symmetry::Symmetry;
 use crate::table::path_table;
@@ -21,6 +22,8 @@ pub struct Checked {
     pub shape: Shape,
     /// The pattern tables' partition; `None` for complete tables.
     pub partition: Option<Partition>,
+    /// How the tables' distances count moves.
+    pub metric: Metric,
     /// Where the header's bytes start: the file's last bytes are the header's.
     pub header_start: usize,
 }
@@ -38,12 +41,16 @@ pub fn check_header(data: &[u8]) -> Result<Checked, FormatError> {
     if header.partition.is_none() {
         shape.check_complete_tables().map_err(FormatError::Board)?;
     }
+    let metric = Metric::from_code(header.metric).ok_or(FormatError::Metric(header.metric))?;
+    if metric != Metric::SingleTile && header.partition.is_some() {
+        return Err(FormatError::MultiTilePatterns);
+    }
     if header.tables.is_empty() {
         return Err(FormatError::NoTables);
     }
     let at = header.tables_at();
     for (&at, t) in at.iter().zip(&header.tables) {
-        check_kind(shape, at, t)?;
+        check_kind(shape, metric, at, t)?;
     }
     let partition = match &header.partition {
         None => {
@@ -69,6 +76,7 @@ pub fn check_header(data: &[u8]) -> Result<Checked, FormatError> {
         header,
         shape,
         partition,
+        metric,
         header_start,
     })
 }
@@ -177,8 +185,8 @@ fn check_sets(
 }
 
 /// What a table's kind allows: its goal blank on the board, tiles only in
-/// a pattern table, a path table only beside a complete one.
-fn check_kind(shape: Shape, at: TableAt, t: &TableInfo) -> Result<(), FormatError> {
+/// a pattern table, a path table only beside a complete single-tile one.
+fn check_kind(shape: Shape, metric: Metric, at: TableAt, t: &TableInfo) -> Result<(), FormatError> {
     let blank = t.goal_blank as usize;
     if blank >= shape.cells() {
         return Err(FormatError::BlankOutside { at, blank, shape });
@@ -189,6 +197,9 @@ fn check_kind(shape: Shape, at: TableAt, t: &TableInfo) -> Result<(), FormatErro
     }
     if pattern && t.path_table.is_some() {
         return Err(FormatError::PatternPathTable { at });
+    }
+    if metric != Metric::SingleTile && t.path_table.is_some() {
+        return Err(FormatError::MultiTilePathTable { at });
     }
     Ok(())
 }

@@ -3,7 +3,7 @@
 //! before it touches a table ([`check`]).
 //!
 //! ```text
-//! offset 0     preamble, 20 bytes: magic "NPUZZLE\0", version u32 (4),
+//! offset 0     preamble, 20 bytes: magic "NPUZZLE\0", version u32 (5),
 //!              header_len u32, header_crc u32 (CRC-32 of the header bytes)
 //! then         zero padding to offset 4096
 //! offset 4096  the sections, in the header's order: each table's `entries`
@@ -15,7 +15,7 @@
 //!              moves of its tiles to their goal cells (255: never reached),
 //!              indexed by the placement's partial-permutation rank.
 //! the end      the header, the file's last header_len bytes: rows u8,
-//!              cols u8, partition (u8 0 for complete tables; or 1, then
+//!              cols u8, metric u8 (0 single-tile, 1 multi-tile), partition (u8 0 for complete tables; or 1, then
 //!              u64 count of patterns, each u64 length + u8 tiles), then the
 //!              tables (u64 count, then per table: goal_blank u8, tiles (u64
 //!              length + u8 each; none for complete tables), entries u64,
@@ -61,8 +61,9 @@ pub const OLD_PATTERN_MAGIC: [u8; 8] = *b"NPUZPDB\0";
 /// header to the end and stores distances modulo 63
 /// ([`crate::table::entry`]); version 3 added path tables
 /// ([`crate::table::path_table`]); version 4 holds pattern databases too
-/// (before, under their own magic [`OLD_PATTERN_MAGIC`]).
-pub const VERSION: u32 = 4;
+/// (before, under their own magic [`OLD_PATTERN_MAGIC`]); version 5 records
+/// the metric its distances count ([`crate::rules::Metric`]).
+pub const VERSION: u32 = 5;
 
 /// Sections start on multiples of this many bytes.
 pub const PAGE: u64 = 4096;
@@ -116,6 +117,9 @@ pub struct Header {
     pub rows: u8,
     /// Columns of the board.
     pub cols: u8,
+    /// How the distances count moves: [`crate::rules::Metric::code`] (0 single-tile, 1
+    /// multi-tile).
+    pub metric: u8,
     /// The pattern tables' tiles, pattern by pattern (default-goal
     /// numbers), for a pattern database; `None` for complete tables. Its
     /// name (`7-8` …) is [`crate::pattern::Partition::name`], not stored.
@@ -273,6 +277,7 @@ mod tests {
         let header = Header {
             rows: 3,
             cols: 3,
+            metric: 1,
             partition: None,
             tables: vec![TableInfo {
                 path_table: Some(PathTableInfo {
@@ -285,6 +290,7 @@ mod tests {
         #[rustfmt::skip]
         let expected: Vec<u8> = [
             &[3u8, 3][..],                                  // rows, cols
+            &[1],                                           // metric: multi-tile
             &[0],                                           // partition: none
             &[1, 0, 0, 0, 0, 0, 0, 0],                      // tables: 1
             &[8],                                           // goal_blank
@@ -308,7 +314,7 @@ mod tests {
         let preamble = bincode::encode_to_vec(Preamble::of(&bytes), bincode_config()).unwrap();
         let len = (expected.len() as u32).to_le_bytes();
         let crc = crc32fast::hash(&expected).to_le_bytes();
-        let expected_preamble = [&b"NPUZZLE\0"[..], &4u32.to_le_bytes(), &len, &crc].concat();
+        let expected_preamble = [&b"NPUZZLE\0"[..], &5u32.to_le_bytes(), &len, &crc].concat();
         assert_eq!(preamble, expected_preamble);
         assert_eq!(preamble.len(), PREAMBLE_LEN);
 
@@ -328,6 +334,7 @@ mod tests {
         let header = Header {
             rows: 3,
             cols: 3,
+            metric: 0,
             partition: Some(vec![vec![1, 2], vec![3]]),
             tables: vec![TableInfo {
                 unreached: 3,
@@ -337,6 +344,7 @@ mod tests {
         #[rustfmt::skip]
         let expected: Vec<u8> = [
             &[3u8, 3][..],                          // rows, cols
+            &[0],                                   // metric: single-tile
             &[1],                                   // partition: present
             &[2, 0, 0, 0, 0, 0, 0, 0],              //   patterns: 2
             &[2, 0, 0, 0, 0, 0, 0, 0], &[1, 2],     //   tiles 1 2
@@ -364,6 +372,7 @@ mod tests {
         let mut header = Header {
             rows: 3,
             cols: 3,
+            metric: 0,
             partition: None,
             tables: vec![t(8), t(8), t(7), t(4), t(4)],
         };

@@ -8,6 +8,7 @@ use super::{
 use crate::db::error::WriteError;
 use crate::db::replace::{ReplaceError, Replacement};
 use crate::pattern::Partition;
+use crate::puzzle::metric::Metric;
 use crate::puzzle::shape::Shape;
 use crate::table::generate::Table;
 use std::fs::File;
@@ -26,11 +27,13 @@ pub struct Writer<'a> {
 }
 
 impl<'a> Writer<'a> {
-    /// Starts a database of `shape` boards at `path`: of complete tables,
-    /// or of the pattern tables of `partition`.
+    /// Starts a database of `shape` boards at `path`, whose distances count
+    /// moves in `metric`: of complete tables, or of the pattern tables of
+    /// `partition`.
     pub fn create(
         path: &'a Path,
         shape: Shape,
+        metric: Metric,
         partition: Option<&Partition>,
     ) -> Result<Writer<'a>, WriteError> {
         let replacement = Replacement::start(path, ".tmp").map_err(|e| write_error(path, e))?;
@@ -46,6 +49,7 @@ impl<'a> Writer<'a> {
             header: Header {
                 rows: shape.rows() as u8,
                 cols: shape.cols() as u8,
+                metric: metric.code(),
                 partition: partition.map(|p| p.patterns().to_vec()),
                 tables: Vec::new(),
             },
@@ -160,9 +164,12 @@ fn write_error(path: &Path, source: ReplaceError) -> WriteError {
 /// folder, flushed to disk, then renamed over `path`. A crash at any point
 /// leaves either the old file or the new one, never a part; the temporary
 /// files of builds that were killed are removed by the next build of the
-/// same file. Returns the file size.
+/// same file. The tables count moves in one metric, the first one's.
+/// Returns the file size.
 pub fn write_database(path: &Path, shape: Shape, tables: &[Table]) -> Result<u64, WriteError> {
-    let mut writer = Writer::create(path, shape, None)?;
+    let metric = tables.first().map_or(Metric::SingleTile, |t| t.metric);
+    debug_assert!(tables.iter().all(|t| t.metric == metric));
+    let mut writer = Writer::create(path, shape, metric, None)?;
     for table in tables {
         writer.append_table(table)?;
     }

@@ -1,0 +1,101 @@
+//! `query compare-metrics`: single-tile against multi-tile distances over
+//! every position of a board, toward one goal.
+
+use crate::print::{print, Layout};
+use crate::{GoalArg, Outcome, TableFormat};
+use anyhow::{Context, Result};
+use memmap2::Mmap;
+use npuzzle::analysis::{compare_metrics, MetricComparison};
+use npuzzle::files::{locate_unnamed, Location};
+use npuzzle::{CompleteTables, Metric};
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+/// Arguments of `query compare-metrics`.
+#[derive(clap::Args)]
+#[command(mut_arg("json", |a| a.help(
+    "One JSON object instead of text: {\"goal\", \"positions\", \"joint\": [{\"stm\", \"mtm\", \
+     \"positions\"}], \"largest_ratio\": {\"ratio\", \"stm\", \"mtm\", \"position\"}}"
+)))]
+pub struct CompareMetricsArgs {
+    #[command(flatten)]
+    goal: GoalArg,
+    /// The database of the other metric (the one --metric does not name) [default:
+    /// data/RxC-mtm.db, or data/RxC.db under --metric mtm, where query finds it].
+    #[arg(long, value_name = "PATH")]
+    with: Option<PathBuf>,
+    #[command(flatten)]
+    format: TableFormat,
+}
+
+/// `query compare-metrics`: `db` is the database of one metric (found as
+/// every command finds it, at `location`), the other is `--with` or found
+/// beside it by name.
+pub fn run(
+    db: &CompleteTables<Mmap>,
+    location: &Location,
+    args: &CompareMetricsArgs,
+    out: &mut impl Write,
+) -> Result<Outcome> {
+    let shape = db.shape();
+    let other_metric = match db.metric() {
+        Metric::SingleTile => Metric::MultiTile,
+        Metric::MultiTile => Metric::SingleTile,
+    };
+    let other_location = match &args.with {
+        Some(path) => Location {
+            path: path.clone(),
+            origin: npuzzle::files::Origin::Given,
+        },
+        None => locate_unnamed(shape, other_metric),
+    };
+    let other = crate::open_database(&other_location, shape, Some(shape), Some(other_metric))
+        .with_context(|| {
+            format!(
+                "compare-metrics needs a {} database as well as {}",
+                crate::metric_words(other_metric),
+                location.path.display()
+            )
+        })?;
+    let other = crate::complete(&other, "compare-metrics")?;
+    let goal = args.goal.board(shape)?;
+    let (single, multi) = match db.metric() {
+        Metric::SingleTile => (db.goal_table(&goal)?, other.goal_table(&goal)?),
+        Metric::MultiTile => (other.goal_table(&goal)?, db.goal_table(&goal)?),
+    };
+    let report = compare_metrics(&single, &multi)?;
+    print(&report, args.format.format(), out)?;
+    Ok(Outcome::Success)
+}
+
+impl Layout for MetricComparison {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(
+            out,
+            "goal {} ({}): {} positions",
+            self.goal,
+            self.goal.shape(),
+            self.positions
+        )?;
+        if let Some(r) = &self.largest_ratio {
+            writeln!(
+                out,
+                "largest ratio {:.3}: {} is {} single-tile moves and {} multi-tile moves away",
+                r.ratio, r.position, r.stm, r.mtm
+            )?;
+        }
+        writeln!(out, "stm mtm positions")?;
+        for j in &self.joint {
+            writeln!(out, "{:>3} {:>3} {:>9}", j.stm, j.mtm, j.positions)?;
+        }
+        Ok(())
+    }
+
+    fn csv(&self, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(out, "stm,mtm,positions")?;
+        for j in &self.joint {
+            writeln!(out, "{},{},{}", j.stm, j.mtm, j.positions)?;
+        }
+        Ok(())
+    }
+}
