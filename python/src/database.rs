@@ -11,7 +11,7 @@ use npuzzle::analysis::{
     count_shortest, grade, list_shortest, parse_distances, Histogram, Sample, Step,
 };
 use npuzzle::files::shown_path;
-use npuzzle::io::Answer;
+use npuzzle::io::{Answer, Nodes};
 use npuzzle::pattern::{Solution, SolveOptions};
 use npuzzle::{
     files::locate, files::user_data_path, files::Origin, rules::move_string, rules::solvability,
@@ -380,7 +380,7 @@ pub struct PySolution {
     moves: Vec<Move>,
     metric: Metric,
     /// Nodes searched; None when looked up.
-    nodes: Option<u64>,
+    nodes: Option<Nodes>,
 }
 
 #[pymethods]
@@ -431,7 +431,17 @@ impl PySolution {
     /// 0
     #[getter]
     fn nodes(&self) -> u64 {
-        self.nodes.unwrap_or(0)
+        self.nodes.map_or(0, |n| n.generated)
+    }
+
+    /// Nodes the search expanded (those whose children it generated); 0
+    /// for a lookup in complete tables.
+    ///
+    /// >>> npuzzle.solve("123456708").nodes_expanded
+    /// 0
+    #[getter]
+    fn nodes_expanded(&self) -> u64 {
+        self.nodes.map_or(0, |n| n.expanded)
     }
 
     /// The tile that slides at each move.
@@ -484,7 +494,7 @@ impl PySolution {
     }
 
     /// The command line's JSON answer (`query solve --json`) as a dict,
-    /// with `nodes` when it was searched for.
+    /// with `nodes` and `nodes_expanded` when it was searched for.
     ///
     /// >>> npuzzle.solve("123456708").to_dict()
     /// {'start': '123456708', 'goal': '123456780', 'solvable': True, 'distance': 1, 'moves': 'R'}

@@ -5,6 +5,7 @@
 use crate::database::PyDatabase;
 use crate::errors;
 use crate::interrupt::interruptible;
+use npuzzle::io::Nodes;
 use npuzzle::pattern::{Solution, SolveOptions};
 use npuzzle::AnswerError;
 use npuzzle::{rules::solvability, Board, GoalTable, Move};
@@ -131,7 +132,7 @@ impl Target<'_> {
         start: &Board,
         moves: &mut Vec<Move>,
         parallel: bool,
-    ) -> Result<Option<u64>, AnswerError> {
+    ) -> Result<Option<Nodes>, AnswerError> {
         moves.clear();
         match self {
             Target::Table(table) => {
@@ -141,7 +142,7 @@ impl Target<'_> {
             Target::Search(search) => {
                 let solution = search.solve(start, parallel)?;
                 moves.extend_from_slice(&solution.moves);
-                Ok(Some(solution.nodes))
+                Ok(Some(Nodes::from(&solution)))
             }
         }
     }

@@ -84,6 +84,7 @@ def test_pattern_answers_equal_the_command_line(tmp_path) -> None:
             continue
         mine = db.solve(start, goal).to_dict()
         assert mine.pop("nodes") > 0 and answer.pop("nodes") > 0
+        assert mine.pop("nodes_expanded") > 0 and answer.pop("nodes_expanded") > 0
         # Moves may differ between optimal solutions found in another order.
         assert len(mine.pop("moves")) == len(answer.pop("moves"))
         assert mine == answer

@@ -6,7 +6,7 @@ use crate::Outcome;
 use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::ShortestSolutions;
-use npuzzle::io::Answer;
+use npuzzle::io::{Answer, Nodes};
 use npuzzle::pattern::{BoundReport, SolveOptions, Stopped};
 use npuzzle::{AnswerError, Board, Database, Metric, Move};
 use serde::Serialize;
@@ -52,7 +52,7 @@ fn answer(db: &Database<Mmap>, pair: &crate::PairArgs, timeout: &TimeoutArg) -> 
     let (start, goal) = pair.boards(db.shape())?;
     Ok(match search(db, &start, &goal, timeout.timeout)? {
         Ok(solution) => {
-            let nodes = db.patterns().map(|_| solution.nodes);
+            let nodes = db.patterns().map(|_| Nodes::from(&solution));
             Answer::new(start, goal, Ok(solution.moves), nodes).counted_in(db.metric())
         }
         Err(why) => Answer::new(start, goal, Err(&why), None),

@@ -23,12 +23,32 @@
 //! (the page's API, Python); the batch writes its bytes straight from the
 //! template below, and a property test holds the two equal.
 
+use crate::pattern::Solution;
 use crate::puzzle::board::{move_string, Board, Move};
 use crate::puzzle::metric::{slide_notation, Metric};
 use crate::puzzle::solvability::Unsolvable;
 use serde::{Serialize, Serializer};
 use std::fmt::Write as _;
 use std::io::Write as _;
+
+/// The work of a search, in JSON `nodes` and `nodes_expanded`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Nodes {
+    /// Nodes generated, as the literature counts them: every child of every
+    /// expanded node, the move back to its parent excluded.
+    pub generated: u64,
+    /// Nodes expanded: those whose children were generated.
+    pub expanded: u64,
+}
+
+impl From<&Solution> for Nodes {
+    fn from(solution: &Solution) -> Nodes {
+        Nodes {
+            generated: solution.nodes,
+            expanded: solution.expanded,
+        }
+    }
+}
 
 /// One answer for a (start, goal) pair, as `solve --json`, `distance
 /// --json`, each line of `batch --format json` and the page's
@@ -50,7 +70,7 @@ pub struct Answer {
     /// Why the start cannot reach the goal; only when unsolvable.
     pub reason: Option<String>,
     /// Nodes searched, where a search ran (pattern databases).
-    pub nodes: Option<u64>,
+    pub nodes: Option<Nodes>,
     /// How `distance` counts and `moves` are written.
     pub metric: Metric,
 }
@@ -74,7 +94,8 @@ impl Serialize for Answer {
             map.serialize_entry("reason", reason)?;
         }
         if let Some(nodes) = self.nodes {
-            map.serialize_entry("nodes", &nodes)?;
+            map.serialize_entry("nodes", &nodes.generated)?;
+            map.serialize_entry("nodes_expanded", &nodes.expanded)?;
         }
         map.end()
     }
@@ -87,7 +108,7 @@ impl Answer {
         start: Board,
         goal: Board,
         outcome: Result<Vec<Move>, &Unsolvable>,
-        nodes: Option<u64>,
+        nodes: Option<Nodes>,
     ) -> Answer {
         let (moves, reason) = match outcome {
             Ok(moves) => (Some(moves), None),
@@ -421,7 +442,7 @@ mod tests {
             cols in 2usize..=4,
             seeds in proptest::collection::vec(proptest::num::u64::ANY, 2),
             letters in "[UDLR]{0,40}",
-            nodes in proptest::option::of(proptest::num::u64::ANY),
+            nodes in proptest::option::of((proptest::num::u64::ANY, proptest::num::u64::ANY)),
             multi_tile in proptest::bool::ANY,
         ) {
             let metric = if multi_tile { Metric::MultiTile } else { Metric::SingleTile };
@@ -445,6 +466,7 @@ mod tests {
             };
             let mut line = Vec::new();
             write_json(&mut line, metric, &start, &goal, outcome);
+            let nodes = nodes.map(|(generated, expanded)| Nodes { generated, expanded });
             if let Some(nodes) = nodes {
                 crate::io::with_nodes(&mut line, nodes);
             }

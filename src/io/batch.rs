@@ -25,7 +25,7 @@ use crate::db::error::AnswerError;
 use crate::db::goal_table::GoalTable;
 use crate::io::answer::{
     write_counted_moves, write_decimal, write_fields, write_json, write_json_error, write_stopped,
-    TextEscaper, CSV, JSON,
+    Nodes, TextEscaper, CSV, JSON,
 };
 use crate::pattern::{SolveOptions, Stopped};
 use crate::puzzle::board::{Board, Move};
@@ -219,7 +219,8 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
                 let json = self.format == BatchFormat::Jsonl;
                 write_stopped(if json { &JSON } else { &CSV }, out, &start, &goal, &reason);
                 if json {
-                    with_nodes(out, nodes);
+                    // A stopped search counts only the nodes it generated.
+                    with_number(out, b"nodes", nodes);
                 }
                 LineOutcome::Error
             }
@@ -251,7 +252,7 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
         &mut self,
         start: &Board,
         goal: Option<Board>,
-    ) -> Result<(Board, u32, Option<u64>), (Board, AnswerError)> {
+    ) -> Result<(Board, u32, Option<Nodes>), (Board, AnswerError)> {
         match &self.answers {
             Answers::Lookup { tables, default } => {
                 let table = match goal {
@@ -276,8 +277,9 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
                 };
                 match db.solve(start, &goal, &options) {
                     Ok(solution) => {
+                        let nodes = Nodes::from(&solution);
                         self.moves = solution.moves;
-                        Ok((goal, self.moves.len() as u32, Some(solution.nodes)))
+                        Ok((goal, self.moves.len() as u32, Some(nodes)))
                     }
                     Err(e) => Err((goal, e)),
                 }
@@ -591,12 +593,20 @@ fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
     })
 }
 
-/// Adds `"nodes":N` to the JSON object that ends `out`.
-pub fn with_nodes(out: &mut Vec<u8>, nodes: u64) {
+/// Adds `"nodes":N,"nodes_expanded":M` to the JSON object that ends `out`.
+pub fn with_nodes(out: &mut Vec<u8>, nodes: Nodes) {
+    with_number(out, b"nodes", nodes.generated);
+    with_number(out, b"nodes_expanded", nodes.expanded);
+}
+
+/// Adds `"key":n` to the JSON object that ends `out`.
+fn with_number(out: &mut Vec<u8>, key: &[u8], n: u64) {
     debug_assert_eq!(out.last(), Some(&b'}'));
     out.pop();
-    out.extend_from_slice(b",\"nodes\":");
-    write_decimal(out, nodes as usize);
+    out.extend_from_slice(b",\"");
+    out.extend_from_slice(key);
+    out.extend_from_slice(b"\":");
+    write_decimal(out, n as usize);
     out.push(b'}');
 }
 

@@ -7,7 +7,7 @@
 use super::api::{answer_error, unsolvable_error, ApiError};
 use axum::http::StatusCode;
 use memmap2::Mmap;
-use npuzzle::io::Answer;
+use npuzzle::io::{Answer, Nodes};
 use npuzzle::pattern::{Solution, SolveOptions};
 use npuzzle::{report::Kind, rules::Cells, Board, CompleteTables, Database, Move};
 use std::sync::atomic::AtomicBool;
@@ -151,6 +151,6 @@ pub fn check_goal(db: &Db, goal: &Board) -> Result<(), ApiError> {
 /// a search ran, as the command line gives it for pattern files.
 pub fn answer(db: &Db, start: &Board, goal: &Board, budget: &Budget) -> Result<Answer, ApiError> {
     let solution = solve(db, start, goal, budget)?;
-    let nodes = db.patterns().map(|_| solution.nodes);
+    let nodes = db.patterns().map(|_| Nodes::from(&solution));
     Ok(Answer::new(*start, *goal, Ok(solution.moves), nodes).counted_in(db.metric()))
 }
