@@ -113,7 +113,7 @@ fn server_4x4() -> Server {
 }
 
 /// `query ARGS` (a `serve`) over the files in `dir`, once it prints its URL.
-fn spawn(dir: tempfile::TempDir, args: &[String]) -> Server {
+pub(crate) fn spawn(dir: tempfile::TempDir, args: &[String]) -> Server {
     let (child, url) = run_serve(args);
     Server {
         _dir: dir,

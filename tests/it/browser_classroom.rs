@@ -476,7 +476,7 @@ async fn the_worksheets_answer_key_equals_query_solve() {
 
 /// axe-core's script, which `scripts/browser-tests.sh` installs from npm
 /// and names in `AXE_CORE_JS`; the page itself never loads it.
-fn axe_source() -> String {
+pub(crate) fn axe_source() -> String {
     let path = std::env::var("AXE_CORE_JS").expect(
         "AXE_CORE_JS names axe.min.js: run scripts/browser-tests.sh, which installs axe-core",
     );

@@ -5,6 +5,7 @@
 mod analysis;
 mod browser;
 mod browser_classroom;
+mod browser_metric;
 mod cli;
 mod cli_edges;
 mod corrupt;

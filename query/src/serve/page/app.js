@@ -7,6 +7,7 @@ const $ = (id) => document.getElementById(id);
 const game = {
   boards: [],      // from /api/boards
   board: null,     // the chosen entry of `boards`
+  metric: "stm",   // how moves are counted: "stm" (one tile) or "mtm" (a slide of several tiles)
   rows: 3,
   cols: 3,
   goal: [],        // cells, row by row, 0 the blank
@@ -23,6 +24,7 @@ const game = {
   heuristicsAsked: null, // the position whose /api/heuristics is under way
   histogram: null, // /api/histogram for the goal
   hint: false,
+  slideHints: null, // {at, moves}: under the multi-tile metric, the moves that start a slide one closer
   playing: null,   // the timer of solve playback
   pending: 0,      // requests under way
   epoch: 0,        // bumped by each new game: late answers of old games are dropped
@@ -62,7 +64,9 @@ const NOT_ANSWERING =
   "The server is not answering: is query serve still running? Your next move tries again.";
 
 async function api(path, params, signal) {
-  const query = new URLSearchParams({ board: game.board ? game.board.board : "3x3", ...params });
+  const query = new URLSearchParams({
+    board: game.board ? game.board.board : "3x3", metric: game.metric, ...params,
+  });
   game.pending++;
   setBusy();
   try {
@@ -123,6 +127,18 @@ function moveFor(cell) {
   for (const m of "UDLR") if (target(game.cells, m) === cell) return m;
   return null;
 }
+// Under the multi-tile metric a click on a tile in the blank's row or
+// column slides it and every tile between it and the gap: one move.
+async function slideTo(cell) {
+  const blank = game.cells.indexOf(0);
+  const [br, bc, r, c] = [Math.floor(blank / game.cols), blank % game.cols, Math.floor(cell / game.cols), cell % game.cols];
+  let letter = null;
+  if (br === r) letter = c > bc ? "R" : "L";
+  else if (bc === c) letter = r > br ? "D" : "U";
+  if (!letter) return;
+  const count = Math.abs(r - br) + Math.abs(c - bc);
+  for (let i = 0; i < count; i++) if (!(await move(letter))) return;
+}
 // A tile slides the way the blank does not: the arrow (or swipe) names the tile's way.
 const BY_TILE_DIRECTION = { up: "D", down: "U", left: "R", right: "L" };
 
@@ -156,6 +172,26 @@ async function newGame(start, goal, known = null, seeded = null) {
 // puzzles at K moves and the histogram), rather than by pattern databases.
 function complete() {
   return !game.board || game.board.kind === "complete";
+}
+
+// Whether moves count as slides of several tiles (the multi-tile metric).
+function multiTile() {
+  return game.metric === "mtm";
+}
+// The metrics the board is served in (`stm` only from an older server).
+function metricsOf(board) {
+  return board && board.metrics ? board.metrics : ["stm"];
+}
+// How many moves `letters` (the blank's, one tile each) count in the
+// metric: under the multi-tile metric a run of one letter is one slide.
+function countMoves(letters) {
+  if (!multiTile()) return letters.length;
+  let n = 0;
+  for (let i = 0; i < letters.length; i++) if (i === 0 || letters[i] !== letters[i - 1]) n++;
+  return n;
+}
+function movesMade() {
+  return countMoves(game.history.map((h) => h.move).join(""));
 }
 
 async function loadHistogram() {
@@ -307,14 +343,17 @@ function render() {
       const answer = moves[m];
       label += `, can move ${TILE_WAY[m]}`;
       // Colour is never the only sign: a hint and a change also carry words.
-      if (answer && game.hint && answer.change < 0) {
+      if (answer && game.hint && hinted(m, answer)) {
         button.classList.add("hint");
         badge("hint-mark", "closer");
-        label += ", one step closer";
+        label += multiTile() ? ", starts an optimal slide" : ", one step closer";
       }
       if (answer && showChanges) {
-        badge("change " + (answer.change < 0 ? "closer" : "farther"), answer.change < 0 ? "−1" : "+1");
-        label += answer.change < 0 ? ", one closer" : ", one farther";
+        // Under the multi-tile metric one tile's step may leave the distance as it is.
+        const [cls, mark, words] = answer.change < 0 ? ["closer", "−1", ", one closer"]
+          : answer.change > 0 ? ["farther", "+1", ", one farther"] : ["same", "±0", ", no change"];
+        badge("change " + cls, mark);
+        label += words;
       }
     } else {
       button.tabIndex = -1;
@@ -334,7 +373,8 @@ function render() {
     $("announce").textContent = game.distance === 0
       ? "At the goal." : `Distance to goal: ${game.distance}.`;
   }
-  $("move-count").textContent = game.history.length;
+  $("move-count").textContent = movesMade();
+  $("metric-unit").textContent = multiTile() ? "(multi-tile moves)" : "";
   $("position").textContent = text(game.cells);
   $("goal-text").textContent = text(game.goal);
   $("undo").disabled = game.history.length === 0;
@@ -388,7 +428,8 @@ function drawTrace() {
   const last = Math.max(1, points.length - 1);
   const x = (i) => box.left + (i / last) * (box.right - box.left);
   const y = (d) => box.bottom - ((d - low) / (high - low)) * (box.bottom - box.top);
-  axes(svg, box, ticks(0, last, 5), ticks(low, high, 3), x, y, "moves", "distance");
+  axes(svg, box, ticks(0, last, 5), ticks(low, high, 3), x, y,
+    multiTile() ? "tiles moved" : "moves", multiTile() ? "distance (multi-tile moves)" : "distance");
   const xy = points.map((d, i) => `${x(i).toFixed(1)},${y(d).toFixed(1)}`);
   svg.appendChild(svgElement("polyline", { points: xy.join(" "), class: "trace-line" }));
   svg.setAttribute("aria-label", "distance after each move: " + points.join(", "));
@@ -428,7 +469,7 @@ function drawHistogram() {
     svg.appendChild(bar);
   });
   axes(svg, box, ticks(0, counts.length - 1, 6), [0, Math.round(top / 2), top], x, y,
-    "distance from the goal (moves)", "positions");
+    multiTile() ? "distance from the goal (multi-tile moves)" : "distance from the goal (moves)", "positions");
   if (game.distance !== null && game.distance < counts.length) {
     // Marked by a word as well as by colour.
     // The arrow over the bar, the word on the side with room for it.
@@ -453,7 +494,7 @@ function drawReport() {
     game.history.every((h) => h.after !== null);
   report.hidden = !done;
   if (!done) return;
-  const made = game.history.length;
+  const made = movesMade();
   const optimum = game.startDistance;
   const farther = [];
   let before = game.startDistance;
@@ -483,7 +524,9 @@ function drawReport() {
 // board, start, goal, the moves played, and for a seeded puzzle its draw:
 // a reload (or the link sent to someone else) restores the game exactly.
 function link() {
-  const q = new URLSearchParams({ board: game.board.board, start: text(game.start), goal: text(game.goal) });
+  const q = new URLSearchParams({
+    board: game.board.board, metric: game.metric, start: text(game.start), goal: text(game.goal),
+  });
   const moves = game.history.map((h) => h.move).join("");
   if (moves) q.set("moves", moves);
   if (game.seeded) {
@@ -510,7 +553,13 @@ async function restore(query) {
   if (!game.boards.some((b) => b.board === name)) {
     return refuse(`no ${name} database is served (served: ${game.boards.map((b) => b.board).join(", ")}).`);
   }
-  setBoard(name);
+  setBoard(name, query.get("metric"));
+  const asked = query.get("metric");
+  if (asked && asked !== game.metric) {
+    $("link-error").textContent = `This link counts moves as ${asked}, which ${name} is not ` +
+      `served in here (served: ${metricsOf(game.board).join(", ")}): the game is played in ${game.metric}.`;
+    $("link-error").hidden = false;
+  }
   let info;
   try {
     info = await api("moves", { start: query.get("start"), goal: query.get("goal") || game.board.goal });
@@ -564,14 +613,27 @@ async function replay(letters) {
       start: text(game.start), goal: text(game.goal), moves: game.history.map((h) => h.move).join(""),
     });
     if (epoch !== game.epoch) return;
-    const away = new Set(graded.away);
-    let d = graded.optimal;
-    game.history.forEach((h, i) => {
-      h.before = d;
-      d += away.has(i + 1) ? 1 : -1;
-      h.after = d;
-    });
-    game.distance = d;
+    if (multiTile()) {
+      // One tile's step may leave a multi-tile distance as it is: each
+      // position is looked up (multi-tile files are complete tables).
+      let d = graded.optimal;
+      for (const h of game.history) {
+        h.before = d;
+        d = (await api("distance", { start: h.board, goal: text(game.goal) })).distance;
+        if (epoch !== game.epoch) return;
+        h.after = d;
+      }
+      game.distance = d;
+    } else {
+      const away = new Set(graded.away);
+      let d = graded.optimal;
+      game.history.forEach((h, i) => {
+        h.before = d;
+        d += away.has(i + 1) ? 1 : -1;
+        h.after = d;
+      });
+      game.distance = d;
+    }
   } catch (e) {
     // The distances stay unknown: asking for each one would search again.
     showError(e);
@@ -605,17 +667,25 @@ function drawSeeded() {
   const s = game.seeded;
   $("puzzle-number").textContent = s ? `${s.index} of ${s.count} (seed ${s.seed}, distance ${s.distance})` : "–";
   $("seed-command").textContent = s
-    ? `query random --distance ${s.distance} --count ${s.count} --seed ${s.seed}`
-    : "query random --distance K --count N --seed S";
+    ? `query${multiTile() ? " --metric mtm" : ""} random --distance ${s.distance} --count ${s.count} --seed ${s.seed}`
+    : `query${multiTile() ? " --metric mtm" : ""} random --distance K --count N --seed S`;
   $("next-puzzle").disabled = !s || s.index >= s.count;
   const q = new URLSearchParams({ board: game.board ? game.board.board : "3x3", distance: $("k").value, count: setCount(), goal: text(game.goal) });
   const seed = $("seed").value.trim();
   if (seed) q.set("seed", seed);
+  // A worksheet's solutions and drawings count single-tile moves: the
+  // server refuses multi-tile ones, and the page says so instead.
+  $("worksheet").hidden = multiTile();
+  $("worksheet-note").hidden = !multiTile();
+  $("worksheet-note").textContent = multiTile()
+    ? "Worksheets count single-tile moves: switch to single-tile moves to print this set as one."
+    : "";
   $("worksheet").href = `/worksheet?${q}`;
 }
 
 // ---- heuristics beside the truth ----
 async function loadHeuristics() {
+  if (multiTile()) return;
   const open = $("heuristics-panel").open;
   const at = text(game.cells);
   if (!open || (game.heuristics && game.heuristics.start === at) || game.heuristicsAsked === at) return;
@@ -633,6 +703,15 @@ async function loadHeuristics() {
 }
 function drawHeuristics() {
   const body = $("heuristics").tBodies[0];
+  // The heuristics estimate single-tile moves: the server refuses them under
+  // the multi-tile metric, and the page says so in words.
+  $("heuristics").hidden = multiTile();
+  $("heuristics-note").hidden = !multiTile();
+  $("heuristics-note").textContent = multiTile()
+    ? "The heuristics estimate single-tile moves, so they are not compared with multi-tile " +
+      "distances: switch to single-tile moves to see them."
+    : "";
+  if (multiTile()) { body.replaceChildren(); return; }
   const here = game.heuristics && game.heuristics.start === text(game.cells) ? game.heuristics : null;
   if (!here) {
     body.replaceChildren();
@@ -696,7 +775,7 @@ async function showSolution() {
   const epoch = game.epoch;
   const answer = await api("solve", { start: at, goal: text(game.goal) });
   if (epoch !== game.epoch) return;
-  game.plan = { at, moves: answer.moves };
+  game.plan = { at, moves: steps(answer) };
   $("solution-from").textContent = at;
   $("solution-moves").textContent = answer.moves || "(at the goal: no move)";
   $("solution").hidden = false;
@@ -705,6 +784,12 @@ async function showSolution() {
 function hideSolution() {
   $("solution").hidden = true;
   $("copy-solution").hidden = true;
+}
+
+// A solution's blank moves one tile at a time: under the multi-tile metric
+// `moves` is in slide notation (`U3 L R2`), spelt out in `single_tile_moves`.
+function steps(answer) {
+  return answer.single_tile_moves ?? answer.moves;
 }
 
 // ---- solving ----
@@ -718,7 +803,7 @@ async function solveStep() {
     const answer = await api("solve", { start: at, goal: text(game.goal) });
     if (epoch !== game.epoch || text(game.cells) !== at) return false;
     if (!answer.moves) { stopPlaying(); return false; }
-    game.plan = { at, moves: answer.moves };
+    game.plan = { at, moves: steps(answer) };
   }
   const letter = game.plan.moves[0];
   const rest = game.plan.moves.slice(1);
@@ -766,8 +851,11 @@ async function newRandom() {
 }
 
 // The board size chosen, its controls set; no game yet.
-function setBoard(name) {
+function setBoard(name, metric = game.metric) {
   game.board = game.boards.find((b) => b.board === name);
+  const metrics = metricsOf(game.board);
+  game.metric = metrics.includes(metric) ? metric : metrics[0];
+  drawMetric();
   game.rows = game.board.rows;
   game.cols = game.board.cols;
   game.histogram = null;
@@ -791,6 +879,40 @@ function setBoard(name) {
       `${name} is answered by an optimal search over pattern databases ` +
       `(${game.board.partition}), so each distance is a search, stopped after ${game.timeout} s.`;
   }
+}
+
+// The metric switch: both choices where the board is served in both,
+// otherwise disabled, with the reason.
+function drawMetric() {
+  const metrics = metricsOf(game.board);
+  const both = metrics.includes("stm") && metrics.includes("mtm");
+  for (const m of ["stm", "mtm"]) {
+    const radio = $(`metric-${m}`);
+    radio.checked = game.metric === m;
+    radio.disabled = !both;
+  }
+  const name = game.board.board;
+  $("metric-note").hidden = both;
+  $("metric-note").textContent = both ? "" : game.metric === "mtm"
+    ? `${name} is served in multi-tile moves only here; build-db --board ${name} adds single-tile moves.`
+    : `${name} is served in single-tile moves only here` +
+      (complete() ? `; build-db --board ${name} --metric mtm adds multi-tile moves.` : ".");
+}
+
+// The same game counted in `metric`: its start, goal and moves kept, every
+// distance asked again (a seeded draw belongs to the metric it was drawn in).
+async function switchMetric(metric) {
+  if (metric === game.metric || !metricsOf(game.board).includes(metric)) return;
+  const moves = game.history.map((h) => h.move).join("");
+  const { start, goal } = game;
+  game.metric = metric;
+  game.histogram = null;
+  game.heuristics = null;
+  game.slideHints = null;
+  drawMetric();
+  if (complete()) await loadHistogram();
+  await newGame(start, goal);
+  await replay(moves);
 }
 
 async function selectBoard(name) {
@@ -848,6 +970,32 @@ function onKey(event) {
 function showHint() {
   game.hint = true;
   render();
+  if (multiTile()) loadSlideHints().catch(showError);
+}
+
+// Whether the hint marks the tile the blank's move `m` slides: a step one
+// closer, or under the multi-tile metric the first tile of a slide one
+// closer (the slide's distances are looked up when the hint is asked).
+function hinted(m, answer) {
+  if (!multiTile()) return answer.change < 0;
+  const h = game.slideHints;
+  return Boolean(h && h.at === text(game.cells) && h.moves.has(m));
+}
+async function loadSlideHints() {
+  const at = text(game.cells);
+  const epoch = game.epoch;
+  const d = game.distance;
+  if (d === null || d === 0) return;
+  const good = new Set();
+  for (const m of "UDLR") {
+    for (let cells = apply(game.cells, m); cells; cells = apply(cells, m)) {
+      const answer = await api("distance", { start: text(cells), goal: text(game.goal) });
+      if (answer.distance === d - 1) { good.add(m); break; }
+    }
+  }
+  if (epoch !== game.epoch || text(game.cells) !== at) return;
+  game.slideHints = { at, moves: good };
+  render();
 }
 
 function onSwipe() {
@@ -871,6 +1019,7 @@ async function main() {
   $("board").addEventListener("click", (e) => {
     const tile = e.target.closest(".tile");
     if (tile && tile.dataset.move) move(tile.dataset.move).catch(showError);
+    else if (tile && multiTile()) slideTo(Number(tile.dataset.cell)).catch(showError);
   });
   document.addEventListener("keydown", onKey);
   onSwipe();
@@ -904,6 +1053,11 @@ async function main() {
   $("solve-step").addEventListener("click", () => { stopPlaying(); solveStep().catch(showError); });
   $("solve-play").addEventListener("click", play);
   $("speed").addEventListener("input", () => { $("speed-out").textContent = $("speed").value; });
+  for (const m of ["stm", "mtm"]) {
+    $(`metric-${m}`).addEventListener("change", (e) => {
+      if (e.target.checked) switchMetric(m).catch(showError);
+    });
+  }
   $("board-size").addEventListener("change", (e) => selectBoard(e.target.value).catch(showError));
   try {
     const served = await api("boards", {});
@@ -918,6 +1072,8 @@ async function main() {
     const query = new URLSearchParams(location.search);
     if (!(await restore(query))) {
       const asked = query.get("board");
+      const metric = query.get("metric");
+      if (metric === "stm" || metric === "mtm") game.metric = metric;
       await selectBoard(game.boards.some((b) => b.board === asked) ? asked : served.default);
     }
   } catch (e) {
