@@ -298,7 +298,7 @@ async fn check_distance(c: &Client, url: &str) -> (u64, String) {
 }
 
 /// The blank moves that tiles marked by the hint make.
-async fn hinted(c: &Client) -> Vec<String> {
+pub(crate) async fn hinted(c: &Client) -> Vec<String> {
     let mut moves = Vec::new();
     for tile in c.find_all(Locator::Css("#board .tile.hint")).await.unwrap() {
         moves.push(tile.attr("data-move").await.unwrap().unwrap());

@@ -6,7 +6,7 @@
 //! `scripts/browser-tests.sh` runs them.
 
 use crate::browser::{
-    api, click, click_and_settle, holds, open_page_of, settle, shown, spawn, text, Server,
+    api, click, click_and_settle, hinted, holds, open_page_of, settle, shown, spawn, text, Server,
 };
 use fantoccini::{Client, Locator};
 use npuzzle::{Board, Metric, Move, Shape};
@@ -119,16 +119,6 @@ async fn custom(c: &Client, start: &str) {
     input.clear().await.unwrap();
     input.send_keys(start).await.unwrap();
     click_and_settle(c, Locator::Id("custom-set")).await;
-}
-
-/// The blank moves that tiles marked by the hint make.
-async fn hinted(c: &Client) -> Vec<String> {
-    let mut moves = Vec::new();
-    for tile in c.find_all(Locator::Css("#board .tile.hint")).await.unwrap() {
-        moves.push(tile.attr("data-move").await.unwrap().unwrap());
-    }
-    moves.sort();
-    moves
 }
 
 #[tokio::test]
