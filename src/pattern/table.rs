@@ -21,7 +21,7 @@
 //! When at most 8 cells stay free around a pattern (8 tiles on 16 cells),
 //! the masks number the free cells instead of all cells and the word is 16
 //! bits: 3 bytes per placement with the entry, not 5, so the 8-tile table
-//! of the 15-puzzle builds in 1.6 GB.
+//! of the 15-puzzle builds in 1.5 GB.
 
 use super::error::PatternError;
 use super::placement::PlacementRanker;
