@@ -128,14 +128,7 @@ pub fn compare_metrics(
                     return Err(MetricsError::Corrupt(rank));
                 }
                 part.counts[stm as usize * cols + mtm as usize] += 1;
-                // Compared as fractions: stm/mtm > best_stm/best_mtm.
-                let better = mtm > 0
-                    && part
-                        .best
-                        .is_none_or(|(s, m, _)| stm as u64 * m as u64 > s as u64 * mtm as u64);
-                if better {
-                    part.best = Some((stm, mtm, rank));
-                }
+                part.offer(Some((stm, mtm, rank)));
             }
             Ok(part)
         })
@@ -145,14 +138,7 @@ pub fn compare_metrics(
         for (t, c) in total.counts.iter_mut().zip(&part.counts) {
             *t += c;
         }
-        let better = part.best.is_some_and(|(s, m, _)| {
-            total
-                .best
-                .is_none_or(|(bs, bm, _)| s as u64 * bm as u64 > bs as u64 * m as u64)
-        });
-        if better {
-            total.best = part.best;
-        }
+        total.offer(part.best);
     }
     let joint = total
         .counts
@@ -189,6 +175,20 @@ impl Partial {
         Partial {
             counts: vec![0; cells],
             best: None,
+        }
+    }
+
+    /// Keeps `candidate` as the best if its ratio is the larger, compared
+    /// as fractions (stm/mtm > best_stm/best_mtm); a ratio over 0 is none.
+    fn offer(&mut self, candidate: Option<(u32, u32, u32)>) {
+        let larger = candidate.is_some_and(|(stm, mtm, _)| {
+            mtm > 0
+                && self
+                    .best
+                    .is_none_or(|(s, m, _)| stm as u64 * m as u64 > s as u64 * mtm as u64)
+        });
+        if larger {
+            self.best = candidate;
         }
     }
 }
