@@ -14,6 +14,7 @@ use cpu_time::ThreadTime;
 use npuzzle::pattern::{PatternDb, SolveOptions};
 use npuzzle::Database;
 use npuzzle::{Board, Move, Shape};
+use npuzzle_peers::median;
 use slidy::algorithm::direction::Direction;
 use slidy::puzzle::{puzzle::Puzzle, size::Size};
 use slidy::solver::size4x4::stm::solver::Solver as SlidyStm;
@@ -404,15 +405,5 @@ fn summary<R: std::borrow::Borrow<Run>>(runs: &[R], time: fn(&Run) -> Duration) 
         total,
         median: median(times),
         mean: total / runs.len().max(1) as u32,
-    }
-}
-
-fn median(mut times: Vec<Duration>) -> Duration {
-    times.sort();
-    let n = times.len();
-    if !n.is_multiple_of(2) {
-        times[n / 2]
-    } else {
-        (times[n / 2 - 1] + times[n / 2]) / 2
     }
 }
