@@ -151,6 +151,19 @@ impl<G: Guide> Walker<'_, G> {
     }
 }
 
+/// The parity every solution's length has: the blank's distance to its
+/// goal cell's, since each move changes that distance by one.
+pub(crate) fn parity_of(start: &Board, goal: &Board) -> u32 {
+    let shape = start.shape();
+    let blank_distance = shape
+        .row_of(start.blank())
+        .abs_diff(shape.row_of(goal.blank()))
+        + shape
+            .col_of(start.blank())
+            .abs_diff(shape.col_of(goal.blank()));
+    blank_distance as u32 % 2
+}
+
 /// Weighted IDA* from `start` to `goal` (a solvable pair of one shape)
 /// with `guide`, which must estimate toward `goal`.
 pub(crate) fn weighted_ida_star<G: Guide>(
@@ -160,14 +173,7 @@ pub(crate) fn weighted_ida_star<G: Guide>(
     weight: Weight,
     options: &SolveOptions,
 ) -> Result<Bounded, Stopped> {
-    let shape = start.shape();
-    let blank_distance = shape
-        .row_of(start.blank())
-        .abs_diff(shape.row_of(goal.blank()))
-        + shape
-            .col_of(start.blank())
-            .abs_diff(shape.col_of(goal.blank()));
-    let parity = blank_distance as u32 % 2;
+    let parity = parity_of(start, goal);
     let to_parity = |n: u32| n + (n % 2 != parity) as u32;
     let memo = guide.start(start);
     let mut lower_bound = to_parity(G::value(&memo));

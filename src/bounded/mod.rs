@@ -1,7 +1,8 @@
 //! Bounded-suboptimal solving: a solution at most W times the optimum, for
 //! any board, with the lower bound on the optimum that proves it.
 //!
-//! Weighted IDA* searches with f = g + W·h over the best admissible
+//! Weighted A* (weighted IDA* once memory runs short) searches with
+//! f = g + W·h over the best admissible
 //! heuristic at hand ([`Guidance`]): a pattern database where one is built,
 //! otherwise Manhattan distance plus linear conflicts, which needs no file
 //! at all. The answer carries a lower bound L on the optimum, so that
@@ -29,6 +30,7 @@
 //! Uses everything below it: `puzzle`, `pattern`, `db` and `analysis` (for
 //! the classic heuristics).
 
+mod astar;
 mod guide;
 mod ida;
 mod weight;
@@ -38,12 +40,14 @@ pub use weight::{Weight, WeightError, MAX_WEIGHT};
 
 use crate::db::database::Database;
 use crate::db::error::AnswerError;
-use crate::pattern::{PatternDb, SolveError, SolveOptions};
+use crate::pattern::{PatternDb, SolveError, SolveOptions, Stopped};
 use crate::puzzle::board::Board;
 use crate::puzzle::cell::Cell;
 use crate::puzzle::relabel::Relabelling;
 use crate::puzzle::solvability;
 use crate::puzzle::symmetry::Symmetry;
+use astar::weighted_a_star;
+use guide::Guide;
 use guide::{ConflictGuide, PatternGuide};
 use ida::weighted_ida_star;
 
@@ -130,7 +134,7 @@ pub fn solve_within(
     match &guidance.kind {
         Kind::LinearConflict => {
             let guide = ConflictGuide::new(goal);
-            Ok(weighted_ida_star(&guide, start, goal, weight, options)?)
+            Ok(search(&guide, start, goal, weight, options)?)
         }
         Kind::Patterns {
             goal: home,
@@ -157,12 +161,84 @@ pub fn solve_within(
             let (start, goal) = (symmetry.apply(start), symmetry.apply(goal));
             let canonical = Relabelling::to_canonical(&goal).apply(&start);
             let guide = PatternGuide(heuristic.as_ref());
-            let mut found = weighted_ida_star(&guide, &canonical, home, weight, options)?;
+            let mut found = search(&guide, &canonical, home, weight, options)?;
             let back = symmetry.inverse();
             for m in &mut found.solution.moves {
                 *m = back.apply_move(*m);
             }
             Ok(found)
+        }
+    }
+}
+
+/// Weighted A* while its memory lasts ([`astar::MAX_STORED`] positions),
+/// then weighted IDA*, which needs none, from the start again: A* is the
+/// faster where it fits (see docs/benchmarks.md).
+fn search<G: Guide>(
+    guide: &G,
+    start: &Board,
+    goal: &Board,
+    weight: Weight,
+    options: &SolveOptions,
+) -> Result<Bounded, Stopped> {
+    match weighted_a_star(guide, start, goal, weight, options)? {
+        Ok(found) => Ok(found),
+        Err(spent) => {
+            let mut found = weighted_ida_star(guide, start, goal, weight, options)?;
+            found.solution.nodes += spent;
+            Ok(found)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::board::Move;
+    use crate::puzzle::shape::Shape;
+
+    /// Weighted IDA*, the fallback once A*'s memory runs short, agrees with
+    /// A*: both optimal at W = 1, both within W of that optimum above it,
+    /// both with bounds at most the optimum, on positions walked from goals.
+    #[test]
+    fn ida_star_and_a_star_agree_on_the_bound() {
+        let shape: Shape = "3x4".parse().unwrap();
+        let goal = Board::goal(shape);
+        let guide = ConflictGuide::new(&goal);
+        let options = SolveOptions::default();
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for walk in 0..12 {
+            let mut start = goal;
+            for _ in 0..10 + 4 * walk {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                start = start
+                    .apply(Move::from_code(state as u8 & 3))
+                    .unwrap_or(start);
+            }
+            let optimal = Weight::OPTIMAL;
+            let a = weighted_a_star(&guide, &start, &goal, optimal, &options);
+            let a = a.unwrap().unwrap();
+            let ida = weighted_ida_star(&guide, &start, &goal, optimal, &options).unwrap();
+            let optimum = a.solution.moves.len();
+            assert_eq!(ida.solution.moves.len(), optimum, "{start}");
+            assert_eq!(
+                (a.lower_bound, ida.lower_bound),
+                (optimum as u32, optimum as u32)
+            );
+            let loose = Weight::new(1.5).unwrap();
+            for found in [
+                weighted_a_star(&guide, &start, &goal, loose, &options)
+                    .unwrap()
+                    .unwrap(),
+                weighted_ida_star(&guide, &start, &goal, loose, &options).unwrap(),
+            ] {
+                let length = found.solution.moves.len();
+                assert_eq!(start.replay(&found.solution.moves), Some(goal));
+                assert!(length as f64 <= 1.5 * optimum as f64, "{start}");
+                assert!(found.lower_bound as usize <= optimum, "{start}");
+            }
         }
     }
 }

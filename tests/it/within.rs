@@ -206,8 +206,8 @@ fn query_solves_within_without_any_file_and_proves_the_bound() {
     // The distance is stated only where the bound proves it.
     assert_eq!(v["distance"].as_u64().is_some(), lower == length, "{v}");
     let start = npuzzle::parse_board("867254301", Shape::THREE_BY_THREE).unwrap();
-    let letters = v["moves"].as_str().unwrap().chars();
-    let end = letters.fold(Some(start), |b, c| b?.apply(Move::from_letter(c)?));
+    let mut letters = v["moves"].as_str().unwrap().chars();
+    let end = letters.try_fold(start, |b, c| b.apply(Move::from_letter(c)?));
     assert_eq!(end, Some(Board::goal(Shape::THREE_BY_THREE)));
 
     let text = stdout_of(
