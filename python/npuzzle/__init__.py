@@ -107,16 +107,19 @@ def default_database() -> Database:
     return _default
 
 
-def solve(start: _BoardLike, goal: _BoardLike | None = None) -> Solution:
-    """One shortest solution on the 3x3 board (see ``Database.solve``).
+def solve(
+    start: _BoardLike, goal: _BoardLike | None = None, *, within: float | None = None
+) -> Solution:
+    """One shortest solution on the 3x3 board (see ``Database.solve``); with
+    ``within=W``, one at most W times the shortest, with its ``lower_bound``.
     Raises ParseError (a board that cannot be read), ArgumentTypeError (not a
-    board at all), UnsolvableError; DatabaseError when the 3x3 database cannot
-    be opened.
+    board at all), UnsolvableError, ArgumentError (a W outside 1 to 100);
+    DatabaseError when the 3x3 database cannot be opened.
 
     >>> npuzzle.solve("123468750").moves
     'ULDR'
     """
-    return default_database().solve(start, goal)
+    return default_database().solve(start, goal, within=within)
 
 
 def distance(start: _BoardLike, goal: _BoardLike | None = None) -> int:

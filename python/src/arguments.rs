@@ -160,6 +160,31 @@ pub fn seconds(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<f64>> {
     }
 }
 
+/// `within=`: a number W from 1 to 100, the factor a solution may exceed
+/// the optimum by; the library's refusal (below 1, NaN, too large) as
+/// ArgumentError.
+pub fn weight(obj: &Bound<'_, PyAny>) -> PyResult<npuzzle::bounded::Weight> {
+    let py = obj.py();
+    if obj.cast::<PyBool>().is_ok() {
+        return Err(errors::argument_type(
+            py,
+            "within= is a number such as 1.2, not bool",
+        ));
+    }
+    let value = match obj.extract::<f64>() {
+        Ok(value) => value,
+        // An int past a float's range is past the limit too.
+        Err(_) if obj.cast::<PyInt>().is_ok() => f64::INFINITY,
+        Err(_) => {
+            return Err(errors::argument_type(
+                py,
+                format!("within= is a number such as 1.2, not {}", type_name(obj)),
+            ))
+        }
+    };
+    npuzzle::bounded::Weight::new(value).map_err(|e| errors::argument(py, format!("within=: {e}")))
+}
+
 /// `name=` as text (a `str`), for sizes, partitions and the like.
 pub fn text(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<String> {
     let py = obj.py();

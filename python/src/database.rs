@@ -5,13 +5,15 @@ use crate::arguments::{self, Whole};
 use crate::batch::Batch;
 use crate::board::{self, play, to_board, wrap, PyBoard};
 use crate::errors;
+use crate::interrupt::interruptible;
 use crate::target::{deadline, Search, Target};
 use memmap2::Mmap;
 use npuzzle::analysis::{
     count_shortest, grade, list_shortest, parse_distances, Histogram, Sample, Step,
 };
+use npuzzle::bounded::{solve_within, Guidance, Weight};
 use npuzzle::files::shown_path;
-use npuzzle::io::{Answer, Nodes};
+use npuzzle::io::{Answer, Nodes, WithinBound};
 use npuzzle::pattern::{Solution, SolveOptions};
 use npuzzle::{
     files::locate, files::user_data_path, files::Origin, rules::move_string, rules::solvability,
@@ -184,6 +186,53 @@ impl PyDatabase {
             f(target)
         };
         answer.map_err(|e| self.err(py, e))
+    }
+
+    /// `solve(..., within=weight)`: bounded-suboptimal, on one thread,
+    /// without the GIL, stopped by Ctrl-C or `timeout`.
+    fn solve_within(
+        &self,
+        py: Python<'_>,
+        start: &Bound<'_, PyAny>,
+        goal: Option<&Bound<'_, PyAny>>,
+        timeout: Option<&Bound<'_, PyAny>>,
+        weight: Weight,
+    ) -> PyResult<PySolution> {
+        if self.db.metric() != Metric::SingleTile {
+            return Err(errors::argument(
+                py,
+                "within= counts single-tile moves; this database counts multi-tile moves, and \
+                 answers them exactly without it",
+            ));
+        }
+        let start = self.read_board(start)?;
+        let goal = self.goal_of(goal)?;
+        let deadline = deadline(py, arguments::seconds(timeout)?)?;
+        let cancel = AtomicBool::new(false);
+        let search = || {
+            let guidance = Guidance::for_database(&self.db, &goal)?;
+            let options = SolveOptions {
+                deadline,
+                cancel: Some(&cancel),
+                ..SolveOptions::default()
+            };
+            let found = solve_within(&start, &goal, weight, &guidance, &options)?;
+            Ok::<_, AnswerError>((found, guidance.name()))
+        };
+        let stop = || cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        let (found, heuristic) = interruptible(py, stop, search)?.map_err(|e| self.err(py, e))?;
+        Ok(PySolution {
+            start,
+            goal,
+            nodes: Some(Nodes::from(&found.solution)),
+            moves: found.solution.moves,
+            metric: Metric::SingleTile,
+            within: Some(WithinBound {
+                weight_thousandths: weight.thousandths(),
+                lower_bound: found.lower_bound,
+                heuristic,
+            }),
+        })
     }
 
     /// Opens the database at `path` or finds it for `board`, building it
@@ -381,6 +430,8 @@ pub struct PySolution {
     metric: Metric,
     /// Nodes searched; None when looked up.
     nodes: Option<Nodes>,
+    /// For a solution found with `within=`: W and the lower bound it proves.
+    within: Option<WithinBound>,
 }
 
 #[pymethods]
@@ -406,13 +457,49 @@ impl PySolution {
     }
 
     /// The number of moves, counted in the database's metric: the fewest
-    /// there are.
+    /// there are. For a solution found with `within=`, None unless its
+    /// lower bound proves it shortest.
     ///
     /// >>> npuzzle.solve("867254301").distance
     /// 31
     #[getter]
-    fn distance(&self) -> usize {
+    fn distance(&self) -> Option<usize> {
+        let length = self.length();
+        match &self.within {
+            Some(w) if w.lower_bound as usize != length => None,
+            _ => Some(length),
+        }
+    }
+
+    /// The number of moves, counted in the database's metric.
+    ///
+    /// >>> npuzzle.solve("867254301").length
+    /// 31
+    #[getter]
+    fn length(&self) -> usize {
         self.metric.length(&self.moves)
+    }
+
+    /// No solution is shorter: the length itself for an exact answer; for
+    /// one found with `within=`, what the search proved.
+    ///
+    /// >>> npuzzle.solve("867254301", within=1.5).lower_bound <= 31
+    /// True
+    #[getter]
+    fn lower_bound(&self) -> usize {
+        self.within
+            .as_ref()
+            .map_or(self.length(), |w| w.lower_bound as usize)
+    }
+
+    /// The W of `within=` (the solution is at most W times the shortest),
+    /// or None for an exact answer.
+    ///
+    /// >>> npuzzle.solve("867254301", within=1.5).within
+    /// 1.5
+    #[getter]
+    fn within(&self) -> Option<f64> {
+        self.within.as_ref().map(WithinBound::weight)
     }
 
     /// How the moves are counted: "stm" (one tile per move) or "mtm".
@@ -501,15 +588,18 @@ impl PySolution {
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         // The library's answer, through its JSON: the same fields as every
         // other face, by construction.
-        let answer = Answer::new(self.start, self.goal, Ok(self.moves.clone()), self.nodes)
+        let mut answer = Answer::new(self.start, self.goal, Ok(self.moves.clone()), self.nodes)
             .counted_in(self.metric);
+        if let Some(within) = &self.within {
+            answer = answer.bounded(within.clone());
+        }
         let json = serde_json::to_string(&answer).expect("an answer serializes");
         let loads = py.import("json")?.getattr("loads")?;
         Ok(loads.call1((json,))?.cast_into::<PyDict>()?)
     }
 
     fn __len__(&self) -> usize {
-        self.distance()
+        self.length()
     }
 
     fn __str__(&self) -> String {
@@ -517,12 +607,21 @@ impl PySolution {
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "Solution(start=\"{}\", moves=\"{}\", distance={})",
-            self.start,
-            self.moves(),
-            self.distance()
-        )
+        match self.within() {
+            None => format!(
+                "Solution(start=\"{}\", moves=\"{}\", distance={})",
+                self.start,
+                self.moves(),
+                self.length()
+            ),
+            Some(w) => format!(
+                "Solution(start=\"{}\", moves=\"{}\", length={}, lower_bound={}, within={w})",
+                self.start,
+                self.moves(),
+                self.length(),
+                self.lower_bound()
+            ),
+        }
     }
 }
 
@@ -729,18 +828,27 @@ impl PyDatabase {
     }
 
     /// One shortest solution from `start` to `goal`; `timeout` and what it
-    /// raises as for `distance`.
+    /// raises as for `distance`. With `within=W` (1 to 100), a solution at
+    /// most W times the shortest instead, found by weighted A* over the
+    /// pattern databases (over Manhattan distance and linear conflicts
+    /// for complete tables), with the `lower_bound` that proves it; W
+    /// outside 1 to 100 raises ArgumentError.
     ///
     /// >>> Database().solve("123468750").moves
     /// 'ULDR'
-    #[pyo3(signature = (start, goal = None, *, timeout = None))]
+    #[pyo3(signature = (start, goal = None, *, timeout = None, within = None))]
     fn solve(
         &self,
         py: Python<'_>,
         start: &Bound<'_, PyAny>,
         goal: Option<&Bound<'_, PyAny>>,
         timeout: Option<&Bound<'_, PyAny>>,
+        within: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PySolution> {
+        if let Some(within) = arguments::given(within) {
+            let weight = arguments::weight(within)?;
+            return self.solve_within(py, start, goal, timeout, weight);
+        }
         let (start, target) = self.start_and_target(py, start, goal, timeout)?;
         let mut moves = Vec::new();
         let nodes = self.ask(py, &target, |t| t.solve_into(&start, &mut moves, true))?;
@@ -750,6 +858,7 @@ impl PyDatabase {
             moves,
             metric: target.metric(),
             nodes,
+            within: None,
         })
     }
 

@@ -16,6 +16,7 @@ mod random;
 mod serve;
 mod solve;
 mod stats;
+mod within;
 mod worksheet;
 
 use anyhow::Context;
@@ -172,6 +173,15 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
         );
     }
     let location = locate(shape, cli.metric.unwrap_or_default(), given);
+    if let Command::Solve(
+        args @ solve::SolveArgs {
+            within: Some(weight),
+            ..
+        },
+    ) = &cli.command
+    {
+        return solve_within(cli, &location, shape, args, *weight);
+    }
     let db = open_database(&location, shape, cli.board, cli.metric)?;
     let path = &location.path;
     let out = &mut io::stdout().lock();
@@ -196,6 +206,39 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
         Command::Serve(_) => unreachable!("served above, without opening one database"),
     };
     outcome.map_err(|e| with_advice(e, &location, &db, cli.board.is_some()))
+}
+
+/// `query solve --within W`: with the database found, if any, for its
+/// pattern tables; a file named by `--db` or `NPUZZLE_DB` must open, but
+/// none is needed.
+fn solve_within(
+    cli: &Cli,
+    location: &Location,
+    shape: Shape,
+    args: &solve::SolveArgs,
+    weight: npuzzle::bounded::Weight,
+) -> anyhow::Result<Outcome> {
+    if cli.metric == Some(Metric::MultiTile) {
+        anyhow::bail!(
+            "--within counts single-tile moves; leave out --metric mtm (complete multi-tile \
+             tables give exact answers: query --metric mtm solve)"
+        );
+    }
+    let out = &mut io::stdout().lock();
+    let found = matches!(location.origin, Origin::Given | Origin::Env) || location.path.is_file();
+    if !found {
+        return within::run(None, shape, args, weight, out);
+    }
+    let db = open_database(location, shape, cli.board, cli.metric)?;
+    if db.metric() != Metric::SingleTile {
+        anyhow::bail!(
+            "--within counts single-tile moves, and {} counts multi-tile moves; pass a \
+             single-tile database, or none",
+            location.path.display()
+        );
+    }
+    within::run(Some(&db), db.shape(), args, weight, out)
+        .map_err(|e| with_advice(e, location, &db, cli.board.is_some()))
 }
 
 /// The complete tables that `query COMMAND` needs, or the one message that

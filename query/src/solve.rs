@@ -6,6 +6,7 @@ use crate::Outcome;
 use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::ShortestSolutions;
+use npuzzle::bounded::Weight;
 use npuzzle::io::{Answer, Nodes};
 use npuzzle::pattern::{BoundReport, SolveOptions, Stopped};
 use npuzzle::{AnswerError, Board, Database, Metric, Move};
@@ -30,6 +31,12 @@ pub struct SolveArgs {
     /// With --all: how many solutions to list.
     #[arg(long, default_value_t = 10, requires = "all", value_name = "N", value_parser = whole(0..=usize::MAX), allow_negative_numbers = true)]
     limit: usize,
+    /// A solution at most W times as long as the shortest (W from 1 to 100, for example
+    /// 1.2), with a lower bound on the shortest that proves it. Searches with pattern
+    /// databases where one is found, otherwise with Manhattan distance plus linear
+    /// conflicts, which needs no database file: any board up to 6x6.
+    #[arg(long, value_name = "W", value_parser = str::parse::<Weight>, conflicts_with = "all", allow_negative_numbers = true)]
+    pub(crate) within: Option<Weight>,
     #[command(flatten)]
     pub(crate) timeout: TimeoutArg,
 }
@@ -59,7 +66,7 @@ fn answer(db: &Database<Mmap>, pair: &crate::PairArgs, timeout: &TimeoutArg) -> 
     })
 }
 
-fn outcome(answer: &Answer) -> Outcome {
+pub(crate) fn outcome(answer: &Answer) -> Outcome {
     if answer.solvable {
         Outcome::Success
     } else {
@@ -71,10 +78,10 @@ fn outcome(answer: &Answer) -> Outcome {
 /// the board after each when `boards`.
 #[derive(Serialize)]
 #[serde(transparent)]
-struct Solved<'a> {
-    answer: &'a Answer,
+pub(crate) struct Solved<'a> {
+    pub(crate) answer: &'a Answer,
     #[serde(skip)]
-    boards: bool,
+    pub(crate) boards: bool,
 }
 
 /// `distance`'s answer: its JSON is the answer's, its text the number.
@@ -138,7 +145,7 @@ fn unsolvable(answer: &Answer, out: &mut dyn Write) -> io::Result<()> {
 /// A solution as `query solve` prints it: the move string, then each move
 /// (with the board after it, when `boards`). Under the multi-tile metric a
 /// move is a slide, `U3`, and names every tile it moves.
-fn write_text(
+pub(crate) fn write_text(
     answer: &Answer,
     moves: &[Move],
     boards: bool,
@@ -154,7 +161,19 @@ fn write_text(
         Metric::SingleTile => "",
         Metric::MultiTile => " (multi-tile)",
     };
-    writeln!(out, "{start} -> {goal}: {count} move{plural}{counted}")?;
+    let proof = match &answer.within {
+        Some(w) => format!(
+            ", optimal is at least {} (within {}, {})",
+            w.lower_bound,
+            w.weight(),
+            w.heuristic
+        ),
+        None => String::new(),
+    };
+    writeln!(
+        out,
+        "{start} -> {goal}: {count} move{plural}{counted}{proof}"
+    )?;
     writeln!(out, "{}", metric.notation(moves))?;
     writeln!(out)?;
     if boards {
@@ -283,30 +302,9 @@ fn search(
     goal: &Board,
     timeout: Option<Duration>,
 ) -> anyhow::Result<Result<npuzzle::pattern::Solution, npuzzle::Unsolvable>> {
-    let started = Instant::now();
-    let terminal = io::stderr().is_terminal();
-    let shown = std::sync::atomic::AtomicBool::new(false);
-    let on_bound = |r: BoundReport| {
-        if terminal && started.elapsed() > Duration::from_secs(1) {
-            shown.store(true, std::sync::atomic::Ordering::Relaxed);
-            eprint!(
-                "\rquery: searching moves ≤ {}, {} nodes so far, {:.0} s\x1b[K",
-                r.bound,
-                r.nodes,
-                started.elapsed().as_secs_f64()
-            );
-        }
-    };
-    let options = SolveOptions {
-        deadline: timeout.map(|t| started + t),
-        parallel: true,
-        on_bound: Some(&on_bound),
-        ..SolveOptions::default()
-    };
-    let result = db.solve(start, goal, &options);
-    if shown.load(std::sync::atomic::Ordering::Relaxed) {
-        eprint!("\r\x1b[K");
-    }
+    let result = with_progress(timeout, true, "moves ≤", |options| {
+        db.solve(start, goal, options)
+    });
     match result {
         Ok(solution) => Ok(Ok(solution)),
         Err(e) if e.unsolvable().is_some() => Ok(Err(e.unsolvable().expect("matched").clone())),
@@ -317,4 +315,40 @@ fn search(
         )),
         Err(e) => Err(e.into()),
     }
+}
+
+/// Runs `search` with `timeout`'s deadline, on every core when
+/// `parallel`, telling a terminal each bound ("searching `bound_words` N")
+/// once the search has taken a second.
+pub(crate) fn with_progress<T>(
+    timeout: Option<Duration>,
+    parallel: bool,
+    bound_words: &str,
+    search: impl FnOnce(&SolveOptions) -> T,
+) -> T {
+    let started = Instant::now();
+    let terminal = io::stderr().is_terminal();
+    let shown = std::sync::atomic::AtomicBool::new(false);
+    let on_bound = |r: BoundReport| {
+        if terminal && started.elapsed() > Duration::from_secs(1) {
+            shown.store(true, std::sync::atomic::Ordering::Relaxed);
+            eprint!(
+                "\rquery: searching {bound_words} {}, {} nodes so far, {:.0} s\x1b[K",
+                r.bound,
+                r.nodes,
+                started.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let options = SolveOptions {
+        deadline: timeout.map(|t| started + t),
+        parallel,
+        on_bound: Some(&on_bound),
+        ..SolveOptions::default()
+    };
+    let result = search(&options);
+    if shown.load(std::sync::atomic::Ordering::Relaxed) {
+        eprint!("\r\x1b[K");
+    }
+    result
 }

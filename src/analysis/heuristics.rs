@@ -242,33 +242,62 @@ impl Evaluator {
     /// line, the tiles whose goal lies in that line, minus the longest run of
     /// them (not necessarily adjacent) already in goal order.
     fn conflicts(&self, board: &Board) -> u32 {
-        let (rows, cols) = (self.shape.rows(), self.shape.cols());
         let cells = board.cells();
-        let mut total = 0;
-        // In a row, order by goal column; in a column, by goal row.
-        let mut line = [0u8; MAX_CELLS];
-        for r in 0..rows {
-            let mut len = 0;
-            for &tile in &cells[r * cols..(r + 1) * cols] {
-                if tile != 0 && self.goal_row[tile as usize] as usize == r {
-                    line[len] = self.goal_col[tile as usize];
-                    len += 1;
-                }
-            }
-            total += len as u32 - longest_increasing(&line[..len]);
-        }
-        for c in 0..cols {
-            let mut len = 0;
-            for &tile in cells[c..].iter().step_by(cols) {
-                if tile != 0 && self.goal_col[tile as usize] as usize == c {
-                    line[len] = self.goal_row[tile as usize];
-                    len += 1;
-                }
-            }
-            total += len as u32 - longest_increasing(&line[..len]);
-        }
-        total
+        let rows: u32 = (0..self.shape.rows())
+            .map(|r| self.row_conflicts(cells, r))
+            .sum();
+        let cols: u32 = (0..self.shape.cols())
+            .map(|c| self.col_conflicts(cells, c))
+            .sum();
+        rows + cols
     }
+
+    /// The rows plus columns from `cell` to `tile`'s goal cell: its part of
+    /// the Manhattan distance. A search that moves one tile updates the sum
+    /// with two of these.
+    #[inline]
+    pub(crate) fn tile_distance(&self, tile: u8, cell: usize) -> u32 {
+        self.distance[tile as usize][cell] as u32
+    }
+
+    /// The tiles of row `r` (of the board's `cells`) that must leave it and
+    /// come back: its part of [`Heuristic::LinearConflict`] beyond
+    /// Manhattan, halved. A vertical move changes two rows' parts only.
+    pub(crate) fn row_conflicts(&self, cells: &[u8], r: usize) -> u32 {
+        let cols = self.shape.cols();
+        // In a row, ordered by goal column.
+        let row = &cells[r * cols..(r + 1) * cols];
+        line_conflicts(row.iter(), &self.goal_row, r, &self.goal_col)
+    }
+
+    /// [`Evaluator::row_conflicts`] for column `c`; a horizontal move
+    /// changes two columns' parts only.
+    pub(crate) fn col_conflicts(&self, cells: &[u8], c: usize) -> u32 {
+        // In a column, ordered by goal row.
+        let column = cells[c..].iter().step_by(self.shape.cols());
+        line_conflicts(column, &self.goal_col, c, &self.goal_row)
+    }
+}
+
+/// The tiles of one line that must leave it: of the `tiles` whose goal
+/// line (`goal_line`, by tile) is `line`, all but the longest run already
+/// in the order of `order` (the goal place along the line, by tile).
+#[inline]
+fn line_conflicts<'a>(
+    tiles: impl Iterator<Item = &'a u8>,
+    goal_line: &[u8],
+    line: usize,
+    order: &[u8],
+) -> u32 {
+    let mut places = [0u8; MAX_CELLS];
+    let mut len = 0;
+    for &tile in tiles {
+        if tile != 0 && goal_line[tile as usize] as usize == line {
+            places[len] = order[tile as usize];
+            len += 1;
+        }
+    }
+    len as u32 - longest_increasing(&places[..len])
 }
 
 /// Length of the longest strictly increasing subsequence. Lines hold at most

@@ -50,6 +50,25 @@ impl From<&Solution> for Nodes {
     }
 }
 
+/// What a bounded-suboptimal answer (`solve --within W`) proves: its
+/// moves are at most W times the optimum, which is at least `lower_bound`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WithinBound {
+    /// W, in thousandths (1200 for 1.2).
+    pub weight_thousandths: u32,
+    /// No solution is shorter.
+    pub lower_bound: u32,
+    /// The heuristic the search was guided by.
+    pub heuristic: String,
+}
+
+impl WithinBound {
+    /// W as a number.
+    pub fn weight(&self) -> f64 {
+        self.weight_thousandths as f64 / 1000.0
+    }
+}
+
 /// One answer for a (start, goal) pair, as `solve --json`, `distance
 /// --json`, each line of `batch --format json` and the page's
 /// `/api/solve` give it.
@@ -73,6 +92,9 @@ pub struct Answer {
     pub nodes: Option<Nodes>,
     /// How `distance` counts and `moves` are written.
     pub metric: Metric,
+    /// For a bounded-suboptimal answer, what it proves; `distance` is then
+    /// known only when the bound meets the length.
+    pub within: Option<WithinBound>,
 }
 
 /// The fields in the order the byte template writes them; the multi-tile
@@ -92,6 +114,12 @@ impl Serialize for Answer {
         }
         if let Some(reason) = &self.reason {
             map.serialize_entry("reason", reason)?;
+        }
+        if let (Some(within), Some(moves)) = (&self.within, moves) {
+            map.serialize_entry("length", &moves.len())?;
+            map.serialize_entry("lower_bound", &within.lower_bound)?;
+            map.serialize_entry("within", &within.weight())?;
+            map.serialize_entry("heuristic", &within.heuristic)?;
         }
         if let Some(nodes) = self.nodes {
             map.serialize_entry("nodes", &nodes.generated)?;
@@ -123,6 +151,22 @@ impl Answer {
             reason,
             nodes,
             metric: Metric::SingleTile,
+            within: None,
+        }
+    }
+
+    /// The same answer as a bounded-suboptimal one: its moves are not
+    /// known to be shortest, so `distance` is kept only where `within`'s
+    /// lower bound meets their length.
+    pub fn bounded(self, within: WithinBound) -> Answer {
+        let proved = self
+            .moves
+            .as_ref()
+            .is_some_and(|m| m.len() == within.lower_bound as usize);
+        Answer {
+            distance: self.distance.filter(|_| proved),
+            within: Some(within),
+            ..self
         }
     }
 

@@ -13,7 +13,7 @@ mod usage;
 pub use crate::db::replace::Replacement;
 pub use answer::{
     write_counted_moves, write_decimal, write_json, write_json_error, write_json_string,
-    write_moves, Answer, Nodes, TextEscaper,
+    write_moves, Answer, Nodes, TextEscaper, WithinBound,
 };
 pub use batch::{
     run_batch, split_pair, with_nodes, BatchFormat, BatchSummary, LineAnswerer, LineOutcome, BLOCK,

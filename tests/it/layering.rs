@@ -6,7 +6,7 @@ use std::path::Path;
 
 /// Each layer and the layers it may use. `pattern` (pattern tables and
 /// their search) knows nothing of files: `db` opens both kinds and uses it.
-const LAYERS: [(&str, &[&str]); 6] = [
+const LAYERS: [(&str, &[&str]); 7] = [
     ("puzzle", &[]),
     ("table", &["puzzle"]),
     ("pattern", &["puzzle", "table"]),
@@ -14,6 +14,8 @@ const LAYERS: [(&str, &[&str]); 6] = [
     ("io", &["puzzle", "table", "pattern", "db"]),
     // `io` for its `Answer`, which `solve --all`'s report extends.
     ("analysis", &["puzzle", "table", "pattern", "db", "io"]),
+    // `analysis` for the classic heuristics it weighs.
+    ("bounded", &["puzzle", "pattern", "db", "analysis"]),
 ];
 
 /// The layers a source file names as `crate::LAYER`.

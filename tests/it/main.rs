@@ -23,4 +23,5 @@ mod readme;
 mod symmetry;
 mod textbook;
 mod util;
+mod within;
 mod worksheet;

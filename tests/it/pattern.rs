@@ -360,7 +360,7 @@ fn three_by_four_searches_match_the_complete_table() {
 
 /// Korf's instances: (number, optimal length, cells with the blank
 /// top-left goal `0 1 2 … 15`).
-fn korf_instances() -> Vec<(u32, u32, Vec<u64>)> {
+pub(crate) fn korf_instances() -> Vec<(u32, u32, Vec<u64>)> {
     include_str!("../data/korf100.txt")
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())

@@ -1,0 +1,250 @@
+//! Weighted IDA*: depth-first searches bounded by f = g + W·h, the bound
+//! raised each time to the smallest f that exceeded it.
+//!
+//! # Why the answer is within W, and the lower bound it proves
+//! Counted in thousandths, f = 1000·g + w·h with w = 1000·W. Along an
+//! optimal path of length C*, every node has g + h ≤ C* (h is admissible),
+//! so f ≤ w·(g + h) ≤ w·C*; the goal at its end has f = 1000·C*.
+//!
+//! * An iteration with bound T that finds no solution has cut that path,
+//!   so some node on it has f > T: w·C* > T, and C* ≥ ⌊T / w⌋ + 1.
+//! * Each bound is the smallest f above the last, so no bound exceeds the
+//!   largest f on the optimal path, w·C*. A solution found within bound T
+//!   has 1000·C ≤ T ≤ w·C*: C ≤ W·C*.
+//!
+//! Every solution's length has the parity of the blank's distance to its
+//! goal cell (each move changes that distance by one), so a lower bound
+//! rounds up to that parity.
+//!
+//! Nodes are counted as the pattern search counts them: generated, the
+//! move back to the parent excluded.
+
+use super::guide::Guide;
+use super::weight::{Weight, SCALE};
+use crate::pattern::{BoundReport, Solution, SolveOptions, Stopped};
+use crate::puzzle::board::{Board, Move};
+use std::time::Instant;
+
+/// Nodes between checks of the deadline and the cancel flag.
+const CHECK_EVERY: u64 = 4096;
+
+/// A solution within the weight, and the lower bound on the optimum that
+/// proves it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bounded {
+    /// The moves and the nodes searched.
+    pub solution: Solution,
+    /// No solution is shorter: the heuristic at the start or what the last
+    /// completed iteration proved, rounded up to the parity every
+    /// solution's length has.
+    pub lower_bound: u32,
+}
+
+/// One depth-first iteration.
+struct Walker<'a, G: Guide> {
+    guide: &'a G,
+    goal: &'a Board,
+    weight: u64,
+    bound: u64,
+    /// The smallest f above the bound seen: the next iteration's bound.
+    next_bound: u64,
+    board: Board,
+    path: Vec<Move>,
+    generated: u64,
+    expanded: u64,
+    next_check: u64,
+    deadline: Option<Instant>,
+    cancel: Option<&'a std::sync::atomic::AtomicBool>,
+}
+
+/// How a walk ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flow {
+    Found,
+    Exhausted,
+    TimedOut,
+    Cancelled,
+}
+
+/// A child about to be searched: the blank's move, the board, its estimate.
+struct Child<M> {
+    m: Move,
+    board: Board,
+    memo: M,
+    h: u32,
+}
+
+impl<G: Guide> Walker<'_, G> {
+    fn f(&self, g: u32, h: u32) -> u64 {
+        SCALE as u64 * g as u64 + self.weight * h as u64
+    }
+
+    fn stopped(&mut self) -> Option<Flow> {
+        if self.generated < self.next_check {
+            return None;
+        }
+        self.next_check = self.generated + CHECK_EVERY;
+        if self
+            .cancel
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            Some(Flow::Cancelled)
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(Flow::TimedOut)
+        } else {
+            None
+        }
+    }
+
+    /// Searches below `self.board`, `g` moves from the start, reached by
+    /// `last` (none at the start).
+    fn walk(&mut self, g: u32, memo: &G::Memo, last: Option<Move>) -> Flow {
+        if let Some(stop) = self.stopped() {
+            return stop;
+        }
+        self.expanded += 1;
+        let from = self.board.blank();
+        let mut children: [Option<Child<G::Memo>>; 4] = [None, None, None, None];
+        let mut count = 0;
+        for m in Move::ALL {
+            if last == Some(m.opposite()) {
+                continue;
+            }
+            let Some(to) = self.board.target(m) else {
+                continue;
+            };
+            self.generated += 1;
+            let tile = self.board.cells()[to];
+            let board = self.board.apply(m).expect("the target is on the board");
+            let memo = self.guide.slid(memo, &board, tile, to, from);
+            let h = G::value(&memo);
+            let f = self.f(g + 1, h);
+            if f > self.bound {
+                self.next_bound = self.next_bound.min(f);
+                continue;
+            }
+            children[count] = Some(Child { m, board, memo, h });
+            count += 1;
+        }
+        // The most promising child first: the last iteration stops at the
+        // first solution, and one near the goal is found soonest.
+        children[..count].sort_by_key(|c| c.as_ref().map(|c| c.h));
+        for child in children[..count].iter().flatten() {
+            let parent = self.board;
+            self.board = child.board;
+            self.path.push(child.m);
+            let flow = if child.h == 0 && self.board == *self.goal {
+                Flow::Found
+            } else {
+                self.walk(g + 1, &child.memo, Some(child.m))
+            };
+            if flow == Flow::Found {
+                return flow;
+            }
+            self.path.pop();
+            self.board = parent;
+            if flow != Flow::Exhausted {
+                return flow;
+            }
+        }
+        Flow::Exhausted
+    }
+}
+
+/// The parity every solution's length has: the blank's distance to its
+/// goal cell's, since each move changes that distance by one.
+pub(crate) fn parity_of(start: &Board, goal: &Board) -> u32 {
+    let shape = start.shape();
+    let blank_distance = shape
+        .row_of(start.blank())
+        .abs_diff(shape.row_of(goal.blank()))
+        + shape
+            .col_of(start.blank())
+            .abs_diff(shape.col_of(goal.blank()));
+    blank_distance as u32 % 2
+}
+
+/// Weighted IDA* from `start` to `goal` (a solvable pair of one shape)
+/// with `guide`, which must estimate toward `goal`.
+pub(crate) fn weighted_ida_star<G: Guide>(
+    guide: &G,
+    start: &Board,
+    goal: &Board,
+    weight: Weight,
+    options: &SolveOptions,
+) -> Result<Bounded, Stopped> {
+    let parity = parity_of(start, goal);
+    let to_parity = |n: u32| n + (n % 2 != parity) as u32;
+    let memo = guide.start(start);
+    let mut lower_bound = to_parity(G::value(&memo));
+    let mut walker = Walker {
+        guide,
+        goal,
+        weight: weight.thousandths() as u64,
+        bound: 0,
+        next_bound: 0,
+        board: *start,
+        path: Vec::new(),
+        generated: 0,
+        expanded: 0,
+        next_check: CHECK_EVERY,
+        deadline: options.deadline,
+        cancel: options.cancel,
+    };
+    walker.bound = walker.f(0, G::value(&memo));
+    if start == goal {
+        return Ok(Bounded {
+            solution: Solution {
+                moves: Vec::new(),
+                nodes: 0,
+                expanded: 0,
+            },
+            lower_bound: 0,
+        });
+    }
+    loop {
+        if let Some(report) = options.on_bound {
+            report(BoundReport {
+                bound: lower_bound,
+                nodes: walker.generated,
+            });
+        }
+        walker.next_bound = u64::MAX;
+        let flow = walker.walk(0, &memo, None);
+        let nodes = walker.generated;
+        match flow {
+            Flow::Found => {
+                return Ok(Bounded {
+                    solution: Solution {
+                        moves: walker.path,
+                        nodes,
+                        expanded: walker.expanded,
+                    },
+                    lower_bound,
+                })
+            }
+            Flow::TimedOut => {
+                return Err(Stopped::TimedOut {
+                    bound: lower_bound,
+                    nodes,
+                })
+            }
+            Flow::Cancelled => {
+                return Err(Stopped::Cancelled {
+                    bound: lower_bound,
+                    nodes,
+                })
+            }
+            Flow::Exhausted => {
+                // A solvable start always has a deeper node to reach.
+                assert!(
+                    walker.next_bound != u64::MAX,
+                    "the search ran out of positions"
+                );
+                let proved = (walker.bound / walker.weight) as u32 + 1;
+                lower_bound = lower_bound.max(to_parity(proved));
+                walker.bound = walker.next_bound;
+            }
+        }
+    }
+}

@@ -1,0 +1,293 @@
+//! Bounded-suboptimal solving (`solve --within W`): every answer replays to
+//! the goal, is at most W times the optimum that a complete table (or
+//! Korf's published lengths) gives, and comes with a lower bound that the
+//! optimum never falls below.
+//!
+//! The whole 8-puzzle, the 2×5 and 3×4 samples and Korf's 100 need release builds and are
+//! ignored by default; run them with
+//!
+//! ```text
+//! cargo test --release --test it within -- --ignored
+//! ```
+
+use crate::pattern_file::pattern_file;
+use crate::util::{expect_code_in, query_in, stdout_of, temp_db};
+use npuzzle::bounded::{solve_within, Guidance, Weight};
+use npuzzle::pattern::{Partition, PatternDb, SolveOptions, Stopped};
+use npuzzle::raw::{entry, Ranker};
+use npuzzle::{tables::build_table, Board, Database, Move, Shape};
+use rand::seq::SliceRandom;
+use rand::{rngs::StdRng, SeedableRng};
+use std::time::{Duration, Instant};
+
+/// The weights every check runs at: optimal, the issue's example, and loose.
+const WEIGHTS: [&str; 3] = ["1", "1.2", "2"];
+
+/// Solves start → goal within `w` and checks the answer against the true
+/// distance `optimum`: it replays to the goal, lower bound ≤ optimum ≤
+/// length ≤ W·optimum, the bound has the length's parity, and W = 1 is
+/// optimal.
+fn check(start: &Board, goal: &Board, optimum: u32, w: &str, guidance: &Guidance) {
+    let weight: Weight = w.parse().unwrap();
+    let found = solve_within(start, goal, weight, guidance, &SolveOptions::default()).unwrap();
+    let length = found.solution.moves.len() as u32;
+    let at = format!("{start} -> {goal} within {w}: {length} moves, optimum {optimum}");
+    assert_eq!(start.replay(&found.solution.moves), Some(*goal), "{at}");
+    assert!(
+        found.lower_bound <= optimum,
+        "{at}, bound {}",
+        found.lower_bound
+    );
+    assert!(optimum <= length, "{at}");
+    assert!(length as f64 <= weight.value() * optimum as f64, "{at}");
+    assert_eq!(found.lower_bound % 2, length % 2, "{at}");
+    if weight == Weight::OPTIMAL {
+        assert_eq!(length, optimum, "{at}");
+        assert_eq!(found.lower_bound, optimum, "{at}");
+    }
+}
+
+/// Every `step`-th position of the default goal's complete table, and its
+/// farthest, against the table's distances.
+fn check_table(shape: Shape, step: usize, weights: &[&str]) {
+    let goal = Board::goal(shape);
+    let table = build_table(shape, shape.cells() - 1);
+    let ranker = Ranker::new(shape, shape.cells() - 1);
+    let distance = |rank: usize| entry::distance_field(table.entries[rank]) as u32;
+    let farthest = (0..ranker.len()).max_by_key(|&r| distance(r)).unwrap();
+    let guidance = Guidance::linear_conflict();
+    for rank in (0..ranker.len()).step_by(step).chain([farthest]) {
+        let start = ranker.unrank(rank as u32);
+        for w in weights {
+            check(&start, &goal, distance(rank), w, &guidance);
+        }
+    }
+}
+
+#[test]
+fn a_sample_of_the_8_puzzle_is_within_the_bound() {
+    check_table(Shape::THREE_BY_THREE, 211, &WEIGHTS);
+}
+
+#[test]
+#[ignore = "every 8-puzzle position at three weights; run in release"]
+fn every_8_puzzle_position_is_within_the_bound() {
+    check_table(Shape::THREE_BY_THREE, 1, &WEIGHTS);
+}
+
+#[test]
+fn a_sample_of_2x4_is_within_the_bound() {
+    check_table(Shape::new(2, 4).unwrap(), 97, &WEIGHTS);
+}
+
+#[test]
+#[ignore = "builds a 10-cell complete table; run in release"]
+fn a_sample_of_2x5_is_within_the_bound() {
+    check_table(Shape::new(2, 5).unwrap(), 20_011, &WEIGHTS);
+}
+
+#[test]
+#[ignore = "builds a 12-cell complete table; run in release"]
+fn a_sample_of_3x4_is_within_the_bound() {
+    check_table(Shape::new(3, 4).unwrap(), 1_000_003, &WEIGHTS);
+}
+
+/// Goals other than the default, with the blank anywhere: linear
+/// conflicts count toward any goal, checked against the table of every goal.
+#[test]
+fn any_goal_is_served_without_a_file() {
+    let tables = &temp_db("3x3").db;
+    let shape = Shape::THREE_BY_THREE;
+    let mut rng = StdRng::seed_from_u64(25);
+    let mut cells: Vec<u64> = (0..9).collect();
+    let guidance = Guidance::linear_conflict();
+    for _ in 0..40 {
+        cells.shuffle(&mut rng);
+        let goal = Board::new(shape, &cells).unwrap();
+        cells.shuffle(&mut rng);
+        let start = Board::new(shape, &cells).unwrap();
+        let Ok(optimum) = tables.distance(&start, &goal) else {
+            continue; // the other half: unsolvable
+        };
+        check(&start, &goal, optimum, "1.5", &guidance);
+    }
+}
+
+/// A pattern database guides the search through the file, for the default
+/// goal and, through a symmetry, the blank in another corner.
+#[test]
+fn pattern_tables_guide_the_search_to_goals_they_serve() {
+    let db = Database::open(&pattern_file("3x3", "4-4")).unwrap();
+    let tables = &temp_db("3x3").db;
+    let shape = Shape::THREE_BY_THREE;
+    let corner = npuzzle::parse_board("012345678", shape).unwrap();
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut cells: Vec<u64> = (0..9).collect();
+    for goal in [Board::goal(shape), corner] {
+        let guidance = Guidance::for_database(&db, &goal).unwrap();
+        assert_eq!(guidance.name(), "patterns 4-4");
+        for _ in 0..30 {
+            cells.shuffle(&mut rng);
+            let start = Board::new(shape, &cells).unwrap();
+            if let Ok(optimum) = tables.distance(&start, &goal) {
+                for w in WEIGHTS {
+                    check(&start, &goal, optimum, w, &guidance);
+                }
+            }
+        }
+    }
+}
+
+/// Korf's 100 with the 6-6-3 tables at W = 1.2, against their published
+/// optimal lengths.
+#[test]
+#[ignore = "builds the 6-6-3 tables (seconds in release) and solves 100 instances"]
+fn korf_100_within_1_2() {
+    let shape = Shape::new(4, 4).unwrap();
+    let db = PatternDb::build(Partition::named(shape, "6-6-3").unwrap(), &|_, _| {}).unwrap();
+    let guidance = Guidance::patterns(&db);
+    let goal = Board::new(shape, &(0..16).collect::<Vec<_>>()).unwrap();
+    for (number, optimum, cells) in crate::pattern::korf_instances() {
+        let start = Board::new(shape, &cells).unwrap();
+        eprintln!("instance {number}");
+        check(&start, &goal, optimum, "1.2", &guidance);
+    }
+}
+
+#[test]
+fn a_deadline_stops_the_search_with_the_bound_so_far() {
+    // One of the two 80-move 15-puzzle positions: far too long for a
+    // millisecond, and the bound so far never passes the optimum.
+    let shape = Shape::new(4, 4).unwrap();
+    let start = npuzzle::parse_board("15 14 8 12 10 11 9 13 2 6 5 1 3 7 4 0", shape).unwrap();
+    let goal = Board::new(shape, &(0..16).collect::<Vec<_>>()).unwrap();
+    let options = SolveOptions {
+        deadline: Some(Instant::now() + Duration::from_millis(1)),
+        ..SolveOptions::default()
+    };
+    let weight = Weight::OPTIMAL;
+    let err = solve_within(
+        &start,
+        &goal,
+        weight,
+        &Guidance::linear_conflict(),
+        &options,
+    );
+    assert!(
+        matches!(
+            err,
+            Err(npuzzle::pattern::SolveError::Stopped(Stopped::TimedOut { bound, .. })) if bound <= 80
+        ),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn query_solves_within_without_any_file_and_proves_the_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = expect_code_in(
+        dir.path(),
+        &["solve", "--within", "1.5", "867254301", "--json"],
+        0,
+    )
+    .get_output()
+    .clone();
+    let v: serde_json::Value = serde_json::from_str(&stdout_of(&out)).unwrap();
+    let length = v["length"].as_u64().unwrap();
+    let lower = v["lower_bound"].as_u64().unwrap();
+    assert!(
+        lower <= 31 && 31 <= length && length as f64 <= 1.5 * 31.0,
+        "{v}"
+    );
+    assert_eq!(v["moves"].as_str().unwrap().len() as u64, length);
+    assert_eq!(v["within"], 1.5);
+    assert_eq!(v["heuristic"], "linear-conflict");
+    assert!(v["nodes"].as_u64().unwrap() > 0, "{v}");
+    // The distance is stated only where the bound proves it.
+    assert_eq!(v["distance"].as_u64().is_some(), lower == length, "{v}");
+    let start = npuzzle::parse_board("867254301", Shape::THREE_BY_THREE).unwrap();
+    let mut letters = v["moves"].as_str().unwrap().chars();
+    let end = letters.try_fold(start, |b, c| b.apply(Move::from_letter(c)?));
+    assert_eq!(end, Some(Board::goal(Shape::THREE_BY_THREE)));
+
+    let text = stdout_of(
+        &expect_code_in(dir.path(), &["solve", "--within", "1", "867254301"], 0)
+            .get_output()
+            .clone(),
+    );
+    assert!(
+        text.starts_with(
+            "867254301 -> 123456780: 31 moves, optimal is at least 31 (within 1, linear-conflict)\n"
+        ),
+        "{text}"
+    );
+    let fifteen = "5 1 3 4 2 0 7 8 9 6 10 12 13 14 11 15";
+    let text = stdout_of(
+        &expect_code_in(
+            dir.path(),
+            &["--board", "4x4", "solve", "--within", "2", fifteen],
+            0,
+        )
+        .get_output()
+        .clone(),
+    );
+    assert!(text.contains(": 8 moves, optimal is at least 8"), "{text}");
+}
+
+#[test]
+fn query_refuses_bad_weights_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    for (w, says) in [
+        ("0.5", "a weight of 0.5 is below 1"),
+        ("nan", "NaN is not a weight"),
+        ("1e308", "a weight of 1e308 is above the limit of 100"),
+        ("abc", "\"abc\" is not a number"),
+        ("inf", "above the limit of 100"),
+    ] {
+        let out = query_in(dir.path())
+            .args(["solve", "--within", w, "867254301"])
+            .assert()
+            .code(2)
+            .stdout("")
+            .get_output()
+            .clone();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--within") && err.contains(says), "{w}: {err}");
+        assert!(!err.contains("panicked"), "{w}: {err}");
+    }
+    let out = query_in(dir.path())
+        .args(["--metric", "mtm", "solve", "--within", "1.2", "867254301"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("single-tile moves"));
+}
+
+#[test]
+fn query_within_reports_unsolvable_and_timeouts_like_solve() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = expect_code_in(dir.path(), &["solve", "--within", "1.2", "213456780"], 1)
+        .get_output()
+        .clone();
+    assert!(stdout_of(&out).starts_with("unsolvable: "));
+    let hardest = "15 14 8 12 10 11 9 13 2 6 5 1 3 7 4 0";
+    let out = query_in(dir.path())
+        .args([
+            "--board",
+            "4x4",
+            "solve",
+            "--within",
+            "1",
+            "--timeout",
+            "0.01",
+        ])
+        .args([hardest, "--goal", "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no solution within the time allowed"), "{err}");
+    assert!(err.contains("a larger --within"), "{err}");
+}
