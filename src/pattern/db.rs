@@ -2,7 +2,7 @@
 
 use super::error::PatternError;
 use super::partition::Partition;
-use super::placement::PlacementRanker;
+use super::placement::{PlacementRanker, MAX_PATTERN_CELLS};
 use super::table::{build_pattern_table_toward, goal_cells};
 use crate::puzzle::board::Board;
 use crate::puzzle::shape::Shape;
@@ -28,9 +28,9 @@ pub struct PatternDb<B> {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Transpose {
     /// The image of each cell.
-    pub cell: [u8; 16],
+    pub cell: [u8; MAX_PATTERN_CELLS],
     /// The image of each tile: the tile at the image of its goal cell.
-    pub tile: [u8; 16],
+    pub tile: [u8; MAX_PATTERN_CELLS],
 }
 
 impl Transpose {
@@ -41,8 +41,8 @@ impl Transpose {
             return None;
         }
         let side = shape.cols();
-        let mut cell = [0u8; 16];
-        let mut tile = [0u8; 16];
+        let mut cell = [0u8; MAX_PATTERN_CELLS];
+        let mut tile = [0u8; MAX_PATTERN_CELLS];
         for (c, image) in cell.iter_mut().enumerate().take(shape.cells()) {
             *image = ((c % side) * side + c / side) as u8;
         }
@@ -202,7 +202,7 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
     /// The sum of the pattern distances of `board`, relative to the tables'
     /// goal ([`PatternDb::goal`]): a lower bound on its distance.
     pub fn additive(&self, board: &Board) -> u32 {
-        let mut cell_of = [0u8; 16];
+        let mut cell_of = [0u8; MAX_PATTERN_CELLS];
         for (c, &t) in board.cells().iter().enumerate() {
             cell_of[t as usize] = c as u8;
         }
@@ -217,7 +217,7 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
             return direct;
         };
         // Cell of tile T(t) in the transposed board: the image of t's cell.
-        let mut cell_of = [0u8; 16];
+        let mut cell_of = [0u8; MAX_PATTERN_CELLS];
         for (c, &t) in board.cells().iter().enumerate() {
             cell_of[transpose.tile[t as usize] as usize] = transpose.cell[c];
         }
@@ -225,7 +225,7 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
     }
 
     /// The sum of the tables' entries for tiles in the cells `cell_of`.
-    fn sum_over(&self, cell_of: &[u8; 16]) -> u32 {
+    fn sum_over(&self, cell_of: &[u8; MAX_PATTERN_CELLS]) -> u32 {
         self.partition
             .patterns()
             .iter()

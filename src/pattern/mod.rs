@@ -31,6 +31,8 @@ mod region;
 mod search;
 mod solve;
 mod table;
+#[cfg(test)]
+mod wide;
 
 pub use db::PatternDb;
 pub use error::{PatternError, SolveError, Stopped};

@@ -8,6 +8,7 @@
 //! is theirs turned around and keeps its shape relative to the blank.
 
 use super::error::PatternError;
+use super::placement::MAX_PATTERN_CELLS;
 use crate::puzzle::shape::Shape;
 
 /// Tiles split into disjoint patterns, on one board.
@@ -79,7 +80,7 @@ impl Partition {
     /// pattern are allowed; they add nothing to the heuristic.
     pub fn new(shape: Shape, patterns: Vec<Vec<u8>>) -> Result<Partition, PatternError> {
         let max = shape.cells() - 1;
-        let mut seen = [false; 16];
+        let mut seen = [false; MAX_PATTERN_CELLS];
         for (index, pattern) in patterns.iter().enumerate() {
             if pattern.is_empty() {
                 return Err(PatternError::EmptyPattern { index });
