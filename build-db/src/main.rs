@@ -277,9 +277,9 @@ fn chosen_paths(args: &Args) -> anyhow::Result<bool> {
     if args.paths && shape.cells() > PATHS_MAX_CELLS {
         bail!(
             "--paths: path tables stop at {PATHS_MAX_CELLS} cells; a {shape} board's would take \
-             {:.1} GB per table ({} positions of 8 bytes). Its tables solve move by move.",
-            shape.positions() as f64 * 8.0 / 1e9,
-            shape.positions()
+             {:.1} GB per table ({:.0} positions of 8 bytes). Its tables solve move by move.",
+            shape.positions_approx() * 8.0 / 1e9,
+            shape.positions_approx()
         );
     }
     if args.paths && args.metric != Metric::SingleTile {

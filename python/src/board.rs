@@ -35,7 +35,7 @@ pub struct PyBoard {
 
 /// A shape from its text (`"3x3"`), as a `ParseError` if it is not one.
 pub fn shape_of(py: Python<'_>, text: &str) -> PyResult<Shape> {
-    // Up to 16 cells: the boards of pattern databases too.
+    // Up to 36 cells: the boards of pattern databases and of search too.
     text.parse::<Shape>().map_err(|e| errors::parse(py, e))
 }
 

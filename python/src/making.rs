@@ -164,7 +164,8 @@ pub fn build(
         shape,
         progress,
         blanks.len(),
-        shape.positions() * blanks.len() as u64,
+        // A progress total only: boards past 20 cells are refused below.
+        shape.positions().unwrap_or(u64::MAX) * blanks.len() as u64,
     );
     let plan = Plan::Complete {
         shape,

@@ -54,6 +54,27 @@ def test_board_shows_itself() -> None:
     assert len({b, npuzzle.Board("867/254/301"), big}) == 2
 
 
+def test_boards_up_to_six_by_six() -> None:
+    # Two-digit tiles in every form: text, rows, JSON-like lists, NumPy.
+    rows = [[5 * r + c + 1 for c in range(5)] for r in range(5)]
+    rows[4][4] = 0
+    flat = [t for row in rows for t in row]
+    text = " ".join(map(str, flat))
+    goal = npuzzle.Board.goal("5x5")
+    for form in (text, " / ".join(" ".join(map(str, r)) for r in rows), rows, flat, np.array(rows)):
+        assert npuzzle.Board(form, board="5x5") == goal, form
+    assert str(goal) == text and goal.size == "5x5" and goal.blank == 24
+    assert eval(repr(goal), {"Board": npuzzle.Board}) == goal
+    assert goal.apply("U").tile_moved_by("D") == 20
+    six = npuzzle.Board.goal("6x6")
+    assert six.tolist()[5] == [31, 32, 33, 34, 35, 0]
+    assert pickle.loads(pickle.dumps(six)) == six
+    with pytest.raises(npuzzle.ParseError, match="tile 36 is out of range for a 6x6 board"):
+        npuzzle.Board(list(range(1, 37)), board="6x6")
+    with pytest.raises(npuzzle.ParseError, match="49 cells; boards stop at 36"):
+        npuzzle.Board.goal("7x7")
+
+
 def test_moves_on_a_board() -> None:
     b = npuzzle.Board("123456708")
     assert b.moves() == "ULR"

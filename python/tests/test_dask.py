@@ -212,8 +212,8 @@ def test_arguments_are_checked_before_any_work(files) -> None:
     with pytest.raises(ValueError, match="already has the column 'distance'"):
         nd.solve_frame(frame)
     frame = frame.drop(columns="distance")
-    with pytest.raises(npuzzle.ParseError, match="25 cells"):
-        nd.solve_frame(frame, board="5x5")
+    with pytest.raises(npuzzle.ParseError, match="49 cells"):
+        nd.solve_frame(frame, board="7x7")
     with pytest.raises(npuzzle.ParseError, match="expected 9 tiles"):
         nd.solve_frame(frame, goal="1234")
     for timeout in (0, -1, float("nan"), float("inf"), True):
@@ -329,7 +329,7 @@ def test_the_command_line_solves_parquet_to_parquet(client, files, tmp_path: Pat
     other = tmp_path / "other.parquet"
     for args, message in [
         ([source, out], "exists; remove it or name another output"),
-        ([source, other, "--board", "5x5"], "25 cells"),
+        ([source, other, "--board", "7x7"], "49 cells"),
         ([source, other, "--timeout", "0"], "a timeout is a number of seconds above 0"),
         ([source, other, "--workers", "0"], "expected at least 1"),
         ([source, other, "--workers", "2", "--scheduler", "tcp://x:1"], "not allowed with argument"),

@@ -24,7 +24,7 @@
 
 use crate::db::goal_table::GoalTable;
 use crate::puzzle::board::{Board, Move};
-use crate::puzzle::shape::{Shape, MAX_CELLS};
+use crate::puzzle::shape::{Shape, MAX_CELLS, TILE_SLOTS};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::fmt;
@@ -126,13 +126,14 @@ impl FromStr for Heuristic {
 pub struct Evaluator {
     goal: Board,
     shape: Shape,
-    /// Indexed by tile (0 the blank), 16 long so that a nibble indexes it.
-    goal_row: [u8; 16],
+    /// Indexed by tile (0 the blank), [`TILE_SLOTS`] long so that six bits
+    /// index it.
+    goal_row: [u8; TILE_SLOTS],
     /// Likewise, the goal column.
-    goal_col: [u8; 16],
+    goal_col: [u8; TILE_SLOTS],
     /// `distance[tile][cell]`: rows plus columns from `cell` to the tile's
     /// goal cell (row 0 is the blank's).
-    distance: [[u8; MAX_CELLS]; 16],
+    distance: [[u8; MAX_CELLS]; TILE_SLOTS],
 }
 
 impl Evaluator {
@@ -140,13 +141,13 @@ impl Evaluator {
     /// goal's shape.
     pub fn new(goal: &Board) -> Evaluator {
         let shape = goal.shape();
-        let mut goal_row = [0u8; 16];
-        let mut goal_col = [0u8; 16];
+        let mut goal_row = [0u8; TILE_SLOTS];
+        let mut goal_col = [0u8; TILE_SLOTS];
         for (cell, &tile) in goal.cells().iter().enumerate() {
             goal_row[tile as usize] = shape.row_of(cell) as u8;
             goal_col[tile as usize] = shape.col_of(cell) as u8;
         }
-        let mut distance = [[0u8; MAX_CELLS]; 16];
+        let mut distance = [[0u8; MAX_CELLS]; TILE_SLOTS];
         for (tile, row) in distance.iter_mut().enumerate().take(shape.cells()) {
             for (cell, d) in row.iter_mut().enumerate().take(shape.cells()) {
                 let rows = shape.row_of(cell).abs_diff(goal_row[tile] as usize);
@@ -209,7 +210,7 @@ impl Evaluator {
             .enumerate()
             .map(|(cell, &tile)| match tile {
                 0 => 0,
-                t => self.distance[(t & 15) as usize][cell] as u32,
+                t => self.distance[t as usize % TILE_SLOTS][cell] as u32,
             })
             .collect()
     }
@@ -231,7 +232,7 @@ impl Evaluator {
         let mut sum = 0u32;
         for (cell, &tile) in board.cells().iter().enumerate() {
             if tile != 0 {
-                sum += self.distance[(tile & 15) as usize][cell] as u32;
+                sum += self.distance[tile as usize % TILE_SLOTS][cell] as u32;
             }
         }
         sum

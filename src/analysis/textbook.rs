@@ -202,12 +202,18 @@ pub fn search(
     })
 }
 
+/// The most cells a [`key`] holds: one nibble each in 64 bits.
+const KEY_CELLS: usize = 16;
+
 /// The board's cells, one per nibble, first cell lowest: a position in 48
-/// bits (the blank's cell is where the 0 nibble is), cheap to hash.
+/// bits (the blank's cell is where the 0 nibble is), cheap to hash. The
+/// textbook searches run beside complete tables, on boards of at most 12
+/// cells.
 #[inline]
 fn key(board: &Board) -> u64 {
+    debug_assert!(board.shape().cells() <= KEY_CELLS);
     board
-        .padded_cells()
+        .cells()
         .iter()
         .rev()
         .fold(0, |k, &tile| (k << 4) | tile as u64)
@@ -218,7 +224,7 @@ fn key(board: &Board) -> u64 {
 fn unkey(shape: Shape, key: u64) -> Board {
     let mut cells = [0u8; MAX_CELLS];
     let mut blank = 0;
-    for (cell, tile) in cells.iter_mut().enumerate() {
+    for (cell, tile) in cells.iter_mut().enumerate().take(KEY_CELLS) {
         *tile = (key >> (4 * cell)) as u8 & 15;
         if *tile == 0 && cell < shape.cells() {
             blank = cell;

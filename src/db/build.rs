@@ -104,7 +104,7 @@ impl Plan {
     /// Entries over all tables the plan builds: what progress counts to.
     pub fn entries(&self) -> u64 {
         match self {
-            Plan::Complete { shape, blanks, .. } => shape.positions() * blanks.len() as u64,
+            Plan::Complete { shape, blanks, .. } => shape.table_positions() * blanks.len() as u64,
             Plan::Patterns {
                 partition,
                 goal_blanks,

@@ -308,7 +308,7 @@ impl Board {
                 out.push(b' ');
             }
             if t >= 10 {
-                out.push(b'1');
+                out.push(b'0' + t / 10);
             }
             out.push(b'0' + t % 10);
         }
@@ -408,6 +408,25 @@ mod tests {
                 .to_string(),
             "the blank appears twice (so tile 5 is missing)"
         );
+    }
+
+    #[test]
+    fn boards_up_to_six_by_six_print_two_digit_tiles() {
+        let s: Shape = "6x6".parse().unwrap();
+        let goal = Board::goal(s);
+        let text = goal.to_string();
+        assert!(text.starts_with("1 2 3 4 5 6 7 8 9 10 11 "), "{text}");
+        assert!(text.ends_with(" 29 30 31 32 33 34 35 0"), "{text}");
+        assert!(
+            goal.grid().ends_with("31 32 33 34 35  _\n"),
+            "{}",
+            goal.grid()
+        );
+        let up = goal.apply(Move::Up).unwrap();
+        assert_eq!(up.tile_moved_by(Move::Down), Some(30));
+        assert_eq!(up.blank(), 29);
+        let err = Board::new(s, &[36; 36]).unwrap_err().to_string();
+        assert!(err.contains("tiles are 1 to 35"), "{err}");
     }
 
     #[test]

@@ -7,19 +7,19 @@
 //! blank there (and [`crate::puzzle::symmetry`] reduces that to one per class).
 
 use crate::puzzle::board::Board;
-use crate::puzzle::shape::MAX_CELLS;
+use crate::puzzle::shape::{MAX_CELLS, TILE_SLOTS as SLOTS};
 
 /// A renaming of tiles: tile `t` becomes `map[t]`; the blank stays 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Relabelling {
-    /// Indexed by tile; 16 long so that a nibble indexes it unchecked.
-    map: [u8; 16],
+    /// Indexed by tile; [`SLOTS`] long so that six bits index it unchecked.
+    map: [u8; SLOTS],
 }
 
 impl Relabelling {
     /// The renaming that turns `goal` into its canonical goal.
     pub fn to_canonical(goal: &Board) -> Relabelling {
-        let mut map = [0u8; 16];
+        let mut map = [0u8; SLOTS];
         let mut next = 1;
         for &tile in goal.cells() {
             if tile != 0 {
@@ -32,7 +32,7 @@ impl Relabelling {
 
     /// The renaming that undoes this one.
     pub fn inverse(&self) -> Relabelling {
-        let mut map = [0u8; 16];
+        let mut map = [0u8; SLOTS];
         // Unused slots (tiles beyond the board) rename to 0; skip them so the
         // blank keeps mapping to itself.
         for (tile, &renamed) in self.map.iter().enumerate().skip(1) {
@@ -59,7 +59,7 @@ impl Relabelling {
         // count the compiler unrolls.
         let mut cells = [0u8; MAX_CELLS];
         for (out, &tile) in cells.iter_mut().zip(board.padded_cells()) {
-            *out = self.map[(tile & 15) as usize];
+            *out = self.map[tile as usize % SLOTS];
         }
         Board::from_parts(board.shape(), board.blank(), cells)
     }

@@ -3,10 +3,15 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// The largest number of cells any board may have: cell contents still fit
-/// in a nibble. Boards above [`MAX_TABLE_CELLS`] are solved by search with
-/// pattern databases (`npuzzle::pattern`), never by a complete table.
-pub const MAX_CELLS: usize = 16;
+/// The largest number of cells any board may have: 6×6. Boards above
+/// [`MAX_TABLE_CELLS`] are solved by search (`npuzzle::pattern`), never by
+/// a complete table.
+pub const MAX_CELLS: usize = 36;
+
+/// Slots of a table indexed by tile: a power of two above [`MAX_CELLS`],
+/// so that `tile % TILE_SLOTS` indexes it without a bounds check.
+pub const TILE_SLOTS: usize = 64;
+const _: () = assert!(MAX_CELLS <= TILE_SLOTS);
 
 /// The largest board a complete table covers: ranks of boards this size
 /// (12!/2 = 239,500,800) still fit in a `u32`. Building and opening
@@ -19,10 +24,10 @@ pub const MAX_TABLE_CELLS: usize = 12;
 pub struct Shape {
     rows: u8,
     cols: u8,
-    /// Bit `i` set when cell `i` is in the first column.
-    left_edge: u16,
-    /// Bit `i` set when cell `i` is in the last column.
-    right_edge: u16,
+    /// Bit `i` set when cell `i` is in the first column, for `i` up to
+    /// and including `cells`: so bit `i + 1` says whether cell `i` is in
+    /// the last column.
+    row_starts: u64,
 }
 
 /// Why a pair of dimensions is not a board this tool handles.
@@ -39,7 +44,7 @@ pub enum ShapeError {
         /// Columns asked for.
         cols: usize,
     },
-    /// More cells than a complete table (or, for search, a nibble) allows.
+    /// More cells than a complete table (or any board) allows.
     #[error("{}", too_large(*.rows, *.cols, *.cells, *.max))]
     TooLarge {
         /// Rows asked for.
@@ -64,10 +69,7 @@ fn too_large(rows: usize, cols: usize, cells: usize, max: usize) -> String {
             half_factorial(cells)
         )
     } else {
-        format!(
-            "a {rows}x{cols} board has {cells} cells; boards stop at {max} cells, \
-             where a tile's number still fits in four bits"
-        )
+        format!("a {rows}x{cols} board has {cells} cells; boards stop at {max} cells (6x6)")
     }
 }
 
@@ -114,19 +116,16 @@ impl Shape {
     }
 
     const fn new_unchecked(rows: u8, cols: u8) -> Shape {
-        let mut left_edge = 0;
-        let mut right_edge = 0;
+        let mut row_starts = 0;
         let mut row = 0;
-        while row < rows as u16 {
-            left_edge |= 1 << (row * cols as u16);
-            right_edge |= 1 << (row * cols as u16 + cols as u16 - 1);
+        while row <= rows as u64 {
+            row_starts |= 1 << (row * cols as u64);
             row += 1;
         }
         Shape {
             rows,
             cols,
-            left_edge,
-            right_edge,
+            row_starts,
         }
     }
 
@@ -136,13 +135,13 @@ impl Shape {
     /// Whether `cell` is in the first column.
     #[inline]
     pub fn on_left_edge(self, cell: usize) -> bool {
-        self.left_edge >> cell & 1 == 1
+        self.row_starts >> cell & 1 == 1
     }
 
     /// Whether `cell` is in the last column.
     #[inline]
     pub fn on_right_edge(self, cell: usize) -> bool {
-        self.right_edge >> cell & 1 == 1
+        self.row_starts >> (cell + 1) & 1 == 1
     }
 
     /// Number of rows.
@@ -160,8 +159,26 @@ impl Shape {
         self.rows() * self.cols()
     }
 
-    /// Number of positions reachable from any one goal: cells!/2.
-    pub fn positions(self) -> u64 {
+    /// Number of positions reachable from any one goal, cells!/2, where
+    /// it fits a `u64` (boards of up to 20 cells; every board with
+    /// complete tables).
+    pub fn positions(self) -> Option<u64> {
+        (1..=self.cells() as u64)
+            .try_fold(1u64, |product, k| product.checked_mul(k))
+            .map(|n| n / 2)
+    }
+
+    /// Number of positions reachable from any one goal, cells!/2, as a
+    /// float: for telling how large a board's state space is, whatever its
+    /// size.
+    pub fn positions_approx(self) -> f64 {
+        (2..=self.cells()).map(|k| k as f64).product::<f64>() / 2.0
+    }
+
+    /// Number of positions reachable from any one goal, cells!/2, for
+    /// boards where complete tables exist ([`Shape::check_complete_tables`]).
+    pub(crate) fn table_positions(self) -> u64 {
+        debug_assert!(self.cells() <= MAX_TABLE_CELLS);
         (1..=self.cells() as u64).product::<u64>() / 2
     }
 
@@ -212,8 +229,17 @@ mod tests {
         assert_eq!((s.rows(), s.cols(), s.cells()), (2, 4, 8));
         assert_eq!(s.to_string(), "2x4");
         assert_eq!("3×3".parse::<Shape>().unwrap(), Shape::THREE_BY_THREE);
-        assert_eq!(Shape::THREE_BY_THREE.positions(), 181_440);
-        assert_eq!("3x4".parse::<Shape>().unwrap().positions(), 239_500_800);
+        assert_eq!(Shape::THREE_BY_THREE.positions(), Some(181_440));
+        assert_eq!(
+            "3x4".parse::<Shape>().unwrap().positions(),
+            Some(239_500_800)
+        );
+        // 20!/2 is the last that fits; 21!/2 does not.
+        assert_eq!(
+            "4x5".parse::<Shape>().unwrap().positions(),
+            Some(1_216_451_004_088_320_000)
+        );
+        assert_eq!("3x7".parse::<Shape>().unwrap().positions(), None);
     }
 
     #[test]
@@ -223,10 +249,10 @@ mod tests {
             Err(ShapeError::TooSmall { .. })
         ));
         assert!(matches!(
-            "3x6".parse::<Shape>(),
+            "6x7".parse::<Shape>(),
             Err(ShapeError::TooLarge {
-                cells: 18,
-                max: 16,
+                cells: 42,
+                max: 36,
                 ..
             })
         ));
@@ -241,8 +267,8 @@ mod tests {
     }
 
     #[test]
-    fn boards_reach_sixteen_cells_and_complete_tables_twelve() {
-        for size in ["4x4", "3x5", "5x3", "2x8"] {
+    fn boards_reach_thirty_six_cells_and_complete_tables_twelve() {
+        for size in ["4x4", "3x5", "5x3", "2x8", "5x5", "4x5", "6x6", "2x18"] {
             let s: Shape = size.parse().unwrap();
             assert_eq!(s.to_string(), size);
             let why = s.check_complete_tables().unwrap_err();

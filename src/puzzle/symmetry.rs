@@ -245,6 +245,12 @@ mod tests {
             (6, 2),
             (3, 4),
             (4, 3),
+            (4, 4),
+            (4, 5),
+            (5, 4),
+            (5, 5),
+            (3, 6),
+            (6, 6),
         ]
         .iter()
         .map(|&(r, c)| Shape::new(r, c).unwrap())
@@ -383,6 +389,14 @@ mod tests {
             ("6x2", 3),
             ("3x4", 4),
             ("4x3", 4),
+            // Past complete tables: ⌈r/2⌉·⌈c/2⌉ classes on a rectangle, and
+            // m(m+1)/2 with m = ⌈n/2⌉ on an n×n square.
+            ("4x4", 3),
+            ("4x5", 6),
+            ("5x4", 6),
+            ("3x6", 6),
+            ("5x5", 6),
+            ("6x6", 6),
         ];
         for (text, count) in expected {
             let shape: Shape = text.parse().unwrap();

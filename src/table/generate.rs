@@ -394,7 +394,7 @@ mod tests {
         let shape: Shape = "2x3".parse().unwrap();
         for table in build_tables(shape, &[0, 5]) {
             assert!(table.entries.iter().all(|&e| e != UNSEEN));
-            assert_eq!(table.counts.iter().sum::<u64>(), shape.positions());
+            assert_eq!(table.counts.iter().sum::<u64>(), shape.table_positions());
             // The 2x3 puzzle's diameter is 21 for a corner goal.
             assert_eq!(table.max_distance(), 21);
         }

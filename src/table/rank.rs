@@ -107,7 +107,8 @@ impl Cursor {
     }
 }
 
-/// The first [`MAX_CELLS`] nibbles of `x`, one per byte.
+/// The 16 nibbles of `x`, one per byte, in the first 16 of [`MAX_CELLS`]
+/// bytes: cursors hold boards of up to 16 cells.
 #[inline]
 fn spread_nibbles(x: u64) -> [u8; MAX_CELLS] {
     // Moves each nibble of a 32-bit half into its own byte, in three steps
@@ -121,7 +122,7 @@ fn spread_nibbles(x: u64) -> [u8; MAX_CELLS] {
     let high = spread(x >> 32).to_le_bytes();
     let mut cells = [0u8; MAX_CELLS];
     cells[..8].copy_from_slice(&low);
-    cells[8..].copy_from_slice(&high[..MAX_CELLS - 8]);
+    cells[8..16].copy_from_slice(&high);
     cells
 }
 
@@ -425,7 +426,7 @@ mod tests {
 
     fn check_bijection(shape: Shape, goal_blank: usize) {
         let ranker = Ranker::new(shape, goal_blank);
-        assert_eq!(ranker.len() as u64, shape.positions());
+        assert_eq!(ranker.len() as u64, shape.table_positions());
         for r in 0..ranker.len() as u32 {
             let board = ranker.unrank(r);
             // The cursor built from the rank is the one built from the board.

@@ -117,7 +117,10 @@ pub fn temp_db_built(size: &str, blanks: &[usize], paths: bool) -> TempDb {
     };
     let built = npuzzle::build(&path, &plan, &|_, _| {}).unwrap();
     assert_eq!(built.goal_blanks, blanks);
-    assert_eq!(built.entries, blanks.len() as u64 * shape.positions());
+    assert_eq!(
+        built.entries,
+        blanks.len() as u64 * shape.positions().unwrap()
+    );
     let db = Database::open(&path).unwrap().into_complete().unwrap();
     TempDb {
         _dir: Some(dir),

@@ -51,7 +51,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The longest query string answered (414 beyond): room for two boards of
-/// 16 cells written as JSON arrays, URL-encoded, and the rest.
+/// 36 cells written with spaces (`+`), URL-encoded, and the rest.
 pub const MAX_QUERY: usize = 1024;
 /// The largest request body accepted (413 beyond). No route reads one.
 pub const MAX_BODY: usize = 1024;
@@ -340,7 +340,7 @@ impl Params {
     fn shape(&self) -> Result<Shape, ApiError> {
         match &self.board {
             None => Ok(Shape::THREE_BY_THREE),
-            // Up to 16 cells: 4x4, 3x5 and 5x3 are served by pattern databases.
+            // Up to 36 cells: boards past 12 are served by pattern databases.
             Some(text) => text
                 .parse::<Shape>()
                 .map_err(|e| ApiError::bad(format!("bad board size {text:?}: {e}"))),
@@ -502,7 +502,8 @@ struct ServedBoard<'a> {
     partition: Option<&'a str>,
     rows: usize,
     cols: usize,
-    positions: u64,
+    /// `null` past 20 cells, where the count outgrows 64 bits.
+    positions: Option<u64>,
     goal: String,
     max_distance: Option<u32>,
     blanks: npuzzle::rules::Cells,

@@ -407,7 +407,7 @@ fn each_error_has_its_status_and_a_json_message() {
     // By status: bad requests, what is not served, unsolvable pairs.
     let bad_request: &[(&str, &str)] = &[
         ("/api/solve?board=nonsense&start=1", "bad board size"),
-        ("/api/solve?board=4x5&start=1", "20 cells"),
+        ("/api/solve?board=7x7&start=1", "49 cells"),
         (
             "/api/solve?start=12345678",
             "bad start board \"12345678\": expected 9 tiles",

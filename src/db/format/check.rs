@@ -214,7 +214,7 @@ fn check_table(shape: Shape, at: TableAt, t: &TableInfo) -> Result<(), FormatErr
             .map_err(E::Partition)?
             .len() as u64
     } else {
-        shape.positions()
+        shape.table_positions()
     };
     if t.entries != expected {
         let tiles = pattern.then_some(t.tiles.len());

@@ -245,7 +245,7 @@ fn absurd_values_of_the_new_parameters_are_refused_in_json() {
             "",
         ),
         (
-            "/api/check?board=5x5&start=1&moves=U",
+            "/api/check?board=7x7&start=1&moves=U",
             400,
             "bad board size",
         ),
