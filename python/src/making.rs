@@ -228,8 +228,8 @@ pub fn partition(py: Python<'_>, shape: Shape, name: Option<&str>) -> PyResult<P
                 None => Err(errors::parse(
                     py,
                     format!(
-                        "a {shape} board has no pattern database; boards of 13 to 16 cells \
-                         have 4x4, 3x5 and 5x3 (and 3x3 has partition=\"4-4\")"
+                        "a {shape} board has no pattern database partition; boards with one: {}",
+                        Partition::boards().join(", ")
                     ),
                 )),
             }

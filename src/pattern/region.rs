@@ -98,4 +98,16 @@ mod tests {
         assert_eq!(masks.flood(1, free), 0x1111);
         assert_eq!(masks.flood(1 << 15, free).count_ones(), 8);
     }
+
+    #[test]
+    fn wide_boards_use_the_high_bits() {
+        let masks = CellMasks::new(Shape::new(5, 5).unwrap());
+        assert_eq!(masks.all(), (1 << 25) - 1);
+        assert_eq!(masks.neighbours(24), 1 << 19 | 1 << 23);
+        assert_eq!(masks.neighbours(12), 1 << 7 | 1 << 11 | 1 << 13 | 1 << 17);
+        // A wall down column 2 splits 10 cells from 10.
+        let free = masks.all() & !(0b00100 * 0b00001_00001_00001_00001_00001);
+        assert_eq!(masks.flood(1, free).count_ones(), 10);
+        assert_eq!(masks.flood(1 << 24, free) & 1, 0);
+    }
 }

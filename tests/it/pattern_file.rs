@@ -610,3 +610,41 @@ fn inconsistent_tables() -> Vec<(Change, &'static str, &'static str)> {
         ),
     ]
 }
+
+/// A 5×5 file (small tables) is refused like every other file: any header
+/// byte flipped or the file cut short at open, a flipped table byte by
+/// verify; and the sound file opens and verifies.
+#[test]
+fn corrupt_five_by_five_files_are_refused() {
+    let good = bytes_of("5x5", "4-4-4-4-4-4");
+    let db = PatternTables::from_bytes(good.clone()).unwrap();
+    assert_eq!(db.shape(), Shape::new(5, 5).unwrap());
+    assert!(db.verify().ok);
+    let header = db.header_range();
+    for i in (0..PREAMBLE_LEN).chain(header.clone()) {
+        let mut bad = good.clone();
+        bad[i] ^= 0xFF;
+        assert!(
+            Database::from_bytes(bad).is_err(),
+            "flipping byte {i} went unnoticed"
+        );
+    }
+    for cut in [
+        0,
+        PREAMBLE_LEN,
+        4096,
+        header.start - 1,
+        header.start,
+        good.len() - 1,
+    ] {
+        assert!(
+            PatternTables::from_bytes(good[..cut].to_vec()).is_err(),
+            "cut at {cut}"
+        );
+    }
+    for t in &db.header().tables {
+        let mut bad = good.clone();
+        bad[(t.offset + t.entries / 2) as usize] ^= 0x40;
+        assert!(!PatternTables::from_bytes(bad).unwrap().verify().ok);
+    }
+}
