@@ -29,6 +29,7 @@ mod partition;
 mod placement;
 mod region;
 mod search;
+mod share;
 mod solve;
 mod table;
 #[cfg(test)]

@@ -259,6 +259,16 @@ impl Partition {
             .map_or("custom", |&(_, _, name, _)| name)
     }
 
+    /// The patterns with a table of their own toward the canonical goal
+    /// with the blank in `goal_blank`, in order: the others read an
+    /// earlier pattern's table through a reflection or rotation of the
+    /// board that takes their goal onto its goal (on 5×5's 6-6-6-6, the
+    /// three 2×3 blocks share one table). These are the tables that are
+    /// built and stored.
+    pub fn stored_patterns(&self, goal_blank: usize) -> Vec<Vec<u8>> {
+        super::share::stored(self.shape, goal_blank, &self.patterns)
+    }
+
     /// The pattern that holds `tile`, if any.
     pub fn pattern_of(&self, tile: u8) -> Option<usize> {
         self.patterns.iter().position(|p| p.contains(&tile))

@@ -75,7 +75,7 @@ const TASKS_PER_THREAD: usize = 16;
 const SPLIT_NODES: u64 = 2048;
 
 /// One pattern as the search reads it.
-struct Group<'a> {
+struct Group<'a, const N: usize> {
     /// Its tiles, in ranking order.
     tiles: [u8; TILES],
     /// The tiles whose transposed cells give the pattern's placement in
@@ -83,17 +83,33 @@ struct Group<'a> {
     sources: [u8; TILES],
     len: usize,
     ranker: PlacementRanker,
+    /// The table it reads: its own, or one a symmetry serves it from.
     table: &'a [u8],
+    /// Whether the table is another pattern's, read through `map`.
+    mapped: bool,
+    /// The symmetry's image of each cell, for a table of another pattern.
+    map: [u8; N],
 }
 
-impl Group<'_> {
+impl<const N: usize> Group<'_, N> {
     /// The rank of the placement of `tiles` (this pattern's tiles or their
     /// images) in the cells `cell_of`.
     #[inline]
-    fn rank<const N: usize>(&self, cell_of: &[u8; N], tiles: &[u8; TILES]) -> u32 {
+    fn rank(&self, cell_of: &[u8; N], tiles: &[u8; TILES]) -> u32 {
         let cells = tiles[..self.len]
             .iter()
             .map(|&t| cell_of[t as usize & (N - 1)]);
+        if self.mapped {
+            self.rank_cells(cells.map(|c| self.map[c as usize & (N - 1)]))
+        } else {
+            self.rank_cells(cells)
+        }
+    }
+
+    /// The rank of the placement with the pattern's `k`-th tile in the
+    /// `k`-th cell given.
+    #[inline]
+    fn rank_cells(&self, cells: impl Iterator<Item = u8>) -> u32 {
         if N == NARROW {
             self.ranker.rank_narrow(cells)
         } else {
@@ -107,14 +123,14 @@ impl Group<'_> {
     }
 
     #[inline]
-    fn lookup<const N: usize>(&self, cell_of: &[u8; N], tiles: &[u8; TILES]) -> u8 {
+    fn lookup(&self, cell_of: &[u8; N], tiles: &[u8; TILES]) -> u8 {
         self.entry(self.rank(cell_of, tiles))
     }
 }
 
 /// What every walker reads and none writes.
 struct Plan<'a, const N: usize> {
-    groups: Vec<Group<'a>>,
+    groups: Vec<Group<'a, N>>,
     /// The pattern of each tile.
     group_of: [u8; N],
     /// The pattern of each tile's image under the transpose.
@@ -539,6 +555,40 @@ fn iterate_in_parallel<const N: usize>(
     }
 }
 
+/// Each pattern of `db` as the walk reads it, the pattern of each tile,
+/// and the pattern of each tile's image under the transpose (whose image
+/// of each tile is `image_tile`).
+#[allow(clippy::type_complexity)]
+fn groups<'a, const N: usize, B: AsRef<[u8]>>(
+    db: &'a PatternDb<B>,
+    image_tile: &[u8; N],
+) -> (Vec<Group<'a, N>>, [u8; N], [u8; N]) {
+    let mut group_of = [NONE; N];
+    let mut image_group_of = [NONE; N];
+    let mut groups = Vec::with_capacity(db.sources().len());
+    for (index, (source, ranker)) in db.sources().iter().zip(db.rankers()).enumerate() {
+        let mut group = Group {
+            tiles: [0; TILES],
+            sources: [0; TILES],
+            len: source.tiles.len(),
+            ranker: *ranker,
+            table: db.table_of(index),
+            mapped: !source.own(index),
+            map: std::array::from_fn(|c| source.cell.get(c).copied().unwrap_or(c as u8)),
+        };
+        for (j, &tile) in source.tiles.iter().enumerate() {
+            group.tiles[j] = tile;
+            // The transpose renames tiles in pairs: the image of a tile's
+            // image is the tile.
+            group.sources[j] = image_tile[tile as usize];
+            group_of[tile as usize] = index as u8;
+            image_group_of[image_tile[tile as usize] as usize] = index as u8;
+        }
+        groups.push(group);
+    }
+    (groups, group_of, image_group_of)
+}
+
 /// The tables and moves of `db` laid out for the walk.
 fn plan<'a, const N: usize, B: AsRef<[u8]>>(
     db: &'a PatternDb<B>,
@@ -553,33 +603,7 @@ fn plan<'a, const N: usize, B: AsRef<[u8]>>(
         image_cell[..n].copy_from_slice(&t.cell[..n]);
         image_tile[..n].copy_from_slice(&t.tile[..n]);
     }
-    let patterns = db.partition().patterns();
-    let mut group_of = [NONE; N];
-    let mut image_group_of = [NONE; N];
-    let mut groups = Vec::with_capacity(patterns.len());
-    for (index, ((tiles, ranker), table)) in patterns
-        .iter()
-        .zip(db.rankers())
-        .zip(db.tables())
-        .enumerate()
-    {
-        let mut group = Group {
-            tiles: [0; TILES],
-            sources: [0; TILES],
-            len: tiles.len(),
-            ranker: *ranker,
-            table: table.as_ref(),
-        };
-        for (j, &tile) in tiles.iter().enumerate() {
-            group.tiles[j] = tile;
-            // The transpose renames tiles in pairs: the image of a tile's
-            // image is the tile.
-            group.sources[j] = image_tile[tile as usize];
-            group_of[tile as usize] = index as u8;
-            image_group_of[image_tile[tile as usize] as usize] = index as u8;
-        }
-        groups.push(group);
-    }
+    let (groups, group_of, image_group_of) = groups(db, &image_tile);
     let mut steps = [[(0u8, 0u8); 4]; N];
     let mut step_count = [0u8; N];
     let goal = db.goal();
