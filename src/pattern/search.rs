@@ -75,7 +75,7 @@ const TASKS_PER_THREAD: usize = 16;
 const SPLIT_NODES: u64 = 2048;
 
 /// One pattern as the search reads it.
-struct Group<'a, const N: usize> {
+struct Group<'a, const N: usize, const M: bool> {
     /// Its tiles, in ranking order.
     tiles: [u8; TILES],
     /// The tiles whose transposed cells give the pattern's placement in
@@ -91,7 +91,7 @@ struct Group<'a, const N: usize> {
     map: [u8; N],
 }
 
-impl<const N: usize> Group<'_, N> {
+impl<const N: usize, const M: bool> Group<'_, N, M> {
     /// The rank of the placement of `tiles` (this pattern's tiles or their
     /// images) in the cells `cell_of`.
     #[inline]
@@ -99,7 +99,7 @@ impl<const N: usize> Group<'_, N> {
         let cells = tiles[..self.len]
             .iter()
             .map(|&t| cell_of[t as usize & (N - 1)]);
-        if self.mapped {
+        if M && self.mapped {
             self.rank_cells(cells.map(|c| self.map[c as usize & (N - 1)]))
         } else {
             self.rank_cells(cells)
@@ -129,8 +129,8 @@ impl<const N: usize> Group<'_, N> {
 }
 
 /// What every walker reads and none writes.
-struct Plan<'a, const N: usize> {
-    groups: Vec<Group<'a, N>>,
+struct Plan<'a, const N: usize, const M: bool> {
+    groups: Vec<Group<'a, N, M>>,
     /// The pattern of each tile.
     group_of: [u8; N],
     /// The pattern of each tile's image under the transpose.
@@ -221,8 +221,8 @@ struct Task<const N: usize> {
 }
 
 /// One depth-first walk within a bound.
-struct Walker<'p, 'a, const N: usize> {
-    plan: &'p Plan<'a, N>,
+struct Walker<'p, 'a, const N: usize, const M: bool> {
+    plan: &'p Plan<'a, N, M>,
     position: Position<N>,
     path: Vec<Move>,
     spent: Spent,
@@ -235,8 +235,8 @@ struct Walker<'p, 'a, const N: usize> {
     tasks: Vec<Task<N>>,
 }
 
-impl<'p, 'a, const N: usize> Walker<'p, 'a, N> {
-    fn new(plan: &'p Plan<'a, N>, position: Position<N>, path: Vec<Move>, bound: u32) -> Self {
+impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
+    fn new(plan: &'p Plan<'a, N, M>, position: Position<N>, path: Vec<Move>, bound: u32) -> Self {
         Walker {
             plan,
             position,
@@ -390,10 +390,13 @@ pub(crate) fn ida_star<B: AsRef<[u8]>>(
     start: &Board,
     options: &SolveOptions,
 ) -> Result<Solution, SolveError> {
-    if db.shape().cells() <= NARROW {
-        ida_star_in::<NARROW, B>(db, start, options)
-    } else {
-        ida_star_in::<WIDE, B>(db, start, options)
+    // Searches without shared tables rank with no symmetry to apply.
+    let mapped = db.sources().iter().enumerate().any(|(i, s)| !s.own(i));
+    match (db.shape().cells() <= NARROW, mapped) {
+        (true, false) => ida_star_in::<NARROW, false, B>(db, start, options),
+        (true, true) => ida_star_in::<NARROW, true, B>(db, start, options),
+        (false, false) => ida_star_in::<WIDE, false, B>(db, start, options),
+        (false, true) => ida_star_in::<WIDE, true, B>(db, start, options),
     }
 }
 
@@ -405,16 +408,23 @@ pub(super) fn ida_star_wide<B: AsRef<[u8]>>(
     start: &Board,
     options: &SolveOptions,
 ) -> Result<Solution, SolveError> {
-    ida_star_in::<WIDE, B>(db, start, options)
+    let mapped = db.sources().iter().enumerate().any(|(i, s)| !s.own(i));
+    if mapped {
+        ida_star_in::<WIDE, true, B>(db, start, options)
+    } else {
+        ida_star_in::<WIDE, false, B>(db, start, options)
+    }
 }
 
-/// [`ida_star`] with `N` cell slots per position.
-fn ida_star_in<const N: usize, B: AsRef<[u8]>>(
+/// [`ida_star`] with `N` cell slots per position; `M` when some pattern
+/// reads another's table through a symmetry (without, the 15-puzzle's
+/// search ranks exactly as before tables were shared).
+fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
     db: &PatternDb<B>,
     start: &Board,
     options: &SolveOptions,
 ) -> Result<Solution, SolveError> {
-    let plan = plan::<N, B>(db, options);
+    let plan = plan::<N, M, B>(db, options);
     let mut position = Position {
         cells: [0; N],
         cell_of: [0; N],
@@ -487,8 +497,8 @@ fn ida_star_in<const N: usize, B: AsRef<[u8]>>(
 /// expanding the subtrees of the one before (so every node is generated
 /// once), and stops deepening after [`SPLIT_NODES`] nodes: an iteration
 /// whose tree is that narrow is over about as soon as it is cut.
-fn iterate_in_parallel<const N: usize>(
-    plan: &Plan<N>,
+fn iterate_in_parallel<const N: usize, const M: bool>(
+    plan: &Plan<N, M>,
     position: Position<N>,
     estimate: Estimate<N>,
     bound: u32,
@@ -559,10 +569,10 @@ fn iterate_in_parallel<const N: usize>(
 /// and the pattern of each tile's image under the transpose (whose image
 /// of each tile is `image_tile`).
 #[allow(clippy::type_complexity)]
-fn groups<'a, const N: usize, B: AsRef<[u8]>>(
+fn groups<'a, const N: usize, const M: bool, B: AsRef<[u8]>>(
     db: &'a PatternDb<B>,
     image_tile: &[u8; N],
-) -> (Vec<Group<'a, N>>, [u8; N], [u8; N]) {
+) -> (Vec<Group<'a, N, M>>, [u8; N], [u8; N]) {
     let mut group_of = [NONE; N];
     let mut image_group_of = [NONE; N];
     let mut groups = Vec::with_capacity(db.sources().len());
@@ -590,10 +600,10 @@ fn groups<'a, const N: usize, B: AsRef<[u8]>>(
 }
 
 /// The tables and moves of `db` laid out for the walk.
-fn plan<'a, const N: usize, B: AsRef<[u8]>>(
+fn plan<'a, const N: usize, const M: bool, B: AsRef<[u8]>>(
     db: &'a PatternDb<B>,
     options: &SolveOptions<'a>,
-) -> Plan<'a, N> {
+) -> Plan<'a, N, M> {
     let shape = db.shape();
     let n = shape.cells();
     let transpose = db.transpose();
