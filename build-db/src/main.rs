@@ -202,10 +202,17 @@ fn run_patterns(args: &Args) -> anyhow::Result<()> {
     let maxima: Vec<String> = built.max_distances.iter().map(u8::to_string).collect();
     let cells: Vec<String> = blanks.iter().map(|&b| cell_name(shape, b)).collect();
     println!(
-        "built {}: {shape} board, pattern database {name} (tables of {} tiles), {} (goal blank \
-         at {}), {} placements, largest entries {}, {:.1} s ({:.1} s searching), {} bytes",
+        "built {}: {shape} board, pattern database {name} (patterns of {} tiles, {} table{}), {} \
+         (goal blank at {}), {} placements, largest entries {}, {:.1} s ({:.1} s searching), {} \
+         bytes",
         path.display(),
         sizes.join(", "),
+        built.max_distances.len(),
+        if built.max_distances.len() == 1 {
+            ""
+        } else {
+            "s"
+        },
         if blanks.len() == 1 {
             "1 set".to_string()
         } else {
