@@ -39,7 +39,7 @@ pub use db::PatternDb;
 pub use error::{PatternError, SolveError, Stopped};
 pub use memory::huge_page_copy;
 pub use partition::Partition;
-pub use placement::PlacementRanker;
+pub use placement::{PlacementRanker, MAX_PATTERN_CELLS};
 pub use search::{BoundReport, Solution, SolveOptions};
 pub(crate) use table::goal_cells;
 pub use table::{build_pattern_table, build_pattern_table_toward, UNREACHED};

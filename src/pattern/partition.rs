@@ -220,7 +220,7 @@ impl Partition {
     }
 
     /// The boards with named partitions (`RxC`), each once, in the
-    /// order of [`NAMED`].
+    /// order of the named partitions.
     pub fn boards() -> Vec<String> {
         let mut boards: Vec<String> = Vec::new();
         for &(rows, cols, _, _) in NAMED {

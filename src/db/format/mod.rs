@@ -59,7 +59,7 @@ pub const OLD_PATTERN_MAGIC: [u8; 8] = *b"NPUZPDB\0";
 /// Any change to the layout above, to the entry encoding
 /// ([`crate::table::entry`]), to the placement ranking or to the meaning of
 /// a pattern entry gets a new version. Readers accept their own version and
-/// the older ones it only extends ([`READABLE`]); an older file is rebuilt
+/// the older ones it only extends (`READABLE`); an older file is rebuilt
 /// with `build-db`. Version 2 moved the header to the end and stores
 /// distances modulo 63 ([`crate::table::entry`]); version 3 added path
 /// tables ([`crate::table::path_table`]); version 4 holds pattern databases
