@@ -41,7 +41,8 @@ struct Args {
     /// How the threads share the work.
     #[arg(long, value_enum, default_value_t = Mode::Split)]
     mode: Mode,
-    /// Raw tables, one after the other: read if present, else written after the build.
+    /// Raw tables (those of `Partition::stored_patterns`), one after the
+    /// other: read if present, else written after the build.
     #[arg(long)]
     tables: Option<PathBuf>,
     /// Keep the tables on ordinary pages rather than copying them onto huge pages.
@@ -104,7 +105,7 @@ fn main() -> anyhow::Result<ExitCode> {
                 std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
             let mut tables = Vec::new();
             let mut rest = &bytes[..];
-            for pattern in partition.patterns() {
+            for pattern in partition.stored_patterns(15) {
                 let len: usize = (16 - pattern.len() + 1..=16).product();
                 if rest.len() < len {
                     bail!(

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 /// tables, which hold each position's whole solution so that `query`
 /// solves with one lookup.
 ///
-/// Boards of 13 to 16 cells (4x4, 3x5, 5x3 …) get pattern databases
+/// Boards of 13 to 25 cells (4x4, 3x5, 5x3, 4x5, 5x4, 5x5 …) get pattern databases
 /// instead: tables of a few tiles each, whose sum bounds the distance from
 /// below, for `query` to solve with IDA*. `--partition` chooses the tiles.
 ///
@@ -173,7 +173,10 @@ fn run_patterns(args: &Args) -> anyhow::Result<()> {
     let partition = match &args.partition {
         Some(name) => Partition::named(shape, name).context("--partition")?,
         None => Partition::default_for(shape).with_context(|| {
-            format!("a {shape} board has no pattern database; boards of 13 to 16 cells have 4x4, 3x5 and 5x3")
+            format!(
+                "a {shape} board has no pattern database partition; boards with one: {}",
+                Partition::boards().join(", ")
+            )
         })?,
     };
     let name = partition.name();
@@ -199,10 +202,17 @@ fn run_patterns(args: &Args) -> anyhow::Result<()> {
     let maxima: Vec<String> = built.max_distances.iter().map(u8::to_string).collect();
     let cells: Vec<String> = blanks.iter().map(|&b| cell_name(shape, b)).collect();
     println!(
-        "built {}: {shape} board, pattern database {name} (tables of {} tiles), {} (goal blank \
-         at {}), {} placements, largest entries {}, {:.1} s ({:.1} s searching), {} bytes",
+        "built {}: {shape} board, pattern database {name} (patterns of {} tiles, {} table{}), {} \
+         (goal blank at {}), {} placements, largest entries {}, {:.1} s ({:.1} s searching), {} \
+         bytes",
         path.display(),
         sizes.join(", "),
+        built.max_distances.len(),
+        if built.max_distances.len() == 1 {
+            ""
+        } else {
+            "s"
+        },
         if blanks.len() == 1 {
             "1 set".to_string()
         } else {

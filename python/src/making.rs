@@ -228,8 +228,8 @@ pub fn partition(py: Python<'_>, shape: Shape, name: Option<&str>) -> PyResult<P
                 None => Err(errors::parse(
                     py,
                     format!(
-                        "a {shape} board has no pattern database; boards of 13 to 16 cells \
-                         have 4x4, 3x5 and 5x3 (and 3x3 has partition=\"4-4\")"
+                        "a {shape} board has no pattern database partition; boards with one: {}",
+                        Partition::boards().join(", ")
                     ),
                 )),
             }
@@ -248,19 +248,12 @@ pub fn build_patterns(
 ) -> PyResult<()> {
     let shape = partition.shape();
     let blanks = tables.blanks(py, shape, vec![shape.cells() - 1])?;
-    let n = shape.cells() as u64;
-    // A pattern of k tiles has n!/(n-k)! placements.
-    let per_set: u64 = partition
-        .patterns()
-        .iter()
-        .map(|p| (n - p.len() as u64 + 1..=n).product::<u64>())
-        .sum();
-    let tables = partition.patterns().len() * blanks.len();
-    let bar = Bar::new(shape, progress, tables, per_set * blanks.len() as u64);
     let plan = Plan::Patterns {
         partition,
         goal_blanks: blanks,
     };
+    // The tables built: those no symmetry serves from another's.
+    let bar = Bar::new(shape, progress, plan.tables(), plan.entries());
     match run(py, path, &plan, &bar, "cost")? {
         Ok(_) => Ok(()),
         Err(e @ (BuildError::Pattern(_) | BuildError::GoalBlanksSameClass(..))) => {

@@ -116,7 +116,8 @@ fn write_info(path: &str, info: &Info, out: &mut dyn Write) -> io::Result<()> {
             out,
             "kind     pattern database {name}: the sum of a set's tables' entries (and, where \
              marked, the larger of it and the same sum read through the transposed board) \
-             bounds IDA*"
+             bounds IDA*; a pattern that a reflection or rotation takes onto an earlier one \
+             reads that one's table and has none listed"
         )?,
     }
     writeln!(

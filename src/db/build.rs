@@ -111,12 +111,11 @@ impl Plan {
             } => {
                 let cells = partition.shape().cells() as u64;
                 let placements = |tiles: u64| (cells - tiles + 1..=cells).product::<u64>();
-                let per_set: u64 = partition
-                    .patterns()
+                goal_blanks
                     .iter()
+                    .flat_map(|&blank| partition.stored_patterns(blank))
                     .map(|p| placements(p.len() as u64))
-                    .sum();
-                per_set * goal_blanks.len() as u64
+                    .sum()
             }
         }
     }
@@ -128,7 +127,10 @@ impl Plan {
             Plan::Patterns {
                 partition,
                 goal_blanks,
-            } => partition.patterns().len() * goal_blanks.len(),
+            } => goal_blanks
+                .iter()
+                .map(|&blank| partition.stored_patterns(blank).len())
+                .sum(),
         }
     }
 }
@@ -278,15 +280,16 @@ fn build_patterns<'a>(
 ) -> Result<Writer<'a>, BuildError> {
     let shape = partition.shape();
     let mut writer = Writer::create(path, shape, Metric::SingleTile, Some(partition))?;
-    let patterns = partition.patterns();
-    for (set, &blank) in goal_blanks.iter().enumerate() {
-        for (table, tiles) in patterns.iter().enumerate() {
-            let index = set * patterns.len() + table;
+    let mut index = 0;
+    for &blank in goal_blanks {
+        // Patterns a symmetry serves from an earlier one's table have none.
+        for tiles in &partition.stored_patterns(blank) {
             let started = Instant::now();
             let entries =
                 build_pattern_table_toward(shape, blank, tiles, &|p| on_progress(index, p))?;
             built.searching += started.elapsed();
             writer.append(blank, tiles, &entries, &pattern_counts(&entries), None)?;
+            index += 1;
         }
     }
     Ok(writer)
@@ -407,8 +410,9 @@ mod tests {
         build(&path, &complete(shape, &[8, 0], false), &|_, _| {}).unwrap();
         let built = build(&path, &patterns(&[8, 7, 4]), &|_, _| {}).unwrap();
         assert_eq!(built.goal_blanks, [8, 7, 4]);
-        assert_eq!(built.max_distances.len(), 6);
-        assert_eq!(built.entries, 3 * 2 * 9 * 8 * 7 * 6);
+        // The centre's two patterns are a half turn of each other: one table.
+        assert_eq!(built.max_distances.len(), 5);
+        assert_eq!(built.entries, 5 * 9 * 8 * 7 * 6);
         assert!(path.exists());
     }
 

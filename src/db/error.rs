@@ -177,13 +177,16 @@ pub enum FormatError {
         /// Their goal blanks.
         blanks: (usize, usize),
     },
-    /// A set's tables are not the partition's patterns, in order.
-    #[error("{INCONSISTENT}: the tables of set {set} are not for the same patterns as the partition's {patterns}, in order")]
+    /// A set's tables are not the partition's patterns, in order (all of
+    /// them, or those with a table of their own).
+    #[error("{INCONSISTENT}: the tables of set {set} are not for the same patterns as the partition's {patterns}, in order (or the {stored} of them that no symmetry serves from another's table)")]
     OtherPatterns {
         /// Index of the set in the header.
         set: usize,
         /// Patterns in the partition.
         patterns: usize,
+        /// Patterns with a table of their own toward the set's goal.
+        stored: usize,
     },
     /// The partition's tiles are not a partition of the board's tiles.
     #[error("{INCONSISTENT}: {0}")]

@@ -4,7 +4,7 @@
 //! the page's API and the Python package all give these fields.
 
 use crate::db::complete::CompleteTables;
-use crate::db::format::{TableInfo, VERSION};
+use crate::db::format::TableInfo;
 use crate::db::patterns::PatternTables;
 use crate::puzzle::board::Board;
 use crate::puzzle::cell::{Cell, Cells};
@@ -51,6 +51,11 @@ pub struct Info {
     pub goals: Vec<GoalInfo>,
     /// Every table, in file order.
     pub tables: Vec<TableSummary>,
+}
+
+/// The format version in a checked file's preamble (after the magic).
+fn file_version(bytes: &[u8]) -> u32 {
+    u32::from_le_bytes(bytes[8..12].try_into().expect("a checked preamble"))
 }
 
 /// The tables toward one goal blank cell: one table of complete tables,
@@ -214,7 +219,7 @@ impl Info {
             kind: Kind::Complete,
             board: shape,
             bytes: db.bytes().len() as u64,
-            format_version: VERSION,
+            format_version: file_version(db.bytes()),
             metric: db.metric(),
             partition: None,
             default_goal: Board::goal(shape),
@@ -239,7 +244,7 @@ impl Info {
             kind: Kind::Pattern,
             board: shape,
             bytes: db.bytes().len() as u64,
-            format_version: VERSION,
+            format_version: file_version(db.bytes()),
             metric: Metric::SingleTile,
             partition: Some(db.partition().name().to_string()),
             default_goal: db.default_goal(),

@@ -2,7 +2,8 @@
 
 use super::error::PatternError;
 use super::partition::Partition;
-use super::placement::PlacementRanker;
+use super::placement::{PlacementRanker, MAX_PATTERN_CELLS};
+use super::share::{sources, Source};
 use super::table::{build_pattern_table_toward, goal_cells};
 use crate::puzzle::board::Board;
 use crate::puzzle::shape::Shape;
@@ -16,7 +17,13 @@ use crate::table::generate::BuildProgress;
 pub struct PatternDb<B> {
     partition: Partition,
     goal_blank: usize,
+    /// One per pattern with a table of its own ([`Source::own`]).
     tables: Vec<B>,
+    /// Where each pattern's entries are read.
+    sources: Vec<Source>,
+    /// Per pattern: the index in `tables` of the table it reads.
+    table_index: Vec<usize>,
+    /// Per pattern: the ranker of the table it reads.
     rankers: Vec<PlacementRanker>,
     transposed: bool,
 }
@@ -28,9 +35,9 @@ pub struct PatternDb<B> {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Transpose {
     /// The image of each cell.
-    pub cell: [u8; 16],
+    pub cell: [u8; MAX_PATTERN_CELLS],
     /// The image of each tile: the tile at the image of its goal cell.
-    pub tile: [u8; 16],
+    pub tile: [u8; MAX_PATTERN_CELLS],
 }
 
 impl Transpose {
@@ -41,8 +48,8 @@ impl Transpose {
             return None;
         }
         let side = shape.cols();
-        let mut cell = [0u8; 16];
-        let mut tile = [0u8; 16];
+        let mut cell = [0u8; MAX_PATTERN_CELLS];
+        let mut tile = [0u8; MAX_PATTERN_CELLS];
         for (c, image) in cell.iter_mut().enumerate().take(shape.cells()) {
             *image = ((c % side) * side + c / side) as u8;
         }
@@ -61,8 +68,9 @@ impl Transpose {
 
 impl PatternDb<Vec<u8>> {
     /// Builds every table of `partition` toward the default goal, one
-    /// after the other (each uses every core). `on_cost` hears each
-    /// table's progress with its index.
+    /// after the other (each uses every core), but those a symmetry serves
+    /// from another ([`Partition::stored_patterns`]). `on_cost` hears each
+    /// table's progress with its index among those built.
     pub fn build(
         partition: Partition,
         on_cost: &(dyn Fn(usize, BuildProgress) + Sync),
@@ -80,7 +88,7 @@ impl PatternDb<Vec<u8>> {
     ) -> Result<PatternDb<Vec<u8>>, PatternError> {
         let shape = partition.shape();
         let tables = partition
-            .patterns()
+            .stored_patterns(goal_blank)
             .iter()
             .enumerate()
             .map(|(index, tiles)| {
@@ -93,9 +101,11 @@ impl PatternDb<Vec<u8>> {
 
 impl<B: AsRef<[u8]>> PatternDb<B> {
     /// The database of `partition` with its tables toward the default goal,
-    /// one per pattern in the partition's order, each checked for length.
-    /// On square boards the tables are also read through the transposed
-    /// board.
+    /// each checked for length: one per pattern in the partition's order,
+    /// or one per pattern with a table of its own
+    /// ([`Partition::stored_patterns`]), the others reading theirs through
+    /// a symmetry. On square boards the tables are also read through the
+    /// transposed board.
     pub fn new(partition: Partition, tables: Vec<B>) -> Result<PatternDb<B>, PatternError> {
         let last = partition.shape().cells() - 1;
         PatternDb::toward(partition, last, tables)
@@ -117,19 +127,38 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
                 cells,
             });
         }
-        if tables.len() != partition.patterns().len() {
+        let patterns = partition.patterns();
+        let sources = if tables.len() == patterns.len() {
+            // A table for every pattern, as files written before tables
+            // were shared have.
+            (0..patterns.len())
+                .map(|i| Source::itself(i, &patterns[i]))
+                .collect()
+        } else {
+            sources(partition.shape(), goal_blank, patterns)
+        };
+        let mut table_index = vec![0; patterns.len()];
+        let mut count = 0;
+        for (i, source) in sources.iter().enumerate() {
+            if source.own(i) {
+                table_index[i] = count;
+                count += 1;
+            } else {
+                table_index[i] = table_index[source.table_of];
+            }
+        }
+        if tables.len() != count {
             return Err(PatternError::TableCount {
-                expected: partition.patterns().len(),
+                expected: count,
                 got: tables.len(),
             });
         }
-        let rankers = partition
-            .patterns()
+        let rankers = sources
             .iter()
-            .map(|p| PlacementRanker::new(cells, p.len()))
+            .map(|s| PlacementRanker::new(cells, patterns[s.table_of].len()))
             .collect::<Result<Vec<_>, _>>()?;
-        for (index, (table, ranker)) in tables.iter().zip(&rankers).enumerate() {
-            let got = table.as_ref().len();
+        for (i, ranker) in rankers.iter().enumerate() {
+            let (index, got) = (table_index[i], tables[table_index[i]].as_ref().len());
             if got != ranker.len() {
                 return Err(PatternError::TableLength {
                     index,
@@ -143,6 +172,8 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
             partition,
             goal_blank,
             tables,
+            sources,
+            table_index,
             rankers,
             transposed,
         })
@@ -186,13 +217,26 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
         &self.partition
     }
 
-    /// The tables, one per pattern.
+    /// The tables: one per pattern with a table of its own, in the
+    /// partition's order.
     pub fn tables(&self) -> &[B] {
         &self.tables
     }
 
+    /// The ranker of the table each pattern reads.
     pub(crate) fn rankers(&self) -> &[PlacementRanker] {
         &self.rankers
+    }
+
+    /// Where each pattern's entries are read.
+    pub(crate) fn sources(&self) -> &[Source] {
+        &self.sources
+    }
+
+    /// The table pattern `pattern` reads (its own, or the one a symmetry
+    /// serves it from).
+    pub(crate) fn table_of(&self, pattern: usize) -> &[u8] {
+        self.tables[self.table_index[pattern]].as_ref()
     }
 
     pub(crate) fn transpose(&self) -> Option<Transpose> {
@@ -202,7 +246,7 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
     /// The sum of the pattern distances of `board`, relative to the tables'
     /// goal ([`PatternDb::goal`]): a lower bound on its distance.
     pub fn additive(&self, board: &Board) -> u32 {
-        let mut cell_of = [0u8; 16];
+        let mut cell_of = [0u8; MAX_PATTERN_CELLS];
         for (c, &t) in board.cells().iter().enumerate() {
             cell_of[t as usize] = c as u8;
         }
@@ -217,7 +261,7 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
             return direct;
         };
         // Cell of tile T(t) in the transposed board: the image of t's cell.
-        let mut cell_of = [0u8; 16];
+        let mut cell_of = [0u8; MAX_PATTERN_CELLS];
         for (c, &t) in board.cells().iter().enumerate() {
             cell_of[transpose.tile[t as usize] as usize] = transpose.cell[c];
         }
@@ -225,15 +269,15 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
     }
 
     /// The sum of the tables' entries for tiles in the cells `cell_of`.
-    fn sum_over(&self, cell_of: &[u8; 16]) -> u32 {
-        self.partition
-            .patterns()
-            .iter()
-            .zip(&self.rankers)
-            .zip(&self.tables)
-            .map(|((tiles, ranker), table)| {
-                let rank = ranker.rank(tiles.iter().map(|&t| cell_of[t as usize]));
-                table.as_ref()[rank as usize] as u32
+    fn sum_over(&self, cell_of: &[u8; MAX_PATTERN_CELLS]) -> u32 {
+        (0..self.sources.len())
+            .map(|i| {
+                let source = &self.sources[i];
+                let cells = source
+                    .tiles
+                    .iter()
+                    .map(|&t| source.cell[cell_of[t as usize] as usize]);
+                self.table_of(i)[self.rankers[i].rank(cells) as usize] as u32
             })
             .sum()
     }

@@ -52,6 +52,23 @@ pub enum PatternError {
         /// n!/(n-k)!.
         placements: u64,
     },
+    /// A pattern so small on a board so large that its build cannot keep
+    /// the blank's free cells in one 64-bit word.
+    #[error(
+        "a pattern of {tiles} tiles on {cells} cells leaves {} cells free; the build \
+         handles at most {most} free cells on boards of more than 32 cells: use patterns \
+         of at least {} tiles",
+        cells - tiles,
+        cells - most
+    )]
+    TooManyFree {
+        /// Tiles in the pattern.
+        tiles: usize,
+        /// Cells of the board.
+        cells: usize,
+        /// The most free cells handled.
+        most: usize,
+    },
     /// A goal blank cell the board does not have.
     #[error("the goal's blank cell {blank} is not on a board of {cells} cells")]
     GoalBlankOutside {

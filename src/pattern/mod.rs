@@ -29,14 +29,17 @@ mod partition;
 mod placement;
 mod region;
 mod search;
+mod share;
 mod solve;
 mod table;
+#[cfg(test)]
+mod wide;
 
 pub use db::PatternDb;
 pub use error::{PatternError, SolveError, Stopped};
 pub use memory::huge_page_copy;
 pub use partition::Partition;
-pub use placement::PlacementRanker;
+pub use placement::{PlacementRanker, MAX_PATTERN_CELLS};
 pub use search::{BoundReport, Solution, SolveOptions};
 pub(crate) use table::goal_cells;
 pub use table::{build_pattern_table, build_pattern_table_toward, UNREACHED};

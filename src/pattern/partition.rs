@@ -8,6 +8,7 @@
 //! is theirs turned around and keeps its shape relative to the blank.
 
 use super::error::PatternError;
+use super::placement::MAX_PATTERN_CELLS;
 use crate::puzzle::shape::Shape;
 
 /// Tiles split into disjoint patterns, on one board.
@@ -69,6 +70,81 @@ const NAMED: &[Named] = &[
     // Two 2×3 blocks of a 3×4 board; top and bottom of a 4×3 board.
     (3, 4, "6-5", &[&[1, 2, 5, 6, 9, 10], &[3, 4, 7, 8, 11]]),
     (4, 3, "6-5", &[&[1, 2, 3, 4, 5, 6], &[7, 8, 9, 10, 11]]),
+    // The 24-puzzle: Korf & Felner (2002), their {1,5,6,10,11,12} (around
+    // the blank), {2,3,4,7,8,9}, {15,16,17,20,21,22} and {13,14,18,19,23,24}
+    // (three 2×3 blocks, each a quarter or half turn of another), turned a
+    // half turn (their tile j is our 25 - j).
+    (
+        5,
+        5,
+        "6-6-6-6",
+        &[
+            &[13, 14, 15, 19, 20, 24],
+            &[16, 17, 18, 21, 22, 23],
+            &[3, 4, 5, 8, 9, 10],
+            &[1, 2, 6, 7, 11, 12],
+        ],
+    ),
+    // Six blocks of four: tables of 303,600 entries that build in a
+    // second, for trying a 5×5 board out and for tests.
+    (
+        5,
+        5,
+        "4-4-4-4-4-4",
+        &[
+            &[1, 2, 6, 7],
+            &[3, 4, 8, 9],
+            &[5, 10, 15, 20],
+            &[11, 12, 16, 17],
+            &[13, 14, 18, 19],
+            &[21, 22, 23, 24],
+        ],
+    ),
+    // 4×5: two 2×3 blocks on the left and the blank's two columns; 5×4 is
+    // its transpose. See docs/guide.md for the measurements behind them.
+    (
+        4,
+        5,
+        "6-6-7",
+        &[
+            &[1, 2, 3, 6, 7, 8],
+            &[11, 12, 13, 16, 17, 18],
+            &[4, 5, 9, 10, 14, 15, 19],
+        ],
+    ),
+    (
+        5,
+        4,
+        "6-6-7",
+        &[
+            &[1, 2, 5, 6, 9, 10],
+            &[3, 4, 7, 8, 11, 12],
+            &[13, 14, 15, 16, 17, 18, 19],
+        ],
+    ),
+    // Smaller ones of each, as 5×5's 4-4-4-4-4-4.
+    (
+        4,
+        5,
+        "5-5-5-4",
+        &[
+            &[1, 2, 6, 7, 11],
+            &[3, 4, 5, 8, 9],
+            &[12, 13, 16, 17, 18],
+            &[10, 14, 15, 19],
+        ],
+    ),
+    (
+        5,
+        4,
+        "5-5-5-4",
+        &[
+            &[1, 2, 5, 6, 9],
+            &[3, 4, 7, 8, 11],
+            &[10, 13, 14, 17, 18],
+            &[12, 15, 16, 19],
+        ],
+    ),
     // The 8-puzzle: top and bottom.
     (3, 3, "4-4", &[&[1, 2, 3, 4], &[5, 6, 7, 8]]),
 ];
@@ -79,7 +155,7 @@ impl Partition {
     /// pattern are allowed; they add nothing to the heuristic.
     pub fn new(shape: Shape, patterns: Vec<Vec<u8>>) -> Result<Partition, PatternError> {
         let max = shape.cells() - 1;
-        let mut seen = [false; 16];
+        let mut seen = [false; MAX_PATTERN_CELLS];
         for (index, pattern) in patterns.iter().enumerate() {
             if pattern.is_empty() {
                 return Err(PatternError::EmptyPattern { index });
@@ -144,8 +220,8 @@ impl Partition {
     }
 
     /// The boards with named partitions (`RxC`), each once, in the
-    /// order of [`NAMED`].
-    fn boards() -> Vec<String> {
+    /// order of the named partitions.
+    pub fn boards() -> Vec<String> {
         let mut boards: Vec<String> = Vec::new();
         for &(rows, cols, _, _) in NAMED {
             let board = format!("{rows}x{cols}");
@@ -181,6 +257,16 @@ impl Partition {
                         .eq(self.patterns.iter().map(Vec::as_slice))
             })
             .map_or("custom", |&(_, _, name, _)| name)
+    }
+
+    /// The patterns with a table of their own toward the canonical goal
+    /// with the blank in `goal_blank`, in order: the others read an
+    /// earlier pattern's table through a reflection or rotation of the
+    /// board that takes their goal onto its goal (on 5×5's 6-6-6-6, the
+    /// three 2×3 blocks share one table). These are the tables that are
+    /// built and stored.
+    pub fn stored_patterns(&self, goal_blank: usize) -> Vec<Vec<u8>> {
+        super::share::stored(self.shape, goal_blank, &self.patterns)
     }
 
     /// The pattern that holds `tile`, if any.
@@ -249,6 +335,9 @@ mod tests {
         assert_eq!(name(3, 5).as_deref(), Some("7-7"));
         assert_eq!(name(5, 3).as_deref(), Some("7-7"));
         assert_eq!(name(3, 3).as_deref(), Some("4-4"));
+        assert_eq!(name(5, 5).as_deref(), Some("6-6-6-6"));
+        assert_eq!(name(4, 5).as_deref(), Some("6-6-7"));
+        assert_eq!(name(5, 4).as_deref(), Some("6-6-7"));
         assert_eq!(name(2, 2), None);
     }
 
@@ -272,7 +361,7 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "no partition named \"4-4\" for a 2x3 board; known: none (boards with named \
-             partitions: 4x4, 3x5, 5x3, 3x4, 4x3, 3x3)"
+             partitions: 4x4, 3x5, 5x3, 3x4, 4x3, 5x5, 4x5, 5x4, 3x3)"
         );
     }
 }

@@ -11,6 +11,12 @@
 //!
 //! `d[i]` ranges over the `n - i` cells the earlier tiles left free, so the
 //! ranks fill `0..n!/(n-k)!` exactly, the last weight being 1.
+//!
+//! Boards of up to 16 cells count the earlier tiles below a cell with one
+//! nibble per cell in a `u64` ([`PlacementRanker::rank_narrow`]), the 15-puzzle
+//! search's hot path; larger boards (up to [`MAX_PATTERN_CELLS`]) count them
+//! in a bit mask of the cells taken ([`PlacementRanker::rank_wide`]). Both
+//! compute the same rank.
 
 use super::error::PatternError;
 use crate::table::divisor::Divisor;
@@ -21,8 +27,18 @@ const NIBBLE_ONES: u64 = 0x1111_1111_1111_1111;
 /// The cells 0, 1, …, 15 in successive nibbles, lowest first.
 const ALL_CELLS: u64 = 0xFEDC_BA98_7654_3210;
 
-/// Per-tile tables are this long: at most one tile per cell of a 16-cell board.
+/// Per-tile tables are this long. Ranks fit in a `u32`, so a pattern has at
+/// most 12 tiles (12! fits, 13!/1! does not) on any board.
 const SLOTS: usize = 16;
+
+/// The most cells a board of patterns may have: every board up to 6×6.
+pub const MAX_PATTERN_CELLS: usize = 36;
+
+// Every board the puzzle accepts has its patterns.
+const _: () = assert!(crate::puzzle::shape::MAX_CELLS <= MAX_PATTERN_CELLS);
+
+/// The most cells [`PlacementRanker::rank_narrow`] handles: one nibble each.
+pub(crate) const NARROW_CELLS: usize = 16;
 
 /// Ranks and unranks the placements of `tiles` tiles on `cells` cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,10 +51,13 @@ pub struct PlacementRanker {
 }
 
 impl PlacementRanker {
-    /// The ranker for `tiles` tiles on `cells` cells (at most 16); refused
-    /// when the ranks would not fit in a `u32`.
+    /// The ranker for `tiles` tiles on `cells` cells (at most
+    /// [`MAX_PATTERN_CELLS`]); refused when the ranks would not fit in a `u32`.
     pub fn new(cells: usize, tiles: usize) -> Result<PlacementRanker, PatternError> {
-        assert!(cells <= SLOTS, "boards have at most {SLOTS} cells");
+        assert!(
+            cells <= MAX_PATTERN_CELLS,
+            "boards have at most {MAX_PATTERN_CELLS} cells"
+        );
         assert!(
             (1..=cells).contains(&tiles),
             "a pattern has 1 to {cells} tiles"
@@ -89,6 +108,17 @@ impl PlacementRanker {
     /// the cells must be distinct and below the board's size.
     #[inline]
     pub fn rank(&self, cells: impl IntoIterator<Item = u8>) -> u32 {
+        if self.cells <= NARROW_CELLS {
+            self.rank_narrow(cells)
+        } else {
+            self.rank_wide(cells)
+        }
+    }
+
+    /// [`Self::rank`] on a board of at most 16 cells.
+    #[inline]
+    pub(crate) fn rank_narrow(&self, cells: impl IntoIterator<Item = u8>) -> u32 {
+        debug_assert!(self.cells <= NARROW_CELLS);
         // Nibble j of `below` counts the cells taken so far that are below
         // j: the digit without a popcount, which baseline x86-64 lacks.
         let mut below: u64 = 0;
@@ -103,15 +133,38 @@ impl PlacementRanker {
         rank
     }
 
+    /// [`Self::rank`] on any board: the earlier tiles below a cell are the
+    /// bits of the mask of cells taken below the cell's bit.
+    #[inline]
+    pub(crate) fn rank_wide(&self, cells: impl IntoIterator<Item = u8>) -> u32 {
+        let mut taken: u64 = 0;
+        let mut rank: u32 = 0;
+        for (i, cell) in cells.into_iter().enumerate() {
+            let bit = 1u64 << (cell & 63);
+            let digit = cell as u32 - (taken & (bit - 1)).count_ones();
+            rank += digit * self.weights[i & (SLOTS - 1)].get();
+            taken |= bit;
+        }
+        rank
+    }
+
     /// The cells of the placement with rank `rank` (below [`Self::len`]):
     /// tile `i`'s cell at index `i`, the slots beyond the tiles 0.
     #[inline]
     pub fn unrank(&self, rank: u32) -> [u8; SLOTS] {
-        let mut free = ALL_CELLS;
+        if self.cells <= NARROW_CELLS {
+            self.unrank_narrow(rank)
+        } else {
+            self.unrank_wide(rank)
+        }
+    }
+
+    /// The digits of `rank`, most significant first: how many free cells
+    /// each tile skips.
+    #[inline]
+    fn digits(&self, rank: u32) -> impl Iterator<Item = u64> + '_ {
         let mut rest = rank as u64;
-        let mut cells = [0u8; SLOTS];
-        for (i, out) in cells.iter_mut().enumerate().take(self.tiles) {
-            let weight = self.weights[i];
+        self.weights[..self.tiles].iter().map(move |&weight| {
             // Weight 1 (the last tile's, and the one before when the tiles fill
             // the board) has no reciprocal in 64 bits.
             let digit = if weight.get() == 1 {
@@ -120,6 +173,17 @@ impl PlacementRanker {
                 weight.divide(rest)
             };
             rest -= digit * weight.get() as u64;
+            digit
+        })
+    }
+
+    /// [`Self::unrank`] on a board of at most 16 cells: the free cells in
+    /// successive nibbles, the digit-th taken out.
+    #[inline]
+    fn unrank_narrow(&self, rank: u32) -> [u8; SLOTS] {
+        let mut free = ALL_CELLS;
+        let mut cells = [0u8; SLOTS];
+        for (out, digit) in cells.iter_mut().zip(self.digits(rank)) {
             let shift = 4 * digit;
             *out = ((free >> shift) & 15) as u8;
             // Removes the nibble taken; two shifts so that none reaches 64.
@@ -127,6 +191,39 @@ impl PlacementRanker {
         }
         cells
     }
+
+    /// [`Self::unrank`] on any board: the free cells as a bit mask, the
+    /// digit-th set bit taken out.
+    #[inline]
+    fn unrank_wide(&self, rank: u32) -> [u8; SLOTS] {
+        let mut free: u64 = (1 << self.cells) - 1;
+        let mut cells = [0u8; SLOTS];
+        for (out, digit) in cells.iter_mut().zip(self.digits(rank)) {
+            let cell = nth_set_bit(free, digit as u32);
+            *out = cell as u8;
+            free &= !(1 << cell);
+        }
+        cells
+    }
+}
+
+/// The position of the `n`-th set bit of `mask` (from 0, lowest first),
+/// which must have more than `n` bits set: whole bytes are skipped by
+/// their bit counts, then the byte's bits one by one.
+#[inline]
+fn nth_set_bit(mask: u64, mut n: u32) -> u32 {
+    let mut base = 0;
+    let mut byte = mask & 255;
+    while byte.count_ones() <= n {
+        n -= byte.count_ones();
+        base += 8;
+        byte = mask >> base & 255;
+    }
+    let mut byte = byte as u32;
+    for _ in 0..n {
+        byte &= byte - 1;
+    }
+    base + byte.trailing_zeros()
 }
 
 #[cfg(test)]
@@ -165,7 +262,9 @@ mod tests {
                 assert_eq!(ranker.len(), all.len(), "{k} of {n}");
                 for (r, cells) in all.iter().enumerate() {
                     assert_eq!(ranker.rank(cells.iter().copied()), r as u32);
+                    assert_eq!(ranker.rank_wide(cells.iter().copied()), r as u32);
                     assert_eq!(&ranker.unrank(r as u32)[..k], &cells[..]);
+                    assert_eq!(&ranker.unrank_wide(r as u32)[..k], &cells[..]);
                 }
             }
         }
@@ -182,6 +281,25 @@ mod tests {
         ));
     }
 
+    #[test]
+    fn sizes_of_wide_patterns() {
+        // The 24-puzzle's 6-tile patterns (Korf & Felner 2002).
+        assert_eq!(PlacementRanker::new(25, 6).unwrap().len(), 127_512_000);
+        assert_eq!(PlacementRanker::new(25, 7).unwrap().len(), 2_422_728_000);
+        assert_eq!(PlacementRanker::new(36, 6).unwrap().len(), 1_402_410_240);
+        assert!(matches!(
+            PlacementRanker::new(25, 8),
+            Err(PatternError::TooManyPlacements { .. })
+        ));
+    }
+
+    #[test]
+    fn nth_set_bit_counts_across_bytes() {
+        let mask: u64 = 1 << 3 | 1 << 9 | 1 << 10 | 1 << 35 | 1 << 63;
+        let found: Vec<u32> = (0..5).map(|n| nth_set_bit(mask, n)).collect();
+        assert_eq!(found, [3, 9, 10, 35, 63]);
+    }
+
     proptest! {
         /// unrank ∘ rank is the identity on random placements of 16 cells.
         #[test]
@@ -193,6 +311,27 @@ mod tests {
             let r = ranker.rank(cells[..k].iter().copied());
             prop_assert!((r as usize) < ranker.len());
             prop_assert_eq!(&ranker.unrank(r)[..k], &cells[..k]);
+            // The wide ranking is the same numbering.
+            prop_assert_eq!(ranker.rank_wide(cells[..k].iter().copied()), r);
+            prop_assert_eq!(&ranker.unrank_wide(r)[..k], &cells[..k]);
+        }
+
+        /// The same on wide boards, up to 6×6.
+        #[test]
+        fn wide_rank_and_unrank_are_inverse(
+            cells in Just((0u8..36).collect::<Vec<_>>()).prop_shuffle(),
+            n in 17usize..=36,
+            k in 1usize..=6,
+            fraction in 0.0f64..1.0,
+        ) {
+            let ranker = PlacementRanker::new(n, k).unwrap();
+            let on_board: Vec<u8> = cells.iter().copied().filter(|&c| (c as usize) < n).collect();
+            let r = ranker.rank(on_board[..k].iter().copied());
+            prop_assert!((r as usize) < ranker.len());
+            prop_assert_eq!(&ranker.unrank(r)[..k], &on_board[..k]);
+            let r = (fraction * ranker.len() as f64) as u32;
+            let cells = ranker.unrank(r);
+            prop_assert_eq!(ranker.rank(cells[..k].iter().copied()), r);
         }
 
         /// rank ∘ unrank is the identity on random ranks.

@@ -1,6 +1,7 @@
-//! Cells as bits of a `u16`, and the blank's region: the cells it reaches
+//! Cells as bits of a `u64`, and the blank's region: the cells it reaches
 //! without moving a pattern tile, which costs nothing in a pattern's search.
 
+use super::placement::MAX_PATTERN_CELLS;
 use crate::puzzle::shape::Shape;
 
 /// A board's cells as bit masks (cell `i` is bit `i`).
@@ -8,20 +9,22 @@ use crate::puzzle::shape::Shape;
 pub struct CellMasks {
     cols: u32,
     /// Every cell of the board.
-    all: u16,
+    all: u64,
     /// Cells with a neighbour to the right / to the left.
-    has_right: u16,
-    has_left: u16,
-    /// The cells next to each cell.
-    neighbours: [u16; 16],
+    has_right: u64,
+    has_left: u64,
+    /// The cells next to each cell (64 slots, so that a cell masked to six
+    /// bits needs no bounds check).
+    neighbours: [u64; 64],
 }
 
 impl CellMasks {
     /// The masks of `shape`.
     pub fn new(shape: Shape) -> CellMasks {
         let n = shape.cells();
-        let all = ((1u32 << n) - 1) as u16;
-        let (mut has_right, mut has_left) = (0u16, 0u16);
+        debug_assert!(n <= MAX_PATTERN_CELLS);
+        let all = (1u64 << n) - 1;
+        let (mut has_right, mut has_left) = (0u64, 0u64);
         for cell in 0..n {
             if !shape.on_right_edge(cell) {
                 has_right |= 1 << cell;
@@ -35,7 +38,7 @@ impl CellMasks {
             all,
             has_right,
             has_left,
-            neighbours: [0; 16],
+            neighbours: [0; 64],
         };
         for cell in 0..n {
             masks.neighbours[cell] = masks.grow(1 << cell) & !(1 << cell);
@@ -45,19 +48,19 @@ impl CellMasks {
 
     /// Every cell of the board.
     #[inline]
-    pub fn all(&self) -> u16 {
+    pub fn all(&self) -> u64 {
         self.all
     }
 
     /// The cells next to `cell`.
     #[inline]
-    pub fn neighbours(&self, cell: usize) -> u16 {
-        self.neighbours[cell & 15]
+    pub fn neighbours(&self, cell: usize) -> u64 {
+        self.neighbours[cell & 63]
     }
 
     /// `cells` and their neighbours.
     #[inline]
-    fn grow(&self, cells: u16) -> u16 {
+    fn grow(&self, cells: u64) -> u64 {
         let up = cells >> self.cols;
         let down = cells << self.cols;
         let right = (cells & self.has_right) << 1;
@@ -67,7 +70,7 @@ impl CellMasks {
 
     /// The cells reachable from `seed` (inside `free`) through `free` cells.
     #[inline]
-    pub fn flood(&self, seed: u16, free: u16) -> u16 {
+    pub fn flood(&self, seed: u64, free: u64) -> u64 {
         let mut region = seed;
         loop {
             let grown = self.grow(region) & free;
@@ -94,5 +97,17 @@ mod tests {
         let free = masks.all() & !0x2222;
         assert_eq!(masks.flood(1, free), 0x1111);
         assert_eq!(masks.flood(1 << 15, free).count_ones(), 8);
+    }
+
+    #[test]
+    fn wide_boards_use_the_high_bits() {
+        let masks = CellMasks::new(Shape::new(5, 5).unwrap());
+        assert_eq!(masks.all(), (1 << 25) - 1);
+        assert_eq!(masks.neighbours(24), 1 << 19 | 1 << 23);
+        assert_eq!(masks.neighbours(12), 1 << 7 | 1 << 11 | 1 << 13 | 1 << 17);
+        // A wall down column 2 splits 10 cells from 10.
+        let free = masks.all() & !(0b00100 * 0b00001_00001_00001_00001_00001);
+        assert_eq!(masks.flood(1, free).count_ones(), 10);
+        assert_eq!(masks.flood(1 << 24, free) & 1, 0);
     }
 }

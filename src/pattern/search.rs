@@ -57,6 +57,17 @@ const CHECK_EVERY: u64 = 1024;
 /// A tile in no pattern, or a pattern index for none.
 const NONE: u8 = u8::MAX;
 
+/// Cell slots per position on boards of up to 16 cells: the 15-puzzle's
+/// search keeps its arrays at 16 bytes, and ranks with nibbles.
+const NARROW: usize = 16;
+
+/// Cell slots per position on larger boards (up to 6×6): a power of two,
+/// so that masking an index keeps it in bounds.
+const WIDE: usize = 64;
+
+/// Tile slots of a pattern: ranks fit in a `u32`, so at most 12 tiles.
+const TILES: usize = 16;
+
 /// Subtrees per thread a parallel iteration aims to split into.
 const TASKS_PER_THREAD: usize = 16;
 
@@ -64,24 +75,46 @@ const TASKS_PER_THREAD: usize = 16;
 const SPLIT_NODES: u64 = 2048;
 
 /// One pattern as the search reads it.
-struct Group<'a> {
+struct Group<'a, const N: usize, const M: bool> {
     /// Its tiles, in ranking order.
-    tiles: [u8; 16],
+    tiles: [u8; TILES],
     /// The tiles whose transposed cells give the pattern's placement in
     /// the transposed board: the images of `tiles`.
-    sources: [u8; 16],
+    sources: [u8; TILES],
     len: usize,
     ranker: PlacementRanker,
+    /// The table it reads: its own, or one a symmetry serves it from.
     table: &'a [u8],
+    /// Whether the table is another pattern's, read through `map`.
+    mapped: bool,
+    /// The symmetry's image of each cell, for a table of another pattern.
+    map: [u8; N],
 }
 
-impl Group<'_> {
+impl<const N: usize, const M: bool> Group<'_, N, M> {
     /// The rank of the placement of `tiles` (this pattern's tiles or their
     /// images) in the cells `cell_of`.
     #[inline]
-    fn rank(&self, cell_of: &[u8; 16], tiles: &[u8; 16]) -> u32 {
-        self.ranker
-            .rank(tiles[..self.len].iter().map(|&t| cell_of[t as usize & 15]))
+    fn rank(&self, cell_of: &[u8; N], tiles: &[u8; TILES]) -> u32 {
+        let cells = tiles[..self.len]
+            .iter()
+            .map(|&t| cell_of[t as usize & (N - 1)]);
+        if M && self.mapped {
+            self.rank_cells(cells.map(|c| self.map[c as usize & (N - 1)]))
+        } else {
+            self.rank_cells(cells)
+        }
+    }
+
+    /// The rank of the placement with the pattern's `k`-th tile in the
+    /// `k`-th cell given.
+    #[inline]
+    fn rank_cells(&self, cells: impl Iterator<Item = u8>) -> u32 {
+        if N == NARROW {
+            self.ranker.rank_narrow(cells)
+        } else {
+            self.ranker.rank_wide(cells)
+        }
     }
 
     #[inline]
@@ -90,25 +123,25 @@ impl Group<'_> {
     }
 
     #[inline]
-    fn lookup(&self, cell_of: &[u8; 16], tiles: &[u8; 16]) -> u8 {
+    fn lookup(&self, cell_of: &[u8; N], tiles: &[u8; TILES]) -> u8 {
         self.entry(self.rank(cell_of, tiles))
     }
 }
 
 /// What every walker reads and none writes.
-struct Plan<'a> {
-    groups: Vec<Group<'a>>,
+struct Plan<'a, const N: usize, const M: bool> {
+    groups: Vec<Group<'a, N, M>>,
     /// The pattern of each tile.
-    group_of: [u8; 16],
+    group_of: [u8; N],
     /// The pattern of each tile's image under the transpose.
-    image_group_of: [u8; 16],
+    image_group_of: [u8; N],
     transposed: bool,
     /// The transpose's image of each cell (identity when unused).
-    image_cell: [u8; 16],
+    image_cell: [u8; N],
     /// From each cell: the blank's moves (code, cell it moves to).
-    steps: [[(u8, u8); 4]; 16],
-    step_count: [u8; 16],
-    goal: [u8; 16],
+    steps: [[(u8, u8); 4]; N],
+    step_count: [u8; N],
+    goal: [u8; N],
     deadline: Option<Instant>,
     cancel: Option<&'a AtomicBool>,
     /// Set when a parallel subtree found a solution.
@@ -117,23 +150,23 @@ struct Plan<'a> {
 
 /// A position with each tile's cell, directly and through the transpose.
 #[derive(Clone, Copy)]
-struct Position {
-    cells: [u8; 16],
-    cell_of: [u8; 16],
-    image_cell_of: [u8; 16],
+struct Position<const N: usize> {
+    cells: [u8; N],
+    cell_of: [u8; N],
+    image_cell_of: [u8; N],
     blank: u8,
 }
 
-impl Position {
+impl<const N: usize> Position<N> {
     /// Slides the tile in `to` into the blank; returns the tile.
     #[inline]
-    fn slide(&mut self, to: usize, image_cell: &[u8; 16]) -> u8 {
-        let from = self.blank as usize & 15;
-        let tile = self.cells[to & 15];
+    fn slide(&mut self, to: usize, image_cell: &[u8; N]) -> u8 {
+        let from = self.blank as usize & (N - 1);
+        let tile = self.cells[to & (N - 1)];
         self.cells[from] = tile;
-        self.cells[to & 15] = 0;
-        self.cell_of[tile as usize & 15] = from as u8;
-        self.image_cell_of[tile as usize & 15] = image_cell[from];
+        self.cells[to & (N - 1)] = 0;
+        self.cell_of[tile as usize & (N - 1)] = from as u8;
+        self.image_cell_of[tile as usize & (N - 1)] = image_cell[from];
         self.blank = to as u8;
         tile
     }
@@ -141,10 +174,10 @@ impl Position {
 
 /// Each pattern's entry for a position, and their sums.
 #[derive(Clone, Copy)]
-struct Estimate {
-    direct: [u8; 16],
+struct Estimate<const N: usize> {
+    direct: [u8; N],
     direct_sum: u32,
-    image: [u8; 16],
+    image: [u8; N],
     image_sum: u32,
 }
 
@@ -179,18 +212,18 @@ impl std::ops::AddAssign for Spent {
 }
 
 /// A subtree left for a parallel iteration.
-struct Task {
-    position: Position,
-    estimate: Estimate,
+struct Task<const N: usize> {
+    position: Position<N>,
+    estimate: Estimate<N>,
     depth: u32,
     last: u8,
     path: Vec<Move>,
 }
 
 /// One depth-first walk within a bound.
-struct Walker<'p, 'a> {
-    plan: &'p Plan<'a>,
-    position: Position,
+struct Walker<'p, 'a, const N: usize, const M: bool> {
+    plan: &'p Plan<'a, N, M>,
+    position: Position<N>,
     path: Vec<Move>,
     spent: Spent,
     next_check: u64,
@@ -199,11 +232,11 @@ struct Walker<'p, 'a> {
     next_bound: u32,
     /// When set, nodes at this depth are left as tasks, not searched.
     split_at: Option<u32>,
-    tasks: Vec<Task>,
+    tasks: Vec<Task<N>>,
 }
 
-impl<'p, 'a> Walker<'p, 'a> {
-    fn new(plan: &'p Plan<'a>, position: Position, path: Vec<Move>, bound: u32) -> Self {
+impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
+    fn new(plan: &'p Plan<'a, N, M>, position: Position<N>, path: Vec<Move>, bound: u32) -> Self {
         Walker {
             plan,
             position,
@@ -245,7 +278,7 @@ impl<'p, 'a> Walker<'p, 'a> {
             if code ^ 1 == last {
                 continue;
             }
-            let tile = self.position.slide(to as usize, &plan.image_cell) as usize & 15;
+            let tile = self.position.slide(to as usize, &plan.image_cell) as usize & (N - 1);
             let child = &mut children[count];
             (child.code, child.to, child.tile) = (code, to, tile as u8);
             let group = plan.group_of[tile];
@@ -268,9 +301,9 @@ impl<'p, 'a> Walker<'p, 'a> {
 
     /// Searches below the current position, `depth` moves from the start,
     /// whose last move had code `last` (4 at the start).
-    fn walk(&mut self, depth: u32, estimate: &Estimate, last: u8) -> Flow {
+    fn walk(&mut self, depth: u32, estimate: &Estimate<N>, last: u8) -> Flow {
         let plan = self.plan;
-        let from = self.position.blank as usize & 15;
+        let from = self.position.blank as usize & (N - 1);
         let mut children = [Child::default(); 4];
         self.spent.expanded += 1;
         let count = self.expand(from, last, &mut children);
@@ -357,11 +390,45 @@ pub(crate) fn ida_star<B: AsRef<[u8]>>(
     start: &Board,
     options: &SolveOptions,
 ) -> Result<Solution, SolveError> {
-    let plan = plan(db, options);
+    // Searches without shared tables rank with no symmetry to apply.
+    let mapped = db.sources().iter().enumerate().any(|(i, s)| !s.own(i));
+    match (db.shape().cells() <= NARROW, mapped) {
+        (true, false) => ida_star_in::<NARROW, false, B>(db, start, options),
+        (true, true) => ida_star_in::<NARROW, true, B>(db, start, options),
+        (false, false) => ida_star_in::<WIDE, false, B>(db, start, options),
+        (false, true) => ida_star_in::<WIDE, true, B>(db, start, options),
+    }
+}
+
+/// [`ida_star`] through the wide boards' search whatever the board: on
+/// boards of up to 16 cells, it must find what the narrow one finds.
+#[cfg(test)]
+pub(super) fn ida_star_wide<B: AsRef<[u8]>>(
+    db: &PatternDb<B>,
+    start: &Board,
+    options: &SolveOptions,
+) -> Result<Solution, SolveError> {
+    let mapped = db.sources().iter().enumerate().any(|(i, s)| !s.own(i));
+    if mapped {
+        ida_star_in::<WIDE, true, B>(db, start, options)
+    } else {
+        ida_star_in::<WIDE, false, B>(db, start, options)
+    }
+}
+
+/// [`ida_star`] with `N` cell slots per position; `M` when some pattern
+/// reads another's table through a symmetry (without, the 15-puzzle's
+/// search ranks exactly as before tables were shared).
+fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
+    db: &PatternDb<B>,
+    start: &Board,
+    options: &SolveOptions,
+) -> Result<Solution, SolveError> {
+    let plan = plan::<N, M, B>(db, options);
     let mut position = Position {
-        cells: [0; 16],
-        cell_of: [0; 16],
-        image_cell_of: [0; 16],
+        cells: [0; N],
+        cell_of: [0; N],
+        image_cell_of: [0; N],
         blank: start.blank() as u8,
     };
     for (c, &t) in start.cells().iter().enumerate() {
@@ -370,9 +437,9 @@ pub(crate) fn ida_star<B: AsRef<[u8]>>(
         position.image_cell_of[t as usize] = plan.image_cell[c];
     }
     let mut estimate = Estimate {
-        direct: [0; 16],
+        direct: [0; N],
         direct_sum: 0,
-        image: [0; 16],
+        image: [0; N],
         image_sum: 0,
     };
     for (i, g) in plan.groups.iter().enumerate() {
@@ -430,10 +497,10 @@ pub(crate) fn ida_star<B: AsRef<[u8]>>(
 /// expanding the subtrees of the one before (so every node is generated
 /// once), and stops deepening after [`SPLIT_NODES`] nodes: an iteration
 /// whose tree is that narrow is over about as soon as it is cut.
-fn iterate_in_parallel(
-    plan: &Plan,
-    position: Position,
-    estimate: Estimate,
+fn iterate_in_parallel<const N: usize, const M: bool>(
+    plan: &Plan<N, M>,
+    position: Position<N>,
+    estimate: Estimate<N>,
     bound: u32,
 ) -> (Flow, Spent, u32, Vec<Move>) {
     let wanted = TASKS_PER_THREAD * rayon::current_num_threads();
@@ -498,35 +565,28 @@ fn iterate_in_parallel(
     }
 }
 
-/// The tables and moves of `db` laid out for the walk.
-fn plan<'a, B: AsRef<[u8]>>(db: &'a PatternDb<B>, options: &SolveOptions<'a>) -> Plan<'a> {
-    let shape = db.shape();
-    let n = shape.cells();
-    let transpose = db.transpose();
-    let mut image_cell: [u8; 16] = std::array::from_fn(|c| c as u8);
-    let mut image_tile: [u8; 16] = std::array::from_fn(|t| t as u8);
-    if let Some(t) = transpose {
-        image_cell = t.cell;
-        image_tile = t.tile;
-    }
-    let patterns = db.partition().patterns();
-    let mut group_of = [NONE; 16];
-    let mut image_group_of = [NONE; 16];
-    let mut groups = Vec::with_capacity(patterns.len());
-    for (index, ((tiles, ranker), table)) in patterns
-        .iter()
-        .zip(db.rankers())
-        .zip(db.tables())
-        .enumerate()
-    {
+/// Each pattern of `db` as the walk reads it, the pattern of each tile,
+/// and the pattern of each tile's image under the transpose (whose image
+/// of each tile is `image_tile`).
+#[allow(clippy::type_complexity)]
+fn groups<'a, const N: usize, const M: bool, B: AsRef<[u8]>>(
+    db: &'a PatternDb<B>,
+    image_tile: &[u8; N],
+) -> (Vec<Group<'a, N, M>>, [u8; N], [u8; N]) {
+    let mut group_of = [NONE; N];
+    let mut image_group_of = [NONE; N];
+    let mut groups = Vec::with_capacity(db.sources().len());
+    for (index, (source, ranker)) in db.sources().iter().zip(db.rankers()).enumerate() {
         let mut group = Group {
-            tiles: [0; 16],
-            sources: [0; 16],
-            len: tiles.len(),
+            tiles: [0; TILES],
+            sources: [0; TILES],
+            len: source.tiles.len(),
             ranker: *ranker,
-            table: table.as_ref(),
+            table: db.table_of(index),
+            mapped: !source.own(index),
+            map: std::array::from_fn(|c| source.cell.get(c).copied().unwrap_or(c as u8)),
         };
-        for (j, &tile) in tiles.iter().enumerate() {
+        for (j, &tile) in source.tiles.iter().enumerate() {
             group.tiles[j] = tile;
             // The transpose renames tiles in pairs: the image of a tile's
             // image is the tile.
@@ -536,8 +596,26 @@ fn plan<'a, B: AsRef<[u8]>>(db: &'a PatternDb<B>, options: &SolveOptions<'a>) ->
         }
         groups.push(group);
     }
-    let mut steps = [[(0u8, 0u8); 4]; 16];
-    let mut step_count = [0u8; 16];
+    (groups, group_of, image_group_of)
+}
+
+/// The tables and moves of `db` laid out for the walk.
+fn plan<'a, const N: usize, const M: bool, B: AsRef<[u8]>>(
+    db: &'a PatternDb<B>,
+    options: &SolveOptions<'a>,
+) -> Plan<'a, N, M> {
+    let shape = db.shape();
+    let n = shape.cells();
+    let transpose = db.transpose();
+    let mut image_cell: [u8; N] = std::array::from_fn(|c| c as u8);
+    let mut image_tile: [u8; N] = std::array::from_fn(|t| t as u8);
+    if let Some(t) = transpose {
+        image_cell[..n].copy_from_slice(&t.cell[..n]);
+        image_tile[..n].copy_from_slice(&t.tile[..n]);
+    }
+    let (groups, group_of, image_group_of) = groups(db, &image_tile);
+    let mut steps = [[(0u8, 0u8); 4]; N];
+    let mut step_count = [0u8; N];
     let goal = db.goal();
     for cell in 0..n {
         // Any board with the blank in `cell` tells where its moves lead.
@@ -551,7 +629,7 @@ fn plan<'a, B: AsRef<[u8]>>(db: &'a PatternDb<B>, options: &SolveOptions<'a>) ->
             }
         }
     }
-    let mut goal_cells = [0u8; 16];
+    let mut goal_cells = [0u8; N];
     goal_cells[..n].copy_from_slice(goal.cells());
     Plan {
         groups,

@@ -4,7 +4,7 @@
 //! The search runs backwards from the goal over (placement, blank cell).
 //! Moving a pattern tile costs 1; moving any other tile costs 0, so within
 //! one cost the blank roams its whole region (the cells it reaches without
-//! passing a pattern tile). Each placement therefore keeps a 16-bit mask of
+//! passing a pattern tile). Each placement therefore keeps a mask of
 //! the blank cells it has been seen with, always a union of whole regions,
 //! and each cost is one sweep: every placement with new regions moves each
 //! pattern tile next to them into them, and records the region the blank
@@ -18,10 +18,15 @@
 //! found for the next cost never are. Sweeps skip chunks of placements
 //! where nothing happened.
 //!
-//! When at most 8 cells stay free around a pattern (8 tiles on 16 cells),
-//! the masks number the free cells instead of all cells and the word is 16
-//! bits: 3 bytes per placement with the entry, not 5, so the 8-tile table
-//! of the 15-puzzle builds in 1.5 GB.
+//! The word is as small as the board and pattern allow. Up to 16 cells, a
+//! mask of all cells is 16 bits (a 32-bit word); when at most 8 cells stay
+//! free around a pattern (8 tiles on 16 cells), the masks number the free
+//! cells instead and the word is 16 bits: 3 bytes per placement with the
+//! entry, not 5, so the 8-tile table of the 15-puzzle builds in 1.5 GB.
+//! Larger boards number the free cells in a 32-bit word when at most 16
+//! are free (7 tiles on 20 cells), else keep all cells in a 64-bit word
+//! (up to 32 cells: 6 tiles on 25 cells take 9 bytes per placement), else
+//! number up to 32 free cells in a 64-bit word (6×6).
 
 use super::error::PatternError;
 use super::placement::PlacementRanker;
@@ -29,7 +34,7 @@ use super::region::CellMasks;
 use crate::puzzle::shape::Shape;
 use crate::table::generate::BuildProgress;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
 
 /// The entry of a placement the search never reached: with every tile of
 /// the board in the pattern, half the placements cannot reach the goal.
@@ -67,71 +72,135 @@ pub fn build_pattern_table_toward(
     tiles: &[u8],
     on_cost: &(dyn Fn(BuildProgress) + Sync),
 ) -> Result<Vec<u8>, PatternError> {
-    let ranker = PlacementRanker::new(shape.cells(), tiles.len())?;
-    if shape.cells() - tiles.len() <= FreeCells::MOST {
-        Ok(Search::<FreeCells>::new(shape, tiles, ranker).run(goal_blank, on_cost))
+    let (cells, free) = (shape.cells(), shape.cells() - tiles.len());
+    let ranker = PlacementRanker::new(cells, tiles.len())?;
+    let run = |search: Builder| Ok(search(shape, tiles, ranker, goal_blank, on_cost));
+    if cells <= 16 && free <= FreeCells::<AtomicU16>::MOST {
+        run(Search::<FreeCells<AtomicU16>>::entries)
+    } else if cells <= 16 {
+        run(Search::<AllCells<AtomicU32>>::entries)
+    } else if free <= FreeCells::<AtomicU32>::MOST {
+        run(Search::<FreeCells<AtomicU32>>::entries)
+    } else if cells <= 32 {
+        run(Search::<AllCells<AtomicU64>>::entries)
+    } else if free <= FreeCells::<AtomicU64>::MOST {
+        run(Search::<FreeCells<AtomicU64>>::entries)
     } else {
-        Ok(Search::<AllCells>::new(shape, tiles, ranker).run(goal_blank, on_cost))
+        Err(PatternError::TooManyFree {
+            tiles: tiles.len(),
+            cells,
+            most: FreeCells::<AtomicU64>::MOST,
+        })
     }
 }
 
-/// How a placement's blank cells are stored: an atomic word of two masks.
-trait Masks: Sync + Send + Sized {
-    /// Bits in each half.
-    const HALF: u32;
+/// The table of `tiles` built with every kind of masks that can hold the
+/// pattern's free cells, in the order of [`build_pattern_table_toward`]'s
+/// choices: each must give the same entries.
+#[cfg(test)]
+pub(super) fn build_every_way(shape: Shape, goal_blank: usize, tiles: &[u8]) -> Vec<Vec<u8>> {
+    let (cells, free) = (shape.cells(), shape.cells() - tiles.len());
+    let ranker = PlacementRanker::new(cells, tiles.len()).expect("a small pattern");
+    let mut kinds: Vec<Builder> = Vec::new();
+    if cells <= 16 && free <= 8 {
+        kinds.push(Search::<FreeCells<AtomicU16>>::entries);
+    }
+    if cells <= 16 {
+        kinds.push(Search::<AllCells<AtomicU32>>::entries);
+    }
+    if free <= 16 {
+        kinds.push(Search::<FreeCells<AtomicU32>>::entries);
+    }
+    if cells <= 32 {
+        kinds.push(Search::<AllCells<AtomicU64>>::entries);
+    }
+    kinds.push(Search::<FreeCells<AtomicU64>>::entries);
+    let quiet = |_| {};
+    kinds
+        .iter()
+        .map(|build| build(shape, tiles, ranker, goal_blank, &quiet))
+        .collect()
+}
+
+/// What hears a build's progress.
+type Progress<'a> = dyn Fn(BuildProgress) + Sync + 'a;
+
+/// [`Search::entries`] for one kind of masks.
+type Builder = for<'a> fn(Shape, &[u8], PlacementRanker, usize, &'a Progress<'a>) -> Vec<u8>;
+
+/// An atomic word of 16, 32 or 64 bits, seen as a `u64`.
+trait Word: Sync + Send + Sized {
+    const BITS: u32;
     fn zero() -> Self;
-    fn load(&self) -> u32;
-    fn store(&self, both: u32);
-    fn or(&self, bits: u32);
+    fn get(&self) -> u64;
+    fn set(&self, value: u64);
+    fn or(&self, bits: u64);
+}
+
+macro_rules! word {
+    ($atomic:ty, $int:ty) => {
+        impl Word for $atomic {
+            const BITS: u32 = <$int>::BITS;
+            fn zero() -> Self {
+                <$atomic>::new(0)
+            }
+            #[inline]
+            fn get(&self) -> u64 {
+                self.load(Relaxed) as u64
+            }
+            #[inline]
+            fn set(&self, value: u64) {
+                self.store(value as $int, Relaxed)
+            }
+            #[inline]
+            fn or(&self, bits: u64) {
+                self.fetch_or(bits as $int, Relaxed);
+            }
+        }
+    };
+}
+word!(AtomicU16, u16);
+word!(AtomicU32, u32);
+word!(AtomicU64, u64);
+
+/// How a placement's blank cells are stored: an atomic word of two masks,
+/// each half as wide as the word.
+trait Masks: Sync + Send + Sized {
+    type W: Word;
+    /// Bits in each half.
+    const HALF: u32 = Self::W::BITS / 2;
     /// `cells` (a cell mask inside `free`) as this word's bits.
-    fn pack(cells: u16, free: u16) -> u32;
+    fn pack(cells: u64, free: u64) -> u64;
     /// [`Masks::pack`] of one cell's bit, `cell`.
-    fn pack_cell(cell: u16, free: u16) -> u32;
+    fn pack_cell(cell: u64, free: u64) -> u64;
     /// The inverse of `pack`.
-    fn unpack(bits: u32, free: u16) -> u16;
+    fn unpack(bits: u64, free: u64) -> u64;
 }
 
-/// Masks of all the board's cells, 16 bits a half.
-struct AllCells(AtomicU32);
+/// Masks of all the board's cells, bit `i` for cell `i`: boards of up to
+/// 16 cells in 32-bit words, up to 32 cells in 64-bit words.
+struct AllCells<W>(std::marker::PhantomData<W>);
 
-impl Masks for AllCells {
-    const HALF: u32 = 16;
-    fn zero() -> Self {
-        AllCells(AtomicU32::new(0))
+impl<W: Word> Masks for AllCells<W> {
+    type W = W;
+    #[inline]
+    fn pack(cells: u64, _free: u64) -> u64 {
+        cells
     }
     #[inline]
-    fn load(&self) -> u32 {
-        self.0.load(Relaxed)
+    fn pack_cell(cell: u64, _free: u64) -> u64 {
+        cell
     }
     #[inline]
-    fn store(&self, both: u32) {
-        self.0.store(both, Relaxed)
-    }
-    #[inline]
-    fn or(&self, bits: u32) {
-        self.0.fetch_or(bits, Relaxed);
-    }
-    #[inline]
-    fn pack(cells: u16, _free: u16) -> u32 {
-        cells as u32
-    }
-    #[inline]
-    fn pack_cell(cell: u16, _free: u16) -> u32 {
-        cell as u32
-    }
-    #[inline]
-    fn unpack(bits: u32, _free: u16) -> u16 {
-        bits as u16
+    fn unpack(bits: u64, _free: u64) -> u64 {
+        bits
     }
 }
 
-/// Masks of a placement's free cells, in cell order, 8 bits a half.
-struct FreeCells(AtomicU16);
-
-impl FreeCells {
-    /// The most free cells the halves can number.
-    const MOST: usize = 8;
-}
+/// Masks of a placement's free cells, numbered in cell order: at most 8
+/// free cells in 16-bit words (on boards of up to 16 cells), 16 in 32-bit
+/// words, 32 in 64-bit words.
+struct FreeCells<W>(std::marker::PhantomData<W>);
 
 /// The number of bits set in each byte: a table, as baseline x86-64 has
 /// no popcount instruction.
@@ -145,25 +214,26 @@ const ONES: [u8; 256] = {
     ones
 };
 
-impl Masks for FreeCells {
-    const HALF: u32 = 8;
-    fn zero() -> Self {
-        FreeCells(AtomicU16::new(0))
-    }
+impl<W: Word> FreeCells<W> {
+    /// The most free cells the halves can number.
+    const MOST: usize = W::BITS as usize / 2;
+
+    /// The bits set in `cells`: two table reads for the 16-bit words,
+    /// whose boards have at most 16 cells.
     #[inline]
-    fn load(&self) -> u32 {
-        self.0.load(Relaxed) as u32
+    fn count(cells: u64) -> u32 {
+        if W::BITS == 16 {
+            (ONES[cells as usize & 255] + ONES[cells as usize >> 8 & 255]) as u32
+        } else {
+            cells.count_ones()
+        }
     }
+}
+
+impl<W: Word> Masks for FreeCells<W> {
+    type W = W;
     #[inline]
-    fn store(&self, both: u32) {
-        self.0.store(both as u16, Relaxed)
-    }
-    #[inline]
-    fn or(&self, bits: u32) {
-        self.0.fetch_or(bits as u16, Relaxed);
-    }
-    #[inline]
-    fn pack(mut cells: u16, free: u16) -> u32 {
+    fn pack(mut cells: u64, free: u64) -> u64 {
         let mut bits = 0;
         while cells != 0 {
             let lowest = cells & cells.wrapping_neg();
@@ -173,14 +243,13 @@ impl Masks for FreeCells {
         bits
     }
     #[inline]
-    fn pack_cell(cell: u16, free: u16) -> u32 {
+    fn pack_cell(cell: u64, free: u64) -> u64 {
         // The free cells below it number it.
-        let below = free & (cell - 1);
-        1 << (ONES[below as usize & 255] + ONES[below as usize >> 8])
+        1 << Self::count(free & (cell - 1))
     }
     #[inline]
-    fn unpack(bits: u32, mut free: u16) -> u16 {
-        let (mut cells, mut slot) = (0u16, 0);
+    fn unpack(bits: u64, mut free: u64) -> u64 {
+        let (mut cells, mut slot) = (0u64, 0);
         while free != 0 {
             let lowest = free & free.wrapping_neg();
             if bits >> slot & 1 != 0 {
@@ -194,7 +263,7 @@ impl Masks for FreeCells {
 }
 
 /// The 0-1 search's state shared by the threads.
-struct Search<M> {
+struct Search<M: Masks> {
     ranker: PlacementRanker,
     masks: CellMasks,
     /// Tiles in the pattern.
@@ -203,7 +272,7 @@ struct Search<M> {
     shape: Shape,
     /// Per placement: blank cells seen (high half) and found for the next
     /// cost or in this cost's frontier (low half).
-    blanks: Vec<M>,
+    blanks: Vec<M::W>,
     /// Chunks whose low halves something wrote into.
     touched: Vec<AtomicBool>,
 }
@@ -216,7 +285,7 @@ impl<M: Masks> Search<M> {
             k: tiles.len(),
             tiles: tiles.to_vec(),
             shape,
-            blanks: (0..len).into_par_iter().map(|_| M::zero()).collect(),
+            blanks: (0..len).into_par_iter().map(|_| M::W::zero()).collect(),
             touched: (0..len.div_ceil(CHUNK))
                 .map(|_| AtomicBool::new(false))
                 .collect(),
@@ -225,12 +294,23 @@ impl<M: Masks> Search<M> {
     }
 
     /// The low half's bits.
-    const LOW: u32 = (1 << M::HALF) - 1;
+    const LOW: u64 = (1 << M::HALF) - 1;
 
     /// The cells free around the placement `cells`.
     #[inline]
-    fn free(&self, cells: &[u8]) -> u16 {
-        self.masks.all() & !cells[..self.k].iter().fold(0u16, |m, &c| m | 1 << c)
+    fn free(&self, cells: &[u8]) -> u64 {
+        self.masks.all() & !cells[..self.k].iter().fold(0u64, |m, &c| m | 1 << c)
+    }
+
+    /// The table of `tiles` on `shape`: see [`build_pattern_table_toward`].
+    fn entries(
+        shape: Shape,
+        tiles: &[u8],
+        ranker: PlacementRanker,
+        goal_blank: usize,
+        on_cost: &Progress<'_>,
+    ) -> Vec<u8> {
+        Search::<M>::new(shape, tiles, ranker).run(goal_blank, on_cost)
     }
 
     fn run(self, goal_blank: usize, on_cost: &(dyn Fn(BuildProgress) + Sync)) -> Vec<u8> {
@@ -240,7 +320,7 @@ impl<M: Masks> Search<M> {
         let goal = self.ranker.rank(goal_cells.iter().copied()) as usize;
         let free = self.free(&goal_cells);
         let goal_region = self.masks.flood(1 << goal_blank, free);
-        self.blanks[goal].store(M::pack(goal_region, free));
+        self.blanks[goal].set(M::pack(goal_region, free));
         self.touched[goal / CHUNK].store(true, Relaxed);
 
         let mut reached = 0u64;
@@ -279,14 +359,14 @@ impl<M: Masks> Search<M> {
                 }
                 let (mut found, mut any) = (0u64, false);
                 for (entry, word) in entries.iter_mut().zip(blanks) {
-                    let both = word.load();
+                    let both = word.get();
                     let (seen, low) = (both >> M::HALF, both & Self::LOW);
                     if low == 0 {
                         continue;
                     }
                     // Low cells also seen are the last frontier's.
                     let new = low & !seen;
-                    word.store((seen | new) << M::HALF | new);
+                    word.set((seen | new) << M::HALF | new);
                     any |= new != 0;
                     if new != 0 && *entry == UNREACHED {
                         *entry = cost as u8;
@@ -308,7 +388,7 @@ impl<M: Masks> Search<M> {
             .filter(|(chunk, _)| merged[*chunk].1)
             .for_each(|(chunk, blanks)| {
                 for (offset, word) in blanks.iter().enumerate() {
-                    let both = word.load();
+                    let both = word.get();
                     // Found-for-next cells are never seen, so this is the
                     // frontier alone.
                     let frontier = both & Self::LOW & (both >> M::HALF);
@@ -329,7 +409,7 @@ impl<M: Masks> Search<M> {
                             cells[tile] = to;
                             let next = self.ranker.rank(cells[..k].iter().copied()) as usize;
                             // The blank lands where the tile was.
-                            self.reach(next, 1u16 << from, occupied ^ (1 << from) ^ (1 << to));
+                            self.reach(next, 1u64 << from, occupied ^ (1 << from) ^ (1 << to));
                         }
                         cells[tile] = from;
                     }
@@ -340,10 +420,10 @@ impl<M: Masks> Search<M> {
     /// Marks the region around `landing` (the cells not `occupied`) as
     /// found for placement `next`, unless it was seen or found already.
     #[inline]
-    fn reach(&self, next: usize, landing: u16, occupied: u16) {
+    fn reach(&self, next: usize, landing: u64, occupied: u64) {
         let word = &self.blanks[next];
         let free = self.masks.all() & !occupied;
-        let both = word.load();
+        let both = word.get();
         if (both | both >> M::HALF) & M::pack_cell(landing, free) == 0 {
             word.or(M::pack(self.masks.flood(landing, free), free));
             let flag = &self.touched[next / CHUNK];
@@ -361,16 +441,23 @@ mod tests {
     #[test]
     fn free_cells_number_the_free_cells_in_order() {
         // Cells 2, 5, 6 and 11 free: they are bits 0 to 3.
-        let free: u16 = 1 << 2 | 1 << 5 | 1 << 6 | 1 << 11;
-        assert_eq!(FreeCells::pack_cell(1 << 2, free), 1);
-        assert_eq!(FreeCells::pack_cell(1 << 11, free), 1 << 3);
-        assert_eq!(FreeCells::pack(1 << 5 | 1 << 11, free), 0b1010);
-        assert_eq!(FreeCells::unpack(0b1010, free), 1 << 5 | 1 << 11);
-        for cells in 0..=u16::MAX {
-            let packed = FreeCells::pack(cells & free, free);
+        type Narrow = FreeCells<AtomicU16>;
+        let free: u64 = 1 << 2 | 1 << 5 | 1 << 6 | 1 << 11;
+        assert_eq!(Narrow::pack_cell(1 << 2, free), 1);
+        assert_eq!(Narrow::pack_cell(1 << 11, free), 1 << 3);
+        assert_eq!(Narrow::pack(1 << 5 | 1 << 11, free), 0b1010);
+        assert_eq!(Narrow::unpack(0b1010, free), 1 << 5 | 1 << 11);
+        for cells in 0..=u16::MAX as u64 {
+            let packed = Narrow::pack(cells & free, free);
             assert!(packed < 1 << 4);
-            assert_eq!(FreeCells::unpack(packed, free), cells & free);
+            assert_eq!(Narrow::unpack(packed, free), cells & free);
         }
+        // 64-bit words number free cells anywhere on a 6×6 board.
+        type Wide = FreeCells<AtomicU64>;
+        let free: u64 = 1 << 2 | 1 << 20 | 1 << 33 | 1 << 35;
+        assert_eq!(Wide::pack_cell(1 << 33, free), 1 << 2);
+        assert_eq!(Wide::pack(1 << 20 | 1 << 35, free), 0b1010);
+        assert_eq!(Wide::unpack(0b1010, free), 1 << 20 | 1 << 35);
         assert!(ONES
             .iter()
             .enumerate()

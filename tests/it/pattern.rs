@@ -492,3 +492,36 @@ fn fifteen_cell_lengths_agree_between_two_partitions() {
         }
     }
 }
+
+/// Boards past 16 cells, each with small tables (tiles in fours; on 6×6,
+/// four tiles, the others left out): every position within 4
+/// moves of the goal and a sample of those 5 to 8 moves away, solved by
+/// IDA*, has the distance of a plain breadth-first search from the goal,
+/// its moves replay, and the heuristic never overestimates it.
+#[test]
+fn wide_boards_agree_with_a_plain_breadth_first_search() {
+    let mut rng = StdRng::seed_from_u64(25);
+    for (rows, cols) in [(5, 5), (4, 5), (5, 4), (6, 6)] {
+        let shape = Shape::new(rows, cols).unwrap();
+        let goal = Board::goal(shape);
+        let partition = match shape.cells() {
+            36 => Partition::new(shape, vec![vec![28, 29, 34, 35]]).unwrap(),
+            _ => groups_of_four(shape, false),
+        };
+        let db = PatternDb::build(partition, &|_, _| {}).unwrap();
+        let plain = crate::util::plain_bfs_within(rows, cols, goal.cells(), 8);
+        let mut positions: Vec<(&Vec<u8>, u32)> = plain.iter().map(|(c, &d)| (c, d)).collect();
+        positions.sort();
+        let (near, far): (Vec<_>, Vec<_>) = positions.into_iter().partition(|&(_, d)| d <= 4);
+        let sample = far.choose_multiple(&mut rng, 16).copied();
+        for (cells, distance) in near.into_iter().chain(sample) {
+            let numbers: Vec<u64> = cells.iter().map(|&t| t as u64).collect();
+            let start = Board::new(shape, &numbers).unwrap();
+            let solution = db.solve(&start, &SolveOptions::default()).unwrap();
+            assert_eq!(solution.moves.len() as u32, distance, "{shape} {start}");
+            assert_eq!(start.replay(&solution.moves), Some(goal), "{start}");
+            assert!(db.heuristic(&start) <= distance, "{start}");
+        }
+        assert_eq!(db.uses_transpose(), rows == cols);
+    }
+}

@@ -334,3 +334,70 @@ fn partitions_are_listed_per_board_and_others_refused() {
     );
     assert!(!out.exists(), "nothing is written for a refused partition");
 }
+
+/// A 5×5 position `moves` (letters) from the default goal, written out.
+fn five_by_five_from_goal(moves: &str) -> (npuzzle::Board, String) {
+    let shape = npuzzle::Shape::new(5, 5).unwrap();
+    let mut board = npuzzle::Board::goal(shape);
+    for letter in moves.chars() {
+        board = board
+            .apply(npuzzle::Move::from_letter(letter).unwrap())
+            .unwrap();
+    }
+    (board, board.to_string())
+}
+
+/// 5×5 through the binaries, on a file of small tables: solve, distance
+/// and batch agree, solutions replay, the JSON counts nodes, and a search
+/// that cannot finish within `--timeout` gives up with exit 2.
+#[test]
+fn five_by_five_solve_distance_and_batch_agree() {
+    let db = pattern_file("5x5", "4-4-4-4-4-4");
+    let (board, start) = five_by_five_from_goal("UULLDRULLURDDRULDDRU");
+    let v = json_answer(&db, &["--board", "5x5", "solve", "--json", &start]);
+    let distance = v["distance"].as_u64().unwrap();
+    assert!(distance <= 20 && distance.is_multiple_of(2), "{v}");
+    assert!(v["nodes"].as_u64().unwrap() > 0 && v["nodes_expanded"].as_u64().is_some());
+    let moves: Vec<npuzzle::Move> = v["moves"]
+        .as_str()
+        .unwrap()
+        .chars()
+        .map(|c| npuzzle::Move::from_letter(c).unwrap())
+        .collect();
+    assert_eq!(moves.len() as u64, distance);
+    assert_eq!(
+        board.replay(&moves),
+        Some(npuzzle::Board::goal(board.shape()))
+    );
+    let text = stdout_of(&run_query(&db, &["--board", "5x5", "distance", &start], 0));
+    assert_eq!(text, format!("{distance}\n"));
+    let goal = npuzzle::Board::goal(board.shape()).to_string();
+    let input = format!("{start}\n{goal}\n");
+    let lines = json_lines(&run_batch(
+        &db,
+        &["--board", "5x5", "batch", "--threads", "2"],
+        input,
+        0,
+    ));
+    assert_eq!(lines[0]["distance"], distance);
+    assert!(lines[0]["nodes"].as_u64().is_some());
+    assert_eq!(lines[1]["distance"], 0);
+
+    // The tiles reversed: solvable (276 inversions, blank home), and far
+    // beyond what these tables solve in half a second.
+    let reversed: Vec<String> = (0..25).rev().map(|t| t.to_string()).collect();
+    let out = run_query(
+        &db,
+        &[
+            "--board",
+            "5x5",
+            "solve",
+            "--timeout",
+            "0.5",
+            &reversed.join(" "),
+        ],
+        2,
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("within the time"), "{err}");
+}

@@ -4,7 +4,7 @@
 
 use super::{
     bincode_config, section_offsets, Header, Preamble, TableAt, TableInfo, MAGIC, MAX_HEADER_LEN,
-    OLD_PATTERN_MAGIC, PREAMBLE_LEN, VERSION,
+    OLD_PATTERN_MAGIC, PREAMBLE_LEN, READABLE, VERSION,
 };
 use crate::db::error::{EnvelopeError, FormatError};
 use crate::pattern::{Partition, PlacementRanker, UNREACHED};
@@ -103,7 +103,7 @@ pub fn read_envelope(data: &[u8]) -> Result<(Header, usize), EnvelopeError> {
             got: preamble.magic,
         });
     }
-    if preamble.version != VERSION {
+    if !READABLE.contains(&preamble.version) {
         return Err(EnvelopeError::Version {
             expected: VERSION,
             got: preamble.version,
@@ -174,14 +174,22 @@ fn check_sets(
                 blanks,
             });
         }
-        if !tables.iter().map(|t| &t.tiles).eq(patterns) {
+    }
+    let partition = Partition::new(shape, patterns.to_vec()).map_err(FormatError::Partition)?;
+    for (set, tables) in sets.iter().enumerate() {
+        // Every pattern's table, or (since version 6) only those no
+        // symmetry serves from an earlier one's.
+        let stored = partition.stored_patterns(tables[0].goal_blank as usize);
+        let tiles = || tables.iter().map(|t| &t.tiles);
+        if !tiles().eq(patterns) && !tiles().eq(&stored) {
             return Err(FormatError::OtherPatterns {
                 set,
                 patterns: patterns.len(),
+                stored: stored.len(),
             });
         }
     }
-    Partition::new(shape, patterns.to_vec()).map_err(FormatError::Partition)
+    Ok(partition)
 }
 
 /// What a table's kind allows: its goal blank on the board, tiles only in

@@ -3,7 +3,7 @@
 //! before it touches a table ([`check`]).
 //!
 //! ```text
-//! offset 0     preamble, 20 bytes: magic "NPUZZLE\0", version u32 (5),
+//! offset 0     preamble, 20 bytes: magic "NPUZZLE\0", version u32 (6),
 //!              header_len u32, header_crc u32 (CRC-32 of the header bytes)
 //! then         zero padding to offset 4096
 //! offset 4096  the sections, in the header's order: each table's `entries`
@@ -29,7 +29,9 @@
 //! blank cell, every position); some, pattern tables. Those come in *sets*:
 //! the runs of consecutive tables with the same goal blank, each the
 //! partition's patterns in order, toward the canonical goal of that cell
-//! (tiles 1, 2, … in order around the blank).
+//! (tiles 1, 2, … in order around the blank). A pattern that a reflection
+//! or rotation of the board serves from an earlier pattern's table has no
+//! table in the set (version 6; version 5 files store every pattern's).
 //!
 //! Preamble and header are bincode 2 with a pinned configuration: little
 //! endian, fixed-width integers (see [`bincode_config`]). The header comes
@@ -52,18 +54,26 @@ pub const MAGIC: [u8; 8] = *b"NPUZZLE\0";
 /// by name: version 4 holds both kinds under [`MAGIC`].
 pub const OLD_PATTERN_MAGIC: [u8; 8] = *b"NPUZPDB\0";
 
-/// The format version this build writes and reads.
+/// The format version this build writes.
 ///
 /// Any change to the layout above, to the entry encoding
 /// ([`crate::table::entry`]), to the placement ranking or to the meaning of
-/// a pattern entry gets a new version. Readers accept only their own
-/// version; an older file is rebuilt with `build-db`. Version 2 moved the
-/// header to the end and stores distances modulo 63
-/// ([`crate::table::entry`]); version 3 added path tables
-/// ([`crate::table::path_table`]); version 4 holds pattern databases too
-/// (before, under their own magic [`OLD_PATTERN_MAGIC`]); version 5 records
-/// the metric its distances count ([`crate::rules::Metric`]).
-pub const VERSION: u32 = 5;
+/// a pattern entry gets a new version. Readers accept their own version and
+/// the older ones it only extends (`READABLE`); an older file is rebuilt
+/// with `build-db`. Version 2 moved the header to the end and stores
+/// distances modulo 63 ([`crate::table::entry`]); version 3 added path
+/// tables ([`crate::table::path_table`]); version 4 holds pattern databases
+/// too (before, under their own magic [`OLD_PATTERN_MAGIC`]); version 5
+/// records the metric its distances count ([`crate::rules::Metric`]);
+/// version 6 stores no table for a pattern that a symmetry of the board
+/// serves from an earlier pattern's table
+/// ([`crate::pattern::Partition::stored_patterns`]), so a set may hold
+/// fewer tables than the partition has patterns.
+pub const VERSION: u32 = 6;
+
+/// The versions this build reads: [`VERSION`], and version 5, whose files
+/// are version 6 files with a table for every pattern.
+pub const READABLE: [u32; 2] = [5, VERSION];
 
 /// Sections start on multiples of this many bytes.
 pub const PAGE: u64 = 4096;
@@ -314,7 +324,7 @@ mod tests {
         let preamble = bincode::encode_to_vec(Preamble::of(&bytes), bincode_config()).unwrap();
         let len = (expected.len() as u32).to_le_bytes();
         let crc = crc32fast::hash(&expected).to_le_bytes();
-        let expected_preamble = [&b"NPUZZLE\0"[..], &5u32.to_le_bytes(), &len, &crc].concat();
+        let expected_preamble = [&b"NPUZZLE\0"[..], &6u32.to_le_bytes(), &len, &crc].concat();
         assert_eq!(preamble, expected_preamble);
         assert_eq!(preamble.len(), PREAMBLE_LEN);
 

@@ -1,0 +1,102 @@
+//! The wide boards' code paths (64-bit masks in the build, the wide ranking
+//! and the 64-slot search) checked against the narrow ones on boards of up
+//! to 16 cells, where both run: the same entries, and the same solutions
+//! found with the same number of nodes.
+
+use super::search::{ida_star, ida_star_wide};
+use super::table::build_every_way;
+use super::{Partition, PatternDb, SolveOptions};
+use crate::puzzle::board::{Board, Move};
+use crate::puzzle::shape::Shape;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+
+/// Every pattern of `partition`, toward the goal blank `goal_blank`, built
+/// with every kind of masks: the same bytes each time.
+fn builds_agree(partition: &Partition, goal_blank: usize) {
+    for tiles in partition.patterns() {
+        let tables = build_every_way(partition.shape(), goal_blank, tiles);
+        assert!(tables.len() >= 3, "{tiles:?}");
+        for table in &tables[1..] {
+            assert!(table == &tables[0], "{tiles:?} toward {goal_blank}");
+        }
+    }
+}
+
+#[test]
+fn every_kind_of_masks_builds_the_same_tables() {
+    let shape = Shape::THREE_BY_THREE;
+    builds_agree(&Partition::named(shape, "4-4").unwrap(), 8);
+    builds_agree(&Partition::named(shape, "4-4").unwrap(), 4);
+    let shape = Shape::new(3, 4).unwrap();
+    let partition = Partition::new(shape, vec![vec![1, 2, 5, 6], vec![3, 4, 7, 8, 11]]).unwrap();
+    builds_agree(&partition, 11);
+    // 4×4, with more free cells than a 16-bit word holds.
+    let shape = Shape::new(4, 4).unwrap();
+    let partition = Partition::new(shape, vec![vec![1, 2, 3, 4], vec![12, 15]]).unwrap();
+    builds_agree(&partition, 15);
+}
+
+/// A position `moves` random moves (none undoing the last) from `goal`.
+fn walked_from(goal: &Board, moves: usize, rng: &mut StdRng) -> Board {
+    let mut board = *goal;
+    let mut last: Option<Move> = None;
+    for _ in 0..moves {
+        let choices: Vec<Move> = Move::ALL
+            .into_iter()
+            .filter(|&m| Some(m.opposite()) != last && board.apply(m).is_some())
+            .collect();
+        let m = *choices.choose(rng).unwrap();
+        board = board.apply(m).unwrap();
+        last = Some(m);
+    }
+    board
+}
+
+/// Positions walked from the default goal, solved by the narrow and the
+/// wide search: the same moves, nodes and expansions, one at a time and
+/// split across threads.
+fn searches_agree(db: &PatternDb<Vec<u8>>, walks: &[usize]) {
+    let goal = Board::goal(db.shape());
+    let mut rng = StdRng::seed_from_u64(25);
+    for &walk in walks {
+        let start = walked_from(&goal, walk, &mut rng);
+        let options = SolveOptions::default();
+        let narrow = ida_star(db, &start, &options).unwrap();
+        let wide = ida_star_wide(db, &start, &options).unwrap();
+        assert_eq!(narrow, wide, "{start:?}");
+        assert_eq!(start.replay(&wide.moves), Some(goal));
+        let parallel = SolveOptions {
+            parallel: true,
+            ..options
+        };
+        let split = ida_star_wide(db, &start, &parallel).unwrap();
+        assert_eq!(split.moves.len(), narrow.moves.len(), "{start:?}");
+    }
+}
+
+#[test]
+fn the_wide_search_finds_what_the_narrow_one_finds() {
+    let shape = Shape::THREE_BY_THREE;
+    let db = PatternDb::build(Partition::named(shape, "4-4").unwrap(), &|_, _| {}).unwrap();
+    searches_agree(&db, &[0, 1, 5, 12, 20, 31, 40, 60]);
+    // Without the transposed lookup too.
+    searches_agree(&db.with_transpose(false), &[9, 25, 50]);
+    let shape = Shape::new(3, 4).unwrap();
+    let db = PatternDb::build(Partition::named(shape, "6-5").unwrap(), &|_, _| {}).unwrap();
+    searches_agree(&db, &[3, 17, 30, 45]);
+    let shape = Shape::new(4, 4).unwrap();
+    let small = Partition::new(
+        shape,
+        vec![
+            vec![1, 2, 5, 6],
+            vec![3, 4, 7, 8],
+            vec![9, 10, 13, 14],
+            vec![11, 12, 15],
+        ],
+    )
+    .unwrap();
+    let db = PatternDb::build(small, &|_, _| {}).unwrap();
+    searches_agree(&db, &[10, 24, 30]);
+}
