@@ -78,7 +78,32 @@ struct Child<M> {
     h: u32,
 }
 
-impl<G: Guide> Walker<'_, G> {
+impl<'a, G: Guide> Walker<'a, G> {
+    /// A walker from `start`, its bound still to be set.
+    fn new(
+        guide: &'a G,
+        (start, goal): (&Board, &'a Board),
+        weight: Weight,
+        budget: u64,
+        options: &SolveOptions<'a>,
+    ) -> Self {
+        Walker {
+            guide,
+            goal,
+            weight: weight.thousandths() as u64,
+            bound: 0,
+            next_bound: 0,
+            board: *start,
+            path: Vec::new(),
+            generated: 0,
+            expanded: 0,
+            next_check: CHECK_EVERY,
+            budget,
+            deadline: options.deadline,
+            cancel: options.cancel,
+        }
+    }
+
     fn f(&self, g: u32, h: u32) -> u64 {
         SCALE as u64 * g as u64 + self.weight * h as u64
     }
@@ -230,21 +255,7 @@ fn iterate<G: Guide>(
     let to_parity = |n: u32| n + (n % 2 != parity) as u32;
     let memo = guide.start(start);
     let mut lower_bound = to_parity(G::value(&memo).max(known));
-    let mut walker = Walker {
-        guide,
-        goal,
-        weight: weight.thousandths() as u64,
-        bound: 0,
-        next_bound: 0,
-        board: *start,
-        path: Vec::new(),
-        generated: 0,
-        expanded: 0,
-        next_check: CHECK_EVERY,
-        budget,
-        deadline: options.deadline,
-        cancel: options.cancel,
-    };
+    let mut walker = Walker::new(guide, (start, goal), weight, budget, options);
     // At weight W a bound below W·known could prove no more than known.
     walker.bound = walker
         .f(0, G::value(&memo))
