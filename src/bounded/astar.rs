@@ -33,6 +33,12 @@ const CHECK_EVERY: u64 = 1024;
 /// 1.2 GB the search gives way to weighted IDA*, which needs no memory.
 pub(crate) const MAX_STORED: usize = 8_000_000;
 
+/// Positions stored by the first, short try (a few megabytes): enough for
+/// the problems weighted A* solves at once (4×4 at W = 1.2 over pattern
+/// databases: 13,105 nodes at most on the benchmark's hundred), little
+/// lost time where it fails (about 0.05 s on 6×6).
+pub(crate) const QUICK_STORED: usize = 20_000;
+
 /// Cells per word of a packed key: six bits each.
 const CELLS_PER_WORD: usize = 10;
 
@@ -177,14 +183,15 @@ impl Store {
 }
 
 /// Weighted A* from `start` to `goal` (a solvable pair of one shape) with
-/// `guide`, which must estimate toward `goal`; `Ok(None)` once it has
-/// stored [`MAX_STORED`] positions without reaching the goal, with the
-/// nodes it generated.
+/// `guide`, which must estimate toward `goal`; `Ok(Err(nodes))` once it
+/// has stored `max_stored` positions (at most [`MAX_STORED`] is sensible)
+/// without reaching the goal, with the nodes it generated.
 pub(crate) fn weighted_a_star<G: Guide>(
     guide: &G,
     start: &Board,
     goal: &Board,
     weight: Weight,
+    max_stored: usize,
     options: &SolveOptions,
 ) -> Result<Result<Bounded, u64>, Stopped> {
     let w = weight.thousandths() as u64;
@@ -239,7 +246,7 @@ pub(crate) fn weighted_a_star<G: Guide>(
             if let Some(stop) = stopped(generated) {
                 return Err(stop);
             }
-            if store.nodes.len() >= MAX_STORED {
+            if store.nodes.len() >= max_stored {
                 return Ok(Err(generated));
             }
         }

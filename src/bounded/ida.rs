@@ -53,6 +53,8 @@ struct Walker<'a, G: Guide> {
     generated: u64,
     expanded: u64,
     next_check: u64,
+    /// Nodes at which to give up with [`Flow::Spent`].
+    budget: u64,
     deadline: Option<Instant>,
     cancel: Option<&'a std::sync::atomic::AtomicBool>,
 }
@@ -64,6 +66,8 @@ enum Flow {
     Exhausted,
     TimedOut,
     Cancelled,
+    /// The node budget ran out.
+    Spent,
 }
 
 /// A child about to be searched: the blank's move, the board, its estimate.
@@ -74,7 +78,32 @@ struct Child<M> {
     h: u32,
 }
 
-impl<G: Guide> Walker<'_, G> {
+impl<'a, G: Guide> Walker<'a, G> {
+    /// A walker from `start`, its bound still to be set.
+    fn new(
+        guide: &'a G,
+        (start, goal): (&Board, &'a Board),
+        weight: Weight,
+        budget: u64,
+        options: &SolveOptions<'a>,
+    ) -> Self {
+        Walker {
+            guide,
+            goal,
+            weight: weight.thousandths() as u64,
+            bound: 0,
+            next_bound: 0,
+            board: *start,
+            path: Vec::new(),
+            generated: 0,
+            expanded: 0,
+            next_check: CHECK_EVERY,
+            budget,
+            deadline: options.deadline,
+            cancel: options.cancel,
+        }
+    }
+
     fn f(&self, g: u32, h: u32) -> u64 {
         SCALE as u64 * g as u64 + self.weight * h as u64
     }
@@ -84,6 +113,9 @@ impl<G: Guide> Walker<'_, G> {
             return None;
         }
         self.next_check = self.generated + CHECK_EVERY;
+        if self.generated >= self.budget {
+            return Some(Flow::Spent);
+        }
         if self
             .cancel
             .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
@@ -173,34 +205,70 @@ pub(crate) fn weighted_ida_star<G: Guide>(
     weight: Weight,
     options: &SolveOptions,
 ) -> Result<Bounded, Stopped> {
+    match iterate(guide, (start, goal), weight, 0, u64::MAX, options)? {
+        Iterated::Found(found) => Ok(found),
+        Iterated::Spent { .. } => unreachable!("no budget was set"),
+    }
+}
+
+/// How a budgeted run of IDA* ended.
+pub(crate) enum Iterated {
+    /// A solution within the weight (optimal at weight 1).
+    Found(Bounded),
+    /// The budget ran out first: the lower bound its completed iterations
+    /// proved, and the nodes they took.
+    Spent { lower_bound: u32, nodes: u64 },
+}
+
+/// Plain IDA* (weight 1) from `start` to `goal` for at most `budget`
+/// nodes, from a `known` lower bound on: a better lower bound, or an
+/// optimal solution if one is found within the budget.
+pub(crate) fn raise_bound<G: Guide>(
+    guide: &G,
+    start: &Board,
+    goal: &Board,
+    known: u32,
+    budget: u64,
+    options: &SolveOptions,
+) -> Result<Iterated, Stopped> {
+    iterate(
+        guide,
+        (start, goal),
+        Weight::OPTIMAL,
+        known,
+        budget,
+        options,
+    )
+}
+
+/// IDA* with `weight`, its first bound raised to f = 1000·`known` where
+/// that is more than the start's own, until a solution or `budget` nodes.
+fn iterate<G: Guide>(
+    guide: &G,
+    (start, goal): (&Board, &Board),
+    weight: Weight,
+    known: u32,
+    budget: u64,
+    options: &SolveOptions,
+) -> Result<Iterated, Stopped> {
     let parity = parity_of(start, goal);
     let to_parity = |n: u32| n + (n % 2 != parity) as u32;
     let memo = guide.start(start);
-    let mut lower_bound = to_parity(G::value(&memo));
-    let mut walker = Walker {
-        guide,
-        goal,
-        weight: weight.thousandths() as u64,
-        bound: 0,
-        next_bound: 0,
-        board: *start,
-        path: Vec::new(),
-        generated: 0,
-        expanded: 0,
-        next_check: CHECK_EVERY,
-        deadline: options.deadline,
-        cancel: options.cancel,
-    };
-    walker.bound = walker.f(0, G::value(&memo));
+    let mut lower_bound = to_parity(G::value(&memo).max(known));
+    let mut walker = Walker::new(guide, (start, goal), weight, budget, options);
+    // At weight W a bound below W·known could prove no more than known.
+    walker.bound = walker
+        .f(0, G::value(&memo))
+        .max(walker.weight * known as u64);
     if start == goal {
-        return Ok(Bounded {
+        return Ok(Iterated::Found(Bounded {
             solution: Solution {
                 moves: Vec::new(),
                 nodes: 0,
                 expanded: 0,
             },
             lower_bound: 0,
-        });
+        }));
     }
     loop {
         if let Some(report) = options.on_bound {
@@ -214,14 +282,14 @@ pub(crate) fn weighted_ida_star<G: Guide>(
         let nodes = walker.generated;
         match flow {
             Flow::Found => {
-                return Ok(Bounded {
+                return Ok(Iterated::Found(Bounded {
                     solution: Solution {
                         moves: walker.path,
                         nodes,
                         expanded: walker.expanded,
                     },
                     lower_bound,
-                })
+                }))
             }
             Flow::TimedOut => {
                 return Err(Stopped::TimedOut {
@@ -235,6 +303,7 @@ pub(crate) fn weighted_ida_star<G: Guide>(
                     nodes,
                 })
             }
+            Flow::Spent => return Ok(Iterated::Spent { lower_bound, nodes }),
             Flow::Exhausted => {
                 // A solvable start always has a deeper node to reach.
                 assert!(

@@ -31,8 +31,10 @@
 //! the classic heuristics).
 
 mod astar;
+mod beam;
 mod guide;
 mod ida;
+mod optimistic;
 mod weight;
 
 pub use ida::Bounded;
@@ -46,10 +48,11 @@ use crate::puzzle::cell::Cell;
 use crate::puzzle::relabel::Relabelling;
 use crate::puzzle::solvability;
 use crate::puzzle::symmetry::Symmetry;
-use astar::weighted_a_star;
+use astar::{weighted_a_star, MAX_STORED, QUICK_STORED};
 use guide::Guide;
 use guide::{ConflictGuide, PatternGuide};
 use ida::weighted_ida_star;
+use optimistic::{optimistic, ROUNDS};
 
 /// The heuristic a bounded search uses: one type for every kind, so that
 /// another lower bound plugs in as one more variant.
@@ -171,9 +174,13 @@ pub fn solve_within(
     }
 }
 
-/// Weighted A* while its memory lasts ([`astar::MAX_STORED`] positions),
-/// then weighted IDA*, which needs none, from the start again: A* is the
-/// faster where it fits (see docs/benchmarks.md).
+/// A short weighted A* first, for the problems it solves at once (up to
+/// [`QUICK_STORED`] positions); then optimistic search ([`optimistic`]:
+/// beam search for a solution, IDA* for a bound, until the bound proves
+/// the solution); then weighted A* while its memory lasts ([`MAX_STORED`]
+/// positions); then weighted IDA*, which needs none, from the start again.
+/// At weight 1 only the last two. See docs/benchmarks.md for the figures
+/// behind this order.
 fn search<G: Guide>(
     guide: &G,
     start: &Board,
@@ -181,14 +188,40 @@ fn search<G: Guide>(
     weight: Weight,
     options: &SolveOptions,
 ) -> Result<Bounded, Stopped> {
-    match weighted_a_star(guide, start, goal, weight, options)? {
-        Ok(found) => Ok(found),
-        Err(spent) => {
-            let mut found = weighted_ida_star(guide, start, goal, weight, options)?;
-            found.solution.nodes += spent;
-            Ok(found)
+    let (mut attempt, mut spent) = (None, 0);
+    if weight != Weight::OPTIMAL {
+        match weighted_a_star(guide, start, goal, weight, QUICK_STORED, options)? {
+            Ok(found) => return Ok(found),
+            Err(nodes) => spent += nodes,
+        }
+        match optimistic(guide, start, goal, weight, ROUNDS, options)? {
+            Ok(mut found) => {
+                found.solution.nodes += spent;
+                return Ok(found);
+            }
+            Err(tried) => attempt = Some(tried),
         }
     }
+    let mut found = match weighted_a_star(guide, start, goal, weight, MAX_STORED, options)? {
+        Ok(found) => found,
+        Err(nodes) => {
+            spent += nodes;
+            weighted_ida_star(guide, start, goal, weight, options)?
+        }
+    };
+    found.solution.nodes += spent;
+    if let Some(attempt) = attempt {
+        // Both bounds hold, and a solution shorter than one within W is too.
+        found.lower_bound = found.lower_bound.max(attempt.lower_bound);
+        found.solution.nodes += attempt.nodes;
+        if let Some(shorter) = attempt
+            .shortest
+            .filter(|s| s.moves.len() < found.solution.moves.len())
+        {
+            found.solution.moves = shorter.moves;
+        }
+    }
+    Ok(found)
 }
 
 #[cfg(test)]
@@ -218,7 +251,7 @@ mod tests {
                     .unwrap_or(start);
             }
             let optimal = Weight::OPTIMAL;
-            let a = weighted_a_star(&guide, &start, &goal, optimal, &options);
+            let a = weighted_a_star(&guide, &start, &goal, optimal, MAX_STORED, &options);
             let a = a.unwrap().unwrap();
             let ida = weighted_ida_star(&guide, &start, &goal, optimal, &options).unwrap();
             let optimum = a.solution.moves.len();
@@ -229,7 +262,7 @@ mod tests {
             );
             let loose = Weight::new(1.5).unwrap();
             for found in [
-                weighted_a_star(&guide, &start, &goal, loose, &options)
+                weighted_a_star(&guide, &start, &goal, loose, MAX_STORED, &options)
                     .unwrap()
                     .unwrap(),
                 weighted_ida_star(&guide, &start, &goal, loose, &options).unwrap(),
@@ -238,6 +271,97 @@ mod tests {
                 assert_eq!(start.replay(&found.solution.moves), Some(goal));
                 assert!(length as f64 <= 1.5 * optimum as f64, "{start}");
                 assert!(found.lower_bound as usize <= optimum, "{start}");
+            }
+        }
+    }
+
+    /// Positions walked 10 to 54 moves from the 3×4 goal, with their
+    /// optima from A* at weight 1.
+    fn walked_3x4() -> Vec<(Board, Board, u32)> {
+        let shape: Shape = "3x4".parse().unwrap();
+        let goal = Board::goal(shape);
+        let guide = ConflictGuide::new(&goal);
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        (0..12)
+            .map(|walk| {
+                let mut start = goal;
+                for _ in 0..10 + 4 * walk {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    start = start
+                        .apply(Move::from_code(state as u8 & 3))
+                        .unwrap_or(start);
+                }
+                let options = SolveOptions::default();
+                let optimal =
+                    weighted_a_star(&guide, &start, &goal, Weight::OPTIMAL, MAX_STORED, &options);
+                let optimum = optimal.unwrap().unwrap().solution.moves.len() as u32;
+                (start, goal, optimum)
+            })
+            .collect()
+    }
+
+    /// Optimistic search's answers replay to the goal, are at most W times
+    /// their lower bound, and the bound never passes the optimum, proved or
+    /// not; and at W = 2 it proves most of them.
+    #[test]
+    fn optimistic_answers_are_proved_within_the_weight() {
+        let mut proved = 0;
+        for (start, goal, optimum) in walked_3x4() {
+            let guide = ConflictGuide::new(&goal);
+            for w in [1.1, 1.5, 2.0] {
+                let weight = Weight::new(w).unwrap();
+                let options = SolveOptions::default();
+                // Two rounds (beams of 256 and 1,024) keep the test quick.
+                match optimistic(&guide, &start, &goal, weight, 2, &options).unwrap() {
+                    Ok(found) => {
+                        let length = found.solution.moves.len() as u32;
+                        assert_eq!(start.replay(&found.solution.moves), Some(goal));
+                        assert!(length as f64 <= w * found.lower_bound as f64, "{start}");
+                        assert!(found.lower_bound <= optimum, "{start}");
+                        assert!(optimum <= length, "{start}");
+                        proved += (w == 2.0) as u32;
+                    }
+                    Err(attempt) => {
+                        assert!(attempt.lower_bound <= optimum, "{start}");
+                        if let Some(s) = attempt.shortest {
+                            assert_eq!(start.replay(&s.moves), Some(goal));
+                        }
+                    }
+                }
+            }
+        }
+        assert!(proved >= 9, "{proved} of 12 proved at W = 2");
+    }
+
+    /// IDA* on a budget proves bounds no higher than the optimum, and finds
+    /// the optimum itself when the budget allows.
+    #[test]
+    fn raising_the_bound_never_passes_the_optimum() {
+        for (start, goal, optimum) in walked_3x4() {
+            let guide = ConflictGuide::new(&goal);
+            let options = SolveOptions::default();
+            for budget in [10, 1_000, u64::MAX] {
+                match ida::raise_bound(&guide, &start, &goal, 0, budget, &options).unwrap() {
+                    ida::Iterated::Found(found) => {
+                        assert_eq!(found.solution.moves.len() as u32, optimum, "{start}");
+                        assert_eq!(start.replay(&found.solution.moves), Some(goal));
+                    }
+                    ida::Iterated::Spent { lower_bound, .. } => {
+                        assert!(budget != u64::MAX && lower_bound <= optimum, "{start}");
+                    }
+                }
+            }
+            // A known bound is a starting point, and is kept.
+            let known = optimum - 2;
+            match ida::raise_bound(&guide, &start, &goal, known, 10, &options).unwrap() {
+                ida::Iterated::Found(found) => {
+                    assert_eq!(found.solution.moves.len() as u32, optimum)
+                }
+                ida::Iterated::Spent { lower_bound, .. } => {
+                    assert!((known..=optimum).contains(&lower_bound), "{start}")
+                }
             }
         }
     }

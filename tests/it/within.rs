@@ -154,6 +154,36 @@ fn korf_100_within_1_2() {
     }
 }
 
+/// The issue's 6×6 case: a random position at W = 2 with no file, its
+/// answer proved within 2 by its own lower bound (length ≤ 2 × bound), a
+/// bound at least the heuristic at the start.
+#[test]
+fn a_random_6x6_position_is_proved_within_2_without_a_file() {
+    let shape = Shape::new(6, 6).unwrap();
+    // The first of `examples/positions 100 1 6x6`, the benchmark's.
+    let start = npuzzle::parse_board(
+        "12 29 17 2 23 22 15 31 30 32 10 26 4 6 0 14 5 27 21 33 34 20 18 1 \
+         9 13 3 19 11 28 16 8 25 7 24 35",
+        shape,
+    )
+    .unwrap();
+    let goal = Board::goal(shape);
+    let weight: Weight = "2".parse().unwrap();
+    let guidance = Guidance::linear_conflict();
+    let found = solve_within(&start, &goal, weight, &guidance, &SolveOptions::default()).unwrap();
+    let length = found.solution.moves.len() as u32;
+    assert_eq!(start.replay(&found.solution.moves), Some(goal));
+    let h0 = npuzzle::analysis::Evaluator::new(&goal)
+        .h(npuzzle::analysis::Heuristic::LinearConflict, &start);
+    assert!(found.lower_bound >= h0, "{} < {h0}", found.lower_bound);
+    assert!(
+        length <= 2 * found.lower_bound,
+        "{length} moves, bound {}",
+        found.lower_bound
+    );
+    assert_eq!(found.lower_bound % 2, length % 2);
+}
+
 #[test]
 fn a_deadline_stops_the_search_with_the_bound_so_far() {
     // One of the two 80-move 15-puzzle positions: far too long for a
