@@ -155,8 +155,8 @@ fn four_by_four_complete_tables_are_refused_with_a_reason() {
         ],
     );
     assert!(names_in(dir.path()).is_empty(), "nothing should be written");
-    build(dir.path(), &["--board", "4x5"], 2)
-        .stderr(predicate::str::contains("boards stop at 16 cells"));
+    build(dir.path(), &["--board", "7x7"], 2)
+        .stderr(predicate::str::contains("boards stop at 36 cells"));
     assert!(names_in(dir.path()).is_empty(), "nothing should be written");
 }
 
