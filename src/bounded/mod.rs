@@ -235,31 +235,16 @@ mod tests {
     /// both with bounds at most the optimum, on positions walked from goals.
     #[test]
     fn ida_star_and_a_star_agree_on_the_bound() {
-        let shape: Shape = "3x4".parse().unwrap();
-        let goal = Board::goal(shape);
-        let guide = ConflictGuide::new(&goal);
         let options = SolveOptions::default();
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        for walk in 0..12 {
-            let mut start = goal;
-            for _ in 0..10 + 4 * walk {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                start = start
-                    .apply(Move::from_code(state as u8 & 3))
-                    .unwrap_or(start);
-            }
+        for (start, goal, optimum) in walked_3x4() {
+            let guide = ConflictGuide::new(&goal);
             let optimal = Weight::OPTIMAL;
             let a = weighted_a_star(&guide, &start, &goal, optimal, MAX_STORED, &options);
             let a = a.unwrap().unwrap();
             let ida = weighted_ida_star(&guide, &start, &goal, optimal, &options).unwrap();
-            let optimum = a.solution.moves.len();
-            assert_eq!(ida.solution.moves.len(), optimum, "{start}");
-            assert_eq!(
-                (a.lower_bound, ida.lower_bound),
-                (optimum as u32, optimum as u32)
-            );
+            assert_eq!(a.solution.moves.len() as u32, optimum, "{start}");
+            assert_eq!(ida.solution.moves.len() as u32, optimum, "{start}");
+            assert_eq!((a.lower_bound, ida.lower_bound), (optimum, optimum));
             let loose = Weight::new(1.5).unwrap();
             for found in [
                 weighted_a_star(&guide, &start, &goal, loose, MAX_STORED, &options)
@@ -270,7 +255,7 @@ mod tests {
                 let length = found.solution.moves.len();
                 assert_eq!(start.replay(&found.solution.moves), Some(goal));
                 assert!(length as f64 <= 1.5 * optimum as f64, "{start}");
-                assert!(found.lower_bound as usize <= optimum, "{start}");
+                assert!(found.lower_bound <= optimum, "{start}");
             }
         }
     }
