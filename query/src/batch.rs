@@ -3,8 +3,9 @@
 use crate::{GoalArg, Outcome};
 use anyhow::{Context, Result};
 use memmap2::Mmap;
+use npuzzle::bounded::{Weight, WithinBatch};
 use npuzzle::io::{check_threads, most_threads, run_batch, BatchFormat, ThreadsError};
-use npuzzle::Database;
+use npuzzle::{Database, Shape};
 use std::io::{self, Write};
 
 /// Arguments of `query batch` (the line format is in `Command::Batch`).
@@ -30,6 +31,13 @@ pub struct BatchArgs {
     /// Threads to spread the work over, at most 4 per core [default: one per core].
     #[arg(long, value_name = "N", value_parser = parse_threads, allow_negative_numbers = true)]
     threads: Option<u16>,
+    /// Answers at most W times as long as the shortest (W from 1 to 100), each with a
+    /// lower bound on the shortest that proves it, as `solve --within`: any board up to
+    /// 6x6, with or without a database file. JSON lines add length, lower_bound, within
+    /// and heuristic; CSV adds the columns length and lower_bound; distance is given only
+    /// where the bound proves the answer shortest.
+    #[arg(long, value_name = "W", value_parser = str::parse::<Weight>, allow_negative_numbers = true)]
+    pub(crate) within: Option<Weight>,
     #[command(flatten)]
     pub(crate) timeout: crate::solve::TimeoutArg,
 }
@@ -81,6 +89,31 @@ pub fn run(db: &Database<Mmap>, args: &BatchArgs, out: &mut impl Write) -> Resul
     let input = io::stdin().lock();
     let summary =
         run_batch(db, &goal, format, threads, timeout, input, out).context("batch stopped")?;
+    Ok(report(summary))
+}
+
+/// `query batch --within W`, guided by `db`'s pattern tables where it has
+/// them (`db` is `None` where no file was found, and none is needed).
+pub fn run_within(
+    db: Option<&Database<Mmap>>,
+    shape: Shape,
+    args: &BatchArgs,
+    weight: Weight,
+    out: &mut impl Write,
+) -> Result<Outcome> {
+    let goal = args.goal.board(shape)?;
+    let (threads, format) = args.threads_and_format()?;
+    let batch = WithinBatch {
+        db,
+        shape,
+        goal,
+        weight,
+        timeout: args.timeout.timeout,
+    };
+    let input = io::stdin().lock();
+    let summary = batch
+        .run(format, threads, input, out)
+        .context("batch stopped")?;
     Ok(report(summary))
 }
 

@@ -173,14 +173,13 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
         );
     }
     let location = locate(shape, cli.metric.unwrap_or_default(), given);
-    if let Command::Solve(
-        args @ solve::SolveArgs {
-            within: Some(weight),
-            ..
-        },
-    ) = &cli.command
-    {
-        return solve_within(cli, &location, shape, args, *weight);
+    let within = match &cli.command {
+        Command::Solve(args) => args.within,
+        Command::Batch(args) => args.within,
+        _ => None,
+    };
+    if let Some(weight) = within {
+        return run_within(cli, &location, shape, weight);
     }
     let db = open_database(&location, shape, cli.board, cli.metric)?;
     let path = &location.path;
@@ -208,14 +207,13 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
     outcome.map_err(|e| with_advice(e, &location, &db, cli.board.is_some()))
 }
 
-/// `query solve --within W`: with the database found, if any, for its
-/// pattern tables; a file named by `--db` or `NPUZZLE_DB` must open, but
-/// none is needed.
-fn solve_within(
+/// `query solve --within W` and `query batch --within W`: with the
+/// database found, if any, for its pattern tables; a file named by `--db`
+/// or `NPUZZLE_DB` must open, but none is needed.
+fn run_within(
     cli: &Cli,
     location: &Location,
     shape: Shape,
-    args: &solve::SolveArgs,
     weight: npuzzle::bounded::Weight,
 ) -> anyhow::Result<Outcome> {
     if cli.metric == Some(Metric::MultiTile) {
@@ -225,9 +223,14 @@ fn solve_within(
         );
     }
     let out = &mut io::stdout().lock();
+    let mut run = |db: Option<&Database>, shape| match &cli.command {
+        Command::Batch(args) => batch::run_within(db, shape, args, weight, out),
+        Command::Solve(args) => within::run(db, shape, args, weight, out),
+        _ => unreachable!("only solve and batch take --within"),
+    };
     let found = matches!(location.origin, Origin::Given | Origin::Env) || location.path.is_file();
     if !found {
-        return within::run(None, shape, args, weight, out);
+        return run(None, shape);
     }
     let db = open_database(location, shape, cli.board, cli.metric)?;
     if db.metric() != Metric::SingleTile {
@@ -237,8 +240,7 @@ fn solve_within(
             location.path.display()
         );
     }
-    within::run(Some(&db), db.shape(), args, weight, out)
-        .map_err(|e| with_advice(e, location, &db, cli.board.is_some()))
+    run(Some(&db), db.shape()).map_err(|e| with_advice(e, location, &db, cli.board.is_some()))
 }
 
 /// The complete tables that `query COMMAND` needs, or the one message that

@@ -31,12 +31,14 @@
 //! the classic heuristics).
 
 mod astar;
+mod batch;
 mod beam;
 mod guide;
 mod ida;
 mod optimistic;
 mod weight;
 
+pub use batch::{WithinBatch, WITHIN_CSV_HEADER};
 pub use ida::Bounded;
 pub use weight::{Weight, WeightError, MAX_WEIGHT};
 

@@ -31,6 +31,7 @@ use crate::pattern::{SolveOptions, Stopped};
 use crate::puzzle::board::{Board, Move};
 use crate::puzzle::metric::Metric;
 use crate::puzzle::parse::{excerpt, parse_board};
+use crate::puzzle::shape::Shape;
 use crate::puzzle::solvability::Unsolvable;
 use rayon::prelude::*;
 use std::fmt::Write as _;
@@ -150,19 +151,10 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
     /// Appends the answer to line number `number` (1-based), and a newline,
     /// to `out`. The line may still end in `\n` or `\r\n`.
     pub fn answer(&mut self, number: u64, line: &[u8], out: &mut Vec<u8>) -> LineOutcome {
-        let line = line.strip_suffix(b"\n").unwrap_or(line);
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        // Editors on some systems start a UTF-8 file with a byte-order mark.
-        let line = match number {
-            1 => line.strip_prefix("\u{feff}".as_bytes()).unwrap_or(line),
-            _ => line,
-        };
-        let outcome = match std::str::from_utf8(line) {
-            Ok(text) => self.answer_text(number, text, out),
-            Err(e) => {
-                let input = String::from_utf8_lossy(line);
-                let msg = format!("the line is not valid UTF-8 (byte {})", e.valid_up_to() + 1);
-                self.write_error(out, number, &input, &msg);
+        let outcome = match read_line(number, line, self.shape()) {
+            Ok((text, start, goal)) => self.answer_pair(number, text, &start, goal, out),
+            Err(bad) => {
+                self.write_error(out, number, &bad.input, &bad.error);
                 LineOutcome::Error
             }
         };
@@ -170,63 +162,35 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
         outcome
     }
 
-    fn answer_text(&mut self, number: u64, text: &str, out: &mut Vec<u8>) -> LineOutcome {
-        let shape = self.shape();
-        if text.trim().is_empty() {
-            self.write_error(out, number, text, "the line is empty");
-            return LineOutcome::Error;
-        }
-        let (start_text, goal_text) = split_pair(text);
-        let start = match parse_board(start_text, shape) {
-            Ok(b) => b,
-            Err(e) => {
-                let hint = if goal_text.is_none() && start_text.matches('[').count() > 1 {
-                    "; separate a start and a goal in JSON with a tab or `;`"
-                } else {
-                    ""
-                };
-                self.write_error(out, number, text, &format!("bad start board: {e}{hint}"));
-                return LineOutcome::Error;
-            }
-        };
-        let goal = match goal_text.map(|g| parse_board(g, shape)) {
-            None => None,
-            Some(Ok(goal)) => Some(goal),
-            Some(Err(e)) => {
-                self.write_error(out, number, text, &format!("bad goal board: {e}"));
-                return LineOutcome::Error;
-            }
-        };
+    fn answer_pair(
+        &mut self,
+        number: u64,
+        text: &str,
+        start: &Board,
+        goal: Option<Board>,
+        out: &mut Vec<u8>,
+    ) -> LineOutcome {
         self.moves.clear();
-        match self.solve(&start, goal) {
+        match self.solve(start, goal) {
             Ok((goal, distance, nodes)) => {
-                self.write_answer(out, &start, &goal, Ok(&self.moves[..]));
+                self.write_answer(out, start, &goal, Ok(&self.moves[..]));
                 if let (Some(nodes), BatchFormat::Jsonl) = (nodes, self.format) {
                     with_nodes(out, nodes);
                 }
                 LineOutcome::Solved(distance)
             }
-            // The line parsed and is solvable: its record keeps both boards,
-            // and the reason says the search gave up.
-            Err((goal, AnswerError::Stopped(Stopped::TimedOut { bound, nodes })))
-                if self.format != BatchFormat::Moves =>
-            {
-                let timeout = self.timeout().unwrap_or_default().as_secs_f64();
-                let reason = format_args!(
-                    "timed out after {timeout} s (--timeout): stopped at bound {bound} after \
-                     {nodes} nodes"
-                );
-                let json = self.format == BatchFormat::Jsonl;
-                write_stopped(if json { &JSON } else { &CSV }, out, &start, &goal, &reason);
-                if json {
-                    // A stopped search counts only the nodes it generated.
-                    with_number(out, b"nodes", nodes);
-                }
-                LineOutcome::Error
+            Err((goal, AnswerError::Stopped(Stopped::TimedOut { bound, nodes }))) => {
+                let timeout = self.timeout().unwrap_or_default();
+                let stop = TimedOut {
+                    timeout,
+                    bound,
+                    nodes,
+                };
+                stop.write(self.format, out, number, text, start, &goal)
             }
             Err((goal, e)) => match e.unsolvable() {
                 Some(why) => {
-                    self.write_answer(out, &start, &goal, Err(why));
+                    self.write_answer(out, start, &goal, Err(why));
                     LineOutcome::Unsolvable
                 }
                 None => {
@@ -237,7 +201,7 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
         }
     }
 
-    fn shape(&self) -> crate::puzzle::shape::Shape {
+    fn shape(&self) -> Shape {
         match &self.answers {
             Answers::Lookup { tables, .. } => tables.shape(),
             Answers::Search { db, .. } => db.shape(),
@@ -351,6 +315,93 @@ pub(crate) fn write_error(
     }
 }
 
+/// A batch line that cannot be answered: its text, and why.
+pub(crate) struct BadLine {
+    pub input: String,
+    pub error: String,
+}
+
+/// Reads line number `number` (1-based, still ending in `\n` or `\r\n`)
+/// of a batch on `shape`: its text, its start and the goal it names, if
+/// any.
+pub(crate) fn read_line(
+    number: u64,
+    line: &[u8],
+    shape: Shape,
+) -> Result<(&str, Board, Option<Board>), BadLine> {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    // Editors on some systems start a UTF-8 file with a byte-order mark.
+    let line = match number {
+        1 => line.strip_prefix("\u{feff}".as_bytes()).unwrap_or(line),
+        _ => line,
+    };
+    let text = std::str::from_utf8(line).map_err(|e| BadLine {
+        input: String::from_utf8_lossy(line).into_owned(),
+        error: format!("the line is not valid UTF-8 (byte {})", e.valid_up_to() + 1),
+    })?;
+    let bad = |error: String| BadLine {
+        input: text.to_string(),
+        error,
+    };
+    if text.trim().is_empty() {
+        return Err(bad("the line is empty".to_string()));
+    }
+    let (start_text, goal_text) = split_pair(text);
+    let start = parse_board(start_text, shape).map_err(|e| {
+        let hint = if goal_text.is_none() && start_text.matches('[').count() > 1 {
+            "; separate a start and a goal in JSON with a tab or `;`"
+        } else {
+            ""
+        };
+        bad(format!("bad start board: {e}{hint}"))
+    })?;
+    let goal = match goal_text.map(|g| parse_board(g, shape)) {
+        None => None,
+        Some(Ok(goal)) => Some(goal),
+        Some(Err(e)) => return Err(bad(format!("bad goal board: {e}"))),
+    };
+    Ok((text, start, goal))
+}
+
+/// A line's search that gave up at `--timeout`.
+pub(crate) struct TimedOut {
+    pub timeout: Duration,
+    pub bound: u32,
+    pub nodes: u64,
+}
+
+impl TimedOut {
+    /// Appends its record: in JSON and CSV both boards, no distance, and
+    /// the reason (JSON adds the nodes); as a moves line, an error.
+    pub fn write(
+        &self,
+        format: BatchFormat,
+        out: &mut Vec<u8>,
+        number: u64,
+        text: &str,
+        start: &Board,
+        goal: &Board,
+    ) -> LineOutcome {
+        let reason = format_args!(
+            "timed out after {} s (--timeout): stopped at bound {} after {} nodes",
+            self.timeout.as_secs_f64(),
+            self.bound,
+            self.nodes
+        );
+        match format {
+            BatchFormat::Jsonl => {
+                write_stopped(&JSON, out, start, goal, &reason);
+                // A stopped search counts only the nodes it generated.
+                with_number(out, b"nodes", self.nodes);
+            }
+            BatchFormat::Csv => write_stopped(&CSV, out, start, goal, &reason),
+            BatchFormat::Moves => write_error(format, out, number, text, &reason.to_string()),
+        }
+        LineOutcome::Error
+    }
+}
+
 /// Splits a line into its start and, if present, its goal.
 pub fn split_pair(text: &str) -> (&str, Option<&str>) {
     // Most lines are one compact board (`867254301`): printable ASCII with
@@ -424,26 +475,77 @@ pub fn run_batch<B: AsRef<[u8]> + Sync + Send>(
     format: BatchFormat,
     threads: usize,
     timeout: Option<Duration>,
-    mut input: impl Read,
-    mut output: impl Write,
+    input: impl Read,
+    output: impl Write,
 ) -> io::Result<BatchSummary> {
     let invalid = |e: AnswerError| io::Error::new(io::ErrorKind::InvalidInput, e.to_string());
     // Made once here to refuse a goal no table serves before any line is
     // read; each share makes its own, which cannot fail then.
     let answerer = || LineAnswerer::new(db, default, format, timeout);
     let searching = answerer().map_err(invalid)?.is_search();
+    let make = || answerer().expect("checked before the first block");
+    let lines_per_share = match searching {
+        true => LinesPerShare::One,
+        false => LinesPerShare::Many,
+    };
+    let header = CSV_HEADER;
+    answer_lines(
+        make,
+        lines_per_share,
+        (format, header),
+        threads,
+        input,
+        output,
+    )
+}
+
+/// What answers a batch's lines, one at a time, on one thread.
+pub(crate) trait AnswerLine {
+    /// Appends the answer to line number `number` (1-based), and a newline,
+    /// to `out`. The line may still end in `\n` or `\r\n`.
+    fn answer_line(&mut self, number: u64, line: &[u8], out: &mut Vec<u8>) -> LineOutcome;
+}
+
+impl<B: AsRef<[u8]>> AnswerLine for LineAnswerer<'_, B> {
+    fn answer_line(&mut self, number: u64, line: &[u8], out: &mut Vec<u8>) -> LineOutcome {
+        self.answer(number, line, out)
+    }
+}
+
+/// How a block's lines are cut into shares for the threads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LinesPerShare {
+    /// Searches, slow and uneven: a line a share, taken one at a time.
+    One,
+    /// Lookups, tens of nanoseconds a line: a few runs of lines a thread.
+    Many,
+}
+
+/// Answers every line of `input` with answerers from `make` (one a share)
+/// and writes the answers to `output` in input order (after `csv_header`
+/// in CSV), spreading each block over `threads` threads. Stops at the
+/// first read or write error.
+pub(crate) fn answer_lines<A: AnswerLine>(
+    make: impl Fn() -> A + Sync,
+    lines_per_share: LinesPerShare,
+    (format, csv_header): (BatchFormat, &str),
+    threads: usize,
+    mut input: impl Read,
+    mut output: impl Write,
+) -> io::Result<BatchSummary> {
     let threads = threads.max(1);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|e| io::Error::other(e.to_string()))?;
+    let searching = lines_per_share == LinesPerShare::One;
     let (block_len, shares_per_block) = match (searching, threads) {
         (true, _) => (SEARCH_BLOCK, 0),
         (false, 1) => (BLOCK, 1),
         (false, _) => (BLOCK, threads * SHARES_PER_THREAD),
     };
     if format == BatchFormat::Csv {
-        output.write_all(CSV_HEADER.as_bytes())?;
+        output.write_all(csv_header.as_bytes())?;
     }
     let mut shares: Vec<Share> = (0..shares_per_block)
         .map(|_| Share::with_capacity(2 * BLOCK / shares_per_block))
@@ -457,13 +559,13 @@ pub fn run_batch<B: AsRef<[u8]> + Sync + Send>(
             split_into_shares(block, &mut shares, summary.lines);
         }
         let answer_share = |share: &mut Share| {
-            let mut answerer = answerer().expect("checked before the first block");
+            let mut answerer = make();
             share.out.clear();
             share.summary = BatchSummary::default();
             let mut number = share.first_line;
             for line in lines(&block[share.range.clone()]) {
                 number += 1;
-                let outcome = answerer.answer(number, line, &mut share.out);
+                let outcome = answerer.answer_line(number, line, &mut share.out);
                 share.summary.add(outcome);
             }
         };

@@ -15,6 +15,9 @@ pub use answer::{
     write_counted_moves, write_decimal, write_json, write_json_error, write_json_string,
     write_moves, Answer, Nodes, TextEscaper, WithinBound,
 };
+pub(crate) use batch::{
+    answer_lines, read_line, write_answer, write_error, AnswerLine, LinesPerShare, TimedOut,
+};
 pub use batch::{
     run_batch, split_pair, with_nodes, BatchFormat, BatchSummary, LineAnswerer, LineOutcome, BLOCK,
     CSV_HEADER, ECHO_LIMIT, SEARCH_BLOCK,

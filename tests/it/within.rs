@@ -321,3 +321,168 @@ fn query_within_reports_unsolvable_and_timeouts_like_solve() {
     assert!(err.contains("no solution within the time allowed"), "{err}");
     assert!(err.contains("a larger --within"), "{err}");
 }
+
+/// `batch --within W` with no file: every solved line replays to its goal,
+/// lies between its bound and W times the optimum that a complete table
+/// gives, in input order whatever the threads; unsolvable and bad lines
+/// get their own records, and CSV gives every record the two extra columns.
+#[test]
+fn batch_within_answers_every_line_in_order_and_within_the_bound() {
+    let shape = Shape::THREE_BY_THREE;
+    let table = build_table(shape, shape.cells() - 1);
+    let ranker = Ranker::new(shape, shape.cells() - 1);
+    let ranks: Vec<usize> = (0..ranker.len()).step_by(7919).collect();
+    let mut input: String = ranks
+        .iter()
+        .map(|&r| format!("{}\n", ranker.unrank(r as u32)))
+        .collect();
+    input.push_str("213456780\nnot a board\n023184765;123804765\n");
+    let dir = tempfile::tempdir().unwrap();
+    let run = |extra: &[&str]| {
+        let out = query_in(dir.path())
+            .args(["batch", "--within", "1.2"])
+            .args(extra)
+            .write_stdin(input.clone())
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        stdout_of(&out)
+    };
+    let one = run(&["--threads", "1"]);
+    assert_eq!(one, run(&["--threads", "2"]));
+    let lines: Vec<serde_json::Value> = one
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), ranks.len() + 3);
+    for (v, &rank) in lines.iter().zip(&ranks) {
+        let optimum = entry::distance_field(table.entries[rank]) as u64;
+        let (length, bound) = (
+            v["length"].as_u64().unwrap(),
+            v["lower_bound"].as_u64().unwrap(),
+        );
+        assert!(bound <= optimum && optimum <= length, "{v}");
+        assert!(length as f64 <= 1.2 * optimum as f64, "{v}");
+        assert_eq!(v["start"], ranker.unrank(rank as u32).to_string());
+        let start = ranker.unrank(rank as u32);
+        let moves = v["moves"].as_str().unwrap().chars();
+        let end = moves
+            .map(|c| Move::from_letter(c).unwrap())
+            .collect::<Vec<_>>();
+        assert_eq!(start.replay(&end), Some(Board::goal(shape)), "{v}");
+    }
+    let tail = &lines[ranks.len()..];
+    assert_eq!(tail[0]["solvable"], false);
+    assert!(tail[1]["error"]
+        .as_str()
+        .unwrap()
+        .contains("bad start board"));
+    // Two moves from 123804765, a goal named on the line: 1.2 allows no more.
+    assert_eq!(tail[2]["goal"], "123804765");
+    assert_eq!(tail[2]["moves"].as_str().unwrap().len(), 2, "{}", tail[2]);
+
+    let csv = run(&["--csv"]);
+    let mut rows = csv.lines();
+    assert_eq!(
+        rows.next(),
+        Some("start,goal,solvable,distance,moves,reason,error,length,lower_bound")
+    );
+    for row in rows {
+        // Quoted fields here hold no commas but the reason's and error's.
+        let unquoted: String = row.split('"').step_by(2).collect();
+        assert_eq!(unquoted.matches(',').count(), 8, "{row}");
+    }
+}
+
+/// `batch --within 2` on 6×6 with no file: walked positions are answered,
+/// each proved within 2 by its own bound.
+#[test]
+fn batch_within_solves_6x6_without_a_file() {
+    let shape: Shape = "6x6".parse().unwrap();
+    let goal = Board::goal(shape);
+    let mut rng = StdRng::seed_from_u64(36);
+    let starts: Vec<Board> = (0..4)
+        .map(|_| {
+            let mut board = goal;
+            for _ in 0..60 {
+                let m = *Move::ALL.choose(&mut rng).unwrap();
+                board = board.apply(m).unwrap_or(board);
+            }
+            board
+        })
+        .collect();
+    let input: String = starts.iter().map(|b| format!("{b}\n")).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let out = query_in(dir.path())
+        .args([
+            "--board",
+            "6x6",
+            "batch",
+            "--within",
+            "2",
+            "--timeout",
+            "60",
+        ])
+        .write_stdin(input)
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let text = stdout_of(&out);
+    for (line, start) in text.lines().zip(&starts) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let moves: Vec<Move> = v["moves"]
+            .as_str()
+            .unwrap()
+            .chars()
+            .map(|c| Move::from_letter(c).unwrap())
+            .collect();
+        assert_eq!(start.replay(&moves), Some(goal), "{v}");
+        let bound = v["lower_bound"].as_u64().unwrap();
+        assert!(moves.len() as u64 <= 2 * bound, "{v}");
+    }
+    assert_eq!(text.lines().count(), 4);
+}
+
+/// `batch --within` through a pattern file: its tables guide the search
+/// (the heuristic says so), and a default goal no table serves is refused
+/// before any line is read, as an exact batch refuses it.
+#[test]
+fn batch_within_is_guided_by_pattern_files_and_refuses_goals_they_cannot_serve() {
+    let path = pattern_file("3x3", "4-4");
+    let db = path.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = query_in(dir.path())
+        .args(["--db", db, "batch", "--within", "1.2"])
+        .write_stdin("867254301\n")
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let v: serde_json::Value = serde_json::from_str(stdout_of(&out).trim()).unwrap();
+    assert_eq!(v["heuristic"], "patterns 4-4");
+    let (length, bound) = (
+        v["length"].as_u64().unwrap(),
+        v["lower_bound"].as_u64().unwrap(),
+    );
+    assert!(bound <= 31 && (31..=37).contains(&length), "{v}");
+    // The file holds tables for the blank in a corner only.
+    let out = query_in(dir.path())
+        .args([
+            "--db",
+            db,
+            "batch",
+            "--within",
+            "1.2",
+            "--goal",
+            "123405678",
+        ])
+        .write_stdin("867254301\n")
+        .assert()
+        .code(2)
+        .stdout("")
+        .get_output()
+        .clone();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("batch stopped"));
+}

@@ -1,0 +1,193 @@
+//! `batch --within W`: one bounded-suboptimal answer per line, with the
+//! lower bound that proves it, over threads, with or without a file.
+//!
+//! Lines are read, numbered, split over threads and written back in order
+//! by the same machinery as an exact batch ([`crate::io`]); only the answer
+//! differs. A JSON line is the object `solve --within --json` prints. A CSV
+//! record adds two columns to the usual seven, `length` and `lower_bound`,
+//! and leaves `distance` empty unless the bound meets the length.
+
+use super::{solve_within, Guidance, Weight};
+use crate::db::database::Database;
+use crate::db::error::AnswerError;
+use crate::io::{
+    answer_lines, read_line, write_answer, write_counted_moves, write_decimal, write_error, Answer,
+    AnswerLine, BatchFormat, BatchSummary, LineOutcome, LinesPerShare, Nodes, TimedOut,
+    WithinBound, CSV_HEADER,
+};
+use crate::pattern::{SolveError, SolveOptions, Stopped};
+use crate::puzzle::board::Board;
+use crate::puzzle::metric::Metric;
+use crate::puzzle::shape::Shape;
+use std::io::{self, Read, Write};
+use std::time::{Duration, Instant};
+
+/// The CSV header of a bounded batch: the usual columns, then the length
+/// of the moves and the lower bound on the optimum.
+pub const WITHIN_CSV_HEADER: &str =
+    "start,goal,solvable,distance,moves,reason,error,length,lower_bound\n";
+
+/// How a bounded batch answers: toward `goal` unless a line names its own,
+/// within `weight`, each line within `timeout`, guided by `db`'s pattern
+/// tables where it has them (linear conflicts otherwise, or with no file).
+pub struct WithinBatch<'a, B> {
+    /// The database whose tables guide the search, if any.
+    pub db: Option<&'a Database<B>>,
+    /// The board's shape, which every line must have.
+    pub shape: Shape,
+    /// The goal of lines that name none.
+    pub goal: Board,
+    /// W: how much longer than the optimum an answer may be.
+    pub weight: Weight,
+    /// How long one line's search may take.
+    pub timeout: Option<Duration>,
+}
+
+impl<B: AsRef<[u8]> + Sync + Send> WithinBatch<'_, B> {
+    /// Answers every line of `input`, in input order, on `threads` threads
+    /// (a line a thread at a time). Fails before reading a line when the
+    /// default goal is one no table serves; stops at the first read or
+    /// write error.
+    pub fn run(
+        &self,
+        format: BatchFormat,
+        threads: usize,
+        input: impl Read,
+        output: impl Write,
+    ) -> io::Result<BatchSummary> {
+        if let Some(db) = self.db {
+            let invalid =
+                |e: AnswerError| io::Error::new(io::ErrorKind::InvalidInput, e.to_string());
+            Guidance::for_database(db, &self.goal).map_err(invalid)?;
+        }
+        let make = || Line {
+            batch: self,
+            format,
+        };
+        let header = match format {
+            BatchFormat::Csv => WITHIN_CSV_HEADER,
+            _ => CSV_HEADER,
+        };
+        answer_lines(
+            make,
+            LinesPerShare::One,
+            (format, header),
+            threads,
+            input,
+            output,
+        )
+    }
+}
+
+/// One thread's answerer.
+struct Line<'b, 'a, B> {
+    batch: &'b WithinBatch<'a, B>,
+    format: BatchFormat,
+}
+
+impl<B: AsRef<[u8]>> AnswerLine for Line<'_, '_, B> {
+    fn answer_line(&mut self, number: u64, line: &[u8], out: &mut Vec<u8>) -> LineOutcome {
+        let format = self.format;
+        let outcome = match read_line(number, line, self.batch.shape) {
+            Ok((text, start, goal)) => {
+                let goal = goal.unwrap_or(self.batch.goal);
+                self.answer(number, text, (&start, &goal), out)
+            }
+            Err(bad) => {
+                write_error(format, out, number, &bad.input, &bad.error);
+                LineOutcome::Error
+            }
+        };
+        if format == BatchFormat::Csv && !matches!(outcome, LineOutcome::Solved(_)) {
+            // No length or bound: the two extra columns stay empty.
+            out.extend_from_slice(b",,");
+        }
+        out.push(b'\n');
+        outcome
+    }
+}
+
+impl<B: AsRef<[u8]>> Line<'_, '_, B> {
+    fn answer(
+        &self,
+        number: u64,
+        text: &str,
+        (start, goal): (&Board, &Board),
+        out: &mut Vec<u8>,
+    ) -> LineOutcome {
+        let batch = self.batch;
+        let guidance = match batch.db {
+            Some(db) => match Guidance::for_database(db, goal) {
+                Ok(guidance) => guidance,
+                Err(e) => {
+                    write_error(self.format, out, number, text, &e.to_string());
+                    return LineOutcome::Error;
+                }
+            },
+            None => Guidance::linear_conflict(),
+        };
+        let options = SolveOptions {
+            deadline: batch.timeout.map(|t| Instant::now() + t),
+            ..SolveOptions::default()
+        };
+        match solve_within(start, goal, batch.weight, &guidance, &options) {
+            Ok(found) => {
+                let within = WithinBound {
+                    weight_thousandths: batch.weight.thousandths(),
+                    lower_bound: found.lower_bound,
+                    heuristic: guidance.name(),
+                };
+                let nodes = Nodes::from(&found.solution);
+                let moves = found.solution.moves;
+                let length = moves.len() as u32;
+                let answer = Answer::new(*start, *goal, Ok(moves), Some(nodes)).bounded(within);
+                write_bounded(self.format, out, &answer);
+                LineOutcome::Solved(length)
+            }
+            Err(SolveError::Unsolvable(why)) => {
+                write_answer(self.format, Metric::SingleTile, out, start, goal, Err(&why));
+                LineOutcome::Unsolvable
+            }
+            Err(SolveError::Stopped(Stopped::TimedOut { bound, nodes })) => {
+                let timeout = batch.timeout.unwrap_or_default();
+                let stop = TimedOut {
+                    timeout,
+                    bound,
+                    nodes,
+                };
+                stop.write(self.format, out, number, text, start, goal)
+            }
+            Err(e) => {
+                write_error(self.format, out, number, text, &e.to_string());
+                LineOutcome::Error
+            }
+        }
+    }
+}
+
+/// Appends a solved line's record, without a newline.
+fn write_bounded(format: BatchFormat, out: &mut Vec<u8>, answer: &Answer) {
+    let moves = answer.moves.as_deref().unwrap_or_default();
+    match format {
+        BatchFormat::Jsonl => {
+            serde_json::to_writer(&mut *out, answer).expect("an answer serializes to memory")
+        }
+        BatchFormat::Moves => write_counted_moves(out, Metric::SingleTile, moves),
+        BatchFormat::Csv => {
+            answer.start.write_to(out);
+            out.push(b',');
+            answer.goal.write_to(out);
+            out.extend_from_slice(b",true,");
+            if let Some(distance) = answer.distance {
+                write_decimal(out, distance);
+            }
+            out.push(b',');
+            write_counted_moves(out, Metric::SingleTile, moves);
+            out.extend_from_slice(b",,,");
+            write_decimal(out, moves.len());
+            out.push(b',');
+            let bound = answer.within.as_ref().map_or(0, |w| w.lower_bound);
+            write_decimal(out, bound as usize);
+        }
+    }
+}
