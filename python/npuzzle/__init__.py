@@ -21,6 +21,10 @@ request with ``npuzzle.build("4x4")`` and searched (IDA*): ``solve``,
 ``random``, ``count_solutions``, ``solutions``) raises
 ``NeedsCompleteTablesError``.
 
+Any board up to 6x6 (the 24- and 35-puzzles too) is solved within a
+factor of the shortest, with no database file, by
+``npuzzle.solve_within(start, 1.5, board="5x5")``.
+
 Moves are the blank's directions (``U``, ``D``, ``L``, ``R``), as the
 ``query`` command line writes them.
 """
@@ -49,6 +53,7 @@ from ._npuzzle import (
     UnsolvableError,
     build,
     locate,
+    solve_within,
 )
 
 if TYPE_CHECKING:
@@ -85,6 +90,7 @@ __all__ = [
     "solvable",
     "solve",
     "solve_many",
+    "solve_within",
 ]
 
 _default: Database | None = None

@@ -38,6 +38,7 @@ __all__ = [
     "Check",
     "build",
     "locate",
+    "solve_within",
     "AUTO_BUILD_MAX_CELLS",
 ]
 
@@ -236,3 +237,11 @@ def build(
     metric: str = "stm",
 ) -> str: ...
 def locate(board: str = "3x3", *, metric: str = "stm") -> str: ...
+def solve_within(
+    start: _BoardLike,
+    within: float,
+    goal: _BoardLike | None = None,
+    *,
+    board: str | None = None,
+    timeout: float | None = None,
+) -> Solution: ...

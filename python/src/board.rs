@@ -352,6 +352,36 @@ pub fn play(py: Python<'_>, board: Board, moves: &[Move]) -> PyResult<Board> {
     Ok(at)
 }
 
+/// A board in any form, of the size `board` names (`"RxC"`); without it,
+/// of the size a nested list's rows give, a `Board`'s own, or 3x3.
+pub fn any_board(
+    py: Python<'_>,
+    tiles: &Bound<'_, PyAny>,
+    board: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Board> {
+    if let Some(board) = arguments::given(board) {
+        return to_board(tiles, size(board)?);
+    }
+    if let Ok(board) = tiles.cast::<PyBoard>() {
+        return Ok(board.get().board);
+    }
+    if tiles.cast::<PyString>().is_ok() {
+        return to_board(tiles, Shape::THREE_BY_THREE);
+    }
+    let (cells, rows) = tiles_of(tiles, None)?;
+    let shape = match &rows {
+        Some(rows) => shape_of(
+            py,
+            &format!("{}x{}", rows.len(), rows.first().copied().unwrap_or(0)),
+        )?,
+        None => Shape::THREE_BY_THREE,
+    };
+    if let Some(rows) = rows {
+        check_rows(py, shape, &rows)?;
+    }
+    Board::new(shape, &cells).map_err(|e: BoardError| errors::parse(py, ParseError::from(e)))
+}
+
 #[pymethods]
 impl PyBoard {
     /// `Board(tiles, board=None)`, as the class's doc says (Python shows
@@ -363,26 +393,7 @@ impl PyBoard {
         tiles: &Bound<'_, PyAny>,
         board: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyBoard> {
-        if let Some(board) = arguments::given(board) {
-            return Ok(PyBoard::wrap(to_board(tiles, size(board)?)?));
-        }
-        if tiles.cast::<PyString>().is_ok() || tiles.cast::<PyBoard>().is_ok() {
-            return Ok(PyBoard::wrap(to_board(tiles, Shape::THREE_BY_THREE)?));
-        }
-        let (cells, rows) = tiles_of(tiles, None)?;
-        let shape = match &rows {
-            Some(rows) => shape_of(
-                py,
-                &format!("{}x{}", rows.len(), rows.first().copied().unwrap_or(0)),
-            )?,
-            None => Shape::THREE_BY_THREE,
-        };
-        if let Some(rows) = rows {
-            check_rows(py, shape, &rows)?;
-        }
-        Board::new(shape, &cells)
-            .map(PyBoard::wrap)
-            .map_err(|e: BoardError| errors::parse(py, ParseError::from(e)))
+        any_board(py, tiles, board).map(PyBoard::wrap)
     }
 
     /// The goal: tiles in order, the blank last.

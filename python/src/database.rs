@@ -25,6 +25,44 @@ use pyo3::types::{PyDict, PyRange, PyString};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
+/// A solution from `start` to `goal` within `weight`, with its lower bound,
+/// guided by what `guidance` makes: searched on one thread without the
+/// GIL, stopped by Ctrl-C (KeyboardInterrupt) or `deadline` (the error).
+pub fn search_within<'a>(
+    py: Python<'_>,
+    (start, goal): (Board, Board),
+    weight: Weight,
+    deadline: Option<std::time::Instant>,
+    guidance: impl FnOnce() -> Result<Guidance<'a>, AnswerError> + Send,
+) -> PyResult<Result<PySolution, AnswerError>> {
+    let cancel = AtomicBool::new(false);
+    let search = || {
+        let guidance = guidance()?;
+        let options = SolveOptions {
+            deadline,
+            cancel: Some(&cancel),
+            ..SolveOptions::default()
+        };
+        let found = solve_within(&start, &goal, weight, &guidance, &options)?;
+        Ok::<_, AnswerError>((found, guidance.name()))
+    };
+    let stop = || cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+    Ok(
+        interruptible(py, stop, search)?.map(|(found, heuristic)| PySolution {
+            start,
+            goal,
+            nodes: Some(Nodes::from(&found.solution)),
+            moves: found.solution.moves,
+            metric: Metric::SingleTile,
+            within: Some(WithinBound {
+                weight_thousandths: weight.thousandths(),
+                lower_bound: found.lower_bound,
+                heuristic,
+            }),
+        }),
+    )
+}
+
 /// Boards of up to this many cells get their database built on first use.
 pub const AUTO_BUILD_MAX_CELLS: usize = 10;
 
@@ -208,31 +246,8 @@ impl PyDatabase {
         let start = self.read_board(start)?;
         let goal = self.goal_of(goal)?;
         let deadline = deadline(py, arguments::seconds(timeout)?)?;
-        let cancel = AtomicBool::new(false);
-        let search = || {
-            let guidance = Guidance::for_database(&self.db, &goal)?;
-            let options = SolveOptions {
-                deadline,
-                cancel: Some(&cancel),
-                ..SolveOptions::default()
-            };
-            let found = solve_within(&start, &goal, weight, &guidance, &options)?;
-            Ok::<_, AnswerError>((found, guidance.name()))
-        };
-        let stop = || cancel.store(true, std::sync::atomic::Ordering::Relaxed);
-        let (found, heuristic) = interruptible(py, stop, search)?.map_err(|e| self.err(py, e))?;
-        Ok(PySolution {
-            start,
-            goal,
-            nodes: Some(Nodes::from(&found.solution)),
-            moves: found.solution.moves,
-            metric: Metric::SingleTile,
-            within: Some(WithinBound {
-                weight_thousandths: weight.thousandths(),
-                lower_bound: found.lower_bound,
-                heuristic,
-            }),
-        })
+        let guidance = || Guidance::for_database(&self.db, &goal);
+        search_within(py, (start, goal), weight, deadline, guidance)?.map_err(|e| self.err(py, e))
     }
 
     /// Opens the database at `path` or finds it for `board`, building it

@@ -283,24 +283,40 @@ pub fn answer(
                 build_call(path, shape, false)
             ),
         ),
-        AnswerError::Stopped(Stopped::TimedOut { bound, nodes }) => {
-            let err = raise(
-                py,
-                &classes(py).timeout,
-                format!("{e}; give a longer timeout=, or use a stronger partition"),
-            );
-            // Where the search stopped, for callers that report it as
-            // `query batch` does (npuzzle.dask's timed-out rows).
-            let _ = err.value(py).setattr("bound", bound);
-            let _ = err.value(py).setattr("nodes", nodes);
-            err
-        }
+        AnswerError::Stopped(stop @ Stopped::TimedOut { .. }) => timed_out(
+            py,
+            stop,
+            "give a longer timeout=, or use a stronger partition",
+        ),
         AnswerError::Stopped(Stopped::Cancelled { .. }) => {
             raise(py, &classes(py).error, e.to_string())
         }
         AnswerError::NeedsCompleteTables(_) => {
             raise(py, &classes(py).needs_complete, e.to_string())
         }
+    }
+}
+
+/// A search past its `timeout=`, with `advice`, and where it stopped as
+/// the attributes `bound` and `nodes` (for callers that report it as
+/// `query batch` does: npuzzle.dask's timed-out rows).
+fn timed_out(py: Python<'_>, stop: &Stopped, advice: &str) -> PyErr {
+    let err = raise(py, &classes(py).timeout, format!("{stop}; {advice}"));
+    if let Stopped::TimedOut { bound, nodes } = stop {
+        let _ = err.value(py).setattr("bound", bound);
+        let _ = err.value(py).setattr("nodes", nodes);
+    }
+    err
+}
+
+/// The error of a search that no file guided (`npuzzle.solve_within`).
+pub fn search(py: Python<'_>, e: AnswerError) -> PyErr {
+    match &e {
+        AnswerError::Unsolvable(why) => unsolvable(py, why),
+        AnswerError::Stopped(stop @ Stopped::TimedOut { .. }) => {
+            timed_out(py, stop, "give a longer timeout=, or a larger within=")
+        }
+        _ => raise(py, &classes(py).error, e.to_string()),
     }
 }
 

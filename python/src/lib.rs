@@ -142,6 +142,47 @@ fn size_or_default(board: Option<&Bound<'_, PyAny>>) -> PyResult<Shape> {
     }
 }
 
+/// A solution at most `within` times as long as the shortest, with no
+/// database file: any board from 2x2 to 6x6, guided by Manhattan distance
+/// plus linear conflicts. The `Solution` carries `length`, `lower_bound`
+/// (the shortest is at least that long: `length <= within * lower_bound`
+/// shows the promise kept) and `within`; `distance` is None unless the
+/// bound proves the solution shortest.
+///
+/// The board's size is `board` ("RxC"), else a `Board`'s own or a nested
+/// list's rows; text without `board` is read as 3x3. `goal` defaults to the
+/// tiles in order, blank last. The search runs on one thread, without the
+/// GIL; `timeout` (seconds) or Ctrl-C stops it.
+///
+/// Raises ParseError (a board that cannot be read), ArgumentTypeError,
+/// ArgumentError (a `within` outside 1 to 100, a bad `timeout`),
+/// UnsolvableError, SearchTimeoutError (with `bound` and `nodes`).
+///
+/// >>> s = npuzzle.solve_within(npuzzle.Board.goal("6x6").apply("ULDR"), 2)
+/// >>> (s.length, s.lower_bound, s.within)
+/// (4, 4, 2.0)
+#[pyfunction]
+#[pyo3(signature = (start, within, goal = None, *, board = None, timeout = None))]
+fn solve_within(
+    py: Python<'_>,
+    start: &Bound<'_, PyAny>,
+    within: &Bound<'_, PyAny>,
+    goal: Option<&Bound<'_, PyAny>>,
+    board: Option<&Bound<'_, PyAny>>,
+    timeout: Option<&Bound<'_, PyAny>>,
+) -> PyResult<database::PySolution> {
+    let weight = arguments::weight(within)?;
+    let start = board::any_board(py, start, board)?;
+    let goal = match arguments::given(goal) {
+        Some(goal) => board::to_board(goal, start.shape())?,
+        None => npuzzle::Board::goal(start.shape()),
+    };
+    let deadline = target::deadline(py, arguments::seconds(timeout)?)?;
+    let guidance = || Ok(npuzzle::bounded::Guidance::linear_conflict());
+    database::search_within(py, (start, goal), weight, deadline, guidance)?
+        .map_err(|e| errors::search(py, e))
+}
+
 #[pymodule]
 fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
@@ -152,6 +193,7 @@ fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<database::PyCheck>()?;
     m.add_function(wrap_pyfunction!(build, m)?)?;
     m.add_function(wrap_pyfunction!(locate, m)?)?;
+    m.add_function(wrap_pyfunction!(solve_within, m)?)?;
     m.add("AUTO_BUILD_MAX_CELLS", database::AUTO_BUILD_MAX_CELLS)?;
     Ok(())
 }

@@ -61,3 +61,56 @@ def test_unsolvable_and_timeouts_raise_as_solve_does(db3) -> None:
     # Some thousand expansions: the deadline, already passed, is checked.
     with pytest.raises(npuzzle.SearchTimeoutError):
         db3.solve("867254301", within=1, timeout=0)
+
+
+def test_no_file_is_needed_on_any_board(tmp_path, monkeypatch) -> None:
+    # No database anywhere: the search needs none.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.delenv("NPUZZLE_DB", raising=False)
+    monkeypatch.chdir(tmp_path)
+    truth = plain_bfs((1, 2, 3, 4, 5, 6, 7, 0), 4)
+    rng = random.Random(36)
+    for start in rng.sample(sorted(truth), 40):
+        s = npuzzle.solve_within(list(start), 1.5, board="2x4")
+        assert s.start == npuzzle.Board(list(start), board="2x4")
+        assert s.lower_bound <= truth[start] <= s.length <= 1.5 * truth[start]
+        assert s.start.apply(s.moves) == s.goal == npuzzle.Board.goal("2x4")
+        assert s.to_dict()["heuristic"] == "linear-conflict"
+    assert not list(tmp_path.rglob("*.db"))
+
+
+def test_6x6_and_5x5_take_boards_in_every_form() -> None:
+    goal6 = npuzzle.Board.goal("6x6")
+    rng = random.Random(6)
+    start = goal6
+    for _ in range(200):
+        start = start.apply(rng.choice(start.moves()))
+    s = npuzzle.solve_within(start, 2)
+    assert s.length <= 2 * s.lower_bound
+    assert start.apply(s.moves) == goal6
+    # The same position as nested lists and as text with board=.
+    assert npuzzle.solve_within(start.tolist(), 2).moves == s.moves
+    assert npuzzle.solve_within(str(start), 2, board="6x6").moves == s.moves
+    # Another goal, named in any form.
+    five = npuzzle.Board.goal("5x5").apply("UULL")
+    t = npuzzle.solve_within(npuzzle.Board.goal("5x5"), 1, goal=str(five), board="5x5")
+    assert (t.length, t.lower_bound, t.distance) == (4, 4, 4)
+    assert t.goal == five
+
+
+def test_solve_within_refuses_bad_input_by_name() -> None:
+    with pytest.raises(npuzzle.ParseError, match="7x7|36"):
+        npuzzle.solve_within("1 2 3", 2, board="7x7")
+    with pytest.raises(npuzzle.ArgumentError, match="below 1"):
+        npuzzle.solve_within(npuzzle.Board.goal("6x6"), 0.5)
+    with pytest.raises(npuzzle.UnsolvableError):
+        npuzzle.solve_within("2 1 3 4 5 6 7 8 0", 2)
+    with pytest.raises(npuzzle.ParseError):
+        npuzzle.solve_within(npuzzle.Board.goal("6x6"), 2, goal="123456780")
+    hard = npuzzle.Board.goal("6x6")
+    rng = random.Random(7)
+    for _ in range(400):
+        hard = hard.apply(rng.choice(hard.moves()))
+    with pytest.raises(npuzzle.SearchTimeoutError) as stop:
+        npuzzle.solve_within(hard, 1, timeout=0)
+    assert stop.value.nodes >= 0

@@ -77,6 +77,13 @@ fn board(text: &str) -> Board {
     npuzzle::parse_board(text, Shape::THREE_BY_THREE).unwrap()
 }
 
+/// Chooses the "Solutions" option `value` ("" for the shortest).
+async fn set_within(c: &Client, value: &str) {
+    let script = "const s = document.getElementById('within'); s.value = arguments[0]; \
+                  s.dispatchEvent(new Event('change'));";
+    c.execute(script, vec![Value::from(value)]).await.unwrap();
+}
+
 async fn checked(c: &Client, id: &str) -> bool {
     holds(
         c,
@@ -133,6 +140,20 @@ async fn the_metric_switch_counts_moves_as_query_metric_mtm() {
     assert!(!disabled(&c, "metric-mtm").await);
     custom(&c, start).await;
     assert_eq!(shown(&c).await, (31, start.to_string()));
+
+    // "Solutions: at most 1.5 × the shortest": the note gives the length
+    // and the proved bound, and the moves replay to the goal.
+    set_within(&c, "1.5").await;
+    click_and_settle(&c, Locator::Id("show-solution")).await;
+    let note = text(&c, "solution-note").await;
+    assert!(note.contains("; the shortest is at least"), "{note}");
+    let within = text(&c, "solution-moves").await;
+    assert!((31..=46).contains(&within.len()), "{within}");
+    let end = within
+        .chars()
+        .try_fold(board(start), |b, l| b.apply(Move::from_letter(l)?));
+    assert_eq!(end, Some(Board::goal(Shape::THREE_BY_THREE)));
+    set_within(&c, "").await;
 
     // Multi-tile moves: the command line's distance for the same start.
     click_and_settle(&c, Locator::Id("metric-mtm")).await;

@@ -41,6 +41,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use npuzzle::analysis::{grade, parse_distances, read_steps, Histogram, Sample, SampleError};
+use npuzzle::bounded::Weight;
 use npuzzle::io::Answer;
 use npuzzle::rules::excerpt;
 use npuzzle::{AnswerError, Board, Metric, Shape, Unsolvable};
@@ -316,6 +317,7 @@ struct Params {
     seed: Option<String>,
     moves: Option<String>,
     metric: Option<String>,
+    within: Option<String>,
 }
 
 /// The parameters as a handler's argument: a query string that does not
@@ -427,6 +429,17 @@ impl Params {
                 ))
             }),
         }
+    }
+
+    /// `within`: W for a bounded-suboptimal answer, if asked for.
+    fn weight(&self) -> Result<Option<Weight>, ApiError> {
+        self.within
+            .as_deref()
+            .map(|text| {
+                text.parse::<Weight>()
+                    .map_err(|e| ApiError::bad(format!("bad within {:?}: {e}", excerpt(text, 40))))
+            })
+            .transpose()
     }
 
     /// The goal: tiles in order, blank last, unless given.
@@ -551,13 +564,15 @@ async fn searching<T: Send + 'static>(
 }
 
 /// `/api/solve` and `/api/distance`: `solve --json`'s object (with `nodes`
-/// where a search ran, as the command line prints it for pattern files).
+/// where a search ran, as the command line prints it for pattern files);
+/// with `within=W`, `solve --within W --json`'s.
 async fn solve(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
     let db = p.db(&server.boards)?;
     let (shape, metric) = (db.shape(), db.metric());
-    let (start, goal) = (p.start(shape)?, p.goal(shape)?);
-    let answer = searching(&server, (shape, metric), move |db, budget| {
-        kind::answer(db, &start, &goal, budget)
+    let (start, goal, within) = (p.start(shape)?, p.goal(shape)?, p.weight()?);
+    let answer = searching(&server, (shape, metric), move |db, budget| match within {
+        Some(weight) => kind::answer_within(db, (&start, &goal), weight, budget),
+        None => kind::answer(db, &start, &goal, budget),
     })
     .await?;
     json_ok(&answer)

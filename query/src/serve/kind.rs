@@ -7,9 +7,10 @@
 use super::api::{answer_error, unsolvable_error, ApiError};
 use axum::http::StatusCode;
 use memmap2::Mmap;
-use npuzzle::io::{Answer, Nodes};
+use npuzzle::bounded::{solve_within, Guidance, Weight};
+use npuzzle::io::{Answer, Nodes, WithinBound};
 use npuzzle::pattern::{Solution, SolveOptions};
-use npuzzle::{report::Kind, rules::Cells, Board, CompleteTables, Database, Move};
+use npuzzle::{report::Kind, rules::Cells, Board, CompleteTables, Database, Metric, Move};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -153,4 +154,37 @@ pub fn answer(db: &Db, start: &Board, goal: &Board, budget: &Budget) -> Result<A
     let solution = solve(db, start, goal, budget)?;
     let nodes = db.patterns().map(|_| Nodes::from(&solution));
     Ok(Answer::new(*start, *goal, Ok(solution.moves), nodes).counted_in(db.metric()))
+}
+
+/// `solve --within W --json`'s answer: a solution at most `weight` times
+/// the shortest, with the lower bound that proves it, searched on one
+/// thread (as the command line does) and guided by the file's pattern
+/// tables where it has them.
+pub fn answer_within(
+    db: &Db,
+    (start, goal): (&Board, &Board),
+    weight: Weight,
+    budget: &Budget,
+) -> Result<Answer, ApiError> {
+    if db.metric() != Metric::SingleTile {
+        return Err(ApiError::bad(
+            "within counts single-tile moves; this board's multi-tile tables answer exactly \
+             without it",
+        ));
+    }
+    let fail = |e: npuzzle::AnswerError| answer_error(e, Some((start, goal)), budget.timeout);
+    let guidance = Guidance::for_database(db, goal).map_err(fail)?;
+    let options = SolveOptions {
+        parallel: false,
+        ..options(budget)
+    };
+    let found =
+        solve_within(start, goal, weight, &guidance, &options).map_err(|e| fail(e.into()))?;
+    let within = WithinBound {
+        weight_thousandths: weight.thousandths(),
+        lower_bound: found.lower_bound,
+        heuristic: guidance.name(),
+    };
+    let nodes = Nodes::from(&found.solution);
+    Ok(Answer::new(*start, *goal, Ok(found.solution.moves), Some(nodes)).bounded(within))
 }

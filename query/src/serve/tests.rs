@@ -232,7 +232,10 @@ fn cli_json(path: &Path, args: &[&str]) -> serde_json::Value {
     let mut out = Vec::new();
     let db = Database::open(path).unwrap();
     match &cli.command {
-        crate::Command::Solve(a) => crate::solve::solve(&db, a, &mut out),
+        crate::Command::Solve(a) => match a.within {
+            Some(w) => crate::within::run(Some(&db), db.shape(), a, w, &mut out),
+            None => crate::solve::solve(&db, a, &mut out),
+        },
         crate::Command::Distance(a) => crate::solve::distance(&db, a, &mut out),
         crate::Command::Random(a) => crate::random::run(db.complete().unwrap(), a, &mut out),
         crate::Command::Histogram(a) => crate::histogram::run(db.complete().unwrap(), a, &mut out),
@@ -400,6 +403,25 @@ fn moves_and_solutions_agree_with_the_library() {
     assert_eq!(v["boards"][1]["goal"], "123456780");
 }
 
+/// `within=W` answers as `solve --within W --json` does, through complete
+/// tables (linear conflicts guide it) and pattern tables alike.
+#[test]
+fn within_answers_as_the_command_line_does() {
+    let f = files();
+    for path in [&f.full_3x3, &f.pattern_3x3] {
+        let server = start(&[path]);
+        for (start, goal) in [("867254301", "123456780"), ("647850321", "012345678")] {
+            let query = format!("/api/solve?start={start}&goal={goal}&within=1.2");
+            let (status, api) = get(server.addr, &query);
+            assert_eq!(status, 200, "{query}");
+            let args = ["solve", "--within", "1.2", "--json", start, "--goal", goal];
+            assert_eq!(api, cli_json(path, &args), "{query}");
+            let (length, bound) = (api["length"].as_u64(), api["lower_bound"].as_u64());
+            assert!(bound <= length && length.unwrap() as f64 <= 1.2 * bound.unwrap() as f64);
+        }
+    }
+}
+
 #[test]
 fn each_error_has_its_status_and_a_json_message() {
     let f = files();
@@ -423,6 +445,11 @@ fn each_error_has_its_status_and_a_json_message() {
             "/api/solve?start=867254301&start=867254301",
             "duplicate field",
         ),
+        (
+            "/api/solve?start=867254301&within=0.5",
+            "bad within \"0.5\": a weight of 0.5 is below 1",
+        ),
+        ("/api/solve?start=867254301&within=nan", "bad within"),
         ("/api/random?distance=x", "bad distance"),
         ("/api/random?distance=40", "maximum distance is 31"),
         // A count of 0 is refused everywhere, in the command line's words.

@@ -773,17 +773,32 @@ async function gradeMoves() {
 async function showSolution() {
   const at = text(game.cells);
   const epoch = game.epoch;
-  const answer = await api("solve", { start: at, goal: text(game.goal) });
+  const answer = await api("solve", solveQuery(at));
   if (epoch !== game.epoch) return;
   game.plan = { at, moves: steps(answer) };
   $("solution-from").textContent = at;
   $("solution-moves").textContent = answer.moves || "(at the goal: no move)";
+  $("solution-note").textContent = answer.within === undefined
+    ? `${answer.distance} moves, the shortest.`
+    : `${answer.length} moves; the shortest is at least ${answer.lower_bound} ` +
+      `(at most ${answer.within} × the shortest, proved).`;
   $("solution").hidden = false;
   $("copy-solution").hidden = false;
 }
 function hideSolution() {
   $("solution").hidden = true;
   $("copy-solution").hidden = true;
+}
+
+// What a solution is asked for: from `at` to the goal, the shortest or, with
+// "Solutions" set, one proved at most W times the shortest (faster to find
+// on the largest boards).
+function solveQuery(at) {
+  const query = { start: at, goal: text(game.goal) };
+  const within = $("within").value;
+  // Bounded answers count single-tile moves; multi-tile tables are exact.
+  if (within && !multiTile()) query.within = within;
+  return query;
 }
 
 // A solution's blank moves one tile at a time: under the multi-tile metric
@@ -800,7 +815,7 @@ async function solveStep() {
   const at = text(game.cells);
   if (!game.plan || game.plan.at !== at) {
     const epoch = game.epoch;
-    const answer = await api("solve", { start: at, goal: text(game.goal) });
+    const answer = await api("solve", solveQuery(at));
     if (epoch !== game.epoch || text(game.cells) !== at) return false;
     if (!answer.moves) { stopPlaying(); return false; }
     game.plan = { at, moves: steps(answer) };
@@ -1025,6 +1040,7 @@ async function main() {
   onSwipe();
   $("hint").addEventListener("click", showHint);
   $("show-changes").addEventListener("change", render);
+  $("within").addEventListener("change", () => { game.plan = null; hideSolution(); });
   $("restart").addEventListener("click", () =>
     newGame(game.start, game.goal, null, game.seeded).catch(showError));
   $("undo").addEventListener("click", undo);
