@@ -6,6 +6,7 @@
 //! nothing but the goal, and a pattern database's tables.
 
 use crate::analysis::Evaluator;
+use crate::pattern::{Entries, Moves, PatternDb};
 use crate::puzzle::board::Board;
 use crate::puzzle::shape::MAX_CELLS;
 
@@ -135,25 +136,67 @@ impl Guide for ConflictGuide {
     }
 }
 
-/// A pattern database's lower bound ([`crate::pattern::PatternDb::heuristic`]),
-/// read afresh for every position, toward the tables' own goal.
-pub(crate) struct PatternGuide<'g, 'a>(pub &'g (dyn Fn(&Board) -> u32 + 'a));
+/// What a [`PatternGuide`] reads: a pattern database's tables, whatever
+/// bytes hold them.
+pub(crate) trait Tables {
+    /// A position's entries, read afresh.
+    fn entries(&self, board: &Board) -> PatternMemo;
+    /// The entries after `tile` slides into cell `to`.
+    fn slid(&self, memo: &PatternMemo, moves: &Moves, tile: u8, to: usize) -> PatternMemo;
+    /// What a move needs to know, worked out once.
+    fn moves(&self) -> Moves;
+}
 
-impl Guide for PatternGuide<'_, '_> {
-    type Memo = u32;
-
-    fn start(&self, board: &Board) -> u32 {
-        (self.0)(board)
+impl<B: AsRef<[u8]>> Tables for PatternDb<B> {
+    fn entries(&self, board: &Board) -> PatternMemo {
+        PatternDb::entries(self, board)
     }
 
     #[inline]
-    fn slid(&self, _: &u32, child: &Board, _: u8, _: usize, _: usize) -> u32 {
-        (self.0)(child)
+    fn slid(&self, memo: &PatternMemo, moves: &Moves, tile: u8, to: usize) -> PatternMemo {
+        PatternDb::slid(self, memo, moves, tile, to)
+    }
+
+    fn moves(&self) -> Moves {
+        PatternDb::moves(self)
+    }
+}
+
+/// A position's entries, and through the transpose where it is used.
+pub(crate) type PatternMemo = [Option<Entries>; 2];
+
+/// A pattern database's lower bound ([`PatternDb::heuristic`]) toward the
+/// tables' own goal, updated move by move: a move re-reads only the table
+/// of the tile it slid (and of its image through the transpose).
+pub(crate) struct PatternGuide<'g> {
+    tables: &'g dyn Tables,
+    moves: Moves,
+}
+
+impl<'g> PatternGuide<'g> {
+    pub fn new(tables: &'g dyn Tables) -> PatternGuide<'g> {
+        PatternGuide {
+            tables,
+            moves: tables.moves(),
+        }
+    }
+}
+
+impl Guide for PatternGuide<'_> {
+    type Memo = PatternMemo;
+
+    fn start(&self, board: &Board) -> PatternMemo {
+        self.tables.entries(board)
     }
 
     #[inline]
-    fn value(memo: &u32) -> u32 {
-        *memo
+    fn slid(&self, memo: &PatternMemo, _: &Board, tile: u8, _: usize, to: usize) -> PatternMemo {
+        self.tables.slid(memo, &self.moves, tile, to)
+    }
+
+    #[inline]
+    fn value(memo: &PatternMemo) -> u32 {
+        memo.iter().flatten().map(|e| e.sum).max().unwrap_or(0)
     }
 }
 
@@ -164,6 +207,35 @@ mod tests {
     use crate::puzzle::board::Move;
     use crate::puzzle::parse::parse_board;
     use crate::puzzle::shape::Shape;
+
+    /// Along a long random walk, the pattern tables' sums updated move by
+    /// move equal the database's own heuristic read afresh, through the
+    /// transpose too.
+    #[test]
+    fn pattern_entries_updated_move_by_move_match_a_fresh_reading() {
+        use crate::pattern::{Partition, PatternDb};
+        for (shape, name, moves) in [("3x3", "4-4", 20_000), ("5x5", "4-4-4-4-4-4", 5_000)] {
+            let shape: Shape = shape.parse().unwrap();
+            let partition = Partition::named(shape, name).unwrap();
+            let db = PatternDb::build(partition, &|_, _| {}).unwrap();
+            assert!(db.uses_transpose(), "{name}");
+            let guide = PatternGuide::new(&db);
+            let mut board = db.goal();
+            let mut memo = guide.start(&board);
+            let mut state = 0x2545_F491_4F6C_DD1Du64;
+            for _ in 0..moves {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                let m = Move::from_code(state as u8 & 3);
+                let Some(to) = board.target(m) else { continue };
+                let (from, tile) = (board.blank(), board.cells()[to]);
+                board = board.apply(m).unwrap();
+                memo = guide.slid(&memo, &board, tile, to, from);
+                assert_eq!(PatternGuide::value(&memo), db.heuristic(&board), "{board}");
+            }
+        }
+    }
 
     /// Along a long random walk, the estimate updated move by move equals
     /// the one computed from scratch, and both equal the survey's.

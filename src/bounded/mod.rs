@@ -52,7 +52,7 @@ use crate::puzzle::solvability;
 use crate::puzzle::symmetry::Symmetry;
 use astar::{weighted_a_star, MAX_STORED, QUICK_STORED};
 use guide::Guide;
-use guide::{ConflictGuide, PatternGuide};
+use guide::{ConflictGuide, PatternGuide, Tables};
 use ida::weighted_ida_star;
 use optimistic::{optimistic, ROUNDS};
 
@@ -68,7 +68,7 @@ enum Kind<'a> {
         /// The tables' canonical goal.
         goal: Board,
         partition: &'static str,
-        heuristic: Box<dyn Fn(&Board) -> u32 + 'a>,
+        tables: &'a dyn Tables,
     },
 }
 
@@ -90,7 +90,7 @@ impl<'a> Guidance<'a> {
             kind: Kind::Patterns {
                 goal: db.goal(),
                 partition: db.partition().name(),
-                heuristic: Box::new(|board| db.heuristic(board)),
+                tables: db,
             },
         }
     }
@@ -142,9 +142,7 @@ pub fn solve_within(
             Ok(search(&guide, start, goal, weight, options)?)
         }
         Kind::Patterns {
-            goal: home,
-            heuristic,
-            ..
+            goal: home, tables, ..
         } => {
             // The tables count toward their canonical goal: a symmetry takes
             // the goal's blank to theirs, renaming the tiles makes the goal
@@ -165,7 +163,7 @@ pub fn solve_within(
             )?;
             let (start, goal) = (symmetry.apply(start), symmetry.apply(goal));
             let canonical = Relabelling::to_canonical(&goal).apply(&start);
-            let guide = PatternGuide(heuristic.as_ref());
+            let guide = PatternGuide::new(*tables);
             let mut found = search(&guide, &canonical, home, weight, options)?;
             let back = symmetry.inverse();
             for m in &mut found.solution.moves {

@@ -25,7 +25,8 @@ pub struct PatternDb<B> {
     table_index: Vec<usize>,
     /// Per pattern: the ranker of the table it reads.
     rankers: Vec<PlacementRanker>,
-    transposed: bool,
+    /// The transpose the tables are also read through, if any.
+    transpose: Option<Transpose>,
 }
 
 /// The transpose of a square board about its main diagonal, with tiles
@@ -167,7 +168,7 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
                 });
             }
         }
-        let transposed = Transpose::fixing(partition.shape(), goal_blank).is_some();
+        let transpose = Transpose::fixing(partition.shape(), goal_blank);
         Ok(PatternDb {
             partition,
             goal_blank,
@@ -175,7 +176,7 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
             sources,
             table_index,
             rankers,
-            transposed,
+            transpose,
         })
     }
 
@@ -183,7 +184,10 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
     /// boards only, for a goal blank on the diagonal; on by default there).
     /// Off, searches visit more nodes.
     pub fn with_transpose(mut self, on: bool) -> PatternDb<B> {
-        self.transposed = on && self.fixed_transpose().is_some();
+        self.transpose = match on {
+            true => self.fixed_transpose(),
+            false => None,
+        };
         self
     }
 
@@ -204,7 +208,7 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
 
     /// Whether the transposed lookup is in use.
     pub fn uses_transpose(&self) -> bool {
-        self.transposed
+        self.transpose.is_some()
     }
 
     /// The board.
@@ -240,7 +244,7 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
     }
 
     pub(crate) fn transpose(&self) -> Option<Transpose> {
-        self.transposed.then(|| self.fixed_transpose()).flatten()
+        self.transpose
     }
 
     /// The sum of the pattern distances of `board`, relative to the tables'
@@ -271,14 +275,111 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
     /// The sum of the tables' entries for tiles in the cells `cell_of`.
     fn sum_over(&self, cell_of: &[u8; MAX_PATTERN_CELLS]) -> u32 {
         (0..self.sources.len())
-            .map(|i| {
-                let source = &self.sources[i];
-                let cells = source
-                    .tiles
-                    .iter()
-                    .map(|&t| source.cell[cell_of[t as usize] as usize]);
-                self.table_of(i)[self.rankers[i].rank(cells) as usize] as u32
-            })
+            .map(|i| self.entry(i, cell_of) as u32)
             .sum()
     }
+
+    /// Pattern `i`'s entry for its tiles in the cells `cell_of`.
+    #[inline]
+    fn entry(&self, i: usize, cell_of: &[u8; MAX_PATTERN_CELLS]) -> u8 {
+        let source = &self.sources[i];
+        let cells = source
+            .tiles
+            .iter()
+            .map(|&t| source.cell[cell_of[t as usize] as usize]);
+        self.table_of(i)[self.rankers[i].rank(cells) as usize]
+    }
+
+    /// `board`'s entries, and through the transpose where it is used: what
+    /// [`PatternDb::heuristic`] adds up, kept for [`PatternDb::slid`].
+    pub(crate) fn entries(&self, board: &Board) -> [Option<Entries>; 2] {
+        let mut direct = [0u8; MAX_PATTERN_CELLS];
+        for (c, &t) in board.cells().iter().enumerate() {
+            direct[t as usize] = c as u8;
+        }
+        let transposed = self.transpose().map(|transpose| {
+            let mut cell_of = [0u8; MAX_PATTERN_CELLS];
+            for (c, &t) in board.cells().iter().enumerate() {
+                cell_of[transpose.tile[t as usize] as usize] = transpose.cell[c];
+            }
+            self.read_entries(cell_of)
+        });
+        [Some(self.read_entries(direct)), transposed]
+    }
+
+    fn read_entries(&self, cell_of: [u8; MAX_PATTERN_CELLS]) -> Entries {
+        let mut parts = [0u8; MAX_PATTERN_CELLS];
+        for (i, part) in parts.iter_mut().enumerate().take(self.sources.len()) {
+            *part = self.entry(i, &cell_of);
+        }
+        let sum = parts.iter().map(|&p| p as u32).sum();
+        Entries {
+            cell_of,
+            parts,
+            sum,
+        }
+    }
+
+    /// The entries after `tile` slides into cell `to`: only the table of
+    /// the tile's pattern is read again (an additive partition leaves the
+    /// blank out of every pattern, so its cell changes no entry). `moves`
+    /// is [`PatternDb::moves`].
+    #[inline]
+    pub(crate) fn slid(
+        &self,
+        entries: &[Option<Entries>; 2],
+        moves: &Moves,
+        tile: u8,
+        to: usize,
+    ) -> [Option<Entries>; 2] {
+        let moved = |e: &Entries, tile: u8, to: u8| {
+            let mut e = *e;
+            e.cell_of[tile as usize] = to;
+            let i = moves.pattern_of[tile as usize];
+            if let Some(part) = e.parts.get_mut(i as usize) {
+                let entry = self.entry(i as usize, &e.cell_of);
+                e.sum = e.sum + entry as u32 - *part as u32;
+                *part = entry;
+            }
+            e
+        };
+        let direct = entries[0].as_ref().map(|e| moved(e, tile, to as u8));
+        let transposed = match (&moves.transpose, &entries[1]) {
+            (Some(t), Some(e)) => Some(moved(e, t.tile[tile as usize], t.cell[to])),
+            _ => None,
+        };
+        [direct, transposed]
+    }
+
+    /// What [`PatternDb::slid`] needs, worked out once: the pattern of each
+    /// tile (`u8::MAX` for the blank, in none) and the transpose in use.
+    pub(crate) fn moves(&self) -> Moves {
+        let mut pattern_of = [u8::MAX; MAX_PATTERN_CELLS];
+        for (i, source) in self.sources.iter().enumerate() {
+            for &t in &source.tiles {
+                pattern_of[t as usize] = i as u8;
+            }
+        }
+        Moves {
+            pattern_of,
+            transpose: self.transpose(),
+        }
+    }
+}
+
+/// How a move changes a position's [`Entries`]: see [`PatternDb::moves`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Moves {
+    pattern_of: [u8; MAX_PATTERN_CELLS],
+    transpose: Option<Transpose>,
+}
+
+/// One reading of a position in the tables: each tile's cell, each
+/// pattern's entry and their sum.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Entries {
+    cell_of: [u8; MAX_PATTERN_CELLS],
+    parts: [u8; MAX_PATTERN_CELLS],
+    /// The additive lower bound.
+    pub sum: u32,
 }

@@ -36,6 +36,7 @@ mod table;
 mod wide;
 
 pub use db::PatternDb;
+pub(crate) use db::{Entries, Moves};
 pub use error::{PatternError, SolveError, Stopped};
 pub use memory::huge_page_copy;
 pub use partition::Partition;
