@@ -220,20 +220,29 @@ mod tests {
             let db = PatternDb::build(partition, &|_, _| {}).unwrap();
             assert!(db.uses_transpose(), "{name}");
             let guide = PatternGuide::new(&db);
-            let mut board = db.goal();
-            let mut memo = guide.start(&board);
-            let mut state = 0x2545_F491_4F6C_DD1Du64;
-            for _ in 0..moves {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                let m = Move::from_code(state as u8 & 3);
-                let Some(to) = board.target(m) else { continue };
-                let (from, tile) = (board.blank(), board.cells()[to]);
-                board = board.apply(m).unwrap();
-                memo = guide.slid(&memo, &board, tile, to, from);
-                assert_eq!(PatternGuide::value(&memo), db.heuristic(&board), "{board}");
-            }
+            let mut memo = guide.start(&db.goal());
+            random_walk(db.goal(), moves, |board, tile, from, to| {
+                memo = guide.slid(&memo, board, tile, from, to);
+                assert_eq!(PatternGuide::value(&memo), db.heuristic(board), "{board}");
+            });
+        }
+    }
+
+    /// Makes `steps` random moves from `start` (the same every run),
+    /// telling `visit` each board reached, the tile moved, the cell it left
+    /// and the cell it entered (the blank's before).
+    fn random_walk(start: Board, steps: usize, mut visit: impl FnMut(&Board, u8, usize, usize)) {
+        let mut board = start;
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..steps {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let m = Move::from_code(state as u8 & 3);
+            let Some(to) = board.target(m) else { continue };
+            let (from, tile) = (board.blank(), board.cells()[to]);
+            board = board.apply(m).unwrap();
+            visit(&board, tile, to, from);
         }
     }
 
@@ -250,19 +259,10 @@ mod tests {
             let goal = parse_board(text, shape).unwrap();
             let guide = ConflictGuide::new(&goal);
             let eval = Evaluator::new(&goal);
-            let (mut board, mut memo) = (goal, guide.start(&goal));
-            let mut state = 0x9E37_79B9_7F4A_7C15u64;
-            for _ in 0..20_000 {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                let m = Move::from_code(state as u8 & 3);
-                let Some(to) = board.target(m) else { continue };
-                let (from, tile) = (board.blank(), board.cells()[to]);
-                board = board.apply(m).unwrap();
-                // The tile moved from `to` into the old blank cell `from`.
-                memo = guide.slid(&memo, &board, tile, to, from);
-                let fresh = guide.start(&board);
+            let mut memo = guide.start(&goal);
+            random_walk(goal, 20_000, |board, tile, from, to| {
+                memo = guide.slid(&memo, board, tile, from, to);
+                let fresh = guide.start(board);
                 assert_eq!(
                     ConflictGuide::value(&memo),
                     ConflictGuide::value(&fresh),
@@ -270,10 +270,10 @@ mod tests {
                 );
                 assert_eq!(
                     ConflictGuide::value(&memo),
-                    eval.h(Heuristic::LinearConflict, &board),
+                    eval.h(Heuristic::LinearConflict, board),
                     "{board}"
                 );
-            }
+            });
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::util::{
     bytes_to_change, expect_code, expect_code_in, expect_refusal, json_answer, json_lines, json_of,
-    printed, query_in, quiet_json_answer, run_batch, run_build_db, run_query, stderr_of,
+    moves_of, printed, query_in, quiet_json_answer, run_batch, run_build_db, run_query, stderr_of,
     stdout_lines, stdout_of, temp_db, TempDb, A089473,
 };
 use assert_cmd::assert::Assert;
@@ -17,13 +17,6 @@ const S: Shape = Shape::THREE_BY_THREE;
 
 fn b(text: &str) -> Board {
     parse_board(text, S).unwrap()
-}
-
-fn moves_of(letters: &str) -> Vec<Move> {
-    letters
-        .chars()
-        .map(|c| Move::from_letter(c).unwrap_or_else(|| panic!("bad move letter {c:?}")))
-        .collect()
 }
 
 /// Checks a solved answer object: its moves replay from its start to its

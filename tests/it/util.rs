@@ -311,3 +311,11 @@ pub fn json_lines(output: &Output) -> Vec<Value> {
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l:?}")))
         .collect()
 }
+
+/// The moves of a move string (`URDL`); panics on any other letter.
+pub fn moves_of(letters: &str) -> Vec<npuzzle::Move> {
+    letters
+        .chars()
+        .map(|c| npuzzle::Move::from_letter(c).unwrap_or_else(|| panic!("bad move letter {c:?}")))
+        .collect()
+}

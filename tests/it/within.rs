@@ -11,7 +11,7 @@
 //! ```
 
 use crate::pattern_file::pattern_file;
-use crate::util::{expect_code_in, query_in, stdout_of, temp_db};
+use crate::util::{expect_code_in, moves_of, query_in, stdout_of, temp_db};
 use npuzzle::bounded::{solve_within, Guidance, Weight};
 use npuzzle::pattern::{Partition, PatternDb, SolveOptions, Stopped};
 use npuzzle::raw::{entry, Ranker};
@@ -432,12 +432,7 @@ fn batch_within_solves_6x6_without_a_file() {
     let text = stdout_of(&out);
     for (line, start) in text.lines().zip(&starts) {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        let moves: Vec<Move> = v["moves"]
-            .as_str()
-            .unwrap()
-            .chars()
-            .map(|c| Move::from_letter(c).unwrap())
-            .collect();
+        let moves = moves_of(v["moves"].as_str().unwrap());
         assert_eq!(start.replay(&moves), Some(goal), "{v}");
         let bound = v["lower_bound"].as_u64().unwrap();
         assert!(moves.len() as u64 <= 2 * bound, "{v}");
