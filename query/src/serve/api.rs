@@ -214,6 +214,16 @@ impl ApiError {
     pub(super) fn bad(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, message)
     }
+
+    /// A search past the timeout names the pair asked about, as the
+    /// command line read it: the page starts a game there all the same.
+    fn naming(mut self, start: &Board, goal: &Board) -> ApiError {
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            self.body["start"] = start.to_string().into();
+            self.body["goal"] = goal.to_string().into();
+        }
+        self
+    }
 }
 
 impl IntoResponse for ApiError {
@@ -295,7 +305,8 @@ pub(super) fn answer_error(
             format!(
                 "{e} (the server's --timeout is {} s); a position closer to the goal, a \
                  longer serve --timeout, or a stronger partition (build-db --partition) may \
-                 be answered",
+                 be answered, and a solution within a factor of the shortest (within=W; \
+                 on the page, Solutions: at most W × the shortest) comes faster",
                 timeout.as_secs_f64()
             ),
         ),
@@ -587,7 +598,8 @@ async fn moves(State(server): State<Shared>, p: Params) -> Result<Response, ApiE
     let (distance, around) = searching(&server, (shape, metric), move |db, budget| {
         kind::neighbours(db, &start, &goal, budget)
     })
-    .await?;
+    .await
+    .map_err(|e| e.naming(&start, &goal))?;
     let moves = around.iter().map(|&(m, next, after)| MoveTo {
         letter: m.letter(),
         tile: start.tile_moved_by(m),

@@ -722,6 +722,10 @@ fn absurd_requests_are_answered_in_json_within_the_documented_limits() {
 /// hardest of the 100 for 6-6-3, 23.8 million nodes, seconds of search
 /// even in release on 2 cores (instance 1 takes 1.3 million, done within
 /// half a second on a quiet machine).
+fn str_of(v: &serde_json::Value) -> String {
+    v.as_str().unwrap_or_default().to_string()
+}
+
 fn far_4x4() -> String {
     let korf60 = enc("11 14 13 1 2 3 12 4 15 7 9 5 10 6 8 0");
     let korf_goal = enc("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15");
@@ -1086,12 +1090,29 @@ fn a_search_past_the_timeout_answers_503_and_the_server_goes_on() {
             "{error}"
         );
         assert!(error.contains("--timeout is 0.3 s"), "{error}");
+        assert!(error.contains("a solution within a factor"), "{error}");
         assert!(
             began.elapsed() < Duration::from_secs(5),
             "{:?}",
             began.elapsed()
         );
+        // /api/moves names the boards it read, for the page to play on.
+        if route == "moves" {
+            let named = format!(
+                "start={}&goal={}",
+                enc(&str_of(&v["start"])),
+                enc(&str_of(&v["goal"]))
+            );
+            assert!(far_4x4().ends_with(&named), "{v}");
+        }
     }
+    // Within a factor, the same position is answered in time.
+    let (status, v) = get(server.addr, &format!("/api/solve?{}&within=2", far_4x4()));
+    assert_eq!(status, 200, "{v}");
+    assert!(
+        v["length"].as_u64() <= Some(2 * v["lower_bound"].as_u64().unwrap()),
+        "{v}"
+    );
     // Lookups are not searches: a complete table answers as before.
     assert_eq!(get(server.addr, "/api/solve?start=867254301").0, 200);
 }

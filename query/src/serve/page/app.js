@@ -15,6 +15,7 @@ const game = {
   cells: [],       // the position on the board
   startDistance: null,
   distance: null,  // of `cells`, once known
+  unknown: false,  // the search for `cells`' distance ran past the server's --timeout
   info: null,      // /api/moves for `cells`, once known
   history: [],     // {move, tile, from, board, before, after, solver}
   redo: [],        // moves undone, the last undone last
@@ -145,18 +146,27 @@ const BY_TILE_DIRECTION = { up: "D", down: "U", left: "R", right: "L" };
 // ---- a game ----
 // `known` is the start's /api/moves answer where the caller has it already
 // (on a pattern board each costs up to four searches).
-async function newGame(start, goal, known = null, seeded = null) {
+// `tooFar` says its search already ran past the server's timeout.
+async function newGame(start, goal, known = null, seeded = null, tooFar = false) {
   stopPlaying();
   const epoch = ++game.epoch;
   const goalChanged = text(goal) !== text(game.goal);
-  const info = known ?? await api("moves", { start: text(start), goal: text(goal) });
+  let info = known;
+  try {
+    if (!info && !tooFar) info = await api("moves", { start: text(start), goal: text(goal) });
+  } catch (e) {
+    // Too far for an exact search in the server's time: the game starts
+    // all the same, its distance unknown.
+    if (!pastTimeout(e)) throw e;
+  }
   if (epoch !== game.epoch) return;
   game.goal = goal;
   game.start = start;
   game.cells = start;
   game.info = info;
-  game.distance = info.distance;
-  game.startDistance = info.distance;
+  game.distance = info ? info.distance : null;
+  game.startDistance = game.distance;
+  game.unknown = !info;
   game.history = [];
   game.redo = [];
   game.seeded = seeded;
@@ -228,6 +238,7 @@ async function move(letter, solver = false, redoing = false) {
   game.info = null;
   game.heuristics = null;
   game.distance = entry.after;
+  game.unknown = false;
   game.hint = false;
   render();
   const info = await lookUp(entry.board);
@@ -249,15 +260,27 @@ async function lookUp(position) {
     if (epoch === game.epoch && text(game.cells) === position) {
       game.info = info;
       game.distance = info.distance;
+      game.unknown = false;
       render();
     }
     return info;
   } catch (e) {
-    if (e.name !== "AbortError") showError(e);
+    if (pastTimeout(e)) {
+      if (epoch === game.epoch && text(game.cells) === position) {
+        game.unknown = true;
+        render();
+      }
+    } else if (e.name !== "AbortError") showError(e);
     return null;
   } finally {
     if (game.movesRequest === request) game.movesRequest = null;
   }
+}
+
+// Whether `e` is the server's 503: a search that ran past its --timeout
+// (on the 24-puzzle, most random positions), not a fault.
+function pastTimeout(e) {
+  return e instanceof ApiError && e.status === 503;
 }
 
 // Takes the last move back; Redo replays it. The distance before it is
@@ -269,6 +292,7 @@ function undo() {
   game.redo.push(last);
   game.cells = parse(last.from);
   game.distance = last.before;
+  game.unknown = false;
   game.info = null;
   game.heuristics = null;
   game.hint = false;
@@ -367,7 +391,13 @@ function render() {
   });
   board.replaceChildren(...tiles);
 
-  $("distance").textContent = game.distance === null ? "…" : game.distance;
+  const unknown = game.distance === null && game.unknown;
+  $("distance").textContent = game.distance === null ? (unknown ? "?" : "…") : game.distance;
+  $("distance-note").hidden = !unknown;
+  $("distance-note").textContent = unknown
+    ? "The exact distance takes longer than the server's --timeout here: play on, " +
+      "or have a solution shown at most W × the shortest (Solve, Solutions)."
+    : "";
   if (game.distance !== null && game.distance !== game.announced) {
     game.announced = game.distance;
     $("announce").textContent = game.distance === 0
@@ -958,6 +988,11 @@ async function customGame() {
     const info = await api("moves", { start, goal });
     await newGame(parse(info.start), parse(info.goal), info);
   } catch (e) {
+    // Past the server's timeout the answer still names the boards read.
+    if (pastTimeout(e) && e.body && e.body.start) {
+      await newGame(parse(e.body.start), parse(e.body.goal), null, null, true);
+      return;
+    }
     error.textContent = e.status === 422 ? `unsolvable: ${e.message}` : e.message;
     error.hidden = false;
   }
