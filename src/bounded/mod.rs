@@ -27,8 +27,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! Uses everything below it: `puzzle`, `pattern`, `db` and `analysis` (for
-//! the classic heuristics).
+//! Uses everything below it: `puzzle`, `pattern`, `db`, `io` (the batch
+//! machinery and answers) and `analysis` (for the classic heuristics).
 
 mod astar;
 mod batch;

@@ -14,8 +14,9 @@ const LAYERS: [(&str, &[&str]); 7] = [
     ("io", &["puzzle", "table", "pattern", "db"]),
     // `io` for its `Answer`, which `solve --all`'s report extends.
     ("analysis", &["puzzle", "table", "pattern", "db", "io"]),
-    // `analysis` for the classic heuristics it weighs.
-    ("bounded", &["puzzle", "pattern", "db", "analysis"]),
+    // `analysis` for the classic heuristics it weighs; `io` for the batch
+    // machinery and the answers that `batch --within` shares.
+    ("bounded", &["puzzle", "pattern", "db", "io", "analysis"]),
 ];
 
 /// The layers a source file names as `crate::LAYER`.
