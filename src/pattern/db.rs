@@ -260,16 +260,8 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
     /// The lower bound the search uses: the additive sum, and on square
     /// boards the larger of it and the sum read through the transpose.
     pub fn heuristic(&self, board: &Board) -> u32 {
-        let direct = self.additive(board);
-        let Some(transpose) = self.transpose() else {
-            return direct;
-        };
-        // Cell of tile T(t) in the transposed board: the image of t's cell.
-        let mut cell_of = [0u8; MAX_PATTERN_CELLS];
-        for (c, &t) in board.cells().iter().enumerate() {
-            cell_of[transpose.tile[t as usize] as usize] = transpose.cell[c];
-        }
-        direct.max(self.sum_over(&cell_of))
+        let entries = self.entries(board);
+        entries.iter().flatten().map(|e| e.sum).max().unwrap_or(0)
     }
 
     /// The sum of the tables' entries for tiles in the cells `cell_of`.
@@ -298,6 +290,7 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
             direct[t as usize] = c as u8;
         }
         let transposed = self.transpose().map(|transpose| {
+            // Cell of tile T(t) in the transposed board: the image of t's cell.
             let mut cell_of = [0u8; MAX_PATTERN_CELLS];
             for (c, &t) in board.cells().iter().enumerate() {
                 cell_of[transpose.tile[t as usize] as usize] = transpose.cell[c];
