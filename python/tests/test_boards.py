@@ -68,6 +68,10 @@ def test_boards_up_to_six_by_six() -> None:
     assert goal.apply("U").tile_moved_by("D") == 20
     six = npuzzle.Board.goal("6x6")
     assert six.tolist()[5] == [31, 32, 33, 34, 35, 0]
+    # A Board is its own size; board= must agree with it.
+    assert npuzzle.Board(six) == six and npuzzle.Board(goal, board="5x5") == goal
+    with pytest.raises(npuzzle.ParseError):
+        npuzzle.Board(six, board="5x5")
     assert pickle.loads(pickle.dumps(six)) == six
     with pytest.raises(npuzzle.ParseError, match="tile 36 is out of range for a 6x6 board"):
         npuzzle.Board(list(range(1, 37)), board="6x6")
