@@ -811,7 +811,7 @@ async function showSolution() {
   $("solution-note").textContent = answer.within === undefined
     ? `${answer.distance} moves, the shortest.`
     : `${answer.length} moves; the shortest is at least ${answer.lower_bound} ` +
-      `(at most ${answer.within} × the shortest, proved).`;
+      `(this one is at most ${answer.within} × the shortest).`;
   $("solution").hidden = false;
   $("copy-solution").hidden = false;
 }
