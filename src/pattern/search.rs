@@ -383,6 +383,12 @@ struct Child {
     image_rank: u32,
 }
 
+/// Whether some pattern reads another's table through a symmetry: searches
+/// without shared tables rank with no symmetry to apply.
+fn reads_shared_tables<B: AsRef<[u8]>>(db: &PatternDb<B>) -> bool {
+    db.sources().iter().enumerate().any(|(i, s)| !s.own(i))
+}
+
 /// IDA* from `start`, relabelled for the tables' goal ([`PatternDb::goal`]),
 /// with `db`'s tables.
 pub(crate) fn ida_star<B: AsRef<[u8]>>(
@@ -390,9 +396,7 @@ pub(crate) fn ida_star<B: AsRef<[u8]>>(
     start: &Board,
     options: &SolveOptions,
 ) -> Result<Solution, SolveError> {
-    // Searches without shared tables rank with no symmetry to apply.
-    let mapped = db.sources().iter().enumerate().any(|(i, s)| !s.own(i));
-    match (db.shape().cells() <= NARROW, mapped) {
+    match (db.shape().cells() <= NARROW, reads_shared_tables(db)) {
         (true, false) => ida_star_in::<NARROW, false, B>(db, start, options),
         (true, true) => ida_star_in::<NARROW, true, B>(db, start, options),
         (false, false) => ida_star_in::<WIDE, false, B>(db, start, options),
@@ -408,8 +412,7 @@ pub(super) fn ida_star_wide<B: AsRef<[u8]>>(
     start: &Board,
     options: &SolveOptions,
 ) -> Result<Solution, SolveError> {
-    let mapped = db.sources().iter().enumerate().any(|(i, s)| !s.own(i));
-    if mapped {
+    if reads_shared_tables(db) {
         ida_star_in::<WIDE, true, B>(db, start, options)
     } else {
         ida_star_in::<WIDE, false, B>(db, start, options)
