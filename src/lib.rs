@@ -73,11 +73,12 @@ pub use puzzle::shape::Shape;
 pub use puzzle::solvability::Unsolvable;
 
 /// The rules of boards beyond the core types: solvability, the board's
-/// symmetries, sets of cells, the metrics' notation, the parser's errors
-/// and the size limits.
+/// symmetries, sets of cells, the metrics' notation, the parser's errors,
+/// the size limits, and the move sequences a search may skip.
 pub mod rules {
     pub use crate::puzzle::board::{move_string, BoardError};
     pub use crate::puzzle::cell::Cells;
+    pub use crate::puzzle::duplicates::{DuplicateState, Duplicates, LONGEST_STRETCH};
     pub use crate::puzzle::metric::{slide_notation, slides, Metric, MetricError};
     pub use crate::puzzle::parse::{excerpt, ParseError};
     pub use crate::puzzle::shape::{ShapeError, MAX_CELLS, MAX_TABLE_CELLS};

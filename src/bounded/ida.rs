@@ -23,6 +23,7 @@ use super::guide::Guide;
 use super::weight::{Weight, SCALE};
 use crate::pattern::{BoundReport, Solution, SolveOptions, Stopped};
 use crate::puzzle::board::{Board, Move};
+use crate::puzzle::duplicates::{DuplicateState, Duplicates};
 use std::time::Instant;
 
 /// Nodes between checks of the deadline and the cancel flag.
@@ -50,6 +51,8 @@ struct Walker<'a, G: Guide> {
     next_bound: u64,
     board: Board,
     path: Vec<Move>,
+    /// The move sequences not worth following.
+    duplicates: &'static Duplicates,
     generated: u64,
     expanded: u64,
     next_check: u64,
@@ -70,12 +73,14 @@ enum Flow {
     Spent,
 }
 
-/// A child about to be searched: the blank's move, the board, its estimate.
+/// A child about to be searched: the blank's move, the board, its
+/// estimate, and the automaton of duplicates after its moves.
 struct Child<M> {
     m: Move,
     board: Board,
     memo: M,
     h: u32,
+    moves: DuplicateState,
 }
 
 impl<'a, G: Guide> Walker<'a, G> {
@@ -95,6 +100,7 @@ impl<'a, G: Guide> Walker<'a, G> {
             next_bound: 0,
             board: *start,
             path: Vec::new(),
+            duplicates: Duplicates::get(),
             generated: 0,
             expanded: 0,
             next_check: CHECK_EVERY,
@@ -129,8 +135,11 @@ impl<'a, G: Guide> Walker<'a, G> {
     }
 
     /// Searches below `self.board`, `g` moves from the start, reached by
-    /// `last` (none at the start).
-    fn walk(&mut self, g: u32, memo: &G::Memo, last: Option<Move>) -> Flow {
+    /// moves that leave the automaton of duplicate stretches in `moves`:
+    /// a child whose moves end in one is not generated, since another
+    /// sequence as short reaches it, and the first shortest path to any
+    /// position has no such stretch.
+    fn walk(&mut self, g: u32, memo: &G::Memo, moves: DuplicateState) -> Flow {
         if let Some(stop) = self.stopped() {
             return stop;
         }
@@ -139,7 +148,8 @@ impl<'a, G: Guide> Walker<'a, G> {
         let mut children: [Option<Child<G::Memo>>; 4] = [None, None, None, None];
         let mut count = 0;
         for m in Move::ALL {
-            if last == Some(m.opposite()) {
+            let child_moves = self.duplicates.next(moves, m.code());
+            if child_moves == Duplicates::SKIP {
                 continue;
             }
             let Some(to) = self.board.target(m) else {
@@ -155,7 +165,13 @@ impl<'a, G: Guide> Walker<'a, G> {
                 self.next_bound = self.next_bound.min(f);
                 continue;
             }
-            children[count] = Some(Child { m, board, memo, h });
+            children[count] = Some(Child {
+                m,
+                board,
+                memo,
+                h,
+                moves: child_moves,
+            });
             count += 1;
         }
         // The most promising child first: the last iteration stops at the
@@ -168,7 +184,7 @@ impl<'a, G: Guide> Walker<'a, G> {
             let flow = if child.h == 0 && self.board == *self.goal {
                 Flow::Found
             } else {
-                self.walk(g + 1, &child.memo, Some(child.m))
+                self.walk(g + 1, &child.memo, child.moves)
             };
             if flow == Flow::Found {
                 return flow;
@@ -278,7 +294,7 @@ fn iterate<G: Guide>(
             });
         }
         walker.next_bound = u64::MAX;
-        let flow = walker.walk(0, &memo, None);
+        let flow = walker.walk(0, &memo, Duplicates::START);
         let nodes = walker.generated;
         match flow {
             Flow::Found => {

@@ -9,6 +9,7 @@ use super::db::PatternDb;
 use super::error::{SolveError, Stopped};
 use super::placement::PlacementRanker;
 use crate::puzzle::board::{Board, Move};
+use crate::puzzle::duplicates::{DuplicateState, Duplicates};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -141,6 +142,8 @@ struct Plan<'a, const N: usize, const M: bool> {
     /// From each cell: the blank's moves (code, cell it moves to).
     steps: [[(u8, u8); 4]; N],
     step_count: [u8; N],
+    /// The move sequences not worth following.
+    duplicates: &'static Duplicates,
     goal: [u8; N],
     deadline: Option<Instant>,
     cancel: Option<&'a AtomicBool>,
@@ -216,7 +219,8 @@ struct Task<const N: usize> {
     position: Position<N>,
     estimate: Estimate<N>,
     depth: u32,
-    last: u8,
+    /// Where the moves to it leave the automaton of duplicates.
+    moves_state: DuplicateState,
     path: Vec<Move>,
 }
 
@@ -230,6 +234,9 @@ struct Walker<'p, 'a, const N: usize, const M: bool> {
     bound: u32,
     /// The smallest f above the bound seen: the next iteration's bound.
     next_bound: u32,
+    /// The estimate of the position the last walk left, raised by BPMX
+    /// from its children's.
+    raised: u32,
     /// When set, nodes at this depth are left as tasks, not searched.
     split_at: Option<u32>,
     tasks: Vec<Task<N>>,
@@ -242,9 +249,11 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
             position,
             path,
             spent: Spent::default(),
-            next_check: CHECK_EVERY,
+            // The first expansion checks: a deadline may have passed.
+            next_check: 0,
             bound,
             next_bound: u32::MAX,
+            raised: 0,
             split_at: None,
             tasks: Vec::new(),
         }
@@ -263,24 +272,31 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
         }
     }
 
-    /// The children of the current position (blank in `from`, last move
-    /// `last`) into `children`, with each one's direct entry read and its
-    /// transposed placement ranked; returns how many there are.
+    /// The children of the current position (blank in `from`, reached by
+    /// moves that leave the automaton of duplicates in `moves_state`) into
+    /// `children`, but for those whose moves end in a duplicate stretch, with the entries of each one's moved tile
+    /// read, directly and through the transpose; returns how many there are.
     #[inline(always)]
-    fn expand(&mut self, from: usize, last: u8, children: &mut [Child; 4]) -> usize {
+    fn expand(
+        &mut self,
+        from: usize,
+        moves_state: DuplicateState,
+        children: &mut [Child; 4],
+    ) -> usize {
         let plan = self.plan;
-        // Every child's direct entry is read before any is used, so that
-        // the reads (cache misses in tables of hundreds of megabytes)
-        // overlap instead of waiting one for another. The transposed
-        // entry is only ranked here, and read where it can matter.
+        // Every child's entries are read before any is used, so that the
+        // reads (cache misses in tables of hundreds of megabytes) overlap
+        // instead of waiting one for another.
         let mut count = 0;
         for &(code, to) in &plan.steps[from][..plan.step_count[from] as usize] {
-            if code ^ 1 == last {
+            let next_state = plan.duplicates.next(moves_state, code);
+            if next_state == Duplicates::SKIP {
                 continue;
             }
             let tile = self.position.slide(to as usize, &plan.image_cell) as usize & (N - 1);
             let child = &mut children[count];
             (child.code, child.to, child.tile) = (code, to, tile as u8);
+            child.moves_state = next_state;
             let group = plan.group_of[tile];
             if group != NONE {
                 let g = &plan.groups[group as usize];
@@ -290,7 +306,7 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
                 let group = plan.image_group_of[tile];
                 if group != NONE {
                     let g = &plan.groups[group as usize];
-                    child.image_rank = g.rank(&self.position.image_cell_of, &g.sources);
+                    child.image = g.entry(g.rank(&self.position.image_cell_of, &g.sources));
                 }
             }
             self.position.slide(from, &plan.image_cell);
@@ -299,22 +315,78 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
         count
     }
 
+    /// Each child's estimate: `children`' entries put in place of their
+    /// patterns' in `estimate`, the larger of the direct and transposed
+    /// sums.
+    #[inline(always)]
+    fn estimate_children(&self, estimate: &Estimate<N>, children: &mut [Child]) {
+        let plan = self.plan;
+        for child in children {
+            let tile = child.tile as usize;
+            let group = plan.group_of[tile];
+            let mut direct = estimate.direct_sum;
+            if group != NONE {
+                direct = direct - estimate.direct[group as usize] as u32 + child.direct as u32;
+            }
+            let mut image = estimate.image_sum;
+            let group = plan.image_group_of[tile];
+            if plan.transposed && group != NONE {
+                image = image - estimate.image[group as usize] as u32 + child.image as u32;
+            }
+            child.estimate = direct.max(image);
+        }
+    }
+
     /// Searches below the current position, `depth` moves from the start,
-    /// whose last move had code `last` (4 at the start).
-    fn walk(&mut self, depth: u32, estimate: &Estimate<N>, last: u8) -> Flow {
+    /// reached by moves that leave the automaton of duplicates in
+    /// `moves_state`.
+    ///
+    /// Every child is estimated before any is searched. The estimates are
+    /// not consistent (a move can change an entry by more than 1), so a
+    /// child's estimate less one can exceed its parent's and prune the
+    /// parent with all its children (bidirectional pathmax, BPMX: Felner et
+    /// al. 2011). The children are then searched best first, which finds a
+    /// solution sooner in the last iteration.
+    fn walk(&mut self, depth: u32, estimate: &Estimate<N>, moves_state: DuplicateState) -> Flow {
         let plan = self.plan;
         let from = self.position.blank as usize & (N - 1);
+        if self.spent.generated >= self.next_check {
+            self.next_check = self.spent.generated + CHECK_EVERY;
+            if let Some(stop) = self.stop() {
+                return Flow::Stopped(stop);
+            }
+        }
         let mut children = [Child::default(); 4];
         self.spent.expanded += 1;
-        let count = self.expand(from, last, &mut children);
-        for child in &children[..count] {
-            if self.spent.generated >= self.next_check {
-                self.next_check += CHECK_EVERY;
-                if let Some(stop) = self.stop() {
-                    return Flow::Stopped(stop);
-                }
+        let count = self.expand(from, moves_state, &mut children);
+        let children = &mut children[..count];
+        self.spent.generated += count as u64;
+        self.estimate_children(estimate, children);
+        // Best first; ties keep the moves' order. Insertion sort: at most 3.
+        for i in 1..children.len() {
+            let mut j = i;
+            while j > 0 && children[j - 1].estimate > children[j].estimate {
+                children.swap(j - 1, j);
+                j -= 1;
             }
-            self.spent.generated += 1;
+        }
+        // BPMX: a position is at least one move less far than any child.
+        let worst = children.last().map_or(0, |c| c.estimate);
+        let mut own = estimate
+            .direct_sum
+            .max(estimate.image_sum)
+            .max(worst.saturating_sub(1));
+        for child in children.iter() {
+            if depth + own > self.bound {
+                self.next_bound = self.next_bound.min(depth + own);
+                break;
+            }
+            let f = depth + 1 + child.estimate;
+            if f > self.bound {
+                // The rest are no better.
+                self.next_bound = self.next_bound.min(f);
+                break;
+            }
             let (code, tile) = (child.code, child.tile as usize);
             let mut next = *estimate;
             let group = plan.group_of[tile];
@@ -323,23 +395,11 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
                     next.direct_sum - next.direct[group as usize] as u32 + child.direct as u32;
                 next.direct[group as usize] = child.direct;
             }
-            let mut f = depth + 1 + next.direct_sum;
-            // The transposed entry is read only where the direct ones do not
-            // prune; an estimate whose search goes on always has both sets
-            // of entries up to date.
-            if f <= self.bound && plan.transposed {
-                let group = plan.image_group_of[tile];
-                if group != NONE {
-                    let image = plan.groups[group as usize].entry(child.image_rank);
-                    next.image_sum =
-                        next.image_sum - next.image[group as usize] as u32 + image as u32;
-                    next.image[group as usize] = image;
-                }
-                f = f.max(depth + 1 + next.image_sum);
-            }
-            if f > self.bound {
-                self.next_bound = self.next_bound.min(f);
-                continue;
+            let group = plan.image_group_of[tile];
+            if plan.transposed && group != NONE {
+                next.image_sum =
+                    next.image_sum - next.image[group as usize] as u32 + child.image as u32;
+                next.image[group as usize] = child.image;
             }
             self.position.slide(child.to as usize, &plan.image_cell);
             self.path.push(Move::from_code(code));
@@ -350,12 +410,13 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
                     position: self.position,
                     estimate: next,
                     depth: depth + 1,
-                    last: code,
+                    moves_state: child.moves_state,
                     path: self.path.clone(),
                 });
+                self.raised = child.estimate;
                 Flow::Exhausted
             } else {
-                self.walk(depth + 1, &next, code)
+                self.walk(depth + 1, &next, child.moves_state)
             };
             if flow == Flow::Found {
                 return flow;
@@ -366,21 +427,25 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
             if flow != Flow::Exhausted {
                 return flow;
             }
+            own = own.max(self.raised.saturating_sub(1));
         }
+        self.raised = own;
         Flow::Exhausted
     }
 }
 
 /// A child of the node being expanded: the blank's move, the tile it
-/// slides, the entry of that tile's pattern, and the rank of the placement
-/// the transposed lookup reads.
+/// slides, the entries of that tile's pattern directly and through the
+/// transpose, and its estimate.
 #[derive(Clone, Copy, Default)]
 struct Child {
     code: u8,
     to: u8,
     tile: u8,
     direct: u8,
-    image_rank: u32,
+    image: u8,
+    estimate: u32,
+    moves_state: DuplicateState,
 }
 
 /// Whether some pattern reads another's table through a symmetry: searches
@@ -470,7 +535,7 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
             iterate_in_parallel(&plan, position, estimate, bound)
         } else {
             let mut walker = Walker::new(&plan, position, Vec::new(), bound);
-            let flow = walker.walk(0, &estimate, 4);
+            let flow = walker.walk(0, &estimate, Duplicates::START);
             (flow, walker.spent, walker.next_bound, walker.path)
         };
         nodes += spent.generated;
@@ -513,7 +578,7 @@ fn iterate_in_parallel<const N: usize, const M: bool>(
         position,
         estimate,
         depth: 0,
-        last: 4,
+        moves_state: Duplicates::START,
         path: Vec::new(),
     }];
     while tasks.len() < wanted && spent.generated < SPLIT_NODES && !tasks.is_empty() {
@@ -521,7 +586,7 @@ fn iterate_in_parallel<const N: usize, const M: bool>(
         for task in tasks {
             let mut walker = Walker::new(plan, task.position, task.path, bound);
             walker.split_at = Some(task.depth + 1);
-            let flow = walker.walk(task.depth, &task.estimate, task.last);
+            let flow = walker.walk(task.depth, &task.estimate, task.moves_state);
             spent += walker.spent;
             least_above = least_above.min(walker.next_bound);
             if flow != Flow::Exhausted {
@@ -541,7 +606,7 @@ fn iterate_in_parallel<const N: usize, const M: bool>(
             return;
         }
         let mut walker = Walker::new(plan, task.position, task.path, bound);
-        let flow = walker.walk(task.depth, &task.estimate, task.last);
+        let flow = walker.walk(task.depth, &task.estimate, task.moves_state);
         *spent.lock().expect("no walker panics holding the lock") += walker.spent;
         next_bound.fetch_min(walker.next_bound, Relaxed);
         match flow {
@@ -642,6 +707,7 @@ fn plan<'a, const N: usize, const M: bool, B: AsRef<[u8]>>(
         image_cell,
         steps,
         step_count,
+        duplicates: Duplicates::get(),
         goal: goal_cells,
         deadline: options.deadline,
         cancel: options.cancel,

@@ -1,5 +1,5 @@
 //! Boards, moves and their rules: sizes, parsing, the two ways of counting
-//! moves, the solvability test,
+//! moves, the solvability test, the move sequences a search may skip,
 //! renaming tiles so that any goal looks canonical, and the board's
 //! symmetries.
 //!
@@ -8,6 +8,7 @@
 
 pub mod board;
 pub mod cell;
+pub mod duplicates;
 pub mod metric;
 pub mod parse;
 pub mod relabel;

@@ -15,6 +15,7 @@ use npuzzle::pattern::{
     UNREACHED,
 };
 use npuzzle::raw::{entry, Ranker};
+use npuzzle::rules::{DuplicateState, Duplicates};
 use npuzzle::{tables::build_table, Board, Cell, Move, Shape};
 use rand::seq::SliceRandom;
 use rand::{rngs::StdRng, SeedableRng};
@@ -204,60 +205,72 @@ fn goals_in_other_corners_and_with_other_labels_are_solved() {
     ));
 }
 
-/// Nodes (generated, expanded) of a plain recursive IDA* that reads the
-/// transposed lookup only where the direct one does not prune, as the
-/// library does; children in the order of `Move::ALL`.
+/// Nodes (generated, expanded) of a plain recursive IDA* with the library's
+/// rules: no child whose moves end in a duplicate stretch; every child
+/// estimated (the larger of the direct and transposed lookups) before any
+/// is searched; children best first, ties in the order of `Move::ALL`; and
+/// BPMX, by which a position is at least one move less far than any child,
+/// as estimated or as raised by the child's own search.
 fn plain_ida_counts(db: &PatternDb<Vec<u8>>, start: &Board, goal: &Board) -> (u64, u64) {
+    struct Counts {
+        generated: u64,
+        expanded: u64,
+        next_bound: u32,
+    }
+    /// `None` when the goal is found below `board`, else its raised estimate.
     fn walk(
         db: &PatternDb<Vec<u8>>,
-        board: &Board,
-        goal: &Board,
+        (board, goal): (&Board, &Board),
         depth: u32,
         bound: u32,
-        back: Option<Move>,
-        counts: &mut (u64, u64, u32),
-    ) -> bool {
-        counts.1 += 1;
-        for m in Move::ALL {
-            let Some(child) = board.apply(m).filter(|_| Some(m) != back) else {
-                continue;
-            };
-            counts.0 += 1;
-            let mut f = depth + 1 + db.additive(&child);
-            if f <= bound {
-                f = depth + 1 + db.heuristic(&child);
+        moves: DuplicateState,
+        counts: &mut Counts,
+    ) -> Option<u32> {
+        counts.expanded += 1;
+        let mut children: Vec<(u32, DuplicateState, Board)> = Move::ALL
+            .into_iter()
+            .filter_map(|m| {
+                let moves = Duplicates::get().next(moves, m.code());
+                let child = board.apply(m).filter(|_| moves != Duplicates::SKIP)?;
+                Some((db.heuristic(&child), moves, child))
+            })
+            .collect();
+        counts.generated += children.len() as u64;
+        children.sort_by_key(|c| c.0);
+        let worst = children.last().map_or(0, |c| c.0);
+        let mut own = db.heuristic(board).max(worst.saturating_sub(1));
+        for (h, moves, child) in children {
+            if depth + own > bound {
+                counts.next_bound = counts.next_bound.min(depth + own);
+                break;
             }
-            if f > bound {
-                counts.2 = counts.2.min(f);
-                continue;
+            if depth + 1 + h > bound {
+                counts.next_bound = counts.next_bound.min(depth + 1 + h);
+                break;
             }
-            if child == *goal
-                || walk(
-                    db,
-                    &child,
-                    goal,
-                    depth + 1,
-                    bound,
-                    Some(m.opposite()),
-                    counts,
-                )
-            {
-                return true;
+            if child == *goal {
+                return None;
             }
+            let raised = walk(db, (&child, goal), depth + 1, bound, moves, counts)?;
+            own = own.max(raised.saturating_sub(1));
         }
-        false
+        Some(own)
     }
     let (mut generated, mut expanded) = (0, 0);
     let mut bound = db.heuristic(start);
     loop {
-        let mut counts = (0, 0, u32::MAX);
-        let found = walk(db, start, goal, 0, bound, None, &mut counts);
-        generated += counts.0;
-        expanded += counts.1;
+        let mut counts = Counts {
+            generated: 0,
+            expanded: 0,
+            next_bound: u32::MAX,
+        };
+        let found = walk(db, (start, goal), 0, bound, Duplicates::START, &mut counts).is_none();
+        generated += counts.generated;
+        expanded += counts.expanded;
         if found {
             return (generated, expanded);
         }
-        bound = counts.2;
+        bound = counts.next_bound;
     }
 }
 

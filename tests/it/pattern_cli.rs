@@ -3,7 +3,9 @@
 //! what needs every position's distance.
 
 use crate::pattern_file::pattern_file;
-use crate::util::{json_answer, json_lines, query, run_batch, run_build_db, run_query, stdout_of};
+use crate::util::{
+    json_answer, json_lines, moves_of, query, run_batch, run_build_db, run_query, stdout_of,
+};
 
 #[test]
 fn build_db_writes_a_pattern_database_that_query_reads() {
@@ -94,18 +96,24 @@ fn batch_answers_in_order_with_nodes_and_marks_bad_lines() {
     assert_eq!(lines[2]["line"], 3);
     assert_eq!(lines[3]["solvable"], false);
     assert_eq!(lines[4]["distance"], 31);
-    let csv = run_batch(&db, &["batch", "--csv"], "867254301\n", 0);
+    let csv = stdout_of(&run_batch(&db, &["batch", "--csv"], "867254301\n", 0));
+    let (header, row) = csv.split_once('\n').unwrap();
+    assert_eq!(header, "start,goal,solvable,distance,moves,reason,error");
+    let fields: Vec<&str> = row.trim_end().split(',').collect();
     assert_eq!(
-        stdout_of(&csv),
-        "start,goal,solvable,distance,moves,reason,error\n\
-         867254301,123456780,true,31,UULDDRRUULDLDRRUULDLDRRUULLDDRR,,\n"
+        fields,
+        ["867254301", "123456780", "true", "31", fields[4], "", ""]
     );
+    let board = |text| npuzzle::parse_board(text, npuzzle::Shape::THREE_BY_THREE).unwrap();
+    let moves = moves_of(fields[4]);
+    assert_eq!(moves.len(), 31);
+    assert_eq!(board("867254301").replay(&moves), Some(board("123456780")));
 }
 
 /// A line whose search ran past `--timeout` parsed and is solvable: its
 /// record keeps both boards, and its reason says it timed out. The search
-/// needs 2,207 nodes and checks its deadline after 1,024, so a deadline of
-/// a nanosecond always stops it.
+/// checks its deadline at the first node of every iteration, so a deadline
+/// of a nanosecond always stops it.
 #[test]
 fn a_timed_out_batch_line_keeps_its_boards() {
     let db = pattern_file("3x4", "6-5");
@@ -122,7 +130,7 @@ fn a_timed_out_batch_line_keeps_its_boards() {
         reason.starts_with("timed out after 0.000000001 s (--timeout)"),
         "{reason}"
     );
-    assert!(json[0]["nodes"].as_u64().unwrap() >= 1024);
+    assert!(json[0]["nodes"].as_u64().is_some());
     let csv = stdout_of(&run_batch(&db, &[&args[..], &["--csv"]].concat(), input, 2));
     let record = csv.lines().nth(1).unwrap();
     assert!(
