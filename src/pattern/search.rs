@@ -274,8 +274,9 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
 
     /// The children of the current position (blank in `from`, reached by
     /// moves that leave the automaton of duplicates in `moves_state`) into
-    /// `children`, but for those whose moves end in a duplicate stretch, with the entries of each one's moved tile
-    /// read, directly and through the transpose; returns how many there are.
+    /// `children`, but for those whose moves end in a duplicate stretch,
+    /// with the entries of each one's moved tile read, directly and through
+    /// the transpose; returns how many there are.
     #[inline(always)]
     fn expand(
         &mut self,
