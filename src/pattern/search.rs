@@ -338,6 +338,28 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
         }
     }
 
+    /// The estimate of `child`: `estimate` with the entries of the tile it
+    /// moved put in.
+    #[inline(always)]
+    fn child_estimate(&self, estimate: &Estimate<N>, child: &Child) -> Estimate<N> {
+        let plan = self.plan;
+        let tile = child.tile as usize;
+        let mut next = *estimate;
+        let group = plan.group_of[tile];
+        if group != NONE {
+            next.direct_sum =
+                next.direct_sum - next.direct[group as usize] as u32 + child.direct as u32;
+            next.direct[group as usize] = child.direct;
+        }
+        let group = plan.image_group_of[tile];
+        if plan.transposed && group != NONE {
+            next.image_sum =
+                next.image_sum - next.image[group as usize] as u32 + child.image as u32;
+            next.image[group as usize] = child.image;
+        }
+        next
+    }
+
     /// Searches below the current position, `depth` moves from the start,
     /// reached by moves that leave the automaton of duplicates in
     /// `moves_state`.
@@ -363,14 +385,7 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
         let children = &mut children[..count];
         self.spent.generated += count as u64;
         self.estimate_children(estimate, children);
-        // Best first; ties keep the moves' order. Insertion sort: at most 3.
-        for i in 1..children.len() {
-            let mut j = i;
-            while j > 0 && children[j - 1].estimate > children[j].estimate {
-                children.swap(j - 1, j);
-                j -= 1;
-            }
-        }
+        best_first(children);
         // BPMX: a position is at least one move less far than any child.
         let worst = children.last().map_or(0, |c| c.estimate);
         let mut own = estimate
@@ -388,20 +403,8 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
                 self.next_bound = self.next_bound.min(f);
                 break;
             }
-            let (code, tile) = (child.code, child.tile as usize);
-            let mut next = *estimate;
-            let group = plan.group_of[tile];
-            if group != NONE {
-                next.direct_sum =
-                    next.direct_sum - next.direct[group as usize] as u32 + child.direct as u32;
-                next.direct[group as usize] = child.direct;
-            }
-            let group = plan.image_group_of[tile];
-            if plan.transposed && group != NONE {
-                next.image_sum =
-                    next.image_sum - next.image[group as usize] as u32 + child.image as u32;
-                next.image[group as usize] = child.image;
-            }
+            let code = child.code;
+            let next = self.child_estimate(estimate, child);
             self.position.slide(child.to as usize, &plan.image_cell);
             self.path.push(Move::from_code(code));
             let flow = if next.direct_sum == 0 && self.position.cells == plan.goal {
@@ -432,6 +435,19 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
         }
         self.raised = own;
         Flow::Exhausted
+    }
+}
+
+/// Sorts `children` by their estimates, ties in the moves' order: an
+/// insertion sort, for at most three.
+#[inline(always)]
+fn best_first(children: &mut [Child]) {
+    for i in 1..children.len() {
+        let mut j = i;
+        while j > 0 && children[j - 1].estimate > children[j].estimate {
+            children.swap(j - 1, j);
+            j -= 1;
+        }
     }
 }
 
