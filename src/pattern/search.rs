@@ -316,45 +316,43 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
         count
     }
 
-    /// Each child's estimate: `children`' entries put in place of their
-    /// patterns' in `estimate`, the larger of the direct and transposed
-    /// sums.
+    /// Each child's sums and estimate: `children`' entries put in place of
+    /// their patterns' in `estimate`, the larger sum the estimate.
     #[inline(always)]
     fn estimate_children(&self, estimate: &Estimate<N>, children: &mut [Child]) {
         let plan = self.plan;
         for child in children {
             let tile = child.tile as usize;
             let group = plan.group_of[tile];
-            let mut direct = estimate.direct_sum;
+            child.direct_sum = estimate.direct_sum;
             if group != NONE {
-                direct = direct - estimate.direct[group as usize] as u32 + child.direct as u32;
+                child.direct_sum += child.direct as u32;
+                child.direct_sum -= estimate.direct[group as usize] as u32;
             }
-            let mut image = estimate.image_sum;
+            child.image_sum = estimate.image_sum;
             let group = plan.image_group_of[tile];
             if plan.transposed && group != NONE {
-                image = image - estimate.image[group as usize] as u32 + child.image as u32;
+                child.image_sum += child.image as u32;
+                child.image_sum -= estimate.image[group as usize] as u32;
             }
-            child.estimate = direct.max(image);
+            child.estimate = child.direct_sum.max(child.image_sum);
         }
     }
 
-    /// The estimate of `child`: `estimate` with the entries of the tile it
-    /// moved put in.
+    /// The estimate of `child`, whose sums [`Walker::estimate_children`]
+    /// worked out: `estimate` with the entries of the tile it moved put in.
     #[inline(always)]
     fn child_estimate(&self, estimate: &Estimate<N>, child: &Child) -> Estimate<N> {
         let plan = self.plan;
         let tile = child.tile as usize;
         let mut next = *estimate;
+        (next.direct_sum, next.image_sum) = (child.direct_sum, child.image_sum);
         let group = plan.group_of[tile];
         if group != NONE {
-            next.direct_sum =
-                next.direct_sum - next.direct[group as usize] as u32 + child.direct as u32;
             next.direct[group as usize] = child.direct;
         }
         let group = plan.image_group_of[tile];
         if plan.transposed && group != NONE {
-            next.image_sum =
-                next.image_sum - next.image[group as usize] as u32 + child.image as u32;
             next.image[group as usize] = child.image;
         }
         next
@@ -461,6 +459,9 @@ struct Child {
     tile: u8,
     direct: u8,
     image: u8,
+    /// The sums of the direct and transposed entries after the move.
+    direct_sum: u32,
+    image_sum: u32,
     estimate: u32,
     moves_state: DuplicateState,
 }
