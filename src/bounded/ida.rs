@@ -157,7 +157,7 @@ impl<'a, G: Guide> Walker<'a, G> {
             };
             self.generated += 1;
             let tile = self.board.cells()[to];
-            let board = self.board.apply(m).expect("the target is on the board");
+            let board = self.board.slide_from(to);
             let memo = self.guide.slid(memo, &board, tile, to, from);
             let h = G::value(&memo);
             let f = self.f(g + 1, h);
@@ -175,9 +175,11 @@ impl<'a, G: Guide> Walker<'a, G> {
             count += 1;
         }
         // The most promising child first: the last iteration stops at the
-        // first solution, and one near the goal is found soonest.
-        children[..count].sort_by_key(|c| c.as_ref().map(|c| c.h));
-        for child in children[..count].iter().flatten() {
+        // first solution, and one near the goal is found soonest. Their
+        // order is sorted, not the children, whose memos are large to move.
+        let mut order = [0, 1, 2, 3];
+        order[..count].sort_by_key(|&i| children[i].as_ref().map(|c| c.h));
+        for child in order[..count].iter().filter_map(|&i| children[i].as_ref()) {
             let parent = self.board;
             self.board = child.board;
             self.path.push(child.m);
