@@ -163,7 +163,7 @@ impl<B: AsRef<[u8]>> Tables for PatternDb<B> {
 }
 
 /// A position's entries, and through the transpose where it is used.
-pub(crate) type PatternMemo = [Option<Entries>; 2];
+pub(crate) type PatternMemo = Entries;
 
 /// A pattern database's lower bound ([`PatternDb::heuristic`]) toward the
 /// tables' own goal, updated move by move: a move re-reads only the table
@@ -196,7 +196,7 @@ impl Guide for PatternGuide<'_> {
 
     #[inline]
     fn value(memo: &PatternMemo) -> u32 {
-        memo.iter().flatten().map(|e| e.sum).max().unwrap_or(0)
+        memo.bound()
     }
 }
 

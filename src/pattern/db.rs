@@ -260,88 +260,78 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
     /// The lower bound the search uses: the additive sum, and on square
     /// boards the larger of it and the sum read through the transpose.
     pub fn heuristic(&self, board: &Board) -> u32 {
-        let entries = self.entries(board);
-        entries.iter().flatten().map(|e| e.sum).max().unwrap_or(0)
+        self.entries(board).bound()
     }
 
     /// The sum of the tables' entries for tiles in the cells `cell_of`.
     fn sum_over(&self, cell_of: &[u8; MAX_PATTERN_CELLS]) -> u32 {
         (0..self.sources.len())
-            .map(|i| self.entry(i, cell_of) as u32)
+            .map(|i| self.entry(i, |t| cell_of[t as usize]) as u32)
             .sum()
     }
 
-    /// Pattern `i`'s entry for its tiles in the cells `cell_of`.
+    /// Pattern `i`'s entry for its tiles in the cells `cell_of` gives.
     #[inline]
-    fn entry(&self, i: usize, cell_of: &[u8; MAX_PATTERN_CELLS]) -> u8 {
+    fn entry(&self, i: usize, cell_of: impl Fn(u8) -> u8) -> u8 {
         let source = &self.sources[i];
         let cells = source
             .tiles
             .iter()
-            .map(|&t| source.cell[cell_of[t as usize] as usize]);
+            .map(|&t| source.cell[cell_of(t) as usize]);
         self.table_of(i)[self.rankers[i].rank(cells) as usize]
     }
 
-    /// `board`'s entries, and through the transpose where it is used: what
-    /// [`PatternDb::heuristic`] adds up, kept for [`PatternDb::slid`].
-    pub(crate) fn entries(&self, board: &Board) -> [Option<Entries>; 2] {
-        let mut direct = [0u8; MAX_PATTERN_CELLS];
-        for (c, &t) in board.cells().iter().enumerate() {
-            direct[t as usize] = c as u8;
-        }
-        let transposed = self.transpose().map(|transpose| {
-            // Cell of tile T(t) in the transposed board: the image of t's cell.
-            let mut cell_of = [0u8; MAX_PATTERN_CELLS];
-            for (c, &t) in board.cells().iter().enumerate() {
-                cell_of[transpose.tile[t as usize] as usize] = transpose.cell[c];
-            }
-            self.read_entries(cell_of)
-        });
-        [Some(self.read_entries(direct)), transposed]
+    /// Pattern `i`'s entry in the transposed board of the position whose
+    /// tiles are in the cells `cell_of`: tile t of the transposed board
+    /// stands in the image of the cell of t's image (the transpose renames
+    /// tiles in pairs).
+    #[inline]
+    fn image_entry(&self, i: usize, t: &Transpose, cell_of: &[u8; MAX_PATTERN_CELLS]) -> u8 {
+        self.entry(i, |u| t.cell[cell_of[t.tile[u as usize] as usize] as usize])
     }
 
-    fn read_entries(&self, cell_of: [u8; MAX_PATTERN_CELLS]) -> Entries {
-        let mut parts = [0u8; MAX_PATTERN_CELLS];
-        for (i, part) in parts.iter_mut().enumerate().take(self.sources.len()) {
-            *part = self.entry(i, &cell_of);
+    /// `board`'s entries, and through the transpose where it is used: what
+    /// [`PatternDb::heuristic`] takes the larger sum of, kept for
+    /// [`PatternDb::slid`].
+    pub(crate) fn entries(&self, board: &Board) -> Entries {
+        let mut cell_of = [0u8; MAX_PATTERN_CELLS];
+        for (c, &t) in board.cells().iter().enumerate() {
+            cell_of[t as usize] = c as u8;
         }
-        let sum = parts.iter().map(|&p| p as u32).sum();
+        let patterns = 0..self.sources.len();
+        let direct = Parts::read(
+            patterns
+                .clone()
+                .map(|i| self.entry(i, |t| cell_of[t as usize])),
+        );
+        let image = self
+            .transpose()
+            .map(|t| Parts::read(patterns.map(|i| self.image_entry(i, &t, &cell_of))));
         Entries {
             cell_of,
-            parts,
-            sum,
+            direct,
+            image,
         }
     }
 
     /// The entries after `tile` slides into cell `to`: only the table of
     /// the tile's pattern is read again (an additive partition leaves the
-    /// blank out of every pattern, so its cell changes no entry). `moves`
-    /// is [`PatternDb::moves`].
+    /// blank out of every pattern, so its cell changes no entry), and
+    /// through the transpose the table of its image's. `moves` is
+    /// [`PatternDb::moves`].
     #[inline]
-    pub(crate) fn slid(
-        &self,
-        entries: &[Option<Entries>; 2],
-        moves: &Moves,
-        tile: u8,
-        to: usize,
-    ) -> [Option<Entries>; 2] {
-        let moved = |e: &Entries, tile: u8, to: u8| {
-            let mut e = *e;
-            e.cell_of[tile as usize] = to;
-            let i = moves.pattern_of[tile as usize];
-            if let Some(part) = e.parts.get_mut(i as usize) {
-                let entry = self.entry(i as usize, &e.cell_of);
-                e.sum = e.sum + entry as u32 - *part as u32;
-                *part = entry;
-            }
-            e
-        };
-        let direct = entries[0].as_ref().map(|e| moved(e, tile, to as u8));
-        let transposed = match (&moves.transpose, &entries[1]) {
-            (Some(t), Some(e)) => Some(moved(e, t.tile[tile as usize], t.cell[to])),
-            _ => None,
-        };
-        [direct, transposed]
+    pub(crate) fn slid(&self, entries: &Entries, moves: &Moves, tile: u8, to: usize) -> Entries {
+        let mut next = *entries;
+        next.cell_of[tile as usize] = to as u8;
+        let i = moves.pattern_of[tile as usize] as usize;
+        let cell_of = next.cell_of;
+        next.direct
+            .put(i, || self.entry(i, |t| cell_of[t as usize]));
+        if let (Some(t), Some(image)) = (&moves.transpose, &mut next.image) {
+            let i = moves.pattern_of[t.tile[tile as usize] as usize] as usize;
+            image.put(i, || self.image_entry(i, t, &cell_of));
+        }
+        next
     }
 
     /// What [`PatternDb::slid`] needs, worked out once: the pattern of each
@@ -367,12 +357,54 @@ pub(crate) struct Moves {
     transpose: Option<Transpose>,
 }
 
-/// One reading of a position in the tables: each tile's cell, each
-/// pattern's entry and their sum.
+/// One reading of a position in the tables: each tile's cell, and each
+/// pattern's entry with their sum, directly and through the transpose
+/// where it is used. Under 128 bytes, so that copying one (once per child
+/// in a bounded search) needs no call to `memcpy`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Entries {
     cell_of: [u8; MAX_PATTERN_CELLS],
-    parts: [u8; MAX_PATTERN_CELLS],
-    /// The additive lower bound.
-    pub sum: u32,
+    direct: Parts,
+    image: Option<Parts>,
+}
+
+impl Entries {
+    /// The lower bound: the larger sum.
+    #[inline]
+    pub fn bound(&self) -> u32 {
+        self.image
+            .map_or(self.direct.sum, |image| image.sum.max(self.direct.sum))
+    }
+}
+
+/// Each pattern's entry, and their sum: an additive lower bound.
+#[derive(Clone, Copy, Debug)]
+struct Parts {
+    entries: [u8; MAX_PATTERN_CELLS],
+    sum: u32,
+}
+
+impl Parts {
+    fn read(entries: impl Iterator<Item = u8>) -> Parts {
+        let mut parts = Parts {
+            entries: [0; MAX_PATTERN_CELLS],
+            sum: 0,
+        };
+        for (part, entry) in parts.entries.iter_mut().zip(entries) {
+            *part = entry;
+            parts.sum += entry as u32;
+        }
+        parts
+    }
+
+    /// Pattern `i`'s entry replaced by what `read` reads, if there is a
+    /// pattern `i` (a tile in none has none).
+    #[inline]
+    fn put(&mut self, i: usize, read: impl FnOnce() -> u8) {
+        if let Some(part) = self.entries.get_mut(i) {
+            let entry = read();
+            self.sum = self.sum + entry as u32 - *part as u32;
+            *part = entry;
+        }
+    }
 }
