@@ -359,8 +359,8 @@ pub(crate) struct Moves {
 
 /// One reading of a position in the tables: each tile's cell, and each
 /// pattern's entry with their sum, directly and through the transpose
-/// where it is used. Under 128 bytes, so that copying one (once per child
-/// in a bounded search) needs no call to `memcpy`.
+/// where it is used. The cells are kept once (the transposed board's are
+/// worked out from them), since a bounded search copies one per child.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Entries {
     cell_of: [u8; MAX_PATTERN_CELLS],
