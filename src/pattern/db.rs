@@ -270,7 +270,8 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
             .sum()
     }
 
-    /// Pattern `i`'s entry for its tiles in the cells `cell_of` gives.
+    /// Pattern `i`'s entry for its tiles in the cells that `cell_of` gives
+    /// for each tile.
     #[inline]
     fn entry(&self, i: usize, cell_of: impl Fn(u8) -> u8) -> u8 {
         let source = &self.sources[i];
