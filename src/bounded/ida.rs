@@ -73,11 +73,14 @@ enum Flow {
     Spent,
 }
 
-/// A child about to be searched: the blank's move, the board, its
-/// estimate, and the automaton of duplicates after its moves.
+/// A child about to be searched: the blank's move and the cell it moves
+/// to (the board is made again when the child is searched: less to copy
+/// than keeping it), its estimate, and the automaton of duplicates after
+/// its moves.
 struct Child<M> {
     m: Move,
-    board: Board,
+    /// The cell the blank moves to.
+    to: u8,
     memo: M,
     h: u32,
     moves: DuplicateState,
@@ -167,7 +170,7 @@ impl<'a, G: Guide> Walker<'a, G> {
             }
             children[count] = Some(Child {
                 m,
-                board,
+                to: to as u8,
                 memo,
                 h,
                 moves: child_moves,
@@ -181,7 +184,7 @@ impl<'a, G: Guide> Walker<'a, G> {
         order[..count].sort_by_key(|&i| children[i].as_ref().map(|c| c.h));
         for child in order[..count].iter().filter_map(|&i| children[i].as_ref()) {
             let parent = self.board;
-            self.board = child.board;
+            self.board = parent.slide_from(child.to as usize);
             self.path.push(child.m);
             let flow = if child.h == 0 && self.board == *self.goal {
                 Flow::Found
