@@ -9,7 +9,23 @@ Usage: scripts/walks.py ROWS COLS MOVES COUNT SEED
 import random
 import sys
 
-rows, cols, moves, count, seed = map(int, sys.argv[1:6])
+def arguments():
+    """The five numbers, or a message saying what is wrong and exit status 1."""
+    try:
+        if len(sys.argv) != 6:
+            raise ValueError(f"5 arguments expected, got {len(sys.argv) - 1}")
+        rows, cols, moves, count, seed = map(int, sys.argv[1:6])
+    except ValueError as e:
+        sys.exit(f"walks.py: {str(e)[:200]}\n{__doc__.strip()}")
+    if not (2 <= rows <= 6 and 2 <= cols <= 6):
+        # A board one cell wide leaves a walk that may not undo its last move nowhere to go.
+        sys.exit(f"walks.py: a board is 2 to 6 rows by 2 to 6 columns; got {rows}x{cols}")
+    if moves < 0 or count < 0:
+        sys.exit(f"walks.py: MOVES and COUNT are 0 or more; got {moves} and {count}")
+    return rows, cols, moves, count, seed
+
+
+rows, cols, moves, count, seed = arguments()
 random.seed(seed)
 for _ in range(count):
     cells = list(range(1, rows * cols)) + [0]
