@@ -35,12 +35,13 @@ use std::time::{Duration, Instant};
 #[command(version)]
 struct Args {
     /// Board size, rows x columns: 2x2 to 3x4, 4x3, 2x6 and 6x2 for complete tables;
-    /// 4x4, 3x5 and 5x3 for pattern databases.
+    /// 4x4, 3x5, 5x3, 4x5, 5x4 and 5x5 for pattern databases.
     #[arg(long, default_value = "3x3", value_name = "RxC", value_parser = str::parse::<Shape>)]
     board: Shape,
     /// Build a pattern database with these tile groups instead of complete tables:
-    /// 7-8 or 6-6-3 on 4x4, 7-7 or 6-6-2 on 3x5 and 5x3, 6-5 on 3x4 and 4x3, 4-4 on 3x3
-    /// [default on 4x4: 7-8; on 3x5 and 5x3: 7-7].
+    /// 7-8 or 6-6-3 on 4x4, 7-7 or 6-6-2 on 3x5 and 5x3, 6-6-7 or 5-5-5-4 on 4x5 and 5x4,
+    /// 6-6-6-6 or 4-4-4-4-4-4 on 5x5, 6-5 on 3x4 and 4x3, 4-4 on 3x3
+    /// [default on 4x4: 7-8; on 3x5 and 5x3: 7-7; on 4x5 and 5x4: 6-6-7; on 5x5: 6-6-6-6].
     #[arg(long, value_name = "NAME", conflicts_with_all = ["goal", "blank", "every_blank", "paths", "no_paths"])]
     partition: Option<String>,
     /// How moves are counted: stm (one tile per move) or mtm (a slide of 1 to k tiles in a

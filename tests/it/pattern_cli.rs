@@ -343,6 +343,28 @@ fn partitions_are_listed_per_board_and_others_refused() {
     assert!(!out.exists(), "nothing is written for a refused partition");
 }
 
+/// `build-db --help` names every board that has named partitions, and
+/// each of their names, so that the help never falls behind the library.
+#[test]
+fn build_db_help_names_every_partition() {
+    use npuzzle::pattern::Partition;
+    let out = assert_cmd::Command::cargo_bin("build-db")
+        .unwrap()
+        .arg("--help")
+        .output()
+        .unwrap();
+    // The help wraps lines at the terminal's width: compare words.
+    let help = String::from_utf8(out.stdout).unwrap();
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    for board in Partition::boards() {
+        assert!(help.contains(&board), "{board} missing from: {help}");
+        let shape = board.parse().unwrap();
+        for name in Partition::names(shape) {
+            assert!(help.contains(name), "{name} ({board}) missing from: {help}");
+        }
+    }
+}
+
 /// A 5×5 position `moves` (letters) from the default goal, written out.
 fn five_by_five_from_goal(moves: &str) -> (npuzzle::Board, String) {
     let shape = npuzzle::Shape::new(5, 5).unwrap();
