@@ -340,6 +340,14 @@ fn partitions_are_listed_per_board_and_others_refused() {
         err.contains("known: none (boards with named partitions: 4x4, 3x5"),
         "{err}"
     );
+    // A board with no partition at all points to what works without one.
+    let output = run_build_db(&["--board", "6x6", "-q"], &out, 2);
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        err.contains("a 6x6 board has no pattern database partition")
+            && err.contains("query --board 6x6 solve --within 2 BOARD"),
+        "{err}"
+    );
     assert!(!out.exists(), "nothing is written for a refused partition");
 }
 
