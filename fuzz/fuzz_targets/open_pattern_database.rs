@@ -92,6 +92,14 @@ fn check_solve(db: &PatternTables<&[u8]>, start: &Board, goal: &Board, genuine: 
             }
         }
         Err(AnswerError::Unsolvable(_)) => assert!(!solvable, "{start:?} -> {goal:?}"),
+        // Tables that put the goal away from itself, or that hide it from
+        // the search: only damaged ones.
+        Err(AnswerError::DamagedPatterns { .. }) => {
+            assert!(
+                !genuine,
+                "sound tables called damaged: {start:?} -> {goal:?}"
+            )
+        }
         Err(AnswerError::MissingGoal { .. } | AnswerError::Stopped(_)) => {}
         Err(e) => panic!("solve {start:?} -> {goal:?}: {e}"),
     }

@@ -275,12 +275,12 @@ pub fn answer(
                 build_call_with(path, shape, partition, true)
             ),
         ),
-        AnswerError::Corrupt { .. } => database(
+        AnswerError::Corrupt { .. } | AnswerError::DamagedPatterns { .. } => database(
             py,
             format!(
                 "{e}{from}; `query --db {} verify` lists the damage; rebuild it with: {}",
                 path.display(),
-                build_call(path, shape, false)
+                build_call_with(path, shape, partition, false)
             ),
         ),
         AnswerError::Stopped(stop @ Stopped::TimedOut { .. }) => timed_out(

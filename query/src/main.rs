@@ -318,6 +318,11 @@ fn with_advice(
             path.display(),
             build_command(path, shape, db.metric())
         ),
+        (Some(AnswerError::DamagedPatterns { .. }), Some(patterns)) => anyhow::anyhow!(
+            "{e:#}; run `query --db {} verify` to list the damage, then rebuild it with: {}",
+            path.display(),
+            pattern_build_command(path, patterns, patterns.sets().len() > 1)
+        ),
         // `verify` found damage: the file is rebuilt as it was built.
         (None, Some(patterns)) if e.to_string().ends_with("is damaged") => anyhow::anyhow!(
             "{e:#}; rebuild it with: {}",

@@ -9,7 +9,7 @@ use memmap2::Mmap;
 use npuzzle::bounded::{solve_within, Guidance, Weight};
 use npuzzle::io::{Answer, Nodes, WithinBound};
 use npuzzle::pattern::{SolveError, Stopped};
-use npuzzle::{Database, Shape};
+use npuzzle::{AnswerError, Database, Shape};
 use std::io::Write;
 
 /// `query solve --within W`, guided by `db`'s pattern tables where it has
@@ -46,6 +46,9 @@ pub fn run(
             "{e} (--timeout {} s); a larger --within, or a longer --timeout, may find one",
             timeout.unwrap_or_default().as_secs_f64()
         ),
+        // As the database's answer, so that the advice on damaged files
+        // (`query verify`, the rebuild command) is added to it.
+        Err(e @ SolveError::DamagedTables { .. }) => return Err(AnswerError::from(e).into()),
         Err(e) => return Err(e.into()),
     };
     let solved = Solved {

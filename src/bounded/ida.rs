@@ -326,7 +326,9 @@ fn iterate<G: Guide>(
             }
             Flow::Spent => return Ok(Iterated::Spent { lower_bound, nodes }),
             Flow::Exhausted => {
-                // A solvable start always has a deeper node to reach.
+                // A solvable start always has a deeper node to reach, since
+                // every guide estimates the goal at 0 (`solve_within`
+                // refuses tables that do not).
                 assert!(
                     walker.next_bound != u64::MAX,
                     "the search ran out of positions"

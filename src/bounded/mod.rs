@@ -164,6 +164,14 @@ pub fn solve_within(
             let (start, goal) = (symmetry.apply(start), symmetry.apply(goal));
             let canonical = Relabelling::to_canonical(&goal).apply(&start);
             let guide = PatternGuide::new(*tables);
+            // The searches tell the goal by its estimate of 0 first:
+            // tables that estimate it above 0 would hide it.
+            let at_goal = PatternGuide::value(&guide.start(home));
+            if at_goal != 0 {
+                return Err(SolveError::DamagedTables {
+                    at_goal: Some(at_goal),
+                });
+            }
             let mut found = search(&guide, &canonical, home, weight, options)?;
             let back = symmetry.inverse();
             for m in &mut found.solution.moves {

@@ -403,6 +403,13 @@ pub enum AnswerError {
         /// Where the damage showed.
         rank: u32,
     },
+    /// Pattern tables that cannot be right (the search's
+    /// [`SolveError::DamagedTables`]); verifying the file finds the damage.
+    #[error("the pattern tables for this goal are damaged: {}", crate::pattern::damage(*.at_goal))]
+    DamagedPatterns {
+        /// Their estimate of the goal itself, if that is what is wrong.
+        at_goal: Option<u32>,
+    },
     /// The search stopped, at its deadline or its caller's word, before
     /// it found a solution.
     #[error(transparent)]
@@ -441,6 +448,7 @@ impl From<SolveError> for AnswerError {
                 present: Cells::of(shape, [expected.index(shape)]),
             },
             SolveError::Stopped(why) => AnswerError::Stopped(why),
+            SolveError::DamagedTables { at_goal } => AnswerError::DamagedPatterns { at_goal },
         }
     }
 }

@@ -132,6 +132,23 @@ pub enum SolveError {
     /// The search stopped before it found a solution.
     #[error(transparent)]
     Stopped(#[from] Stopped),
+    /// The tables cannot be right, so no search through them is trusted.
+    #[error("the pattern tables are damaged: {}", damage(*.at_goal))]
+    DamagedTables {
+        /// Their estimate of the goal itself, which must be 0; `None` when
+        /// the search went through every position they let it reach
+        /// without meeting the goal.
+        at_goal: Option<u32>,
+    },
+}
+
+/// What damaged tables did, in words: see [`SolveError::DamagedTables`].
+pub(crate) fn damage(at_goal: Option<u32>) -> String {
+    match at_goal {
+        Some(moves) => format!("they put the goal {moves} moves from itself, where it must be 0"),
+        None => "the search went through every position they allow without reaching the goal"
+            .to_string(),
+    }
 }
 
 /// Why a search stopped before it found a solution: its deadline passed,

@@ -37,6 +37,7 @@ mod wide;
 
 pub use db::PatternDb;
 pub(crate) use db::{Entries, Moves};
+pub(crate) use error::damage;
 pub use error::{PatternError, SolveError, Stopped};
 pub use memory::huge_page_copy;
 pub use partition::Partition;

@@ -479,6 +479,14 @@ pub(crate) fn ida_star<B: AsRef<[u8]>>(
     start: &Board,
     options: &SolveOptions,
 ) -> Result<Solution, SolveError> {
+    // The goal is told by its estimate of 0 before its cells are compared:
+    // tables that estimate it above 0 would hide it from the search.
+    let at_goal = db.heuristic(&db.goal());
+    if at_goal != 0 {
+        return Err(SolveError::DamagedTables {
+            at_goal: Some(at_goal),
+        });
+    }
     match (db.shape().cells() <= NARROW, reads_shared_tables(db)) {
         (true, false) => ida_star_in::<NARROW, false, B>(db, start, options),
         (true, true) => ida_star_in::<NARROW, true, B>(db, start, options),
@@ -568,11 +576,12 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
             }
             Flow::Stopped(Stop::Deadline) => return Err(Stopped::TimedOut { bound, nodes }.into()),
             Flow::Stopped(_) => return Err(Stopped::Cancelled { bound, nodes }.into()),
-            Flow::Exhausted => {
-                // A solvable start always has a deeper node to reach.
-                assert!(next_bound != u32::MAX, "the search ran out of positions");
-                bound = next_bound;
+            // With the goal estimated at 0, a solvable start always has a
+            // deeper node to reach; only damaged tables can end here.
+            Flow::Exhausted if next_bound == u32::MAX => {
+                return Err(SolveError::DamagedTables { at_goal: None })
             }
+            Flow::Exhausted => bound = next_bound,
         }
     }
 }

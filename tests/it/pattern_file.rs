@@ -209,6 +209,73 @@ fn a_flipped_table_byte_is_caught_by_verify() {
     assert_eq!(report.nonzero_padding, 1);
 }
 
+/// Tables that put the goal away from itself would hide it from every
+/// search (each tells the goal by its estimate of 0 before comparing
+/// cells): the optimal and the bounded searches refuse them at once, and
+/// the command line says how to find and mend the damage.
+#[test]
+fn tables_that_estimate_the_goal_above_zero_are_called_damaged() {
+    use npuzzle::bounded::{solve_within, Guidance, Weight};
+    use npuzzle::pattern::SolveError;
+    use npuzzle::AnswerError;
+    let good = bytes_of("3x3", "4-4");
+    let first = PatternTables::from_bytes(good.clone())
+        .unwrap()
+        .header()
+        .tables[0]
+        .clone();
+    let mut bad = good;
+    bad[first.offset as usize..(first.offset + first.entries) as usize].fill(2);
+    let db = PatternTables::from_bytes(bad.clone()).unwrap();
+    let shape = Shape::THREE_BY_THREE;
+    let (start, goal) = (
+        npuzzle::parse_board("867254301", shape).unwrap(),
+        Board::goal(shape),
+    );
+    let set = db.set_serving(&goal).unwrap();
+    // Searched, the hidden goal would never be found: time would run out.
+    let options = SolveOptions {
+        deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(10)),
+        ..SolveOptions::default()
+    };
+    let solved = set.solve_to(&start, &goal, &options);
+    assert!(
+        matches!(solved, Err(SolveError::DamagedTables { at_goal: Some(n) }) if n >= 2),
+        "{solved:?}"
+    );
+    let answer: Result<_, AnswerError> = solved.map_err(Into::into);
+    let message = answer.unwrap_err().to_string();
+    assert!(
+        message.contains("damaged") && message.contains("from itself"),
+        "{message}"
+    );
+    let within = solve_within(
+        &start,
+        &goal,
+        Weight::new(1.5).unwrap(),
+        &Guidance::patterns(set),
+        &options,
+    );
+    assert!(
+        matches!(within, Err(SolveError::DamagedTables { at_goal: Some(_) })),
+        "{within:?}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.db");
+    std::fs::write(&path, &bad).unwrap();
+    for args in [
+        &["solve", "867254301"][..],
+        &["solve", "--within", "1.5", "867254301"],
+    ] {
+        let out = crate::util::run_query(&path, args, 2);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("damaged") && err.contains("verify") && err.contains("--partition 4-4"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
 /// On a sound file, each property verify checks holds table by table.
 #[test]
 fn verify_reports_what_it_found() {

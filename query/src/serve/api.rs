@@ -296,7 +296,7 @@ pub(super) fn answer_error(
             ),
         ),
         e @ AnswerError::WrongShape { .. } => ApiError::bad(e.to_string()),
-        e @ AnswerError::Corrupt { .. } => ApiError::new(
+        e @ (AnswerError::Corrupt { .. } | AnswerError::DamagedPatterns { .. }) => ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             format!("{e}; run `query verify` on the server's database"),
         ),
