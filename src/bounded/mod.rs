@@ -166,12 +166,7 @@ pub fn solve_within(
             let guide = PatternGuide::new(*tables);
             // The searches tell the goal by its estimate of 0 first:
             // tables that estimate it above 0 would hide it.
-            let at_goal = PatternGuide::value(&guide.start(home));
-            if at_goal != 0 {
-                return Err(SolveError::DamagedTables {
-                    at_goal: Some(at_goal),
-                });
-            }
+            crate::pattern::goal_at_zero(PatternGuide::value(&guide.start(home)))?;
             let mut found = search(&guide, &canonical, home, weight, options)?;
             let back = symmetry.inverse();
             for m in &mut found.solution.moves {

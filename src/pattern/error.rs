@@ -142,6 +142,15 @@ pub enum SolveError {
     },
 }
 
+/// `Ok` where tables estimate their own goal at 0 moves (`at_goal`), as
+/// every search needs: it tells the goal by that estimate first.
+pub(crate) fn goal_at_zero(at_goal: u32) -> Result<(), SolveError> {
+    match at_goal {
+        0 => Ok(()),
+        n => Err(SolveError::DamagedTables { at_goal: Some(n) }),
+    }
+}
+
 /// What damaged tables did, in words: see [`SolveError::DamagedTables`].
 pub(crate) fn damage(at_goal: Option<u32>) -> String {
     match at_goal {

@@ -37,7 +37,7 @@ mod wide;
 
 pub use db::PatternDb;
 pub(crate) use db::{Entries, Moves};
-pub(crate) use error::damage;
+pub(crate) use error::{damage, goal_at_zero};
 pub use error::{PatternError, SolveError, Stopped};
 pub use memory::huge_page_copy;
 pub use partition::Partition;

@@ -481,12 +481,7 @@ pub(crate) fn ida_star<B: AsRef<[u8]>>(
 ) -> Result<Solution, SolveError> {
     // The goal is told by its estimate of 0 before its cells are compared:
     // tables that estimate it above 0 would hide it from the search.
-    let at_goal = db.heuristic(&db.goal());
-    if at_goal != 0 {
-        return Err(SolveError::DamagedTables {
-            at_goal: Some(at_goal),
-        });
-    }
+    super::goal_at_zero(db.heuristic(&db.goal()))?;
     match (db.shape().cells() <= NARROW, reads_shared_tables(db)) {
         (true, false) => ida_star_in::<NARROW, false, B>(db, start, options),
         (true, true) => ida_star_in::<NARROW, true, B>(db, start, options),
