@@ -21,7 +21,7 @@
 
 use super::guide::Guide;
 use super::weight::{Weight, SCALE};
-use crate::pattern::{BoundReport, Solution, SolveOptions, Stopped};
+use crate::pattern::{BoundReport, Limits, Solution, SolveOptions, Stopped};
 use crate::puzzle::board::{Board, Move};
 use crate::puzzle::duplicates::{DuplicateState, Duplicates};
 use std::time::Instant;
@@ -226,7 +226,7 @@ pub(crate) fn weighted_ida_star<G: Guide>(
     weight: Weight,
     options: &SolveOptions,
 ) -> Result<Bounded, Stopped> {
-    match iterate(guide, (start, goal), weight, 0, u64::MAX, options)? {
+    match iterate(guide, (start, goal), weight, Limits::NONE, options)? {
         Iterated::Found(found) => Ok(found),
         Iterated::Spent { .. } => unreachable!("no budget was set"),
     }
@@ -241,35 +241,30 @@ pub(crate) enum Iterated {
     Spent { lower_bound: u32, nodes: u64 },
 }
 
-/// Plain IDA* (weight 1) from `start` to `goal` for at most `budget`
-/// nodes, from a `known` lower bound on: a better lower bound, or an
-/// optimal solution if one is found within the budget.
+/// Plain IDA* (weight 1) from `start` to `goal` within `limits`: a better
+/// lower bound (returned as soon as an iteration proves `limits.enough`,
+/// or after about `limits.budget` nodes), or an optimal solution.
 pub(crate) fn raise_bound<G: Guide>(
     guide: &G,
     start: &Board,
     goal: &Board,
-    known: u32,
-    budget: u64,
+    limits: Limits,
     options: &SolveOptions,
 ) -> Result<Iterated, Stopped> {
-    iterate(
-        guide,
-        (start, goal),
-        Weight::OPTIMAL,
-        known,
-        budget,
-        options,
-    )
+    iterate(guide, (start, goal), Weight::OPTIMAL, limits, options)
 }
 
-/// IDA* with `weight`, its first bound raised to f = 1000·`known` where
-/// that is more than the start's own, until a solution or `budget` nodes.
+/// IDA* with `weight`, its first bound raised to f = 1000·`limits.known`
+/// where that is more than the start's own, until a solution, or a limit.
 fn iterate<G: Guide>(
     guide: &G,
     (start, goal): (&Board, &Board),
     weight: Weight,
-    known: u32,
-    budget: u64,
+    Limits {
+        known,
+        enough,
+        budget,
+    }: Limits,
     options: &SolveOptions,
 ) -> Result<Iterated, Stopped> {
     let parity = parity_of(start, goal);
@@ -335,6 +330,9 @@ fn iterate<G: Guide>(
                 );
                 let proved = (walker.bound / walker.weight) as u32 + 1;
                 lower_bound = lower_bound.max(to_parity(proved));
+                if lower_bound >= enough {
+                    return Ok(Iterated::Spent { lower_bound, nodes });
+                }
                 walker.bound = walker.next_bound;
             }
         }

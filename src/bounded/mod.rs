@@ -44,7 +44,7 @@ pub use weight::{Weight, WeightError, MAX_WEIGHT};
 
 use crate::db::database::Database;
 use crate::db::error::AnswerError;
-use crate::pattern::{PatternDb, SolveError, SolveOptions, Stopped};
+use crate::pattern::{PatternDb, SolveError, SolveOptions};
 use crate::puzzle::board::Board;
 use crate::puzzle::cell::Cell;
 use crate::puzzle::relabel::Relabelling;
@@ -54,7 +54,7 @@ use astar::{weighted_a_star, MAX_STORED, QUICK_STORED};
 use guide::Guide;
 use guide::{ConflictGuide, PatternGuide, Tables};
 use ida::weighted_ida_star;
-use optimistic::{optimistic, ROUNDS};
+use optimistic::optimistic;
 
 /// The heuristic a bounded search uses: one type for every kind, so that
 /// another lower bound plugs in as one more variant.
@@ -190,14 +190,14 @@ fn search<G: Guide>(
     goal: &Board,
     weight: Weight,
     options: &SolveOptions,
-) -> Result<Bounded, Stopped> {
+) -> Result<Bounded, SolveError> {
     let (mut attempt, mut spent) = (None, 0);
     if weight != Weight::OPTIMAL {
         match weighted_a_star(guide, start, goal, weight, QUICK_STORED, options)? {
             Ok(found) => return Ok(found),
             Err(nodes) => spent += nodes,
         }
-        match optimistic(guide, start, goal, weight, ROUNDS, options)? {
+        match optimistic(guide, start, goal, weight, G::SCHEDULE.rounds(), options)? {
             Ok(mut found) => {
                 found.solution.nodes += spent;
                 return Ok(found);
@@ -230,6 +230,7 @@ fn search<G: Guide>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pattern::Limits;
     use crate::puzzle::board::Move;
     use crate::puzzle::shape::Shape;
 
@@ -331,7 +332,11 @@ mod tests {
             let guide = ConflictGuide::new(&goal);
             let options = SolveOptions::default();
             for budget in [10, 1_000, u64::MAX] {
-                match ida::raise_bound(&guide, &start, &goal, 0, budget, &options).unwrap() {
+                let limits = Limits {
+                    budget,
+                    ..Limits::NONE
+                };
+                match ida::raise_bound(&guide, &start, &goal, limits, &options).unwrap() {
                     ida::Iterated::Found(found) => {
                         assert_eq!(found.solution.moves.len() as u32, optimum, "{start}");
                         assert_eq!(start.replay(&found.solution.moves), Some(goal));
@@ -343,12 +348,90 @@ mod tests {
             }
             // A known bound is a starting point, and is kept.
             let known = optimum - 2;
-            match ida::raise_bound(&guide, &start, &goal, known, 10, &options).unwrap() {
+            let limits = Limits {
+                known,
+                budget: 10,
+                ..Limits::NONE
+            };
+            match ida::raise_bound(&guide, &start, &goal, limits, &options).unwrap() {
                 ida::Iterated::Found(found) => {
                     assert_eq!(found.solution.moves.len() as u32, optimum)
                 }
                 ida::Iterated::Spent { lower_bound, .. } => {
                     assert!((known..=optimum).contains(&lower_bound), "{start}")
+                }
+            }
+        }
+    }
+
+    /// IDA* stops raising the bound once an iteration proves what was
+    /// asked, even with nodes left and the optimum one iteration away.
+    #[test]
+    fn raising_the_bound_stops_at_enough() {
+        let mut stopped = 0;
+        for (start, goal, optimum) in walked_3x4() {
+            let guide = ConflictGuide::new(&goal);
+            let estimate = ConflictGuide::value(&guide.start(&start));
+            if estimate + 2 >= optimum {
+                continue;
+            }
+            let asked = Limits {
+                enough: optimum - 2,
+                ..Limits::NONE
+            };
+            let options = SolveOptions::default();
+            match ida::raise_bound(&guide, &start, &goal, asked, &options).unwrap() {
+                ida::Iterated::Spent { lower_bound, .. } => {
+                    assert_eq!(lower_bound, optimum - 2, "{start}");
+                    stopped += 1;
+                }
+                ida::Iterated::Found(_) => panic!("{start}: searched past the bound asked"),
+            }
+        }
+        assert!(
+            stopped >= 2,
+            "only {stopped} positions far enough from their estimate"
+        );
+    }
+
+    /// Pattern tables raise the bound with their own search: its bounds
+    /// never pass the optimum and stop where asked, and with no limit it
+    /// finds an optimal solution that replays to the goal.
+    #[test]
+    fn pattern_tables_raise_the_bound_with_their_own_search() {
+        let shape: Shape = "3x4".parse().unwrap();
+        let partition = crate::pattern::Partition::named(shape, "6-5").unwrap();
+        let db = PatternDb::build(partition, &|_, _| {}).unwrap();
+        let guide = PatternGuide::new(&db);
+        let options = SolveOptions::default();
+        for (start, goal, optimum) in walked_3x4() {
+            for budget in [10, 1_000, u64::MAX] {
+                let limits = Limits {
+                    budget,
+                    ..Limits::NONE
+                };
+                match guide.raise_bound(&start, &goal, limits, &options).unwrap() {
+                    ida::Iterated::Found(found) => {
+                        assert_eq!(found.solution.moves.len() as u32, optimum, "{start}");
+                        assert_eq!(start.replay(&found.solution.moves), Some(goal));
+                    }
+                    ida::Iterated::Spent { lower_bound, .. } => {
+                        assert!(budget != u64::MAX && lower_bound <= optimum, "{start}");
+                        assert_eq!(lower_bound % 2, optimum % 2, "{start}");
+                    }
+                }
+            }
+            let estimate = PatternGuide::value(&guide.start(&start));
+            if estimate + 2 < optimum {
+                let asked = Limits {
+                    enough: optimum - 2,
+                    ..Limits::NONE
+                };
+                match guide.raise_bound(&start, &goal, asked, &options).unwrap() {
+                    ida::Iterated::Spent { lower_bound, .. } => {
+                        assert_eq!(lower_bound, optimum - 2, "{start}")
+                    }
+                    ida::Iterated::Found(_) => panic!("{start}: searched past the bound asked"),
                 }
             }
         }

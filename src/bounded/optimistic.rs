@@ -9,35 +9,64 @@
 //!
 //! * a beam search ([`super::beam`]) of growing width finds solutions,
 //!   short but unproved; the shortest is kept;
-//! * plain IDA* at weight 1 ([`super::ida::raise_bound`]), for twice the
-//!   nodes the beam took, raises the lower bound by two with each
-//!   iteration it completes (or, on small problems, finds the optimum).
+//! * plain IDA* at weight 1 ([`super::ida::raise_bound`]), on a budget of
+//!   nodes, raises the lower bound by two with each iteration it completes
+//!   (or, on small problems, finds the optimum).
 //!
-//! After [`ROUNDS`] rounds (by default) without a proof, [`super::solve_within`] falls
-//! back on weighted A*, whose answer is within W by construction.
+//! How wide the beams grow and how many nodes the bound gets depend on the
+//! estimate ([`Schedule`], chosen by each [`Guide`]). After the rounds
+//! without a proof, [`super::solve_within`] falls back on weighted A*, whose
+//! answer is within W by construction.
 
 use super::beam::beam;
 use super::guide::Guide;
-use super::ida::{parity_of, raise_bound, Bounded, Iterated};
+use super::ida::{parity_of, Bounded, Iterated};
 use super::weight::{Weight, SCALE};
-use crate::pattern::{Solution, SolveOptions, Stopped};
+use crate::pattern::{Limits, Solution, SolveError, SolveOptions};
 use crate::puzzle::board::Board;
 
-/// The first round's beam width.
-const FIRST_WIDTH: usize = 256;
+/// The rounds of an optimistic search: in each, a beam of the round's
+/// width, then IDA* for `share` times the nodes the beam took, or for the
+/// round's least budget if that is more (the first iterations cost little,
+/// and a beam may take few nodes).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Schedule {
+    /// Per round: the beam's width, and the least IDA* budget in nodes.
+    pub rounds: &'static [(usize, u64)],
+    pub share: u64,
+}
 
-/// Rounds tried, each beam four times as wide as the last: 256 to 16,384.
-pub(crate) const ROUNDS: u32 = 4;
+impl Schedule {
+    /// For Manhattan distance and linear conflicts, whose bound rises fast
+    /// per node but whose beams wander: beams four times wider each round,
+    /// the bound twice the beam's nodes. On 100 random 6×6 positions at
+    /// W = 2 every one is proved within 1 s (docs/benchmarks.md).
+    pub const GROWING: Schedule = Schedule {
+        rounds: &[
+            (256, 100_000),
+            (1_024, 100_000),
+            (4_096, 100_000),
+            (16_384, 100_000),
+        ],
+        share: 2,
+    };
 
-/// The IDA* budget of a round, in nodes per node of its beam: on 100
-/// random 5×5 positions at W = 1.2, twice the beam's nodes proved 75
-/// within 1 s (median 0.26 s), the same nodes 73 (0.47 s), four times 22
-/// of the first 30 against 23 (docs/benchmarks.md).
-const BOUND_SHARE: u64 = 2;
+    /// For pattern databases, whose beams come closer to the optimum but
+    /// whose bound rises slowly: a beam of 1,024, up to 3.2 million nodes
+    /// of IDA*, a beam of 8,192 and up to 8 million more, then a wide beam.
+    /// On 100 random 5×5 positions at W = 1.2 (seed 2) it proves 85 within
+    /// 1 s, [`Schedule::GROWING`] 77, and 98 within 10 s against 91
+    /// (docs/benchmarks.md).
+    pub const PATTERNS: Schedule = Schedule {
+        rounds: &[(1_024, 3_200_000), (8_192, 8_000_000), (65_536, 3_200_000)],
+        share: 1,
+    };
 
-/// The IDA* budget of a round at least, in nodes: enough for the first
-/// iterations, which cost little, even where the beam took few nodes.
-const LEAST_BUDGET: u64 = 100_000;
+    /// Rounds in all.
+    pub fn rounds(&self) -> usize {
+        self.rounds.len()
+    }
+}
 
 /// What the rounds found, proved or not.
 pub(crate) struct Attempt {
@@ -49,18 +78,18 @@ pub(crate) struct Attempt {
     pub nodes: u64,
 }
 
-/// Up to `rounds` rounds ([`ROUNDS`] is the default) of beam search and bound raising from `start`
-/// to `goal` (a solvable pair of one shape) with `guide`: `Ok` with a
-/// solution proved within `weight` by its lower bound, or `Err` with what
-/// was found.
+/// Up to `rounds` rounds of `guide`'s [`Schedule`] (all of them by
+/// default) of beam search and bound raising from `start` to `goal` (a
+/// solvable pair of one shape): `Ok` with a solution proved within `weight`
+/// by its lower bound, or `Err` with what was found.
 pub(crate) fn optimistic<G: Guide>(
     guide: &G,
     start: &Board,
     goal: &Board,
     weight: Weight,
-    rounds: u32,
+    rounds: usize,
     options: &SolveOptions,
-) -> Result<Result<Bounded, Attempt>, Stopped> {
+) -> Result<Result<Bounded, Attempt>, SolveError> {
     let parity = parity_of(start, goal);
     let h0 = G::value(&guide.start(start));
     let mut attempt = Attempt {
@@ -68,8 +97,8 @@ pub(crate) fn optimistic<G: Guide>(
         lower_bound: h0 + (h0 % 2 != parity) as u32,
         nodes: 0,
     };
-    for round in 0..rounds {
-        let width = FIRST_WIDTH << (2 * round);
+    let schedule = G::SCHEDULE;
+    for &(width, least) in schedule.rounds.iter().take(rounds) {
         let (found, spent) = beam(
             guide,
             (start, goal),
@@ -90,8 +119,13 @@ pub(crate) fn optimistic<G: Guide>(
         if proves(&attempt, weight) {
             return Ok(Ok(accept(attempt)));
         }
-        let budget = (BOUND_SHARE * spent).max(LEAST_BUDGET);
-        match raise_bound(guide, start, goal, attempt.lower_bound, budget, options)? {
+        let budget = (schedule.share * spent).max(least);
+        let limits = Limits {
+            known: attempt.lower_bound,
+            enough: enough(&attempt, weight),
+            budget,
+        };
+        match guide.raise_bound(start, goal, limits, options)? {
             Iterated::Found(mut optimal) => {
                 optimal.solution.nodes += attempt.nodes;
                 return Ok(Ok(optimal));
@@ -120,12 +154,18 @@ fn longest(attempt: &Attempt, weight: Weight) -> usize {
     }
 }
 
+/// The least lower bound that would prove the shortest solution within
+/// `weight`: no more IDA* is needed once it is reached.
+fn enough(attempt: &Attempt, weight: Weight) -> u32 {
+    attempt.shortest.as_ref().map_or(u32::MAX, |s| {
+        let scaled = SCALE as u64 * s.moves.len() as u64;
+        scaled.div_ceil(weight.thousandths() as u64) as u32
+    })
+}
+
 /// Whether the shortest solution is at most `weight` times the bound.
 fn proves(attempt: &Attempt, weight: Weight) -> bool {
-    attempt.shortest.as_ref().is_some_and(|s| {
-        SCALE as u64 * s.moves.len() as u64
-            <= weight.thousandths() as u64 * attempt.lower_bound as u64
-    })
+    attempt.lower_bound >= enough(attempt, weight)
 }
 
 /// The proved answer, its nodes counted over every round.

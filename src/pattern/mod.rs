@@ -42,6 +42,7 @@ pub use error::{PatternError, SolveError, Stopped};
 pub use memory::huge_page_copy;
 pub use partition::Partition;
 pub use placement::{PlacementRanker, MAX_PATTERN_CELLS};
+pub(crate) use search::{raise_bound, Limits, Raised};
 pub use search::{BoundReport, Solution, SolveOptions};
 pub(crate) use table::goal_cells;
 pub use table::{build_pattern_table, build_pattern_table_toward, UNREACHED};

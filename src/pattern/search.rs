@@ -198,6 +198,8 @@ enum Stop {
     Cancelled,
     /// Another subtree found a solution.
     Solved,
+    /// The walk's budget of nodes ran out.
+    Spent,
 }
 
 /// The work of a walk: nodes generated and expanded.
@@ -231,6 +233,8 @@ struct Walker<'p, 'a, const N: usize, const M: bool> {
     path: Vec<Move>,
     spent: Spent,
     next_check: u64,
+    /// Nodes it may generate before it stops ([`Stop::Spent`]).
+    budget: u64,
     bound: u32,
     /// The smallest f above the bound seen: the next iteration's bound.
     next_bound: u32,
@@ -251,6 +255,7 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
             spent: Spent::default(),
             // The first expansion checks: a deadline may have passed.
             next_check: 0,
+            budget: u64::MAX,
             bound,
             next_bound: u32::MAX,
             raised: 0,
@@ -267,6 +272,8 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
             Some(Stop::Cancelled)
         } else if plan.deadline.is_some_and(|d| Instant::now() >= d) {
             Some(Stop::Deadline)
+        } else if self.spent.generated >= self.budget {
+            Some(Stop::Spent)
         } else {
             None
         }
@@ -479,14 +486,64 @@ pub(crate) fn ida_star<B: AsRef<[u8]>>(
     start: &Board,
     options: &SolveOptions,
 ) -> Result<Solution, SolveError> {
+    solved(raise_bound(db, start, Limits::NONE, options)?)
+}
+
+/// Where IDA* starts and when it may give up short of a solution.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limits {
+    /// A lower bound already proved: the first iteration's bound, if more
+    /// than the start's estimate.
+    pub known: u32,
+    /// Give up once an iteration proves a lower bound this high.
+    pub enough: u32,
+    /// Give up after about this many nodes generated: within an iteration
+    /// searched on one thread, else once the iteration ends.
+    pub budget: u64,
+}
+
+impl Limits {
+    /// None: search until a solution.
+    pub const NONE: Limits = Limits {
+        known: 0,
+        enough: u32::MAX,
+        budget: u64::MAX,
+    };
+}
+
+/// How a search within [`Limits`] ended, short of a deadline.
+#[derive(Debug)]
+pub(crate) enum Raised {
+    /// An optimal solution.
+    Found(Solution),
+    /// A limit was met first: the lower bound proved, and the nodes taken.
+    Spent { lower_bound: u32, nodes: u64 },
+}
+
+/// The solution of a search without limits, which ends only with one.
+fn solved(raised: Raised) -> Result<Solution, SolveError> {
+    match raised {
+        Raised::Found(solution) => Ok(solution),
+        Raised::Spent { .. } => unreachable!("a search without limits ends only when it solves"),
+    }
+}
+
+/// [`ida_star`] within `limits`: the bounded search raises its lower bound
+/// this way, a budget of nodes at a time.
+pub(crate) fn raise_bound<B: AsRef<[u8]>>(
+    db: &PatternDb<B>,
+    start: &Board,
+    limits: Limits,
+    options: &SolveOptions,
+) -> Result<Raised, SolveError> {
     // The goal is told by its estimate of 0 before its cells are compared:
     // tables that estimate it above 0 would hide it from the search.
     super::goal_at_zero(db.heuristic(&db.goal()))?;
     match (db.shape().cells() <= NARROW, reads_shared_tables(db)) {
-        (true, false) => ida_star_in::<NARROW, false, B>(db, start, options),
-        (true, true) => ida_star_in::<NARROW, true, B>(db, start, options),
-        (false, false) => ida_star_in::<WIDE, false, B>(db, start, options),
-        (false, true) => ida_star_in::<WIDE, true, B>(db, start, options),
+        (true, false) => ida_star_in::<NARROW, false, B>(db, start, limits, options),
+        (true, true) => ida_star_in::<NARROW, true, B>(db, start, limits, options),
+        (false, false) => ida_star_in::<WIDE, false, B>(db, start, limits, options),
+        (false, true) => ida_star_in::<WIDE, true, B>(db, start, limits, options),
     }
 }
 
@@ -498,22 +555,19 @@ pub(super) fn ida_star_wide<B: AsRef<[u8]>>(
     start: &Board,
     options: &SolveOptions,
 ) -> Result<Solution, SolveError> {
-    if reads_shared_tables(db) {
-        ida_star_in::<WIDE, true, B>(db, start, options)
+    solved(if reads_shared_tables(db) {
+        ida_star_in::<WIDE, true, B>(db, start, Limits::NONE, options)?
     } else {
-        ida_star_in::<WIDE, false, B>(db, start, options)
-    }
+        ida_star_in::<WIDE, false, B>(db, start, Limits::NONE, options)?
+    })
 }
 
-/// [`ida_star`] with `N` cell slots per position; `M` when some pattern
-/// reads another's table through a symmetry (without, the 15-puzzle's
-/// search ranks exactly as before tables were shared).
-fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
-    db: &PatternDb<B>,
+/// The walk's view of `start`: each tile's cell, directly and through the
+/// transpose, and each pattern's entries.
+fn place<const N: usize, const M: bool>(
+    plan: &Plan<N, M>,
     start: &Board,
-    options: &SolveOptions,
-) -> Result<Solution, SolveError> {
-    let plan = plan::<N, M, B>(db, options);
+) -> (Position<N>, Estimate<N>) {
     let mut position = Position {
         cells: [0; N],
         cell_of: [0; N],
@@ -539,14 +593,31 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
             estimate.image_sum += estimate.image[i] as u32;
         }
     }
+    (position, estimate)
+}
+
+/// [`ida_star`] with `N` cell slots per position; `M` when some pattern
+/// reads another's table through a symmetry (without, the 15-puzzle's
+/// search ranks exactly as before tables were shared).
+fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
+    db: &PatternDb<B>,
+    start: &Board,
+    limits: Limits,
+    options: &SolveOptions,
+) -> Result<Raised, SolveError> {
+    let plan = plan::<N, M, B>(db, options);
+    let (position, estimate) = place(&plan, start);
     if position.cells == plan.goal {
-        return Ok(Solution {
+        return Ok(Raised::Found(Solution {
             moves: Vec::new(),
             nodes: 0,
             expanded: 0,
-        });
+        }));
     }
-    let mut bound = estimate.direct_sum.max(estimate.image_sum);
+    let mut bound = estimate
+        .direct_sum
+        .max(estimate.image_sum)
+        .max(limits.known);
     let (mut nodes, mut expanded) = (0u64, 0u64);
     loop {
         if let Some(report) = options.on_bound {
@@ -556,6 +627,7 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
             iterate_in_parallel(&plan, position, estimate, bound)
         } else {
             let mut walker = Walker::new(&plan, position, Vec::new(), bound);
+            walker.budget = limits.budget.saturating_sub(nodes);
             let flow = walker.walk(0, &estimate, Duplicates::START);
             (flow, walker.spent, walker.next_bound, walker.path)
         };
@@ -563,18 +635,31 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
         expanded += spent.expanded;
         match flow {
             Flow::Found => {
-                return Ok(Solution {
+                return Ok(Raised::Found(Solution {
                     moves: path,
                     nodes,
                     expanded,
-                })
+                }))
             }
             Flow::Stopped(Stop::Deadline) => return Err(Stopped::TimedOut { bound, nodes }.into()),
+            Flow::Stopped(Stop::Spent) => {
+                return Ok(Raised::Spent {
+                    lower_bound: bound,
+                    nodes,
+                })
+            }
             Flow::Stopped(_) => return Err(Stopped::Cancelled { bound, nodes }.into()),
             // With the goal estimated at 0, a solvable start always has a
             // deeper node to reach; only damaged tables can end here.
             Flow::Exhausted if next_bound == u32::MAX => {
                 return Err(SolveError::DamagedTables { at_goal: None })
+            }
+            // No solution within the bound: none shorter than the next.
+            Flow::Exhausted if next_bound >= limits.enough || nodes >= limits.budget => {
+                return Ok(Raised::Spent {
+                    lower_bound: next_bound,
+                    nodes,
+                })
             }
             Flow::Exhausted => bound = next_bound,
         }
