@@ -15,7 +15,7 @@
 //! move back to the parent excluded.
 
 use super::guide::Guide;
-use super::ida::{parity_of, Bounded};
+use super::ida::{parity_of, to_parity, Bounded};
 use super::weight::{Weight, SCALE};
 use crate::pattern::{Solution, SolveOptions, Stopped};
 use crate::puzzle::board::{Board, Move};
@@ -238,7 +238,7 @@ pub(crate) fn weighted_a_star<G: Guide>(
                     nodes: generated,
                     expanded,
                 },
-                lower_bound: bound + (bound % 2 != parity) as u32,
+                lower_bound: to_parity(bound, parity),
             }));
         }
         expanded += 1;

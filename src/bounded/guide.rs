@@ -5,7 +5,7 @@
 //! Two do today: Manhattan distance plus linear conflicts, which needs
 //! nothing but the goal, and a pattern database's tables.
 
-use super::ida::{parity_of, raise_bound, Bounded, Iterated};
+use super::ida::{parity_of, raise_bound, to_parity, Bounded, Iterated};
 use super::optimistic::Schedule;
 use crate::analysis::Evaluator;
 use crate::pattern::{Entries, Limits, Moves, PatternDb, Raised, SolveError, SolveOptions};
@@ -261,9 +261,7 @@ impl Guide for PatternGuide<'_> {
                 solution,
             }),
             Raised::Spent { lower_bound, nodes } => {
-                // Every solution's length has the parity of start and goal.
-                let parity = parity_of(start, goal);
-                let lower_bound = lower_bound + (lower_bound % 2 != parity) as u32;
+                let lower_bound = to_parity(lower_bound, parity_of(start, goal));
                 Iterated::Spent { lower_bound, nodes }
             }
         })

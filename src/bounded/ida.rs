@@ -204,6 +204,12 @@ impl<'a, G: Guide> Walker<'a, G> {
     }
 }
 
+/// `bound` raised by one if need be to `parity` ([`parity_of`]): a lower
+/// bound on solutions' lengths is then one still.
+pub(crate) fn to_parity(bound: u32, parity: u32) -> u32 {
+    bound + (bound % 2 != parity) as u32
+}
+
 /// The parity every solution's length has: the blank's distance to its
 /// goal cell's, since each move changes that distance by one.
 pub(crate) fn parity_of(start: &Board, goal: &Board) -> u32 {
@@ -268,9 +274,8 @@ fn iterate<G: Guide>(
     options: &SolveOptions,
 ) -> Result<Iterated, Stopped> {
     let parity = parity_of(start, goal);
-    let to_parity = |n: u32| n + (n % 2 != parity) as u32;
     let memo = guide.start(start);
-    let mut lower_bound = to_parity(G::value(&memo).max(known));
+    let mut lower_bound = to_parity(G::value(&memo).max(known), parity);
     let mut walker = Walker::new(guide, (start, goal), weight, budget, options);
     // At weight W a bound below W·known could prove no more than known.
     walker.bound = walker
@@ -329,7 +334,7 @@ fn iterate<G: Guide>(
                     "the search ran out of positions"
                 );
                 let proved = (walker.bound / walker.weight) as u32 + 1;
-                lower_bound = lower_bound.max(to_parity(proved));
+                lower_bound = lower_bound.max(to_parity(proved, parity));
                 if lower_bound >= enough {
                     return Ok(Iterated::Spent { lower_bound, nodes });
                 }

@@ -20,7 +20,7 @@
 
 use super::beam::beam;
 use super::guide::Guide;
-use super::ida::{parity_of, Bounded, Iterated};
+use super::ida::{parity_of, to_parity, Bounded, Iterated};
 use super::weight::{Weight, SCALE};
 use crate::pattern::{Limits, Solution, SolveError, SolveOptions};
 use crate::puzzle::board::Board;
@@ -94,7 +94,7 @@ pub(crate) fn optimistic<G: Guide>(
     let h0 = G::value(&guide.start(start));
     let mut attempt = Attempt {
         shortest: None,
-        lower_bound: h0 + (h0 % 2 != parity) as u32,
+        lower_bound: to_parity(h0, parity),
         nodes: 0,
     };
     let schedule = G::SCHEDULE;
