@@ -87,14 +87,15 @@ struct Kept<M> {
     last: Option<Move>,
 }
 
-/// A child on offer for the next layer.
-struct Offer<M> {
+/// A child on offer for the next layer: how it is reached, and what the
+/// move changes in its parent's estimate. Only the children kept get a
+/// board and a memo of their own, so an offer is small to write and sort.
+struct Offer<S> {
     h: u32,
     print: u64,
     parent: u32,
     m: Move,
-    board: Board,
-    memo: M,
+    step: S,
 }
 
 /// The search's layers so far: for each kept position, its parent in the
@@ -147,7 +148,7 @@ pub(crate) fn beam<G: Guide>(
     }];
     let mut trail = Trail(Vec::new());
     let (mut generated, mut expanded) = (0u64, 0u64);
-    let mut offers: Vec<Offer<G::Memo>> = Vec::new();
+    let mut offers: Vec<Offer<G::Step>> = Vec::new();
     while !layer.is_empty() && trail.0.len() < max_length {
         check(options, h0, generated)?;
         offers.clear();
@@ -155,8 +156,14 @@ pub(crate) fn beam<G: Guide>(
             expanded += 1;
             generated += offer_children(guide, &zobrist, kept, parent as u32, &mut offers);
         }
-        if let Some(at) = offers.iter().position(|o| o.h == 0 && o.board == *goal) {
-            trail.0.push(vec![(offers[at].parent, offers[at].m)]);
+        // Every child's reads at once, so that they overlap.
+        for offer in &mut offers {
+            guide.read(&mut offer.step);
+            offer.h = G::step_value(&offer.step);
+        }
+        let reaches_goal = |o: &&Offer<G::Step>| o.h == 0 && child(&layer, o) == *goal;
+        if let Some(o) = offers.iter().find(reaches_goal) {
+            trail.0.push(vec![(o.parent, o.m)]);
             let solution = Solution {
                 moves: trail.path_to(0),
                 nodes: generated,
@@ -164,19 +171,27 @@ pub(crate) fn beam<G: Guide>(
             };
             return Ok((Some(solution), generated));
         }
-        layer = keep_best(&offers, width, &mut seen, &mut trail);
+        layer = keep_best(guide, &layer, &offers, width, &mut seen, &mut trail);
     }
     Ok((None, generated))
 }
 
-/// Offers all `kept`'s children but its parent; returns how many.
+/// The board `offer` leads to.
+#[inline]
+fn child<M, S>(layer: &[Kept<M>], offer: &Offer<S>) -> Board {
+    let parent = &layer[offer.parent as usize].board;
+    parent.slide_from(parent.target(offer.m).expect("offered moves are legal"))
+}
+
+/// Offers all `kept`'s children but its parent, their estimates not yet
+/// read ([`Guide::read`]); returns how many.
 #[inline]
 fn offer_children<G: Guide>(
     guide: &G,
     zobrist: &Zobrist,
     kept: &Kept<G::Memo>,
     parent: u32,
-    offers: &mut Vec<Offer<G::Memo>>,
+    offers: &mut Vec<Offer<G::Step>>,
 ) -> u64 {
     let board = &kept.board;
     let from = board.blank();
@@ -190,28 +205,29 @@ fn offer_children<G: Guide>(
         let tile = board.cells()[to];
         let print = zobrist.slid(kept.print, tile, to, from);
         let child = board.slide_from(to);
-        let memo = guide.slid(&kept.memo, &child, tile, to, from);
         offers.push(Offer {
-            h: G::value(&memo),
+            // Known once the step's reads are made.
+            h: 0,
             print,
             parent,
             m,
-            board: child,
-            memo,
+            step: guide.step(&kept.memo, &child, tile, to, from),
         });
     }
     generated
 }
 
-/// The `width` offers with the smallest estimate (ties broken by their
-/// order, so the same every run), each position once: the next layer,
-/// recorded in `seen` and `trail`.
-fn keep_best<M: Copy>(
-    offers: &[Offer<M>],
+/// The `width` offers from `layer` with the smallest estimate (ties broken
+/// by their order, so the same every run), each position once: the next
+/// layer, recorded in `seen` and `trail`.
+fn keep_best<G: Guide>(
+    guide: &G,
+    layer: &[Kept<G::Memo>],
+    offers: &[Offer<G::Step>],
     width: usize,
     seen: &mut HashSet<u64, BuildHasherDefault<Identity>>,
     trail: &mut Trail,
-) -> Vec<Kept<M>> {
+) -> Vec<Kept<G::Memo>> {
     // Ranked by one word each: the estimate, then 22 bits of fingerprint
     // (ties broken at random, but the same every run), then the index
     // (below 2^32 offers), most significant first. Sorting words is
@@ -228,30 +244,40 @@ fn keep_best<M: Copy>(
         ranks.select_nth_unstable(room);
     }
     ranks[..room].sort_unstable();
-    let mut next = Vec::with_capacity(width);
-    let mut moves = Vec::with_capacity(width);
+    let mut chosen: Vec<usize> = Vec::with_capacity(width);
     for at in 0..ranks.len() {
-        if next.len() == width {
+        if chosen.len() == width {
             break;
         }
         if at == room {
             ranks[room..].sort_unstable();
         }
-        let rank = ranks[at];
-        let offer = &offers[rank as u32 as usize];
-        if !seen.insert(offer.print) {
-            continue;
+        let index = ranks[at] as u32 as usize;
+        if seen.insert(offers[index].print) {
+            chosen.push(index);
         }
-        moves.push((offer.parent, offer.m));
-        next.push(Kept {
-            board: offer.board,
-            memo: offer.memo,
-            print: offer.print,
-            last: Some(offer.m),
-        });
     }
-    trail.0.push(moves);
-    next
+    // In the offers' order, which is their parents': the layer before is
+    // then read front to back rather than at random.
+    chosen.sort_unstable();
+    trail.0.push(
+        chosen
+            .iter()
+            .map(|&i| (offers[i].parent, offers[i].m))
+            .collect(),
+    );
+    chosen
+        .iter()
+        .map(|&i| {
+            let offer = &offers[i];
+            Kept {
+                board: child(layer, offer),
+                memo: guide.after(&layer[offer.parent as usize].memo, &offer.step),
+                print: offer.print,
+                last: Some(offer.m),
+            }
+        })
+        .collect()
 }
 
 /// Stops for the deadline or the cancel flag, reporting the bound `h0`.

@@ -8,7 +8,7 @@
 use super::ida::{parity_of, raise_bound, to_parity, Bounded, Iterated};
 use super::optimistic::Schedule;
 use crate::analysis::Evaluator;
-use crate::pattern::{Entries, Limits, Moves, PatternDb, Raised, SolveError, SolveOptions};
+use crate::pattern::{Entries, Limits, Moves, PatternDb, Raised, Slide, SolveError, SolveOptions};
 use crate::puzzle::board::Board;
 use crate::puzzle::shape::MAX_CELLS;
 
@@ -22,8 +22,37 @@ pub(crate) trait Guide {
     /// The estimate of `board`, computed from scratch.
     fn start(&self, board: &Board) -> Self::Memo;
 
+    /// What a move changes in a memo, as small as it can be kept: a beam
+    /// holds one for every child on offer, and builds the memos of the
+    /// few it keeps ([`Guide::after`]).
+    type Step: Copy;
+
+    /// The change to `parent`'s memo when `tile` slides from cell `from`
+    /// into cell `to`, leaving `child`, up to what [`Guide::read`] reads.
+    fn step(
+        &self,
+        parent: &Self::Memo,
+        child: &Board,
+        tile: u8,
+        from: usize,
+        to: usize,
+    ) -> Self::Step;
+
+    /// Completes `step` with what it reads from memory. A search that has
+    /// many steps to complete makes them all first, then reads: the reads
+    /// then overlap instead of waiting one after another.
+    #[inline]
+    fn read(&self, _step: &mut Self::Step) {}
+
+    /// The memo after `step`, from the parent's.
+    fn after(&self, parent: &Self::Memo, step: &Self::Step) -> Self::Memo;
+
+    /// The lower bound after `step`.
+    fn step_value(step: &Self::Step) -> u32;
+
     /// The estimate of `child`, one move from the position of `parent`:
     /// `tile` slid from cell `from` into cell `to`.
+    #[inline]
     fn slid(
         &self,
         parent: &Self::Memo,
@@ -31,7 +60,11 @@ pub(crate) trait Guide {
         tile: u8,
         from: usize,
         to: usize,
-    ) -> Self::Memo;
+    ) -> Self::Memo {
+        let mut step = self.step(parent, child, tile, from, to);
+        self.read(&mut step);
+        self.after(parent, &step)
+    }
 
     /// The lower bound a memo holds.
     fn value(memo: &Self::Memo) -> u32;
@@ -86,6 +119,8 @@ impl ConflictGuide {
 
 impl Guide for ConflictGuide {
     type Memo = ConflictMemo;
+    /// The child's memo itself: 44 bytes at most.
+    type Step = ConflictMemo;
     const SCHEDULE: Schedule = Schedule::GROWING;
 
     fn start(&self, board: &Board) -> ConflictMemo {
@@ -114,7 +149,7 @@ impl Guide for ConflictGuide {
     }
 
     #[inline]
-    fn slid(
+    fn step(
         &self,
         parent: &ConflictMemo,
         child: &Board,
@@ -153,6 +188,16 @@ impl Guide for ConflictGuide {
     }
 
     #[inline]
+    fn after(&self, _: &ConflictMemo, step: &ConflictMemo) -> ConflictMemo {
+        *step
+    }
+
+    #[inline]
+    fn step_value(step: &ConflictMemo) -> u32 {
+        Self::value(step)
+    }
+
+    #[inline]
     fn value(memo: &ConflictMemo) -> u32 {
         memo.manhattan + 2 * memo.conflicts
     }
@@ -163,8 +208,11 @@ impl Guide for ConflictGuide {
 pub(crate) trait Tables {
     /// A position's entries, read afresh.
     fn entries(&self, board: &Board) -> PatternMemo;
-    /// The entries after `tile` slides into cell `to`.
-    fn slid(&self, memo: &PatternMemo, moves: &Moves, tile: u8, to: usize) -> PatternMemo;
+    /// What sliding `tile` into cell `to` changes in the entries, but for
+    /// the table reads.
+    fn slide(&self, memo: &PatternMemo, moves: &Moves, tile: u8, to: usize) -> Slide;
+    /// Makes `slide`'s table reads.
+    fn read(&self, slide: &mut Slide);
     /// What a move needs to know, worked out once.
     fn moves(&self) -> Moves;
     /// The tables' own IDA* ([`crate::pattern::raise_bound`]) from `start`
@@ -183,8 +231,13 @@ impl<B: AsRef<[u8]>> Tables for PatternDb<B> {
     }
 
     #[inline]
-    fn slid(&self, memo: &PatternMemo, moves: &Moves, tile: u8, to: usize) -> PatternMemo {
-        PatternDb::slid(self, memo, moves, tile, to)
+    fn slide(&self, memo: &PatternMemo, moves: &Moves, tile: u8, to: usize) -> Slide {
+        PatternDb::slide(self, memo, moves, tile, to)
+    }
+
+    #[inline]
+    fn read(&self, slide: &mut Slide) {
+        PatternDb::read(self, slide)
     }
 
     fn moves(&self) -> Moves {
@@ -223,6 +276,7 @@ impl<'g> PatternGuide<'g> {
 
 impl Guide for PatternGuide<'_> {
     type Memo = PatternMemo;
+    type Step = Slide;
     const SCHEDULE: Schedule = Schedule::PATTERNS;
 
     fn start(&self, board: &Board) -> PatternMemo {
@@ -230,8 +284,23 @@ impl Guide for PatternGuide<'_> {
     }
 
     #[inline]
-    fn slid(&self, memo: &PatternMemo, _: &Board, tile: u8, _: usize, to: usize) -> PatternMemo {
-        self.tables.slid(memo, &self.moves, tile, to)
+    fn step(&self, memo: &PatternMemo, _: &Board, tile: u8, _: usize, to: usize) -> Slide {
+        self.tables.slide(memo, &self.moves, tile, to)
+    }
+
+    #[inline]
+    fn read(&self, step: &mut Slide) {
+        self.tables.read(step)
+    }
+
+    #[inline]
+    fn after(&self, memo: &PatternMemo, step: &Slide) -> PatternMemo {
+        memo.after(step)
+    }
+
+    #[inline]
+    fn step_value(step: &Slide) -> u32 {
+        step.bound()
     }
 
     #[inline]
@@ -277,8 +346,8 @@ mod tests {
     use crate::puzzle::shape::Shape;
 
     /// Along a long random walk, the pattern tables' sums updated move by
-    /// move equal the database's own heuristic read afresh, through the
-    /// transpose too.
+    /// move (and the bound a step reports before it is taken) equal the
+    /// database's own heuristic read afresh, through the transpose too.
     #[test]
     fn pattern_entries_updated_move_by_move_match_a_fresh_reading() {
         use crate::pattern::{Partition, PatternDb};
@@ -290,7 +359,10 @@ mod tests {
             let guide = PatternGuide::new(&db);
             let mut memo = guide.start(&db.goal());
             random_walk(db.goal(), moves, |board, tile, from, to| {
-                memo = guide.slid(&memo, board, tile, from, to);
+                let mut step = guide.step(&memo, board, tile, from, to);
+                guide.read(&mut step);
+                memo = guide.after(&memo, &step);
+                assert_eq!(PatternGuide::step_value(&step), db.heuristic(board));
                 assert_eq!(PatternGuide::value(&memo), db.heuristic(board), "{board}");
             });
         }

@@ -274,26 +274,32 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
     /// for each tile.
     #[inline]
     fn entry(&self, i: usize, cell_of: impl Fn(u8) -> u8) -> u8 {
+        self.table_of(i)[self.index(i, cell_of) as usize]
+    }
+
+    /// Where [`PatternDb::entry`] reads in pattern `i`'s table.
+    #[inline]
+    fn index(&self, i: usize, cell_of: impl Fn(u8) -> u8) -> u32 {
         let source = &self.sources[i];
         let cells = source
             .tiles
             .iter()
             .map(|&t| source.cell[cell_of(t) as usize]);
-        self.table_of(i)[self.rankers[i].rank(cells) as usize]
+        self.rankers[i].rank(cells)
     }
 
-    /// Pattern `i`'s entry in the transposed board of the position whose
-    /// tiles are in the cells `cell_of`: tile t of the transposed board
-    /// stands in the image of the cell of t's image (the transpose renames
-    /// tiles in pairs).
+    /// Where pattern `i`'s entry lies in the transposed board of the
+    /// position whose tiles are in the cells `cell_of`: tile t of the
+    /// transposed board stands in the image of the cell of t's image (the
+    /// transpose renames tiles in pairs).
     #[inline]
-    fn image_entry(&self, i: usize, t: &Transpose, cell_of: &[u8; MAX_PATTERN_CELLS]) -> u8 {
-        self.entry(i, |u| t.cell[cell_of[t.tile[u as usize] as usize] as usize])
+    fn image_index(&self, i: usize, t: &Transpose, cell_of: &[u8; MAX_PATTERN_CELLS]) -> u32 {
+        self.index(i, |u| t.cell[cell_of[t.tile[u as usize] as usize] as usize])
     }
 
     /// `board`'s entries, and through the transpose where it is used: what
     /// [`PatternDb::heuristic`] takes the larger sum of, kept for
-    /// [`PatternDb::slid`].
+    /// [`PatternDb::slide`].
     pub(crate) fn entries(&self, board: &Board) -> Entries {
         let mut cell_of = [0u8; MAX_PATTERN_CELLS];
         for (c, &t) in board.cells().iter().enumerate() {
@@ -305,9 +311,11 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
                 .clone()
                 .map(|i| self.entry(i, |t| cell_of[t as usize])),
         );
-        let image = self
-            .transpose()
-            .map(|t| Parts::read(patterns.map(|i| self.image_entry(i, &t, &cell_of))));
+        let image = self.transpose().map(|t| {
+            Parts::read(
+                patterns.map(|i| self.table_of(i)[self.image_index(i, &t, &cell_of) as usize]),
+            )
+        });
         Entries {
             cell_of,
             direct,
@@ -315,27 +323,47 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
         }
     }
 
-    /// The entries after `tile` slides into cell `to`: only the table of
-    /// the tile's pattern is read again (an additive partition leaves the
+    /// What sliding `tile` into cell `to` changes in `entries`, but for the
+    /// table reads, which [`PatternDb::read`] makes: a search that works
+    /// out many children's slides before reading any waits on several
+    /// reads at once rather than one after another. Only the table of the
+    /// tile's pattern is read again (an additive partition leaves the
     /// blank out of every pattern, so its cell changes no entry), and
     /// through the transpose the table of its image's. `moves` is
     /// [`PatternDb::moves`].
     #[inline]
-    pub(crate) fn slid(&self, entries: &Entries, moves: &Moves, tile: u8, to: usize) -> Entries {
-        let mut next = *entries;
-        next.cell_of[tile as usize] = to as u8;
-        let i = moves.pattern_of[tile as usize] as usize;
-        let cell_of = next.cell_of;
-        next.direct
-            .put(i, || self.entry(i, |t| cell_of[t as usize]));
-        if let (Some(t), Some(image)) = (&moves.transpose, &mut next.image) {
-            let i = moves.pattern_of[t.tile[tile as usize] as usize] as usize;
-            image.put(i, || self.image_entry(i, t, &cell_of));
+    pub(crate) fn slide(&self, entries: &Entries, moves: &Moves, tile: u8, to: usize) -> Slide {
+        let mut cell_of = entries.cell_of;
+        cell_of[tile as usize] = to as u8;
+        let i = moves.pattern_of[tile as usize];
+        let direct = entries
+            .direct
+            .reread(i, || self.index(i as usize, |t| cell_of[t as usize]));
+        let image = match (&moves.transpose, &entries.image) {
+            (Some(t), Some(parts)) => {
+                let j = moves.pattern_of[t.tile[tile as usize] as usize];
+                parts.reread(j, || self.image_index(j as usize, t, &cell_of))
+            }
+            _ => Reread::NONE,
+        };
+        Slide {
+            reads: [direct, image],
+            tile,
+            to: to as u8,
         }
-        next
     }
 
-    /// What [`PatternDb::slid`] needs, worked out once: the pattern of each
+    /// Reads the entries `slide` needs from the tables.
+    #[inline]
+    pub(crate) fn read(&self, slide: &mut Slide) {
+        for read in &mut slide.reads {
+            if let Some(pattern) = read.pattern() {
+                read.entry = self.table_of(pattern)[read.index as usize];
+            }
+        }
+    }
+
+    /// What [`PatternDb::slide`] needs, worked out once: the pattern of each
     /// tile (`u8::MAX` for the blank, in none) and the transpose in use.
     pub(crate) fn moves(&self) -> Moves {
         let mut pattern_of = [u8::MAX; MAX_PATTERN_CELLS];
@@ -376,6 +404,74 @@ impl Entries {
         self.image
             .map_or(self.direct.sum, |image| image.sum.max(self.direct.sum))
     }
+
+    /// The entries after `slide` (made from these by [`PatternDb::slide`],
+    /// then [`PatternDb::read`]).
+    #[inline]
+    pub fn after(&self, slide: &Slide) -> Entries {
+        let mut next = *self;
+        next.cell_of[slide.tile as usize] = slide.to;
+        let [direct, image] = &slide.reads;
+        next.direct.put(direct);
+        if let Some(parts) = &mut next.image {
+            parts.put(image);
+        }
+        next
+    }
+}
+
+/// One move's change to a position's [`Entries`]: the tile, the cell it
+/// entered, and for each sum (directly, and through the transpose) the
+/// entry read again. 20 bytes where the entries take a hundred, for a
+/// search that offers many children and keeps few.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Slide {
+    reads: [Reread; 2],
+    tile: u8,
+    to: u8,
+}
+
+impl Slide {
+    /// The lower bound after the move, once [`PatternDb::read`] has read
+    /// its entries.
+    #[inline]
+    pub fn bound(&self) -> u32 {
+        let [direct, image] = &self.reads;
+        direct.sum().max(image.sum())
+    }
+}
+
+/// One sum's part of a [`Slide`]: the pattern whose entry is read again
+/// (if the tile is in one), where in its table (placements fit in 32 bits,
+/// [`PlacementRanker::new`]), the entry read there, and the rest of the sum
+/// (at most 36 entries of 255).
+#[derive(Clone, Copy, Debug)]
+struct Reread {
+    index: u32,
+    rest: u16,
+    pattern: u8,
+    entry: u8,
+}
+
+impl Reread {
+    /// No pattern, and a sum of 0: the part of a sum not in use.
+    const NONE: Reread = Reread {
+        index: 0,
+        rest: 0,
+        pattern: u8::MAX,
+        entry: 0,
+    };
+
+    /// The pattern read again, if any.
+    fn pattern(&self) -> Option<usize> {
+        (self.pattern != u8::MAX).then_some(self.pattern as usize)
+    }
+
+    /// The sum after the move.
+    #[inline]
+    fn sum(&self) -> u32 {
+        self.rest as u32 + self.entry as u32
+    }
 }
 
 /// Each pattern's entry, and their sum: an additive lower bound.
@@ -398,14 +494,31 @@ impl Parts {
         parts
     }
 
-    /// Pattern `i`'s entry replaced by what `read` reads, if there is a
-    /// pattern `i` (a tile in none has none).
+    /// Pattern `i`'s entry to be read again (`i` is `u8::MAX` for a tile in
+    /// none) where `locate` says, beside the rest of this sum.
     #[inline]
-    fn put(&mut self, i: usize, read: impl FnOnce() -> u8) {
-        if let Some(part) = self.entries.get_mut(i) {
-            let entry = read();
-            self.sum = self.sum + entry as u32 - *part as u32;
-            *part = entry;
+    fn reread(&self, i: u8, locate: impl FnOnce() -> u32) -> Reread {
+        let sum = self.sum as u16;
+        match self.entries.get(i as usize) {
+            Some(&old) => Reread {
+                index: locate(),
+                rest: sum - old as u16,
+                pattern: i,
+                entry: 0,
+            },
+            None => Reread {
+                rest: sum,
+                ..Reread::NONE
+            },
+        }
+    }
+
+    /// `read`'s entry in its pattern's place, and its sum.
+    #[inline]
+    fn put(&mut self, read: &Reread) {
+        self.sum = read.sum();
+        if let Some(i) = read.pattern() {
+            self.entries[i] = read.entry;
         }
     }
 }

@@ -36,7 +36,7 @@ mod table;
 mod wide;
 
 pub use db::PatternDb;
-pub(crate) use db::{Entries, Moves};
+pub(crate) use db::{Entries, Moves, Slide};
 pub(crate) use error::{damage, goal_at_zero};
 pub use error::{PatternError, SolveError, Stopped};
 pub use memory::huge_page_copy;
