@@ -53,12 +53,12 @@ impl Schedule {
 
     /// For pattern databases, whose beams come closer to the optimum but
     /// whose bound rises slowly: a beam of 1,024, up to 3.2 million nodes
-    /// of IDA*, a beam of 8,192 and up to 8 million more, then a wide beam.
-    /// On 100 random 5×5 positions at W = 1.2 (seed 2) it proves 85 within
-    /// 1 s, [`Schedule::GROWING`] 77, and 98 within 10 s against 91
-    /// (docs/benchmarks.md).
+    /// of IDA*, a beam of 16,384 and up to 8 million more, then a wide
+    /// beam. On 100 random 5×5 positions at W = 1.2 (seed 2) it proves 91
+    /// within 1 s, with a second beam of 8,192 85, and with
+    /// [`Schedule::GROWING`] 77 (docs/benchmarks.md).
     pub const PATTERNS: Schedule = Schedule {
-        rounds: &[(1_024, 3_200_000), (8_192, 8_000_000), (65_536, 3_200_000)],
+        rounds: &[(1_024, 3_200_000), (16_384, 8_000_000), (65_536, 3_200_000)],
         share: 1,
     };
 
