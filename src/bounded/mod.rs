@@ -44,7 +44,7 @@ pub use weight::{Weight, WeightError, MAX_WEIGHT};
 
 use crate::db::database::Database;
 use crate::db::error::AnswerError;
-use crate::pattern::{PatternDb, SolveError, SolveOptions};
+use crate::pattern::{PatternDb, SolveError, SolveOptions, Stopped};
 use crate::puzzle::board::Board;
 use crate::puzzle::cell::Cell;
 use crate::puzzle::relabel::Relabelling;
@@ -197,7 +197,9 @@ fn search<G: Guide>(
             Ok(found) => return Ok(found),
             Err(nodes) => spent += nodes,
         }
-        match optimistic(guide, start, goal, weight, G::SCHEDULE.rounds(), options)? {
+        let rounds = optimistic(guide, start, goal, weight, G::SCHEDULE.rounds(), options)
+            .map_err(|error| error.after(0, spent))?;
+        match rounds {
             Ok(mut found) => {
                 found.solution.nodes += spent;
                 return Ok(found);
@@ -205,11 +207,19 @@ fn search<G: Guide>(
             Err(tried) => attempt = Some(tried),
         }
     }
-    let mut found = match weighted_a_star(guide, start, goal, weight, MAX_STORED, options)? {
+    // A stop reports the best bound proved so far, and every node.
+    let (proved, tried) = attempt
+        .as_ref()
+        .map_or((0, 0), |a| (a.lower_bound, a.nodes));
+    let stopped = |stop: Stopped, spent| stop.after(proved, tried + spent);
+    let mut found = match weighted_a_star(guide, start, goal, weight, MAX_STORED, options)
+        .map_err(|stop| stopped(stop, spent))?
+    {
         Ok(found) => found,
         Err(nodes) => {
             spent += nodes;
-            weighted_ida_star(guide, start, goal, weight, options)?
+            weighted_ida_star(guide, start, goal, weight, options)
+                .map_err(|stop| stopped(stop, spent))?
         }
     };
     found.solution.nodes += spent;

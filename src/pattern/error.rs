@@ -181,3 +181,78 @@ pub enum Stopped {
         nodes: u64,
     },
 }
+
+impl Stopped {
+    /// The same stop, after earlier searches of the same position that
+    /// proved the lower bound `proved` and generated `spent` nodes: the
+    /// larger bound, and all the nodes.
+    pub(crate) fn after(self, proved: u32, spent: u64) -> Stopped {
+        match self {
+            Stopped::TimedOut { bound, nodes } => Stopped::TimedOut {
+                bound: bound.max(proved),
+                nodes: nodes + spent,
+            },
+            Stopped::Cancelled { bound, nodes } => Stopped::Cancelled {
+                bound: bound.max(proved),
+                nodes: nodes + spent,
+            },
+        }
+    }
+}
+
+impl SolveError {
+    /// [`Stopped::after`] where the search stopped; any other error as it
+    /// is.
+    pub(crate) fn after(self, proved: u32, spent: u64) -> SolveError {
+        match self {
+            SolveError::Stopped(stop) => SolveError::Stopped(stop.after(proved, spent)),
+            other => other,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stop after earlier searches keeps the best bound any of them
+    /// proved and counts all their nodes; other errors pass unchanged.
+    #[test]
+    fn a_stop_after_earlier_searches_keeps_their_bound_and_nodes() {
+        let late = Stopped::TimedOut {
+            bound: 95,
+            nodes: 7,
+        };
+        assert_eq!(
+            late.after(101, 40),
+            Stopped::TimedOut {
+                bound: 101,
+                nodes: 47
+            }
+        );
+        let cancelled = Stopped::Cancelled {
+            bound: 99,
+            nodes: 1,
+        };
+        assert_eq!(
+            cancelled.after(97, 0),
+            Stopped::Cancelled {
+                bound: 99,
+                nodes: 1
+            }
+        );
+        let error = SolveError::from(late).after(101, 40);
+        assert!(
+            error.to_string().contains("bound 101 after 47 nodes"),
+            "{error}"
+        );
+        let wrong = SolveError::WrongShape {
+            expected: Shape::THREE_BY_THREE,
+            got: "4x4".parse().unwrap(),
+        };
+        assert!(matches!(
+            wrong.after(101, 40),
+            SolveError::WrongShape { .. }
+        ));
+    }
+}
