@@ -260,9 +260,7 @@ pub(crate) fn weighted_a_star<G: Guide>(
             generated += 1;
             let tile = board.cells()[to];
             let child = board.apply(m).expect("the target is on the board");
-            let mut step = guide.step(&memo, &child, tile, to, from);
-            guide.read(&mut step);
-            let h = G::step_value(&step);
+            let h = G::value(&guide.slid(&memo, &child, tile, to, from));
             store.offer(&child, g + 1, h, w, (entry.node, Some(m)));
         }
     }
