@@ -25,6 +25,7 @@
 mod db;
 mod error;
 mod memory;
+mod mirror;
 mod partition;
 mod placement;
 mod region;

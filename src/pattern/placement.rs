@@ -29,7 +29,7 @@ const ALL_CELLS: u64 = 0xFEDC_BA98_7654_3210;
 
 /// Per-tile tables are this long. Ranks fit in a `u32`, so a pattern has at
 /// most 12 tiles (12! fits, 13!/1! does not) on any board.
-const SLOTS: usize = 16;
+pub(crate) const SLOTS: usize = 16;
 
 /// The most cells a board of patterns may have: every board up to 6×6.
 pub const MAX_PATTERN_CELLS: usize = 36;
@@ -207,6 +207,33 @@ impl PlacementRanker {
     }
 }
 
+impl PlacementRanker {
+    /// Turns `cells` (a placement, not the last) into the placement of the
+    /// next rank, with no division: ranks follow the cells in slot order,
+    /// so the last tile moves to the next free cell above its own, or,
+    /// where there is none, the tile before it does, and the tiles after
+    /// it take the lowest free cells.
+    #[inline]
+    pub fn advance(&self, cells: &mut [u8; SLOTS]) {
+        let (k, all) = (self.tiles, (1u64 << self.cells) - 1);
+        let mut taken = cells[..k].iter().fold(0u64, |m, &c| m | 1 << c);
+        for slot in (0..k).rev() {
+            taken &= !(1 << cells[slot]);
+            let above = all & !taken & !((2u64 << cells[slot]) - 1);
+            if above != 0 {
+                cells[slot] = above.trailing_zeros() as u8;
+                taken |= 1 << cells[slot];
+                for cell in &mut cells[slot + 1..k] {
+                    *cell = (all & !taken).trailing_zeros() as u8;
+                    taken |= 1 << *cell;
+                }
+                return;
+            }
+        }
+        debug_assert!(false, "the last placement has no next");
+    }
+}
+
 /// The position of the `n`-th set bit of `mask` (from 0, lowest first),
 /// which must have more than `n` bits set: whole bytes are skipped by
 /// their bit counts, then the byte's bits one by one.
@@ -332,6 +359,22 @@ mod tests {
             let r = (fraction * ranker.len() as f64) as u32;
             let cells = ranker.unrank(r);
             prop_assert_eq!(ranker.rank(cells[..k].iter().copied()), r);
+        }
+
+        /// Advancing a placement gives the next rank's, from random ranks
+        /// on narrow and wide boards.
+        #[test]
+        fn advancing_gives_the_next_rank(cells in 2usize..=36, k in 1usize..=8, fraction in 0.0f64..1.0) {
+            // Ranks fit in a u32 only up to a point: 8 tiles on 19 cells.
+            let ranker = PlacementRanker::new(cells, k.min(cells));
+            prop_assume!(ranker.is_ok());
+            let ranker = ranker.unwrap();
+            let first = (fraction * (ranker.len() - 1) as f64) as u32;
+            let mut placement = ranker.unrank(first);
+            for r in first + 1..(first + 200).min(ranker.len() as u32) {
+                ranker.advance(&mut placement);
+                prop_assert_eq!(placement, ranker.unrank(r));
+            }
         }
 
         /// rank ∘ unrank is the identity on random ranks.

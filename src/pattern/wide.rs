@@ -3,8 +3,10 @@
 //! to 16 cells, where both run: the same entries, and the same solutions
 //! found with the same number of nodes.
 
+use super::mirror::Mirror;
+use super::region::CellMasks;
 use super::search::{ida_star, ida_star_wide};
-use super::table::build_every_way;
+use super::table::{build_every_way, goal_cells};
 use super::{Partition, PatternDb, SolveOptions};
 use crate::puzzle::board::{Board, Move};
 use crate::puzzle::shape::Shape;
@@ -16,12 +18,49 @@ use rand::SeedableRng;
 /// with every kind of masks: the same bytes each time.
 fn builds_agree(partition: &Partition, goal_blank: usize) {
     for tiles in partition.patterns() {
-        let tables = build_every_way(partition.shape(), goal_blank, tiles);
-        assert!(tables.len() >= 3, "{tiles:?}");
-        for table in &tables[1..] {
-            assert!(table == &tables[0], "{tiles:?} toward {goal_blank}");
-        }
+        tables_agree(partition.shape(), goal_blank, tiles);
     }
+}
+
+/// The pattern `tiles` toward `goal_blank` built every way: the same bytes.
+fn tables_agree(shape: Shape, goal_blank: usize, tiles: &[u8]) {
+    let tables = build_every_way(shape, goal_blank, tiles);
+    assert!(tables.len() >= 3, "{tiles:?}");
+    for table in &tables[1..] {
+        assert!(table == &tables[0], "{tiles:?} toward {goal_blank}");
+    }
+}
+
+/// Whether a reflection maps the search of `tiles` toward `goal_blank`
+/// onto itself, so that the build searches half the placements.
+fn reflects(shape: Shape, goal_blank: usize, tiles: &[u8]) -> bool {
+    let masks = CellMasks::new(shape);
+    let goal = goal_cells(shape, goal_blank, tiles);
+    let free = goal.iter().fold(masks.all(), |free, &c| free & !(1 << c));
+    Mirror::find(shape, &goal, masks.flood(1 << goal_blank, free)).is_some()
+}
+
+/// Patterns that are their own mirror image build the same table from
+/// half the placements, on narrow and wide boards, left to right and top
+/// to bottom; with the blank's goal cell off the axis too.
+#[test]
+fn reflected_builds_find_what_full_ones_find() {
+    for (shape, goal_blank, tiles) in [
+        ("3x3", 8, &[1, 3][..]),
+        ("3x3", 8, &[1, 7]),
+        ("3x4", 11, &[1, 2, 3, 4]),
+        ("4x4", 0, &[13, 1, 14, 2]),
+        ("4x5", 19, &[1, 2, 4, 5]),
+        ("5x5", 24, &[1, 5]),
+        ("5x4", 0, &[17, 1, 2, 18]),
+    ] {
+        let shape: Shape = shape.parse().unwrap();
+        assert!(reflects(shape, goal_blank, tiles), "{shape} {tiles:?}");
+        tables_agree(shape, goal_blank, tiles);
+    }
+    // Tiles 1, 3 and 5 of 3×3 mirror onto themselves, but wall the blank
+    // into its corner, whose image is the other corner.
+    assert!(!reflects(Shape::THREE_BY_THREE, 0, &[1, 3, 5]));
 }
 
 #[test]
