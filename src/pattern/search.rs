@@ -7,6 +7,7 @@
 
 use super::db::PatternDb;
 use super::error::{SolveError, Stopped};
+use super::memory::prefetch;
 use super::placement::PlacementRanker;
 use crate::puzzle::board::{Board, Move};
 use crate::puzzle::duplicates::{DuplicateState, Duplicates};
@@ -121,6 +122,13 @@ impl<const N: usize, const M: bool> Group<'_, N, M> {
     #[inline]
     fn entry(&self, rank: u32) -> u8 {
         self.table[rank as usize]
+    }
+
+    /// Starts the read of the entry at `rank` without waiting for it: the
+    /// caller reads it with [`Group::entry`] after other work.
+    #[inline(always)]
+    fn prefetch(&self, rank: u32) {
+        prefetch(self.table, rank as usize);
     }
 
     #[inline]
@@ -292,9 +300,9 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
         children: &mut [Child; 4],
     ) -> usize {
         let plan = self.plan;
-        // Every child's entries are read before any is used, so that the
-        // reads (cache misses in tables of hundreds of megabytes) overlap
-        // instead of waiting one for another.
+        // Every child's entries are asked for before any is read, so that
+        // the reads (cache misses in tables of hundreds of megabytes)
+        // overlap instead of waiting one for another.
         let mut count = 0;
         for &(code, to) in &plan.steps[from][..plan.step_count[from] as usize] {
             let next_state = plan.duplicates.next(moves_state, code);
@@ -308,19 +316,63 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
             let group = plan.group_of[tile];
             if group != NONE {
                 let g = &plan.groups[group as usize];
-                child.direct = g.entry(g.rank(&self.position.cell_of, &g.tiles));
+                child.direct_rank = g.rank(&self.position.cell_of, &g.tiles);
+                g.prefetch(child.direct_rank);
             }
-            if plan.transposed {
-                let group = plan.image_group_of[tile];
-                if group != NONE {
-                    let g = &plan.groups[group as usize];
-                    child.image = g.entry(g.rank(&self.position.image_cell_of, &g.sources));
-                }
+            let group = plan.image_group_of[tile];
+            if plan.transposed && group != NONE {
+                let g = &plan.groups[group as usize];
+                child.image_rank = g.rank(&self.position.image_cell_of, &g.sources);
+                g.prefetch(child.image_rank);
             }
             self.position.slide(from, &plan.image_cell);
             count += 1;
         }
         count
+    }
+
+    /// Expands each of `children` (of the current position, `depth` moves
+    /// from the start) that the bound lets the search enter into the same
+    /// place of `grandchildren`; returns how many each has. Expanding them
+    /// all before entering any puts their children's reads under way
+    /// while the others are expanded and each subtree is searched.
+    #[inline(always)]
+    fn expand_children(
+        &mut self,
+        depth: u32,
+        children: &[Child],
+        grandchildren: &mut [[Child; 4]; 4],
+    ) -> [usize; 4] {
+        let image_cell = &self.plan.image_cell;
+        let from = self.position.blank as usize & (N - 1);
+        let mut counts = [0; 4];
+        for (i, child) in children.iter().enumerate() {
+            // Best first: the rest are no better.
+            if depth + 1 + child.estimate > self.bound {
+                break;
+            }
+            self.position.slide(child.to as usize, image_cell);
+            counts[i] = self.expand(child.to as usize, child.moves_state, &mut grandchildren[i]);
+            self.position.slide(from, image_cell);
+        }
+        counts
+    }
+
+    /// The entries of `children`, whose reads [`Walker::expand`] started.
+    #[inline(always)]
+    fn read_entries(&self, children: &mut [Child]) {
+        let plan = self.plan;
+        for child in children {
+            let tile = child.tile as usize;
+            let group = plan.group_of[tile];
+            if group != NONE {
+                child.direct = plan.groups[group as usize].entry(child.direct_rank);
+            }
+            let group = plan.image_group_of[tile];
+            if plan.transposed && group != NONE {
+                child.image = plan.groups[group as usize].entry(child.image_rank);
+            }
+        }
     }
 
     /// Each child's sums and estimate: `children`' entries put in place of
@@ -376,6 +428,19 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
     /// al. 2011). The children are then searched best first, which finds a
     /// solution sooner in the last iteration.
     fn walk(&mut self, depth: u32, estimate: &Estimate<N>, moves_state: DuplicateState) -> Flow {
+        let from = self.position.blank as usize & (N - 1);
+        let mut children = [Child::default(); 4];
+        let count = self.expand(from, moves_state, &mut children);
+        self.walk_expanded(depth, estimate, &mut children[..count])
+    }
+
+    /// [`Walker::walk`] from a position already expanded into `children`.
+    fn walk_expanded(
+        &mut self,
+        depth: u32,
+        estimate: &Estimate<N>,
+        children: &mut [Child],
+    ) -> Flow {
         let plan = self.plan;
         let from = self.position.blank as usize & (N - 1);
         if self.spent.generated >= self.next_check {
@@ -384,11 +449,9 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
                 return Flow::Stopped(stop);
             }
         }
-        let mut children = [Child::default(); 4];
         self.spent.expanded += 1;
-        let count = self.expand(from, moves_state, &mut children);
-        let children = &mut children[..count];
-        self.spent.generated += count as u64;
+        self.spent.generated += children.len() as u64;
+        self.read_entries(children);
         self.estimate_children(estimate, children);
         best_first(children);
         // BPMX: a position is at least one move less far than any child.
@@ -397,7 +460,12 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
             .direct_sum
             .max(estimate.image_sum)
             .max(worst.saturating_sub(1));
-        for child in children.iter() {
+        let mut grandchildren = [[Child::default(); 4]; 4];
+        let mut grandchild_count = [0; 4];
+        if depth + own <= self.bound && self.split_at != Some(depth + 1) {
+            grandchild_count = self.expand_children(depth, children, &mut grandchildren);
+        }
+        for (i, child) in children.iter().enumerate() {
             if depth + own > self.bound {
                 self.next_bound = self.next_bound.min(depth + own);
                 break;
@@ -425,7 +493,8 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
                 self.raised = child.estimate;
                 Flow::Exhausted
             } else {
-                self.walk(depth + 1, &next, child.moves_state)
+                let grandchildren = &mut grandchildren[i][..grandchild_count[i]];
+                self.walk_expanded(depth + 1, &next, grandchildren)
             };
             if flow == Flow::Found {
                 return flow;
@@ -466,6 +535,9 @@ struct Child {
     tile: u8,
     direct: u8,
     image: u8,
+    /// The ranks `direct` and `image` are read at.
+    direct_rank: u32,
+    image_rank: u32,
     /// The sums of the direct and transposed entries after the move.
     direct_sum: u32,
     image_sum: u32,
