@@ -135,6 +135,16 @@ pub(super) fn build_every_way(shape: Shape, goal_blank: usize, tiles: &[u8]) -> 
     tables
 }
 
+/// Whether a reflection maps the search of `tiles` toward `goal_blank`
+/// onto itself, so that the build searches half the placements.
+#[cfg(test)]
+pub(super) fn reflects(shape: Shape, goal_blank: usize, tiles: &[u8]) -> bool {
+    let masks = CellMasks::new(shape);
+    let goal = goal_cells(shape, goal_blank, tiles);
+    let free = goal.iter().fold(masks.all(), |free, &c| free & !(1 << c));
+    Mirror::find(shape, &goal, masks.flood(1 << goal_blank, free)).is_some()
+}
+
 /// What hears a build's progress.
 type Progress<'a> = dyn Fn(BuildProgress) + Sync + 'a;
 
@@ -523,10 +533,7 @@ mod tests {
             })
             .unwrap();
             let ranker = PlacementRanker::new(shape.cells(), tiles.len()).unwrap();
-            let goal = goal_cells(shape, blank, tiles);
-            let free = CellMasks::new(shape).all() & !goal.iter().fold(0u64, |m, &c| m | 1 << c);
-            let region = CellMasks::new(shape).flood(1 << blank, free);
-            assert_eq!(Mirror::find(shape, &goal, region).is_some(), reflects);
+            assert_eq!(super::reflects(shape, blank, tiles), reflects);
             let reports = reports.into_inner().unwrap();
             for report in &reports {
                 let at = table

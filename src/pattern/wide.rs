@@ -3,10 +3,8 @@
 //! to 16 cells, where both run: the same entries, and the same solutions
 //! found with the same number of nodes.
 
-use super::mirror::Mirror;
-use super::region::CellMasks;
 use super::search::{ida_star, ida_star_wide};
-use super::table::{build_every_way, goal_cells};
+use super::table::{build_every_way, reflects};
 use super::{Partition, PatternDb, SolveOptions};
 use crate::puzzle::board::{Board, Move};
 use crate::puzzle::shape::Shape;
@@ -29,15 +27,6 @@ fn tables_agree(shape: Shape, goal_blank: usize, tiles: &[u8]) {
     for table in &tables[1..] {
         assert!(table == &tables[0], "{tiles:?} toward {goal_blank}");
     }
-}
-
-/// Whether a reflection maps the search of `tiles` toward `goal_blank`
-/// onto itself, so that the build searches half the placements.
-fn reflects(shape: Shape, goal_blank: usize, tiles: &[u8]) -> bool {
-    let masks = CellMasks::new(shape);
-    let goal = goal_cells(shape, goal_blank, tiles);
-    let free = goal.iter().fold(masks.all(), |free, &c| free & !(1 << c));
-    Mirror::find(shape, &goal, masks.flood(1 << goal_blank, free)).is_some()
 }
 
 /// Patterns that are their own mirror image build the same table from
