@@ -94,6 +94,8 @@ fn main() -> anyhow::Result<ExitCode> {
         )?,
         None => Partition::named(shape, &args.partition)?,
     };
+    // What the messages call the partition: its name, or the groups given.
+    let label = args.groups.as_deref().unwrap_or(&args.partition);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
         .build()?;
@@ -108,11 +110,7 @@ fn main() -> anyhow::Result<ExitCode> {
             for pattern in partition.stored_patterns(15) {
                 let len: usize = (16 - pattern.len() + 1..=16).product();
                 if rest.len() < len {
-                    bail!(
-                        "{} is too short for the {} tables",
-                        path.display(),
-                        args.partition
-                    );
+                    bail!("{} is too short for the {label} tables", path.display());
                 }
                 tables.push(rest[..len].to_vec());
                 rest = &rest[len..];
@@ -220,7 +218,7 @@ fn main() -> anyhow::Result<ExitCode> {
          {:.3} s wall, {:.2} s CPU (ratio {:.2}), {:.0} nodes generated and {:.0} expanded per instance, \
          {:.1} M nodes generated/s",
         instances.len(),
-        args.partition,
+        label,
         if db.uses_transpose() {
             " + transpose"
         } else {

@@ -71,7 +71,9 @@ pub struct GoalInfo {
     /// reflection or rotation of the board takes there.
     pub answers: Cells,
     /// Whether a search also reads them through the transposed board (a
-    /// second lower bound; pattern tables on square boards).
+    /// second lower bound; pattern tables on square boards, with a table of
+    /// its own for one transposed pattern where the transpose moves the
+    /// goal blank).
     pub transposed_lookup: bool,
 }
 

@@ -3,6 +3,7 @@
 use super::error::PatternError;
 use super::partition::Partition;
 use super::placement::{PlacementRanker, MAX_PATTERN_CELLS};
+use super::second::{second_partition, Second};
 use super::share::{sources, Source};
 use super::table::{build_pattern_table_toward, goal_cells};
 use crate::puzzle::board::Board;
@@ -27,6 +28,10 @@ pub struct PatternDb<B> {
     rankers: Vec<PlacementRanker>,
     /// The transpose the tables are also read through, if any.
     transpose: Option<Transpose>,
+    /// The second partition the search also reads, if any: the transposed
+    /// patterns, one of them with a table of its own (stored last) where
+    /// the transpose moves the goal blank.
+    second: Option<Second>,
 }
 
 /// The transpose of a square board about its main diagonal, with tiles
@@ -64,6 +69,32 @@ impl Transpose {
             tile[t as usize] = goal.cells()[cell[home as usize] as usize];
         }
         Some(Transpose { cell, tile })
+    }
+}
+
+/// How `count` tables line up with the patterns of `partition` toward the
+/// goal blank `goal_blank`: where each pattern reads its entries, and
+/// whether the second partition's extra table (if `extra`) comes last.
+/// [`Partition::stored_patterns`] writes one of these layouts.
+fn layout(
+    partition: &Partition,
+    goal_blank: usize,
+    extra: bool,
+    count: usize,
+) -> (Vec<Source>, bool) {
+    let patterns = partition.patterns();
+    let shared = sources(partition.shape(), goal_blank, patterns);
+    let own = (0..shared.len()).filter(|&i| shared[i].own(i)).count();
+    let every = || (0..patterns.len()).map(|i| Source::itself(i, &patterns[i]));
+    match count {
+        n if extra && n == patterns.len() + 1 => (every().collect(), true),
+        // A shared layout that would count as many tables as one with
+        // every pattern's is written as that one.
+        n if extra && n == own + 1 && n != patterns.len() => (shared, true),
+        // A table for every pattern, as files written before tables were
+        // shared have.
+        n if n == patterns.len() => (every().collect(), false),
+        _ => (shared, false),
     }
 }
 
@@ -129,15 +160,9 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
             });
         }
         let patterns = partition.patterns();
-        let sources = if tables.len() == patterns.len() {
-            // A table for every pattern, as files written before tables
-            // were shared have.
-            (0..patterns.len())
-                .map(|i| Source::itself(i, &patterns[i]))
-                .collect()
-        } else {
-            sources(partition.shape(), goal_blank, patterns)
-        };
+        let second = second_partition(partition.shape(), goal_blank, patterns);
+        let extra = second.as_ref().and_then(|s| s.extra.as_ref());
+        let (sources, with_extra) = layout(&partition, goal_blank, extra.is_some(), tables.len());
         let mut table_index = vec![0; patterns.len()];
         let mut count = 0;
         for (i, source) in sources.iter().enumerate() {
@@ -148,12 +173,27 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
                 table_index[i] = table_index[source.table_of];
             }
         }
-        if tables.len() != count {
+        let expected = count + extra.is_some() as usize;
+        if tables.len() != count + with_extra as usize {
             return Err(PatternError::TableCount {
-                expected: count,
+                expected,
                 got: tables.len(),
             });
         }
+        if let (Some(tiles), true) = (extra, with_extra) {
+            let table = &tables[count];
+            let ranker = PlacementRanker::new(cells, tiles.len())?;
+            if table.as_ref().len() != ranker.len() {
+                return Err(PatternError::TableLength {
+                    index: count,
+                    expected: ranker.len(),
+                    got: table.as_ref().len(),
+                });
+            }
+        }
+        // A file written before goals on an edge had a second lookup lacks
+        // its extra table, and is read without it.
+        let second = second.filter(|s| s.extra.is_none() || with_extra);
         let rankers = sources
             .iter()
             .map(|s| PlacementRanker::new(cells, patterns[s.table_of].len()))
@@ -177,22 +217,33 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
             table_index,
             rankers,
             transpose,
+            second,
         })
     }
 
     /// Whether to also read the tables through the transposed board (square
-    /// boards only, for a goal blank on the diagonal; on by default there).
-    /// Off, searches visit more nodes.
+    /// boards only; on by default there). Off, searches visit more nodes.
     pub fn with_transpose(mut self, on: bool) -> PatternDb<B> {
         self.transpose = match on {
             true => self.fixed_transpose(),
             false => None,
         };
+        self.second = on.then(|| self.found_second()).flatten();
         self
     }
 
     fn fixed_transpose(&self) -> Option<Transpose> {
         Transpose::fixing(self.shape(), self.goal_blank)
+    }
+
+    /// The second partition, if the tables serve one: with its extra table
+    /// where it needs one.
+    fn found_second(&self) -> Option<Second> {
+        let own = (0..self.sources.len())
+            .filter(|&i| self.sources[i].own(i))
+            .count();
+        second_partition(self.shape(), self.goal_blank, self.partition.patterns())
+            .filter(|s| s.extra.is_none() || self.tables.len() > own)
     }
 
     /// The blank cell of the goal the tables count toward.
@@ -206,9 +257,11 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
         Board::canonical_goal(self.shape(), self.goal_blank)
     }
 
-    /// Whether the transposed lookup is in use.
+    /// Whether the search also reads the tables through the transposed
+    /// board: the transposed patterns, one of them with a table of its own
+    /// where the transpose moves the goal blank (an edge of 4×4).
     pub fn uses_transpose(&self) -> bool {
-        self.transpose.is_some()
+        self.second.is_some()
     }
 
     /// The board.
@@ -243,8 +296,23 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
         self.tables[self.table_index[pattern]].as_ref()
     }
 
+    /// The transpose the bounded search and [`PatternDb::heuristic`] read
+    /// the tables through: only where it keeps the goal blank in place.
     pub(crate) fn transpose(&self) -> Option<Transpose> {
         self.transpose
+    }
+
+    /// The second partition the optimal search reads, if any.
+    pub(crate) fn second(&self) -> Option<&Second> {
+        self.second.as_ref()
+    }
+
+    /// The table a pattern of [`PatternDb::second`] reads.
+    pub(crate) fn second_table(&self, source: &Source) -> &[u8] {
+        match source.table_of < self.sources.len() {
+            true => self.table_of(source.table_of),
+            false => self.tables[self.tables.len() - 1].as_ref(),
+        }
     }
 
     /// The sum of the pattern distances of `board`, relative to the tables'
@@ -260,7 +328,26 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
     /// The lower bound the search uses: the additive sum, and on square
     /// boards the larger of it and the sum read through the transpose.
     pub fn heuristic(&self, board: &Board) -> u32 {
-        self.entries(board).bound()
+        let mut cell_of = [0u8; MAX_PATTERN_CELLS];
+        for (c, &t) in board.cells().iter().enumerate() {
+            cell_of[t as usize] = c as u8;
+        }
+        self.sum_over(&cell_of).max(self.second_sum(&cell_of))
+    }
+
+    /// The sum of the second partition's entries (0 without one) for tiles
+    /// in the cells `cell_of`.
+    fn second_sum(&self, cell_of: &[u8; MAX_PATTERN_CELLS]) -> u32 {
+        let sources = self.second.iter().flat_map(|s| s.sources.iter());
+        // The second partition's patterns are the sizes of the partition's,
+        // in order.
+        (sources.zip(&self.rankers))
+            .map(|(source, ranker)| {
+                let cells = source.tiles.iter();
+                let rank = ranker.rank(cells.map(|&t| source.cell[cell_of[t as usize] as usize]));
+                self.second_table(source)[rank as usize] as u32
+            })
+            .sum()
     }
 
     /// The sum of the tables' entries for tiles in the cells `cell_of`.

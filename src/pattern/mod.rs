@@ -30,6 +30,7 @@ mod partition;
 mod placement;
 mod region;
 mod search;
+mod second;
 mod share;
 mod solve;
 mod table;

@@ -263,9 +263,35 @@ impl Partition {
     /// with the blank in `goal_blank`, in order: the others read an
     /// earlier pattern's table through a reflection or rotation of the
     /// board that takes their goal onto its goal (on 5×5's 6-6-6-6, the
-    /// three 2×3 blocks share one table). These are the tables that are
-    /// built and stored.
+    /// three 2×3 blocks share one table). Last, where the transpose moves
+    /// the goal blank, the pattern of the transposed lookup that no table
+    /// serves (see [`PatternDb::uses_transpose`]). These are the tables
+    /// that are built and stored.
+    ///
+    /// [`PatternDb::uses_transpose`]: super::PatternDb::uses_transpose
     pub fn stored_patterns(&self, goal_blank: usize) -> Vec<Vec<u8>> {
+        let shared = self.shared_patterns(goal_blank);
+        let second = super::second::second_partition(self.shape, goal_blank, &self.patterns);
+        match second.and_then(|s| s.extra) {
+            None => shared,
+            // With as many tables as patterns, the layout would read as one
+            // with a table for every pattern: that is the one written.
+            Some(extra) if shared.len() + 1 == self.patterns.len() => {
+                let mut every = self.patterns.clone();
+                every.push(extra);
+                every
+            }
+            Some(extra) => {
+                let mut stored = shared;
+                stored.push(extra);
+                stored
+            }
+        }
+    }
+
+    /// [`Partition::stored_patterns`] without the transposed lookup's own
+    /// table: those of files written before edge goals had one.
+    pub(crate) fn shared_patterns(&self, goal_blank: usize) -> Vec<Vec<u8>> {
         super::share::stored(self.shape, goal_blank, &self.patterns)
     }
 

@@ -9,8 +9,10 @@ use super::db::PatternDb;
 use super::error::{SolveError, Stopped};
 use super::memory::prefetch;
 use super::placement::PlacementRanker;
+use super::share::Source;
 use crate::puzzle::board::{Board, Move};
 use crate::puzzle::duplicates::{DuplicateState, Duplicates};
+use crate::puzzle::shape::Shape;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -76,13 +78,11 @@ const TASKS_PER_THREAD: usize = 16;
 /// Nodes above the cut beyond which a parallel iteration cuts no deeper.
 const SPLIT_NODES: u64 = 2048;
 
-/// One pattern as the search reads it.
+/// One pattern as the search reads it, directly or through the transpose.
 struct Group<'a, const N: usize, const M: bool> {
-    /// Its tiles, in ranking order.
+    /// Its tiles, in ranking order: the direct search ranks their cells,
+    /// the transposed one their transposed cells.
     tiles: [u8; TILES],
-    /// The tiles whose transposed cells give the pattern's placement in
-    /// the transposed board: the images of `tiles`.
-    sources: [u8; TILES],
     len: usize,
     ranker: PlacementRanker,
     /// The table it reads: its own, or one a symmetry serves it from.
@@ -142,7 +142,9 @@ struct Plan<'a, const N: usize, const M: bool> {
     groups: Vec<Group<'a, N, M>>,
     /// The pattern of each tile.
     group_of: [u8; N],
-    /// The pattern of each tile's image under the transpose.
+    /// The patterns read through the transpose: the second partition.
+    image_groups: Vec<Group<'a, N, M>>,
+    /// The pattern of [`Plan::image_groups`] that holds each tile.
     image_group_of: [u8; N],
     transposed: bool,
     /// The transpose's image of each cell (identity when unused).
@@ -321,8 +323,8 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
             }
             let group = plan.image_group_of[tile];
             if plan.transposed && group != NONE {
-                let g = &plan.groups[group as usize];
-                child.image_rank = g.rank(&self.position.image_cell_of, &g.sources);
+                let g = &plan.image_groups[group as usize];
+                child.image_rank = g.rank(&self.position.image_cell_of, &g.tiles);
                 g.prefetch(child.image_rank);
             }
             self.position.slide(from, &plan.image_cell);
@@ -370,7 +372,7 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
             }
             let group = plan.image_group_of[tile];
             if plan.transposed && group != NONE {
-                child.image = plan.groups[group as usize].entry(child.image_rank);
+                child.image = plan.image_groups[group as usize].entry(child.image_rank);
             }
         }
     }
@@ -545,10 +547,24 @@ struct Child {
     moves_state: DuplicateState,
 }
 
-/// Whether some pattern reads another's table through a symmetry: searches
-/// without shared tables rank with no symmetry to apply.
+/// Whether some pattern reads another's table through a symmetry (one
+/// other than the transpose, for the transposed patterns): searches without
+/// shared tables rank with no symmetry to apply.
 fn reads_shared_tables<B: AsRef<[u8]>>(db: &PatternDb<B>) -> bool {
+    let shape = db.shape();
     db.sources().iter().enumerate().any(|(i, s)| !s.own(i))
+        || db.second().is_some_and(|second| {
+            let cells = 0..shape.cells();
+            (second.sources.iter()).any(|s| cells.clone().any(|c| image_map(shape, s, c) != c))
+        })
+}
+
+/// Where a pattern of the second partition (reading its table as `source`
+/// says) ranks the tile in the transposed cell `c`: its source's image of
+/// the cell the transpose took to `c`.
+fn image_map(shape: Shape, source: &Source, c: usize) -> usize {
+    let side = shape.cols();
+    source.cell[c % side * side + c / side] as usize
 }
 
 /// IDA* from `start`, relabelled for the tables' goal ([`PatternDb::goal`]),
@@ -660,10 +676,10 @@ fn place<const N: usize, const M: bool>(
     for (i, g) in plan.groups.iter().enumerate() {
         estimate.direct[i] = g.lookup(&position.cell_of, &g.tiles);
         estimate.direct_sum += estimate.direct[i] as u32;
-        if plan.transposed {
-            estimate.image[i] = g.lookup(&position.image_cell_of, &g.sources);
-            estimate.image_sum += estimate.image[i] as u32;
-        }
+    }
+    for (i, g) in plan.image_groups.iter().enumerate() {
+        estimate.image[i] = g.lookup(&position.image_cell_of, &g.tiles);
+        estimate.image_sum += estimate.image[i] as u32;
     }
     (position, estimate)
 }
@@ -812,38 +828,65 @@ fn iterate_in_parallel<const N: usize, const M: bool>(
     }
 }
 
-/// Each pattern of `db` as the walk reads it, the pattern of each tile,
-/// and the pattern of each tile's image under the transpose (whose image
-/// of each tile is `image_tile`).
-#[allow(clippy::type_complexity)]
+/// Each pattern of `db` as the walk reads it, and the pattern of each tile.
 fn groups<'a, const N: usize, const M: bool, B: AsRef<[u8]>>(
     db: &'a PatternDb<B>,
-    image_tile: &[u8; N],
-) -> (Vec<Group<'a, N, M>>, [u8; N], [u8; N]) {
+) -> (Vec<Group<'a, N, M>>, [u8; N]) {
     let mut group_of = [NONE; N];
-    let mut image_group_of = [NONE; N];
     let mut groups = Vec::with_capacity(db.sources().len());
     for (index, (source, ranker)) in db.sources().iter().zip(db.rankers()).enumerate() {
-        let mut group = Group {
-            tiles: [0; TILES],
-            sources: [0; TILES],
-            len: source.tiles.len(),
-            ranker: *ranker,
-            table: db.table_of(index),
-            mapped: !source.own(index),
-            map: std::array::from_fn(|c| source.cell.get(c).copied().unwrap_or(c as u8)),
-        };
-        for (j, &tile) in source.tiles.iter().enumerate() {
-            group.tiles[j] = tile;
-            // The transpose renames tiles in pairs: the image of a tile's
-            // image is the tile.
-            group.sources[j] = image_tile[tile as usize];
+        let map = |c| source.cell.get(c).copied().unwrap_or(c as u8);
+        let group = group(source, *ranker, db.table_of(index), !source.own(index), map);
+        for &tile in &source.tiles {
             group_of[tile as usize] = index as u8;
-            image_group_of[image_tile[tile as usize] as usize] = index as u8;
         }
         groups.push(group);
     }
-    (groups, group_of, image_group_of)
+    (groups, group_of)
+}
+
+/// Each pattern of `db`'s second partition as the walk reads it through
+/// the transpose, and the pattern of each tile.
+fn image_groups<'a, const N: usize, const M: bool, B: AsRef<[u8]>>(
+    db: &'a PatternDb<B>,
+) -> (Vec<Group<'a, N, M>>, [u8; N]) {
+    let shape = db.shape();
+    let mut image_group_of = [NONE; N];
+    let mut groups = Vec::new();
+    for (index, source) in db.second().iter().flat_map(|s| &s.sources).enumerate() {
+        let ranker = PlacementRanker::new(shape.cells(), source.tiles.len())
+            .expect("a pattern of the partition's size");
+        let map = |c| match c < shape.cells() {
+            true => image_map(shape, source, c) as u8,
+            false => c as u8,
+        };
+        let mapped = (0..shape.cells()).any(|c| map(c) != c as u8);
+        groups.push(group(source, ranker, db.second_table(source), mapped, map));
+        for &tile in &source.tiles {
+            image_group_of[tile as usize] = index as u8;
+        }
+    }
+    (groups, image_group_of)
+}
+
+/// The pattern `source` reads, from `table` through the cell map `map`.
+fn group<'a, const N: usize, const M: bool>(
+    source: &Source,
+    ranker: PlacementRanker,
+    table: &'a [u8],
+    mapped: bool,
+    map: impl Fn(usize) -> u8,
+) -> Group<'a, N, M> {
+    let mut tiles = [0; TILES];
+    tiles[..source.tiles.len()].copy_from_slice(&source.tiles);
+    Group {
+        tiles,
+        len: source.tiles.len(),
+        ranker,
+        table,
+        mapped,
+        map: std::array::from_fn(map),
+    }
 }
 
 /// The tables and moves of `db` laid out for the walk.
@@ -853,14 +896,15 @@ fn plan<'a, const N: usize, const M: bool, B: AsRef<[u8]>>(
 ) -> Plan<'a, N, M> {
     let shape = db.shape();
     let n = shape.cells();
-    let transpose = db.transpose();
-    let mut image_cell: [u8; N] = std::array::from_fn(|c| c as u8);
-    let mut image_tile: [u8; N] = std::array::from_fn(|t| t as u8);
-    if let Some(t) = transpose {
-        image_cell[..n].copy_from_slice(&t.cell[..n]);
-        image_tile[..n].copy_from_slice(&t.tile[..n]);
-    }
-    let (groups, group_of, image_group_of) = groups(db, &image_tile);
+    // Each tile's transposed cell, which the second partition's patterns
+    // rank (through a symmetry where they read another pattern's table).
+    let side = shape.cols();
+    let image_cell: [u8; N] = std::array::from_fn(|c| match (db.second(), c < n) {
+        (Some(_), true) => (c % side * side + c / side) as u8,
+        _ => c as u8,
+    });
+    let (groups, group_of) = groups(db);
+    let (image_groups, image_group_of) = image_groups(db);
     let mut steps = [[(0u8, 0u8); 4]; N];
     let mut step_count = [0u8; N];
     let goal = db.goal();
@@ -879,10 +923,11 @@ fn plan<'a, const N: usize, const M: bool, B: AsRef<[u8]>>(
     let mut goal_cells = [0u8; N];
     goal_cells[..n].copy_from_slice(goal.cells());
     Plan {
+        transposed: !image_groups.is_empty(),
         groups,
         group_of,
+        image_groups,
         image_group_of,
-        transposed: transpose.is_some(),
         image_cell,
         steps,
         step_count,

@@ -57,45 +57,61 @@ pub(crate) fn sources(shape: Shape, goal_blank: usize, patterns: &[Vec<u8>]) -> 
     let masks = CellMasks::new(shape);
     let mut sources: Vec<Source> = Vec::with_capacity(patterns.len());
     for (i, tiles) in patterns.iter().enumerate() {
-        let home = goal_cells(shape, goal_blank, tiles);
-        let served = (0..i)
-            .filter(|&j| sources[j].own(j) && patterns[j].len() == tiles.len())
-            .find_map(|j| {
-                let target = goal_cells(shape, goal_blank, &patterns[j]);
-                let occupied = target.iter().fold(0u64, |m, &c| m | 1 << c);
-                let region = masks.flood(1 << goal_blank, masks.all() & !occupied);
-                symmetries[1..].iter().find_map(|s| {
-                    if region >> s.cell(goal_blank) & 1 == 0 {
-                        return None;
-                    }
-                    // The tile of pattern i whose goal cell σ takes to each
-                    // of j's goal cells, in j's order.
-                    let order: Option<Vec<u8>> = target
-                        .iter()
-                        .map(|&c| {
-                            let at = home
-                                .iter()
-                                .position(|&h| s.cell(h as usize) == c as usize)?;
-                            Some(tiles[at])
-                        })
-                        .collect();
-                    let cell = std::array::from_fn(|c| {
-                        if c < shape.cells() {
-                            s.cell(c) as u8
-                        } else {
-                            c as u8
-                        }
-                    });
-                    Some(Source {
-                        table_of: j,
-                        tiles: order?,
-                        cell,
-                    })
-                })
-            });
+        let served = (0..i).filter(|&j| sources[j].own(j)).find_map(|j| {
+            let table = (j, &patterns[j][..]);
+            serve(shape, goal_blank, &masks, &symmetries[1..], tiles, table)
+        });
         sources.push(served.unwrap_or_else(|| Source::itself(i, tiles)));
     }
     sources
+}
+
+/// `tiles` read from the table of pattern `j` (`table`: its index and
+/// tiles) through the first of `symmetries` that takes their goal cells
+/// onto its tiles' and keeps the goal blank in that table's goal region.
+pub(crate) fn serve(
+    shape: Shape,
+    goal_blank: usize,
+    masks: &CellMasks,
+    symmetries: &[Symmetry],
+    tiles: &[u8],
+    (j, table): (usize, &[u8]),
+) -> Option<Source> {
+    if table.len() != tiles.len() {
+        return None;
+    }
+    let home = goal_cells(shape, goal_blank, tiles);
+    let target = goal_cells(shape, goal_blank, table);
+    let occupied = target.iter().fold(0u64, |m, &c| m | 1 << c);
+    let region = masks.flood(1 << goal_blank, masks.all() & !occupied);
+    symmetries.iter().find_map(|s| {
+        if region >> s.cell(goal_blank) & 1 == 0 {
+            return None;
+        }
+        // The tile whose goal cell σ takes to each of j's goal cells, in
+        // j's order.
+        let order: Option<Vec<u8>> = target
+            .iter()
+            .map(|&c| {
+                let at = home
+                    .iter()
+                    .position(|&h| s.cell(h as usize) == c as usize)?;
+                Some(tiles[at])
+            })
+            .collect();
+        let cell = std::array::from_fn(|c| {
+            if c < shape.cells() {
+                s.cell(c) as u8
+            } else {
+                c as u8
+            }
+        });
+        Some(Source {
+            table_of: j,
+            tiles: order?,
+            cell,
+        })
+    })
 }
 
 /// The patterns of `patterns` that have a table of their own toward the

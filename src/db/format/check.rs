@@ -178,10 +178,13 @@ fn check_sets(
     let partition = Partition::new(shape, patterns.to_vec()).map_err(FormatError::Partition)?;
     for (set, tables) in sets.iter().enumerate() {
         // Every pattern's table, or (since version 6) only those no
-        // symmetry serves from an earlier one's.
+        // symmetry serves from an earlier one's, and then the transposed
+        // lookup's own table where it has one (files written before it
+        // lack that one).
         let stored = partition.stored_patterns(tables[0].goal_blank as usize);
+        let shared = partition.shared_patterns(tables[0].goal_blank as usize);
         let tiles = || tables.iter().map(|t| &t.tiles);
-        if !tiles().eq(patterns) && !tiles().eq(&stored) {
+        if !tiles().eq(patterns) && !tiles().eq(&stored) && !tiles().eq(&shared) {
             return Err(FormatError::OtherPatterns {
                 set,
                 patterns: patterns.len(),
