@@ -48,8 +48,8 @@ struct Cli {
     /// Given once, except to `serve`, which serves every file given.
     #[arg(long, global = true, value_name = "PATH")]
     db: Vec<PathBuf>,
-    /// Board size; the database must hold this size (4x4, 3x5 and 5x3 are pattern
-    /// databases).
+    /// Board size; the database must hold this size (4x4, 3x5, 5x3, 4x5, 5x4 and 5x5 are
+    /// pattern databases; up to 6x6 with solve --within and no database).
     #[arg(long, global = true, value_name = "RxC", value_parser = str::parse::<Shape>)]
     board: Option<Shape>,
     /// How moves are counted: stm (one tile per move) or mtm (a slide of 1 to k tiles in a
