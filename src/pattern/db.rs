@@ -144,9 +144,10 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
     }
 
     /// [`PatternDb::new`] for tables toward the canonical goal with the
-    /// blank in `goal_blank`. The transposed lookup is used where the
-    /// transpose leaves that cell in place (square boards, a cell on the
-    /// main diagonal).
+    /// blank in `goal_blank`. On square boards the search also reads them
+    /// through the transposed board; where the transpose moves that cell,
+    /// only if `tables` ends with the table of the one transposed pattern
+    /// that none of them serves ([`Partition::stored_patterns`]).
     pub fn toward(
         partition: Partition,
         goal_blank: usize,
@@ -275,7 +276,7 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
     }
 
     /// The tables: one per pattern with a table of its own, in the
-    /// partition's order.
+    /// partition's order, then the transposed lookup's own table if any.
     pub fn tables(&self) -> &[B] {
         &self.tables
     }
@@ -296,8 +297,9 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
         self.tables[self.table_index[pattern]].as_ref()
     }
 
-    /// The transpose the bounded search and [`PatternDb::heuristic`] read
-    /// the tables through: only where it keeps the goal blank in place.
+    /// The transpose the bounded search reads the tables through
+    /// ([`PatternDb::entries`]): only where it keeps the goal blank in
+    /// place.
     pub(crate) fn transpose(&self) -> Option<Transpose> {
         self.transpose
     }
