@@ -142,7 +142,7 @@ fn main() -> anyhow::Result<ExitCode> {
             tables
         }
     };
-    let db = PatternDb::new(partition, tables)?.with_transpose(!args.no_transpose);
+    let db = PatternDb::new(partition, tables)?.with_second_lookup(!args.no_transpose);
     let huge = if args.small_pages {
         None
     } else {
@@ -219,7 +219,7 @@ fn main() -> anyhow::Result<ExitCode> {
          {:.1} M nodes generated/s",
         instances.len(),
         label,
-        if db.uses_transpose() {
+        if db.uses_second_lookup() {
             " + transpose"
         } else {
             ""

@@ -115,10 +115,10 @@ fn write_info(path: &str, info: &Info, out: &mut dyn Write) -> io::Result<()> {
         Some(name) => writeln!(
             out,
             "kind     pattern database {name}: the sum of a set's tables' entries (and, where \
-             marked, the larger of it and the same sum read through the transposed board, \
-             with a table of its own, listed last, for one transposed pattern where the \
-             transpose moves the goal blank) bounds IDA*; a pattern that a reflection or \
-             rotation takes onto an earlier one reads that one's table and has none listed"
+             marked, the larger of it and the sum of the patterns' images under a symmetry \
+             of the board, the transpose on square boards, with a table of its own, listed \
+             last, for one image no table serves) bounds IDA*; a pattern that a reflection \
+             or rotation takes onto an earlier one reads that one's table and has none listed"
         )?,
     }
     writeln!(
@@ -154,8 +154,8 @@ fn write_info(path: &str, info: &Info, out: &mut dyn Write) -> io::Result<()> {
             goal.goal,
             goal.goal_blank.name(),
             goal.answers,
-            if goal.transposed_lookup {
-                "; transposed lookup"
+            if goal.second_lookup {
+                "; second lookup"
             } else {
                 ""
             },

@@ -355,7 +355,7 @@ mod tests {
             let shape: Shape = shape.parse().unwrap();
             let partition = Partition::named(shape, name).unwrap();
             let db = PatternDb::build(partition, &|_, _| {}).unwrap();
-            assert!(db.uses_transpose(), "{name}");
+            assert!(db.uses_second_lookup(), "{name}");
             let guide = PatternGuide::new(&db);
             let mut memo = guide.start(&db.goal());
             random_walk(db.goal(), moves, |board, tile, from, to| {

@@ -70,11 +70,10 @@ pub struct GoalInfo {
     /// Every goal blank cell they answer: their own, and those a
     /// reflection or rotation of the board takes there.
     pub answers: Cells,
-    /// Whether a search also reads them through the transposed board (a
-    /// second lower bound; pattern tables on square boards, with a table of
-    /// its own for one transposed pattern where the transpose moves the
-    /// goal blank).
-    pub transposed_lookup: bool,
+    /// Whether a search also reads them through a symmetry of the board (a
+    /// second lower bound from the patterns' images, the transpose on square
+    /// boards; see [`crate::pattern::PatternDb::uses_second_lookup`]).
+    pub second_lookup: bool,
 }
 
 /// One table, as the header describes it.
@@ -240,7 +239,7 @@ impl Info {
         let goals = db.sets().iter().map(|set| {
             let blank = set.goal_blank();
             let answers = |cell| db.set_for(cell).map(|s| s.goal_blank()) == Some(blank);
-            goal_info(shape, blank, answers, set.uses_transpose())
+            goal_info(shape, blank, answers, set.uses_second_lookup())
         });
         Info {
             kind: Kind::Pattern,
@@ -281,7 +280,7 @@ fn goal_info(
     shape: Shape,
     blank: usize,
     answers: impl Fn(usize) -> bool,
-    transposed_lookup: bool,
+    second_lookup: bool,
 ) -> GoalInfo {
     let class = symmetry::classes(shape)
         .into_iter()
@@ -291,7 +290,7 @@ fn goal_info(
         goal_blank: Cell::of(shape, blank),
         goal: Board::canonical_goal(shape, blank),
         answers: Cells::of(shape, class.into_iter().filter(|&c| answers(c))),
-        transposed_lookup,
+        second_lookup,
     }
 }
 

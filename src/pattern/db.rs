@@ -5,7 +5,7 @@ use super::partition::Partition;
 use super::placement::{PlacementRanker, MAX_PATTERN_CELLS};
 use super::second::{second_partition, Second};
 use super::share::{sources, Source};
-use super::table::{build_pattern_table_toward, goal_cells};
+use super::table::build_pattern_table_toward;
 use crate::puzzle::board::Board;
 use crate::puzzle::shape::Shape;
 use crate::table::generate::BuildProgress;
@@ -26,50 +26,10 @@ pub struct PatternDb<B> {
     table_index: Vec<usize>,
     /// Per pattern: the ranker of the table it reads.
     rankers: Vec<PlacementRanker>,
-    /// The transpose the tables are also read through, if any.
-    transpose: Option<Transpose>,
-    /// The second partition the search also reads, if any: the transposed
-    /// patterns, one of them with a table of its own (stored last) where
-    /// the transpose moves the goal blank.
+    /// The second partition the search also reads, if any: the patterns'
+    /// images under a symmetry, one of them with a table of its own (stored
+    /// last) where no table serves it.
     second: Option<Second>,
-}
-
-/// The transpose of a square board about its main diagonal, with tiles
-/// renamed so that the goal maps to itself, for goals whose blank is on
-/// the diagonal (the default goal's, in the last cell, is). Distances are
-/// unchanged, so the tables read through it give a second lower bound.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Transpose {
-    /// The image of each cell.
-    pub cell: [u8; MAX_PATTERN_CELLS],
-    /// The image of each tile: the tile at the image of its goal cell.
-    pub tile: [u8; MAX_PATTERN_CELLS],
-}
-
-impl Transpose {
-    /// The transpose of `shape`, when square and it leaves the canonical
-    /// goal's blank `goal_blank` in place.
-    pub fn fixing(shape: Shape, goal_blank: usize) -> Option<Transpose> {
-        if shape.rows() != shape.cols() {
-            return None;
-        }
-        let side = shape.cols();
-        let mut cell = [0u8; MAX_PATTERN_CELLS];
-        let mut tile = [0u8; MAX_PATTERN_CELLS];
-        for (c, image) in cell.iter_mut().enumerate().take(shape.cells()) {
-            *image = ((c % side) * side + c / side) as u8;
-        }
-        if cell[goal_blank] as usize != goal_blank {
-            return None;
-        }
-        // Each tile goes to the tile of its goal cell's image.
-        let goal = Board::canonical_goal(shape, goal_blank);
-        for t in 1..shape.cells() as u8 {
-            let home = goal_cells(shape, goal_blank, &[t])[0];
-            tile[t as usize] = goal.cells()[cell[home as usize] as usize];
-        }
-        Some(Transpose { cell, tile })
-    }
 }
 
 /// How `count` tables line up with the patterns of `partition` toward the
@@ -144,10 +104,10 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
     }
 
     /// [`PatternDb::new`] for tables toward the canonical goal with the
-    /// blank in `goal_blank`. On square boards the search also reads them
-    /// through the transposed board; where the transpose moves that cell,
-    /// only if `tables` ends with the table of the one transposed pattern
-    /// that none of them serves ([`Partition::stored_patterns`]).
+    /// blank in `goal_blank`. The search also reads them through a symmetry
+    /// of the board where they serve its images of the patterns, or where
+    /// `tables` ends with the table of the one image none of them serves
+    /// ([`Partition::stored_patterns`], [`PatternDb::uses_second_lookup`]).
     pub fn toward(
         partition: Partition,
         goal_blank: usize,
@@ -192,8 +152,8 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
                 });
             }
         }
-        // A file written before goals on an edge had a second lookup lacks
-        // its extra table, and is read without it.
+        // A file written before the second lookup could have a table of its
+        // own lacks that table, and is read without the second lookup.
         let second = second.filter(|s| s.extra.is_none() || with_extra);
         let rankers = sources
             .iter()
@@ -209,7 +169,6 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
                 });
             }
         }
-        let transpose = Transpose::fixing(partition.shape(), goal_blank);
         Ok(PatternDb {
             partition,
             goal_blank,
@@ -217,24 +176,16 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
             sources,
             table_index,
             rankers,
-            transpose,
             second,
         })
     }
 
-    /// Whether to also read the tables through the transposed board (square
-    /// boards only; on by default there). Off, searches visit more nodes.
-    pub fn with_transpose(mut self, on: bool) -> PatternDb<B> {
-        self.transpose = match on {
-            true => self.fixed_transpose(),
-            false => None,
-        };
+    /// Whether to also read the tables through a symmetry of the board
+    /// ([`PatternDb::uses_second_lookup`]; on by default). Off, searches
+    /// visit more nodes.
+    pub fn with_second_lookup(mut self, on: bool) -> PatternDb<B> {
         self.second = on.then(|| self.found_second()).flatten();
         self
-    }
-
-    fn fixed_transpose(&self) -> Option<Transpose> {
-        Transpose::fixing(self.shape(), self.goal_blank)
     }
 
     /// The second partition, if the tables serve one: with its extra table
@@ -258,10 +209,12 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
         Board::canonical_goal(self.shape(), self.goal_blank)
     }
 
-    /// Whether the search also reads the tables through the transposed
-    /// board: the transposed patterns, one of them with a table of its own
-    /// where the transpose moves the goal blank (an edge of 4×4).
-    pub fn uses_transpose(&self) -> bool {
+    /// Whether the search also reads the tables through a symmetry of the
+    /// board: the patterns' images under the transpose (on square boards;
+    /// the transposed lookup) or a reflection, one of them with a table of
+    /// its own where no table serves it (edge goals of 4×4, 3×5 and 5×3's
+    /// default goal). Without one, the tables are read once.
+    pub fn uses_second_lookup(&self) -> bool {
         self.second.is_some()
     }
 
@@ -276,7 +229,7 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
     }
 
     /// The tables: one per pattern with a table of its own, in the
-    /// partition's order, then the transposed lookup's own table if any.
+    /// partition's order, then the second lookup's own table if any.
     pub fn tables(&self) -> &[B] {
         &self.tables
     }
@@ -295,13 +248,6 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
     /// serves it from).
     pub(crate) fn table_of(&self, pattern: usize) -> &[u8] {
         self.tables[self.table_index[pattern]].as_ref()
-    }
-
-    /// The transpose the bounded search reads the tables through
-    /// ([`PatternDb::entries`]): only where it keeps the goal blank in
-    /// place.
-    pub(crate) fn transpose(&self) -> Option<Transpose> {
-        self.transpose
     }
 
     /// The second partition the optimal search reads, if any.
@@ -327,8 +273,8 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
         self.sum_over(&cell_of)
     }
 
-    /// The lower bound the search uses: the additive sum, and on square
-    /// boards the larger of it and the sum read through the transpose.
+    /// The lower bound the search uses: the additive sum, or the second
+    /// partition's where that is larger ([`PatternDb::uses_second_lookup`]).
     pub fn heuristic(&self, board: &Board) -> u32 {
         let mut cell_of = [0u8; MAX_PATTERN_CELLS];
         for (c, &t) in board.cells().iter().enumerate() {
@@ -341,14 +287,9 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
     /// in the cells `cell_of`.
     fn second_sum(&self, cell_of: &[u8; MAX_PATTERN_CELLS]) -> u32 {
         let sources = self.second.iter().flat_map(|s| s.sources.iter());
-        // The second partition's patterns are the sizes of the partition's,
-        // in order.
-        (sources.zip(&self.rankers))
-            .map(|(source, ranker)| {
-                let cells = source.tiles.iter();
-                let rank = ranker.rank(cells.map(|&t| source.cell[cell_of[t as usize] as usize]));
-                self.second_table(source)[rank as usize] as u32
-            })
+        (sources.enumerate())
+            .map(|(i, source)| self.second_table(source)[self.image_index(i, cell_of) as usize])
+            .map(u32::from)
             .sum()
     }
 
@@ -377,18 +318,23 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
         self.rankers[i].rank(cells)
     }
 
-    /// Where pattern `i`'s entry lies in the transposed board of the
-    /// position whose tiles are in the cells `cell_of`: tile t of the
-    /// transposed board stands in the image of the cell of t's image (the
-    /// transpose renames tiles in pairs).
+    /// Where the second partition's pattern `i` finds its entry for tiles
+    /// in the cells `cell_of`. Its patterns are the sizes of the
+    /// partition's, in order, so they rank as the partition's do.
     #[inline]
-    fn image_index(&self, i: usize, t: &Transpose, cell_of: &[u8; MAX_PATTERN_CELLS]) -> u32 {
-        self.index(i, |u| t.cell[cell_of[t.tile[u as usize] as usize] as usize])
+    fn image_index(&self, i: usize, cell_of: &[u8; MAX_PATTERN_CELLS]) -> u32 {
+        let second = self
+            .second
+            .as_ref()
+            .expect("read only with a second partition");
+        let source = &second.sources[i];
+        let cells = source.tiles.iter();
+        self.rankers[i].rank(cells.map(|&t| source.cell[cell_of[t as usize] as usize]))
     }
 
-    /// `board`'s entries, and through the transpose where it is used: what
-    /// [`PatternDb::heuristic`] takes the larger sum of, kept for
-    /// [`PatternDb::slide`].
+    /// `board`'s entries, and those of the second partition where it is
+    /// used: what [`PatternDb::heuristic`] takes the larger sum of, kept
+    /// for [`PatternDb::slide`].
     pub(crate) fn entries(&self, board: &Board) -> Entries {
         let mut cell_of = [0u8; MAX_PATTERN_CELLS];
         for (c, &t) in board.cells().iter().enumerate() {
@@ -400,10 +346,11 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
                 .clone()
                 .map(|i| self.entry(i, |t| cell_of[t as usize])),
         );
-        let image = self.transpose().map(|t| {
-            Parts::read(
-                patterns.map(|i| self.table_of(i)[self.image_index(i, &t, &cell_of) as usize]),
-            )
+        let image = self.second.as_ref().map(|second| {
+            let sources = second.sources.iter().enumerate();
+            Parts::read(sources.map(|(i, source)| {
+                self.second_table(source)[self.image_index(i, &cell_of) as usize]
+            }))
         });
         Entries {
             cell_of,
@@ -417,8 +364,8 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
     /// out many children's slides before reading any waits on several
     /// reads at once rather than one after another. Only the table of the
     /// tile's pattern is read again (an additive partition leaves the
-    /// blank out of every pattern, so its cell changes no entry), and
-    /// through the transpose the table of its image's. `moves` is
+    /// blank out of every pattern, so its cell changes no entry), and that
+    /// of its pattern in the second partition. `moves` is
     /// [`PatternDb::moves`].
     #[inline]
     pub(crate) fn slide(&self, entries: &Entries, moves: &Moves, tile: u8, to: usize) -> Slide {
@@ -428,12 +375,12 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
         let direct = entries
             .direct
             .reread(i, || self.index(i as usize, |t| cell_of[t as usize]));
-        let image = match (&moves.transpose, &entries.image) {
-            (Some(t), Some(parts)) => {
-                let j = moves.pattern_of[t.tile[tile as usize] as usize];
-                parts.reread(j, || self.image_index(j as usize, t, &cell_of))
+        let image = match &entries.image {
+            Some(parts) => {
+                let j = moves.image_pattern_of[tile as usize];
+                parts.reread(j, || self.image_index(j as usize, &cell_of))
             }
-            _ => Reread::NONE,
+            None => Reread::NONE,
         };
         Slide {
             reads: [direct, image],
@@ -445,25 +392,33 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
     /// Reads the entries `slide` needs from the tables.
     #[inline]
     pub(crate) fn read(&self, slide: &mut Slide) {
-        for read in &mut slide.reads {
-            if let Some(pattern) = read.pattern() {
-                read.entry = self.table_of(pattern)[read.index as usize];
-            }
+        let [direct, image] = &mut slide.reads;
+        if let Some(pattern) = direct.pattern() {
+            direct.entry = self.table_of(pattern)[direct.index as usize];
+        }
+        if let (Some(pattern), Some(second)) = (image.pattern(), &self.second) {
+            let table = self.second_table(&second.sources[pattern]);
+            image.entry = table[image.index as usize];
         }
     }
 
     /// What [`PatternDb::slide`] needs, worked out once: the pattern of each
-    /// tile (`u8::MAX` for the blank, in none) and the transpose in use.
+    /// tile (`u8::MAX` for the blank, in none), directly and in the second
+    /// partition.
     pub(crate) fn moves(&self) -> Moves {
-        let mut pattern_of = [u8::MAX; MAX_PATTERN_CELLS];
-        for (i, source) in self.sources.iter().enumerate() {
-            for &t in &source.tiles {
-                pattern_of[t as usize] = i as u8;
+        let pattern_of = |sources: &[Source]| {
+            let mut pattern_of = [u8::MAX; MAX_PATTERN_CELLS];
+            for (i, source) in sources.iter().enumerate() {
+                for &t in &source.tiles {
+                    pattern_of[t as usize] = i as u8;
+                }
             }
-        }
+            pattern_of
+        };
+        let second = self.second.as_ref().map(|s| &s.sources[..]);
         Moves {
-            pattern_of,
-            transpose: self.transpose(),
+            pattern_of: pattern_of(&self.sources),
+            image_pattern_of: pattern_of(second.unwrap_or_default()),
         }
     }
 }
@@ -472,12 +427,12 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Moves {
     pattern_of: [u8; MAX_PATTERN_CELLS],
-    transpose: Option<Transpose>,
+    image_pattern_of: [u8; MAX_PATTERN_CELLS],
 }
 
 /// One reading of a position in the tables: each tile's cell, and each
-/// pattern's entry with their sum, directly and through the transpose
-/// where it is used. The cells are kept once (the transposed board's are
+/// pattern's entry with their sum, directly and in the second partition
+/// where it is used. The cells are kept once (the second partition's are
 /// worked out from them), since a bounded search copies one per child.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Entries {
@@ -510,7 +465,7 @@ impl Entries {
 }
 
 /// One move's change to a position's [`Entries`]: the tile, the cell it
-/// entered, and for each sum (directly, and through the transpose) the
+/// entered, and for each sum (directly, and in the second partition) the
 /// entry read again. 20 bytes where the entries take a hundred, for a
 /// search that offers many children and keeps few.
 #[derive(Clone, Copy, Debug)]

@@ -28,7 +28,7 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
             .collect::<Result<Vec<_>, _>>()?;
         let db = PatternDb::toward(self.partition().clone(), self.goal_blank(), tables)
             .expect("the same tables fit the same partition");
-        Ok(db.with_transpose(self.uses_transpose()))
+        Ok(db.with_second_lookup(self.uses_second_lookup()))
     }
 }
 

@@ -263,12 +263,12 @@ impl Partition {
     /// with the blank in `goal_blank`, in order: the others read an
     /// earlier pattern's table through a reflection or rotation of the
     /// board that takes their goal onto its goal (on 5×5's 6-6-6-6, the
-    /// three 2×3 blocks share one table). Last, where the transpose moves
-    /// the goal blank, the pattern of the transposed lookup that no table
-    /// serves (see [`PatternDb::uses_transpose`]). These are the tables
+    /// three 2×3 blocks share one table). Last, if it has one, the pattern
+    /// of the second lookup that no table serves (see
+    /// [`PatternDb::uses_second_lookup`]). These are the tables
     /// that are built and stored.
     ///
-    /// [`PatternDb::uses_transpose`]: super::PatternDb::uses_transpose
+    /// [`PatternDb::uses_second_lookup`]: super::PatternDb::uses_second_lookup
     pub fn stored_patterns(&self, goal_blank: usize) -> Vec<Vec<u8>> {
         let shared = self.shared_patterns(goal_blank);
         let second = super::second::second_partition(self.shape, goal_blank, &self.patterns);
@@ -289,8 +289,8 @@ impl Partition {
         }
     }
 
-    /// [`Partition::stored_patterns`] without the transposed lookup's own
-    /// table: those of files written before edge goals had one.
+    /// [`Partition::stored_patterns`] without the second lookup's own
+    /// table: those of files written before the second lookup had one.
     pub(crate) fn shared_patterns(&self, goal_blank: usize) -> Vec<Vec<u8>> {
         super::share::stored(self.shape, goal_blank, &self.patterns)
     }

@@ -12,7 +12,7 @@ use super::placement::PlacementRanker;
 use super::share::Source;
 use crate::puzzle::board::{Board, Move};
 use crate::puzzle::duplicates::{DuplicateState, Duplicates};
-use crate::puzzle::shape::Shape;
+use crate::puzzle::symmetry::Symmetry;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -548,23 +548,22 @@ struct Child {
 }
 
 /// Whether some pattern reads another's table through a symmetry (one
-/// other than the transpose, for the transposed patterns): searches without
-/// shared tables rank with no symmetry to apply.
+/// other than the second partition's own, for its patterns): searches
+/// without shared tables rank with no symmetry to apply.
 fn reads_shared_tables<B: AsRef<[u8]>>(db: &PatternDb<B>) -> bool {
-    let shape = db.shape();
+    let cells = 0..db.shape().cells();
     db.sources().iter().enumerate().any(|(i, s)| !s.own(i))
         || db.second().is_some_and(|second| {
-            let cells = 0..shape.cells();
-            (second.sources.iter()).any(|s| cells.clone().any(|c| image_map(shape, s, c) != c))
+            let back = second.symmetry.inverse();
+            (second.sources.iter()).any(|s| cells.clone().any(|c| image_map(&back, s, c) != c))
         })
 }
 
 /// Where a pattern of the second partition (reading its table as `source`
-/// says) ranks the tile in the transposed cell `c`: its source's image of
-/// the cell the transpose took to `c`.
-fn image_map(shape: Shape, source: &Source, c: usize) -> usize {
-    let side = shape.cols();
-    source.cell[c % side * side + c / side] as usize
+/// says) ranks the tile whose cell the partition's symmetry took to `c`:
+/// its source's image of that cell (`back` undoes the symmetry).
+fn image_map(back: &Symmetry, source: &Source, c: usize) -> usize {
+    source.cell[back.cell(c)] as usize
 }
 
 /// IDA* from `start`, relabelled for the tables' goal ([`PatternDb::goal`]),
@@ -853,11 +852,15 @@ fn image_groups<'a, const N: usize, const M: bool, B: AsRef<[u8]>>(
     let shape = db.shape();
     let mut image_group_of = [NONE; N];
     let mut groups = Vec::new();
-    for (index, source) in db.second().iter().flat_map(|s| &s.sources).enumerate() {
+    let Some(second) = db.second() else {
+        return (groups, image_group_of);
+    };
+    let back = second.symmetry.inverse();
+    for (index, source) in second.sources.iter().enumerate() {
         let ranker = PlacementRanker::new(shape.cells(), source.tiles.len())
             .expect("a pattern of the partition's size");
         let map = |c| match c < shape.cells() {
-            true => image_map(shape, source, c) as u8,
+            true => image_map(&back, source, c) as u8,
             false => c as u8,
         };
         let mapped = (0..shape.cells()).any(|c| map(c) != c as u8);
@@ -896,11 +899,11 @@ fn plan<'a, const N: usize, const M: bool, B: AsRef<[u8]>>(
 ) -> Plan<'a, N, M> {
     let shape = db.shape();
     let n = shape.cells();
-    // Each tile's transposed cell, which the second partition's patterns
-    // rank (through a symmetry where they read another pattern's table).
-    let side = shape.cols();
+    // Each tile's cell under the second partition's symmetry, which its
+    // patterns rank (through another symmetry where they read another
+    // pattern's table).
     let image_cell: [u8; N] = std::array::from_fn(|c| match (db.second(), c < n) {
-        (Some(_), true) => (c % side * side + c / side) as u8,
+        (Some(second), true) => second.symmetry.cell(c) as u8,
         _ => c as u8,
     });
     let (groups, group_of) = groups(db);

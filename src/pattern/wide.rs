@@ -110,7 +110,7 @@ fn the_wide_search_finds_what_the_narrow_one_finds() {
     let db = PatternDb::build(Partition::named(shape, "4-4").unwrap(), &|_, _| {}).unwrap();
     searches_agree(&db, &[0, 1, 5, 12, 20, 31, 40, 60]);
     // Without the transposed lookup too.
-    searches_agree(&db.with_transpose(false), &[9, 25, 50]);
+    searches_agree(&db.with_second_lookup(false), &[9, 25, 50]);
     let shape = Shape::new(3, 4).unwrap();
     let db = PatternDb::build(Partition::named(shape, "6-5").unwrap(), &|_, _| {}).unwrap();
     searches_agree(&db, &[3, 17, 30, 45]);

@@ -382,13 +382,12 @@ fn each_set_of_an_all_goals_file_is_admissible_toward_its_own_goal() {
     }
 }
 
-/// The edge set (blank in cell 7, which the transpose takes to cell 5)
-/// reads a second partition too: the transposed patterns, one of them from
-/// a table of its own stored after the partition's. It raises the
-/// heuristic (admissible, as the test above checks over every position)
-/// and cuts the nodes, with the same lengths.
+/// Every set reads a second partition too, the edge set (blank in cell 7,
+/// which no symmetry keeps in place) the patterns' mirror images, from the
+/// tables it has. It raises the heuristic (admissible, as the test above
+/// checks over every position) and cuts the nodes, with the same lengths.
 #[test]
-fn an_edge_goal_reads_the_transposed_patterns_too() {
+fn an_edge_goal_reads_the_mirrored_patterns_too() {
     let shape = Shape::THREE_BY_THREE;
     let db = Database::open(&all_goals_pattern_file())
         .unwrap()
@@ -396,13 +395,11 @@ fn an_edge_goal_reads_the_transposed_patterns_too() {
         .unwrap();
     let edge = db.set_for(7).unwrap();
     assert_eq!(edge.goal_blank(), 7);
-    assert!(db.sets().iter().all(|set| set.uses_transpose()));
-    let stored = edge.partition().stored_patterns(7);
-    assert_eq!(edge.tables().len(), stored.len());
-    assert_eq!(stored.len(), edge.partition().patterns().len() + 1);
+    assert!(db.sets().iter().all(|set| set.uses_second_lookup()));
+    assert_eq!(edge.tables().len(), edge.partition().patterns().len());
     let copies = edge.tables().iter().map(|t| t.as_ref().to_vec()).collect();
     let direct = PatternDb::toward(edge.partition().clone(), 7, copies).unwrap();
-    let direct = direct.with_transpose(false);
+    let direct = direct.with_second_lookup(false);
     let goal = edge.goal();
     let truth = crate::util::plain_bfs(3, 3, goal.cells());
     let mut positions: Vec<&Vec<u8>> = truth.keys().collect();
@@ -511,9 +508,8 @@ fn info_and_verify_cover_every_set() {
     let path = all_goals_pattern_file();
     let info = crate::util::stdout_of(&crate::util::run_query(&path, &["info"], 0));
     assert!(
-        // The centre's two patterns are a half turn of each other: one
-        // table. The edge set's second partition has one of its own.
-        info.contains("tables   6 toward 3 of 9 goal blank cells"),
+        // The centre's two patterns are a half turn of each other: one table.
+        info.contains("tables   5 toward 3 of 9 goal blank cells"),
         "{info}"
     );
     assert!(
@@ -533,12 +529,12 @@ fn info_and_verify_cover_every_set() {
         .map(|s| s["answers"].as_array().unwrap().len())
         .collect();
     assert_eq!(sizes, [4, 4, 1]);
-    assert_eq!(v["tables"][5]["tiles"], serde_json::json!([1, 2, 3, 4]));
-    assert_eq!(v["tables"].as_array().unwrap().len(), 6);
+    assert_eq!(v["tables"][4]["tiles"], serde_json::json!([1, 2, 3, 4]));
+    assert_eq!(v["tables"].as_array().unwrap().len(), 5);
     let v = crate::util::json_answer(&path, &["verify", "--json"]);
     assert_eq!(v["ok"], true);
-    assert_eq!(v["tables"].as_array().unwrap().len(), 6);
-    assert_eq!(v["tables"][5]["goal_blank"], "2,2");
+    assert_eq!(v["tables"].as_array().unwrap().len(), 5);
+    assert_eq!(v["tables"][4]["goal_blank"], "2,2");
 
     // A byte of the last set's last table: verify names it and fails.
     let good = std::fs::read(&path).unwrap();
@@ -595,8 +591,8 @@ fn with_header(good: &[u8], change: impl FnOnce(&mut Header)) -> Vec<u8> {
 
 /// Headers whose checksum matches but whose sets contradict each other,
 /// the partition or the layout are refused by name. The all-goals file's
-/// tables: set 0 (cell 8) tables 0 and 1, set 1 (cell 7) tables 2 and 3
-/// and its second partition's 4, set 2 (cell 4) table 5.
+/// tables: set 0 (cell 8) tables 0 and 1, set 1 (cell 7) tables 2 and 3,
+/// set 2 (cell 4) tables 4 and 5.
 #[test]
 fn inconsistent_sets_are_refused_at_open() {
     let good = std::fs::read(all_goals_pattern_file()).unwrap();
@@ -625,23 +621,23 @@ fn inconsistent_sets() -> Vec<(Change, &'static str, &'static str)> {
     vec![
         (|h| h.tables.clear(), "it lists no tables", "NoTables"),
         (
-            |h| h.tables[2..5].iter_mut().for_each(|t| t.goal_blank = 9),
+            |h| h.tables[2..4].iter_mut().for_each(|t| t.goal_blank = 9),
             "table 0 of set 1 has its goal blank in cell 9",
             "BlankOutside { at: TableAt { set: Some(1), table: 0 }",
         ),
         // Cell 6 is a corner, as is set 0's cell 8.
         (
-            |h| h.tables[5..].iter_mut().for_each(|t| t.goal_blank = 6),
+            |h| h.tables[4..].iter_mut().for_each(|t| t.goal_blank = 6),
             "sets 0 and 2 serve the same goal blank cells",
             "SameClass { first: 0, second: 2",
         ),
         (
             |h| h.tables.swap(2, 3),
             "the tables of set 1 are not for the same patterns",
-            "OtherPatterns { set: 1, patterns: 2, stored: 3 }",
+            "OtherPatterns { set: 1, patterns: 2, stored: 2 }",
         ),
         (
-            |h| h.tables[5].tiles.reverse(),
+            |h| h.tables[4].tiles.reverse(),
             "the tables of set 2 are not for the same patterns",
             "OtherPatterns { set: 2,",
         ),
@@ -694,7 +690,7 @@ fn inconsistent_tables() -> Vec<(Change, &'static str, &'static str)> {
             "MaxDistance { at: TableAt { set: Some(1), table: 0 }",
         ),
         (
-            |h| h.tables[5].max_distance += 1,
+            |h| h.tables[4].max_distance += 1,
             "table 0 of set 2 has maximum distance",
             "CountsLength { at: TableAt { set: Some(2), table: 0 }",
         ),
@@ -710,9 +706,9 @@ fn inconsistent_tables() -> Vec<(Change, &'static str, &'static str)> {
         ),
         (
             |h| {
-                let (a, b) = (h.tables[2].offset, h.tables[5].offset);
+                let (a, b) = (h.tables[2].offset, h.tables[4].offset);
                 h.tables[2].offset = b;
-                h.tables[5].offset = a;
+                h.tables[4].offset = a;
             },
             "the table of table 0 of set 1 starts at",
             "SectionOffset { at: TableAt { set: Some(1), table: 0 }",
