@@ -59,9 +59,14 @@ pub(crate) fn second_partition(
     let mut candidates: Vec<Symmetry> = transpose.into_iter().collect();
     let others = Symmetry::all(shape).into_iter().skip(1);
     candidates.extend(others.filter(|&s| Some(s) != transpose));
+    let own = sources(shape, goal_blank, patterns);
+    let tables: Vec<(usize, &[u8])> = (0..patterns.len())
+        .filter(|&j| own[j].own(j))
+        .map(|j| (j, &patterns[j][..]))
+        .collect();
     let mut best = None;
     for symmetry in candidates {
-        let Some(second) = images(shape, goal_blank, patterns, symmetry) else {
+        let Some(second) = images(shape, goal_blank, patterns, &tables, symmetry) else {
             continue;
         };
         if second.extra.is_none() {
@@ -74,12 +79,14 @@ pub(crate) fn second_partition(
 
 /// The images of `patterns` under `symmetry` as a second partition, the
 /// image that held the goal blank's cell moved onto the cell the symmetry
-/// takes it to: `None` if more than one reads no table, or if they are the
-/// partition's own patterns.
+/// takes it to, each read from one of `tables` (the patterns with a table
+/// of their own, by index): `None` if more than one reads none, or if they
+/// are the partition's own patterns.
 fn images(
     shape: Shape,
     goal_blank: usize,
     patterns: &[Vec<u8>],
+    tables: &[(usize, &[u8])],
     symmetry: Symmetry,
 ) -> Option<Second> {
     let moved = symmetry.cell(goal_blank);
@@ -89,11 +96,6 @@ fn images(
     // is read exactly as through the symmetry's image of the board.
     let mut order = vec![symmetry];
     order.extend(Symmetry::all(shape).into_iter().filter(|&s| s != symmetry));
-    let own = sources(shape, goal_blank, patterns);
-    let tables: Vec<(usize, &[u8])> = (0..patterns.len())
-        .filter(|&j| own[j].own(j))
-        .map(|j| (j, &patterns[j][..]))
-        .collect();
     let mut second = Second {
         symmetry,
         sources: Vec::with_capacity(patterns.len()),
@@ -118,15 +120,18 @@ fn images(
             None => return None,
         }
     }
-    let sets = |patterns: &mut dyn Iterator<Item = &[u8]>| {
-        let mut sets: Vec<Vec<u8>> = patterns.map(|p| p.to_vec()).collect();
-        sets.iter_mut().for_each(|p| p.sort_unstable());
-        sets.sort_unstable();
-        sets
-    };
-    let same = sets(&mut patterns.iter().map(Vec::as_slice))
-        == sets(&mut second.sources.iter().map(|s| s.tiles.as_slice()));
+    let same = tile_sets(patterns.iter().map(Vec::as_slice))
+        == tile_sets(second.sources.iter().map(|s| s.tiles.as_slice()));
     (!same).then_some(second)
+}
+
+/// The patterns as sets of tiles, in order: equal for the same partition
+/// whatever the order of its patterns and tiles.
+fn tile_sets<'a>(patterns: impl Iterator<Item = &'a [u8]>) -> Vec<Vec<u8>> {
+    let mut sets: Vec<Vec<u8>> = patterns.map(|p| p.to_vec()).collect();
+    sets.iter_mut().for_each(|p| p.sort_unstable());
+    sets.sort_unstable();
+    sets
 }
 
 #[cfg(test)]
