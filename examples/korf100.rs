@@ -48,9 +48,9 @@ struct Args {
     /// Keep the tables on ordinary pages rather than copying them onto huge pages.
     #[arg(long)]
     small_pages: bool,
-    /// Skip the lookup through the transposed board.
+    /// Read the tables once: skip the second lookup (through the transpose).
     #[arg(long)]
-    no_transpose: bool,
+    no_second_lookup: bool,
     /// Print one line per instance.
     #[arg(long)]
     verbose: bool,
@@ -142,7 +142,7 @@ fn main() -> anyhow::Result<ExitCode> {
             tables
         }
     };
-    let db = PatternDb::new(partition, tables)?.with_second_lookup(!args.no_transpose);
+    let db = PatternDb::new(partition, tables)?.with_second_lookup(!args.no_second_lookup);
     let huge = if args.small_pages {
         None
     } else {
@@ -220,7 +220,7 @@ fn main() -> anyhow::Result<ExitCode> {
         instances.len(),
         label,
         if db.uses_second_lookup() {
-            " + transpose"
+            " + second lookup"
         } else {
             ""
         },

@@ -108,6 +108,10 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
     /// of the board where they serve its images of the patterns, or where
     /// `tables` ends with the table of the one image none of them serves
     /// ([`Partition::stored_patterns`], [`PatternDb::uses_second_lookup`]).
+    /// Where the shared tables and that one would number as many as the
+    /// patterns, `tables` must hold every pattern's table and then that one,
+    /// as `stored_patterns` lists them: that many tables alone read as one
+    /// per pattern.
     pub fn toward(
         partition: Partition,
         goal_blank: usize,
