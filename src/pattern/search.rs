@@ -551,12 +551,19 @@ struct Child {
 /// other than the second partition's own, for its patterns): searches
 /// without shared tables rank with no symmetry to apply.
 fn reads_shared_tables<B: AsRef<[u8]>>(db: &PatternDb<B>) -> bool {
-    let cells = 0..db.shape().cells();
+    let cells = db.shape().cells();
     db.sources().iter().enumerate().any(|(i, s)| !s.own(i))
         || db.second().is_some_and(|second| {
             let back = second.symmetry.inverse();
-            (second.sources.iter()).any(|s| cells.clone().any(|c| image_map(&back, s, c) != c))
+            (second.sources.iter()).any(|s| image_mapped(&back, s, cells))
         })
+}
+
+/// Whether the second partition's pattern read as `source` ranks its tiles
+/// in other cells than the ones the symmetry took them to, on a board of
+/// `cells` cells: whether its group is mapped.
+fn image_mapped(back: &Symmetry, source: &Source, cells: usize) -> bool {
+    (0..cells).any(|c| image_map(back, source, c) != c)
 }
 
 /// Where a pattern of the second partition (reading its table as `source`
@@ -863,7 +870,7 @@ fn image_groups<'a, const N: usize, const M: bool, B: AsRef<[u8]>>(
             true => image_map(&back, source, c) as u8,
             false => c as u8,
         };
-        let mapped = (0..shape.cells()).any(|c| map(c) != c as u8);
+        let mapped = image_mapped(&back, source, shape.cells());
         groups.push(group(source, ranker, db.second_table(source), mapped, map));
         for &tile in &source.tiles {
             image_group_of[tile as usize] = index as u8;
