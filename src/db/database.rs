@@ -81,7 +81,16 @@ pub(crate) fn map_file(path: &Path) -> Result<Mmap, OpenError> {
     // and renames it into place, and a mapped file outlives its name).
     // A file truncated by another program would fault (SIGBUS) on access,
     // which no check here can prevent; `open`'s documentation says so.
-    unsafe { Mmap::map(&file) }.map_err(io_err)
+    let map = unsafe { Mmap::map(&file) }.map_err(io_err)?;
+    // Pages read from disk for a mapping with this advice enter the page
+    // cache in 2 MiB pieces, which this process and every later one map
+    // with one fault each instead of one per 64 KiB: a batch of searches
+    // in a 577 MB pattern file takes about 280 faults instead of 10,000,
+    // and its reads miss the TLB less. Only a hint: refused, or on other
+    // systems, the pages stay ordinary.
+    #[cfg(target_os = "linux")]
+    let _ = map.advise(memmap2::Advice::HugePage);
+    Ok(map)
 }
 
 impl<B: AsRef<[u8]>> Database<B> {
@@ -237,5 +246,47 @@ impl<B: AsRef<[u8]>> Database<B> {
             Kind::Complete(db) => db.verify(),
             Kind::Pattern(db) => db.verify(),
         }
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::map_file;
+    use std::path::Path;
+
+    /// The flags the kernel lists for the mapping holding `address`, from
+    /// `/proc/self/smaps`.
+    fn mapping_flags(address: usize) -> Vec<String> {
+        let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
+        let mut inside = false;
+        for line in smaps.lines() {
+            let range = line.split_whitespace().next().unwrap_or("");
+            if let Some((start, end)) = range.split_once('-') {
+                if let (Ok(start), Ok(end)) = (
+                    usize::from_str_radix(start, 16),
+                    usize::from_str_radix(end, 16),
+                ) {
+                    inside = (start..end).contains(&address);
+                    continue;
+                }
+            }
+            if let Some(flags) = line.strip_prefix("VmFlags:").filter(|_| inside) {
+                return flags.split_whitespace().map(String::from).collect();
+            }
+        }
+        panic!("no mapping holds {address:#x}");
+    }
+
+    #[test]
+    fn a_mapped_file_asks_for_huge_pages_where_the_kernel_has_them() {
+        if !Path::new("/sys/kernel/mm/transparent_hugepage").exists() {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tables");
+        std::fs::write(&path, vec![7u8; 4 << 20]).unwrap();
+        let map = map_file(&path).unwrap();
+        let flags = mapping_flags(map.as_ptr() as usize);
+        assert!(flags.iter().any(|f| f == "hg"), "{flags:?}");
     }
 }
