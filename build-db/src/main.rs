@@ -205,7 +205,7 @@ fn run_patterns(args: &Args) -> anyhow::Result<()> {
     let maxima: Vec<String> = built.max_distances.iter().map(u8::to_string).collect();
     let cells: Vec<String> = blanks.iter().map(|&b| cell_name(shape, b)).collect();
     println!(
-        "built {}: {shape} board, pattern database {name} (patterns of {} tiles, {} table{}), {} \
+        "built {}: {shape} board, pattern database {name} (patterns of {} tiles, {} table{}{}), {} \
          (goal blank at {}), {} placements, largest entries {}, {:.1} s ({:.1} s searching), {} \
          bytes",
         path.display(),
@@ -215,6 +215,10 @@ fn run_patterns(args: &Args) -> anyhow::Result<()> {
             ""
         } else {
             "s"
+        },
+        match built.repeated {
+            0 => String::new(),
+            n => format!(", {n} the same as an earlier set's and stored once"),
         },
         if blanks.len() == 1 {
             "1 set".to_string()

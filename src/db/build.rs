@@ -3,7 +3,9 @@
 
 use crate::db::error::WriteError;
 use crate::db::format::write::Writer;
-use crate::pattern::{build_pattern_table_toward, Partition, PatternError, UNREACHED};
+use crate::pattern::{
+    build_pattern_table_toward, table_search, Partition, PatternError, UNREACHED,
+};
 use crate::puzzle::metric::Metric;
 use crate::puzzle::shape::{Shape, ShapeError};
 use crate::puzzle::symmetry::{self, Symmetry};
@@ -111,10 +113,10 @@ impl Plan {
             } => {
                 let cells = partition.shape().cells() as u64;
                 let placements = |tiles: u64| (cells - tiles + 1..=cells).product::<u64>();
-                goal_blanks
+                planned_tables(partition, goal_blanks)
                     .iter()
-                    .flat_map(|&blank| partition.stored_patterns(blank))
-                    .map(|p| placements(p.len() as u64))
+                    .filter(|t| t.same_as.is_none())
+                    .map(|t| placements(t.tiles.len() as u64))
                     .sum()
             }
         }
@@ -127,12 +129,45 @@ impl Plan {
             Plan::Patterns {
                 partition,
                 goal_blanks,
-            } => goal_blanks
+            } => planned_tables(partition, goal_blanks)
                 .iter()
-                .map(|&blank| partition.stored_patterns(blank).len())
-                .sum(),
+                .filter(|t| t.same_as.is_none())
+                .count(),
         }
     }
+}
+
+/// One table of a pattern database, as planned.
+struct PlannedTable {
+    goal_blank: usize,
+    tiles: Vec<u8>,
+    /// The earlier table (its index in file order) whose search this one
+    /// repeats: the same goal cells and goal blank region, so the same
+    /// bytes, stored once.
+    same_as: Option<usize>,
+}
+
+/// A pattern database's tables in file order: each set's stored patterns
+/// ([`Partition::stored_patterns`]). Sets whose goal blanks share a
+/// pattern's region (the 4×4 corner, edge and centre sets of `7-8` all
+/// have tiles 1–8 in the top half) repeat that pattern's table.
+fn planned_tables(partition: &Partition, goal_blanks: &[usize]) -> Vec<PlannedTable> {
+    let shape = partition.shape();
+    let mut searches = Vec::new();
+    let mut tables = Vec::new();
+    for &goal_blank in goal_blanks {
+        for tiles in partition.stored_patterns(goal_blank) {
+            let search = table_search(shape, goal_blank, &tiles);
+            let same_as = searches.iter().position(|s| *s == search);
+            searches.push(search);
+            tables.push(PlannedTable {
+                goal_blank,
+                tiles,
+                same_as,
+            });
+        }
+    }
+    tables
 }
 
 /// What a finished build made.
@@ -141,8 +176,11 @@ pub struct Built {
     /// The goal blank cells, one per complete table or per set of pattern
     /// tables, in file order.
     pub goal_blanks: Vec<usize>,
-    /// Entries over all tables: positions, or placements.
+    /// Entries over all tables stored: positions, or placements.
     pub entries: u64,
+    /// Pattern tables that repeat an earlier set's table and are stored
+    /// once, with it (counted in `max_distances`, not in `entries`).
+    pub repeated: usize,
     /// Each table's largest distance, in file order.
     pub max_distances: Vec<u8>,
     /// Bytes written.
@@ -217,6 +255,7 @@ pub fn build(
     let mut built = Built {
         goal_blanks: plan.goal_blanks().to_vec(),
         entries: 0,
+        repeated: 0,
         max_distances: Vec::new(),
         bytes: 0,
         searching: Duration::ZERO,
@@ -241,8 +280,11 @@ pub fn build(
             goal_blanks,
         } => build_patterns(path, partition, goal_blanks, on_progress, &mut built)?,
     };
-    for t in &writer.header().tables {
-        built.entries += t.entries;
+    let tables = &writer.header().tables;
+    for (i, t) in tables.iter().enumerate() {
+        if !tables[..i].iter().any(|e| e.offset == t.offset) {
+            built.entries += t.entries;
+        }
         built.max_distances.push(t.max_distance);
     }
     built.bytes = writer.finish()?;
@@ -281,16 +323,18 @@ fn build_patterns<'a>(
     let shape = partition.shape();
     let mut writer = Writer::create(path, shape, Metric::SingleTile, Some(partition))?;
     let mut index = 0;
-    for &blank in goal_blanks {
-        // Patterns a symmetry serves from an earlier one's table have none.
-        for tiles in &partition.stored_patterns(blank) {
-            let started = Instant::now();
-            let entries =
-                build_pattern_table_toward(shape, blank, tiles, &|p| on_progress(index, p))?;
-            built.searching += started.elapsed();
-            writer.append(blank, tiles, &entries, &pattern_counts(&entries), None)?;
-            index += 1;
+    for table in planned_tables(partition, goal_blanks) {
+        let (blank, tiles) = (table.goal_blank, &table.tiles);
+        if let Some(earlier) = table.same_as {
+            writer.append_repeat(blank, tiles, earlier);
+            built.repeated += 1;
+            continue;
         }
+        let started = Instant::now();
+        let entries = build_pattern_table_toward(shape, blank, tiles, &|p| on_progress(index, p))?;
+        built.searching += started.elapsed();
+        writer.append(blank, tiles, &entries, &pattern_counts(&entries), None)?;
+        index += 1;
     }
     Ok(writer)
 }
@@ -412,7 +456,11 @@ mod tests {
         assert_eq!(built.goal_blanks, [8, 7, 4]);
         // The centre's two patterns are a half turn of each other: one table.
         assert_eq!(built.max_distances.len(), 5);
-        assert_eq!(built.entries, 5 * 9 * 8 * 7 * 6);
+        // Tiles 1–4 fill the top four cells toward every one of these
+        // blanks, whose region below them is the same: one table for the
+        // three sets.
+        assert_eq!(built.repeated, 2);
+        assert_eq!(built.entries, 3 * 9 * 8 * 7 * 6);
         assert!(path.exists());
     }
 

@@ -265,6 +265,19 @@ pub enum FormatError {
         /// The file's board.
         shape: Shape,
     },
+    /// A table at an earlier table's offset that is not a repeat of it:
+    /// only a pattern table whose search is the earlier one's (the same
+    /// goal cells and goal blank region) may share its bytes, with the same
+    /// size, counts and checksum.
+    #[error("{INCONSISTENT}: {at} starts where {earlier} does, but is not the same table ({why})")]
+    NotARepeat {
+        /// The later table.
+        at: TableAt,
+        /// The table whose offset it gives.
+        earlier: TableAt,
+        /// What differs.
+        why: &'static str,
+    },
     /// A section does not start where the layout puts it.
     #[error("{INCONSISTENT}: the {section} of {at} starts at {got}, expected {expected}")]
     SectionOffset {

@@ -52,8 +52,8 @@ fn verify_file(
 ) -> Report {
     let started = Instant::now();
     let tables = header.tables.par_iter().map(&verify_table).collect();
-    let sections = header.tables.iter().flat_map(|t| t.sections());
-    let padding = padding_in(bytes, sections.map(|(_, offset, size)| (offset, size)));
+    let sections = header.stored_sections().into_iter();
+    let padding = padding_in(bytes, sections.map(|(_, _, offset, size)| (offset, size)));
     Report::new(kind, tables, padding, started.elapsed())
 }
 

@@ -46,5 +46,5 @@ pub use partition::Partition;
 pub use placement::{PlacementRanker, MAX_PATTERN_CELLS};
 pub(crate) use search::{raise_bound, Limits, Raised};
 pub use search::{BoundReport, Solution, SolveOptions};
-pub(crate) use table::goal_cells;
 pub use table::{build_pattern_table, build_pattern_table_toward, UNREACHED};
+pub(crate) use table::{goal_cells, table_search};

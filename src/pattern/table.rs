@@ -61,6 +61,18 @@ pub(crate) fn goal_cells(shape: Shape, goal_blank: usize, tiles: &[u8]) -> Vec<u
         .collect()
 }
 
+/// What the search of a pattern's table toward `goal_blank` depends on:
+/// its tiles' goal cells in ranking order, and the goal blank's region
+/// among the other cells. Tables with the same search are the same byte
+/// for byte, so a file stores such a table once.
+pub(crate) fn table_search(shape: Shape, goal_blank: usize, tiles: &[u8]) -> (Vec<u8>, u64) {
+    let masks = CellMasks::new(shape);
+    let goal = goal_cells(shape, goal_blank, tiles);
+    let free = goal.iter().fold(masks.all(), |free, &c| free & !(1 << c));
+    let region = masks.flood(1 << goal_blank, free);
+    (goal, region)
+}
+
 /// The table of the pattern `tiles` (tile numbers of the default goal, in
 /// the order their cells are ranked) on `shape`: one byte per placement,
 /// indexed by [`PlacementRanker::rank`]. Calls `on_cost` after each cost.
@@ -139,10 +151,8 @@ pub(super) fn build_every_way(shape: Shape, goal_blank: usize, tiles: &[u8]) -> 
 /// onto itself, so that the build searches half the placements.
 #[cfg(test)]
 pub(super) fn reflects(shape: Shape, goal_blank: usize, tiles: &[u8]) -> bool {
-    let masks = CellMasks::new(shape);
-    let goal = goal_cells(shape, goal_blank, tiles);
-    let free = goal.iter().fold(masks.all(), |free, &c| free & !(1 << c));
-    Mirror::find(shape, &goal, masks.flood(1 << goal_blank, free)).is_some()
+    let (goal, region) = table_search(shape, goal_blank, tiles);
+    Mirror::find(shape, &goal, region).is_some()
 }
 
 /// What hears a build's progress.

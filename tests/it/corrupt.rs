@@ -206,13 +206,13 @@ fn with_header(good: &[u8], change: Box<HeaderChange>) -> Vec<u8> {
 #[test]
 fn another_version_is_refused_by_name() {
     // 3: complete tables before pattern databases shared the format; 4:
-    // before the header recorded the metric; 7: a newer build's.
-    for version in [1, 3, 4, 7] {
+    // before the header recorded the metric; 8: a newer build's.
+    for version in [1, 3, 4, 8] {
         let bad = with_header(&small_db_bytes(), Box::new(move |p, _| p.version = version));
         assert_eq!(
             open(bad).err().unwrap().to_string(),
             format!(
-                "database format version {version} is not supported: this build reads version 6"
+                "database format version {version} is not supported: this build reads version 7"
             )
         );
     }
@@ -252,6 +252,11 @@ fn layout_changes() -> Vec<Case> {
             Box::new(|_, h| h.tables[1].path_table.as_mut().unwrap().offset -= 4096),
             "the path table of table 1 starts at",
             "SectionOffset { at: TableAt { set: None, table: 1 }, section: \"path table\"",
+        ),
+        (
+            Box::new(|_, h| h.tables[1].offset = h.tables[0].offset),
+            "table 1 starts where table 0 does, but is not the same table (only pattern tables repeat)",
+            "NotARepeat { at: TableAt { set: None, table: 1 }",
         ),
         (
             Box::new(|_, h| h.tables[0].path_table = None),

@@ -171,16 +171,19 @@ fn another_version_is_refused_by_name() {
         matches!(
             err,
             FormatError::Envelope(npuzzle::files::EnvelopeError::Version {
-                expected: 6,
+                expected: 7,
                 got: 3,
             })
         ),
         "{err}"
     );
-    // Version 5 files, which store every pattern's table, are still read.
-    let mut five = bytes_of("3x3", "4-4");
-    five[8] = 5;
-    assert!(PatternTables::from_bytes(five).is_ok());
+    // Version 5 files, which store every pattern's table, and version 6
+    // files, which repeat none, are still read.
+    for old in [5, 6] {
+        let mut bytes = bytes_of("3x3", "4-4");
+        bytes[8] = old;
+        assert!(PatternTables::from_bytes(bytes).is_ok());
+    }
 }
 
 /// A flipped table byte keeps the header sound, so the file opens; verify
@@ -489,7 +492,7 @@ fn a_file_of_the_old_pattern_format_is_refused_with_advice_to_rebuild() {
         assert!(
             err.to_string().starts_with(&format!(
                 "this is a pattern database of an old format (magic \"NPUZPDB\", pattern \
-                 format version {version}); this build reads database format version 6"
+                 format version {version}); this build reads database format version 7"
             )),
             "{err}"
         );
@@ -592,7 +595,9 @@ fn with_header(good: &[u8], change: impl FnOnce(&mut Header)) -> Vec<u8> {
 /// Headers whose checksum matches but whose sets contradict each other,
 /// the partition or the layout are refused by name. The all-goals file's
 /// tables: set 0 (cell 8) tables 0 and 1, set 1 (cell 7) tables 2 and 3,
-/// set 2 (cell 4) tables 4 and 5.
+/// set 2 (cell 4) table 4 (its other pattern reads that table through a
+/// half turn). Tables 2 and 4 (tiles 1–4, in the top row and the left of
+/// the middle one toward each of these blanks) repeat table 0.
 #[test]
 fn inconsistent_sets_are_refused_at_open() {
     let good = std::fs::read(all_goals_pattern_file()).unwrap();
@@ -706,12 +711,33 @@ fn inconsistent_tables() -> Vec<(Change, &'static str, &'static str)> {
         ),
         (
             |h| {
-                let (a, b) = (h.tables[2].offset, h.tables[4].offset);
-                h.tables[2].offset = b;
-                h.tables[4].offset = a;
+                let (a, b) = (h.tables[1].offset, h.tables[3].offset);
+                h.tables[1].offset = b;
+                h.tables[3].offset = a;
             },
-            "the table of table 0 of set 1 starts at",
-            "SectionOffset { at: TableAt { set: Some(1), table: 0 }",
+            "the table of table 1 of set 0 starts at",
+            "SectionOffset { at: TableAt { set: Some(0), table: 1 }",
+        ),
+        (
+            |h| h.tables[2].offset = h.tables[1].offset,
+            "table 0 of set 1 starts where table 1 of set 0 does, but is not the same table \
+             (its size, counts or checksum differ)",
+            "NotARepeat { at: TableAt { set: Some(1), table: 0 }",
+        ),
+        (
+            |h| {
+                // The same bytes described, but toward another goal: tiles
+                // 5–8 toward cell 7 are not where they are toward cell 8.
+                let (goal_blank, tiles) = (h.tables[3].goal_blank, h.tables[3].tiles.clone());
+                h.tables[3] = npuzzle::files::TableInfo {
+                    goal_blank,
+                    tiles,
+                    ..h.tables[1].clone()
+                };
+            },
+            "table 1 of set 1 starts where table 1 of set 0 does, but is not the same table \
+             (its tiles' goal cells or its goal blank's region differ)",
+            "NotARepeat { at: TableAt { set: Some(1), table: 1 }",
         ),
         // Without its partition, the file reads as complete tables, which
         // list no tiles.

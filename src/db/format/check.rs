@@ -7,7 +7,7 @@ use super::{
     OLD_PATTERN_MAGIC, PREAMBLE_LEN, READABLE, VERSION,
 };
 use crate::db::error::{EnvelopeError, FormatError};
-use crate::pattern::{Partition, PlacementRanker, UNREACHED};
+use crate::pattern::{table_search, Partition, PlacementRanker, UNREACHED};
 use crate::puzzle::metric::Metric;
 use crate::puzzle::shape::{Shape, MAX_CELLS};
 use crate::puzzle::symmetry::Symmetry;
@@ -62,6 +62,7 @@ pub fn check_header(data: &[u8]) -> Result<Checked, FormatError> {
     for (&at, t) in at.iter().zip(&header.tables) {
         check_table(shape, at, t)?;
     }
+    check_repeats(shape, &header, &at)?;
     let end = check_offsets(&header, &at)?;
     let expected = end + (data.len() - header_start) as u64;
     if data.len() as u64 != expected {
@@ -272,25 +273,63 @@ fn check_table(shape: Shape, at: TableAt, t: &TableInfo) -> Result<(), FormatErr
     Ok(())
 }
 
-/// That every section starts where the layout puts it; returns where the
-/// last one ends. Only safe once the checks before have bounded the sizes
-/// (at most one table per cell, or one set per cell of at most 15 tables,
-/// each of at most 16! entries), so that the offsets add up without
-/// overflow.
+/// That each table at an earlier table's offset repeats it: a pattern
+/// table with the same search (goal cells and goal blank region), size,
+/// counts and checksum, whose bytes are then right for both.
+fn check_repeats(shape: Shape, header: &Header, at: &[TableAt]) -> Result<(), FormatError> {
+    for (i, earlier) in header.repeats().into_iter().enumerate() {
+        let Some(earlier) = earlier else { continue };
+        let (t, e) = (&header.tables[i], &header.tables[earlier]);
+        let same_bytes = (
+            t.entries,
+            t.checksum,
+            &t.counts,
+            t.max_distance,
+            t.unreached,
+        ) == (
+            e.entries,
+            e.checksum,
+            &e.counts,
+            e.max_distance,
+            e.unreached,
+        );
+        let why = if header.partition.is_none() {
+            Some("only pattern tables repeat")
+        } else if !same_bytes {
+            Some("its size, counts or checksum differ")
+        } else if table_search(shape, t.goal_blank as usize, &t.tiles)
+            != table_search(shape, e.goal_blank as usize, &e.tiles)
+        {
+            Some("its tiles' goal cells or its goal blank's region differ")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(FormatError::NotARepeat {
+                at: at[i],
+                earlier: at[earlier],
+                why,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// That every section stored starts where the layout puts it; returns
+/// where the last one ends. Only safe once the checks before have bounded
+/// the sizes (at most one table per cell, or one set per cell of at most
+/// 15 tables, each of at most 16! entries), so that the offsets add up
+/// without overflow.
 fn check_offsets(header: &Header, at: &[TableAt]) -> Result<u64, FormatError> {
-    let sections = || {
-        header.tables.iter().zip(at).flat_map(|(t, &at)| {
-            t.sections()
-                .map(move |(section, offset, size)| (at, section, offset, size))
-        })
-    };
-    let (expected, end) = section_offsets(sections().map(|(_, _, _, size)| size));
-    match sections()
+    let sections = header.stored_sections();
+    let (expected, end) = section_offsets(sections.iter().map(|&(_, _, _, size)| size));
+    match sections
+        .iter()
         .zip(expected)
         .find(|((_, _, got, _), expected)| got != expected)
     {
-        Some(((at, section, got, _), expected)) => Err(FormatError::SectionOffset {
-            at,
+        Some((&(i, section, got, _), expected)) => Err(FormatError::SectionOffset {
+            at: at[i],
             section,
             expected,
             got,

@@ -3,7 +3,7 @@
 //! before it touches a table ([`check`]).
 //!
 //! ```text
-//! offset 0     preamble, 20 bytes: magic "NPUZZLE\0", version u32 (6),
+//! offset 0     preamble, 20 bytes: magic "NPUZZLE\0", version u32 (7),
 //!              header_len u32, header_crc u32 (CRC-32 of the header bytes)
 //! then         zero padding to offset 4096
 //! offset 4096  the sections, in the header's order: each table's `entries`
@@ -24,6 +24,12 @@
 //!              checksum u32 = CRC-32 of the table's bytes, path_table: u8 0
 //!              for none, or 1 then offset u64 and checksum u32)
 //! ```
+//!
+//! A pattern table whose search repeats an earlier table's (the same
+//! tiles' goal cells and goal blank region, as when two sets' goal blanks
+//! lie in one region of the pattern) gives that table's offset and has no
+//! section of its own (version 7): the layout counts only the sections
+//! stored.
 //!
 //! The partition says the kind: none, complete tables (one table per goal
 //! blank cell, every position); some, pattern tables. Those come in *sets*:
@@ -68,12 +74,14 @@ pub const OLD_PATTERN_MAGIC: [u8; 8] = *b"NPUZPDB\0";
 /// version 6 stores no table for a pattern that a symmetry of the board
 /// serves from an earlier pattern's table
 /// ([`crate::pattern::Partition::stored_patterns`]), so a set may hold
-/// fewer tables than the partition has patterns.
-pub const VERSION: u32 = 6;
+/// fewer tables than the partition has patterns; version 7 lets a pattern
+/// table that repeats an earlier set's share its bytes ([`Header::repeats`]).
+pub const VERSION: u32 = 7;
 
-/// The versions this build reads: [`VERSION`], and version 5, whose files
-/// are version 6 files with a table for every pattern.
-pub const READABLE: [u32; 2] = [5, VERSION];
+/// The versions this build reads: [`VERSION`]; version 6, whose files are
+/// version 7 files with no table repeated; and version 5, whose files are
+/// version 6 files with a table for every pattern.
+pub const READABLE: [u32; 3] = [5, 6, VERSION];
 
 /// Sections start on multiples of this many bytes.
 pub const PAGE: u64 = 4096;
@@ -220,6 +228,36 @@ impl Header {
     }
 }
 
+impl Header {
+    /// For each table in file order, the earlier table (its index) whose
+    /// offset it gives, if any: a pattern table that repeats an earlier
+    /// set's and shares its bytes (since version 7). Opening a file makes sure
+    /// that such a table is one.
+    pub fn repeats(&self) -> Vec<Option<usize>> {
+        let tables = &self.tables;
+        (0..tables.len())
+            .map(|i| {
+                tables[..i]
+                    .iter()
+                    .position(|e| e.offset == tables[i].offset)
+            })
+            .collect()
+    }
+
+    /// The sections the file stores, in file order, as (table index,
+    /// section name, offset, size): every table's but a repeat's.
+    pub fn stored_sections(&self) -> Vec<(usize, &'static str, u64, u64)> {
+        let repeats = self.repeats();
+        (self.tables.iter().enumerate())
+            .filter(|&(i, _)| repeats[i].is_none())
+            .flat_map(|(i, t)| {
+                t.sections()
+                    .map(move |(name, at, size)| (i, name, at, size))
+            })
+            .collect()
+    }
+}
+
 impl TableInfo {
     /// The sizes in bytes of the table's sections, in file order: its
     /// entries, then its path table if it has one.
@@ -324,7 +362,7 @@ mod tests {
         let preamble = bincode::encode_to_vec(Preamble::of(&bytes), bincode_config()).unwrap();
         let len = (expected.len() as u32).to_le_bytes();
         let crc = crc32fast::hash(&expected).to_le_bytes();
-        let expected_preamble = [&b"NPUZZLE\0"[..], &6u32.to_le_bytes(), &len, &crc].concat();
+        let expected_preamble = [&b"NPUZZLE\0"[..], &7u32.to_le_bytes(), &len, &crc].concat();
         assert_eq!(preamble, expected_preamble);
         assert_eq!(preamble.len(), PREAMBLE_LEN);
 

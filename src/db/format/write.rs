@@ -97,6 +97,19 @@ impl<'a> Writer<'a> {
         Ok(())
     }
 
+    /// Lists a pattern table toward `goal_blank` whose bytes are those of
+    /// the earlier table `earlier` (its index in file order), without
+    /// writing them again: the same search ([`crate::pattern`]'s goal cells
+    /// and goal blank region) makes the same table.
+    pub fn append_repeat(&mut self, goal_blank: usize, tiles: &[u8], earlier: usize) {
+        let table = TableInfo {
+            goal_blank: goal_blank as u8,
+            tiles: tiles.to_vec(),
+            ..self.header.tables[earlier].clone()
+        };
+        self.header.tables.push(table);
+    }
+
     /// Appends one complete table, and its path table if it has one.
     pub fn append_table(&mut self, table: &Table) -> Result<(), WriteError> {
         let words = table.path_table.as_deref();
