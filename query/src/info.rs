@@ -121,11 +121,19 @@ fn write_info(path: &str, info: &Info, out: &mut dyn Write) -> io::Result<()> {
              or rotation takes onto an earlier one reads that one's table and has none listed"
         )?,
     }
+    let tables = &info.tables;
+    let repeated = (0..tables.len())
+        .filter(|&i| tables[..i].iter().any(|e| e.offset == tables[i].offset))
+        .count();
     writeln!(
         out,
-        "tables   {} toward {} of {cells} goal blank cells",
-        info.tables.len(),
+        "tables   {} toward {} of {cells} goal blank cells{}",
+        tables.len(),
         info.goals.len(),
+        match repeated {
+            0 => String::new(),
+            n => format!(" ({n} the same as an earlier set's, stored once: same offset)"),
+        },
     )?;
     let served: usize = info.goals.iter().map(|g| g.answers.iter().count()).sum();
     writeln!(
