@@ -11,6 +11,7 @@ use npuzzle::{
     tables::all_goals, tables::default_blanks, tables::default_paths, tables::BuildProgress,
     tables::Built, tables::PATHS_MAX_CELLS, Cell, Metric, Plan, Shape,
 };
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -142,7 +143,7 @@ fn run(args: &Args) -> anyhow::Result<()> {
         .iter()
         .map(|&b| cell_name(shape, b))
         .collect();
-    println!(
+    say(format_args!(
         "built {}: {shape} board, {} {}table{} (blank at {}){}, {} positions, max distance {}, \
          {:.1} ms ({:.1} ms searching), {} bytes",
         path.display(),
@@ -163,7 +164,7 @@ fn run(args: &Args) -> anyhow::Result<()> {
         total.as_secs_f64() * 1e3,
         built.searching.as_secs_f64() * 1e3,
         built.bytes,
-    );
+    ));
     Ok(())
 }
 
@@ -204,7 +205,7 @@ fn run_patterns(args: &Args) -> anyhow::Result<()> {
         .collect();
     let maxima: Vec<String> = built.max_distances.iter().map(u8::to_string).collect();
     let cells: Vec<String> = blanks.iter().map(|&b| cell_name(shape, b)).collect();
-    println!(
+    say(format_args!(
         "built {}: {shape} board, pattern database {name} (patterns of {} tiles, {} table{}{}), {} \
          (goal blank at {}), {} placements, largest entries {}, {:.1} s ({:.1} s searching), {} \
          bytes",
@@ -231,8 +232,14 @@ fn run_patterns(args: &Args) -> anyhow::Result<()> {
         total.as_secs_f64(),
         built.searching.as_secs_f64(),
         built.bytes,
-    );
+    ));
     Ok(())
+}
+
+/// Prints the build's summary. A closed standard output (`build-db … |
+/// head -0`) loses the line, not the build: the file is already in place.
+fn say(summary: std::fmt::Arguments) {
+    let _ = writeln!(std::io::stdout(), "{summary}");
 }
 
 /// Where to write: `--out`, the per-user data folder (`--user`), or the

@@ -589,3 +589,32 @@ fn path_tables_past_ten_cells_are_refused() {
     }
     assert!(names_in(dir.path()).is_empty());
 }
+
+/// A reader that stops reading (`build-db … | head -0`) loses the summary
+/// line, not the build: exit code 0, no panic, and the file in place. Both
+/// kinds of file: complete tables and a pattern database.
+#[test]
+fn a_closed_stdout_loses_the_summary_not_the_build() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["--board", "2x3"][..],
+        &["--board", "3x3", "--partition", "4-4"],
+    ] {
+        let out = dir.path().join(format!("{}.db", args.join("-")));
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("build-db"))
+            .args(args)
+            .arg("--out")
+            .arg(&out)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Closed before the build ends, so that its summary meets a closed pipe.
+        drop(child.stdout.take());
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(Database::open(&out).is_ok(), "{args:?}");
+    }
+}

@@ -527,6 +527,38 @@ mod tests {
     use super::*;
     use std::sync::Mutex;
 
+    /// Tables whose searches [`table_search`] calls the same are the same
+    /// byte for byte, and others differ (which a file's repeated tables
+    /// rely on): every goal blank of 3×3 and 2×4, patterns of 2 to 4 tiles,
+    /// some mirrored.
+    #[test]
+    fn the_same_search_makes_the_same_table() {
+        let mut repeats = 0;
+        for (shape, patterns) in [
+            (
+                "3x3",
+                &[&[1u8, 2, 3, 4][..], &[5, 6, 7, 8], &[1, 7], &[2, 3, 5]][..],
+            ),
+            ("2x4", &[&[1, 2, 3], &[4, 5, 6, 7], &[1, 5]]),
+        ] {
+            let shape: Shape = shape.parse().unwrap();
+            for tiles in patterns {
+                let mut seen = Vec::new();
+                for blank in 0..shape.cells() {
+                    let search = table_search(shape, blank, tiles);
+                    let table = build_pattern_table_toward(shape, blank, tiles, &|_| {}).unwrap();
+                    for (other, other_table) in &seen {
+                        let same = *other == search;
+                        assert_eq!(same, *other_table == table, "{shape} {tiles:?} {blank}");
+                        repeats += same as usize;
+                    }
+                    seen.push((search, table));
+                }
+            }
+        }
+        assert!(repeats > 10, "{repeats}");
+    }
+
     /// The progress reports count every entry once, whether the search
     /// kept one placement of each mirrored pair or all of them.
     #[test]

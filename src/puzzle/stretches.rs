@@ -3,7 +3,7 @@
 //!
 //! The build script runs this once (`build.rs` includes this file) and
 //! compiles the automaton's table into the crate, so that no process
-//! spends the 10 ms finding the stretches again. It stands alone for that:
+//! spends the 15 ms finding the stretches again. It stands alone for that:
 //! move codes are `Move`'s (0 up, 1 down, 2 left, 3 right), and nothing
 //! else of the crate is used.
 

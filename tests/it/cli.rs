@@ -575,7 +575,9 @@ fn info_json_lists_nine_tables() {
     assert_eq!(v["board"], "3x3");
     assert_eq!(v["path"], t.path.display().to_string());
     assert_eq!(v["kind"], "complete");
-    assert_eq!(v["format_version"], npuzzle::raw::VERSION);
+    // Complete tables never repeat one another: written as version 6,
+    // which builds before version 7 read too.
+    assert_eq!(v["format_version"], 6);
     assert_eq!(v["bytes"], std::fs::metadata(&t.path).unwrap().len());
     let tables = v["tables"].as_array().unwrap();
     assert_eq!(tables.len(), 9);

@@ -3,7 +3,8 @@
 //! before it touches a table ([`check`]).
 //!
 //! ```text
-//! offset 0     preamble, 20 bytes: magic "NPUZZLE\0", version u32 (7),
+//! offset 0     preamble, 20 bytes: magic "NPUZZLE\0", version u32 (6, or 7
+//!              where a table repeats another, below),
 //!              header_len u32, header_crc u32 (CRC-32 of the header bytes)
 //! then         zero padding to offset 4096
 //! offset 4096  the sections, in the header's order: each table's `entries`
@@ -60,7 +61,8 @@ pub const MAGIC: [u8; 8] = *b"NPUZZLE\0";
 /// by name: version 4 holds both kinds under [`MAGIC`].
 pub const OLD_PATTERN_MAGIC: [u8; 8] = *b"NPUZPDB\0";
 
-/// The format version this build writes.
+/// The newest format version this build writes (to files that need it:
+/// [`Header::written_version`]).
 ///
 /// Any change to the layout above, to the entry encoding
 /// ([`crate::table::entry`]), to the placement ranking or to the meaning of
@@ -242,6 +244,15 @@ impl Header {
                     .position(|e| e.offset == tables[i].offset)
             })
             .collect()
+    }
+
+    /// The version a file with this header is written as: 6, which builds
+    /// before version 7 read too, unless a table repeats an earlier one.
+    pub fn written_version(&self) -> u32 {
+        match self.repeats().iter().any(Option::is_some) {
+            true => VERSION,
+            false => 6,
+        }
     }
 
     /// The sections the file stores, in file order, as (table index,

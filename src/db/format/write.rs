@@ -100,7 +100,9 @@ impl<'a> Writer<'a> {
     /// Lists a pattern table toward `goal_blank` whose bytes are those of
     /// the earlier table `earlier` (its index in file order), without
     /// writing them again: the same search ([`crate::pattern`]'s goal cells
-    /// and goal blank region) makes the same table.
+    /// and goal blank region) makes the same table. Panics if `earlier` is
+    /// not the index of a table already appended; opening the file refuses
+    /// a repeat whose search differs.
     pub fn append_repeat(&mut self, goal_blank: usize, tiles: &[u8], earlier: usize) {
         let table = TableInfo {
             goal_blank: goal_blank as u8,
@@ -126,8 +128,12 @@ impl<'a> Writer<'a> {
     pub fn finish(mut self) -> Result<u64, WriteError> {
         let header_bytes = encode_header(&self.header);
         self.write(&header_bytes)?;
-        let preamble = bincode::encode_to_vec(Preamble::of(&header_bytes), bincode_config())
-            .expect("a preamble always encodes");
+        let preamble = Preamble {
+            version: self.header.written_version(),
+            ..Preamble::of(&header_bytes)
+        };
+        let preamble =
+            bincode::encode_to_vec(preamble, bincode_config()).expect("a preamble always encodes");
         let path = self.path;
         let io = |e: io::Error| write_error(path, e.into());
         self.out.flush().map_err(io)?;
