@@ -280,9 +280,9 @@ pub fn build(
             goal_blanks,
         } => build_patterns(path, partition, goal_blanks, on_progress, &mut built)?,
     };
-    let tables = &writer.header().tables;
-    for (i, t) in tables.iter().enumerate() {
-        if !tables[..i].iter().any(|e| e.offset == t.offset) {
+    let header = writer.header();
+    for (t, repeat) in header.tables.iter().zip(header.repeats()) {
+        if repeat.is_none() {
             built.entries += t.entries;
         }
         built.max_distances.push(t.max_distance);

@@ -228,13 +228,11 @@ impl Header {
             })
             .collect()
     }
-}
 
-impl Header {
     /// For each table in file order, the earlier table (its index) whose
     /// offset it gives, if any: a pattern table that repeats an earlier
-    /// set's and shares its bytes (since version 7). Opening a file makes sure
-    /// that such a table is one.
+    /// set's and shares its bytes (since version 7). Opening a file makes
+    /// sure that such a table is one.
     pub fn repeats(&self) -> Vec<Option<usize>> {
         let tables = &self.tables;
         (0..tables.len())
