@@ -122,9 +122,7 @@ fn write_info(path: &str, info: &Info, out: &mut dyn Write) -> io::Result<()> {
         )?,
     }
     let tables = &info.tables;
-    let repeated = (0..tables.len())
-        .filter(|&i| tables[..i].iter().any(|e| e.offset == tables[i].offset))
-        .count();
+    let repeated = tables.iter().filter(|t| t.same_as.is_some()).count();
     writeln!(
         out,
         "tables   {} toward {} of {cells} goal blank cells{}",

@@ -103,6 +103,9 @@ pub struct TableSummary {
     pub checksum: u32,
     /// Its path table (whole solutions in one word per position), if any.
     pub path_table: Option<PathTableSummary>,
+    /// The earlier table (its index in `tables`) whose bytes it shares, for
+    /// a pattern table that repeats another set's (format version 7).
+    pub same_as: Option<usize>,
 }
 
 /// A path table, as the header describes it.
@@ -202,11 +205,9 @@ impl Info {
     pub(crate) fn of_complete<B: AsRef<[u8]>>(db: &CompleteTables<B>) -> Info {
         let shape = db.shape();
         let every_tile: Vec<u8> = (1..shape.cells() as u8).collect();
-        let tables = db
-            .header()
-            .tables
-            .iter()
-            .map(|t| TableSummary::of(shape, t, every_tile.clone()));
+        let header = db.header();
+        let tables = (header.tables.iter().zip(header.repeats()))
+            .map(|(t, same_as)| TableSummary::of(shape, t, every_tile.clone(), same_as));
         let goals = db.header().tables.iter().map(|t| {
             let blank = t.goal_blank as usize;
             goal_info(
@@ -231,11 +232,9 @@ impl Info {
 
     pub(crate) fn of_patterns<B: AsRef<[u8]>>(db: &PatternTables<B>) -> Info {
         let shape = db.shape();
-        let tables = db
-            .header()
-            .tables
-            .iter()
-            .map(|t| TableSummary::of(shape, t, t.tiles.clone()));
+        let header = db.header();
+        let tables = (header.tables.iter().zip(header.repeats()))
+            .map(|(t, same_as)| TableSummary::of(shape, t, t.tiles.clone(), same_as));
         let goals = db.sets().iter().map(|set| {
             let blank = set.goal_blank();
             let answers = |cell| db.set_for(cell).map(|s| s.goal_blank()) == Some(blank);
@@ -256,8 +255,9 @@ impl Info {
 }
 
 impl TableSummary {
-    /// The summary of `t`, a table that places `tiles`.
-    fn of(shape: Shape, t: &TableInfo, tiles: Vec<u8>) -> TableSummary {
+    /// The summary of `t`, a table that places `tiles` and repeats the
+    /// table `same_as`, if any.
+    fn of(shape: Shape, t: &TableInfo, tiles: Vec<u8>, same_as: Option<usize>) -> TableSummary {
         TableSummary {
             goal_blank: Cell::of(shape, t.goal_blank as usize),
             tiles,
@@ -272,6 +272,7 @@ impl TableSummary {
                 offset: p.offset,
                 checksum: p.checksum,
             }),
+            same_as,
         }
     }
 }

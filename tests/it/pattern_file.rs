@@ -538,6 +538,13 @@ fn info_and_verify_cover_every_set() {
     assert_eq!(sizes, [4, 4, 1]);
     assert_eq!(v["tables"][4]["tiles"], serde_json::json!([1, 2, 3, 4]));
     assert_eq!(v["tables"].as_array().unwrap().len(), 5);
+    // Tables 2 and 4 (tiles 1–4 toward cells 7 and 4) share table 0's bytes.
+    let same_as: Vec<_> = (0..5).map(|i| v["tables"][i]["same_as"].clone()).collect();
+    let none = serde_json::Value::Null;
+    assert_eq!(
+        same_as,
+        [none.clone(), none.clone(), 0.into(), none, 0.into()]
+    );
     let v = crate::util::json_answer(&path, &["verify", "--json"]);
     assert_eq!(v["ok"], true);
     assert_eq!(v["tables"].as_array().unwrap().len(), 5);
