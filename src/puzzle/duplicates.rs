@@ -42,7 +42,7 @@ impl Duplicates {
     /// stretch.
     pub const SKIP: DuplicateState = super::stretches::SKIP;
 
-    /// The automaton for stretches of up to ten moves ([`LONGEST_STRETCH`]),
+    /// The automaton for stretches of up to twelve moves ([`LONGEST_STRETCH`]),
     /// compiled in.
     pub fn get() -> &'static Duplicates {
         static AUTOMATON: Duplicates = Duplicates { next: &NEXT };
@@ -87,12 +87,12 @@ mod tests {
         assert!(stretches.contains(&codes("RDLURD")));
         assert!(!stretches.contains(&codes("DRULDR")));
         // The counts a separate program (a board as a map from cells to
-        // tiles, no hashing) found for ten moves.
+        // tiles, no hashing) found for twelve moves.
         let stretches = skipped_stretches(LONGEST_STRETCH);
         let counts: Vec<usize> = (0..=LONGEST_STRETCH)
             .map(|n| stretches.iter().filter(|s| s.len() == n).count())
             .collect();
-        assert_eq!(counts, [0, 0, 4, 0, 0, 0, 4, 0, 24, 20, 248]);
+        assert_eq!(counts, [0, 0, 4, 0, 0, 0, 4, 0, 24, 20, 248, 180, 1884]);
     }
 
     #[test]
@@ -150,10 +150,11 @@ mod tests {
 
     #[test]
     fn skipping_loses_no_position_at_its_distance() {
-        // The blank in the middle of a 6×6 board, in a corner and on an
-        // edge of 4×4, 2×4 whole (its farthest positions are 36 moves out),
-        // and 3×3 to 16 moves.
-        reaches_all(Shape::new(6, 6).unwrap(), 14, 10);
+        // The blank near the middle of a 6×6 board (cell 14: row 3,
+        // column 3) to the longest stretch's length, in a corner and on an
+        // edge of 4×4, 2×4 whole (its farthest positions are 36 moves
+        // out), and 3×3 to 16 moves.
+        reaches_all(Shape::new(6, 6).unwrap(), 14, LONGEST_STRETCH);
         reaches_all(Shape::new(4, 4).unwrap(), 0, 12);
         reaches_all(Shape::new(4, 4).unwrap(), 1, 12);
         reaches_all(Shape::new(2, 4).unwrap(), 7, 36);
