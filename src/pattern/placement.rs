@@ -105,7 +105,9 @@ impl PlacementRanker {
     }
 
     /// The rank of the placement with tile `i` in the `i`-th cell given;
-    /// the cells must be distinct and below the board's size.
+    /// the cells must be distinct and below the board's size. Cells given
+    /// past the pattern's tiles add nothing (their weights are 0), if they
+    /// are one cell of the board, repeated: none then counts below another.
     #[inline]
     pub fn rank(&self, cells: impl IntoIterator<Item = u8>) -> u32 {
         if self.cells <= NARROW_CELLS {
@@ -341,6 +343,30 @@ mod tests {
             // The wide ranking is the same numbering.
             prop_assert_eq!(ranker.rank_wide(cells[..k].iter().copied()), r);
             prop_assert_eq!(&ranker.unrank_wide(r)[..k], &cells[..k]);
+        }
+
+        /// One cell repeated after the pattern's tiles adds nothing: the
+        /// search ranks every pattern in as many steps as the largest has
+        /// tiles, padded with the blank's, so that the loop always ends
+        /// where the processor expects it.
+        #[test]
+        fn a_cell_repeated_past_the_tiles_adds_nothing(
+            cells in Just((0u8..36).collect::<Vec<_>>()).prop_shuffle(),
+            n in 2usize..=36,
+            k in 1usize..=8,
+            extra in 0u8..36,
+            repeats in 0usize..=4,
+        ) {
+            let ranker = PlacementRanker::new(n, k.min(n));
+            prop_assume!(ranker.is_ok());
+            let ranker = ranker.unwrap();
+            let on_board: Vec<u8> = cells.iter().copied().filter(|&c| (c as usize) < n).collect();
+            let tiles = &on_board[..ranker.tiles()];
+            let extra = std::iter::repeat_n(extra % n as u8, repeats);
+            let padded: Vec<u8> = tiles.iter().copied().chain(extra).collect();
+            let r = ranker.rank(tiles.iter().copied());
+            prop_assert_eq!(ranker.rank(padded.iter().copied()), r);
+            prop_assert_eq!(ranker.rank_wide(padded.iter().copied()), r);
         }
 
         /// The same on wide boards, up to 6×6.

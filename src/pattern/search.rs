@@ -81,8 +81,11 @@ const SPLIT_NODES: u64 = 2048;
 /// One pattern as the search reads it, directly or through the transpose.
 struct Group<'a, const N: usize, const M: bool> {
     /// Its tiles, in ranking order: the direct search ranks their cells,
-    /// the transposed one their transposed cells.
+    /// the transposed one their transposed cells. The blank's tile (0)
+    /// fills the slots past them.
     tiles: [u8; TILES],
+    /// The slots ranked: as many for every pattern of a search, those of
+    /// the largest (see [`plan`]).
     len: usize,
     ranker: PlacementRanker,
     /// The table it reads: its own, or one a symmetry serves it from.
@@ -918,8 +921,17 @@ fn plan<'a, const N: usize, const M: bool, B: AsRef<[u8]>>(
         (Some(second), true) => second.symmetry.cell(c) as u8,
         _ => c as u8,
     });
-    let (groups, group_of) = groups(db);
-    let (image_groups, image_group_of) = image_groups(db);
+    let (mut groups, group_of) = groups(db);
+    let (mut image_groups, image_group_of) = image_groups(db);
+    // Every pattern is ranked in as many steps as the largest has tiles,
+    // the smaller ones' last steps on the blank's tile, whose weight is 0
+    // (`PlacementRanker::rank`): a move's pattern is one or another at
+    // random, and a loop that ends after 7 steps one time and 8 the next
+    // is mispredicted half the time. 3–4% off Korf's 100 with `7-8`.
+    let steps = (groups.iter().chain(&image_groups)).map(|g| g.len).max();
+    for g in groups.iter_mut().chain(image_groups.iter_mut()) {
+        g.len = steps.unwrap_or(0);
+    }
     let mut steps = [[(0u8, 0u8); 4]; N];
     let mut step_count = [0u8; N];
     let goal = db.goal();

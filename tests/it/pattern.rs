@@ -344,22 +344,28 @@ fn plain_ida_counts(db: &PatternDb<Vec<u8>>, start: &Board, goal: &Board) -> (u6
 fn nodes_generated_and_expanded_match_a_plain_search() {
     let shape = Shape::THREE_BY_THREE;
     let goal = Board::goal(shape);
-    let db = PatternDb::build(Partition::named(shape, "4-4").unwrap(), &|_, _| {}).unwrap();
     let truth = plain_bfs(3, 3, &cells_of(&goal));
     let mut positions: Vec<&Vec<u8>> = truth.keys().filter(|c| truth[*c] > 0).collect();
     positions.sort();
     let mut rng = StdRng::seed_from_u64(22);
-    for cells in positions.choose_multiple(&mut rng, 60) {
-        let start = board_of(shape, cells);
-        let solution = db.solve(&start, &SolveOptions::default()).unwrap();
-        let (generated, expanded) = plain_ida_counts(&db, &start, &goal);
-        assert_eq!(
-            (solution.nodes, solution.expanded),
-            (generated, expanded),
-            "{start:?}"
-        );
-        assert!(solution.expanded < solution.nodes);
+    // Patterns of one size, and of two (the search ranks every pattern in
+    // as many steps as the largest has tiles).
+    let uneven = Partition::new(shape, vec![vec![1, 2, 3], vec![4, 5, 6, 7, 8]]).unwrap();
+    for partition in [Partition::named(shape, "4-4").unwrap(), uneven] {
+        let db = PatternDb::build(partition, &|_, _| {}).unwrap();
+        for cells in positions.choose_multiple(&mut rng, 60) {
+            let start = board_of(shape, cells);
+            let solution = db.solve(&start, &SolveOptions::default()).unwrap();
+            let (generated, expanded) = plain_ida_counts(&db, &start, &goal);
+            assert_eq!(
+                (solution.nodes, solution.expanded),
+                (generated, expanded),
+                "{start:?}"
+            );
+            assert!(solution.expanded < solution.nodes);
+        }
     }
+    let db = PatternDb::build(Partition::named(shape, "4-4").unwrap(), &|_, _| {}).unwrap();
     // One move from the goal: the start is the only node expanded.
     let near = goal.apply(Move::Up).unwrap();
     let solution = db.solve(&near, &SolveOptions::default()).unwrap();
