@@ -363,25 +363,11 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
         counts
     }
 
-    /// The entries of `children`, whose reads [`Walker::expand`] started.
-    #[inline(always)]
-    fn read_entries(&self, children: &mut [Child]) {
-        let plan = self.plan;
-        for child in children {
-            let tile = child.tile as usize;
-            let group = plan.group_of[tile];
-            if group != NONE {
-                child.direct = plan.groups[group as usize].entry(child.direct_rank);
-            }
-            let group = plan.image_group_of[tile];
-            if plan.transposed && group != NONE {
-                child.image = plan.image_groups[group as usize].entry(child.image_rank);
-            }
-        }
-    }
-
-    /// Each child's sums and estimate: `children`' entries put in place of
-    /// their patterns' in `estimate`, the larger sum the estimate.
+    /// Each child's entries (whose reads [`Walker::expand`] started), sums
+    /// and estimate: its entries put in place of their patterns' in
+    /// `estimate`, the larger sum the estimate. One loop reads and sums, as
+    /// two loops over the same children would end (and be mispredicted)
+    /// twice: 2–3% of the time of Korf's 100.
     #[inline(always)]
     fn estimate_children(&self, estimate: &Estimate<N>, children: &mut [Child]) {
         let plan = self.plan;
@@ -390,12 +376,14 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
             let group = plan.group_of[tile];
             child.direct_sum = estimate.direct_sum;
             if group != NONE {
+                child.direct = plan.groups[group as usize].entry(child.direct_rank);
                 child.direct_sum += child.direct as u32;
                 child.direct_sum -= estimate.direct[group as usize] as u32;
             }
             child.image_sum = estimate.image_sum;
             let group = plan.image_group_of[tile];
             if plan.transposed && group != NONE {
+                child.image = plan.image_groups[group as usize].entry(child.image_rank);
                 child.image_sum += child.image as u32;
                 child.image_sum -= estimate.image[group as usize] as u32;
             }
@@ -456,7 +444,6 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
         }
         self.spent.expanded += 1;
         self.spent.generated += children.len() as u64;
-        self.read_entries(children);
         self.estimate_children(estimate, children);
         best_first(children);
         // BPMX: a position is at least one move less far than any child.
