@@ -24,6 +24,7 @@
 
 mod db;
 mod error;
+mod history;
 mod memory;
 mod mirror;
 mod partition;
@@ -41,6 +42,7 @@ pub use db::PatternDb;
 pub(crate) use db::{Entries, Moves, Slide};
 pub(crate) use error::{damage, goal_at_zero};
 pub use error::{PatternError, SolveError, Stopped};
+pub use history::HISTORY_DEPTH;
 pub use memory::huge_page_copy;
 pub use partition::Partition;
 pub use placement::{PlacementRanker, MAX_PATTERN_CELLS};

@@ -7,6 +7,7 @@
 
 use super::db::PatternDb;
 use super::error::{SolveError, Stopped};
+use super::history::{History, PathKey, HISTORY_DEPTH};
 use super::memory::prefetch;
 use super::placement::PlacementRanker;
 use super::share::Source;
@@ -14,7 +15,7 @@ use crate::puzzle::board::{Board, Move};
 use crate::puzzle::duplicates::{DuplicateState, Duplicates};
 use crate::puzzle::symmetry::Symmetry;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -140,7 +141,8 @@ impl<const N: usize, const M: bool> Group<'_, N, M> {
     }
 }
 
-/// What every walker reads and none writes.
+/// What every walker reads (and, for the history and the flag of a solution
+/// found, writes through atomics).
 struct Plan<'a, const N: usize, const M: bool> {
     groups: Vec<Group<'a, N, M>>,
     /// The pattern of each tile.
@@ -162,6 +164,10 @@ struct Plan<'a, const N: usize, const M: bool> {
     cancel: Option<&'a AtomicBool>,
     /// Set when a parallel subtree found a solution.
     solved: AtomicBool,
+    /// What each iteration found below the positions near the start, for
+    /// the next to order their children by: written by the walkers, each
+    /// in its own subtree.
+    history: History,
 }
 
 /// A position with each tile's cell, directly and through the transpose.
@@ -237,6 +243,11 @@ struct Task<const N: usize> {
     /// Where the moves to it leave the automaton of duplicates.
     moves_state: DuplicateState,
     path: Vec<Move>,
+    /// Its path's key in the history, within [`HISTORY_DEPTH`] moves.
+    key: Option<PathKey>,
+    /// The lowest estimate the last iteration generated below it, or its
+    /// own: the smaller, the sooner it is walked.
+    promise: u32,
 }
 
 /// One depth-first walk within a bound.
@@ -257,6 +268,12 @@ struct Walker<'p, 'a, const N: usize, const M: bool> {
     /// When set, nodes at this depth are left as tasks, not searched.
     split_at: Option<u32>,
     tasks: Vec<Task<N>>,
+    /// The key of the current position's path, while within
+    /// [`HISTORY_DEPTH`] moves of the start.
+    key: PathKey,
+    /// The lowest estimate generated since the current position nearest
+    /// the start whose record is due was entered.
+    low: u32,
 }
 
 impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
@@ -274,6 +291,8 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
             raised: 0,
             split_at: None,
             tasks: Vec::new(),
+            key: PathKey::START,
+            low: u32::MAX,
         }
     }
 
@@ -347,14 +366,18 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
         depth: u32,
         children: &[Child],
         grandchildren: &mut [[Child; 4]; 4],
+        ordered: bool,
     ) -> [usize; 4] {
         let image_cell = &self.plan.image_cell;
         let from = self.position.blank as usize & (N - 1);
         let mut counts = [0; 4];
         for (i, child) in children.iter().enumerate() {
-            // Best first: the rest are no better.
             if depth + 1 + child.estimate > self.bound {
-                break;
+                match ordered {
+                    true => continue,
+                    // Best first: the rest are no better.
+                    false => break,
+                }
             }
             self.position.slide(child.to as usize, image_cell);
             counts[i] = self.expand(child.to as usize, child.moves_state, &mut grandchildren[i]);
@@ -452,10 +475,21 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
             .direct_sum
             .max(estimate.image_sum)
             .max(worst.saturating_sub(1));
+        if let Some(best) = children.first() {
+            self.low = self.low.min(best.estimate);
+        }
+        // Near the start, children go in the last iteration's order, so a
+        // child above the bound need not end the loop.
+        let ordered = depth < HISTORY_DEPTH;
+        if ordered {
+            (plan.history).order(self.key, children, |c| {
+                (Move::from_code(c.code), c.estimate)
+            });
+        }
         let mut grandchildren = [[Child::default(); 4]; 4];
         let mut grandchild_count = [0; 4];
         if depth + own <= self.bound && self.split_at != Some(depth + 1) {
-            grandchild_count = self.expand_children(depth, children, &mut grandchildren);
+            grandchild_count = self.expand_children(depth, children, &mut grandchildren, ordered);
         }
         for (i, child) in children.iter().enumerate() {
             if depth + own > self.bound {
@@ -464,30 +498,18 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
             }
             let f = depth + 1 + child.estimate;
             if f > self.bound {
-                // The rest are no better.
                 self.next_bound = self.next_bound.min(f);
-                break;
+                match ordered {
+                    true => continue,
+                    // The rest are no better.
+                    false => break,
+                }
             }
-            let code = child.code;
             let next = self.child_estimate(estimate, child);
             self.position.slide(child.to as usize, &plan.image_cell);
-            self.path.push(Move::from_code(code));
-            let flow = if next.direct_sum == 0 && self.position.cells == plan.goal {
-                Flow::Found
-            } else if self.split_at == Some(depth + 1) {
-                self.tasks.push(Task {
-                    position: self.position,
-                    estimate: next,
-                    depth: depth + 1,
-                    moves_state: child.moves_state,
-                    path: self.path.clone(),
-                });
-                self.raised = child.estimate;
-                Flow::Exhausted
-            } else {
-                let grandchildren = &mut grandchildren[i][..grandchild_count[i]];
-                self.walk_expanded(depth + 1, &next, grandchildren)
-            };
+            self.path.push(Move::from_code(child.code));
+            let grandchildren = &mut grandchildren[i][..grandchild_count[i]];
+            let flow = self.enter(depth + 1, &next, child, grandchildren, ordered);
             if flow == Flow::Found {
                 return flow;
             }
@@ -501,6 +523,48 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
         }
         self.raised = own;
         Flow::Exhausted
+    }
+
+    /// Searches below `child`, just moved to, `depth` moves from the start
+    /// (or leaves it as a task at the cut), its estimate `next` and its
+    /// children in `grandchildren`; when `ordered`, records the lowest
+    /// estimate generated below it.
+    #[inline(always)]
+    fn enter(
+        &mut self,
+        depth: u32,
+        next: &Estimate<N>,
+        child: &Child,
+        grandchildren: &mut [Child],
+        ordered: bool,
+    ) -> Flow {
+        let key = ordered.then(|| self.key.then(Move::from_code(child.code)));
+        if next.direct_sum == 0 && self.position.cells == self.plan.goal {
+            return Flow::Found;
+        }
+        if self.split_at == Some(depth) {
+            let last = key.and_then(|key| self.plan.history.lowest(key));
+            self.tasks.push(Task {
+                position: self.position,
+                estimate: *next,
+                depth,
+                moves_state: child.moves_state,
+                path: self.path.clone(),
+                key,
+                promise: last.unwrap_or(child.estimate),
+            });
+            self.raised = child.estimate;
+            return Flow::Exhausted;
+        }
+        let Some(key) = key else {
+            return self.walk_expanded(depth, next, grandchildren);
+        };
+        let (outer_key, outer_low) = (self.key, self.low);
+        (self.key, self.low) = (key, child.estimate);
+        let flow = self.walk_expanded(depth, next, grandchildren);
+        self.plan.history.record(key, self.low);
+        (self.key, self.low) = (outer_key, outer_low.min(self.low));
+        flow
     }
 }
 
@@ -712,7 +776,7 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
         if let Some(report) = options.on_bound {
             report(BoundReport { bound, nodes });
         }
-        let (flow, spent, next_bound, path) = if options.parallel {
+        let (flow, spent, next_bound, path): Iteration = if options.parallel {
             iterate_in_parallel(&plan, position, estimate, bound)
         } else {
             let mut walker = Walker::new(&plan, position, Vec::new(), bound);
@@ -755,55 +819,38 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
     }
 }
 
-/// One iteration: the tree is cut at the first depth with enough subtrees
-/// for the pool's threads, and the subtrees are walked in parallel until
-/// one finds a solution. The cut deepens one level at a time, each level
-/// expanding the subtrees of the one before (so every node is generated
-/// once), and stops deepening after [`SPLIT_NODES`] nodes: an iteration
-/// whose tree is that narrow is over about as soon as it is cut.
+/// How an iteration ended, the nodes it took, the next bound (when
+/// exhausted) and the moves of the solution (when found).
+type Iteration = (Flow, Spent, u32, Vec<Move>);
+
+/// One iteration: the tree is cut into subtrees ([`cut`]), which are walked
+/// in parallel until one finds a solution. The subtrees are handed out in
+/// the order of the lowest estimates the last iteration found below them
+/// (see [`History`]), each thread taking the next when done.
 fn iterate_in_parallel<const N: usize, const M: bool>(
     plan: &Plan<N, M>,
     position: Position<N>,
     estimate: Estimate<N>,
     bound: u32,
-) -> (Flow, Spent, u32, Vec<Move>) {
-    let wanted = TASKS_PER_THREAD * rayon::current_num_threads();
-    let mut spent = Spent::default();
-    let mut least_above = u32::MAX;
-    let mut tasks = vec![Task {
-        position,
-        estimate,
-        depth: 0,
-        moves_state: Duplicates::START,
-        path: Vec::new(),
-    }];
-    while tasks.len() < wanted && spent.generated < SPLIT_NODES && !tasks.is_empty() {
-        let mut deeper = Vec::new();
-        for task in tasks {
-            let mut walker = Walker::new(plan, task.position, task.path, bound);
-            walker.split_at = Some(task.depth + 1);
-            let flow = walker.walk(task.depth, &task.estimate, task.moves_state);
-            spent += walker.spent;
-            least_above = least_above.min(walker.next_bound);
-            if flow != Flow::Exhausted {
-                // Solved (or stopped) above the cut.
-                return (flow, spent, least_above, walker.path);
-            }
-            deeper.append(&mut walker.tasks);
-        }
-        tasks = deeper;
-    }
-    let spent = Mutex::new(spent);
-    let next_bound = AtomicU32::new(least_above);
+) -> Iteration {
+    let (mut tasks, spent, least_above) = match cut(plan, position, estimate, bound) {
+        Ok(cut) => cut,
+        Err(ended_above) => return ended_above,
+    };
+    tasks.sort_by_key(|t| t.promise);
+    let (next_bound, next_task) = (AtomicU32::new(least_above), AtomicUsize::new(0));
+    let walked = Mutex::new((spent, Vec::new()));
     let found: Mutex<Option<Vec<Move>>> = Mutex::new(None);
     let stopped: Mutex<Option<Stop>> = Mutex::new(None);
-    tasks.into_par_iter().for_each(|task| {
-        if plan.solved.load(Relaxed) {
-            return;
-        }
-        let mut walker = Walker::new(plan, task.position, task.path, bound);
+    let walk = |task: &Task<N>| {
+        let mut walker = Walker::new(plan, task.position, task.path.clone(), bound);
+        walker.key = task.key.unwrap_or(PathKey::START);
         let flow = walker.walk(task.depth, &task.estimate, task.moves_state);
-        *spent.lock().expect("no walker panics holding the lock") += walker.spent;
+        {
+            let mut walked = walked.lock().expect("no walker panics holding the lock");
+            walked.0 += walker.spent;
+            walked.1.extend(task.key.map(|key| (key, walker.low)));
+        }
         next_bound.fetch_min(walker.next_bound, Relaxed);
         match flow {
             Flow::Found => {
@@ -818,8 +865,21 @@ fn iterate_in_parallel<const N: usize, const M: bool>(
                 *stopped.lock().expect("no walker panics holding the lock") = Some(stop);
             }
         }
-    });
-    let spent = spent.into_inner().expect("no walker panicked");
+    };
+    (0..rayon::current_num_threads())
+        .into_par_iter()
+        .for_each(|_| {
+            while let Some(task) = tasks.get(next_task.fetch_add(1, Relaxed)) {
+                if plan.solved.load(Relaxed) {
+                    return;
+                }
+                walk(task);
+            }
+        });
+    let (spent, lows) = walked.into_inner().expect("no walker panicked");
+    for (key, low) in lows {
+        plan.history.lower_path(key, low);
+    }
     let found = found.into_inner().expect("no walker panicked");
     let stopped = stopped.into_inner().expect("no walker panicked");
     match (found, stopped) {
@@ -827,6 +887,54 @@ fn iterate_in_parallel<const N: usize, const M: bool>(
         (None, Some(stop)) => (Flow::Stopped(stop), spent, 0, Vec::new()),
         (None, None) => (Flow::Exhausted, spent, next_bound.into_inner(), Vec::new()),
     }
+}
+
+/// The subtrees of one iteration, cut at the first depth with enough of
+/// them for the pool's threads, with the nodes above the cut and the least
+/// f above the bound among them; or how the iteration ended above the cut.
+/// The cut deepens one level at a time, each level expanding the subtrees
+/// of the one before (so every node is generated once), and stops
+/// deepening after [`SPLIT_NODES`] nodes: an iteration whose tree is that
+/// narrow is over about as soon as it is cut.
+fn cut<const N: usize, const M: bool>(
+    plan: &Plan<N, M>,
+    position: Position<N>,
+    estimate: Estimate<N>,
+    bound: u32,
+) -> Result<(Vec<Task<N>>, Spent, u32), Iteration> {
+    let wanted = TASKS_PER_THREAD * rayon::current_num_threads();
+    let mut spent = Spent::default();
+    let mut least_above = u32::MAX;
+    let mut tasks = vec![Task {
+        position,
+        estimate,
+        depth: 0,
+        moves_state: Duplicates::START,
+        path: Vec::new(),
+        key: Some(PathKey::START),
+        promise: 0,
+    }];
+    while tasks.len() < wanted && spent.generated < SPLIT_NODES && !tasks.is_empty() {
+        let mut deeper = Vec::new();
+        for task in tasks {
+            let mut walker = Walker::new(plan, task.position, task.path, bound);
+            walker.split_at = Some(task.depth + 1);
+            walker.key = task.key.unwrap_or(PathKey::START);
+            let flow = walker.walk(task.depth, &task.estimate, task.moves_state);
+            if let Some(key) = task.key {
+                plan.history.lower_path(key, walker.low);
+            }
+            spent += walker.spent;
+            least_above = least_above.min(walker.next_bound);
+            if flow != Flow::Exhausted {
+                // Solved (or stopped) above the cut.
+                return Err((flow, spent, least_above, walker.path));
+            }
+            deeper.append(&mut walker.tasks);
+        }
+        tasks = deeper;
+    }
+    Ok((tasks, spent, least_above))
 }
 
 /// Each pattern of `db` as the walk reads it, and the pattern of each tile.
@@ -950,5 +1058,6 @@ fn plan<'a, const N: usize, const M: bool, B: AsRef<[u8]>>(
         deadline: options.deadline,
         cancel: options.cancel,
         solved: AtomicBool::new(false),
+        history: History::new(),
     }
 }

@@ -12,7 +12,7 @@
 use crate::util::plain_bfs;
 use npuzzle::pattern::{
     build_pattern_table, Partition, PatternDb, PlacementRanker, SolveError, SolveOptions, Stopped,
-    UNREACHED,
+    HISTORY_DEPTH, UNREACHED,
 };
 use npuzzle::raw::{entry, Ranker};
 use npuzzle::rules::{DuplicateState, Duplicates, Symmetry};
@@ -271,72 +271,95 @@ fn second_sum(db: &PatternDb<Vec<u8>>, board: &Board, goal: &Board) -> u32 {
 /// rules: no child whose moves end in a duplicate stretch; every child
 /// estimated (the larger of the direct and transposed lookups) before any
 /// is searched; children best first, ties by the sum of both lookups'
-/// sums, then in the order of `Move::ALL`; and BPMX, by which a position is
-/// at least one move less far than any child, as estimated or as raised by
-/// the child's own search.
+/// sums, then in the order of `Move::ALL`; within `HISTORY_DEPTH` moves of
+/// the start, children then (ties kept) by the lowest estimate generated
+/// below them in the last iteration, or their own if it did not search
+/// them; and BPMX, by which a position is at least one move less far than
+/// any child, as estimated or as raised by the child's own search.
 fn plain_ida_counts(db: &PatternDb<Vec<u8>>, start: &Board, goal: &Board) -> (u64, u64) {
-    struct Counts {
+    struct Search<'a> {
+        db: &'a PatternDb<Vec<u8>>,
+        goal: &'a Board,
+        bound: u32,
         generated: u64,
         expanded: u64,
         next_bound: u32,
+        /// Per path from the start: the lowest estimate generated below
+        /// its end, its own included, when last searched.
+        lowest: HashMap<Vec<Move>, u32>,
+        path: Vec<Move>,
     }
-    /// `None` when the goal is found below `board`, else its raised estimate.
-    fn walk(
-        db: &PatternDb<Vec<u8>>,
-        (board, goal): (&Board, &Board),
-        depth: u32,
-        bound: u32,
-        moves: DuplicateState,
-        counts: &mut Counts,
-    ) -> Option<u32> {
-        counts.expanded += 1;
-        let mut children: Vec<(u32, u32, DuplicateState, Board)> = Move::ALL
-            .into_iter()
-            .filter_map(|m| {
-                let moves = Duplicates::get().next(moves, m.code());
-                let child = board.apply(m).filter(|_| moves != Duplicates::SKIP)?;
-                let (direct, second) = (db.additive(&child), second_sum(db, &child, goal));
-                // The sums are the ones the library takes the larger of.
-                assert_eq!(db.heuristic(&child), direct.max(second), "{child:?}");
-                Some((direct.max(second), direct + second, moves, child))
-            })
-            .collect();
-        counts.generated += children.len() as u64;
-        children.sort_by_key(|c| (c.0, c.1));
-        let worst = children.last().map_or(0, |c| c.0);
-        let mut own = db.heuristic(board).max(worst.saturating_sub(1));
-        for (h, _, moves, child) in children {
-            if depth + own > bound {
-                counts.next_bound = counts.next_bound.min(depth + own);
-                break;
+    impl Search<'_> {
+        /// `None` when the goal is found below `board`, else its raised
+        /// estimate and the lowest estimate generated below it.
+        fn walk(&mut self, board: &Board, depth: u32, moves: DuplicateState) -> Option<(u32, u32)> {
+            let (db, goal, bound) = (self.db, self.goal, self.bound);
+            self.expanded += 1;
+            let mut children: Vec<(u32, u32, DuplicateState, Board, Move)> = Move::ALL
+                .into_iter()
+                .filter_map(|m| {
+                    let moves = Duplicates::get().next(moves, m.code());
+                    let child = board.apply(m).filter(|_| moves != Duplicates::SKIP)?;
+                    let (direct, second) = (db.additive(&child), second_sum(db, &child, goal));
+                    // The sums are the ones the library takes the larger of.
+                    assert_eq!(db.heuristic(&child), direct.max(second), "{child:?}");
+                    Some((direct.max(second), direct + second, moves, child, m))
+                })
+                .collect();
+            self.generated += children.len() as u64;
+            children.sort_by_key(|c| (c.0, c.1));
+            let worst = children.last().map_or(0, |c| c.0);
+            let mut own = db.heuristic(board).max(worst.saturating_sub(1));
+            let mut lowest = children.first().map_or(u32::MAX, |c| c.0);
+            let ordered = depth < HISTORY_DEPTH;
+            if ordered {
+                let path = self.path.clone();
+                let last = |m: Move| self.lowest.get(&[&path[..], &[m]].concat()).copied();
+                children.sort_by_key(|c| last(c.4).unwrap_or(c.0));
             }
-            if depth + 1 + h > bound {
-                counts.next_bound = counts.next_bound.min(depth + 1 + h);
-                break;
+            for (h, _, moves, child, m) in children {
+                if depth + own > bound {
+                    self.next_bound = self.next_bound.min(depth + own);
+                    break;
+                }
+                if depth + 1 + h > bound {
+                    self.next_bound = self.next_bound.min(depth + 1 + h);
+                    match ordered {
+                        true => continue,
+                        false => break,
+                    }
+                }
+                if child == *goal {
+                    return None;
+                }
+                self.path.push(m);
+                let (raised, below) = self.walk(&child, depth + 1, moves)?;
+                if ordered {
+                    self.lowest.insert(self.path.clone(), below.min(h));
+                }
+                self.path.pop();
+                lowest = lowest.min(below);
+                own = own.max(raised.saturating_sub(1));
             }
-            if child == *goal {
-                return None;
-            }
-            let raised = walk(db, (&child, goal), depth + 1, bound, moves, counts)?;
-            own = own.max(raised.saturating_sub(1));
+            Some((own, lowest))
         }
-        Some(own)
     }
-    let (mut generated, mut expanded) = (0, 0);
-    let mut bound = db.heuristic(start);
+    let mut search = Search {
+        db,
+        goal,
+        bound: db.heuristic(start),
+        generated: 0,
+        expanded: 0,
+        next_bound: u32::MAX,
+        lowest: HashMap::new(),
+        path: Vec::new(),
+    };
     loop {
-        let mut counts = Counts {
-            generated: 0,
-            expanded: 0,
-            next_bound: u32::MAX,
-        };
-        let found = walk(db, (start, goal), 0, bound, Duplicates::START, &mut counts).is_none();
-        generated += counts.generated;
-        expanded += counts.expanded;
-        if found {
-            return (generated, expanded);
+        search.next_bound = u32::MAX;
+        if search.walk(start, 0, Duplicates::START).is_none() {
+            return (search.generated, search.expanded);
         }
-        bound = counts.next_bound;
+        search.bound = search.next_bound;
     }
 }
 
