@@ -10,8 +10,9 @@
 //! that came close to the goal under the last bound is the likelier to
 //! reach it under the next: a node off every shortest path must
 //! underestimate its distance by 4 or more to be searched under the bound
-//! before the last, one on a shortest path by 2. (The idea of ordering
-//! moves by the last iteration is Reinefeld and Marsland's, 1994.)
+//! before the last, one on a shortest path by 2. (Ordering moves by what
+//! the last iteration learned is an old idea: Reinefeld and Marsland 1994,
+//! "Enhanced iterative-deepening search".)
 
 use crate::puzzle::board::Move;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
@@ -55,7 +56,7 @@ impl PathKey {
 /// [`HISTORY_DEPTH`] moves of the start, as the last iteration to search it
 /// left it. The walkers of a parallel iteration share it: each writes only
 /// the positions of its own subtree, so relaxed loads and stores (plain
-/// ones on the processor) do.
+/// ones on the processor) do. Off ([`History::OFF`]), it holds nothing.
 pub(super) struct History {
     /// Per path key: 0 for none yet, else the lowest estimate plus 1 (at
     /// most 255).
@@ -63,7 +64,11 @@ pub(super) struct History {
 }
 
 impl History {
-    /// A history for one search: 128 KiB.
+    /// No history: what a search has until its first iteration ends, so
+    /// that the many searches that end there need not clear one.
+    pub const OFF: History = History { lowest: Vec::new() };
+
+    /// A history for one search: 128 KiB, cleared.
     pub fn new() -> History {
         let len = 2 << (2 * HISTORY_DEPTH);
         History {
@@ -73,20 +78,30 @@ impl History {
         }
     }
 
+    /// Whether it is on: whether walks order children by it.
+    #[inline]
+    pub fn is_on(&self) -> bool {
+        !self.lowest.is_empty()
+    }
+
     /// The lowest estimate the last iteration generated below `key`'s
-    /// position, its own included, if it searched there.
+    /// position, its own included, if it searched there (and the history
+    /// is on).
     #[inline]
     pub fn lowest(&self, key: PathKey) -> Option<u32> {
-        match self.lowest[key.0 as usize].load(Relaxed) {
+        match self.lowest.get(key.0 as usize)?.load(Relaxed) {
             0 => None,
             stored => Some(stored as u32 - 1),
         }
     }
 
-    /// Sets what `key`'s position found below it this iteration.
+    /// Sets what `key`'s position found below it this iteration (if the
+    /// history is on).
     #[inline]
     pub fn record(&self, key: PathKey, lowest: u32) {
-        self.lowest[key.0 as usize].store(lowest.min(254) as u8 + 1, Relaxed);
+        if let Some(slot) = self.lowest.get(key.0 as usize) {
+            slot.store(lowest.min(254) as u8 + 1, Relaxed);
+        }
     }
 
     /// Lowers the record of `key`'s position, and of each position on its
@@ -177,6 +192,11 @@ mod tests {
         history.record(a, 300);
         assert_eq!(history.lowest(a), Some(254));
         assert_eq!(history.lowest(a.then(Move::Down)), None);
+        let off = History::OFF;
+        off.lower_path(b, 20);
+        off.record(a, 20);
+        assert!(!off.is_on());
+        assert_eq!(off.lowest(a), None);
     }
 
     #[test]

@@ -480,7 +480,7 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
         }
         // Near the start, children go in the last iteration's order, so a
         // child above the bound need not end the loop.
-        let ordered = depth < HISTORY_DEPTH;
+        let ordered = depth < HISTORY_DEPTH && plan.history.is_on();
         if ordered {
             (plan.history).order(self.key, children, |c| {
                 (Move::from_code(c.code), c.estimate)
@@ -758,7 +758,7 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
     limits: Limits,
     options: &SolveOptions,
 ) -> Result<Raised, SolveError> {
-    let plan = plan::<N, M, B>(db, options);
+    let mut plan = plan::<N, M, B>(db, options);
     let (position, estimate) = place(&plan, start);
     if position.cells == plan.goal {
         return Ok(Raised::Found(Solution {
@@ -814,7 +814,13 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
                     nodes,
                 })
             }
-            Flow::Exhausted => bound = next_bound,
+            Flow::Exhausted => {
+                bound = next_bound;
+                if !plan.history.is_on() {
+                    // The next iteration records; the one after orders.
+                    plan.history = History::new();
+                }
+            }
         }
     }
 }
@@ -1058,6 +1064,6 @@ fn plan<'a, const N: usize, const M: bool, B: AsRef<[u8]>>(
         deadline: options.deadline,
         cancel: options.cancel,
         solved: AtomicBool::new(false),
-        history: History::new(),
+        history: History::OFF,
     }
 }

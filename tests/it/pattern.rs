@@ -271,11 +271,12 @@ fn second_sum(db: &PatternDb<Vec<u8>>, board: &Board, goal: &Board) -> u32 {
 /// rules: no child whose moves end in a duplicate stretch; every child
 /// estimated (the larger of the direct and transposed lookups) before any
 /// is searched; children best first, ties by the sum of both lookups'
-/// sums, then in the order of `Move::ALL`; within `HISTORY_DEPTH` moves of
-/// the start, children then (ties kept) by the lowest estimate generated
-/// below them in the last iteration, or their own if it did not search
-/// them; and BPMX, by which a position is at least one move less far than
-/// any child, as estimated or as raised by the child's own search.
+/// sums, then in the order of `Move::ALL`; from the third iteration on,
+/// within `HISTORY_DEPTH` moves of the start, children then (ties kept) by
+/// the lowest estimate generated below them in the last iteration, or their
+/// own if it did not search them; and BPMX, by which a position is at least
+/// one move less far than any child, as estimated or as raised by the
+/// child's own search.
 fn plain_ida_counts(db: &PatternDb<Vec<u8>>, start: &Board, goal: &Board) -> (u64, u64) {
     struct Search<'a> {
         db: &'a PatternDb<Vec<u8>>,
@@ -354,13 +355,18 @@ fn plain_ida_counts(db: &PatternDb<Vec<u8>>, start: &Board, goal: &Board) -> (u6
         lowest: HashMap::new(),
         path: Vec::new(),
     };
-    loop {
+    for iteration in 1.. {
         search.next_bound = u32::MAX;
         if search.walk(start, 0, Duplicates::START).is_none() {
             return (search.generated, search.expanded);
         }
         search.bound = search.next_bound;
+        if iteration == 1 {
+            // The library keeps no history of a first iteration.
+            search.lowest.clear();
+        }
     }
+    unreachable!("every iteration either finds the goal or raises the bound")
 }
 
 #[test]
