@@ -203,6 +203,14 @@ struct Estimate<const N: usize> {
     image_sum: u32,
 }
 
+impl<const N: usize> Estimate<N> {
+    /// The lower bound: the larger sum.
+    #[inline]
+    fn bound(&self) -> u32 {
+        self.direct_sum.max(self.image_sum)
+    }
+}
+
 /// How a walk ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Flow {
@@ -471,10 +479,7 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
         best_first(children);
         // BPMX: a position is at least one move less far than any child.
         let worst = children.last().map_or(0, |c| c.estimate);
-        let mut own = estimate
-            .direct_sum
-            .max(estimate.image_sum)
-            .max(worst.saturating_sub(1));
+        let mut own = estimate.bound().max(worst.saturating_sub(1));
         if let Some(best) = children.first() {
             self.low = self.low.min(best.estimate);
         }
@@ -767,10 +772,7 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
             expanded: 0,
         }));
     }
-    let mut bound = estimate
-        .direct_sum
-        .max(estimate.image_sum)
-        .max(limits.known);
+    let mut bound = estimate.bound().max(limits.known);
     let (mut nodes, mut expanded) = (0u64, 0u64);
     loop {
         if let Some(report) = options.on_bound {
@@ -855,7 +857,8 @@ fn iterate_in_parallel<const N: usize, const M: bool>(
         {
             let mut walked = walked.lock().expect("no walker panics holding the lock");
             walked.0 += walker.spent;
-            walked.1.extend(task.key.map(|key| (key, walker.low)));
+            let low = walker.low.min(task.estimate.bound());
+            walked.1.extend(task.key.map(|key| (key, low)));
         }
         next_bound.fetch_min(walker.next_bound, Relaxed);
         match flow {
@@ -928,7 +931,8 @@ fn cut<const N: usize, const M: bool>(
             walker.key = task.key.unwrap_or(PathKey::START);
             let flow = walker.walk(task.depth, &task.estimate, task.moves_state);
             if let Some(key) = task.key {
-                plan.history.lower_path(key, walker.low);
+                plan.history
+                    .lower_path(key, walker.low.min(task.estimate.bound()));
             }
             spent += walker.spent;
             least_above = least_above.min(walker.next_bound);
