@@ -95,6 +95,14 @@ impl History {
         }
     }
 
+    /// Where a position goes in the order: the lowest estimate the last
+    /// iteration found below it, or for one it did not search (or one
+    /// without a key), its own `estimate`.
+    #[inline]
+    pub fn rank(&self, key: Option<PathKey>, estimate: u32) -> u32 {
+        key.and_then(|key| self.lowest(key)).unwrap_or(estimate)
+    }
+
     /// Sets what `key`'s position found below it this iteration (if the
     /// history is on).
     #[inline]
@@ -129,7 +137,7 @@ impl History {
     ) {
         let rank = |c: &C| {
             let (m, estimate) = step(c);
-            self.lowest(key.then(m)).unwrap_or(estimate)
+            self.rank(Some(key.then(m)), estimate)
         };
         for i in 1..children.len() {
             let mut j = i;

@@ -258,6 +258,29 @@ struct Task<const N: usize> {
     promise: u32,
 }
 
+impl<const N: usize> Task<N> {
+    /// A walker of this subtree within `bound`, its moves so far `path`
+    /// (this task's, or a copy).
+    fn walker<'p, 'a, const M: bool>(
+        &self,
+        plan: &'p Plan<'a, N, M>,
+        path: Vec<Move>,
+        bound: u32,
+    ) -> Walker<'p, 'a, N, M> {
+        let mut walker = Walker::new(plan, self.position, path, bound);
+        walker.key = self.key.unwrap_or(PathKey::START);
+        walker
+    }
+
+    /// What `walker`, done with this subtree, found below it, its own
+    /// estimate included: the history's record of it, within
+    /// [`HISTORY_DEPTH`] moves.
+    fn lowest<const M: bool>(&self, walker: &Walker<N, M>) -> Option<(PathKey, u32)> {
+        let lowest = walker.low.min(self.estimate.bound());
+        self.key.map(|key| (key, lowest))
+    }
+}
+
 /// One depth-first walk within a bound.
 struct Walker<'p, 'a, const N: usize, const M: bool> {
     plan: &'p Plan<'a, N, M>,
@@ -548,7 +571,6 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
             return Flow::Found;
         }
         if self.split_at == Some(depth) {
-            let last = key.and_then(|key| self.plan.history.lowest(key));
             self.tasks.push(Task {
                 position: self.position,
                 estimate: *next,
@@ -556,7 +578,7 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
                 moves_state: child.moves_state,
                 path: self.path.clone(),
                 key,
-                promise: last.unwrap_or(child.estimate),
+                promise: self.plan.history.rank(key, child.estimate),
             });
             self.raised = child.estimate;
             return Flow::Exhausted;
@@ -851,14 +873,12 @@ fn iterate_in_parallel<const N: usize, const M: bool>(
     let found: Mutex<Option<Vec<Move>>> = Mutex::new(None);
     let stopped: Mutex<Option<Stop>> = Mutex::new(None);
     let walk = |task: &Task<N>| {
-        let mut walker = Walker::new(plan, task.position, task.path.clone(), bound);
-        walker.key = task.key.unwrap_or(PathKey::START);
+        let mut walker = task.walker(plan, task.path.clone(), bound);
         let flow = walker.walk(task.depth, &task.estimate, task.moves_state);
         {
             let mut walked = walked.lock().expect("no walker panics holding the lock");
             walked.0 += walker.spent;
-            let low = walker.low.min(task.estimate.bound());
-            walked.1.extend(task.key.map(|key| (key, low)));
+            walked.1.extend(task.lowest(&walker));
         }
         next_bound.fetch_min(walker.next_bound, Relaxed);
         match flow {
@@ -925,14 +945,13 @@ fn cut<const N: usize, const M: bool>(
     }];
     while tasks.len() < wanted && spent.generated < SPLIT_NODES && !tasks.is_empty() {
         let mut deeper = Vec::new();
-        for task in tasks {
-            let mut walker = Walker::new(plan, task.position, task.path, bound);
+        for mut task in tasks {
+            let path = std::mem::take(&mut task.path);
+            let mut walker = task.walker(plan, path, bound);
             walker.split_at = Some(task.depth + 1);
-            walker.key = task.key.unwrap_or(PathKey::START);
             let flow = walker.walk(task.depth, &task.estimate, task.moves_state);
-            if let Some(key) = task.key {
-                plan.history
-                    .lower_path(key, walker.low.min(task.estimate.bound()));
+            if let Some((key, lowest)) = task.lowest(&walker) {
+                plan.history.lower_path(key, lowest);
             }
             spent += walker.spent;
             least_above = least_above.min(walker.next_bound);
