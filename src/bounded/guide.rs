@@ -8,7 +8,7 @@
 use super::ida::{parity_of, raise_bound, to_parity, Bounded, Iterated};
 use super::optimistic::Schedule;
 use crate::analysis::Evaluator;
-use crate::pattern::{Entries, Limits, Moves, PatternDb, Raised, Slide, SolveError, SolveOptions};
+use crate::pattern::{Budget, Entries, Moves, PatternDb, Raised, Slide, SolveError, SolveOptions};
 use crate::puzzle::board::Board;
 use crate::puzzle::shape::MAX_CELLS;
 
@@ -72,20 +72,21 @@ pub(crate) trait Guide {
     /// How optimistic search spends its rounds with this estimate.
     const SCHEDULE: Schedule;
 
-    /// Plain IDA* from `start` to `goal` within `limits`, to raise the
+    /// Plain IDA* from `start` to `goal` within `budget`, to raise the
     /// lower bound ([`raise_bound`]); a guide with a faster search of its
-    /// own runs that instead.
+    /// own runs that instead. The budget is told lower bounds rounded up
+    /// to the parity of solutions' lengths.
     fn raise_bound(
         &self,
         start: &Board,
         goal: &Board,
-        limits: Limits,
+        budget: &mut dyn Budget,
         options: &SolveOptions,
     ) -> Result<Iterated, SolveError>
     where
         Self: Sized,
     {
-        Ok(raise_bound(self, start, goal, limits, options)?)
+        Ok(raise_bound(self, start, goal, budget, options)?)
     }
 }
 
@@ -216,11 +217,11 @@ pub(crate) trait Tables {
     /// What a move needs to know, worked out once.
     fn moves(&self) -> Moves;
     /// The tables' own IDA* ([`crate::pattern::raise_bound`]) from `start`
-    /// to their goal, within `limits`.
+    /// to their goal, within `budget`.
     fn raise_bound(
         &self,
         start: &Board,
-        limits: Limits,
+        budget: &mut dyn Budget,
         options: &SolveOptions,
     ) -> Result<Raised, SolveError>;
 }
@@ -247,10 +248,10 @@ impl<B: AsRef<[u8]>> Tables for PatternDb<B> {
     fn raise_bound(
         &self,
         start: &Board,
-        limits: Limits,
+        budget: &mut dyn Budget,
         options: &SolveOptions,
     ) -> Result<Raised, SolveError> {
-        crate::pattern::raise_bound(self, start, limits, options)
+        crate::pattern::raise_bound(self, start, budget, options)
     }
 }
 
@@ -316,7 +317,7 @@ impl Guide for PatternGuide<'_> {
         &self,
         start: &Board,
         goal: &Board,
-        limits: Limits,
+        budget: &mut dyn Budget,
         options: &SolveOptions,
     ) -> Result<Iterated, SolveError> {
         // Like every part of the bounded search, on one thread.
@@ -324,16 +325,36 @@ impl Guide for PatternGuide<'_> {
             parallel: false,
             ..*options
         };
-        Ok(match self.tables.raise_bound(start, limits, &options)? {
-            Raised::Found(solution) => Iterated::Found(Bounded {
-                lower_bound: solution.moves.len() as u32,
-                solution,
-            }),
-            Raised::Spent { lower_bound, nodes } => {
-                let lower_bound = to_parity(lower_bound, parity_of(start, goal));
-                Iterated::Spent { lower_bound, nodes }
-            }
-        })
+        let parity = parity_of(start, goal);
+        let mut budget = ToParity { budget, parity };
+        Ok(
+            match self.tables.raise_bound(start, &mut budget, &options)? {
+                Raised::Found(solution) => Iterated::Found(Bounded {
+                    lower_bound: solution.moves.len() as u32,
+                    solution,
+                }),
+                Raised::Spent { lower_bound, nodes } => {
+                    let lower_bound = to_parity(lower_bound, parity);
+                    Iterated::Spent { lower_bound, nodes }
+                }
+            },
+        )
+    }
+}
+
+/// A budget told lower bounds rounded up to `parity` (see [`to_parity`]).
+struct ToParity<'b> {
+    budget: &'b mut dyn Budget,
+    parity: u32,
+}
+
+impl Budget for ToParity<'_> {
+    fn known(&self) -> u32 {
+        self.budget.known()
+    }
+
+    fn grant(&mut self, proved: u32, nodes: u64) -> Option<u64> {
+        self.budget.grant(to_parity(proved, self.parity), nodes)
     }
 }
 

@@ -21,7 +21,7 @@
 
 use super::guide::Guide;
 use super::weight::{Weight, SCALE};
-use crate::pattern::{BoundReport, Limits, Solution, SolveOptions, Stopped};
+use crate::pattern::{BoundReport, Budget, Limits, Solution, SolveOptions, Stopped};
 use crate::puzzle::board::{Board, Move};
 use crate::puzzle::duplicates::{DuplicateState, Duplicates};
 use std::time::Instant;
@@ -42,7 +42,7 @@ pub struct Bounded {
 }
 
 /// One depth-first iteration.
-struct Walker<'a, G: Guide> {
+struct Walker<'a, 'b, G: Guide> {
     guide: &'a G,
     goal: &'a Board,
     weight: u64,
@@ -56,8 +56,12 @@ struct Walker<'a, G: Guide> {
     generated: u64,
     expanded: u64,
     next_check: u64,
-    /// Nodes at which to give up with [`Flow::Spent`].
+    /// Nodes at which to give up with [`Flow::Spent`], unless `grants`
+    /// gives more.
     budget: u64,
+    grants: &'b mut dyn Budget,
+    /// The lower bound proved before this iteration: what `grants` is told.
+    proved: u32,
     deadline: Option<Instant>,
     cancel: Option<&'a std::sync::atomic::AtomicBool>,
 }
@@ -86,13 +90,14 @@ struct Child<M> {
     moves: DuplicateState,
 }
 
-impl<'a, G: Guide> Walker<'a, G> {
-    /// A walker from `start`, its bound still to be set.
+impl<'a, 'b, G: Guide> Walker<'a, 'b, G> {
+    /// A walker from `start`, its bound, budget and bound proved still to
+    /// be set.
     fn new(
         guide: &'a G,
         (start, goal): (&Board, &'a Board),
         weight: Weight,
-        budget: u64,
+        grants: &'b mut dyn Budget,
         options: &SolveOptions<'a>,
     ) -> Self {
         Walker {
@@ -107,7 +112,9 @@ impl<'a, G: Guide> Walker<'a, G> {
             generated: 0,
             expanded: 0,
             next_check: CHECK_EVERY,
-            budget,
+            budget: 0,
+            grants,
+            proved: 0,
             deadline: options.deadline,
             cancel: options.cancel,
         }
@@ -123,7 +130,10 @@ impl<'a, G: Guide> Walker<'a, G> {
         }
         self.next_check = self.generated + CHECK_EVERY;
         if self.generated >= self.budget {
-            return Some(Flow::Spent);
+            match self.grants.grant(self.proved, self.generated) {
+                Some(more) if more > self.generated => self.budget = more,
+                _ => return Some(Flow::Spent),
+            }
         }
         if self
             .cancel
@@ -232,7 +242,13 @@ pub(crate) fn weighted_ida_star<G: Guide>(
     weight: Weight,
     options: &SolveOptions,
 ) -> Result<Bounded, Stopped> {
-    match iterate(guide, (start, goal), weight, Limits::NONE, options)? {
+    match iterate(
+        guide,
+        (start, goal),
+        weight,
+        &mut Limits { ..Limits::NONE },
+        options,
+    )? {
         Iterated::Found(found) => Ok(found),
         Iterated::Spent { .. } => unreachable!("no budget was set"),
     }
@@ -247,34 +263,32 @@ pub(crate) enum Iterated {
     Spent { lower_bound: u32, nodes: u64 },
 }
 
-/// Plain IDA* (weight 1) from `start` to `goal` within `limits`: a better
-/// lower bound (returned as soon as an iteration proves `limits.enough`,
-/// or after about `limits.budget` nodes), or an optimal solution.
+/// Plain IDA* (weight 1) from `start` to `goal` within `budget`: a better
+/// lower bound (returned as soon as the budget grants no more), or an
+/// optimal solution.
 pub(crate) fn raise_bound<G: Guide>(
     guide: &G,
     start: &Board,
     goal: &Board,
-    limits: Limits,
+    budget: &mut dyn Budget,
     options: &SolveOptions,
 ) -> Result<Iterated, Stopped> {
-    iterate(guide, (start, goal), Weight::OPTIMAL, limits, options)
+    iterate(guide, (start, goal), Weight::OPTIMAL, budget, options)
 }
 
-/// IDA* with `weight`, its first bound raised to f = 1000·`limits.known`
-/// where that is more than the start's own, until a solution, or a limit.
+/// IDA* with `weight`, its first bound raised to f = 1000·`budget.known()`
+/// where that is more than the start's own, until a solution, or until
+/// the budget grants no more nodes.
 fn iterate<G: Guide>(
     guide: &G,
     (start, goal): (&Board, &Board),
     weight: Weight,
-    Limits {
-        known,
-        enough,
-        budget,
-    }: Limits,
+    budget: &mut dyn Budget,
     options: &SolveOptions,
 ) -> Result<Iterated, Stopped> {
     let parity = parity_of(start, goal);
     let memo = guide.start(start);
+    let known = budget.known();
     let mut lower_bound = to_parity(G::value(&memo).max(known), parity);
     let mut walker = Walker::new(guide, (start, goal), weight, budget, options);
     // At weight W a bound below W·known could prove no more than known.
@@ -291,6 +305,16 @@ fn iterate<G: Guide>(
             lower_bound: 0,
         }));
     }
+    walker.proved = lower_bound;
+    walker.budget = match walker.grants.grant(lower_bound, 0) {
+        Some(budget) => budget,
+        None => {
+            return Ok(Iterated::Spent {
+                lower_bound,
+                nodes: 0,
+            })
+        }
+    };
     loop {
         if let Some(report) = options.on_bound {
             report(BoundReport {
@@ -335,10 +359,11 @@ fn iterate<G: Guide>(
                 );
                 let proved = (walker.bound / walker.weight) as u32 + 1;
                 lower_bound = lower_bound.max(to_parity(proved, parity));
-                if lower_bound >= enough {
-                    return Ok(Iterated::Spent { lower_bound, nodes });
+                match walker.grants.grant(lower_bound, nodes) {
+                    Some(more) if more > nodes => walker.budget = more,
+                    _ => return Ok(Iterated::Spent { lower_bound, nodes }),
                 }
-                walker.bound = walker.next_bound;
+                (walker.proved, walker.bound) = (lower_bound, walker.next_bound);
             }
         }
     }

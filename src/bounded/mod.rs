@@ -180,9 +180,10 @@ pub fn solve_within(
 /// A short weighted A* first, for the problems it solves at once (up to
 /// [`QUICK_STORED`] positions); then optimistic search ([`optimistic`]:
 /// beam search for a solution, IDA* for a bound, until the bound proves
-/// the solution); then weighted A* while its memory lasts ([`MAX_STORED`]
-/// positions); then weighted IDA*, which needs none, from the start again.
-/// At weight 1 only the last two. See docs/benchmarks.md for the figures
+/// the solution; with pattern tables its last IDA* has no budget, so it
+/// ends in a proof); then weighted A* while its memory lasts
+/// ([`MAX_STORED`] positions); then weighted IDA*, which needs none, from
+/// the start again. At weight 1 only the last two. See docs/benchmarks.md for the figures
 /// behind this order.
 fn search<G: Guide>(
     guide: &G,
@@ -240,7 +241,7 @@ fn search<G: Guide>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pattern::Limits;
+    use crate::pattern::{Budget, Limits};
     use crate::puzzle::board::Move;
     use crate::puzzle::shape::Shape;
 
@@ -342,11 +343,11 @@ mod tests {
             let guide = ConflictGuide::new(&goal);
             let options = SolveOptions::default();
             for budget in [10, 1_000, u64::MAX] {
-                let limits = Limits {
+                let mut limits = Limits {
                     budget,
                     ..Limits::NONE
                 };
-                match ida::raise_bound(&guide, &start, &goal, limits, &options).unwrap() {
+                match ida::raise_bound(&guide, &start, &goal, &mut limits, &options).unwrap() {
                     ida::Iterated::Found(found) => {
                         assert_eq!(found.solution.moves.len() as u32, optimum, "{start}");
                         assert_eq!(start.replay(&found.solution.moves), Some(goal));
@@ -358,12 +359,12 @@ mod tests {
             }
             // A known bound is a starting point, and is kept.
             let known = optimum - 2;
-            let limits = Limits {
+            let mut limits = Limits {
                 known,
                 budget: 10,
                 ..Limits::NONE
             };
-            match ida::raise_bound(&guide, &start, &goal, limits, &options).unwrap() {
+            match ida::raise_bound(&guide, &start, &goal, &mut limits, &options).unwrap() {
                 ida::Iterated::Found(found) => {
                     assert_eq!(found.solution.moves.len() as u32, optimum)
                 }
@@ -385,12 +386,12 @@ mod tests {
             if estimate + 2 >= optimum {
                 continue;
             }
-            let asked = Limits {
+            let mut asked = Limits {
                 enough: optimum - 2,
                 ..Limits::NONE
             };
             let options = SolveOptions::default();
-            match ida::raise_bound(&guide, &start, &goal, asked, &options).unwrap() {
+            match ida::raise_bound(&guide, &start, &goal, &mut asked, &options).unwrap() {
                 ida::Iterated::Spent { lower_bound, .. } => {
                     assert_eq!(lower_bound, optimum - 2, "{start}");
                     stopped += 1;
@@ -402,6 +403,108 @@ mod tests {
             stopped >= 2,
             "only {stopped} positions far enough from their estimate"
         );
+    }
+
+    /// A budget that grants `step` nodes more each time it is asked, and
+    /// keeps what it was told.
+    struct Drip {
+        step: u64,
+        told: Vec<(u32, u64)>,
+    }
+
+    impl Budget for Drip {
+        fn known(&self) -> u32 {
+            0
+        }
+
+        fn grant(&mut self, proved: u32, nodes: u64) -> Option<u64> {
+            self.told.push((proved, nodes));
+            Some(nodes + self.step)
+        }
+    }
+
+    /// A search that raises the bound within a budget.
+    type Search<'a> = dyn Fn(&mut dyn Budget) -> ida::Iterated + 'a;
+
+    /// IDA* that waits for more nodes goes on from where it stood: asked
+    /// for nodes a few hundred at a time, in the middle of its iterations,
+    /// both searches (the generic one, and the pattern tables' own) find
+    /// the same solution with the same nodes as without a budget, and tell
+    /// the budget bounds that only rise and never pass the optimum.
+    #[test]
+    fn raising_the_bound_goes_on_where_it_waited() {
+        let shape: Shape = "3x4".parse().unwrap();
+        let partition = crate::pattern::Partition::named(shape, "6-5").unwrap();
+        let db = PatternDb::build(partition, &|_, _| {}).unwrap();
+        let options = SolveOptions::default();
+        let goal = Board::goal(shape);
+        let (conflicts, patterns) = (ConflictGuide::new(&goal), PatternGuide::new(&db));
+        let mut waited_mid_iteration = 0;
+        // Random positions (`positions 6 7 3x4`, the first, third and last),
+        // with iterations of thousands of nodes.
+        let starts = [
+            "8 6 2 7 5 9 4 10 11 3 1 0",
+            "4 8 1 7 5 3 6 11 0 10 2 9",
+            "2 4 9 10 3 5 11 7 0 8 6 1",
+        ];
+        for start in starts {
+            let start = crate::puzzle::parse::parse_board(start, shape).unwrap();
+            let optimum = db.solve(&start, &options).unwrap().moves.len() as u32;
+            let searches: [&Search; 2] = [
+                &|budget| ida::raise_bound(&conflicts, &start, &goal, budget, &options).unwrap(),
+                &|budget| {
+                    patterns
+                        .raise_bound(&start, &goal, budget, &options)
+                        .unwrap()
+                },
+            ];
+            for search in searches {
+                let ida::Iterated::Found(whole) = search(&mut Limits::NONE.clone()) else {
+                    panic!("{start}: no budget, yet spent");
+                };
+                let mut drip = Drip {
+                    step: 300,
+                    told: Vec::new(),
+                };
+                let ida::Iterated::Found(waited) = search(&mut drip) else {
+                    panic!("{start}: every ask granted, yet spent");
+                };
+                assert_eq!(waited.solution.moves.len() as u32, optimum, "{start}");
+                assert_eq!(waited.solution.moves, whole.solution.moves, "{start}");
+                assert_eq!(waited.solution.nodes, whole.solution.nodes, "{start}");
+                assert!(drip.told.windows(2).all(|w| w[0] <= w[1]), "{start}");
+                assert!(
+                    drip.told.iter().all(|&(proved, _)| proved <= optimum),
+                    "{start}"
+                );
+                // Two asks with one bound: one came within an iteration.
+                waited_mid_iteration += drip.told.windows(2).any(|w| w[0].0 == w[1].0) as u32;
+            }
+        }
+        assert!(waited_mid_iteration >= 4, "{waited_mid_iteration} of 6");
+    }
+
+    /// With pattern tables the rounds end in IDA* on no budget, so they
+    /// always end in a proof, even with a weight no beam's solution meets.
+    #[test]
+    fn pattern_rounds_always_end_in_a_proof() {
+        let shape: Shape = "3x4".parse().unwrap();
+        let partition = crate::pattern::Partition::named(shape, "6-5").unwrap();
+        let db = PatternDb::build(partition, &|_, _| {}).unwrap();
+        let guide = PatternGuide::new(&db);
+        let options = SolveOptions::default();
+        let rounds = PatternGuide::SCHEDULE.rounds();
+        for (start, goal, optimum) in walked_3x4() {
+            for w in [1.0, 1.01, 1.1] {
+                let weight = Weight::new(w).unwrap();
+                let found = optimistic(&guide, &start, &goal, weight, rounds, &options).unwrap();
+                let found = found.unwrap_or_else(|_| panic!("{start}: no proof at W = {w}"));
+                let length = found.solution.moves.len() as u32;
+                assert_eq!(start.replay(&found.solution.moves), Some(goal));
+                assert!(length as f64 <= w * found.lower_bound as f64, "{start}");
+                assert!(found.lower_bound <= optimum && optimum <= length, "{start}");
+            }
+        }
     }
 
     /// Pattern tables raise the bound with their own search: its bounds
@@ -416,11 +519,14 @@ mod tests {
         let options = SolveOptions::default();
         for (start, goal, optimum) in walked_3x4() {
             for budget in [10, 1_000, u64::MAX] {
-                let limits = Limits {
+                let mut limits = Limits {
                     budget,
                     ..Limits::NONE
                 };
-                match guide.raise_bound(&start, &goal, limits, &options).unwrap() {
+                match guide
+                    .raise_bound(&start, &goal, &mut limits, &options)
+                    .unwrap()
+                {
                     ida::Iterated::Found(found) => {
                         assert_eq!(found.solution.moves.len() as u32, optimum, "{start}");
                         assert_eq!(start.replay(&found.solution.moves), Some(goal));
@@ -433,11 +539,14 @@ mod tests {
             }
             let estimate = PatternGuide::value(&guide.start(&start));
             if estimate + 2 < optimum {
-                let asked = Limits {
+                let mut asked = Limits {
                     enough: optimum - 2,
                     ..Limits::NONE
                 };
-                match guide.raise_bound(&start, &goal, asked, &options).unwrap() {
+                match guide
+                    .raise_bound(&start, &goal, &mut asked, &options)
+                    .unwrap()
+                {
                     ida::Iterated::Spent { lower_bound, .. } => {
                         assert_eq!(lower_bound, optimum - 2, "{start}")
                     }

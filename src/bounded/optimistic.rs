@@ -9,26 +9,34 @@
 //!
 //! * a beam search ([`super::beam`]) of growing width finds solutions,
 //!   short but unproved; the shortest is kept;
-//! * plain IDA* at weight 1 ([`super::ida::raise_bound`]), on a budget of
-//!   nodes, raises the lower bound by two with each iteration it completes
-//!   (or, on small problems, finds the optimum).
+//! * plain IDA* at weight 1 ([`super::ida::raise_bound`]) raises the lower
+//!   bound by two with each iteration it completes (or, on small problems,
+//!   finds the optimum). It is one search for all the rounds: when it has
+//!   spent a round's nodes it waits, in the middle of its iteration, while
+//!   the next round's beam runs, and then goes on from where it stood
+//!   ([`crate::pattern::Budget`]). Started afresh each round, it would
+//!   search again the iterations it had done, and lose the part of an
+//!   iteration the budget cut short, often most of the round's nodes.
 //!
 //! How wide the beams grow and how many nodes the bound gets depend on the
-//! estimate ([`Schedule`], chosen by each [`Guide`]). After the rounds
-//! without a proof, [`super::solve_within`] falls back on weighted A*, whose
-//! answer is within W by construction.
+//! estimate ([`Schedule`], chosen by each [`Guide`]). A schedule may end
+//! with IDA* on no budget, which runs until its bound proves the shortest
+//! solution, or finds the optimum, and needs no memory; after the rounds
+//! of one that does not, [`super::solve_within`] falls back on weighted
+//! A*, whose answer is within W by construction.
 
 use super::beam::beam;
 use super::guide::Guide;
 use super::ida::{parity_of, to_parity, Bounded, Iterated};
 use super::weight::{Weight, SCALE};
-use crate::pattern::{Limits, Solution, SolveError, SolveOptions};
+use crate::pattern::{Budget, Solution, SolveError, SolveOptions, Stopped};
 use crate::puzzle::board::Board;
 
 /// The rounds of an optimistic search: in each, a beam of the round's
 /// width, then IDA* for `share` times the nodes the beam took, or for the
 /// round's least budget if that is more (the first iterations cost little,
-/// and a beam may take few nodes).
+/// and a beam may take few nodes). A least budget of `u64::MAX` lets IDA*
+/// run until it proves the shortest solution found or finds the optimum.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Schedule {
     /// Per round: the beam's width, and the least IDA* budget in nodes.
@@ -52,19 +60,20 @@ impl Schedule {
     };
 
     /// For pattern databases, whose beams come closer to the optimum but
-    /// whose bound rises slowly: a beam of 1,024, up to 3.2 million nodes
-    /// of IDA*, a beam of 16,384 and up to 8 million more, then wide
-    /// beams. On 100 random 5×5 positions at W = 1.2 (seed 2) it proves 91
-    /// within 1 s, with a second beam of 8,192 85, and with
-    /// [`Schedule::GROWING`] 77 (docs/benchmarks.md). The last beam (about
-    /// 10 s and 0.9 GB on 5×5) answers some positions that weighted A*, the
-    /// fallback, does not answer in minutes.
+    /// whose bound rises slowly: a beam of 2,048, up to 2 million nodes of
+    /// IDA*, a beam of 16,384 and up to 8 million more, then wide beams,
+    /// and last IDA* on no budget. On 100 random 5×5 positions at W = 1.2
+    /// it proves 92 to 93 within 1 s, and with [`Schedule::GROWING`] 77
+    /// (docs/benchmarks.md). The last beam (about 10 s and 0.9 GB on 5×5)
+    /// answers some positions that IDA* would take longer over, and IDA*
+    /// after it answers the rest, needing no memory: weighted A*, the
+    /// fallback, does not answer some of them in minutes.
     pub const PATTERNS: Schedule = Schedule {
         rounds: &[
-            (1_024, 3_200_000),
+            (2_048, 2_000_000),
             (16_384, 8_000_000),
             (65_536, 3_200_000),
-            (262_144, 3_200_000),
+            (262_144, u64::MAX),
         ],
         share: 1,
     };
@@ -97,61 +106,124 @@ pub(crate) fn optimistic<G: Guide>(
     rounds: usize,
     options: &SolveOptions,
 ) -> Result<Result<Bounded, Attempt>, SolveError> {
-    let parity = parity_of(start, goal);
     let h0 = G::value(&guide.start(start));
-    let mut attempt = Attempt {
-        shortest: None,
-        lower_bound: to_parity(h0, parity),
-        nodes: 0,
-    };
     let schedule = G::SCHEDULE;
-    for &(width, least) in schedule.rounds.iter().take(rounds) {
-        // A stop reports the best bound of every round, and all their nodes.
+    let mut search = Rounds {
+        guide,
+        start,
+        goal,
+        weight,
+        options,
+        rounds: &schedule.rounds[..rounds.min(schedule.rounds())],
+        share: schedule.share,
+        next: 0,
+        granted: 0,
+        attempt: Attempt {
+            shortest: None,
+            lower_bound: to_parity(h0, parity_of(start, goal)),
+            nodes: 0,
+        },
+        stopped: None,
+    };
+    search.beam_round(0)?;
+    if proves(&search.attempt, weight) {
+        return Ok(Ok(accept(search.attempt)));
+    }
+    // One run of IDA* for every round: each later beam runs while it waits.
+    let raised = guide.raise_bound(start, goal, &mut search, options);
+    let mut attempt = search.attempt;
+    let raised = raised.map_err(|error| error.after(attempt.lower_bound, attempt.nodes))?;
+    if let Some(stop) = search.stopped {
+        // A beam stopped while IDA* waited.
+        return Err(stop.into());
+    }
+    match raised {
+        Iterated::Found(mut optimal) => {
+            optimal.solution.nodes += attempt.nodes;
+            Ok(Ok(optimal))
+        }
+        Iterated::Spent { lower_bound, nodes } => {
+            attempt.lower_bound = attempt.lower_bound.max(lower_bound);
+            attempt.nodes += nodes;
+            match proves(&attempt, weight) {
+                true => Ok(Ok(accept(attempt))),
+                false => Ok(Err(attempt)),
+            }
+        }
+    }
+}
+
+/// The rounds under way: IDA*'s budget, which runs the next round's beam
+/// whenever IDA* has spent the nodes granted so far.
+struct Rounds<'s, G> {
+    guide: &'s G,
+    start: &'s Board,
+    goal: &'s Board,
+    weight: Weight,
+    options: &'s SolveOptions<'s>,
+    /// Per round: the beam's width, and the least IDA* budget in nodes.
+    rounds: &'static [(usize, u64)],
+    share: u64,
+    /// The round whose beam runs next.
+    next: usize,
+    /// The nodes IDA* may generate in all.
+    granted: u64,
+    attempt: Attempt,
+    /// Where a beam stopped for the deadline or the cancel flag.
+    stopped: Option<Stopped>,
+}
+
+impl<G: Guide> Rounds<'_, G> {
+    /// The next round's beam, IDA* having generated `nodes` so far; then
+    /// IDA*'s share of the round.
+    fn beam_round(&mut self, nodes: u64) -> Result<(), Stopped> {
+        let (width, least) = self.rounds[self.next];
+        self.next += 1;
+        let attempt = &mut self.attempt;
+        let longest = longest(attempt, self.weight);
         let (found, spent) = beam(
-            guide,
-            (start, goal),
+            self.guide,
+            (self.start, self.goal),
             width,
-            longest(&attempt, weight),
-            options,
+            longest,
+            self.options,
         )
-        .map_err(|stop| stop.after(attempt.lower_bound, attempt.nodes))?;
+        .map_err(|stop| stop.after(attempt.lower_bound, attempt.nodes + nodes))?;
         attempt.nodes += spent;
         if let Some(found) = found {
-            let shorter = attempt
-                .shortest
-                .as_ref()
-                .is_none_or(|s| found.moves.len() < s.moves.len());
+            let shorter =
+                (attempt.shortest.as_ref()).is_none_or(|s| found.moves.len() < s.moves.len());
             if shorter {
                 attempt.shortest = Some(found);
             }
         }
-        if proves(&attempt, weight) {
-            return Ok(Ok(accept(attempt)));
-        }
-        let budget = (schedule.share * spent).max(least);
-        let limits = Limits {
-            known: attempt.lower_bound,
-            enough: enough(&attempt, weight),
-            budget,
-        };
-        let raised = guide
-            .raise_bound(start, goal, limits, options)
-            .map_err(|error| error.after(attempt.lower_bound, attempt.nodes))?;
-        match raised {
-            Iterated::Found(mut optimal) => {
-                optimal.solution.nodes += attempt.nodes;
-                return Ok(Ok(optimal));
-            }
-            Iterated::Spent { lower_bound, nodes } => {
-                attempt.lower_bound = attempt.lower_bound.max(lower_bound);
-                attempt.nodes += nodes;
-            }
-        }
-        if proves(&attempt, weight) {
-            return Ok(Ok(accept(attempt)));
-        }
+        self.granted = nodes.saturating_add((self.share * spent).max(least));
+        Ok(())
     }
-    Ok(Err(attempt))
+}
+
+impl<G: Guide> Budget for Rounds<'_, G> {
+    fn known(&self) -> u32 {
+        self.attempt.lower_bound
+    }
+
+    fn grant(&mut self, proved: u32, nodes: u64) -> Option<u64> {
+        self.attempt.lower_bound = self.attempt.lower_bound.max(proved);
+        if proves(&self.attempt, self.weight) {
+            return None;
+        }
+        if nodes < self.granted {
+            return Some(self.granted);
+        }
+        if self.next == self.rounds.len() {
+            return None;
+        }
+        if let Err(stop) = self.beam_round(nodes) {
+            self.stopped = Some(stop);
+            return None;
+        }
+        (!proves(&self.attempt, self.weight)).then_some(self.granted)
+    }
 }
 
 /// The longest solution worth a beam's search: shorter than the shortest

@@ -288,8 +288,13 @@ struct Walker<'p, 'a, const N: usize, const M: bool> {
     path: Vec<Move>,
     spent: Spent,
     next_check: u64,
-    /// Nodes it may generate before it stops ([`Stop::Spent`]).
+    /// Nodes it may generate before it stops ([`Stop::Spent`]) or asks
+    /// `grants` for more.
     budget: u64,
+    /// What a walk of a whole iteration on one thread asks for more nodes.
+    grants: Option<&'p mut dyn Budget>,
+    /// The nodes generated before this walk, by the iterations before.
+    earlier: u64,
     bound: u32,
     /// The smallest f above the bound seen: the next iteration's bound.
     next_bound: u32,
@@ -317,6 +322,8 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
             // The first expansion checks: a deadline may have passed.
             next_check: 0,
             budget: u64::MAX,
+            grants: None,
+            earlier: 0,
             bound,
             next_bound: u32::MAX,
             raised: 0,
@@ -327,7 +334,7 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
         }
     }
 
-    fn stop(&self) -> Option<Stop> {
+    fn stop(&mut self) -> Option<Stop> {
         let plan = self.plan;
         if plan.solved.load(Relaxed) {
             Some(Stop::Solved)
@@ -335,10 +342,26 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
             Some(Stop::Cancelled)
         } else if plan.deadline.is_some_and(|d| Instant::now() >= d) {
             Some(Stop::Deadline)
-        } else if self.spent.generated >= self.budget {
+        } else if self.spent.generated >= self.budget && !self.granted_more() {
             Some(Stop::Spent)
         } else {
             None
+        }
+    }
+
+    /// Asks for more nodes, the iteration's bound proved so far; whether
+    /// any were granted.
+    fn granted_more(&mut self) -> bool {
+        let nodes = self.earlier + self.spent.generated;
+        let Some(grants) = self.grants.as_deref_mut() else {
+            return false;
+        };
+        match grants.grant(self.bound, nodes) {
+            Some(more) if more > nodes => {
+                self.budget = more - self.earlier;
+                true
+            }
+            _ => false,
         }
     }
 
@@ -666,19 +689,34 @@ pub(crate) fn ida_star<B: AsRef<[u8]>>(
     start: &Board,
     options: &SolveOptions,
 ) -> Result<Solution, SolveError> {
-    solved(raise_bound(db, start, Limits::NONE, options)?)
+    let mut none = Limits::NONE;
+    solved(raise_bound(db, start, &mut none, options)?)
 }
 
-/// Where IDA* starts and when it may give up short of a solution.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Limits {
+/// When IDA* may give up short of a solution, asked as it goes: a caller
+/// can do other work each time it is asked, then let the search go on
+/// from where it stands rather than start it again.
+pub(crate) trait Budget {
     /// A lower bound already proved: the first iteration's bound, if more
     /// than the start's estimate.
+    fn known(&self) -> u32;
+
+    /// The nodes the search may generate in all before it asks again, or
+    /// `None` to give up now; asked with the lower bound proved so far and
+    /// the nodes generated in all, as the search starts, whenever an
+    /// iteration ends, and whenever the nodes reach the last answer (within
+    /// an iteration searched on one thread, else once the iteration ends).
+    fn grant(&mut self, proved: u32, nodes: u64) -> Option<u64>;
+}
+
+/// Fixed limits: a bound to start from, one to stop at, and a budget.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limits {
+    /// A lower bound already proved (see [`Budget::known`]).
     pub known: u32,
     /// Give up once an iteration proves a lower bound this high.
     pub enough: u32,
-    /// Give up after about this many nodes generated: within an iteration
-    /// searched on one thread, else once the iteration ends.
+    /// Give up after about this many nodes generated.
     pub budget: u64,
 }
 
@@ -689,6 +727,16 @@ impl Limits {
         enough: u32::MAX,
         budget: u64::MAX,
     };
+}
+
+impl Budget for Limits {
+    fn known(&self) -> u32 {
+        self.known
+    }
+
+    fn grant(&mut self, proved: u32, nodes: u64) -> Option<u64> {
+        (proved < self.enough && nodes < self.budget).then_some(self.budget)
+    }
 }
 
 /// How a search within [`Limits`] ended, short of a deadline.
@@ -708,22 +756,22 @@ fn solved(raised: Raised) -> Result<Solution, SolveError> {
     }
 }
 
-/// [`ida_star`] within `limits`: the bounded search raises its lower bound
+/// [`ida_star`] within `budget`: the bounded search raises its lower bound
 /// this way, a budget of nodes at a time.
 pub(crate) fn raise_bound<B: AsRef<[u8]>>(
     db: &PatternDb<B>,
     start: &Board,
-    limits: Limits,
+    budget: &mut dyn Budget,
     options: &SolveOptions,
 ) -> Result<Raised, SolveError> {
     // The goal is told by its estimate of 0 before its cells are compared:
     // tables that estimate it above 0 would hide it from the search.
     super::goal_at_zero(db.heuristic(&db.goal()))?;
     match (db.shape().cells() <= NARROW, reads_shared_tables(db)) {
-        (true, false) => ida_star_in::<NARROW, false, B>(db, start, limits, options),
-        (true, true) => ida_star_in::<NARROW, true, B>(db, start, limits, options),
-        (false, false) => ida_star_in::<WIDE, false, B>(db, start, limits, options),
-        (false, true) => ida_star_in::<WIDE, true, B>(db, start, limits, options),
+        (true, false) => ida_star_in::<NARROW, false, B>(db, start, budget, options),
+        (true, true) => ida_star_in::<NARROW, true, B>(db, start, budget, options),
+        (false, false) => ida_star_in::<WIDE, false, B>(db, start, budget, options),
+        (false, true) => ida_star_in::<WIDE, true, B>(db, start, budget, options),
     }
 }
 
@@ -735,10 +783,11 @@ pub(super) fn ida_star_wide<B: AsRef<[u8]>>(
     start: &Board,
     options: &SolveOptions,
 ) -> Result<Solution, SolveError> {
+    let mut none = Limits::NONE;
     solved(if reads_shared_tables(db) {
-        ida_star_in::<WIDE, true, B>(db, start, Limits::NONE, options)?
+        ida_star_in::<WIDE, true, B>(db, start, &mut none, options)?
     } else {
-        ida_star_in::<WIDE, false, B>(db, start, Limits::NONE, options)?
+        ida_star_in::<WIDE, false, B>(db, start, &mut none, options)?
     })
 }
 
@@ -782,7 +831,7 @@ fn place<const N: usize, const M: bool>(
 fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
     db: &PatternDb<B>,
     start: &Board,
-    limits: Limits,
+    budget: &mut dyn Budget,
     options: &SolveOptions,
 ) -> Result<Raised, SolveError> {
     let mut plan = plan::<N, M, B>(db, options);
@@ -794,8 +843,14 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
             expanded: 0,
         }));
     }
-    let mut bound = estimate.bound().max(limits.known);
+    let mut bound = estimate.bound().max(budget.known());
     let (mut nodes, mut expanded) = (0u64, 0u64);
+    let Some(mut allowed) = budget.grant(bound, nodes) else {
+        return Ok(Raised::Spent {
+            lower_bound: bound,
+            nodes,
+        });
+    };
     loop {
         if let Some(report) = options.on_bound {
             report(BoundReport { bound, nodes });
@@ -804,7 +859,8 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
             iterate_in_parallel(&plan, position, estimate, bound)
         } else {
             let mut walker = Walker::new(&plan, position, Vec::new(), bound);
-            walker.budget = limits.budget.saturating_sub(nodes);
+            (walker.budget, walker.earlier) = (allowed.saturating_sub(nodes), nodes);
+            walker.grants = Some(&mut *budget);
             let flow = walker.walk(0, &estimate, Duplicates::START);
             (flow, walker.spent, walker.next_bound, walker.path)
         };
@@ -832,13 +888,16 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
                 return Err(SolveError::DamagedTables { at_goal: None })
             }
             // No solution within the bound: none shorter than the next.
-            Flow::Exhausted if next_bound >= limits.enough || nodes >= limits.budget => {
-                return Ok(Raised::Spent {
-                    lower_bound: next_bound,
-                    nodes,
-                })
-            }
             Flow::Exhausted => {
+                match budget.grant(next_bound, nodes) {
+                    Some(more) if more > nodes => allowed = more,
+                    _ => {
+                        return Ok(Raised::Spent {
+                            lower_bound: next_bound,
+                            nodes,
+                        })
+                    }
+                }
                 bound = next_bound;
                 if !plan.history.is_on() {
                     // The next iteration records; the one after orders.
