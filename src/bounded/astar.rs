@@ -15,7 +15,7 @@
 //! move back to the parent excluded.
 
 use super::guide::Guide;
-use super::ida::{parity_of, to_parity, Bounded};
+use super::ida::{parity_of, to_parity, Bounded, Work};
 use super::weight::{Weight, SCALE};
 use crate::pattern::{Solution, SolveOptions, Stopped};
 use crate::puzzle::board::{Board, Move};
@@ -183,9 +183,9 @@ impl Store {
 }
 
 /// Weighted A* from `start` to `goal` (a solvable pair of one shape) with
-/// `guide`, which must estimate toward `goal`; `Ok(Err(nodes))` once it
+/// `guide`, which must estimate toward `goal`; `Ok(Err(work))` once it
 /// has stored `max_stored` positions (at most [`MAX_STORED`] is sensible)
-/// without reaching the goal, with the nodes it generated.
+/// without reaching the goal, with the nodes it generated and expanded.
 pub(crate) fn weighted_a_star<G: Guide>(
     guide: &G,
     start: &Board,
@@ -193,7 +193,7 @@ pub(crate) fn weighted_a_star<G: Guide>(
     weight: Weight,
     max_stored: usize,
     options: &SolveOptions,
-) -> Result<Result<Bounded, u64>, Stopped> {
+) -> Result<Result<Bounded, Work>, Stopped> {
     let w = weight.thousandths() as u64;
     let h0 = G::value(&guide.start(start));
     let mut store = Store {
@@ -247,7 +247,11 @@ pub(crate) fn weighted_a_star<G: Guide>(
                 return Err(stop);
             }
             if store.nodes.len() >= max_stored {
-                return Ok(Err(generated));
+                let work = Work {
+                    nodes: generated,
+                    expanded,
+                };
+                return Ok(Err(work));
             }
         }
         let memo = guide.start(&board);

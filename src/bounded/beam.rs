@@ -14,6 +14,7 @@
 //! one of them from the beam: every solution is a real path of moves.
 
 use super::guide::Guide;
+use super::ida::Work;
 use crate::pattern::{Solution, SolveOptions, Stopped};
 use crate::puzzle::board::{Board, Move};
 use crate::puzzle::shape::MAX_CELLS;
@@ -118,7 +119,7 @@ impl Trail {
 /// Beam search of `width` from `start` to `goal` (a solvable pair of one
 /// shape) with `guide`: a solution of at most `max_length` moves, or `None`
 /// when there is none or the beam dies out (every child already kept
-/// before), with the nodes generated either way. A narrow beam can wander
+/// before), with the nodes generated and expanded either way. A narrow beam can wander
 /// without end: `max_length` is what stops it.
 pub(crate) fn beam<G: Guide>(
     guide: &G,
@@ -126,7 +127,7 @@ pub(crate) fn beam<G: Guide>(
     width: usize,
     max_length: usize,
     options: &SolveOptions,
-) -> Result<(Option<Solution>, u64), Stopped> {
+) -> Result<(Option<Solution>, Work), Stopped> {
     let zobrist = Zobrist::new();
     let h0 = G::value(&guide.start(start));
     if start == goal {
@@ -135,7 +136,7 @@ pub(crate) fn beam<G: Guide>(
             nodes: 0,
             expanded: 0,
         };
-        return Ok((Some(solution), 0));
+        return Ok((Some(solution), Work::default()));
     }
     let print = zobrist.of(start);
     let mut seen: HashSet<u64, BuildHasherDefault<Identity>> = HashSet::default();
@@ -169,11 +170,19 @@ pub(crate) fn beam<G: Guide>(
                 nodes: generated,
                 expanded,
             };
-            return Ok((Some(solution), generated));
+            let work = Work {
+                nodes: generated,
+                expanded,
+            };
+            return Ok((Some(solution), work));
         }
         layer = keep_best(guide, &layer, &offers, width, &mut seen, &mut trail);
     }
-    Ok((None, generated))
+    let work = Work {
+        nodes: generated,
+        expanded,
+    };
+    Ok((None, work))
 }
 
 /// The board `offer` leads to.
@@ -313,9 +322,10 @@ mod tests {
         let options = SolveOptions::default();
         let mut lengths = Vec::new();
         for width in [1, 4, 64, 1024] {
-            let (found, nodes) = beam(&guide, (&start, &goal), width, 200, &options).unwrap();
-            assert!(nodes > 0);
+            let (found, work) = beam(&guide, (&start, &goal), width, 200, &options).unwrap();
+            assert!(work.nodes > work.expanded && work.expanded > 0);
             if let Some(found) = found {
+                assert_eq!((found.nodes, found.expanded), (work.nodes, work.expanded));
                 assert_eq!(start.replay(&found.moves), Some(goal), "width {width}");
                 assert!((31..=200).contains(&found.moves.len()), "width {width}");
                 lengths.push(found.moves.len());

@@ -5,7 +5,7 @@
 //! Two do today: Manhattan distance plus linear conflicts, which needs
 //! nothing but the goal, and a pattern database's tables.
 
-use super::ida::{parity_of, raise_bound, to_parity, Bounded, Iterated};
+use super::ida::{parity_of, raise_bound, to_parity, Bounded, Iterated, Work};
 use super::optimistic::Schedule;
 use crate::analysis::Evaluator;
 use crate::pattern::{Budget, Entries, Moves, PatternDb, Raised, Slide, SolveError, SolveOptions};
@@ -327,18 +327,22 @@ impl Guide for PatternGuide<'_> {
         };
         let parity = parity_of(start, goal);
         let mut budget = ToParity { budget, parity };
-        Ok(
-            match self.tables.raise_bound(start, &mut budget, &options)? {
-                Raised::Found(solution) => Iterated::Found(Bounded {
-                    lower_bound: solution.moves.len() as u32,
-                    solution,
-                }),
-                Raised::Spent { lower_bound, nodes } => {
-                    let lower_bound = to_parity(lower_bound, parity);
-                    Iterated::Spent { lower_bound, nodes }
-                }
-            },
-        )
+        let raised = self.tables.raise_bound(start, &mut budget, &options)?;
+        Ok(match raised {
+            Raised::Found(solution) => Iterated::Found(Bounded {
+                lower_bound: solution.moves.len() as u32,
+                solution,
+            }),
+            Raised::Spent {
+                lower_bound,
+                nodes,
+                expanded,
+            } => {
+                let lower_bound = to_parity(lower_bound, parity);
+                let work = Work { nodes, expanded };
+                Iterated::Spent { lower_bound, work }
+            }
+        })
     }
 }
 

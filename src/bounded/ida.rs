@@ -56,11 +56,11 @@ struct Walker<'a, 'b, G: Guide> {
     generated: u64,
     expanded: u64,
     next_check: u64,
-    /// Nodes at which to give up with [`Flow::Spent`], unless `grants`
-    /// gives more.
-    budget: u64,
-    grants: &'b mut dyn Budget,
-    /// The lower bound proved before this iteration: what `grants` is told.
+    /// Nodes at which to give up with [`Flow::Spent`], unless `budget`
+    /// grants more.
+    allowed: u64,
+    budget: &'b mut dyn Budget,
+    /// The lower bound proved before this iteration: what `budget` is told.
     proved: u32,
     deadline: Option<Instant>,
     cancel: Option<&'a std::sync::atomic::AtomicBool>,
@@ -97,7 +97,7 @@ impl<'a, 'b, G: Guide> Walker<'a, 'b, G> {
         guide: &'a G,
         (start, goal): (&Board, &'a Board),
         weight: Weight,
-        grants: &'b mut dyn Budget,
+        budget: &'b mut dyn Budget,
         options: &SolveOptions<'a>,
     ) -> Self {
         Walker {
@@ -112,8 +112,8 @@ impl<'a, 'b, G: Guide> Walker<'a, 'b, G> {
             generated: 0,
             expanded: 0,
             next_check: CHECK_EVERY,
-            budget: 0,
-            grants,
+            allowed: 0,
+            budget,
             proved: 0,
             deadline: options.deadline,
             cancel: options.cancel,
@@ -129,10 +129,10 @@ impl<'a, 'b, G: Guide> Walker<'a, 'b, G> {
             return None;
         }
         self.next_check = self.generated + CHECK_EVERY;
-        if self.generated >= self.budget {
-            match self.grants.grant(self.proved, self.generated) {
-                Some(more) if more > self.generated => self.budget = more,
-                _ => return Some(Flow::Spent),
+        if self.generated >= self.allowed {
+            match self.budget.more(self.proved, self.generated) {
+                Some(more) => self.allowed = more,
+                None => return Some(Flow::Spent),
             }
         }
         if self
@@ -242,13 +242,7 @@ pub(crate) fn weighted_ida_star<G: Guide>(
     weight: Weight,
     options: &SolveOptions,
 ) -> Result<Bounded, Stopped> {
-    match iterate(
-        guide,
-        (start, goal),
-        weight,
-        &mut Limits { ..Limits::NONE },
-        options,
-    )? {
+    match iterate(guide, (start, goal), weight, &mut Limits::none(), options)? {
         Iterated::Found(found) => Ok(found),
         Iterated::Spent { .. } => unreachable!("no budget was set"),
     }
@@ -259,8 +253,30 @@ pub(crate) enum Iterated {
     /// A solution within the weight (optimal at weight 1).
     Found(Bounded),
     /// The budget ran out first: the lower bound its completed iterations
-    /// proved, and the nodes they took.
-    Spent { lower_bound: u32, nodes: u64 },
+    /// proved, and the work they took.
+    Spent { lower_bound: u32, work: Work },
+}
+
+/// The work of a search that gave no answer: nodes generated and expanded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Work {
+    pub nodes: u64,
+    pub expanded: u64,
+}
+
+impl std::ops::AddAssign for Work {
+    fn add_assign(&mut self, other: Work) {
+        self.nodes += other.nodes;
+        self.expanded += other.expanded;
+    }
+}
+
+impl Work {
+    /// Counts this work in `solution`'s, found by a later search.
+    pub fn add_to(self, solution: &mut Solution) {
+        solution.nodes += self.nodes;
+        solution.expanded += self.expanded;
+    }
 }
 
 /// Plain IDA* (weight 1) from `start` to `goal` within `budget`: a better
@@ -273,7 +289,16 @@ pub(crate) fn raise_bound<G: Guide>(
     budget: &mut dyn Budget,
     options: &SolveOptions,
 ) -> Result<Iterated, Stopped> {
-    iterate(guide, (start, goal), Weight::OPTIMAL, budget, options)
+    Ok(
+        match iterate(guide, (start, goal), Weight::OPTIMAL, budget, options)? {
+            // At weight 1 a solution found is the optimum: its own bound.
+            Iterated::Found(mut optimal) => {
+                optimal.lower_bound = optimal.solution.moves.len() as u32;
+                Iterated::Found(optimal)
+            }
+            spent => spent,
+        },
+    )
 }
 
 /// IDA* with `weight`, its first bound raised to f = 1000·`budget.known()`
@@ -306,12 +331,12 @@ fn iterate<G: Guide>(
         }));
     }
     walker.proved = lower_bound;
-    walker.budget = match walker.grants.grant(lower_bound, 0) {
-        Some(budget) => budget,
+    walker.allowed = match walker.budget.more(lower_bound, 0) {
+        Some(allowed) => allowed,
         None => {
             return Ok(Iterated::Spent {
                 lower_bound,
-                nodes: 0,
+                work: Work::default(),
             })
         }
     };
@@ -325,6 +350,10 @@ fn iterate<G: Guide>(
         walker.next_bound = u64::MAX;
         let flow = walker.walk(0, &memo, Duplicates::START);
         let nodes = walker.generated;
+        let work = Work {
+            nodes,
+            expanded: walker.expanded,
+        };
         match flow {
             Flow::Found => {
                 return Ok(Iterated::Found(Bounded {
@@ -348,7 +377,7 @@ fn iterate<G: Guide>(
                     nodes,
                 })
             }
-            Flow::Spent => return Ok(Iterated::Spent { lower_bound, nodes }),
+            Flow::Spent => return Ok(Iterated::Spent { lower_bound, work }),
             Flow::Exhausted => {
                 // A solvable start always has a deeper node to reach, since
                 // every guide estimates the goal at 0 (`solve_within`
@@ -359,9 +388,9 @@ fn iterate<G: Guide>(
                 );
                 let proved = (walker.bound / walker.weight) as u32 + 1;
                 lower_bound = lower_bound.max(to_parity(proved, parity));
-                match walker.grants.grant(lower_bound, nodes) {
-                    Some(more) if more > nodes => walker.budget = more,
-                    _ => return Ok(Iterated::Spent { lower_bound, nodes }),
+                match walker.budget.more(lower_bound, nodes) {
+                    Some(more) => walker.allowed = more,
+                    None => return Ok(Iterated::Spent { lower_bound, work }),
                 }
                 (walker.proved, walker.bound) = (lower_bound, walker.next_bound);
             }

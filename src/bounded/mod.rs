@@ -53,7 +53,7 @@ use crate::puzzle::symmetry::Symmetry;
 use astar::{weighted_a_star, MAX_STORED, QUICK_STORED};
 use guide::Guide;
 use guide::{ConflictGuide, PatternGuide, Tables};
-use ida::weighted_ida_star;
+use ida::{weighted_ida_star, Work};
 use optimistic::optimistic;
 
 /// The heuristic a bounded search uses: one type for every kind, so that
@@ -183,8 +183,8 @@ pub fn solve_within(
 /// the solution; with pattern tables its last IDA* has no budget, so it
 /// ends in a proof); then weighted A* while its memory lasts
 /// ([`MAX_STORED`] positions); then weighted IDA*, which needs none, from
-/// the start again. At weight 1 only the last two. See docs/benchmarks.md for the figures
-/// behind this order.
+/// the start again. At weight 1 only the last two. See docs/benchmarks.md
+/// for the figures behind this order.
 fn search<G: Guide>(
     guide: &G,
     start: &Board,
@@ -192,17 +192,17 @@ fn search<G: Guide>(
     weight: Weight,
     options: &SolveOptions,
 ) -> Result<Bounded, SolveError> {
-    let (mut attempt, mut spent) = (None, 0);
+    let (mut attempt, mut spent) = (None, Work::default());
     if weight != Weight::OPTIMAL {
         match weighted_a_star(guide, start, goal, weight, QUICK_STORED, options)? {
             Ok(found) => return Ok(found),
-            Err(nodes) => spent += nodes,
+            Err(work) => spent += work,
         }
         let rounds = optimistic(guide, start, goal, weight, G::SCHEDULE.rounds(), options)
-            .map_err(|error| error.after(0, spent))?;
+            .map_err(|error| error.after(0, spent.nodes))?;
         match rounds {
             Ok(mut found) => {
-                found.solution.nodes += spent;
+                spent.add_to(&mut found.solution);
                 return Ok(found);
             }
             Err(tried) => attempt = Some(tried),
@@ -211,23 +211,23 @@ fn search<G: Guide>(
     // A stop reports the best bound proved so far, and every node.
     let (proved, tried) = attempt
         .as_ref()
-        .map_or((0, 0), |a| (a.lower_bound, a.nodes));
-    let stopped = |stop: Stopped, spent| stop.after(proved, tried + spent);
+        .map_or((0, 0), |a| (a.lower_bound, a.work.nodes));
+    let stopped = |stop: Stopped, spent: Work| stop.after(proved, tried + spent.nodes);
     let mut found = match weighted_a_star(guide, start, goal, weight, MAX_STORED, options)
         .map_err(|stop| stopped(stop, spent))?
     {
         Ok(found) => found,
-        Err(nodes) => {
-            spent += nodes;
+        Err(work) => {
+            spent += work;
             weighted_ida_star(guide, start, goal, weight, options)
                 .map_err(|stop| stopped(stop, spent))?
         }
     };
-    found.solution.nodes += spent;
+    spent.add_to(&mut found.solution);
     if let Some(attempt) = attempt {
         // Both bounds hold, and a solution shorter than one within W is too.
         found.lower_bound = found.lower_bound.max(attempt.lower_bound);
-        found.solution.nodes += attempt.nodes;
+        attempt.work.add_to(&mut found.solution);
         if let Some(shorter) = attempt
             .shortest
             .filter(|s| s.moves.len() < found.solution.moves.len())
@@ -273,6 +273,13 @@ mod tests {
                 assert!(found.lower_bound <= optimum, "{start}");
             }
         }
+    }
+
+    /// The 3×4 board's `6-5` pattern tables.
+    fn tables_3x4() -> PatternDb<Vec<u8>> {
+        let shape: Shape = "3x4".parse().unwrap();
+        let partition = crate::pattern::Partition::named(shape, "6-5").unwrap();
+        PatternDb::build(partition, &|_, _| {}).unwrap()
     }
 
     /// Positions walked 10 to 54 moves from the 3×4 goal, with their
@@ -433,9 +440,8 @@ mod tests {
     /// the budget bounds that only rise and never pass the optimum.
     #[test]
     fn raising_the_bound_goes_on_where_it_waited() {
-        let shape: Shape = "3x4".parse().unwrap();
-        let partition = crate::pattern::Partition::named(shape, "6-5").unwrap();
-        let db = PatternDb::build(partition, &|_, _| {}).unwrap();
+        let db = tables_3x4();
+        let shape = db.shape();
         let options = SolveOptions::default();
         let goal = Board::goal(shape);
         let (conflicts, patterns) = (ConflictGuide::new(&goal), PatternGuide::new(&db));
@@ -459,7 +465,7 @@ mod tests {
                 },
             ];
             for search in searches {
-                let ida::Iterated::Found(whole) = search(&mut Limits::NONE.clone()) else {
+                let ida::Iterated::Found(whole) = search(&mut Limits::none()) else {
                     panic!("{start}: no budget, yet spent");
                 };
                 let mut drip = Drip {
@@ -477,8 +483,20 @@ mod tests {
                     drip.told.iter().all(|&(proved, _)| proved <= optimum),
                     "{start}"
                 );
-                // Two asks with one bound: one came within an iteration.
-                waited_mid_iteration += drip.told.windows(2).any(|w| w[0].0 == w[1].0) as u32;
+                // Two asks with one bound: the later came within an
+                // iteration, once the nodes granted were spent (checked
+                // every 4,096 nodes at most, a node's children at a time).
+                let within: Vec<u64> = (drip.told.windows(2))
+                    .filter(|w| w[0].0 == w[1].0)
+                    .map(|w| w[1].1 - w[0].1)
+                    .collect();
+                assert!(
+                    within
+                        .iter()
+                        .all(|&gap| (300..=300 + 4096 + 4).contains(&gap)),
+                    "{start}: {within:?}"
+                );
+                waited_mid_iteration += !within.is_empty() as u32;
             }
         }
         assert!(waited_mid_iteration >= 4, "{waited_mid_iteration} of 6");
@@ -488,9 +506,7 @@ mod tests {
     /// always end in a proof, even with a weight no beam's solution meets.
     #[test]
     fn pattern_rounds_always_end_in_a_proof() {
-        let shape: Shape = "3x4".parse().unwrap();
-        let partition = crate::pattern::Partition::named(shape, "6-5").unwrap();
-        let db = PatternDb::build(partition, &|_, _| {}).unwrap();
+        let db = tables_3x4();
         let guide = PatternGuide::new(&db);
         let options = SolveOptions::default();
         let rounds = PatternGuide::SCHEDULE.rounds();
@@ -512,9 +528,7 @@ mod tests {
     /// finds an optimal solution that replays to the goal.
     #[test]
     fn pattern_tables_raise_the_bound_with_their_own_search() {
-        let shape: Shape = "3x4".parse().unwrap();
-        let partition = crate::pattern::Partition::named(shape, "6-5").unwrap();
-        let db = PatternDb::build(partition, &|_, _| {}).unwrap();
+        let db = tables_3x4();
         let guide = PatternGuide::new(&db);
         let options = SolveOptions::default();
         for (start, goal, optimum) in walked_3x4() {

@@ -27,7 +27,7 @@
 
 use super::beam::beam;
 use super::guide::Guide;
-use super::ida::{parity_of, to_parity, Bounded, Iterated};
+use super::ida::{parity_of, to_parity, Bounded, Iterated, Work};
 use super::weight::{Weight, SCALE};
 use crate::pattern::{Budget, Solution, SolveError, SolveOptions, Stopped};
 use crate::puzzle::board::Board;
@@ -60,17 +60,17 @@ impl Schedule {
     };
 
     /// For pattern databases, whose beams come closer to the optimum but
-    /// whose bound rises slowly: a beam of 2,048, up to 2 million nodes of
+    /// whose bound rises slowly: a beam of 1,024, up to 2 million nodes of
     /// IDA*, a beam of 16,384 and up to 8 million more, then wide beams,
     /// and last IDA* on no budget. On 100 random 5×5 positions at W = 1.2
-    /// it proves 92 to 93 within 1 s, and with [`Schedule::GROWING`] 77
+    /// it proves 91 to 93 within 1 s, and with [`Schedule::GROWING`] 77
     /// (docs/benchmarks.md). The last beam (about 10 s and 0.9 GB on 5×5)
     /// answers some positions that IDA* would take longer over, and IDA*
     /// after it answers the rest, needing no memory: weighted A*, the
     /// fallback, does not answer some of them in minutes.
     pub const PATTERNS: Schedule = Schedule {
         rounds: &[
-            (2_048, 2_000_000),
+            (1_024, 2_000_000),
             (16_384, 8_000_000),
             (65_536, 3_200_000),
             (262_144, u64::MAX),
@@ -90,8 +90,8 @@ pub(crate) struct Attempt {
     pub shortest: Option<Solution>,
     /// The best lower bound proved.
     pub lower_bound: u32,
-    /// Nodes generated in all.
-    pub nodes: u64,
+    /// Nodes generated and expanded in all.
+    pub work: Work,
 }
 
 /// Up to `rounds` rounds of `guide`'s [`Schedule`] (all of them by
@@ -106,25 +106,15 @@ pub(crate) fn optimistic<G: Guide>(
     rounds: usize,
     options: &SolveOptions,
 ) -> Result<Result<Bounded, Attempt>, SolveError> {
-    let h0 = G::value(&guide.start(start));
     let schedule = G::SCHEDULE;
-    let mut search = Rounds {
-        guide,
-        start,
-        goal,
-        weight,
-        options,
+    let schedule = Schedule {
         rounds: &schedule.rounds[..rounds.min(schedule.rounds())],
-        share: schedule.share,
-        next: 0,
-        granted: 0,
-        attempt: Attempt {
-            shortest: None,
-            lower_bound: to_parity(h0, parity_of(start, goal)),
-            nodes: 0,
-        },
-        stopped: None,
+        ..schedule
     };
+    let mut search = Rounds::new(guide, (start, goal), weight, schedule, options);
+    if schedule.rounds.is_empty() {
+        return Ok(Err(search.attempt));
+    }
     search.beam_round(0)?;
     if proves(&search.attempt, weight) {
         return Ok(Ok(accept(search.attempt)));
@@ -132,19 +122,19 @@ pub(crate) fn optimistic<G: Guide>(
     // One run of IDA* for every round: each later beam runs while it waits.
     let raised = guide.raise_bound(start, goal, &mut search, options);
     let mut attempt = search.attempt;
-    let raised = raised.map_err(|error| error.after(attempt.lower_bound, attempt.nodes))?;
+    let raised = raised.map_err(|error| error.after(attempt.lower_bound, attempt.work.nodes))?;
     if let Some(stop) = search.stopped {
         // A beam stopped while IDA* waited.
         return Err(stop.into());
     }
     match raised {
         Iterated::Found(mut optimal) => {
-            optimal.solution.nodes += attempt.nodes;
+            attempt.work.add_to(&mut optimal.solution);
             Ok(Ok(optimal))
         }
-        Iterated::Spent { lower_bound, nodes } => {
+        Iterated::Spent { lower_bound, work } => {
             attempt.lower_bound = attempt.lower_bound.max(lower_bound);
-            attempt.nodes += nodes;
+            attempt.work += work;
             match proves(&attempt, weight) {
                 true => Ok(Ok(accept(attempt))),
                 false => Ok(Err(attempt)),
@@ -161,9 +151,7 @@ struct Rounds<'s, G> {
     goal: &'s Board,
     weight: Weight,
     options: &'s SolveOptions<'s>,
-    /// Per round: the beam's width, and the least IDA* budget in nodes.
-    rounds: &'static [(usize, u64)],
-    share: u64,
+    schedule: Schedule,
     /// The round whose beam runs next.
     next: usize,
     /// The nodes IDA* may generate in all.
@@ -173,11 +161,39 @@ struct Rounds<'s, G> {
     stopped: Option<Stopped>,
 }
 
-impl<G: Guide> Rounds<'_, G> {
+impl<'s, G: Guide> Rounds<'s, G> {
+    /// The rounds of `schedule` from `start` to `goal`, none run yet; the
+    /// lower bound is the estimate at the start.
+    fn new(
+        guide: &'s G,
+        (start, goal): (&'s Board, &'s Board),
+        weight: Weight,
+        schedule: Schedule,
+        options: &'s SolveOptions<'s>,
+    ) -> Self {
+        let h0 = G::value(&guide.start(start));
+        Rounds {
+            guide,
+            start,
+            goal,
+            weight,
+            options,
+            schedule,
+            next: 0,
+            granted: 0,
+            attempt: Attempt {
+                shortest: None,
+                lower_bound: to_parity(h0, parity_of(start, goal)),
+                work: Work::default(),
+            },
+            stopped: None,
+        }
+    }
+
     /// The next round's beam, IDA* having generated `nodes` so far; then
     /// IDA*'s share of the round.
     fn beam_round(&mut self, nodes: u64) -> Result<(), Stopped> {
-        let (width, least) = self.rounds[self.next];
+        let (width, least) = self.schedule.rounds[self.next];
         self.next += 1;
         let attempt = &mut self.attempt;
         let longest = longest(attempt, self.weight);
@@ -188,8 +204,8 @@ impl<G: Guide> Rounds<'_, G> {
             longest,
             self.options,
         )
-        .map_err(|stop| stop.after(attempt.lower_bound, attempt.nodes + nodes))?;
-        attempt.nodes += spent;
+        .map_err(|stop| stop.after(attempt.lower_bound, attempt.work.nodes + nodes))?;
+        attempt.work += spent;
         if let Some(found) = found {
             let shorter =
                 (attempt.shortest.as_ref()).is_none_or(|s| found.moves.len() < s.moves.len());
@@ -197,7 +213,8 @@ impl<G: Guide> Rounds<'_, G> {
                 attempt.shortest = Some(found);
             }
         }
-        self.granted = nodes.saturating_add((self.share * spent).max(least));
+        let share = self.schedule.share * spent.nodes;
+        self.granted = nodes.saturating_add(share.max(least));
         Ok(())
     }
 }
@@ -215,7 +232,7 @@ impl<G: Guide> Budget for Rounds<'_, G> {
         if nodes < self.granted {
             return Some(self.granted);
         }
-        if self.next == self.rounds.len() {
+        if self.next == self.schedule.rounds() {
             return None;
         }
         if let Err(stop) = self.beam_round(nodes) {
@@ -255,9 +272,77 @@ fn proves(attempt: &Attempt, weight: Weight) -> bool {
 /// The proved answer, its nodes counted over every round.
 fn accept(attempt: Attempt) -> Bounded {
     let mut solution = attempt.shortest.expect("a proof needs a solution");
-    solution.nodes = attempt.nodes;
+    (solution.nodes, solution.expanded) = (attempt.work.nodes, attempt.work.expanded);
     Bounded {
         solution,
         lower_bound: attempt.lower_bound,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bounded::guide::ConflictGuide;
+    use crate::puzzle::parse::parse_board;
+    use crate::puzzle::shape::Shape;
+    use std::sync::atomic::AtomicBool;
+
+    /// A random 3×4 position, 40 moves from its goal, and the goal.
+    fn far_3x4() -> (Board, Board) {
+        let shape: Shape = "3x4".parse().unwrap();
+        let start = parse_board("8 6 2 7 5 9 4 10 11 3 1 0", shape).unwrap();
+        (start, Board::goal(shape))
+    }
+
+    /// An answer counts the nodes generated and expanded by every step, not
+    /// only by the beam that found it: more than the first beam's alone
+    /// where that beam did not prove its solution.
+    #[test]
+    fn an_answer_counts_the_work_of_every_step() {
+        let (start, goal) = far_3x4();
+        let guide = ConflictGuide::new(&goal);
+        let options = SolveOptions::default();
+        let weight = Weight::new(1.01).unwrap();
+        let schedule = ConflictGuide::SCHEDULE;
+        let mut first = Rounds::new(&guide, (&start, &goal), weight, schedule, &options);
+        first.beam_round(0).unwrap();
+        assert!(!proves(&first.attempt, weight));
+        let found = optimistic(&guide, &start, &goal, weight, schedule.rounds(), &options);
+        let found = found.unwrap().unwrap_or_else(|_| panic!("no proof"));
+        let (nodes, expanded) = (found.solution.nodes, found.solution.expanded);
+        assert!(nodes > first.attempt.work.nodes && expanded > first.attempt.work.expanded);
+        assert!(expanded < nodes);
+    }
+
+    /// A beam that the cancel flag stops while IDA* waits for nodes makes
+    /// the budget grant none, and keeps the stop with the best bound proved
+    /// and the nodes of every step, IDA*'s so far included.
+    #[test]
+    fn a_beam_stopped_while_ida_waits_keeps_its_stop() {
+        let (start, goal) = far_3x4();
+        let guide = ConflictGuide::new(&goal);
+        let cancel = AtomicBool::new(false);
+        let options = SolveOptions {
+            cancel: Some(&cancel),
+            ..SolveOptions::default()
+        };
+        let weight = Weight::new(1.01).unwrap();
+        let schedule = ConflictGuide::SCHEDULE;
+        let mut rounds = Rounds::new(&guide, (&start, &goal), weight, schedule, &options);
+        rounds.beam_round(0).unwrap();
+        let (granted, beam_nodes) = (rounds.granted, rounds.attempt.work.nodes);
+        let proved = rounds.attempt.lower_bound + 2;
+        // Nodes left: no beam runs, and the grant stands.
+        assert_eq!(rounds.grant(proved, granted - 1), Some(granted));
+        cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(rounds.grant(proved, granted), None);
+        let nodes = beam_nodes + granted;
+        assert_eq!(
+            rounds.stopped,
+            Some(Stopped::Cancelled {
+                bound: proved,
+                nodes
+            })
+        );
     }
 }

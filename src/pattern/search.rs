@@ -288,13 +288,13 @@ struct Walker<'p, 'a, const N: usize, const M: bool> {
     path: Vec<Move>,
     spent: Spent,
     next_check: u64,
-    /// Nodes it may generate before it stops ([`Stop::Spent`]) or asks
-    /// `grants` for more.
-    budget: u64,
-    /// What a walk of a whole iteration on one thread asks for more nodes.
-    grants: Option<&'p mut dyn Budget>,
     /// The nodes generated before this walk, by the iterations before.
     earlier: u64,
+    /// The nodes, `earlier` included, at which it stops ([`Stop::Spent`])
+    /// unless `budget` grants more.
+    allowed: u64,
+    /// What a walk of a whole iteration on one thread asks for more nodes.
+    budget: Option<&'p mut dyn Budget>,
     bound: u32,
     /// The smallest f above the bound seen: the next iteration's bound.
     next_bound: u32,
@@ -321,9 +321,9 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
             spent: Spent::default(),
             // The first expansion checks: a deadline may have passed.
             next_check: 0,
-            budget: u64::MAX,
-            grants: None,
             earlier: 0,
+            allowed: u64::MAX,
+            budget: None,
             bound,
             next_bound: u32::MAX,
             raised: 0,
@@ -342,7 +342,7 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
             Some(Stop::Cancelled)
         } else if plan.deadline.is_some_and(|d| Instant::now() >= d) {
             Some(Stop::Deadline)
-        } else if self.spent.generated >= self.budget && !self.granted_more() {
+        } else if self.earlier + self.spent.generated >= self.allowed && !self.granted_more() {
             Some(Stop::Spent)
         } else {
             None
@@ -353,16 +353,9 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
     /// any were granted.
     fn granted_more(&mut self) -> bool {
         let nodes = self.earlier + self.spent.generated;
-        let Some(grants) = self.grants.as_deref_mut() else {
-            return false;
-        };
-        match grants.grant(self.bound, nodes) {
-            Some(more) if more > nodes => {
-                self.budget = more - self.earlier;
-                true
-            }
-            _ => false,
-        }
+        let more = (self.budget.as_deref_mut()).and_then(|b| b.more(self.bound, nodes));
+        self.allowed = more.unwrap_or(self.allowed);
+        more.is_some()
     }
 
     /// The children of the current position (blank in `from`, reached by
@@ -689,8 +682,7 @@ pub(crate) fn ida_star<B: AsRef<[u8]>>(
     start: &Board,
     options: &SolveOptions,
 ) -> Result<Solution, SolveError> {
-    let mut none = Limits::NONE;
-    solved(raise_bound(db, start, &mut none, options)?)
+    solved(raise_bound(db, start, &mut Limits::none(), options)?)
 }
 
 /// When IDA* may give up short of a solution, asked as it goes: a caller
@@ -707,6 +699,11 @@ pub(crate) trait Budget {
     /// iteration ends, and whenever the nodes reach the last answer (within
     /// an iteration searched on one thread, else once the iteration ends).
     fn grant(&mut self, proved: u32, nodes: u64) -> Option<u64>;
+
+    /// [`Budget::grant`], but `None` for a grant of no more than `nodes`.
+    fn more(&mut self, proved: u32, nodes: u64) -> Option<u64> {
+        self.grant(proved, nodes).filter(|&more| more > nodes)
+    }
 }
 
 /// Fixed limits: a bound to start from, one to stop at, and a budget.
@@ -727,6 +724,11 @@ impl Limits {
         enough: u32::MAX,
         budget: u64::MAX,
     };
+
+    /// [`Limits::NONE`], to lend as a [`Budget`].
+    pub fn none() -> Limits {
+        Limits::NONE
+    }
 }
 
 impl Budget for Limits {
@@ -739,13 +741,18 @@ impl Budget for Limits {
     }
 }
 
-/// How a search within [`Limits`] ended, short of a deadline.
+/// How a search within a [`Budget`] ended, short of a deadline.
 #[derive(Debug)]
 pub(crate) enum Raised {
     /// An optimal solution.
     Found(Solution),
-    /// A limit was met first: the lower bound proved, and the nodes taken.
-    Spent { lower_bound: u32, nodes: u64 },
+    /// A limit was met first: the lower bound proved, and the nodes
+    /// generated and expanded.
+    Spent {
+        lower_bound: u32,
+        nodes: u64,
+        expanded: u64,
+    },
 }
 
 /// The solution of a search without limits, which ends only with one.
@@ -783,11 +790,10 @@ pub(super) fn ida_star_wide<B: AsRef<[u8]>>(
     start: &Board,
     options: &SolveOptions,
 ) -> Result<Solution, SolveError> {
-    let mut none = Limits::NONE;
     solved(if reads_shared_tables(db) {
-        ida_star_in::<WIDE, true, B>(db, start, &mut none, options)?
+        ida_star_in::<WIDE, true, B>(db, start, &mut Limits::none(), options)?
     } else {
-        ida_star_in::<WIDE, false, B>(db, start, &mut none, options)?
+        ida_star_in::<WIDE, false, B>(db, start, &mut Limits::none(), options)?
     })
 }
 
@@ -845,10 +851,11 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
     }
     let mut bound = estimate.bound().max(budget.known());
     let (mut nodes, mut expanded) = (0u64, 0u64);
-    let Some(mut allowed) = budget.grant(bound, nodes) else {
+    let Some(mut allowed) = budget.more(bound, nodes) else {
         return Ok(Raised::Spent {
             lower_bound: bound,
             nodes,
+            expanded,
         });
     };
     loop {
@@ -859,8 +866,8 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
             iterate_in_parallel(&plan, position, estimate, bound)
         } else {
             let mut walker = Walker::new(&plan, position, Vec::new(), bound);
-            (walker.budget, walker.earlier) = (allowed.saturating_sub(nodes), nodes);
-            walker.grants = Some(&mut *budget);
+            (walker.earlier, walker.allowed) = (nodes, allowed);
+            walker.budget = Some(&mut *budget);
             let flow = walker.walk(0, &estimate, Duplicates::START);
             (flow, walker.spent, walker.next_bound, walker.path)
         };
@@ -879,6 +886,7 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
                 return Ok(Raised::Spent {
                     lower_bound: bound,
                     nodes,
+                    expanded,
                 })
             }
             Flow::Stopped(_) => return Err(Stopped::Cancelled { bound, nodes }.into()),
@@ -889,15 +897,14 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
             }
             // No solution within the bound: none shorter than the next.
             Flow::Exhausted => {
-                match budget.grant(next_bound, nodes) {
-                    Some(more) if more > nodes => allowed = more,
-                    _ => {
-                        return Ok(Raised::Spent {
-                            lower_bound: next_bound,
-                            nodes,
-                        })
-                    }
-                }
+                let Some(more) = budget.more(next_bound, nodes) else {
+                    return Ok(Raised::Spent {
+                        lower_bound: next_bound,
+                        nodes,
+                        expanded,
+                    });
+                };
+                allowed = more;
                 bound = next_bound;
                 if !plan.history.is_on() {
                     // The next iteration records; the one after orders.
