@@ -119,8 +119,8 @@ impl Trail {
 /// Beam search of `width` from `start` to `goal` (a solvable pair of one
 /// shape) with `guide`: a solution of at most `max_length` moves, or `None`
 /// when there is none or the beam dies out (every child already kept
-/// before), with the nodes generated and expanded either way. A narrow beam can wander
-/// without end: `max_length` is what stops it.
+/// before), with the nodes generated and expanded either way. A narrow
+/// beam can wander without end: `max_length` is what stops it.
 pub(crate) fn beam<G: Guide>(
     guide: &G,
     (start, goal): (&Board, &Board),

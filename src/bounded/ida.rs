@@ -289,16 +289,15 @@ pub(crate) fn raise_bound<G: Guide>(
     budget: &mut dyn Budget,
     options: &SolveOptions,
 ) -> Result<Iterated, Stopped> {
-    Ok(
-        match iterate(guide, (start, goal), Weight::OPTIMAL, budget, options)? {
-            // At weight 1 a solution found is the optimum: its own bound.
-            Iterated::Found(mut optimal) => {
-                optimal.lower_bound = optimal.solution.moves.len() as u32;
-                Iterated::Found(optimal)
-            }
-            spent => spent,
-        },
-    )
+    let raised = iterate(guide, (start, goal), Weight::OPTIMAL, budget, options)?;
+    Ok(match raised {
+        // At weight 1 a solution found is the optimum: its own bound.
+        Iterated::Found(mut optimal) => {
+            optimal.lower_bound = optimal.solution.moves.len() as u32;
+            Iterated::Found(optimal)
+        }
+        spent => spent,
+    })
 }
 
 /// IDA* with `weight`, its first bound raised to f = 1000·`budget.known()`
