@@ -203,20 +203,15 @@ pub(crate) fn weighted_a_star<G: Guide>(
     };
     store.offer(start, 0, h0, w, (0, None));
     let (mut generated, mut expanded) = (0u64, 0u64);
-    let stopped = |generated| {
+    let stopped = |nodes| {
+        let bound = h0;
         if options
             .cancel
             .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
         {
-            Some(Stopped::Cancelled {
-                bound: h0,
-                nodes: generated,
-            })
+            Some(Stopped::Cancelled { bound, nodes })
         } else if options.deadline.is_some_and(|d| Instant::now() >= d) {
-            Some(Stopped::TimedOut {
-                bound: h0,
-                nodes: generated,
-            })
+            Some(Stopped::TimedOut { bound, nodes })
         } else {
             None
         }

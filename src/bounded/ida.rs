@@ -330,15 +330,11 @@ fn iterate<G: Guide>(
         }));
     }
     walker.proved = lower_bound;
-    walker.allowed = match walker.budget.more(lower_bound, 0) {
-        Some(allowed) => allowed,
-        None => {
-            return Ok(Iterated::Spent {
-                lower_bound,
-                work: Work::default(),
-            })
-        }
+    let Some(allowed) = walker.budget.more(lower_bound, 0) else {
+        let work = Work::default();
+        return Ok(Iterated::Spent { lower_bound, work });
     };
+    walker.allowed = allowed;
     loop {
         if let Some(report) = options.on_bound {
             report(BoundReport {
@@ -348,34 +344,23 @@ fn iterate<G: Guide>(
         }
         walker.next_bound = u64::MAX;
         let flow = walker.walk(0, &memo, Duplicates::START);
-        let nodes = walker.generated;
-        let work = Work {
-            nodes,
-            expanded: walker.expanded,
-        };
+        let (bound, nodes, expanded) = (lower_bound, walker.generated, walker.expanded);
+        let work = Work { nodes, expanded };
         match flow {
             Flow::Found => {
+                let (moves, lower_bound) = (walker.path, bound);
+                let solution = Solution {
+                    moves,
+                    nodes,
+                    expanded,
+                };
                 return Ok(Iterated::Found(Bounded {
-                    solution: Solution {
-                        moves: walker.path,
-                        nodes,
-                        expanded: walker.expanded,
-                    },
+                    solution,
                     lower_bound,
-                }))
+                }));
             }
-            Flow::TimedOut => {
-                return Err(Stopped::TimedOut {
-                    bound: lower_bound,
-                    nodes,
-                })
-            }
-            Flow::Cancelled => {
-                return Err(Stopped::Cancelled {
-                    bound: lower_bound,
-                    nodes,
-                })
-            }
+            Flow::TimedOut => return Err(Stopped::TimedOut { bound, nodes }),
+            Flow::Cancelled => return Err(Stopped::Cancelled { bound, nodes }),
             Flow::Spent => return Ok(Iterated::Spent { lower_bound, work }),
             Flow::Exhausted => {
                 // A solvable start always has a deeper node to reach, since
