@@ -15,9 +15,9 @@
 //! move back to the parent excluded.
 
 use super::guide::Guide;
-use super::ida::{parity_of, to_parity, Bounded, Work};
+use super::ida::{parity_of, to_parity, Bounded};
 use super::weight::{Weight, SCALE};
-use crate::pattern::{Solution, SolveOptions, Stopped};
+use crate::pattern::{Solution, SolveOptions, Stopped, Work};
 use crate::puzzle::board::{Board, Move};
 use crate::puzzle::shape::MAX_CELLS;
 use std::cmp::Reverse;
@@ -243,7 +243,7 @@ pub(crate) fn weighted_a_star<G: Guide>(
             }
             if store.nodes.len() >= max_stored {
                 let work = Work {
-                    nodes: generated,
+                    generated,
                     expanded,
                 };
                 return Ok(Err(work));

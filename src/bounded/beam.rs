@@ -14,8 +14,7 @@
 //! one of them from the beam: every solution is a real path of moves.
 
 use super::guide::Guide;
-use super::ida::Work;
-use crate::pattern::{Solution, SolveOptions, Stopped};
+use crate::pattern::{Solution, SolveOptions, Stopped, Work};
 use crate::puzzle::board::{Board, Move};
 use crate::puzzle::shape::MAX_CELLS;
 use std::collections::HashSet;
@@ -171,7 +170,7 @@ pub(crate) fn beam<G: Guide>(
                 expanded,
             };
             let work = Work {
-                nodes: generated,
+                generated,
                 expanded,
             };
             return Ok((Some(solution), work));
@@ -179,7 +178,7 @@ pub(crate) fn beam<G: Guide>(
         layer = keep_best(guide, &layer, &offers, width, &mut seen, &mut trail);
     }
     let work = Work {
-        nodes: generated,
+        generated,
         expanded,
     };
     Ok((None, work))
@@ -323,9 +322,12 @@ mod tests {
         let mut lengths = Vec::new();
         for width in [1, 4, 64, 1024] {
             let (found, work) = beam(&guide, (&start, &goal), width, 200, &options).unwrap();
-            assert!(work.nodes > work.expanded && work.expanded > 0);
+            assert!(work.generated > work.expanded && work.expanded > 0);
             if let Some(found) = found {
-                assert_eq!((found.nodes, found.expanded), (work.nodes, work.expanded));
+                assert_eq!(
+                    (found.nodes, found.expanded),
+                    (work.generated, work.expanded)
+                );
                 assert_eq!(start.replay(&found.moves), Some(goal), "width {width}");
                 assert!((31..=200).contains(&found.moves.len()), "width {width}");
                 lengths.push(found.moves.len());

@@ -5,7 +5,7 @@
 //! Two do today: Manhattan distance plus linear conflicts, which needs
 //! nothing but the goal, and a pattern database's tables.
 
-use super::ida::{parity_of, raise_bound, to_parity, Bounded, Iterated, Work};
+use super::ida::{parity_of, raise_bound, to_parity, Bounded, Iterated};
 use super::optimistic::Schedule;
 use crate::analysis::Evaluator;
 use crate::pattern::{Budget, Entries, Moves, PatternDb, Raised, Slide, SolveError, SolveOptions};
@@ -333,13 +333,8 @@ impl Guide for PatternGuide<'_> {
                 lower_bound: solution.moves.len() as u32,
                 solution,
             }),
-            Raised::Spent {
-                lower_bound,
-                nodes,
-                expanded,
-            } => {
+            Raised::Spent { lower_bound, work } => {
                 let lower_bound = to_parity(lower_bound, parity);
-                let work = Work { nodes, expanded };
                 Iterated::Spent { lower_bound, work }
             }
         })

@@ -21,7 +21,7 @@
 
 use super::guide::Guide;
 use super::weight::{Weight, SCALE};
-use crate::pattern::{BoundReport, Budget, Limits, Solution, SolveOptions, Stopped};
+use crate::pattern::{BoundReport, Budget, Limits, Solution, SolveOptions, Stopped, Work};
 use crate::puzzle::board::{Board, Move};
 use crate::puzzle::duplicates::{DuplicateState, Duplicates};
 use std::time::Instant;
@@ -117,6 +117,14 @@ impl<'a, 'b, G: Guide> Walker<'a, 'b, G> {
             proved: 0,
             deadline: options.deadline,
             cancel: options.cancel,
+        }
+    }
+
+    /// The nodes generated and expanded so far.
+    fn work(&self) -> Work {
+        Work {
+            generated: self.generated,
+            expanded: self.expanded,
         }
     }
 
@@ -257,28 +265,6 @@ pub(crate) enum Iterated {
     Spent { lower_bound: u32, work: Work },
 }
 
-/// The work of a search that gave no answer: nodes generated and expanded.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Work {
-    pub nodes: u64,
-    pub expanded: u64,
-}
-
-impl std::ops::AddAssign for Work {
-    fn add_assign(&mut self, other: Work) {
-        self.nodes += other.nodes;
-        self.expanded += other.expanded;
-    }
-}
-
-impl Work {
-    /// Counts this work in `solution`'s, found by a later search.
-    pub fn add_to(self, solution: &mut Solution) {
-        solution.nodes += self.nodes;
-        solution.expanded += self.expanded;
-    }
-}
-
 /// Plain IDA* (weight 1) from `start` to `goal` within `budget`: a better
 /// lower bound (returned as soon as the budget grants no more), or an
 /// optimal solution.
@@ -344,8 +330,8 @@ fn iterate<G: Guide>(
         }
         walker.next_bound = u64::MAX;
         let flow = walker.walk(0, &memo, Duplicates::START);
-        let (bound, nodes, expanded) = (lower_bound, walker.generated, walker.expanded);
-        let work = Work { nodes, expanded };
+        let work = walker.work();
+        let (bound, nodes, expanded) = (lower_bound, work.generated, work.expanded);
         match flow {
             Flow::Found => {
                 let (moves, lower_bound) = (walker.path, bound);

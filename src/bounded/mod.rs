@@ -44,7 +44,7 @@ pub use weight::{Weight, WeightError, MAX_WEIGHT};
 
 use crate::db::database::Database;
 use crate::db::error::AnswerError;
-use crate::pattern::{PatternDb, SolveError, SolveOptions, Stopped};
+use crate::pattern::{PatternDb, SolveError, SolveOptions, Stopped, Work};
 use crate::puzzle::board::Board;
 use crate::puzzle::cell::Cell;
 use crate::puzzle::relabel::Relabelling;
@@ -53,7 +53,7 @@ use crate::puzzle::symmetry::Symmetry;
 use astar::{weighted_a_star, MAX_STORED, QUICK_STORED};
 use guide::Guide;
 use guide::{ConflictGuide, PatternGuide, Tables};
-use ida::{weighted_ida_star, Work};
+use ida::weighted_ida_star;
 use optimistic::optimistic;
 
 /// The heuristic a bounded search uses: one type for every kind, so that
@@ -199,7 +199,7 @@ fn search<G: Guide>(
             Err(work) => spent += work,
         }
         let rounds = optimistic(guide, start, goal, weight, G::SCHEDULE.rounds(), options)
-            .map_err(|error| error.after(0, spent.nodes))?;
+            .map_err(|error| error.after(0, spent.generated))?;
         match rounds {
             Ok(mut found) => {
                 spent.add_to(&mut found.solution);
@@ -211,8 +211,8 @@ fn search<G: Guide>(
     // A stop reports the best bound proved so far, and every node.
     let (proved, tried) = attempt
         .as_ref()
-        .map_or((0, 0), |a| (a.lower_bound, a.work.nodes));
-    let stopped = |stop: Stopped, spent: Work| stop.after(proved, tried + spent.nodes);
+        .map_or((0, 0), |a| (a.lower_bound, a.work.generated));
+    let stopped = |stop: Stopped, spent: Work| stop.after(proved, tried + spent.generated);
     let mut found = match weighted_a_star(guide, start, goal, weight, MAX_STORED, options)
         .map_err(|stop| stopped(stop, spent))?
     {

@@ -27,9 +27,9 @@
 
 use super::beam::beam;
 use super::guide::Guide;
-use super::ida::{parity_of, to_parity, Bounded, Iterated, Work};
+use super::ida::{parity_of, to_parity, Bounded, Iterated};
 use super::weight::{Weight, SCALE};
-use crate::pattern::{Budget, Solution, SolveError, SolveOptions, Stopped};
+use crate::pattern::{Budget, Solution, SolveError, SolveOptions, Stopped, Work};
 use crate::puzzle::board::Board;
 
 /// The rounds of an optimistic search: in each, a beam of the round's
@@ -122,7 +122,8 @@ pub(crate) fn optimistic<G: Guide>(
     // One run of IDA* for every round: each later beam runs while it waits.
     let raised = guide.raise_bound(start, goal, &mut search, options);
     let mut attempt = search.attempt;
-    let raised = raised.map_err(|error| error.after(attempt.lower_bound, attempt.work.nodes))?;
+    let raised =
+        raised.map_err(|error| error.after(attempt.lower_bound, attempt.work.generated))?;
     if let Some(stop) = search.stopped {
         // A beam stopped while IDA* waited.
         return Err(stop.into());
@@ -204,7 +205,7 @@ impl<'s, G: Guide> Rounds<'s, G> {
             longest,
             self.options,
         )
-        .map_err(|stop| stop.after(attempt.lower_bound, attempt.work.nodes + nodes))?;
+        .map_err(|stop| stop.after(attempt.lower_bound, attempt.work.generated + nodes))?;
         attempt.work += spent;
         if let Some(found) = found {
             let shorter =
@@ -213,7 +214,7 @@ impl<'s, G: Guide> Rounds<'s, G> {
                 attempt.shortest = Some(found);
             }
         }
-        let share = self.schedule.share * spent.nodes;
+        let share = self.schedule.share * spent.generated;
         self.granted = nodes.saturating_add(share.max(least));
         Ok(())
     }
@@ -272,7 +273,7 @@ fn proves(attempt: &Attempt, weight: Weight) -> bool {
 /// The proved answer, its nodes counted over every round.
 fn accept(attempt: Attempt) -> Bounded {
     let mut solution = attempt.shortest.expect("a proof needs a solution");
-    (solution.nodes, solution.expanded) = (attempt.work.nodes, attempt.work.expanded);
+    (solution.nodes, solution.expanded) = (attempt.work.generated, attempt.work.expanded);
     Bounded {
         solution,
         lower_bound: attempt.lower_bound,
@@ -310,7 +311,7 @@ mod tests {
         let found = optimistic(&guide, &start, &goal, weight, schedule.rounds(), &options);
         let found = found.unwrap().unwrap_or_else(|_| panic!("no proof"));
         let (nodes, expanded) = (found.solution.nodes, found.solution.expanded);
-        assert!(nodes > first.attempt.work.nodes && expanded > first.attempt.work.expanded);
+        assert!(nodes > first.attempt.work.generated && expanded > first.attempt.work.expanded);
         assert!(expanded < nodes);
     }
 
@@ -330,7 +331,7 @@ mod tests {
         let schedule = ConflictGuide::SCHEDULE;
         let mut rounds = Rounds::new(&guide, (&start, &goal), weight, schedule, &options);
         rounds.beam_round(0).unwrap();
-        let (granted, beam_nodes) = (rounds.granted, rounds.attempt.work.nodes);
+        let (granted, beam_nodes) = (rounds.granted, rounds.attempt.work.generated);
         let proved = rounds.attempt.lower_bound + 2;
         // Nodes left: no beam runs, and the grant stands.
         assert_eq!(rounds.grant(proved, granted - 1), Some(granted));

@@ -46,7 +46,7 @@ pub use history::HISTORY_DEPTH;
 pub use memory::huge_page_copy;
 pub use partition::Partition;
 pub use placement::{PlacementRanker, MAX_PATTERN_CELLS};
-pub(crate) use search::{raise_bound, Budget, Limits, Raised};
+pub(crate) use search::{raise_bound, Budget, Limits, Raised, Work};
 pub use search::{BoundReport, Solution, SolveOptions};
 pub use table::{build_pattern_table, build_pattern_table_toward, UNREACHED};
 pub(crate) use table::{goal_cells, table_search};

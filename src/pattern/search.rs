@@ -229,17 +229,25 @@ enum Stop {
     Spent,
 }
 
-/// The work of a walk: nodes generated and expanded.
-#[derive(Clone, Copy, Default)]
-struct Spent {
-    generated: u64,
-    expanded: u64,
+/// The work of a search: nodes generated and expanded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Work {
+    pub generated: u64,
+    pub expanded: u64,
 }
 
-impl std::ops::AddAssign for Spent {
-    fn add_assign(&mut self, other: Spent) {
+impl std::ops::AddAssign for Work {
+    fn add_assign(&mut self, other: Work) {
         self.generated += other.generated;
         self.expanded += other.expanded;
+    }
+}
+
+impl Work {
+    /// Counts this work in `solution`'s, found by a later search.
+    pub fn add_to(self, solution: &mut Solution) {
+        solution.nodes += self.generated;
+        solution.expanded += self.expanded;
     }
 }
 
@@ -286,7 +294,7 @@ struct Walker<'p, 'a, const N: usize, const M: bool> {
     plan: &'p Plan<'a, N, M>,
     position: Position<N>,
     path: Vec<Move>,
-    spent: Spent,
+    spent: Work,
     next_check: u64,
     /// The nodes generated before this walk, by the iterations before.
     earlier: u64,
@@ -318,7 +326,7 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
             plan,
             position,
             path,
-            spent: Spent::default(),
+            spent: Work::default(),
             // The first expansion checks: a deadline may have passed.
             next_check: 0,
             earlier: 0,
@@ -746,13 +754,8 @@ impl Budget for Limits {
 pub(crate) enum Raised {
     /// An optimal solution.
     Found(Solution),
-    /// A limit was met first: the lower bound proved, and the nodes
-    /// generated and expanded.
-    Spent {
-        lower_bound: u32,
-        nodes: u64,
-        expanded: u64,
-    },
+    /// A limit was met first: the lower bound proved, and the work done.
+    Spent { lower_bound: u32, work: Work },
 }
 
 /// The solution of a search without limits, which ends only with one.
@@ -850,15 +853,15 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
         }));
     }
     let mut bound = estimate.bound().max(budget.known());
-    let (mut nodes, mut expanded) = (0u64, 0u64);
-    let Some(mut allowed) = budget.more(bound, nodes) else {
+    let mut work = Work::default();
+    let Some(mut allowed) = budget.more(bound, 0) else {
         return Ok(Raised::Spent {
             lower_bound: bound,
-            nodes,
-            expanded,
+            work,
         });
     };
     loop {
+        let nodes = work.generated;
         if let Some(report) = options.on_bound {
             report(BoundReport { bound, nodes });
         }
@@ -871,22 +874,23 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
             let flow = walker.walk(0, &estimate, Duplicates::START);
             (flow, walker.spent, walker.next_bound, walker.path)
         };
-        nodes += spent.generated;
-        expanded += spent.expanded;
+        work += spent;
+        let nodes = work.generated;
         match flow {
             Flow::Found => {
-                return Ok(Raised::Found(Solution {
+                let mut solution = Solution {
                     moves: path,
-                    nodes,
-                    expanded,
-                }))
+                    nodes: 0,
+                    expanded: 0,
+                };
+                work.add_to(&mut solution);
+                return Ok(Raised::Found(solution));
             }
             Flow::Stopped(Stop::Deadline) => return Err(Stopped::TimedOut { bound, nodes }.into()),
             Flow::Stopped(Stop::Spent) => {
                 return Ok(Raised::Spent {
                     lower_bound: bound,
-                    nodes,
-                    expanded,
+                    work,
                 })
             }
             Flow::Stopped(_) => return Err(Stopped::Cancelled { bound, nodes }.into()),
@@ -900,8 +904,7 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
                 let Some(more) = budget.more(next_bound, nodes) else {
                     return Ok(Raised::Spent {
                         lower_bound: next_bound,
-                        nodes,
-                        expanded,
+                        work,
                     });
                 };
                 allowed = more;
@@ -917,7 +920,7 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
 
 /// How an iteration ended, the nodes it took, the next bound (when
 /// exhausted) and the moves of the solution (when found).
-type Iteration = (Flow, Spent, u32, Vec<Move>);
+type Iteration = (Flow, Work, u32, Vec<Move>);
 
 /// One iteration: the tree is cut into subtrees ([`cut`]), which are walked
 /// in parallel until one finds a solution. The subtrees are handed out in
@@ -996,9 +999,9 @@ fn cut<const N: usize, const M: bool>(
     position: Position<N>,
     estimate: Estimate<N>,
     bound: u32,
-) -> Result<(Vec<Task<N>>, Spent, u32), Iteration> {
+) -> Result<(Vec<Task<N>>, Work, u32), Iteration> {
     let wanted = TASKS_PER_THREAD * rayon::current_num_threads();
-    let mut spent = Spent::default();
+    let mut spent = Work::default();
     let mut least_above = u32::MAX;
     let mut tasks = vec![Task {
         position,
