@@ -4,6 +4,7 @@
 //! (`count=-1`), `TypeError` or `UnicodeEncodeError` (a lone surrogate).
 
 use crate::errors;
+use npuzzle::bounded::WeightError;
 use npuzzle::io::{check_threads, ThreadsError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat, PyInt, PyString};
@@ -28,7 +29,7 @@ pub enum Whole {
 pub fn whole(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Whole> {
     let py = obj.py();
     let is_integer = obj.cast::<PyInt>().is_ok() || obj.hasattr("__index__")?;
-    if obj.cast::<PyBool>().is_ok() || obj.cast::<PyFloat>().is_ok() || !is_integer {
+    if is_bool(obj) || obj.cast::<PyFloat>().is_ok() || !is_integer {
         return Err(errors::argument_type(
             py,
             format!("{name}= is a whole number, not {}", type_name(obj)),
@@ -139,7 +140,7 @@ pub fn seconds(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<f64>> {
     let Some(obj) = given(obj) else {
         return Ok(None);
     };
-    if obj.cast::<PyBool>().is_ok() {
+    if is_bool(obj) {
         return Err(errors::argument_type(
             obj.py(),
             "timeout= is a number of seconds, not bool",
@@ -165,24 +166,32 @@ pub fn seconds(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<f64>> {
 /// ArgumentError.
 pub fn weight(obj: &Bound<'_, PyAny>) -> PyResult<npuzzle::bounded::Weight> {
     let py = obj.py();
-    if obj.cast::<PyBool>().is_ok() {
+    if is_bool(obj) {
         return Err(errors::argument_type(
             py,
             "within= is a number such as 1.2, not bool",
         ));
     }
-    let value = match obj.extract::<f64>() {
-        Ok(value) => value,
-        // An int past a float's range is past the limit too.
-        Err(_) if obj.cast::<PyInt>().is_ok() => f64::INFINITY,
-        Err(_) => {
-            return Err(errors::argument_type(
-                py,
-                format!("within= is a number such as 1.2, not {}", type_name(obj)),
-            ))
-        }
-    };
-    npuzzle::bounded::Weight::new(value).map_err(|e| errors::argument(py, format!("within=: {e}")))
+    let refused = |e: WeightError| errors::argument(py, format!("within=: {e}"));
+    match obj.extract::<f64>() {
+        Ok(value) => npuzzle::bounded::Weight::new(value).map_err(refused),
+        // An int past a float's range is past a limit too, named by its digits.
+        Err(_) if obj.cast::<PyInt>().is_ok() => Err(refused(if obj.lt(0)? {
+            WeightError::BelowOne(shown(obj))
+        } else {
+            WeightError::TooLarge(shown(obj))
+        })),
+        Err(_) => Err(errors::argument_type(
+            py,
+            format!("within= is a number such as 1.2, not {}", type_name(obj)),
+        )),
+    }
+}
+
+/// A bool, Python's or NumPy's (`numpy.bool_` is not a `bool`): refused
+/// where a number is meant, as `True` would quietly read as 1.
+pub fn is_bool(obj: &Bound<'_, PyAny>) -> bool {
+    obj.cast::<PyBool>().is_ok() || matches!(type_name(obj).as_str(), "bool" | "bool_")
 }
 
 /// `name=` as text (a `str`), for sizes, partitions and the like.

@@ -7,7 +7,7 @@ use crate::errors;
 use npuzzle::{parse_board, rules::BoardError, rules::ParseError, Board, Move, Shape};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyInt, PyList, PyString, PyTuple};
 
 /// A position: which tile is in each cell, row by row, 0 for the blank.
 ///
@@ -44,9 +44,21 @@ pub fn size(obj: &Bound<'_, PyAny>) -> PyResult<Shape> {
     shape_of(obj.py(), &arguments::text(obj, "board")?)
 }
 
+/// Where the size a board must have comes from, for the message when a
+/// `Board` of another size is given.
+#[derive(Clone, Copy)]
+pub enum SizeFrom {
+    /// The database asked.
+    Database,
+    /// The `board=` argument.
+    Argument,
+    /// The start, which a goal must match.
+    Start,
+}
+
 /// Reads a board of `shape` from any accepted form.
 #[inline]
-pub fn to_board(obj: &Bound<'_, PyAny>, shape: Shape) -> PyResult<Board> {
+pub fn to_board(obj: &Bound<'_, PyAny>, shape: Shape, from: SizeFrom) -> PyResult<Board> {
     let py = obj.py();
     if let Ok(text) = obj.cast::<PyString>() {
         let Ok(text) = text.to_str() else {
@@ -57,16 +69,25 @@ pub fn to_board(obj: &Bound<'_, PyAny>, shape: Shape) -> PyResult<Board> {
     }
     if let Ok(board) = obj.cast::<PyBoard>() {
         let board = board.get().board;
-        if board.shape() != shape {
-            return Err(errors::parse(
+        let got = board.shape();
+        return match from {
+            _ if got == shape => Ok(board),
+            SizeFrom::Database => Err(errors::parse(
                 py,
                 npuzzle::AnswerError::WrongShape {
                     expected: shape,
-                    got: board.shape(),
+                    got,
                 },
-            ));
-        }
-        return Ok(board);
+            )),
+            SizeFrom::Argument => Err(errors::parse(
+                py,
+                format!("the board is {got} but board= says {shape}"),
+            )),
+            SizeFrom::Start => Err(errors::parse(
+                py,
+                format!("the goal is {got} but the start is {shape}"),
+            )),
+        };
     }
     let (cells, rows) = tiles_of(obj, Some(shape))?;
     if let Some(rows) = rows {
@@ -172,6 +193,11 @@ fn tiles_of(
         Some(first) => items_of(first)?,
         None => None,
     };
+    // Without `board=`, nested rows tell the size their tiles must fit.
+    let shape = shape.or_else(|| {
+        let cols = first_row.as_ref()?.len();
+        Shape::new(items.len(), cols).ok()
+    });
     let max = shape.map_or(npuzzle::rules::MAX_CELLS, |s| s.cells()) - 1;
     if first_row.is_none() {
         let mut cells = Vec::with_capacity(items.len());
@@ -225,9 +251,7 @@ fn tile(obj: &Bound<'_, PyAny>, shape: Option<Shape>, max: usize) -> PyResult<u6
     }
     // `[True, 2, …]` would read as tiles 1 and 0, and NumPy's bool scalars
     // are not `bool`s: refused in every form.
-    if obj.cast::<PyBool>().is_ok()
-        || matches!(arguments::type_name(obj).as_str(), "bool" | "bool_")
-    {
+    if arguments::is_bool(obj) {
         return Err(errors::parse(
             py,
             format!(
@@ -360,13 +384,13 @@ pub fn any_board(
     board: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Board> {
     if let Some(board) = arguments::given(board) {
-        return to_board(tiles, size(board)?);
+        return to_board(tiles, size(board)?, SizeFrom::Argument);
     }
     if let Ok(board) = tiles.cast::<PyBoard>() {
         return Ok(board.get().board);
     }
     if tiles.cast::<PyString>().is_ok() {
-        return to_board(tiles, Shape::THREE_BY_THREE);
+        return to_board(tiles, Shape::THREE_BY_THREE, SizeFrom::Argument);
     }
     let (cells, rows) = tiles_of(tiles, None)?;
     let shape = match &rows {

@@ -3,7 +3,7 @@
 
 use crate::arguments::{self, Whole};
 use crate::batch::Batch;
-use crate::board::{self, play, to_board, wrap, PyBoard};
+use crate::board::{self, play, to_board, wrap, PyBoard, SizeFrom};
 use crate::errors;
 use crate::interrupt::interruptible;
 use crate::target::{deadline, Search, Target};
@@ -143,7 +143,7 @@ impl PyDatabase {
     /// A board of this database's size from any accepted form.
     #[inline]
     pub fn read_board(&self, obj: &Bound<'_, PyAny>) -> PyResult<Board> {
-        to_board(obj, self.shape()).map_err(|e| match &self.board_note {
+        to_board(obj, self.shape(), SizeFrom::Database).map_err(|e| match &self.board_note {
             Some(note) => errors::reworded(obj.py(), e, |message| format!("{message} ({note})")),
             None => e,
         })
@@ -277,17 +277,7 @@ impl PyDatabase {
         if absent && searched {
             if shape.cells() > MAX_TABLE_CELLS {
                 let target = user_data_path(shape, metric).unwrap_or(location.path.clone());
-                return Err(errors::database(
-                    py,
-                    format!(
-                        "no pattern database for {shape} boards at {}: one takes seconds to \
-                         minutes to build (4x4's default partition, 7-8: about 135 s and 3.5 GB \
-                         of memory; partition=\"6-6-3\": 5 s), so it is built only on \
-                         request: {}",
-                        target.display(),
-                        errors::build_call(&target, shape, false)
-                    ),
-                ));
+                return Err(errors::database(py, no_patterns(shape, &target)));
             }
             if shape.cells() > AUTO_BUILD_MAX_CELLS {
                 let target = user_data_path(shape, metric).unwrap_or(location.path.clone());
@@ -1176,5 +1166,26 @@ pub fn build_target(
             py,
             "no per-user data folder (no home folder): pass path=".to_string(),
         )),
+    }
+}
+
+/// Why a board past the complete tables' size has no database file, and
+/// what to do: build its pattern tables, or, for a board with no partition
+/// (6x6, 3x6 …), solve within a factor with no file at all.
+fn no_patterns(shape: Shape, target: &std::path::Path) -> String {
+    match npuzzle::pattern::Partition::default_for(shape) {
+        Some(partition) => format!(
+            "no pattern database for {shape} boards at {}: its tables (partition {}) take \
+             seconds to minutes to build, so they are built only on request: {}",
+            target.display(),
+            partition.name(),
+            errors::build_call(target, shape, false)
+        ),
+        None => format!(
+            "no database for {shape} boards, and none can be built: {shape} has no pattern \
+             database partition (boards with one: {}); solutions within a factor of the \
+             shortest need no file: npuzzle.solve_within(start, 2, board=\"{shape}\")",
+            npuzzle::pattern::Partition::boards().join(", ")
+        ),
     }
 }

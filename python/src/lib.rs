@@ -174,7 +174,7 @@ fn solve_within(
     let weight = arguments::weight(within)?;
     let start = board::any_board(py, start, board)?;
     let goal = match arguments::given(goal) {
-        Some(goal) => board::to_board(goal, start.shape())?,
+        Some(goal) => board::to_board(goal, start.shape(), board::SizeFrom::Start)?,
         None => npuzzle::Board::goal(start.shape()),
     };
     let deadline = target::deadline(py, arguments::seconds(timeout)?)?;

@@ -70,8 +70,13 @@ def test_boards_up_to_six_by_six() -> None:
     assert six.tolist()[5] == [31, 32, 33, 34, 35, 0]
     # A Board is its own size; board= must agree with it.
     assert npuzzle.Board(six) == six and npuzzle.Board(goal, board="5x5") == goal
-    with pytest.raises(npuzzle.ParseError):
+    with pytest.raises(npuzzle.ParseError, match="the board is 6x6 but board= says 5x5"):
         npuzzle.Board(six, board="5x5")
+    # Without board=, nested rows give the size a refused tile is told against.
+    with pytest.raises(npuzzle.ParseError, match=r"tile -1 is out of range for a 2x2 board \(tiles are 1 to 3"):
+        npuzzle.Board([[1, 2], [3, -1]])
+    with pytest.raises(npuzzle.ParseError, match=r"1.0 is not a tile number \(tiles are 0 to 3\)"):
+        npuzzle.Board([[1, 2], [3, 1.0]])
     assert pickle.loads(pickle.dumps(six)) == six
     with pytest.raises(npuzzle.ParseError, match="tile 36 is out of range for a 6x6 board"):
         npuzzle.Board(list(range(1, 37)), board="6x6")

@@ -45,7 +45,9 @@ def test_the_module_function_and_an_exact_answer(db3) -> None:
         (0.5, npuzzle.ArgumentError, "below 1"),
         (float("nan"), npuzzle.ArgumentError, "NaN"),
         (1e308, npuzzle.ArgumentError, "above the limit of 100"),
-        (10**400, npuzzle.ArgumentError, "above the limit of 100"),
+        (10**400, npuzzle.ArgumentError, "a weight of 1000000000.* is above the limit of 100"),
+        (-(10**400), npuzzle.ArgumentError, "a weight of -1000000000.* is below 1"),
+        (5e-324, npuzzle.ArgumentError, "a weight of 5e-324 is below 1"),
         ("abc", npuzzle.ArgumentTypeError, "not str"),
         (True, npuzzle.ArgumentTypeError, "not bool"),
     ],
@@ -53,6 +55,24 @@ def test_the_module_function_and_an_exact_answer(db3) -> None:
 def test_bad_weights_are_refused(db3, weight: object, error: type, says: str) -> None:
     with pytest.raises(error, match=says):
         db3.solve("867254301", within=weight)
+
+
+def test_refusals_of_a_weight_stay_short() -> None:
+    # Floats at their extremes and ints of 400 digits are named in a line,
+    # not in the hundreds of digits their plain decimals take.
+    for weight in (1e308, 5e-324, 10**400, -(10**400)):
+        with pytest.raises(npuzzle.ArgumentError) as refused:
+            npuzzle.solve_within("867254301", weight)
+        assert len(str(refused.value)) < 300, str(refused.value)
+
+
+def test_numpy_bools_are_not_weights_or_seconds() -> None:
+    np = pytest.importorskip("numpy")
+    for flag in (np.True_, np.False_):
+        with pytest.raises(npuzzle.ArgumentTypeError, match="not bool"):
+            npuzzle.solve_within("867254301", flag)
+        with pytest.raises(npuzzle.ArgumentTypeError, match="not bool"):
+            npuzzle.solve_within("867254301", 2, timeout=flag)
 
 
 def test_unsolvable_and_timeouts_raise_as_solve_does(db3) -> None:
@@ -107,6 +127,16 @@ def test_solve_within_refuses_bad_input_by_name() -> None:
         npuzzle.solve_within("2 1 3 4 5 6 7 8 0", 2)
     with pytest.raises(npuzzle.ParseError):
         npuzzle.solve_within(npuzzle.Board.goal("6x6"), 2, goal="123456780")
+    # Sizes that disagree, with no database to blame.
+    five = npuzzle.Board.goal("5x5")
+    with pytest.raises(npuzzle.ParseError, match="the board is 5x5 but board= says 3x3"):
+        npuzzle.solve_within(five, 2, board="3x3")
+    with pytest.raises(npuzzle.ParseError, match="the goal is 6x6 but the start is 5x5"):
+        npuzzle.solve_within(five.apply("UL"), 2, goal=npuzzle.Board.goal("6x6"))
+    # A tile of 200,000 digits is named by its start.
+    with pytest.raises(npuzzle.ParseError) as huge:
+        npuzzle.solve_within("9" * 200_000 + " 0", 2, board="6x6")
+    assert len(str(huge.value)) < 300
     hard = npuzzle.Board.goal("6x6")
     rng = random.Random(7)
     for _ in range(400):
@@ -114,3 +144,14 @@ def test_solve_within_refuses_bad_input_by_name() -> None:
     with pytest.raises(npuzzle.SearchTimeoutError) as stop:
         npuzzle.solve_within(hard, 1, timeout=0)
     assert stop.value.nodes >= 0
+
+
+def test_a_board_with_no_partition_points_to_solve_within(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.delenv("NPUZZLE_DB", raising=False)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(npuzzle.DatabaseError, match=r'none can be built.*solve_within\(start, 2, board="6x6"\)'):
+        npuzzle.Database(board="6x6")
+    # A board with a partition is told how to build its own tables.
+    with pytest.raises(npuzzle.DatabaseError, match=r'partition 6-6-6-6.*npuzzle.build\(board="5x5"\)'):
+        npuzzle.Database(board="5x5")

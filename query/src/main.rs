@@ -480,8 +480,14 @@ fn other_board_advice(origin: Origin, wanted: Shape, metric: Metric) -> String {
         Origin::Env => "unset NPUZZLE_DB",
         Origin::Given => "leave out --db",
         // A default path holding another board: the build replaces it.
-        Origin::WorkingDir | Origin::UserData => return format!("build one with: {}", build()),
+        Origin::WorkingDir | Origin::UserData => match none_to_build(wanted, metric) {
+            Some(why) => return why,
+            None => return format!("build one with: {}", build()),
+        },
     };
+    if let Some(why) = none_to_build(wanted, metric) {
+        return format!("{stop}: {why}");
+    }
     if unnamed.path.is_file() {
         format!(
             "{stop} to use {}, or pass --db with a {wanted} database",
@@ -490,6 +496,27 @@ fn other_board_advice(origin: Origin, wanted: Shape, metric: Metric) -> String {
     } else {
         format!("{stop}, and build a {wanted} database with: {}", build())
     }
+}
+
+/// Why no database can be built for `shape` in `metric`, and what answers
+/// there without one; `None` where `build-db` builds one.
+pub(crate) fn none_to_build(shape: Shape, metric: Metric) -> Option<String> {
+    if npuzzle::tables::buildable(shape, metric) {
+        return None;
+    }
+    Some(match metric {
+        Metric::SingleTile => format!(
+            "no database can be built for {shape} boards (no pattern database partition; \
+             boards with one: {}), and solutions within a factor of the shortest need none: \
+             query --board {shape} solve --within 2 BOARD",
+            Partition::boards().join(", ")
+        ),
+        Metric::MultiTile => format!(
+            "no multi-tile database can be built for {shape} boards: complete tables stop \
+             at {} cells, and pattern databases count single-tile moves",
+            npuzzle::rules::MAX_TABLE_CELLS
+        ),
+    })
 }
 
 /// Why a file could not be opened as a database, with what to do about it.
@@ -502,11 +529,14 @@ fn open_error(
 ) -> anyhow::Error {
     match e {
         OpenError::Io { source, .. } if source.kind() == io::ErrorKind::NotFound => {
-            anyhow::anyhow!(
-                "no database at {}{from}; build it with: {}",
-                path.display(),
-                build_advice(path, named, metric)
-            )
+            match named.and_then(|shape| none_to_build(shape, metric)) {
+                Some(why) => anyhow::anyhow!("no database at {}{from}; {why}", path.display()),
+                None => anyhow::anyhow!(
+                    "no database at {}{from}; build it with: {}",
+                    path.display(),
+                    build_advice(path, named, metric)
+                ),
+            }
         }
         e @ OpenError::NotAFile { .. } => anyhow::anyhow!("{e}{from}"),
         OpenError::Format { problem, .. } => {

@@ -6,7 +6,7 @@ use crate::solve::{outcome, with_progress, SolveArgs, Solved};
 use crate::Outcome;
 use anyhow::Result;
 use memmap2::Mmap;
-use npuzzle::bounded::{solve_within, Guidance, Weight};
+use npuzzle::bounded::{solve_within, Guidance, Weight, MAX_WEIGHT};
 use npuzzle::io::{Answer, Nodes, WithinBound};
 use npuzzle::pattern::{SolveError, Stopped};
 use npuzzle::{AnswerError, Database, Shape};
@@ -43,8 +43,14 @@ pub fn run(
         }
         Err(SolveError::Unsolvable(why)) => Answer::new(start, goal, Err(&why), None),
         Err(e @ SolveError::Stopped(Stopped::TimedOut { .. })) => anyhow::bail!(
-            "{e} (--timeout {} s); a larger --within, or a longer --timeout, may find one",
-            timeout.unwrap_or_default().as_secs_f64()
+            "{e} (--timeout {} s); {}",
+            timeout.unwrap_or_default().as_secs_f64(),
+            // No larger W is taken past the limit.
+            if weight.value() < MAX_WEIGHT {
+                "a larger --within, or a longer --timeout, may find one"
+            } else {
+                "a longer --timeout may find one"
+            }
         ),
         // As the database's answer, so that the advice on damaged files
         // (`query verify`, the rebuild command) is added to it.

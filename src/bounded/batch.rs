@@ -46,8 +46,8 @@ pub struct WithinBatch<'a, B> {
 impl<B: AsRef<[u8]> + Sync + Send> WithinBatch<'_, B> {
     /// Answers every line of `input`, in input order, on `threads` threads
     /// (a line a thread at a time). Fails before reading a line when the
-    /// default goal is one no table serves; stops at the first read or
-    /// write error.
+    /// file cannot guide a search toward the default goal (one of another
+    /// size); stops at the first read or write error.
     pub fn run(
         &self,
         format: BatchFormat,

@@ -96,16 +96,22 @@ impl<'a> Guidance<'a> {
     }
 
     /// The best guidance `db` gives toward `goal`: its pattern tables, or,
-    /// for complete tables, linear conflicts. The tables' exact distances
-    /// are not used as a heuristic: they would make every answer optimal,
-    /// and checking a bounded answer against them is what they are for here.
+    /// for complete tables and for goals no set of pattern tables serves,
+    /// linear conflicts, as with no file at all (the answer names which).
+    /// Complete tables' exact distances are not used as a heuristic: they
+    /// would make every answer optimal, and checking a bounded answer
+    /// against them is what they are for here.
     pub fn for_database<B: AsRef<[u8]>>(
         db: &'a Database<B>,
         goal: &Board,
     ) -> Result<Guidance<'a>, AnswerError> {
-        match db.patterns() {
-            Some(tables) => Ok(Guidance::patterns(tables.set_serving(goal)?)),
-            None => Ok(Guidance::linear_conflict()),
+        let Some(tables) = db.patterns() else {
+            return Ok(Guidance::linear_conflict());
+        };
+        match tables.set_serving(goal) {
+            Ok(set) => Ok(Guidance::patterns(set)),
+            Err(AnswerError::MissingGoal { .. }) => Ok(Guidance::linear_conflict()),
+            Err(e) => Err(e),
         }
     }
 

@@ -6,6 +6,7 @@
 //! is rounded *down* to a thousandth: the bound proved is then at least as
 //! tight as the one asked for.
 
+use crate::puzzle::parse::excerpt;
 use std::fmt;
 use std::str::FromStr;
 
@@ -59,10 +60,10 @@ impl Weight {
             return Err(WeightError::NaN);
         }
         if value < 1.0 {
-            return Err(WeightError::BelowOne(value.to_string()));
+            return Err(WeightError::BelowOne(shown(value)));
         }
         if value > MAX_WEIGHT {
-            return Err(WeightError::TooLarge(value.to_string()));
+            return Err(WeightError::TooLarge(shown(value)));
         }
         let scaled = value * SCALE as f64;
         // 1.2 is stored as 1.19999…; a value within rounding error of a
@@ -97,13 +98,25 @@ impl FromStr for Weight {
         let trimmed = text.trim();
         let value: f64 = trimmed
             .parse()
-            .map_err(|_| WeightError::NotANumber(text.to_string()))?;
+            .map_err(|_| WeightError::NotANumber(excerpt(text, 40).into_owned()))?;
         // A value that overflowed to infinity is named as it was written.
+        let written = || excerpt(trimmed, 40).into_owned();
         match Weight::new(value) {
-            Err(WeightError::TooLarge(_)) => Err(WeightError::TooLarge(trimmed.to_string())),
-            Err(WeightError::BelowOne(_)) => Err(WeightError::BelowOne(trimmed.to_string())),
+            Err(WeightError::TooLarge(_)) => Err(WeightError::TooLarge(written())),
+            Err(WeightError::BelowOne(_)) => Err(WeightError::BelowOne(written())),
             other => other,
         }
+    }
+}
+
+/// A refused value as a message names it: `0.5`, `1e308`, `5e-324`, never
+/// the hundreds of digits a float's plain decimal can take.
+fn shown(value: f64) -> String {
+    let plain = (1e-4..1e16).contains(&value.abs());
+    if plain || value == 0.0 || !value.is_finite() {
+        value.to_string()
+    } else {
+        format!("{value:e}")
     }
 }
 
@@ -141,10 +154,29 @@ mod tests {
             ("inf", "a weight of inf is above the limit of 100"),
             ("100.5", "a weight of 100.5 is above the limit of 100"),
             ("abc", "\"abc\" is not a number"),
+            ("1e-400", "a weight of 1e-400 is below 1"),
             ("", "\"\" is not a number"),
         ] {
             let message = text.parse::<Weight>().unwrap_err().to_string();
             assert!(message.starts_with(start), "{text}: {message}");
+        }
+        // Values from a float, not text: named short, whatever their size.
+        for (value, start) in [
+            (1e308, "a weight of 1e308 is above"),
+            (5e-324, "a weight of 5e-324 is below"),
+            (0.999, "a weight of 0.999 is below"),
+            (-0.0, "a weight of -0 is below"),
+            (f64::NEG_INFINITY, "a weight of -inf is below"),
+            (123.5, "a weight of 123.5 is above"),
+        ] {
+            let message = Weight::new(value).unwrap_err().to_string();
+            assert!(message.starts_with(start), "{value}: {message}");
+        }
+        // Text past any sensible length is named by its start.
+        let long = "9".repeat(200_000);
+        for text in [long.clone(), format!("x{long}")] {
+            let message = text.parse::<Weight>().unwrap_err().to_string();
+            assert!(message.len() < 300, "{} bytes", message.len());
         }
     }
 }

@@ -50,6 +50,15 @@ pub fn default_blanks(shape: Shape) -> Vec<usize> {
     }
 }
 
+/// Whether `build-db` can build a database for `shape` in `metric` when
+/// not told a partition: complete tables up to 12 cells, else the board's
+/// default pattern partition (single-tile moves only). Boards without one
+/// (6×6, 3×6 …) have no database; `solve --within` needs none.
+pub fn buildable(shape: Shape, metric: Metric) -> bool {
+    shape.cells() <= crate::puzzle::shape::MAX_TABLE_CELLS
+        || (metric == Metric::SingleTile && Partition::default_for(shape).is_some())
+}
+
 /// Whether `build-db` adds path tables ([`crate::table::path_table`]) when not
 /// told: to single-tile tables of boards of up to [`DEFAULT_PATHS_MAX_CELLS`]
 /// cells. Multi-tile tables have none: a path word holds single-tile

@@ -56,7 +56,7 @@ pub enum ParseError {
         /// Tiles in that row.
         got: usize,
     },
-    /// A tile number too long to even hold.
+    /// A tile number too long to even hold (its digits cut short).
     #[error("tile {token} is out of range for a {shape} board (tiles are 1 to {max}, and 0 is the blank)")]
     HugeTile {
         /// The digits given.
@@ -343,7 +343,7 @@ fn parse_separated(
             });
         }
         let tile = token.parse().map_err(|_| ParseError::HugeTile {
-            token: token.to_string(),
+            token: shorten(token),
             shape,
             max: shape.cells() - 1,
         })?;
@@ -553,6 +553,15 @@ mod tests {
         assert_eq!(
             err("1 2 3 4 5 6 7 8 99999999999999999999999"),
             "tile 99999999999999999999999 is out of range for a 3x3 board (tiles are 1 to 8, and 0 is the blank)"
+        );
+        // A tile of 200,000 digits is named by its first 40.
+        let huge = format!("1 2 3 4 5 6 7 8 {}", "9".repeat(200_000));
+        assert_eq!(
+            err(&huge),
+            format!(
+                "tile {}… is out of range for a 3x3 board (tiles are 1 to 8, and 0 is the blank)",
+                "9".repeat(40)
+            )
         );
         let long = "1 ".repeat(1000);
         assert_eq!(

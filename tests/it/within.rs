@@ -11,7 +11,7 @@
 //! ```
 
 use crate::pattern_file::pattern_file;
-use crate::util::{expect_code_in, moves_of, query_in, stdout_of, temp_db};
+use crate::util::{expect_code_in, moves_of, plain_bfs, query_in, stdout_of, temp_db};
 use npuzzle::bounded::{solve_within, Guidance, Weight};
 use npuzzle::pattern::{Partition, PatternDb, SolveOptions, Stopped};
 use npuzzle::raw::{entry, Ranker};
@@ -320,6 +320,26 @@ fn query_within_reports_unsolvable_and_timeouts_like_solve() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no solution within the time allowed"), "{err}");
     assert!(err.contains("a larger --within"), "{err}");
+    // At the largest W, only more time is left to suggest.
+    let six = "34 22 2 30 19 27 23 17 33 10 11 18 5 1 9 32 35 29 21 13 26 0 28 3 6 25 12 20 15 14 24 31 7 16 4 8";
+    let out = query_in(dir.path())
+        .args([
+            "--board",
+            "6x6",
+            "solve",
+            "--within",
+            "100",
+            "--timeout",
+            "1e-9",
+            six,
+        ])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("; a longer --timeout may find one"), "{err}");
+    assert!(!err.contains("--within"), "{err}");
 }
 
 /// `batch --within W` with no file: every solved line replays to its goal,
@@ -440,11 +460,11 @@ fn batch_within_solves_6x6_without_a_file() {
     assert_eq!(text.lines().count(), 4);
 }
 
-/// `batch --within` through a pattern file: its tables guide the search
-/// (the heuristic says so), and a default goal no table serves is refused
-/// before any line is read, as an exact batch refuses it.
+/// `batch --within` and `solve --within` through a pattern file: its tables
+/// guide the search (the heuristic says so), and toward a goal no table
+/// serves, linear conflicts do, as with no file, within W all the same.
 #[test]
-fn batch_within_is_guided_by_pattern_files_and_refuses_goals_they_cannot_serve() {
+fn within_is_guided_by_pattern_files_and_by_linear_conflicts_past_their_goals() {
     let path = pattern_file("3x3", "4-4");
     let db = path.to_str().unwrap();
     let dir = tempfile::tempdir().unwrap();
@@ -475,9 +495,95 @@ fn batch_within_is_guided_by_pattern_files_and_refuses_goals_they_cannot_serve()
         ])
         .write_stdin("867254301\n")
         .assert()
-        .code(2)
-        .stdout("")
+        .code(0)
         .get_output()
         .clone();
-    assert!(String::from_utf8_lossy(&out.stderr).contains("batch stopped"));
+    let v: serde_json::Value = serde_json::from_str(stdout_of(&out).trim()).unwrap();
+    let goal = [1, 2, 3, 4, 0, 5, 6, 7, 8];
+    let optimum = plain_bfs(3, 3, &goal)[&vec![8, 6, 7, 2, 5, 4, 3, 0, 1]];
+    assert_eq!(v["heuristic"], "linear-conflict");
+    check_json_within(&v, optimum, 1.2);
+    let out = query_in(dir.path())
+        .args([
+            "--db",
+            db,
+            "solve",
+            "--within",
+            "1.2",
+            "--json",
+            "867254301",
+        ])
+        .args(["--goal", "123405678"])
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let v: serde_json::Value = serde_json::from_str(stdout_of(&out).trim()).unwrap();
+    assert_eq!(v["heuristic"], "linear-conflict");
+    check_json_within(&v, optimum, 1.2);
+}
+
+/// A `--within` answer in JSON against the true `optimum`: its moves replay
+/// from its start to its goal, and bound ≤ optimum ≤ length ≤ W·optimum.
+fn check_json_within(v: &serde_json::Value, optimum: u32, w: f64) {
+    let shape = Shape::THREE_BY_THREE;
+    let at = |key: &str| npuzzle::parse_board(v[key].as_str().unwrap(), shape).unwrap();
+    let mut letters = v["moves"].as_str().unwrap().chars();
+    let end = letters.try_fold(at("start"), |b, c| b.apply(Move::from_letter(c)?));
+    assert_eq!(end, Some(at("goal")), "{v}");
+    let (length, bound) = (
+        v["length"].as_u64().unwrap(),
+        v["lower_bound"].as_u64().unwrap(),
+    );
+    let optimum = u64::from(optimum);
+    assert!(
+        bound <= optimum && optimum <= length,
+        "{v}, optimum {optimum}"
+    );
+    assert!(
+        length as f64 <= w * optimum as f64,
+        "{v}, optimum {optimum}"
+    );
+}
+
+/// On a board no database can be built for, a question that needs one
+/// says so and points to `--within`, which needs none, rather than to a
+/// build that `build-db` refuses; as does a file of another board.
+#[test]
+fn boards_without_any_database_point_to_within() {
+    let dir = tempfile::tempdir().unwrap();
+    let six = (1..35)
+        .chain([0, 35])
+        .map(|t| t.to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let advice = "no database can be built for 6x6 boards";
+    let within = "query --board 6x6 solve --within 2 BOARD";
+    for command in ["solve", "distance"] {
+        let out = expect_code_in(dir.path(), &["--board", "6x6", command, &six], 2)
+            .get_output()
+            .clone();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(advice) && err.contains(within), "{err}");
+        assert!(!err.contains("build-db"), "{err}");
+    }
+    let other = temp_db("3x3");
+    let out = query_in(dir.path())
+        .args(["--db", other.path.to_str().unwrap(), "--board", "6x6"])
+        .args(["solve", "--within", "2", &six])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&format!("leave out --db: {advice}")), "{err}");
+    // Without the file, the same question is answered.
+    let out = expect_code_in(
+        dir.path(),
+        &["--board", "6x6", "solve", "--within", "2", &six],
+        0,
+    )
+    .get_output()
+    .clone();
+    assert!(stdout_of(&out).contains("1 move, optimal is at least 1"));
 }

@@ -98,7 +98,7 @@ pub fn router(boards: Boards, timeout: Duration, answer_within: Duration) -> Rou
         )
         .route("/api/boards", get(boards_handler))
         .route("/api/solve", get(solve))
-        .route("/api/distance", get(solve))
+        .route("/api/distance", get(distance))
         .route("/api/moves", get(moves))
         .route("/api/random", get(random))
         .route("/api/histogram", get(histogram))
@@ -385,11 +385,20 @@ impl Params {
                 Metric::SingleTile => (String::new(), String::new()),
                 Metric::MultiTile => (format!(" {metric}"), format!(" --metric {metric}")),
             };
+            let advice = if npuzzle::tables::buildable(shape, metric) {
+                format!("build one with build-db --board {shape}{flag}")
+            } else if metric == Metric::SingleTile {
+                format!(
+                    "none can be built for {shape} boards, and /api/solve with within=W \
+                     needs none"
+                )
+            } else {
+                format!("none can be built for {shape} boards")
+            };
             ApiError::new(
                 StatusCode::NOT_FOUND,
                 format!(
-                    "no {shape}{what} database is served (served: {}); build one with build-db \
-                     --board {shape}{flag}",
+                    "no {shape}{what} database is served (served: {}); {advice}",
                     served.join(", ")
                 ),
             )
@@ -555,35 +564,73 @@ async fn searching<T: Send + 'static>(
     (shape, metric): (Shape, Metric),
     work: impl FnOnce(&Db, &Budget) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let cancel = Arc::new(AtomicBool::new(false));
-    let _cancel_on_drop = CancelOnDrop(cancel.clone());
-    let server = server.clone();
-    tokio::task::spawn_blocking(move || {
-        let db = server
+    let served = server.clone();
+    budgeted(server, move |budget| {
+        let db = served
             .boards
             .get(shape, metric)
             .expect("checked by the caller");
+        work(db, budget)
+    })
+    .await
+}
+
+/// Runs `work` on the blocking threads with the request's search budget.
+async fn budgeted<T: Send + 'static>(
+    server: &Shared,
+    work: impl FnOnce(&Budget) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let cancel = Arc::new(AtomicBool::new(false));
+    let _cancel_on_drop = CancelOnDrop(cancel.clone());
+    let timeout = server.timeout;
+    tokio::task::spawn_blocking(move || {
         let budget = Budget {
-            deadline: Instant::now() + server.timeout,
+            deadline: Instant::now() + timeout,
             cancel: &cancel,
-            timeout: server.timeout,
+            timeout,
         };
-        work(db, &budget)
+        work(&budget)
     })
     .await
     .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
 }
 
-/// `/api/solve` and `/api/distance`: `solve --json`'s object (with `nodes`
-/// where a search ran, as the command line prints it for pattern files);
-/// with `within=W`, `solve --within W --json`'s.
+/// `/api/solve`: `solve --json`'s object (with `nodes` where a search ran,
+/// as the command line prints it for pattern files); with `within=W`,
+/// `solve --within W --json`'s, on any board up to 6x6, served or not.
 async fn solve(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
+    let within = p.weight()?;
+    let (shape, metric) = (p.shape()?, p.metric()?);
+    if let (Some(weight), Metric::SingleTile) = (within, metric) {
+        if server.boards.get(shape, metric).is_none() {
+            // Within a factor, any board is answered without a file.
+            let (start, goal) = (p.start(shape)?, p.goal(shape)?);
+            let answer = budgeted(&server, move |budget| {
+                kind::answer_within(None, (&start, &goal), weight, budget)
+            })
+            .await?;
+            return json_ok(&answer);
+        }
+    }
+    p.db(&server.boards)?;
+    let (start, goal) = (p.start(shape)?, p.goal(shape)?);
+    let answer = searching(&server, (shape, metric), move |db, budget| match within {
+        Some(weight) => kind::answer_within(Some(db), (&start, &goal), weight, budget),
+        None => kind::answer(db, &start, &goal, budget),
+    })
+    .await?;
+    json_ok(&answer)
+}
+
+/// `/api/distance`: `distance --json`'s answer, the shortest solution's
+/// length; `within`, like any parameter the route does not take, is not
+/// looked at.
+async fn distance(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
     let db = p.db(&server.boards)?;
     let (shape, metric) = (db.shape(), db.metric());
-    let (start, goal, within) = (p.start(shape)?, p.goal(shape)?, p.weight()?);
-    let answer = searching(&server, (shape, metric), move |db, budget| match within {
-        Some(weight) => kind::answer_within(db, (&start, &goal), weight, budget),
-        None => kind::answer(db, &start, &goal, budget),
+    let (start, goal) = (p.start(shape)?, p.goal(shape)?);
+    let answer = searching(&server, (shape, metric), move |db, budget| {
+        kind::answer(db, &start, &goal, budget)
     })
     .await?;
     json_ok(&answer)

@@ -152,6 +152,9 @@ pub fn discover(given: &[PathBuf], board: Option<Shape>) -> anyhow::Result<Board
     }
     if let Some(shape) = board {
         if !served.iter().any(|s| s.shape == shape) {
+            if let Some(why) = crate::none_to_build(shape, Metric::SingleTile) {
+                anyhow::bail!("no {shape} database is served (--board); {why}");
+            }
             let target = npuzzle::files::default_output(shape, Metric::SingleTile).path;
             anyhow::bail!(
                 "no {shape} database is served (--board); build one with: {}",

@@ -7,7 +7,7 @@
 use super::api::{answer_error, unsolvable_error, ApiError};
 use axum::http::StatusCode;
 use memmap2::Mmap;
-use npuzzle::bounded::{solve_within, Guidance, Weight};
+use npuzzle::bounded::{solve_within, Guidance, Weight, MAX_WEIGHT};
 use npuzzle::io::{Answer, Nodes, WithinBound};
 use npuzzle::pattern::{Solution, SolveOptions};
 use npuzzle::{report::Kind, rules::Cells, Board, CompleteTables, Database, Metric, Move};
@@ -159,21 +159,40 @@ pub fn answer(db: &Db, start: &Board, goal: &Board, budget: &Budget) -> Result<A
 /// `solve --within W --json`'s answer: a solution at most `weight` times
 /// the shortest, with the lower bound that proves it, searched on one
 /// thread (as the command line does) and guided by the file's pattern
-/// tables where it has them.
+/// tables where it has them; by linear conflicts where no file is served
+/// for the board (`db` is `None`) or its tables do not serve the goal.
 pub fn answer_within(
-    db: &Db,
+    db: Option<&Db>,
     (start, goal): (&Board, &Board),
     weight: Weight,
     budget: &Budget,
 ) -> Result<Answer, ApiError> {
-    if db.metric() != Metric::SingleTile {
+    if db.is_some_and(|db| db.metric() != Metric::SingleTile) {
         return Err(ApiError::bad(
             "within counts single-tile moves; this board's multi-tile tables answer exactly \
              without it",
         ));
     }
-    let fail = |e: npuzzle::AnswerError| answer_error(e, Some((start, goal)), budget.timeout);
-    let guidance = Guidance::for_database(db, goal).map_err(fail)?;
+    let fail = |e: npuzzle::AnswerError| match e {
+        // Already within W: the advice is a larger one, not within= itself.
+        e @ npuzzle::AnswerError::Stopped(_) => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "{e} (the server's --timeout is {} s); {}",
+                budget.timeout.as_secs_f64(),
+                if weight.value() < MAX_WEIGHT {
+                    "a larger within, or a longer serve --timeout, may find one"
+                } else {
+                    "a longer serve --timeout may find one"
+                }
+            ),
+        ),
+        e => answer_error(e, Some((start, goal)), budget.timeout),
+    };
+    let guidance = match db {
+        Some(db) => Guidance::for_database(db, goal).map_err(fail)?,
+        None => Guidance::linear_conflict(),
+    };
     let options = SolveOptions {
         parallel: false,
         ..options(budget)

@@ -422,6 +422,64 @@ fn within_answers_as_the_command_line_does() {
     }
 }
 
+/// `within=W` on a board no file is served for answers as `query --board
+/// RxC solve --within W --json` does with no file (linear conflicts), on
+/// boards that have no database at all (6x6) and on those that could
+/// (4x4); what needs a file says whether one can be built.
+#[test]
+fn within_answers_boards_with_no_file_served() {
+    let f = files();
+    let server = start(&[&f.full_3x3]);
+    let six: Vec<String> = (1..35).chain([0, 35]).map(|t| t.to_string()).collect();
+    let fifteen = "5 1 3 4 2 0 7 8 9 6 10 12 13 14 11 15";
+    for (board, start) in [("6x6", six.join(" ")), ("4x4", fifteen.to_string())] {
+        let query = format!(
+            "/api/solve?board={board}&within=2&start={}",
+            start.replace(' ', "%20")
+        );
+        let (status, api) = get(server.addr, &query);
+        assert_eq!(status, 200, "{query}: {api}");
+        let argv = [
+            "query", "--board", board, "solve", "--within", "2", "--json", &start,
+        ];
+        let cli = crate::Cli::try_parse_from(argv).unwrap();
+        let crate::Command::Solve(args) = &cli.command else {
+            unreachable!()
+        };
+        let mut out = Vec::new();
+        let shape = board.parse().unwrap();
+        crate::within::run(None, shape, args, args.within.unwrap(), &mut out).unwrap();
+        assert_eq!(
+            api,
+            serde_json::from_slice::<serde_json::Value>(&out).unwrap()
+        );
+        assert_eq!(api["heuristic"], "linear-conflict");
+    }
+    let (status, api) = get(
+        server.addr,
+        &format!("/api/solve?board=6x6&start={}", six.join("%20")),
+    );
+    assert_eq!(status, 404);
+    let message = api["error"].as_str().unwrap();
+    assert!(
+        message.contains("none can be built for 6x6 boards"),
+        "{message}"
+    );
+    let (_, api) = get(server.addr, "/api/solve?board=4x4&start=1");
+    assert!(api["error"]
+        .as_str()
+        .unwrap()
+        .contains("build one with build-db --board 4x4"));
+    // /api/distance takes no within: it answers the exact distance.
+    let (status, api) = get(server.addr, "/api/distance?start=867254301&within=1.5");
+    assert_eq!(
+        (status, &api["distance"]),
+        (200, &serde_json::json!(31)),
+        "{api}"
+    );
+    assert!(api.get("lower_bound").is_none(), "{api}");
+}
+
 #[test]
 fn each_error_has_its_status_and_a_json_message() {
     let f = files();
