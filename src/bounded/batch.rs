@@ -11,9 +11,9 @@ use super::{solve_within, Guidance, Weight};
 use crate::db::database::Database;
 use crate::db::error::AnswerError;
 use crate::io::{
-    answer_lines, read_line, write_answer, write_counted_moves, write_decimal, write_error, Answer,
-    AnswerLine, BatchFormat, BatchSummary, LineOutcome, LinesPerShare, Nodes, TimedOut,
-    WithinBound, CSV_HEADER,
+    answer_lines, read_line, with_number, write_answer, write_counted_moves, write_decimal,
+    write_error, Answer, AnswerLine, BatchFormat, BatchSummary, LineOutcome, LinesPerShare, Nodes,
+    TimedOut, WithinBound, CSV_HEADER,
 };
 use crate::pattern::{SolveError, SolveOptions, Stopped};
 use crate::puzzle::board::Board;
@@ -88,19 +88,22 @@ struct Line<'b, 'a, B> {
 impl<B: AsRef<[u8]>> AnswerLine for Line<'_, '_, B> {
     fn answer_line(&mut self, number: u64, line: &[u8], out: &mut Vec<u8>) -> LineOutcome {
         let format = self.format;
-        let outcome = match read_line(number, line, self.batch.shape) {
+        let (outcome, proved) = match read_line(number, line, self.batch.shape) {
             Ok((text, start, goal)) => {
                 let goal = goal.unwrap_or(self.batch.goal);
                 self.answer(number, text, (&start, &goal), out)
             }
             Err(bad) => {
                 write_error(format, out, number, &bad.input, &bad.error);
-                LineOutcome::Error
+                (LineOutcome::Error, None)
             }
         };
         if format == BatchFormat::Csv && !matches!(outcome, LineOutcome::Solved(_)) {
-            // No length or bound: the two extra columns stay empty.
+            // No length; the bound only where a search proved one.
             out.extend_from_slice(b",,");
+            if let Some(bound) = proved {
+                write_decimal(out, bound as usize);
+            }
         }
         out.push(b'\n');
         outcome
@@ -108,20 +111,23 @@ impl<B: AsRef<[u8]>> AnswerLine for Line<'_, '_, B> {
 }
 
 impl<B: AsRef<[u8]>> Line<'_, '_, B> {
+    /// Appends the line's record, but for a CSV record's two last columns
+    /// where it is not solved; returns how it ended and, for a search that
+    /// ran out of time, the lower bound it proved (its last column).
     fn answer(
         &self,
         number: u64,
         text: &str,
         (start, goal): (&Board, &Board),
         out: &mut Vec<u8>,
-    ) -> LineOutcome {
+    ) -> (LineOutcome, Option<u32>) {
         let batch = self.batch;
         let guidance = match batch.db {
             Some(db) => match Guidance::for_database(db, goal) {
                 Ok(guidance) => guidance,
                 Err(e) => {
                     write_error(self.format, out, number, text, &e.to_string());
-                    return LineOutcome::Error;
+                    return (LineOutcome::Error, None);
                 }
             },
             None => Guidance::linear_conflict(),
@@ -142,11 +148,11 @@ impl<B: AsRef<[u8]>> Line<'_, '_, B> {
                 let length = moves.len() as u32;
                 let answer = Answer::new(*start, *goal, Ok(moves), Some(nodes)).bounded(within);
                 write_bounded(self.format, out, &answer);
-                LineOutcome::Solved(length)
+                (LineOutcome::Solved(length), None)
             }
             Err(SolveError::Unsolvable(why)) => {
                 write_answer(self.format, Metric::SingleTile, out, start, goal, Err(&why));
-                LineOutcome::Unsolvable
+                (LineOutcome::Unsolvable, None)
             }
             Err(SolveError::Stopped(Stopped::TimedOut { bound, nodes })) => {
                 let timeout = batch.timeout.unwrap_or_default();
@@ -155,11 +161,15 @@ impl<B: AsRef<[u8]>> Line<'_, '_, B> {
                     bound,
                     nodes,
                 };
-                stop.write(self.format, out, number, text, start, goal)
+                let outcome = stop.write(self.format, out, number, text, start, goal);
+                if self.format == BatchFormat::Jsonl {
+                    with_number(out, b"lower_bound", bound.into());
+                }
+                (outcome, Some(bound))
             }
             Err(e) => {
                 write_error(self.format, out, number, text, &e.to_string());
-                LineOutcome::Error
+                (LineOutcome::Error, None)
             }
         }
     }

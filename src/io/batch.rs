@@ -706,7 +706,7 @@ pub fn with_nodes(out: &mut Vec<u8>, nodes: Nodes) {
 }
 
 /// Adds `"key":n` to the JSON object that ends `out`.
-fn with_number(out: &mut Vec<u8>, key: &[u8], n: u64) {
+pub(crate) fn with_number(out: &mut Vec<u8>, key: &[u8], n: u64) {
     debug_assert_eq!(out.last(), Some(&b'}'));
     out.pop();
     out.extend_from_slice(b",\"");

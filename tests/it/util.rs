@@ -169,7 +169,7 @@ pub fn plain_bfs_within(
 /// distances. Every move changes it by exactly one, so the true distance
 /// also has its parity.
 pub fn plain_manhattan(cols: usize, start: &[u8], goal: &[u8]) -> u32 {
-    let mut home = [0usize; 16];
+    let mut home = [0usize; 36];
     for (cell, &tile) in goal.iter().enumerate() {
         home[tile as usize] = cell;
     }

@@ -11,7 +11,9 @@
 //! ```
 
 use crate::pattern_file::pattern_file;
-use crate::util::{expect_code_in, moves_of, plain_bfs, query_in, stdout_of, temp_db};
+use crate::util::{
+    expect_code_in, moves_of, plain_bfs, plain_manhattan, query_in, stdout_of, temp_db,
+};
 use npuzzle::bounded::{solve_within, Guidance, Weight};
 use npuzzle::pattern::{Partition, PatternDb, SolveOptions, Stopped};
 use npuzzle::raw::{entry, Ranker};
@@ -458,6 +460,53 @@ fn batch_within_solves_6x6_without_a_file() {
         assert!(moves.len() as u64 <= 2 * bound, "{v}");
     }
     assert_eq!(text.lines().count(), 4);
+}
+
+/// A line that runs out of `--timeout` keeps the bound its search proved:
+/// in JSON as `lower_bound` beside the nodes, in CSV as the last column,
+/// the same number its reason gives; and it is no more than the optimum
+/// the search at W = 1 would reach, checked against Manhattan distance,
+/// which every bound starts from.
+#[test]
+fn batch_within_lines_out_of_time_keep_their_bound() {
+    let far = "34 22 2 30 19 27 23 17 33 10 11 18 5 1 9 32 35 29 21 13 26 0 28 3 6 25 12 20 15 14 24 31 7 16 4 8";
+    let dir = tempfile::tempdir().unwrap();
+    let run = |format: &str| {
+        let out = query_in(dir.path())
+            .args([
+                "--board",
+                "6x6",
+                "batch",
+                "--within",
+                "1",
+                "--timeout",
+                "1e-9",
+            ])
+            .arg(format)
+            .write_stdin(format!("{far}\n"))
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        stdout_of(&out)
+    };
+    let bound_in = |reason: &str| -> u64 {
+        let after = reason.split("stopped at bound ").nth(1).unwrap();
+        after.split(' ').next().unwrap().parse().unwrap()
+    };
+    let v: serde_json::Value = serde_json::from_str(run("--json").trim()).unwrap();
+    let bound = v["lower_bound"].as_u64().unwrap();
+    assert_eq!(bound, bound_in(v["reason"].as_str().unwrap()), "{v}");
+    assert!(v["moves"].is_null() && v["nodes"].as_u64().is_some(), "{v}");
+    let cells: Vec<u8> = far.split(' ').map(|t| t.parse().unwrap()).collect();
+    let goal: Vec<u8> = (1..36).chain([0]).collect();
+    assert!(bound >= u64::from(plain_manhattan(6, &cells, &goal)), "{v}");
+    let csv = run("--csv");
+    let record = csv.lines().nth(1).unwrap();
+    assert!(
+        record.ends_with(&format!(",,,{}", bound_in(record))),
+        "{record}"
+    );
 }
 
 /// `batch --within` and `solve --within` through a pattern file: its tables
