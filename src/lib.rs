@@ -112,7 +112,7 @@ pub mod files {
 /// blank cells, whether path tables, and how far a search has come.
 pub mod tables {
     pub use crate::db::build::{
-        all_goals, buildable, default_blanks, default_paths, Built, ALL_GOALS_MAX_CELLS,
+        all_goals, default_blanks, default_paths, unbuildable, Built, ALL_GOALS_MAX_CELLS,
         DEFAULT_PATHS_MAX_CELLS, PATHS_MAX_CELLS,
     };
     pub use crate::table::generate::{

@@ -247,7 +247,8 @@ impl PyDatabase {
         let goal = self.goal_of(goal)?;
         let deadline = deadline(py, arguments::seconds(timeout)?)?;
         let guidance = || Guidance::for_database(&self.db, &goal);
-        search_within(py, (start, goal), weight, deadline, guidance)?.map_err(|e| self.err(py, e))
+        search_within(py, (start, goal), weight, deadline, guidance)?
+            .map_err(|e| errors::within(py, e, weight, |e| self.err(py, e)))
     }
 
     /// Opens the database at `path` or finds it for `board`, building it
@@ -317,10 +318,13 @@ impl PyDatabase {
                     py,
                     format!(
                         "{} holds {} boards, not {wanted} (board=), and it is the file \
-                         NPUZZLE_DB names, which is looked at first: unset NPUZZLE_DB to use \
-                         (or build) the {wanted} database, or pass path= to a {wanted} file",
+                         NPUZZLE_DB names, which is looked at first: {}",
                         shown_path(&location.path),
                         db.shape(),
+                        errors::none_to_build(wanted, metric).unwrap_or_else(|| format!(
+                            "unset NPUZZLE_DB to use (or build) the {wanted} database, or \
+                             pass path= to a {wanted} file"
+                        )),
                     ),
                 ));
             }
@@ -328,14 +332,17 @@ impl PyDatabase {
                 return Err(errors::database(
                     py,
                     format!(
-                        "{} holds {} boards, not {wanted} (board=); build one with: {}",
+                        "{} holds {} boards, not {wanted} (board=); {}",
                         shown_path(&location.path),
                         db.shape(),
-                        errors::build_call(
-                            &user_data_path(wanted, metric).unwrap_or_default(),
-                            wanted,
-                            false
-                        )
+                        errors::none_to_build(wanted, metric).unwrap_or_else(|| format!(
+                            "build one with: {}",
+                            errors::build_call(
+                                &user_data_path(wanted, metric).unwrap_or_default(),
+                                wanted,
+                                false
+                            )
+                        ))
                     ),
                 ));
             }
@@ -1181,11 +1188,6 @@ fn no_patterns(shape: Shape, target: &std::path::Path) -> String {
             partition.name(),
             errors::build_call(target, shape, false)
         ),
-        None => format!(
-            "no database for {shape} boards, and none can be built: {shape} has no pattern \
-             database partition (boards with one: {}); solutions within a factor of the \
-             shortest need no file: npuzzle.solve_within(start, 2, board=\"{shape}\")",
-            npuzzle::pattern::Partition::boards().join(", ")
-        ),
+        None => errors::none_to_build(shape, Metric::SingleTile).unwrap_or_default(),
     }
 }

@@ -6,9 +6,12 @@
 //! library's, as the command line prints them; only the advice differs
 //! where the command line names a command and Python a function.
 
+use npuzzle::bounded::Weight;
 use npuzzle::pattern::Stopped;
 use npuzzle::AnswerError;
-use npuzzle::{files::shown_path, files::Origin, FormatError, OpenError, Shape, Unsolvable};
+use npuzzle::{
+    files::shown_path, files::Origin, FormatError, Metric, OpenError, Shape, Unsolvable,
+};
 use pyo3::exceptions::{PyException, PyOSError, PyTimeoutError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -313,10 +316,29 @@ fn timed_out(py: Python<'_>, stop: &Stopped, advice: &str) -> PyErr {
 pub fn search(py: Python<'_>, e: AnswerError) -> PyErr {
     match &e {
         AnswerError::Unsolvable(why) => unsolvable(py, why),
-        AnswerError::Stopped(stop @ Stopped::TimedOut { .. }) => {
-            timed_out(py, stop, "give a longer timeout=, or a larger within=")
-        }
         _ => raise(py, &classes(py).error, e.to_string()),
+    }
+}
+
+/// The error of a search within `weight`: out of time, the advice is more
+/// time and, below the largest W, a larger one; any other as `other` words
+/// it.
+pub fn within(
+    py: Python<'_>,
+    e: AnswerError,
+    weight: Weight,
+    other: impl FnOnce(AnswerError) -> PyErr,
+) -> PyErr {
+    match &e {
+        AnswerError::Stopped(stop @ Stopped::TimedOut { .. }) => {
+            let advice = if weight.is_largest() {
+                "give a longer timeout="
+            } else {
+                "give a longer timeout=, or a larger within="
+            };
+            timed_out(py, stop, advice)
+        }
+        _ => other(e),
     }
 }
 
@@ -350,6 +372,19 @@ pub fn reworded(py: Python<'_>, e: PyErr, reword: impl FnOnce(String) -> String)
 /// The Python call that (re)builds the database at `path` for `shape`.
 pub fn build_call(path: &Path, shape: Shape, all_goals: bool) -> String {
     build_call_with(path, shape, None, all_goals)
+}
+
+/// Why no database can be built for `shape` in `metric`, and what answers
+/// there without one; `None` where `npuzzle.build` builds one.
+pub fn none_to_build(shape: Shape, metric: Metric) -> Option<String> {
+    let why = npuzzle::tables::unbuildable(shape, metric)?;
+    Some(match metric {
+        Metric::SingleTile => format!(
+            "{why}, and solutions within a factor of the shortest need no file: \
+             npuzzle.solve_within(start, 2, board=\"{shape}\")"
+        ),
+        Metric::MultiTile => why,
+    })
 }
 
 /// [`build_call`] for a pattern database of `partition` when it is given.
@@ -390,6 +425,12 @@ pub fn open(py: Python<'_>, e: OpenError, origin: Origin, shape: Option<Shape>) 
     };
     let message = match e {
         OpenError::Io { path, source } if source.kind() == std::io::ErrorKind::NotFound => {
+            if let Some(why) = shape.and_then(|shape| none_to_build(shape, Metric::SingleTile)) {
+                return database(
+                    py,
+                    format!("no database at {}{from}; {why}", shown_path(&path)),
+                );
+            }
             let or_unset = match origin {
                 Origin::Env => ", or unset NPUZZLE_DB to look in the usual places",
                 _ => "",

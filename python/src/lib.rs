@@ -180,7 +180,7 @@ fn solve_within(
     let deadline = target::deadline(py, arguments::seconds(timeout)?)?;
     let guidance = || Ok(npuzzle::bounded::Guidance::linear_conflict());
     database::search_within(py, (start, goal), weight, deadline, guidance)?
-        .map_err(|e| errors::search(py, e))
+        .map_err(|e| errors::within(py, e, weight, |e| errors::search(py, e)))
 }
 
 #[pymodule]

@@ -227,10 +227,9 @@ pub fn partition(py: Python<'_>, shape: Shape, name: Option<&str>) -> PyResult<P
                 Some(partition) => Ok(partition),
                 None => Err(errors::parse(
                     py,
-                    format!(
-                        "a {shape} board has no pattern database partition; boards with one: {}",
-                        Partition::boards().join(", ")
-                    ),
+                    errors::none_to_build(shape, Metric::SingleTile).unwrap_or_else(|| {
+                        format!("a {shape} board has no pattern database partition")
+                    }),
                 )),
             }
         }

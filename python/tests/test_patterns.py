@@ -156,7 +156,7 @@ def test_goals_no_set_serves_and_bad_builds(tmp_path: Path, db44) -> None:
         npuzzle.build("3x3", partition="4-4")
     with pytest.raises(ValueError, match="no partition named"):
         npuzzle.build("4x4", tmp_path / "x.db", partition="9-9")
-    with pytest.raises(npuzzle.ParseError, match="has no pattern database"):
+    with pytest.raises(npuzzle.ParseError, match=r"no database can be built for 2x7.*solve_within\("):
         npuzzle.build("2x7", tmp_path / "x.db")
     with pytest.raises(npuzzle.DatabaseError, match=r"built only on request: npuzzle.build\(board=\"3x5\"\)"):
         npuzzle.Database(board="3x5")

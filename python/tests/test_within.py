@@ -79,7 +79,7 @@ def test_unsolvable_and_timeouts_raise_as_solve_does(db3) -> None:
     with pytest.raises(npuzzle.UnsolvableError):
         db3.solve("213456780", within=1.2)
     # Some thousand expansions: the deadline, already passed, is checked.
-    with pytest.raises(npuzzle.SearchTimeoutError):
+    with pytest.raises(npuzzle.SearchTimeoutError, match=r"longer timeout=, or a larger within="):
         db3.solve("867254301", within=1, timeout=0)
 
 
@@ -141,17 +141,34 @@ def test_solve_within_refuses_bad_input_by_name() -> None:
     rng = random.Random(7)
     for _ in range(400):
         hard = hard.apply(rng.choice(hard.moves()))
-    with pytest.raises(npuzzle.SearchTimeoutError) as stop:
+    with pytest.raises(npuzzle.SearchTimeoutError, match="or a larger within=") as stop:
         npuzzle.solve_within(hard, 1, timeout=0)
     assert stop.value.nodes >= 0
+    # At the largest W no larger one is taken: only more time is advised.
+    with pytest.raises(npuzzle.SearchTimeoutError) as stop:
+        npuzzle.solve_within(hard, 100, timeout=0)
+    assert str(stop.value).endswith("give a longer timeout=")
 
 
-def test_a_board_with_no_partition_points_to_solve_within(tmp_path, monkeypatch) -> None:
+def test_a_board_with_no_partition_points_to_solve_within(tmp_path, monkeypatch, db3) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     monkeypatch.delenv("NPUZZLE_DB", raising=False)
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(npuzzle.DatabaseError, match=r'none can be built.*solve_within\(start, 2, board="6x6"\)'):
+    with pytest.raises(npuzzle.DatabaseError, match=r'no database can be built.*solve_within\(start, 2, board="6x6"\)'):
         npuzzle.Database(board="6x6")
+    # So is a file of another board, named by path= or NPUZZLE_DB, or none.
+    other = str(db3.path)
+    for call in [
+        lambda: npuzzle.Database(other, board="6x6"),
+        lambda: npuzzle.Database(tmp_path / "none.db", board="6x6"),
+    ]:
+        with pytest.raises(npuzzle.DatabaseError, match=r"no database can be built for 6x6.*solve_within") as e:
+            call()
+        assert "npuzzle.build" not in str(e.value)
+    monkeypatch.setenv("NPUZZLE_DB", other)
+    with pytest.raises(npuzzle.DatabaseError, match=r"NPUZZLE_DB names.*no database can be built for 6x6"):
+        npuzzle.Database(board="6x6")
+    monkeypatch.delenv("NPUZZLE_DB")
     # A board with a partition is told how to build its own tables.
     with pytest.raises(npuzzle.DatabaseError, match=r'partition 6-6-6-6.*npuzzle.build\(board="5x5"\)'):
         npuzzle.Database(board="5x5")

@@ -501,21 +501,13 @@ fn other_board_advice(origin: Origin, wanted: Shape, metric: Metric) -> String {
 /// Why no database can be built for `shape` in `metric`, and what answers
 /// there without one; `None` where `build-db` builds one.
 pub(crate) fn none_to_build(shape: Shape, metric: Metric) -> Option<String> {
-    if npuzzle::tables::buildable(shape, metric) {
-        return None;
-    }
+    let why = npuzzle::tables::unbuildable(shape, metric)?;
     Some(match metric {
         Metric::SingleTile => format!(
-            "no database can be built for {shape} boards (no pattern database partition; \
-             boards with one: {}), and solutions within a factor of the shortest need none: \
-             query --board {shape} solve --within 2 BOARD",
-            Partition::boards().join(", ")
+            "{why}, and solutions within a factor of the shortest need none: query --board \
+             {shape} solve --within 2 BOARD"
         ),
-        Metric::MultiTile => format!(
-            "no multi-tile database can be built for {shape} boards: complete tables stop \
-             at {} cells, and pattern databases count single-tile moves",
-            npuzzle::rules::MAX_TABLE_CELLS
-        ),
+        Metric::MultiTile => why,
     })
 }
 

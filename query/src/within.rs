@@ -6,7 +6,7 @@ use crate::solve::{outcome, with_progress, SolveArgs, Solved};
 use crate::Outcome;
 use anyhow::Result;
 use memmap2::Mmap;
-use npuzzle::bounded::{solve_within, Guidance, Weight, MAX_WEIGHT};
+use npuzzle::bounded::{solve_within, Guidance, Weight};
 use npuzzle::io::{Answer, Nodes, WithinBound};
 use npuzzle::pattern::{SolveError, Stopped};
 use npuzzle::{AnswerError, Database, Shape};
@@ -45,8 +45,7 @@ pub fn run(
         Err(e @ SolveError::Stopped(Stopped::TimedOut { .. })) => anyhow::bail!(
             "{e} (--timeout {} s); {}",
             timeout.unwrap_or_default().as_secs_f64(),
-            // No larger W is taken past the limit.
-            if weight.value() < MAX_WEIGHT {
+            if !weight.is_largest() {
                 "a larger --within, or a longer --timeout, may find one"
             } else {
                 "a longer --timeout may find one"

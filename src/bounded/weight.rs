@@ -88,6 +88,12 @@ impl Weight {
     pub fn thousandths(self) -> u32 {
         self.thousandths
     }
+
+    /// Whether W is [`MAX_WEIGHT`]: a search out of time there is not
+    /// helped by a larger one, none being taken.
+    pub fn is_largest(self) -> bool {
+        self.value() >= MAX_WEIGHT
+    }
 }
 
 impl FromStr for Weight {

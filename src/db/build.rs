@@ -50,13 +50,28 @@ pub fn default_blanks(shape: Shape) -> Vec<usize> {
     }
 }
 
-/// Whether `build-db` can build a database for `shape` in `metric` when
-/// not told a partition: complete tables up to 12 cells, else the board's
-/// default pattern partition (single-tile moves only). Boards without one
-/// (6×6, 3×6 …) have no database; `solve --within` needs none.
-pub fn buildable(shape: Shape, metric: Metric) -> bool {
-    shape.cells() <= crate::puzzle::shape::MAX_TABLE_CELLS
-        || (metric == Metric::SingleTile && Partition::default_for(shape).is_some())
+/// Why `build-db` builds no database for `shape` in `metric` when not told
+/// a partition, or `None` where it builds one: complete tables up to 12
+/// cells, else the board's default pattern partition (single-tile moves
+/// only). Boards without one (6×6, 3×6 …) have no database; `solve
+/// --within` needs none.
+pub fn unbuildable(shape: Shape, metric: Metric) -> Option<String> {
+    let max = crate::puzzle::shape::MAX_TABLE_CELLS;
+    if shape.cells() <= max {
+        return None;
+    }
+    match metric {
+        Metric::SingleTile if Partition::default_for(shape).is_some() => None,
+        Metric::SingleTile => Some(format!(
+            "no database can be built for {shape} boards (no pattern database partition; \
+             boards with one: {})",
+            Partition::boards().join(", ")
+        )),
+        Metric::MultiTile => Some(format!(
+            "no multi-tile database can be built for {shape} boards: complete tables stop at \
+             {max} cells, and pattern databases count single-tile moves"
+        )),
+    }
 }
 
 /// Whether `build-db` adds path tables ([`crate::table::path_table`]) when not

@@ -616,6 +616,16 @@ fn boards_without_any_database_point_to_within() {
         assert!(err.contains(advice) && err.contains(within), "{err}");
         assert!(!err.contains("build-db"), "{err}");
     }
+    // So does serve, with no database found at all.
+    let out = expect_code_in(dir.path(), &["--board", "6x6", "serve", "--port", "0"], 2)
+        .get_output()
+        .clone();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no database found") && err.contains(advice),
+        "{err}"
+    );
+    assert!(err.contains(within) && !err.contains("build-db"), "{err}");
     let other = temp_db("3x3");
     let out = query_in(dir.path())
         .args(["--db", other.path.to_str().unwrap(), "--board", "6x6"])

@@ -69,6 +69,30 @@ struct Server {
     boards: Boards,
     boards_json: Vec<u8>,
     timeout: Duration,
+    /// Turns for `within` searches: see [`within_turn`].
+    within_turns: tokio::sync::Semaphore,
+}
+
+/// A turn for a `within` search, or 503 when every turn is taken. Such a
+/// search keeps what it has seen in memory, up to 8 million positions
+/// (1.46 GB measured on 6x6 at W = 1), so at most one per core runs at
+/// once: a burst of requests cannot exhaust the machine.
+fn within_turn(server: &Server) -> Result<tokio::sync::SemaphorePermit<'_>, ApiError> {
+    server.within_turns.try_acquire().map_err(|_| {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the server is busy: {} searches within a factor are running, one per core; \
+                 ask again when one has answered",
+                within_turns()
+            ),
+        )
+    })
+}
+
+/// How many `within` searches run at once: one per core.
+pub(super) fn within_turns() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 type Shared = Arc<Server>;
@@ -82,6 +106,7 @@ pub fn router(boards: Boards, timeout: Duration, answer_within: Duration) -> Rou
         boards,
         boards_json,
         timeout,
+        within_turns: tokio::sync::Semaphore::new(within_turns()),
     });
     Router::new()
         .route(
@@ -385,15 +410,12 @@ impl Params {
                 Metric::SingleTile => (String::new(), String::new()),
                 Metric::MultiTile => (format!(" {metric}"), format!(" --metric {metric}")),
             };
-            let advice = if npuzzle::tables::buildable(shape, metric) {
-                format!("build one with build-db --board {shape}{flag}")
-            } else if metric == Metric::SingleTile {
-                format!(
-                    "none can be built for {shape} boards, and /api/solve with within=W \
-                     needs none"
-                )
-            } else {
-                format!("none can be built for {shape} boards")
+            let advice = match npuzzle::tables::unbuildable(shape, metric) {
+                None => format!("build one with build-db --board {shape}{flag}"),
+                Some(why) if metric == Metric::SingleTile => {
+                    format!("{why}, and /api/solve with within=W needs none")
+                }
+                Some(why) => why,
             };
             ApiError::new(
                 StatusCode::NOT_FOUND,
@@ -601,7 +623,13 @@ async fn budgeted<T: Send + 'static>(
 async fn solve(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
     let within = p.weight()?;
     let (shape, metric) = (p.shape()?, p.metric()?);
-    if let (Some(weight), Metric::SingleTile) = (within, metric) {
+    if within.is_some() && metric == Metric::MultiTile {
+        return Err(ApiError::bad(
+            "within counts single-tile moves; multi-tile tables answer exactly without it",
+        ));
+    }
+    let _turn = within.map(|_| within_turn(&server)).transpose()?;
+    if let Some(weight) = within {
         if server.boards.get(shape, metric).is_none() {
             // Within a factor, any board is answered without a file.
             let (start, goal) = (p.start(shape)?, p.goal(shape)?);

@@ -138,31 +138,40 @@ pub fn discover(given: &[PathBuf], board: Option<Shape>) -> anyhow::Result<Board
             });
         }
     }
+    check_served(&served, board)?;
+    Ok(Boards::new(served, board))
+}
+
+/// Refuses to serve nothing, or a `--board` with no database among those
+/// found, with what to build (or, where nothing can be built, what answers
+/// without a file).
+fn check_served(served: &[Served], board: Option<Shape>) -> anyhow::Result<()> {
+    let advice = |shape: Shape| match crate::none_to_build(shape, Metric::SingleTile) {
+        Some(why) => why,
+        None => format!(
+            "build one with: {}",
+            crate::build_command(
+                &npuzzle::files::default_output(shape, Metric::SingleTile).path,
+                shape,
+                Metric::SingleTile
+            )
+        ),
+    };
     if served.is_empty() {
-        let shape = board.unwrap_or(Shape::THREE_BY_THREE);
-        let target = npuzzle::files::default_output(shape, Metric::SingleTile).path;
         anyhow::bail!(
-            "no database found (looked for data/*.db under the current folder{}); build one \
-             with: {}",
+            "no database found (looked for data/*.db under the current folder{}); {}",
             npuzzle::files::user_data_dir()
                 .map(|d| format!(" and *.db in {}", d.display()))
                 .unwrap_or_default(),
-            crate::build_command(&target, shape, Metric::SingleTile)
+            advice(board.unwrap_or(Shape::THREE_BY_THREE))
         );
     }
-    if let Some(shape) = board {
-        if !served.iter().any(|s| s.shape == shape) {
-            if let Some(why) = crate::none_to_build(shape, Metric::SingleTile) {
-                anyhow::bail!("no {shape} database is served (--board); {why}");
-            }
-            let target = npuzzle::files::default_output(shape, Metric::SingleTile).path;
-            anyhow::bail!(
-                "no {shape} database is served (--board); build one with: {}",
-                crate::build_command(&target, shape, Metric::SingleTile)
-            );
+    match board {
+        Some(shape) if !served.iter().any(|s| s.shape == shape) => {
+            anyhow::bail!("no {shape} database is served (--board); {}", advice(shape))
         }
+        _ => Ok(()),
     }
-    Ok(Boards::new(served, board))
 }
 
 /// The board and metric a default file name says: `3x3` or `3x3-mtm`

@@ -7,10 +7,10 @@
 use super::api::{answer_error, unsolvable_error, ApiError};
 use axum::http::StatusCode;
 use memmap2::Mmap;
-use npuzzle::bounded::{solve_within, Guidance, Weight, MAX_WEIGHT};
+use npuzzle::bounded::{solve_within, Guidance, Weight};
 use npuzzle::io::{Answer, Nodes, WithinBound};
 use npuzzle::pattern::{Solution, SolveOptions};
-use npuzzle::{report::Kind, rules::Cells, Board, CompleteTables, Database, Metric, Move};
+use npuzzle::{report::Kind, rules::Cells, Board, CompleteTables, Database, Move};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -161,18 +161,13 @@ pub fn answer(db: &Db, start: &Board, goal: &Board, budget: &Budget) -> Result<A
 /// thread (as the command line does) and guided by the file's pattern
 /// tables where it has them; by linear conflicts where no file is served
 /// for the board (`db` is `None`) or its tables do not serve the goal.
+/// `db` counts single-tile moves: the caller refuses within on others.
 pub fn answer_within(
     db: Option<&Db>,
     (start, goal): (&Board, &Board),
     weight: Weight,
     budget: &Budget,
 ) -> Result<Answer, ApiError> {
-    if db.is_some_and(|db| db.metric() != Metric::SingleTile) {
-        return Err(ApiError::bad(
-            "within counts single-tile moves; this board's multi-tile tables answer exactly \
-             without it",
-        ));
-    }
     let fail = |e: npuzzle::AnswerError| match e {
         // Already within W: the advice is a larger one, not within= itself.
         e @ npuzzle::AnswerError::Stopped(_) => ApiError::new(
@@ -180,7 +175,7 @@ pub fn answer_within(
             format!(
                 "{e} (the server's --timeout is {} s); {}",
                 budget.timeout.as_secs_f64(),
-                if weight.value() < MAX_WEIGHT {
+                if !weight.is_largest() {
                     "a larger within, or a longer serve --timeout, may find one"
                 } else {
                     "a longer serve --timeout may find one"

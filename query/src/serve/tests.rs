@@ -462,7 +462,7 @@ fn within_answers_boards_with_no_file_served() {
     assert_eq!(status, 404);
     let message = api["error"].as_str().unwrap();
     assert!(
-        message.contains("none can be built for 6x6 boards"),
+        message.contains("no database can be built for 6x6 boards"),
         "{message}"
     );
     let (_, api) = get(server.addr, "/api/solve?board=4x4&start=1");
@@ -478,6 +478,57 @@ fn within_answers_boards_with_no_file_served() {
         "{api}"
     );
     assert!(api.get("lower_bound").is_none(), "{api}");
+}
+
+/// Searches within a factor run one per core: past that, a request is
+/// answered 503 at once, and a turn is free again once a search answers.
+#[test]
+fn within_searches_past_one_per_core_are_answered_busy() {
+    let server = start_with(&[&files().full_3x3], Duration::from_secs(2));
+    // A 6x6 position 300 moves out: an optimal search (W = 1) runs out of
+    // time on it, holding its turn for the whole 2 s.
+    let shape: Shape = "6x6".parse().unwrap();
+    let (mut far, mut seed) = (Board::goal(shape), 7u64);
+    for _ in 0..300 {
+        let next: Vec<Board> = far.successors().map(|(_, b)| b).collect();
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        far = next[(seed >> 33) as usize % next.len()];
+    }
+    let query = format!(
+        "/api/solve?board=6x6&within=1&start={}",
+        enc(&far.to_string())
+    );
+    let turns = super::api::within_turns();
+    let statuses: Vec<(u16, String)> = std::thread::scope(|scope| {
+        let asked: Vec<_> = (0..=turns)
+            .map(|_| scope.spawn(|| get(server.addr, &query)))
+            .collect();
+        asked
+            .into_iter()
+            .map(|a| {
+                let (status, v) = a.join().unwrap();
+                (status, v["error"].as_str().unwrap_or("").to_string())
+            })
+            .collect()
+    });
+    let busy = statuses
+        .iter()
+        .filter(|(_, e)| e.contains("the server is busy"))
+        .count();
+    assert!(busy >= 1, "{statuses:?}");
+    assert!(
+        statuses.iter().all(|(status, _)| *status == 503),
+        "{statuses:?}"
+    );
+    let near = Board::goal(shape).successors().next().unwrap().1;
+    let query = format!(
+        "/api/solve?board=6x6&within=2&start={}",
+        enc(&near.to_string())
+    );
+    let (status, v) = get(server.addr, &query);
+    assert_eq!((status, &v["length"]), (200, &serde_json::json!(1)), "{v}");
 }
 
 #[test]
@@ -508,6 +559,15 @@ fn each_error_has_its_status_and_a_json_message() {
             "bad within \"0.5\": a weight of 0.5 is below 1",
         ),
         ("/api/solve?start=867254301&within=nan", "bad within"),
+        // Within counts single-tile moves, served or not.
+        (
+            "/api/solve?start=867254301&metric=mtm&within=1.2",
+            "within counts single-tile moves",
+        ),
+        (
+            "/api/solve?board=5x5&metric=mtm&within=2&start=1",
+            "within counts single-tile moves",
+        ),
         ("/api/random?distance=x", "bad distance"),
         ("/api/random?distance=40", "maximum distance is 31"),
         // A count of 0 is refused everywhere, in the command line's words.
@@ -529,6 +589,10 @@ fn each_error_has_its_status_and_a_json_message() {
     ];
     let not_found: &[(&str, &str)] = &[
         ("/api/solve?board=3x4&start=1", "no 3x4 database is served"),
+        (
+            "/api/solve?board=4x4&metric=mtm&start=1",
+            "no multi-tile database can be built for 4x4 boards",
+        ),
         ("/api/histogram?board=2x3&goal=102345", "no table"),
         ("/api/solve?board=2x3&start=123450&goal=102345", "no table"),
         ("/nothing/here", "no such page: /nothing/here"),
