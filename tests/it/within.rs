@@ -436,23 +436,7 @@ fn batch_within_solves_6x6_without_a_file() {
         })
         .collect();
     let input: String = starts.iter().map(|b| format!("{b}\n")).collect();
-    let dir = tempfile::tempdir().unwrap();
-    let out = query_in(dir.path())
-        .args([
-            "--board",
-            "6x6",
-            "batch",
-            "--within",
-            "2",
-            "--timeout",
-            "60",
-        ])
-        .write_stdin(input)
-        .assert()
-        .code(0)
-        .get_output()
-        .clone();
-    let text = stdout_of(&out);
+    let text = batch_6x6(&["--within", "2", "--timeout", "60"], input, 0);
     for (line, start) in text.lines().zip(&starts) {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
         let moves = moves_of(v["moves"].as_str().unwrap());
@@ -470,25 +454,12 @@ fn batch_within_solves_6x6_without_a_file() {
 #[test]
 fn batch_within_lines_out_of_time_keep_their_bound() {
     let far = "34 22 2 30 19 27 23 17 33 10 11 18 5 1 9 32 35 29 21 13 26 0 28 3 6 25 12 20 15 14 24 31 7 16 4 8";
-    let dir = tempfile::tempdir().unwrap();
     let run = |format: &str| {
-        let out = query_in(dir.path())
-            .args([
-                "--board",
-                "6x6",
-                "batch",
-                "--within",
-                "1",
-                "--timeout",
-                "1e-9",
-            ])
-            .arg(format)
-            .write_stdin(format!("{far}\n"))
-            .assert()
-            .code(2)
-            .get_output()
-            .clone();
-        stdout_of(&out)
+        batch_6x6(
+            &["--within", "1", "--timeout", "1e-9", format],
+            format!("{far}\n"),
+            2,
+        )
     };
     let bound_in = |reason: &str| -> u64 {
         let after = reason.split("stopped at bound ").nth(1).unwrap();
@@ -507,6 +478,21 @@ fn batch_within_lines_out_of_time_keep_their_bound() {
         record.ends_with(&format!(",,,{}", bound_in(record))),
         "{record}"
     );
+}
+
+/// `query --board 6x6 batch ARGS` on `input`, with no file about, expecting
+/// exit code `code`: its standard output.
+fn batch_6x6(args: &[&str], input: String, code: i32) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let out = query_in(dir.path())
+        .args(["--board", "6x6", "batch"])
+        .args(args)
+        .write_stdin(input)
+        .assert()
+        .code(code)
+        .get_output()
+        .clone();
+    stdout_of(&out)
 }
 
 /// `batch --within` and `solve --within` through a pattern file: its tables
