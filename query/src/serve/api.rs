@@ -653,15 +653,8 @@ async fn solve(State(server): State<Shared>, p: Params) -> Result<Response, ApiE
 /// `/api/distance`: `distance --json`'s answer, the shortest solution's
 /// length; `within`, like any parameter the route does not take, is not
 /// looked at.
-async fn distance(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
-    let db = p.db(&server.boards)?;
-    let (shape, metric) = (db.shape(), db.metric());
-    let (start, goal) = (p.start(shape)?, p.goal(shape)?);
-    let answer = searching(&server, (shape, metric), move |db, budget| {
-        kind::answer(db, &start, &goal, budget)
-    })
-    .await?;
-    json_ok(&answer)
+async fn distance(server: State<Shared>, p: Params) -> Result<Response, ApiError> {
+    solve(server, Params { within: None, ..p }).await
 }
 
 /// `/api/moves`: the distance of `start`, and each legal move with the
