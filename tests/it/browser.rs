@@ -807,3 +807,75 @@ async fn play_4x4_with_exact_distances_and_hints() {
 
     c.close().await.unwrap();
 }
+
+/// `serve --board 6x6`: a board no database can be built for, served with
+/// none. The page opens on it, hides what needs distances and says why,
+/// offers only solutions within a factor, and its solver plays one to the
+/// goal.
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn play_6x6_with_no_file_within_a_factor() {
+    let dir = tempfile::tempdir().unwrap();
+    let nine = crate::util::temp_db("3x3");
+    let args: Vec<String> = [
+        "serve",
+        "--port",
+        "0",
+        "--board",
+        "6x6",
+        "--db",
+        nine.path.to_str().unwrap(),
+    ]
+    .map(String::from)
+    .to_vec();
+    let (_session, c, _url) = open_page_of(spawn(dir, &args)).await;
+    let shape: npuzzle::Shape = "6x6".parse().unwrap();
+    let goal = npuzzle::Board::goal(shape);
+    let value = |id: &str| {
+        let script = format!("return document.getElementById('{id}').value;");
+        let c = &c;
+        async move { c.execute(&script, vec![]).await.unwrap() }
+    };
+    assert_eq!(value("board-size").await, "6x6");
+    assert_eq!(value("within").await, "2");
+    for hidden in ["hint", "heuristics-panel", "k-controls", "grade"] {
+        assert!(!displayed(&c, hidden).await, "{hidden} is shown");
+    }
+    let note = text(&c, "random-note").await;
+    assert!(note.contains("no database can be built for 6x6"), "{note}");
+
+    // A position 24 moves out: its distance unknown, and said why.
+    let start = walk(goal, 24, 3);
+    custom(&c, &start.to_string()).await;
+    assert_eq!(text(&c, "position").await, start.to_string());
+    assert_eq!(text(&c, "distance").await, "?");
+    let note = text(&c, "distance-note").await;
+    assert!(note.contains("No database is served for 6x6"), "{note}");
+    let shot = c.screenshot().await.unwrap();
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-6x6.png");
+    std::fs::write(path, shot).unwrap();
+
+    // The solution shown is within 2 of the bound it proves, and the
+    // solver's play reaches the goal, where the distance is known: 0.
+    click_and_settle(&c, Locator::Id("show-solution")).await;
+    let said = text(&c, "solution-note").await;
+    assert!(said.contains("at most 2 × the shortest"), "{said}");
+    let moves = crate::util::moves_of(&text(&c, "solution-moves").await);
+    assert_eq!(start.replay(&moves), Some(goal));
+    click(&c, Locator::Id("solve-play")).await;
+    let at_goal = format!("return document.getElementById('position').textContent === '{goal}';");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let every = Duration::from_millis(100);
+    wait_until(
+        &c,
+        &at_goal,
+        deadline,
+        every,
+        "the solver did not reach the goal",
+    )
+    .await;
+    settle(&c).await;
+    assert_eq!(text(&c, "distance").await, "0");
+    assert_eq!(banner(&c).await, None);
+    c.close().await.unwrap();
+}

@@ -44,7 +44,7 @@ use npuzzle::analysis::{grade, parse_distances, read_steps, Histogram, Sample, S
 use npuzzle::bounded::Weight;
 use npuzzle::io::Answer;
 use npuzzle::rules::excerpt;
-use npuzzle::{AnswerError, Board, Metric, Shape, Unsolvable};
+use npuzzle::{AnswerError, Board, Metric, Move, Shape, Unsolvable};
 use serde::Serialize;
 use serde_json::json;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -427,6 +427,13 @@ impl Params {
         })
     }
 
+    /// The board asked for, where it is the one served with no file (in
+    /// single-tile moves: multi-tile ones have no search without a file).
+    fn without_file(&self, boards: &Boards) -> Result<Option<Shape>, ApiError> {
+        let (shape, metric) = (self.shape()?, self.metric()?);
+        Ok((boards.without_file() == Some(shape) && metric == Metric::SingleTile).then_some(shape))
+    }
+
     /// The start position: required.
     fn start(&self, shape: Shape) -> Result<Board, ApiError> {
         let text = self.start.as_deref().ok_or_else(|| {
@@ -519,21 +526,27 @@ fn boards_json(boards: &Boards, timeout: Duration) -> Served<'_> {
             .collect();
         ServedBoard {
             metrics,
-            board: shape.to_string(),
-            kind: kind::kind(&s.db),
+            kind: kind::kind(&s.db).into(),
             partition: kind::partition(&s.db),
-            rows: shape.rows(),
-            cols: shape.cols(),
-            positions: shape.positions(),
-            goal: goal.to_string(),
             max_distance: kind::max_distance(&s.db, &goal),
             blanks: kind::blanks(&s.db),
+            ..ServedBoard::of(shape)
         }
+    });
+    // A board with no file: single-tile moves toward any goal, no
+    // distance known.
+    let without_file = boards.without_file().map(|shape| ServedBoard {
+        metrics: vec![Metric::SingleTile.name()],
+        kind: BoardKind::None,
+        partition: None,
+        max_distance: None,
+        blanks: npuzzle::rules::Cells::of(shape, 0..shape.cells()),
+        ..ServedBoard::of(shape)
     });
     Served {
         default: boards.default_shape().to_string(),
         timeout: timeout.as_secs_f64(),
-        boards: list.collect(),
+        boards: list.chain(without_file).collect(),
     }
 }
 
@@ -553,7 +566,7 @@ struct Served<'a> {
 struct ServedBoard<'a> {
     board: String,
     metrics: Vec<&'static str>,
-    kind: npuzzle::report::Kind,
+    kind: BoardKind,
     partition: Option<&'a str>,
     rows: usize,
     cols: usize,
@@ -562,6 +575,43 @@ struct ServedBoard<'a> {
     goal: String,
     max_distance: Option<u32>,
     blanks: npuzzle::rules::Cells,
+}
+
+impl ServedBoard<'_> {
+    /// What the shape alone says; the rest is its file's.
+    fn of(shape: Shape) -> ServedBoard<'static> {
+        ServedBoard {
+            board: shape.to_string(),
+            metrics: Vec::new(),
+            kind: BoardKind::None,
+            partition: None,
+            rows: shape.rows(),
+            cols: shape.cols(),
+            positions: shape.positions(),
+            goal: Board::goal(shape).to_string(),
+            max_distance: None,
+            blanks: npuzzle::rules::Cells::of(shape, std::iter::empty()),
+        }
+    }
+}
+
+/// What answers a board: `complete` tables, `pattern` databases, or, on a
+/// board served with no file, `none` (solutions within a factor only).
+#[derive(Serialize)]
+#[serde(rename_all = "lowercase")]
+enum BoardKind {
+    Complete,
+    Pattern,
+    None,
+}
+
+impl From<npuzzle::report::Kind> for BoardKind {
+    fn from(kind: npuzzle::report::Kind) -> BoardKind {
+        match kind {
+            npuzzle::report::Kind::Complete => BoardKind::Complete,
+            npuzzle::report::Kind::Pattern => BoardKind::Pattern,
+        }
+    }
 }
 
 async fn boards_handler(State(server): State<Shared>) -> Response {
@@ -658,8 +708,17 @@ async fn distance(server: State<Shared>, p: Params) -> Result<Response, ApiError
 }
 
 /// `/api/moves`: the distance of `start`, and each legal move with the
-/// tile it slides and the distance it leads to.
+/// tile it slides and the distance it leads to. On a board served with no
+/// file, nothing knows a distance but the goal's: the others are `null`.
 async fn moves(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
+    if let Some(shape) = p.without_file(&server.boards)? {
+        let (start, goal) = (p.start(shape)?, p.goal(shape)?);
+        npuzzle::rules::solvability::check(&start, &goal)
+            .map_err(|why| unsolvable_error(&why, Some((&start, &goal))))?;
+        let known = |board: &Board| (*board == goal).then_some(0);
+        let around = start.successors().map(|(m, next)| (m, next, known(&next)));
+        return json_ok(&Moves::new(start, goal, known(&start), around));
+    }
     let db = p.db(&server.boards)?;
     let (shape, metric) = (db.shape(), db.metric());
     let (start, goal) = (p.start(shape)?, p.goal(shape)?);
@@ -668,29 +727,48 @@ async fn moves(State(server): State<Shared>, p: Params) -> Result<Response, ApiE
     })
     .await
     .map_err(|e| e.naming(&start, &goal))?;
-    let moves = around.iter().map(|&(m, next, after)| MoveTo {
-        letter: m.letter(),
-        tile: start.tile_moved_by(m),
-        slides: m.tile_direction(),
-        board: next.to_string(),
-        distance: after,
-        change: after as i64 - distance as i64,
-    });
-    json_ok(&Moves {
-        start: start.to_string(),
-        goal: goal.to_string(),
-        distance,
-        moves: moves.collect(),
-    })
+    let around = around
+        .into_iter()
+        .map(|(m, next, after)| (m, next, Some(after)));
+    json_ok(&Moves::new(start, goal, Some(distance), around))
 }
 
-/// `/api/moves`' answer: the start's distance and where each move leads.
+/// `/api/moves`' answer: the start's distance and where each move leads
+/// (`null` where no file tells).
 #[derive(Serialize)]
 struct Moves {
     start: String,
     goal: String,
-    distance: u32,
+    distance: Option<u32>,
     moves: Vec<MoveTo>,
+}
+
+impl Moves {
+    /// The answer for `start`, at `distance`, whose moves lead where
+    /// `around` says.
+    fn new(
+        start: Board,
+        goal: Board,
+        distance: Option<u32>,
+        around: impl Iterator<Item = (Move, Board, Option<u32>)>,
+    ) -> Moves {
+        let moves = around.map(|(m, next, after)| MoveTo {
+            letter: m.letter(),
+            tile: start.tile_moved_by(m),
+            slides: m.tile_direction(),
+            board: next.to_string(),
+            distance: after,
+            change: after
+                .zip(distance)
+                .map(|(after, before)| after as i64 - before as i64),
+        });
+        Moves {
+            start: start.to_string(),
+            goal: goal.to_string(),
+            distance,
+            moves: moves.collect(),
+        }
+    }
 }
 
 /// One legal move: the blank's letter, the tile it slides and which way,
@@ -702,8 +780,8 @@ struct MoveTo {
     tile: Option<u8>,
     slides: &'static str,
     board: String,
-    distance: u32,
-    change: i64,
+    distance: Option<u32>,
+    change: Option<i64>,
 }
 
 /// `/api/random`: `random --json`'s object. Drawing scans the table, which
@@ -711,6 +789,10 @@ struct MoveTo {
 /// `distance`, positions drawn uniformly from every one that reaches the
 /// goal, on any board: what a pattern database can offer.
 async fn random(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
+    if let (Some(shape), None) = (p.without_file(&server.boards)?, &p.distance) {
+        let (goal, count, seed) = (p.goal(shape)?, p.count()?, p.seed()?);
+        return json_ok(&Sample::uniform(&goal, count, seed));
+    }
     let db = p.db(&server.boards)?;
     let (shape, metric) = (db.shape(), db.metric());
     let goal = p.goal(shape)?;

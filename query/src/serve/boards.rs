@@ -26,26 +26,43 @@ impl Served {
     }
 }
 
-/// Every database served, one per board size and metric, smallest first,
-/// and the board the page starts on.
+/// Every database served, one per board size and metric, smallest first;
+/// the board served with no file, if any; and the board the page starts on.
 pub struct Boards {
     served: Vec<Served>,
+    without_file: Option<Shape>,
     default: Shape,
 }
 
 impl Boards {
-    /// Databases already opened; `default` is the page's first board (the
-    /// first served when it is not one of them).
-    pub fn new(mut served: Vec<Served>, default: Option<Shape>) -> Boards {
+    /// Databases already opened, and `without_file`: a board no database
+    /// can be built for, named by `--board`, answered only within a factor
+    /// of the shortest (linear conflicts need no file). `default` is the
+    /// page's first board: `without_file` where given, else the first
+    /// served when `default` is not one of them.
+    pub fn new(
+        mut served: Vec<Served>,
+        without_file: Option<Shape>,
+        default: Option<Shape>,
+    ) -> Boards {
         served.sort_by_key(|s| (s.shape.cells(), s.shape.rows(), s.metric().code()));
-        let default = default
-            .filter(|d| served.iter().any(|s| s.shape == *d))
+        let default = without_file
+            .or(default.filter(|d| served.iter().any(|s| s.shape == *d)))
             .or_else(|| {
                 let nine = served.iter().find(|s| s.shape == Shape::THREE_BY_THREE);
                 nine.or(served.first()).map(|s| s.shape)
             })
             .unwrap_or(Shape::THREE_BY_THREE);
-        Boards { served, default }
+        Boards {
+            served,
+            without_file,
+            default,
+        }
+    }
+
+    /// The board served with no file, if any.
+    pub fn without_file(&self) -> Option<Shape> {
+        self.without_file
     }
 
     /// The database for `shape` boards counted in `metric`, if one is
@@ -69,7 +86,8 @@ impl Boards {
 }
 
 /// The databases to serve: `given` when any, else all found. `board`
-/// (`--board`) is the page's first board, and must be among them.
+/// (`--board`) is the page's first board, and must be among them, unless
+/// no database can be built for it: then it is served with none.
 pub fn discover(given: &[PathBuf], board: Option<Shape>) -> anyhow::Result<Boards> {
     let mut served: Vec<Served> = Vec::new();
     if !given.is_empty() {
@@ -138,24 +156,30 @@ pub fn discover(given: &[PathBuf], board: Option<Shape>) -> anyhow::Result<Board
             });
         }
     }
-    check_served(&served, board)?;
-    Ok(Boards::new(served, board))
+    // A board no database can be built for is served with none.
+    let without_file = board.filter(|&shape| {
+        !served.iter().any(|s| s.shape == shape)
+            && crate::none_to_build(shape, Metric::SingleTile).is_some()
+    });
+    if without_file.is_none() {
+        check_served(&served, board)?;
+    }
+    Ok(Boards::new(served, without_file, board))
 }
 
 /// Refuses to serve nothing, or a `--board` with no database among those
-/// found, with what to build (or, where nothing can be built, what answers
-/// without a file).
+/// found, with the command that builds one (a board none can be built for
+/// is served without one, and never comes here).
 fn check_served(served: &[Served], board: Option<Shape>) -> anyhow::Result<()> {
-    let advice = |shape: Shape| match crate::none_to_build(shape, Metric::SingleTile) {
-        Some(why) => why,
-        None => format!(
+    let advice = |shape: Shape| {
+        format!(
             "build one with: {}",
             crate::build_command(
                 &npuzzle::files::default_output(shape, Metric::SingleTile).path,
                 shape,
                 Metric::SingleTile
             )
-        ),
+        )
     };
     if served.is_empty() {
         anyhow::bail!(

@@ -119,6 +119,12 @@ pub fn run(
             served.path.display()
         );
     }
+    if let Some(shape) = boards.without_file() {
+        eprintln!(
+            "query: serving {shape} boards with no database (none can be built): solutions \
+             within a factor of the shortest, guided by linear conflicts"
+        );
+    }
     if !args.host.is_loopback() {
         eprintln!(
             "query: warning: listening on {}, which other machines can reach; this is a \

@@ -135,7 +135,12 @@ fn start_answering_within(
     timeout: Duration,
     answer_within: Duration,
 ) -> TestServer {
-    let boards = Boards::new(paths.iter().map(|p| open(p)).collect(), None);
+    let boards = Boards::new(paths.iter().map(|p| open(p)).collect(), None, None);
+    serve_boards(boards, timeout, answer_within)
+}
+
+/// A server over `boards`, as [`start_answering_within`].
+fn serve_boards(boards: Boards, timeout: Duration, answer_within: Duration) -> TestServer {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
     let addr = listener.local_addr().unwrap();
@@ -478,6 +483,96 @@ fn within_answers_boards_with_no_file_served() {
         "{api}"
     );
     assert!(api.get("lower_bound").is_none(), "{api}");
+}
+
+/// `serve --board 6x6`: a board no database can be built for, served with
+/// none. It is listed (kind `none`, every goal blank) and opened first;
+/// moves know no distance but the goal's; random positions are drawn
+/// uniformly; solutions come within a factor; the rest needs a file.
+#[test]
+fn a_board_with_no_file_is_served_within_a_factor() {
+    let six: Shape = "6x6".parse().unwrap();
+    let boards = Boards::new(vec![open(&files().full_3x3)], Some(six), None);
+    let server = serve_boards(boards, TIMEOUT, TIMEOUT + Duration::from_secs(5));
+    let (status, served) = get(server.addr, "/api/boards");
+    assert_eq!(
+        (status, &served["default"]),
+        (200, &serde_json::json!("6x6"))
+    );
+    let entry = served["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["board"] == "6x6")
+        .unwrap_or_else(|| panic!("{served}"));
+    assert_eq!(entry["kind"], "none", "{entry}");
+    assert_eq!(entry["metrics"], serde_json::json!(["stm"]), "{entry}");
+    assert!(entry["positions"].is_null() && entry["max_distance"].is_null());
+    assert_eq!(entry["blanks"].as_array().unwrap().len(), 36, "{entry}");
+
+    // One move from the goal: only the move back is known (0 away).
+    let goal = Board::goal(six);
+    let (back, near) = goal.successors().next().unwrap();
+    let (status, v) = get(
+        server.addr,
+        &format!("/api/moves?board=6x6&start={}", enc(&near.to_string())),
+    );
+    assert_eq!(
+        (status, &v["distance"]),
+        (200, &serde_json::Value::Null),
+        "{v}"
+    );
+    for m in v["moves"].as_array().unwrap() {
+        let home = m["move"] == back.opposite().letter().to_string();
+        let expected = if home {
+            serde_json::json!(0)
+        } else {
+            serde_json::Value::Null
+        };
+        assert_eq!(m["distance"], expected, "{m}");
+        assert!(m["change"].is_null(), "{m}");
+    }
+    let (_, v) = get(
+        server.addr,
+        &format!("/api/moves?board=6x6&start={}", enc(&goal.to_string())),
+    );
+    assert_eq!(v["distance"], 0, "{v}");
+    let mut swapped: Vec<u8> = goal.cells().to_vec();
+    swapped.swap(0, 1);
+    let swapped: Vec<String> = swapped.iter().map(|t| t.to_string()).collect();
+    let (status, v) = get(
+        server.addr,
+        &format!("/api/moves?board=6x6&start={}", swapped.join("%20")),
+    );
+    assert_eq!(status, 422, "{v}");
+
+    let (status, v) = get(server.addr, "/api/random?board=6x6&count=5&seed=3");
+    assert_eq!(status, 200, "{v}");
+    for p in v["positions"].as_array().unwrap() {
+        let board = npuzzle::parse_board(p["start"].as_str().unwrap(), six).unwrap();
+        npuzzle::rules::solvability::check(&board, &goal).unwrap();
+    }
+    let query = format!(
+        "/api/solve?board=6x6&within=2&start={}",
+        enc(&near.to_string())
+    );
+    let (status, v) = get(server.addr, &query);
+    assert_eq!((status, &v["length"]), (200, &serde_json::json!(1)), "{v}");
+    // What needs a file says so; the 3x3 file is served as before.
+    for route in ["solve", "distance", "heuristics", "histogram", "random"] {
+        let query = format!(
+            "/api/{route}?board=6x6&distance=3&start={}",
+            enc(&near.to_string())
+        );
+        let (status, v) = get(server.addr, &query);
+        assert_eq!(status, 404, "{route}: {v}");
+        let error = v["error"].as_str().unwrap();
+        assert!(
+            error.contains("no database can be built for 6x6"),
+            "{error}"
+        );
+    }
+    assert_eq!(get(server.addr, "/api/solve?start=867254301").0, 200);
 }
 
 /// Searches within a factor run one per core: past that, a request is

@@ -166,7 +166,7 @@ async function newGame(start, goal, known = null, seeded = null, tooFar = false)
   game.info = info;
   game.distance = info ? info.distance : null;
   game.startDistance = game.distance;
-  game.unknown = !info;
+  game.unknown = !info || info.distance === null;
   game.history = [];
   game.redo = [];
   game.seeded = seeded;
@@ -182,6 +182,13 @@ async function newGame(start, goal, known = null, seeded = null, tooFar = false)
 // puzzles at K moves and the histogram), rather than by pattern databases.
 function complete() {
   return !game.board || game.board.kind === "complete";
+}
+
+// Whether the board is served with no file (one no database can be built
+// for, such as 6x6): no distance is known but the goal's, and solutions come
+// within a factor of the shortest.
+function withoutFile() {
+  return Boolean(game.board && game.board.kind === "none");
 }
 
 // Whether moves count as slides of several tiles (the multi-tile metric).
@@ -260,7 +267,7 @@ async function lookUp(position) {
     if (epoch === game.epoch && text(game.cells) === position) {
       game.info = info;
       game.distance = info.distance;
-      game.unknown = false;
+      game.unknown = info.distance === null;
       render();
     }
     return info;
@@ -309,6 +316,7 @@ function redo() {
 // The distances of earlier moves that never got one (made while the server
 // was away, or left behind by a quicker move): the report needs them all.
 async function learnMissedDistances(epoch) {
+  if (withoutFile()) return;
   let learnt = false;
   for (const h of game.history.slice()) {
     if (h.after !== null) continue;
@@ -372,7 +380,7 @@ function render() {
         badge("hint-mark", "closer");
         label += multiTile() ? ", starts an optimal slide" : ", one step closer";
       }
-      if (answer && showChanges) {
+      if (answer && showChanges && answer.change !== null) {
         // Under the multi-tile metric one tile's step may leave the distance as it is.
         const [cls, mark, words] = answer.change < 0 ? ["closer", "−1", ", one closer"]
           : answer.change > 0 ? ["farther", "+1", ", one farther"] : ["same", "±0", ", no change"];
@@ -394,10 +402,13 @@ function render() {
   const unknown = game.distance === null && game.unknown;
   $("distance").textContent = game.distance === null ? (unknown ? "?" : "…") : game.distance;
   $("distance-note").hidden = !unknown;
-  $("distance-note").textContent = unknown
-    ? "The exact distance takes longer than the server's --timeout here: play on, " +
-      "or have a solution shown at most W × the shortest (Solve, Solutions)."
-    : "";
+  $("distance-note").textContent = !unknown ? ""
+    : withoutFile()
+      ? `No database is served for ${game.board.board} boards (none can be built), so no ` +
+        "distance is known but the goal's: play on, or have a solution shown at most " +
+        "W × the shortest (Solve, Solutions)."
+      : "The exact distance takes longer than the server's --timeout here: play on, " +
+        "or have a solution shown at most W × the shortest (Solve, Solutions).";
   if (game.distance !== null && game.distance !== game.announced) {
     game.announced = game.distance;
     $("announce").textContent = game.distance === 0
@@ -474,8 +485,10 @@ function drawHistogram() {
   if (!complete()) {
     $("histogram-note").textContent =
       `No histogram on this board: counting the positions at each distance needs every ` +
-      `position's distance, which only complete tables hold, and ${game.board.board} is ` +
-      `answered by a search over pattern databases.`;
+      `position's distance, which only complete tables hold, and ` +
+      (withoutFile()
+        ? `no database is served for ${game.board.board}.`
+        : `${game.board.board} is answered by a search over pattern databases.`);
     return;
   }
   if (!hist) return;
@@ -638,6 +651,11 @@ async function replay(letters) {
   game.distance = null;
   game.info = null;
   render();
+  if (withoutFile()) {
+    // Nothing grades moves without distances: the last position is looked at.
+    await lookUp(text(game.cells));
+    return;
+  }
   try {
     const graded = await api("check", {
       start: text(game.start), goal: text(game.goal), moves: game.history.map((h) => h.move).join(""),
@@ -732,6 +750,7 @@ async function loadHeuristics() {
   render();
 }
 function drawHeuristics() {
+  if (withoutFile()) return; // the panel is hidden: its distance needs a file
   const body = $("heuristics").tBodies[0];
   // The heuristics estimate single-tile moves: the server refuses them under
   // the multi-tile metric, and the page says so in words.
@@ -917,13 +936,24 @@ function setBoard(name, metric = game.metric) {
   $("seed-controls").hidden = !full;
   $("random-controls").hidden = full;
   if (!full) {
+    // Past 20 cells the count outgrows 64 bits, and the server sends none.
+    const positions = game.board.positions === null ? "" : `${game.board.positions.toLocaleString("en")} `;
     $("random-note").textContent =
-      `A new puzzle is drawn uniformly from all ${game.board.positions.toLocaleString("en")} ` +
+      `A new puzzle is drawn uniformly from all ${positions}` +
       `positions that reach the goal. Puzzles of exactly K moves, the hardest position and ` +
       `the histogram need every position's distance, which only complete tables hold; ` +
-      `${name} is answered by an optimal search over pattern databases ` +
-      `(${game.board.partition}), so each distance is a search, stopped after ${game.timeout} s.`;
+      (withoutFile()
+        ? `no database can be built for ${name}, so no distance is known here, and each ` +
+          `solution is found within a factor of the shortest (Solve, Solutions), stopped ` +
+          `after ${game.timeout} s.`
+        : `${name} is answered by an optimal search over pattern databases ` +
+          `(${game.board.partition}), so each distance is a search, stopped after ${game.timeout} s.`);
   }
+  for (const part of document.querySelectorAll(".needs-distances")) part.hidden = withoutFile();
+  // With no file, only solutions within a factor are found.
+  const shortest = $("within").querySelector('option[value=""]');
+  shortest.disabled = withoutFile();
+  if (withoutFile() && !$("within").value) $("within").value = "2";
 }
 
 // The metric switch: both choices where the board is served in both,
