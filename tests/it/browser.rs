@@ -877,5 +877,21 @@ async fn play_6x6_with_no_file_within_a_factor() {
     settle(&c).await;
     assert_eq!(text(&c, "distance").await, "0");
     assert_eq!(banner(&c).await, None);
+
+    // The link holds the game: a reload replays it to the goal.
+    c.refresh().await.unwrap();
+    settle(&c).await;
+    assert_eq!(text(&c, "position").await, goal.to_string());
+    assert_eq!(text(&c, "distance").await, "0");
+    assert_eq!(banner(&c).await, None);
+    assert!(!displayed(&c, "link-error").await);
+
+    // On a board with a file, "the shortest" comes back.
+    let pick = "const s = document.getElementById('board-size'); s.value = '3x3'; \
+                s.dispatchEvent(new Event('change'));";
+    c.execute(pick, vec![]).await.unwrap();
+    settle(&c).await;
+    assert_eq!(value("within").await, "");
+    assert!(displayed(&c, "hint").await);
     c.close().await.unwrap();
 }

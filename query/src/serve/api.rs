@@ -73,29 +73,27 @@ struct Server {
     within_turns: tokio::sync::Semaphore,
 }
 
+type Shared = Arc<Server>;
+
 /// A turn for a `within` search, or 503 when every turn is taken. Such a
 /// search keeps what it has seen in memory, up to 8 million positions
-/// (1.46 GB measured on 6x6 at W = 1), so at most one per core runs at
-/// once: a burst of requests cannot exhaust the machine.
+/// (1.46 GB measured on 6x6 at W = 1), so at most [`WITHIN_SEARCHES`] run
+/// at once, whatever the cores: a burst of requests cannot exhaust the
+/// machine.
 fn within_turn(server: &Server) -> Result<tokio::sync::SemaphorePermit<'_>, ApiError> {
     server.within_turns.try_acquire().map_err(|_| {
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             format!(
-                "the server is busy: {} searches within a factor are running, one per core; \
-                 ask again when one has answered",
-                within_turns()
+                "the server is busy: {WITHIN_SEARCHES} searches within a factor are running, \
+                 as many as it runs at once; ask again when one has answered"
             ),
         )
     })
 }
 
-/// How many `within` searches run at once: one per core.
-pub(super) fn within_turns() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
-type Shared = Arc<Server>;
+/// How many `within` searches run at once: about 3 GB at most.
+pub(super) const WITHIN_SEARCHES: usize = 2;
 
 /// The whole application: pages, API, limits and headers. A request that
 /// searches gives up after `timeout`; any request unanswered after
@@ -106,7 +104,7 @@ pub fn router(boards: Boards, timeout: Duration, answer_within: Duration) -> Rou
         boards,
         boards_json,
         timeout,
-        within_turns: tokio::sync::Semaphore::new(within_turns()),
+        within_turns: tokio::sync::Semaphore::new(WITHIN_SEARCHES),
     });
     Router::new()
         .route(
@@ -399,6 +397,16 @@ impl Params {
     fn db<'a>(&self, boards: &'a Boards) -> Result<&'a Db, ApiError> {
         let (shape, metric) = (self.shape()?, self.metric()?);
         boards.get(shape, metric).ok_or_else(|| {
+            if boards.without_file() == Some(shape) && metric == Metric::SingleTile {
+                return ApiError::new(
+                    StatusCode::NOT_FOUND,
+                    format!(
+                        "{shape} is served with no database, and this needs one: {}; \
+                         /api/solve with within=W answers there",
+                        npuzzle::tables::unbuildable(shape, metric).unwrap_or_default()
+                    ),
+                );
+            }
             let served: Vec<String> = boards
                 .iter()
                 .map(|s| match s.metric() {
@@ -678,11 +686,11 @@ async fn solve(State(server): State<Shared>, p: Params) -> Result<Response, ApiE
             "within counts single-tile moves; multi-tile tables answer exactly without it",
         ));
     }
-    let _turn = within.map(|_| within_turn(&server)).transpose()?;
     if let Some(weight) = within {
         if server.boards.get(shape, metric).is_none() {
             // Within a factor, any board is answered without a file.
             let (start, goal) = (p.start(shape)?, p.goal(shape)?);
+            let _turn = within_turn(&server)?;
             let answer = budgeted(&server, move |budget| {
                 kind::answer_within(None, (&start, &goal), weight, budget)
             })
@@ -692,6 +700,8 @@ async fn solve(State(server): State<Shared>, p: Params) -> Result<Response, ApiE
     }
     p.db(&server.boards)?;
     let (start, goal) = (p.start(shape)?, p.goal(shape)?);
+    // Taken once the request reads: a bad one is a 400 even when busy.
+    let _turn = within.map(|_| within_turn(&server)).transpose()?;
     let answer = searching(&server, (shape, metric), move |db, budget| match within {
         Some(weight) => kind::answer_within(Some(db), (&start, &goal), weight, budget),
         None => kind::answer(db, &start, &goal, budget),

@@ -159,7 +159,7 @@ pub fn discover(given: &[PathBuf], board: Option<Shape>) -> anyhow::Result<Board
     // A board no database can be built for is served with none.
     let without_file = board.filter(|&shape| {
         !served.iter().any(|s| s.shape == shape)
-            && crate::none_to_build(shape, Metric::SingleTile).is_some()
+            && npuzzle::tables::unbuildable(shape, Metric::SingleTile).is_some()
     });
     if without_file.is_none() {
         check_served(&served, board)?;

@@ -567,6 +567,7 @@ fn a_board_with_no_file_is_served_within_a_factor() {
         let (status, v) = get(server.addr, &query);
         assert_eq!(status, 404, "{route}: {v}");
         let error = v["error"].as_str().unwrap();
+        assert!(error.contains("6x6 is served with no database"), "{error}");
         assert!(
             error.contains("no database can be built for 6x6"),
             "{error}"
@@ -575,10 +576,10 @@ fn a_board_with_no_file_is_served_within_a_factor() {
     assert_eq!(get(server.addr, "/api/solve?start=867254301").0, 200);
 }
 
-/// Searches within a factor run one per core: past that, a request is
+/// Searches within a factor run two at a time: past that, a request is
 /// answered 503 at once, and a turn is free again once a search answers.
 #[test]
-fn within_searches_past_one_per_core_are_answered_busy() {
+fn within_searches_past_two_at_once_are_answered_busy() {
     let server = start_with(&[&files().full_3x3], Duration::from_secs(2));
     // A 6x6 position 300 moves out: an optimal search (W = 1) runs out of
     // time on it, holding its turn for the whole 2 s.
@@ -595,7 +596,7 @@ fn within_searches_past_one_per_core_are_answered_busy() {
         "/api/solve?board=6x6&within=1&start={}",
         enc(&far.to_string())
     );
-    let turns = super::api::within_turns();
+    let turns = super::api::WITHIN_SEARCHES;
     let statuses: Vec<(u16, String)> = std::thread::scope(|scope| {
         let asked: Vec<_> = (0..=turns)
             .map(|_| scope.spawn(|| get(server.addr, &query)))

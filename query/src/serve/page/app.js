@@ -33,6 +33,7 @@ const game = {
   movesRequest: null, // the AbortController of the /api/moves under way
   searchingTimer: null,
   timeout: null,   // seconds a search may take on the server
+  shortestChosen: false, // "the shortest" was chosen before a board with no file set W = 2
 };
 
 // The most moves a link replays, and a grading takes: what one /api/check
@@ -245,7 +246,7 @@ async function move(letter, solver = false, redoing = false) {
   game.info = null;
   game.heuristics = null;
   game.distance = entry.after;
-  game.unknown = false;
+  game.unknown = withoutFile() && entry.after === null;
   game.hint = false;
   render();
   const info = await lookUp(entry.board);
@@ -299,7 +300,7 @@ function undo() {
   game.redo.push(last);
   game.cells = parse(last.from);
   game.distance = last.before;
-  game.unknown = false;
+  game.unknown = withoutFile() && last.before === null;
   game.info = null;
   game.heuristics = null;
   game.hint = false;
@@ -950,10 +951,17 @@ function setBoard(name, metric = game.metric) {
           `(${game.board.partition}), so each distance is a search, stopped after ${game.timeout} s.`);
   }
   for (const part of document.querySelectorAll(".needs-distances")) part.hidden = withoutFile();
-  // With no file, only solutions within a factor are found.
-  const shortest = $("within").querySelector('option[value=""]');
-  shortest.disabled = withoutFile();
-  if (withoutFile() && !$("within").value) $("within").value = "2";
+  // With no file, only solutions within a factor are found; the choice
+  // made before comes back on a board with a file.
+  const within = $("within");
+  within.querySelector('option[value=""]').disabled = withoutFile();
+  if (withoutFile() && !within.value) {
+    within.value = "2";
+    game.shortestChosen = true;
+  } else if (!withoutFile() && game.shortestChosen) {
+    within.value = "";
+    game.shortestChosen = false;
+  }
 }
 
 // The metric switch: both choices where the board is served in both,
@@ -1048,6 +1056,7 @@ function onKey(event) {
 }
 
 function showHint() {
+  if (withoutFile()) return; // no distance, no hint (its button is hidden)
   game.hint = true;
   render();
   if (multiTile()) loadSlideHints().catch(showError);
@@ -1105,7 +1114,11 @@ async function main() {
   onSwipe();
   $("hint").addEventListener("click", showHint);
   $("show-changes").addEventListener("change", render);
-  $("within").addEventListener("change", () => { game.plan = null; hideSolution(); });
+  $("within").addEventListener("change", () => {
+    game.plan = null;
+    game.shortestChosen = false;
+    hideSolution();
+  });
   $("restart").addEventListener("click", () =>
     newGame(game.start, game.goal, null, game.seeded).catch(showError));
   $("undo").addEventListener("click", undo);
