@@ -45,10 +45,10 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
-// The README's Rust example, compiled and run as a doctest.
+// The library page's Rust example, compiled and run as a doctest.
 #[cfg(doctest)]
-#[doc = include_str!("../README.md")]
-struct ReadmeExample;
+#[doc = include_str!("../docs/library.md")]
+struct LibraryExample;
 
 mod db;
 mod puzzle;
