@@ -23,7 +23,8 @@ request with ``npuzzle.build("4x4")`` and searched (IDA*): ``solve``,
 
 Any board up to 6x6 (the 24- and 35-puzzles too) is solved within a
 factor of the shortest, with no database file, by
-``npuzzle.solve_within(start, 1.5, board="5x5")``.
+``npuzzle.solve_within(start, 1.5, board="5x5")``, and many positions at
+once by ``npuzzle.solve_many_within(positions, 1.5, board="5x5")``.
 
 Moves are the blank's directions (``U``, ``D``, ``L``, ``R``), as the
 ``query`` command line writes them.
@@ -53,6 +54,7 @@ from ._npuzzle import (
     UnsolvableError,
     build,
     locate,
+    solve_many_within,
     solve_within,
 )
 
@@ -91,6 +93,7 @@ __all__ = [
     "solve",
     "solve_many",
     "solve_within",
+    "solve_many_within",
 ]
 
 _default: Database | None = None

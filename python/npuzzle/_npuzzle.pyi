@@ -39,6 +39,7 @@ __all__ = [
     "build",
     "locate",
     "solve_within",
+    "solve_many_within",
     "AUTO_BUILD_MAX_CELLS",
 ]
 
@@ -80,6 +81,7 @@ class Board:
     def grid(self) -> str: ...
     def moves(self) -> str: ...
     def apply(self, moves: _Moves) -> Board: ...
+    def solvable(self, goal: _BoardLike | None = None) -> Solvability: ...
     def tile_moved_by(self, move: str) -> int | None: ...
     def _repr_html_(self) -> str: ...
     def __len__(self) -> int: ...
@@ -220,6 +222,7 @@ class Database:
         *,
         threads: int | None = None,
         timeout: float | None = None,
+        within: float | None = None,
     ) -> Any: ...
     def _solve_many_packed(
         self, positions: _Positions, goal: _BoardLike | None = None, *, threads: int | None = None
@@ -245,3 +248,12 @@ def solve_within(
     board: str | None = None,
     timeout: float | None = None,
 ) -> Solution: ...
+def solve_many_within(
+    positions: _Positions,
+    within: float,
+    goal: _BoardLike | None = None,
+    *,
+    board: str | None = None,
+    threads: int | None = None,
+    timeout: float | None = None,
+) -> list[Solution | None]: ...

@@ -6,11 +6,15 @@
 
 use crate::arguments::type_name;
 use crate::board::PyBoard;
+use crate::board::{to_board, SizeFrom};
 use crate::database::PyDatabase;
+use crate::database::PySolution;
 use crate::errors;
 use crate::interrupt::interruptible;
-use crate::target::Target;
+use crate::target::{deadline, Target};
+use npuzzle::bounded::{solve_within, Guidance, Weight};
 use npuzzle::io::most_threads;
+use npuzzle::pattern::{SolveError, SolveOptions};
 use npuzzle::AnswerError;
 use npuzzle::{Board, Move, Shape};
 use pyo3::prelude::*;
@@ -91,8 +95,41 @@ fn read_int(item: &[u8], signed: bool) -> i128 {
 /// Positions read between checks for Ctrl-C.
 const SIGNAL_EVERY: usize = 1 << 16;
 
+/// What reads a batch's positions: their size, and one item as a board.
+pub trait BoardReader {
+    fn shape(&self) -> Shape;
+    fn read_board(&self, item: &Bound<'_, PyAny>) -> PyResult<Board>;
+}
+
+impl BoardReader for PyDatabase {
+    fn shape(&self) -> Shape {
+        PyDatabase::shape(self)
+    }
+
+    fn read_board(&self, item: &Bound<'_, PyAny>) -> PyResult<Board> {
+        PyDatabase::read_board(self, item)
+    }
+}
+
+/// Positions of one size with no database: the size `board=` gives, or
+/// the first position's.
+pub struct OfShape {
+    pub shape: Shape,
+    pub from: SizeFrom,
+}
+
+impl BoardReader for OfShape {
+    fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    fn read_board(&self, item: &Bound<'_, PyAny>) -> PyResult<Board> {
+        to_board(item, self.shape, self.from)
+    }
+}
+
 /// Reads the positions; true when they came as a NumPy array.
-fn read(db: &PyDatabase, obj: &Bound<'_, PyAny>) -> PyResult<(Positions, bool)> {
+fn read(db: &impl BoardReader, obj: &Bound<'_, PyAny>) -> PyResult<(Positions, bool)> {
     let py = obj.py();
     let shape = db.shape();
     if obj.cast::<PyString>().is_ok() || obj.cast::<PyBoard>().is_ok() {
@@ -305,13 +342,14 @@ impl FirstFailure {
         }
     }
 
-    fn raise(self, py: Python<'_>, db: &PyDatabase) -> PyResult<()> {
+    /// The first failure as `err` words an answer's, if any.
+    fn raise(self, py: Python<'_>, err: impl FnOnce(AnswerError) -> PyErr) -> PyResult<()> {
         match self.0.into_inner().unwrap_or_else(|e| e.into_inner()) {
             None => Ok(()),
             Some((i, Failure::Row(message))) => {
                 Err(errors::parse(py, format!("positions[{i}]: {message}")))
             }
-            Some((i, Failure::Answer(e))) => Err(at(py, i, db.err(py, e))),
+            Some((i, Failure::Answer(e))) => Err(at(py, i, err(e))),
         }
     }
 }
@@ -393,7 +431,7 @@ fn answer_all<T: Clone + Send + Sync>(
         interruptible(py, stop_all, answer_each)?
     }
     .map_err(|e| errors::other(py, e))?;
-    first.raise(py, db)?;
+    first.raise(py, |e| db.err(py, e))?;
     Ok((answers, numpy))
 }
 
@@ -471,6 +509,16 @@ pub fn solve_many_packed<'py>(py: Python<'py>, batch: &Batch<'_, 'py>) -> PyResu
 
 pub fn solve_many<'py>(py: Python<'py>, batch: &Batch<'_, 'py>) -> PyResult<Bound<'py, PyAny>> {
     let (answers, numpy) = move_strings(py, batch)?;
+    strings(py, answers, numpy)
+}
+
+/// Move strings as `solve_many` returns them: a list, or for NumPy input a
+/// NumPy array of objects; None where unsolvable.
+fn strings<'py>(
+    py: Python<'py>,
+    answers: Vec<Option<String>>,
+    numpy: bool,
+) -> PyResult<Bound<'py, PyAny>> {
     let list = PyList::empty(py);
     for a in answers {
         match a {
@@ -487,4 +535,100 @@ pub fn solve_many<'py>(py: Python<'py>, batch: &Batch<'_, 'py>) -> PyResult<Boun
         return Ok(array);
     }
     Ok(list.into_any())
+}
+
+/// `solve_many(..., within=weight)`: each position's solution within
+/// `weight` of the shortest, as move strings.
+pub fn solve_many_within<'py>(
+    py: Python<'py>,
+    batch: &Batch<'_, 'py>,
+    weight: Weight,
+) -> PyResult<Bound<'py, PyAny>> {
+    let db = batch.db;
+    let goal = db.goal_of(batch.goal)?;
+    let many = WithinMany {
+        positions: batch.positions,
+        goal,
+        weight,
+        threads: batch.threads,
+        timeout: batch.timeout,
+    };
+    let guidance = || db.guidance(&goal);
+    let err = |e| errors::within(py, e, weight, |e| db.err(py, e));
+    let (answers, numpy) = many.solve(py, db, guidance, err)?;
+    let moves = answers
+        .iter()
+        .map(|a| a.as_ref().map(PySolution::move_string));
+    strings(py, moves.collect(), numpy)
+}
+
+/// Many positions to solve within a factor of the shortest, toward one goal.
+pub struct WithinMany<'a, 'py> {
+    pub positions: &'a Bound<'py, PyAny>,
+    pub goal: Board,
+    /// W: how much longer than the shortest a solution may be.
+    pub weight: Weight,
+    /// None: every core.
+    pub threads: Option<usize>,
+    /// Seconds for the whole batch's searches.
+    pub timeout: Option<f64>,
+}
+
+impl WithinMany<'_, '_> {
+    /// Each position's solution with the lower bound that proves it (None
+    /// where unsolvable): one search a position, on one thread, the
+    /// positions spread over the threads without the GIL. `guidance` makes
+    /// a search's heuristic; the first position (in input order) that
+    /// fails raises its error as `err` words it. True with the answers when
+    /// the positions came as a NumPy array.
+    pub fn solve<'g>(
+        &self,
+        py: Python<'_>,
+        reader: &impl BoardReader,
+        guidance: impl Fn() -> Result<Guidance<'g>, AnswerError> + Sync,
+        err: impl FnOnce(AnswerError) -> PyErr,
+    ) -> PyResult<(Vec<Option<PySolution>>, bool)> {
+        let (positions, numpy) = read(reader, self.positions)?;
+        // After reading, so that the timeout counts the answering only.
+        let deadline = deadline(py, self.timeout)?;
+        let shape = reader.shape();
+        let (goal, weight, threads) = (self.goal, self.weight, self.threads);
+        let first = FirstFailure::default();
+        let stop = AtomicBool::new(false);
+        let options = SolveOptions {
+            deadline,
+            cancel: Some(&stop),
+            ..SolveOptions::default()
+        };
+        let search = |start: &Board| {
+            let guidance = guidance()?;
+            match solve_within(start, &goal, weight, &guidance, &options) {
+                Ok(found) => Ok(Some(PySolution::found_within(
+                    (*start, goal),
+                    weight,
+                    found,
+                    guidance.name(),
+                ))),
+                Err(SolveError::Unsolvable(_)) => Ok(None),
+                Err(e) => Err(AnswerError::from(e)),
+            }
+        };
+        let answer_each = || {
+            each(positions.len(), threads, true, &stop, None, |i, _| {
+                let failure = match positions.get(i, shape) {
+                    Ok(start) => match search(&start) {
+                        Ok(answer) => return answer,
+                        Err(e) => Failure::Answer(e),
+                    },
+                    Err(message) => Failure::Row(message),
+                };
+                first.note(i, failure);
+                None
+            })
+        };
+        let answers = interruptible(py, || stop.store(true, Relaxed), answer_each)?
+            .map_err(|e| errors::other(py, e))?;
+        first.raise(py, err)?;
+        Ok((answers, numpy))
+    }
 }

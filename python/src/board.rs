@@ -3,6 +3,7 @@
 //! NumPy arrays, and `Board`s.
 
 use crate::arguments;
+use crate::database::PySolvability;
 use crate::errors;
 use npuzzle::{parse_board, rules::BoardError, rules::ParseError, Board, Move, Shape};
 use pyo3::intern;
@@ -54,6 +55,8 @@ pub enum SizeFrom {
     Argument,
     /// The start, which a goal must match.
     Start,
+    /// The first of many positions, which the others must match.
+    First,
 }
 
 /// Reads a board of `shape` from any accepted form.
@@ -86,6 +89,12 @@ pub fn to_board(obj: &Bound<'_, PyAny>, shape: Shape, from: SizeFrom) -> PyResul
             SizeFrom::Start => Err(errors::parse(
                 py,
                 format!("the goal is {got} but the start is {shape}"),
+            )),
+            SizeFrom::First => Err(errors::parse(
+                py,
+                format!(
+                    "the board is {got} but the first position is {shape} (board= sets the size)"
+                ),
             )),
         };
     }
@@ -523,6 +532,21 @@ impl PyBoard {
     fn apply(&self, py: Python<'_>, moves: &Bound<'_, PyAny>) -> PyResult<PyBoard> {
         let moves = moves_of(py, moves)?;
         play(py, self.board, &moves).map(PyBoard::wrap)
+    }
+
+    /// Whether this board can reach `goal` (default: the tiles in order,
+    /// the blank last), by the permutation-parity rule, with no database:
+    /// any board up to 6x6. The goal is read at this board's size.
+    ///
+    /// >>> Board("213456780").solvable().reason[:30]
+    /// 'the start has 1 tile inversion'
+    #[pyo3(signature = (goal = None))]
+    fn solvable(&self, goal: Option<&Bound<'_, PyAny>>) -> PyResult<PySolvability> {
+        let goal = match arguments::given(goal) {
+            Some(goal) => to_board(goal, self.board.shape(), SizeFrom::Start)?,
+            None => Board::goal(self.board.shape()),
+        };
+        Ok(PySolvability::of(&self.board, &goal))
     }
 
     /// The tile that slides when the blank makes `move`, or None at the edge.

@@ -11,7 +11,7 @@ use memmap2::Mmap;
 use npuzzle::analysis::{
     count_shortest, grade, list_shortest, parse_distances, Histogram, Sample, Step,
 };
-use npuzzle::bounded::{solve_within, Guidance, Weight};
+use npuzzle::bounded::{solve_within, Bounded, Guidance, Weight};
 use npuzzle::files::shown_path;
 use npuzzle::io::{Answer, Nodes, WithinBound};
 use npuzzle::pattern::{Solution, SolveOptions};
@@ -47,20 +47,9 @@ pub fn search_within<'a>(
         Ok::<_, AnswerError>((found, guidance.name()))
     };
     let stop = || cancel.store(true, std::sync::atomic::Ordering::Relaxed);
-    Ok(
-        interruptible(py, stop, search)?.map(|(found, heuristic)| PySolution {
-            start,
-            goal,
-            nodes: Some(Nodes::from(&found.solution)),
-            moves: found.solution.moves,
-            metric: Metric::SingleTile,
-            within: Some(WithinBound {
-                weight_thousandths: weight.thousandths(),
-                lower_bound: found.lower_bound,
-                heuristic,
-            }),
-        }),
-    )
+    Ok(interruptible(py, stop, search)?.map(|(found, heuristic)| {
+        PySolution::found_within((start, goal), weight, found, heuristic)
+    }))
 }
 
 /// Boards of up to this many cells get their database built on first use.
@@ -226,6 +215,23 @@ impl PyDatabase {
         answer.map_err(|e| self.err(py, e))
     }
 
+    /// The heuristic a search within a factor follows toward `goal`.
+    pub fn guidance(&self, goal: &Board) -> Result<Guidance<'_>, AnswerError> {
+        Guidance::for_database(&self.db, goal)
+    }
+
+    /// `within=` counts single-tile moves: refused for the multi-tile metric.
+    fn single_tile_within(&self, py: Python<'_>) -> PyResult<()> {
+        if self.db.metric() == Metric::SingleTile {
+            return Ok(());
+        }
+        Err(errors::argument(
+            py,
+            "within= counts single-tile moves; this database counts multi-tile moves, and \
+             answers them exactly without it",
+        ))
+    }
+
     /// `solve(..., within=weight)`: bounded-suboptimal, on one thread,
     /// without the GIL, stopped by Ctrl-C or `timeout`.
     fn solve_within(
@@ -236,17 +242,11 @@ impl PyDatabase {
         timeout: Option<&Bound<'_, PyAny>>,
         weight: Weight,
     ) -> PyResult<PySolution> {
-        if self.db.metric() != Metric::SingleTile {
-            return Err(errors::argument(
-                py,
-                "within= counts single-tile moves; this database counts multi-tile moves, and \
-                 answers them exactly without it",
-            ));
-        }
+        self.single_tile_within(py)?;
         let start = self.read_board(start)?;
         let goal = self.goal_of(goal)?;
         let deadline = deadline(py, arguments::seconds(timeout)?)?;
-        let guidance = || Guidance::for_database(&self.db, &goal);
+        let guidance = || self.guidance(&goal);
         search_within(py, (start, goal), weight, deadline, guidance)?
             .map_err(|e| errors::within(py, e, weight, |e| self.err(py, e)))
     }
@@ -434,6 +434,7 @@ fn distances_of(obj: &Bound<'_, PyAny>) -> PyResult<std::ops::RangeInclusive<u32
 /// >>> s.moves, s.distance, s.tiles
 /// ('ULDR', 4, [8, 6, 5, 8])
 #[pyclass(module = "npuzzle", name = "Solution", frozen)]
+#[derive(Clone)]
 pub struct PySolution {
     start: Board,
     goal: Board,
@@ -446,6 +447,35 @@ pub struct PySolution {
     within: Option<WithinBound>,
 }
 
+impl PySolution {
+    /// A solution found within `weight` of the shortest, guided by
+    /// `heuristic`, with the lower bound that proves it.
+    pub fn found_within(
+        (start, goal): (Board, Board),
+        weight: Weight,
+        found: Bounded,
+        heuristic: String,
+    ) -> PySolution {
+        PySolution {
+            start,
+            goal,
+            nodes: Some(Nodes::from(&found.solution)),
+            moves: found.solution.moves,
+            metric: Metric::SingleTile,
+            within: Some(WithinBound {
+                weight_thousandths: weight.thousandths(),
+                lower_bound: found.lower_bound,
+                heuristic,
+            }),
+        }
+    }
+
+    /// The moves as `moves` gives them.
+    pub fn move_string(&self) -> String {
+        self.metric.notation(&self.moves)
+    }
+}
+
 #[pymethods]
 impl PySolution {
     /// The blank's moves, as the command line writes them (`U`, `D`, `L`,
@@ -455,7 +485,7 @@ impl PySolution {
     /// 'R'
     #[getter]
     fn moves(&self) -> String {
-        self.metric.notation(&self.moves)
+        self.move_string()
     }
 
     /// The same moves one tile at a time (`UUULRR` for `U3 L R2`), as
@@ -650,6 +680,22 @@ pub struct PySolvability {
     /// Why it cannot, as the command line says it; None when it can.
     #[pyo3(get)]
     reason: Option<String>,
+}
+
+impl PySolvability {
+    /// Whether `start` can reach `goal`, by the permutation-parity rule.
+    pub fn of(start: &Board, goal: &Board) -> PySolvability {
+        match solvability::check(start, goal) {
+            Ok(()) => PySolvability {
+                solvable: true,
+                reason: None,
+            },
+            Err(why) => PySolvability {
+                solvable: false,
+                reason: Some(why.to_string()),
+            },
+        }
+    }
 }
 
 #[pymethods]
@@ -888,16 +934,7 @@ impl PyDatabase {
     ) -> PyResult<PySolvability> {
         let start = self.read_board(start)?;
         let goal = self.goal_of(goal)?;
-        Ok(match solvability::check(&start, &goal) {
-            Ok(()) => PySolvability {
-                solvable: true,
-                reason: None,
-            },
-            Err(why) => PySolvability {
-                solvable: false,
-                reason: Some(why.to_string()),
-            },
-        })
+        Ok(PySolvability::of(&start, &goal))
     }
 
     /// Every move that keeps the solution optimal (leads one step closer to
@@ -1111,9 +1148,17 @@ impl PyDatabase {
     /// `distances` takes, and raises what it raises; a NumPy input gives a
     /// NumPy array of objects.
     ///
+    ///
+    /// With `within=W` (1 to 100), each solution is at most W times the
+    /// shortest, found as `solve(..., within=W)` finds one (one search a
+    /// position, on one thread); the 24-puzzle's pattern tables answer
+    /// `within=1.2` in a tenth of a second or so where the shortest can
+    /// take hours. A position the bound is not proved for by `timeout`
+    /// raises SearchTimeoutError.
+    ///
     /// >>> Database().solve_many(["123456708", "123456780"])
     /// ['R', '']
-    #[pyo3(signature = (positions, goal = None, *, threads = None, timeout = None))]
+    #[pyo3(signature = (positions, goal = None, *, threads = None, timeout = None, within = None))]
     fn solve_many<'py>(
         &self,
         py: Python<'py>,
@@ -1121,10 +1166,18 @@ impl PyDatabase {
         goal: Option<&Bound<'py, PyAny>>,
         threads: Option<&Bound<'py, PyAny>>,
         timeout: Option<&Bound<'py, PyAny>>,
+        within: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let threads = arguments::threads(threads)?;
         let batch = Batch::new(self, positions, goal, threads, arguments::seconds(timeout)?);
-        crate::batch::solve_many(py, &batch)
+        match arguments::given(within) {
+            Some(within) => {
+                let weight = arguments::weight(within)?;
+                self.single_tile_within(py)?;
+                crate::batch::solve_many_within(py, &batch, weight)
+            }
+            None => crate::batch::solve_many(py, &batch),
+        }
     }
 
     /// `solve_many` for npuzzle.dask: the answers as the three buffers of

@@ -183,6 +183,106 @@ fn solve_within(
         .map_err(|e| errors::within(py, e, weight, |e| errors::search(py, e)))
 }
 
+/// `solve_within` for many positions: a list of Solutions (None where
+/// unsolvable), each at most `within` times as long as the shortest, with
+/// its `lower_bound`, guided by Manhattan distance plus linear conflicts
+/// with no file. One search a position, on one thread, the positions
+/// spread over `threads` (every core when None) without the GIL.
+///
+/// The positions are a list (or any iterable) of boards, or a NumPy array
+/// of shape (N, cells) or (N, rows, cols), all of one size: `board`, else
+/// the first position's (a `Board`'s own, a nested list's rows, an array's
+/// last two dimensions; text is 3x3). `timeout` (seconds) bounds the whole
+/// call. Raises what `solve_within` raises, the error of the first
+/// position that fails naming it (`positions[i]: …`).
+///
+/// >>> goal = npuzzle.Board.goal("6x6")
+/// >>> [s.length for s in npuzzle.solve_many_within([goal.apply("ULDR"), goal], 2)]
+/// [4, 0]
+#[pyfunction]
+#[pyo3(signature = (positions, within, goal = None, *, board = None, threads = None, timeout = None))]
+fn solve_many_within(
+    py: Python<'_>,
+    positions: &Bound<'_, PyAny>,
+    within: &Bound<'_, PyAny>,
+    goal: Option<&Bound<'_, PyAny>>,
+    board: Option<&Bound<'_, PyAny>>,
+    threads: Option<&Bound<'_, PyAny>>,
+    timeout: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<Option<database::PySolution>>> {
+    let weight = arguments::weight(within)?;
+    let threads = arguments::threads(threads)?;
+    let timeout = arguments::seconds(timeout)?;
+    // A generator is read once: into a list, whose first item gives the size.
+    let positions = if positions.hasattr("__array_interface__")?
+        || positions.cast::<pyo3::types::PyList>().is_ok()
+        || positions.cast::<pyo3::types::PyTuple>().is_ok()
+        || positions.cast::<pyo3::types::PyString>().is_ok()
+        || positions.cast::<board::PyBoard>().is_ok()
+    {
+        positions.clone()
+    } else if positions.try_iter().is_ok() {
+        pyo3::types::PyList::new(py, positions.try_iter()?.collect::<PyResult<Vec<_>>>()?)?
+            .into_any()
+    } else {
+        positions.clone()
+    };
+    let reader = match arguments::given(board) {
+        Some(board) => batch::OfShape {
+            shape: board::size(board)?,
+            from: board::SizeFrom::Argument,
+        },
+        None => batch::OfShape {
+            shape: first_size(py, &positions)?,
+            from: board::SizeFrom::First,
+        },
+    };
+    let goal = match arguments::given(goal) {
+        Some(goal) => board::to_board(goal, reader.shape, board::SizeFrom::Start)?,
+        None => npuzzle::Board::goal(reader.shape),
+    };
+    let many = batch::WithinMany {
+        positions: &positions,
+        goal,
+        weight,
+        threads,
+        timeout,
+    };
+    let guidance = || Ok(npuzzle::bounded::Guidance::linear_conflict());
+    let err = |e| errors::within(py, e, weight, |e| errors::search(py, e));
+    Ok(many.solve(py, &reader, guidance, err)?.0)
+}
+
+/// The size of many positions given no `board=`: a NumPy array's last two
+/// dimensions, else the first position's as `Board()` reads it; 3x3 for
+/// none (and for what is no sequence, which reading then turns away).
+fn first_size(py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Shape> {
+    if positions.hasattr("__array_interface__")? {
+        let dims: Vec<usize> = positions.getattr("shape")?.extract()?;
+        return match dims[..] {
+            [_, rows, cols] => board::shape_of(py, &format!("{rows}x{cols}")),
+            [_, cells] if cells != Shape::THREE_BY_THREE.cells() => Err(errors::argument(
+                py,
+                format!("an array of shape (N, {cells}) needs board= to say the boards' size"),
+            )),
+            _ => Ok(Shape::THREE_BY_THREE),
+        };
+    }
+    let first = match positions.cast::<pyo3::types::PyList>() {
+        Ok(list) => list.iter().next(),
+        Err(_) => match positions.cast::<pyo3::types::PyTuple>() {
+            Ok(tuple) => tuple.iter().next(),
+            Err(_) => None,
+        },
+    };
+    match first {
+        Some(first) => Ok(board::any_board(py, &first, None)
+            .map_err(|e| errors::reworded(py, e, |m| format!("positions[0]: {m}")))?
+            .shape()),
+        None => Ok(Shape::THREE_BY_THREE),
+    }
+}
+
 #[pymodule]
 fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
@@ -194,6 +294,7 @@ fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(build, m)?)?;
     m.add_function(wrap_pyfunction!(locate, m)?)?;
     m.add_function(wrap_pyfunction!(solve_within, m)?)?;
+    m.add_function(wrap_pyfunction!(solve_many_within, m)?)?;
     m.add("AUTO_BUILD_MAX_CELLS", database::AUTO_BUILD_MAX_CELLS)?;
     Ok(())
 }

@@ -342,3 +342,57 @@ def test_the_command_line_solves_parquet_to_parquet(client, files, tmp_path: Pat
             cli(["solve", *map(str, args)])
         assert (exited.value.code, message in capsys.readouterr().err) == (2, True), args
     assert not other.exists()
+
+
+def test_within_a_factor_with_a_database_and_with_none(client, files, pat3, bfs3, tmp_path, monkeypatch) -> None:
+    rng = random.Random(12)
+    boards = [tuple(rng.sample(range(9), 9)) for _ in range(300)]
+    rows = pd.DataFrame({"start": [text(b) for b in boards] + ["1234"]})
+    frame = dd.from_pandas(rows, npartitions=3)
+    for db in (files["3x3"], pat3.path):
+        out = nd.solve_frame(frame, db=db, within=1.3).compute()
+        assert list(out.columns) == ["start", *nd.COLUMNS, "length", "lower_bound"]
+        for start, length, bound, distance, moves, solvable in zip(
+            boards, out["length"], out["lower_bound"], out["distance"], out["moves"], out["solvable"]
+        ):
+            if start not in bfs3:
+                assert solvable == False and pd.isna(length) and pd.isna(moves)  # noqa: E712
+                continue
+            optimum = bfs3[start]
+            assert replay(start, moves, 3) == GOAL3
+            assert bound <= optimum <= length == len(moves) <= 1.3 * optimum
+            # The distance is given only where the bound proves it.
+            assert (distance == length) if bound == length else pd.isna(distance)
+        assert "tile" in out["error"].iloc[-1]
+    # A 6x6 board has no file: linear conflicts guide, in a folder with none.
+    monkeypatch.chdir(tmp_path)
+    goal6 = npuzzle.Board.goal("6x6")
+    starts = [goal6.apply("ULDR"), goal6.apply("UULLDR"), goal6]
+    frame = dd.from_pandas(pd.DataFrame({"start": [str(b) for b in starts]}), npartitions=1)
+    out = nd.solve_frame(frame, board="6x6", within=2).compute(scheduler="sync")
+    assert list(out["length"]) == [4, 6, 0] and (out["length"] <= 2 * out["lower_bound"]).all()
+    labelled = nd.label_random(6, "6x6", seed=4, partitions=2, within=2).compute(scheduler="sync")
+    assert labelled["error"].isna().all() and (labelled["length"] <= 2 * labelled["lower_bound"]).all()
+    for start, moves in zip(labelled["start"], labelled["moves"]):
+        assert npuzzle.Board(start, board="6x6").apply(moves) == goal6
+    for bad in (0.5, float("nan"), 101, "2"):
+        with pytest.raises(npuzzle.Error):
+            nd.solve_frame(frame, board="6x6", within=bad)
+    # Without within= a 6x6 frame still needs a database, which none has.
+    with pytest.raises(npuzzle.DatabaseError, match="no database can be built for 6x6"):
+        nd.solve_frame(frame, board="6x6").compute(scheduler="sync")
+    # From the shell: the two columns are written, and W is checked first.
+    source = tmp_path / "in6.parquet"
+    pq.write_table(pa.table({"start": [str(b) for b in starts]}), source)
+    command = [sys.executable, "-m", "npuzzle.dask", "solve", str(source)]
+    where = ["--board", "6x6", "--scheduler", client.scheduler.address]
+    ran = subprocess.run(
+        [*command, str(tmp_path / "out6.parquet"), *where, "--within", "2"], capture_output=True, text=True, timeout=120
+    )
+    assert ran.returncode == 0, ran.stderr
+    written = pd.read_parquet(tmp_path / "out6.parquet")
+    assert list(written["length"]) == [4, 6, 0] and list(written["lower_bound"]) == [4, 6, 0]
+    ran = subprocess.run(
+        [*command, str(tmp_path / "bad.parquet"), *where, "--within", "0.5"], capture_output=True, text=True, timeout=120
+    )
+    assert ran.returncode == 2 and "below 1" in ran.stderr and not (tmp_path / "bad.parquet").exists(), ran.stderr

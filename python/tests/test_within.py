@@ -8,7 +8,7 @@ import random
 import npuzzle
 import pytest
 
-from conftest import plain_bfs
+from conftest import plain_bfs, replay
 
 
 @pytest.mark.parametrize("weight", [1, 1.2, 2])
@@ -172,3 +172,117 @@ def test_a_board_with_no_partition_points_to_solve_within(tmp_path, monkeypatch,
     # A board with a partition is told how to build its own tables.
     with pytest.raises(npuzzle.DatabaseError, match=r'partition 6-6-6-6.*npuzzle.build\(board="5x5"\)'):
         npuzzle.Database(board="5x5")
+
+
+@pytest.mark.parametrize("weight", [1, 1.3])
+def test_many_at_once_within_the_weight(db3, pat3, bfs3, weight: float) -> None:
+    # Complete tables guide by linear conflicts, pattern tables by their sums:
+    # either way each answer replays and keeps the promise against the truth,
+    # and is the one solve(within=) gives alone.
+    starts = random.Random(41).sample(sorted(bfs3), 50)
+    for db in (db3, pat3):
+        moves = db.solve_many([list(s) for s in starts], within=weight, threads=2)
+        assert len(moves) == len(starts)
+        for start, m in zip(starts, moves):
+            assert replay(start, m, 3) == (1, 2, 3, 4, 5, 6, 7, 8, 0)
+            assert bfs3[start] <= len(m) <= weight * bfs3[start]
+        assert moves[:5] == [db.solve(list(s), within=weight).moves for s in starts[:5]]
+
+
+def test_many_at_once_within_with_numpy_unsolvable_goal_and_timeout(pat3) -> None:
+    np = pytest.importorskip("numpy")
+    rows = np.array([[1, 2, 3, 4, 5, 6, 7, 0, 8], [2, 1, 3, 4, 5, 6, 7, 8, 0]])
+    answers = pat3.solve_many(rows, within=2)
+    assert answers.dtype == object and list(answers) == ["R", None]
+    # Another goal (a blank in the middle: the file has every goal's set).
+    goal = "123405678"
+    moves = pat3.solve_many(["123456780"], goal, within=1)
+    assert pat3.play("123456780", moves[0]) == npuzzle.Board(goal)
+    assert len(moves[0]) == pat3.distance("123456780", goal)
+    with pytest.raises(npuzzle.ArgumentError, match="below 1"):
+        pat3.solve_many(["123456780"], within=0.99)
+    with pytest.raises(npuzzle.ParseError, match=r"positions\[1\]"):
+        pat3.solve_many(["123456780", "1234"], within=2)
+    with pytest.raises(npuzzle.ArgumentError, match="within= counts single-tile moves"):
+        npuzzle.Database(board="2x3", metric="mtm").solve_many(["123450"], within=2)
+
+
+def test_many_at_once_with_no_file(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.delenv("NPUZZLE_DB", raising=False)
+    monkeypatch.chdir(tmp_path)
+    truth = plain_bfs((1, 2, 3, 4, 5, 6, 7, 0), 4)
+    starts = random.Random(24).sample(sorted(truth), 40)
+    found = npuzzle.solve_many_within([list(s) for s in starts], 1.5, board="2x4", threads=2)
+    for start, s in zip(starts, found):
+        assert s is not None
+        assert s.start == npuzzle.Board(list(start), board="2x4")
+        assert s.lower_bound <= truth[start] <= s.length <= 1.5 * truth[start]
+        assert s.start.apply(s.moves) == s.goal == npuzzle.Board.goal("2x4")
+    alone = npuzzle.solve_within(list(starts[0]), 1.5, board="2x4")
+    assert (found[0].moves, found[0].lower_bound) == (alone.moves, alone.lower_bound)
+    assert not list(tmp_path.rglob("*.db"))
+
+
+def test_many_at_once_with_no_file_takes_its_size_from_the_positions() -> None:
+    np = pytest.importorskip("numpy")
+    goal6 = npuzzle.Board.goal("6x6")
+    starts = [goal6.apply("ULDR"), goal6.apply("UULL"), goal6]
+    # Boards, nested lists, a generator, and arrays of (N, 6, 6) or with board=.
+    forms = [
+        starts,
+        [b.tolist() for b in starts],
+        (b for b in starts),
+        np.array([b.tolist() for b in starts]),
+    ]
+    for form in forms:
+        found = npuzzle.solve_many_within(form, 2)
+        assert [None if s is None else s.length for s in found] == [4, 4, 0]
+    flat = np.array([b.cells for b in starts])
+    assert [s.length for s in npuzzle.solve_many_within(flat, 2, board="6x6") if s is not None] == [4, 4, 0]
+    with pytest.raises(npuzzle.ArgumentError, match=r"\(N, 36\) needs board="):
+        npuzzle.solve_many_within(flat, 2)
+    # Text is 3x3 unless board= says otherwise; an unsolvable one is None.
+    found = npuzzle.solve_many_within(["123456708", "213456780"], 1)
+    assert found[0] is not None and found[0].length == 1 and found[1] is None
+    assert npuzzle.solve_many_within([], 2) == []
+    with pytest.raises(npuzzle.ParseError, match=r"positions\[1\]: the board is 5x5 but the first position is 6x6"):
+        npuzzle.solve_many_within([goal6, npuzzle.Board.goal("5x5")], 2)
+    with pytest.raises(npuzzle.ParseError, match=r"positions\[0\]"):
+        npuzzle.solve_many_within(["1 2 3"], 2)
+    with pytest.raises(npuzzle.ArgumentTypeError, match="expected many positions"):
+        npuzzle.solve_many_within("123456780", 2)
+    with pytest.raises(npuzzle.ArgumentError, match="threads=0"):
+        npuzzle.solve_many_within(starts, 2, threads=0)
+    with pytest.raises(npuzzle.ArgumentError, match="threads=65535"):
+        npuzzle.solve_many_within(starts, 2, threads=65535)
+    hard = goal6
+    rng = random.Random(7)
+    for _ in range(400):
+        hard = hard.apply(rng.choice(hard.moves()))
+    with pytest.raises(npuzzle.SearchTimeoutError, match=r"positions\[0\]: no solution within"):
+        npuzzle.solve_many_within([hard] * 3, 1, timeout=0)
+    with pytest.raises(npuzzle.ParseError, match="the goal is 5x5 but the start is 6x6"):
+        npuzzle.solve_many_within(starts, 2, goal=npuzzle.Board.goal("5x5"))
+
+
+def test_a_board_says_whether_it_is_solvable_with_no_file(db3) -> None:
+    rng = random.Random(9)
+    for _ in range(300):
+        cells = rng.sample(range(9), 9)
+        assert bool(npuzzle.Board(cells).solvable()) == bool(db3.solvable(cells))
+    # 6x6, an even width: solvable toward the goal (blank last) exactly when
+    # the tiles' inversions plus the blank's row, counted from the bottom
+    # from 1, are odd.
+    for _ in range(300):
+        cells = rng.sample(range(36), 36)
+        tiles = [t for t in cells if t]
+        inversions = sum(a > b for i, a in enumerate(tiles) for b in tiles[i + 1 :])
+        row_from_bottom = 6 - cells.index(0) // 6
+        verdict = npuzzle.Board(cells, board="6x6").solvable()
+        assert bool(verdict) == ((inversions + row_from_bottom) % 2 == 1)
+        assert (verdict.reason is None) == bool(verdict)
+    goal = npuzzle.Board.goal("6x6")
+    assert goal.solvable(goal.apply("UL")) and not goal.solvable(str(goal).replace("1 2 ", "2 1 ", 1))
+    with pytest.raises(npuzzle.ParseError, match="the goal is 3x3 but the start is 6x6"):
+        goal.solvable(npuzzle.Board.goal("3x3"))

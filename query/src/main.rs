@@ -232,7 +232,8 @@ fn run_within(
     if !found {
         return run(None, shape);
     }
-    let db = open_database(location, shape, cli.board, cli.metric)?;
+    let db = open_database(location, shape, cli.board, cli.metric)
+        .map_err(|e| none_is_needed(e, location.origin, shape))?;
     if db.metric() != Metric::SingleTile {
         anyhow::bail!(
             "--within counts single-tile moves, and {} counts multi-tile moves; pass a \
@@ -241,6 +242,20 @@ fn run_within(
         );
     }
     run(Some(&db), db.shape()).map_err(|e| with_advice(e, location, &db, cli.board.is_some()))
+}
+
+/// A file named for `--within` (by `--db` or `NPUZZLE_DB`) that cannot
+/// serve: the usual message, and that the question needs no file (said
+/// already where no database can be built for the board).
+fn none_is_needed(e: anyhow::Error, origin: Origin, shape: Shape) -> anyhow::Error {
+    if none_to_build(shape, Metric::SingleTile).is_some() {
+        return e;
+    }
+    let leave_out = match origin {
+        Origin::Env => "unset NPUZZLE_DB",
+        _ => "leave out --db",
+    };
+    anyhow::anyhow!("{e:#}; --within needs none, so to {leave_out} is enough")
 }
 
 /// The complete tables that `query COMMAND` needs, or the one message that

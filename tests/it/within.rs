@@ -632,3 +632,40 @@ fn boards_without_any_database_point_to_within() {
     .clone();
     assert!(stdout_of(&out).contains("1 move, optimal is at least 1"));
 }
+
+#[test]
+fn a_file_that_cannot_serve_says_within_needs_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let other = temp_db("3x3");
+    let missing = dir.path().join("none.db");
+    let needs_none = "--within needs none, so to leave out --db is enough";
+    for db in [other.path.as_path(), missing.as_path()] {
+        let out = query_in(dir.path())
+            .args(["--db", db.to_str().unwrap(), "--board", "2x3"])
+            .args(["solve", "--within", "1.5", "123405"])
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needs_none), "{err}");
+    }
+    let out = query_in(dir.path())
+        .env("NPUZZLE_DB", &other.path)
+        .args(["--board", "2x3", "solve", "--within", "1.5", "123405"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("so to unset NPUZZLE_DB is enough"), "{err}");
+    // Without the file, the same question is answered.
+    let out = expect_code_in(
+        dir.path(),
+        &["--board", "2x3", "solve", "--within", "1.5", "123405"],
+        0,
+    )
+    .get_output()
+    .clone();
+    assert!(stdout_of(&out).contains("1 move, optimal is at least 1"));
+}

@@ -9,6 +9,10 @@ needs ``dask[dataframe]``, ``distributed`` and ``pyarrow``.
 - ``label_random(n, ...)`` makes ``n`` uniformly random solvable
   positions, the same for a seed whatever the partition count, answered
   the same way: a training set for a learned heuristic.
+- Both take ``within=W``: each answer is then at most W times the
+  shortest, with ``length`` and ``lower_bound`` columns, on any board up
+  to 6x6, with the board's database where there is one and with none
+  otherwise.
 
 Every worker opens the database once and keeps it; it must find the file
 at the same path (shared storage, or a copy on every node). A bad row gets
@@ -26,7 +30,7 @@ from typing import TYPE_CHECKING
 import dask.dataframe as dd
 import pandas as pd
 
-from .. import ArgumentError, Board, Database
+from .. import ArgumentError, Board, Database, solve_within
 from . import _answer, _sampling
 
 if TYPE_CHECKING:
@@ -44,6 +48,7 @@ def solve_frame(
     board: str = "3x3",
     db: str | os.PathLike[str] | Database | None = None,
     timeout: float | None = None,
+    within: float | None = None,
 ) -> dd.DataFrame:
     """``df`` with the answers for the boards in ``column`` added, row by row.
 
@@ -60,7 +65,7 @@ def solve_frame(
             f"the frame has no column {column!r} (its columns: {', '.join(map(str, df.columns))}); "
             f"name the column of boards with column="
         )
-    taken = [c for c in COLUMNS if c in df.columns]
+    taken = [c for c in _answer.columns(within) if c in df.columns]
     if taken:
         raise ValueError(
             f"the frame already has the column{'s' if len(taken) > 1 else ''} "
@@ -72,8 +77,8 @@ def solve_frame(
             f"column {column!r} holds {df._meta[column].dtype}; boards are strings (such as '867254301' "
             f"or '8 6 7 2 5 4 3 0 1') or lists of tiles"
         )
-    goal_text, path = _arguments(board, goal, db, timeout)
-    meta = df._meta.join(_answer.empty(df._meta.index))
+    goal_text, path = _arguments(board, goal, db, timeout, within)
+    meta = df._meta.join(_answer.empty(df._meta.index, within))
     answered: dd.DataFrame = df.map_partitions(  # type: ignore[no-untyped-call]
         _answer.answer,
         column,
@@ -81,6 +86,7 @@ def solve_frame(
         goal_text,
         path,
         timeout,
+        within,
         meta=meta,
         align_dataframes=False,
     )
@@ -96,13 +102,14 @@ def label_random(
     goal: _BoardLike | None = None,
     db: str | os.PathLike[str] | Database | None = None,
     timeout: float | None = None,
+    within: float | None = None,
 ) -> dd.DataFrame:
     """``n`` uniformly random positions that can reach ``goal``, in a
     ``start`` column indexed 0 to n-1, with the columns of ``solve_frame``.
 
     The positions depend on ``seed`` alone, not on ``partitions`` (how
     many pieces the frame is cut into: at least the workers' threads, to
-    keep them all busy).
+    keep them all busy). ``within`` as for ``solve_frame``.
     """
     # n: rows of a pandas int64 index; partitions: one Dask task each, and a
     # million is already far more than any cluster keeps busy.
@@ -115,18 +122,18 @@ def label_random(
             raise ArgumentError(f"{name} must be a whole number from {least} to {most}, not {_shown(value)}")
     if partitions > n:
         raise ArgumentError(f"partitions ({partitions}) must be at most n ({n}): a partition holds one position or more")
-    goal_text, path = _arguments(board, goal, db, timeout)
+    goal_text, path = _arguments(board, goal, db, timeout, within)
     bounds = [n * k // partitions for k in range(partitions + 1)]
     starts = dd.from_map(  # type: ignore[no-untyped-call]
         _sampling.starts,
         bounds[:-1],
         bounds[1:],
-        args=[board, seed, goal_text, path],
+        args=[board, seed, goal_text, path, within is not None],
         meta=_sampling.empty(),
         divisions=[*bounds[:-1], n - 1],
         enforce_metadata=False,
     )
-    return solve_frame(starts, "start", goal_text, board, path, timeout)
+    return solve_frame(starts, "start", goal_text, board, path, timeout, within)
 
 
 def _arguments(
@@ -134,10 +141,14 @@ def _arguments(
     goal: _BoardLike | None,
     db: str | os.PathLike[str] | Database | None,
     timeout: float | None,
+    within: float | None = None,
 ) -> tuple[str | None, str | None]:
     """The goal as text and the database's path, checked on the client so
     that a wrong argument fails here, not on every worker."""
     Board.goal(board)  # raises ParseError naming a bad board size
+    if within is not None:
+        # The library's own check of W, on a board that takes no search.
+        solve_within(Board.goal(board), within)
     goal_text = None if goal is None else str(Board(goal, board))
     if timeout is not None and (
         isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0

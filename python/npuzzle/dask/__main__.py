@@ -82,6 +82,13 @@ def parser() -> argparse.ArgumentParser:
     solve.add_argument("--goal", help="every row's goal (default: tiles in order, blank last)")
     solve.add_argument("--column", default="start", help="the column of boards (default start)")
     solve.add_argument("--timeout", type=_seconds, metavar="SECONDS", help="bound on each row's search")
+    solve.add_argument(
+        "--within",
+        type=float,
+        metavar="W",
+        help="solutions at most W times the shortest (1 to 100), with length and lower_bound columns; "
+        "any board up to 6x6, with or without a database",
+    )
     where = solve.add_mutually_exclusive_group()
     where.add_argument("--scheduler", metavar="ADDRESS", help="a running cluster's scheduler (tcp://host:8786)")
     where.add_argument("--workers", type=_count, metavar="N", help="local worker processes (default: one per core)")
@@ -144,7 +151,7 @@ def _solve(args: argparse.Namespace) -> int:
         # so that every worker gets a share of one large file. Arrow types
         # throughout, so that a column of lists is written back as it came.
         frame = dd.read_parquet(args.input, split_row_groups=True, dtype_backend="pyarrow")
-        answered = solve_frame(frame, args.column, args.goal, args.board, args.db, args.timeout)
+        answered = solve_frame(frame, args.column, args.goal, args.board, args.db, args.timeout, args.within)
         code = _write(answered, args.output, started)
     return code
 
@@ -189,8 +196,8 @@ def _write_part(part: pd.DataFrame, folder: str, partition_info: dict[str, Any] 
         "rows": len(part),
         "unsolvable": int((part["solvable"] == False).sum()),  # noqa: E712 (null is not False)
         # Rows that are not boards, and searches that ran out of time
-        # (solvable, without a distance): `query batch` counts both.
-        "errors": int((part["error"].notna() | ((part["solvable"] == True) & part["distance"].isna())).sum()),  # noqa: E712
+        # (solvable, without moves): `query batch` counts both.
+        "errors": int((part["error"].notna() | ((part["solvable"] == True) & part["moves"].isna())).sum()),  # noqa: E712
     }
     return pd.DataFrame({name: [value] for name, value in counts.items()})
 

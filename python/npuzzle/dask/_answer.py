@@ -2,7 +2,10 @@
 the answer columns of `query batch` added.
 
 Complete tables answer the whole partition in one `solve_many` call, with
-the GIL released. Pattern databases search: each row is one `solve`, which
+the GIL released. With `within`, each row is one search within that factor
+of the shortest (`solve(..., within=)`, or `solve_within` where the board
+has no database file), and two more columns say its length and the lower
+bound that proves it. Pattern databases search: each row is one `solve`, which
 releases the GIL and spreads its search over the cores, and reports its
 nodes and stops at `timeout` for that row alone, as `query batch
 --timeout` does; a partition-wide `solve_many` could do neither.
@@ -19,7 +22,7 @@ import pandas as pd
 import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.compute as pc  # type: ignore[import-untyped]
 
-from .. import Database, SearchTimeoutError, UnsolvableError
+from .. import Board, Database, SearchTimeoutError, Solution, UnsolvableError, solve_within
 from . import _boards, _workers
 
 # The columns added, in order, with their Arrow types. `distance` and
@@ -38,10 +41,22 @@ COLUMNS: dict[str, Any] = {
 }
 
 
-def empty(index: pd.Index | None = None) -> pd.DataFrame:
+# Added after those with `within`: the solution's length, and the lower
+# bound on the shortest that proves it (for a search that ran out of time,
+# the bound it reached). `distance` is then null unless the bound meets the
+# length, as `query batch --within --format csv` writes it.
+WITHIN_COLUMNS: dict[str, Any] = {"length": pa.int32(), "lower_bound": pa.int32()}
+
+
+def columns(within: float | None) -> dict[str, Any]:
+    """The columns added, with or without `within`."""
+    return COLUMNS if within is None else {**COLUMNS, **WITHIN_COLUMNS}
+
+
+def empty(index: pd.Index | None = None, within: float | None = None) -> pd.DataFrame:
     """The added columns with no rows (Dask's `meta`)."""
     return pd.DataFrame(
-        {name: pd.Series([], dtype=pd.ArrowDtype(t)) for name, t in COLUMNS.items()},
+        {name: pd.Series([], dtype=pd.ArrowDtype(t)) for name, t in columns(within).items()},
         index=index,
     )
 
@@ -53,16 +68,22 @@ def answer(
     goal: str | None,
     path: str | None,
     timeout: float | None,
+    within: float | None = None,
 ) -> pd.DataFrame:
     """`part` with the answer columns of the boards in `column` added."""
-    db = _workers.database(path, board)
+    db = _workers.database(path, board) if within is None else _workers.guiding(path, board)
     boards = _boards.read(part[column], board)
     n = len(part)
     nodes: npt.NDArray[np.int64] | None = None
     timed_out: dict[int, str] = {}
-    if db.kind == "complete":
+    bounds: npt.NDArray[np.int32] | None = None
+    if within is not None:
+        moves, nodes, timed_out, bounds = _search_within(db, boards, (board, goal), timeout, within, n)
+        moves_column = pa.array(moves, type=pa.string(), from_pandas=True)
+    elif db is not None and db.kind == "complete":
         moves_column = _look_up(db, boards, goal, n)
     else:
+        assert db is not None
         moves, nodes, timed_out = _search(db, boards, goal, timeout, n)
         moves_column = pa.array(moves, type=pa.string(), from_pandas=True)
     answered = np.zeros(n, dtype=bool)
@@ -72,15 +93,22 @@ def answer(
     solvable = solved.copy()
     solvable[list(timed_out)] = True
     searched = solvable if nodes is not None else solved
-    reasons = _reasons(db, boards, np.flatnonzero(answered & ~solvable), goal)
+    reasons = _reasons(db, boards, np.flatnonzero(answered & ~solvable), (board, goal))
+    lengths = pc.cast(pc.utf8_length(moves_column), pa.int32())
     added = {
-        "distance": pc.cast(pc.utf8_length(moves_column), pa.int32()),
+        "distance": lengths,
         "moves": moves_column,
         "solvable": pa.array(solvable, mask=~answered),
         "reason": _strings(n, {**reasons, **timed_out}),
         "nodes": pa.nulls(n, pa.int64()) if nodes is None else pa.array(nodes, mask=~searched),
         "error": _strings(n, boards.errors),
     }
+    if bounds is not None:
+        bound_column = pa.array(bounds, mask=~searched)
+        # The length is the distance only where the bound proves it shortest.
+        added["distance"] = pc.if_else(pc.equal(lengths, bound_column), lengths, pa.nulls(n, pa.int32()))
+        added["length"] = lengths
+        added["lower_bound"] = bound_column
     out = part.copy(deep=False)
     for name, values in added.items():
         out[name] = pd.Series(pd.arrays.ArrowExtensionArray(values), index=part.index)
@@ -130,6 +158,39 @@ def _search(
     return moves, nodes, timed_out
 
 
+def _search_within(
+    db: Database | None,
+    boards: _boards.Boards,
+    board_goal: tuple[str, str | None],
+    timeout: float | None,
+    within: float,
+    n: int,
+) -> tuple[npt.NDArray[np.object_], npt.NDArray[np.int64], dict[int, str], npt.NDArray[np.int32]]:
+    """As `_search`, each row within `within` of the shortest, guided by
+    `db`'s tables (linear conflicts for complete tables and for none), and
+    each row's lower bound."""
+    board, goal = board_goal
+    moves = np.full(n, None, dtype=object)
+    nodes = np.zeros(n, dtype=np.int64)
+    bounds = np.zeros(n, dtype=np.int32)
+    timed_out: dict[int, str] = {}
+    for i, cells in zip(boards.rows.tolist(), boards.cells.tolist()):
+        try:
+            solution: Solution = (
+                solve_within(cells, within, goal, board=board, timeout=timeout)
+                if db is None
+                else db.solve(cells, goal, timeout=timeout, within=within)
+            )
+        except UnsolvableError:
+            continue
+        except SearchTimeoutError as e:
+            timed_out[i] = f"timed out after {timeout} s (timeout=): stopped at bound {e.bound} after {e.nodes} nodes"
+            nodes[i], bounds[i] = e.nodes, e.bound
+            continue
+        moves[i], nodes[i], bounds[i] = solution.moves, solution.nodes, solution.lower_bound
+    return moves, nodes, timed_out, bounds
+
+
 def _strings(n: int, values: Mapping[int, str | None]) -> Any:
     """A string column of `n` rows, null but where `values` says."""
     if not values:
@@ -140,12 +201,16 @@ def _strings(n: int, values: Mapping[int, str | None]) -> Any:
 
 
 def _reasons(
-    db: Database, boards: _boards.Boards, rows: npt.NDArray[np.intp], goal: str | None
+    db: Database | None,
+    boards: _boards.Boards,
+    rows: npt.NDArray[np.intp],
+    board_goal: tuple[str, str | None],
 ) -> dict[int, str | None]:
     """Why the boards of partition rows `rows` cannot reach the goal, their
     tiles found in one search of the rows read."""
+    board, goal = board_goal
     found = np.searchsorted(boards.rows, rows)
     return {
-        row: db.solvable(cells, goal).reason
+        row: (Board(cells, board).solvable(goal) if db is None else db.solvable(cells, goal)).reason
         for row, cells in zip(rows.tolist(), boards.cells[found].tolist())
     }

@@ -33,24 +33,30 @@ def empty() -> pd.DataFrame:
     return pd.DataFrame({"start": pd.Series([], dtype=pd.ArrowDtype(pa.string()))})
 
 
-def starts(lo: int, hi: int, board: str, seed: int, goal: str | None, path: str | None) -> pd.DataFrame:
+def starts(
+    lo: int, hi: int, board: str, seed: int, goal: str | None, path: str | None, within: bool = False
+) -> pd.DataFrame:
     """Positions `lo` to `hi - 1` as a `start` column of boards in the
-    command line's form, indexed by their numbers."""
-    db = _workers.database(path, board)
+    command line's form, indexed by their numbers. `within`: the positions
+    are to be solved within a factor, so the board may have no database."""
+    db = _workers.guiding(path, board) if within else _workers.database(path, board)
     cells = len(Board.goal(board).cells)
     pieces = [np.zeros((0, cells), dtype=np.uint8)]
     for b in range(lo // BLOCK, -(-hi // BLOCK)):
-        block = _block(seed, b, cells, db, goal)
+        block = _block(seed, b, (board, cells), db, goal)
         pieces.append(block[max(lo - b * BLOCK, 0) : min(hi - b * BLOCK, BLOCK)])
     text = _boards.text(np.concatenate(pieces), board)
     return pd.DataFrame({"start": pd.Series(pd.arrays.ArrowExtensionArray(text), index=pd.RangeIndex(lo, hi))})
 
 
-def _block(seed: int, number: int, cells: int, db: Database, goal: str | None) -> npt.NDArray[np.uint8]:
+def _block(
+    seed: int, number: int, board_cells: tuple[str, int], db: Database | None, goal: str | None
+) -> npt.NDArray[np.uint8]:
     """Block `number`'s BLOCK solvable positions, one row of tiles each."""
+    board, cells = board_cells
     rng = np.random.default_rng([seed, number])
     tiles = rng.permuted(np.tile(np.arange(cells, dtype=np.uint8), (BLOCK, 1)), axis=1)
-    rows = np.flatnonzero(~_solvable(db, tiles, goal))
+    rows = np.flatnonzero(~_solvable(db, tiles, (board, goal)))
     # The first two cells that do not hold the blank.
     blank = np.argmax(tiles[rows] == 0, axis=1)
     first = np.where(blank == 0, 1, 0)
@@ -60,9 +66,12 @@ def _block(seed: int, number: int, cells: int, db: Database, goal: str | None) -
     return tiles
 
 
-def _solvable(db: Database, tiles: npt.NDArray[np.uint8], goal: str | None) -> npt.NDArray[np.bool_]:
+def _solvable(
+    db: Database | None, tiles: npt.NDArray[np.uint8], board_goal: tuple[str, str | None]
+) -> npt.NDArray[np.bool_]:
     """Which rows can reach the goal, by the library's rule."""
-    if db.kind == "complete":
+    board, goal = board_goal
+    if db is not None and db.kind == "complete":
         return np.asarray(db.distances(tiles, goal, threads=1)) >= 0
     # A pattern database would search for a distance; the test alone is cheap.
-    return np.array([bool(db.solvable(row, goal)) for row in tiles.tolist()], dtype=bool)
+    return np.array([bool(Board(row, board).solvable(goal)) for row in tiles.tolist()], dtype=bool)

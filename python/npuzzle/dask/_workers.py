@@ -12,7 +12,7 @@ import os
 import socket
 import threading
 
-from .. import Database, DatabaseError
+from .. import Database, DatabaseError, locate
 
 # (path as given, or None for the board's default place; board) -> Database.
 _open: dict[tuple[str | None, str], Database] = {}
@@ -33,6 +33,16 @@ def database(path: str | None, board: str) -> Database:
                 raise type(e)(f"{e} (on {where()})") from None
             _open[key] = db
     return db
+
+
+def guiding(path: str | None, board: str) -> Database | None:
+    """The database that guides searches within a factor, found as `query
+    solve --within` finds it: the file at `path`, which must open; else the
+    board's where the command line looks, if there is one; else None (no
+    file: linear conflicts guide)."""
+    if path is None and not os.path.isfile(locate(board)):
+        return None
+    return database(path, board)
 
 
 def where() -> str:
