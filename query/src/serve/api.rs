@@ -719,15 +719,21 @@ async fn distance(server: State<Shared>, p: Params) -> Result<Response, ApiError
 
 /// `/api/moves`: the distance of `start`, and each legal move with the
 /// tile it slides and the distance it leads to. On a board served with no
-/// file, nothing knows a distance but the goal's: the others are `null`.
+/// file, only distances near the goal are known (see [`near_goal`]): the
+/// others are `null`.
 async fn moves(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
     if let Some(shape) = p.without_file(&server.boards)? {
         let (start, goal) = (p.start(shape)?, p.goal(shape)?);
         npuzzle::rules::solvability::check(&start, &goal)
             .map_err(|why| unsolvable_error(&why, Some((&start, &goal))))?;
-        let known = |board: &Board| (*board == goal).then_some(0);
-        let around = start.successors().map(|(m, next)| (m, next, known(&next)));
-        return json_ok(&Moves::new(start, goal, known(&start), around));
+        let distance = near_goal(&start, &goal);
+        let around = start.successors().map(|(m, next)| {
+            // A move changes the distance by one: from 1, all but the
+            // move to the goal lead to 2.
+            let after = near_goal(&next, &goal).or(distance.filter(|&d| d == 1).map(|_| 2));
+            (m, next, after)
+        });
+        return json_ok(&Moves::new(start, goal, distance, around));
     }
     let db = p.db(&server.boards)?;
     let (shape, metric) = (db.shape(), db.metric());
@@ -741,6 +747,18 @@ async fn moves(State(server): State<Shared>, p: Params) -> Result<Response, ApiE
         .into_iter()
         .map(|(m, next, after)| (m, next, Some(after)));
     json_ok(&Moves::new(start, goal, Some(distance), around))
+}
+
+/// The distance of `board` where it is known with no file: 0 at the goal,
+/// 1 a move from it.
+fn near_goal(board: &Board, goal: &Board) -> Option<u32> {
+    if board == goal {
+        Some(0)
+    } else {
+        goal.successors()
+            .any(|(_, next)| next == *board)
+            .then_some(1)
+    }
 }
 
 /// `/api/moves`' answer: the start's distance and where each move leads

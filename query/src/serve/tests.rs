@@ -487,7 +487,7 @@ fn within_answers_boards_with_no_file_served() {
 
 /// `serve --board 6x6`: a board no database can be built for, served with
 /// none. It is listed (kind `none`, every goal blank) and opened first;
-/// moves know no distance but the goal's; random positions are drawn
+/// moves know no distance but near the goal; random positions are drawn
 /// uniformly; solutions come within a factor; the rest needs a file.
 #[test]
 fn a_board_with_no_file_is_served_within_a_factor() {
@@ -510,33 +510,56 @@ fn a_board_with_no_file_is_served_within_a_factor() {
     assert!(entry["positions"].is_null() && entry["max_distance"].is_null());
     assert_eq!(entry["blanks"].as_array().unwrap().len(), 36, "{entry}");
 
-    // One move from the goal: only the move back is known (0 away).
+    // Near the goal, distances are known with no file: one move away, the
+    // move back leads to 0 and the others to 2; at the goal every move leads
+    // to 1; two moves away only the moves to a neighbour of the goal (1).
     let goal = Board::goal(six);
     let (back, near) = goal.successors().next().unwrap();
-    let (status, v) = get(
-        server.addr,
-        &format!("/api/moves?board=6x6&start={}", enc(&near.to_string())),
-    );
-    assert_eq!(
-        (status, &v["distance"]),
-        (200, &serde_json::Value::Null),
-        "{v}"
-    );
+    let moves_from = |board: &Board| {
+        let (status, v) = get(
+            server.addr,
+            &format!("/api/moves?board=6x6&start={}", enc(&board.to_string())),
+        );
+        assert_eq!(status, 200, "{v}");
+        v
+    };
+    let v = moves_from(&near);
+    assert_eq!(v["distance"], 1, "{v}");
     for m in v["moves"].as_array().unwrap() {
         let home = m["move"] == back.opposite().letter().to_string();
-        let expected = if home {
-            serde_json::json!(0)
+        let (distance, change) = if home { (0, -1) } else { (2, 1) };
+        assert_eq!(
+            (&m["distance"], &m["change"]),
+            (&distance.into(), &change.into()),
+            "{m}"
+        );
+    }
+    let v = moves_from(&goal);
+    assert_eq!(v["distance"], 0, "{v}");
+    for m in v["moves"].as_array().unwrap() {
+        assert_eq!(
+            (&m["distance"], &m["change"]),
+            (&1.into(), &1.into()),
+            "{m}"
+        );
+    }
+    let (_, far) = near
+        .successors()
+        .find(|(_, b)| *b != goal && !goal.successors().any(|(_, n)| n == *b))
+        .unwrap();
+    let v = moves_from(&far);
+    assert!(v["distance"].is_null(), "{v}");
+    for m in v["moves"].as_array().unwrap() {
+        let next = npuzzle::parse_board(m["board"].as_str().unwrap(), six).unwrap();
+        let beside_goal = goal.successors().any(|(_, n)| n == next);
+        let expected = if beside_goal {
+            serde_json::json!(1)
         } else {
             serde_json::Value::Null
         };
         assert_eq!(m["distance"], expected, "{m}");
         assert!(m["change"].is_null(), "{m}");
     }
-    let (_, v) = get(
-        server.addr,
-        &format!("/api/moves?board=6x6&start={}", enc(&goal.to_string())),
-    );
-    assert_eq!(v["distance"], 0, "{v}");
     let mut swapped: Vec<u8> = goal.cells().to_vec();
     swapped.swap(0, 1);
     let swapped: Vec<String> = swapped.iter().map(|t| t.to_string()).collect();

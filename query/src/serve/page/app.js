@@ -186,7 +186,7 @@ function complete() {
 }
 
 // Whether the board is served with no file (one no database can be built
-// for, such as 6x6): no distance is known but the goal's, and solutions come
+// for, such as 6x6): no distance is known but within a move of the goal, and solutions come
 // within a factor of the shortest.
 function withoutFile() {
   return Boolean(game.board && game.board.kind === "none");
@@ -406,7 +406,7 @@ function render() {
   $("distance-note").textContent = !unknown ? ""
     : withoutFile()
       ? `No database is served for ${game.board.board} boards (none can be built), so no ` +
-        "distance is known but the goal's: play on, or have a solution shown at most " +
+        "distance is known but within a move of the goal: play on, or have a solution shown at most " +
         "W × the shortest (Solve, Solutions)."
       : "The exact distance takes longer than the server's --timeout here: play on, " +
         "or have a solution shown at most W × the shortest (Solve, Solutions).";
@@ -944,9 +944,9 @@ function setBoard(name, metric = game.metric) {
       `positions that reach the goal. Puzzles of exactly K moves, the hardest position and ` +
       `the histogram need every position's distance, which only complete tables hold; ` +
       (withoutFile()
-        ? `no database can be built for ${name}, so no distance is known here, and each ` +
-          `solution is found within a factor of the shortest (Solve, Solutions), stopped ` +
-          `after ${game.timeout} s.`
+        ? `no database can be built for ${name}, so no distance is known here but next to ` +
+          `the goal, and each solution is found within a factor of the shortest (Solve, ` +
+          `Solutions), stopped after ${game.timeout} s.`
         : `${name} is answered by an optimal search over pattern databases ` +
           `(${game.board.partition}), so each distance is a search, stopped after ${game.timeout} s.`);
   }
