@@ -8,6 +8,7 @@ use crate::db::format::{Header, TableInfo};
 use crate::pattern::{Partition, PatternDb};
 use crate::puzzle::board::Board;
 use crate::puzzle::cell::{Cell, Cells};
+use crate::puzzle::relabel::Relabelling;
 use crate::puzzle::shape::Shape;
 use crate::puzzle::symmetry::Symmetry;
 use std::ops::Range;
@@ -155,6 +156,31 @@ impl<B: AsRef<[u8]>> PatternTables<B> {
         self.sets[0].goal()
     }
 
+    /// The tables' lower bound on the distance from `start` to `goal`
+    /// (what the search starts from): through the set serving `goal`, a
+    /// symmetry taking its blank to the set's and the tiles renamed so that
+    /// `goal` is the set's goal.
+    ///
+    /// Moves can be undone, so `estimate(goal, start)` bounds the same
+    /// distance: the dual lookup. It reads the set for `start`'s blank,
+    /// which a file has for every blank only when built with
+    /// `--all-goals`; read in the set of `goal`'s blank instead, the dual
+    /// overestimates (docs/benchmarks.md).
+    pub fn estimate(&self, start: &Board, goal: &Board) -> Result<u32, AnswerError> {
+        let set = self.set_serving(goal)?;
+        if start.shape() != goal.shape() {
+            return Err(AnswerError::WrongShape {
+                expected: goal.shape(),
+                got: start.shape(),
+            });
+        }
+        // set_serving found a set whose blank a symmetry reaches.
+        let symmetry = Symmetry::mapping(self.shape(), goal.blank(), set.goal_blank())
+            .ok_or_else(|| self.missing_goal(goal))?;
+        let (start, goal) = (symmetry.apply(start), symmetry.apply(goal));
+        Ok(set.heuristic(&Relabelling::to_canonical(&goal).apply(&start)))
+    }
+
     /// The set that answers toward `goal` ([`PatternTables::set_for`] its
     /// blank), or why none does.
     pub fn set_serving(&self, goal: &Board) -> Result<&PatternDb<Section<B>>, AnswerError> {
@@ -166,10 +192,16 @@ impl<B: AsRef<[u8]>> PatternTables<B> {
             });
         }
         self.set_for(goal.blank())
-            .ok_or_else(|| AnswerError::MissingGoal {
-                shape,
-                cell: Cell::of(shape, goal.blank()),
-                present: Cells::of(shape, self.sets.iter().map(|s| s.goal_blank())),
-            })
+            .ok_or_else(|| self.missing_goal(goal))
+    }
+
+    /// Why no set answers toward `goal`: the sets' blanks, and its.
+    fn missing_goal(&self, goal: &Board) -> AnswerError {
+        let shape = self.shape();
+        AnswerError::MissingGoal {
+            shape,
+            cell: Cell::of(shape, goal.blank()),
+            present: Cells::of(shape, self.sets.iter().map(|s| s.goal_blank())),
+        }
     }
 }

@@ -797,3 +797,52 @@ fn corrupt_five_by_five_files_are_refused() {
         assert!(!PatternTables::from_bytes(bad).unwrap().verify().ok);
     }
 }
+
+/// `PatternTables::estimate` is a lower bound both ways: toward the goal,
+/// and from the goal back to the start (the dual lookup, through the set of
+/// the start's blank), on random 3×3 positions and goals against the
+/// complete tables; and the dual says more than the direct lookup at some.
+#[test]
+fn estimates_both_ways_never_exceed_the_distance() {
+    let shape = Shape::THREE_BY_THREE;
+    let db = Database::open(&all_goals_pattern_file()).unwrap();
+    let tables = db.patterns().unwrap();
+    let complete = &crate::util::temp_db("3x3").db;
+    let mut rng = StdRng::seed_from_u64(22);
+    let (mut checked, mut dual_higher) = (0, 0);
+    for round in 0..4000 {
+        let goal = if round % 2 == 0 {
+            Board::goal(shape)
+        } else {
+            random_goal(shape, rand::Rng::gen_range(&mut rng, 0..9), &mut rng)
+        };
+        let start = random_goal(shape, rand::Rng::gen_range(&mut rng, 0..9), &mut rng);
+        let Ok(distance) = complete.distance(&start, &goal) else {
+            continue; // unsolvable
+        };
+        let direct = tables.estimate(&start, &goal).unwrap();
+        let dual = tables.estimate(&goal, &start).unwrap();
+        assert!(
+            direct <= distance && dual <= distance,
+            "{start} → {goal}: {direct}, {dual} > {distance}"
+        );
+        if start == goal {
+            assert_eq!((direct, dual), (0, 0));
+        }
+        checked += 1;
+        dual_higher += usize::from(dual > direct);
+    }
+    assert!(
+        checked > 1500 && dual_higher > checked / 20,
+        "{checked} {dual_higher}"
+    );
+    // A file with the default goal's set alone has no dual for most starts.
+    let one_set = Database::open(&pattern_file("3x3", "4-4")).unwrap();
+    let goal = Board::goal(shape);
+    let middle = Board::canonical_goal(shape, 4);
+    let refused = one_set.patterns().unwrap().estimate(&goal, &middle);
+    assert!(
+        matches!(refused, Err(npuzzle::AnswerError::MissingGoal { .. })),
+        "{refused:?}"
+    );
+}
