@@ -230,6 +230,30 @@ fn read(db: &impl BoardReader, obj: &Bound<'_, PyAny>) -> PyResult<(Positions, b
     Ok((Positions::Boards(boards), false))
 }
 
+/// Positions that can be read only once (a generator, any iterator) as a
+/// list, so that the first can be looked at before all are read; anything
+/// else as it is. Ctrl-C is heard while a long iterator is read.
+pub fn listed<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let py = obj.py();
+    let again = obj.hasattr("__array_interface__")?
+        || obj.cast::<PyList>().is_ok()
+        || obj.cast::<pyo3::types::PyTuple>().is_ok()
+        || obj.cast::<PyString>().is_ok()
+        || obj.cast::<PyBoard>().is_ok();
+    // What cannot be iterated is left for reading to turn away.
+    let (false, Ok(items)) = (again, obj.try_iter()) else {
+        return Ok(obj.clone());
+    };
+    let list = PyList::empty(py);
+    for (i, item) in items.enumerate() {
+        if i.is_multiple_of(SIGNAL_EVERY) {
+            py.check_signals()?;
+        }
+        list.append(item?)?;
+    }
+    Ok(list.into_any())
+}
+
 /// The error of item `i`, its message prefixed with `positions[i]: `.
 fn at(py: Python<'_>, i: usize, e: PyErr) -> PyErr {
     errors::reworded(py, e, |message| format!("positions[{i}]: {message}"))
@@ -589,9 +613,15 @@ impl WithinMany<'_, '_> {
         err: impl FnOnce(AnswerError) -> PyErr,
     ) -> PyResult<(Vec<Option<PySolution>>, bool)> {
         let (positions, numpy) = read(reader, self.positions)?;
+        // Every row of an array is read before any search, as a list's
+        // items are: a bad row stops the call at once, not after the rest.
+        let shape = reader.shape();
+        let starts = (0..positions.len())
+            .map(|i| positions.get(i, shape).map_err(|m| (i, m)))
+            .collect::<Result<Vec<Board>, _>>()
+            .map_err(|(i, m)| errors::parse(py, format!("positions[{i}]: {m}")))?;
         // After reading, so that the timeout counts the answering only.
         let deadline = deadline(py, self.timeout)?;
-        let shape = reader.shape();
         let (goal, weight, threads) = (self.goal, self.weight, self.threads);
         let first = FirstFailure::default();
         let stop = AtomicBool::new(false);
@@ -614,16 +644,11 @@ impl WithinMany<'_, '_> {
             }
         };
         let answer_each = || {
-            each(positions.len(), threads, true, &stop, None, |i, _| {
-                let failure = match positions.get(i, shape) {
-                    Ok(start) => match search(&start) {
-                        Ok(answer) => return answer,
-                        Err(e) => Failure::Answer(e),
-                    },
-                    Err(message) => Failure::Row(message),
-                };
-                first.note(i, failure);
-                None
+            each(starts.len(), threads, true, &stop, None, |i, _| {
+                search(&starts[i]).unwrap_or_else(|e| {
+                    first.note(i, Failure::Answer(e));
+                    None
+                })
             })
         };
         let answers = interruptible(py, || stop.store(true, Relaxed), answer_each)?

@@ -1143,11 +1143,11 @@ impl PyDatabase {
         crate::batch::distances(py, &batch)
     }
 
-    /// One shortest solution for every position, as move strings (None when
-    /// unsolvable), over every core without holding the GIL. Takes what
-    /// `distances` takes, and raises what it raises; a NumPy input gives a
-    /// NumPy array of objects.
-    ///
+    /// A solution for every position, as move strings (None when
+    /// unsolvable), over every core without holding the GIL: the shortest,
+    /// or with `within=` one within a factor of it. Takes what `distances`
+    /// takes, and raises what it raises; a NumPy input gives a NumPy array
+    /// of objects.
     ///
     /// With `within=W` (1 to 100), each solution is at most W times the
     /// shortest, found as `solve(..., within=W)` finds one (one search a

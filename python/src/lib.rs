@@ -213,20 +213,17 @@ fn solve_many_within(
     let weight = arguments::weight(within)?;
     let threads = arguments::threads(threads)?;
     let timeout = arguments::seconds(timeout)?;
-    // A generator is read once: into a list, whose first item gives the size.
-    let positions = if positions.hasattr("__array_interface__")?
-        || positions.cast::<pyo3::types::PyList>().is_ok()
-        || positions.cast::<pyo3::types::PyTuple>().is_ok()
-        || positions.cast::<pyo3::types::PyString>().is_ok()
+    if positions.cast::<pyo3::types::PyString>().is_ok()
         || positions.cast::<board::PyBoard>().is_ok()
     {
-        positions.clone()
-    } else if positions.try_iter().is_ok() {
-        pyo3::types::PyList::new(py, positions.try_iter()?.collect::<PyResult<Vec<_>>>()?)?
-            .into_any()
-    } else {
-        positions.clone()
-    };
+        return Err(errors::argument_type(
+            py,
+            "expected many positions (a list of boards or a NumPy array of shape (N, cells)); \
+             for one position, use solve_within()",
+        ));
+    }
+    // A generator is read once: into a list, whose first item gives the size.
+    let positions = batch::listed(positions)?;
     let reader = match arguments::given(board) {
         Some(board) => batch::OfShape {
             shape: board::size(board)?,
@@ -238,7 +235,8 @@ fn solve_many_within(
         },
     };
     let goal = match arguments::given(goal) {
-        Some(goal) => board::to_board(goal, reader.shape, board::SizeFrom::Start)?,
+        Some(goal) => board::to_board(goal, reader.shape, reader.from)
+            .map_err(|e| errors::reworded(py, e, |m| format!("goal: {m}")))?,
         None => npuzzle::Board::goal(reader.shape),
     };
     let many = batch::WithinMany {
@@ -257,30 +255,30 @@ fn solve_many_within(
 /// dimensions, else the first position's as `Board()` reads it; 3x3 for
 /// none (and for what is no sequence, which reading then turns away).
 fn first_size(py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Shape> {
-    if positions.hasattr("__array_interface__")? {
-        let dims: Vec<usize> = positions.getattr("shape")?.extract()?;
-        return match dims[..] {
-            [_, rows, cols] => board::shape_of(py, &format!("{rows}x{cols}")),
-            [_, cells] if cells != Shape::THREE_BY_THREE.cells() => Err(errors::argument(
+    let dims: Option<Vec<usize>> = if positions.hasattr("__array_interface__")? {
+        Some(positions.getattr("shape")?.extract()?)
+    } else {
+        None
+    };
+    match dims.as_deref() {
+        Some(&[_, rows, cols]) => return board::shape_of(py, &format!("{rows}x{cols}")),
+        Some(&[_, cells]) if cells != Shape::THREE_BY_THREE.cells() => {
+            return Err(errors::argument(
                 py,
                 format!("an array of shape (N, {cells}) needs board= to say the boards' size"),
-            )),
-            _ => Ok(Shape::THREE_BY_THREE),
-        };
+            ))
+        }
+        Some(&[_, _]) => return Ok(Shape::THREE_BY_THREE),
+        // One dimension: an array of objects (Boards, text), read as a list.
+        _ => {}
     }
-    let first = match positions.cast::<pyo3::types::PyList>() {
-        Ok(list) => list.iter().next(),
-        Err(_) => match positions.cast::<pyo3::types::PyTuple>() {
-            Ok(tuple) => tuple.iter().next(),
-            Err(_) => None,
-        },
+    let first = match positions.len() {
+        Ok(0) | Err(_) => return Ok(Shape::THREE_BY_THREE),
+        Ok(_) => positions.get_item(0)?,
     };
-    match first {
-        Some(first) => Ok(board::any_board(py, &first, None)
-            .map_err(|e| errors::reworded(py, e, |m| format!("positions[0]: {m}")))?
-            .shape()),
-        None => Ok(Shape::THREE_BY_THREE),
-    }
+    Ok(board::any_board(py, &first, None)
+        .map_err(|e| errors::reworded(py, e, |m| format!("positions[0]: {m}")))?
+        .shape())
 }
 
 #[pymodule]

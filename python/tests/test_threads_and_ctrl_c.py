@@ -172,6 +172,18 @@ LONG_CALLS = {
         "db = npuzzle.Database(sys.argv[1]); starts = sys.argv[2].split(';')",
         "db.solve_many(starts, goal=' '.join(map(str, range(16))))",
     ),
+    # Random 6x6 positions within 1.02 of the shortest: hours each.
+    "solve_many_within": (
+        "import random; rng = random.Random(0); "
+        "cells = [rng.sample(range(36), 36) for _ in range(40)]; "
+        "starts = [c for c in cells if npuzzle.Board(c, board='6x6').solvable()]",
+        "npuzzle.solve_many_within(starts, 1.02, board='6x6', threads=2)",
+    ),
+    # An endless generator of positions, read until Ctrl-C.
+    "solve_many_within, reading": (
+        "import itertools; endless = itertools.repeat('123456780')",
+        "npuzzle.solve_many_within(endless, 2)",
+    ),
 }
 
 

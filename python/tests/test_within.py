@@ -4,6 +4,7 @@ against a plain breadth-first search of 3x3, its bound against the truth."""
 from __future__ import annotations
 
 import random
+import time
 
 import npuzzle
 import pytest
@@ -262,8 +263,10 @@ def test_many_at_once_with_no_file_takes_its_size_from_the_positions() -> None:
         hard = hard.apply(rng.choice(hard.moves()))
     with pytest.raises(npuzzle.SearchTimeoutError, match=r"positions\[0\]: no solution within"):
         npuzzle.solve_many_within([hard] * 3, 1, timeout=0)
-    with pytest.raises(npuzzle.ParseError, match="the goal is 5x5 but the start is 6x6"):
+    with pytest.raises(npuzzle.ParseError, match="goal: the board is 5x5 but the first position is 6x6"):
         npuzzle.solve_many_within(starts, 2, goal=npuzzle.Board.goal("5x5"))
+    with pytest.raises(npuzzle.ParseError, match="goal: the board is 5x5 but board= says 6x6"):
+        npuzzle.solve_many_within(starts, 2, goal=npuzzle.Board.goal("5x5"), board="6x6")
 
 
 def test_a_board_says_whether_it_is_solvable_with_no_file(db3) -> None:
@@ -286,3 +289,29 @@ def test_a_board_says_whether_it_is_solvable_with_no_file(db3) -> None:
     assert goal.solvable(goal.apply("UL")) and not goal.solvable(str(goal).replace("1 2 ", "2 1 ", 1))
     with pytest.raises(npuzzle.ParseError, match="the goal is 3x3 but the start is 6x6"):
         goal.solvable(npuzzle.Board.goal("3x3"))
+
+
+def test_many_at_once_reads_every_row_first_and_arrays_of_boards() -> None:
+    np = pytest.importorskip("numpy")
+    rng = random.Random(3)
+    hard = [rng.sample(range(36), 36) for _ in range(12)]
+    hard = [c for c in hard if npuzzle.Board(c, board="6x6").solvable()][:4]
+    bad = list(range(36))
+    bad[0] = 1
+    # A bad row is refused before any search: at once, not after the rest.
+    for form in (np.array([bad, *hard], dtype=np.uint8), [bad, *hard]):
+        started = time.perf_counter()
+        with pytest.raises(npuzzle.ParseError, match=r"positions\[0\]: .*tile 1"):
+            npuzzle.solve_many_within(form, 1.05, board="6x6", timeout=30)
+        assert time.perf_counter() - started < 5
+    # A NumPy array of Boards takes its size from them, as a list does.
+    goal4 = npuzzle.Board.goal("4x4")
+    boards = np.empty(2, dtype=object)
+    boards[0], boards[1] = goal4.apply("U"), goal4
+    assert [s.length for s in npuzzle.solve_many_within(boards, 2) if s is not None] == [1, 0]
+    # One position is pointed to the one-position call; a goal of another
+    # size is named as the goal.
+    with pytest.raises(npuzzle.ArgumentTypeError, match=r"solve_within\(\)"):
+        npuzzle.solve_many_within(goal4, 2)
+    with pytest.raises(npuzzle.ParseError, match="goal: the board is 3x3 but the first position is 4x4"):
+        npuzzle.solve_many_within([goal4], 2, goal=npuzzle.Board.goal("3x3"))

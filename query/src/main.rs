@@ -244,18 +244,20 @@ fn run_within(
     run(Some(&db), db.shape()).map_err(|e| with_advice(e, location, &db, cli.board.is_some()))
 }
 
-/// A file named for `--within` (by `--db` or `NPUZZLE_DB`) that cannot
+/// A file named for `--within` by `--db` or `NPUZZLE_DB` that cannot
 /// serve: the usual message, and that the question needs no file (said
-/// already where no database can be built for the board).
+/// already where no database can be built for the board). A file found in
+/// a default place is the user's own to rebuild: its message stands.
 fn none_is_needed(e: anyhow::Error, origin: Origin, shape: Shape) -> anyhow::Error {
+    let leave_out = match origin {
+        Origin::Given => "leave out --db",
+        Origin::Env => "unset NPUZZLE_DB",
+        Origin::WorkingDir | Origin::UserData => return e,
+    };
     if none_to_build(shape, Metric::SingleTile).is_some() {
         return e;
     }
-    let leave_out = match origin {
-        Origin::Env => "unset NPUZZLE_DB",
-        _ => "leave out --db",
-    };
-    anyhow::anyhow!("{e:#}; --within needs none, so to {leave_out} is enough")
+    anyhow::anyhow!("{e:#} (--within needs no database: to {leave_out} is enough)")
 }
 
 /// The complete tables that `query COMMAND` needs, or the one message that

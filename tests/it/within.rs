@@ -638,7 +638,7 @@ fn a_file_that_cannot_serve_says_within_needs_none() {
     let dir = tempfile::tempdir().unwrap();
     let other = temp_db("3x3");
     let missing = dir.path().join("none.db");
-    let needs_none = "--within needs none, so to leave out --db is enough";
+    let needs_none = "(--within needs no database: to leave out --db is enough)";
     for db in [other.path.as_path(), missing.as_path()] {
         let out = query_in(dir.path())
             .args(["--db", db.to_str().unwrap(), "--board", "2x3"])
@@ -658,7 +658,7 @@ fn a_file_that_cannot_serve_says_within_needs_none() {
         .get_output()
         .clone();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("so to unset NPUZZLE_DB is enough"), "{err}");
+    assert!(err.contains("to unset NPUZZLE_DB is enough)"), "{err}");
     // Without the file, the same question is answered.
     let out = expect_code_in(
         dir.path(),
@@ -668,4 +668,20 @@ fn a_file_that_cannot_serve_says_within_needs_none() {
     .get_output()
     .clone();
     assert!(stdout_of(&out).contains("1 move, optimal is at least 1"));
+    // A damaged file where query looks by default is the user's to mend:
+    // nothing was named, so nothing is to be left out.
+    std::fs::create_dir_all(dir.path().join("data")).unwrap();
+    std::fs::write(dir.path().join("data").join("2x3.db"), b"not a database").unwrap();
+    let out = expect_code_in(
+        dir.path(),
+        &["--board", "2x3", "solve", "--within", "1.5", "123405"],
+        2,
+    )
+    .get_output()
+    .clone();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("2x3.db") && !err.contains("--within needs"),
+        "{err}"
+    );
 }

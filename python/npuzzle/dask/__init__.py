@@ -149,6 +149,11 @@ def _arguments(
     if within is not None:
         # The library's own check of W, on a board that takes no search.
         solve_within(Board.goal(board), within)
+        if isinstance(db, Database) and db.metric != "stm":
+            raise ArgumentError(
+                f"within counts single-tile moves, and {db.path} counts multi-tile moves; "
+                f"pass a single-tile database, or none"
+            )
     goal_text = None if goal is None else str(Board(goal, board))
     if timeout is not None and (
         isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0

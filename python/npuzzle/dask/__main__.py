@@ -30,7 +30,7 @@ import pandas as pd
 import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
-from .. import Board, Error
+from .. import Board, Error, solve_within
 from . import solve_frame
 
 PROG = "python -m npuzzle.dask"
@@ -106,6 +106,11 @@ def main(argv: list[str] | None = None) -> int:
             Board(args.goal, args.board)
         except Error as e:
             p.error(f"bad --goal {args.goal!r}: {e}")
+    if args.within is not None:
+        try:
+            solve_within(Board.goal(args.board), args.within)
+        except Error as e:
+            p.error(f"bad --within {args.within!r}: {e}")
     try:
         return _solve(args)
     except (Error, OSError, ValueError, KeyError, TypeError) as e:

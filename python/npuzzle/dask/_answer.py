@@ -71,7 +71,7 @@ def answer(
     within: float | None = None,
 ) -> pd.DataFrame:
     """`part` with the answer columns of the boards in `column` added."""
-    db = _workers.database(path, board) if within is None else _workers.guiding(path, board)
+    db = _workers.database(path, board) if within is None else _workers.database_if_found(path, board)
     boards = _boards.read(part[column], board)
     n = len(part)
     nodes: npt.NDArray[np.int64] | None = None

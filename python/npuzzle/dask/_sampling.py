@@ -34,12 +34,12 @@ def empty() -> pd.DataFrame:
 
 
 def starts(
-    lo: int, hi: int, board: str, seed: int, goal: str | None, path: str | None, within: bool = False
+    lo: int, hi: int, board: str, seed: int, goal: str | None, path: str | None, file_optional: bool = False
 ) -> pd.DataFrame:
     """Positions `lo` to `hi - 1` as a `start` column of boards in the
-    command line's form, indexed by their numbers. `within`: the positions
-    are to be solved within a factor, so the board may have no database."""
-    db = _workers.guiding(path, board) if within else _workers.database(path, board)
+    command line's form, indexed by their numbers. `file_optional`: the
+    positions are to be solved within a factor, which needs no database."""
+    db = _workers.database_if_found(path, board) if file_optional else _workers.database(path, board)
     cells = len(Board.goal(board).cells)
     pieces = [np.zeros((0, cells), dtype=np.uint8)]
     for b in range(lo // BLOCK, -(-hi // BLOCK)):

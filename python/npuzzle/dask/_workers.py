@@ -35,7 +35,7 @@ def database(path: str | None, board: str) -> Database:
     return db
 
 
-def guiding(path: str | None, board: str) -> Database | None:
+def database_if_found(path: str | None, board: str) -> Database | None:
     """The database that guides searches within a factor, found as `query
     solve --within` finds it: the file at `path`, which must open; else the
     board's where the command line looks, if there is one; else None (no
