@@ -5,10 +5,8 @@
 //! read without it.
 
 use crate::arguments::type_name;
-use crate::board::PyBoard;
-use crate::board::{to_board, SizeFrom};
-use crate::database::PyDatabase;
-use crate::database::PySolution;
+use crate::board::{to_board, PyBoard, SizeFrom};
+use crate::database::{PyDatabase, PySolution};
 use crate::errors;
 use crate::interrupt::interruptible;
 use crate::target::{deadline, Target};

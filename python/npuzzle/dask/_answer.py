@@ -2,13 +2,14 @@
 the answer columns of `query batch` added.
 
 Complete tables answer the whole partition in one `solve_many` call, with
-the GIL released. With `within`, each row is one search within that factor
-of the shortest (`solve(..., within=)`, or `solve_within` where the board
-has no database file), and two more columns say its length and the lower
-bound that proves it. Pattern databases search: each row is one `solve`, which
+the GIL released. Pattern databases search: each row is one `solve`, which
 releases the GIL and spreads its search over the cores, and reports its
 nodes and stops at `timeout` for that row alone, as `query batch
---timeout` does; a partition-wide `solve_many` could do neither.
+--timeout` does; a partition-wide `solve_many` could do neither. With
+`within`, each row is one search within that factor of the shortest
+(`solve(..., within=)`, or `solve_within` where the board has no database
+file), and two more columns say its length and the lower bound that
+proves it.
 """
 
 from __future__ import annotations
