@@ -97,6 +97,23 @@ const SIGNAL_EVERY: usize = 1 << 16;
 pub trait BoardReader {
     fn shape(&self) -> Shape;
     fn read_board(&self, item: &Bound<'_, PyAny>) -> PyResult<Board>;
+    /// The call that takes one position instead, for a batch given one.
+    fn one_position_call(&self) -> &'static str;
+}
+
+/// Turns away one position (text or a `Board`) where many are expected,
+/// naming `single`, the call that takes one.
+pub fn many_expected(obj: &Bound<'_, PyAny>, single: &str) -> PyResult<()> {
+    if obj.cast::<PyString>().is_err() && obj.cast::<PyBoard>().is_err() {
+        return Ok(());
+    }
+    Err(errors::argument_type(
+        obj.py(),
+        format!(
+            "expected many positions (a list of boards or a NumPy array of shape (N, cells)); \
+             for one position, use {single}"
+        ),
+    ))
 }
 
 impl BoardReader for PyDatabase {
@@ -107,6 +124,10 @@ impl BoardReader for PyDatabase {
     fn read_board(&self, item: &Bound<'_, PyAny>) -> PyResult<Board> {
         PyDatabase::read_board(self, item)
     }
+
+    fn one_position_call(&self) -> &'static str {
+        "distance() or solve()"
+    }
 }
 
 /// Positions of one size with no database: the size `board=` gives, or
@@ -114,6 +135,11 @@ impl BoardReader for PyDatabase {
 pub struct OfShape {
     pub shape: Shape,
     pub from: SizeFrom,
+}
+
+impl OfShape {
+    /// One position with no database is solved by this call.
+    pub const ONE_POSITION_CALL: &'static str = "solve_within()";
 }
 
 impl BoardReader for OfShape {
@@ -124,19 +150,17 @@ impl BoardReader for OfShape {
     fn read_board(&self, item: &Bound<'_, PyAny>) -> PyResult<Board> {
         to_board(item, self.shape, self.from)
     }
+
+    fn one_position_call(&self) -> &'static str {
+        OfShape::ONE_POSITION_CALL
+    }
 }
 
 /// Reads the positions; true when they came as a NumPy array.
 fn read(db: &impl BoardReader, obj: &Bound<'_, PyAny>) -> PyResult<(Positions, bool)> {
     let py = obj.py();
     let shape = db.shape();
-    if obj.cast::<PyString>().is_ok() || obj.cast::<PyBoard>().is_ok() {
-        return Err(errors::argument_type(
-            py,
-            "expected many positions (a list of boards or a NumPy array of shape (N, cells)); \
-             for one position, use distance() or solve()",
-        ));
-    }
+    many_expected(obj, db.one_position_call())?;
     if obj.hasattr("__array_interface__")? {
         let dtype = obj.getattr("dtype")?;
         let kind: String = dtype.getattr("kind")?.extract()?;

@@ -213,15 +213,8 @@ fn solve_many_within(
     let weight = arguments::weight(within)?;
     let threads = arguments::threads(threads)?;
     let timeout = arguments::seconds(timeout)?;
-    if positions.cast::<pyo3::types::PyString>().is_ok()
-        || positions.cast::<board::PyBoard>().is_ok()
-    {
-        return Err(errors::argument_type(
-            py,
-            "expected many positions (a list of boards or a NumPy array of shape (N, cells)); \
-             for one position, use solve_within()",
-        ));
-    }
+    // Before its size is looked for in it.
+    batch::many_expected(positions, batch::OfShape::ONE_POSITION_CALL)?;
     // A generator is read once: into a list, whose first item gives the size.
     let positions = batch::listed(positions)?;
     let reader = match arguments::given(board) {

@@ -14,7 +14,7 @@ proves it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -78,14 +78,10 @@ def answer(
     nodes: npt.NDArray[np.int64] | None = None
     timed_out: dict[int, str] = {}
     bounds: npt.NDArray[np.int32] | None = None
-    if within is not None:
-        moves, nodes, timed_out, bounds = _search_within(db, boards, (board, goal), timeout, within, n)
-        moves_column = pa.array(moves, type=pa.string(), from_pandas=True)
-    elif db is not None and db.kind == "complete":
+    if within is None and db is not None and db.kind == "complete":
         moves_column = _look_up(db, boards, goal, n)
     else:
-        assert db is not None
-        moves, nodes, timed_out = _search(db, boards, goal, timeout, n)
+        moves, nodes, timed_out, bounds = _search(_solver(db, board, goal, timeout, within), boards, timeout, n)
         moves_column = pa.array(moves, type=pa.string(), from_pandas=True)
     answered = np.zeros(n, dtype=bool)
     answered[boards.rows] = True
@@ -94,7 +90,7 @@ def answer(
     solvable = solved.copy()
     solvable[list(timed_out)] = True
     searched = solvable if nodes is not None else solved
-    reasons = _reasons(db, boards, np.flatnonzero(answered & ~solvable), (board, goal))
+    reasons = _reasons(boards, np.flatnonzero(answered & ~solvable), board, goal)
     lengths = pc.cast(pc.utf8_length(moves_column), pa.int32())
     added = {
         "distance": lengths,
@@ -104,7 +100,7 @@ def answer(
         "nodes": pa.nulls(n, pa.int64()) if nodes is None else pa.array(nodes, mask=~searched),
         "error": _strings(n, boards.errors),
     }
-    if bounds is not None:
+    if within is not None:
         bound_column = pa.array(bounds, mask=~searched)
         # The length is the distance only where the bound proves it shortest.
         added["distance"] = pc.if_else(pc.equal(lengths, bound_column), lengths, pa.nulls(n, pa.int32()))
@@ -136,52 +132,30 @@ def _look_up(db: Database, boards: _boards.Boards, goal: str | None, n: int) -> 
     return answers.take(pa.array(where, mask=where < 0))
 
 
+def _solver(
+    db: Database | None, board: str, goal: str | None, timeout: float | None, within: float | None
+) -> Callable[[list[int]], Solution]:
+    """How one row is searched: `db.solve`, within `within` where given, or
+    with no file at all (`solve_within`) where `db` is None."""
+    if db is None:
+        assert within is not None, "only a search within a factor needs no file"
+        return lambda cells: solve_within(cells, within, goal, board=board, timeout=timeout)
+    return lambda cells: db.solve(cells, goal, timeout=timeout, within=within)
+
+
 def _search(
-    db: Database, boards: _boards.Boards, goal: str | None, timeout: float | None, n: int
-) -> tuple[npt.NDArray[np.object_], npt.NDArray[np.int64], dict[int, str]]:
-    """Each row's moves and nodes from a search of its own, and the rows
-    whose search ran out of time, with their reason in `query batch`'s
-    words."""
-    moves = np.full(n, None, dtype=object)
-    nodes = np.zeros(n, dtype=np.int64)
-    timed_out: dict[int, str] = {}
-    for i, cells in zip(boards.rows.tolist(), boards.cells.tolist()):
-        try:
-            solution = db.solve(cells, goal, timeout=timeout)
-        except UnsolvableError:
-            continue
-        except SearchTimeoutError as e:
-            timed_out[i] = f"timed out after {timeout} s (timeout=): stopped at bound {e.bound} after {e.nodes} nodes"
-            nodes[i] = e.nodes
-            continue
-        moves[i] = solution.moves
-        nodes[i] = solution.nodes
-    return moves, nodes, timed_out
-
-
-def _search_within(
-    db: Database | None,
-    boards: _boards.Boards,
-    board_goal: tuple[str, str | None],
-    timeout: float | None,
-    within: float,
-    n: int,
+    solve: Callable[[list[int]], Solution], boards: _boards.Boards, timeout: float | None, n: int
 ) -> tuple[npt.NDArray[np.object_], npt.NDArray[np.int64], dict[int, str], npt.NDArray[np.int32]]:
-    """As `_search`, each row within `within` of the shortest, guided by
-    `db`'s tables (linear conflicts for complete tables and for none), and
-    each row's lower bound."""
-    board, goal = board_goal
+    """Each row's moves, nodes and lower bound from a search of its own
+    (`solve`), and the rows whose search ran out of time, with their reason
+    in `query batch`'s words (their bound: the one the search reached)."""
     moves = np.full(n, None, dtype=object)
     nodes = np.zeros(n, dtype=np.int64)
     bounds = np.zeros(n, dtype=np.int32)
     timed_out: dict[int, str] = {}
     for i, cells in zip(boards.rows.tolist(), boards.cells.tolist()):
         try:
-            solution: Solution = (
-                solve_within(cells, within, goal, board=board, timeout=timeout)
-                if db is None
-                else db.solve(cells, goal, timeout=timeout, within=within)
-            )
+            solution = solve(cells)
         except UnsolvableError:
             continue
         except SearchTimeoutError as e:
@@ -202,16 +176,13 @@ def _strings(n: int, values: Mapping[int, str | None]) -> Any:
 
 
 def _reasons(
-    db: Database | None,
-    boards: _boards.Boards,
-    rows: npt.NDArray[np.intp],
-    board_goal: tuple[str, str | None],
+    boards: _boards.Boards, rows: npt.NDArray[np.intp], board: str, goal: str | None
 ) -> dict[int, str | None]:
-    """Why the boards of partition rows `rows` cannot reach the goal, their
-    tiles found in one search of the rows read."""
-    board, goal = board_goal
+    """Why the boards of partition rows `rows` cannot reach the goal (the
+    library's parity rule, which needs no database), their tiles found in
+    one search of the rows read."""
     found = np.searchsorted(boards.rows, rows)
     return {
-        row: (Board(cells, board).solvable(goal) if db is None else db.solvable(cells, goal)).reason
+        row: Board(cells, board).solvable(goal).reason
         for row, cells in zip(rows.tolist(), boards.cells[found].tolist())
     }
