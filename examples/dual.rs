@@ -7,6 +7,7 @@
 //! ```text
 //! cargo run --release -p build-db -- --board 4x4 --all-goals --out 4x4-all.db
 //! cargo run --release --example dual -- 4x4-all.db [COUNT] [--corners]
+//! cargo run --release --example dual -- FILE --library [REPEAT]
 //! ```
 //!
 //! The dual reads the set of the node's blank, so the file needs a set for
@@ -16,9 +17,19 @@
 //! nodes generated either way, then the means; checks every length against
 //! the published one. The search reads the tables through the general
 //! `estimate`, so its time per node says nothing of the library's search.
+//!
+//! `--library` times the library's own search instead, on any 4×4 file:
+//! each instance solved on one thread without the dual (the serving set's
+//! `solve_to`) and with it (`PatternTables::solve`, the dual wherever a set
+//! serves the blank: the corners with the default file), the two in turn,
+//! `REPEAT` times (5 by default). Prints the nodes generated per instance
+//! either way, the sum of the instances' median times and the median
+//! instance's.
 
 use anyhow::{bail, Context};
+use npuzzle::pattern::SolveOptions;
 use npuzzle::{Board, Database, Move, PatternTables, Shape};
+use std::time::Instant;
 
 type Tables = PatternTables<memmap2::Mmap>;
 
@@ -91,9 +102,10 @@ fn main() -> anyhow::Result<()> {
     let Some(path) = args.first() else {
         bail!("usage: dual FILE [COUNT] [--corners] (FILE: build-db --board 4x4 --all-goals)");
     };
-    let count: usize = match args.get(1).filter(|a| !a.starts_with("--")) {
-        Some(n) => n.parse().context("COUNT is a whole number")?,
-        None => 100,
+    // COUNT, or REPEAT with --library.
+    let number: Option<usize> = match args[1..].iter().find(|a| !a.starts_with("--")) {
+        Some(n) => Some(n.parse().context("COUNT and REPEAT are whole numbers")?),
+        None => None,
     };
     let db = Database::open(std::path::Path::new(path))?;
     let Some(tables) = db.patterns() else {
@@ -101,6 +113,9 @@ fn main() -> anyhow::Result<()> {
     };
     let shape = Shape::new(4, 4)?;
     let goal = Board::new(shape, &(0..16).collect::<Vec<u64>>())?;
+    if args.iter().any(|a| a == "--library") {
+        return library(tables, &goal, number.unwrap_or(5));
+    }
     let every: Vec<usize> = (0..16).collect();
     let corners = [0, 3, 12, 15];
     let dual: &[usize] = if args.iter().any(|a| a == "--corners") {
@@ -109,17 +124,10 @@ fn main() -> anyhow::Result<()> {
         &every
     };
     let mut totals = [0u64; 2];
-    let instances = include_str!("../tests/data/korf100.txt")
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
     println!("instance length first-estimate nodes first-estimate-with-dual nodes-with-dual");
-    for line in instances.take(count) {
-        let numbers: Vec<u64> = line
-            .split_whitespace()
-            .map(|x| x.parse())
-            .collect::<Result<_, _>>()?;
-        let start = Board::new(shape, &numbers[2..])?;
-        let mut row = format!("{} {}", numbers[0], numbers[1]);
+    let count = number.unwrap_or(100);
+    for (number, published, start) in korf100(shape)?.into_iter().take(count) {
+        let mut row = format!("{number} {published}");
         for (k, dual) in [None, Some(dual)].into_iter().enumerate() {
             let mut ida = Ida {
                 tables,
@@ -128,12 +136,8 @@ fn main() -> anyhow::Result<()> {
                 nodes: 0,
             };
             let (first, length) = ida.solve(&start)?;
-            if u64::from(length) != numbers[1] {
-                bail!(
-                    "instance {}: {length} moves, published {}",
-                    numbers[0],
-                    numbers[1]
-                );
+            if length as usize != published {
+                bail!("instance {number}: {length} moves, published {published}");
             }
             totals[k] += ida.nodes;
             row += &format!(" {first} {}", ida.nodes);
@@ -147,4 +151,71 @@ fn main() -> anyhow::Result<()> {
         totals[1] / n
     );
     Ok(())
+}
+
+/// Korf's 100: each instance's number, published length and start.
+fn korf100(shape: Shape) -> anyhow::Result<Vec<(u32, usize, Board)>> {
+    let lines = include_str!("../tests/data/korf100.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
+    lines
+        .map(|line| {
+            let numbers: Vec<u64> = line
+                .split_whitespace()
+                .map(|x| x.parse())
+                .collect::<Result<_, _>>()?;
+            let start = Board::new(shape, &numbers[2..])?;
+            Ok((numbers[0] as u32, numbers[1] as usize, start))
+        })
+        .collect()
+}
+
+/// The library's search on Korf's 100 without the dual and with it, in
+/// turn, `repeat` times; every length checked.
+fn library(tables: &Tables, goal: &Board, repeat: usize) -> anyhow::Result<()> {
+    let instances = korf100(goal.shape())?;
+    let options = SolveOptions::default();
+    let set = tables.set_serving(goal)?;
+    let mut times = vec![[Vec::new(), Vec::new()]; instances.len()];
+    let mut nodes = [0u64; 2];
+    for round in 0..repeat.max(1) {
+        for (i, (number, length, start)) in instances.iter().enumerate() {
+            // Which goes first alternates, so that neither always finds
+            // the caches the other left.
+            for side in [(round + i) % 2, (round + i + 1) % 2] {
+                let began = Instant::now();
+                let solution = match side {
+                    0 => set.solve_to(start, goal, &options)?,
+                    _ => tables.solve(start, goal, &options)?,
+                };
+                times[i][side].push(began.elapsed().as_secs_f64());
+                if solution.moves.len() != *length {
+                    bail!(
+                        "instance {number}: {} moves, published {length}",
+                        solution.moves.len()
+                    );
+                }
+                if round == 0 {
+                    nodes[side] += solution.nodes;
+                }
+            }
+        }
+    }
+    for (side, name) in ["without the dual", "with the dual"].iter().enumerate() {
+        let mut medians: Vec<f64> = (times.iter())
+            .map(|t| median(&mut t[side].clone()))
+            .collect();
+        let total: f64 = medians.iter().sum();
+        println!(
+            "{name}: {} nodes generated per instance, {total:.4} s in all, {:.3} ms the median instance",
+            nodes[side] / instances.len() as u64,
+            median(&mut medians) * 1e3
+        );
+    }
+    Ok(())
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
 }

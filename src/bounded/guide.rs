@@ -251,7 +251,7 @@ impl<B: AsRef<[u8]>> Tables for PatternDb<B> {
         budget: &mut dyn Budget,
         options: &SolveOptions,
     ) -> Result<Raised, SolveError> {
-        crate::pattern::raise_bound(self, start, budget, options)
+        crate::pattern::raise_bound(self, None, start, budget, options)
     }
 }
 

@@ -210,7 +210,7 @@ impl<B: AsRef<[u8]>> Database<B> {
                 nodes: 0,
                 expanded: 0,
             }),
-            Kind::Pattern(db) => Ok(db.set_serving(goal)?.solve_to(start, goal, options)?),
+            Kind::Pattern(db) => db.solve(start, goal, options),
         }
     }
 

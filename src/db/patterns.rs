@@ -5,14 +5,14 @@
 use crate::db::error::{AnswerError, FormatError};
 use crate::db::format::check::{check_header, Checked};
 use crate::db::format::{Header, TableInfo};
-use crate::pattern::{Partition, PatternDb};
+use crate::pattern::{DualPlan, DualSource, Partition, PatternDb, Solution, SolveOptions};
 use crate::puzzle::board::Board;
 use crate::puzzle::cell::{Cell, Cells};
 use crate::puzzle::relabel::Relabelling;
 use crate::puzzle::shape::Shape;
 use crate::puzzle::symmetry::Symmetry;
 use std::ops::Range;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// One table's bytes inside the file's: a shared handle on the whole file
 /// and the table's range, so that the search reads the file in place.
@@ -38,6 +38,9 @@ pub struct PatternTables<B> {
     header_start: usize,
     /// One per set of the header, in its order.
     sets: Vec<PatternDb<Section<B>>>,
+    /// Per set: the dual lookup of searches toward its goal, worked out
+    /// when first asked for.
+    dual_plans: Vec<OnceLock<DualPlan>>,
 }
 
 impl<B: AsRef<[u8]>> PatternTables<B> {
@@ -70,7 +73,7 @@ impl<B: AsRef<[u8]>> PatternTables<B> {
         header_start: usize,
     ) -> PatternTables<B> {
         let bytes = Arc::new(bytes);
-        let sets = header
+        let sets: Vec<PatternDb<Section<B>>> = header
             .sets()
             .map(|set| {
                 let tables = set
@@ -89,6 +92,7 @@ impl<B: AsRef<[u8]>> PatternTables<B> {
             header,
             partition,
             header_start,
+            dual_plans: sets.iter().map(|_| OnceLock::new()).collect(),
             sets,
         }
     }
@@ -181,9 +185,34 @@ impl<B: AsRef<[u8]>> PatternTables<B> {
         Ok(set.heuristic(&Relabelling::to_canonical(&goal).apply(&start)))
     }
 
+    /// An optimal solution from `start` to `goal`: the search of the set
+    /// serving `goal`, which also reads the dual lookup wherever a set
+    /// serves the blank of the position searched (docs/guide.md, "The dual
+    /// lookup").
+    pub fn solve(
+        &self,
+        start: &Board,
+        goal: &Board,
+        options: &SolveOptions,
+    ) -> Result<Solution, AnswerError> {
+        let index = self.serving(goal)?;
+        let set = &self.sets[index];
+        let plan = self.dual_plans[index].get_or_init(|| DualPlan::of(&self.sets, &set.goal()));
+        let duals = Some(DualSource {
+            plan,
+            sets: &self.sets,
+        });
+        Ok(set.solve_reading(start, goal, duals, options)?)
+    }
+
     /// The set that answers toward `goal` ([`PatternTables::set_for`] its
     /// blank), or why none does.
     pub fn set_serving(&self, goal: &Board) -> Result<&PatternDb<Section<B>>, AnswerError> {
+        Ok(&self.sets[self.serving(goal)?])
+    }
+
+    /// The index of the set [`PatternTables::set_serving`] `goal`.
+    fn serving(&self, goal: &Board) -> Result<usize, AnswerError> {
         let shape = self.shape();
         if goal.shape() != shape {
             return Err(AnswerError::WrongShape {
@@ -191,8 +220,11 @@ impl<B: AsRef<[u8]>> PatternTables<B> {
                 got: goal.shape(),
             });
         }
-        self.set_for(goal.blank())
-            .ok_or_else(|| self.missing_goal(goal))
+        let index = self.set_for(goal.blank()).map(|set| {
+            let found = self.sets.iter().position(|s| std::ptr::eq(s, set));
+            found.expect("a set of these tables")
+        });
+        index.ok_or_else(|| self.missing_goal(goal))
     }
 
     /// Why no set answers toward `goal`: the sets' blanks, and its.

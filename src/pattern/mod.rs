@@ -23,6 +23,7 @@
 //! ```
 
 mod db;
+mod dual;
 mod error;
 mod history;
 mod memory;
@@ -40,6 +41,7 @@ mod wide;
 
 pub use db::PatternDb;
 pub(crate) use db::{Entries, Moves, Slide};
+pub(crate) use dual::{DualPlan, DualSource};
 pub(crate) use error::{damage, goal_at_zero};
 pub use error::{PatternError, SolveError, Stopped};
 pub use history::HISTORY_DEPTH;

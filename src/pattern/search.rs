@@ -6,6 +6,7 @@
 //! child of every expanded node, the move back to the parent excluded.
 
 use super::db::PatternDb;
+use super::dual::{DualReads, DualSource, Duals};
 use super::error::{SolveError, Stopped};
 use super::history::{History, PathKey, HISTORY_DEPTH};
 use super::memory::prefetch;
@@ -157,6 +158,8 @@ struct Plan<'a, const N: usize, const M: bool> {
     /// From each cell: the blank's moves (code, cell it moves to).
     steps: [[(u8, u8); 4]; N],
     step_count: [u8; N],
+    /// The dual lookup, where the tables serve the position's blank.
+    duals: Duals<'a, N>,
     /// The move sequences not worth following.
     duplicates: &'static Duplicates,
     goal: [u8; N],
@@ -201,13 +204,15 @@ struct Estimate<const N: usize> {
     direct_sum: u32,
     image: [u8; N],
     image_sum: u32,
+    /// The dual lookup's estimate (0 where not read).
+    dual: u32,
 }
 
 impl<const N: usize> Estimate<N> {
-    /// The lower bound: the larger sum.
+    /// The lower bound: the largest of the sums and the dual.
     #[inline]
     fn bound(&self) -> u32 {
-        self.direct_sum.max(self.image_sum)
+        self.direct_sum.max(self.image_sum).max(self.dual)
     }
 }
 
@@ -404,6 +409,9 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
                 child.image_rank = g.rank(&self.position.image_cell_of, &g.tiles);
                 g.prefetch(child.image_rank);
             }
+            if plan.duals.any() {
+                child.dual_reads = plan.duals.start(&self.position.cells, to as usize);
+            }
             self.position.slide(from, &plan.image_cell);
             count += 1;
         }
@@ -469,6 +477,19 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
         }
     }
 
+    /// Raises the estimate of each of `children` (of the current position,
+    /// `depth` moves from the start) that the bound would let the search
+    /// enter to its dual lookup, whose reads [`Walker::expand`] started.
+    #[inline(always)]
+    fn dual_children(&self, depth: u32, children: &mut [Child]) {
+        for child in children {
+            if depth + 1 + child.estimate <= self.bound {
+                child.dual = self.plan.duals.finish(child.to as usize, &child.dual_reads);
+                child.estimate = child.estimate.max(child.dual);
+            }
+        }
+    }
+
     /// The estimate of `child`, whose sums [`Walker::estimate_children`]
     /// worked out: `estimate` with the entries of the tile it moved put in.
     #[inline(always)]
@@ -477,6 +498,7 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
         let tile = child.tile as usize;
         let mut next = *estimate;
         (next.direct_sum, next.image_sum) = (child.direct_sum, child.image_sum);
+        next.dual = child.dual;
         let group = plan.group_of[tile];
         if group != NONE {
             next.direct[group as usize] = child.direct;
@@ -523,6 +545,9 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
         self.spent.expanded += 1;
         self.spent.generated += children.len() as u64;
         self.estimate_children(estimate, children);
+        if plan.duals.any() {
+            self.dual_children(depth, children);
+        }
         best_first(children);
         // BPMX: a position is at least one move less far than any child.
         let worst = children.last().map_or(0, |c| c.estimate);
@@ -653,6 +678,10 @@ struct Child {
     /// The sums of the direct and transposed entries after the move.
     direct_sum: u32,
     image_sum: u32,
+    /// The dual lookup's estimate (0 where not read).
+    dual: u32,
+    /// What the dual lookup reads, when there is one.
+    dual_reads: DualReads,
     estimate: u32,
     moves_state: DuplicateState,
 }
@@ -684,13 +713,15 @@ fn image_map(back: &Symmetry, source: &Source, c: usize) -> usize {
 }
 
 /// IDA* from `start`, relabelled for the tables' goal ([`PatternDb::goal`]),
-/// with `db`'s tables.
+/// with `db`'s tables, and the dual lookup of `duals` (worked out for
+/// `db`'s goal) where it has one.
 pub(crate) fn ida_star<B: AsRef<[u8]>>(
     db: &PatternDb<B>,
+    duals: Option<DualSource<'_, B>>,
     start: &Board,
     options: &SolveOptions,
 ) -> Result<Solution, SolveError> {
-    solved(raise_bound(db, start, &mut Limits::none(), options)?)
+    solved(raise_bound(db, duals, start, &mut Limits::none(), options)?)
 }
 
 /// When IDA* may give up short of a solution, asked as it goes: a caller
@@ -770,6 +801,7 @@ fn solved(raised: Raised) -> Result<Solution, SolveError> {
 /// this way, a budget of nodes at a time.
 pub(crate) fn raise_bound<B: AsRef<[u8]>>(
     db: &PatternDb<B>,
+    duals: Option<DualSource<'_, B>>,
     start: &Board,
     budget: &mut dyn Budget,
     options: &SolveOptions,
@@ -778,10 +810,10 @@ pub(crate) fn raise_bound<B: AsRef<[u8]>>(
     // tables that estimate it above 0 would hide it from the search.
     super::goal_at_zero(db.heuristic(&db.goal()))?;
     match (db.shape().cells() <= NARROW, reads_shared_tables(db)) {
-        (true, false) => ida_star_in::<NARROW, false, B>(db, start, budget, options),
-        (true, true) => ida_star_in::<NARROW, true, B>(db, start, budget, options),
-        (false, false) => ida_star_in::<WIDE, false, B>(db, start, budget, options),
-        (false, true) => ida_star_in::<WIDE, true, B>(db, start, budget, options),
+        (true, false) => ida_star_in::<NARROW, false, B>(db, duals, start, budget, options),
+        (true, true) => ida_star_in::<NARROW, true, B>(db, duals, start, budget, options),
+        (false, false) => ida_star_in::<WIDE, false, B>(db, duals, start, budget, options),
+        (false, true) => ida_star_in::<WIDE, true, B>(db, duals, start, budget, options),
     }
 }
 
@@ -790,13 +822,14 @@ pub(crate) fn raise_bound<B: AsRef<[u8]>>(
 #[cfg(test)]
 pub(super) fn ida_star_wide<B: AsRef<[u8]>>(
     db: &PatternDb<B>,
+    duals: Option<DualSource<'_, B>>,
     start: &Board,
     options: &SolveOptions,
 ) -> Result<Solution, SolveError> {
     solved(if reads_shared_tables(db) {
-        ida_star_in::<WIDE, true, B>(db, start, &mut Limits::none(), options)?
+        ida_star_in::<WIDE, true, B>(db, duals, start, &mut Limits::none(), options)?
     } else {
-        ida_star_in::<WIDE, false, B>(db, start, &mut Limits::none(), options)?
+        ida_star_in::<WIDE, false, B>(db, duals, start, &mut Limits::none(), options)?
     })
 }
 
@@ -822,6 +855,10 @@ fn place<const N: usize, const M: bool>(
         direct_sum: 0,
         image: [0; N],
         image_sum: 0,
+        dual: match plan.duals.any() {
+            true => plan.duals.estimate(&position.cells, start.blank()),
+            false => 0,
+        },
     };
     for (i, g) in plan.groups.iter().enumerate() {
         estimate.direct[i] = g.lookup(&position.cell_of, &g.tiles);
@@ -839,11 +876,12 @@ fn place<const N: usize, const M: bool>(
 /// search ranks exactly as before tables were shared).
 fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
     db: &PatternDb<B>,
+    duals: Option<DualSource<'_, B>>,
     start: &Board,
     budget: &mut dyn Budget,
     options: &SolveOptions,
 ) -> Result<Raised, SolveError> {
-    let mut plan = plan::<N, M, B>(db, options);
+    let mut plan = plan::<N, M, B>(db, duals, options);
     let (position, estimate) = place(&plan, start);
     if position.cells == plan.goal {
         return Ok(Raised::Found(Solution {
@@ -1103,6 +1141,7 @@ fn group<'a, const N: usize, const M: bool>(
 /// The tables and moves of `db` laid out for the walk.
 fn plan<'a, const N: usize, const M: bool, B: AsRef<[u8]>>(
     db: &'a PatternDb<B>,
+    duals: Option<DualSource<'a, B>>,
     options: &SolveOptions<'a>,
 ) -> Plan<'a, N, M> {
     let shape = db.shape();
@@ -1151,6 +1190,7 @@ fn plan<'a, const N: usize, const M: bool, B: AsRef<[u8]>>(
         image_cell,
         steps,
         step_count,
+        duals: Duals::of(duals),
         duplicates: Duplicates::get(),
         goal: goal_cells,
         deadline: options.deadline,

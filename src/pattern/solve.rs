@@ -5,6 +5,7 @@
 //! mapped back through the symmetry.
 
 use super::db::PatternDb;
+use super::dual::DualSource;
 use super::error::SolveError;
 use super::search::{ida_star, Solution, SolveOptions};
 use crate::puzzle::board::Board;
@@ -30,6 +31,18 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
         goal: &Board,
         options: &SolveOptions,
     ) -> Result<Solution, SolveError> {
+        self.solve_reading(start, goal, None, options)
+    }
+
+    /// [`PatternDb::solve_to`], also reading the dual lookup (the distance
+    /// back from the goal) of `duals`, worked out for this set's goal.
+    pub(crate) fn solve_reading(
+        &self,
+        start: &Board,
+        goal: &Board,
+        duals: Option<DualSource<'_, B>>,
+        options: &SolveOptions,
+    ) -> Result<Solution, SolveError> {
         let shape = self.shape();
         for board in [start, goal] {
             if board.shape() != shape {
@@ -49,7 +62,7 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
             })?;
         let (start, goal) = (symmetry.apply(start), symmetry.apply(goal));
         let canonical = Relabelling::to_canonical(&goal).apply(&start);
-        let mut solution = ida_star(self, &canonical, options)?;
+        let mut solution = ida_star(self, duals, &canonical, options)?;
         let back = symmetry.inverse();
         for m in &mut solution.moves {
             *m = back.apply_move(*m);

@@ -3,6 +3,7 @@
 //! to 16 cells, where both run: the same entries, and the same solutions
 //! found with the same number of nodes.
 
+use super::dual::{DualPlan, DualSource};
 use super::search::{ida_star, ida_star_wide};
 use super::table::{build_every_way, reflects};
 use super::{Partition, PatternDb, SolveOptions};
@@ -83,23 +84,25 @@ fn walked_from(goal: &Board, moves: usize, rng: &mut StdRng) -> Board {
 }
 
 /// Positions walked from the default goal, solved by the narrow and the
-/// wide search: the same moves, nodes and expansions, one at a time and
-/// split across threads.
-fn searches_agree(db: &PatternDb<Vec<u8>>, walks: &[usize]) {
+/// wide search (reading the dual lookup in `duals`): the same moves, nodes
+/// and expansions, one at a time and split across threads.
+fn searches_agree(db: &PatternDb<Vec<u8>>, duals: &[PatternDb<Vec<u8>>], walks: &[usize]) {
     let goal = Board::goal(db.shape());
+    let plan = &DualPlan::of(duals, &db.goal());
+    let duals = Some(DualSource { plan, sets: duals });
     let mut rng = StdRng::seed_from_u64(25);
     for &walk in walks {
         let start = walked_from(&goal, walk, &mut rng);
         let options = SolveOptions::default();
-        let narrow = ida_star(db, &start, &options).unwrap();
-        let wide = ida_star_wide(db, &start, &options).unwrap();
+        let narrow = ida_star(db, duals, &start, &options).unwrap();
+        let wide = ida_star_wide(db, duals, &start, &options).unwrap();
         assert_eq!(narrow, wide, "{start:?}");
         assert_eq!(start.replay(&wide.moves), Some(goal));
         let parallel = SolveOptions {
             parallel: true,
             ..options
         };
-        let split = ida_star_wide(db, &start, &parallel).unwrap();
+        let split = ida_star_wide(db, duals, &start, &parallel).unwrap();
         assert_eq!(split.moves.len(), narrow.moves.len(), "{start:?}");
     }
 }
@@ -108,12 +111,12 @@ fn searches_agree(db: &PatternDb<Vec<u8>>, walks: &[usize]) {
 fn the_wide_search_finds_what_the_narrow_one_finds() {
     let shape = Shape::THREE_BY_THREE;
     let db = PatternDb::build(Partition::named(shape, "4-4").unwrap(), &|_, _| {}).unwrap();
-    searches_agree(&db, &[0, 1, 5, 12, 20, 31, 40, 60]);
+    searches_agree(&db, &[], &[0, 1, 5, 12, 20, 31, 40, 60]);
     // Without the transposed lookup too.
-    searches_agree(&db.with_second_lookup(false), &[9, 25, 50]);
+    searches_agree(&db.with_second_lookup(false), &[], &[9, 25, 50]);
     let shape = Shape::new(3, 4).unwrap();
     let db = PatternDb::build(Partition::named(shape, "6-5").unwrap(), &|_, _| {}).unwrap();
-    searches_agree(&db, &[3, 17, 30, 45]);
+    searches_agree(&db, &[], &[3, 17, 30, 45]);
     let shape = Shape::new(4, 4).unwrap();
     let small = Partition::new(
         shape,
@@ -126,5 +129,31 @@ fn the_wide_search_finds_what_the_narrow_one_finds() {
     )
     .unwrap();
     let db = PatternDb::build(small, &|_, _| {}).unwrap();
-    searches_agree(&db, &[10, 24, 30]);
+    searches_agree(&db, &[], &[10, 24, 30]);
+    // With the dual lookup where the blank is in a corner.
+    searches_agree(&db, std::slice::from_ref(&db), &[10, 24, 30]);
+}
+
+/// With the dual lookup of a set for every class of blank cells (and the
+/// default goal's set alone), both searches find the same; and as short
+/// solutions as without it.
+#[test]
+fn the_wide_search_reads_the_dual_as_the_narrow_one_does() {
+    let partition = Partition::named(Shape::THREE_BY_THREE, "4-4").unwrap();
+    let sets: Vec<_> = [8, 7, 4]
+        .map(|blank| PatternDb::build_toward(partition.clone(), blank, &|_, _| {}).unwrap())
+        .into();
+    let walks = [0, 1, 5, 12, 20, 31, 40, 60];
+    searches_agree(&sets[0], &sets, &walks);
+    searches_agree(&sets[0], &sets[..1], &walks);
+    let mut rng = StdRng::seed_from_u64(26);
+    for walk in walks {
+        let start = walked_from(&sets[0].goal(), walk, &mut rng);
+        let options = SolveOptions::default();
+        let plain = ida_star(&sets[0], None, &start, &options).unwrap();
+        let plan = &DualPlan::of(&sets, &sets[0].goal());
+        let duals = Some(DualSource { plan, sets: &sets });
+        let dual = ida_star(&sets[0], duals, &start, &options).unwrap();
+        assert_eq!(plain.moves.len(), dual.moves.len(), "{start:?}");
+    }
 }

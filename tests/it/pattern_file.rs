@@ -17,16 +17,29 @@ use std::sync::{Mutex, PoisonError};
 /// The pattern database of `partition` on `size`, built once per test run
 /// into cargo's temporary folder for tests.
 pub fn pattern_file(size: &str, partition: &str) -> PathBuf {
+    built_file(size, partition, false)
+}
+
+/// `partition`'s file on `size` toward the default goal, or with a set for
+/// every class of goal blank cells (`all_goals`), built once per test run.
+fn built_file(size: &str, partition: &str, all_goals: bool) -> PathBuf {
     static BUILT: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
     let mut built = BUILT.lock().unwrap_or_else(PoisonError::into_inner);
     let shape = size.parse::<Shape>().unwrap();
+    let name = match all_goals {
+        true => format!("{shape}-{partition}-all-goals.db"),
+        false => format!("{shape}-{partition}.db"),
+    };
     let path = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("patterns")
-        .join(format!("{shape}-{partition}.db"));
+        .join(name);
     if !built.contains(&path) {
         let plan = Plan::Patterns {
             partition: Partition::named(shape, partition).unwrap(),
-            goal_blanks: vec![shape.cells() - 1],
+            goal_blanks: match all_goals {
+                true => npuzzle::tables::all_goals(shape),
+                false => vec![shape.cells() - 1],
+            },
         };
         build(&path, &plan, &|_, _| {}).unwrap();
         built.push(path.clone());
@@ -295,21 +308,7 @@ fn verify_reports_what_it_found() {
 /// The 3×3 pattern database of `4-4` with one set per class of goal blank
 /// cells (`build-db --all-goals`), built once per test run.
 pub fn all_goals_pattern_file() -> PathBuf {
-    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    BUILT
-        .get_or_init(|| {
-            let shape = Shape::THREE_BY_THREE;
-            let path = Path::new(env!("CARGO_TARGET_TMPDIR"))
-                .join("patterns")
-                .join("3x3-4-4-all-goals.db");
-            let plan = Plan::Patterns {
-                partition: Partition::named(shape, "4-4").unwrap(),
-                goal_blanks: npuzzle::tables::all_goals(shape),
-            };
-            build(&path, &plan, &|_, _| {}).unwrap();
-            path
-        })
-        .clone()
+    built_file("3x3", "4-4", true)
 }
 
 /// A goal with the blank in `blank` and the tiles in a random order.
@@ -845,4 +844,61 @@ fn estimates_both_ways_never_exceed_the_distance() {
         matches!(refused, Err(npuzzle::AnswerError::MissingGoal { .. })),
         "{refused:?}"
     );
+}
+
+/// A file's search reads the dual lookup where a set serves the blank of
+/// the position searched: through a file with every class's set (3×3 and
+/// 3×4), the same lengths as the set's search without it (the complete
+/// tables' on 3×3), every solution replayed, and fewer nodes in all; with
+/// the default goal's set alone, the dual at corner blanks only, lengths
+/// equal too.
+#[test]
+fn the_search_through_a_file_reads_the_dual_lookup() {
+    let shape = Shape::THREE_BY_THREE;
+    let complete = &crate::util::temp_db("3x3").db;
+    let files = [
+        (shape, all_goals_pattern_file()),
+        (shape, pattern_file("3x3", "4-4")),
+        (Shape::new(3, 4).unwrap(), built_file("3x4", "6-5", true)),
+    ];
+    let mut rng = StdRng::seed_from_u64(46);
+    for (shape, path) in files {
+        let db = Database::open(&path).unwrap();
+        let tables = db.patterns().unwrap();
+        let options = SolveOptions::default();
+        let (mut with, mut without, mut solved) = (0, 0, 0);
+        while solved < 60 {
+            let goal = match solved % 3 {
+                0 => Board::goal(shape),
+                _ => {
+                    let corner = [0, shape.cells() - 1][solved % 2];
+                    random_goal(shape, corner, &mut rng)
+                }
+            };
+            let start = random_goal(
+                shape,
+                rand::Rng::gen_range(&mut rng, 0..shape.cells()),
+                &mut rng,
+            );
+            if npuzzle::rules::solvability::check(&start, &goal).is_err() {
+                continue;
+            }
+            let dual = tables.solve(&start, &goal, &options).unwrap();
+            let plain = (tables.set_serving(&goal).unwrap())
+                .solve_to(&start, &goal, &options)
+                .unwrap();
+            assert_eq!(dual.moves.len(), plain.moves.len(), "{start} to {goal}");
+            assert_eq!(start.replay(&dual.moves), Some(goal));
+            if shape.cells() == 9 {
+                let d = complete.distance(&start, &goal).unwrap();
+                assert_eq!(dual.moves.len() as u32, d, "{start} to {goal}");
+            }
+            (with, without, solved) = (with + dual.nodes, without + plain.nodes, solved + 1);
+        }
+        assert!(
+            with < without,
+            "{}: {with} nodes against {without}",
+            path.display()
+        );
+    }
 }
