@@ -203,6 +203,8 @@ pub(super) struct DualReads {
 /// A [`DualPlan`] with its tables, as a search reads it.
 pub(super) struct Duals<'a, const N: usize> {
     plan: Option<&'a DualPlan>,
+    /// The blank cells with a dual lookup, as bits.
+    served: u64,
     /// The table of each of the plan's groups.
     tables: Vec<&'a [u8]>,
 }
@@ -227,13 +229,28 @@ impl<'a, const N: usize> Duals<'a, N> {
                 }
             })
             .collect();
-        Duals { plan, tables }
+        let served = plan.map_or(0, |p| {
+            let cells = p.at.iter().enumerate();
+            let served = cells.filter(|(_, at)| at.groups[0].1 + at.groups[1].1 > 0);
+            served.fold(0, |bits, (cell, _)| bits | 1 << cell)
+        });
+        Duals {
+            plan,
+            served,
+            tables,
+        }
     }
 
     /// Whether there is a dual lookup.
     #[inline]
     pub fn any(&self) -> bool {
         self.plan.is_some()
+    }
+
+    /// Whether positions with the blank in `blank` have a dual lookup.
+    #[inline]
+    pub fn serves(&self, blank: usize) -> bool {
+        self.served & (1 << (blank & 63)) != 0
     }
 
     /// The first index and count of one partition's groups for the blank

@@ -409,7 +409,7 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
                 child.image_rank = g.rank(&self.position.image_cell_of, &g.tiles);
                 g.prefetch(child.image_rank);
             }
-            if plan.duals.any() {
+            if plan.duals.serves(to as usize) {
                 child.dual_reads = plan.duals.start(&self.position.cells, to as usize);
             }
             self.position.slide(from, &plan.image_cell);
@@ -483,8 +483,9 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
     #[inline(always)]
     fn dual_children(&self, depth: u32, children: &mut [Child]) {
         for child in children {
-            if depth + 1 + child.estimate <= self.bound {
-                child.dual = self.plan.duals.finish(child.to as usize, &child.dual_reads);
+            let to = child.to as usize;
+            if depth + 1 + child.estimate <= self.bound && self.plan.duals.serves(to) {
+                child.dual = self.plan.duals.finish(to, &child.dual_reads);
                 child.estimate = child.estimate.max(child.dual);
             }
         }
