@@ -193,13 +193,6 @@ impl<B> Clone for DualSource<'_, B> {
 
 impl<B> Copy for DualSource<'_, B> {}
 
-/// The ranks a position's dual reads: worked out (and the reads started)
-/// by [`Duals::start`], summed by [`Duals::finish`].
-#[derive(Clone, Copy, Default)]
-pub(super) struct DualReads {
-    ranks: [u32; DUAL_GROUPS],
-}
-
 /// A [`DualPlan`] with its tables, as a search reads it.
 pub(super) struct Duals<'a, const N: usize> {
     plan: Option<&'a DualPlan>,
@@ -261,45 +254,34 @@ impl<'a, const N: usize> Duals<'a, N> {
         start as usize..start as usize + count as usize
     }
 
-    /// Works out what the dual of the position with tile `cells[c]` in
-    /// each cell `c` and the blank in `blank` reads, and starts the reads.
+    /// Starts the reads of the dual of the position with tile `cells[c]`
+    /// in each cell `c` and the blank in `blank`, without waiting for them:
+    /// [`Duals::estimate`] soon after finds them on their way.
     #[inline]
-    pub fn start(&self, cells: &[u8; N], blank: usize) -> DualReads {
-        let mut reads = DualReads::default();
-        let Some(plan) = self.plan else {
-            return reads;
-        };
-        for side in 0..2 {
-            for (k, g) in Self::side(plan, blank, side).enumerate() {
-                let rank = plan.groups[g].rank(cells, plan.len);
-                reads.ranks[(side * DUAL_GROUPS / 2 + k) & (DUAL_GROUPS - 1)] = rank;
-                prefetch(self.tables[g], rank as usize);
+    pub fn prefetch(&self, cells: &[u8; N], blank: usize) {
+        if let Some(plan) = self.plan {
+            for g in Self::side(plan, blank, 0).chain(Self::side(plan, blank, 1)) {
+                prefetch(
+                    self.tables[g],
+                    plan.groups[g].rank(cells, plan.len) as usize,
+                );
             }
         }
-        reads
     }
 
-    /// The dual estimate from the reads [`Duals::start`] began: 0 where no
-    /// set serves the blank.
+    /// The dual estimate of the position with tile `cells[c]` in each cell
+    /// `c` and the blank in `blank`: 0 where no set serves the blank.
     #[inline]
-    pub fn finish(&self, blank: usize, reads: &DualReads) -> u32 {
+    pub fn estimate(&self, cells: &[u8; N], blank: usize) -> u32 {
         let Some(plan) = self.plan else {
             return 0;
         };
         let sum = |side: usize| -> u32 {
-            let ranks = &reads.ranks[side * DUAL_GROUPS / 2..];
-            let groups = Self::side(plan, blank, side).zip(ranks);
-            groups
-                .map(|(g, &r)| self.tables[g][r as usize] as u32)
-                .sum()
+            let groups = Self::side(plan, blank, side);
+            let entry = |g: usize| self.tables[g][plan.groups[g].rank(cells, plan.len) as usize];
+            groups.map(|g| entry(g) as u32).sum()
         };
         sum(0).max(sum(1))
-    }
-
-    /// The dual estimate of the position with tile `cells[c]` in each cell
-    /// `c` and the blank in `blank`.
-    pub fn estimate(&self, cells: &[u8; N], blank: usize) -> u32 {
-        self.finish(blank, &self.start(cells, blank))
     }
 }
 

@@ -6,7 +6,7 @@
 //! child of every expanded node, the move back to the parent excluded.
 
 use super::db::PatternDb;
-use super::dual::{DualReads, DualSource, Duals};
+use super::dual::{DualSource, Duals};
 use super::error::{SolveError, Stopped};
 use super::history::{History, PathKey, HISTORY_DEPTH};
 use super::memory::prefetch;
@@ -204,15 +204,15 @@ struct Estimate<const N: usize> {
     direct_sum: u32,
     image: [u8; N],
     image_sum: u32,
-    /// The dual lookup's estimate (0 where not read).
-    dual: u32,
+    /// A bound from more than the sums (the dual lookup's), else 0.
+    floor: u32,
 }
 
 impl<const N: usize> Estimate<N> {
-    /// The lower bound: the largest of the sums and the dual.
+    /// The lower bound: the largest of the sums and the floor.
     #[inline]
     fn bound(&self) -> u32 {
-        self.direct_sum.max(self.image_sum).max(self.dual)
+        self.direct_sum.max(self.image_sum).max(self.floor)
     }
 }
 
@@ -410,7 +410,7 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
                 g.prefetch(child.image_rank);
             }
             if plan.duals.serves(to as usize) {
-                child.dual_reads = plan.duals.start(&self.position.cells, to as usize);
+                plan.duals.prefetch(&self.position.cells, to as usize);
             }
             self.position.slide(from, &plan.image_cell);
             count += 1;
@@ -480,13 +480,20 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
     /// Raises the estimate of each of `children` (of the current position,
     /// `depth` moves from the start) that the bound would let the search
     /// enter to its dual lookup, whose reads [`Walker::expand`] started.
+    /// The ranks are worked out again rather than kept in [`Child`]: a
+    /// larger child makes every node's arrays of them slower to fill and
+    /// sort than the ranking costs.
     #[inline(always)]
-    fn dual_children(&self, depth: u32, children: &mut [Child]) {
+    fn dual_children(&mut self, depth: u32, children: &mut [Child]) {
+        let plan = self.plan;
+        let from = self.position.blank as usize & (N - 1);
         for child in children {
             let to = child.to as usize;
-            if depth + 1 + child.estimate <= self.bound && self.plan.duals.serves(to) {
-                child.dual = self.plan.duals.finish(to, &child.dual_reads);
-                child.estimate = child.estimate.max(child.dual);
+            if depth + 1 + child.estimate <= self.bound && plan.duals.serves(to) {
+                self.position.slide(to, &plan.image_cell);
+                let dual = plan.duals.estimate(&self.position.cells, to);
+                self.position.slide(from, &plan.image_cell);
+                child.estimate = child.estimate.max(dual);
             }
         }
     }
@@ -499,7 +506,7 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
         let tile = child.tile as usize;
         let mut next = *estimate;
         (next.direct_sum, next.image_sum) = (child.direct_sum, child.image_sum);
-        next.dual = child.dual;
+        next.floor = child.estimate;
         let group = plan.group_of[tile];
         if group != NONE {
             next.direct[group as usize] = child.direct;
@@ -679,10 +686,6 @@ struct Child {
     /// The sums of the direct and transposed entries after the move.
     direct_sum: u32,
     image_sum: u32,
-    /// The dual lookup's estimate (0 where not read).
-    dual: u32,
-    /// What the dual lookup reads, when there is one.
-    dual_reads: DualReads,
     estimate: u32,
     moves_state: DuplicateState,
 }
@@ -856,7 +859,7 @@ fn place<const N: usize, const M: bool>(
         direct_sum: 0,
         image: [0; N],
         image_sum: 0,
-        dual: match plan.duals.any() {
+        floor: match plan.duals.any() {
             true => plan.duals.estimate(&position.cells, start.blank()),
             false => 0,
         },
