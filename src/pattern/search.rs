@@ -885,7 +885,7 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
     budget: &mut dyn Budget,
     options: &SolveOptions,
 ) -> Result<Raised, SolveError> {
-    let mut plan = plan::<N, M, B>(db, duals, options);
+    let mut plan = plan::<N, M, B>(db, options);
     let (position, estimate) = place(&plan, start);
     if position.cells == plan.goal {
         return Ok(Raised::Found(Solution {
@@ -954,6 +954,9 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
                 if !plan.history.is_on() {
                     // The next iteration records; the one after orders.
                     plan.history = History::new();
+                    // The dual's reads cost more than they save in the
+                    // many searches that end in their first iteration.
+                    plan.duals = Duals::of(duals);
                 }
             }
         }
@@ -1145,7 +1148,6 @@ fn group<'a, const N: usize, const M: bool>(
 /// The tables and moves of `db` laid out for the walk.
 fn plan<'a, const N: usize, const M: bool, B: AsRef<[u8]>>(
     db: &'a PatternDb<B>,
-    duals: Option<DualSource<'a, B>>,
     options: &SolveOptions<'a>,
 ) -> Plan<'a, N, M> {
     let shape = db.shape();
@@ -1194,7 +1196,7 @@ fn plan<'a, const N: usize, const M: bool, B: AsRef<[u8]>>(
         image_cell,
         steps,
         step_count,
-        duals: Duals::of(duals),
+        duals: Duals::of(None::<DualSource<B>>),
         duplicates: Duplicates::get(),
         goal: goal_cells,
         deadline: options.deadline,
