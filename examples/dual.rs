@@ -19,15 +19,15 @@
 //! `estimate`, so its time per node says nothing of the library's search.
 //!
 //! `--library` times the library's own search instead, on any 4×4 file:
-//! each instance solved on one thread without the dual (the serving set's
-//! `solve_to`) and with it (`PatternTables::solve`, the dual wherever a set
-//! serves the blank: the corners with the default file), the two in turn,
-//! `REPEAT` times (5 by default). Prints the nodes generated per instance
-//! either way, the sum of the instances' median times and the median
-//! instance's.
+//! each instance solved on one thread with the dual read nowhere, in the
+//! goal blank's class of cells (the default, the corners here) and
+//! wherever a set serves the blank (every cell with an `--all-goals`
+//! file), in turn (`PatternTables::solve_reading`), `REPEAT` times (5 by
+//! default). Prints the nodes generated per instance each way, the sum of
+//! the instances' median times and the median instance's.
 
 use anyhow::{bail, Context};
-use npuzzle::pattern::SolveOptions;
+use npuzzle::pattern::{DualReach, SolveOptions};
 use npuzzle::{Board, Database, Move, PatternTables, Shape};
 use std::time::Instant;
 
@@ -170,30 +170,27 @@ fn korf100(shape: Shape) -> anyhow::Result<Vec<(u32, usize, Board)>> {
         .collect()
 }
 
-/// The library's search on Korf's 100 without the dual and with it, in
-/// turn, `repeat` times; every length checked.
+/// The library's search on Korf's 100 with the dual read nowhere, in the
+/// goal's class of blank cells and everywhere, in turn, `repeat` times;
+/// every length checked.
 fn library(tables: &Tables, goal: &Board, repeat: usize) -> anyhow::Result<()> {
     let instances = korf100(goal.shape())?;
     let options = SolveOptions::default();
-    let set = tables.set_serving(goal)?;
-    let mut times = vec![[Vec::new(), Vec::new()]; instances.len()];
-    let mut nodes = [0u64; 2];
+    let reaches = [DualReach::None, DualReach::GoalClass, DualReach::Everywhere];
+    let mut times = vec![[(); 3].map(|_| Vec::new()); instances.len()];
+    let mut nodes = [0u64; 3];
     for round in 0..repeat.max(1) {
         for (i, (number, length, start)) in instances.iter().enumerate() {
-            // Which goes first alternates, so that neither always finds
-            // the caches the other left.
-            for side in [(round + i) % 2, (round + i + 1) % 2] {
+            // Which goes first turns, so that none always finds the caches
+            // another left.
+            for k in 0..3 {
+                let side = (round + i + k) % 3;
                 let began = Instant::now();
-                let solution = match side {
-                    0 => set.solve_to(start, goal, &options)?,
-                    _ => tables.solve(start, goal, &options)?,
-                };
+                let solution = tables.solve_reading(start, goal, reaches[side], &options)?;
                 times[i][side].push(began.elapsed().as_secs_f64());
                 if solution.moves.len() != *length {
-                    bail!(
-                        "instance {number}: {} moves, published {length}",
-                        solution.moves.len()
-                    );
+                    let found = solution.moves.len();
+                    bail!("instance {number}: {found} moves, published {length}");
                 }
                 if round == 0 {
                     nodes[side] += solution.nodes;
@@ -201,13 +198,13 @@ fn library(tables: &Tables, goal: &Board, repeat: usize) -> anyhow::Result<()> {
             }
         }
     }
-    for (side, name) in ["without the dual", "with the dual"].iter().enumerate() {
+    for (side, reach) in reaches.iter().enumerate() {
         let mut medians: Vec<f64> = (times.iter())
             .map(|t| median(&mut t[side].clone()))
             .collect();
         let total: f64 = medians.iter().sum();
         println!(
-            "{name}: {} nodes generated per instance, {total:.4} s in all, {:.3} ms the median instance",
+            "dual {reach:?}: {} nodes generated per instance, {total:.4} s in all, {:.3} ms the median instance",
             nodes[side] / instances.len() as u64,
             median(&mut medians) * 1e3
         );

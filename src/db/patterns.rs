@@ -5,7 +5,9 @@
 use crate::db::error::{AnswerError, FormatError};
 use crate::db::format::check::{check_header, Checked};
 use crate::db::format::{Header, TableInfo};
-use crate::pattern::{DualPlan, DualSource, Partition, PatternDb, Solution, SolveOptions};
+use crate::pattern::{
+    DualPlan, DualReach, DualSource, Partition, PatternDb, Solution, SolveOptions,
+};
 use crate::puzzle::board::Board;
 use crate::puzzle::cell::{Cell, Cells};
 use crate::puzzle::relabel::Relabelling;
@@ -38,9 +40,9 @@ pub struct PatternTables<B> {
     header_start: usize,
     /// One per set of the header, in its order.
     sets: Vec<PatternDb<Section<B>>>,
-    /// Per set: the dual lookup of searches toward its goal, worked out
-    /// when first asked for.
-    dual_plans: Vec<OnceLock<DualPlan>>,
+    /// Per set: the dual lookup of searches toward its goal, in its own
+    /// goal class and everywhere, each worked out when first asked for.
+    dual_plans: Vec<[OnceLock<DualPlan>; 2]>,
 }
 
 impl<B: AsRef<[u8]>> PatternTables<B> {
@@ -92,7 +94,7 @@ impl<B: AsRef<[u8]>> PatternTables<B> {
             header,
             partition,
             header_start,
-            dual_plans: sets.iter().map(|_| OnceLock::new()).collect(),
+            dual_plans: sets.iter().map(|_| Default::default()).collect(),
             sets,
         }
     }
@@ -186,18 +188,36 @@ impl<B: AsRef<[u8]>> PatternTables<B> {
     }
 
     /// An optimal solution from `start` to `goal`: the search of the set
-    /// serving `goal`, which also reads the dual lookup wherever a set
-    /// serves the blank of the position searched (docs/guide.md, "The dual
-    /// lookup").
+    /// serving `goal`, which also reads the dual lookup where the blank of
+    /// the position searched is in the goal blank's class of cells
+    /// ([`DualReach::GoalClass`]; docs/guide.md, "The dual lookup").
     pub fn solve(
         &self,
         start: &Board,
         goal: &Board,
         options: &SolveOptions,
     ) -> Result<Solution, AnswerError> {
+        self.solve_reading(start, goal, DualReach::GoalClass, options)
+    }
+
+    /// [`PatternTables::solve`] with the dual lookup read where `reach`
+    /// says.
+    pub fn solve_reading(
+        &self,
+        start: &Board,
+        goal: &Board,
+        reach: DualReach,
+        options: &SolveOptions,
+    ) -> Result<Solution, AnswerError> {
         let index = self.serving(goal)?;
         let set = &self.sets[index];
-        let plan = self.dual_plans[index].get_or_init(|| DualPlan::of(&self.sets, &set.goal()));
+        let plans = &self.dual_plans[index];
+        let plan = match reach {
+            DualReach::None => return Ok(set.solve_to(start, goal, options)?),
+            DualReach::GoalClass => &plans[0],
+            DualReach::Everywhere => &plans[1],
+        };
+        let plan = plan.get_or_init(|| DualPlan::of(&self.sets, &set.goal(), reach));
         let duals = Some(DualSource {
             plan,
             sets: &self.sets,

@@ -93,11 +93,27 @@ pub(crate) struct DualPlan {
     len: usize,
 }
 
+/// Where a search reads the dual lookup.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DualReach {
+    /// Nowhere: the direct estimate alone.
+    None,
+    /// At the positions whose blank is in the goal blank's class of cells
+    /// (the four corners, for the default goal): the goal's own set
+    /// serves them, so the dual reads tables the search reads anyway.
+    #[default]
+    GoalClass,
+    /// At every position whose blank a set serves: every cell, with a
+    /// file built `--all-goals`. Fewer nodes, but the other sets' tables
+    /// compete for the caches (docs/benchmarks.md).
+    Everywhere,
+}
+
 impl DualPlan {
     /// The dual lookup through `sets` (tables of `goal`'s board, or none)
-    /// for searches toward `goal`: each blank cell read in the first set
-    /// that serves it.
-    pub fn of<B: AsRef<[u8]>>(sets: &[PatternDb<B>], goal: &Board) -> DualPlan {
+    /// for searches toward `goal`, at the blank cells `reach` allows: each
+    /// read in the first set that serves it.
+    pub fn of<B: AsRef<[u8]>>(sets: &[PatternDb<B>], goal: &Board, reach: DualReach) -> DualPlan {
         let shape = goal.shape();
         let mut home = [0usize; CELLS];
         for (c, &t) in goal.cells().iter().enumerate() {
@@ -108,8 +124,14 @@ impl DualPlan {
             at: Vec::new(),
             len: 0,
         };
+        let reached = |blank| match reach {
+            DualReach::None => false,
+            DualReach::GoalClass => Symmetry::mapping(shape, blank, goal.blank()).is_some(),
+            DualReach::Everywhere => true,
+        };
         for blank in 0..shape.cells() {
-            let serving = sets.iter().enumerate().find_map(|(index, set)| {
+            let mut sets = sets.iter().enumerate().filter(|_| reached(blank));
+            let serving = sets.find_map(|(index, set)| {
                 let symmetry = Symmetry::mapping(shape, blank, set.goal_blank())?;
                 let second = set.second().map_or(0, |s| s.sources.len());
                 let fits =
@@ -333,11 +355,14 @@ mod tests {
         Board::new(shape, &tiles).unwrap()
     }
 
-    /// `Duals::estimate` with `N` cell slots.
+    /// `Duals::estimate` with `N` cell slots, or 0 without a dual.
     fn dual<const N: usize>(duals: &Duals<N>, position: &Board) -> u32 {
         let mut cells = [0u8; N];
         cells[..position.cells().len()].copy_from_slice(position.cells());
-        duals.estimate(&cells, position.blank())
+        match duals.serves(position.blank()) {
+            true => duals.estimate(&cells, position.blank()),
+            false => 0,
+        }
     }
 
     /// The search's dual, read in narrow and wide slots, is the reversed
@@ -354,11 +379,20 @@ mod tests {
                 let goal = shuffled(shape, rng.gen_range(0..shape.cells()), &mut rng);
                 let position = shuffled(shape, rng.gen_range(0..shape.cells()), &mut rng);
                 let expected = reversed_estimate(sets, &position, &goal);
-                let plan = &DualPlan::of(sets, &goal);
+                let plan = &DualPlan::of(sets, &goal, DualReach::Everywhere);
                 let source = Some(DualSource { plan, sets });
                 assert_eq!(dual(&Duals::<16>::of(source), &position), expected);
                 assert_eq!(dual(&Duals::<64>::of(source), &position), expected);
                 higher += usize::from(expected > 0);
+                // In the goal blank's class of cells only, or nowhere.
+                let own_class = Symmetry::mapping(shape, position.blank(), goal.blank());
+                let plan = &DualPlan::of(sets, &goal, DualReach::GoalClass);
+                let source = Some(DualSource { plan, sets });
+                let expected = own_class.map_or(0, |_| expected);
+                assert_eq!(dual(&Duals::<16>::of(source), &position), expected);
+                let plan = &DualPlan::of(sets, &goal, DualReach::None);
+                let source = Some(DualSource { plan, sets });
+                assert_eq!(dual(&Duals::<16>::of(source), &position), 0);
             }
         }
         // Most blanks have a set; the corners' set serves at least 4 cells.
@@ -375,10 +409,14 @@ mod tests {
     fn sets_of_another_board_give_no_dual() {
         let sets = every_class(&Partition::named(Shape::THREE_BY_THREE, "4-4").unwrap());
         let goal = Board::goal(Shape::new(3, 4).unwrap());
-        let plan = &DualPlan::of(&sets, &goal);
+        let plan = &DualPlan::of(&sets, &goal, DualReach::Everywhere);
         assert!(!Duals::<16>::of(Some(DualSource { plan, sets: &sets })).any());
         let none: &[PatternDb<Vec<u8>>] = &[];
-        let plan = &DualPlan::of(none, &Board::goal(Shape::THREE_BY_THREE));
+        let plan = &DualPlan::of(
+            none,
+            &Board::goal(Shape::THREE_BY_THREE),
+            DualReach::Everywhere,
+        );
         assert!(!Duals::<16>::of(Some(DualSource { plan, sets: none })).any());
     }
 }

@@ -41,6 +41,7 @@ mod wide;
 
 pub use db::PatternDb;
 pub(crate) use db::{Entries, Moves, Slide};
+pub use dual::DualReach;
 pub(crate) use dual::{DualPlan, DualSource};
 pub(crate) use error::{damage, goal_at_zero};
 pub use error::{PatternError, SolveError, Stopped};

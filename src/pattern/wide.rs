@@ -3,7 +3,7 @@
 //! to 16 cells, where both run: the same entries, and the same solutions
 //! found with the same number of nodes.
 
-use super::dual::{DualPlan, DualSource};
+use super::dual::{DualPlan, DualReach, DualSource};
 use super::search::{ida_star, ida_star_wide};
 use super::table::{build_every_way, reflects};
 use super::{Partition, PatternDb, SolveOptions};
@@ -88,7 +88,7 @@ fn walked_from(goal: &Board, moves: usize, rng: &mut StdRng) -> Board {
 /// and expansions, one at a time and split across threads.
 fn searches_agree(db: &PatternDb<Vec<u8>>, duals: &[PatternDb<Vec<u8>>], walks: &[usize]) {
     let goal = Board::goal(db.shape());
-    let plan = &DualPlan::of(duals, &db.goal());
+    let plan = &DualPlan::of(duals, &db.goal(), DualReach::Everywhere);
     let duals = Some(DualSource { plan, sets: duals });
     let mut rng = StdRng::seed_from_u64(25);
     for &walk in walks {
@@ -151,7 +151,7 @@ fn the_wide_search_reads_the_dual_as_the_narrow_one_does() {
         let start = walked_from(&sets[0].goal(), walk, &mut rng);
         let options = SolveOptions::default();
         let plain = ida_star(&sets[0], None, &start, &options).unwrap();
-        let plan = &DualPlan::of(&sets, &sets[0].goal());
+        let plan = &DualPlan::of(&sets, &sets[0].goal(), DualReach::Everywhere);
         let duals = Some(DualSource { plan, sets: &sets });
         let dual = ida_star(&sets[0], duals, &start, &options).unwrap();
         assert_eq!(plain.moves.len(), dual.moves.len(), "{start:?}");
