@@ -1,6 +1,8 @@
 //! IDA* with the tables' heuristic, updated move by move: a move changes
 //! one tile's cell, so only the pattern holding that tile (and, through the
 //! transpose, the pattern holding its image) is ranked and looked up again.
+//! Where a [`DualSource`] serves the blank, the dual lookup
+//! ([`super::dual`]) can raise a child's estimate further.
 //!
 //! Nodes are counted when generated, as the literature counts them: every
 //! child of every expanded node, the move back to the parent excluded.
@@ -859,10 +861,8 @@ fn place<const N: usize, const M: bool>(
         direct_sum: 0,
         image: [0; N],
         image_sum: 0,
-        floor: match plan.duals.any() {
-            true => plan.duals.estimate(&position.cells, start.blank()),
-            false => 0,
-        },
+        // The dual is read from the second iteration on.
+        floor: 0,
     };
     for (i, g) in plan.groups.iter().enumerate() {
         estimate.direct[i] = g.lookup(&position.cell_of, &g.tiles);
@@ -1196,7 +1196,7 @@ fn plan<'a, const N: usize, const M: bool, B: AsRef<[u8]>>(
         image_cell,
         steps,
         step_count,
-        duals: Duals::of(None::<DualSource<B>>),
+        duals: Duals::none(),
         duplicates: Duplicates::get(),
         goal: goal_cells,
         deadline: options.deadline,
