@@ -40,9 +40,9 @@ pub struct PatternTables<B> {
     header_start: usize,
     /// One per set of the header, in its order.
     sets: Vec<PatternDb<Section<B>>>,
-    /// Per set: the dual lookup of searches toward its goal, in its own
-    /// goal class and everywhere, each worked out when first asked for.
-    dual_plans: Vec<[OnceLock<DualPlan>; 2]>,
+    /// Per set: the dual lookup of searches toward its goal wherever a set
+    /// serves the blank, worked out when first asked for.
+    dual_plans: Vec<OnceLock<DualPlan>>,
 }
 
 impl<B: AsRef<[u8]>> PatternTables<B> {
@@ -211,17 +211,15 @@ impl<B: AsRef<[u8]>> PatternTables<B> {
     ) -> Result<Solution, AnswerError> {
         let index = self.serving(goal)?;
         let set = &self.sets[index];
-        let plans = &self.dual_plans[index];
-        let plan = match reach {
-            DualReach::None => return Ok(set.solve_to(start, goal, options)?),
-            DualReach::GoalClass => &plans[0],
-            DualReach::Everywhere => &plans[1],
+        let duals = match reach {
+            DualReach::None => None,
+            DualReach::GoalClass => Some(set.own_duals()),
+            DualReach::Everywhere => Some(DualSource {
+                plan: self.dual_plans[index]
+                    .get_or_init(|| DualPlan::of(&self.sets, &set.goal(), reach)),
+                sets: &self.sets,
+            }),
         };
-        let plan = plan.get_or_init(|| DualPlan::of(&self.sets, &set.goal(), reach));
-        let duals = Some(DualSource {
-            plan,
-            sets: &self.sets,
-        });
         Ok(set.solve_reading(start, goal, duals, options)?)
     }
 

@@ -1,5 +1,6 @@
 //! A set of pattern tables for one partition, and the heuristic they give.
 
+use super::dual::{DualPlan, DualReach, DualSource};
 use super::error::PatternError;
 use super::partition::Partition;
 use super::placement::{PlacementRanker, MAX_PATTERN_CELLS};
@@ -9,6 +10,7 @@ use super::table::build_pattern_table_toward;
 use crate::puzzle::board::Board;
 use crate::puzzle::shape::Shape;
 use crate::table::generate::BuildProgress;
+use std::sync::OnceLock;
 
 /// The tables of a partition's patterns toward one goal, over any bytes:
 /// `Vec<u8>` when built in memory, a memory map when read from a file.
@@ -30,6 +32,9 @@ pub struct PatternDb<B> {
     /// images under a symmetry, one of them with a table of its own (stored
     /// last) where no table serves it.
     second: Option<Second>,
+    /// The search's dual lookup ([`PatternDb::own_duals`]), worked out when
+    /// first asked for.
+    dual_plan: OnceLock<DualPlan>,
 }
 
 /// How `count` tables line up with the patterns of `partition` toward the
@@ -181,6 +186,7 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
             table_index,
             rankers,
             second,
+            dual_plan: OnceLock::new(),
         })
     }
 
@@ -189,7 +195,18 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
     /// visit more nodes.
     pub fn with_second_lookup(mut self, on: bool) -> PatternDb<B> {
         self.second = on.then(|| self.found_second()).flatten();
+        // The dual reads the second partition too.
+        self.dual_plan = OnceLock::new();
         self
+    }
+
+    /// The dual lookup at the blanks of the goal blank's class of cells,
+    /// which these tables serve by themselves ([`DualReach::GoalClass`]).
+    pub(crate) fn own_duals(&self) -> DualSource<'_, B> {
+        let sets = std::slice::from_ref(self);
+        let plan =
+            (self.dual_plan).get_or_init(|| DualPlan::of(sets, &self.goal(), DualReach::GoalClass));
+        DualSource { plan, sets }
     }
 
     /// The second partition, if the tables serve one: with its extra table

@@ -24,18 +24,20 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
     /// An optimal solution from `start` to `goal`, whose blank must be in
     /// the tables' goal blank cell or in a cell a symmetry of the board
     /// takes there (for the default goal's tables, the four corners of a
-    /// square or rectangular board).
+    /// square or rectangular board). The search also reads the dual lookup
+    /// where the blank is in that class of cells
+    /// ([`DualReach::GoalClass`](super::DualReach::GoalClass)).
     pub fn solve_to(
         &self,
         start: &Board,
         goal: &Board,
         options: &SolveOptions,
     ) -> Result<Solution, SolveError> {
-        self.solve_reading(start, goal, None, options)
+        self.solve_reading(start, goal, Some(self.own_duals()), options)
     }
 
-    /// [`PatternDb::solve_to`], also reading the dual lookup (the distance
-    /// back from the goal) of `duals`, worked out for this set's goal.
+    /// [`PatternDb::solve_to`] reading the dual lookup (the distance back
+    /// from the goal) of `duals`, worked out for this set's goal, or none.
     pub(crate) fn solve_reading(
         &self,
         start: &Board,

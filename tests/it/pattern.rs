@@ -267,6 +267,23 @@ fn second_sum(db: &PatternDb<Vec<u8>>, board: &Board, goal: &Board) -> u32 {
     db.additive(&board_of(shape, &renamed))
 }
 
+/// The dual lookup of `position` toward `goal` (the tables' goal), the
+/// plain way: the tables' estimate of the reversed problem, from `goal` to
+/// `position`, after the symmetry that takes the position's blank to the
+/// tables' goal blank and the renaming that makes the position their goal.
+fn plain_dual(db: &PatternDb<Vec<u8>>, position: &Board, goal: &Board) -> u32 {
+    let shape = position.shape();
+    let turn = Symmetry::mapping(shape, position.blank(), db.goal_blank()).unwrap();
+    let (position, goal) = (turn.apply(position), turn.apply(goal));
+    let home = db.goal();
+    let mut rename = vec![0u8; shape.cells()];
+    for (c, &t) in position.cells().iter().enumerate() {
+        rename[t as usize] = home.cells()[c];
+    }
+    let renamed: Vec<u8> = goal.cells().iter().map(|&t| rename[t as usize]).collect();
+    db.heuristic(&board_of(shape, &renamed))
+}
+
 /// Nodes (generated, expanded) of a plain recursive IDA* with the library's
 /// rules: no child whose moves end in a duplicate stretch; every child
 /// estimated (the larger of the direct and transposed lookups) before any
@@ -274,9 +291,11 @@ fn second_sum(db: &PatternDb<Vec<u8>>, board: &Board, goal: &Board) -> u32 {
 /// sums, then in the order of `Move::ALL`; from the third iteration on,
 /// within `HISTORY_DEPTH` moves of the start, children then (ties kept) by
 /// the lowest estimate generated below them in the last iteration, or their
-/// own if it did not search them; and BPMX, by which a position is at least
-/// one move less far than any child, as estimated or as raised by the
-/// child's own search.
+/// own if it did not search them; from the second iteration on, the dual
+/// lookup ([`plain_dual`]) raising the estimate of each child whose blank
+/// is in the goal blank's class of cells and whom the bound lets in; and
+/// BPMX, by which a position is at least one move less far than any child,
+/// as estimated or as raised by the child's own search.
 fn plain_ida_counts(db: &PatternDb<Vec<u8>>, start: &Board, goal: &Board) -> (u64, u64) {
     struct Search<'a> {
         db: &'a PatternDb<Vec<u8>>,
@@ -289,12 +308,22 @@ fn plain_ida_counts(db: &PatternDb<Vec<u8>>, start: &Board, goal: &Board) -> (u6
         /// its end, its own included, when last searched.
         lowest: HashMap<Vec<Move>, u32>,
         path: Vec<Move>,
+        /// Whether the dual lookup is read.
+        dual: bool,
     }
     impl Search<'_> {
-        /// `None` when the goal is found below `board`, else its raised
-        /// estimate and the lowest estimate generated below it.
-        fn walk(&mut self, board: &Board, depth: u32, moves: DuplicateState) -> Option<(u32, u32)> {
+        /// `None` when the goal is found below `board` (estimated `h`),
+        /// else its raised estimate and the lowest estimate generated below
+        /// it.
+        fn walk(
+            &mut self,
+            board: &Board,
+            h: u32,
+            depth: u32,
+            moves: DuplicateState,
+        ) -> Option<(u32, u32)> {
             let (db, goal, bound) = (self.db, self.goal, self.bound);
+            let shape = goal.shape();
             self.expanded += 1;
             let mut children: Vec<(u32, u32, DuplicateState, Board, Move)> = Move::ALL
                 .into_iter()
@@ -304,13 +333,18 @@ fn plain_ida_counts(db: &PatternDb<Vec<u8>>, start: &Board, goal: &Board) -> (u6
                     let (direct, second) = (db.additive(&child), second_sum(db, &child, goal));
                     // The sums are the ones the library takes the larger of.
                     assert_eq!(db.heuristic(&child), direct.max(second), "{child:?}");
-                    Some((direct.max(second), direct + second, moves, child, m))
+                    let mut h = direct.max(second);
+                    let served = Symmetry::mapping(shape, child.blank(), goal.blank()).is_some();
+                    if self.dual && served && depth + 1 + h <= bound {
+                        h = h.max(plain_dual(db, &child, goal));
+                    }
+                    Some((h, direct + second, moves, child, m))
                 })
                 .collect();
             self.generated += children.len() as u64;
             children.sort_by_key(|c| (c.0, c.1));
             let worst = children.last().map_or(0, |c| c.0);
-            let mut own = db.heuristic(board).max(worst.saturating_sub(1));
+            let mut own = h.max(worst.saturating_sub(1));
             let mut lowest = children.first().map_or(u32::MAX, |c| c.0);
             let ordered = depth < HISTORY_DEPTH;
             if ordered {
@@ -334,7 +368,7 @@ fn plain_ida_counts(db: &PatternDb<Vec<u8>>, start: &Board, goal: &Board) -> (u6
                     return None;
                 }
                 self.path.push(m);
-                let (raised, below) = self.walk(&child, depth + 1, moves)?;
+                let (raised, below) = self.walk(&child, h, depth + 1, moves)?;
                 if ordered {
                     self.lowest.insert(self.path.clone(), below.min(h));
                 }
@@ -354,16 +388,20 @@ fn plain_ida_counts(db: &PatternDb<Vec<u8>>, start: &Board, goal: &Board) -> (u6
         next_bound: u32::MAX,
         lowest: HashMap::new(),
         path: Vec::new(),
+        dual: false,
     };
     for iteration in 1.. {
         search.next_bound = u32::MAX;
-        if search.walk(start, 0, Duplicates::START).is_none() {
+        let h = db.heuristic(start);
+        if search.walk(start, h, 0, Duplicates::START).is_none() {
             return (search.generated, search.expanded);
         }
         search.bound = search.next_bound;
         if iteration == 1 {
-            // The library keeps no history of a first iteration.
+            // The library keeps no history of a first iteration, and reads
+            // the dual from the second on.
             search.lowest.clear();
+            search.dual = true;
         }
     }
     unreachable!("every iteration either finds the goal or raises the bound")
