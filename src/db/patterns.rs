@@ -147,12 +147,16 @@ impl<B: AsRef<[u8]>> PatternTables<B> {
     /// The set that answers goals with the blank in `blank`: the cell's
     /// own, else one whose cell a symmetry of the board takes it to.
     pub fn set_for(&self, blank: usize) -> Option<&PatternDb<Section<B>>> {
-        let own = self.sets.iter().find(|s| s.goal_blank() == blank);
+        self.index_for(blank).map(|i| &self.sets[i])
+    }
+
+    /// The index of the set [`PatternTables::set_for`] `blank`.
+    fn index_for(&self, blank: usize) -> Option<usize> {
+        let own = self.sets.iter().position(|s| s.goal_blank() == blank);
         own.or_else(|| {
             let shape = self.shape();
-            self.sets
-                .iter()
-                .find(|s| Symmetry::mapping(shape, blank, s.goal_blank()).is_some())
+            (self.sets.iter())
+                .position(|s| Symmetry::mapping(shape, blank, s.goal_blank()).is_some())
         })
     }
 
@@ -238,11 +242,8 @@ impl<B: AsRef<[u8]>> PatternTables<B> {
                 got: goal.shape(),
             });
         }
-        let index = self.set_for(goal.blank()).map(|set| {
-            let found = self.sets.iter().position(|s| std::ptr::eq(s, set));
-            found.expect("a set of these tables")
-        });
-        index.ok_or_else(|| self.missing_goal(goal))
+        self.index_for(goal.blank())
+            .ok_or_else(|| self.missing_goal(goal))
     }
 
     /// Why no set answers toward `goal`: the sets' blanks, and its.

@@ -89,6 +89,8 @@ pub(crate) struct DualPlan {
     groups: Vec<DualGroup>,
     /// Per blank cell.
     at: Vec<DualAt>,
+    /// The blank cells with a dual lookup, as bits.
+    served: u64,
     /// Slots every rank takes: the largest pattern's tiles.
     len: usize,
 }
@@ -122,6 +124,7 @@ impl DualPlan {
         let mut plan = DualPlan {
             groups: Vec::new(),
             at: Vec::new(),
+            served: 0,
             len: 0,
         };
         let reached = |blank| match reach {
@@ -142,6 +145,9 @@ impl DualPlan {
                 Some((index, set, symmetry)) => plan.place(index, set, &symmetry, &home),
                 None => DualAt::default(),
             };
+            if at.groups[0].1 + at.groups[1].1 > 0 {
+                plan.served |= 1 << blank;
+            }
             plan.at.push(at);
         }
         if plan.groups.is_empty() {
@@ -218,7 +224,7 @@ impl<B> Copy for DualSource<'_, B> {}
 /// A [`DualPlan`] with its tables, as a search reads it.
 pub(super) struct Duals<'a, const N: usize> {
     plan: Option<&'a DualPlan>,
-    /// The blank cells with a dual lookup, as bits.
+    /// The plan's [`DualPlan::served`], 0 without one.
     served: u64,
     /// The table of each of the plan's groups.
     tables: Vec<&'a [u8]>,
@@ -253,14 +259,9 @@ impl<'a, const N: usize> Duals<'a, N> {
                 }
             })
             .collect();
-        let served = plan.map_or(0, |p| {
-            let cells = p.at.iter().enumerate();
-            let served = cells.filter(|(_, at)| at.groups[0].1 + at.groups[1].1 > 0);
-            served.fold(0, |bits, (cell, _)| bits | 1 << cell)
-        });
         Duals {
             plan,
-            served,
+            served: plan.map_or(0, |p| p.served),
             tables,
         }
     }
