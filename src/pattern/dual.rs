@@ -33,6 +33,10 @@ const CELLS: usize = 64;
 /// a set with more serves no dual.
 pub(super) const DUAL_GROUPS: usize = 8;
 
+/// The ranks of one position's dual entries, both partitions' groups in
+/// turn.
+pub(super) type DualRanks = [u32; DUAL_GROUPS];
+
 /// Where a pattern read for the dual finds its table in a set.
 #[derive(Clone, Copy, Debug)]
 enum TableOf {
@@ -60,7 +64,7 @@ struct DualGroup {
 impl DualGroup {
     /// The rank of the pattern's placement in the reversed problem of the
     /// position with tile `cells[c]` in each cell `c`, in `len` steps.
-    #[inline]
+    #[inline(always)]
     fn rank<const N: usize>(&self, cells: &[u8; N], len: usize) -> u32 {
         let ranked = (self.read[..len].iter())
             .map(|&c| self.rank_cell[cells[c as usize & (N - 1)] as usize & (CELLS - 1)]);
@@ -286,34 +290,39 @@ impl<'a, const N: usize> Duals<'a, N> {
         start as usize..start as usize + count as usize
     }
 
-    /// Starts the reads of the dual of the position with tile `cells[c]`
-    /// in each cell `c` and the blank in `blank`, without waiting for them:
-    /// [`Duals::estimate`] soon after finds them on their way.
-    #[inline]
-    pub fn prefetch(&self, cells: &[u8; N], blank: usize) {
+    /// Ranks the dual of the position with tile `cells[c]` in each cell `c`
+    /// and the blank in `blank` into `ranks`, and starts its reads without
+    /// waiting for them: [`Duals::estimate`] soon after finds them on their
+    /// way. Keeping the ranks spares ranking the position again, as many
+    /// steps as its direct lookups take.
+    #[inline(always)]
+    pub fn prefetch(&self, cells: &[u8; N], blank: usize, ranks: &mut DualRanks) {
         if let Some(plan) = self.plan {
-            for g in Self::side(plan, blank, 0).chain(Self::side(plan, blank, 1)) {
-                prefetch(
-                    self.tables[g],
-                    plan.groups[g].rank(cells, plan.len) as usize,
-                );
+            let groups = Self::side(plan, blank, 0).chain(Self::side(plan, blank, 1));
+            for (g, rank) in groups.zip(ranks.iter_mut()) {
+                *rank = plan.groups[g].rank(cells, plan.len);
+                prefetch(self.tables[g], *rank as usize);
             }
         }
     }
 
-    /// The dual estimate of the position with tile `cells[c]` in each cell
-    /// `c` and the blank in `blank`: 0 where no set serves the blank.
+    /// The dual estimate of a position with the blank in `blank`, whose
+    /// `ranks` [`Duals::prefetch`] worked out: 0 where no set serves the
+    /// blank.
     #[inline]
-    pub fn estimate(&self, cells: &[u8; N], blank: usize) -> u32 {
+    pub fn estimate(&self, blank: usize, ranks: &DualRanks) -> u32 {
         let Some(plan) = self.plan else {
             return 0;
         };
-        let sum = |side: usize| -> u32 {
-            let groups = Self::side(plan, blank, side);
-            let entry = |g: usize| self.tables[g][plan.groups[g].rank(cells, plan.len) as usize];
-            groups.map(|g| entry(g) as u32).sum()
+        let first = Self::side(plan, blank, 0);
+        let second = Self::side(plan, blank, 1);
+        let sum = |groups: std::ops::Range<usize>, ranks: &[u32]| -> u32 {
+            (groups.zip(ranks))
+                .map(|(g, &rank)| self.tables[g][rank as usize] as u32)
+                .sum()
         };
-        sum(0).max(sum(1))
+        let split = first.len();
+        sum(first, &ranks[..split]).max(sum(second, &ranks[split..]))
     }
 }
 
@@ -369,8 +378,12 @@ mod tests {
     fn dual<const N: usize>(duals: &Duals<N>, position: &Board) -> u32 {
         let mut cells = [0u8; N];
         cells[..position.cells().len()].copy_from_slice(position.cells());
+        let mut ranks = DualRanks::default();
         match duals.serves(position.blank()) {
-            true => duals.estimate(&cells, position.blank()),
+            true => {
+                duals.prefetch(&cells, position.blank(), &mut ranks);
+                duals.estimate(position.blank(), &ranks)
+            }
             false => 0,
         }
     }

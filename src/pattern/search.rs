@@ -8,7 +8,7 @@
 //! child of every expanded node, the move back to the parent excluded.
 
 use super::db::PatternDb;
-use super::dual::{DualSource, Duals};
+use super::dual::{DualRanks, DualSource, Duals};
 use super::error::{SolveError, Stopped};
 use super::history::{History, PathKey, HISTORY_DEPTH};
 use super::memory::prefetch;
@@ -325,6 +325,10 @@ struct Walker<'p, 'a, const N: usize, const M: bool> {
     /// The lowest estimate generated since the current position nearest
     /// the start whose record is due was entered.
     low: u32,
+    /// The ranks of the dual lookups of the children of up to four
+    /// positions at each depth (see [`Walker::make_room`]), kept here
+    /// rather than in each node's frame, which would have to clear them.
+    dual_ranks: Vec<[[DualRanks; 4]; 4]>,
 }
 
 impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
@@ -346,6 +350,19 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
             tasks: Vec::new(),
             key: PathKey::START,
             low: u32::MAX,
+            dual_ranks: Vec::new(),
+        }
+    }
+
+    /// Makes room for the dual lookups' ranks of children of positions
+    /// `depth` moves from the start: those of the position a walk starts
+    /// at in slot 0 of its depth, those of the `i`-th child of a position
+    /// in slot `i` of the depth below it.
+    #[inline]
+    fn make_room(&mut self, depth: u32) {
+        if self.plan.duals.any() && self.dual_ranks.len() <= depth as usize {
+            self.dual_ranks
+                .resize(depth as usize + 1, Default::default());
         }
     }
 
@@ -384,6 +401,7 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
         from: usize,
         moves_state: DuplicateState,
         children: &mut [Child; 4],
+        (level, slot): (usize, usize),
     ) -> usize {
         let plan = self.plan;
         // Every child's entries are asked for before any is read, so that
@@ -398,6 +416,7 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
             let tile = self.position.slide(to as usize, &plan.image_cell) as usize & (N - 1);
             let child = &mut children[count];
             (child.code, child.to, child.tile) = (code, to, tile as u8);
+            child.slot = count as u8;
             child.moves_state = next_state;
             let group = plan.group_of[tile];
             if group != NONE {
@@ -412,7 +431,9 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
                 g.prefetch(child.image_rank);
             }
             if plan.duals.serves(to as usize) {
-                plan.duals.prefetch(&self.position.cells, to as usize);
+                let ranks = &mut self.dual_ranks[level][slot][count];
+                plan.duals
+                    .prefetch(&self.position.cells, to as usize, ranks);
             }
             self.position.slide(from, &plan.image_cell);
             count += 1;
@@ -445,7 +466,9 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
                 }
             }
             self.position.slide(child.to as usize, image_cell);
-            counts[i] = self.expand(child.to as usize, child.moves_state, &mut grandchildren[i]);
+            let (to, state) = (child.to as usize, child.moves_state);
+            let at = (depth as usize + 1, i);
+            counts[i] = self.expand(to, state, &mut grandchildren[i], at);
             self.position.slide(from, image_cell);
         }
         counts
@@ -481,20 +504,16 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
 
     /// Raises the estimate of each of `children` (of the current position,
     /// `depth` moves from the start) that the bound would let the search
-    /// enter to its dual lookup, whose reads [`Walker::expand`] started.
-    /// The ranks are worked out again rather than kept in [`Child`]: a
-    /// larger child makes every node's arrays of them slower to fill and
-    /// sort than the ranking costs.
+    /// enter to its dual lookup, whose reads [`Walker::expand`] started at
+    /// the ranks it kept for the position in `slot` of its level.
     #[inline(always)]
-    fn dual_children(&mut self, depth: u32, children: &mut [Child]) {
-        let plan = self.plan;
-        let from = self.position.blank as usize & (N - 1);
+    fn dual_children(&self, depth: u32, slot: usize, children: &mut [Child]) {
+        let duals = &self.plan.duals;
+        let ranks = &self.dual_ranks[depth as usize][slot];
         for child in children {
             let to = child.to as usize;
-            if depth + 1 + child.estimate <= self.bound && plan.duals.serves(to) {
-                self.position.slide(to, &plan.image_cell);
-                let dual = plan.duals.estimate(&self.position.cells, to);
-                self.position.slide(from, &plan.image_cell);
+            if depth + 1 + child.estimate <= self.bound && duals.serves(to) {
+                let dual = duals.estimate(to, &ranks[child.slot as usize & 3]);
                 child.estimate = child.estimate.max(dual);
             }
         }
@@ -533,16 +552,18 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
     fn walk(&mut self, depth: u32, estimate: &Estimate<N>, moves_state: DuplicateState) -> Flow {
         let from = self.position.blank as usize & (N - 1);
         let mut children = [Child::default(); 4];
-        let count = self.expand(from, moves_state, &mut children);
-        self.walk_expanded(depth, estimate, &mut children[..count])
+        self.make_room(depth);
+        let count = self.expand(from, moves_state, &mut children, (depth as usize, 0));
+        self.walk_expanded(depth, estimate, (&mut children[..count], 0))
     }
 
-    /// [`Walker::walk`] from a position already expanded into `children`.
+    /// [`Walker::walk`] from a position already expanded into `children`,
+    /// the ranks of their dual lookups kept in `slot` of its depth.
     fn walk_expanded(
         &mut self,
         depth: u32,
         estimate: &Estimate<N>,
-        children: &mut [Child],
+        (children, slot): (&mut [Child], usize),
     ) -> Flow {
         let plan = self.plan;
         let from = self.position.blank as usize & (N - 1);
@@ -556,7 +577,7 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
         self.spent.generated += children.len() as u64;
         self.estimate_children(estimate, children);
         if plan.duals.any() {
-            self.dual_children(depth, children);
+            self.dual_children(depth, slot, children);
         }
         best_first(children);
         // BPMX: a position is at least one move less far than any child.
@@ -576,6 +597,7 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
         let mut grandchildren = [[Child::default(); 4]; 4];
         let mut grandchild_count = [0; 4];
         if depth + own <= self.bound && self.split_at != Some(depth + 1) {
+            self.make_room(depth + 1);
             grandchild_count = self.expand_children(depth, children, &mut grandchildren, ordered);
         }
         for (i, child) in children.iter().enumerate() {
@@ -596,7 +618,7 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
             self.position.slide(child.to as usize, &plan.image_cell);
             self.path.push(Move::from_code(child.code));
             let grandchildren = &mut grandchildren[i][..grandchild_count[i]];
-            let flow = self.enter(depth + 1, &next, child, grandchildren, ordered);
+            let flow = self.enter(depth + 1, &next, child, (grandchildren, i), ordered);
             if flow == Flow::Found {
                 return flow;
             }
@@ -614,15 +636,16 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
 
     /// Searches below `child`, just moved to, `depth` moves from the start
     /// (or leaves it as a task at the cut), its estimate `next` and its
-    /// children in `grandchildren`; when `ordered`, records the lowest
-    /// estimate generated below it.
+    /// children in `grandchildren`, with the slot of their dual lookups'
+    /// ranks; when `ordered`, records the lowest estimate generated below
+    /// it.
     #[inline(always)]
     fn enter(
         &mut self,
         depth: u32,
         next: &Estimate<N>,
         child: &Child,
-        grandchildren: &mut [Child],
+        grandchildren: (&mut [Child], usize),
         ordered: bool,
     ) -> Flow {
         let key = ordered.then(|| self.key.then(Move::from_code(child.code)));
@@ -682,6 +705,9 @@ struct Child {
     tile: u8,
     direct: u8,
     image: u8,
+    /// Its place among its siblings as [`Walker::expand`] made them, where
+    /// the ranks of its dual lookup are kept.
+    slot: u8,
     /// The ranks `direct` and `image` are read at.
     direct_rank: u32,
     image_rank: u32,
@@ -861,7 +887,6 @@ fn place<const N: usize, const M: bool>(
         direct_sum: 0,
         image: [0; N],
         image_sum: 0,
-        // The dual is read from the second iteration on.
         floor: 0,
     };
     for (i, g) in plan.groups.iter().enumerate() {
@@ -871,6 +896,12 @@ fn place<const N: usize, const M: bool>(
     for (i, g) in plan.image_groups.iter().enumerate() {
         estimate.image[i] = g.lookup(&position.image_cell_of, &g.tiles);
         estimate.image_sum += estimate.image[i] as u32;
+    }
+    let blank = position.blank as usize;
+    if plan.duals.serves(blank) {
+        let mut ranks = DualRanks::default();
+        plan.duals.prefetch(&position.cells, blank, &mut ranks);
+        estimate.floor = plan.duals.estimate(blank, &ranks);
     }
     (position, estimate)
 }
@@ -886,6 +917,9 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
     options: &SolveOptions,
 ) -> Result<Raised, SolveError> {
     let mut plan = plan::<N, M, B>(db, options);
+    // From the first iteration on: it saves nodes there too, and costs no
+    // time that the searches ending in it show (docs/benchmarks.md).
+    plan.duals = Duals::of(duals);
     let (position, estimate) = place(&plan, start);
     if position.cells == plan.goal {
         return Ok(Raised::Found(Solution {
@@ -954,9 +988,6 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
                 if !plan.history.is_on() {
                     // The next iteration records; the one after orders.
                     plan.history = History::new();
-                    // The dual's reads cost more than they save in the
-                    // many searches that end in their first iteration.
-                    plan.duals = Duals::of(duals);
                 }
             }
         }

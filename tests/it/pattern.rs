@@ -284,6 +284,18 @@ fn plain_dual(db: &PatternDb<Vec<u8>>, position: &Board, goal: &Board) -> u32 {
     db.heuristic(&board_of(shape, &renamed))
 }
 
+/// The search's first estimate of `start`: the tables' lookup, raised by
+/// the dual where the start's blank is in the goal blank's class of cells.
+fn start_estimate(db: &PatternDb<Vec<u8>>, start: &Board, goal: &Board) -> u32 {
+    let served = Symmetry::mapping(start.shape(), start.blank(), goal.blank()).is_some();
+    let dual = if served {
+        plain_dual(db, start, goal)
+    } else {
+        0
+    };
+    db.heuristic(start).max(dual)
+}
+
 /// Nodes (generated, expanded) of a plain recursive IDA* with the library's
 /// rules: no child whose moves end in a duplicate stretch; every child
 /// estimated (the larger of the direct and transposed lookups) before any
@@ -291,9 +303,9 @@ fn plain_dual(db: &PatternDb<Vec<u8>>, position: &Board, goal: &Board) -> u32 {
 /// sums, then in the order of `Move::ALL`; from the third iteration on,
 /// within `HISTORY_DEPTH` moves of the start, children then (ties kept) by
 /// the lowest estimate generated below them in the last iteration, or their
-/// own if it did not search them; from the second iteration on, the dual
-/// lookup ([`plain_dual`]) raising the estimate of each child whose blank
-/// is in the goal blank's class of cells and whom the bound lets in; and
+/// own if it did not search them; the dual lookup ([`plain_dual`]) raising
+/// the start's estimate and that of each child whose blank is in the goal
+/// blank's class of cells and whom the bound lets in; and
 /// BPMX, by which a position is at least one move less far than any child,
 /// as estimated or as raised by the child's own search.
 fn plain_ida_counts(db: &PatternDb<Vec<u8>>, start: &Board, goal: &Board) -> (u64, u64) {
@@ -308,8 +320,6 @@ fn plain_ida_counts(db: &PatternDb<Vec<u8>>, start: &Board, goal: &Board) -> (u6
         /// its end, its own included, when last searched.
         lowest: HashMap<Vec<Move>, u32>,
         path: Vec<Move>,
-        /// Whether the dual lookup is read.
-        dual: bool,
     }
     impl Search<'_> {
         /// `None` when the goal is found below `board` (estimated `h`),
@@ -335,7 +345,7 @@ fn plain_ida_counts(db: &PatternDb<Vec<u8>>, start: &Board, goal: &Board) -> (u6
                     assert_eq!(db.heuristic(&child), direct.max(second), "{child:?}");
                     let mut h = direct.max(second);
                     let served = Symmetry::mapping(shape, child.blank(), goal.blank()).is_some();
-                    if self.dual && served && depth + 1 + h <= bound {
+                    if served && depth + 1 + h <= bound {
                         h = h.max(plain_dual(db, &child, goal));
                     }
                     Some((h, direct + second, moves, child, m))
@@ -379,29 +389,26 @@ fn plain_ida_counts(db: &PatternDb<Vec<u8>>, start: &Board, goal: &Board) -> (u6
             Some((own, lowest))
         }
     }
+    let h = start_estimate(db, start, goal);
     let mut search = Search {
         db,
         goal,
-        bound: db.heuristic(start),
+        bound: h,
         generated: 0,
         expanded: 0,
         next_bound: u32::MAX,
         lowest: HashMap::new(),
         path: Vec::new(),
-        dual: false,
     };
     for iteration in 1.. {
         search.next_bound = u32::MAX;
-        let h = db.heuristic(start);
         if search.walk(start, h, 0, Duplicates::START).is_none() {
             return (search.generated, search.expanded);
         }
         search.bound = search.next_bound;
         if iteration == 1 {
-            // The library keeps no history of a first iteration, and reads
-            // the dual from the second on.
+            // The library keeps no history of a first iteration.
             search.lowest.clear();
-            search.dual = true;
         }
     }
     unreachable!("every iteration either finds the goal or raises the bound")
@@ -453,7 +460,10 @@ fn each_iteration_reports_its_bound() {
     };
     let solution = db.solve(&start, &options).unwrap();
     let bounds = bounds.into_inner().unwrap();
-    assert_eq!(bounds[0].bound, db.heuristic(&start));
+    assert_eq!(
+        bounds[0].bound,
+        start_estimate(&db, &start, &Board::goal(shape))
+    );
     assert_eq!(bounds[0].nodes, 0);
     assert!(bounds
         .windows(2)
