@@ -76,6 +76,10 @@ struct Run {
     moves: Option<Vec<Move>>,
 }
 
+/// A start to solve: its label, the board, and its published length if
+/// known.
+type Start = (String, Board, Option<usize>);
+
 fn main() -> ExitCode {
     match run(Args::parse()) {
         Ok(true) => ExitCode::SUCCESS,
@@ -104,7 +108,7 @@ fn run(args: Args) -> anyhow::Result<bool> {
         db.partition().name()
     );
 
-    let mut groups: Vec<(String, Vec<(String, Board, Option<usize>)>)> = Vec::new();
+    let mut groups: Vec<(String, Vec<Start>)> = Vec::new();
     let mut rng = SplitMix(args.seed);
     for &walk in &args.walks {
         let starts = (0..args.count)
@@ -248,7 +252,7 @@ fn random_walk(goal: &Board, length: usize, rng: &mut SplitMix) -> Board {
 }
 
 /// The first `count` of Korf & Taylor's ten.
-fn korf_taylor(shape: Shape, count: usize) -> anyhow::Result<Vec<(String, Board, Option<usize>)>> {
+fn korf_taylor(shape: Shape, count: usize) -> anyhow::Result<Vec<Start>> {
     KORF_TAYLOR
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
@@ -336,9 +340,9 @@ fn report(name: &str, cases: &[Case]) {
         ("wall clock", (|r: &Run| r.time) as fn(&Run) -> Duration),
         ("CPU time of the solving thread", |r: &Run| r.cpu),
     ] {
-        let total = |run: fn(&Case) -> &Run| cases.iter().map(|c| time(run(c))).sum::<Duration>();
-        let middle = |run: fn(&Case) -> &Run| median(cases.iter().map(|c| time(run(c))).collect());
-        let (ours, theirs): (fn(&Case) -> &Run, fn(&Case) -> &Run) = (npuzzle_run, puzzle24_run);
+        let total = |run: Side| cases.iter().map(|c| time(run(c))).sum::<Duration>();
+        let middle = |run: Side| median(cases.iter().map(|c| time(run(c))).collect());
+        let (ours, theirs): (Side, Side) = (npuzzle_run, puzzle24_run);
         println!(
             "  {clock}: npuzzle {:.3} s in total, median {:.1} ms; puzzle24 {:.3} s, median \
              {:.1} ms; npuzzle faster {:.1}× in total, {:.1}× in median",
@@ -351,6 +355,9 @@ fn report(name: &str, cases: &[Case]) {
         );
     }
 }
+
+/// One solver's run of a case.
+type Side = fn(&Case) -> &Run;
 
 fn npuzzle_run(case: &Case) -> &Run {
     &case.ours
