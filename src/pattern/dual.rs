@@ -235,15 +235,6 @@ pub(super) struct Duals<'a, const N: usize> {
 }
 
 impl<'a, const N: usize> Duals<'a, N> {
-    /// No dual lookup.
-    pub fn none() -> Self {
-        Duals {
-            plan: None,
-            served: 0,
-            tables: Vec::new(),
-        }
-    }
-
     /// The plan of `source` with its tables; none without a source.
     pub fn of<B: AsRef<[u8]>>(source: Option<DualSource<'a, B>>) -> Self {
         let source = source.filter(|s| !s.plan.at.is_empty());

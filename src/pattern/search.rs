@@ -916,10 +916,7 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
     budget: &mut dyn Budget,
     options: &SolveOptions,
 ) -> Result<Raised, SolveError> {
-    let mut plan = plan::<N, M, B>(db, options);
-    // From the first iteration on: it saves nodes there too, and costs no
-    // time that the searches ending in it show (docs/benchmarks.md).
-    plan.duals = Duals::of(duals);
+    let mut plan = plan::<N, M, B>(db, duals, options);
     let (position, estimate) = place(&plan, start);
     if position.cells == plan.goal {
         return Ok(Raised::Found(Solution {
@@ -1176,9 +1173,11 @@ fn group<'a, const N: usize, const M: bool>(
     }
 }
 
-/// The tables and moves of `db` laid out for the walk.
+/// The tables and moves of `db` laid out for the walk, with the dual
+/// lookup of `duals` (none without).
 fn plan<'a, const N: usize, const M: bool, B: AsRef<[u8]>>(
     db: &'a PatternDb<B>,
+    duals: Option<DualSource<'a, B>>,
     options: &SolveOptions<'a>,
 ) -> Plan<'a, N, M> {
     let shape = db.shape();
@@ -1227,7 +1226,9 @@ fn plan<'a, const N: usize, const M: bool, B: AsRef<[u8]>>(
         image_cell,
         steps,
         step_count,
-        duals: Duals::none(),
+        // From the first iteration on: it saves nodes there too, and costs
+        // no time that the searches ending in it show (docs/benchmarks.md).
+        duals: Duals::of(duals),
         duplicates: Duplicates::get(),
         goal: goal_cells,
         deadline: options.deadline,
