@@ -15,13 +15,29 @@
 //! "Enhanced iterative-deepening search".)
 
 use crate::puzzle::board::Move;
-use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// Moves from the start within which children are searched in the order
 /// of the last iteration's lowest estimates below them. On Korf's 100,
-/// ordering the first 3 moves takes 22% off the nodes, the first 8 27%
-/// (docs/benchmarks.md); deeper, the memory costs more than it saves.
-pub const HISTORY_DEPTH: u32 = 8;
+/// ordering the first 3 moves takes 22% off the nodes, the first 8 27%,
+/// the first 12 another 1% (docs/benchmarks.md).
+pub const HISTORY_DEPTH: u32 = 12;
+
+// A path's key, a leading 1 and two bits a move, fits 32 bits.
+const _: () = assert!(HISTORY_DEPTH <= 15);
+
+/// Moves from the start within which every path has its own slot in the
+/// history; deeper paths share a table of [`FAR_SLOTS`], found by a hash.
+const NEAR_DEPTH: u32 = 8;
+
+/// Slots of the table of paths past [`NEAR_DEPTH`] moves.
+const FAR_SLOTS: usize = 1 << 13;
+
+/// Slots a path past [`NEAR_DEPTH`] moves may look through, from its
+/// hash's, for its own or a free one; a path that finds neither is not
+/// recorded (a search whose table is that full has its order from the
+/// positions nearer the start).
+const FAR_PROBES: usize = 16;
 
 /// A path from the start, of at most [`HISTORY_DEPTH`] moves: a leading 1
 /// and then two bits a move.
@@ -50,30 +66,48 @@ impl PathKey {
         (path.len() <= HISTORY_DEPTH as usize)
             .then(|| path.iter().fold(PathKey::START, |key, &m| key.then(m)))
     }
+
+    /// Where the table of far paths starts looking for this one's slot
+    /// (Fibonacci hashing: the keys of siblings, which differ in their
+    /// last bits, land far apart).
+    #[inline]
+    fn far_start(self) -> usize {
+        (self.0 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) as usize >> (64 - FAR_SLOTS.ilog2())
+    }
 }
 
 /// The lowest estimate generated below each position within
 /// [`HISTORY_DEPTH`] moves of the start, as the last iteration to search it
 /// left it. The walkers of a parallel iteration share it: each writes only
 /// the positions of its own subtree, so relaxed loads and stores (plain
-/// ones on the processor) do. Off ([`History::OFF`]), it holds nothing.
+/// ones on the processor) do, and a far path claims its slot with a
+/// compare-and-swap. Off ([`History::OFF`]), it holds nothing.
 pub(super) struct History {
-    /// Per path key: 0 for none yet, else the lowest estimate plus 1 (at
-    /// most 255).
-    lowest: Vec<AtomicU8>,
+    /// Per path key within [`NEAR_DEPTH`] moves: 0 for none yet, else the
+    /// lowest estimate plus 1 (at most 255).
+    near: Vec<AtomicU8>,
+    /// The paths past [`NEAR_DEPTH`] moves, by open addressing: 0 for a
+    /// free slot, else the key shifted left by 8 bits and the lowest
+    /// estimate plus 1. Slots are claimed, never freed.
+    far: Vec<AtomicU64>,
 }
 
 impl History {
     /// No history: what a search has until its first iteration ends, so
     /// that the many searches that end there need not clear one.
-    pub const OFF: History = History { lowest: Vec::new() };
+    pub const OFF: History = History {
+        near: Vec::new(),
+        far: Vec::new(),
+    };
 
-    /// A history for one search: 128 KiB, cleared.
+    /// A history for one search: 192 KiB, cleared.
     pub fn new() -> History {
-        let len = 2 << (2 * HISTORY_DEPTH);
         History {
-            lowest: std::iter::repeat_with(|| AtomicU8::new(0))
-                .take(len)
+            near: std::iter::repeat_with(|| AtomicU8::new(0))
+                .take(2 << (2 * NEAR_DEPTH))
+                .collect(),
+            far: std::iter::repeat_with(|| AtomicU64::new(0))
+                .take(FAR_SLOTS)
                 .collect(),
         }
     }
@@ -81,7 +115,7 @@ impl History {
     /// Whether it is on: whether walks order children by it.
     #[inline]
     pub fn is_on(&self) -> bool {
-        !self.lowest.is_empty()
+        !self.near.is_empty()
     }
 
     /// The lowest estimate the last iteration generated below `key`'s
@@ -89,10 +123,41 @@ impl History {
     /// is on).
     #[inline]
     pub fn lowest(&self, key: PathKey) -> Option<u32> {
-        match self.lowest.get(key.0 as usize)?.load(Relaxed) {
-            0 => None,
-            stored => Some(stored as u32 - 1),
+        let stored = match self.near.get(key.0 as usize) {
+            Some(slot) => slot.load(Relaxed),
+            None => self.far_slot(key, false)?.load(Relaxed) as u8,
+        };
+        (stored != 0).then(|| stored as u32 - 1)
+    }
+
+    /// The slot of a path past [`NEAR_DEPTH`] moves, claimed for it if
+    /// `claim` and it has none; `None` if it has none and none is claimed
+    /// (or the history is off).
+    fn far_slot(&self, key: PathKey, claim: bool) -> Option<&AtomicU64> {
+        if self.far.is_empty() {
+            return None;
         }
+        let mine = (key.0 as u64) << 8;
+        let start = key.far_start();
+        for i in 0..FAR_PROBES {
+            let slot = &self.far[(start + i) % FAR_SLOTS];
+            let stored = slot.load(Relaxed);
+            if stored & !0xFF == mine {
+                return Some(slot);
+            }
+            if stored == 0 {
+                if !claim {
+                    return None;
+                }
+                match slot.compare_exchange(0, mine, Relaxed, Relaxed) {
+                    Ok(_) => return Some(slot),
+                    // Another walker's path took it; a walker claims only
+                    // its own paths' slots, so look on.
+                    Err(_) => continue,
+                }
+            }
+        }
+        None
     }
 
     /// Where a position goes in the order: the lowest estimate the last
@@ -107,8 +172,14 @@ impl History {
     /// history is on).
     #[inline]
     pub fn record(&self, key: PathKey, lowest: u32) {
-        if let Some(slot) = self.lowest.get(key.0 as usize) {
-            slot.store(lowest.min(254) as u8 + 1, Relaxed);
+        let stored = lowest.min(254) as u8 + 1;
+        match self.near.get(key.0 as usize) {
+            Some(slot) => slot.store(stored, Relaxed),
+            None => {
+                if let Some(slot) = self.far_slot(key, true) {
+                    slot.store((key.0 as u64) << 8 | stored as u64, Relaxed);
+                }
+            }
         }
     }
 
@@ -125,9 +196,10 @@ impl History {
         }
     }
 
-    /// Reorders `children` (of `key`'s position, sorted best first) by the
-    /// lowest estimate found below each in the last iteration, or for one
-    /// not searched then, its own; ties keep their order.
+    /// Reorders `children` (of `key`'s position, sorted best first; at
+    /// most four) by the lowest estimate found below each in the last
+    /// iteration, or for one not searched then, its own; ties keep their
+    /// order.
     #[inline]
     pub fn order<C: Copy>(
         &self,
@@ -135,14 +207,17 @@ impl History {
         children: &mut [C],
         step: impl Fn(&C) -> (Move, u32),
     ) {
-        let rank = |c: &C| {
-            let (m, estimate) = step(c);
-            self.rank(Some(key.then(m)), estimate)
-        };
+        // Each child's rank looked up once (a far one probes a table).
+        let mut ranks = [0; 4];
+        for (rank, child) in ranks.iter_mut().zip(children.iter()) {
+            let (m, estimate) = step(child);
+            *rank = self.rank(Some(key.then(m)), estimate);
+        }
         for i in 1..children.len() {
             let mut j = i;
-            while j > 0 && rank(&children[j - 1]) > rank(&children[j]) {
+            while j > 0 && ranks[j - 1] > ranks[j] {
                 children.swap(j - 1, j);
+                ranks.swap(j - 1, j);
                 j -= 1;
             }
         }
@@ -154,20 +229,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn keys_of_paths_are_distinct_and_fit() {
-        let len = History::new().lowest.len();
+    fn keys_of_paths_are_distinct_and_near_ones_fit() {
+        let near_len = History::new().near.len();
         let mut seen = std::collections::HashSet::new();
         let mut frontier = vec![(Vec::<Move>::new(), PathKey::START)];
-        for _ in 0..=HISTORY_DEPTH {
+        // One move past the near paths, to see the first far ones.
+        for depth in 0..=NEAR_DEPTH + 1 {
             let mut next = Vec::new();
             for (path, key) in frontier {
                 assert_eq!(PathKey::of(&path), Some(key));
                 assert!(seen.insert(key.0), "{path:?}");
-                assert!((key.0 as usize) < len);
+                assert_eq!((key.0 as usize) < near_len, depth <= NEAR_DEPTH);
                 if let Some(parent) = key.parent() {
                     assert_eq!(PathKey::of(&path[..path.len() - 1]), Some(parent));
                 }
-                if path.len() < HISTORY_DEPTH as usize {
+                if depth <= NEAR_DEPTH {
                     for m in Move::ALL {
                         let mut longer = path.clone();
                         longer.push(m);
@@ -179,10 +255,46 @@ mod tests {
         }
         assert_eq!(
             seen.len(),
-            (0..=HISTORY_DEPTH).map(|d| 4usize.pow(d)).sum::<usize>()
+            (0..=NEAR_DEPTH + 1).map(|d| 4usize.pow(d)).sum::<usize>()
         );
+        let longest = vec![Move::Left; HISTORY_DEPTH as usize];
+        let key = PathKey::of(&longest).unwrap();
+        assert_eq!(key.0.ilog2(), 2 * HISTORY_DEPTH);
         let too_long = vec![Move::Up; HISTORY_DEPTH as usize + 1];
         assert_eq!(PathKey::of(&too_long), None);
+    }
+
+    #[test]
+    fn far_paths_read_their_own_record_or_none() {
+        let history = History::new();
+        // Three times more far paths than slots: the table fills, and the
+        // paths that find no slot go unrecorded, never into another's.
+        let far_paths = (0..3 * FAR_SLOTS as u32).map(|i| {
+            let path: Vec<Move> = (0..HISTORY_DEPTH)
+                .map(|d| Move::ALL[(i >> (2 * d) & 3) as usize])
+                .collect();
+            PathKey::of(&path).unwrap()
+        });
+        let value = |key: PathKey| key.0 % 200;
+        for key in far_paths.clone() {
+            assert_eq!(history.lowest(key), None);
+            history.record(key, value(key));
+        }
+        let recorded = far_paths
+            .filter(|&key| match history.lowest(key) {
+                Some(lowest) => {
+                    assert_eq!(lowest, value(key));
+                    true
+                }
+                None => false,
+            })
+            .count();
+        // Most slots are taken before a path finds its run of them full.
+        assert!(recorded > FAR_SLOTS * 9 / 10 && recorded <= FAR_SLOTS);
+        // A near path has its own slot however full the far table is.
+        let near = PathKey::START.then(Move::Up);
+        history.record(near, 7);
+        assert_eq!(history.lowest(near), Some(7));
     }
 
     #[test]
