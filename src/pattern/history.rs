@@ -28,7 +28,9 @@ const _: () = assert!(HISTORY_DEPTH <= 15);
 
 /// Moves from the start within which every path has its own slot in the
 /// history; deeper paths share a table of [`FAR_SLOTS`], found by a hash.
-const NEAR_DEPTH: u32 = 8;
+/// (Slots for every path of 8 moves took 128 KiB to clear per search, and
+/// the easy searches of a batch felt it.)
+const NEAR_DEPTH: u32 = 6;
 
 /// Slots of the table of paths past [`NEAR_DEPTH`] moves.
 const FAR_SLOTS: usize = 1 << 13;
@@ -100,7 +102,7 @@ impl History {
         far: Vec::new(),
     };
 
-    /// A history for one search: 192 KiB, cleared.
+    /// A history for one search: 72 KiB, cleared.
     pub fn new() -> History {
         History {
             near: std::iter::repeat_with(|| AtomicU8::new(0))
@@ -133,6 +135,7 @@ impl History {
     /// The slot of a path past [`NEAR_DEPTH`] moves, claimed for it if
     /// `claim` and it has none; `None` if it has none and none is claimed
     /// (or the history is off).
+    #[inline]
     fn far_slot(&self, key: PathKey, claim: bool) -> Option<&AtomicU64> {
         if self.far.is_empty() {
             return None;
