@@ -35,11 +35,17 @@ const NEAR_DEPTH: u32 = 6;
 /// Slots of the table of paths past [`NEAR_DEPTH`] moves.
 const FAR_SLOTS: usize = 1 << 13;
 
-/// Slots a path past [`NEAR_DEPTH`] moves may look through, from its
-/// hash's, for its own or a free one; a path that finds neither is not
-/// recorded (a search whose table is that full has its order from the
-/// positions nearer the start).
-const FAR_PROBES: usize = 16;
+/// Slots of a bucket of that table: one cache line. A path past
+/// [`NEAR_DEPTH`] moves looks for its own slot or a free one only in the
+/// bucket of its hash; a path that finds neither is not recorded (a
+/// search whose table is that full has its order from the positions
+/// nearer the start), and a path looked for costs one line however full
+/// the table.
+const BUCKET_SLOTS: usize = 8;
+
+/// A bucket of the far table, aligned to a cache line.
+#[repr(align(64))]
+struct Bucket([AtomicU64; BUCKET_SLOTS]);
 
 /// A path from the start, of at most [`HISTORY_DEPTH`] moves: a leading 1
 /// and then two bits a move.
@@ -69,12 +75,13 @@ impl PathKey {
             .then(|| path.iter().fold(PathKey::START, |key, &m| key.then(m)))
     }
 
-    /// Where the table of far paths starts looking for this one's slot
+    /// The bucket of the table of far paths that holds this one's slot
     /// (Fibonacci hashing: the keys of siblings, which differ in their
     /// last bits, land far apart).
     #[inline]
-    fn far_start(self) -> usize {
-        (self.0 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) as usize >> (64 - FAR_SLOTS.ilog2())
+    fn far_bucket(self) -> usize {
+        let buckets = FAR_SLOTS / BUCKET_SLOTS;
+        (self.0 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) as usize >> (64 - buckets.ilog2())
     }
 }
 
@@ -91,7 +98,7 @@ pub(super) struct History {
     /// The paths past [`NEAR_DEPTH`] moves, by open addressing: 0 for a
     /// free slot, else the key shifted left by 8 bits and the lowest
     /// estimate plus 1. Slots are claimed, never freed.
-    far: Vec<AtomicU64>,
+    far: Vec<Bucket>,
 }
 
 impl History {
@@ -108,8 +115,8 @@ impl History {
             near: std::iter::repeat_with(|| AtomicU8::new(0))
                 .take(2 << (2 * NEAR_DEPTH))
                 .collect(),
-            far: std::iter::repeat_with(|| AtomicU64::new(0))
-                .take(FAR_SLOTS)
+            far: std::iter::repeat_with(|| Bucket(Default::default()))
+                .take(FAR_SLOTS / BUCKET_SLOTS)
                 .collect(),
         }
     }
@@ -141,9 +148,7 @@ impl History {
             return None;
         }
         let mine = (key.0 as u64) << 8;
-        let start = key.far_start();
-        for i in 0..FAR_PROBES {
-            let slot = &self.far[(start + i) % FAR_SLOTS];
+        for slot in &self.far[key.far_bucket()].0 {
             let stored = slot.load(Relaxed);
             if stored & !0xFF == mine {
                 return Some(slot);
@@ -292,7 +297,7 @@ mod tests {
                 None => false,
             })
             .count();
-        // Most slots are taken before a path finds its run of them full.
+        // Nearly every slot is taken before the paths of its bucket run out.
         assert!(recorded > FAR_SLOTS * 9 / 10 && recorded <= FAR_SLOTS);
         // A near path has its own slot however full the far table is.
         let near = PathKey::START.then(Move::Up);
