@@ -105,13 +105,21 @@ fn main() -> anyhow::Result<ExitCode> {
         Some(path) if path.exists() => {
             let bytes =
                 std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+            let lens: Vec<usize> = (partition.stored_patterns(15).iter())
+                .map(|pattern| (16 - pattern.len() + 1..=16).product())
+                .collect();
+            let wanted: usize = lens.iter().sum();
+            if bytes.len() != wanted {
+                bail!(
+                    "{} is {} bytes, but the raw {label} tables this example writes take {wanted}; \
+                     --tables takes those, not a database file of build-db (query --db reads that)",
+                    path.display(),
+                    bytes.len()
+                );
+            }
             let mut tables = Vec::new();
             let mut rest = &bytes[..];
-            for pattern in partition.stored_patterns(15) {
-                let len: usize = (16 - pattern.len() + 1..=16).product();
-                if rest.len() < len {
-                    bail!("{} is too short for the {label} tables", path.display());
-                }
+            for len in lens {
                 tables.push(rest[..len].to_vec());
                 rest = &rest[len..];
             }
