@@ -28,8 +28,8 @@ const _: () = assert!(HISTORY_DEPTH <= 15);
 
 /// Moves from the start within which every path has its own slot in the
 /// history; deeper paths share a table of [`FAR_SLOTS`], found by a hash.
-/// (Slots for every path of 8 moves took 128 KiB to clear per search, and
-/// the easy searches of a batch felt it.)
+/// (Own slots for the paths of 7 and 8 moves too made 120 KiB more to
+/// clear per search, which the easy searches of a batch felt.)
 const NEAR_DEPTH: u32 = 6;
 
 /// Slots of the table of paths past [`NEAR_DEPTH`] moves.
@@ -95,9 +95,9 @@ pub(super) struct History {
     /// Per path key within [`NEAR_DEPTH`] moves: 0 for none yet, else the
     /// lowest estimate plus 1 (at most 255).
     near: Vec<AtomicU8>,
-    /// The paths past [`NEAR_DEPTH`] moves, by open addressing: 0 for a
-    /// free slot, else the key shifted left by 8 bits and the lowest
-    /// estimate plus 1. Slots are claimed, never freed.
+    /// The paths past [`NEAR_DEPTH`] moves, in buckets found by a hash of
+    /// the path: 0 for a free slot, else the key shifted left by 8 bits
+    /// and the lowest estimate plus 1. Slots are claimed, never freed.
     far: Vec<Bucket>,
 }
 
