@@ -103,20 +103,23 @@ fn main() -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let tables = match &args.tables {
         Some(path) if path.exists() => {
-            let bytes =
-                std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
             let lens: Vec<usize> = (partition.stored_patterns(15).iter())
                 .map(|pattern| (16 - pattern.len() + 1..=16).product())
                 .collect();
             let wanted: usize = lens.iter().sum();
-            if bytes.len() != wanted {
+            // Checked before reading, so that a wrong file is not read whole.
+            let size = std::fs::metadata(path)
+                .with_context(|| format!("reading {}", path.display()))?
+                .len();
+            if size != wanted as u64 {
                 bail!(
-                    "{} is {} bytes, but the raw {label} tables this example writes take {wanted}; \
+                    "{} is {size} bytes, but the raw {label} tables this example writes take {wanted}; \
                      --tables takes those, not a database file of build-db (query --db reads that)",
                     path.display(),
-                    bytes.len()
                 );
             }
+            let bytes =
+                std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
             let mut tables = Vec::new();
             let mut rest = &bytes[..];
             for len in lens {
