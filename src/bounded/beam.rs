@@ -9,15 +9,20 @@
 //! [`super::solve_within`] accepts it only when a lower bound proves it
 //! within the weight, and searches on otherwise.
 //!
+//! [`two_way`] searches from both ends: a beam from the start, then one
+//! from the goal ([`super::backward`]), which also looks out for the
+//! positions the first kept; where they meet, the two halves make a path.
+//!
 //! Positions are told apart by a 64-bit Zobrist fingerprint. Two positions
 //! sharing one (about one chance in 10^10 at these sizes) would only drop
 //! one of them from the beam: every solution is a real path of moves.
 
+use super::backward::{joined, Backward};
 use super::guide::Guide;
 use crate::pattern::{Solution, SolveOptions, Stopped, Work};
 use crate::puzzle::board::{Board, Move};
 use crate::puzzle::shape::MAX_CELLS;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
@@ -48,6 +53,22 @@ impl Zobrist {
             .iter()
             .enumerate()
             .fold(0, |h, (cell, &tile)| h ^ self.0[cell][tile as usize])
+    }
+
+    /// The fingerprints of `backward`'s positions as the original problem
+    /// sees them: the word of each cell and tile is the word of the cell
+    /// and tile they stand for there.
+    fn turned(&self, backward: &Backward) -> Zobrist {
+        Zobrist(
+            (0..MAX_CELLS)
+                .map(|cell| {
+                    std::array::from_fn(|tile| {
+                        let (cell, tile) = backward.original(cell, tile as u8);
+                        self.0[cell][tile as usize]
+                    })
+                })
+                .collect(),
+        )
     }
 
     /// The fingerprint after `tile` slides from `from` into the blank at
@@ -103,15 +124,271 @@ struct Offer<S> {
 struct Trail(Vec<Vec<(u32, Move)>>);
 
 impl Trail {
-    fn path_to(&self, mut index: u32) -> Vec<Move> {
-        let mut moves: Vec<Move> = Vec::with_capacity(self.0.len());
-        for layer in self.0.iter().rev() {
-            let (parent, m) = layer[index as usize];
+    /// The moves to the position reached as `word` (a packed [`Reach`]).
+    fn path_to(&self, word: u64) -> Vec<Move> {
+        if word == Reach::START {
+            return Vec::new();
+        }
+        let Reach { layer, parent, m } = Reach::unpack(word);
+        let mut moves: Vec<Move> = Vec::with_capacity(self.0.len() + 1);
+        moves.push(m);
+        let mut index = parent;
+        for kept in self.0[..layer as usize].iter().rev() {
+            let (parent, m) = kept[index as usize];
             moves.push(m);
             index = parent;
         }
         moves.reverse();
         moves
+    }
+}
+
+/// How a kept position was reached: by move `m` from the `parent`-th
+/// position kept `layer` moves from the start (the start itself for 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Reach {
+    layer: u32,
+    parent: u32,
+    m: Move,
+}
+
+impl Reach {
+    /// The start's word: it was not reached by a move.
+    const START: u64 = u64::MAX;
+
+    /// In one word: the layer above 34 bits, the parent above the move.
+    fn pack(self) -> u64 {
+        (self.layer as u64) << 34 | (self.parent as u64) << 2 | self.m.code() as u64
+    }
+
+    fn unpack(word: u64) -> Reach {
+        Reach {
+            layer: (word >> 34) as u32,
+            parent: (word >> 2) as u32,
+            m: Move::from_code(word as u8 & 3),
+        }
+    }
+
+    /// Moves from the start to the position reached as `word`.
+    fn depth(word: u64) -> u32 {
+        match word {
+            Reach::START => 0,
+            word => Reach::unpack(word).layer + 1,
+        }
+    }
+}
+
+type Prints = BuildHasherDefault<Identity>;
+
+/// The positions a beam has kept, by fingerprint: each kept once.
+trait Seen {
+    /// Records the position of `print`, reached as `reach` (a packed
+    /// [`Reach`]); whether it is new.
+    fn first(&mut self, print: u64, reach: u64) -> bool;
+}
+
+impl Seen for HashSet<u64, Prints> {
+    #[inline]
+    fn first(&mut self, print: u64, _: u64) -> bool {
+        self.insert(print)
+    }
+}
+
+/// The positions a beam has kept, with how each was reached (packed), for
+/// another beam to meet.
+type Reached = HashMap<u64, u64, Prints>;
+
+impl Seen for Reached {
+    #[inline]
+    fn first(&mut self, print: u64, reach: u64) -> bool {
+        match self.entry(print) {
+            std::collections::hash_map::Entry::Occupied(_) => false,
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(reach);
+                true
+            }
+        }
+    }
+}
+
+/// Where a beam met the positions another beam kept: the shortest path
+/// through them, as the sum of both beams' moves, and how each reached the
+/// position.
+#[derive(Clone, Copy)]
+struct Meeting {
+    length: u32,
+    /// How the other beam and this one reached it (packed).
+    other: u64,
+    own: u64,
+}
+
+/// The other beam's positions, and the shortest meeting with them so far.
+struct Meet<'r> {
+    other: &'r Reached,
+    best: Option<Meeting>,
+}
+
+/// One beam search: its fingerprints, the positions kept and the layers.
+struct Beam<'z, S> {
+    zobrist: &'z Zobrist,
+    seen: S,
+    trail: Trail,
+    work: Work,
+}
+
+impl<S: Seen> Beam<'_, S> {
+    /// Beam search of `width` from `start` to `goal` (a solvable pair of
+    /// one shape) with `guide`: a solution of at most `max_length` moves, or
+    /// `None` when there is none or the beam dies out (every child already
+    /// kept before). A narrow beam can wander without end: `max_length` is
+    /// what stops it. With `meet`, looks out for the other beam's
+    /// positions as it keeps its own.
+    fn run<G: Guide>(
+        &mut self,
+        guide: &G,
+        (start, goal): (&Board, &Board),
+        (width, max_length): (usize, usize),
+        mut meet: Option<&mut Meet>,
+        options: &SolveOptions,
+    ) -> Result<Option<Solution>, Stopped> {
+        let h0 = G::value(&guide.start(start));
+        if start == goal {
+            return Ok(Some(Solution {
+                moves: Vec::new(),
+                nodes: 0,
+                expanded: 0,
+            }));
+        }
+        let print = self.zobrist.of(start);
+        let mut layer = vec![Kept {
+            board: *start,
+            memo: guide.start(start),
+            print,
+            last: None,
+        }];
+        self.seen.first(print, Reach::START);
+        if let Some(meet) = meet.as_deref_mut() {
+            meet.at(print, Reach::START);
+        }
+        let mut offers: Vec<Offer<G::Step>> = Vec::new();
+        while !layer.is_empty() && self.trail.0.len() < max_length {
+            check(options, h0, self.work.generated)?;
+            offers.clear();
+            for (parent, kept) in layer.iter().enumerate() {
+                self.work.expanded += 1;
+                self.work.generated +=
+                    offer_children(guide, self.zobrist, kept, parent as u32, &mut offers);
+            }
+            // Every child's reads at once, so that they overlap.
+            for offer in &mut offers {
+                guide.read(&mut offer.step);
+                offer.h = G::step_value(&offer.step);
+            }
+            let reaches_goal = |o: &&Offer<G::Step>| o.h == 0 && child(&layer, o) == *goal;
+            if let Some(o) = offers.iter().find(reaches_goal) {
+                let reach = Reach {
+                    layer: self.trail.0.len() as u32,
+                    parent: o.parent,
+                    m: o.m,
+                };
+                return Ok(Some(Solution {
+                    moves: self.trail.path_to(reach.pack()),
+                    nodes: self.work.generated,
+                    expanded: self.work.expanded,
+                }));
+            }
+            layer = self.keep_best(guide, &layer, &offers, width, meet.as_deref_mut());
+        }
+        Ok(None)
+    }
+
+    /// The `width` offers from `layer` with the smallest estimate (ties
+    /// broken by their order, so the same every run), each position once:
+    /// the next layer, recorded in `seen` and `trail`, and checked against
+    /// `meet`.
+    fn keep_best<G: Guide>(
+        &mut self,
+        guide: &G,
+        layer: &[Kept<G::Memo>],
+        offers: &[Offer<G::Step>],
+        width: usize,
+        mut meet: Option<&mut Meet>,
+    ) -> Vec<Kept<G::Memo>> {
+        // Ranked by one word each: the estimate, then 22 bits of fingerprint
+        // (ties broken at random, but the same every run), then the index
+        // (below 2^32 offers), most significant first. Sorting words is
+        // several times faster than sorting the offers themselves.
+        let mut ranks: Vec<u64> = offers
+            .iter()
+            .enumerate()
+            .map(|(i, o)| (o.h as u64) << 54 | (o.print >> 42) << 32 | i as u64)
+            .collect();
+        // Room for positions kept before, skipped below; the rest is sorted
+        // only if they fill it.
+        let room = (2 * width).min(ranks.len());
+        if room < ranks.len() {
+            ranks.select_nth_unstable(room);
+        }
+        ranks[..room].sort_unstable();
+        let layer_index = self.trail.0.len() as u32;
+        let mut chosen: Vec<usize> = Vec::with_capacity(width);
+        for at in 0..ranks.len() {
+            if chosen.len() == width {
+                break;
+            }
+            if at == room {
+                ranks[room..].sort_unstable();
+            }
+            let index = ranks[at] as u32 as usize;
+            let offer = &offers[index];
+            let reach = Reach {
+                layer: layer_index,
+                parent: offer.parent,
+                m: offer.m,
+            };
+            if self.seen.first(offer.print, reach.pack()) {
+                chosen.push(index);
+                if let Some(meet) = meet.as_deref_mut() {
+                    meet.at(offer.print, reach.pack());
+                }
+            }
+        }
+        // In the offers' order, which is their parents': the layer before is
+        // then read front to back rather than at random.
+        chosen.sort_unstable();
+        self.trail.0.push(
+            chosen
+                .iter()
+                .map(|&i| (offers[i].parent, offers[i].m))
+                .collect(),
+        );
+        chosen
+            .iter()
+            .map(|&i| {
+                let offer = &offers[i];
+                Kept {
+                    board: child(layer, offer),
+                    memo: guide.after(&layer[offer.parent as usize].memo, &offer.step),
+                    print: offer.print,
+                    last: Some(offer.m),
+                }
+            })
+            .collect()
+    }
+}
+
+impl Meet<'_> {
+    /// Notes a meeting if the position of `print`, reached as `own` (a
+    /// packed [`Reach`]), is one the other beam kept, and the shortest yet.
+    #[inline]
+    fn at(&mut self, print: u64, own: u64) {
+        let Some(&other) = self.other.get(&print) else {
+            return;
+        };
+        let length = Reach::depth(other) + Reach::depth(own);
+        if self.best.is_none_or(|best| length < best.length) {
+            self.best = Some(Meeting { length, other, own });
+        }
     }
 }
 
@@ -128,62 +405,15 @@ pub(crate) fn beam<G: Guide>(
     options: &SolveOptions,
 ) -> Result<(Option<Solution>, Work), Stopped> {
     let zobrist = Zobrist::new();
-    let h0 = G::value(&guide.start(start));
-    if start == goal {
-        let solution = Solution {
-            moves: Vec::new(),
-            nodes: 0,
-            expanded: 0,
-        };
-        return Ok((Some(solution), Work::default()));
-    }
-    let print = zobrist.of(start);
-    let mut seen: HashSet<u64, BuildHasherDefault<Identity>> = HashSet::default();
-    seen.insert(print);
-    let mut layer = vec![Kept {
-        board: *start,
-        memo: guide.start(start),
-        print,
-        last: None,
-    }];
-    let mut trail = Trail(Vec::new());
-    let (mut generated, mut expanded) = (0u64, 0u64);
-    let mut offers: Vec<Offer<G::Step>> = Vec::new();
-    while !layer.is_empty() && trail.0.len() < max_length {
-        check(options, h0, generated)?;
-        offers.clear();
-        for (parent, kept) in layer.iter().enumerate() {
-            expanded += 1;
-            generated += offer_children(guide, &zobrist, kept, parent as u32, &mut offers);
-        }
-        // Every child's reads at once, so that they overlap.
-        for offer in &mut offers {
-            guide.read(&mut offer.step);
-            offer.h = G::step_value(&offer.step);
-        }
-        let reaches_goal = |o: &&Offer<G::Step>| o.h == 0 && child(&layer, o) == *goal;
-        if let Some(o) = offers.iter().find(reaches_goal) {
-            trail.0.push(vec![(o.parent, o.m)]);
-            let solution = Solution {
-                moves: trail.path_to(0),
-                nodes: generated,
-                expanded,
-            };
-            let work = Work {
-                generated,
-                expanded,
-            };
-            return Ok((Some(solution), work));
-        }
-        layer = keep_best(guide, &layer, &offers, width, &mut seen, &mut trail);
-    }
-    let work = Work {
-        generated,
-        expanded,
+    let mut beam = Beam {
+        zobrist: &zobrist,
+        seen: HashSet::default(),
+        trail: Trail(Vec::new()),
+        work: Work::default(),
     };
-    Ok((None, work))
+    let found = beam.run(guide, (start, goal), (width, max_length), None, options)?;
+    Ok((found, beam.work))
 }
-
 /// The board `offer` leads to.
 #[inline]
 fn child<M, S>(layer: &[Kept<M>], offer: &Offer<S>) -> Board {
@@ -225,67 +455,84 @@ fn offer_children<G: Guide>(
     generated
 }
 
-/// The `width` offers from `layer` with the smallest estimate (ties broken
-/// by their order, so the same every run), each position once: the next
-/// layer, recorded in `seen` and `trail`.
-fn keep_best<G: Guide>(
+/// Beam searches of `width` from both ends of the problem from `start` to
+/// `goal` (a solvable pair of one shape): one from the start, then one
+/// from the goal ([`Backward`]) that looks out for the positions the first
+/// kept. The shortest of what they find: either beam's solution, or the
+/// first's path to where they met and the second's from there, if at most
+/// `max_length` moves; with the nodes of both.
+pub(crate) fn two_way<G: Guide>(
     guide: &G,
-    layer: &[Kept<G::Memo>],
-    offers: &[Offer<G::Step>],
+    (start, goal): (&Board, &Board),
     width: usize,
-    seen: &mut HashSet<u64, BuildHasherDefault<Identity>>,
-    trail: &mut Trail,
-) -> Vec<Kept<G::Memo>> {
-    // Ranked by one word each: the estimate, then 22 bits of fingerprint
-    // (ties broken at random, but the same every run), then the index
-    // (below 2^32 offers), most significant first. Sorting words is
-    // several times faster than sorting the offers themselves.
-    let mut ranks: Vec<u64> = offers
-        .iter()
-        .enumerate()
-        .map(|(i, o)| (o.h as u64) << 54 | (o.print >> 42) << 32 | i as u64)
-        .collect();
-    // Room for positions kept before, skipped below; the rest is sorted
-    // only if they fill it.
-    let room = (2 * width).min(ranks.len());
-    if room < ranks.len() {
-        ranks.select_nth_unstable(room);
+    max_length: usize,
+    options: &SolveOptions,
+) -> Result<(Option<Solution>, Work), Stopped> {
+    if start == goal {
+        return beam(guide, (start, goal), width, max_length, options);
     }
-    ranks[..room].sort_unstable();
-    let mut chosen: Vec<usize> = Vec::with_capacity(width);
-    for at in 0..ranks.len() {
-        if chosen.len() == width {
-            break;
-        }
-        if at == room {
-            ranks[room..].sort_unstable();
-        }
-        let index = ranks[at] as u32 as usize;
-        if seen.insert(offers[index].print) {
-            chosen.push(index);
-        }
+    let zobrist = Zobrist::new();
+    let mut ahead = Beam {
+        zobrist: &zobrist,
+        seen: Reached::default(),
+        trail: Trail(Vec::new()),
+        work: Work::default(),
+    };
+    let found = ahead.run(guide, (start, goal), (width, max_length), None, options)?;
+    let mut best = found.map(|s| s.moves);
+    let backward = Backward::new(start, goal);
+    // Fingerprints as the original problem sees each position, so that
+    // the two beams' fingerprints of one position agree.
+    let turned = zobrist.turned(&backward);
+    let mut back = Beam {
+        zobrist: &turned,
+        seen: HashSet::default(),
+        trail: Trail(Vec::new()),
+        work: Work::default(),
+    };
+    let mut meet = Meet {
+        other: &ahead.seen,
+        best: None,
+    };
+    // The detour's moves may cancel against the solution's first ones, so
+    // a solution up to the detour longer may still come out shorter.
+    let limit = shorter_than(&best, max_length) + backward.detour().len();
+    let problem = (backward.start(), goal);
+    // A stop reports the start's estimate: the backward problem's is
+    // toward another position.
+    let h0 = G::value(&guide.start(start));
+    let found = (back.run(guide, problem, (width, limit), Some(&mut meet), options))
+        .map_err(|stop| stop.at_bound(h0).after(0, ahead.work.generated))?;
+    if let Some(found) = found {
+        keep_shorter(&mut best, backward.forward(&found.moves), max_length);
     }
-    // In the offers' order, which is their parents': the layer before is
-    // then read front to back rather than at random.
-    chosen.sort_unstable();
-    trail.0.push(
-        chosen
-            .iter()
-            .map(|&i| (offers[i].parent, offers[i].m))
-            .collect(),
-    );
-    chosen
-        .iter()
-        .map(|&i| {
-            let offer = &offers[i];
-            Kept {
-                board: child(layer, offer),
-                memo: guide.after(&layer[offer.parent as usize].memo, &offer.step),
-                print: offer.print,
-                last: Some(offer.m),
-            }
-        })
-        .collect()
+    if let Some(met) = meet.best {
+        let ahead_half = ahead.trail.path_to(met.other);
+        let back_half = backward.to_goal(&back.trail.path_to(met.own));
+        keep_shorter(&mut best, joined(ahead_half, back_half), max_length);
+    }
+    let mut work = ahead.work;
+    work += back.work;
+    let best = best.map(|moves| Solution {
+        moves,
+        nodes: work.generated,
+        expanded: work.expanded,
+    });
+    Ok((best, work))
+}
+
+/// The most moves a solution may have to be worth keeping over `best`:
+/// fewer than it, and at most `max_length`.
+fn shorter_than(best: &Option<Vec<Move>>, max_length: usize) -> usize {
+    best.as_ref()
+        .map_or(max_length, |moves| moves.len().saturating_sub(1))
+}
+
+/// Keeps `moves` in `best` if they are shorter, and at most `max_length`.
+fn keep_shorter(best: &mut Option<Vec<Move>>, moves: Vec<Move>, max_length: usize) {
+    if moves.len() <= shorter_than(best, max_length) {
+        *best = Some(moves);
+    }
 }
 
 /// Stops for the deadline or the cancel flag, reporting the bound `h0`.
@@ -307,6 +554,21 @@ mod tests {
     use super::*;
     use crate::bounded::guide::ConflictGuide;
     use crate::puzzle::shape::Shape;
+
+    /// The board `moves` random moves (chosen by `seed`) from `goal`.
+    fn scrambled(goal: Board, moves: usize, seed: u64) -> Board {
+        let (mut board, mut state, mut made) =
+            (goal, seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1, 0);
+        while made < moves {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            if let Some(next) = board.apply(Move::from_code(state as u8 & 3)) {
+                (board, made) = (next, made + 1);
+            }
+        }
+        board
+    }
 
     /// Every beam's solution replays to the goal, is no shorter than the
     /// optimum and no longer than asked, however narrow the beam; a beam of
@@ -338,5 +600,72 @@ mod tests {
         assert!(found.is_none(), "shorter than the optimum");
         let (found, _) = beam(&guide, (&goal, &goal), 8, 0, &options).unwrap();
         assert_eq!(found.map(|f| f.moves.len()), Some(0));
+    }
+
+    /// A reach packs into one word and back, the start's word apart.
+    #[test]
+    fn reaches_pack_into_one_word() {
+        for (layer, parent, m) in [
+            (0, 0, Move::Up),
+            (7, 262_143, Move::Right),
+            (399, 1 << 31, Move::Left),
+        ] {
+            let reach = Reach { layer, parent, m };
+            assert_eq!(Reach::unpack(reach.pack()), reach);
+            assert_eq!(Reach::depth(reach.pack()), layer + 1);
+            assert_ne!(reach.pack(), Reach::START);
+        }
+        assert_eq!(Reach::depth(Reach::START), 0);
+    }
+
+    /// Beams from both ends give real paths, never longer than the beam
+    /// from the start alone; on some positions the path through where the
+    /// two met is shorter than either beam's own solution.
+    #[test]
+    fn two_way_beams_find_real_paths_and_meet() {
+        let options = SolveOptions::default();
+        let mut met = 0;
+        for (shape, moves) in [("3x3", 40), ("3x4", 60), ("4x4", 80)] {
+            let shape: Shape = shape.parse().unwrap();
+            let goal = Board::goal(shape);
+            let guide = ConflictGuide::new(&goal);
+            for seed in 1..=12u64 {
+                let start = scrambled(goal, moves, seed);
+                let backward = Backward::new(&start, &goal);
+                for width in [2, 16, 256] {
+                    let (ahead, _) = beam(&guide, (&start, &goal), width, 300, &options).unwrap();
+                    // The beam from the goal as `two_way` runs it, alone.
+                    let zobrist = Zobrist::new().turned(&backward);
+                    let mut back = Beam {
+                        zobrist: &zobrist,
+                        seen: HashSet::default(),
+                        trail: Trail(Vec::new()),
+                        work: Work::default(),
+                    };
+                    let problem = (backward.start(), &goal);
+                    let back = back
+                        .run(&guide, problem, (width, 300), None, &options)
+                        .unwrap();
+                    let back = back.map(|s| backward.forward(&s.moves));
+                    let (both, work) =
+                        two_way(&guide, (&start, &goal), width, 300, &options).unwrap();
+                    let ahead = ahead.map_or(usize::MAX, |s| s.moves.len());
+                    let alone = ahead.min(back.map_or(usize::MAX, |moves| moves.len()));
+                    let Some(both) = both else {
+                        assert_eq!(alone, usize::MAX);
+                        continue;
+                    };
+                    assert_eq!(
+                        start.replay(&both.moves),
+                        Some(goal),
+                        "{start} width {width}"
+                    );
+                    assert!(both.moves.len() <= alone);
+                    assert_eq!((both.nodes, both.expanded), (work.generated, work.expanded));
+                    met += usize::from(both.moves.len() < alone);
+                }
+            }
+        }
+        assert!(met > 0, "no meeting gave the shortest path");
     }
 }

@@ -10,7 +10,7 @@ use super::optimistic::Schedule;
 use crate::analysis::Evaluator;
 use crate::pattern::{Budget, Entries, Moves, PatternDb, Raised, Slide, SolveError, SolveOptions};
 use crate::puzzle::board::Board;
-use crate::puzzle::shape::MAX_CELLS;
+use crate::puzzle::shape::{Shape, MAX_CELLS};
 
 /// An admissible heuristic as the weighted search reads it. `Memo` is
 /// whatever a position's estimate keeps so that a child's is cheap to
@@ -69,8 +69,9 @@ pub(crate) trait Guide {
     /// The lower bound a memo holds.
     fn value(memo: &Self::Memo) -> u32;
 
-    /// How optimistic search spends its rounds with this estimate.
-    const SCHEDULE: Schedule;
+    /// How optimistic search spends its rounds with this estimate on
+    /// boards of `shape`.
+    fn schedule(&self, shape: Shape) -> Schedule;
 
     /// Plain IDA* from `start` to `goal` within `budget`, to raise the
     /// lower bound ([`raise_bound`]); a guide with a faster search of its
@@ -122,7 +123,10 @@ impl Guide for ConflictGuide {
     type Memo = ConflictMemo;
     /// The child's memo itself: 44 bytes at most.
     type Step = ConflictMemo;
-    const SCHEDULE: Schedule = Schedule::GROWING;
+
+    fn schedule(&self, _: Shape) -> Schedule {
+        Schedule::GROWING
+    }
 
     fn start(&self, board: &Board) -> ConflictMemo {
         let cells = board.cells();
@@ -278,7 +282,16 @@ impl<'g> PatternGuide<'g> {
 impl Guide for PatternGuide<'_> {
     type Memo = PatternMemo;
     type Step = Slide;
-    const SCHEDULE: Schedule = Schedule::PATTERNS;
+
+    /// Past 16 cells the tables are far from the distances and the beams
+    /// stray, so they run from both ends; up to 16, beams from one end
+    /// take fewer nodes at weights close to 1 (docs/benchmarks.md).
+    fn schedule(&self, shape: Shape) -> Schedule {
+        match shape.cells() > 16 {
+            true => Schedule::PATTERNS_WIDE,
+            false => Schedule::PATTERNS,
+        }
+    }
 
     fn start(&self, board: &Board) -> PatternMemo {
         self.tables.entries(board)

@@ -31,6 +31,7 @@
 //! machinery and answers) and `analysis` (for the classic heuristics).
 
 mod astar;
+mod backward;
 mod batch;
 mod beam;
 mod guide;
@@ -204,7 +205,8 @@ fn search<G: Guide>(
             Ok(found) => return Ok(found),
             Err(work) => spent += work,
         }
-        let rounds = optimistic(guide, start, goal, weight, G::SCHEDULE.rounds(), options)
+        let schedule = guide.schedule(start.shape());
+        let rounds = optimistic(guide, start, goal, weight, schedule, options)
             .map_err(|error| error.after(0, spent.generated))?;
         match rounds {
             Ok(mut found) => {
@@ -250,6 +252,7 @@ mod tests {
     use crate::pattern::{Budget, Limits};
     use crate::puzzle::board::Move;
     use crate::puzzle::shape::Shape;
+    use optimistic::Schedule;
 
     /// Weighted IDA*, the fallback once A*'s memory runs short, agrees with
     /// A*: both optimal at W = 1, both within W of that optimum above it,
@@ -327,7 +330,8 @@ mod tests {
                 let weight = Weight::new(w).unwrap();
                 let options = SolveOptions::default();
                 // Two rounds (beams of 256 and 1,024) keep the test quick.
-                match optimistic(&guide, &start, &goal, weight, 2, &options).unwrap() {
+                let schedule = Schedule::GROWING.first(2);
+                match optimistic(&guide, &start, &goal, weight, schedule, &options).unwrap() {
                     Ok(found) => {
                         let length = found.solution.moves.len() as u32;
                         assert_eq!(start.replay(&found.solution.moves), Some(goal));
@@ -509,17 +513,23 @@ mod tests {
     }
 
     /// With pattern tables the rounds end in IDA* on no budget, so they
-    /// always end in a proof, even with a weight no beam's solution meets.
+    /// always end in a proof, even with a weight no beam's solution meets;
+    /// so do those with beams from both ends, which larger boards use.
     #[test]
     fn pattern_rounds_always_end_in_a_proof() {
         let db = tables_3x4();
         let guide = PatternGuide::new(&db);
         let options = SolveOptions::default();
-        let rounds = PatternGuide::SCHEDULE.rounds();
+        let shape = |s: &str| s.parse().unwrap();
+        assert!(!guide.schedule(shape("4x4")).two_way && guide.schedule(shape("4x5")).two_way);
         for (start, goal, optimum) in walked_3x4() {
-            for w in [1.0, 1.01, 1.1] {
+            let schedules = [Schedule::PATTERNS, Schedule::PATTERNS_WIDE];
+            for (w, schedule) in [1.0, 1.01, 1.1]
+                .into_iter()
+                .flat_map(|w| schedules.map(|s| (w, s)))
+            {
                 let weight = Weight::new(w).unwrap();
-                let found = optimistic(&guide, &start, &goal, weight, rounds, &options).unwrap();
+                let found = optimistic(&guide, &start, &goal, weight, schedule, &options).unwrap();
                 let found = found.unwrap_or_else(|_| panic!("{start}: no proof at W = {w}"));
                 let length = found.solution.moves.len() as u32;
                 assert_eq!(start.replay(&found.solution.moves), Some(goal));

@@ -8,7 +8,8 @@
 //! about four times the last, and the answer is taken as soon as they meet:
 //!
 //! * a beam search ([`super::beam`]) of growing width finds solutions,
-//!   short but unproved; the shortest is kept;
+//!   short but unproved (with pattern tables, from both ends: see
+//!   [`super::backward`]); the shortest is kept;
 //! * plain IDA* at weight 1 ([`super::ida::raise_bound`]) raises the lower
 //!   bound by two with each iteration it completes (or, on small problems,
 //!   finds the optimum). It is one search for all the rounds: when it has
@@ -25,7 +26,7 @@
 //! of one that does not, [`super::solve_within`] falls back on weighted
 //! A*, whose answer is within W by construction.
 
-use super::beam::beam;
+use super::beam::{beam, two_way};
 use super::guide::Guide;
 use super::ida::{parity_of, to_parity, Bounded, Iterated};
 use super::weight::{Weight, SCALE};
@@ -33,15 +34,19 @@ use crate::pattern::{Budget, Solution, SolveError, SolveOptions, Stopped, Work};
 use crate::puzzle::board::Board;
 
 /// The rounds of an optimistic search: in each, a beam of the round's
-/// width, then IDA* for `share` times the nodes the beam took, or for the
-/// round's least budget if that is more (the first iterations cost little,
-/// and a beam may take few nodes). A least budget of `u64::MAX` lets IDA*
-/// run until it proves the shortest solution found or finds the optimum.
+/// width (or two, one from each end), then IDA* for `share` times the
+/// nodes the beams took, or for the round's least budget if that is more
+/// (the first iterations cost little, and a beam may take few nodes). A
+/// least budget of `u64::MAX` lets IDA* run until it proves the shortest
+/// solution found or finds the optimum.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Schedule {
     /// Per round: the beam's width, and the least IDA* budget in nodes.
     pub rounds: &'static [(usize, u64)],
     pub share: u64,
+    /// Whether each round's beam runs from both ends ([`two_way`]), each
+    /// of the round's width.
+    pub two_way: bool,
 }
 
 impl Schedule {
@@ -57,16 +62,15 @@ impl Schedule {
             (16_384, 100_000),
         ],
         share: 2,
+        two_way: false,
     };
 
     /// For pattern databases, whose beams come closer to the optimum but
     /// whose bound rises slowly: a beam of 1,024, up to 2 million nodes of
     /// IDA*, a beam of 16,384 and up to 8 million more, then wide beams,
-    /// and last IDA* on no budget. On 100 random 5×5 positions at W = 1.2
-    /// it proves 91 to 93 within 1 s, and with [`Schedule::GROWING`] 77
-    /// (docs/benchmarks.md). The last beam (about 10 s and 0.9 GB on 5×5)
-    /// answers some positions that IDA* would take longer over, and IDA*
-    /// after it answers the rest, needing no memory: weighted A*, the
+    /// and last IDA* on no budget. The last beam (about 10 s and 0.9 GB on
+    /// 5×5) answers some positions that IDA* would take longer over, and
+    /// IDA* after it answers the rest, needing no memory: weighted A*, the
     /// fallback, does not answer some of them in minutes.
     pub const PATTERNS: Schedule = Schedule {
         rounds: &[
@@ -76,11 +80,40 @@ impl Schedule {
             (262_144, u64::MAX),
         ],
         share: 1,
+        two_way: false,
+    };
+
+    /// [`Schedule::PATTERNS`] with beams from both ends, for boards past
+    /// 16 cells: some starts lead beams of every width astray where the
+    /// goal's end does not. The first round's beams are as wide as before
+    /// each, the later ones half as wide each, so as wide in all. On 100
+    /// random 5×5 positions at W = 1.2 (two seeds) it proves 90 and 92
+    /// within 1 s, against 88 and 90 from one end, and 95 and 94 within
+    /// 3 s, against 93 and 91 (docs/benchmarks.md); with
+    /// [`Schedule::GROWING`], 77.
+    pub const PATTERNS_WIDE: Schedule = Schedule {
+        rounds: &[
+            (1_024, 2_000_000),
+            (8_192, 8_000_000),
+            (32_768, 3_200_000),
+            (131_072, u64::MAX),
+        ],
+        share: 1,
+        two_way: true,
     };
 
     /// Rounds in all.
     pub fn rounds(&self) -> usize {
         self.rounds.len()
+    }
+
+    /// Its first `n` rounds only.
+    #[cfg(test)]
+    pub fn first(self, n: usize) -> Schedule {
+        Schedule {
+            rounds: &self.rounds[..n.min(self.rounds())],
+            ..self
+        }
     }
 }
 
@@ -94,23 +127,18 @@ pub(crate) struct Attempt {
     pub work: Work,
 }
 
-/// Up to `rounds` rounds of `guide`'s [`Schedule`] (all of them by
-/// default) of beam search and bound raising from `start` to `goal` (a
-/// solvable pair of one shape): `Ok` with a solution proved within `weight`
-/// by its lower bound, or `Err` with what was found.
+/// The rounds of `schedule` (usually the guide's, [`Guide::schedule`]) of
+/// beam search and bound raising from `start` to `goal` (a solvable pair
+/// of one shape): `Ok` with a solution proved within `weight` by its lower
+/// bound, or `Err` with what was found.
 pub(crate) fn optimistic<G: Guide>(
     guide: &G,
     start: &Board,
     goal: &Board,
     weight: Weight,
-    rounds: usize,
+    schedule: Schedule,
     options: &SolveOptions,
 ) -> Result<Result<Bounded, Attempt>, SolveError> {
-    let schedule = G::SCHEDULE;
-    let schedule = Schedule {
-        rounds: &schedule.rounds[..rounds.min(schedule.rounds())],
-        ..schedule
-    };
     let mut search = Rounds::new(guide, (start, goal), weight, schedule, options);
     if schedule.rounds.is_empty() {
         return Ok(Err(search.attempt));
@@ -198,7 +226,11 @@ impl<'s, G: Guide> Rounds<'s, G> {
         self.next += 1;
         let attempt = &mut self.attempt;
         let longest = longest(attempt, self.weight);
-        let (found, spent) = beam(
+        let search = match self.schedule.two_way {
+            true => two_way::<G>,
+            false => beam::<G>,
+        };
+        let (found, spent) = search(
             self.guide,
             (self.start, self.goal),
             width,
@@ -304,11 +336,11 @@ mod tests {
         let guide = ConflictGuide::new(&goal);
         let options = SolveOptions::default();
         let weight = Weight::new(1.01).unwrap();
-        let schedule = ConflictGuide::SCHEDULE;
+        let schedule = Schedule::GROWING;
         let mut first = Rounds::new(&guide, (&start, &goal), weight, schedule, &options);
         first.beam_round(0).unwrap();
         assert!(!proves(&first.attempt, weight));
-        let found = optimistic(&guide, &start, &goal, weight, schedule.rounds(), &options);
+        let found = optimistic(&guide, &start, &goal, weight, schedule, &options);
         let found = found.unwrap().unwrap_or_else(|_| panic!("no proof"));
         let (nodes, expanded) = (found.solution.nodes, found.solution.expanded);
         assert!(nodes > first.attempt.work.generated && expanded > first.attempt.work.expanded);
@@ -328,7 +360,7 @@ mod tests {
             ..SolveOptions::default()
         };
         let weight = Weight::new(1.01).unwrap();
-        let schedule = ConflictGuide::SCHEDULE;
+        let schedule = Schedule::GROWING;
         let mut rounds = Rounds::new(&guide, (&start, &goal), weight, schedule, &options);
         rounds.beam_round(0).unwrap();
         let (granted, beam_nodes) = (rounds.granted, rounds.attempt.work.generated);

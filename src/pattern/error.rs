@@ -183,6 +183,15 @@ pub enum Stopped {
 }
 
 impl Stopped {
+    /// The same stop, reporting `bound` in place of its own: for a search
+    /// of another problem, whose bounds do not hold for the one asked.
+    pub(crate) fn at_bound(self, bound: u32) -> Stopped {
+        match self {
+            Stopped::TimedOut { nodes, .. } => Stopped::TimedOut { bound, nodes },
+            Stopped::Cancelled { nodes, .. } => Stopped::Cancelled { bound, nodes },
+        }
+    }
+
     /// The same stop, after earlier searches of the same position that
     /// proved the lower bound `proved` and generated `spent` nodes: the
     /// larger bound, and all the nodes.
@@ -238,6 +247,22 @@ mod tests {
             cancelled.after(97, 0),
             Stopped::Cancelled {
                 bound: 99,
+                nodes: 1
+            }
+        );
+        // Another problem's bound gives way to the one given, however
+        // much larger it was.
+        assert_eq!(
+            late.at_bound(80),
+            Stopped::TimedOut {
+                bound: 80,
+                nodes: 7
+            }
+        );
+        assert_eq!(
+            cancelled.at_bound(100),
+            Stopped::Cancelled {
+                bound: 100,
                 nodes: 1
             }
         );

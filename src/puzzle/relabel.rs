@@ -52,6 +52,19 @@ impl Relabelling {
             .all(|(tile, &renamed)| renamed == 0 || renamed as usize == tile)
     }
 
+    /// The renaming that renames by this one, then by `next`.
+    pub fn then(&self, next: &Relabelling) -> Relabelling {
+        Relabelling {
+            map: self.map.map(|renamed| next.map[renamed as usize % SLOTS]),
+        }
+    }
+
+    /// The new name of `tile` (0, the blank, for tiles beyond the board).
+    #[inline]
+    pub fn tile(&self, tile: u8) -> u8 {
+        self.map[tile as usize % SLOTS]
+    }
+
     /// The board with every tile renamed.
     #[inline]
     pub fn apply(&self, board: &Board) -> Board {
@@ -80,6 +93,10 @@ mod tests {
         let start = board3("283104765");
         assert_eq!(r.apply(&start).to_string(), "243105678");
         assert_eq!(r.inverse().apply(&r.apply(&start)), start);
+        assert!(r.then(&r.inverse()).is_identity());
+        let twice = r.then(&r);
+        assert_eq!(twice.apply(&start), r.apply(&r.apply(&start)));
+        assert_eq!(twice.tile(4), r.tile(r.tile(4)));
         assert!(!r.is_identity());
         assert!(Relabelling::to_canonical(&Board::canonical_goal(s, 4)).is_identity());
         assert!(Relabelling::to_canonical(&Board::goal(s)).is_identity());
