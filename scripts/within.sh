@@ -7,6 +7,7 @@
 # Usage: scripts/within.sh RxC W [COUNT] [TIMEOUT] [-- query options, e.g. --db FILE]
 #   scripts/within.sh 6x6 2 100 10
 #   scripts/within.sh 4x4 1.2 100 10 -- --db /tmp/78v5.db
+# The positions are seed 1's; SEED=N draws another seed's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 board="$1" weight="$2" count="${3:-100}" timeout="${4:-10}"
@@ -17,7 +18,7 @@ cargo build --release --quiet --example positions
 target="${CARGO_TARGET_DIR:-target}/release"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-"$target/examples/positions" "$count" 1 "$board" >"$tmp/starts"
+"$target/examples/positions" "$count" "${SEED:-1}" "$board" >"$tmp/starts"
 while read -r start; do
     began=$(date +%s.%N)
     if answer=$("$target/query" --board "$board" "$@" solve --within "$weight" \
