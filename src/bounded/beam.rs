@@ -345,11 +345,12 @@ impl<S: Seen> Beam<'_, S> {
                 layer: layer_index,
                 parent: offer.parent,
                 m: offer.m,
-            };
-            if self.seen.first(offer.print, reach.pack()) {
+            }
+            .pack();
+            if self.seen.first(offer.print, reach) {
                 chosen.push(index);
                 if let Some(meet) = meet.as_deref_mut() {
-                    meet.at(offer.print, reach.pack());
+                    meet.at(offer.print, reach);
                 }
             }
         }
@@ -414,6 +415,7 @@ pub(crate) fn beam<G: Guide>(
     let found = beam.run(guide, (start, goal), (width, max_length), None, options)?;
     Ok((found, beam.work))
 }
+
 /// The board `offer` leads to.
 #[inline]
 fn child<M, S>(layer: &[Kept<M>], offer: &Offer<S>) -> Board {

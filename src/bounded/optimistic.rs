@@ -8,8 +8,8 @@
 //! about four times the last, and the answer is taken as soon as they meet:
 //!
 //! * a beam search ([`super::beam`]) of growing width finds solutions,
-//!   short but unproved (with pattern tables, from both ends: see
-//!   [`super::backward`]); the shortest is kept;
+//!   short but unproved (with pattern tables past 16 cells, from both
+//!   ends: see [`super::backward`]); the shortest is kept;
 //! * plain IDA* at weight 1 ([`super::ida::raise_bound`]) raises the lower
 //!   bound by two with each iteration it completes (or, on small problems,
 //!   finds the optimum). It is one search for all the rounds: when it has
