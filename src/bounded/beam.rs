@@ -236,7 +236,18 @@ struct Beam<'z, S> {
     work: Work,
 }
 
-impl<S: Seen> Beam<'_, S> {
+impl<'z, S: Seen> Beam<'z, S> {
+    /// A beam that tells positions apart by `zobrist`'s fingerprints and
+    /// records them in `seen`, empty.
+    fn new(zobrist: &'z Zobrist, seen: S) -> Self {
+        Beam {
+            zobrist,
+            seen,
+            trail: Trail(Vec::new()),
+            work: Work::default(),
+        }
+    }
+
     /// Beam search of `width` from `start` to `goal` (a solvable pair of
     /// one shape) with `guide`: a solution of at most `max_length` moves, or
     /// `None` when there is none or the beam dies out (every child already
@@ -406,12 +417,7 @@ pub(crate) fn beam<G: Guide>(
     options: &SolveOptions,
 ) -> Result<(Option<Solution>, Work), Stopped> {
     let zobrist = Zobrist::new();
-    let mut beam = Beam {
-        zobrist: &zobrist,
-        seen: HashSet::default(),
-        trail: Trail(Vec::new()),
-        work: Work::default(),
-    };
+    let mut beam = Beam::new(&zobrist, HashSet::default());
     let found = beam.run(guide, (start, goal), (width, max_length), None, options)?;
     Ok((found, beam.work))
 }
@@ -474,24 +480,14 @@ pub(crate) fn two_way<G: Guide>(
         return beam(guide, (start, goal), width, max_length, options);
     }
     let zobrist = Zobrist::new();
-    let mut ahead = Beam {
-        zobrist: &zobrist,
-        seen: Reached::default(),
-        trail: Trail(Vec::new()),
-        work: Work::default(),
-    };
+    let mut ahead = Beam::new(&zobrist, Reached::default());
     let found = ahead.run(guide, (start, goal), (width, max_length), None, options)?;
     let mut best = found.map(|s| s.moves);
     let backward = Backward::new(start, goal);
     // Fingerprints as the original problem sees each position, so that
     // the two beams' fingerprints of one position agree.
     let turned = zobrist.turned(&backward);
-    let mut back = Beam {
-        zobrist: &turned,
-        seen: HashSet::default(),
-        trail: Trail(Vec::new()),
-        work: Work::default(),
-    };
+    let mut back = Beam::new(&turned, HashSet::default());
     let mut meet = Meet {
         other: &ahead.seen,
         best: None,
@@ -638,12 +634,7 @@ mod tests {
                     let (ahead, _) = beam(&guide, (&start, &goal), width, 300, &options).unwrap();
                     // The beam from the goal as `two_way` runs it, alone.
                     let zobrist = Zobrist::new().turned(&backward);
-                    let mut back = Beam {
-                        zobrist: &zobrist,
-                        seen: HashSet::default(),
-                        trail: Trail(Vec::new()),
-                        work: Work::default(),
-                    };
+                    let mut back = Beam::new(&zobrist, HashSet::default());
                     let problem = (backward.start(), &goal);
                     let back = back
                         .run(&guide, problem, (width, 300), None, &options)

@@ -65,13 +65,13 @@ impl Schedule {
         two_way: false,
     };
 
-    /// For pattern databases, whose beams come closer to the optimum but
-    /// whose bound rises slowly: a beam of 1,024, up to 2 million nodes of
-    /// IDA*, a beam of 16,384 and up to 8 million more, then wide beams,
-    /// and last IDA* on no budget. The last beam (about 10 s and 0.9 GB on
-    /// 5×5) answers some positions that IDA* would take longer over, and
-    /// IDA* after it answers the rest, needing no memory: weighted A*, the
-    /// fallback, does not answer some of them in minutes.
+    /// For pattern databases on boards up to 16 cells, whose beams come
+    /// closer to the optimum but whose bound rises slowly: a beam of
+    /// 1,024, up to 2 million nodes of IDA*, a beam of 16,384 and up to 8
+    /// million more, then wide beams, and last IDA* on no budget. The last
+    /// beams answer some positions that IDA* would take longer over, and
+    /// IDA* after them answers the rest, needing no memory: weighted A*,
+    /// the fallback, did not answer some 5×5 positions in minutes.
     pub const PATTERNS: Schedule = Schedule {
         rounds: &[
             (1_024, 2_000_000),
@@ -90,7 +90,8 @@ impl Schedule {
     /// random 5×5 positions at W = 1.2 (two seeds) it proves 90 and 92
     /// within 1 s, against 88 and 90 from one end, and 95 and 94 within
     /// 3 s, against 93 and 91 (docs/benchmarks.md); with
-    /// [`Schedule::GROWING`], 77.
+    /// [`Schedule::GROWING`], 77. The last beams take about 10 s and 1 GB
+    /// there.
     pub const PATTERNS_WIDE: Schedule = Schedule {
         rounds: &[
             (1_024, 2_000_000),
