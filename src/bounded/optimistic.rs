@@ -90,8 +90,8 @@ impl Schedule {
     /// random 5×5 positions at W = 1.2 (two seeds) it proves 90 and 92
     /// within 1 s, against 88 and 90 from one end, and 95 and 94 within
     /// 3 s, against 93 and 91 (docs/benchmarks.md); with
-    /// [`Schedule::GROWING`], 77. The last beams take about 10 s and 1 GB
-    /// there.
+    /// [`Schedule::GROWING`], 77. The slowest of them, which reaches the
+    /// last beams, took 1.0 GB.
     pub const PATTERNS_WIDE: Schedule = Schedule {
         rounds: &[
             (1_024, 2_000_000),
