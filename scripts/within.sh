@@ -12,13 +12,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 board="$1" weight="$2" count="${3:-100}" timeout="${4:-10}"
 shift $(( $# < 4 ? $# : 4 ))
+seed="${SEED:-1}"
+if ! [[ "$seed" =~ ^[0-9]{1,19}$ ]]; then
+    echo "within.sh: SEED must be a whole number below 10^19, not '${seed:0:40}'" >&2
+    exit 2
+fi
 [ "${1:-}" = "--" ] && shift
 cargo build --release --quiet -p query
 cargo build --release --quiet --example positions
 target="${CARGO_TARGET_DIR:-target}/release"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-"$target/examples/positions" "$count" "${SEED:-1}" "$board" >"$tmp/starts"
+"$target/examples/positions" "$count" "$seed" "$board" >"$tmp/starts"
 while read -r start; do
     began=$(date +%s.%N)
     if answer=$("$target/query" --board "$board" "$@" solve --within "$weight" \

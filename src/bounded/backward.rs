@@ -13,6 +13,7 @@
 
 use crate::puzzle::board::{Board, Move};
 use crate::puzzle::relabel::Relabelling;
+use crate::puzzle::shape::Shape;
 use crate::puzzle::symmetry::Symmetry;
 
 /// A problem turned backward: from [`Backward::start`] to the same goal.
@@ -34,20 +35,21 @@ impl Backward {
     /// turned backward.
     pub fn new(start: &Board, goal: &Board) -> Backward {
         let shape = start.shape();
-        let cols = shape.cols();
-        let distance =
-            |a: usize, b: usize| (a / cols).abs_diff(b / cols) + (a % cols).abs_diff(b % cols);
+        let blank = start.blank();
+        let distance = |cell: usize| {
+            shape.row_of(cell).abs_diff(shape.row_of(blank))
+                + shape.col_of(cell).abs_diff(shape.col_of(blank))
+        };
         // The nearest cell a symmetry takes to the goal's blank cell (the
-        // first of the nearest, so the same every run); the goal's own
-        // blank cell is one.
+        // first of the nearest, so the same every run), with the symmetry;
+        // the goal's own blank cell is one.
         let home = goal.blank();
-        let corner = (0..shape.cells())
-            .filter(|&cell| Symmetry::mapping(shape, cell, home).is_some())
-            .min_by_key(|&cell| distance(start.blank(), cell))
+        let (corner, turn) = (0..shape.cells())
+            .filter_map(|cell| Symmetry::mapping(shape, cell, home).map(|turn| (cell, turn)))
+            .min_by_key(|&(cell, _)| distance(cell))
             .expect("the goal's blank cell is in its own class");
-        let detour = detour(start.blank(), corner, cols);
+        let detour = detour(shape, blank, corner);
         let after = start.replay(&detour).expect("a detour stays on the board");
-        let turn = Symmetry::mapping(shape, corner, home).expect("chosen for its symmetry");
         // To the canonical goal with the blank at `home`, then to `goal`.
         let rename = Relabelling::to_canonical(&turn.apply(&after))
             .then(&Relabelling::to_canonical(goal).inverse());
@@ -106,10 +108,11 @@ pub(crate) fn joined(mut first: Vec<Move>, then: Vec<Move>) -> Vec<Move> {
     first
 }
 
-/// The blank's moves from `from` to `to` on a board of `cols` columns:
-/// along the column first, then along the row.
-fn detour(from: usize, to: usize, cols: usize) -> Vec<Move> {
-    let ((r0, c0), (r1, c1)) = ((from / cols, from % cols), (to / cols, to % cols));
+/// The blank's moves from `from` to `to` on a board of `shape`: along the
+/// column first, then along the row.
+fn detour(shape: Shape, from: usize, to: usize) -> Vec<Move> {
+    let (r0, c0) = (shape.row_of(from), shape.col_of(from));
+    let (r1, c1) = (shape.row_of(to), shape.col_of(to));
     let vertical = if r1 > r0 { Move::Down } else { Move::Up };
     let horizontal = if c1 > c0 { Move::Right } else { Move::Left };
     let mut moves = vec![vertical; r0.abs_diff(r1)];
@@ -120,26 +123,9 @@ fn detour(from: usize, to: usize, cols: usize) -> Vec<Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bounded::{solve_within, Guidance, Weight};
+    use crate::bounded::{random_walk as walk, solve_within, Guidance, Weight};
     use crate::pattern::SolveOptions;
-    use crate::puzzle::shape::Shape;
     use proptest::prelude::*;
-
-    /// `steps` random moves from `board`, chosen by `seed`: the board
-    /// reached and the moves made.
-    fn walk(board: Board, steps: usize, seed: u64) -> (Board, Vec<Move>) {
-        let (mut board, mut moves, mut state) = (board, Vec::new(), seed | 1);
-        while moves.len() < steps {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let m = Move::from_code(state as u8 & 3);
-            if let Some(next) = board.apply(m) {
-                (board, moves) = (next, [moves, vec![m]].concat());
-            }
-        }
-        (board, moves)
-    }
 
     /// A goal with its blank in `blank` and its tiles in an order chosen
     /// by `seed`, and a start `steps` random moves from it.
@@ -147,7 +133,7 @@ mod tests {
         let home = Board::canonical_goal(shape, blank % shape.cells());
         // A long walk and back to `blank` scrambles the goal's tiles.
         let (scrambled, _) = walk(home, 200, seed);
-        let to_home = detour(scrambled.blank(), home.blank(), shape.cols());
+        let to_home = detour(shape, scrambled.blank(), home.blank());
         let goal = scrambled.replay(&to_home).unwrap();
         let (start, _) = walk(goal, steps, seed.rotate_left(17));
         (start, goal)

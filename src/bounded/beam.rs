@@ -553,21 +553,6 @@ mod tests {
     use crate::bounded::guide::ConflictGuide;
     use crate::puzzle::shape::Shape;
 
-    /// The board `moves` random moves (chosen by `seed`) from `goal`.
-    fn scrambled(goal: Board, moves: usize, seed: u64) -> Board {
-        let (mut board, mut state, mut made) =
-            (goal, seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1, 0);
-        while made < moves {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            if let Some(next) = board.apply(Move::from_code(state as u8 & 3)) {
-                (board, made) = (next, made + 1);
-            }
-        }
-        board
-    }
-
     /// Every beam's solution replays to the goal, is no shorter than the
     /// optimum and no longer than asked, however narrow the beam; a beam of
     /// one may die out, and too short a limit finds nothing.
@@ -628,7 +613,7 @@ mod tests {
             let goal = Board::goal(shape);
             let guide = ConflictGuide::new(&goal);
             for seed in 1..=12u64 {
-                let start = scrambled(goal, moves, seed);
+                let (start, _) = crate::bounded::random_walk(goal, moves, seed);
                 let backward = Backward::new(&start, &goal);
                 for width in [2, 16, 256] {
                     let (ahead, _) = beam(&guide, (&start, &goal), width, 300, &options).unwrap();

@@ -246,6 +246,30 @@ fn search<G: Guide>(
     Ok(found)
 }
 
+/// `steps` random moves from `board`, chosen by `seed` (the same every
+/// run): the board reached and the moves made. For the tests of this
+/// module's parts.
+#[cfg(test)]
+pub(crate) fn random_walk(
+    board: Board,
+    steps: usize,
+    seed: u64,
+) -> (Board, Vec<crate::puzzle::board::Move>) {
+    let (mut board, mut moves) = (board, Vec::with_capacity(steps));
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    while moves.len() < steps {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let m = crate::puzzle::board::Move::from_code(state as u8 & 3);
+        if let Some(next) = board.apply(m) {
+            board = next;
+            moves.push(m);
+        }
+    }
+    (board, moves)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
