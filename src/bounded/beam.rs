@@ -314,9 +314,9 @@ impl<'z, S: Seen> Beam<'z, S> {
     }
 
     /// The `width` offers from `layer` with the smallest estimate (ties
-    /// broken by their order, so the same every run), each position once:
-    /// the next layer, recorded in `seen` and `trail`, and checked against
-    /// `meet`.
+    /// broken by [`Guide::step_tie`], then at random but the same every
+    /// run), each position once: the next layer, recorded in `seen` and
+    /// `trail`, and checked against `meet`.
     fn keep_best<G: Guide>(
         &mut self,
         guide: &G,
@@ -325,14 +325,12 @@ impl<'z, S: Seen> Beam<'z, S> {
         width: usize,
         mut meet: Option<&mut Meet>,
     ) -> Vec<Kept<G::Memo>> {
-        // Ranked by one word each: the estimate, then 22 bits of fingerprint
-        // (ties broken at random, but the same every run), then the index
-        // (below 2^32 offers), most significant first. Sorting words is
-        // several times faster than sorting the offers themselves.
+        // Ranked by one word each ([`rank`]): sorting words is several
+        // times faster than sorting the offers themselves.
         let mut ranks: Vec<u64> = offers
             .iter()
             .enumerate()
-            .map(|(i, o)| (o.h as u64) << 54 | (o.print >> 42) << 32 | i as u64)
+            .map(|(i, o)| rank(o.h, G::step_tie(&o.step), o.print, i))
             .collect();
         // Room for positions kept before, skipped below; the rest is sorted
         // only if they fill it.
@@ -402,6 +400,19 @@ impl Meet<'_> {
             self.best = Some(Meeting { length, other, own });
         }
     }
+}
+
+/// An offer's rank in one word, the smallest first: its estimate `h` (10
+/// bits), then its tie (9 bits; larger values of either are taken as the
+/// largest, and no board comes near them), then 13
+/// bits of its fingerprint `print` (ties broken at random, but the same
+/// every run), then its `index` among the offers (32 bits), from which the
+/// word is read back.
+#[inline]
+fn rank(h: u32, tie: u32, print: u64, index: usize) -> u64 {
+    debug_assert!(index < 1 << 32);
+    let (h, tie) = (h.min(1023) as u64, tie.min(511) as u64);
+    h << 54 | tie << 45 | (print >> 51) << 32 | index as u64
 }
 
 /// Beam search of `width` from `start` to `goal` (a solvable pair of one
@@ -583,6 +594,25 @@ mod tests {
         assert!(found.is_none(), "shorter than the optimum");
         let (found, _) = beam(&guide, (&goal, &goal), 8, 0, &options).unwrap();
         assert_eq!(found.map(|f| f.moves.len()), Some(0));
+    }
+
+    /// Offers rank by estimate, then tie, then fingerprint, and each rank
+    /// gives its offer's index back.
+    #[test]
+    fn offers_rank_by_estimate_then_tie() {
+        let print = u64::MAX;
+        let ranks = [
+            rank(40, 90, print, 7),
+            rank(41, 0, 0, 0),
+            rank(40, 91, 0, 3),
+            rank(40, 90, 0, u32::MAX as usize),
+            rank(2000, 9000, print, 5),
+        ];
+        let mut order: Vec<usize> = (0..ranks.len()).collect();
+        order.sort_by_key(|&i| ranks[i]);
+        assert_eq!(order, [3, 0, 2, 1, 4]);
+        let indexes: Vec<u32> = ranks.iter().map(|&r| r as u32).collect();
+        assert_eq!(indexes, [7, 0, 3, u32::MAX, 5]);
     }
 
     /// A reach packs into one word and back, the start's word apart.

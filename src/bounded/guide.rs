@@ -50,6 +50,13 @@ pub(crate) trait Guide {
     /// The lower bound after `step`.
     fn step_value(step: &Self::Step) -> u32;
 
+    /// What tells steps of one lower bound apart: the smaller, the more
+    /// promising, so a beam keeps it first. None by default.
+    #[inline]
+    fn step_tie(_step: &Self::Step) -> u32 {
+        0
+    }
+
     /// The estimate of `child`, one move from the position of `parent`:
     /// `tile` slid from cell `from` into cell `to`.
     #[inline]
@@ -315,6 +322,14 @@ impl Guide for PatternGuide<'_> {
     #[inline]
     fn step_value(step: &Slide) -> u32 {
         step.bound()
+    }
+
+    /// Both lookups' sums added ([`Slide::total`]), as the tables' own
+    /// IDA* orders a node's children of one estimate. On 100 random 5×5
+    /// positions at W = 1.2, a sixth fewer nodes (docs/benchmarks.md).
+    #[inline]
+    fn step_tie(step: &Slide) -> u32 {
+        step.total()
     }
 
     #[inline]

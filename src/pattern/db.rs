@@ -504,6 +504,15 @@ impl Slide {
         let [direct, image] = &self.reads;
         direct.sum().max(image.sum())
     }
+
+    /// Both sums after the move added, the weaker's say with the
+    /// stronger's: of two moves with one bound, the one with the smaller
+    /// total is the likelier to lie on a short path.
+    #[inline]
+    pub fn total(&self) -> u32 {
+        let [direct, image] = &self.reads;
+        direct.sum() + image.sum()
+    }
 }
 
 /// One sum's part of a [`Slide`]: the pattern whose entry is read again
