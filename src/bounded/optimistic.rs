@@ -9,7 +9,8 @@
 //!
 //! * a beam search ([`super::beam`]) of growing width finds solutions,
 //!   short but unproved (with pattern tables past 16 cells, from both
-//!   ends: see [`super::backward`]); the shortest is kept;
+//!   ends: see [`super::backward`], and in one round again from points
+//!   along the shortest: [`refined`]); the shortest is kept;
 //! * plain IDA* at weight 1 ([`super::ida::raise_bound`]) raises the lower
 //!   bound by two with each iteration it completes (or, on small problems,
 //!   finds the optimum). It is one search for all the rounds: when it has
@@ -26,23 +27,50 @@
 //! of one that does not, [`super::solve_within`] falls back on weighted
 //! A*, whose answer is within W by construction.
 
-use super::beam::{beam, two_way};
+use super::beam::{beam, refined, two_way};
 use super::guide::Guide;
 use super::ida::{parity_of, to_parity, Bounded, Iterated};
 use super::weight::{Weight, SCALE};
 use crate::pattern::{Budget, Solution, SolveError, SolveOptions, Stopped, Work};
 use crate::puzzle::board::Board;
 
-/// The rounds of an optimistic search: in each, a beam of the round's
-/// width (or two, one from each end), then IDA* for `share` times the
-/// nodes the beams took, or for the round's least budget if that is more
-/// (the first iterations cost little, and a beam may take few nodes). A
-/// least budget of `u64::MAX` lets IDA* run until it proves the shortest
-/// solution found or finds the optimum.
+/// One round of an optimistic search: a beam of `width` (or two, one from
+/// each end), beams of `refine` from points along the shortest solution
+/// if `refine` is not 0 ([`refined`]), then IDA* for the schedule's share
+/// of the beams' nodes, or for `least` nodes if that is more (the first
+/// iterations cost little, and a beam may take few nodes). A `least` of
+/// `u64::MAX` lets IDA* run until it proves the shortest solution found
+/// or finds the optimum.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Round {
+    pub width: usize,
+    pub refine: usize,
+    pub least: u64,
+}
+
+impl Round {
+    const fn new(width: usize, least: u64) -> Round {
+        Round {
+            width,
+            refine: 0,
+            least,
+        }
+    }
+
+    /// The round with beams of `width` from points along the shortest
+    /// solution.
+    const fn refined(self, width: usize) -> Round {
+        Round {
+            refine: width,
+            ..self
+        }
+    }
+}
+
+/// The rounds of an optimistic search, and how many nodes IDA* gets.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Schedule {
-    /// Per round: the beam's width, and the least IDA* budget in nodes.
-    pub rounds: &'static [(usize, u64)],
+    pub rounds: &'static [Round],
     pub share: u64,
     /// Whether each round's beam runs from both ends ([`two_way`]), each
     /// of the round's width.
@@ -56,10 +84,10 @@ impl Schedule {
     /// W = 2 every one is proved within 1 s (docs/benchmarks.md).
     pub const GROWING: Schedule = Schedule {
         rounds: &[
-            (256, 100_000),
-            (1_024, 100_000),
-            (4_096, 100_000),
-            (16_384, 100_000),
+            Round::new(256, 100_000),
+            Round::new(1_024, 100_000),
+            Round::new(4_096, 100_000),
+            Round::new(16_384, 100_000),
         ],
         share: 2,
         two_way: false,
@@ -74,10 +102,10 @@ impl Schedule {
     /// the fallback, did not answer some 5×5 positions in minutes.
     pub const PATTERNS: Schedule = Schedule {
         rounds: &[
-            (1_024, 2_000_000),
-            (16_384, 8_000_000),
-            (65_536, 3_200_000),
-            (262_144, u64::MAX),
+            Round::new(1_024, 2_000_000),
+            Round::new(16_384, 8_000_000),
+            Round::new(65_536, 3_200_000),
+            Round::new(262_144, u64::MAX),
         ],
         share: 1,
         two_way: false,
@@ -86,18 +114,20 @@ impl Schedule {
     /// [`Schedule::PATTERNS`] with beams from both ends, for boards past
     /// 16 cells: some starts lead beams of every width astray where the
     /// goal's end does not. The first round's beams are as wide as before
-    /// each, the later ones half as wide each, so as wide in all. On 100
-    /// random 5×5 positions at W = 1.2 (two seeds) it proves 90 and 92
-    /// within 1 s, against 88 and 90 from one end, and 95 and 94 within
-    /// 3 s, against 93 and 91 (docs/benchmarks.md); with
+    /// each, the later ones half as wide each, so as wide in all, but for
+    /// the second round's: 4,096 each, then 4,096 from three points along
+    /// the shortest solution ([`refined`]). On 100 random 5×5 positions at
+    /// W = 1.2 (two seeds) it proves 97 and 96 within 1 s, against 95 and
+    /// 95 with beams of 8,192 from both ends in the second round, and 93
+    /// and 91 from one end (docs/benchmarks.md); with
     /// [`Schedule::GROWING`], 77. The slowest of them, which reaches the
     /// last beams, took 1.0 GB.
     pub const PATTERNS_WIDE: Schedule = Schedule {
         rounds: &[
-            (1_024, 2_000_000),
-            (8_192, 8_000_000),
-            (32_768, 3_200_000),
-            (131_072, u64::MAX),
+            Round::new(1_024, 2_000_000),
+            Round::new(4_096, 8_000_000).refined(4_096),
+            Round::new(32_768, 3_200_000),
+            Round::new(131_072, u64::MAX),
         ],
         share: 1,
         two_way: true,
@@ -223,7 +253,7 @@ impl<'s, G: Guide> Rounds<'s, G> {
     /// The next round's beam, IDA* having generated `nodes` so far; then
     /// IDA*'s share of the round.
     fn beam_round(&mut self, nodes: u64) -> Result<(), Stopped> {
-        let (width, least) = self.schedule.rounds[self.next];
+        let round = self.schedule.rounds[self.next];
         self.next += 1;
         let attempt = &mut self.attempt;
         let longest = longest(attempt, self.weight);
@@ -231,24 +261,29 @@ impl<'s, G: Guide> Rounds<'s, G> {
             true => two_way::<G>,
             false => beam::<G>,
         };
-        let (found, spent) = search(
-            self.guide,
-            (self.start, self.goal),
-            width,
-            longest,
-            self.options,
-        )
-        .map_err(|stop| stop.after(attempt.lower_bound, attempt.work.generated + nodes))?;
+        let problem = (self.start, self.goal);
+        let stopped = |stop: Stopped, attempt: &Attempt| {
+            stop.after(attempt.lower_bound, attempt.work.generated + nodes)
+        };
+        let (found, mut spent) = search(self.guide, problem, round.width, longest, self.options)
+            .map_err(|stop| stopped(stop, attempt))?;
         attempt.work += spent;
-        if let Some(found) = found {
-            let shorter =
-                (attempt.shortest.as_ref()).is_none_or(|s| found.moves.len() < s.moves.len());
-            if shorter {
-                attempt.shortest = Some(found);
-            }
+        keep_shorter(attempt, found);
+        if let (Some(shortest), true) = (&attempt.shortest, round.refine > 0) {
+            let (found, more) = refined(
+                self.guide,
+                problem,
+                &shortest.moves,
+                round.refine,
+                self.options,
+            )
+            .map_err(|stop| stopped(stop, attempt))?;
+            attempt.work += more;
+            spent += more;
+            keep_shorter(attempt, found);
         }
         let share = self.schedule.share * spent.generated;
-        self.granted = nodes.saturating_add(share.max(least));
+        self.granted = nodes.saturating_add(share.max(round.least));
         Ok(())
     }
 }
@@ -274,6 +309,16 @@ impl<G: Guide> Budget for Rounds<'_, G> {
             return None;
         }
         (!proves(&self.attempt, self.weight)).then_some(self.granted)
+    }
+}
+
+/// Keeps `found` in `attempt` if it is shorter than the shortest so far.
+fn keep_shorter(attempt: &mut Attempt, found: Option<Solution>) {
+    if let Some(found) = found {
+        let shorter = (attempt.shortest.as_ref()).is_none_or(|s| found.moves.len() < s.moves.len());
+        if shorter {
+            attempt.shortest = Some(found);
+        }
     }
 }
 
