@@ -570,7 +570,7 @@ pub(crate) fn refined<G: Guide>(
             best.extend(found.moves);
         }
     }
-    let found = (best.len() < moves.len()).then(|| Solution {
+    let found = (best.len() < moves.len()).then_some(Solution {
         moves: best,
         nodes: work.generated,
         expanded: work.expanded,
