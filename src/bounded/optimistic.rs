@@ -117,11 +117,11 @@ impl Schedule {
     /// each, the later ones half as wide each, so as wide in all, but for
     /// the second round's: 4,096 each, then 4,096 from three points along
     /// the shortest solution ([`refined`]). On 100 random 5×5 positions at
-    /// W = 1.2 (two seeds) it proves 97 and 96 within 1 s, against 95 and
-    /// 95 with beams of 8,192 from both ends in the second round, and 93
-    /// and 91 from one end (docs/benchmarks.md); with
-    /// [`Schedule::GROWING`], 77. The slowest of them, which reaches the
-    /// last beams, took 1.0 GB.
+    /// W = 1.2 (two seeds) it proves 94 and 96 within 1 s and 98 and 96
+    /// within 3 s, against 93 and 95, and 95 and 95, with beams of 8,192
+    /// from both ends in the second round, side by side; from one end,
+    /// in an earlier session, 88 and 90 (docs/benchmarks.md). The slowest
+    /// of them, which reaches the last beams, took 27 s and 1.0 GB.
     pub const PATTERNS_WIDE: Schedule = Schedule {
         rounds: &[
             Round::new(1_024, 2_000_000),
