@@ -158,6 +158,19 @@ pub(crate) struct Attempt {
     pub work: Work,
 }
 
+impl Attempt {
+    /// Keeps `found` if it is shorter than the shortest so far.
+    fn keep_shorter(&mut self, found: Option<Solution>) {
+        if let Some(found) = found {
+            let shorter =
+                (self.shortest.as_ref()).is_none_or(|s| found.moves.len() < s.moves.len());
+            if shorter {
+                self.shortest = Some(found);
+            }
+        }
+    }
+}
+
 /// The rounds of `schedule` (usually the guide's, [`Guide::schedule`]) of
 /// beam search and bound raising from `start` to `goal` (a solvable pair
 /// of one shape): `Ok` with a solution proved within `weight` by its lower
@@ -268,8 +281,9 @@ impl<'s, G: Guide> Rounds<'s, G> {
         let (found, mut spent) = search(self.guide, problem, round.width, longest, self.options)
             .map_err(|stop| stopped(stop, attempt))?;
         attempt.work += spent;
-        keep_shorter(attempt, found);
-        if let (Some(shortest), true) = (&attempt.shortest, round.refine > 0) {
+        attempt.keep_shorter(found);
+        let refining = (attempt.shortest.as_ref()).filter(|_| round.refine > 0);
+        if let Some(shortest) = refining {
             let (found, more) = refined(
                 self.guide,
                 problem,
@@ -280,7 +294,7 @@ impl<'s, G: Guide> Rounds<'s, G> {
             .map_err(|stop| stopped(stop, attempt))?;
             attempt.work += more;
             spent += more;
-            keep_shorter(attempt, found);
+            attempt.keep_shorter(found);
         }
         let share = self.schedule.share * spent.generated;
         self.granted = nodes.saturating_add(share.max(round.least));
@@ -309,16 +323,6 @@ impl<G: Guide> Budget for Rounds<'_, G> {
             return None;
         }
         (!proves(&self.attempt, self.weight)).then_some(self.granted)
-    }
-}
-
-/// Keeps `found` in `attempt` if it is shorter than the shortest so far.
-fn keep_shorter(attempt: &mut Attempt, found: Option<Solution>) {
-    if let Some(found) = found {
-        let shorter = (attempt.shortest.as_ref()).is_none_or(|s| found.moves.len() < s.moves.len());
-        if shorter {
-            attempt.shortest = Some(found);
-        }
     }
 }
 
