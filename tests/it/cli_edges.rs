@@ -620,12 +620,24 @@ fn advice_names_a_build_db_that_exists() {
     // A query copied alone, as a user might install one binary.
     let lone = dir.path().join("query");
     std::fs::copy(assert_cmd::cargo::cargo_bin("query"), &lone).unwrap();
-    let out = std::process::Command::new(&lone)
-        .env_remove("NPUZZLE_DB")
+    let mut run = std::process::Command::new(&lone);
+    run.env_remove("NPUZZLE_DB")
         .env("XDG_DATA_HOME", dir.path().join(".xdg"))
         .current_dir(dir.path())
-        .args(["solve", "867254301"])
-        .output()
+        .args(["solve", "867254301"]);
+    // Another test's child, forked while the copy was open for writing,
+    // holds it open until its own exec: running the copy then fails with
+    // "text file busy" for a moment (rust-lang/rust#114554).
+    let out = (0..100)
+        .map(|_| run.output())
+        .find(|r| {
+            let busy = matches!(r, Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy);
+            if busy {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            !busy
+        })
+        .expect("the copy stays busy")
         .unwrap();
     let err = stderr_of(&out);
     assert_eq!(out.status.code(), Some(2));
