@@ -35,20 +35,15 @@ impl Backward {
     /// turned backward.
     pub fn new(start: &Board, goal: &Board) -> Backward {
         let shape = start.shape();
-        let blank = start.blank();
-        let distance = |cell: usize| {
-            shape.row_of(cell).abs_diff(shape.row_of(blank))
-                + shape.col_of(cell).abs_diff(shape.col_of(blank))
-        };
         // The nearest cell a symmetry takes to the goal's blank cell (the
         // first of the nearest, so the same every run), with the symmetry;
         // the goal's own blank cell is one.
         let home = goal.blank();
         let (corner, turn) = (0..shape.cells())
             .filter_map(|cell| Symmetry::mapping(shape, cell, home).map(|turn| (cell, turn)))
-            .min_by_key(|&(cell, _)| distance(cell))
+            .min_by_key(|&(cell, _)| shape.steps_between(cell, start.blank()))
             .expect("the goal's blank cell is in its own class");
-        let detour = detour(shape, blank, corner);
+        let detour = detour(shape, start.blank(), corner);
         let after = start.replay(&detour).expect("a detour stays on the board");
         // To the canonical goal with the blank at `home`, then to `goal`.
         let rename = Relabelling::to_canonical(&turn.apply(&after))

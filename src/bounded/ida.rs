@@ -231,13 +231,7 @@ pub(crate) fn to_parity(bound: u32, parity: u32) -> u32 {
 /// The parity every solution's length has: the blank's distance to its
 /// goal cell's, since each move changes that distance by one.
 pub(crate) fn parity_of(start: &Board, goal: &Board) -> u32 {
-    let shape = start.shape();
-    let blank_distance = shape
-        .row_of(start.blank())
-        .abs_diff(shape.row_of(goal.blank()))
-        + shape
-            .col_of(start.blank())
-            .abs_diff(shape.col_of(goal.blank()));
+    let blank_distance = start.shape().steps_between(start.blank(), goal.blank());
     blank_distance as u32 % 2
 }
 

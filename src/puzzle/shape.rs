@@ -191,6 +191,12 @@ impl Shape {
     pub fn col_of(self, cell: usize) -> usize {
         cell % self.cols()
     }
+
+    /// The fewest moves that take the blank from cell `a` to cell `b`:
+    /// rows apart plus columns apart.
+    pub fn steps_between(self, a: usize, b: usize) -> usize {
+        self.row_of(a).abs_diff(self.row_of(b)) + self.col_of(a).abs_diff(self.col_of(b))
+    }
 }
 
 impl fmt::Display for Shape {
@@ -222,6 +228,18 @@ fn parse_dimensions(text: &str) -> Result<(usize, usize), ShapeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The blank's fewest moves between cells: rows plus columns apart,
+    /// either way round.
+    #[test]
+    fn steps_between_cells_count_rows_and_columns() {
+        let s: Shape = "3x4".parse().unwrap();
+        assert_eq!(s.steps_between(0, 0), 0);
+        assert_eq!(s.steps_between(0, 11), 5);
+        assert_eq!(s.steps_between(11, 0), 5);
+        assert_eq!(s.steps_between(5, 6), 1);
+        assert_eq!(s.steps_between(3, 4), 4);
+    }
 
     #[test]
     fn parses_and_formats_sizes() {
