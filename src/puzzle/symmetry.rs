@@ -275,9 +275,7 @@ mod tests {
     }
 
     fn adjacent(shape: Shape, a: usize, b: usize) -> bool {
-        let (ra, ca) = (shape.row_of(a), shape.col_of(a));
-        let (rb, cb) = (shape.row_of(b), shape.col_of(b));
-        ra.abs_diff(rb) + ca.abs_diff(cb) == 1
+        shape.steps_between(a, b) == 1
     }
 
     #[test]
