@@ -235,32 +235,9 @@ impl<W: Word> Masks for AllCells<W> {
 /// words, 32 in 64-bit words.
 struct FreeCells<W>(std::marker::PhantomData<W>);
 
-/// The number of bits set in each byte: a table, as baseline x86-64 has
-/// no popcount instruction.
-const ONES: [u8; 256] = {
-    let mut ones = [0u8; 256];
-    let mut byte = 1;
-    while byte < 256 {
-        ones[byte] = ones[byte / 2] + (byte & 1) as u8;
-        byte += 1;
-    }
-    ones
-};
-
 impl<W: Word> FreeCells<W> {
     /// The most free cells the halves can number.
     const MOST: usize = W::BITS as usize / 2;
-
-    /// The bits set in `cells`: two table reads for the 16-bit words,
-    /// whose boards have at most 16 cells.
-    #[inline]
-    fn count(cells: u64) -> u32 {
-        if W::BITS == 16 {
-            (ONES[cells as usize & 255] + ONES[cells as usize >> 8 & 255]) as u32
-        } else {
-            cells.count_ones()
-        }
-    }
 }
 
 impl<W: Word> Masks for FreeCells<W> {
@@ -278,7 +255,7 @@ impl<W: Word> Masks for FreeCells<W> {
     #[inline]
     fn pack_cell(cell: u64, free: u64) -> u64 {
         // The free cells below it number it.
-        1 << Self::count(free & (cell - 1))
+        1 << (free & (cell - 1)).count_ones()
     }
     #[inline]
     fn unpack(bits: u64, mut free: u64) -> u64 {
@@ -609,9 +586,5 @@ mod tests {
         assert_eq!(Wide::pack_cell(1 << 33, free), 1 << 2);
         assert_eq!(Wide::pack(1 << 20 | 1 << 35, free), 0b1010);
         assert_eq!(Wide::unpack(0b1010, free), 1 << 20 | 1 << 35);
-        assert!(ONES
-            .iter()
-            .enumerate()
-            .all(|(b, &n)| b.count_ones() == n as u32));
     }
 }
