@@ -11,12 +11,13 @@
 //! lands in at the new placement. A placement's entry is the first cost at
 //! which it is seen with any blank cell: the minimum over the blank cells.
 //!
-//! Each placement keeps its blank cells in one atomic word: the cells seen
-//! (high half) and the cells found for the next cost (low half). While a
-//! cost's sweep runs, the low half also holds the cells first seen at this
-//! cost, the frontier: they are the low cells also seen, where the cells
-//! found for the next cost never are. Sweeps skip chunks of placements
-//! where nothing happened.
+//! Each placement keeps its blank cells in one atomic word of two halves,
+//! two bits a cell: neither for a cell not yet seen, the low half's for a
+//! cell found at an even cost and not yet swept, the high half's for an odd
+//! cost, both once swept. Every change only sets bits, so threads meet in
+//! atomic ORs, and one sweep per cost both gives entries and moves tiles:
+//! the cells it writes are of the other parity than the ones it reads.
+//! Sweeps skip chunks of placements where nothing was found.
 //!
 //! The word is as small as the board and pattern allow. Up to 16 cells, a
 //! mask of all cells is 16 bits (a 32-bit word); when at most 8 cells stay
@@ -280,11 +281,12 @@ struct Search<M: Masks> {
     k: usize,
     tiles: Vec<u8>,
     shape: Shape,
-    /// Per placement: blank cells seen (high half) and found for the next
-    /// cost or in this cost's frontier (low half).
+    /// Per placement: its blank cells, two bits each (see the module's
+    /// documentation).
     blanks: Vec<M::W>,
-    /// Chunks whose low halves something wrote into.
-    touched: Vec<AtomicBool>,
+    /// Per parity of the cost, the chunks where something was found at a
+    /// cost of that parity and not yet swept.
+    found: [Vec<AtomicBool>; 2],
     /// A reflection that maps the search onto itself, if there is one:
     /// only placements that rank below their image are searched.
     mirror: Option<Mirror>,
@@ -299,9 +301,11 @@ impl<M: Masks> Search<M> {
             tiles: tiles.to_vec(),
             shape,
             blanks: (0..len).into_par_iter().map(|_| M::W::zero()).collect(),
-            touched: (0..len.div_ceil(CHUNK))
-                .map(|_| AtomicBool::new(false))
-                .collect(),
+            found: [(); 2].map(|_| {
+                (0..len.div_ceil(CHUNK))
+                    .map(|_| AtomicBool::new(false))
+                    .collect()
+            }),
             ranker,
             mirror: None,
         }
@@ -340,14 +344,20 @@ impl<M: Masks> Search<M> {
             self.mirror = Mirror::find(self.shape, &goal_cells, goal_region);
         }
         let own_images = self.mirror.as_ref().map(|m| m.own_images(&self.ranker));
+        // Found at cost 0, an even cost: the low half.
         self.blanks[goal].set(M::pack(goal_region, free));
-        self.touched[goal / CHUNK].store(true, Relaxed);
+        self.found[0][goal / CHUNK].store(true, Relaxed);
 
         let mut reached = 0u64;
         for cost in 0u32.. {
+            if !self.found[cost as usize & 1]
+                .iter()
+                .any(|f| f.load(Relaxed))
+            {
+                break;
+            }
             assert!(cost < UNREACHED as u32, "pattern distances fit in a byte");
-            let merged = self.merge(cost, &mut entries);
-            let mut found: u64 = merged.iter().map(|&(f, _)| f).sum();
+            let mut found = self.sweep(cost, &mut entries);
             if let Some(own) = &own_images {
                 // Each placement found stands for its image too, but once for itself.
                 let alone = own
@@ -365,10 +375,6 @@ impl<M: Masks> Search<M> {
                     entries: len as u64,
                 });
             }
-            if !merged.iter().any(|&(_, any)| any) {
-                break;
-            }
-            self.expand(&merged);
         }
         match &self.mirror {
             Some(mirror) => {
@@ -380,69 +386,66 @@ impl<M: Masks> Search<M> {
         }
     }
 
-    /// Makes the cells found for this cost the frontier (and seen), and
-    /// gives `cost` to every placement first reached. Per chunk:
-    /// placements reached, and whether anything is new.
-    fn merge(&self, cost: u32, entries: &mut [u8]) -> Vec<(u64, bool)> {
+    /// Sweeps the cells found at `cost`: gives `cost` to each placement
+    /// first reached, marks the cells swept, and moves tiles into them,
+    /// marking the regions their moves reach as found at `cost + 1`.
+    /// Returns the placements first reached.
+    fn sweep(&self, cost: u32, entries: &mut [u8]) -> u64 {
+        let parity = cost as usize & 1;
         entries
             .par_chunks_mut(CHUNK)
             .zip(self.blanks.par_chunks(CHUNK))
             .enumerate()
             .map(|(chunk, (entries, blanks))| {
-                if !self.touched[chunk].swap(false, Relaxed) {
-                    return (0, false);
+                if !self.found[parity][chunk].swap(false, Relaxed) {
+                    return 0;
                 }
-                let (mut found, mut any) = (0u64, false);
-                for (entry, word) in entries.iter_mut().zip(blanks) {
+                let mut found = 0;
+                for (offset, (entry, word)) in entries.iter_mut().zip(blanks).enumerate() {
                     let both = word.get();
-                    let (seen, low) = (both >> M::HALF, both & Self::LOW);
-                    if low == 0 {
+                    let (low, high) = (both & Self::LOW, both >> M::HALF);
+                    // This parity's bit alone: found at this cost. Writers
+                    // meanwhile set the other parity's bits only.
+                    let frontier = match parity {
+                        0 => low & !high,
+                        _ => high & !low,
+                    };
+                    if frontier == 0 {
                         continue;
                     }
-                    // Low cells also seen are the last frontier's.
-                    let new = low & !seen;
-                    word.set((seen | new) << M::HALF | new);
-                    any |= new != 0;
-                    if new != 0 && *entry == UNREACHED {
+                    word.or(match parity {
+                        0 => frontier << M::HALF,
+                        _ => frontier,
+                    });
+                    if *entry == UNREACHED {
                         *entry = cost as u8;
                         found += 1;
                     }
-                }
-                (found, any)
-            })
-            .collect()
-    }
-
-    /// One more pattern move from every frontier region: the blank regions
-    /// each move reaches, marked for the next cost.
-    fn expand(&self, merged: &[(u64, bool)]) {
-        self.blanks
-            .par_chunks(CHUNK)
-            .enumerate()
-            .filter(|(chunk, _)| merged[*chunk].1)
-            .for_each(|(chunk, blanks)| {
-                for (offset, word) in blanks.iter().enumerate() {
-                    let both = word.get();
-                    // Found-for-next cells are never seen, so this is the
-                    // frontier alone.
-                    let frontier = both & Self::LOW & (both >> M::HALF);
                     let placement = (chunk * CHUNK + offset) as u32;
-                    match (frontier, &self.mirror) {
-                        (0, _) => {}
-                        (_, Some(mirror)) => {
-                            self.expand_placement(placement, frontier, Some(mirror))
+                    match &self.mirror {
+                        Some(mirror) => {
+                            self.expand_placement(placement, frontier, 1 - parity, Some(mirror))
                         }
-                        (_, None) => self.expand_placement(placement, frontier, None),
+                        None => self.expand_placement(placement, frontier, 1 - parity, None),
                     }
                 }
-            });
+                found
+            })
+            .sum()
     }
 
-    /// Every move of a tile of `placement` into its `frontier` cells; with
+    /// Every move of a tile of `placement` into its `frontier` cells, each
+    /// child's region marked as found at a cost of parity `next`; with
     /// `mirror`, a child whose image ranks below it is searched as its
     /// image. Inlined twice, so that searches without a mirror pay nothing.
     #[inline(always)]
-    fn expand_placement(&self, placement: u32, frontier: u64, mirror: Option<&Mirror>) {
+    fn expand_placement(
+        &self,
+        placement: u32,
+        frontier: u64,
+        next: usize,
+        mirror: Option<&Mirror>,
+    ) {
         let k = self.k;
         let mut cells = self.ranker.unrank(placement);
         let free = self.free(&cells);
@@ -466,32 +469,40 @@ impl<M: Masks> Search<M> {
                     image[slot] = to;
                     let below = mirror.ranks_below(image, &cells);
                     if below {
-                        let next = self.ranker.rank(image[..k].iter().copied()) as usize;
-                        self.reach(next, 1u64 << from, *occupied ^ (1 << from) ^ (1 << to));
+                        let child = self.ranker.rank(image[..k].iter().copied()) as usize;
+                        let occupied = *occupied ^ (1 << from) ^ (1 << to);
+                        self.reach(child, 1u64 << from, occupied, next);
                     }
                     image[slot] = from;
                     if below {
                         continue;
                     }
                 }
-                let next = self.ranker.rank(cells[..k].iter().copied()) as usize;
+                let child = self.ranker.rank(cells[..k].iter().copied()) as usize;
                 // The blank lands where the tile was.
-                self.reach(next, 1u64 << from, occupied ^ (1 << from) ^ (1 << to));
+                self.reach(
+                    child,
+                    1u64 << from,
+                    occupied ^ (1 << from) ^ (1 << to),
+                    next,
+                );
             }
             cells[tile] = from;
         }
     }
 
     /// Marks the region around `landing` (the cells not `occupied`) as
-    /// found for placement `next`, unless it was seen or found already.
+    /// found for placement `child` at a cost of parity `next`, unless it
+    /// was found already.
     #[inline]
-    fn reach(&self, next: usize, landing: u64, occupied: u64) {
-        let word = &self.blanks[next];
+    fn reach(&self, child: usize, landing: u64, occupied: u64, next: usize) {
+        let word = &self.blanks[child];
         let free = self.masks.all() & !occupied;
         let both = word.get();
         if (both | both >> M::HALF) & M::pack_cell(landing, free) == 0 {
-            word.or(M::pack(self.masks.flood(landing, free), free));
-            let flag = &self.touched[next / CHUNK];
+            let region = M::pack(self.masks.flood(landing, free), free);
+            word.or(region << (next as u32 * M::HALF));
+            let flag = &self.found[next][child / CHUNK];
             if !flag.load(Relaxed) {
                 flag.store(true, Relaxed);
             }
