@@ -4,7 +4,7 @@
 use crate::db::error::WriteError;
 use crate::db::format::write::Writer;
 use crate::pattern::{
-    build_pattern_table_toward, table_search, Partition, PatternError, UNREACHED,
+    build_pattern_table_toward, table_search, Partition, PatternError, PlacementRanker, UNREACHED,
 };
 use crate::puzzle::metric::Metric;
 use crate::puzzle::shape::{Shape, ShapeError};
@@ -267,9 +267,11 @@ pub enum BuildError {
 /// atomically. Each table is written to the file as soon as it is built
 /// and then dropped, so memory holds one table (or one pattern table's
 /// search: 3 bytes per placement, 1.5 GB for 7-8's 8-tile pattern) at a
-/// time; small boards' complete tables are built side by side.
-/// `on_progress(i, progress)` hears each distance of table `i`, counted in
-/// file order.
+/// time, and a smaller pattern table's search beside the larger table
+/// before it while that is written; small boards' complete tables are
+/// built side by side. `on_progress(i, progress)` hears each distance of
+/// table `i`, counted in the order the tables are built: complete tables
+/// in file order, pattern tables the largest first.
 pub fn build(
     path: &Path,
     plan: &Plan,
@@ -346,19 +348,36 @@ fn build_patterns<'a>(
 ) -> Result<Writer<'a>, BuildError> {
     let shape = partition.shape();
     let mut writer = Writer::create(path, shape, Metric::SingleTile, Some(partition))?;
-    let mut index = 0;
-    for table in planned_tables(partition, goal_blanks) {
+    let plan = planned_tables(partition, goal_blanks);
+    let mut searches = Vec::new();
+    for table in &plan {
         let (blank, tiles) = (table.goal_blank, &table.tiles);
         if let Some(earlier) = table.same_as {
             writer.append_repeat(blank, tiles, earlier);
             built.repeated += 1;
             continue;
         }
+        let entries = PlacementRanker::new(shape.cells(), tiles.len())?.len() as u64;
+        searches.push((writer.reserve(blank, tiles, entries), entries));
+    }
+    // The largest tables first, so that each smaller search hides the
+    // writing of the table before it (a 7-8 build's 8-tile table takes
+    // seconds to reach the disk). A search as large as the table being
+    // written waits for it: a table is held beside smaller searches only.
+    searches.sort_by_key(|&(_, entries)| std::cmp::Reverse(entries));
+    let mut last = None;
+    for (index, &(table, entries)) in searches.iter().enumerate() {
+        if last == Some(entries) {
+            writer.wait()?;
+        }
+        last = Some(entries);
+        // The writer numbers tables as the plan does, one each.
+        let (blank, tiles) = (plan[table].goal_blank, &plan[table].tiles);
         let started = Instant::now();
         let entries = build_pattern_table_toward(shape, blank, tiles, &|p| on_progress(index, p))?;
         built.searching += started.elapsed();
-        writer.append(blank, tiles, &entries, &pattern_counts(&entries), None)?;
-        index += 1;
+        let counts = pattern_counts(&entries);
+        writer.fill(table, entries, &counts)?;
     }
     Ok(writer)
 }

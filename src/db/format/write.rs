@@ -1,5 +1,8 @@
 //! Writing a database file of either kind, one page-aligned section at a
-//! time, atomically.
+//! time, atomically. Pattern tables may be searched in another order than
+//! the file's: their sections are reserved first, in file order, and each
+//! is filled when its table is built, in the background while the next
+//! table is searched.
 
 use super::{
     bincode_config, encode_header, page_align, Header, PathTableInfo, Preamble, TableInfo,
@@ -14,6 +17,7 @@ use crate::table::generate::Table;
 use std::fs::File;
 use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::Path;
+use std::thread::JoinHandle;
 
 /// A database being written, one table at a time, into a temporary file
 /// that replaces `path` only when [`Writer::finish`] succeeds. Dropped
@@ -24,6 +28,8 @@ pub struct Writer<'a> {
     out: BufWriter<File>,
     written: u64,
     header: Header,
+    /// The table being written in the background, if one is.
+    filling: Option<JoinHandle<io::Result<()>>>,
 }
 
 impl<'a> Writer<'a> {
@@ -53,6 +59,7 @@ impl<'a> Writer<'a> {
                 partition: partition.map(|p| p.patterns().to_vec()),
                 tables: Vec::new(),
             },
+            filling: None,
         };
         // The preamble's place; it is written last, once the header is known.
         writer.pad_to(FIRST_SECTION)?;
@@ -118,6 +125,82 @@ impl<'a> Writer<'a> {
         self.append(table.goal_blank, &[], &table.entries, &table.counts, words)
     }
 
+    /// Reserves the next section for a pattern table of `entries` bytes
+    /// toward the canonical goal with the blank in `goal_blank`, to be
+    /// written by [`Self::fill`]; returns its index in file order. Tables
+    /// reserved and repeated ([`Self::append_repeat`]) take their places
+    /// in the file in the order of the calls, whatever the order they are
+    /// filled in.
+    pub fn reserve(&mut self, goal_blank: usize, tiles: &[u8], entries: u64) -> usize {
+        let offset = page_align(self.written);
+        self.written = offset + entries;
+        self.header.tables.push(TableInfo {
+            goal_blank: goal_blank as u8,
+            tiles: tiles.to_vec(),
+            entries,
+            max_distance: 0,
+            counts: Vec::new(),
+            unreached: entries,
+            offset,
+            checksum: 0,
+            path_table: None,
+        });
+        self.header.tables.len() - 1
+    }
+
+    /// Writes the pattern table reserved as `table` ([`Self::reserve`]):
+    /// `entries` its bytes, `counts` its entries at each distance. The bytes
+    /// are written in the background, so that the caller can search the
+    /// next table meanwhile; this waits first for the table written before
+    /// ([`Self::wait`]), so memory holds at most one table being written.
+    pub fn fill(
+        &mut self,
+        table: usize,
+        entries: Vec<u8>,
+        counts: &[u64],
+    ) -> Result<(), WriteError> {
+        self.wait()?;
+        let info = &self.header.tables[table];
+        assert_eq!(info.entries, entries.len() as u64, "the table reserved");
+        let offset = info.offset;
+        let reached: u64 = counts.iter().sum();
+        let checksum = crc32fast::hash(&entries);
+        // Repeats of this table share its section.
+        for info in self.header.tables.iter_mut().filter(|t| t.offset == offset) {
+            info.max_distance = counts.len().saturating_sub(1) as u8;
+            info.counts = counts.to_vec();
+            info.unreached = info.entries.saturating_sub(reached);
+            info.checksum = checksum;
+        }
+        // What the buffer holds belongs before the sections.
+        self.out
+            .flush()
+            .map_err(|e| write_error(self.path, e.into()))?;
+        let mut file = self
+            .replacement
+            .file()
+            .try_clone()
+            .map_err(|e| write_error(self.path, e.into()))?;
+        // While this runs, nothing else writes: `wait`, here and in
+        // `finish`, comes first.
+        self.filling = Some(std::thread::spawn(move || {
+            file.seek(SeekFrom::Start(offset))?;
+            file.write_all(&entries)
+        }));
+        Ok(())
+    }
+
+    /// Waits for the table being written in the background, if any.
+    pub fn wait(&mut self) -> Result<(), WriteError> {
+        match self.filling.take() {
+            Some(filling) => filling
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                .map_err(|e| write_error(self.path, e.into())),
+            None => Ok(()),
+        }
+    }
+
     /// The header so far.
     pub fn header(&self) -> &Header {
         &self.header
@@ -126,7 +209,18 @@ impl<'a> Writer<'a> {
     /// Writes the header and the preamble, flushes everything to disk and
     /// renames the file into place. Returns the file's size.
     pub fn finish(mut self) -> Result<u64, WriteError> {
+        self.wait()?;
+        let filled = self.header.tables.iter().all(|t| !t.counts.is_empty());
+        assert!(
+            filled,
+            "every reserved table is filled before the file is finished"
+        );
         let header_bytes = encode_header(&self.header);
+        // Reserved sections end the file, and their bytes went in by
+        // another handle.
+        let end = self.written;
+        let seek = self.out.seek(SeekFrom::Start(end));
+        seek.map_err(|e| write_error(self.path, e.into()))?;
         self.write(&header_bytes)?;
         let preamble = Preamble {
             version: self.header.written_version(),
@@ -148,6 +242,11 @@ impl<'a> Writer<'a> {
 
     /// Writes one section at the next page boundary; returns its offset.
     fn append_section(&mut self, bytes: &[u8]) -> Result<u64, WriteError> {
+        // After reserved sections, the file's position is elsewhere, and
+        // the background write moves the same position.
+        self.wait()?;
+        let seek = self.out.seek(SeekFrom::Start(self.written));
+        seek.map_err(|e| write_error(self.path, e.into()))?;
         let offset = page_align(self.written);
         self.pad_to(offset)?;
         self.write(bytes)?;
@@ -193,4 +292,54 @@ pub fn write_database(path: &Path, shape: Shape, tables: &[Table]) -> Result<u64
         writer.append_table(table)?;
     }
     writer.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Entries at each distance, as a build counts them.
+    fn counts(entries: &[u8]) -> Vec<u64> {
+        let mut counts = vec![0u64; 1 + *entries.iter().max().unwrap() as usize];
+        for &e in entries {
+            counts[e as usize] += 1;
+        }
+        counts
+    }
+
+    /// Tables reserved in file order and filled the other way round, with
+    /// a repeat between them, make the file that appending them in order
+    /// makes, byte for byte.
+    #[test]
+    fn reserved_sections_filled_out_of_order_make_the_same_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let shape = Shape::THREE_BY_THREE;
+        let partition = Partition::named(shape, "4-4").unwrap();
+        let (tiles, low): (&[u8], &[u8]) = (&[1, 2, 3, 4], &[5, 6, 7, 8]);
+        let first: Vec<u8> = (0..5000u32).map(|i| (i % 7) as u8).collect();
+        let second: Vec<u8> = (0..3000u32).map(|i| (i % 5) as u8).collect();
+        let (appended_path, filled_path) = (dir.path().join("a.db"), dir.path().join("f.db"));
+        let create = |path| Writer::create(path, shape, Metric::SingleTile, Some(&partition));
+
+        let mut appended = create(&appended_path).unwrap();
+        appended
+            .append(8, tiles, &first, &counts(&first), None)
+            .unwrap();
+        appended
+            .append(8, low, &second, &counts(&second), None)
+            .unwrap();
+        appended.append_repeat(0, tiles, 0);
+        appended.finish().unwrap();
+
+        let mut filled = create(&filled_path).unwrap();
+        let one = filled.reserve(8, tiles, first.len() as u64);
+        let two = filled.reserve(8, low, second.len() as u64);
+        filled.append_repeat(0, tiles, one);
+        filled.fill(two, second.clone(), &counts(&second)).unwrap();
+        filled.fill(one, first.clone(), &counts(&first)).unwrap();
+        filled.finish().unwrap();
+
+        let read = |path| std::fs::read(path).unwrap();
+        assert_eq!(read(&appended_path), read(&filled_path));
+    }
 }
