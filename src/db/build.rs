@@ -4,7 +4,7 @@
 use crate::db::error::WriteError;
 use crate::db::format::write::Writer;
 use crate::pattern::{
-    build_pattern_table_toward, table_search, Partition, PatternError, PlacementRanker, UNREACHED,
+    build_pattern_table_toward, table_search, Partition, PatternError, UNREACHED,
 };
 use crate::puzzle::metric::Metric;
 use crate::puzzle::shape::{Shape, ShapeError};
@@ -135,12 +135,11 @@ impl Plan {
                 partition,
                 goal_blanks,
             } => {
-                let cells = partition.shape().cells() as u64;
-                let placements = |tiles: u64| (cells - tiles + 1..=cells).product::<u64>();
+                let cells = partition.shape().cells();
                 planned_tables(partition, goal_blanks)
                     .iter()
                     .filter(|t| t.same_as.is_none())
-                    .map(|t| placements(t.tiles.len() as u64))
+                    .map(|t| t.placements(cells))
                     .sum()
             }
         }
@@ -169,6 +168,14 @@ struct PlannedTable {
     /// repeats: the same goal cells and goal blank region, so the same
     /// bytes, stored once.
     same_as: Option<usize>,
+}
+
+impl PlannedTable {
+    /// Its entries on a board of `cells` cells: the placements of its tiles.
+    fn placements(&self, cells: usize) -> u64 {
+        let (cells, tiles) = (cells as u64, self.tiles.len() as u64);
+        (cells - tiles + 1..=cells).product()
+    }
 }
 
 /// A pattern database's tables in file order: each set's stored patterns
@@ -357,7 +364,7 @@ fn build_patterns<'a>(
             built.repeated += 1;
             continue;
         }
-        let entries = PlacementRanker::new(shape.cells(), tiles.len())?.len() as u64;
+        let entries = table.placements(shape.cells());
         searches.push((writer.reserve(blank, tiles, entries), entries));
     }
     // The largest tables first, so that each smaller search hides the
