@@ -491,6 +491,73 @@ fn a_full_disk_keeps_the_old_database() {
     assert_failed_build_keeps(dir.path(), &path, &before, "No space left on device");
 }
 
+/// A build whose file cannot fit is refused before its search: the 7-8
+/// build would search for a minute in 1.5 GB, then fail to write. The
+/// timeout only stops a regression from taking that minute.
+fn refused_before_the_search(dir: &Path, command: &mut Command, needles: &[&str]) {
+    let assert = command
+        .timeout(std::time::Duration::from_secs(30))
+        .assert()
+        .code(2)
+        .stdout("");
+    needles.iter().fold(assert, |assert, needle| {
+        assert.stderr(predicate::str::contains(*needle))
+    });
+    assert!(names_in(dir).is_empty(), "{:?}", names_in(dir));
+}
+
+#[test]
+#[ignore = "needs root to mount a tmpfs; .ci/run runs it"]
+fn a_disk_too_small_for_the_file_is_refused_before_the_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let mount = Mount::tmpfs(&dir.path().join("small"), "size=256k");
+    let mut command = build_db(dir.path());
+    command.args(["--board", "4x4", "--quiet", "--out"]);
+    refused_before_the_search(
+        &mount.0,
+        command.arg(mount.0.join("4x4.db")),
+        &[
+            "cannot write",
+            "it needs 576.6 MB, and its file system has 0.3 MB free",
+            "No space left on device",
+        ],
+    );
+}
+
+/// The same through the limit on a process's file size (`prlimit`), which
+/// needs no root: the file system has room, so the message says only
+/// what the file needs. SIGXFSZ is ignored, as a shell's `ulimit` user
+/// would have it, so that the limit is an error and not a kill.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_file_past_the_size_limit_is_refused_before_the_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let has_prlimit = std::process::Command::new("prlimit")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_prlimit {
+        eprintln!("prlimit is missing: skipped");
+        return;
+    }
+    let mut command = Command::new("sh");
+    command
+        .current_dir(dir.path())
+        .env("XDG_DATA_HOME", dir.path().join(".xdg"))
+        .args([
+            "-c",
+            "trap '' XFSZ; exec prlimit --fsize=1000000 \"$@\"",
+            "sh",
+        ])
+        .arg(assert_cmd::cargo::cargo_bin("build-db"))
+        .args(["--board", "4x4", "--quiet", "--out", "4x4.db"]);
+    refused_before_the_search(
+        dir.path(),
+        &mut command,
+        &["cannot write", "it needs 576.6 MB: File too large"],
+    );
+}
+
 #[test]
 #[ignore = "needs root to mount a tmpfs; .ci/run runs it"]
 fn a_read_only_folder_keeps_the_old_database() {

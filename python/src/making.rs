@@ -144,10 +144,16 @@ impl Bar {
     }
 }
 
-/// A build's error as a `DatabaseError`, with its cause.
+/// A build's error as a `DatabaseError`, with its causes, as `build-db`
+/// prints them ("cannot write X: it needs 576.6 MB, …: No space left …").
 fn failed(py: Python<'_>, e: &dyn std::error::Error) -> PyErr {
-    let source = e.source().map(|s| format!(": {s}")).unwrap_or_default();
-    errors::database(py, format!("{e}{source}"))
+    let mut message = e.to_string();
+    let mut source = e.source();
+    while let Some(cause) = source {
+        message = format!("{message}: {cause}");
+        source = cause.source();
+    }
+    errors::database(py, message)
 }
 
 /// Builds the `shape` database at `path`, the GIL released while it searches.

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 from pathlib import Path
 
 import npuzzle
@@ -71,6 +73,27 @@ def test_database_errors(tmp_path: Path) -> None:
         npuzzle.Database(good)
     with pytest.raises(npuzzle.DatabaseError, match="holds 2x3 boards, not 3x3"):
         npuzzle.Database(npuzzle.build("2x3", tmp_path / "b.db", progress=False), board="3x3")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="room is set aside on Linux only")
+def test_a_build_too_large_to_write_is_refused_before_its_search(tmp_path: Path) -> None:
+    # A limit on the file size (SIGXFSZ ignored, so that it is an error):
+    # the 7-8 build would search for a minute before failing to write.
+    script = (
+        "import resource, signal, sys, npuzzle\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (10**6, 10**6))\n"
+        "try:\n"
+        "    npuzzle.build('4x4', sys.argv[1], progress=False)\n"
+        "except npuzzle.DatabaseError as e:\n"
+        "    print(e)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "4x4.db")],
+        capture_output=True, text=True, timeout=60, check=True,
+    )
+    assert "cannot write" in out.stdout and "it needs 576.6 MB: File too large" in out.stdout, out
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_missing_tables(tmp_path: Path) -> None:

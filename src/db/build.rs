@@ -10,6 +10,7 @@ use crate::puzzle::metric::Metric;
 use crate::puzzle::shape::{Shape, ShapeError};
 use crate::puzzle::symmetry::{self, Symmetry};
 use crate::table::generate::{build_each, BuildProgress, LIST_SEARCH_MAX_CELLS};
+use crate::table::path_table;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -335,6 +336,10 @@ fn build_complete<'a>(
 ) -> Result<Writer<'a>, BuildError> {
     let started = Instant::now();
     let mut writer = Writer::create(path, shape, metric, None)?;
+    let positions = shape.table_positions();
+    let words = paths.then_some(positions * path_table::WORD_BYTES as u64);
+    let sections = blanks.iter().flat_map(|_| [Some(positions), words]);
+    writer.set_aside(sections.flatten())?;
     let mut writing = Duration::ZERO;
     build_each(shape, blanks, metric, paths, on_progress, |table| {
         let appending = Instant::now();
@@ -367,6 +372,7 @@ fn build_patterns<'a>(
         let entries = table.placements(shape.cells());
         searches.push((writer.reserve(blank, tiles, entries), entries));
     }
+    writer.set_aside([])?;
     // The largest tables first, so that each smaller search hides the
     // writing of the table before it (a 7-8 build's 8-tile table takes
     // seconds to reach the disk). A search as large as the table being

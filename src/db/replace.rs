@@ -25,12 +25,39 @@ pub enum ReplaceError {
         /// What it is.
         kind: &'static str,
     },
+    /// The file system has no room for the new file (or this process may
+    /// not write one so large), found before it was written.
+    #[error("it needs {}{}", megabytes(*.needed), free_room(*.needed, *.free))]
+    NoRoom {
+        /// The bytes asked for.
+        needed: u64,
+        /// The bytes the file system has free for this process, if known.
+        free: Option<u64>,
+        /// The system's refusal.
+        #[source]
+        source: io::Error,
+    },
     /// Symbolic links that do not end.
     #[error("{} is a loop of symbolic links", shown_path(.0))]
     LinkLoop(PathBuf),
     /// The system refused a step.
     #[error(transparent)]
     Io(#[from] io::Error),
+}
+
+fn megabytes(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / 1e6)
+}
+
+/// The free room, where it is what falls short: a file too large for the
+/// process's limit may fit the file system.
+fn free_room(needed: u64, free: Option<u64>) -> String {
+    match free {
+        Some(free) if free < needed => {
+            format!(", and its file system has {} free", megabytes(free))
+        }
+        _ => String::new(),
+    }
 }
 
 /// tempfile's error without the temporary file's path, which it appends
@@ -99,6 +126,16 @@ impl Replacement {
         self.temp.path()
     }
 
+    /// Sets aside room on disk for the new version's first `bytes`, so that
+    /// a file system without it refuses now rather than partway through
+    /// the writing. The file's size becomes at least `bytes`; a writer
+    /// that writes less sets it with [`File::set_len`]. Where the system
+    /// cannot set room aside (a file system without the call, a system
+    /// other than Linux), this does nothing and the writes find out.
+    pub fn set_aside(&self, bytes: u64) -> Result<(), ReplaceError> {
+        set_aside(self.temp.as_file(), bytes)
+    }
+
     /// Flushes the new version and renames it over the target. Dropped
     /// without this, the temporary file is removed and the target untouched.
     pub fn commit(self) -> io::Result<()> {
@@ -107,6 +144,34 @@ impl Replacement {
         // Make the rename itself durable.
         File::open(&self.dir)?.sync_all()
     }
+}
+
+#[cfg(target_os = "linux")]
+fn set_aside(file: &File, bytes: u64) -> Result<(), ReplaceError> {
+    use rustix::fs::{fallocate, fstatvfs, FallocateFlags};
+    use rustix::io::Errno;
+    if bytes == 0 {
+        return Ok(());
+    }
+    match fallocate(file, FallocateFlags::empty(), 0, bytes) {
+        Ok(()) => Ok(()),
+        Err(e) if e == Errno::OPNOTSUPP || e == Errno::NOSYS => Ok(()),
+        Err(e) => {
+            let free = fstatvfs(file)
+                .ok()
+                .map(|s| s.f_bavail.saturating_mul(s.f_frsize));
+            Err(ReplaceError::NoRoom {
+                needed: bytes,
+                free,
+                source: e.into(),
+            })
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn set_aside(_file: &File, _bytes: u64) -> Result<(), ReplaceError> {
+    Ok(())
 }
 
 /// The path with every symbolic link along its last component followed
