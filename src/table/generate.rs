@@ -292,10 +292,13 @@ impl Bitset {
 /// and the work is proportional to the positions and their moves: a level
 /// reads only its own bitset, never the whole table.
 ///
-/// No position is locked. A child may be found by two threads in the same
-/// level; both store a correct entry (same distance, each with a move back to
-/// a parent one step closer), and the bitset's atomic insert counts it once.
-/// Levels are separated by rayon's join, so a level sees every earlier one.
+/// No position is locked. A child may be found by several parents in the
+/// same level, on different threads; each offers its entry (the same
+/// distance, each with a move back to a parent one step closer) by an
+/// atomic minimum, so the entry that stays is the one with the lowest move
+/// code whatever the threads' timing: the same file from every build. The
+/// bitset's atomic insert counts the child once. Levels are separated by
+/// rayon's join, so a level sees every earlier one.
 pub fn search_with_bitsets(
     shape: Shape,
     goal_blank: usize,
@@ -374,11 +377,17 @@ fn expand(
     let position = ranker.cursor_at(rank);
     let e = entries[rank as usize].load(Relaxed);
     let mut added = 0;
+    let this_level = entry::field_of(distance);
     for_each_child(ranker, &position, e, distance, longest, |child, m| {
         let slot = &entries[child.rank() as usize];
-        if slot.load(Relaxed) == UNSEEN {
-            slot.store(entry::encode(distance, m.opposite()), Relaxed);
-            added += next.insert(child.rank()) as u64;
+        let (seen, offer) = (slot.load(Relaxed), entry::encode(distance, m.opposite()));
+        // A neighbour's distance is within one of this position's, so a
+        // field of this level's distance was set in this level.
+        let lower = entry::distance_field(seen) == this_level && offer < seen;
+        // Only the thread that finds it unseen adds it.
+        if (seen == UNSEEN || lower) && slot.fetch_min(offer, Relaxed) == UNSEEN {
+            next.insert(child.rank());
+            added += 1;
         }
     });
     added
@@ -430,6 +439,43 @@ mod tests {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    /// The bitset search keeps, of a position's moves that lead one step
+    /// closer, the one with the lowest code, whichever thread finds it
+    /// first: checked against every move of every position, the distances
+    /// taken from the list search.
+    #[test]
+    fn the_bitset_search_keeps_the_lowest_move_closer() {
+        for (size, metric) in ["2x3", "3x3", "2x4"]
+            .into_iter()
+            .flat_map(|b| Metric::ALL.map(|m| (b, m)))
+        {
+            let shape: Shape = size.parse().unwrap();
+            let blank = shape.cells() - 1;
+            let lists = search_with_lists(shape, blank, metric, false, &|_| {});
+            let bitsets = search_with_bitsets(shape, blank, metric, &|_| {});
+            let ranker = Ranker::new(shape, blank);
+            let distance = |rank: u32| entry::distance_field(lists.entries[rank as usize]);
+            for (rank, &stored) in bitsets.entries.iter().enumerate() {
+                let d = distance(rank as u32);
+                if d == 0 {
+                    continue;
+                }
+                let closer = Move::ALL.into_iter().filter(|&m| {
+                    let mut cursor = ranker.cursor_at(rank as u32);
+                    (0..metric.longest_slide(shape))
+                        .map_while(|_| ranker.advance(&mut cursor, m).then(|| cursor.rank()))
+                        .any(|r| distance(r) + 1 == d)
+                });
+                let lowest = closer.map(Move::code).min();
+                assert_eq!(
+                    Some(entry::next_move(stored).code()),
+                    lowest,
+                    "{size} {metric} rank {rank}"
+                );
             }
         }
     }
