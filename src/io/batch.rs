@@ -62,6 +62,12 @@ pub enum BatchFormat {
 /// Characters of a bad line echoed back in its error answer.
 pub const ECHO_LIMIT: usize = 200;
 
+/// Bytes of the longest line answered, `\r\n` aside: far past any board
+/// (a 6×6 pair in JSON takes a few hundred). A longer line is refused
+/// without being held whole, so that input with no newline (`/dev/zero`)
+/// costs a bounded buffer, not all the memory there is.
+pub const LONGEST_LINE: usize = 1 << 20;
+
 /// The CSV header line.
 pub const CSV_HEADER: &str = "start,goal,solvable,distance,moves,reason,error\n";
 
@@ -335,6 +341,15 @@ pub(crate) fn read_line(
 ) -> Result<(&str, Board, Option<Board>), BadLine> {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if line.len() > LONGEST_LINE {
+        // Cut short by the reader (see `Blocks`): the rest is gone.
+        return Err(BadLine {
+            input: String::from_utf8_lossy(&line[..4 * ECHO_LIMIT]).into_owned(),
+            error: format!(
+                "the line is longer than {LONGEST_LINE} bytes; no board takes more than a few hundred"
+            ),
+        });
+    }
     // Editors on some systems start a UTF-8 file with a byte-order mark.
     let line = match number {
         1 => line.strip_prefix("\u{feff}".as_bytes()).unwrap_or(line),
@@ -554,7 +569,7 @@ pub(crate) fn answer_lines<A: AnswerLine>(
     let mut shares: Vec<Share> = (0..shares_per_block)
         .map(|_| Share::with_capacity(2 * BLOCK / shares_per_block))
         .collect();
-    let mut blocks = Blocks::new(block_len);
+    let mut blocks = Blocks::new(block_len, LONGEST_LINE);
     let mut summary = BatchSummary::default();
     while let Some(block) = blocks.next(&mut input)? {
         if searching {
@@ -591,21 +606,26 @@ struct Blocks {
     /// Bytes handed out as the last block, to drop before reading more.
     handed: usize,
     at_end: bool,
+    /// Lines longer than this are cut to one byte more than it, `\r\n`
+    /// aside ([`LONGEST_LINE`], smaller in tests).
+    longest: usize,
 }
 
 impl Blocks {
-    fn new(len: usize) -> Blocks {
+    fn new(len: usize, longest: usize) -> Blocks {
         Blocks {
             buffer: vec![0; len],
             filled: 0,
             handed: 0,
             at_end: false,
+            longest,
         }
     }
 
     /// The next block: whole lines (the last line of the input may lack its
     /// newline), or `None` at the end. A line longer than the buffer grows
-    /// it, which only a single enormous line can cause.
+    /// it, up to twice the longest line; a line longer than that is cut
+    /// ([`Blocks::cut_long_line`]).
     fn next(&mut self, input: &mut impl Read) -> io::Result<Option<&[u8]>> {
         self.buffer.copy_within(self.handed..self.filled, 0);
         self.filled -= self.handed;
@@ -631,7 +651,39 @@ impl Blocks {
                     self.handed = i + 1;
                     return Ok(Some(&self.buffer[..i + 1]));
                 }
+                // The buffer is one line, no end in sight.
+                None if self.filled > self.longest + 1 => self.cut_long_line(input)?,
                 None => self.buffer.resize(self.buffer.len() * 2, 0),
+            }
+        }
+    }
+
+    /// Keeps the first `longest + 2` bytes of the line that fills the
+    /// buffer, more than any line answered holds even with a `\r` at its
+    /// end, and reads past the rest of it without keeping it: the buffer
+    /// then holds the cut line, its newline (if the input has one) and what
+    /// follows.
+    fn cut_long_line(&mut self, input: &mut impl Read) -> io::Result<()> {
+        let kept = self.longest + 2;
+        if self.buffer.len() < 2 * kept {
+            self.buffer.resize(2 * kept, 0);
+        }
+        loop {
+            // Bytes past `kept` are the line's, read to find its end.
+            if let Some(i) = memchr::memchr(b'\n', &self.buffer[kept..self.filled]) {
+                self.buffer.copy_within(kept + i..self.filled, kept);
+                self.filled -= i;
+                return Ok(());
+            }
+            self.filled = kept;
+            if self.at_end {
+                return Ok(());
+            }
+            match input.read(&mut self.buffer[kept..]) {
+                Ok(0) => self.at_end = true,
+                Ok(n) => self.filled = kept + n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
             }
         }
     }
@@ -760,7 +812,7 @@ mod tests {
             b"ab\ncd",
             b"a longer line than the buffer\nx\n\n",
         ] {
-            let mut blocks = Blocks::new(4);
+            let mut blocks = Blocks::new(4, 100);
             let mut reader = Trickle(input, false);
             let mut got = Vec::new();
             while let Some(block) = blocks.next(&mut reader).unwrap() {
@@ -770,6 +822,62 @@ mod tests {
                 got.extend_from_slice(block);
             }
             assert_eq!(got, input);
+        }
+    }
+
+    /// A line longer than the longest reaches the parser longer than it
+    /// (cut to the longest and 2 bytes once it outgrows the buffer), the
+    /// lines around it whole, and the buffer stays within a few times the
+    /// longest line, however the input is read.
+    #[test]
+    fn long_lines_stay_too_long_and_the_buffer_small() {
+        /// Gives at most `n` bytes a read.
+        struct Pieces<'a>(&'a [u8], usize);
+        impl Read for Pieces<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                let n = buf.len().min(self.1).min(self.0.len());
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let longest = 10;
+        let x = |n: usize| "x".repeat(n);
+        let cases = [
+            (format!("{}\n", x(10)), vec![x(10)]),
+            (format!("{}\r\n", x(10)), vec![format!("{}\r", x(10))]),
+            (format!("{}\n", x(11)), vec!["long".into()]),
+            (
+                format!("a\n{}\nb\n", x(1000)),
+                vec!["a".into(), "long".into(), "b".into()],
+            ),
+            (format!("{}\nb", x(30)), vec!["long".into(), "b".into()]),
+            (x(5000), vec!["long".into()]),
+            (
+                format!("{}\r\n\n", x(13)),
+                vec!["long".into(), String::new()],
+            ),
+        ];
+        for (input, expected) in &cases {
+            for piece in [1, 3, 7, 64, 10_000] {
+                let mut blocks = Blocks::new(4, longest);
+                let mut reader = Pieces(input.as_bytes(), piece);
+                let mut got = Vec::new();
+                while let Some(block) = blocks.next(&mut reader).unwrap() {
+                    let block = std::str::from_utf8(block).unwrap();
+                    for line in block.split_inclusive('\n') {
+                        let line = line.strip_suffix('\n').unwrap_or(line);
+                        let content = line.strip_suffix('\r').unwrap_or(line);
+                        assert!(line.len() <= 2 * (longest + 2), "{}", line.len());
+                        got.push(match content.len() > longest {
+                            true => "long".to_string(),
+                            false => line.to_string(),
+                        });
+                    }
+                    assert!(blocks.buffer.len() <= 4 * (longest + 2));
+                }
+                assert_eq!(&got, expected, "{input:?} in pieces of {piece}");
+            }
         }
     }
 
