@@ -84,6 +84,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
+    npuzzle::io::file_size_limit_as_error();
     let args = match Args::try_parse() {
         Ok(args) => args,
         Err(e) => return npuzzle::io::report_usage_error(&e, "build-db"),

@@ -524,38 +524,76 @@ fn a_disk_too_small_for_the_file_is_refused_before_the_search() {
     );
 }
 
-/// The same through the limit on a process's file size (`prlimit`), which
-/// needs no root: the file system has room, so the message says only
-/// what the file needs. SIGXFSZ is ignored, as a shell's `ulimit` user
-/// would have it, so that the limit is an error and not a kill.
+/// `build-db` in `dir` under a limit of `limit` bytes on the size of the
+/// files it writes (`prlimit`, which needs no root), or `None` where
+/// `prlimit` is missing.
 #[cfg(target_os = "linux")]
-#[test]
-fn a_file_past_the_size_limit_is_refused_before_the_search() {
-    let dir = tempfile::tempdir().unwrap();
+fn build_db_limited(dir: &Path, limit: u64) -> Option<Command> {
     let has_prlimit = std::process::Command::new("prlimit")
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success());
     if !has_prlimit {
         eprintln!("prlimit is missing: skipped");
-        return;
+        return None;
     }
-    let mut command = Command::new("sh");
+    let mut command = Command::new("prlimit");
     command
-        .current_dir(dir.path())
-        .env("XDG_DATA_HOME", dir.path().join(".xdg"))
-        .args([
-            "-c",
-            "trap '' XFSZ; exec prlimit --fsize=1000000 \"$@\"",
-            "sh",
-        ])
-        .arg(assert_cmd::cargo::cargo_bin("build-db"))
-        .args(["--board", "4x4", "--quiet", "--out", "4x4.db"]);
+        .current_dir(dir)
+        .env("XDG_DATA_HOME", dir.join(".xdg"))
+        .env_remove("NPUZZLE_DB")
+        .arg(format!("--fsize={limit}"))
+        .arg(assert_cmd::cargo::cargo_bin("build-db"));
+    Some(command)
+}
+
+/// The same under a file-size limit (`ulimit -f`): the file system has
+/// room, so the message names the limit.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_file_past_the_size_limit_is_refused_before_the_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(mut command) = build_db_limited(dir.path(), 1_000_000) else {
+        return;
+    };
+    command.args(["--board", "4x4", "--quiet", "--out", "4x4.db"]);
     refused_before_the_search(
         dir.path(),
         &mut command,
-        &["cannot write", "it needs 576.6 MB: File too large"],
+        &[
+            "cannot write",
+            "it needs 576.6 MB, more than this process may write to one file (1.0 MB, ulimit -f)",
+        ],
     );
+}
+
+/// A limit that the tables fit under but the whole file does not: the
+/// last write fails, and the system's signal for it (SIGXFSZ, which kills
+/// by default) becomes that write's error, so the old file stays and the
+/// temporary one goes.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_write_past_the_size_limit_keeps_the_old_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("x.db");
+    build_to(dir.path(), &["--board", "3x3"], &path, 0);
+    let before = std::fs::read(&path).unwrap();
+    let Some(mut command) = build_db_limited(dir.path(), before.len() as u64 - 1) else {
+        return;
+    };
+    command
+        .args(["--board", "3x3", "--out"])
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(format!(
+            "cannot write {}",
+            path.display()
+        )))
+        .stderr(predicate::str::contains("File too large"));
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+    assert_eq!(names_in(dir.path()), ["x.db"]);
 }
 
 #[test]

@@ -106,6 +106,7 @@ pub enum Outcome {
 }
 
 fn main() -> ExitCode {
+    npuzzle::io::file_size_limit_as_error();
     // Global options may come before or after the subcommand. Given on both
     // sides, clap keeps one side's values and drops the other's: count them.
     let given = |option: &str| {

@@ -25,8 +25,8 @@ pub enum ReplaceError {
         /// What it is.
         kind: &'static str,
     },
-    /// The file system has no room for the new file (or this process may
-    /// not write one so large), found before it was written.
+    /// The file system has no room for the new file, found before it was
+    /// written.
     #[error("it needs {}{}", megabytes(*.needed), free_room(*.needed, *.free))]
     NoRoom {
         /// The bytes asked for.
@@ -36,6 +36,18 @@ pub enum ReplaceError {
         /// The system's refusal.
         #[source]
         source: io::Error,
+    },
+    /// The new file would pass the process's file-size limit (`ulimit -f`).
+    #[error(
+        "it needs {}, more than this process may write to one file ({}, ulimit -f)",
+        megabytes(*.needed),
+        megabytes(*.limit)
+    )]
+    TooLarge {
+        /// The bytes asked for.
+        needed: u64,
+        /// The limit, in bytes.
+        limit: u64,
     },
     /// Symbolic links that do not end.
     #[error("{} is a loop of symbolic links", shown_path(.0))]
@@ -127,11 +139,11 @@ impl Replacement {
     }
 
     /// Sets aside room on disk for the new version's first `bytes`, so that
-    /// a file system without it refuses now rather than partway through
-    /// the writing. The file's size becomes at least `bytes`; a writer
-    /// that writes less sets it with [`File::set_len`]. Where the system
-    /// cannot set room aside (a file system without the call, a system
-    /// other than Linux), this does nothing and the writes find out.
+    /// a file system without it, or a file-size limit below it, refuses
+    /// now rather than partway through the writing. The file's size stays
+    /// as it is. Where the system cannot set room aside (a file system
+    /// without the call, a system other than Linux), this does nothing and
+    /// the writes find out.
     pub fn set_aside(&self, bytes: u64) -> Result<(), ReplaceError> {
         set_aside(self.temp.as_file(), bytes)
     }
@@ -150,28 +162,37 @@ impl Replacement {
 fn set_aside(file: &File, bytes: u64) -> Result<(), ReplaceError> {
     use rustix::fs::{fallocate, fstatvfs, FallocateFlags};
     use rustix::io::Errno;
-    if bytes == 0 {
-        return Ok(());
+    use rustix::process::{getrlimit, Resource};
+    // Past the file-size limit (`ulimit -f`) every write would fail; said
+    // here, since room set aside below the file's end is not checked
+    // against the limit.
+    if let Some(limit) = getrlimit(Resource::Fsize).current.filter(|&l| l < bytes) {
+        return Err(ReplaceError::TooLarge {
+            needed: bytes,
+            limit,
+        });
     }
-    match fallocate(file, FallocateFlags::empty(), 0, bytes) {
-        Ok(()) => Ok(()),
-        Err(e) if e == Errno::OPNOTSUPP || e == Errno::NOSYS => Ok(()),
-        Err(e) => {
-            let free = fstatvfs(file)
-                .ok()
-                .map(|s| s.f_bavail.saturating_mul(s.f_frsize));
-            Err(ReplaceError::NoRoom {
-                needed: bytes,
-                free,
-                source: e.into(),
-            })
+    loop {
+        // Room past the file's end, its size unchanged: a file system that
+        // would write zeros to grow the file (FAT) only allocates.
+        match fallocate(file, FallocateFlags::KEEP_SIZE, 0, bytes) {
+            Ok(()) => return Ok(()),
+            Err(Errno::INTR) => continue,
+            Err(e @ (Errno::NOSPC | Errno::DQUOT | Errno::FBIG | Errno::NOMEM)) => {
+                let free = fstatvfs(file)
+                    .ok()
+                    .map(|s| s.f_bavail.saturating_mul(s.f_frsize));
+                return Err(ReplaceError::NoRoom {
+                    needed: bytes,
+                    free,
+                    source: e.into(),
+                });
+            }
+            // Not supported here, or refused for another reason: the
+            // writes will tell.
+            Err(_) => return Ok(()),
         }
     }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn set_aside(_file: &File, _bytes: u64) -> Result<(), ReplaceError> {
-    Ok(())
 }
 
 /// The path with every symbolic link along its last component followed

@@ -6,6 +6,8 @@
 
 mod answer;
 mod batch;
+#[cfg(feature = "cli")]
+mod file_size;
 mod threads;
 #[cfg(feature = "cli")]
 mod usage;
@@ -23,6 +25,8 @@ pub use batch::{
     run_batch, split_pair, with_nodes, BatchFormat, BatchSummary, LineAnswerer, LineOutcome, BLOCK,
     CSV_HEADER, ECHO_LIMIT, SEARCH_BLOCK,
 };
+#[cfg(feature = "cli")]
+pub use file_size::file_size_limit_as_error;
 pub use threads::{check_threads, most_threads, ThreadsError, THREADS_PER_CORE};
 #[cfg(feature = "cli")]
 pub use usage::{report_usage_error, usage_message};

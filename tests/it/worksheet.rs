@@ -180,3 +180,44 @@ fn a_worksheet_is_refused_before_any_work_where_it_cannot_be_written() {
     assert_eq!(names, expected);
     assert!(!Path::new(&at("sheet.html")).exists());
 }
+
+/// A page past the file-size limit (`ulimit -f`, here through `prlimit`)
+/// is refused with the system's reason, the old page kept and no
+/// temporary file left, rather than `query` being killed (SIGXFSZ).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_worksheet_past_the_file_size_limit_keeps_the_old_page() {
+    let has_prlimit = std::process::Command::new("prlimit")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_prlimit {
+        eprintln!("prlimit is missing: skipped");
+        return;
+    }
+    let t = three_by_three();
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("sheet.html");
+    std::fs::write(&page, "old").unwrap();
+    assert_cmd::Command::new("prlimit")
+        .arg("--fsize=10000")
+        .arg(assert_cmd::cargo::cargo_bin("query"))
+        .arg("--db")
+        .arg(&t.path)
+        .args([
+            "random",
+            "--distance",
+            "20",
+            "--count",
+            "1000",
+            "--worksheet",
+        ])
+        .arg(&page)
+        .env_remove("NPUZZLE_DB")
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("cannot write the worksheet"))
+        .stderr(predicates::str::contains("File too large"));
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), "old");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}

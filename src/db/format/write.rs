@@ -152,7 +152,7 @@ impl<'a> Writer<'a> {
     /// far and for further sections of `sizes` bytes, before any of them
     /// is built: a file system that lacks the room refuses the file at
     /// once (a 7-8 build would otherwise fail after its minute of search).
-    pub fn set_aside(&mut self, sizes: impl IntoIterator<Item = u64>) -> Result<(), WriteError> {
+    pub fn set_aside(&self, sizes: impl IntoIterator<Item = u64>) -> Result<(), WriteError> {
         let end = (sizes.into_iter()).fold(self.written, |end, size| page_align(end) + size);
         (self.replacement)
             .set_aside(end)
@@ -243,8 +243,6 @@ impl<'a> Writer<'a> {
         let io = |e: io::Error| write_error(path, e.into());
         self.out.flush().map_err(io)?;
         let mut file = self.out.into_inner().map_err(|e| io(e.into_error()))?;
-        // Room set aside past the header is not the file's.
-        file.set_len(self.written).map_err(io)?;
         file.seek(SeekFrom::Start(0)).map_err(io)?;
         file.write_all(&preamble).map_err(io)?;
         self.replacement
