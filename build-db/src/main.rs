@@ -7,9 +7,9 @@ use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use npuzzle::pattern::Partition;
 use npuzzle::{
-    build, files::default_output, files::user_data_path, parse_board, rules::MAX_TABLE_CELLS,
-    tables::all_goals, tables::default_blanks, tables::default_paths, tables::BuildProgress,
-    tables::Built, tables::PATHS_MAX_CELLS, Cell, Metric, Plan, Shape,
+    build, files::default_output, files::user_data_path, parse_board, rules::excerpt,
+    rules::MAX_TABLE_CELLS, tables::all_goals, tables::default_blanks, tables::default_paths,
+    tables::BuildProgress, tables::Built, tables::PATHS_MAX_CELLS, Cell, Metric, Plan, Shape,
 };
 use std::io::Write;
 use std::path::PathBuf;
@@ -278,7 +278,8 @@ fn chosen_blanks(args: &Args) -> anyhow::Result<Vec<usize>> {
     }
     let mut blanks = Vec::new();
     for goal in &args.goal {
-        let board = parse_board(goal, shape).with_context(|| format!("--goal {goal:?}"))?;
+        let board = parse_board(goal, shape)
+            .with_context(|| format!("--goal {:?}", excerpt(goal, ECHO_LIMIT)))?;
         blanks.push(board.blank());
     }
     for cell in &args.blank {
@@ -317,6 +318,10 @@ fn chosen_paths(args: &Args) -> anyhow::Result<bool> {
     Ok(args.paths || (default_paths(shape, args.metric) && !args.no_paths))
 }
 
+/// Characters of a bad value echoed in a message, as `query` echoes a bad
+/// board.
+const ECHO_LIMIT: usize = 60;
+
 /// A cell written `ROW,COL`, both counted from 1.
 fn parse_cell(text: &str, shape: Shape) -> anyhow::Result<usize> {
     let parsed = text.split_once(',').and_then(|(r, c)| {
@@ -325,6 +330,7 @@ fn parse_cell(text: &str, shape: Shape) -> anyhow::Result<usize> {
             c.trim().parse::<usize>().ok()?,
         ))
     });
+    let text = excerpt(text, ECHO_LIMIT);
     let Some((row, col)) = parsed else {
         bail!("--blank {text:?} is not a cell: write ROW,COL, counted from 1 (for example 1,1)");
     };

@@ -203,6 +203,20 @@ fn bad_table_choices_are_refused_and_write_nothing() {
         let args = [&["--board", "2x3", "--out", "x.db"], args].concat();
         refused(dir.path(), &args, &[message]);
     }
+    // A huge value is shown cut short, as `query` shows a huge board.
+    let huge = "1".repeat(100_000);
+    let many_tiles = vec!["1"; 50_000].join(" ");
+    for (flag, value) in [
+        ("--goal", &huge),
+        ("--blank", &huge),
+        ("--goal", &many_tiles),
+    ] {
+        let args = ["--board", "2x3", "--out", "x.db", flag, value];
+        let out = refused(dir.path(), &args, &[&format!("{flag} \"1")])
+            .get_output()
+            .clone();
+        assert!(out.stderr.len() < 300, "{flag}: {} bytes", out.stderr.len());
+    }
     assert!(names_in(dir.path()).is_empty(), "nothing should be written");
 }
 
