@@ -305,6 +305,19 @@ pub fn search_with_bitsets(
     metric: Metric,
     on_level: &(dyn Fn(BuildProgress) + Sync),
 ) -> Table {
+    search_in_chunks(shape, goal_blank, metric, CHUNK_WORDS, on_level)
+}
+
+/// [`search_with_bitsets`] with its work cut into chunks of `chunk_words`
+/// words of the level's bitset (tests use small ones, so that a small
+/// board's level is spread over many threads).
+fn search_in_chunks(
+    shape: Shape,
+    goal_blank: usize,
+    metric: Metric,
+    chunk_words: usize,
+    on_level: &(dyn Fn(BuildProgress) + Sync),
+) -> Table {
     let longest = metric.longest_slide(shape);
     let (ranker, goal) = start(shape, goal_blank);
     // Filled on every core: first touches of 240 MB of fresh pages are a
@@ -324,10 +337,10 @@ pub fn search_with_bitsets(
         distance += 1;
         let found: u64 = frontier
             .words
-            .par_chunks(CHUNK_WORDS)
+            .par_chunks(chunk_words)
             .enumerate()
             .map(|(chunk, words)| {
-                let first = chunk * CHUNK_WORDS;
+                let first = chunk * chunk_words;
                 let mut found = 0;
                 for (i, word) in words.iter().enumerate() {
                     let mut bits = word.load(Relaxed);
@@ -446,9 +459,15 @@ mod tests {
     /// The bitset search keeps, of a position's moves that lead one step
     /// closer, the one with the lowest code, whichever thread finds it
     /// first: checked against every move of every position, the distances
-    /// taken from the list search.
+    /// taken from the list search. Each level is cut into chunks of one
+    /// word (64 positions) and spread over 4 threads, so that parents of
+    /// the same position race.
     #[test]
     fn the_bitset_search_keeps_the_lowest_move_closer() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(4)
+            .build()
+            .unwrap();
         for (size, metric) in ["2x3", "3x3", "2x4"]
             .into_iter()
             .flat_map(|b| Metric::ALL.map(|m| (b, m)))
@@ -456,7 +475,7 @@ mod tests {
             let shape: Shape = size.parse().unwrap();
             let blank = shape.cells() - 1;
             let lists = search_with_lists(shape, blank, metric, false, &|_| {});
-            let bitsets = search_with_bitsets(shape, blank, metric, &|_| {});
+            let bitsets = pool.install(|| search_in_chunks(shape, blank, metric, 1, &|_| {}));
             let ranker = Ranker::new(shape, blank);
             let distance = |rank: u32| entry::distance_field(lists.entries[rank as usize]);
             for (rank, &stored) in bitsets.entries.iter().enumerate() {
