@@ -26,7 +26,7 @@ use crate::puzzle::shape::{Shape, MAX_CELLS};
 use crate::puzzle::solvability;
 use serde::{Serialize, Serializer};
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -322,6 +322,8 @@ impl Search {
     /// by other branches, which is what makes plain DFS slow, and why it
     /// needs its depth limit to end at all. A child is tested against the
     /// goal when generated, so a goal exactly `limit` moves deep is found.
+    /// The path's keys are also kept in a set, so that a deep path costs
+    /// each child one test, not one per move of the path.
     fn dfs(&mut self, start: &Board, limit: u32) -> Option<Vec<Move>> {
         if key(start) == self.goal_key {
             return Some(Vec::new());
@@ -330,10 +332,12 @@ impl Search {
             return None;
         }
         let mut stack: Vec<(Board, u64, u8)> = vec![(*start, key(start), 0)];
+        let mut on_path = HashSet::from([key(start)]);
         let mut moves: Vec<Move> = Vec::new();
         self.note_open(1);
         while let Some(top) = stack.last_mut() {
             if top.2 == 4 {
+                on_path.remove(&top.1);
                 stack.pop();
                 moves.pop();
                 continue;
@@ -350,12 +354,13 @@ impl Search {
             }
             // The child would be `stack.len()` moves deep; at the limit it
             // is a leaf.
-            if stack.len() as u32 >= limit || stack.iter().any(|&(_, on_path, _)| on_path == k) {
+            if stack.len() as u32 >= limit || on_path.contains(&k) {
                 continue;
             }
             if !self.may_expand() {
                 return None;
             }
+            on_path.insert(k);
             stack.push((child, k, 0));
             moves.push(m);
             self.note_open(stack.len());

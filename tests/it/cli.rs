@@ -1063,6 +1063,32 @@ fn compare_checks_every_algorithm_against_the_database() {
     expect_code(&t.path, &["compare", "867254301", "--depth-limit", "3"], 0).stdout(
         predicate::str::contains("\"none\": no solution within the depth limit (3 moves"),
     );
+    // The largest depth limit costs what --max-nodes allows: depth-first
+    // search tested each child against its whole path, and took 117 s here
+    // (release) at a depth of 65,535; now a second. The timeout only keeps
+    // a regression from hanging the tests.
+    let deep = [
+        "compare",
+        "680247531",
+        "--depth-limit",
+        "4294967295",
+        "--json",
+    ];
+    let out = crate::util::query(&t.path)
+        .args(deep)
+        .timeout(std::time::Duration::from_secs(90))
+        .assert()
+        .code(0)
+        .get_output()
+        .clone();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let dfs = &v["algorithms"][1];
+    assert_eq!(dfs["algorithm"], "dfs");
+    assert_eq!(dfs["depth_limit"], 4_294_967_295u64);
+    if let Some(moves) = dfs["moves"].as_str() {
+        let start = b("680247531");
+        assert_eq!(start.replay(&moves_of(moves)), Some(Board::goal(S)));
+    }
 }
 
 #[test]
