@@ -60,6 +60,10 @@ pub enum ShapeError {
 
 /// Why a board of `cells` cells is refused under a limit of `max`.
 fn too_large(rows: usize, cols: usize, cells: usize, max: usize) -> String {
+    if rows.checked_mul(cols).is_none() {
+        // `cells` stopped at the largest number it holds.
+        return format!("a {rows}x{cols} board has more than {cells} cells; boards stop at {MAX_CELLS} cells (6x6)");
+    }
     if max == MAX_TABLE_CELLS {
         format!(
             "a {rows}x{cols} board has {cells} cells: a complete table would hold {cells}!/2{} \
@@ -239,6 +243,18 @@ mod tests {
         assert_eq!(s.steps_between(11, 0), 5);
         assert_eq!(s.steps_between(5, 6), 1);
         assert_eq!(s.steps_between(3, 4), 4);
+    }
+
+    /// Dimensions whose product overflows are not given a count.
+    #[test]
+    fn a_board_past_counting_says_so() {
+        let e = "4294967299x4294967299".parse::<Shape>().unwrap_err();
+        assert!(
+            e.to_string().starts_with(
+                "a 4294967299x4294967299 board has more than 18446744073709551615 cells; boards stop at 36"
+            ),
+            "{e}"
+        );
     }
 
     #[test]
