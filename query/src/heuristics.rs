@@ -8,7 +8,6 @@ use crate::{ChartArgs, Outcome};
 use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::{survey_all, Estimate, Evaluator, Survey};
-use npuzzle::pattern::SolveOptions;
 use npuzzle::{Board, CompleteTables, Database};
 use serde::Serialize;
 use std::io::{self, Write};
@@ -28,6 +27,8 @@ pub struct HeuristicsArgs {
     /// with spaces.
     #[arg(conflicts_with = "plot")]
     start: Option<String>,
+    #[command(flatten)]
+    timeout: crate::solve::TimeoutArg,
     // With --plot: the mean of each heuristic against the true distance.
     #[command(flatten)]
     chart: ChartArgs,
@@ -43,7 +44,7 @@ pub fn run(db: &Database<Mmap>, args: &HeuristicsArgs, out: &mut impl Write) -> 
 }
 
 /// `query heuristics START`: a lookup, or on a pattern board a search
-/// without a time limit, as `query solve` runs it.
+/// within `--timeout`, as `query solve` runs it.
 fn one_position(
     db: &Database<Mmap>,
     start: &str,
@@ -53,11 +54,10 @@ fn one_position(
     let shape = db.shape();
     let start = crate::board_arg(start, shape, "start")?;
     let goal = args.chart.goal.board(shape)?;
-    let options = SolveOptions {
-        parallel: true,
-        ..SolveOptions::default()
-    };
-    let distance = match db.distance(&start, &goal, &options) {
+    let searched = crate::solve::with_progress(args.timeout.timeout, true, "moves ≤", |options| {
+        db.distance(&start, &goal, options)
+    });
+    let distance = match searched {
         Ok(d) => d,
         Err(e) if e.unsolvable().is_some() => {
             eprintln!("query: {e}");

@@ -280,6 +280,15 @@ fn one_position_is_shown_beside_its_true_distance_on_both_kinds() {
     assert_eq!(answer["heuristics"][1]["h"], by_cell.iter().sum::<u64>());
     let searched = crate::util::json_answer(&pattern, &["heuristics", start, "--json"]);
     assert_eq!(searched, answer);
+    // The search is bounded by --timeout, as `solve`'s is; a table answers
+    // whatever the limit.
+    crate::util::expect_refusal(
+        &pattern,
+        &["heuristics", start, "--timeout", "1e-9"],
+        &["no solution within the time allowed"],
+    );
+    let quick = ["heuristics", start, "--json", "--timeout", "1e-9"];
+    assert_eq!(crate::util::json_answer(&t.path, &quick), answer);
     // One move from the goal, manhattan+blank says 2.
     let text = crate::util::printed(&t.path, &["heuristics", "123456708"], 0);
     assert!(
