@@ -14,6 +14,7 @@ use crate::pattern::{Solution, SolveOptions};
 use crate::puzzle::board::Board;
 use crate::puzzle::metric::Metric;
 use crate::puzzle::shape::Shape;
+use crate::puzzle::solvability;
 use memmap2::Mmap;
 use std::fs::File;
 use std::path::Path;
@@ -204,14 +205,15 @@ impl<B: AsRef<[u8]>> Database<B> {
         goal: &Board,
         options: &SolveOptions,
     ) -> Result<Solution, AnswerError> {
-        match &self.kind {
-            Kind::Complete(db) => Ok(Solution {
-                moves: db.solve(start, goal)?,
+        let solved = match &self.kind {
+            Kind::Complete(db) => db.solve(start, goal).map(|moves| Solution {
+                moves,
                 nodes: 0,
                 expanded: 0,
             }),
             Kind::Pattern(db) => db.solve(start, goal, options),
-        }
+        };
+        solved.map_err(|e| unsolvable_before_missing(e, start, goal))
     }
 
     /// Fewest moves from `start` to `goal` (a search finds a solution to
@@ -223,7 +225,9 @@ impl<B: AsRef<[u8]>> Database<B> {
         options: &SolveOptions,
     ) -> Result<u32, AnswerError> {
         match &self.kind {
-            Kind::Complete(db) => db.distance(start, goal),
+            Kind::Complete(db) => db
+                .distance(start, goal)
+                .map_err(|e| unsolvable_before_missing(e, start, goal)),
             Kind::Pattern(_) => Ok(self.solve(start, goal, options)?.moves.len() as u32),
         }
     }
@@ -246,6 +250,19 @@ impl<B: AsRef<[u8]>> Database<B> {
             Kind::Complete(db) => db.verify(),
             Kind::Pattern(db) => db.verify(),
         }
+    }
+}
+
+/// `e`, unless it is that no table serves `goal` and `start` cannot reach
+/// it anyway: then that, which needs no table. Checked only once a table
+/// is missing, so that lookups pay nothing for it.
+fn unsolvable_before_missing(e: AnswerError, start: &Board, goal: &Board) -> AnswerError {
+    match e {
+        AnswerError::MissingGoal { .. } => match solvability::check(start, goal) {
+            Err(why) => AnswerError::Unsolvable(why),
+            Ok(()) => e,
+        },
+        e => e,
     }
 }
 

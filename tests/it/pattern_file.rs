@@ -447,6 +447,24 @@ fn a_goal_whose_class_has_no_set_is_refused_naming_the_fix() {
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("--partition 4-4 --all-goals"), "{stderr}");
+    // A start that cannot reach that goal anyway (two of its tiles
+    // swapped) is unsolvable, which needs no table: through pattern
+    // tables and a complete table of the same one goal alike.
+    let complete = crate::util::temp_db_with_blanks("3x3", &[8]);
+    for file in [pattern_file("3x3", "4-4"), complete.path.clone()] {
+        let db = Database::open(&file).unwrap();
+        let swapped = npuzzle::parse_board("213405678", shape).unwrap();
+        let goal = npuzzle::parse_board("123405678", shape).unwrap();
+        let err = db
+            .solve(&swapped, &goal, &SolveOptions::default())
+            .unwrap_err();
+        assert!(err.unsolvable().is_some(), "{err}");
+        for command in ["solve", "distance"] {
+            let out =
+                crate::util::run_query(&file, &[command, "--goal", "123405678", "213405678"], 1);
+            assert!(String::from_utf8_lossy(&out.stdout).starts_with("unsolvable: "));
+        }
+    }
     // In batch, said once before any line is read.
     let out = crate::util::query(&pattern_file("3x3", "4-4"))
         .args(["batch", "--goal", "123405678"])
