@@ -66,6 +66,9 @@ pub async fn serve(
     let mut builder = http1::Builder::new();
     builder
         .timer(TokioTimer::new())
+        // A client may close its side once its request is sent (`nc -N`,
+        // some HTTP/1.0 clients); it still gets its answer.
+        .half_close(true)
         .header_read_timeout(limits.header_read)
         .max_buf_size(MAX_HEAD)
         .max_header_size(MAX_HEAD)
@@ -201,8 +204,9 @@ impl Socket {
     }
 
     /// What to write when the connection ended with `e`: hyper's own
-    /// answer, held back, in JSON; or a 408 for a request cut short by the
-    /// header timeout. Nothing for a connection that simply closed.
+    /// answer, held back, in JSON; a 400 for a head hyper refused without
+    /// an answer; or a 408 for a request cut short by the header timeout.
+    /// Nothing for a connection that simply closed.
     fn unanswered(&self, e: &hyper::Error, limits: Limits) -> Option<ApiError> {
         let withheld = self.withheld.load(Ordering::Relaxed);
         if withheld != 0 {
@@ -216,6 +220,13 @@ impl Socket {
                 _ => format!("not a request this server can read: {e}"),
             };
             return Some(ApiError::new(status, message));
+        }
+        if e.is_parse() {
+            // A head hyper refused without answering: an HTTP/2 preface.
+            return Some(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                format!("not a request this server can read: {e}; it speaks HTTP/1.1"),
+            ));
         }
         if e.is_timeout() && self.partial.load(Ordering::Relaxed) {
             return Some(ApiError::new(

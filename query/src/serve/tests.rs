@@ -942,6 +942,12 @@ fn absurd_requests_are_answered_in_json_within_the_documented_limits() {
             400,
             "not a request this server can read",
         ),
+        (
+            "HTTP/2's preface",
+            b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".to_vec(),
+            400,
+            "it speaks HTTP/1.1",
+        ),
     ];
     for (what, request, status, message) in cases {
         let answer = exchange(addr, &request);
@@ -952,6 +958,16 @@ fn absurd_requests_are_answered_in_json_within_the_documented_limits() {
             "{what}: {error:?} lacks {message:?}"
         );
     }
+    // A client that closes its side once its request is sent still gets
+    // its answer.
+    let mut closing = connect(addr);
+    closing
+        .write_all(b"GET /api/boards HTTP/1.0\r\nHost: x\r\n\r\n")
+        .unwrap();
+    closing.shutdown(std::net::Shutdown::Write).unwrap();
+    let mut answer = Vec::new();
+    let _ = closing.read_to_end(&mut answer);
+    assert_eq!(parse_answer(&answer).0, 200);
     // A head that stops halfway: a 408 in JSON once the header timeout
     // (0.4 s here) has passed.
     let mut slow = connect(addr);
@@ -1238,14 +1254,15 @@ fn what_needs_complete_tables_is_refused_on_pattern_boards() {
     let cases: &[(&str, u16, &str)] = &[
         ("/api/histogram?board=4x4", 404, needs),
         ("/api/random?board=4x4&distance=5", 404, needs),
-        // A goal whose blank is on an edge: no set serves it.
+        // A goal whose blank is on an edge: no set serves it (the start is
+        // one move from it; an unsolvable one would be answered 422).
         (
-            "/api/solve?board=4x4&start=1%202%203%204%205%206%207%208%209%2010%2011%2012%2013%2014%2015%200&goal=1%200%202%203%204%205%206%207%208%209%2010%2011%2012%2013%2014%2015",
+            "/api/solve?board=4x4&start=0%201%202%203%204%205%206%207%208%209%2010%2011%2012%2013%2014%2015&goal=1%200%202%203%204%205%206%207%208%209%2010%2011%2012%2013%2014%2015",
             404,
             "--all-goals",
         ),
         (
-            "/api/moves?board=4x4&start=1%202%203%204%205%206%207%208%209%2010%2011%2012%2013%2014%2015%200&goal=1%200%202%203%204%205%206%207%208%209%2010%2011%2012%2013%2014%2015",
+            "/api/moves?board=4x4&start=0%201%202%203%204%205%206%207%208%209%2010%2011%2012%2013%2014%2015&goal=1%200%202%203%204%205%206%207%208%209%2010%2011%2012%2013%2014%2015",
             404,
             "--all-goals",
         ),
