@@ -36,7 +36,7 @@ pub struct BatchArgs {
     /// 6x6, with or without a database file. JSON lines add length, lower_bound, within
     /// and heuristic; CSV adds the columns length and lower_bound; distance is given only
     /// where the bound proves the answer shortest.
-    #[arg(long, value_name = "W", value_parser = str::parse::<Weight>, allow_negative_numbers = true)]
+    #[arg(long, value_name = "W", value_parser = str::parse::<Weight>, allow_hyphen_values = true)]
     pub(crate) within: Option<Weight>,
     #[command(flatten)]
     pub(crate) timeout: crate::solve::TimeoutArg,

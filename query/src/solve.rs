@@ -35,7 +35,7 @@ pub struct SolveArgs {
     /// 1.2), with a lower bound on the shortest that proves it. Searches with pattern
     /// databases where one is found, otherwise with Manhattan distance plus linear
     /// conflicts, which needs no database file: any board up to 6x6.
-    #[arg(long, value_name = "W", value_parser = str::parse::<Weight>, conflicts_with = "all", allow_negative_numbers = true)]
+    #[arg(long, value_name = "W", value_parser = str::parse::<Weight>, conflicts_with = "all", allow_hyphen_values = true)]
     pub(crate) within: Option<Weight>,
     #[command(flatten)]
     pub(crate) timeout: TimeoutArg,
@@ -247,7 +247,7 @@ impl Layout for ShortestSolutions {
 pub struct TimeoutArg {
     /// Give up on a position after SECONDS of search (pattern databases; a complete
     /// table answers at once) [default: no limit].
-    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout, allow_negative_numbers = true)]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout, allow_hyphen_values = true)]
     pub(crate) timeout: Option<Duration>,
 }
 

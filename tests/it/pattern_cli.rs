@@ -289,6 +289,13 @@ fn each_bad_timeout_says_what_is_wrong_with_it() {
             assert!(out.stdout.is_empty());
         }
     }
+    // Given apart from its flag, a value that starts with a minus is still
+    // the flag's value, not another flag.
+    for value in ["-inf", "-1"] {
+        let out = run_query(&db, &["solve", "867254301", "--timeout", value], 2);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("must be above 0 seconds"), "{value}: {err}");
+    }
     // The limit itself, and the shortest, are accepted.
     for value in ["1000000000", "1e-9"] {
         let out = query(&db)

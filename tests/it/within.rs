@@ -275,6 +275,11 @@ fn query_refuses_bad_weights_by_name() {
         ("1e308", "a weight of 1e308 is above the limit of 100"),
         ("abc", "\"abc\" is not a number"),
         ("inf", "above the limit of 100"),
+        // Values that start with a minus, not only negative numbers, are
+        // values, not flags.
+        ("-inf", "a weight of -inf is below 1"),
+        ("-nan", "NaN is not a weight"),
+        ("-5", "a weight of -5 is below 1"),
     ] {
         let out = query_in(dir.path())
             .args(["solve", "--within", w, "867254301"])
