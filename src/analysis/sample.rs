@@ -209,6 +209,9 @@ pub enum DistanceRangeError {
     /// A range that holds no distance.
     #[error("{0:?} is an empty range")]
     Empty(String),
+    /// A whole number past any distance a table holds.
+    #[error("{0:?} is farther than any position lies from its goal (the farthest, on 2x6, lie 80 moves away)")]
+    TooFar(String),
 }
 
 /// Reads a distance or a range of distances: `20`, `20..=25` or `20..26`.
@@ -219,6 +222,9 @@ pub fn parse_distances(text: &str) -> Result<RangeInclusive<u32>, DistanceRangeE
         let s = s.trim();
         s.parse::<u32>().map_err(|_| match s.parse::<i64>() {
             Ok(n) if n < 0 => DistanceRangeError::Negative(given()),
+            _ if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => {
+                DistanceRangeError::TooFar(given())
+            }
             _ => DistanceRangeError::NotADistance(given()),
         })
     };
@@ -253,6 +259,16 @@ mod tests {
         assert_eq!(parse_distances("25..=20"), Err(Empty("25..=20".into())));
         assert_eq!(parse_distances("3..3"), Err(Empty("3..3".into())));
         assert_eq!(parse_distances("0..0"), Err(Empty("0..0".into())));
+        let far = "9".repeat(30);
+        assert_eq!(parse_distances(&far), Err(TooFar(far.clone())));
+        assert_eq!(
+            parse_distances("4294967296"),
+            Err(TooFar("4294967296".into()))
+        );
+        assert_eq!(
+            parse_distances("1..=4294967296"),
+            Err(TooFar("1..=4294967296".into()))
+        );
         assert_eq!(parse_distances("-1"), Err(Negative("-1".into())));
         assert_eq!(parse_distances("2..=-1"), Err(Negative("2..=-1".into())));
         assert_eq!(parse_distances("x"), Err(NotADistance("x".into())));
