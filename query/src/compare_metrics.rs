@@ -7,9 +7,9 @@ use anyhow::{Context, Result};
 use memmap2::Mmap;
 use npuzzle::analysis::{compare_metrics, MetricComparison};
 use npuzzle::files::{locate_unnamed, Location};
-use npuzzle::{CompleteTables, Metric};
+use npuzzle::{CompleteTables, Metric, Shape};
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `query compare-metrics`.
 #[derive(clap::Args)]
@@ -42,12 +42,16 @@ pub fn run(
         Metric::SingleTile => Metric::MultiTile,
         Metric::MultiTile => Metric::SingleTile,
     };
+    let unnamed = locate_unnamed(shape, other_metric);
     let other_location = match &args.with {
-        Some(path) => Location {
-            path: path.clone(),
-            origin: npuzzle::files::Origin::Given,
-        },
-        None => locate_unnamed(shape, other_metric),
+        Some(path) => {
+            check_with(path, shape, other_metric, &unnamed)?;
+            Location {
+                path: path.clone(),
+                origin: npuzzle::files::Origin::Given,
+            }
+        }
+        None => unnamed,
     };
     let other = crate::open_database(&other_location, shape, Some(shape), Some(other_metric))
         .with_context(|| {
@@ -66,6 +70,32 @@ pub fn run(
     let report = compare_metrics(&single, &multi)?;
     print(&report, args.format.format(), out)?;
     Ok(Outcome::Success)
+}
+
+/// Refuses a `--with` file of another board or metric, with advice about
+/// `--with` (opening it as `--db` would advise about `--db`); a file that
+/// does not open is left to the usual message.
+fn check_with(path: &Path, shape: Shape, metric: Metric, unnamed: &Location) -> Result<()> {
+    let Ok(other) = npuzzle::Database::open(path) else {
+        return Ok(());
+    };
+    let words = crate::metric_words(metric);
+    let wrong = if other.shape() != shape {
+        format!("holds {} boards, not {shape}", other.shape())
+    } else if other.metric() != metric {
+        format!(
+            "counts {} moves, not {words}",
+            crate::metric_words(other.metric())
+        )
+    } else {
+        return Ok(());
+    };
+    anyhow::bail!(
+        "--with {} {wrong}; pass --with a {shape} {words} database, or leave out --with to \
+         use {}",
+        path.display(),
+        unnamed.path.display()
+    )
 }
 
 impl Layout for MetricComparison {

@@ -346,12 +346,28 @@ fn compare_metrics_adds_up_to_every_position() {
         ],
     );
     assert_eq!(v, w);
-    // Two files of the same metric are refused.
+    // Two files of the same metric are refused, and so is another board's,
+    // with advice about --with, the flag that named the file.
     expect_refusal(
         single,
         &["compare-metrics", "--with", single.to_str().unwrap()],
-        &["counts single-tile moves, not multi-tile"],
+        &[
+            "counts single-tile moves, not multi-tile",
+            "pass --with a 3x3 multi-tile database",
+        ],
     );
+    let other_board = crate::util::temp_db("2x3");
+    let refused = expect_refusal(
+        single,
+        &[
+            "compare-metrics",
+            "--with",
+            other_board.path.to_str().unwrap(),
+        ],
+        &["holds 2x3 boards, not 3x3", "leave out --with"],
+    );
+    let err = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    assert!(!err.contains("--db"), "{err}");
 }
 
 /// What a user might try that cannot work is refused with a message that
