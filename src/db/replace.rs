@@ -57,6 +57,7 @@ pub enum ReplaceError {
     Io(#[from] io::Error),
 }
 
+/// Bytes in megabytes, for messages.
 fn megabytes(bytes: u64) -> String {
     format!("{:.1} MB", bytes as f64 / 1e6)
 }

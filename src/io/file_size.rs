@@ -1,8 +1,5 @@
 //! The file-size limit (`ulimit -f`) as an error rather than a kill.
 
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
-
 /// Makes a write past the process's file-size limit fail with "File too
 /// large", as a write to a full disk fails, instead of the system killing
 /// the process (SIGXFSZ) with nothing said and its temporary file left
@@ -13,6 +10,6 @@ pub fn file_size_limit_as_error() {
     #[cfg(unix)]
     let _ = signal_hook::flag::register(
         signal_hook::consts::SIGXFSZ,
-        Arc::new(AtomicBool::new(false)),
+        std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
     );
 }
