@@ -606,8 +606,9 @@ struct Blocks {
     /// Bytes handed out as the last block, to drop before reading more.
     handed: usize,
     at_end: bool,
-    /// Lines longer than this are cut to one byte more than it, `\r\n`
-    /// aside ([`LONGEST_LINE`], smaller in tests).
+    /// Lines longer than this, `\r\n` aside, are cut to two bytes more
+    /// than it once they outgrow the buffer ([`LONGEST_LINE`], smaller in
+    /// tests).
     longest: usize,
 }
 

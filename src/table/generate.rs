@@ -296,9 +296,10 @@ impl Bitset {
 /// same level, on different threads; each offers its entry (the same
 /// distance, each with a move back to a parent one step closer) by an
 /// atomic minimum, so the entry that stays is the one with the lowest move
-/// code whatever the threads' timing: the same file from every build. The
-/// bitset's atomic insert counts the child once. Levels are separated by
-/// rayon's join, so a level sees every earlier one.
+/// code whatever the threads' timing: the same file from every build. Only
+/// the offer that finds the child unseen adds it to the next level and
+/// counts it. Levels are separated by rayon's join, so a level sees every
+/// earlier one.
 pub fn search_with_bitsets(
     shape: Shape,
     goal_blank: usize,
