@@ -5,6 +5,7 @@
 use anyhow::{bail, Context};
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use npuzzle::io::ARGUMENT_ECHO_LIMIT;
 use npuzzle::pattern::Partition;
 use npuzzle::{
     build, files::default_output, files::user_data_path, parse_board, rules::excerpt,
@@ -279,7 +280,7 @@ fn chosen_blanks(args: &Args) -> anyhow::Result<Vec<usize>> {
     let mut blanks = Vec::new();
     for goal in &args.goal {
         let board = parse_board(goal, shape)
-            .with_context(|| format!("--goal {:?}", excerpt(goal, ECHO_LIMIT)))?;
+            .with_context(|| format!("--goal {:?}", excerpt(goal, ARGUMENT_ECHO_LIMIT)))?;
         blanks.push(board.blank());
     }
     for cell in &args.blank {
@@ -318,10 +319,6 @@ fn chosen_paths(args: &Args) -> anyhow::Result<bool> {
     Ok(args.paths || (default_paths(shape, args.metric) && !args.no_paths))
 }
 
-/// Characters of a bad value echoed in a message, as `query` echoes a bad
-/// board.
-const ECHO_LIMIT: usize = 60;
-
 /// A cell written `ROW,COL`, both counted from 1.
 fn parse_cell(text: &str, shape: Shape) -> anyhow::Result<usize> {
     let parsed = text.split_once(',').and_then(|(r, c)| {
@@ -330,7 +327,7 @@ fn parse_cell(text: &str, shape: Shape) -> anyhow::Result<usize> {
             c.trim().parse::<usize>().ok()?,
         ))
     });
-    let text = excerpt(text, ECHO_LIMIT);
+    let text = excerpt(text, ARGUMENT_ECHO_LIMIT);
     let Some((row, col)) = parsed else {
         bail!("--blank {text:?} is not a cell: write ROW,COL, counted from 1 (for example 1,1)");
     };

@@ -22,6 +22,7 @@ mod worksheet;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use memmap2::Mmap;
+use npuzzle::io::ARGUMENT_ECHO_LIMIT;
 use npuzzle::pattern::Partition;
 use npuzzle::{
     files::locate, files::locate_unnamed, files::Location, files::Origin, parse_board,
@@ -617,7 +618,7 @@ impl PairArgs {
                 anyhow::bail!(
                     "--goal took only {:?}, and the rest joined the start: quote a goal \
                      written with spaces, as in --goal '{}'",
-                    excerpt(goal, ECHO_LIMIT),
+                    excerpt(goal, ARGUMENT_ECHO_LIMIT),
                     example.join(" ")
                 );
             }
@@ -687,13 +688,10 @@ impl PlotArg {
     }
 }
 
-/// Characters of a bad board echoed in its error.
-const ECHO_LIMIT: usize = 60;
-
 /// Parses a board given on the command line; `what` names it in errors.
 fn board_arg(text: &str, shape: Shape, what: &str) -> anyhow::Result<Board> {
     parse_board(text, shape)
-        .with_context(|| format!("bad {what} board {:?}", excerpt(text, ECHO_LIMIT)))
+        .with_context(|| format!("bad {what} board {:?}", excerpt(text, ARGUMENT_ECHO_LIMIT)))
 }
 
 /// "1 move", "2 moves": a count and its noun, singular or plural.

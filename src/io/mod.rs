@@ -29,4 +29,4 @@ pub use batch::{
 pub use file_size::file_size_limit_as_error;
 pub use threads::{check_threads, most_threads, ThreadsError, THREADS_PER_CORE};
 #[cfg(feature = "cli")]
-pub use usage::{report_usage_error, usage_message};
+pub use usage::{report_usage_error, usage_message, ARGUMENT_ECHO_LIMIT};

@@ -5,8 +5,9 @@
 use crate::puzzle::parse::excerpt;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 
-/// Characters of a bad value echoed in a message.
-const ECHO_LIMIT: usize = 60;
+/// Characters of a bad value (a flag's, or a board given as an argument)
+/// echoed in a message by either binary.
+pub const ARGUMENT_ECHO_LIMIT: usize = 60;
 
 /// Prints a usage error of `program` to stderr (ours where it says more
 /// than clap's, else clap's) and returns the exit code: 2 for an error, 0
@@ -40,16 +41,16 @@ pub fn usage_message(e: &clap::Error) -> Option<String> {
             format!(
                 "{:?} starts with a negative number: tiles count from 0 (the blank), \
                  distances from 0 moves, and other numbers from 0 or 1",
-                excerpt(arg, ECHO_LIMIT)
+                excerpt(arg, ARGUMENT_ECHO_LIMIT)
             )
         });
     }
     let value = context(ContextKind::InvalidValue)?;
-    (value.chars().count() > ECHO_LIMIT).then(|| {
+    (value.chars().count() > ARGUMENT_ECHO_LIMIT).then(|| {
         let why = std::error::Error::source(e).map_or(String::new(), |s| format!(": {s}"));
         format!(
             "invalid value {:?} for '{arg}'{why}",
-            excerpt(value, ECHO_LIMIT)
+            excerpt(value, ARGUMENT_ECHO_LIMIT)
         )
     })
 }
