@@ -10,11 +10,17 @@ use std::path::{Path, PathBuf};
 /// `build-db`, run in `dir` so that nothing lands in the source tree, with
 /// its per-user data folder at `dir/.xdg/npuzzle`.
 fn build_db(dir: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("build-db").unwrap();
-    cmd.current_dir(dir)
+    in_dir(Command::cargo_bin("build-db").unwrap(), dir)
+}
+
+/// `command` run in `dir`, with the per-user data folder at
+/// `dir/.xdg/npuzzle` and no NPUZZLE_DB.
+fn in_dir(mut command: Command, dir: &Path) -> Command {
+    command
+        .current_dir(dir)
         .env("XDG_DATA_HOME", dir.join(".xdg"))
         .env_remove("NPUZZLE_DB");
-    cmd
+    command
 }
 
 /// Runs `build-db ARGS…` in `dir` and expects exit code `code`; the rest of
@@ -551,11 +557,8 @@ fn build_db_limited(dir: &Path, limit: u64) -> Option<Command> {
         eprintln!("prlimit is missing: skipped");
         return None;
     }
-    let mut command = Command::new("prlimit");
+    let mut command = in_dir(Command::new("prlimit"), dir);
     command
-        .current_dir(dir)
-        .env("XDG_DATA_HOME", dir.join(".xdg"))
-        .env_remove("NPUZZLE_DB")
         .arg(format!("--fsize={limit}"))
         .arg(assert_cmd::cargo::cargo_bin("build-db"));
     Some(command)
