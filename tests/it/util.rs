@@ -205,6 +205,26 @@ pub fn query(db: &Path) -> Command {
     cmd
 }
 
+/// `query --db PATH` with its file-size limit (`ulimit -f`) set to `bytes`
+/// through `prlimit`, or `None` where `prlimit` is missing.
+pub fn query_under_file_size_limit(db: &Path, bytes: u64) -> Option<Command> {
+    let has_prlimit = std::process::Command::new("prlimit")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_prlimit {
+        eprintln!("prlimit is missing: skipped");
+        return None;
+    }
+    let mut cmd = Command::new("prlimit");
+    cmd.arg(format!("--fsize={bytes}"))
+        .arg(assert_cmd::cargo::cargo_bin("query"))
+        .env_remove("NPUZZLE_DB")
+        .arg("--db")
+        .arg(db);
+    Some(cmd)
+}
+
 /// `query` with no database argument, run in `dir`, with its per-user data
 /// folder at `dir/.xdg/npuzzle`.
 pub fn query_in(dir: &Path) -> Command {

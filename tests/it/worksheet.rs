@@ -3,7 +3,7 @@
 //! over a device, a pipe or a folder), and its refusals, which cost
 //! nothing and write nothing.
 
-use crate::util::{expect_refusal, json_answer, printed, temp_db};
+use crate::util::{expect_refusal, json_answer, printed, query_under_file_size_limit, temp_db};
 use std::path::Path;
 
 fn three_by_three() -> &'static crate::util::TempDb {
@@ -187,23 +187,14 @@ fn a_worksheet_is_refused_before_any_work_where_it_cannot_be_written() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_worksheet_past_the_file_size_limit_keeps_the_old_page() {
-    let has_prlimit = std::process::Command::new("prlimit")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_prlimit {
-        eprintln!("prlimit is missing: skipped");
-        return;
-    }
     let t = three_by_three();
+    let Some(mut query) = query_under_file_size_limit(&t.path, 10_000) else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let page = dir.path().join("sheet.html");
     std::fs::write(&page, "old").unwrap();
-    assert_cmd::Command::new("prlimit")
-        .arg("--fsize=10000")
-        .arg(assert_cmd::cargo::cargo_bin("query"))
-        .arg("--db")
-        .arg(&t.path)
+    query
         .args([
             "random",
             "--distance",
@@ -213,7 +204,6 @@ fn a_worksheet_past_the_file_size_limit_keeps_the_old_page() {
             "--worksheet",
         ])
         .arg(&page)
-        .env_remove("NPUZZLE_DB")
         .assert()
         .code(2)
         .stderr(predicates::str::contains("cannot write the worksheet"))

@@ -248,8 +248,6 @@ fn render(path: &Path, chart: &Chart) -> Result<(), PlotError> {
         source,
     };
     let io_err = |io: std::io::Error| replace_err(io.into());
-    // The PNG encoder picks its format from the file name, so the temporary
-    // file carries the real extension.
     let temp =
         Replacement::start(path, &format!(".{}", format.extension())).map_err(replace_err)?;
 
@@ -265,15 +263,31 @@ fn render(path: &Path, chart: &Chart) -> Result<(), PlotError> {
             temp.file().write_all(svg.as_bytes()).map_err(io_err)?;
         }
         Format::Png => {
-            // The bitmap backend writes the file itself, by name, when the
-            // drawing is presented.
-            let root = ExactText(BitMapBackend::new(temp.path(), SIZE)).into_drawing_area();
-            draw(&root, chart)
-                .and_then(|()| root.present())
-                .map_err(|e| draw_err(e.to_string()))?;
+            // Drawn into memory and encoded here, so that a failed write is
+            // reported as the I/O error it is.
+            let mut pixels = vec![0; SIZE.0 as usize * SIZE.1 as usize * 3];
+            {
+                let root =
+                    ExactText(BitMapBackend::with_buffer(&mut pixels, SIZE)).into_drawing_area();
+                draw(&root, chart)
+                    .and_then(|()| root.present())
+                    .map_err(|e| draw_err(e.to_string()))?;
+            }
+            write_png(temp.file(), &pixels).map_err(io_err)?;
         }
     }
     temp.commit().map_err(io_err)
+}
+
+/// Encodes `pixels`, RGB rows of the chart's size, as a PNG.
+fn write_png(file: &std::fs::File, pixels: &[u8]) -> std::io::Result<()> {
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), SIZE.0, SIZE.1);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header()?;
+    writer.write_image_data(pixels)?;
+    writer.finish()?;
+    Ok(())
 }
 
 #[cfg(test)]
