@@ -38,7 +38,7 @@ use std::time::{Duration, Instant};
 struct Args {
     /// Board size, rows x columns: 2x2 to 3x4, 4x3, 2x6 and 6x2 for complete tables;
     /// 4x4, 3x5, 5x3, 4x5, 5x4 and 5x5 for pattern databases.
-    #[arg(long, default_value = "3x3", value_name = "RxC", value_parser = str::parse::<Shape>)]
+    #[arg(long, default_value = "3x3", value_name = "RxC", value_parser = str::parse::<Shape>, allow_hyphen_values = true)]
     board: Shape,
     /// Build a pattern database with these tile groups instead of complete tables:
     /// 7-8 or 6-6-3 on 4x4, 7-7 or 6-6-2 on 3x5 and 5x3, 6-6-7 or 5-5-5-4 on 4x5 and 5x4,

@@ -234,6 +234,12 @@ fn a_malformed_board_size_is_a_usage_error() {
         &["--board", "3by3"],
         &["invalid value '3by3' for '--board <RxC>'", "RxC"],
     );
+    // A leading minus sign is the board's, not taken for a flag.
+    refused(
+        dir.path(),
+        &["--board", "-3x3"],
+        &["invalid value '-3x3' for '--board <RxC>'"],
+    );
     build(dir.path(), &["--board", "1x5"], 2).stderr(predicate::str::contains("too small"));
     assert!(names_in(dir.path()).is_empty());
 }

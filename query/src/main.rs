@@ -51,7 +51,7 @@ struct Cli {
     db: Vec<PathBuf>,
     /// Board size; the database must hold this size (4x4, 3x5, 5x3, 4x5, 5x4 and 5x5 are
     /// pattern databases; up to 6x6 with solve --within and no database).
-    #[arg(long, global = true, value_name = "RxC", value_parser = str::parse::<Shape>)]
+    #[arg(long, global = true, value_name = "RxC", value_parser = str::parse::<Shape>, allow_hyphen_values = true)]
     board: Option<Shape>,
     /// How moves are counted: stm (one tile per move) or mtm (a slide of 1 to k tiles in a
     /// line is one move, written U3 L R2). The database must count the same way; mtm looks

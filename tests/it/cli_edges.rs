@@ -492,6 +492,11 @@ fn numbers_out_of_range_name_their_flag_and_range() {
             "'--port <PORT>'",
             "from 0 to 65535",
         ),
+        (
+            &["--board", "-3x3", "info"],
+            "'--board <RxC>'",
+            "not of the form RxC",
+        ),
     ] {
         let out = run_query(&t.path, args, 2);
         let err = stderr_of(&out);
