@@ -50,9 +50,10 @@ pub struct BoundReport {
 pub struct Solution {
     /// The blank's moves, from the start to the goal.
     pub moves: Vec<Move>,
-    /// Nodes generated over all iterations. A parallel search counts the
-    /// nodes every thread generated, which vary from run to run: threads
-    /// search ahead of where the sequential order would have stopped.
+    /// Nodes generated over all iterations. A parallel search counts, in
+    /// its last iteration, the subtrees in their order up to the solution,
+    /// not what other threads did past it before they stopped, so the count
+    /// is the same on every run (with the same number of threads).
     pub nodes: u64,
     /// Nodes expanded (whose children were generated) over all iterations,
     /// counted as `nodes` is.
@@ -167,8 +168,11 @@ struct Plan<'a, const N: usize, const M: bool> {
     goal: [u8; N],
     deadline: Option<Instant>,
     cancel: Option<&'a AtomicBool>,
-    /// Set when a parallel subtree found a solution.
-    solved: AtomicBool,
+    /// The first subtree, in the iteration's order, known to hold a
+    /// solution (`usize::MAX` while none is): those after it stop, those
+    /// before it go on, so the answer and its count of nodes are those of
+    /// a walk of the subtrees in order, however the threads ran.
+    solved_by: AtomicUsize,
     /// What each iteration found below the positions near the start, for
     /// the next to order their children by: written by the walkers, each
     /// in its own subtree.
@@ -318,6 +322,9 @@ struct Walker<'p, 'a, const N: usize, const M: bool> {
     raised: u32,
     /// When set, nodes at this depth are left as tasks, not searched.
     split_at: Option<u32>,
+    /// Its subtree's place in the iteration's order (0 for a walk of the
+    /// whole tree): it stops once an earlier subtree holds a solution.
+    task: usize,
     tasks: Vec<Task<N>>,
     /// The key of the current position's path, while within
     /// [`HISTORY_DEPTH`] moves of the start.
@@ -347,6 +354,7 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
             next_bound: u32::MAX,
             raised: 0,
             split_at: None,
+            task: 0,
             tasks: Vec::new(),
             key: PathKey::START,
             low: u32::MAX,
@@ -368,7 +376,7 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
 
     fn stop(&mut self) -> Option<Stop> {
         let plan = self.plan;
-        if plan.solved.load(Relaxed) {
+        if plan.solved_by.load(Relaxed) < self.task {
             Some(Stop::Solved)
         } else if plan.cancel.is_some_and(|c| c.load(Relaxed)) {
             Some(Stop::Cancelled)
@@ -1011,25 +1019,28 @@ fn iterate_in_parallel<const N: usize, const M: bool>(
     };
     tasks.sort_by_key(|t| t.promise);
     let (next_bound, next_task) = (AtomicU32::new(least_above), AtomicUsize::new(0));
-    let walked = Mutex::new((spent, Vec::new()));
-    let found: Mutex<Option<Vec<Move>>> = Mutex::new(None);
+    // Each subtree's nodes, and what it found below positions near the start.
+    let walked = Mutex::new((vec![Work::default(); tasks.len()], Vec::new()));
+    // The first subtree in order with a solution, and its moves.
+    let found: Mutex<Option<(usize, Vec<Move>)>> = Mutex::new(None);
     let stopped: Mutex<Option<Stop>> = Mutex::new(None);
-    let walk = |task: &Task<N>| {
+    let walk = |index: usize, task: &Task<N>| {
         let mut walker = task.walker(plan, task.path.clone(), bound);
+        walker.task = index;
         let flow = walker.walk(task.depth, &task.estimate, task.moves_state);
         {
             let mut walked = walked.lock().expect("no walker panics holding the lock");
-            walked.0 += walker.spent;
+            walked.0[index] = walker.spent;
             walked.1.extend(task.lowest(&walker));
         }
         next_bound.fetch_min(walker.next_bound, Relaxed);
         match flow {
             Flow::Found => {
-                plan.solved.store(true, Relaxed);
-                found
-                    .lock()
-                    .expect("no walker panics holding the lock")
-                    .get_or_insert(walker.path);
+                plan.solved_by.fetch_min(index, Relaxed);
+                let mut found = found.lock().expect("no walker panics holding the lock");
+                if found.as_ref().is_none_or(|(first, _)| index < *first) {
+                    *found = Some((index, walker.path));
+                }
             }
             Flow::Stopped(Stop::Solved) | Flow::Exhausted => {}
             Flow::Stopped(stop) => {
@@ -1039,22 +1050,31 @@ fn iterate_in_parallel<const N: usize, const M: bool>(
     };
     (0..rayon::current_num_threads())
         .into_par_iter()
-        .for_each(|_| {
-            while let Some(task) = tasks.get(next_task.fetch_add(1, Relaxed)) {
-                if plan.solved.load(Relaxed) {
-                    return;
-                }
-                walk(task);
+        .for_each(|_| loop {
+            let index = next_task.fetch_add(1, Relaxed);
+            let Some(task) = tasks.get(index) else {
+                return;
+            };
+            if plan.solved_by.load(Relaxed) < index {
+                return;
             }
+            walk(index, task);
         });
-    let (spent, lows) = walked.into_inner().expect("no walker panicked");
+    let (by_task, lows) = walked.into_inner().expect("no walker panicked");
     for (key, low) in lows {
         plan.history.lower_path(key, low);
     }
     let found = found.into_inner().expect("no walker panicked");
     let stopped = stopped.into_inner().expect("no walker panicked");
+    // With a solution, the subtrees after its own are not counted: what
+    // they did before they stopped depends on the threads' timing.
+    let counted = found.as_ref().map_or(by_task.len(), |(first, _)| first + 1);
+    let mut spent = spent;
+    for work in &by_task[..counted] {
+        spent += *work;
+    }
     match (found, stopped) {
-        (Some(path), _) => (Flow::Found, spent, 0, path),
+        (Some((_, path)), _) => (Flow::Found, spent, 0, path),
         (None, Some(stop)) => (Flow::Stopped(stop), spent, 0, Vec::new()),
         (None, None) => (Flow::Exhausted, spent, next_bound.into_inner(), Vec::new()),
     }
@@ -1233,7 +1253,7 @@ fn plan<'a, const N: usize, const M: bool, B: AsRef<[u8]>>(
         goal: goal_cells,
         deadline: options.deadline,
         cancel: options.cancel,
-        solved: AtomicBool::new(false),
+        solved_by: AtomicUsize::new(usize::MAX),
         history: History::OFF,
     }
 }

@@ -585,6 +585,35 @@ fn korf_100_with_the_default_partition() {
     solve_korf_100(partition);
 }
 
+/// A search split across threads gives the same moves and counts the same
+/// nodes on every run: those of its subtrees walked in order up to the
+/// solution, whatever the other threads did meanwhile. Four threads share
+/// the machine's cores, so their timing differs from run to run.
+#[test]
+fn a_parallel_search_answers_the_same_on_every_run() {
+    let shape = Shape::new(4, 4).unwrap();
+    let goal = Board::goal(shape);
+    let db = PatternDb::build(groups_of_four(shape, false), &|_, _| {}).unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(4)
+        .build()
+        .unwrap();
+    let options = SolveOptions {
+        parallel: true,
+        ..SolveOptions::default()
+    };
+    let mut rng = StdRng::seed_from_u64(22);
+    for _ in 0..8 {
+        let start = walked_from(&goal, 60, &mut rng);
+        let first = pool.install(|| db.solve(&start, &options)).unwrap();
+        assert_eq!(start.replay(&first.moves), Some(goal));
+        for _ in 0..6 {
+            let again = pool.install(|| db.solve(&start, &options)).unwrap();
+            assert_eq!(again, first, "{start:?}");
+        }
+    }
+}
+
 /// A position `moves` random moves from `goal` (never undoing the last
 /// one), so that IDA* with small tables reaches it fast even in debug builds.
 fn walked_from(goal: &Board, moves: usize, rng: &mut StdRng) -> Board {
