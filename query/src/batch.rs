@@ -140,8 +140,9 @@ impl BatchArgs {
 /// Exit 2, with a message, when some lines could not be answered.
 pub(crate) fn report(summary: npuzzle::io::BatchSummary) -> Outcome {
     if summary.errors > 0 {
+        let lines = if summary.lines == 1 { "line" } else { "lines" };
         eprintln!(
-            "query: {} of {} lines could not be answered (each one's record says why)",
+            "query: {} of {} {lines} could not be answered (each one's record says why)",
             summary.errors, summary.lines
         );
         return Outcome::BadInput;

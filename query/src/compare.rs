@@ -2,6 +2,7 @@
 
 use crate::numbers::whole;
 use crate::print::{print, Format, Layout};
+use crate::solve::UnsolvablePair;
 use crate::Outcome;
 use anyhow::Result;
 use memmap2::Mmap;
@@ -38,7 +39,8 @@ pub fn run(db: &CompleteTables<Mmap>, args: &CompareArgs, out: &mut impl Write) 
     let report = match compare(&target, &start, args.max_nodes, args.depth_limit) {
         Ok(report) => report,
         Err(CompareError::Lookup(AnswerError::Unsolvable(why))) => {
-            writeln!(out, "unsolvable: {why}")?;
+            let report = UnsolvablePair::new(&start, &goal, &why);
+            print(&report, Format::json_or_text(args.json), out)?;
             return Ok(Outcome::Unsolvable);
         }
         // The lookup's own error, for the advice `main` adds to it.

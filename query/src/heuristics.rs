@@ -4,6 +4,7 @@
 
 use crate::plot::{self, Series};
 use crate::print::{print, Layout};
+use crate::solve::UnsolvablePair;
 use crate::{ChartArgs, Outcome};
 use anyhow::Result;
 use memmap2::Mmap;
@@ -22,11 +23,10 @@ use std::io::{self, Write};
      \"admissible_here\", \"overestimate\"}], \"manhattan_by_cell\"}"
 )))]
 pub struct HeuristicsArgs {
-    /// One position (any board, pattern databases too): each heuristic's value beside its
-    /// true distance, and each tile's part of the Manhattan distance. Quote a board written
-    /// with spaces.
+    /// One position (any board, pattern databases too), in any form: each heuristic's value
+    /// beside its true distance, and each tile's part of the Manhattan distance.
     #[arg(conflicts_with = "plot")]
-    start: Option<String>,
+    start: Vec<String>,
     #[command(flatten)]
     timeout: crate::solve::TimeoutArg,
     // With --plot: the mean of each heuristic against the true distance.
@@ -37,9 +37,10 @@ pub struct HeuristicsArgs {
 /// `query heuristics`: four heuristics over every position of the goal's
 /// table, or for the one position given.
 pub fn run(db: &Database<Mmap>, args: &HeuristicsArgs, out: &mut impl Write) -> Result<Outcome> {
-    match &args.start {
-        Some(start) => one_position(db, start, args, out),
-        None => every_position(crate::complete(db, "heuristics")?, args, out),
+    if args.start.is_empty() {
+        every_position(crate::complete(db, "heuristics")?, args, out)
+    } else {
+        one_position(db, args, out)
     }
 }
 
@@ -47,23 +48,25 @@ pub fn run(db: &Database<Mmap>, args: &HeuristicsArgs, out: &mut impl Write) -> 
 /// within `--timeout`, as `query solve` runs it.
 fn one_position(
     db: &Database<Mmap>,
-    start: &str,
     args: &HeuristicsArgs,
     out: &mut impl Write,
 ) -> Result<Outcome> {
     let shape = db.shape();
-    let start = crate::board_arg(start, shape, "start")?;
+    let start = args.chart.goal.start_of(&args.start, shape)?;
     let goal = args.chart.goal.board(shape)?;
     let searched = crate::solve::with_progress(args.timeout.timeout, true, "moves ≤", |options| {
         db.distance(&start, &goal, options)
     });
     let distance = match searched {
         Ok(d) => d,
-        Err(e) if e.unsolvable().is_some() => {
-            eprintln!("query: {e}");
-            return Ok(Outcome::Unsolvable);
-        }
-        Err(e) => return Err(e.into()),
+        Err(e) => match e.unsolvable() {
+            Some(why) => {
+                let report = UnsolvablePair::new(&start, &goal, why);
+                print(&report, args.chart.format.format(), out)?;
+                return Ok(Outcome::Unsolvable);
+            }
+            None => return Err(e.into()),
+        },
     };
     let report = Position::new(&start, &goal, distance);
     print(&report, args.chart.format.format(), out)?;

@@ -604,26 +604,7 @@ pub struct PairArgs {
 impl PairArgs {
     /// The two boards. Separate words are one board: `query solve 8 6 7 2 5 4 3 0 1`.
     fn boards(&self, shape: Shape) -> anyhow::Result<(Board, Board)> {
-        // `--goal 1 2 3 4 5 6 7 8 0` unquoted: the goal is "1" and the rest
-        // joins the start. Say so, rather than blame the start's tiles.
-        if let Some(goal) = &self.goal.goal {
-            let tiles = self.start.len() + 1;
-            if !goal.contains([' ', ',', '/', '[']) && self.start.len() > 1 && tiles > shape.cells()
-            {
-                let example: Vec<String> = Board::goal(shape)
-                    .cells()
-                    .iter()
-                    .map(u8::to_string)
-                    .collect();
-                anyhow::bail!(
-                    "--goal took only {:?}, and the rest joined the start: quote a goal \
-                     written with spaces, as in --goal '{}'",
-                    excerpt(goal, ARGUMENT_ECHO_LIMIT),
-                    example.join(" ")
-                );
-            }
-        }
-        let start = board_arg(&self.start.join(" "), shape, "start")?;
+        let start = self.goal.start_of(&self.start, shape)?;
         Ok((start, self.goal.board(shape)?))
     }
 }
@@ -643,6 +624,25 @@ impl GoalArg {
             Some(text) => board_arg(text, shape, "goal"),
             None => Ok(Board::goal(shape)),
         }
+    }
+
+    /// The start written as `words` beside this goal: separate words are
+    /// one board (`query solve 8 6 7 2 5 4 3 0 1`).
+    pub fn start_of(&self, words: &[String], shape: Shape) -> anyhow::Result<Board> {
+        // `--goal 1 2 3 4 5 6 7 8 0` unquoted: the goal is "1" and the rest
+        // joins the start. Say so, rather than blame the start's tiles.
+        if let Some(goal) = &self.goal {
+            let one_tile = goal.len() <= 2 && goal.parse::<u8>().is_ok();
+            if one_tile && words.len() + 1 >= shape.cells() {
+                anyhow::bail!(
+                    "--goal took only {:?}, and the rest joined the start: quote a goal \
+                     written with spaces, as in --goal '{}'",
+                    excerpt(goal, ARGUMENT_ECHO_LIMIT),
+                    spaced(&Board::goal(shape))
+                );
+            }
+        }
+        board_arg(&words.join(" "), shape, "start")
     }
 }
 
@@ -686,6 +686,12 @@ impl PlotArg {
         }
         Ok(self.plot.as_deref())
     }
+}
+
+/// `board`'s tiles separated by spaces, whatever its size.
+fn spaced(board: &Board) -> String {
+    let tiles: Vec<String> = board.cells().iter().map(u8::to_string).collect();
+    tiles.join(" ")
 }
 
 /// Parses a board given on the command line; `what` names it in errors.

@@ -142,6 +142,34 @@ fn unsolvable(answer: &Answer, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "unsolvable: {why}")
 }
 
+/// A start that cannot reach its goal, as the commands that report
+/// something else about a solvable pair (`compare`, `heuristics START`)
+/// report it: in text as `solve` does, in JSON with `"solvable":false`.
+#[derive(Serialize)]
+pub(crate) struct UnsolvablePair {
+    start: String,
+    goal: String,
+    solvable: bool,
+    reason: String,
+}
+
+impl UnsolvablePair {
+    pub(crate) fn new(start: &Board, goal: &Board, why: &npuzzle::Unsolvable) -> Self {
+        UnsolvablePair {
+            start: start.to_string(),
+            goal: goal.to_string(),
+            solvable: false,
+            reason: why.to_string(),
+        }
+    }
+}
+
+impl Layout for UnsolvablePair {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(out, "unsolvable: {}", self.reason)
+    }
+}
+
 /// A solution as `query solve` prints it: the move string, then each move
 /// (with the board after it, when `boards`). Under the multi-tile metric a
 /// move is a slide, `U3`, and names every tile it moves.

@@ -4,7 +4,8 @@
 //! A line holds `START` or `START GOAL`. The two boards are separated by a
 //! tab or a `;`, or by spaces when the line has exactly two space-separated
 //! words (so `867254301 123456780` and `867/254/301 123/456/780` are pairs,
-//! while `8 6 7 2 5 4 3 0 1` is one board). A line with no goal uses the
+//! while `8 6 7 2 5 4 3 0 1` is one board), unless the first word is no
+//! board and the two are one (`123 405` on 2×3, a board in rows). A line with no goal uses the
 //! batch's goal. A trailing `\r` is ignored (Windows line endings).
 //!
 //! Input is read in blocks; each block's lines are split into shares, each
@@ -323,6 +324,7 @@ pub(crate) fn write_error(
 }
 
 /// A batch line that cannot be answered: its text, and why.
+#[derive(Debug)]
 pub(crate) struct BadLine {
     pub input: String,
     pub error: String,
@@ -367,7 +369,14 @@ pub(crate) fn read_line(
         return Err(bad("the line is empty".to_string()));
     }
     let (start_text, goal_text) = split_pair(text);
-    let start = parse_board(start_text, shape).map_err(|e| {
+    let start = parse_board(start_text, shape);
+    // Two words that are not two boards may be one, in rows: `123 405` on 2×3.
+    if start.is_err() && goal_text.is_some() && !text.contains(['\t', ';']) {
+        if let Ok(board) = parse_board(text.trim(), shape) {
+            return Ok((text, board, None));
+        }
+    }
+    let start = start.map_err(|e| {
         let hint = if goal_text.is_none() && start_text.matches('[').count() > 1 {
             "; separate a start and a goal in JSON with a tab or `;`"
         } else {
@@ -789,6 +798,20 @@ mod tests {
             split_pair("867/254/301;123/456/780"),
             ("867/254/301", Some("123/456/780"))
         );
+    }
+
+    /// Two words that are not two boards are read as one board in rows,
+    /// as `query solve 123 405` reads them; two boards stay a pair.
+    #[test]
+    fn two_words_that_are_one_board_in_rows() {
+        let shape = Shape::new(2, 3).unwrap();
+        let board = |text| parse_board(text, shape).unwrap();
+        let (_, start, goal) = read_line(1, b"123 405\n", shape).unwrap();
+        assert_eq!((start, goal), (board("123405"), None));
+        let (_, start, goal) = read_line(1, b"123405 123450\n", shape).unwrap();
+        assert_eq!((start, goal), (board("123405"), Some(board("123450"))));
+        let bad = read_line(1, b"12 3450\n", shape).unwrap_err();
+        assert!(bad.error.starts_with("bad start board"), "{}", bad.error);
     }
 
     #[test]

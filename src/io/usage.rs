@@ -13,7 +13,10 @@ pub const ARGUMENT_ECHO_LIMIT: usize = 60;
 /// than clap's, else clap's) and returns the exit code: 2 for an error, 0
 /// for `--help` and `--version`.
 pub fn report_usage_error(e: &clap::Error, program: &str) -> std::process::ExitCode {
-    match usage_message(e) {
+    let args: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    match usage_message(e, &args) {
         Some(message) => {
             eprintln!("{program}: {message}");
             std::process::ExitCode::from(2)
@@ -26,22 +29,32 @@ pub fn report_usage_error(e: &clap::Error, program: &str) -> std::process::ExitC
 }
 
 /// The message for a usage error where ours says more than clap's, or
-/// `None` to let clap print its own.
-pub fn usage_message(e: &clap::Error) -> Option<String> {
+/// `None` to let clap print its own; `args` are the program's arguments.
+pub fn usage_message(e: &clap::Error, args: &[String]) -> Option<String> {
     let context = |kind| match e.get(kind) {
         Some(ContextValue::String(text)) => Some(text.as_str()),
         _ => None,
     };
     let arg = context(ContextKind::InvalidArg)?;
     if e.kind() == ErrorKind::UnknownArgument {
+        let shown = excerpt(arg, ARGUMENT_ECHO_LIMIT);
         let negative = arg
             .strip_prefix('-')
             .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()));
-        return negative.then(|| {
+        if negative {
+            return Some(format!(
+                "{shown:?} starts with a negative number: tiles count from 0 (the blank), \
+                 distances from 0 moves, and other numbers from 0 or 1"
+            ));
+        }
+        // `--goal 1 2 3 4 5 6 7 8 0` unquoted, where no start follows.
+        let goal_took_one_tile = args
+            .windows(2)
+            .any(|pair| pair[0] == "--goal" && is_tile(&pair[1]));
+        return (is_tile(arg) && goal_took_one_tile).then(|| {
             format!(
-                "{:?} starts with a negative number: tiles count from 0 (the blank), \
-                 distances from 0 moves, and other numbers from 0 or 1",
-                excerpt(arg, ARGUMENT_ECHO_LIMIT)
+                "unexpected argument {shown:?}: a board written with spaces is one argument, \
+                 so quote it, as in --goal '1 2 3 4 5 6 7 8 0'"
             )
         });
     }
@@ -53,4 +66,9 @@ pub fn usage_message(e: &clap::Error) -> Option<String> {
             excerpt(value, ARGUMENT_ECHO_LIMIT)
         )
     })
+}
+
+/// Whether `word` is written as one tile's number.
+fn is_tile(word: &str) -> bool {
+    !word.is_empty() && word.len() <= 2 && word.bytes().all(|b| b.is_ascii_digit())
 }

@@ -669,6 +669,11 @@ fn batch_answers_every_line_in_order() {
         stderr_of(&out).contains("3 of 10 lines could not be answered"),
         "{out:?}"
     );
+    let one = batch(&[], "12345\n", 2);
+    assert!(
+        stderr_of(&one).contains("1 of 1 line could not be answered"),
+        "{one:?}"
+    );
     let answers = json_lines(&out);
     assert_eq!(answers.len(), 10, "{answers:?}");
 

@@ -127,6 +127,44 @@ fn an_unquoted_goal_with_spaces_is_explained() {
         "--goal took only \"1\", and the rest joined the start: quote a goal written with \
              spaces, as in --goal '1 2 3 4 5 6 7 8 0'",
     ));
+    // With no start before it, whether the command takes one or not.
+    for command in [&["solve"][..], &["heuristics"], &["histogram"], &["batch"]] {
+        let args = [command, &goal].concat();
+        let err = stderr_of(&run_query(&t.path, &args, 2));
+        assert!(
+            err.contains("--goal '1 2 3 4 5 6 7 8 0'"),
+            "{args:?}: {err}"
+        );
+    }
+    // A number where none belongs, with no --goal about, is left to clap.
+    let err = stderr_of(&run_query(&t.path, &["info", "5"], 2));
+    assert!(!err.contains("--goal"), "{err}");
+}
+
+/// `compare` and `heuristics START` report an unsolvable pair as `solve`
+/// does: on stdout, exit code 1, and as JSON with `--json`.
+#[test]
+fn every_command_reports_an_unsolvable_pair_alike() {
+    let t = three_by_three();
+    for command in ["solve", "compare", "heuristics"] {
+        let text = run_query(&t.path, &[command, "213456780"], 1);
+        assert!(
+            stdout_of(&text).starts_with("unsolvable: the start has 1 tile inversion"),
+            "{command}"
+        );
+        assert!(text.stderr.is_empty(), "{command}");
+        let json = json_of(&run_query(
+            &t.path,
+            &[command, "2 1 3 4 5 6 7 8 0", "--json"],
+            1,
+        ));
+        assert_eq!(json["solvable"], false, "{command}");
+        assert_eq!(json["start"], "213456780", "{command}");
+        assert!(
+            json["reason"].as_str().unwrap().contains("odd"),
+            "{command}"
+        );
+    }
 }
 
 #[test]
