@@ -804,6 +804,9 @@ async fn play_4x4_with_exact_distances_and_hints() {
     let moves = crate::util::moves_of(&text(&c, "solution-moves").await);
     let far = npuzzle::parse_board(far, shape).unwrap();
     assert_eq!(far.replay(&moves), Some(goal));
+    // A new game takes the last one's solution away, its note with it.
+    click_and_settle(&c, Locator::Id("restart")).await;
+    assert_eq!(text(&c, "solution-note").await, "");
 
     c.close().await.unwrap();
 }

@@ -705,7 +705,9 @@ async function copy(words, note) {
 async function newSeeded(distance, seed, count, index) {
   const drawn = await api("random", { distance, count, seed, goal: text(game.goal) });
   const at = Math.min(index, drawn.positions.length);
-  const seeded = { seed: String(drawn.seed), distance: String(distance), count, index: at };
+  // The seed as asked, not as JSON's numbers hold it: past 2^53 a number
+  // loses digits, and the rest of the set would come from another draw.
+  const seeded = { seed: String(seed).trim(), distance: String(distance), count, index: at };
   await newGame(parse(drawn.positions[at - 1].start), game.goal, null, seeded);
 }
 function setCount() {
@@ -838,6 +840,7 @@ async function showSolution() {
 function hideSolution() {
   $("solution").hidden = true;
   $("copy-solution").hidden = true;
+  $("solution-note").textContent = "";
 }
 
 // What a solution is asked for: from `at` to the goal, the shortest or, with
