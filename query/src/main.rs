@@ -463,7 +463,12 @@ pub(crate) fn open_database(
                     build_command(path, db.shape(), wanted)
                 )
             } else if other.path.is_file() {
-                format!("pass --db {} (or leave out --db)", other.path.display())
+                let stop = if location.origin == Origin::Env {
+                    "unset NPUZZLE_DB"
+                } else {
+                    "leave out --db"
+                };
+                format!("pass --db {} (or {stop})", other.path.display())
             } else {
                 format!(
                     "build one with: {}",

@@ -669,6 +669,14 @@ fn advice_knows_the_file_came_from_npuzzle_db() {
                 "(from NPUZZLE_DB): for another size, unset NPUZZLE_DB",
             )),
     );
+    // A file of the other metric: unset it to reach the one in data/.
+    std::fs::copy(&three_by_three().path, dir.path().join("data/3x3.db")).unwrap();
+    let multi = &crate::util::temp_db_counting("3x3", npuzzle::Metric::MultiTile).path;
+    env_query(multi, &["--metric", "stm", "solve", "867254301"]).stderr(
+        predicate::str::contains("counts multi-tile moves, not single-tile")
+            .and(predicate::str::contains("(or unset NPUZZLE_DB)"))
+            .and(predicate::str::contains("--db").count(1)),
+    );
 }
 
 /// Outside a checkout, advice names a build-db that exists: the one beside
