@@ -33,7 +33,10 @@ Moves are the blank's directions (``U``, ``D``, ``L``, ``R``), as the
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Any
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _version
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, overload
 
 from ._npuzzle import (
     AUTO_BUILD_MAX_CELLS,
@@ -59,7 +62,12 @@ from ._npuzzle import (
 )
 
 if TYPE_CHECKING:
-    from ._npuzzle import _BoardLike, _Moves, _Positions
+    from ._npuzzle import _ArrayLike, _BoardLike, _Positions, _Steps
+
+try:
+    __version__ = _version("npuzzle")
+except PackageNotFoundError:  # imported from a source folder, not installed
+    __version__ = "unknown"
 
 __all__ = [
     "AUTO_BUILD_MAX_CELLS",
@@ -216,7 +224,7 @@ def random(
     return default_database().random(distance, count, seed, goal)
 
 
-def check(start: _BoardLike, moves: _Moves, goal: _BoardLike | None = None) -> Check:
+def check(start: _BoardLike, moves: _Steps, goal: _BoardLike | None = None) -> Check:
     """Grades a 3x3 solution against the optimum.
     Raises ParseError (a board or move that cannot be read), ArgumentTypeError,
     UnsolvableError; DatabaseError when the 3x3 database cannot be opened.
@@ -227,6 +235,12 @@ def check(start: _BoardLike, moves: _Moves, goal: _BoardLike | None = None) -> C
     return default_database().check(start, moves, goal)
 
 
+@overload
+def distances(positions: _ArrayLike, goal: _BoardLike | None = None, *, threads: int | None = None) -> Any: ...
+@overload
+def distances(
+    positions: Iterable[_BoardLike], goal: _BoardLike | None = None, *, threads: int | None = None
+) -> list[int | None]: ...
 def distances(
     positions: _Positions, goal: _BoardLike | None = None, *, threads: int | None = None
 ) -> Any:
@@ -241,6 +255,12 @@ def distances(
     return default_database().distances(positions, goal, threads=threads)
 
 
+@overload
+def solve_many(positions: _ArrayLike, goal: _BoardLike | None = None, *, threads: int | None = None) -> Any: ...
+@overload
+def solve_many(
+    positions: Iterable[_BoardLike], goal: _BoardLike | None = None, *, threads: int | None = None
+) -> list[str | None]: ...
 def solve_many(
     positions: _Positions, goal: _BoardLike | None = None, *, threads: int | None = None
 ) -> Any:

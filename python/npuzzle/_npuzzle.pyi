@@ -2,7 +2,7 @@
 
 from collections.abc import Iterable, Sequence
 from os import PathLike
-from typing import Any, Protocol, final
+from typing import Any, Protocol, final, overload
 
 class _ArrayLike(Protocol):
     def tolist(self) -> Any: ...
@@ -19,6 +19,8 @@ _BoardLike = str | Board | _Row | Sequence[_Row] | _ArrayLike
 # shape (N, cells) or (N, rows, cols).
 _Positions = Iterable[_BoardLike] | _ArrayLike
 _Moves = str | Iterable[str]
+# Moves to grade: the blank's letters, or the tiles moved ("6 5 2", [6, 5, 2]).
+_Steps = str | Iterable[str] | Iterable[int]
 
 __all__ = [
     "Error",
@@ -38,6 +40,7 @@ __all__ = [
     "Check",
     "build",
     "locate",
+    "_unbuildable",
     "solve_within",
     "solve_many_within",
     "AUTO_BUILD_MAX_CELLS",
@@ -118,6 +121,8 @@ class Solution:
     def boards(self) -> list[Board]: ...
     def to_dict(self) -> dict[str, Any]: ...
     def __len__(self) -> int: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __reduce__(self) -> tuple[Any, tuple[Any]]: ...
 
 @final
 class Solvability:
@@ -126,6 +131,8 @@ class Solvability:
     @property
     def reason(self) -> str | None: ...
     def __bool__(self) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __reduce__(self) -> tuple[Any, tuple[Any]]: ...
 
 @final
 class Check:
@@ -149,6 +156,9 @@ class Check:
     def away(self) -> list[int]: ...
     @property
     def is_optimal(self) -> bool: ...
+    def to_dict(self) -> dict[str, Any]: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __reduce__(self) -> tuple[Any, tuple[Any]]: ...
 
 @final
 class Database:
@@ -201,12 +211,33 @@ class Database:
     def check(
         self,
         start: _BoardLike,
-        moves: _Moves,
+        moves: _Steps,
         goal: _BoardLike | None = None,
         *,
         timeout: float | None = None,
     ) -> Check: ...
     def play(self, start: _BoardLike, moves: _Moves) -> Board: ...
+    # A NumPy array in, a NumPy array out (typed Any: NumPy is optional);
+    # an iterable of boards in, a list out; either, whichever comes.
+    @overload
+    def distances(
+        self,
+        positions: _ArrayLike,
+        goal: _BoardLike | None = None,
+        *,
+        threads: int | None = None,
+        timeout: float | None = None,
+    ) -> Any: ...
+    @overload
+    def distances(
+        self,
+        positions: Iterable[_BoardLike],
+        goal: _BoardLike | None = None,
+        *,
+        threads: int | None = None,
+        timeout: float | None = None,
+    ) -> list[int | None]: ...
+    @overload
     def distances(
         self,
         positions: _Positions,
@@ -215,6 +246,27 @@ class Database:
         threads: int | None = None,
         timeout: float | None = None,
     ) -> Any: ...
+    @overload
+    def solve_many(
+        self,
+        positions: _ArrayLike,
+        goal: _BoardLike | None = None,
+        *,
+        threads: int | None = None,
+        timeout: float | None = None,
+        within: float | None = None,
+    ) -> Any: ...
+    @overload
+    def solve_many(
+        self,
+        positions: Iterable[_BoardLike],
+        goal: _BoardLike | None = None,
+        *,
+        threads: int | None = None,
+        timeout: float | None = None,
+        within: float | None = None,
+    ) -> list[str | None]: ...
+    @overload
     def solve_many(
         self,
         positions: _Positions,
@@ -240,6 +292,7 @@ def build(
     metric: str = "stm",
 ) -> str: ...
 def locate(board: str = "3x3", *, metric: str = "stm") -> str: ...
+def _unbuildable(board: str) -> str | None: ...
 def solve_within(
     start: _BoardLike,
     within: float,

@@ -177,10 +177,12 @@ fn read(db: &impl BoardReader, obj: &Bound<'_, PyAny>) -> PyResult<(Positions, b
                     py,
                     format!(
                         "an array of positions has shape (N, {}) or (N, {}, {}) for {shape} \
-                         boards, not {dims:?} ({ndim} dimensions)",
+                         boards, not {} ({ndim} dimension{})",
                         shape.cells(),
                         shape.rows(),
-                        shape.cols()
+                        shape.cols(),
+                        python_tuple(&dims),
+                        if ndim == 1 { "" } else { "s" }
                     ),
                 ));
             }
@@ -677,5 +679,16 @@ impl WithinMany<'_, '_> {
             .map_err(|e| errors::other(py, e))?;
         first.raise(py, err)?;
         Ok((answers, numpy))
+    }
+}
+
+/// `dims` as Python writes a shape: `(9,)`, `(2, 3, 3)`.
+fn python_tuple(dims: &[usize]) -> String {
+    match dims {
+        [one] => format!("({one},)"),
+        _ => {
+            let parts: Vec<String> = dims.iter().map(usize::to_string).collect();
+            format!("({})", parts.join(", "))
+        }
     }
 }

@@ -9,7 +9,8 @@ use crate::interrupt::interruptible;
 use crate::target::{deadline, Search, Target};
 use memmap2::Mmap;
 use npuzzle::analysis::{
-    count_shortest, grade, list_shortest, parse_distances, Histogram, Sample, Step,
+    count_shortest, grade, list_shortest, parse_distances, read_steps, Histogram, Sample, Step,
+    StepsError, MAX_STEPS,
 };
 use npuzzle::bounded::{solve_within, Bounded, Guidance, Weight};
 use npuzzle::files::shown_path;
@@ -433,8 +434,8 @@ fn distances_of(obj: &Bound<'_, PyAny>) -> PyResult<std::ops::RangeInclusive<u32
 /// >>> s = npuzzle.solve("123468750")
 /// >>> s.moves, s.distance, s.tiles
 /// ('ULDR', 4, [8, 6, 5, 8])
-#[pyclass(module = "npuzzle", name = "Solution", frozen)]
-#[derive(Clone)]
+#[pyclass(module = "npuzzle", name = "Solution", frozen, eq)]
+#[derive(Clone, PartialEq)]
 pub struct PySolution {
     start: Board,
     goal: Board,
@@ -648,6 +649,50 @@ impl PySolution {
         self.moves()
     }
 
+    /// Pickled as its fields, for multiprocessing, Dask and joblib.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (SolutionState,))> {
+        let this = slf.get();
+        let state = (
+            this.start.to_string(),
+            this.goal.to_string(),
+            this.start.shape().to_string(),
+            move_string(&this.moves),
+            this.metric.code(),
+            this.nodes.map(|n| (n.generated, n.expanded)),
+            this.within
+                .as_ref()
+                .map(|w| (w.weight_thousandths, w.lower_bound, w.heuristic.clone())),
+        );
+        Ok((slf.get_type().getattr("_unpickle")?, (state,)))
+    }
+
+    #[classmethod]
+    fn _unpickle(cls: &Bound<'_, pyo3::types::PyType>, state: SolutionState) -> PyResult<Self> {
+        let (start, goal, shape, moves, metric, nodes, within) = state;
+        let bad = || errors::argument_type(cls.py(), "not the state of a pickled Solution");
+        let shape: Shape = shape.parse().map_err(|_| bad())?;
+        let board = |text: &str| npuzzle::parse_board(text, shape).map_err(|_| bad());
+        let moves = moves
+            .chars()
+            .map(|c| Move::from_letter(c).ok_or_else(bad))
+            .collect::<PyResult<Vec<Move>>>()?;
+        Ok(PySolution {
+            start: board(&start)?,
+            goal: board(&goal)?,
+            moves,
+            metric: Metric::from_code(metric).ok_or_else(bad)?,
+            nodes: nodes.map(|(generated, expanded)| Nodes {
+                generated,
+                expanded,
+            }),
+            within: within.map(|(weight_thousandths, lower_bound, heuristic)| WithinBound {
+                weight_thousandths,
+                lower_bound,
+                heuristic,
+            }),
+        })
+    }
+
     fn __repr__(&self) -> String {
         match self.within() {
             None => format!(
@@ -667,12 +712,26 @@ impl PySolution {
     }
 }
 
+/// A pickled [`PySolution`]: start, goal, board, single-tile moves, metric
+/// code, nodes (generated, expanded) and within (W in thousandths, lower
+/// bound, heuristic).
+type SolutionState = (
+    String,
+    String,
+    String,
+    String,
+    u8,
+    Option<(u64, u64)>,
+    Option<(u32, u32, String)>,
+);
+
 /// Whether a start can reach a goal; true in a boolean context when it can.
 ///
 /// >>> v = npuzzle.solvable("213456780")
 /// >>> bool(v), v.reason[:30]
 /// (False, 'the start has 1 tile inversion')
-#[pyclass(module = "npuzzle", name = "Solvability", frozen)]
+#[pyclass(module = "npuzzle", name = "Solvability", frozen, eq)]
+#[derive(PartialEq)]
 pub struct PySolvability {
     /// True when the start can reach the goal.
     #[pyo3(get)]
@@ -710,6 +769,22 @@ impl PySolvability {
             Some(r) => format!("Solvability(solvable=False, reason={r:?})"),
         }
     }
+
+    /// Pickled as its fields, for multiprocessing, Dask and joblib.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, ((bool, Option<String>),))> {
+        let this = slf.get();
+        let state = (this.solvable, this.reason.clone());
+        Ok((slf.get_type().getattr("_unpickle")?, (state,)))
+    }
+
+    #[classmethod]
+    fn _unpickle(_cls: &Bound<'_, pyo3::types::PyType>, state: (bool, Option<String>)) -> Self {
+        let (solvable, reason) = state;
+        PySolvability { solvable, reason }
+    }
 }
 
 /// A solution checked against the optimum, for grading.
@@ -717,7 +792,8 @@ impl PySolvability {
 /// >>> c = npuzzle.check("123468750", "ULDRLR")
 /// >>> c.legal, c.reaches_goal, c.optimal, c.excess
 /// (True, True, 4, 2)
-#[pyclass(module = "npuzzle", name = "Check", frozen, get_all)]
+#[pyclass(module = "npuzzle", name = "Check", frozen, get_all, eq)]
+#[derive(Clone, PartialEq)]
 pub struct PyCheck {
     /// Every move stays on the board.
     legal: bool,
@@ -766,6 +842,97 @@ impl PyCheck {
             self.remaining
         )
     }
+
+    /// The fields as a dict (the page's `/api/check` answers the same, with
+    /// `start`, `goal` and `moves` beside them).
+    ///
+    /// >>> npuzzle.check("123468750", "ULDR").to_dict()["optimal"]
+    /// 4
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        dict.set_item("legal", self.legal)?;
+        dict.set_item("illegal_move", self.illegal_move)?;
+        dict.set_item("reaches_goal", self.reaches_goal)?;
+        dict.set_item("length", self.length)?;
+        dict.set_item("optimal", self.optimal)?;
+        dict.set_item("excess", self.excess)?;
+        dict.set_item("end", self.end.board.to_string())?;
+        dict.set_item("remaining", self.remaining)?;
+        dict.set_item("away", self.away.clone())?;
+        Ok(dict)
+    }
+
+    /// Pickled as its fields, for multiprocessing, Dask and joblib.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (CheckState,))> {
+        let c = slf.get().clone();
+        let state = (
+            c.legal,
+            c.illegal_move,
+            c.reaches_goal,
+            c.length,
+            c.optimal,
+            c.excess,
+            (c.end.board.to_string(), c.end.board.shape().to_string()),
+            c.remaining,
+            c.away,
+        );
+        Ok((slf.get_type().getattr("_unpickle")?, (state,)))
+    }
+
+    #[classmethod]
+    fn _unpickle(cls: &Bound<'_, pyo3::types::PyType>, state: CheckState) -> PyResult<Self> {
+        let (legal, illegal_move, reaches_goal, length, optimal, excess, end, remaining, away) =
+            state;
+        let bad = || errors::argument_type(cls.py(), "not the state of a pickled Check");
+        let shape: Shape = end.1.parse().map_err(|_| bad())?;
+        let end = wrap(npuzzle::parse_board(&end.0, shape).map_err(|_| bad())?);
+        Ok(PyCheck {
+            legal,
+            illegal_move,
+            reaches_goal,
+            length,
+            optimal,
+            excess,
+            end,
+            remaining,
+            away,
+        })
+    }
+}
+
+/// A pickled [`PyCheck`]: its fields in order, the end as its text and
+/// board size.
+type CheckState = (
+    bool,
+    Option<usize>,
+    bool,
+    usize,
+    u32,
+    Option<u32>,
+    (String, String),
+    u32,
+    Vec<usize>,
+);
+
+/// The moves to grade: a string as the page reads it (the blank's letters,
+/// or the tiles moved as numbers, `"6 5 2"`), a list of tile numbers, or a
+/// list of letters.
+fn steps_of(py: Python<'_>, moves: &Bound<'_, PyAny>) -> PyResult<Vec<Step>> {
+    if let Ok(text) = moves.cast::<PyString>() {
+        let text = arguments::text_of(text)
+            .map_err(|why| errors::parse(py, format!("the move string {why}")))?;
+        return read_steps(&text).map_err(|e| errors::parse(py, e));
+    }
+    if let Ok(tiles) = moves.extract::<Vec<u8>>() {
+        if tiles.len() > MAX_STEPS {
+            return Err(errors::parse(py, StepsError::TooMany(tiles.len())));
+        }
+        if tiles.iter().all(|&t| t > 0) {
+            return Ok(tiles.into_iter().map(Step::Tile).collect());
+        }
+    }
+    let letters = board::moves_of(py, moves)?;
+    Ok(letters.into_iter().map(Step::Blank).collect())
 }
 
 fn py_bool(b: bool) -> &'static str {
@@ -887,10 +1054,11 @@ impl PyDatabase {
 
     /// One shortest solution from `start` to `goal`; `timeout` and what it
     /// raises as for `distance`. With `within=W` (1 to 100), a solution at
-    /// most W times the shortest instead, found by weighted A* over the
-    /// pattern databases (over Manhattan distance and linear conflicts
-    /// for complete tables), with the `lower_bound` that proves it; W
-    /// outside 1 to 100 raises ArgumentError.
+    /// most W times the shortest instead, found as `query solve --within`
+    /// finds it (beam search for the solution, IDA* for the bound) over the
+    /// pattern databases (over Manhattan distance and linear conflicts for
+    /// complete tables), with the `lower_bound` that proves it; W outside 1
+    /// to 100 raises ArgumentError.
     ///
     /// >>> Database().solve("123468750").moves
     /// 'ULDR'
@@ -1057,8 +1225,10 @@ impl PyDatabase {
     /// library's grading, as the page's `/api/check` answers it). Every
     /// position the moves pass through is looked up, or on a pattern
     /// database searched: `timeout` bounds them all, and it and what it
-    /// raises are as for `distance`; ParseError too for a move that is not
-    /// a letter.
+    /// raises are as for `distance`; ParseError too for a move that cannot
+    /// be read. `moves` are the blank's letters (`"ULDR"`, or a list of
+    /// them) or, as the page takes them, the tiles moved (`"6 5 2"`, or a
+    /// list of numbers).
     ///
     /// >>> c = Database().check("123468750", "ULDR")
     /// >>> c.reaches_goal, c.optimal, c.excess
@@ -1073,9 +1243,8 @@ impl PyDatabase {
         timeout: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyCheck> {
         let start = self.read_board(start)?;
-        let moves = board::moves_of(py, moves)?;
+        let steps = steps_of(py, moves)?;
         let target = self.target(py, goal, arguments::seconds(timeout)?)?;
-        let steps: Vec<Step> = moves.into_iter().map(Step::Blank).collect();
         // The library's grading, as the page's /api/check uses it.
         let metric = self.db.metric();
         let graded = self.ask(py, &target, |t| {
@@ -1197,8 +1366,12 @@ impl PyDatabase {
     }
 
     fn __repr__(&self) -> String {
+        let metric = match self.db.metric() {
+            Metric::SingleTile => String::new(),
+            other => format!(", metric=\"{}\"", other.name()),
+        };
         format!(
-            "Database({:?}, board=\"{}\")",
+            "Database({:?}, board=\"{}\"{metric})",
             self.path.display().to_string(),
             self.shape()
         )

@@ -286,11 +286,16 @@ pub fn answer(
                 build_call_with(path, shape, partition, false)
             ),
         ),
-        AnswerError::Stopped(stop @ Stopped::TimedOut { .. }) => timed_out(
-            py,
-            stop,
-            "give a longer timeout=, or use a stronger partition",
-        ),
+        AnswerError::Stopped(stop @ Stopped::TimedOut { .. }) => {
+            // The default partition is the board's strongest.
+            let default = npuzzle::pattern::Partition::default_for(shape).map(|p| p.name());
+            let advice = if partition.is_some() && partition != default {
+                "give a longer timeout=, or use a stronger partition"
+            } else {
+                "give a longer timeout=, or ask for a solution within a factor (within=)"
+            };
+            timed_out(py, stop, advice)
+        }
         AnswerError::Stopped(Stopped::Cancelled { .. }) => {
             raise(py, &classes(py).error, e.to_string())
         }

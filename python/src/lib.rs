@@ -134,6 +134,17 @@ fn locate(
         .to_string())
 }
 
+/// Why no database can be built for `board` boards (6x6, 3x6 …), or None
+/// where one can: for callers that check arguments before any work starts.
+#[pyfunction]
+fn _unbuildable(board: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+    let shape = board::size(board)?;
+    Ok(npuzzle::tables::unbuildable(
+        shape,
+        npuzzle::Metric::SingleTile,
+    ))
+}
+
 /// `board=`, "3x3" when not given.
 fn size_or_default(board: Option<&Bound<'_, PyAny>>) -> PyResult<Shape> {
     match arguments::given(board) {
@@ -284,6 +295,7 @@ fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<database::PyCheck>()?;
     m.add_function(wrap_pyfunction!(build, m)?)?;
     m.add_function(wrap_pyfunction!(locate, m)?)?;
+    m.add_function(wrap_pyfunction!(_unbuildable, m)?)?;
     m.add_function(wrap_pyfunction!(solve_within, m)?)?;
     m.add_function(wrap_pyfunction!(solve_many_within, m)?)?;
     m.add("AUTO_BUILD_MAX_CELLS", database::AUTO_BUILD_MAX_CELLS)?;

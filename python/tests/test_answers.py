@@ -92,3 +92,49 @@ def test_grading(db3) -> None:
     assert (c.legal, c.illegal_move, c.reaches_goal) == (False, 5, False)
     with pytest.raises(npuzzle.ParseError, match="move 2"):
         db3.check("123468750", "UX")
+    # The tiles moved, as the page takes them, grade as the blank's letters.
+    for tiles in ("8 6 5 8", "8,6,5,8", [8, 6, 5, 8]):
+        assert db3.check("123468750", tiles) == db3.check("123468750", "ULDR")
+    with pytest.raises(npuzzle.ParseError, match="mix letters and tile numbers"):
+        db3.check("123468750", "U 6")
+    d = db3.check("123468750", "ULDRLR").to_dict()
+    assert d == {
+        "legal": True, "illegal_move": None, "reaches_goal": True, "length": 6, "optimal": 4,
+        "excess": 2, "end": "123456780", "remaining": 0, "away": [5],
+    }
+
+
+def test_answers_pickle_and_compare(db3, tmp_path) -> None:
+    """What the package returns crosses process boundaries (multiprocessing,
+    Dask, joblib) whole, and compares equal to itself."""
+    import multiprocessing
+    import pickle
+
+    answers = [
+        db3.solve("867254301"),
+        db3.solve("867254301", within=1.5),
+        npuzzle.solve_within("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", 2, board="4x4"),
+        db3.check("123468750", "ULDRLR"),
+        db3.check("123468750", "ULDRR"),
+        db3.solvable("213456780"),
+        db3.solvable("123456708"),
+    ]
+    for answer in answers:
+        for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+            again = pickle.loads(pickle.dumps(answer, protocol))
+            assert again == answer and repr(again) == repr(answer)
+    assert db3.solve("867254301") == db3.solve("867254301")
+    assert db3.solve("867254301") != db3.solve("123456708")
+    assert pickle.loads(pickle.dumps(answers[0])).to_dict() == answers[0].to_dict()
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        solved = pool.map(npuzzle.solve, ["867254301", "123468750"])
+    assert [s.moves for s in solved] == [npuzzle.solve("867254301").moves, "ULDR"]
+    # A state that is not one is refused, not turned into a wrong answer.
+    with pytest.raises(npuzzle.ArgumentTypeError, match="pickled Solution"):
+        npuzzle.Solution._unpickle(("867254301", "123456780", "3x3", "X", 0, None, None))
+
+
+def test_the_version_is_the_installed_packages() -> None:
+    from importlib.metadata import version
+
+    assert npuzzle.__version__ == version("npuzzle") != "unknown"

@@ -164,3 +164,26 @@ def test_every_board_form_costs_about_what_text_does(db3) -> None:
     text = per_call(FORMS_TIMED["text"])
     for name, board in FORMS_TIMED.items():
         assert per_call(board) < 4 * text, f"{name}: {per_call(board) * 1e9:.0f} ns, text {text * 1e9:.0f} ns"
+
+
+def test_the_stub_types_a_batch_by_what_goes_in(tmp_path: Path) -> None:
+    """A list of boards gives a list, typed as one; a NumPy array gives an
+    array (Any, as NumPy is optional)."""
+    mypy = pytest.importorskip("mypy.api")
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "import npuzzle\n"
+        "import numpy as np\n"
+        "db = npuzzle.Database()\n"
+        "reveal_type(npuzzle.distances(['123456708']))\n"
+        "reveal_type(db.distances(['123456708']))\n"
+        "reveal_type(db.solve_many([[1, 2, 3, 4, 5, 6, 7, 0, 8]], within=1.2))\n"
+        "reveal_type(npuzzle.solve_many(np.zeros((1, 9), dtype=np.uint8)))\n"
+        "wrong: list[int] = db.distances(['123456708'])\n"
+    )
+    out, _, status = mypy.run(["--strict", "--no-incremental", str(sample)])
+    revealed = [line.split("Revealed type is ")[1] for line in out.splitlines() if "Revealed type" in line]
+    assert revealed == ['"list[int | None]"', '"list[int | None]"', '"list[str | None]"', '"Any"'], out
+    errors = [line for line in out.splitlines() if ": error:" in line]
+    assert [int(line.split(":")[1]) for line in errors] == [8], out
+    assert status == 1

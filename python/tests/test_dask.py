@@ -212,6 +212,9 @@ def test_arguments_are_checked_before_any_work(files) -> None:
     with pytest.raises(ValueError, match="already has the column 'distance'"):
         nd.solve_frame(frame)
     frame = frame.drop(columns="distance")
+    # A pandas frame is named as one, with the way to a Dask frame.
+    with pytest.raises(npuzzle.ArgumentTypeError, match="not pandas.DataFrame; make one with dask.dataframe.from_pandas"):
+        nd.solve_frame(frame.compute())
     with pytest.raises(npuzzle.ParseError, match="49 cells"):
         nd.solve_frame(frame, board="7x7")
     with pytest.raises(npuzzle.ParseError, match="expected 9 tiles"):
@@ -378,9 +381,11 @@ def test_within_a_factor_with_a_database_and_with_none(client, files, pat3, bfs3
     for bad in (0.5, float("nan"), 101, "2"):
         with pytest.raises(npuzzle.Error):
             nd.solve_frame(frame, board="6x6", within=bad)
-    # Without within= a 6x6 frame still needs a database, which none has.
-    with pytest.raises(npuzzle.DatabaseError, match="no database can be built for 6x6"):
-        nd.solve_frame(frame, board="6x6").compute(scheduler="sync")
+    # Without within= a 6x6 frame needs a database, which none has: refused
+    # at the call, before any worker starts, saying what to pass.
+    for call in (lambda: nd.solve_frame(frame, board="6x6"), lambda: nd.label_random(4, "6x6")):
+        with pytest.raises(npuzzle.ArgumentError, match="no database can be built for 6x6.*pass within="):
+            call()
     # From the shell: the two columns are written, and W is checked first.
     source = tmp_path / "in6.parquet"
     pq.write_table(pa.table({"start": [str(b) for b in starts]}), source)

@@ -46,6 +46,8 @@ def test_the_multi_tile_database_is_built_beside_the_single_tile_one() -> None:
     assert db.path.endswith("3x3-mtm.db")
     assert npuzzle.locate("3x3", metric="mtm") == db.path
     assert npuzzle.Database(board="3x3").metric == "stm"
+    assert repr(db).endswith('board="3x3", metric="mtm")')
+    assert "metric" not in repr(npuzzle.Database(board="3x3"))
     assert db.histogram() == MTM_3X3
     s = db.solve("867254301")
     assert s.metric == "mtm" and s.distance == 20 == len(s)

@@ -277,6 +277,19 @@ async fn the_metric_switch_counts_moves_as_query_metric_mtm() {
     // tiles: one multi-tile move, two steps on the trace.
     let corner = "012453786";
     custom(&c, corner).await;
+    // Named for what it does, and reachable by Tab, as the neighbours are.
+    let named = c
+        .execute(
+            "const t = document.querySelector(\"#board .tile[data-cell='2']\"); \
+             return [t.getAttribute('aria-label'), t.tabIndex];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        named,
+        json!(["tile 2, can slide left with the 1 tile before it", 0])
+    );
     click_and_settle(&c, Locator::Css("#board .tile[data-cell='2']")).await;
     let (d, position) = shown(&c).await;
     assert_eq!(position, "120453786");

@@ -27,10 +27,18 @@ import math
 import os
 from typing import TYPE_CHECKING
 
-import dask.dataframe as dd
-import pandas as pd
+try:
+    import dask.dataframe as dd
+    import pandas as pd
+except ModuleNotFoundError as _missing:
+    raise ModuleNotFoundError(
+        f"npuzzle.dask needs {_missing.name}, which is not installed: pip install 'npuzzle[dask]' "
+        f"(dask, distributed, pandas and pyarrow)",
+        name=_missing.name,
+    ) from _missing
 
-from .. import ArgumentError, Board, Database, solve_within
+from .. import ArgumentError, ArgumentTypeError, Board, Database, solve_within
+from .._npuzzle import _unbuildable
 from . import _answer, _sampling
 
 if TYPE_CHECKING:
@@ -60,6 +68,9 @@ def solve_frame(
     each row's search on a pattern database; a row that runs out gets an
     ``error``.
     """
+    if not isinstance(df, dd.DataFrame):
+        advice = "; make one with dask.dataframe.from_pandas(df, npartitions=N)" if isinstance(df, pd.DataFrame) else ""
+        raise ArgumentTypeError(f"df must be a Dask DataFrame, not {type(df).__module__}.{type(df).__qualname__}{advice}")
     if column not in df.columns:
         raise KeyError(
             f"the frame has no column {column!r} (its columns: {', '.join(map(str, df.columns))}); "
@@ -146,6 +157,9 @@ def _arguments(
     """The goal as text and the database's path, checked on the client so
     that a wrong argument fails here, not on every worker."""
     Board.goal(board)  # raises ParseError naming a bad board size
+    why = _unbuildable(board)
+    if within is None and db is None and why is not None:
+        raise ArgumentError(f"{why}; pass within= (for example within=2) to solve within a factor of the shortest")
     if within is not None:
         # The library's own check of W, on a board that takes no search.
         solve_within(Board.goal(board), within)

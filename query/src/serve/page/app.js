@@ -129,17 +129,23 @@ function moveFor(cell) {
   for (const m of "UDLR") if (target(game.cells, m) === cell) return m;
   return null;
 }
-// Under the multi-tile metric a click on a tile in the blank's row or
-// column slides it and every tile between it and the gap: one move.
-async function slideTo(cell) {
+// The slide that brings the tile at `cell` and every tile between it and
+// the gap one cell toward the gap: the blank's letter and how many cells
+// it crosses, or null when the tile is not in the blank's row or column.
+function slideFor(cell) {
   const blank = game.cells.indexOf(0);
   const [br, bc, r, c] = [Math.floor(blank / game.cols), blank % game.cols, Math.floor(cell / game.cols), cell % game.cols];
   let letter = null;
   if (br === r) letter = c > bc ? "R" : "L";
   else if (bc === c) letter = r > br ? "D" : "U";
-  if (!letter) return;
-  const count = Math.abs(r - br) + Math.abs(c - bc);
-  for (let i = 0; i < count; i++) if (!(await move(letter))) return;
+  return letter ? { letter, count: Math.abs(r - br) + Math.abs(c - bc) } : null;
+}
+// Under the multi-tile metric a click on a tile in the blank's row or
+// column slides it and every tile between it and the gap: one move.
+async function slideTo(cell) {
+  const slide = slideFor(cell);
+  if (!slide) return;
+  for (let i = 0; i < slide.count; i++) if (!(await move(slide.letter))) return;
 }
 // A tile slides the way the blank does not: the arrow (or swipe) names the tile's way.
 const BY_TILE_DIRECTION = { up: "D", down: "U", left: "R", right: "L" };
@@ -388,6 +394,11 @@ function render() {
         badge("change " + cls, mark);
         label += words;
       }
+    } else if (multiTile() && slideFor(cell)) {
+      // A longer slide, one move under this metric: named, and reachable.
+      const { letter, count } = slideFor(cell);
+      const others = count === 2 ? "1 tile" : `${count - 1} tiles`;
+      label += `, can slide ${TILE_WAY[letter]} with the ${others} before it`;
     } else {
       button.tabIndex = -1;
     }
