@@ -80,10 +80,21 @@ impl From<FormatArg> for BatchFormat {
 
 /// `query batch`: bad lines get an error answer and the batch goes on; the
 /// exit code is 2 if any line was bad.
-pub fn run(db: &Database<Mmap>, args: &BatchArgs, out: &mut impl Write) -> Result<Outcome> {
+pub fn run(
+    db: &Database<Mmap>,
+    args: &BatchArgs,
+    advise: &dyn Fn(anyhow::Error) -> anyhow::Error,
+    out: &mut impl Write,
+) -> Result<Outcome> {
     let goal = args.goal.board(db.shape())?;
-    // A goal no table serves would fail every line: said once, with the fix.
-    db.check_goal(&goal)?;
+    // A goal no table serves fails every line that gives none: said once,
+    // with the fix, and the lines that give their own are still answered.
+    if let Err(e) = db.check_goal(&goal) {
+        eprintln!(
+            "query: {:#}; lines that give no goal of their own get this as their error",
+            advise(e.into())
+        );
+    }
     let (threads, format) = args.threads_and_format()?;
     let timeout = args.timeout.timeout;
     let input = io::stdin().lock();

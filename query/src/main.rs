@@ -190,7 +190,10 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
     let outcome = match &cli.command {
         Command::Solve(args) => solve::solve(&db, args, out),
         Command::Distance(args) => solve::distance(&db, args, out),
-        Command::Batch(args) => batch::run(&db, args, out),
+        Command::Batch(args) => {
+            let advise = |e| with_advice(e, &location, &db, cli.board.is_some());
+            batch::run(&db, args, &advise, out)
+        }
         Command::Info(args) => file.info(args, out),
         Command::Verify(args) => file.verify(args, out),
         Command::Histogram(args) => histogram::run(complete(&db, "histogram")?, args, out),

@@ -97,10 +97,12 @@ pub struct LineAnswerer<'a, B> {
 /// the hot path would follow on every line.
 #[allow(clippy::large_enum_variant)]
 enum Answers<'a, B> {
-    /// Lookups, with the default goal's table prepared once.
+    /// Lookups, with the default goal's table prepared once, where the
+    /// file has one (lines without a goal of their own are refused where
+    /// it has not).
     Lookup {
         tables: &'a CompleteTables<B>,
-        default: GoalTable<'a>,
+        default: Result<GoalTable<'a>, Board>,
     },
     /// Searches, each within `timeout`.
     Search {
@@ -112,35 +114,31 @@ enum Answers<'a, B> {
 
 impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
     /// Answers lines toward `default` unless a line names its own goal; a
-    /// search gives up on a line after `timeout`. Fails when no table
-    /// serves `default`.
+    /// search gives up on a line after `timeout`. Where no table serves
+    /// `default`, a line that gives no goal gets that error as its answer.
     pub fn new(
         db: &'a Database<B>,
         default: &Board,
         format: BatchFormat,
         timeout: Option<Duration>,
-    ) -> Result<Self, AnswerError> {
-        // The goal's table, or its set's check, refuses a goal nothing serves.
+    ) -> Self {
         let answers = match db.complete() {
             Ok(tables) => Answers::Lookup {
                 tables,
-                default: tables.goal_table(default)?,
+                default: tables.goal_table(default).map_err(|_| *default),
             },
-            Err(_) => {
-                db.check_goal(default)?;
-                Answers::Search {
-                    db,
-                    default: *default,
-                    timeout,
-                }
-            }
+            Err(_) => Answers::Search {
+                db,
+                default: *default,
+                timeout,
+            },
         };
-        Ok(LineAnswerer {
+        LineAnswerer {
             answers,
             format,
             metric: db.metric(),
             moves: Vec::with_capacity(128),
-        })
+        }
     }
 
     fn is_search(&self) -> bool {
@@ -227,9 +225,12 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
     ) -> Result<(Board, u32, Option<Nodes>), (Board, AnswerError)> {
         match &self.answers {
             Answers::Lookup { tables, default } => {
-                let table = match goal {
-                    None => *default,
-                    Some(goal) => tables.goal_table(&goal).map_err(|e| (goal, e))?,
+                let table = match (goal, default) {
+                    (None, Ok(table)) => *table,
+                    // The error again: only lines that need it pay for it.
+                    (Some(goal), _) | (None, &Err(goal)) => {
+                        tables.goal_table(&goal).map_err(|e| (goal, e))?
+                    }
                 };
                 let goal = *table.goal();
                 match table.solve_into(start, &mut self.moves) {
@@ -506,12 +507,8 @@ pub fn run_batch<B: AsRef<[u8]> + Sync + Send>(
     input: impl Read,
     output: impl Write,
 ) -> io::Result<BatchSummary> {
-    let invalid = |e: AnswerError| io::Error::new(io::ErrorKind::InvalidInput, e.to_string());
-    // Made once here to refuse a goal no table serves before any line is
-    // read; each share makes its own, which cannot fail then.
-    let answerer = || LineAnswerer::new(db, default, format, timeout);
-    let searching = answerer().map_err(invalid)?.is_search();
-    let make = || answerer().expect("checked before the first block");
+    let make = || LineAnswerer::new(db, default, format, timeout);
+    let searching = make().is_search();
     let lines_per_share = match searching {
         true => LinesPerShare::One,
         false => LinesPerShare::Many,

@@ -465,16 +465,29 @@ fn a_goal_whose_class_has_no_set_is_refused_naming_the_fix() {
             assert!(String::from_utf8_lossy(&out.stdout).starts_with("unsolvable: "));
         }
     }
-    // In batch, said once before any line is read.
-    let out = crate::util::query(&pattern_file("3x3", "4-4"))
-        .args(["batch", "--goal", "123405678"])
-        .write_stdin("867254301\n")
-        .assert()
-        .code(2)
-        .get_output()
-        .clone();
-    assert!(out.stdout.is_empty());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--all-goals"));
+    // In batch, said once with the fix; a line that gives no goal gets the
+    // error as its answer, and one that gives its own is answered.
+    for file in [pattern_file("3x3", "4-4"), complete.path.clone()] {
+        let out = crate::util::query(&file)
+            .args(["batch", "--goal", "123405678"])
+            .write_stdin("867254301\n867254301;123456780\n")
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.matches("--all-goals").count(), 1, "{stderr}");
+        assert!(
+            stderr.contains("lines that give no goal of their own"),
+            "{stderr}"
+        );
+        let lines = crate::util::json_lines(&out);
+        assert!(lines[0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("row 2, column 2"));
+        assert_eq!(lines[1]["distance"], 31);
+    }
     // The all-goals file answers it (the complete table's distance).
     let all = Database::open(&all_goals_pattern_file()).unwrap();
     let start = npuzzle::parse_board("867254301", shape).unwrap();
