@@ -215,6 +215,10 @@ fn a_flipped_table_byte_is_caught_by_verify() {
                 let report = db.verify();
                 assert!(!report.ok, "byte {at} ^ {flip:#x} passed verify");
                 assert!(report.tables.iter().any(|r| !r.checksum_ok));
+                // Every fault counted is listed: a table's are few.
+                for r in &report.tables {
+                    assert_eq!(r.fault_count, r.faults.len() as u64, "{r:?}");
+                }
             }
         }
     }
