@@ -8,7 +8,7 @@ use memmap2::Mmap;
 use npuzzle::analysis::ShortestSolutions;
 use npuzzle::bounded::Weight;
 use npuzzle::io::{Answer, Nodes};
-use npuzzle::pattern::{BoundReport, SolveOptions, Stopped};
+use npuzzle::pattern::{BoundReport, Partition, SolveOptions, Stopped};
 use npuzzle::{AnswerError, Board, Database, Metric, Move};
 use serde::Serialize;
 use std::io::{self, IsTerminal, Write};
@@ -336,18 +336,29 @@ fn search(
     match result {
         Ok(solution) => Ok(Ok(solution)),
         Err(e) if e.unsolvable().is_some() => Ok(Err(e.unsolvable().expect("matched").clone())),
-        Err(e @ AnswerError::Stopped(Stopped::TimedOut { .. })) => Err(anyhow::anyhow!(
-            "{e} (--timeout {} s); a longer --timeout, or a stronger partition (build-db \
-             --partition), may find it",
-            timeout.unwrap_or_default().as_secs_f64()
-        )),
+        Err(e @ AnswerError::Stopped(Stopped::TimedOut { .. })) => {
+            // The board's default partition is its strongest.
+            let strongest = db
+                .patterns()
+                .is_none_or(|p| Partition::default_for(p.shape()).as_ref() == Some(p.partition()));
+            let other = if strongest {
+                "a solution within a factor of the shortest (--within 1.2)"
+            } else {
+                "a stronger partition (build-db --partition)"
+            };
+            Err(anyhow::anyhow!(
+                "{e} (--timeout {} s); a longer --timeout may find it, or {other} sooner",
+                timeout.unwrap_or_default().as_secs_f64()
+            ))
+        }
         Err(e) => Err(e.into()),
     }
 }
 
 /// Runs `search` with `timeout`'s deadline, on every core when
-/// `parallel`, telling a terminal each bound ("searching `bound_words` N")
-/// once the search has taken a second.
+/// `parallel`, telling a terminal the bound it is at ("searching
+/// `bound_words` N") once the search has taken a second, and each second
+/// after.
 pub(crate) fn with_progress<T>(
     timeout: Option<Duration>,
     parallel: bool,
@@ -355,18 +366,9 @@ pub(crate) fn with_progress<T>(
     search: impl FnOnce(&SolveOptions) -> T,
 ) -> T {
     let started = Instant::now();
-    let terminal = io::stderr().is_terminal();
-    let shown = std::sync::atomic::AtomicBool::new(false);
+    let latest: std::sync::Mutex<Option<BoundReport>> = std::sync::Mutex::new(None);
     let on_bound = |r: BoundReport| {
-        if terminal && started.elapsed() > Duration::from_secs(1) {
-            shown.store(true, std::sync::atomic::Ordering::Relaxed);
-            eprint!(
-                "\rquery: searching {bound_words} {}, {} nodes so far, {:.0} s\x1b[K",
-                r.bound,
-                r.nodes,
-                started.elapsed().as_secs_f64()
-            );
-        }
+        *latest.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
     };
     let options = SolveOptions {
         deadline: timeout.map(|t| started + t),
@@ -374,9 +376,34 @@ pub(crate) fn with_progress<T>(
         on_bound: Some(&on_bound),
         ..SolveOptions::default()
     };
-    let result = search(&options);
-    if shown.load(std::sync::atomic::Ordering::Relaxed) {
-        eprint!("\r\x1b[K");
-    }
-    result
+    let (done, finished) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        if io::stderr().is_terminal() {
+            let latest = &latest;
+            scope.spawn(move || {
+                let mut shown = false;
+                // Woken each second until the search ends (the sender drops).
+                while finished.recv_timeout(Duration::from_secs(1)).is_err_and(|e| {
+                    e == std::sync::mpsc::RecvTimeoutError::Timeout
+                }) {
+                    let now = *latest.lock().unwrap_or_else(|e| e.into_inner());
+                    if let Some(r) = now {
+                        shown = true;
+                        eprint!(
+                            "\rquery: searching {bound_words} {} ({} nodes before it), {:.0} s\x1b[K",
+                            r.bound,
+                            r.nodes,
+                            started.elapsed().as_secs_f64()
+                        );
+                    }
+                }
+                if shown {
+                    eprint!("\r\x1b[K");
+                }
+            });
+        }
+        let result = search(&options);
+        drop(done);
+        result
+    })
 }

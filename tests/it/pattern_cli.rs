@@ -253,6 +253,37 @@ fn timeout_gives_up_with_a_clear_error() {
         Some(2) => assert!(String::from_utf8_lossy(&out.stderr).contains("within the time")),
         other => panic!("exit {other:?}"),
     }
+    // A nanosecond stops every search at its first check. The advice: a
+    // stronger partition where there is one, else a bounded solution.
+    let korf_1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
+    let sixteen = [
+        "--board",
+        "4x4",
+        "--goal",
+        "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+    ];
+    for (file, args, advice) in [
+        (
+            db,
+            vec!["867254301"],
+            "or a solution within a factor of the shortest (--within 1.2)",
+        ),
+        (
+            pattern_file("4x4", "6-6-3"),
+            [&sixteen[..], &[korf_1]].concat(),
+            "or a stronger partition (build-db --partition)",
+        ),
+    ] {
+        let out = query(&file)
+            .args(["solve", "--timeout", "1e-9"])
+            .args(args)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(advice), "{err}");
+    }
 }
 
 /// Each bad `--timeout` gets its own reason, exit 2, for every command
@@ -445,4 +476,42 @@ fn five_by_five_solve_distance_and_batch_agree() {
     );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("within the time"), "{err}");
+}
+
+/// On a terminal, a search past a second shows the bound it is at, each
+/// second, and clears the line before the answer (here a timeout's error).
+/// `script` gives `query` a terminal.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_long_search_shows_its_bound_on_a_terminal() {
+    let has_script = std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_script {
+        eprintln!("script is missing: skipped");
+        return;
+    }
+    // 200 random moves out: far beyond what 4-tile tables solve in seconds.
+    let far = "4 13 12 1 9 16 2 8 14 3 17 7 10 5 15 11 6 20 22 19 18 21 24 23 0";
+    let db = pattern_file("5x5", "4-4-4-4-4-4");
+    let command = format!(
+        "{} --board 5x5 --db {} distance --timeout 1.6 '{far}'",
+        assert_cmd::cargo::cargo_bin("query").display(),
+        db.display()
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env_remove("NPUZZLE_DB")
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{shown}");
+    assert!(shown.contains("\rquery: searching moves ≤ "), "{shown}");
+    assert!(shown.contains(" nodes before it), 1 s\x1b[K"), "{shown}");
+    // Cleared, then the error on a line of its own.
+    assert!(
+        shown.contains("\r\x1b[Kquery: no solution within the time allowed"),
+        "{shown}"
+    );
 }
