@@ -378,8 +378,16 @@ pub(crate) fn read_line(
         }
     }
     let start = start.map_err(|e| {
+        let numbers = || {
+            start_text
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|w| !w.is_empty())
+                .count()
+        };
         let hint = if goal_text.is_none() && start_text.matches('[').count() > 1 {
             "; separate a start and a goal in JSON with a tab or `;`"
+        } else if goal_text.is_none() && numbers() == 2 * shape.cells() {
+            "; separate a start and a goal written with spaces by a tab or `;`"
         } else {
             ""
         };
@@ -809,6 +817,16 @@ mod tests {
         assert_eq!((start, goal), (board("123405"), Some(board("123450"))));
         let bad = read_line(1, b"12 3450\n", shape).unwrap_err();
         assert!(bad.error.starts_with("bad start board"), "{}", bad.error);
+        assert!(!bad.error.contains("tab"), "{}", bad.error);
+        // Two boards in words, with no tab or `;` between: told how.
+        let bad = read_line(1, b"1 2 3 4 0 5 1 2 3 4 5 0\n", shape).unwrap_err();
+        assert!(
+            bad.error.ends_with(
+                "got 12; separate a start and a goal written with spaces by a tab or `;`"
+            ),
+            "{}",
+            bad.error
+        );
     }
 
     #[test]
