@@ -484,12 +484,7 @@ fn five_by_five_solve_distance_and_batch_agree() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_long_search_shows_its_bound_on_a_terminal() {
-    let has_script = std::process::Command::new("script")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_script {
-        eprintln!("script is missing: skipped");
+    if !crate::util::installed("script") {
         return;
     }
     // 200 random moves out: far beyond what 4-tile tables solve in seconds.

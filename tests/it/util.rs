@@ -205,15 +205,23 @@ pub fn query(db: &Path) -> Command {
     cmd
 }
 
-/// `query --db PATH` with its file-size limit (`ulimit -f`) set to `bytes`
-/// through `prlimit`, or `None` where `prlimit` is missing.
-pub fn query_under_file_size_limit(db: &Path, bytes: u64) -> Option<Command> {
-    let has_prlimit = std::process::Command::new("prlimit")
+/// Whether `program` runs (`program --version`); says the test is skipped
+/// where it does not.
+pub fn installed(program: &str) -> bool {
+    let runs = std::process::Command::new(program)
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success());
-    if !has_prlimit {
-        eprintln!("prlimit is missing: skipped");
+    if !runs {
+        eprintln!("{program} is missing: skipped");
+    }
+    runs
+}
+
+/// `query --db PATH` with its file-size limit (`ulimit -f`) set to `bytes`
+/// through `prlimit`, or `None` where `prlimit` is missing.
+pub fn query_under_file_size_limit(db: &Path, bytes: u64) -> Option<Command> {
+    if !installed("prlimit") {
         return None;
     }
     let mut cmd = Command::new("prlimit");
