@@ -33,9 +33,9 @@ Moves are the blank's directions (``U``, ``D``, ``L``, ``R``), as the
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _version
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, overload
 
 from ._npuzzle import (

@@ -434,8 +434,8 @@ fn distances_of(obj: &Bound<'_, PyAny>) -> PyResult<std::ops::RangeInclusive<u32
 /// >>> s = npuzzle.solve("123468750")
 /// >>> s.moves, s.distance, s.tiles
 /// ('ULDR', 4, [8, 6, 5, 8])
-#[pyclass(module = "npuzzle", name = "Solution", frozen, eq)]
-#[derive(Clone, PartialEq)]
+#[pyclass(module = "npuzzle", name = "Solution", frozen, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct PySolution {
     start: Board,
     goal: Board,
@@ -676,9 +676,20 @@ impl PySolution {
             .chars()
             .map(|c| Move::from_letter(c).ok_or_else(bad))
             .collect::<PyResult<Vec<Move>>>()?;
+        let (start, goal) = (board(&start)?, board(&goal)?);
+        // Only a state a solution gives: moves that take the start to the
+        // goal, no more expanded nodes than generated, and W of 1 or more.
+        let sound = start.replay(&moves) == Some(goal)
+            && nodes.is_none_or(|(generated, expanded)| expanded <= generated)
+            && within
+                .as_ref()
+                .is_none_or(|(w, bound, _)| *w >= 1000 && *bound as usize <= moves.len());
+        if !sound {
+            return Err(bad());
+        }
         Ok(PySolution {
-            start: board(&start)?,
-            goal: board(&goal)?,
+            start,
+            goal,
             moves,
             metric: Metric::from_code(metric).ok_or_else(bad)?,
             nodes: nodes.map(|(generated, expanded)| Nodes {
@@ -730,8 +741,8 @@ type SolutionState = (
 /// >>> v = npuzzle.solvable("213456780")
 /// >>> bool(v), v.reason[:30]
 /// (False, 'the start has 1 tile inversion')
-#[pyclass(module = "npuzzle", name = "Solvability", frozen, eq)]
-#[derive(PartialEq)]
+#[pyclass(module = "npuzzle", name = "Solvability", frozen, eq, hash)]
+#[derive(PartialEq, Eq, Hash)]
 pub struct PySolvability {
     /// True when the start can reach the goal.
     #[pyo3(get)]
@@ -792,8 +803,8 @@ impl PySolvability {
 /// >>> c = npuzzle.check("123468750", "ULDRLR")
 /// >>> c.legal, c.reaches_goal, c.optimal, c.excess
 /// (True, True, 4, 2)
-#[pyclass(module = "npuzzle", name = "Check", frozen, get_all, eq)]
-#[derive(Clone, PartialEq)]
+#[pyclass(module = "npuzzle", name = "Check", frozen, get_all, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct PyCheck {
     /// Every move stays on the board.
     legal: bool,
@@ -917,19 +928,38 @@ type CheckState = (
 /// The moves to grade: a string as the page reads it (the blank's letters,
 /// or the tiles moved as numbers, `"6 5 2"`), a list of tile numbers, or a
 /// list of letters.
-fn steps_of(py: Python<'_>, moves: &Bound<'_, PyAny>) -> PyResult<Vec<Step>> {
+fn steps_of(py: Python<'_>, moves: &Bound<'_, PyAny>, shape: Shape) -> PyResult<Vec<Step>> {
     if let Ok(text) = moves.cast::<PyString>() {
         let text = arguments::text_of(text)
             .map_err(|why| errors::parse(py, format!("the move string {why}")))?;
         return read_steps(&text).map_err(|e| errors::parse(py, e));
     }
-    if let Ok(tiles) = moves.extract::<Vec<u8>>() {
+    if moves.cast::<pyo3::types::PyBytes>().is_ok() {
+        return Err(errors::argument_type(
+            py,
+            "moves are text or a list, not bytes: decode them first",
+        ));
+    }
+    // A list of whole numbers is the tiles moved, each named as one.
+    if let Ok(tiles) = moves.extract::<Vec<i64>>() {
         if tiles.len() > MAX_STEPS {
             return Err(errors::parse(py, StepsError::TooMany(tiles.len())));
         }
-        if tiles.iter().all(|&t| t > 0) {
-            return Ok(tiles.into_iter().map(Step::Tile).collect());
-        }
+        let last = shape.cells() as i64 - 1;
+        return tiles
+            .iter()
+            .enumerate()
+            .map(|(i, &tile)| match u8::try_from(tile) {
+                Ok(t) if (1..=last).contains(&tile) => Ok(Step::Tile(t)),
+                _ => Err(errors::parse(
+                    py,
+                    format!(
+                        "move {} is tile {tile}: the tiles of a {shape} board are 1 to {last}",
+                        i + 1
+                    ),
+                )),
+            })
+            .collect();
     }
     let letters = board::moves_of(py, moves)?;
     Ok(letters.into_iter().map(Step::Blank).collect())
@@ -1243,7 +1273,7 @@ impl PyDatabase {
         timeout: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyCheck> {
         let start = self.read_board(start)?;
-        let steps = steps_of(py, moves)?;
+        let steps = steps_of(py, moves, self.shape())?;
         let target = self.target(py, goal, arguments::seconds(timeout)?)?;
         // The library's grading, as the page's /api/check uses it.
         let metric = self.db.metric();

@@ -287,14 +287,17 @@ pub fn answer(
             ),
         ),
         AnswerError::Stopped(stop @ Stopped::TimedOut { .. }) => {
-            // The default partition is the board's strongest.
-            let default = npuzzle::pattern::Partition::default_for(shape).map(|p| p.name());
-            let advice = if partition.is_some() && partition != default {
-                "give a longer timeout=, or use a stronger partition"
+            let named = partition.and_then(|p| npuzzle::pattern::Partition::named(shape, p).ok());
+            let advice = if shape.check_complete_tables().is_ok() {
+                format!("give a longer timeout=; complete tables answer at once: npuzzle.build(\"{shape}\")")
+            } else if named.is_some_and(|p| !p.is_default()) {
+                "give a longer timeout=, or use a stronger partition".to_string()
             } else {
-                "give a longer timeout=, or ask for a solution within a factor (within=)"
+                "give a longer timeout=; solve(..., within=W) finds a solution within a factor of \
+                 the shortest sooner"
+                    .to_string()
             };
-            timed_out(py, stop, advice)
+            timed_out(py, stop, &advice)
         }
         AnswerError::Stopped(Stopped::Cancelled { .. }) => {
             raise(py, &classes(py).error, e.to_string())

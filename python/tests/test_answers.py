@@ -97,6 +97,11 @@ def test_grading(db3) -> None:
         assert db3.check("123468750", tiles) == db3.check("123468750", "ULDR")
     with pytest.raises(npuzzle.ParseError, match="mix letters and tile numbers"):
         db3.check("123468750", "U 6")
+    for tiles, says in (([8, 0], "move 2 is tile 0: the tiles of a 3x3 board are 1 to 8"), ([300], "tile 300")):
+        with pytest.raises(npuzzle.ParseError, match=says):
+            db3.check("123468750", tiles)
+    with pytest.raises(npuzzle.ArgumentTypeError, match="not bytes"):
+        db3.check("123468750", b"ULDR")
     d = db3.check("123468750", "ULDRLR").to_dict()
     assert d == {
         "legal": True, "illegal_move": None, "reaches_goal": True, "length": 6, "optimal": 4,
@@ -125,13 +130,21 @@ def test_answers_pickle_and_compare(db3, tmp_path) -> None:
             assert again == answer and repr(again) == repr(answer)
     assert db3.solve("867254301") == db3.solve("867254301")
     assert db3.solve("867254301") != db3.solve("123456708")
+    # Equal answers hash alike, so they go in sets and dict keys.
+    assert len({*answers, *(pickle.loads(pickle.dumps(a)) for a in answers)}) == len(answers)
     assert pickle.loads(pickle.dumps(answers[0])).to_dict() == answers[0].to_dict()
     with multiprocessing.get_context("spawn").Pool(2) as pool:
         solved = pool.map(npuzzle.solve, ["867254301", "123468750"])
     assert [s.moves for s in solved] == [npuzzle.solve("867254301").moves, "ULDR"]
     # A state that is not one is refused, not turned into a wrong answer.
-    with pytest.raises(npuzzle.ArgumentTypeError, match="pickled Solution"):
-        npuzzle.Solution._unpickle(("867254301", "123456780", "3x3", "X", 0, None, None))
+    for state in (
+        ("867254301", "123456780", "3x3", "X", 0, None, None),  # not a move
+        ("123456780", "123456780", "3x3", "UUUUUUUU", 0, None, None),  # off the board
+        ("123456708", "123456780", "3x3", "R", 0, (1, 2), None),  # more expanded than generated
+        ("123456708", "123456780", "3x3", "R", 0, None, (999, 1, "manhattan")),  # W below 1
+    ):
+        with pytest.raises(npuzzle.ArgumentTypeError, match="pickled Solution"):
+            npuzzle.Solution._unpickle(state)
 
 
 def test_the_version_is_the_installed_packages() -> None:

@@ -87,6 +87,7 @@ pub fn run(
     out: &mut impl Write,
 ) -> Result<Outcome> {
     let goal = args.goal.board(db.shape())?;
+    let (threads, format) = args.threads_and_format()?;
     // A goal no table serves fails every line that gives none: said once,
     // with the fix, and the lines that give their own are still answered.
     if let Err(e) = db.check_goal(&goal) {
@@ -95,7 +96,6 @@ pub fn run(
             advise(e.into())
         );
     }
-    let (threads, format) = args.threads_and_format()?;
     let timeout = args.timeout.timeout;
     let input = io::stdin().lock();
     let summary =

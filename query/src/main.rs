@@ -639,18 +639,18 @@ impl GoalArg {
     pub fn start_of(&self, words: &[String], shape: Shape) -> anyhow::Result<Board> {
         // `--goal 1 2 3 4 5 6 7 8 0` unquoted: the goal is "1" and the rest
         // joins the start. Say so, rather than blame the start's tiles.
-        if let Some(goal) = &self.goal {
-            let one_tile = goal.len() <= 2 && goal.parse::<u8>().is_ok();
-            if one_tile && words.len() + 1 >= shape.cells() {
+        let start = board_arg(&words.join(" "), shape, "start");
+        if let (Err(_), Some(goal)) = (&start, &self.goal) {
+            if npuzzle::io::is_tile_number(goal) && words.len() + 1 >= shape.cells() {
                 anyhow::bail!(
                     "--goal took only {:?}, and the rest joined the start: quote a goal \
                      written with spaces, as in --goal '{}'",
                     excerpt(goal, ARGUMENT_ECHO_LIMIT),
-                    spaced(&Board::goal(shape))
+                    npuzzle::io::spaced_goal(shape)
                 );
             }
         }
-        board_arg(&words.join(" "), shape, "start")
+        start
     }
 }
 
@@ -694,12 +694,6 @@ impl PlotArg {
         }
         Ok(self.plot.as_deref())
     }
-}
-
-/// `board`'s tiles separated by spaces, whatever its size.
-fn spaced(board: &Board) -> String {
-    let tiles: Vec<String> = board.cells().iter().map(u8::to_string).collect();
-    tiles.join(" ")
 }
 
 /// Parses a board given on the command line; `what` names it in errors.

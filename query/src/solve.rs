@@ -8,7 +8,7 @@ use memmap2::Mmap;
 use npuzzle::analysis::ShortestSolutions;
 use npuzzle::bounded::Weight;
 use npuzzle::io::{Answer, Nodes};
-use npuzzle::pattern::{BoundReport, Partition, SolveOptions, Stopped};
+use npuzzle::pattern::{BoundReport, SolveOptions, Stopped};
 use npuzzle::{AnswerError, Board, Database, Metric, Move};
 use serde::Serialize;
 use std::io::{self, IsTerminal, Write};
@@ -167,6 +167,12 @@ impl UnsolvablePair {
 impl Layout for UnsolvablePair {
     fn text(&self, out: &mut dyn Write) -> io::Result<()> {
         writeln!(out, "unsolvable: {}", self.reason)
+    }
+
+    fn csv(&self, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(out, "start,goal,solvable,reason")?;
+        let reason = self.reason.replace('"', "\"\"");
+        writeln!(out, "{},{},false,\"{reason}\"", self.start, self.goal)
     }
 }
 
@@ -337,17 +343,18 @@ fn search(
         Ok(solution) => Ok(Ok(solution)),
         Err(e) if e.unsolvable().is_some() => Ok(Err(e.unsolvable().expect("matched").clone())),
         Err(e @ AnswerError::Stopped(Stopped::TimedOut { .. })) => {
-            // The board's default partition is its strongest.
-            let strongest = db
-                .patterns()
-                .is_none_or(|p| Partition::default_for(p.shape()).as_ref() == Some(p.partition()));
-            let other = if strongest {
-                "a solution within a factor of the shortest (--within 1.2)"
-            } else {
-                "a stronger partition (build-db --partition)"
+            let sooner = match db.patterns().map(|p| (p.shape(), p.partition())) {
+                Some((shape, _)) if shape.check_complete_tables().is_ok() => {
+                    format!("complete tables answer at once (build-db --board {shape})")
+                }
+                Some((_, partition)) if !partition.is_default() => {
+                    "a stronger partition (build-db --partition) finds it sooner".to_string()
+                }
+                _ => "`solve --within 1.2` finds one within a factor of the shortest sooner"
+                    .to_string(),
             };
             Err(anyhow::anyhow!(
-                "{e} (--timeout {} s); a longer --timeout may find it, or {other} sooner",
+                "{e} (--timeout {} s); a longer --timeout may find it, or {sooner}",
                 timeout.unwrap_or_default().as_secs_f64()
             ))
         }

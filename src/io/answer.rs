@@ -32,7 +32,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 
 /// The work of a search, in JSON `nodes` and `nodes_expanded`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Nodes {
     /// Nodes generated, as the literature counts them: every child of every
     /// expanded node, the move back to its parent excluded.
@@ -52,7 +52,7 @@ impl From<&Solution> for Nodes {
 
 /// What a bounded-suboptimal answer (`solve --within W`) proves: its
 /// moves are at most W times the optimum, which is at least `lower_bound`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct WithinBound {
     /// W, in thousandths (1200 for 1.2).
     pub weight_thousandths: u32,

@@ -29,4 +29,6 @@ pub use batch::{
 pub use file_size::file_size_limit_as_error;
 pub use threads::{check_threads, most_threads, ThreadsError, THREADS_PER_CORE};
 #[cfg(feature = "cli")]
-pub use usage::{report_usage_error, usage_message, ARGUMENT_ECHO_LIMIT};
+pub use usage::{
+    is_tile_number, report_usage_error, spaced_goal, usage_message, ARGUMENT_ECHO_LIMIT,
+};

@@ -3,6 +3,7 @@
 //! huge value whole.
 
 use crate::puzzle::parse::excerpt;
+use crate::{Board, Shape};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 
 /// Characters of a bad value (a flag's, or a board given as an argument)
@@ -48,13 +49,15 @@ pub fn usage_message(e: &clap::Error, args: &[String]) -> Option<String> {
             ));
         }
         // `--goal 1 2 3 4 5 6 7 8 0` unquoted, where no start follows.
-        let goal_took_one_tile = args
-            .windows(2)
-            .any(|pair| pair[0] == "--goal" && is_tile(&pair[1]));
-        return (is_tile(arg) && goal_took_one_tile).then(|| {
+        let goal_took_one_tile = args.windows(2).any(|pair| {
+            (pair[0] == "--goal" && is_tile_number(&pair[1]))
+                || pair[1].strip_prefix("--goal=").is_some_and(is_tile_number)
+        });
+        return (is_tile_number(arg) && goal_took_one_tile).then(|| {
             format!(
                 "unexpected argument {shown:?}: a board written with spaces is one argument, \
-                 so quote it, as in --goal '1 2 3 4 5 6 7 8 0'"
+                 so quote it, as in --goal '{}'",
+                spaced_goal(board_given(args))
             )
         });
     }
@@ -68,7 +71,30 @@ pub fn usage_message(e: &clap::Error, args: &[String]) -> Option<String> {
     })
 }
 
-/// Whether `word` is written as one tile's number.
-fn is_tile(word: &str) -> bool {
+/// Whether `word` is written as one tile's number, as an unquoted board's
+/// first word is.
+pub fn is_tile_number(word: &str) -> bool {
     !word.is_empty() && word.len() <= 2 && word.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The default goal of `shape`, its tiles separated by spaces: an example
+/// of a board written with spaces.
+pub fn spaced_goal(shape: Shape) -> String {
+    let tiles: Vec<String> = Board::goal(shape)
+        .cells()
+        .iter()
+        .map(u8::to_string)
+        .collect();
+    tiles.join(" ")
+}
+
+/// The board `--board` names among `args`, 3x3 where none is named.
+fn board_given(args: &[String]) -> Shape {
+    let named = args.windows(2).find_map(|pair| match pair[0].as_str() {
+        "--board" => Some(pair[1].as_str()),
+        _ => pair[1].strip_prefix("--board="),
+    });
+    named
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(Shape::THREE_BY_THREE)
 }

@@ -242,6 +242,12 @@ impl Partition {
         &self.patterns
     }
 
+    /// Whether this is its board's default partition, the strongest
+    /// `build-db` builds for it.
+    pub fn is_default(&self) -> bool {
+        Partition::default_for(self.shape()).as_ref() == Some(self)
+    }
+
     /// The name of this partition (`7-8`, `6-6-3`, …) when it is one of
     /// the board's named partitions, pattern for pattern and tile for tile
     /// in the same order; `custom` otherwise. Files store the patterns, not
@@ -365,6 +371,9 @@ mod tests {
         assert_eq!(name(4, 5).as_deref(), Some("6-6-7"));
         assert_eq!(name(5, 4).as_deref(), Some("6-6-7"));
         assert_eq!(name(2, 2), None);
+        let four = Shape::new(4, 4).unwrap();
+        assert!(Partition::named(four, "7-8").unwrap().is_default());
+        assert!(!Partition::named(four, "6-6-3").unwrap().is_default());
     }
 
     #[test]

@@ -53,7 +53,9 @@ pub struct Solution {
     /// Nodes generated over all iterations. A parallel search counts, in
     /// its last iteration, the subtrees in their order up to the solution,
     /// not what other threads did past it before they stopped, so the count
-    /// is the same on every run (with the same number of threads).
+    /// is the same on every run (with the same number of threads), unless
+    /// its deadline passed or it was cancelled while one thread found a
+    /// solution: that solution is kept, with the nodes counted by then.
     pub nodes: u64,
     /// Nodes expanded (whose children were generated) over all iterations,
     /// counted as `nodes` is.

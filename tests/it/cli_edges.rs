@@ -136,6 +136,29 @@ fn an_unquoted_goal_with_spaces_is_explained() {
             "{args:?}: {err}"
         );
     }
+    // `--goal=1 2 …` too; a complete start beside a bad goal blames the goal.
+    let err = stderr_of(&run_query(
+        &t.path,
+        &[&["histogram", "--goal=1"][..], &goal[2..]].concat(),
+        2,
+    ));
+    assert!(err.contains("--goal '1 2 3 4 5 6 7 8 0'"), "{err}");
+    let err = stderr_of(&run_query(
+        &t.path,
+        &[&start[..], &["--goal", "5"]].concat(),
+        2,
+    ));
+    assert!(err.contains("bad goal board \"5\""), "{err}");
+    // The example is the board's own.
+    let err = stderr_of(&run_query(
+        &t.path,
+        &["--board", "4x4", "batch", "--goal", "1", "2", "3"],
+        2,
+    ));
+    assert!(
+        err.contains("--goal '1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0'"),
+        "{err}"
+    );
     // A number where none belongs, with no --goal about, is left to clap.
     let err = stderr_of(&run_query(&t.path, &["info", "5"], 2));
     assert!(!err.contains("--goal"), "{err}");
@@ -165,6 +188,18 @@ fn every_command_reports_an_unsolvable_pair_alike() {
             "{command}"
         );
     }
+    // `heuristics` takes --csv too.
+    let csv = stdout_of(&run_query(
+        &t.path,
+        &["heuristics", "213456780", "--csv"],
+        1,
+    ));
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("start,goal,solvable,reason"));
+    assert!(lines
+        .next()
+        .unwrap()
+        .starts_with("213456780,123456780,false,\"the start"));
 }
 
 #[test]

@@ -253,8 +253,9 @@ fn timeout_gives_up_with_a_clear_error() {
         Some(2) => assert!(String::from_utf8_lossy(&out.stderr).contains("within the time")),
         other => panic!("exit {other:?}"),
     }
-    // A nanosecond stops every search at its first check. The advice: a
-    // stronger partition where there is one, else a bounded solution.
+    // A nanosecond stops every search at its first check. The advice:
+    // complete tables where the board has them, else a stronger partition
+    // where there is one (else, on a default partition, `solve --within`).
     let korf_1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
     let sixteen = [
         "--board",
@@ -266,12 +267,12 @@ fn timeout_gives_up_with_a_clear_error() {
         (
             db,
             vec!["867254301"],
-            "or a solution within a factor of the shortest (--within 1.2)",
+            "or complete tables answer at once (build-db --board 3x3)",
         ),
         (
             pattern_file("4x4", "6-6-3"),
             [&sixteen[..], &[korf_1]].concat(),
-            "or a stronger partition (build-db --partition)",
+            "or a stronger partition (build-db --partition) finds it sooner",
         ),
     ] {
         let out = query(&file)
@@ -503,7 +504,9 @@ fn a_long_search_shows_its_bound_on_a_terminal() {
     let shown = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(2), "{shown}");
     assert!(shown.contains("\rquery: searching moves ≤ "), "{shown}");
-    assert!(shown.contains(" nodes before it), 1 s\x1b[K"), "{shown}");
+    // Each second's line: the first wake may come late on a busy machine.
+    assert!(shown.contains(" nodes before it), "), "{shown}");
+    assert!(shown.contains(" s\x1b[K"), "{shown}");
     // Cleared, then the error on a line of its own.
     assert!(
         shown.contains("\r\x1b[Kquery: no solution within the time allowed"),

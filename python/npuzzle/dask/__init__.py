@@ -30,9 +30,9 @@ from typing import TYPE_CHECKING
 try:
     import dask.dataframe as dd
     import pandas as pd
-except ModuleNotFoundError as _missing:
+except ImportError as _missing:  # dask.dataframe raises a plain ImportError without pandas
     raise ModuleNotFoundError(
-        f"npuzzle.dask needs {_missing.name}, which is not installed: pip install 'npuzzle[dask]' "
+        f"npuzzle.dask needs what is not installed ({_missing}): pip install 'npuzzle[dask]' "
         f"(dask, distributed, pandas and pyarrow)",
         name=_missing.name,
     ) from _missing
