@@ -5,8 +5,9 @@
 //! tab or a `;`, or by spaces when the line has exactly two space-separated
 //! words (so `867254301 123456780` and `867/254/301 123/456/780` are pairs,
 //! while `8 6 7 2 5 4 3 0 1` is one board), unless the first word is no
-//! board and the two are one (`123 405` on 2×3, a board in rows). A line with no goal uses the
-//! batch's goal. A trailing `\r` is ignored (Windows line endings).
+//! board and the two are one (`123 405` on 2×3, a board in rows). A line
+//! with no goal uses the batch's goal. A trailing `\r` is ignored (Windows
+//! line endings).
 //!
 //! Input is read in blocks; each block's lines are split into shares, each
 //! share is answered by one thread into its own reused buffer, and the
