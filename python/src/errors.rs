@@ -287,10 +287,13 @@ pub fn answer(
             ),
         ),
         AnswerError::Stopped(stop @ Stopped::TimedOut { .. }) => {
-            let named = partition.and_then(|p| npuzzle::pattern::Partition::named(shape, p).ok());
+            // A custom partition has no name to look up: not the default.
+            let default = partition
+                .and_then(|p| npuzzle::pattern::Partition::named(shape, p).ok())
+                .is_some_and(|p| p.is_default());
             let advice = if shape.check_complete_tables().is_ok() {
                 format!("give a longer timeout=; complete tables answer at once: npuzzle.build(\"{shape}\")")
-            } else if named.is_some_and(|p| !p.is_default()) {
+            } else if partition.is_some() && !default {
                 "give a longer timeout=, or use a stronger partition".to_string()
             } else {
                 "give a longer timeout=; solve(..., within=W) finds a solution within a factor of \
