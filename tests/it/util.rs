@@ -218,19 +218,42 @@ pub fn installed(program: &str) -> bool {
     runs
 }
 
-/// `query --db PATH` with its file-size limit (`ulimit -f`) set to `bytes`
-/// through `prlimit`, or `None` where `prlimit` is missing.
-pub fn query_under_file_size_limit(db: &Path, bytes: u64) -> Option<Command> {
+/// Runs `query --db DB ARGS… FILE` with its file-size limit (`ulimit -f`)
+/// set to 10,000 bytes through `prlimit`, over a FILE holding "old", and
+/// checks the write is refused with the system's reason (exit 2, "cannot
+/// write the `what`", "File too large"), the old file kept and no
+/// temporary file left; returns stderr, or `None` where `prlimit` is
+/// missing.
+pub fn refused_past_file_size_limit(
+    db: &Path,
+    args: &[&str],
+    name: &str,
+    what: &str,
+) -> Option<String> {
     if !installed("prlimit") {
         return None;
     }
-    let mut cmd = Command::new("prlimit");
-    cmd.arg(format!("--fsize={bytes}"))
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(name);
+    std::fs::write(&file, "old").unwrap();
+    let out = Command::new("prlimit")
+        .arg("--fsize=10000")
         .arg(assert_cmd::cargo::cargo_bin("query"))
         .env_remove("NPUZZLE_DB")
         .arg("--db")
-        .arg(db);
-    Some(cmd)
+        .arg(db)
+        .args(args)
+        .arg(&file)
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let err = stderr_of(&out);
+    assert!(err.contains(&format!("cannot write the {what}")), "{err}");
+    assert!(err.contains("File too large"), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "old");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    Some(err)
 }
 
 /// `query` with no database argument, run in `dir`, with its per-user data

@@ -3,7 +3,7 @@
 //! over a device, a pipe or a folder), and its refusals, which cost
 //! nothing and write nothing.
 
-use crate::util::{expect_refusal, json_answer, printed, query_under_file_size_limit, temp_db};
+use crate::util::{expect_refusal, json_answer, printed, refused_past_file_size_limit, temp_db};
 use std::path::Path;
 
 fn three_by_three() -> &'static crate::util::TempDb {
@@ -187,27 +187,13 @@ fn a_worksheet_is_refused_before_any_work_where_it_cannot_be_written() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_worksheet_past_the_file_size_limit_keeps_the_old_page() {
-    let t = three_by_three();
-    let Some(mut query) = query_under_file_size_limit(&t.path, 10_000) else {
-        return;
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let page = dir.path().join("sheet.html");
-    std::fs::write(&page, "old").unwrap();
-    query
-        .args([
-            "random",
-            "--distance",
-            "20",
-            "--count",
-            "1000",
-            "--worksheet",
-        ])
-        .arg(&page)
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("cannot write the worksheet"))
-        .stderr(predicates::str::contains("File too large"));
-    assert_eq!(std::fs::read_to_string(&page).unwrap(), "old");
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    let args = [
+        "random",
+        "--distance",
+        "20",
+        "--count",
+        "1000",
+        "--worksheet",
+    ];
+    refused_past_file_size_limit(&three_by_three().path, &args, "sheet.html", "worksheet");
 }
