@@ -942,6 +942,15 @@ fn steps_of(py: Python<'_>, moves: &Bound<'_, PyAny>, shape: Shape) -> PyResult<
     }
     // A list of whole numbers is the tiles moved, each named as one.
     if let Ok(tiles) = moves.extract::<Vec<i64>>() {
+        // Python counts a bool as an int; it is never a tile.
+        for (i, item) in moves.try_iter()?.enumerate() {
+            if item?.is_instance_of::<pyo3::types::PyBool>() {
+                return Err(errors::argument_type(
+                    py,
+                    format!("move {} is a bool, not a tile number", i + 1),
+                ));
+            }
+        }
         if tiles.len() > MAX_STEPS {
             return Err(errors::parse(py, StepsError::TooMany(tiles.len())));
         }

@@ -102,6 +102,8 @@ def test_grading(db3) -> None:
             db3.check("123468750", tiles)
     with pytest.raises(npuzzle.ArgumentTypeError, match="not bytes"):
         db3.check("123468750", b"ULDR")
+    with pytest.raises(npuzzle.ArgumentTypeError, match="move 1 is a bool"):
+        db3.check("123468750", [True, 6])
     d = db3.check("123468750", "ULDRLR").to_dict()
     assert d == {
         "legal": True, "illegal_move": None, "reaches_goal": True, "length": 6, "optimal": 4,
