@@ -55,6 +55,7 @@ from ._npuzzle import (
     Solution,
     Solvability,
     UnsolvableError,
+    _default_database,
     build,
     locate,
     solve_many_within,
@@ -120,7 +121,7 @@ def default_database() -> Database:
     if _default is None:
         with _lock:
             if _default is None:
-                _default = Database(board="3x3")
+                _default = _default_database()
     return _default
 
 

@@ -41,6 +41,7 @@ __all__ = [
     "build",
     "locate",
     "_unbuildable",
+    "_default_database",
     "solve_within",
     "solve_many_within",
     "AUTO_BUILD_MAX_CELLS",
@@ -293,6 +294,7 @@ def build(
 ) -> str: ...
 def locate(board: str = "3x3", *, metric: str = "stm") -> str: ...
 def _unbuildable(board: str) -> str | None: ...
+def _default_database() -> Database: ...
 def solve_within(
     start: _BoardLike,
     within: float,

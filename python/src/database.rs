@@ -253,12 +253,13 @@ impl PyDatabase {
     }
 
     /// Opens the database at `path` or finds it for `board`, building it
-    /// where that is cheap.
+    /// where that is cheap; `asker` is who wanted that board, for errors.
     pub fn open(
         py: Python<'_>,
         path: Option<PathBuf>,
         board: Option<Shape>,
         metric: Option<Metric>,
+        asker: Asker,
     ) -> PyResult<Self> {
         let shape = board.unwrap_or(Shape::THREE_BY_THREE);
         if metric == Some(Metric::MultiTile) && shape.cells() > MAX_TABLE_CELLS {
@@ -314,6 +315,28 @@ impl PyDatabase {
             .detach(|| Database::open(&location.path))
             .map_err(|e| errors::open(py, e, location.origin, named))?;
         if let Some(wanted) = board {
+            if db.shape() != wanted && asker == Asker::ModuleFunctions {
+                let advice = match location.origin {
+                    Origin::Env => format!(
+                        "it is the file NPUZZLE_DB names, which is looked at first: unset \
+                         NPUZZLE_DB to use (or build) the {wanted} database, or open this file \
+                         with npuzzle.Database() and call its methods"
+                    ),
+                    _ => format!(
+                        "move it aside, and the {wanted} database is found (or built) in the \
+                         usual places"
+                    ),
+                };
+                return Err(errors::database(
+                    py,
+                    format!(
+                        "{} holds {} boards, and npuzzle's module-level functions play \
+                         {wanted}; {advice}",
+                        shown_path(&location.path),
+                        db.shape(),
+                    ),
+                ));
+            }
             if db.shape() != wanted && location.origin == Origin::Env {
                 return Err(errors::database(
                     py,
@@ -982,6 +1005,17 @@ fn py_bool(b: bool) -> &'static str {
     }
 }
 
+/// Who asked for a database's board, so that a file of another board is
+/// refused in their terms.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Asker {
+    /// `Database(board=...)`, or `Database()` for 3x3.
+    Caller,
+    /// The module-level functions (`npuzzle.solve`, …), which play 3x3
+    /// and take no path.
+    ModuleFunctions,
+}
+
 #[pymethods]
 impl PyDatabase {
     #[new]
@@ -996,7 +1030,7 @@ impl PyDatabase {
         let metric = arguments::given(metric)
             .map(|m| arguments::metric(py, Some(m)))
             .transpose()?;
-        PyDatabase::open(py, arguments::path(path)?, board, metric)
+        PyDatabase::open(py, arguments::path(path)?, board, metric, Asker::Caller)
     }
 
     /// How the database counts moves: "stm" (one tile per move) or "mtm"

@@ -145,6 +145,15 @@ fn _unbuildable(board: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
     ))
 }
 
+/// The 3x3 database the module-level functions use (`npuzzle.solve`, …),
+/// found where `Database(board="3x3")` looks; a file of another board named
+/// by NPUZZLE_DB is refused in those functions' terms.
+#[pyfunction]
+fn _default_database(py: Python<'_>) -> PyResult<database::PyDatabase> {
+    let (shape, asker) = (Shape::THREE_BY_THREE, database::Asker::ModuleFunctions);
+    database::PyDatabase::open(py, None, Some(shape), None, asker)
+}
+
 /// `board=`, "3x3" when not given.
 fn size_or_default(board: Option<&Bound<'_, PyAny>>) -> PyResult<Shape> {
     match arguments::given(board) {
@@ -296,6 +305,7 @@ fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(build, m)?)?;
     m.add_function(wrap_pyfunction!(locate, m)?)?;
     m.add_function(wrap_pyfunction!(_unbuildable, m)?)?;
+    m.add_function(wrap_pyfunction!(_default_database, m)?)?;
     m.add_function(wrap_pyfunction!(solve_within, m)?)?;
     m.add_function(wrap_pyfunction!(solve_many_within, m)?)?;
     m.add("AUTO_BUILD_MAX_CELLS", database::AUTO_BUILD_MAX_CELLS)?;

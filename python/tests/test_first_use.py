@@ -72,9 +72,18 @@ def test_a_database_from_npuzzle_db_is_named_with_advice_that_works(
     with pytest.raises(npuzzle.DatabaseError) as e:
         npuzzle.solve("867254301")
     message = str(e.value)
-    assert f"{small} holds 2x3 boards, not 3x3" in message
-    assert "NPUZZLE_DB" in message and "unset NPUZZLE_DB" in message and "path=" in message
+    # The module-level functions take no board= and no path=: the message
+    # names neither, and says what they play and what else works.
+    assert f"{small} holds 2x3 boards, and npuzzle's module-level functions play 3x3" in message
+    assert "unset NPUZZLE_DB" in message and "npuzzle.Database()" in message
+    assert "board=" not in message and "path=" not in message
     assert "npuzzle.build" not in message
+    # Asked for by board=, the message names the argument and path=.
+    with pytest.raises(npuzzle.DatabaseError) as e:
+        npuzzle.Database(board="3x3")
+    message = str(e.value)
+    assert f"{small} holds 2x3 boards, not 3x3 (board=)" in message
+    assert "unset NPUZZLE_DB" in message and "path=" in message
     # Without board=, the file is opened, and a 3x3 board is refused with
     # the file and where it came from.
     db = npuzzle.Database()
@@ -96,3 +105,22 @@ def test_a_database_from_npuzzle_db_is_named_with_advice_that_works(
     with pytest.raises(npuzzle.ParseError) as e:
         npuzzle.Database(board="2x3").distance("867254301")
     assert "NPUZZLE_DB" not in str(e.value)
+
+
+def test_a_misnamed_file_in_data_is_refused_to_the_module_functions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """data/3x3.db holding another board: the module-level functions say
+    so, and that moving it aside lets them find or build the right one."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "user"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "data").mkdir()
+    npuzzle.build("2x3", tmp_path / "data" / "3x3.db", progress=False)
+    monkeypatch.setattr(npuzzle, "_default", None)
+    with pytest.raises(npuzzle.DatabaseError) as e:
+        npuzzle.distance("867254301")
+    message = str(e.value)
+    assert message.startswith("data/3x3.db holds 2x3 boards, and npuzzle's module-level functions play 3x3")
+    assert "move it aside" in message and "board=" not in message
+    (tmp_path / "data" / "3x3.db").rename(tmp_path / "aside.db")
+    assert npuzzle.distance("867254301") == 31
