@@ -43,6 +43,7 @@ use axum::Router;
 use npuzzle::analysis::{grade, parse_distances, read_steps, Histogram, Sample, SampleError};
 use npuzzle::bounded::Weight;
 use npuzzle::io::Answer;
+use npuzzle::pattern::Stopped;
 use npuzzle::rules::excerpt;
 use npuzzle::{AnswerError, Board, Metric, Move, Shape, Unsolvable};
 use serde::Serialize;
@@ -323,6 +324,7 @@ pub(super) fn answer_error(
             StatusCode::INTERNAL_SERVER_ERROR,
             format!("{e}; run `query verify` on the server's database"),
         ),
+        e @ AnswerError::Stopped(Stopped::Cancelled { .. }) => client_gone(e),
         e @ AnswerError::Stopped(_) => ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             format!(
@@ -337,6 +339,18 @@ pub(super) fn answer_error(
             ApiError::new(StatusCode::NOT_FOUND, e.to_string())
         }
     }
+}
+
+/// A search stopped because its client closed the connection: a client
+/// that only closed its sending side still reads this.
+pub(super) fn client_gone(e: AnswerError) -> ApiError {
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        format!(
+            "{e}: the client closed its side of the connection, which the server takes for \
+             the client gone; keep the connection open until the answer comes"
+        ),
+    )
 }
 
 /// The query parameters, by the command line's names.
@@ -660,7 +674,11 @@ async fn budgeted<T: Send + 'static>(
     server: &Shared,
     work: impl FnOnce(&Budget) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let cancel = Arc::new(AtomicBool::new(false));
+    // Set when the client goes: its connection closes, or the request is
+    // dropped.
+    let cancel = super::conn::CLIENT_GONE
+        .try_with(Arc::clone)
+        .unwrap_or_default();
     let _cancel_on_drop = CancelOnDrop(cancel.clone());
     let timeout = server.timeout;
     tokio::task::spawn_blocking(move || {

@@ -9,7 +9,8 @@
 //! and this loop: hyper's own answer is held back, and when the connection
 //! ends, the loop writes the JSON one in its place, or the 408. A connection
 //! that idles between requests (keep-alive) is closed silently, as
-//! everywhere.
+//! everywhere. While a request is answered, the loop watches its socket, so
+//! that a search stops when its client goes.
 
 use super::api::ApiError;
 use axum::http::StatusCode;
@@ -67,7 +68,8 @@ pub async fn serve(
     builder
         .timer(TokioTimer::new())
         // A client may close its side once its request is sent (`nc -N`,
-        // some HTTP/1.0 clients); it still gets its answer.
+        // some HTTP/1.0 clients); it still gets its answer, though a search
+        // stops as for a client gone (see `watch_for_close`).
         .half_close(true)
         .header_read_timeout(limits.header_read)
         .max_buf_size(MAX_HEAD)
@@ -114,8 +116,18 @@ pub async fn serve(
     let _ = tokio::time::timeout(limits.shutdown_grace, graceful.shutdown()).await;
 }
 
+tokio::task_local! {
+    /// Set once the client of the request being answered has closed its
+    /// side of the connection: the routes' searches stop on it. Requests
+    /// that do not come through [`serve`] (the tests' own calls of the
+    /// router) have none.
+    pub static CLIENT_GONE: Arc<AtomicBool>;
+}
+
 /// The router as hyper's service, marking on the socket each request that
-/// reaches it: what hyper writes for such a request is the router's answer.
+/// reaches it (what hyper writes for such a request is the router's
+/// answer), and watching the socket while it is answered, for
+/// [`CLIENT_GONE`].
 #[derive(Clone)]
 struct MarkingRouter {
     router: Router,
@@ -125,10 +137,12 @@ struct MarkingRouter {
 impl<B> tower::Service<hyper::Request<B>> for MarkingRouter
 where
     Router: tower::Service<hyper::Request<B>>,
+    <Router as tower::Service<hyper::Request<B>>>::Future: Send + 'static,
 {
     type Response = <Router as tower::Service<hyper::Request<B>>>::Response;
     type Error = <Router as tower::Service<hyper::Request<B>>>::Error;
-    type Future = <Router as tower::Service<hyper::Request<B>>>::Future;
+    type Future =
+        Pin<Box<dyn Future<Output = Result<Self::Response, Self::Error>> + Send + 'static>>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
         tower::Service::<hyper::Request<B>>::poll_ready(&mut self.router, cx)
@@ -136,7 +150,40 @@ where
 
     fn call(&mut self, request: hyper::Request<B>) -> Self::Future {
         self.socket.phase.store(ROUTED, Ordering::Relaxed);
-        self.router.call(request)
+        let gone = Arc::new(AtomicBool::new(false));
+        let watch = AbortOnDrop(tokio::spawn(watch_for_close(
+            self.socket.clone(),
+            gone.clone(),
+        )));
+        let answer = CLIENT_GONE.scope(gone, self.router.call(request));
+        Box::pin(async move {
+            let _watch = watch;
+            answer.await
+        })
+    }
+}
+
+/// Sets `gone` once the client closes the connection or resets it. hyper
+/// does not read while a request is answered (it lets a client close its
+/// sending side and still get the answer), so this looks at the socket
+/// without taking from it. An end of input is taken for the client gone:
+/// TCP does not tell a closed connection from a half-closed one until the
+/// answer is written. Bytes of a next request (pipelining) hide what
+/// follows them, and end the watch.
+async fn watch_for_close(socket: Arc<Socket>, gone: Arc<AtomicBool>) {
+    let mut byte = [0u8; 1];
+    if let Ok(0) | Err(_) = socket.stream.peek(&mut byte).await {
+        gone.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Stops a task when dropped: the watch of a request ends with its answer,
+/// or with its connection.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }
 

@@ -4,7 +4,7 @@
 //! Every use of the library's kind-aware types is in this file, so that the
 //! routes ask for answers and a refusal, and never match on a kind.
 
-use super::api::{answer_error, unsolvable_error, ApiError};
+use super::api::{answer_error, client_gone, unsolvable_error, ApiError};
 use axum::http::StatusCode;
 use memmap2::Mmap;
 use npuzzle::bounded::{solve_within, Guidance, Weight};
@@ -169,6 +169,9 @@ pub fn answer_within(
     budget: &Budget,
 ) -> Result<Answer, ApiError> {
     let fail = |e: npuzzle::AnswerError| match e {
+        e @ npuzzle::AnswerError::Stopped(npuzzle::pattern::Stopped::Cancelled { .. }) => {
+            client_gone(e)
+        }
         // Already within W: the advice is a larger one, not within= itself.
         e @ npuzzle::AnswerError::Stopped(_) => ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,

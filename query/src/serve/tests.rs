@@ -607,14 +607,7 @@ fn within_searches_past_two_at_once_are_answered_busy() {
     // A 6x6 position 300 moves out: an optimal search (W = 1) runs out of
     // time on it, holding its turn for the whole 2 s.
     let shape: Shape = "6x6".parse().unwrap();
-    let (mut far, mut seed) = (Board::goal(shape), 7u64);
-    for _ in 0..300 {
-        let next: Vec<Board> = far.successors().map(|(_, b)| b).collect();
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        far = next[(seed >> 33) as usize % next.len()];
-    }
+    let far = walked_6x6(300);
     let query = format!(
         "/api/solve?board=6x6&within=1&start={}",
         enc(&far.to_string())
@@ -654,6 +647,72 @@ fn within_searches_past_two_at_once_are_answered_busy() {
     );
     let (status, v) = get(server.addr, &query);
     assert_eq!((status, &v["length"]), (200, &serde_json::json!(1)), "{v}");
+}
+
+/// A 6x6 position `steps` random moves from the goal.
+fn walked_6x6(steps: usize) -> Board {
+    let shape: Shape = "6x6".parse().unwrap();
+    let (mut far, mut seed) = (Board::goal(shape), 7u64);
+    for _ in 0..steps {
+        let next: Vec<Board> = far.successors().map(|(_, b)| b).collect();
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        far = next[(seed >> 33) as usize % next.len()];
+    }
+    far
+}
+
+/// A client that goes away stops its search: the searches of clients
+/// that closed their connections give back their turns long before the
+/// server's timeout, and one that only closes its sending side is told
+/// that the server took it for gone.
+#[test]
+fn a_search_stops_when_its_client_goes() {
+    let server = start_with(&[&files().full_3x3, pattern_4x4()], Duration::from_secs(60));
+    // Searches that hold a turn for the whole minute, unless stopped.
+    let query = format!(
+        "/api/solve?board=6x6&within=1&start={}",
+        enc(&walked_6x6(300).to_string())
+    );
+    for _ in 0..super::api::WITHIN_SEARCHES {
+        let mut leaving = connect(server.addr);
+        leaving.write_all(&request("GET", &query)).unwrap();
+        std::thread::sleep(Duration::from_millis(200));
+        drop(leaving);
+    }
+    let near = walked_6x6(1);
+    let query = format!(
+        "/api/solve?board=6x6&within=2&start={}",
+        enc(&near.to_string())
+    );
+    let began = std::time::Instant::now();
+    loop {
+        let (status, v) = get(server.addr, &query);
+        if status == 200 {
+            break;
+        }
+        assert!(str_of(&v["error"]).contains("the server is busy"), "{v}");
+        assert!(
+            began.elapsed() < Duration::from_secs(10),
+            "turns still held: {v}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // Closing only the sending side looks the same to the server.
+    let mut closing = connect(server.addr);
+    let path = format!("/api/solve?{}", far_4x4());
+    closing.write_all(&request("GET", &path)).unwrap();
+    closing.shutdown(std::net::Shutdown::Write).unwrap();
+    let mut answer = Vec::new();
+    let _ = closing.read_to_end(&mut answer);
+    assert_eq!(parse_answer(&answer).0, 503);
+    let error = json_error(&answer, "a half-closed search");
+    assert!(
+        error.contains("the client closed its side of the connection"),
+        "{error}"
+    );
+    assert!(began.elapsed() < Duration::from_secs(20));
 }
 
 #[test]
