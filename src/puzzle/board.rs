@@ -103,21 +103,74 @@ pub enum BoardError {
         /// The largest tile.
         max: usize,
     },
-    /// A tile given more than once (and so another one missing).
-    #[error("{} appears twice (so {} is missing)", tile_name(*.tile), tile_name(*.missing))]
+    /// Tiles given more than once, and so others missing.
+    #[error("{}", repeats(repeated, missing))]
     Duplicate {
-        /// The repeated tile (0 for the blank).
-        tile: u8,
-        /// The smallest tile not given.
-        missing: u8,
+        /// Each tile given more than once (0 for the blank), in order, with
+        /// how many times.
+        repeated: Vec<(u8, usize)>,
+        /// The tiles not given, in order.
+        missing: Vec<u8>,
     },
 }
 
-fn tile_name(tile: u8) -> String {
-    if tile == 0 {
-        "the blank".to_string()
-    } else {
-        format!("tile {tile}")
+/// "tile 5 appears twice (so tile 4 is missing)", "tiles 1 and 2 appear
+/// twice (so tiles 5 and 6 are missing)", "the blank appears 9 times (so
+/// tiles 1 to 8 are missing)".
+fn repeats(repeated: &[(u8, usize)], missing: &[u8]) -> String {
+    let tiles: Vec<u8> = repeated.iter().map(|&(tile, _)| tile).collect();
+    let times = match repeated {
+        [(_, count), rest @ ..] if rest.iter().all(|(_, c)| c == count) => match count {
+            2 => "twice".to_string(),
+            n => format!("{n} times"),
+        },
+        _ => "more than once".to_string(),
+    };
+    let (appear, are) = match (tiles.len(), missing.len()) {
+        (1, 1) => ("appears", "is"),
+        (1, _) => ("appears", "are"),
+        (_, 1) => ("appear", "is"),
+        _ => ("appear", "are"),
+    };
+    format!(
+        "{} {appear} {times} (so {} {are} missing)",
+        tile_names(&tiles),
+        tile_names(missing)
+    )
+}
+
+/// "the blank", "tile 3", "the blank and tiles 3, 5 and 7 to 9".
+fn tile_names(tiles: &[u8]) -> String {
+    let blank = tiles.first() == Some(&0);
+    let numbered = &tiles[usize::from(blank)..];
+    // Runs of three or more consecutive tiles are written "7 to 9".
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < numbered.len() {
+        let mut j = i;
+        while j + 1 < numbered.len() && numbered[j + 1] == numbered[j] + 1 {
+            j += 1;
+        }
+        if j >= i + 2 {
+            parts.push(format!("{} to {}", numbered[i], numbered[j]));
+        } else {
+            parts.extend(numbered[i..=j].iter().map(u8::to_string));
+        }
+        i = j + 1;
+    }
+    let plural = numbered.len() > 1;
+    let numbers = match parts.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    };
+    match (blank, numbered.is_empty()) {
+        (true, true) => "the blank".to_string(),
+        (true, false) => format!(
+            "the blank and tile{} {numbers}",
+            if plural { "s" } else { "" }
+        ),
+        (false, _) => format!("tile{} {numbers}", if plural { "s" } else { "" }),
     }
 }
 
@@ -150,18 +203,19 @@ impl Board {
                 max: n - 1,
             });
         }
-        let mut seen = [false; MAX_CELLS];
-        let mut duplicate = None;
+        let mut times = [0usize; MAX_CELLS];
         for &t in cells {
-            let seen = &mut seen[t as usize];
-            if *seen && duplicate.is_none() {
-                duplicate = Some(t as u8);
-            }
-            *seen = true;
+            times[t as usize] += 1;
         }
-        if let Some(tile) = duplicate {
-            let missing = (0..n).find(|&t| !seen[t]).unwrap_or(0) as u8;
-            return Err(BoardError::Duplicate { tile, missing });
+        if times[..n].iter().any(|&count| count > 1) {
+            let tiles = (0..n as u8).zip(times);
+            return Err(BoardError::Duplicate {
+                repeated: tiles.clone().filter(|&(_, count)| count > 1).collect(),
+                missing: tiles
+                    .filter(|&(_, count)| count == 0)
+                    .map(|(t, _)| t)
+                    .collect(),
+            });
         }
         let mut board = Board {
             shape,
@@ -407,6 +461,23 @@ mod tests {
                 .unwrap_err()
                 .to_string(),
             "the blank appears twice (so tile 5 is missing)"
+        );
+        let every = |cells: &[u64]| Board::new(s, cells).unwrap_err().to_string();
+        assert_eq!(
+            every(&[1, 1, 2, 2, 3, 3, 4, 4, 0]),
+            "tiles 1 to 4 appear twice (so tiles 5 to 8 are missing)"
+        );
+        assert_eq!(
+            every(&[0; 9]),
+            "the blank appears 9 times (so tiles 1 to 8 are missing)"
+        );
+        assert_eq!(
+            every(&[1, 1, 1, 2, 2, 3, 4, 5, 6]),
+            "tiles 1 and 2 appear more than once (so the blank and tiles 7 and 8 are missing)"
+        );
+        assert_eq!(
+            every(&[1, 2, 3, 4, 5, 6, 7, 7, 7]),
+            "tile 7 appears 3 times (so the blank and tile 8 are missing)"
         );
     }
 

@@ -500,7 +500,7 @@ mod tests {
         assert_eq!(b.to_string(), "1 2 3 4 5 6 7 8 9 10 11 0");
         assert_eq!(
             err_for("123456789000", big),
-            "the blank appears twice (so tile 10 is missing)"
+            "the blank appears 3 times (so tiles 10 and 11 are missing)"
         );
     }
 
