@@ -25,7 +25,7 @@ pub struct RandomArgs {
     /// How many distinct positions.
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = whole(1..=MAX_COUNT), allow_negative_numbers = true)]
     count: usize,
-    /// Seed for a reproducible draw [default: a fresh random seed, shown with --json].
+    /// Seed for a reproducible draw [default: a fresh random seed, shown on stderr, or in the JSON with --json].
     #[arg(long, value_name = "S", value_parser = whole(0..=u64::MAX), allow_negative_numbers = true)]
     seed: Option<u64>,
     #[command(flatten)]
@@ -69,7 +69,12 @@ pub fn run(db: &CompleteTables<Mmap>, args: &RandomArgs, out: &mut impl Write) -
     if let Some(file) = sheet {
         Worksheet::solve(db, &report)?.write(file)?;
     }
-    print(&report, args.format.format(), out)?;
+    let format = args.format.format();
+    print(&report, format, out)?;
+    if args.seed.is_none() && format != crate::print::Format::Json {
+        // The JSON holds the seed; text and CSV have no room for it.
+        eprintln!("seed {seed} (--seed {seed} draws these positions again)");
+    }
     Ok(Outcome::Success)
 }
 

@@ -35,6 +35,31 @@ fn a_seeded_draw_is_pinned() {
     }
 }
 
+/// A draw without `--seed` shows its seed on stderr (text and CSV, which
+/// have no room for it), and that seed draws the same positions again.
+#[test]
+fn an_unseeded_draw_shows_its_seed() {
+    let t = three_by_three();
+    for format in [&[][..], &["--csv"]] {
+        let draw = [&["random", "--distance", "17", "--count", "4"][..], format].concat();
+        let out = run_query(&t.path, &draw, 0);
+        let said = stderr_of(&out);
+        let seed = said
+            .strip_prefix("seed ")
+            .and_then(|rest| rest.split(' ').next())
+            .unwrap_or_else(|| panic!("no seed on stderr: {said:?}"));
+        assert_eq!(
+            said,
+            format!("seed {seed} (--seed {seed} draws these positions again)\n")
+        );
+        let again = run_query(&t.path, &[&draw[..], &["--seed", seed]].concat(), 0);
+        assert_eq!(stdout_of(&again), stdout_of(&out), "{format:?}");
+        assert_eq!(stderr_of(&again), "", "a seed given is not repeated");
+    }
+    let json = run_query(&t.path, &["random", "--distance", "17", "--json"], 0);
+    assert_eq!(stderr_of(&json), "", "the JSON holds the seed");
+}
+
 #[test]
 fn a_fifo_as_the_database_is_refused_without_blocking() {
     let dir = tempfile::tempdir().unwrap();
