@@ -56,8 +56,10 @@ impl Layout for Comparison {
         let distance = self.distance;
         writeln!(
             out,
-            "{} -> {}: {distance} moves (database)",
-            self.start, self.goal
+            "{} -> {}: {} (database)",
+            self.start,
+            self.goal,
+            crate::plural(distance as u64, "move")
         )?;
         writeln!(out)?;
         writeln!(

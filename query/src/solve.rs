@@ -197,10 +197,16 @@ pub(crate) fn write_text(
     };
     let proof = match &answer.within {
         Some(w) => format!(
-            ", optimal is at least {} (within {}, {})",
+            ", optimal is at least {} (within {}, {}){}",
             w.lower_bound,
             w.weight(),
-            w.heuristic
+            w.heuristic,
+            // The bound met: no solution is shorter.
+            if w.lower_bound as usize >= count {
+                ": a shortest solution"
+            } else {
+                ""
+            }
         ),
         None => String::new(),
     };

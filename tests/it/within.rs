@@ -249,7 +249,7 @@ fn query_solves_within_without_any_file_and_proves_the_bound() {
     );
     assert!(
         text.starts_with(
-            "867254301 -> 123456780: 31 moves, optimal is at least 31 (within 1, linear-conflict)\n"
+            "867254301 -> 123456780: 31 moves, optimal is at least 31 (within 1, linear-conflict): a shortest solution\n"
         ),
         "{text}"
     );
@@ -264,6 +264,17 @@ fn query_solves_within_without_any_file_and_proves_the_bound() {
         .clone(),
     );
     assert!(text.contains(": 8 moves, optimal is at least 8"), "{text}");
+    assert!(text.contains("): a shortest solution\n"), "{text}");
+    // A bound below the length proves no more than the factor.
+    let text = stdout_of(
+        &expect_code_in(dir.path(), &["solve", "--within", "1.5", "867254301"], 0)
+            .get_output()
+            .clone(),
+    );
+    assert!(
+        text.contains("optimal is at least 25 (within 1.5, linear-conflict)\n"),
+        "{text}"
+    );
 }
 
 #[test]
