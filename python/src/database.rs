@@ -1300,8 +1300,9 @@ impl PyDatabase {
     /// database searched: `timeout` bounds them all, and it and what it
     /// raises are as for `distance`; ParseError too for a move that cannot
     /// be read. `moves` are the blank's letters (`"ULDR"`, or a list of
-    /// them) or, as the page takes them, the tiles moved (`"6 5 2"`, or a
-    /// list of numbers).
+    /// them; in a string, slides as the multi-tile metric writes them,
+    /// `"U3 L R2"`, one move each on a multi-tile database) or, as the page
+    /// takes them, the tiles moved (`"6 5 2"`, or a list of numbers).
     ///
     /// >>> c = Database().check("123468750", "ULDR")
     /// >>> c.reaches_goal, c.optimal, c.excess

@@ -61,6 +61,12 @@ def test_the_multi_tile_database_is_built_beside_the_single_tile_one() -> None:
     # A student's four single-tile moves are three slides here: R R is one.
     check = db.check("123456078", "RR")
     assert check.reaches_goal and check.length == 1 and check.optimal == 1
+    # A solution as this database writes it grades as it is written.
+    solution = db.solve("867254301")
+    check = db.check("867254301", solution.moves)
+    assert check.reaches_goal and check.length == 20 and check.excess == 0
+    slide = db.check("123456078", "R2")
+    assert (slide.reaches_goal, slide.length, slide.excess) == (True, 1, 0)
 
 
 def test_every_2x3_distance_against_a_plain_multi_tile_search() -> None:

@@ -4,6 +4,7 @@
 //! unusable database. Results go to stdout, messages to stderr.
 
 mod batch;
+mod check;
 mod compare;
 mod compare_metrics;
 mod heuristics;
@@ -78,6 +79,10 @@ enum Command {
     Batch(batch::BatchArgs),
     /// Positions drawn uniformly from those at exactly K moves (or a range) from the goal.
     Random(random::RandomArgs),
+    /// Grades a move list: legal, reaching the goal, how much longer than the shortest, and
+    /// which moves went farther from the goal. Exit code 0 when the moves reach the goal, 1
+    /// when they do not.
+    Check(check::CheckArgs),
     /// The classic heuristics over every position (or one), against the true distance.
     Heuristics(heuristics::HeuristicsArgs),
     /// The classic search algorithms on one position, checked against the database.
@@ -198,6 +203,7 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
         Command::Verify(args) => file.verify(args, out),
         Command::Histogram(args) => histogram::run(complete(&db, "histogram")?, args, out),
         Command::Random(args) => random::run(complete(&db, "random")?, args, out),
+        Command::Check(args) => check::run(&db, args, out),
         Command::Stats(args) => stats::run(complete(&db, "stats")?, args, out),
         Command::Heuristics(args) => heuristics::run(single_tile(&db, "heuristics")?, args, out),
         Command::Compare(args) => {

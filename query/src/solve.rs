@@ -348,24 +348,33 @@ fn search(
     match result {
         Ok(solution) => Ok(Ok(solution)),
         Err(e) if e.unsolvable().is_some() => Ok(Err(e.unsolvable().expect("matched").clone())),
-        Err(e @ AnswerError::Stopped(Stopped::TimedOut { .. })) => {
-            let sooner = match db.patterns().map(|p| (p.shape(), p.partition())) {
-                Some((shape, _)) if shape.check_complete_tables().is_ok() => {
-                    format!("complete tables answer at once (build-db --board {shape})")
-                }
-                Some((_, partition)) if !partition.is_default() => {
-                    "a stronger partition (build-db --partition) finds it sooner".to_string()
-                }
-                _ => "`solve --within 1.2` finds one within a factor of the shortest sooner"
-                    .to_string(),
-            };
-            Err(anyhow::anyhow!(
-                "{e} (--timeout {} s); a longer --timeout may find it, or {sooner}",
-                timeout.unwrap_or_default().as_secs_f64()
-            ))
-        }
-        Err(e) => Err(e.into()),
+        Err(e) => Err(with_timeout_advice(db, e, timeout)),
     }
+}
+
+/// `e`, with what may answer sooner when it is a search past `--timeout`:
+/// complete tables, a stronger partition, or `solve --within`.
+pub(crate) fn with_timeout_advice(
+    db: &Database<Mmap>,
+    e: AnswerError,
+    timeout: Option<Duration>,
+) -> anyhow::Error {
+    if !matches!(e, AnswerError::Stopped(Stopped::TimedOut { .. })) {
+        return e.into();
+    }
+    let sooner = match db.patterns().map(|p| (p.shape(), p.partition())) {
+        Some((shape, _)) if shape.check_complete_tables().is_ok() => {
+            format!("complete tables answer at once (build-db --board {shape})")
+        }
+        Some((_, partition)) if !partition.is_default() => {
+            "a stronger partition (build-db --partition) finds it sooner".to_string()
+        }
+        _ => "`solve --within 1.2` finds one within a factor of the shortest sooner".to_string(),
+    };
+    anyhow::anyhow!(
+        "{e} (--timeout {} s); a longer --timeout may find it, or {sooner}",
+        timeout.unwrap_or_default().as_secs_f64()
+    )
 }
 
 /// Runs `search` with `timeout`'s deadline, on every core when

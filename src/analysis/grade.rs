@@ -30,26 +30,37 @@ use crate::puzzle::board::{Board, Move};
 use crate::puzzle::metric::Metric;
 use serde::{Serialize, Serializer};
 
-/// One move of a list: the blank's (`U`, `D`, `L`, `R`), or the tile that
-/// slides into the gap.
+/// One move of a list: the blank's (`U`, `D`, `L`, `R`), a slide of
+/// several tiles in a line (`U3`, as the multi-tile metric writes it), or
+/// the tile that slides into the gap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {
     /// The blank moves this way.
     Blank(Move),
+    /// The blank moves this way this many cells at once: one move under
+    /// the multi-tile metric, as many under the single-tile one.
+    Slide(Move, usize),
     /// This tile slides into the gap (legal only next to it).
     Tile(u8),
 }
 
 impl Step {
-    /// The blank's move this step makes on `board`, if it is legal there.
-    fn on(self, board: &Board) -> Option<Move> {
-        match self {
-            Step::Blank(m) => board.apply(m).map(|_| m),
+    /// The blank's moves this step makes on `board`, and the board after
+    /// them, if they are legal there.
+    fn on(self, board: &Board) -> Option<(Move, usize, Board)> {
+        let (m, cells) = match self {
+            Step::Blank(m) => (m, 1),
+            Step::Slide(m, cells) => (m, cells),
             Step::Tile(tile) => board
                 .successors()
                 .find(|&(m, _)| board.tile_moved_by(m) == Some(tile))
-                .map(|(m, _)| m),
+                .map(|(m, _)| (m, 1))?,
+        };
+        let mut after = *board;
+        for _ in 0..cells {
+            after = after.apply(m)?;
         }
+        Some((m, cells, after))
     }
 }
 
@@ -77,8 +88,9 @@ pub enum StepsError {
 }
 
 /// Reads a move list: the blank's moves as letters (`ULDR`, either case,
-/// spaces and commas ignored), or the tiles moved as numbers separated by
-/// spaces or commas (`6 5 2`).
+/// spaces and commas ignored; a letter with a count, `U3`, is a slide of
+/// that many tiles, as the multi-tile metric writes it), or the tiles
+/// moved as numbers separated by spaces or commas (`6 5 2`).
 pub fn read_steps(text: &str) -> Result<Vec<Step>, StepsError> {
     let words: Vec<&str> = text
         .split(|c: char| c.is_whitespace() || c == ',')
@@ -104,22 +116,49 @@ pub fn read_steps(text: &str) -> Result<Vec<Step>, StepsError> {
             })
             .collect();
     }
-    let letters = words.iter().flat_map(|w| w.chars());
-    let count = letters.clone().count();
-    if count > MAX_STEPS {
-        return Err(StepsError::TooMany(count));
+    // Counted first, so that a long list costs nothing to refuse.
+    let cells = lettered(&words).fold(0usize, |sum, (_, _, count)| {
+        sum.saturating_add(match count {
+            "" => 1,
+            digits => digits.parse().unwrap_or(usize::MAX),
+        })
+    });
+    if cells > MAX_STEPS {
+        return Err(StepsError::TooMany(cells));
     }
-    letters
+    lettered(&words)
         .enumerate()
-        .map(|(i, c)| {
-            Move::from_letter(c)
-                .map(Step::Blank)
-                .ok_or_else(|| StepsError::NotAMove {
-                    position: i + 1,
-                    found: c.to_string(),
-                })
+        .map(|(i, (written, letter, count))| {
+            let not_a_move = || StepsError::NotAMove {
+                position: i + 1,
+                found: crate::rules::excerpt(written, 20).to_string(),
+            };
+            let m = Move::from_letter(letter).ok_or_else(not_a_move)?;
+            match count.parse::<usize>() {
+                _ if count.is_empty() => Ok(Step::Blank(m)),
+                Ok(cells) if cells > 0 => Ok(Step::Slide(m, cells)),
+                _ => Err(not_a_move()),
+            }
         })
         .collect()
+}
+
+/// The moves written as letters in `words`, each with the count after it
+/// (`U3`: `("U3", 'U', "3")`; `L`: `("L", 'L', "")`).
+fn lettered<'a>(words: &'a [&'a str]) -> impl Iterator<Item = (&'a str, char, &'a str)> + 'a {
+    words.iter().flat_map(|word| {
+        let mut rest = *word;
+        std::iter::from_fn(move || {
+            let letter = rest.chars().next()?;
+            let after = letter.len_utf8();
+            let end = rest[after..]
+                .find(|c: char| !c.is_ascii_digit())
+                .map_or(rest.len(), |e| e + after);
+            let (written, left) = rest.split_at(end);
+            rest = left;
+            Some((written, letter, &written[after..]))
+        })
+    })
 }
 
 /// A move list graded: the JSON object of `/api/check`, and the fields of
@@ -174,8 +213,9 @@ pub fn grade<E>(
     let mut moves = Vec::with_capacity(steps.len());
     let mut away = Vec::new();
     let mut illegal_move = None;
+    let mut played = 0;
     for (i, step) in steps.iter().enumerate() {
-        let Some((m, next)) = step.on(&end).and_then(|m| Some((m, end.apply(m)?))) else {
+        let Some((m, cells, next)) = step.on(&end) else {
             illegal_move = Some(i + 1);
             break;
         };
@@ -184,14 +224,14 @@ pub fn grade<E>(
         if after > before {
             away.push(i + 1);
         }
-        moves.push(m);
-        (end, before) = (next, after);
+        moves.extend(std::iter::repeat_n(m, cells));
+        (end, before, played) = (next, after, i + 1);
     }
     let legal = illegal_move.is_none();
     let reaches_goal = legal && end == *goal;
     // Steps past an illegal one count one move each: they cannot be
     // grouped into slides.
-    let length = metric.length(&moves) + (steps.len() - moves.len());
+    let length = metric.length(&moves) + (steps.len() - played);
     Ok(Graded {
         start: *start,
         goal: *goal,
@@ -301,8 +341,62 @@ mod tests {
         assert_eq!(graded.remaining, 0);
     }
 
+    /// A slide (`R2`, as the multi-tile metric writes it) is one move
+    /// under that metric and as many as its tiles under the single-tile
+    /// one; one that runs off the board is illegal as a whole.
+    #[test]
+    fn slides_are_read_and_graded_in_either_metric() {
+        assert_eq!(
+            read_steps("U3 l r2").unwrap(),
+            vec![
+                Step::Slide(Move::Up, 3),
+                Step::Blank(Move::Left),
+                Step::Slide(Move::Right, 2)
+            ]
+        );
+        let goal = Board::goal(Shape::THREE_BY_THREE);
+        let start = board("123456078");
+        let slide = read_steps("R2").unwrap();
+        let graded = grade(&start, &goal, &slide, Metric::SingleTile, exact(goal)).unwrap();
+        assert!(graded.reaches_goal);
+        assert_eq!((graded.length, graded.optimal), (2, 2));
+        assert_eq!(graded.moves, vec![Move::Right, Move::Right]);
+        // One slide from the goal, under the multi-tile metric.
+        let multi = |b: &Board| if *b == start { Ok(1) } else { Err(()) };
+        let graded = grade(&start, &goal, &slide, Metric::MultiTile, multi).unwrap();
+        assert!(graded.reaches_goal);
+        assert_eq!(
+            (graded.length, graded.optimal, graded.excess),
+            (1, 1, Some(0))
+        );
+        // Two cells to the right of the middle of the bottom row: off the board.
+        let near = board("123456708");
+        let graded = grade(&near, &goal, &slide, Metric::SingleTile, exact(goal)).unwrap();
+        assert_eq!((graded.illegal_move, graded.end), (Some(1), near));
+        assert!(graded.moves.is_empty());
+    }
+
     #[test]
     fn unreadable_lists_are_refused() {
+        assert_eq!(
+            read_steps("U0"),
+            Err(StepsError::NotAMove {
+                position: 1,
+                found: "U0".to_string()
+            })
+        );
+        assert_eq!(
+            read_steps("U3X"),
+            Err(StepsError::NotAMove {
+                position: 2,
+                found: "X".to_string()
+            })
+        );
+        assert_eq!(read_steps("L U99999"), Err(StepsError::TooMany(100_000)));
+        assert_eq!(
+            read_steps("U99999999999999999999999"),
+            Err(StepsError::TooMany(usize::MAX))
+        );
         assert!(matches!(
             read_steps("UX"),
             Err(StepsError::NotAMove { position: 2, .. })

@@ -245,6 +245,7 @@ fn cli_json(path: &Path, args: &[&str]) -> serde_json::Value {
         crate::Command::Random(a) => crate::random::run(db.complete().unwrap(), a, &mut out),
         crate::Command::Histogram(a) => crate::histogram::run(db.complete().unwrap(), a, &mut out),
         crate::Command::Heuristics(a) => crate::heuristics::run(&db, a, &mut out),
+        crate::Command::Check(a) => crate::check::run(&db, a, &mut out),
         _ => unreachable!(),
     }
     .unwrap();
@@ -333,6 +334,18 @@ fn answers_equal_the_command_lines_json() {
             ]
         )
     );
+
+    for moves in ["ULDR", "RUULDDRUULDLDRRULLURRDLLDRUURDD", "LDD", "5 8"] {
+        let (_, api) = get(
+            server.addr,
+            &format!("/api/check?start=867254301&moves={}", enc(moves)),
+        );
+        assert_eq!(
+            api,
+            cli_json(&f.full_3x3, &["check", "--json", "867254301", moves]),
+            "{moves}"
+        );
+    }
 
     let (_, api) = get(server.addr, "/api/histogram");
     assert_eq!(api, cli_json(&f.full_3x3, &["histogram", "--json"]));

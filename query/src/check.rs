@@ -1,0 +1,195 @@
+//! `query check`: a move list graded against the exact distances, as
+//! Python's `check` and the page's `/api/check` grade it: whether every
+//! move is legal, whether the list reaches the goal, how much longer than
+//! the shortest it is, and which moves went away from the goal.
+
+use crate::print::{print, Format, Layout};
+use crate::solve::{with_progress, with_timeout_advice, TimeoutArg, UnsolvablePair};
+use crate::{GoalArg, Outcome};
+use anyhow::Result;
+use memmap2::Mmap;
+use npuzzle::analysis::{grade, read_steps, Graded, Step};
+use npuzzle::{Board, Cell, Database, Metric};
+use serde::Serialize;
+use std::io::{self, Write};
+
+/// Arguments of `query check`.
+#[derive(clap::Args)]
+#[command(mut_arg("json", |a| a.help(
+    "One JSON object instead of text, as the page's /api/check gives it: {\"start\", \"goal\", \
+     \"moves\", \"legal\", \"illegal_move\", \"reaches_goal\", \"length\", \"optimal\", \
+     \"excess\", \"end\", \"remaining\", \"away\"}"
+)))]
+pub struct CheckArgs {
+    /// The start, then the moves: the blank's (`ULDR`), slides as the multi-tile metric writes
+    /// them (`U3 L R2`), or the tiles moved (`6 5 2`). Quote each when written with spaces;
+    /// a start written as one word per tile may stand unquoted before the moves.
+    #[arg(required = true, num_args = 2.., value_names = ["START", "MOVES"])]
+    words: Vec<String>,
+    #[command(flatten)]
+    goal: GoalArg,
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    timeout: TimeoutArg,
+}
+
+impl CheckArgs {
+    /// The start's text and the moves' text: two words, or a start written
+    /// one word per tile and the moves after it.
+    fn split(&self, shape: npuzzle::Shape) -> Result<(String, String)> {
+        let words = &self.words;
+        if let [start, moves] = &words[..] {
+            return Ok((start.clone(), moves.clone()));
+        }
+        let cells = shape.cells();
+        let numbers = words
+            .iter()
+            .take(cells)
+            .all(|w| npuzzle::io::is_tile_number(w));
+        anyhow::ensure!(
+            words.len() > cells && numbers,
+            "check takes two arguments, the start and the moves, and got {}: quote a board or \
+             moves written with spaces (query check \"8 6 7 2 5 4 3 0 1\" \"RUUL\")",
+            words.len()
+        );
+        Ok((words[..cells].join(" "), words[cells..].join(" ")))
+    }
+}
+
+/// `query check`: exit 0 when the moves reach the goal, 1 when they do not
+/// (or the start cannot), 2 for input that cannot be read.
+pub fn run(db: &Database<Mmap>, args: &CheckArgs, out: &mut impl Write) -> Result<Outcome> {
+    let shape = db.shape();
+    let (start, moves) = args.split(shape)?;
+    let start = args.goal.start_of(&[start], shape)?;
+    let goal = args.goal.board(shape)?;
+    let steps = read_steps(&moves).map_err(|e| anyhow::anyhow!("bad moves: {e}"))?;
+    let format = Format::json_or_text(args.json);
+    let timeout = args.timeout.timeout;
+    let graded = with_progress(timeout, true, "moves ≤", |options| {
+        grade(&start, &goal, &steps, db.metric(), |b| {
+            db.distance(b, &goal, options)
+        })
+    });
+    let graded = match graded {
+        Ok(graded) => graded,
+        Err(e) => match e.unsolvable() {
+            Some(why) => {
+                print(&UnsolvablePair::new(&start, &goal, why), format, out)?;
+                return Ok(Outcome::Unsolvable);
+            }
+            None => return Err(with_timeout_advice(db, e, timeout)),
+        },
+    };
+    let report = Report {
+        graded: &graded,
+        steps: &steps,
+        metric: db.metric(),
+    };
+    print(&report, format, out)?;
+    Ok(match graded.reaches_goal {
+        true => Outcome::Success,
+        false => Outcome::Unsolvable,
+    })
+}
+
+/// A graded list: its JSON is the grading's, its text says it in words.
+#[derive(Serialize)]
+#[serde(transparent)]
+struct Report<'a> {
+    graded: &'a Graded,
+    #[serde(skip)]
+    steps: &'a [Step],
+    #[serde(skip)]
+    metric: Metric,
+}
+
+impl Layout for Report<'_> {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        let g = self.graded;
+        let counted = match self.metric {
+            Metric::SingleTile => "",
+            Metric::MultiTile => " (multi-tile)",
+        };
+        let moves = format!("{}{counted}", crate::plural(g.length as u64, "move"));
+        let (reach, end) = match g.length {
+            1 => ("reaches", "ends"),
+            _ => ("reach", "end"),
+        };
+        let shortest = crate::plural(g.optimal.into(), "move");
+        let remaining = crate::plural(g.remaining.into(), "move");
+        write!(out, "{} -> {}: ", g.start, g.goal)?;
+        match (g.excess, g.illegal_move) {
+            (Some(0), _) => writeln!(out, "{moves} {reach} the goal: a shortest solution")?,
+            (Some(more), _) => writeln!(
+                out,
+                "{moves} {reach} the goal, {more} more than the shortest ({shortest})"
+            )?,
+            (None, Some(1)) => writeln!(
+                out,
+                "move 1 is illegal: {}; the start is {shortest} from the goal",
+                illegal(self.steps[0], &g.end),
+            )?,
+            (None, Some(number)) => writeln!(
+                out,
+                "move {number} is illegal: {}; the moves before it end at {}, {remaining} \
+                 from the goal (the shortest from the start is {shortest})",
+                illegal(self.steps[number - 1], &g.end),
+                g.end,
+            )?,
+            (None, None) => writeln!(
+                out,
+                "{moves} {end} at {}, {remaining} from the goal (the shortest from the \
+                 start is {shortest})",
+                g.end,
+            )?,
+        }
+        if !g.away.is_empty() {
+            let numbers: Vec<String> = g.away.iter().map(usize::to_string).collect();
+            let (noun, verb) = match numbers.len() {
+                1 => ("move", "goes"),
+                _ => ("moves", "go"),
+            };
+            writeln!(
+                out,
+                "{noun} {} {verb} farther from the goal",
+                numbers.join(", ")
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Why `step` cannot be played on `board`.
+fn illegal(step: Step, board: &Board) -> String {
+    let blank = Cell::of(board.shape(), board.blank()).name();
+    match step {
+        Step::Blank(m) => format!(
+            "{} (the blank at {blank} cannot move {})",
+            m.letter(),
+            way(m)
+        ),
+        Step::Slide(m, cells) => format!(
+            "{}{cells} (the blank at {blank} cannot move {} {cells} cells)",
+            m.letter(),
+            way(m)
+        ),
+        Step::Tile(tile) if usize::from(tile) >= board.shape().cells() => format!(
+            "tile {tile} (a {} board has tiles 1 to {})",
+            board.shape(),
+            board.shape().cells() - 1
+        ),
+        Step::Tile(tile) => format!("tile {tile} (it is not next to the blank, at {blank})"),
+    }
+}
+
+/// The way the blank goes on move `m`.
+fn way(m: npuzzle::Move) -> &'static str {
+    match m {
+        npuzzle::Move::Up => "up",
+        npuzzle::Move::Down => "down",
+        npuzzle::Move::Left => "left",
+        npuzzle::Move::Right => "right",
+    }
+}

@@ -1,0 +1,198 @@
+//! `query check`: a move list graded against the database, each verdict
+//! checked against facts found apart from it (a solution `solve` printed
+//! and replayed, moves that undo each other, parity).
+
+use crate::util::{query, run_query, stderr_of, stdout_of, temp_db, temp_db_counting};
+use npuzzle::{parse_board, Board, Metric, Shape};
+
+fn json(out: &std::process::Output) -> serde_json::Value {
+    serde_json::from_str(&stdout_of(out)).unwrap()
+}
+
+/// A shortest solution grades as one; the same with a move out and back
+/// appended is two longer, with the move out named; each move checked by
+/// replaying it.
+#[test]
+fn a_solution_and_a_detour_are_graded_by_their_length() {
+    let t = temp_db("3x3");
+    let start = "867254301";
+    let solved = json(&run_query(&t.path, &["solve", "--json", start], 0));
+    let moves = solved["moves"].as_str().unwrap().to_string();
+    assert_eq!(moves.len(), 31);
+    let out = run_query(&t.path, &["check", start, &moves], 0);
+    assert_eq!(
+        stdout_of(&out),
+        "867254301 -> 123456780: 31 moves reach the goal: a shortest solution\n"
+    );
+    // From the goal (blank bottom right), L then R leave and come back.
+    let detour = format!("{moves}LR");
+    let graded = json(&run_query(&t.path, &["check", "--json", start, &detour], 0));
+    assert_eq!(graded["reaches_goal"], true);
+    assert_eq!(
+        (graded["length"].as_u64(), graded["excess"].as_u64()),
+        (Some(33), Some(2))
+    );
+    assert_eq!(graded["away"], serde_json::json!([32]));
+    assert_eq!(graded["moves"], serde_json::json!(detour));
+    let text = stdout_of(&run_query(&t.path, &["check", start, &detour], 0));
+    assert_eq!(
+        text,
+        "867254301 -> 123456780: 33 moves reach the goal, 2 more than the shortest (31 moves)\n\
+         move 32 goes farther from the goal\n"
+    );
+    // The tiles moved grade as the blank's moves do.
+    let board = parse_board(start, Shape::THREE_BY_THREE).unwrap();
+    let mut tiles = Vec::new();
+    let mut now = board;
+    for letter in moves.chars() {
+        let m = npuzzle::Move::from_letter(letter).unwrap();
+        tiles.push(now.tile_moved_by(m).unwrap().to_string());
+        now = now.apply(m).unwrap();
+    }
+    assert_eq!(now, Board::goal(Shape::THREE_BY_THREE));
+    let by_tiles = json(&run_query(
+        &t.path,
+        &["check", "--json", start, &tiles.join(" ")],
+        0,
+    ));
+    assert_eq!(
+        by_tiles,
+        json(&run_query(&t.path, &["check", "--json", start, &moves], 0))
+    );
+}
+
+/// Lists that do not reach the goal exit 1 and say where they stop.
+#[test]
+fn moves_that_fall_short_or_leave_the_board_exit_1() {
+    let t = temp_db("3x3");
+    // The blank in the middle of the bottom row cannot go down.
+    let out = run_query(&t.path, &["check", "123456708", "DR"], 1);
+    assert_eq!(
+        stdout_of(&out),
+        "123456708 -> 123456780: move 1 is illegal: D (the blank at row 3, column 2 cannot \
+         move down); the start is 1 move from the goal\n"
+    );
+    // Up and back down: legal, two moves, and where it started.
+    let graded = json(&run_query(
+        &t.path,
+        &["check", "--json", "123456708", "UD"],
+        1,
+    ));
+    assert_eq!(
+        (graded["legal"].as_bool(), graded["reaches_goal"].as_bool()),
+        (Some(true), Some(false))
+    );
+    assert_eq!(
+        (graded["end"].as_str(), graded["remaining"].as_u64()),
+        (Some("123456708"), Some(1))
+    );
+    assert_eq!(graded["away"], serde_json::json!([1]));
+    // A tile that is not beside the blank, then one the board lacks.
+    let out = run_query(&t.path, &["check", "123456708", "8 1"], 1);
+    assert!(
+        stdout_of(&out).contains("move 2 is illegal: tile 1 (it is not next to the blank"),
+        "{}",
+        stdout_of(&out)
+    );
+    let out = run_query(&t.path, &["check", "123456708", "9"], 1);
+    assert!(stdout_of(&out).contains("tile 9 (a 3x3 board has tiles 1 to 8)"));
+    // Two tiles swapped: no moves reach the goal, and the reason says why.
+    let out = run_query(&t.path, &["check", "132456780", "R"], 1);
+    assert!(stdout_of(&out).starts_with("unsolvable: the start has 1 tile inversion"));
+}
+
+/// What cannot be read is refused with exit code 2, and a start written
+/// one word per tile may stand unquoted before the moves.
+#[test]
+fn the_arguments_are_read_as_solve_reads_them() {
+    let t = temp_db("3x3");
+    let out = run_query(
+        &t.path,
+        &["check", "1", "2", "3", "4", "5", "6", "7", "0", "8", "R"],
+        0,
+    );
+    assert!(stdout_of(&out).ends_with("1 move reaches the goal: a shortest solution\n"));
+    for (args, needle) in [
+        (
+            &["check", "123456708", "XR"][..],
+            "bad moves: move 1 is \"X\"",
+        ),
+        (&["check", "123456708", "R0"], "bad moves: move 1 is \"R0\""),
+        (
+            &["check", "1", "2", "3", "ULDR"],
+            "quote a board or moves written with spaces",
+        ),
+        (&["check", "123456789", "R"], "bad start board"),
+    ] {
+        let out = query(&t.path).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr_of(&out).contains(needle),
+            "{args:?}: {}",
+            stderr_of(&out)
+        );
+        assert_eq!(stdout_of(&out), "");
+    }
+    let long = "LR".repeat(30_000);
+    let out = query(&t.path)
+        .args(["check", "123456708", &long])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_of(&out).contains("60000 moves: a list holds at most 10000"));
+}
+
+/// Under the multi-tile metric a slide is one move, written as `solve`
+/// writes it; its solution grades as a shortest one.
+#[test]
+fn slides_grade_as_one_move_under_the_multi_tile_metric() {
+    let t = temp_db_counting("3x3", Metric::MultiTile);
+    let out = run_query(&t.path, &["check", "123456078", "R2"], 0);
+    assert_eq!(
+        stdout_of(&out),
+        "123456078 -> 123456780: 1 move (multi-tile) reaches the goal: a shortest solution\n"
+    );
+    let solved = stdout_of(&run_query(&t.path, &["solve", "867254301"], 0));
+    let slides = solved.lines().nth(1).unwrap();
+    assert!(slides.contains('2'), "{slides}");
+    let graded = json(&run_query(
+        &t.path,
+        &["check", "--json", "867254301", slides],
+        0,
+    ));
+    assert_eq!(
+        (graded["length"].as_u64(), graded["excess"].as_u64()),
+        (Some(20), Some(0))
+    );
+}
+
+/// On a pattern board each position the moves pass through is searched:
+/// a walk out and its moves back grade against `distance`'s answer.
+#[test]
+fn a_pattern_board_grades_by_search() {
+    let db = crate::pattern_file::pattern_file("4x4", "6-6-3");
+    let shape: Shape = "4x4".parse().unwrap();
+    let goal = Board::goal(shape);
+    // Up the last column, then left along the top: 3 + 3 moves out.
+    let start = goal.replay(&crate::util::moves_of("UUULLL")).unwrap();
+    let distance = stdout_of(&run_query(
+        &db,
+        &["--board", "4x4", "distance", &start.to_string()],
+        0,
+    ));
+    let graded = json(&run_query(
+        &db,
+        &[
+            "--board",
+            "4x4",
+            "check",
+            "--json",
+            &start.to_string(),
+            "RRRDDD",
+        ],
+        0,
+    ));
+    assert_eq!(graded["optimal"].as_u64(), distance.trim().parse().ok());
+    assert_eq!(graded["length"], 6);
+    assert_eq!(graded["end"], serde_json::json!(goal.to_string()));
+}
