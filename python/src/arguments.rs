@@ -261,9 +261,14 @@ pub fn path(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<PathBuf>> {
             format!("path= is a file path as text, not {}", type_name(&path)),
         ));
     };
-    text_of(text)
-        .map(|t| Some(PathBuf::from(t)))
-        .map_err(|why| errors::argument(py, format!("path= {why}")))
+    let text = text_of(text).map_err(|why| errors::argument(py, format!("path= {why}")))?;
+    if text.is_empty() {
+        return Err(errors::argument(
+            py,
+            "path= is empty: name a file, or leave path= out to use the usual places",
+        ));
+    }
+    Ok(Some(PathBuf::from(text)))
 }
 
 /// `blanks=`: goal blank cells, as whole numbers (checked against the board

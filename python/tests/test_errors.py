@@ -73,6 +73,10 @@ def test_database_errors(tmp_path: Path) -> None:
         npuzzle.Database(good)
     with pytest.raises(npuzzle.DatabaseError, match="holds 2x3 boards, not 3x3"):
         npuzzle.Database(npuzzle.build("2x3", tmp_path / "b.db", progress=False), board="3x3")
+    # An empty path names no file, to open or to write.
+    for call in [lambda: npuzzle.Database(""), lambda: npuzzle.Database(path=""), lambda: npuzzle.build("2x3", "")]:
+        with pytest.raises(npuzzle.ArgumentError, match="path= is empty: name a file"):
+            call()
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="room is set aside on Linux only")
