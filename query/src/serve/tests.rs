@@ -367,6 +367,12 @@ fn an_unsolvable_answer_is_the_command_lines_with_an_error() {
     let cli = cli_json(&files().full_3x3, &["solve", "--json", "213456780"]);
     assert_eq!(api, cli);
     assert_eq!(error, api["reason"]);
+    // In the command line's order too, the error after its fields.
+    let answer = exchange(server.addr, &request("GET", "/api/solve?start=213456780"));
+    let body = parse_answer(&answer).1;
+    let printed = serde_json::to_string(&cli).unwrap();
+    let fields = printed.strip_suffix('}').unwrap();
+    assert!(body.starts_with(&format!("{fields},\"error\":")), "{body}");
 }
 
 #[test]
