@@ -749,7 +749,7 @@ async fn moves(State(server): State<Shared>, p: Params) -> Result<Response, ApiE
             // A move changes the distance by one: from 1, all but the
             // move to the goal lead to 2.
             let after = near_goal(&next, &goal).or(distance.filter(|&d| d == 1).map(|_| 2));
-            (m, next, after)
+            (m, 1, next, after)
         });
         return json_ok(&Moves::new(start, goal, distance, around));
     }
@@ -763,7 +763,7 @@ async fn moves(State(server): State<Shared>, p: Params) -> Result<Response, ApiE
     .map_err(|e| e.naming(&start, &goal))?;
     let around = around
         .into_iter()
-        .map(|(m, next, after)| (m, next, Some(after)));
+        .map(|(m, cells, next, after)| (m, cells, next, Some(after)));
     json_ok(&Moves::new(start, goal, Some(distance), around))
 }
 
@@ -796,11 +796,18 @@ impl Moves {
         start: Board,
         goal: Board,
         distance: Option<u32>,
-        around: impl Iterator<Item = (Move, Board, Option<u32>)>,
+        around: impl Iterator<Item = (Move, usize, Board, Option<u32>)>,
     ) -> Moves {
-        let moves = around.map(|(m, next, after)| MoveTo {
-            letter: m.letter(),
+        let moves = around.map(|(m, cells, next, after)| MoveTo {
+            name: npuzzle::rules::slide_notation(&vec![m; cells]),
             tile: start.tile_moved_by(m),
+            tiles: (0..cells)
+                .scan(start, |board, _| {
+                    let tile = board.tile_moved_by(m);
+                    *board = board.apply(m)?;
+                    tile
+                })
+                .collect(),
             slides: m.tile_direction(),
             board: next.to_string(),
             distance: after,
@@ -817,13 +824,16 @@ impl Moves {
     }
 }
 
-/// One legal move: the blank's letter, the tile it slides and which way,
-/// the board it leads to, its distance and the change from the start's.
+/// One legal move: the blank's letter (with the count of a slide of
+/// several tiles, `U2`, under the multi-tile metric), the tile beside the
+/// blank that it slides, every tile it slides, which way, the board it
+/// leads to, its distance and the change from the start's.
 #[derive(Serialize)]
 struct MoveTo {
     #[serde(rename = "move")]
-    letter: char,
+    name: String,
     tile: Option<u8>,
+    tiles: Vec<u8>,
     slides: &'static str,
     board: String,
     distance: Option<u32>,

@@ -10,7 +10,7 @@ use memmap2::Mmap;
 use npuzzle::bounded::{solve_within, Guidance, Weight};
 use npuzzle::io::{Answer, Nodes, WithinBound};
 use npuzzle::pattern::{Solution, SolveOptions};
-use npuzzle::{report::Kind, rules::Cells, Board, CompleteTables, Database, Move};
+use npuzzle::{report::Kind, rules::Cells, Board, CompleteTables, Database, Metric, Move};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -82,11 +82,14 @@ pub fn distance(db: &Db, start: &Board, goal: &Board, budget: &Budget) -> Result
         .map_err(|e| answer_error(e, Some((start, goal)), budget.timeout))
 }
 
-/// A legal move, the board it leads to, and that board's distance.
-pub type Neighbour = (Move, Board, u32);
+/// A legal move (the blank's direction, and how many cells: more than one
+/// for a slide under the multi-tile metric), the board it leads to, and
+/// that board's distance.
+pub type Neighbour = (Move, usize, Board, u32);
 
 /// The distance from `start` to `goal`, and each legal move with the board
-/// it leads to and that board's distance.
+/// it leads to and that board's distance: under the multi-tile metric,
+/// every slide, of one tile or more.
 pub fn neighbours(
     db: &Db,
     start: &Board,
@@ -103,10 +106,20 @@ pub fn neighbours(
                 .map_err(|e| answer_error(e, Some((start, goal)), budget.timeout))?;
             let mut moves = Vec::with_capacity(4);
             for (m, next) in start.successors() {
-                let after = target
-                    .distance(&next)
-                    .map_err(|e| answer_error(e, None, budget.timeout))?;
-                moves.push((m, next, after));
+                let mut reached = (1, next);
+                loop {
+                    let (cells, next) = reached;
+                    let after = target
+                        .distance(&next)
+                        .map_err(|e| answer_error(e, None, budget.timeout))?;
+                    moves.push((m, cells, next, after));
+                    match next.apply(m) {
+                        Some(farther) if db.metric() == Metric::MultiTile => {
+                            reached = (cells + 1, farther)
+                        }
+                        _ => break,
+                    }
+                }
             }
             Ok((distance, moves))
         }
@@ -116,15 +129,16 @@ pub fn neighbours(
             npuzzle::rules::solvability::check(start, goal)
                 .map_err(|why| unsolvable_error(&why, Some((start, goal))))?;
             let mut moves = Vec::with_capacity(4);
+            // Pattern databases count single-tile moves only.
             for (m, next) in start.successors() {
                 let after = solve(db, &next, goal, budget)?.moves.len() as u32;
-                moves.push((m, next, after));
+                moves.push((m, 1, next, after));
             }
             // A move changes the distance by exactly one, and some move of a
             // position off the goal leads one closer: the start's distance
             // is one more than its nearest neighbour's, with no search of
             // its own.
-            let distance = match moves.iter().map(|&(_, _, d)| d).min() {
+            let distance = match moves.iter().map(|&(_, _, _, d)| d).min() {
                 _ if start == goal => 0,
                 Some(nearest) => nearest + 1,
                 None => unreachable!("every board has a legal move"),

@@ -1550,6 +1550,40 @@ fn the_multi_tile_metric_is_served_beside_the_single_tile_one() {
     assert!(v["single_tile_moves"].as_str().unwrap().len() > 20);
     let (_, single) = get(server.addr, "/api/solve?start=867254301");
     assert_eq!(single["distance"], 31);
+    // Every slide is a move: /api/moves lists each, with the tiles it
+    // slides and its distance, looked up apart here; one of them is the
+    // hint, one closer.
+    let db = Database::open(&mtm).unwrap();
+    let goal = Board::goal(Shape::THREE_BY_THREE);
+    let table = db.complete().unwrap().goal_table(&goal).unwrap();
+    for start in ["867254301", "123456078", "105426783"] {
+        let board = npuzzle::parse_board(start, Shape::THREE_BY_THREE).unwrap();
+        let (status, v) = get(server.addr, &format!("/api/moves?start={start}&metric=mtm"));
+        assert_eq!(status, 200, "{v}");
+        let mut listed = Vec::new();
+        for (m, _) in board.successors() {
+            let (mut at, mut tiles) = (board, Vec::new());
+            while let Some(next) = at.apply(m) {
+                tiles.push(at.tile_moved_by(m).unwrap());
+                at = next;
+                listed.push((m, tiles.clone(), at));
+            }
+        }
+        let moves = v["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), listed.len(), "{v}");
+        for (entry, (m, tiles, at)) in moves.iter().zip(&listed) {
+            let name = match tiles.len() {
+                1 => m.letter().to_string(),
+                n => format!("{}{n}", m.letter()),
+            };
+            assert_eq!(entry["move"], serde_json::json!(name), "{entry}");
+            assert_eq!(entry["tiles"], serde_json::json!(tiles), "{entry}");
+            assert_eq!(entry["board"], serde_json::json!(at.to_string()), "{entry}");
+            assert_eq!(entry["distance"], table.distance(at).unwrap(), "{entry}");
+        }
+        let closer = moves.iter().filter(|e| e["change"] == -1).count();
+        assert!(closer >= 1, "{v}");
+    }
     let (_, hist) = get(server.addr, "/api/histogram?metric=mtm");
     assert_eq!(hist["max_distance"], 24);
     let (_, boards) = get(server.addr, "/api/boards");
