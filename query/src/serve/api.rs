@@ -30,6 +30,7 @@
 
 use super::boards::Boards;
 use super::kind::{self, Budget, Db};
+use super::origins::{allow, Origins};
 use crate::heuristics::Position;
 use crate::worksheet::{self, Styles, Worksheet};
 use axum::body::HttpBody;
@@ -98,8 +99,14 @@ pub(super) const WITHIN_SEARCHES: usize = 2;
 
 /// The whole application: pages, API, limits and headers. A request that
 /// searches gives up after `timeout`; any request unanswered after
-/// `answer_within` is answered 408.
-pub fn router(boards: Boards, timeout: Duration, answer_within: Duration) -> Router {
+/// `answer_within` is answered 408; pages from `origins` may read the
+/// answers.
+pub fn router(
+    boards: Boards,
+    timeout: Duration,
+    answer_within: Duration,
+    origins: Origins,
+) -> Router {
     let boards_json = serde_json::to_vec(&boards_json(&boards, timeout)).expect("serializes");
     let state = Arc::new(Server {
         boards,
@@ -139,6 +146,7 @@ pub fn router(boards: Boards, timeout: Duration, answer_within: Duration) -> Rou
         .with_state(state)
         .layer(middleware::from_fn_with_state(answer_within, in_time))
         .layer(middleware::from_fn(limits_and_headers))
+        .layer(middleware::from_fn_with_state(Arc::new(origins), allow))
 }
 
 /// Headers on every answer: they keep the page to its own three files.

@@ -12,6 +12,7 @@
 //! - `kind`: complete tables and pattern databases behind the routes: a
 //!   lookup or a search with a deadline, and one refusal for what needs
 //!   complete tables.
+//! - `origins`: `--allow-origin`, for pages served from elsewhere.
 //! - `conn`: the accept loop: HTTP/1.1 connections with a header timeout and
 //!   a limit on the request head, JSON answers to what never reaches the
 //!   routes (a head that is not HTTP, too large, or cut short), and a clean
@@ -22,6 +23,7 @@ mod api;
 mod boards;
 mod conn;
 mod kind;
+mod origins;
 #[cfg(test)]
 mod tests;
 
@@ -58,6 +60,10 @@ pub struct ServeArgs {
         allow_negative_numbers = true
     )]
     timeout: Duration,
+    /// Let scripts of pages from ORIGIN read the API's answers (CORS), for a front end served
+    /// elsewhere: http://localhost:3000, say, or * for any page. Given again for more origins.
+    #[arg(long = "allow-origin", value_name = "ORIGIN", value_parser = origins::parse_origin)]
+    allow_origin: Vec<String>,
 }
 
 /// `--timeout`'s value, as `query solve --timeout` reads it; a server has
@@ -132,6 +138,18 @@ pub fn run(
             args.host
         );
     }
+    let origins = origins::Origins::new(&args.allow_origin);
+    if origins.any() {
+        eprintln!(
+            "query: warning: --allow-origin '*' lets every page you visit read the answers and \
+             start searches; name the origins of your own pages instead"
+        );
+    } else if !args.allow_origin.is_empty() {
+        eprintln!(
+            "query: pages from {} may read the answers",
+            args.allow_origin.join(", ")
+        );
+    }
     let url = page_url(local);
     println!("{url}");
     eprintln!("query: the page is at {url} (Ctrl-C stops the server)");
@@ -148,7 +166,7 @@ pub fn run(
             eprintln!("query: stopping");
         };
         let answer_within = args.timeout.saturating_add(ANSWER_MARGIN);
-        let router = router(boards, args.timeout, answer_within);
+        let router = router(boards, args.timeout, answer_within, origins);
         serve(listener, router, Limits::default(), stop).await;
         anyhow::Ok(())
     })?;

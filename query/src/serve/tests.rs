@@ -6,7 +6,8 @@
 
 use super::boards::{Boards, Served};
 use super::conn::MAX_HEAD;
-use super::{router, serve, Limits};
+use super::origins::Origins;
+use super::{discover, router, serve, Limits};
 use clap::Parser;
 use npuzzle::pattern::Partition;
 use npuzzle::{Board, Database, Move, Shape};
@@ -141,6 +142,15 @@ fn start_answering_within(
 
 /// A server over `boards`, as [`start_answering_within`].
 fn serve_boards(boards: Boards, timeout: Duration, answer_within: Duration) -> TestServer {
+    serve_app(boards, timeout, answer_within, Origins::default())
+}
+
+fn serve_app(
+    boards: Boards,
+    timeout: Duration,
+    answer_within: Duration,
+    origins: Origins,
+) -> TestServer {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
     let addr = listener.local_addr().unwrap();
@@ -153,7 +163,7 @@ fn serve_boards(boards: Boards, timeout: Duration, answer_within: Duration) -> T
             .unwrap();
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-            let router = router(boards, timeout, answer_within);
+            let router = router(boards, timeout, answer_within, origins);
             serve(listener, router, limits(), async {
                 let _ = stopped.await;
             })
@@ -732,6 +742,40 @@ fn a_search_stops_when_its_client_goes() {
         "{error}"
     );
     assert!(began.elapsed() < Duration::from_secs(20));
+}
+
+/// `--allow-origin`: the answers name the origin of a page allowed to
+/// read them, errors included, and no other; with none given, none.
+#[test]
+fn pages_from_allowed_origins_may_read_the_answers() {
+    let boards = discover(&[files().full_3x3.clone()], None).unwrap();
+    let allowed = vec!["http://localhost:3000".to_string()];
+    let long = Duration::from_secs(60);
+    let server = serve_app(boards, long, long, Origins::new(&allowed));
+    let from = |origin: &str, path: &str| {
+        let ask = format!(
+            "GET {path} HTTP/1.1\r\nHost: localhost\r\nOrigin: {origin}\r\nConnection: close\r\n\r\n"
+        );
+        String::from_utf8(exchange(server.addr, ask.as_bytes())).unwrap()
+    };
+    let named = "access-control-allow-origin: http://localhost:3000\r\n";
+    for path in [
+        "/api/distance?start=867254301",
+        "/api/solve?start=86725430",
+        "/nowhere",
+    ] {
+        let answer = from("http://localhost:3000", path);
+        assert!(answer.contains(named), "{path}: {answer}");
+        assert!(answer.contains("vary: origin\r\n"), "{path}: {answer}");
+        let answer = from("http://localhost:3001", path);
+        assert!(!answer.contains("access-control"), "{path}: {answer}");
+    }
+    let server = full();
+    let answer = exchange(
+        server.addr,
+        b"GET /api/boards HTTP/1.1\r\nHost: x\r\nOrigin: http://localhost:3000\r\nConnection: close\r\n\r\n",
+    );
+    assert!(!String::from_utf8_lossy(&answer).contains("access-control"));
 }
 
 #[test]

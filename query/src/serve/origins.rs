@@ -1,0 +1,158 @@
+//! `serve --allow-origin`: lets a page served from elsewhere (a game's
+//! front end on `http://localhost:3000`, say) read the API's answers.
+//!
+//! A browser lets a script read an answer from another origin only when
+//! the answer names that origin in `Access-Control-Allow-Origin`. The API
+//! takes GET with no headers of its own, which browsers send without
+//! asking first (no preflight), so that header is all it takes.
+
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderValue};
+use axum::middleware::Next;
+use axum::response::Response;
+use std::sync::Arc;
+
+/// The origins whose pages may read the answers.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Origins {
+    /// Any page at all (`*`).
+    any: bool,
+    /// These, in lower case, as browsers send them in `Origin`.
+    listed: Vec<String>,
+}
+
+/// The longest origin taken: a host name of 253 characters with a scheme
+/// and a port.
+const MAX_ORIGIN: usize = 280;
+
+impl Origins {
+    /// The origins given with `--allow-origin`.
+    pub fn new(given: &[String]) -> Origins {
+        Origins {
+            any: given.iter().any(|o| o == "*"),
+            listed: given.iter().filter(|o| *o != "*").cloned().collect(),
+        }
+    }
+
+    /// Whether any page may read the answers (for a warning).
+    pub fn any(&self) -> bool {
+        self.any
+    }
+
+    /// What `Access-Control-Allow-Origin` says to a request from `origin`,
+    /// if it may read the answer.
+    fn allowed(&self, origin: &HeaderValue) -> Option<HeaderValue> {
+        if self.any {
+            return Some(HeaderValue::from_static("*"));
+        }
+        let text = origin.to_str().ok()?.to_ascii_lowercase();
+        self.listed.contains(&text).then(|| origin.clone())
+    }
+}
+
+/// `--allow-origin`'s value: `*`, or an origin as a browser sends it
+/// (`http://localhost:3000`: a scheme, a host and a port, no path), in
+/// lower case; a trailing `/` is dropped.
+pub fn parse_origin(text: &str) -> Result<String, String> {
+    const EXAMPLE: &str = "write one as a browser sends it, such as http://localhost:3000 (a \
+                           scheme, a host and maybe a port, no path), or * for any page";
+    if text == "*" {
+        return Ok(text.to_string());
+    }
+    if text.len() > MAX_ORIGIN {
+        return Err(format!(
+            "{} characters: too long for an origin; {EXAMPLE}",
+            text.len()
+        ));
+    }
+    let text = text.strip_suffix('/').unwrap_or(text).to_ascii_lowercase();
+    let Some((scheme, host)) = text.split_once("://") else {
+        return Err(format!("not an origin; {EXAMPLE}"));
+    };
+    if scheme != "http" && scheme != "https" {
+        return Err(format!(
+            "the scheme is {scheme:?}, not http or https; {EXAMPLE}"
+        ));
+    }
+    let fine = |c: char| c.is_ascii_alphanumeric() || "-.:[]".contains(c);
+    if host.is_empty() || !host.chars().all(fine) {
+        return Err(format!(
+            "not an origin (a host, and no path, query or user); {EXAMPLE}"
+        ));
+    }
+    Ok(text)
+}
+
+/// Names the request's origin in the answer when its page may read it.
+pub async fn allow(State(origins): State<Arc<Origins>>, request: Request, next: Next) -> Response {
+    let origin = request.headers().get(header::ORIGIN).cloned();
+    let mut response = next.run(request).await;
+    if !origins.any {
+        // The answer differs by origin: caches must tell them apart.
+        response
+            .headers_mut()
+            .append(header::VARY, HeaderValue::from_static("origin"));
+    }
+    if let Some(allowed) = origin.and_then(|o| origins.allowed(&o)) {
+        response
+            .headers_mut()
+            .insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, allowed);
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins_are_read_as_browsers_send_them() {
+        assert_eq!(
+            parse_origin("http://localhost:3000/").unwrap(),
+            "http://localhost:3000"
+        );
+        assert_eq!(
+            parse_origin("HTTPS://Example.COM").unwrap(),
+            "https://example.com"
+        );
+        assert_eq!(
+            parse_origin("http://[::1]:8000").unwrap(),
+            "http://[::1]:8000"
+        );
+        assert_eq!(parse_origin("*").unwrap(), "*");
+        for (bad, why) in [
+            ("localhost:3000", "not an origin"),
+            ("ftp://host", "the scheme is \"ftp\""),
+            ("http://", "not an origin"),
+            ("http://?x", "not an origin (a host"),
+            ("http://host/game", "no path"),
+            ("http://user@host", "no path, query or user"),
+            ("", "not an origin"),
+        ] {
+            let error = parse_origin(bad).unwrap_err();
+            assert!(error.contains(why), "{bad:?}: {error}");
+        }
+        let long = format!("http://{}.com", "a".repeat(100_000));
+        assert!(parse_origin(&long).unwrap_err().contains("too long"));
+    }
+
+    #[test]
+    fn only_the_origins_listed_are_named() {
+        let listed = Origins::new(&["http://localhost:3000".to_string()]);
+        let asked = |o: &'static str| listed.allowed(&HeaderValue::from_static(o));
+        assert_eq!(
+            asked("http://localhost:3000"),
+            Some(HeaderValue::from_static("http://localhost:3000"))
+        );
+        assert_eq!(
+            asked("http://LOCALHOST:3000"),
+            Some(HeaderValue::from_static("http://LOCALHOST:3000"))
+        );
+        assert_eq!(asked("http://localhost:3001"), None);
+        assert_eq!(asked("http://evil.example"), None);
+        let any = Origins::new(&["*".to_string()]);
+        let from = HeaderValue::from_static("http://evil.example");
+        assert_eq!(any.allowed(&from), Some(HeaderValue::from_static("*")));
+        assert_eq!(Origins::default().allowed(&from), None);
+    }
+}
