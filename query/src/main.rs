@@ -163,6 +163,12 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 
 fn run(cli: &Cli) -> anyhow::Result<Outcome> {
     if let Command::Serve(args) = &cli.command {
+        if let Some(metric) = cli.metric {
+            anyhow::bail!(
+                "serve takes no --metric ({metric} given): it serves each file in the metric \
+                 the file counts, and the page switches between them; leave out --metric"
+            );
+        }
         return serve::run(args, &cli.db, cli.board);
     }
     let given = match cli.db.as_slice() {

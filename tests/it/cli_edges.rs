@@ -589,6 +589,22 @@ fn numbers_out_of_range_name_their_flag_and_range() {
     }
 }
 
+/// `serve` answers each file in its own metric: `--metric` is refused
+/// rather than ignored, before anything listens.
+#[test]
+fn serve_refuses_a_metric() {
+    let t = three_by_three();
+    for metric in ["stm", "mtm"] {
+        let out = run_query(&t.path, &["--metric", metric, "serve", "--port", "0"], 2);
+        assert!(
+            stderr_of(&out).contains(&format!("serve takes no --metric ({metric} given)")),
+            "{}",
+            stderr_of(&out)
+        );
+        assert!(out.stdout.is_empty());
+    }
+}
+
 /// A range beyond the table is named as the range asked for.
 #[test]
 fn a_range_beyond_the_farthest_position_is_named_whole() {
