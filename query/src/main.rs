@@ -659,6 +659,16 @@ impl GoalArg {
         // `--goal 1 2 3 4 5 6 7 8 0` unquoted: the goal is "1" and the rest
         // joins the start. Say so, rather than blame the start's tiles.
         let start = board_arg(&words.join(" "), shape, "start");
+        // `solve START GOAL`, as a batch line is written.
+        if let (Err(_), [first, second]) = (&start, words) {
+            let board = |w: &String| parse_board(w, shape).is_ok();
+            if board(first) && board(second) {
+                anyhow::bail!(
+                    "two boards given, {first} and {second}: a goal is given with --goal \
+                     (START --goal {second})"
+                );
+            }
+        }
         if let (Err(_), Some(goal)) = (&start, &self.goal) {
             if npuzzle::io::is_tile_number(goal) && words.len() + 1 >= shape.cells() {
                 anyhow::bail!(

@@ -116,12 +116,16 @@ impl ParseError {
     /// can then name where the board's size came from.
     pub fn is_for_another_size(&self) -> bool {
         let fits_some_board = |count: usize| count <= MAX_CELLS;
+        // As many tiles as some board has cells: 4, 6, 8, 9, …
+        let some_boards_cells = |count: usize| {
+            (2..=count / 2).any(|rows| count % rows == 0 && Shape::new(rows, count / rows).is_ok())
+        };
         match self {
             ParseError::WrongRowCount { got, .. } | ParseError::WrongRowLength { got, .. } => {
                 fits_some_board(*got)
             }
             ParseError::Board { problem, .. } => match problem {
-                BoardError::WrongCount { got, .. } => fits_some_board(*got),
+                BoardError::WrongCount { got, .. } => some_boards_cells(*got),
                 BoardError::OutOfRange { tile, .. } => *tile < MAX_CELLS as u64,
                 _ => false,
             },

@@ -589,6 +589,25 @@ fn numbers_out_of_range_name_their_flag_and_range() {
     }
 }
 
+/// `solve START GOAL`, written as a batch line is: the goal belongs to
+/// `--goal`, and the message says so rather than count the tiles.
+#[test]
+fn a_goal_given_as_a_second_word_is_pointed_to_goal() {
+    let t = three_by_three();
+    for command in ["solve", "distance", "heuristics"] {
+        let out = run_query(&t.path, &[command, "867254301", "123456780"], 2);
+        assert_eq!(
+            stderr_of(&out),
+            "query: two boards given, 867254301 and 123456780: a goal is given with --goal \
+             (START --goal 123456780)\n",
+            "{command}"
+        );
+    }
+    // Two words that are no boards: the count, with no note on the size.
+    let out = run_query(&t.path, &["solve", "8672", "54301"], 2);
+    assert!(stderr_of(&out).ends_with("got 2\n"), "{}", stderr_of(&out));
+}
+
 /// `serve` answers each file in its own metric: `--metric` is refused
 /// rather than ignored, before anything listens.
 #[test]
