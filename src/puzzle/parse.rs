@@ -118,7 +118,8 @@ impl ParseError {
         let fits_some_board = |count: usize| count <= MAX_CELLS;
         // As many tiles as some board has cells: 4, 6, 8, 9, …
         let some_boards_cells = |count: usize| {
-            (2..=count / 2).any(|rows| count % rows == 0 && Shape::new(rows, count / rows).is_ok())
+            (2..=count / 2)
+                .any(|rows| count.is_multiple_of(rows) && Shape::new(rows, count / rows).is_ok())
         };
         match self {
             ParseError::WrongRowCount { got, .. } | ParseError::WrongRowLength { got, .. } => {
