@@ -30,7 +30,7 @@ pub struct BatchArgs {
     csv: bool,
     /// Threads to spread the work over, at most 4 per core [default: one per core].
     #[arg(long, value_name = "N", value_parser = parse_threads, allow_negative_numbers = true)]
-    threads: Option<u16>,
+    threads: Option<u64>,
     /// Answers at most W times as long as the shortest (W from 1 to 100), each with a
     /// lower bound on the shortest that proves it, as `solve --within`: any board up to
     /// 6x6, with or without a database file. JSON lines add length, lower_bound, within
@@ -43,9 +43,9 @@ pub struct BatchArgs {
 }
 
 /// `--threads`: a whole number above 0. The limit per core is checked with
-/// the other arguments; a number past any machine's is refused here, with
-/// that limit rather than the integer type's.
-fn parse_threads(text: &str) -> Result<u16, String> {
+/// the other arguments, for any number however large (one past `u64` is
+/// taken as `u64::MAX`, as far past the limit).
+fn parse_threads(text: &str) -> Result<u64, String> {
     let text = text.trim();
     let digits = text.strip_prefix('-').unwrap_or(text);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
@@ -54,10 +54,10 @@ fn parse_threads(text: &str) -> Result<u16, String> {
     if digits.len() < text.len() {
         return Err(format!("a negative number; {}", ThreadsError::None));
     }
-    match digits.parse::<u16>() {
+    match digits.parse::<u64>() {
         Ok(0) => Err(ThreadsError::None.to_string()),
         Ok(n) => Ok(n),
-        Err(_) => Err(ThreadsError::too_many().to_string()),
+        Err(_) => Ok(u64::MAX),
     }
 }
 
@@ -132,9 +132,13 @@ impl BatchArgs {
     /// The threads asked for (checked against the cores) and the format.
     pub(crate) fn threads_and_format(&self) -> Result<(usize, BatchFormat)> {
         let threads = match self.threads {
-            Some(n) => {
-                check_threads(n.into()).map_err(|e| anyhow::anyhow!("--threads {n} is {e}"))?
-            }
+            Some(n) => check_threads(n).map_err(|e| {
+                let asked = match n {
+                    u64::MAX => format!("{} or more", u64::MAX),
+                    n => n.to_string(),
+                };
+                anyhow::anyhow!("--threads {asked} is {e}")
+            })?,
             None => most_threads().0,
         };
         let format = if self.json {
