@@ -312,13 +312,19 @@ pub fn answer(
 }
 
 /// A search past its `timeout=`, with `advice`, and where it stopped as
-/// the attributes `bound` and `nodes` (for callers that report it as
-/// `query batch` does: npuzzle.dask's timed-out rows).
+/// the attributes `bound`, `nodes` and `nodes_expanded` (for callers that
+/// report it as `query batch` does: npuzzle.dask's timed-out rows).
 fn timed_out(py: Python<'_>, stop: &Stopped, advice: &str) -> PyErr {
     let err = raise(py, &classes(py).timeout, format!("{stop}; {advice}"));
-    if let Stopped::TimedOut { bound, nodes } = stop {
+    if let Stopped::TimedOut {
+        bound,
+        nodes,
+        expanded,
+    } = stop
+    {
         let _ = err.value(py).setattr("bound", bound);
         let _ = err.value(py).setattr("nodes", nodes);
+        let _ = err.value(py).setattr("nodes_expanded", expanded);
     }
     err
 }

@@ -117,6 +117,9 @@ def test_a_search_that_runs_out_of_time_raises(db44) -> None:
     assert isinstance(e.value, npuzzle.Error) and isinstance(e.value, TimeoutError)
     # 6-6-3 is not 4x4's strongest partition, so the advice names one.
     assert "use a stronger partition" in str(e.value)
+    # Where it stopped: the nodes generated, and no more expanded.
+    assert f"after {e.value.nodes} nodes" in str(e.value)
+    assert 0 <= e.value.nodes_expanded <= e.value.nodes
     with pytest.raises(npuzzle.SearchTimeoutError, match=r"positions\[0\]: no solution within"):
         db44.solve_many([hardest, hardest], KORF_GOAL, timeout=0.001)
     for call in (db44.distance, db44.best_moves):

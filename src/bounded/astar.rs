@@ -203,15 +203,14 @@ pub(crate) fn weighted_a_star<G: Guide>(
     };
     store.offer(start, 0, h0, w, (0, None));
     let (mut generated, mut expanded) = (0u64, 0u64);
-    let stopped = |nodes| {
-        let bound = h0;
+    let stopped = |work| {
         if options
             .cancel
             .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
         {
-            Some(Stopped::Cancelled { bound, nodes })
+            Some(Stopped::cancelled(h0, work))
         } else if options.deadline.is_some_and(|d| Instant::now() >= d) {
-            Some(Stopped::TimedOut { bound, nodes })
+            Some(Stopped::timed_out(h0, work))
         } else {
             None
         }
@@ -238,7 +237,10 @@ pub(crate) fn weighted_a_star<G: Guide>(
         }
         expanded += 1;
         if expanded % CHECK_EVERY == 0 {
-            if let Some(stop) = stopped(generated) {
+            if let Some(stop) = stopped(Work {
+                generated,
+                expanded,
+            }) {
                 return Err(stop);
             }
             if store.nodes.len() >= max_stored {

@@ -154,12 +154,17 @@ impl<B: AsRef<[u8]>> Line<'_, '_, B> {
                 write_answer(self.format, Metric::SingleTile, out, start, goal, Err(&why));
                 (LineOutcome::Unsolvable, None)
             }
-            Err(SolveError::Stopped(Stopped::TimedOut { bound, nodes })) => {
+            Err(SolveError::Stopped(Stopped::TimedOut {
+                bound,
+                nodes,
+                expanded,
+            })) => {
                 let timeout = batch.timeout.unwrap_or_default();
                 let stop = TimedOut {
                     timeout,
                     bound,
                     nodes,
+                    expanded,
                 };
                 let outcome = stop.write(self.format, out, number, text, start, goal);
                 if self.format == BatchFormat::Jsonl {

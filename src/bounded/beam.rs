@@ -283,7 +283,7 @@ impl<'z, S: Seen> Beam<'z, S> {
         }
         let mut offers: Vec<Offer<G::Step>> = Vec::new();
         while !layer.is_empty() && self.trail.0.len() < max_length {
-            check(options, h0, self.work.generated)?;
+            check(options, h0, self.work)?;
             offers.clear();
             for (parent, kept) in layer.iter().enumerate() {
                 self.work.expanded += 1;
@@ -511,7 +511,7 @@ pub(crate) fn two_way<G: Guide>(
     // toward another position.
     let h0 = G::value(&guide.start(start));
     let found = (back.run(guide, problem, (width, limit), Some(&mut meet), options))
-        .map_err(|stop| stop.at_bound(h0).after(0, ahead.work.generated))?;
+        .map_err(|stop| stop.at_bound(h0).after(0, ahead.work))?;
     if let Some(found) = found {
         keep_shorter(&mut best, backward.forward(&found.moves), max_length);
     }
@@ -563,7 +563,7 @@ pub(crate) fn refined<G: Guide>(
             .expect("a solution's moves are legal");
         let rest = best.len() - from;
         let (found, spent) = beam(guide, (&point, goal), width, rest - 1, options)
-            .map_err(|stop| stop.at_bound(h0).after(0, work.generated))?;
+            .map_err(|stop| stop.at_bound(h0).after(0, work))?;
         work += spent;
         if let Some(found) = found {
             best.truncate(from);
@@ -593,14 +593,14 @@ fn keep_shorter(best: &mut Option<Vec<Move>>, moves: Vec<Move>, max_length: usiz
 }
 
 /// Stops for the deadline or the cancel flag, reporting the bound `h0`.
-fn check(options: &SolveOptions, h0: u32, nodes: u64) -> Result<(), Stopped> {
+fn check(options: &SolveOptions, h0: u32, work: Work) -> Result<(), Stopped> {
     let cancelled = options
         .cancel
         .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
     if cancelled {
-        Err(Stopped::Cancelled { bound: h0, nodes })
+        Err(Stopped::cancelled(h0, work))
     } else if options.deadline.is_some_and(|d| Instant::now() >= d) {
-        Err(Stopped::TimedOut { bound: h0, nodes })
+        Err(Stopped::timed_out(h0, work))
     } else {
         Ok(())
     }

@@ -8,7 +8,9 @@
 use super::ida::{parity_of, raise_bound, to_parity, Bounded, Iterated};
 use super::optimistic::Schedule;
 use crate::analysis::Evaluator;
-use crate::pattern::{Budget, Entries, Moves, PatternDb, Raised, Slide, SolveError, SolveOptions};
+use crate::pattern::{
+    Budget, Entries, Moves, PatternDb, Raised, Slide, SolveError, SolveOptions, Work,
+};
 use crate::puzzle::board::Board;
 use crate::puzzle::shape::{Shape, MAX_CELLS};
 
@@ -381,8 +383,8 @@ impl Budget for ToParity<'_> {
         self.budget.known()
     }
 
-    fn grant(&mut self, proved: u32, nodes: u64) -> Option<u64> {
-        self.budget.grant(to_parity(proved, self.parity), nodes)
+    fn grant(&mut self, proved: u32, work: Work) -> Option<u64> {
+        self.budget.grant(to_parity(proved, self.parity), work)
     }
 }
 

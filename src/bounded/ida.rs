@@ -138,7 +138,7 @@ impl<'a, 'b, G: Guide> Walker<'a, 'b, G> {
         }
         self.next_check = self.generated + CHECK_EVERY;
         if self.generated >= self.allowed {
-            match self.budget.more(self.proved, self.generated) {
+            match self.budget.more(self.proved, self.work()) {
                 Some(more) => self.allowed = more,
                 None => return Some(Flow::Spent),
             }
@@ -310,7 +310,7 @@ fn iterate<G: Guide>(
         }));
     }
     walker.proved = lower_bound;
-    let Some(allowed) = walker.budget.more(lower_bound, 0) else {
+    let Some(allowed) = walker.budget.more(lower_bound, Work::default()) else {
         let work = Work::default();
         return Ok(Iterated::Spent { lower_bound, work });
     };
@@ -339,8 +339,8 @@ fn iterate<G: Guide>(
                     lower_bound,
                 }));
             }
-            Flow::TimedOut => return Err(Stopped::TimedOut { bound, nodes }),
-            Flow::Cancelled => return Err(Stopped::Cancelled { bound, nodes }),
+            Flow::TimedOut => return Err(Stopped::timed_out(bound, work)),
+            Flow::Cancelled => return Err(Stopped::cancelled(bound, work)),
             Flow::Spent => return Ok(Iterated::Spent { lower_bound, work }),
             Flow::Exhausted => {
                 // A solvable start always has a deeper node to reach, since
@@ -352,7 +352,7 @@ fn iterate<G: Guide>(
                 );
                 let proved = (walker.bound / walker.weight) as u32 + 1;
                 lower_bound = lower_bound.max(to_parity(proved, parity));
-                match walker.budget.more(lower_bound, nodes) {
+                match walker.budget.more(lower_bound, work) {
                     Some(more) => walker.allowed = more,
                     None => return Ok(Iterated::Spent { lower_bound, work }),
                 }

@@ -207,7 +207,7 @@ fn search<G: Guide>(
         }
         let schedule = guide.schedule(start.shape());
         let rounds = optimistic(guide, start, goal, weight, schedule, options)
-            .map_err(|error| error.after(0, spent.generated))?;
+            .map_err(|error| error.after(0, spent))?;
         match rounds {
             Ok(mut found) => {
                 spent.add_to(&mut found.solution);
@@ -219,8 +219,11 @@ fn search<G: Guide>(
     // A stop reports the best bound proved so far, and every node.
     let (proved, tried) = attempt
         .as_ref()
-        .map_or((0, 0), |a| (a.lower_bound, a.work.generated));
-    let stopped = |stop: Stopped, spent: Work| stop.after(proved, tried + spent.generated);
+        .map_or((0, Work::default()), |a| (a.lower_bound, a.work));
+    let stopped = |stop: Stopped, mut spent: Work| {
+        spent += tried;
+        stop.after(proved, spent)
+    };
     let mut found = match weighted_a_star(guide, start, goal, weight, MAX_STORED, options)
         .map_err(|stop| stopped(stop, spent))?
     {
@@ -458,9 +461,9 @@ mod tests {
             0
         }
 
-        fn grant(&mut self, proved: u32, nodes: u64) -> Option<u64> {
-            self.told.push((proved, nodes));
-            Some(nodes + self.step)
+        fn grant(&mut self, proved: u32, work: Work) -> Option<u64> {
+            self.told.push((proved, work.generated));
+            Some(work.generated + self.step)
         }
     }
 

@@ -187,15 +187,14 @@ pub(crate) fn optimistic<G: Guide>(
     if schedule.rounds.is_empty() {
         return Ok(Err(search.attempt));
     }
-    search.beam_round(0)?;
+    search.beam_round(Work::default())?;
     if proves(&search.attempt, weight) {
         return Ok(Ok(accept(search.attempt)));
     }
     // One run of IDA* for every round: each later beam runs while it waits.
     let raised = guide.raise_bound(start, goal, &mut search, options);
     let mut attempt = search.attempt;
-    let raised =
-        raised.map_err(|error| error.after(attempt.lower_bound, attempt.work.generated))?;
+    let raised = raised.map_err(|error| error.after(attempt.lower_bound, attempt.work))?;
     if let Some(stop) = search.stopped {
         // A beam stopped while IDA* waited.
         return Err(stop.into());
@@ -263,9 +262,9 @@ impl<'s, G: Guide> Rounds<'s, G> {
         }
     }
 
-    /// The next round's beam, IDA* having generated `nodes` so far; then
+    /// The next round's beam, IDA* having done `searched` so far; then
     /// IDA*'s share of the round.
-    fn beam_round(&mut self, nodes: u64) -> Result<(), Stopped> {
+    fn beam_round(&mut self, searched: Work) -> Result<(), Stopped> {
         let round = self.schedule.rounds[self.next];
         self.next += 1;
         let attempt = &mut self.attempt;
@@ -276,7 +275,9 @@ impl<'s, G: Guide> Rounds<'s, G> {
         };
         let problem = (self.start, self.goal);
         let stopped = |stop: Stopped, attempt: &Attempt| {
-            stop.after(attempt.lower_bound, attempt.work.generated + nodes)
+            let mut spent = attempt.work;
+            spent += searched;
+            stop.after(attempt.lower_bound, spent)
         };
         let (found, mut spent) = search(self.guide, problem, round.width, longest, self.options)
             .map_err(|stop| stopped(stop, attempt))?;
@@ -297,7 +298,7 @@ impl<'s, G: Guide> Rounds<'s, G> {
             attempt.keep_shorter(found);
         }
         let share = self.schedule.share * spent.generated;
-        self.granted = nodes.saturating_add(share.max(round.least));
+        self.granted = (searched.generated).saturating_add(share.max(round.least));
         Ok(())
     }
 }
@@ -307,18 +308,18 @@ impl<G: Guide> Budget for Rounds<'_, G> {
         self.attempt.lower_bound
     }
 
-    fn grant(&mut self, proved: u32, nodes: u64) -> Option<u64> {
+    fn grant(&mut self, proved: u32, searched: Work) -> Option<u64> {
         self.attempt.lower_bound = self.attempt.lower_bound.max(proved);
         if proves(&self.attempt, self.weight) {
             return None;
         }
-        if nodes < self.granted {
+        if searched.generated < self.granted {
             return Some(self.granted);
         }
         if self.next == self.schedule.rounds() {
             return None;
         }
-        if let Err(stop) = self.beam_round(nodes) {
+        if let Err(stop) = self.beam_round(searched) {
             self.stopped = Some(stop);
             return None;
         }
@@ -388,7 +389,7 @@ mod tests {
         let weight = Weight::new(1.01).unwrap();
         let schedule = Schedule::GROWING;
         let mut first = Rounds::new(&guide, (&start, &goal), weight, schedule, &options);
-        first.beam_round(0).unwrap();
+        first.beam_round(Work::default()).unwrap();
         assert!(!proves(&first.attempt, weight));
         let found = optimistic(&guide, &start, &goal, weight, schedule, &options);
         let found = found.unwrap().unwrap_or_else(|_| panic!("no proof"));
@@ -412,19 +413,23 @@ mod tests {
         let weight = Weight::new(1.01).unwrap();
         let schedule = Schedule::GROWING;
         let mut rounds = Rounds::new(&guide, (&start, &goal), weight, schedule, &options);
-        rounds.beam_round(0).unwrap();
-        let (granted, beam_nodes) = (rounds.granted, rounds.attempt.work.generated);
+        rounds.beam_round(Work::default()).unwrap();
+        let (granted, beams) = (rounds.granted, rounds.attempt.work);
         let proved = rounds.attempt.lower_bound + 2;
         // Nodes left: no beam runs, and the grant stands.
-        assert_eq!(rounds.grant(proved, granted - 1), Some(granted));
+        let searched = |generated| Work {
+            generated,
+            expanded: generated / 2,
+        };
+        assert_eq!(rounds.grant(proved, searched(granted - 1)), Some(granted));
         cancel.store(true, std::sync::atomic::Ordering::Relaxed);
-        assert_eq!(rounds.grant(proved, granted), None);
-        let nodes = beam_nodes + granted;
+        assert_eq!(rounds.grant(proved, searched(granted)), None);
         assert_eq!(
             rounds.stopped,
             Some(Stopped::Cancelled {
                 bound: proved,
-                nodes
+                nodes: beams.generated + granted,
+                expanded: beams.expanded + granted / 2
             })
         );
     }

@@ -186,12 +186,20 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
                 }
                 LineOutcome::Solved(distance)
             }
-            Err((goal, AnswerError::Stopped(Stopped::TimedOut { bound, nodes }))) => {
+            Err((
+                goal,
+                AnswerError::Stopped(Stopped::TimedOut {
+                    bound,
+                    nodes,
+                    expanded,
+                }),
+            )) => {
                 let timeout = self.timeout().unwrap_or_default();
                 let stop = TimedOut {
                     timeout,
                     bound,
                     nodes,
+                    expanded,
                 };
                 stop.write(self.format, out, number, text, start, &goal)
             }
@@ -407,11 +415,13 @@ pub(crate) struct TimedOut {
     pub timeout: Duration,
     pub bound: u32,
     pub nodes: u64,
+    pub expanded: u64,
 }
 
 impl TimedOut {
     /// Appends its record: in JSON and CSV both boards, no distance, and
-    /// the reason (JSON adds the nodes); as a moves line, an error.
+    /// the reason (JSON adds the nodes, generated and expanded, as a
+    /// solved line has them); as a moves line, an error.
     pub fn write(
         &self,
         format: BatchFormat,
@@ -430,8 +440,8 @@ impl TimedOut {
         match format {
             BatchFormat::Jsonl => {
                 write_stopped(&JSON, out, start, goal, &reason);
-                // A stopped search counts only the nodes it generated.
                 with_number(out, b"nodes", self.nodes);
+                with_number(out, b"nodes_expanded", self.expanded);
             }
             BatchFormat::Csv => write_stopped(&CSV, out, start, goal, &reason),
             BatchFormat::Moves => write_error(format, out, number, text, &reason.to_string()),

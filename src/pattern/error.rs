@@ -1,5 +1,6 @@
 //! What can go wrong with patterns, their tables, and searches that use them.
 
+use super::search::Work;
 use crate::puzzle::cell::Cell;
 use crate::puzzle::shape::Shape;
 use crate::puzzle::solvability::Unsolvable;
@@ -171,6 +172,8 @@ pub enum Stopped {
         bound: u32,
         /// Nodes generated.
         nodes: u64,
+        /// Nodes expanded (their children generated).
+        expanded: u64,
     },
     /// The caller cancelled the search.
     #[error("search cancelled at bound {bound} after {nodes} nodes")]
@@ -179,40 +182,82 @@ pub enum Stopped {
         bound: u32,
         /// Nodes generated.
         nodes: u64,
+        /// Nodes expanded (their children generated).
+        expanded: u64,
     },
 }
 
 impl Stopped {
-    /// The same stop, reporting `bound` in place of its own: for a search
-    /// of another problem, whose bounds do not hold for the one asked.
-    pub(crate) fn at_bound(self, bound: u32) -> Stopped {
-        match self {
-            Stopped::TimedOut { nodes, .. } => Stopped::TimedOut { bound, nodes },
-            Stopped::Cancelled { nodes, .. } => Stopped::Cancelled { bound, nodes },
+    /// The deadline passed at `bound`, after `work`.
+    pub(crate) fn timed_out(bound: u32, work: Work) -> Stopped {
+        let (nodes, expanded) = (work.generated, work.expanded);
+        Stopped::TimedOut {
+            bound,
+            nodes,
+            expanded,
         }
     }
 
-    /// The same stop, after earlier searches of the same position that
-    /// proved the lower bound `proved` and generated `spent` nodes: the
-    /// larger bound, and all the nodes.
-    pub(crate) fn after(self, proved: u32, spent: u64) -> Stopped {
+    /// The caller cancelled the search at `bound`, after `work`.
+    pub(crate) fn cancelled(bound: u32, work: Work) -> Stopped {
+        let (nodes, expanded) = (work.generated, work.expanded);
+        Stopped::Cancelled {
+            bound,
+            nodes,
+            expanded,
+        }
+    }
+
+    /// The bound being searched.
+    pub fn bound(self) -> u32 {
         match self {
-            Stopped::TimedOut { bound, nodes } => Stopped::TimedOut {
-                bound: bound.max(proved),
-                nodes: nodes + spent,
-            },
-            Stopped::Cancelled { bound, nodes } => Stopped::Cancelled {
-                bound: bound.max(proved),
-                nodes: nodes + spent,
+            Stopped::TimedOut { bound, .. } | Stopped::Cancelled { bound, .. } => bound,
+        }
+    }
+
+    /// The nodes generated and expanded before the stop.
+    pub(crate) fn work(self) -> Work {
+        match self {
+            Stopped::TimedOut {
+                nodes, expanded, ..
+            }
+            | Stopped::Cancelled {
+                nodes, expanded, ..
+            } => Work {
+                generated: nodes,
+                expanded,
             },
         }
+    }
+
+    /// The same kind of stop at `bound` after `work`.
+    fn with(self, bound: u32, work: Work) -> Stopped {
+        match self {
+            Stopped::TimedOut { .. } => Stopped::timed_out(bound, work),
+            Stopped::Cancelled { .. } => Stopped::cancelled(bound, work),
+        }
+    }
+
+    /// The same stop, reporting `bound` in place of its own: for a search
+    /// of another problem, whose bounds do not hold for the one asked.
+    pub(crate) fn at_bound(self, bound: u32) -> Stopped {
+        self.with(bound, self.work())
+    }
+
+    /// The same stop, after earlier searches of the same position that
+    /// proved the lower bound `proved` and did the work `spent`: the
+    /// larger bound, and all the work.
+    pub(crate) fn after(self, proved: u32, spent: Work) -> Stopped {
+        let mut work = self.work();
+        work += spent;
+        self.with(self.bound().max(proved), work)
     }
 }
 
 impl SolveError {
     /// [`Stopped::after`] where the search stopped; any other error as it
     /// is.
-    pub(crate) fn after(self, proved: u32, spent: u64) -> SolveError {
+    pub(crate) fn after(self, proved: u32, spent: Work) -> SolveError {
         match self {
             SolveError::Stopped(stop) => SolveError::Stopped(stop.after(proved, spent)),
             other => other,
@@ -225,48 +270,36 @@ mod tests {
     use super::*;
 
     /// A stop after earlier searches keeps the best bound any of them
-    /// proved and counts all their nodes; other errors pass unchanged.
+    /// proved and counts all their work; other errors pass unchanged.
     #[test]
     fn a_stop_after_earlier_searches_keeps_their_bound_and_nodes() {
-        let late = Stopped::TimedOut {
-            bound: 95,
-            nodes: 7,
+        let work = |generated, expanded| Work {
+            generated,
+            expanded,
         };
+        let late = Stopped::timed_out(95, work(7, 3));
         assert_eq!(
-            late.after(101, 40),
+            late.after(101, work(40, 20)),
             Stopped::TimedOut {
                 bound: 101,
-                nodes: 47
+                nodes: 47,
+                expanded: 23
             }
         );
-        let cancelled = Stopped::Cancelled {
-            bound: 99,
-            nodes: 1,
-        };
+        let cancelled = Stopped::cancelled(99, work(1, 0));
         assert_eq!(
-            cancelled.after(97, 0),
+            cancelled.after(97, Work::default()),
             Stopped::Cancelled {
                 bound: 99,
-                nodes: 1
+                nodes: 1,
+                expanded: 0
             }
         );
         // Another problem's bound gives way to the one given, however
         // much larger it was.
-        assert_eq!(
-            late.at_bound(80),
-            Stopped::TimedOut {
-                bound: 80,
-                nodes: 7
-            }
-        );
-        assert_eq!(
-            cancelled.at_bound(100),
-            Stopped::Cancelled {
-                bound: 100,
-                nodes: 1
-            }
-        );
-        let error = SolveError::from(late).after(101, 40);
+        assert_eq!(late.at_bound(80), Stopped::timed_out(80, work(7, 3)));
+        assert_eq!(cancelled.at_bound(100), Stopped::cancelled(100, work(1, 0)));
+        let error = SolveError::from(late).after(101, work(40, 20));
         assert!(
             error.to_string().contains("bound 101 after 47 nodes"),
             "{error}"
@@ -276,7 +309,7 @@ mod tests {
             got: "4x4".parse().unwrap(),
         };
         assert!(matches!(
-            wrong.after(101, 40),
+            wrong.after(101, work(40, 20)),
             SolveError::WrongShape { .. }
         ));
     }

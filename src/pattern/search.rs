@@ -309,8 +309,8 @@ struct Walker<'p, 'a, const N: usize, const M: bool> {
     path: Vec<Move>,
     spent: Work,
     next_check: u64,
-    /// The nodes generated before this walk, by the iterations before.
-    earlier: u64,
+    /// The work before this walk, by the iterations before.
+    earlier: Work,
     /// The nodes, `earlier` included, at which it stops ([`Stop::Spent`])
     /// unless `budget` grants more.
     allowed: u64,
@@ -349,7 +349,7 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
             spent: Work::default(),
             // The first expansion checks: a deadline may have passed.
             next_check: 0,
-            earlier: 0,
+            earlier: Work::default(),
             allowed: u64::MAX,
             budget: None,
             bound,
@@ -384,7 +384,9 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
             Some(Stop::Cancelled)
         } else if plan.deadline.is_some_and(|d| Instant::now() >= d) {
             Some(Stop::Deadline)
-        } else if self.earlier + self.spent.generated >= self.allowed && !self.granted_more() {
+        } else if self.earlier.generated + self.spent.generated >= self.allowed
+            && !self.granted_more()
+        {
             Some(Stop::Spent)
         } else {
             None
@@ -394,8 +396,9 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
     /// Asks for more nodes, the iteration's bound proved so far; whether
     /// any were granted.
     fn granted_more(&mut self) -> bool {
-        let nodes = self.earlier + self.spent.generated;
-        let more = (self.budget.as_deref_mut()).and_then(|b| b.more(self.bound, nodes));
+        let mut work = self.earlier;
+        work += self.spent;
+        let more = (self.budget.as_deref_mut()).and_then(|b| b.more(self.bound, work));
         self.allowed = more.unwrap_or(self.allowed);
         more.is_some()
     }
@@ -776,14 +779,16 @@ pub(crate) trait Budget {
 
     /// The nodes the search may generate in all before it asks again, or
     /// `None` to give up now; asked with the lower bound proved so far and
-    /// the nodes generated in all, as the search starts, whenever an
-    /// iteration ends, and whenever the nodes reach the last answer (within
+    /// the work done in all, as the search starts, whenever an iteration
+    /// ends, and whenever the nodes generated reach the last answer (within
     /// an iteration searched on one thread, else once the iteration ends).
-    fn grant(&mut self, proved: u32, nodes: u64) -> Option<u64>;
+    fn grant(&mut self, proved: u32, work: Work) -> Option<u64>;
 
-    /// [`Budget::grant`], but `None` for a grant of no more than `nodes`.
-    fn more(&mut self, proved: u32, nodes: u64) -> Option<u64> {
-        self.grant(proved, nodes).filter(|&more| more > nodes)
+    /// [`Budget::grant`], but `None` for a grant of no more nodes than
+    /// `work` generated.
+    fn more(&mut self, proved: u32, work: Work) -> Option<u64> {
+        self.grant(proved, work)
+            .filter(|&more| more > work.generated)
     }
 }
 
@@ -817,8 +822,8 @@ impl Budget for Limits {
         self.known
     }
 
-    fn grant(&mut self, proved: u32, nodes: u64) -> Option<u64> {
-        (proved < self.enough && nodes < self.budget).then_some(self.budget)
+    fn grant(&mut self, proved: u32, work: Work) -> Option<u64> {
+        (proved < self.enough && work.generated < self.budget).then_some(self.budget)
     }
 }
 
@@ -937,7 +942,7 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
     }
     let mut bound = estimate.bound().max(budget.known());
     let mut work = Work::default();
-    let Some(mut allowed) = budget.more(bound, 0) else {
+    let Some(mut allowed) = budget.more(bound, Work::default()) else {
         return Ok(Raised::Spent {
             lower_bound: bound,
             work,
@@ -952,13 +957,12 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
             iterate_in_parallel(&plan, position, estimate, bound)
         } else {
             let mut walker = Walker::new(&plan, position, Vec::new(), bound);
-            (walker.earlier, walker.allowed) = (nodes, allowed);
+            (walker.earlier, walker.allowed) = (work, allowed);
             walker.budget = Some(&mut *budget);
             let flow = walker.walk(0, &estimate, Duplicates::START);
             (flow, walker.spent, walker.next_bound, walker.path)
         };
         work += spent;
-        let nodes = work.generated;
         match flow {
             Flow::Found => {
                 let mut solution = Solution {
@@ -969,14 +973,14 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
                 work.add_to(&mut solution);
                 return Ok(Raised::Found(solution));
             }
-            Flow::Stopped(Stop::Deadline) => return Err(Stopped::TimedOut { bound, nodes }.into()),
+            Flow::Stopped(Stop::Deadline) => return Err(Stopped::timed_out(bound, work).into()),
             Flow::Stopped(Stop::Spent) => {
                 return Ok(Raised::Spent {
                     lower_bound: bound,
                     work,
                 })
             }
-            Flow::Stopped(_) => return Err(Stopped::Cancelled { bound, nodes }.into()),
+            Flow::Stopped(_) => return Err(Stopped::cancelled(bound, work).into()),
             // With the goal estimated at 0, a solvable start always has a
             // deeper node to reach; only damaged tables can end here.
             Flow::Exhausted if next_bound == u32::MAX => {
@@ -984,7 +988,7 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
             }
             // No solution within the bound: none shorter than the next.
             Flow::Exhausted => {
-                let Some(more) = budget.more(next_bound, nodes) else {
+                let Some(more) = budget.more(next_bound, work) else {
                     return Ok(Raised::Spent {
                         lower_bound: next_bound,
                         work,

@@ -110,6 +110,39 @@ fn batch_answers_in_order_with_nodes_and_marks_bad_lines() {
     assert_eq!(board("867254301").replay(&moves), Some(board("123456780")));
 }
 
+/// A search stopped in the middle counts its work as a finished one does:
+/// nodes generated, and fewer expanded (each expanded node generates at
+/// least one child), in that order after the reason.
+#[test]
+fn a_timed_out_batch_line_counts_nodes_generated_and_expanded() {
+    let db = pattern_file("4x4", "6-6-3");
+    // Gasser's 80-move position, turned to this goal: far past the timeout.
+    let input = "0 12 9 13 15 11 10 14 3 7 5 6 4 8 2 1\n";
+    let args = [
+        "--board",
+        "4x4",
+        "batch",
+        "--threads",
+        "1",
+        "--timeout",
+        "0.2",
+    ];
+    let out = run_batch(&db, &args, input.to_string(), 2);
+    let line = stdout_of(&out);
+    let json = json_lines(&out);
+    let (nodes, expanded) = (
+        json[0]["nodes"].as_u64().unwrap(),
+        json[0]["nodes_expanded"].as_u64().unwrap(),
+    );
+    assert!(0 < expanded && expanded < nodes, "{line}");
+    assert!(
+        line.contains(&format!(
+            "\"nodes\":{nodes},\"nodes_expanded\":{expanded}}}"
+        )),
+        "{line}"
+    );
+}
+
 /// A line whose search ran past `--timeout` parsed and is solvable: its
 /// record keeps both boards, and its reason says it timed out. The search
 /// checks its deadline at the first node of every iteration, so a deadline
@@ -131,6 +164,7 @@ fn a_timed_out_batch_line_keeps_its_boards() {
         "{reason}"
     );
     assert!(json[0]["nodes"].as_u64().is_some());
+    assert!(json[0]["nodes_expanded"].as_u64() <= json[0]["nodes"].as_u64());
     let csv = stdout_of(&run_batch(&db, &[&args[..], &["--csv"]].concat(), input, 2));
     let record = csv.lines().nth(1).unwrap();
     assert!(
