@@ -145,6 +145,13 @@ impl Layout for Report<'_> {
                 g.end,
             )?,
         }
+        if !g.reaches_goal && reaches_reversed(self.steps, &g.start, &g.goal) {
+            writeln!(
+                out,
+                "read as the ways the tiles slide, these moves reach the goal: here U, D, L and R \
+                 are the blank's moves (U: the blank goes up, the tile above it slides down)"
+            )?;
+        }
         if !g.away.is_empty() {
             let numbers: Vec<String> = g.away.iter().map(usize::to_string).collect();
             let (noun, verb) = match numbers.len() {
@@ -159,6 +166,27 @@ impl Layout for Report<'_> {
         }
         Ok(())
     }
+}
+
+/// Whether `steps`, the blank's moves each turned the other way (as a
+/// student who wrote the tiles' directions meant them), take `start` to
+/// `goal`.
+fn reaches_reversed(steps: &[Step], start: &Board, goal: &Board) -> bool {
+    let mut board = *start;
+    for step in steps {
+        let (m, cells) = match *step {
+            Step::Blank(m) => (m, 1),
+            Step::Slide(m, cells) => (m, cells),
+            Step::Tile(_) => return false,
+        };
+        for _ in 0..cells {
+            match board.apply(m.opposite()) {
+                Some(next) => board = next,
+                None => return false,
+            }
+        }
+    }
+    board == *goal
 }
 
 /// Why `step` cannot be played on `board`.

@@ -101,6 +101,28 @@ fn moves_that_fall_short_or_leave_the_board_exit_1() {
     assert!(stdout_of(&out).starts_with("unsolvable: the start has 1 tile inversion"));
 }
 
+/// A solution written in the tiles' directions (each letter the other
+/// way) is not one here, and the answer says how it was likely meant.
+#[test]
+fn moves_written_as_the_tiles_directions_get_a_hint() {
+    let t = temp_db("3x3");
+    let solution = "RUULDDRUULDLDRRULLURRDLLDRUURDD";
+    let turned: String = solution
+        .chars()
+        .map(|c| match c {
+            'U' => 'D',
+            'D' => 'U',
+            'L' => 'R',
+            _ => 'L',
+        })
+        .collect();
+    let hint = "read as the ways the tiles slide, these moves reach the goal";
+    let out = run_query(&t.path, &["check", "867254301", &turned], 1);
+    assert!(stdout_of(&out).contains(hint), "{}", stdout_of(&out));
+    let out = run_query(&t.path, &["check", "867254301", "RUUL"], 1);
+    assert!(!stdout_of(&out).contains(hint), "{}", stdout_of(&out));
+}
+
 /// What cannot be read is refused with exit code 2, and a start written
 /// one word per tile may stand unquoted before the moves.
 #[test]
