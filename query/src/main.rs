@@ -194,6 +194,12 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
     if let Some(weight) = within {
         return run_within(cli, &location, shape, weight);
     }
+    // A uniform draw needs no file: none is opened where none is found.
+    if let (Command::Random(args), false) = (&cli.command, is_found(&location)) {
+        if args.distance.is_none() {
+            return random::uniform(None, shape, args, &mut io::stdout().lock());
+        }
+    }
     let db = open_database(&location, shape, cli.board, cli.metric)?;
     let path = &location.path;
     let out = &mut io::stdout().lock();
@@ -208,7 +214,7 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
         Command::Info(args) => file.info(args, out),
         Command::Verify(args) => file.verify(args, out),
         Command::Histogram(args) => histogram::run(complete(&db, "histogram")?, args, out),
-        Command::Random(args) => random::run(complete(&db, "random")?, args, out),
+        Command::Random(args) => random::run(&db, args, out),
         Command::Check(args) => check::run(&db, args, out),
         Command::Stats(args) => stats::run(complete(&db, "stats")?, args, out),
         Command::Heuristics(args) => heuristics::run(single_tile(&db, "heuristics")?, args, out),
@@ -245,8 +251,7 @@ fn run_within(
         Command::Solve(args) => within::run(db, shape, args, weight, out),
         _ => unreachable!("only solve and batch take --within"),
     };
-    let found = matches!(location.origin, Origin::Given | Origin::Env) || location.path.is_file();
-    if !found {
+    if !is_found(location) {
         return run(None, shape);
     }
     let db = open_database(location, shape, cli.board, cli.metric)
@@ -259,6 +264,12 @@ fn run_within(
         );
     }
     run(Some(&db), db.shape()).map_err(|e| with_advice(e, location, &db, cli.board.is_some()))
+}
+
+/// Whether a database is there to open: one named (`--db`, `NPUZZLE_DB`)
+/// must be, and one in a default place is where the file exists.
+fn is_found(location: &Location) -> bool {
+    matches!(location.origin, Origin::Given | Origin::Env) || location.path.is_file()
 }
 
 /// A file named for `--within` by `--db` or `NPUZZLE_DB` that cannot

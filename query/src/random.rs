@@ -8,7 +8,7 @@ use crate::{GoalArg, Outcome, TableFormat};
 use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::{parse_distances, Sample};
-use npuzzle::{CompleteTables, Metric};
+use npuzzle::{CompleteTables, Database, Metric, Shape};
 use std::io::{self, Write};
 use std::path::PathBuf;
 
@@ -19,9 +19,11 @@ use std::path::PathBuf;
      \"positions\": [{\"start\", \"distance\"}]}"
 )))]
 pub struct RandomArgs {
-    /// Moves from the goal: K, or a range A..=B (or A..B) drawn uniformly over all its positions.
+    /// Moves from the goal: K, or a range A..=B (or A..B) drawn uniformly over all its positions
+    /// (complete tables). Without it, positions drawn uniformly from every one that reaches the
+    /// goal, on any board, with or without a database.
     #[arg(long, value_name = "K", value_parser = parse_distances, allow_hyphen_values = true)]
-    distance: std::ops::RangeInclusive<u32>,
+    pub(crate) distance: Option<std::ops::RangeInclusive<u32>>,
     /// How many distinct positions.
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = whole(1..=MAX_COUNT), allow_negative_numbers = true)]
     count: usize,
@@ -34,7 +36,7 @@ pub struct RandomArgs {
     format: TableFormat,
     /// Also write a printable worksheet into FILE.html: the puzzles drawn as boards, and an
     /// answer key (each one's distance and one optimal solution) on a page of its own.
-    #[arg(long, value_name = "FILE.html")]
+    #[arg(long, value_name = "FILE.html", requires = "distance")]
     worksheet: Option<PathBuf>,
 }
 
@@ -42,8 +44,58 @@ pub struct RandomArgs {
 /// 239,500,800 positions, so the table, not this limit, says how many there are.
 const MAX_COUNT: usize = u32::MAX as usize;
 
-/// `query random`.
-pub fn run(db: &CompleteTables<Mmap>, args: &RandomArgs, out: &mut impl Write) -> Result<Outcome> {
+/// The most positions one draw without `--distance` holds: they are not
+/// looked up, so no table bounds them (about 50 MB of positions).
+pub const MAX_UNIFORM: usize = 1_000_000;
+
+/// `query random` without `--distance`: positions drawn uniformly from
+/// every one that reaches the goal, on any board `shape`; each with its
+/// distance where `db` has complete tables toward the goal.
+pub fn uniform(
+    db: Option<&Database<Mmap>>,
+    shape: Shape,
+    args: &RandomArgs,
+    out: &mut impl Write,
+) -> Result<Outcome> {
+    anyhow::ensure!(
+        args.count <= MAX_UNIFORM,
+        "a draw without --distance holds at most {MAX_UNIFORM} positions, not {}: ask for \
+         fewer with --count, or draw again with other seeds",
+        args.count
+    );
+    let goal = args.goal.board(shape)?;
+    if let Some(db) = db {
+        // A goal the file cannot answer is refused, as every command
+        // refuses it.
+        db.check_goal(&goal)?;
+    }
+    let seed = args.seed.unwrap_or_else(rand::random);
+    let mut report = Sample::uniform(&goal, args.count, seed);
+    if let Some(tables) = db.and_then(|db| db.complete().ok()) {
+        report = report.with_distances(&tables.goal_table(&goal)?)?;
+    }
+    show(&report, args, out)
+}
+
+/// `query random` on a database: positions at the distances asked for
+/// (complete tables), or without `--distance` drawn uniformly.
+pub fn run(db: &Database<Mmap>, args: &RandomArgs, out: &mut impl Write) -> Result<Outcome> {
+    match &args.distance {
+        None => uniform(Some(db), db.shape(), args, out),
+        Some(distances) => {
+            let tables = crate::complete(db, "random --distance")?;
+            at_distances(tables, distances.clone(), args, out)
+        }
+    }
+}
+
+/// `query random --distance`: positions drawn from those at `distances`.
+fn at_distances(
+    db: &CompleteTables<Mmap>,
+    distances: std::ops::RangeInclusive<u32>,
+    args: &RandomArgs,
+    out: &mut impl Write,
+) -> Result<Outcome> {
     // A worksheet's size and file are checked before any work.
     let sheet = match &args.worksheet {
         Some(path) => {
@@ -65,14 +117,20 @@ pub fn run(db: &CompleteTables<Mmap>, args: &RandomArgs, out: &mut impl Write) -
     let goal = args.goal.board(db.shape())?;
     let target = db.goal_table(&goal)?;
     let seed = args.seed.unwrap_or_else(rand::random);
-    let report = Sample::draw(&target, args.distance.clone(), args.count, seed)?;
+    let report = Sample::draw(&target, distances, args.count, seed)?;
     if let Some(file) = sheet {
         Worksheet::solve(db, &report)?.write(file)?;
     }
+    show(&report, args, out)
+}
+
+/// Prints `report`, and a seed drawn afresh on stderr.
+fn show(report: &Sample, args: &RandomArgs, out: &mut impl Write) -> Result<Outcome> {
     let format = args.format.format();
-    print(&report, format, out)?;
+    print(report, format, out)?;
     if args.seed.is_none() && format != crate::print::Format::Json {
         // The JSON holds the seed; text and CSV have no room for it.
+        let seed = report.seed;
         eprintln!("seed {seed} (--seed {seed} draws these positions again)");
     }
     Ok(Outcome::Success)

@@ -67,6 +67,15 @@ impl Sample {
         })
     }
 
+    /// Each position's distance, looked up in `target` (the goal's table).
+    pub fn with_distances(mut self, target: &GoalTable<'_>) -> Result<Sample, SampleError> {
+        for drawn in &mut self.positions {
+            let distance = target.distance(&drawn.start);
+            drawn.distance = Some(distance.map_err(|_| SampleError::Damaged)?);
+        }
+        Ok(self)
+    }
+
     /// `count` positions drawn uniformly from every one that reaches
     /// `goal`, on any board: what needs no table.
     pub fn uniform(goal: &Board, count: usize, seed: u64) -> Sample {

@@ -371,8 +371,8 @@ pub struct WriteError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error(
     "this needs complete tables (every position's distance); this file holds pattern \
-     databases for {shape}, which answer solve, distance, batch, heuristics START, info and \
-     verify"
+     databases for {shape}, which answer solve, distance, batch, check, heuristics START, \
+     random without --distance, info and verify"
 )]
 pub struct NeedsCompleteTables {
     /// The file's board.

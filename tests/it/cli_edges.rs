@@ -7,6 +7,7 @@ use crate::util::{
     query, refused_past_file_size_limit, run_batch, run_build_db, run_query, stderr_of,
     stdout_lines, stdout_of, temp_db,
 };
+use npuzzle::Shape;
 use predicates::prelude::*;
 use std::path::Path;
 
@@ -33,6 +34,47 @@ fn a_seeded_draw_is_pinned() {
         let out = run_query(&t.path, &[&draw[..], more].concat(), 0);
         assert_eq!(stdout_of(&out), printed, "{more:?}");
     }
+}
+
+/// Without `--distance`, positions are drawn uniformly from every one that
+/// reaches the goal, on any board: each solvable (checked by parity apart
+/// from the draw), the same for a seed, with its distance where complete
+/// tables know it, and with no database at all on 6x6.
+#[test]
+fn a_draw_without_a_distance_is_uniform_on_any_board() {
+    let t = three_by_three();
+    let draw = ["random", "--count", "50", "--seed", "9", "--json"];
+    let out = run_query(&t.path, &draw, 0);
+    let v: serde_json::Value = serde_json::from_str(&stdout_of(&out)).unwrap();
+    let shape = Shape::THREE_BY_THREE;
+    for p in v["positions"].as_array().unwrap() {
+        let start = npuzzle::parse_board(p["start"].as_str().unwrap(), shape).unwrap();
+        assert!(npuzzle::rules::solvability::check(&start, &npuzzle::Board::goal(shape)).is_ok());
+        let d = run_query(&t.path, &["distance", &start.to_string()], 0);
+        assert_eq!(stdout_of(&d).trim(), p["distance"].to_string());
+    }
+    assert!(v.get("distances").is_none(), "{v}");
+    assert_eq!(stdout_of(&run_query(&t.path, &draw, 0)), stdout_of(&out));
+    // No file for 6x6, and none needed.
+    let dir = tempfile::tempdir().unwrap();
+    let six = crate::util::query_in(dir.path())
+        .args(["--board", "6x6", "random", "--count", "3", "--seed", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(six.status.code(), Some(0), "{}", stderr_of(&six));
+    let goal = npuzzle::Board::goal("6x6".parse().unwrap());
+    for line in stdout_of(&six).lines() {
+        let start = npuzzle::parse_board(line, goal.shape()).unwrap();
+        assert!(
+            npuzzle::rules::solvability::check(&start, &goal).is_ok(),
+            "{line}"
+        );
+    }
+    // A count past what is held without a table; a worksheet needs distances.
+    let out = run_query(&t.path, &["random", "--count", "1000001"], 2);
+    assert!(stderr_of(&out).contains("at most 1000000 positions"));
+    let out = run_query(&t.path, &["random", "--worksheet", "w.html"], 2);
+    assert!(stderr_of(&out).contains("--distance <K>"));
 }
 
 /// A draw without `--seed` shows its seed on stderr (text and CSV, which

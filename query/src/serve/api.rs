@@ -864,7 +864,24 @@ async fn random(State(server): State<Shared>, p: Params) -> Result<Response, Api
     let Some(distances) = distances else {
         // A goal no table serves is refused as every other route refuses it.
         kind::check_goal(p.db(&server.boards)?, &goal)?;
-        return json_ok(&Sample::uniform(&goal, count, seed));
+        // Complete tables give each position's distance, as the command
+        // line does.
+        let drawn = searching(&server, (shape, metric), move |db, _| {
+            let drawn = Sample::uniform(&goal, count, seed);
+            match db.complete() {
+                Ok(tables) => {
+                    let target = tables
+                        .goal_table(&goal)
+                        .map_err(|e| answer_error(e, None, Duration::ZERO))?;
+                    drawn.with_distances(&target).map_err(|e| {
+                        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
+                    })
+                }
+                Err(_) => Ok(drawn),
+            }
+        })
+        .await?;
+        return json_ok(&drawn);
     };
     let drawn = searching(&server, (shape, metric), move |db, _| {
         draw(db, &goal, distances, count, seed)

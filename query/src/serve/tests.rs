@@ -252,7 +252,7 @@ fn cli_json(path: &Path, args: &[&str]) -> serde_json::Value {
             None => crate::solve::solve(&db, a, &mut out),
         },
         crate::Command::Distance(a) => crate::solve::distance(&db, a, &mut out),
-        crate::Command::Random(a) => crate::random::run(db.complete().unwrap(), a, &mut out),
+        crate::Command::Random(a) => crate::random::run(&db, a, &mut out),
         crate::Command::Histogram(a) => crate::histogram::run(db.complete().unwrap(), a, &mut out),
         crate::Command::Heuristics(a) => crate::heuristics::run(&db, a, &mut out),
         crate::Command::Check(a) => crate::check::run(&db, a, &mut out),
@@ -1435,7 +1435,8 @@ fn random_without_a_distance_is_uniform_over_solvable_positions() {
         for p in v["positions"].as_array().unwrap() {
             let start = p["start"].as_str().unwrap();
             let board = npuzzle::parse_board(start, table.shape()).unwrap();
-            target.distance(&board).unwrap();
+            // Complete tables give each one's distance.
+            assert_eq!(p["distance"], target.distance(&board).unwrap());
             *counts.entry(start.to_string()).or_insert(0u32) += 1;
         }
     }
@@ -1454,11 +1455,28 @@ fn random_without_a_distance_is_uniform_over_solvable_positions() {
     for p in v["positions"].as_array().unwrap() {
         let board = npuzzle::parse_board(p["start"].as_str().unwrap(), shape).unwrap();
         npuzzle::rules::solvability::check(&board, &Board::goal(shape)).unwrap();
+        assert!(
+            p.get("distance").is_none(),
+            "pattern tables hold no distances: {p}"
+        );
     }
     assert_eq!(
         get(server.addr, "/api/random?board=4x4&count=50&seed=9").1,
         v
     );
+    // The command line draws the same positions for the seed.
+    let cli = cli_json(
+        pattern_4x4(),
+        &[
+            "--board", "4x4", "random", "--json", "--count", "50", "--seed", "9",
+        ],
+    );
+    assert_eq!(cli, v);
+    let (_, v) = get(server.addr, "/api/random?board=2x3&count=20&seed=4");
+    let args = [
+        "--board", "2x3", "random", "--json", "--count", "20", "--seed", "4",
+    ];
+    assert_eq!(cli_json(&f.full_2x3, &args), v);
 }
 
 #[test]
