@@ -211,9 +211,13 @@ def histogram(goal: _BoardLike | None = None) -> list[int]:
 
 
 def random(
-    distance: int | range | str, count: int = 1, seed: int | None = None, goal: _BoardLike | None = None
+    distance: int | range | str | None = None,
+    count: int = 1,
+    seed: int | None = None,
+    goal: _BoardLike | None = None,
 ) -> list[Board]:
-    """``count`` distinct 3x3 positions drawn uniformly at ``distance``.
+    """``count`` distinct 3x3 positions drawn uniformly at ``distance``
+    (without it, from every position, as ``Database.random`` draws them).
     Raises ArgumentError (no position at ``distance``, a ``count`` below 1 or
     past the positions there, a ``seed`` outside 0 to 2**64 - 1),
     ArgumentTypeError, ParseError (the goal); DatabaseError when the 3x3

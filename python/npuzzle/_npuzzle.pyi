@@ -205,7 +205,7 @@ class Database:
     def histogram(self, goal: _BoardLike | None = None) -> list[int]: ...
     def random(
         self,
-        distance: int | range | str,
+        distance: int | range | str | None = None,
         count: int = 1,
         seed: int | None = None,
         goal: _BoardLike | None = None,

@@ -10,7 +10,7 @@ use crate::target::{deadline, Search, Target};
 use memmap2::Mmap;
 use npuzzle::analysis::{
     count_shortest, grade, list_shortest, parse_distances, read_steps, Histogram, Sample, Step,
-    StepsError, MAX_STEPS,
+    StepsError, MAX_STEPS, MAX_UNIFORM,
 };
 use npuzzle::bounded::{solve_within, Bounded, Guidance, Weight};
 use npuzzle::files::shown_path;
@@ -1261,7 +1261,10 @@ impl PyDatabase {
     /// `distance` moves from `goal`, or at any distance of a range
     /// (`range(20, 26)`, or the command line's "20..=25"). The same `seed`
     /// draws the same positions as `query random --seed`. Needs complete
-    /// tables (NeedsCompleteTablesError otherwise).
+    /// tables (NeedsCompleteTablesError otherwise). Without `distance`,
+    /// `count` positions (up to 1,000,000, not told apart) drawn uniformly
+    /// from every one that reaches the goal, on any database, as `query
+    /// random` without `--distance` draws them.
     ///
     /// Raises ArgumentError for a distance no position lies at, a `count`
     /// below 1 or above the positions there are, or a `seed` outside 0 to
@@ -1270,18 +1273,33 @@ impl PyDatabase {
     ///
     /// >>> [Database().distance(b) for b in Database().random(20, count=3, seed=1)]
     /// [20, 20, 20]
-    #[pyo3(signature = (distance, count = None, seed = None, goal = None), text_signature = "($self, distance, count=1, seed=None, goal=None)")]
+    #[pyo3(signature = (distance = None, count = None, seed = None, goal = None), text_signature = "($self, distance=None, count=1, seed=None, goal=None)")]
     fn random(
         &self,
         py: Python<'_>,
-        distance: &Bound<'_, PyAny>,
+        distance: Option<&Bound<'_, PyAny>>,
         count: Option<&Bound<'_, PyAny>>,
         seed: Option<&Bound<'_, PyAny>>,
         goal: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<PyBoard>> {
-        let distances = distances_of(distance)?;
         let count = arguments::count(count)?;
         let seed = arguments::seed(seed)?.unwrap_or_else(rand::random);
+        let Some(distance) = arguments::given(distance) else {
+            if count > MAX_UNIFORM {
+                return Err(errors::argument(
+                    py,
+                    format!(
+                        "count= is at most {MAX_UNIFORM} without distance=, not {count}: draw \
+                         again with other seeds for more"
+                    ),
+                ));
+            }
+            let goal = self.goal_of(goal)?;
+            self.db.check_goal(&goal).map_err(|e| self.err(py, e))?;
+            let drawn = Sample::uniform(&goal, count, seed);
+            return Ok(drawn.positions.iter().map(|p| wrap(p.start)).collect());
+        };
+        let distances = distances_of(distance)?;
         let target = self.table(py, goal, "random()")?;
         match py.detach(|| Sample::draw(&target, distances, count, seed)) {
             Ok(drawn) => Ok(drawn.positions.iter().map(|p| wrap(p.start)).collect()),

@@ -29,6 +29,17 @@ def test_random_with_a_seed_draws_what_the_command_line_draws(db3) -> None:
         assert [str(b) for b in drawn] == out.stdout.split()
 
 
+def test_random_without_a_distance_draws_what_the_command_line_draws(db3) -> None:
+    out = query(db3, "random", "--count", "30", "--seed", "5")
+    assert out.returncode == 0, out.stderr
+    drawn = db3.random(count=30, seed=5)
+    assert [str(b) for b in drawn] == out.stdout.split()
+    # Each one reaches the goal (the table knows its distance).
+    assert all(db3.distance(b) is not None for b in drawn)
+    with pytest.raises(npuzzle.ArgumentError, match="count= is at most 1000000 without distance="):
+        db3.random(count=1_000_001)
+
+
 def test_solutions_and_distances_equal_the_command_line(db3) -> None:
     starts = db3.random(range(0, 32), count=40, seed=7)
     goal = "123804765"

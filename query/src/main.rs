@@ -333,20 +333,14 @@ fn with_advice(
         .chain()
         .filter_map(|c| c.downcast_ref::<ParseError>())
         .any(ParseError::is_for_another_size);
-    // A default path is named for its board; a file the environment chose
-    // or `--db` named may hold any, and the size came from it.
+    // Only a file the environment chose hides where the size came from:
+    // `--db` was typed (a note there would lengthen every mistyped board's
+    // message), and a default path is named for its board.
     if misfit && !board_given && location.origin == Origin::Env {
         return anyhow::anyhow!(
             "{e:#}; the board size, {shape}, is that of {} (from NPUZZLE_DB): for another \
              size, unset NPUZZLE_DB and give --board RxC, or pass --db with a database of that \
              size",
-            path.display(),
-        );
-    }
-    if misfit && !board_given && location.origin == Origin::Given {
-        return anyhow::anyhow!(
-            "{e:#}; the board size, {shape}, is that of {} (--db): for another size, pass --db \
-             with a database of that size",
             path.display(),
         );
     }

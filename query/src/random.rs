@@ -7,7 +7,7 @@ use crate::worksheet::{self, Worksheet};
 use crate::{GoalArg, Outcome, TableFormat};
 use anyhow::Result;
 use memmap2::Mmap;
-use npuzzle::analysis::{parse_distances, Sample};
+use npuzzle::analysis::{parse_distances, Sample, MAX_UNIFORM};
 use npuzzle::{CompleteTables, Database, Metric, Shape};
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -43,10 +43,6 @@ pub struct RandomArgs {
 /// The most positions one `query random` draws: past the largest table's
 /// 239,500,800 positions, so the table, not this limit, says how many there are.
 const MAX_COUNT: usize = u32::MAX as usize;
-
-/// The most positions one draw without `--distance` holds: they are not
-/// looked up, so no table bounds them (about 50 MB of positions).
-pub const MAX_UNIFORM: usize = 1_000_000;
 
 /// `query random` without `--distance`: positions drawn uniformly from
 /// every one that reaches the goal, on any board `shape`; each with its

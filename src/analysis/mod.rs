@@ -23,7 +23,9 @@ pub use heuristics::{
 };
 pub use histogram::{Histogram, Histograms, TableHistogram};
 pub use metrics::{compare_metrics, JointCount, MetricComparison, MetricsError, Ratio};
-pub use sample::{parse_distances, sample, DistanceRangeError, Drawn, Sample, SampleError};
+pub use sample::{
+    parse_distances, sample, DistanceRangeError, Drawn, Sample, SampleError, MAX_UNIFORM,
+};
 pub use shortest::{best_moves, best_slides, count_shortest, list_shortest, ShortestSolutions};
 pub use stats::{stats, stats_toward, Stats, TableStats};
 pub use textbook::{search, Algorithm, SearchReport, ShapeMismatch};

@@ -13,6 +13,10 @@ use rand::{Rng, SeedableRng};
 use serde::Serialize;
 use std::ops::RangeInclusive;
 
+/// The most positions one uniform draw ([`Sample::uniform`]) is asked for
+/// by the faces: no table bounds them, and each is kept (about 50 MB).
+pub const MAX_UNIFORM: usize = 1_000_000;
+
 /// Positions drawn toward a goal, with the seed that draws them again:
 /// what `query random` reports.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

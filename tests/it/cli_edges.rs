@@ -798,19 +798,6 @@ fn advice_knows_the_file_came_from_npuzzle_db() {
                 "(from NPUZZLE_DB): for another size, unset NPUZZLE_DB",
             )),
     );
-    // Named by --db, the size is that file's too, and the note says so.
-    let small = &temp_db("2x3").path;
-    query(small)
-        .args(["solve", "867254301"])
-        .assert()
-        .code(2)
-        .stderr(
-            predicate::str::contains("expected 6 tiles for a 2x3 board")
-                .and(predicate::str::contains("the board size, 2x3, is that of"))
-                .and(predicate::str::contains(
-                    "(--db): for another size, pass --db with a database of that size",
-                )),
-        );
     // A file of the other metric: unset it to reach the one in data/.
     std::fs::copy(&three_by_three().path, dir.path().join("data/3x3.db")).unwrap();
     let multi = &crate::util::temp_db_counting("3x3", npuzzle::Metric::MultiTile).path;
