@@ -1296,7 +1296,7 @@ impl PyDatabase {
             }
             let goal = self.goal_of(goal)?;
             self.db.check_goal(&goal).map_err(|e| self.err(py, e))?;
-            let drawn = Sample::uniform(&goal, count, seed);
+            let drawn = py.detach(|| Sample::uniform(&goal, count, seed));
             return Ok(drawn.positions.iter().map(|p| wrap(p.start)).collect());
         };
         let distances = distances_of(distance)?;

@@ -30,7 +30,7 @@ pub struct BatchArgs {
     csv: bool,
     /// Threads to spread the work over, at most 4 per core [default: one per core].
     #[arg(long, value_name = "N", value_parser = parse_threads, allow_negative_numbers = true)]
-    threads: Option<u64>,
+    threads: Option<Threads>,
     /// Answers at most W times as long as the shortest (W from 1 to 100), each with a
     /// lower bound on the shortest that proves it, as `solve --within`: any board up to
     /// 6x6, with or without a database file. JSON lines add length, lower_bound, within
@@ -42,10 +42,17 @@ pub struct BatchArgs {
     pub(crate) timeout: crate::solve::TimeoutArg,
 }
 
+/// `--threads` as given: the count (one past `u64` taken as `u64::MAX`, as
+/// far past the limit), and the digits typed, for the message.
+#[derive(Clone, Debug)]
+pub(crate) struct Threads {
+    count: u64,
+    typed: String,
+}
+
 /// `--threads`: a whole number above 0. The limit per core is checked with
-/// the other arguments, for any number however large (one past `u64` is
-/// taken as `u64::MAX`, as far past the limit).
-fn parse_threads(text: &str) -> Result<u64, String> {
+/// the other arguments, for any number however large.
+fn parse_threads(text: &str) -> Result<Threads, String> {
     let text = text.trim();
     let digits = text.strip_prefix('-').unwrap_or(text);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
@@ -54,10 +61,14 @@ fn parse_threads(text: &str) -> Result<u64, String> {
     if digits.len() < text.len() {
         return Err(format!("a negative number; {}", ThreadsError::None));
     }
+    let typed = npuzzle::rules::excerpt(digits, 40).to_string();
     match digits.parse::<u64>() {
         Ok(0) => Err(ThreadsError::None.to_string()),
-        Ok(n) => Ok(n),
-        Err(_) => Ok(u64::MAX),
+        Ok(count) => Ok(Threads { count, typed }),
+        Err(_) => Ok(Threads {
+            count: u64::MAX,
+            typed,
+        }),
     }
 }
 
@@ -131,14 +142,10 @@ pub fn run_within(
 impl BatchArgs {
     /// The threads asked for (checked against the cores) and the format.
     pub(crate) fn threads_and_format(&self) -> Result<(usize, BatchFormat)> {
-        let threads = match self.threads {
-            Some(n) => check_threads(n).map_err(|e| {
-                let asked = match n {
-                    u64::MAX => format!("{} or more", u64::MAX),
-                    n => n.to_string(),
-                };
-                anyhow::anyhow!("--threads {asked} is {e}")
-            })?,
+        let threads = match &self.threads {
+            Some(Threads { count, typed }) => {
+                check_threads(*count).map_err(|e| anyhow::anyhow!("--threads {typed} is {e}"))?
+            }
             None => most_threads().0,
         };
         let format = if self.json {

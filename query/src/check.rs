@@ -4,14 +4,16 @@
 //! the shortest it is, and which moves went away from the goal.
 
 use crate::print::{print, Format, Layout};
-use crate::solve::{with_progress, with_timeout_advice, TimeoutArg, UnsolvablePair};
+use crate::solve::{with_progress, TimeoutArg, UnsolvablePair};
 use crate::{GoalArg, Outcome};
 use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::{grade, read_steps, Graded, Step};
-use npuzzle::{Board, Cell, Database, Metric};
+use npuzzle::pattern::Stopped;
+use npuzzle::{AnswerError, Board, Cell, Database, Metric};
 use serde::Serialize;
 use std::io::{self, Write};
+use std::time::Duration;
 
 /// Arguments of `query check`.
 #[derive(clap::Args)]
@@ -24,7 +26,7 @@ pub struct CheckArgs {
     /// The start, then the moves: the blank's (`ULDR`), slides as the multi-tile metric writes
     /// them (`U3 L R2`), or the tiles moved (`6 5 2`). Quote each when written with spaces;
     /// a start written as one word per tile may stand unquoted before the moves.
-    #[arg(required = true, num_args = 2.., value_names = ["START", "MOVES"])]
+    #[arg(required = true, num_args = 1.., action = clap::ArgAction::Append, value_names = ["START", "MOVES"])]
     words: Vec<String>,
     #[command(flatten)]
     goal: GoalArg,
@@ -47,13 +49,23 @@ impl CheckArgs {
             .iter()
             .take(cells)
             .all(|w| npuzzle::io::is_tile_number(w));
-        anyhow::ensure!(
-            words.len() > cells && numbers,
+        if words.len() > cells && numbers {
+            return Ok((words[..cells].join(" "), words[cells..].join(" ")));
+        }
+        // An unquoted `--goal 1 2 3 …` left its tiles here: say that.
+        if self
+            .goal
+            .goal
+            .as_deref()
+            .is_some_and(npuzzle::io::is_tile_number)
+        {
+            self.goal.start_of(words, shape)?;
+        }
+        anyhow::bail!(
             "check takes two arguments, the start and the moves, and got {}: quote a board or \
              moves written with spaces (query check \"8 6 7 2 5 4 3 0 1\" \"RUUL\")",
             words.len()
-        );
-        Ok((words[..cells].join(" "), words[cells..].join(" ")))
+        )
     }
 }
 
@@ -64,7 +76,16 @@ pub fn run(db: &Database<Mmap>, args: &CheckArgs, out: &mut impl Write) -> Resul
     let (start, moves) = args.split(shape)?;
     let start = args.goal.start_of(&[start], shape)?;
     let goal = args.goal.board(shape)?;
-    let steps = read_steps(&moves).map_err(|e| anyhow::anyhow!("bad moves: {e}"))?;
+    let steps = read_steps(&moves).map_err(|e| {
+        // `check START GOAL`, as a batch line pairs them.
+        match npuzzle::parse_board(&moves, shape) {
+            Ok(_) => anyhow::anyhow!(
+                "the moves, {moves}, are a board: a goal is given with --goal, and the moves \
+                 after the start (START MOVES --goal {moves})"
+            ),
+            Err(_) => anyhow::anyhow!("bad moves: {e}"),
+        }
+    })?;
     let format = Format::json_or_text(args.json);
     let timeout = args.timeout.timeout;
     let graded = with_progress(timeout, true, "moves ≤", |options| {
@@ -79,7 +100,7 @@ pub fn run(db: &Database<Mmap>, args: &CheckArgs, out: &mut impl Write) -> Resul
                 print(&UnsolvablePair::new(&start, &goal, why), format, out)?;
                 return Ok(Outcome::Unsolvable);
             }
-            None => return Err(with_timeout_advice(db, e, timeout)),
+            None => return Err(stopped(db, e, timeout)),
         },
     };
     let report = Report {
@@ -92,6 +113,24 @@ pub fn run(db: &Database<Mmap>, args: &CheckArgs, out: &mut impl Write) -> Resul
         true => Outcome::Success,
         false => Outcome::Unsolvable,
     })
+}
+
+/// `e`, and for a search past `--timeout` what may answer sooner: more
+/// time, or complete tables (a bounded search cannot grade).
+fn stopped(db: &Database<Mmap>, e: AnswerError, timeout: Option<Duration>) -> anyhow::Error {
+    if !matches!(e, AnswerError::Stopped(Stopped::TimedOut { .. })) {
+        return e.into();
+    }
+    let shape = db.shape();
+    let complete = match shape.check_complete_tables() {
+        Ok(()) => format!(", or complete tables answer at once (build-db --board {shape})"),
+        Err(_) => String::new(),
+    };
+    anyhow::anyhow!(
+        "grading needs the distance of every position the moves pass through, and a search \
+         for one stopped: {e} (--timeout {} s); a longer --timeout may find it{complete}",
+        timeout.unwrap_or_default().as_secs_f64()
+    )
 }
 
 /// A graded list: its JSON is the grading's, its text says it in words.
@@ -119,6 +158,12 @@ impl Layout for Report<'_> {
         };
         let shortest = crate::plural(g.optimal.into(), "move");
         let remaining = crate::plural(g.remaining.into(), "move");
+        // Moves are numbered as written; where that is not how they count
+        // (slides, or moves that make one slide), the text says so.
+        let as_written = match self.steps.len() == g.length {
+            true => "",
+            false => " as written",
+        };
         write!(out, "{} -> {}: ", g.start, g.goal)?;
         match (g.excess, g.illegal_move) {
             (Some(0), _) => writeln!(out, "{moves} {reach} the goal: a shortest solution")?,
@@ -128,13 +173,13 @@ impl Layout for Report<'_> {
             )?,
             (None, Some(1)) => writeln!(
                 out,
-                "move 1 is illegal: {}; the start is {shortest} from the goal",
+                "move 1{as_written} is illegal: {}; the start is {shortest} from the goal",
                 illegal(self.steps[0], &g.end),
             )?,
             (None, Some(number)) => writeln!(
                 out,
-                "move {number} is illegal: {}; the moves before it end at {}, {remaining} \
-                 from the goal (the shortest from the start is {shortest})",
+                "move {number}{as_written} is illegal: {}; the moves before it end at {}, \
+                 {remaining} from the goal (the shortest from the start is {shortest})",
                 illegal(self.steps[number - 1], &g.end),
                 g.end,
             )?,
@@ -160,7 +205,7 @@ impl Layout for Report<'_> {
             };
             writeln!(
                 out,
-                "{noun} {} {verb} farther from the goal",
+                "{noun} {}{as_written} {verb} farther from the goal",
                 numbers.join(", ")
             )?;
         }
@@ -212,12 +257,7 @@ fn illegal(step: Step, board: &Board) -> String {
     }
 }
 
-/// The way the blank goes on move `m`.
+/// The way the blank goes on move `m`: the other way from its tile.
 fn way(m: npuzzle::Move) -> &'static str {
-    match m {
-        npuzzle::Move::Up => "up",
-        npuzzle::Move::Down => "down",
-        npuzzle::Move::Left => "left",
-        npuzzle::Move::Right => "right",
-    }
+    m.opposite().tile_direction()
 }

@@ -36,7 +36,7 @@ pub struct RandomArgs {
     format: TableFormat,
     /// Also write a printable worksheet into FILE.html: the puzzles drawn as boards, and an
     /// answer key (each one's distance and one optimal solution) on a page of its own.
-    #[arg(long, value_name = "FILE.html", requires = "distance")]
+    #[arg(long, value_name = "FILE.html")]
     worksheet: Option<PathBuf>,
 }
 
@@ -53,6 +53,10 @@ pub fn uniform(
     args: &RandomArgs,
     out: &mut impl Write,
 ) -> Result<Outcome> {
+    anyhow::ensure!(
+        args.worksheet.is_none(),
+        "a worksheet's puzzles are drawn at a distance, for its answer key: give --distance K"
+    );
     anyhow::ensure!(
         args.count <= MAX_UNIFORM,
         "a draw without --distance holds at most {MAX_UNIFORM} positions, not {}: ask for \

@@ -354,7 +354,7 @@ fn search(
 
 /// `e`, with what may answer sooner when it is a search past `--timeout`:
 /// complete tables, a stronger partition, or `solve --within`.
-pub(crate) fn with_timeout_advice(
+fn with_timeout_advice(
     db: &Database<Mmap>,
     e: AnswerError,
     timeout: Option<Duration>,

@@ -72,7 +72,7 @@ pub const MAX_STEPS: usize = 10_000;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum StepsError {
     /// A character that is neither a move letter nor a separator.
-    #[error("move {position} is {found:?}: write the blank's moves as letters (ULDR) or the tiles moved as numbers (6 5 2)")]
+    #[error("move {position} is {found:?}: write the blank's moves as letters (ULDR, or U3 for a slide of three tiles) or the tiles moved as numbers (6 5 2)")]
     NotAMove {
         /// 1-based position of the move in the list.
         position: usize,
@@ -82,9 +82,17 @@ pub enum StepsError {
     /// Letters and tile numbers mixed.
     #[error("the moves mix letters and tile numbers: write either the blank's moves (ULDR) or the tiles moved (6 5 2)")]
     Mixed,
-    /// More than [`MAX_STEPS`] moves.
-    #[error("{0} moves: a list holds at most {MAX_STEPS}")]
+    /// More than [`MAX_STEPS`] moves (`usize::MAX`: past any count).
+    #[error("{}: a list holds at most {MAX_STEPS}", too_many(*.0))]
     TooMany(usize),
+}
+
+/// "12000 moves", or for a count past any number "more than 10000 moves".
+fn too_many(count: usize) -> String {
+    match count {
+        usize::MAX => format!("more than {MAX_STEPS} moves"),
+        n => format!("{n} moves"),
+    }
 }
 
 /// Reads a move list: the blank's moves as letters (`ULDR`, either case,
@@ -229,9 +237,14 @@ pub fn grade<E>(
     }
     let legal = illegal_move.is_none();
     let reaches_goal = legal && end == *goal;
-    // Steps past an illegal one count one move each: they cannot be
-    // grouped into slides.
-    let length = metric.length(&moves) + (steps.len() - played);
+    // Steps from the illegal one on count as written: they cannot be
+    // grouped into slides with others, and a slide of k tiles is k
+    // single-tile moves.
+    let unplayed = steps[played..].iter().map(|step| match (step, metric) {
+        (Step::Slide(_, cells), Metric::SingleTile) => *cells,
+        _ => 1,
+    });
+    let length = metric.length(&moves) + unplayed.sum::<usize>();
     Ok(Graded {
         start: *start,
         goal: *goal,
@@ -374,6 +387,14 @@ mod tests {
         let graded = grade(&near, &goal, &slide, Metric::SingleTile, exact(goal)).unwrap();
         assert_eq!((graded.illegal_move, graded.end), (Some(1), near));
         assert!(graded.moves.is_empty());
+        // Past an illegal move, a slide is as many moves as its tiles under
+        // the single-tile metric, and one under the multi-tile one.
+        let after = read_steps("L U3 R2").unwrap();
+        let graded = grade(&near, &goal, &after, Metric::SingleTile, exact(goal)).unwrap();
+        assert_eq!((graded.illegal_move, graded.length), (Some(2), 6));
+        let multi = |_: &Board| Ok::<u32, ()>(3);
+        let graded = grade(&near, &goal, &after, Metric::MultiTile, multi).unwrap();
+        assert_eq!((graded.illegal_move, graded.length), (Some(2), 3));
     }
 
     #[test]
@@ -396,6 +417,10 @@ mod tests {
         assert_eq!(
             read_steps("U99999999999999999999999"),
             Err(StepsError::TooMany(usize::MAX))
+        );
+        assert_eq!(
+            StepsError::TooMany(usize::MAX).to_string(),
+            "more than 10000 moves: a list holds at most 10000"
         );
         assert!(matches!(
             read_steps("UX"),

@@ -155,6 +155,42 @@ fn the_arguments_are_read_as_solve_reads_them() {
         );
         assert_eq!(stdout_of(&out), "");
     }
+    // Options may stand between the two; the goal's tiles unquoted, or a
+    // goal where the moves go, are pointed to --goal.
+    let out = run_query(&t.path, &["check", "123456708", "--json", "R"], 0);
+    assert!(stdout_of(&out).contains("\"reaches_goal\":true"));
+    for (args, needle) in [
+        (
+            &[
+                "check",
+                "123456708",
+                "R",
+                "--goal",
+                "1",
+                "2",
+                "3",
+                "4",
+                "5",
+                "6",
+                "7",
+                "8",
+                "0",
+            ][..],
+            "--goal took only \"1\"",
+        ),
+        (
+            &["check", "123456708", "123456780"],
+            "the moves, 123456780, are a board: a goal is given with --goal",
+        ),
+    ] {
+        let out = query(&t.path).args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr_of(&out).contains(needle),
+            "{args:?}: {}",
+            stderr_of(&out)
+        );
+    }
     let long = "LR".repeat(30_000);
     let out = query(&t.path)
         .args(["check", "123456708", &long])
@@ -162,6 +198,30 @@ fn the_arguments_are_read_as_solve_reads_them() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr_of(&out).contains("60000 moves: a list holds at most 10000"));
+}
+
+/// Moves are numbered as written, and the text says so where that is not
+/// how they count; a slide past an illegal move still counts its tiles.
+#[test]
+fn moves_are_numbered_as_written() {
+    let t = temp_db("3x3");
+    let out = run_query(&t.path, &["check", "123456708", "U2 R D2"], 1);
+    assert!(
+        stdout_of(&out).contains("\nmoves 1, 2, 3 as written go farther from the goal\n"),
+        "{}",
+        stdout_of(&out)
+    );
+    let graded = json(&run_query(
+        &t.path,
+        &["check", "--json", "123456708", "L U3 R2"],
+        1,
+    ));
+    assert_eq!(
+        (graded["illegal_move"].as_u64(), graded["length"].as_u64()),
+        (Some(2), Some(6))
+    );
+    let out = run_query(&t.path, &["check", "123456708", "L U3 R2"], 1);
+    assert!(stdout_of(&out).contains("move 2 as written is illegal: U3 (the blank at row 3, column 1 cannot move up 3 cells)"), "{}", stdout_of(&out));
 }
 
 /// Under the multi-tile metric a slide is one move, written as `solve`
@@ -217,4 +277,21 @@ fn a_pattern_board_grades_by_search() {
     assert_eq!(graded["optimal"].as_u64(), distance.trim().parse().ok());
     assert_eq!(graded["length"], 6);
     assert_eq!(graded["end"], serde_json::json!(goal.to_string()));
+    // Past --timeout: more time is the advice, not a bounded search, which
+    // cannot grade.
+    let far = "0 12 9 13 15 11 10 14 3 7 5 6 4 8 2 1";
+    let out = query(&db)
+        .args(["--board", "4x4", "check", "--timeout", "0.05", far, "R"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let said = stderr_of(&out);
+    assert!(
+        said.contains("grading needs the distance of every position"),
+        "{said}"
+    );
+    assert!(
+        said.contains("a longer --timeout may find it") && !said.contains("--within"),
+        "{said}"
+    );
 }

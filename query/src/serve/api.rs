@@ -863,7 +863,7 @@ async fn random(State(server): State<Shared>, p: Params) -> Result<Response, Api
     let (distances, count, seed) = (p.distances()?, p.count()?, p.seed()?);
     let Some(distances) = distances else {
         // A goal no table serves is refused as every other route refuses it.
-        kind::check_goal(p.db(&server.boards)?, &goal)?;
+        kind::check_goal(db, &goal)?;
         // Complete tables give each position's distance, as the command
         // line does.
         let drawn = searching(&server, (shape, metric), move |db, _| {

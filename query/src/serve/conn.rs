@@ -69,7 +69,8 @@ pub async fn serve(
         .timer(TokioTimer::new())
         // A client may close its side once its request is sent (`nc -N`,
         // some HTTP/1.0 clients); it still gets its answer, though a search
-        // stops as for a client gone (see `watch_for_close`).
+        // longer than a second stops as for a client gone (see
+        // `watch_for_close`).
         .half_close(true)
         .header_read_timeout(limits.header_read)
         .max_buf_size(MAX_HEAD)
@@ -163,16 +164,20 @@ where
     }
 }
 
-/// Sets `gone` once the client closes the connection or resets it. hyper
-/// does not read while a request is answered (it lets a client close its
-/// sending side and still get the answer), so this looks at the socket
-/// without taking from it. An end of input is taken for the client gone:
-/// TCP does not tell a closed connection from a half-closed one until the
-/// answer is written. Bytes of a next request (pipelining) hide what
-/// follows them, and end the watch.
+/// How long a search goes on after its client's input ends: TCP does not
+/// tell a closed connection from one closed only for sending (`nc -N`),
+/// whose client still reads, so a short search is still answered.
+const GONE_AFTER: Duration = Duration::from_secs(1);
+
+/// Sets `gone` once the client closes the connection or resets it, and
+/// [`GONE_AFTER`] has passed. hyper does not read while a request is
+/// answered (it lets a client close its sending side and still get the
+/// answer), so this looks at the socket without taking from it. Bytes of a
+/// next request (pipelining) hide what follows them, and end the watch.
 async fn watch_for_close(socket: Arc<Socket>, gone: Arc<AtomicBool>) {
     let mut byte = [0u8; 1];
     if let Ok(0) | Err(_) = socket.stream.peek(&mut byte).await {
+        tokio::time::sleep(GONE_AFTER).await;
         gone.store(true, Ordering::Relaxed);
     }
 }

@@ -80,14 +80,33 @@ pub fn parse_origin(text: &str) -> Result<String, String> {
             "not an origin (a host, and no path, query or user); {EXAMPLE}"
         ));
     }
-    Ok(text)
+    // The port follows the last colon outside an IPv6 address's brackets.
+    let (name, port) = match host.rfind(':') {
+        Some(at) if !host[at..].contains(']') => (&host[..at], Some(&host[at + 1..])),
+        _ => (host, None),
+    };
+    let bracketed = name.starts_with('[') && name.ends_with(']') && name.len() > 2;
+    let plain = !name.is_empty() && !name.contains(['[', ']', ':']) && !name.starts_with('.');
+    if !bracketed && !plain {
+        return Err(format!("no host name or address in {text:?}; {EXAMPLE}"));
+    }
+    // Browsers leave out the scheme's own port.
+    let default = if scheme == "http" { "80" } else { "443" };
+    match port {
+        None => Ok(text.clone()),
+        Some(p) if p == default => Ok(format!("{scheme}://{name}")),
+        Some(p) if p.parse::<u16>().is_ok_and(|p| p > 0) && !p.starts_with('0') => Ok(text.clone()),
+        Some(p) => Err(format!(
+            "the port {p:?} is not one from 1 to 65535; {EXAMPLE}"
+        )),
+    }
 }
 
 /// Names the request's origin in the answer when its page may read it.
 pub async fn allow(State(origins): State<Arc<Origins>>, request: Request, next: Next) -> Response {
     let origin = request.headers().get(header::ORIGIN).cloned();
     let mut response = next.run(request).await;
-    if !origins.any {
+    if !origins.listed.is_empty() {
         // The answer differs by origin: caches must tell them apart.
         response
             .headers_mut()
@@ -120,6 +139,19 @@ mod tests {
             "http://[::1]:8000"
         );
         assert_eq!(parse_origin("*").unwrap(), "*");
+        // Browsers leave out the scheme's own port.
+        assert_eq!(
+            parse_origin("http://localhost:80").unwrap(),
+            "http://localhost"
+        );
+        assert_eq!(
+            parse_origin("https://example.com:443/").unwrap(),
+            "https://example.com"
+        );
+        assert_eq!(
+            parse_origin("https://example.com:80").unwrap(),
+            "https://example.com:80"
+        );
         for (bad, why) in [
             ("localhost:3000", "not an origin"),
             ("ftp://host", "the scheme is \"ftp\""),
@@ -128,6 +160,12 @@ mod tests {
             ("http://host/game", "no path"),
             ("http://user@host", "no path, query or user"),
             ("", "not an origin"),
+            ("http://host:", "the port \"\""),
+            ("http://:80", "no host name"),
+            ("http://[::1", "no host name"),
+            ("http://host:99999", "the port \"99999\""),
+            ("http://host:0", "the port \"0\""),
+            ("http://.", "no host name"),
         ] {
             let error = parse_origin(bad).unwrap_err();
             assert!(error.contains(why), "{bad:?}: {error}");
