@@ -29,6 +29,7 @@
 //! its request is dropped.
 
 use super::boards::Boards;
+use super::hosts::{check as check_host, Hosts};
 use super::kind::{self, Budget, Db};
 use super::origins::{allow, Origins};
 use crate::heuristics::Position;
@@ -99,13 +100,13 @@ pub(super) const WITHIN_SEARCHES: usize = 2;
 
 /// The whole application: pages, API, limits and headers. A request that
 /// searches gives up after `timeout`; any request unanswered after
-/// `answer_within` is answered 408; pages from `origins` may read the
-/// answers.
+/// `answer_within` is answered 408; requests are answered for the `hosts`
+/// named, and pages from `origins` may read the answers.
 pub fn router(
     boards: Boards,
     timeout: Duration,
     answer_within: Duration,
-    origins: Origins,
+    (hosts, origins): (Hosts, Origins),
 ) -> Router {
     let boards_json = serde_json::to_vec(&boards_json(&boards, timeout)).expect("serializes");
     let state = Arc::new(Server {
@@ -145,6 +146,7 @@ pub fn router(
         .fallback(not_found)
         .with_state(state)
         .layer(middleware::from_fn_with_state(answer_within, in_time))
+        .layer(middleware::from_fn_with_state(hosts, check_host))
         .layer(middleware::from_fn(limits_and_headers))
         .layer(middleware::from_fn_with_state(Arc::new(origins), allow))
 }

@@ -12,6 +12,7 @@
 //! - `kind`: complete tables and pattern databases behind the routes: a
 //!   lookup or a search with a deadline, and one refusal for what needs
 //!   complete tables.
+//! - `hosts`: requests for this machine only, on loopback.
 //! - `origins`: `--allow-origin`, for pages served from elsewhere.
 //! - `conn`: the accept loop: HTTP/1.1 connections with a header timeout and
 //!   a limit on the request head, JSON answers to what never reaches the
@@ -22,6 +23,7 @@
 mod api;
 mod boards;
 mod conn;
+mod hosts;
 mod kind;
 mod origins;
 #[cfg(test)]
@@ -44,7 +46,9 @@ pub struct ServeArgs {
     #[arg(short, long, default_value_t = 8080, value_parser = whole(0..=u16::MAX), allow_negative_numbers = true)]
     port: u16,
     /// The address to listen on: an IP address, or `localhost`. Anything but
-    /// loopback makes the page reachable from other machines.
+    /// loopback makes the page reachable from other machines; on loopback,
+    /// only requests naming this machine (Host: localhost, 127.0.0.1, [::1])
+    /// are answered.
     #[arg(long, default_value = "127.0.0.1", value_parser = parse_host, value_name = "ADDRESS")]
     host: IpAddr,
     /// Open the page in the default browser once it is served.
@@ -166,7 +170,8 @@ pub fn run(
             eprintln!("query: stopping");
         };
         let answer_within = args.timeout.saturating_add(ANSWER_MARGIN);
-        let router = router(boards, args.timeout, answer_within, origins);
+        let hosts = hosts::Hosts::for_address(args.host);
+        let router = router(boards, args.timeout, answer_within, (hosts, origins));
         serve(listener, router, Limits::default(), stop).await;
         anyhow::Ok(())
     })?;

@@ -6,6 +6,7 @@
 
 use super::boards::{Boards, Served};
 use super::conn::MAX_HEAD;
+use super::hosts::Hosts;
 use super::origins::Origins;
 use super::{discover, router, serve, Limits};
 use clap::Parser;
@@ -141,15 +142,22 @@ fn start_answering_within(
 }
 
 /// A server over `boards`, as [`start_answering_within`].
+/// A server of `boards` that answers requests for any host (the tests
+/// name one freely), as one listening beyond loopback does.
 fn serve_boards(boards: Boards, timeout: Duration, answer_within: Duration) -> TestServer {
-    serve_app(boards, timeout, answer_within, Origins::default())
+    serve_app(
+        boards,
+        timeout,
+        answer_within,
+        (Hosts::Any, Origins::default()),
+    )
 }
 
 fn serve_app(
     boards: Boards,
     timeout: Duration,
     answer_within: Duration,
-    origins: Origins,
+    access: (Hosts, Origins),
 ) -> TestServer {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
@@ -163,7 +171,7 @@ fn serve_app(
             .unwrap();
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-            let router = router(boards, timeout, answer_within, origins);
+            let router = router(boards, timeout, answer_within, access);
             serve(listener, router, limits(), async {
                 let _ = stopped.await;
             })
@@ -758,6 +766,32 @@ fn a_search_stops_when_its_client_goes() {
     assert!(began.elapsed() < Duration::from_secs(20));
 }
 
+/// On loopback, a request naming another host (a page elsewhere that
+/// pointed its name here) is refused with a 403 in JSON, while the names
+/// of this machine, and no name at all, are answered.
+#[test]
+fn on_loopback_only_requests_for_this_machine_are_answered() {
+    let boards = discover(&[files().full_3x3.clone()], None).unwrap();
+    let long = Duration::from_secs(60);
+    let server = serve_app(boards, long, long, (Hosts::Loopback, Origins::default()));
+    let ask = |head: &str| {
+        let request = format!("GET /api/distance?start=867254301 {head}\r\n\r\n");
+        parse_answer(&exchange(server.addr, request.as_bytes()))
+    };
+    for host in ["127.0.0.1:8080", "localhost", "[::1]:9000"] {
+        let (status, body) = ask(&format!("HTTP/1.1\r\nHost: {host}\r\nConnection: close"));
+        assert_eq!(status, 200, "{host}: {body}");
+        assert!(body.contains("\"distance\":31"), "{host}: {body}");
+    }
+    assert_eq!(ask("HTTP/1.0").0, 200);
+    let (status, body) = ask("HTTP/1.1\r\nHost: evil.example:8080\r\nConnection: close");
+    assert_eq!(status, 403, "{body}");
+    assert!(
+        body.contains("not for Host \\\"evil.example:8080\\\""),
+        "{body}"
+    );
+}
+
 /// `--allow-origin`: the answers name the origin of a page allowed to
 /// read them, errors included, and no other; with none given, none.
 #[test]
@@ -765,7 +799,7 @@ fn pages_from_allowed_origins_may_read_the_answers() {
     let boards = discover(&[files().full_3x3.clone()], None).unwrap();
     let allowed = vec!["http://localhost:3000".to_string()];
     let long = Duration::from_secs(60);
-    let server = serve_app(boards, long, long, Origins::new(&allowed));
+    let server = serve_app(boards, long, long, (Hosts::Any, Origins::new(&allowed)));
     let from = |origin: &str, path: &str| {
         let ask = format!(
             "GET {path} HTTP/1.1\r\nHost: localhost\r\nOrigin: {origin}\r\nConnection: close\r\n\r\n"

@@ -1,0 +1,105 @@
+//! Requests for this machine only. A page elsewhere can point its own name
+//! at 127.0.0.1 (DNS rebinding): the browser then sends it here, as its own
+//! origin, and lets its script read the answers and start searches. Such a
+//! request still names that page's host in `Host`, so a server listening on
+//! loopback answers only requests for a loopback name.
+
+use super::api::ApiError;
+use axum::extract::{Request, State};
+use axum::http::{header, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use std::net::IpAddr;
+
+/// Which `Host` names the server answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hosts {
+    /// Loopback names only: `localhost` (and `*.localhost`), 127.0.0.0/8,
+    /// `[::1]`. For a server listening on loopback.
+    Loopback,
+    /// Any: the server listens where other machines reach it, under names
+    /// it cannot know.
+    Any,
+}
+
+impl Hosts {
+    /// The names a server listening on `ip` answers.
+    pub fn for_address(ip: IpAddr) -> Hosts {
+        match ip.is_loopback() {
+            true => Hosts::Loopback,
+            false => Hosts::Any,
+        }
+    }
+
+    /// Whether a request with `Host: host` is answered.
+    fn allows(self, host: &str) -> bool {
+        if self == Hosts::Any {
+            return true;
+        }
+        let host = host.trim().to_ascii_lowercase();
+        // The name without its port: `[::1]:8080`, `localhost:8080`.
+        let name = match host.strip_prefix('[') {
+            Some(rest) => rest.split(']').next().unwrap_or_default(),
+            None => host.split(':').next().unwrap_or_default(),
+        };
+        let name = name.strip_suffix('.').unwrap_or(name);
+        name == "localhost"
+            || name.ends_with(".localhost")
+            || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+    }
+}
+
+/// A 403 in JSON for a request that names a host this server does not
+/// answer; requests with no `Host` (HTTP/1.0) are answered.
+pub async fn check(State(hosts): State<Hosts>, request: Request, next: Next) -> Response {
+    let named = request.headers().get(header::HOST).map(|h| h.to_str());
+    match named {
+        None => next.run(request).await,
+        Some(Ok(host)) if hosts.allows(host) => next.run(request).await,
+        Some(named) => {
+            let shown = npuzzle::rules::excerpt(named.unwrap_or("(not text)"), 80).to_string();
+            ApiError::new(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "this server answers requests for this machine (localhost, 127.0.0.1, \
+                     [::1]), not for Host {shown:?}: a page elsewhere may have pointed its \
+                     name here; to be reached under other names, listen with --host"
+                ),
+            )
+            .into_response()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loopback_names_are_answered_and_others_not() {
+        for host in [
+            "localhost",
+            "localhost:8080",
+            "LOCALHOST.",
+            "app.localhost:3000",
+            "127.0.0.1:8080",
+            "127.1.2.3",
+            "[::1]:8080",
+            "[::1]",
+        ] {
+            assert!(Hosts::Loopback.allows(host), "{host}");
+        }
+        for host in [
+            "evil.example",
+            "evil.example:8080",
+            "localhost.evil.example",
+            "10.0.0.1",
+            "[2001:db8::1]:80",
+            "",
+            "x",
+        ] {
+            assert!(!Hosts::Loopback.allows(host), "{host}");
+            assert!(Hosts::Any.allows(host), "{host}");
+        }
+    }
+}
