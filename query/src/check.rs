@@ -17,6 +17,10 @@ use std::time::Duration;
 
 /// Arguments of `query check`.
 #[derive(clap::Args)]
+#[command(mut_arg("timeout", |a| a.help(
+    "Give up after SECONDS of search in all (pattern databases search every position the \
+     moves pass through; a complete table answers at once) [default: no limit]"
+)))]
 #[command(mut_arg("json", |a| a.help(
     "One JSON object instead of text, as the page's /api/check gives it: {\"start\", \"goal\", \
      \"moves\", \"legal\", \"illegal_move\", \"reaches_goal\", \"length\", \"optimal\", \
@@ -122,13 +126,17 @@ fn stopped(db: &Database<Mmap>, e: AnswerError, timeout: Option<Duration>) -> an
         return e.into();
     }
     let shape = db.shape();
-    let complete = match shape.check_complete_tables() {
+    let sooner = match shape.check_complete_tables() {
         Ok(()) => format!(", or complete tables answer at once (build-db --board {shape})"),
+        // The 24-puzzle and its cousins: minutes to hours far from the goal.
+        Err(_) if shape.cells() >= 20 => {
+            "; on this board a position far from the goal may take hours".to_string()
+        }
         Err(_) => String::new(),
     };
     anyhow::anyhow!(
         "grading needs the distance of every position the moves pass through, and a search \
-         for one stopped: {e} (--timeout {} s); a longer --timeout may find it{complete}",
+         for one stopped: {e} (--timeout {} s); a longer --timeout may find it{sooner}",
         timeout.unwrap_or_default().as_secs_f64()
     )
 }

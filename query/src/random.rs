@@ -15,8 +15,8 @@ use std::path::PathBuf;
 /// Arguments of `query random`.
 #[derive(clap::Args)]
 #[command(mut_arg("json", |a| a.help(
-    "One JSON object instead of text: {\"goal\", \"seed\", \"distances\": [from, to], \
-     \"positions\": [{\"start\", \"distance\"}]}"
+    "One JSON object instead of text: {\"goal\", \"seed\", \"distances\": [from, to] (with \
+     --distance), \"positions\": [{\"start\", \"distance\" (where complete tables know it)}]}"
 )))]
 pub struct RandomArgs {
     /// Moves from the goal: K, or a range A..=B (or A..B) drawn uniformly over all its positions
@@ -24,7 +24,8 @@ pub struct RandomArgs {
     /// goal, on any board, with or without a database.
     #[arg(long, value_name = "K", value_parser = parse_distances, allow_hyphen_values = true)]
     pub(crate) distance: Option<std::ops::RangeInclusive<u32>>,
-    /// How many distinct positions.
+    /// How many positions: distinct at a distance; drawn independently without --distance
+    /// (at most 1000000).
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = whole(1..=MAX_COUNT), allow_negative_numbers = true)]
     count: usize,
     /// Seed for a reproducible draw [default: a fresh random seed, shown on stderr, or in the JSON with --json].
@@ -64,13 +65,11 @@ pub fn uniform(
         args.count
     );
     let goal = args.goal.board(shape)?;
-    if let Some(db) = db {
-        // A goal the file cannot answer is refused, as every command
-        // refuses it.
-        db.check_goal(&goal)?;
-    }
     let seed = args.seed.unwrap_or_else(rand::random);
     let mut report = Sample::uniform(&goal, args.count, seed);
+    // Complete tables give the distances, from the goal's table: a goal
+    // they cannot answer is refused, as every command refuses it. Pattern
+    // tables give none, and any goal is drawn toward.
     if let Some(tables) = db.and_then(|db| db.complete().ok()) {
         report = report.with_distances(&tables.goal_table(&goal)?)?;
     }

@@ -70,6 +70,20 @@ fn a_draw_without_a_distance_is_uniform_on_any_board() {
             "{line}"
         );
     }
+    // Pattern tables give no distances, so any goal is drawn toward, even
+    // one no set of the file serves.
+    let patterns = crate::pattern_file::pattern_file("4x4", "6-6-3");
+    let goal = "1 2 3 4 5 0 6 7 8 9 10 11 12 13 14 15";
+    let args = ["--board", "4x4", "random", "--goal", goal, "--count", "5"];
+    let out = run_query(&patterns, &args, 0);
+    let goal = npuzzle::parse_board(goal, "4x4".parse().unwrap()).unwrap();
+    for line in stdout_of(&out).lines() {
+        let start = npuzzle::parse_board(line, goal.shape()).unwrap();
+        assert!(
+            npuzzle::rules::solvability::check(&start, &goal).is_ok(),
+            "{line}"
+        );
+    }
     // A count past what is held without a table; a worksheet needs distances.
     let out = run_query(&t.path, &["random", "--count", "1000001"], 2);
     assert!(stderr_of(&out).contains("at most 1000000 positions"));
