@@ -47,7 +47,7 @@ pub struct ServeArgs {
     port: u16,
     /// The address to listen on: an IP address, or `localhost`. Anything but
     /// loopback makes the page reachable from other machines; on loopback,
-    /// only requests naming this machine (Host: localhost, 127.0.0.1, [::1])
+    /// only requests naming this machine (`Host: localhost`, `127.0.0.1`, `[::1]`)
     /// are answered.
     #[arg(long, default_value = "127.0.0.1", value_parser = parse_host, value_name = "ADDRESS")]
     host: IpAddr,
