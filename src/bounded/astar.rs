@@ -14,6 +14,7 @@
 //! Nodes are counted as the other searches count them: generated, the
 //! move back to the parent excluded.
 
+use super::beam::check;
 use super::guide::Guide;
 use super::ida::{parity_of, to_parity, Bounded};
 use super::weight::{Weight, SCALE};
@@ -24,7 +25,6 @@ use std::cmp::Reverse;
 use std::collections::hash_map::Entry;
 use std::collections::{BinaryHeap, HashMap};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
-use std::time::Instant;
 
 /// Expansions between checks of the deadline and the cancel flag.
 const CHECK_EVERY: u64 = 1024;
@@ -203,18 +203,6 @@ pub(crate) fn weighted_a_star<G: Guide>(
     };
     store.offer(start, 0, h0, w, (0, None));
     let (mut generated, mut expanded) = (0u64, 0u64);
-    let stopped = |work| {
-        if options
-            .cancel
-            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
-        {
-            Some(Stopped::cancelled(h0, work))
-        } else if options.deadline.is_some_and(|d| Instant::now() >= d) {
-            Some(Stopped::timed_out(h0, work))
-        } else {
-            None
-        }
-    };
     while let Some(Reverse(entry)) = store.open.pop() {
         let node = &mut store.nodes[entry.node as usize];
         if node.closed || node.g != entry.g {
@@ -237,12 +225,14 @@ pub(crate) fn weighted_a_star<G: Guide>(
         }
         expanded += 1;
         if expanded % CHECK_EVERY == 0 {
-            if let Some(stop) = stopped(Work {
-                generated,
-                expanded,
-            }) {
-                return Err(stop);
-            }
+            check(
+                options,
+                h0,
+                Work {
+                    generated,
+                    expanded,
+                },
+            )?;
             if store.nodes.len() >= max_stored {
                 let work = Work {
                     generated,

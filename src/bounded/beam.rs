@@ -592,8 +592,9 @@ fn keep_shorter(best: &mut Option<Vec<Move>>, moves: Vec<Move>, max_length: usiz
     }
 }
 
-/// Stops for the deadline or the cancel flag, reporting the bound `h0`.
-fn check(options: &SolveOptions, h0: u32, work: Work) -> Result<(), Stopped> {
+/// Stops for the deadline or the cancel flag, reporting the bound `h0`
+/// and the `work` done.
+pub(super) fn check(options: &SolveOptions, h0: u32, work: Work) -> Result<(), Stopped> {
     let cancelled = options
         .cancel
         .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
