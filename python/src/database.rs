@@ -1294,8 +1294,10 @@ impl PyDatabase {
                     ),
                 ));
             }
-            // Drawn toward any goal: no table is read.
+            // A goal the file cannot answer is refused, as every method
+            // refuses it: its puzzles could not be solved from the file.
             let goal = self.goal_of(goal)?;
+            self.db.check_goal(&goal).map_err(|e| self.err(py, e))?;
             let drawn = py.detach(|| Sample::uniform(&goal, count, seed));
             return Ok(drawn.positions.iter().map(|p| wrap(p.start)).collect());
         };

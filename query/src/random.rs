@@ -65,11 +65,14 @@ pub fn uniform(
         args.count
     );
     let goal = args.goal.board(shape)?;
+    if let Some(db) = db {
+        // A goal the file cannot answer is refused, as every command
+        // refuses it: its puzzles could not be solved from the file.
+        db.check_goal(&goal)?;
+    }
     let seed = args.seed.unwrap_or_else(rand::random);
     let mut report = Sample::uniform(&goal, args.count, seed);
-    // Complete tables give the distances, from the goal's table: a goal
-    // they cannot answer is refused, as every command refuses it. Pattern
-    // tables give none, and any goal is drawn toward.
+    // Complete tables give the distances; pattern tables have none.
     if let Some(tables) = db.and_then(|db| db.complete().ok()) {
         report = report.with_distances(&tables.goal_table(&goal)?)?;
     }

@@ -70,20 +70,28 @@ fn a_draw_without_a_distance_is_uniform_on_any_board() {
             "{line}"
         );
     }
-    // Pattern tables give no distances, so any goal is drawn toward, even
-    // one no set of the file serves.
+    // With pattern tables, no distances, toward the goals the file serves:
+    // another goal is refused, as every command refuses it.
     let patterns = crate::pattern_file::pattern_file("4x4", "6-6-3");
-    let goal = "1 2 3 4 5 0 6 7 8 9 10 11 12 13 14 15";
-    let args = ["--board", "4x4", "random", "--goal", goal, "--count", "5"];
-    let out = run_query(&patterns, &args, 0);
-    let goal = npuzzle::parse_board(goal, "4x4".parse().unwrap()).unwrap();
-    for line in stdout_of(&out).lines() {
-        let start = npuzzle::parse_board(line, goal.shape()).unwrap();
+    let args = ["--board", "4x4", "random", "--count", "5", "--json"];
+    let drawn = stdout_of(&run_query(&patterns, &args, 0));
+    let v: serde_json::Value = serde_json::from_str(&drawn).unwrap();
+    let goal = npuzzle::Board::goal("4x4".parse().unwrap());
+    for p in v["positions"].as_array().unwrap() {
+        assert!(p.get("distance").is_none(), "{p}");
+        let start = npuzzle::parse_board(p["start"].as_str().unwrap(), goal.shape()).unwrap();
         assert!(
             npuzzle::rules::solvability::check(&start, &goal).is_ok(),
-            "{line}"
+            "{p}"
         );
     }
+    let edge = "1 2 3 4 5 0 6 7 8 9 10 11 12 13 14 15";
+    let out = run_query(&patterns, &["--board", "4x4", "random", "--goal", edge], 2);
+    assert!(
+        stderr_of(&out).contains("--all-goals"),
+        "{}",
+        stderr_of(&out)
+    );
     // A count past what is held without a table; a worksheet needs distances.
     let out = run_query(&t.path, &["random", "--count", "1000001"], 2);
     assert!(stderr_of(&out).contains("at most 1000000 positions"));

@@ -864,9 +864,10 @@ async fn random(State(server): State<Shared>, p: Params) -> Result<Response, Api
     let goal = p.goal(shape)?;
     let (distances, count, seed) = (p.distances()?, p.count()?, p.seed()?);
     let Some(distances) = distances else {
+        // A goal no table serves is refused as every other route refuses it.
+        kind::check_goal(db, &goal)?;
         // Complete tables give each position's distance, as the command
-        // line does (a goal they cannot answer is refused, as every other
-        // route refuses it); pattern tables none, toward any goal.
+        // line does; pattern tables have none.
         let drawn = searching(&server, (shape, metric), move |db, _| {
             let drawn = Sample::uniform(&goal, count, seed);
             match db.complete() {

@@ -157,7 +157,7 @@ pub fn max_distance(db: &Db, goal: &Board) -> Option<u32> {
 
 /// Whether the file answers toward `goal`, refused as every route refuses
 /// a goal whose blank cell has no table.
-fn check_goal(db: &Db, goal: &Board) -> Result<(), ApiError> {
+pub fn check_goal(db: &Db, goal: &Board) -> Result<(), ApiError> {
     db.check_goal(goal)
         .map_err(|e| answer_error(e, None, Duration::ZERO))
 }
