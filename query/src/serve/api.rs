@@ -684,11 +684,12 @@ async fn budgeted<T: Send + 'static>(
     server: &Shared,
     work: impl FnOnce(&Budget) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    // Set when the client goes: its connection closes, or the request is
-    // dropped.
-    let cancel = super::conn::CLIENT_GONE
-        .try_with(Arc::clone)
-        .unwrap_or_default();
+    // Set when the client goes: its connection closes (watched while the
+    // search runs), or the request is dropped.
+    let watch = super::conn::CLIENT.try_with(|client| client.watch()).ok();
+    let cancel = watch
+        .as_ref()
+        .map_or_else(Default::default, |w| w.gone.clone());
     let _cancel_on_drop = CancelOnDrop(cancel.clone());
     let timeout = server.timeout;
     tokio::task::spawn_blocking(move || {

@@ -9,8 +9,8 @@
 //! and this loop: hyper's own answer is held back, and when the connection
 //! ends, the loop writes the JSON one in its place, or the 408. A connection
 //! that idles between requests (keep-alive) is closed silently, as
-//! everywhere. While a request is answered, the loop watches its socket, so
-//! that a search stops when its client goes.
+//! everywhere. A route's search watches the socket of its request
+//! ([`Client::watch`]), so that it stops when its client goes.
 
 use super::api::ApiError;
 use axum::http::StatusCode;
@@ -118,17 +118,38 @@ pub async fn serve(
 }
 
 tokio::task_local! {
-    /// Set once the client of the request being answered has closed its
-    /// side of the connection: the routes' searches stop on it. Requests
-    /// that do not come through [`serve`] (the tests' own calls of the
-    /// router) have none.
-    pub static CLIENT_GONE: Arc<AtomicBool>;
+    /// The connection of the request being answered, for a route that
+    /// searches to [`Client::watch`]. Requests that do not come through
+    /// [`serve`] (the tests' own calls of the router) have none.
+    pub static CLIENT: Client;
+}
+
+/// A request's connection, as the routes see it.
+pub struct Client(Arc<Socket>);
+
+impl Client {
+    /// A flag set once the client goes (see [`watch_for_close`]), watched
+    /// until the [`Watch`] is dropped: a search runs while it holds one.
+    pub fn watch(&self) -> Watch {
+        let gone = Arc::new(AtomicBool::new(false));
+        let task = tokio::spawn(watch_for_close(self.0.clone(), gone.clone()));
+        Watch {
+            gone,
+            _task: AbortOnDrop(task),
+        }
+    }
+}
+
+/// The watch of a client while a search runs.
+pub struct Watch {
+    /// Set once the client has gone.
+    pub gone: Arc<AtomicBool>,
+    _task: AbortOnDrop,
 }
 
 /// The router as hyper's service, marking on the socket each request that
 /// reaches it (what hyper writes for such a request is the router's
-/// answer), and watching the socket while it is answered, for
-/// [`CLIENT_GONE`].
+/// answer), with its connection as [`CLIENT`].
 #[derive(Clone)]
 struct MarkingRouter {
     router: Router,
@@ -138,12 +159,13 @@ struct MarkingRouter {
 impl<B> tower::Service<hyper::Request<B>> for MarkingRouter
 where
     Router: tower::Service<hyper::Request<B>>,
-    <Router as tower::Service<hyper::Request<B>>>::Future: Send + 'static,
 {
     type Response = <Router as tower::Service<hyper::Request<B>>>::Response;
     type Error = <Router as tower::Service<hyper::Request<B>>>::Error;
-    type Future =
-        Pin<Box<dyn Future<Output = Result<Self::Response, Self::Error>> + Send + 'static>>;
+    type Future = tokio::task::futures::TaskLocalFuture<
+        Client,
+        <Router as tower::Service<hyper::Request<B>>>::Future,
+    >;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
         tower::Service::<hyper::Request<B>>::poll_ready(&mut self.router, cx)
@@ -151,16 +173,7 @@ where
 
     fn call(&mut self, request: hyper::Request<B>) -> Self::Future {
         self.socket.phase.store(ROUTED, Ordering::Relaxed);
-        let gone = Arc::new(AtomicBool::new(false));
-        let watch = AbortOnDrop(tokio::spawn(watch_for_close(
-            self.socket.clone(),
-            gone.clone(),
-        )));
-        let answer = CLIENT_GONE.scope(gone, self.router.call(request));
-        Box::pin(async move {
-            let _watch = watch;
-            answer.await
-        })
+        CLIENT.scope(Client(self.socket.clone()), self.router.call(request))
     }
 }
 
@@ -182,8 +195,7 @@ async fn watch_for_close(socket: Arc<Socket>, gone: Arc<AtomicBool>) {
     }
 }
 
-/// Stops a task when dropped: the watch of a request ends with its answer,
-/// or with its connection.
+/// Stops a task when dropped: the watch of a client ends with its search.
 struct AbortOnDrop(tokio::task::JoinHandle<()>);
 
 impl Drop for AbortOnDrop {
