@@ -6,7 +6,7 @@ use crate::{ChartArgs, Outcome};
 use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::{Histogram, Histograms};
-use npuzzle::{Cell, CompleteTables};
+use npuzzle::{Cell, CompleteTables, Metric};
 use std::io::{self, Write};
 
 /// Arguments of `query histogram`.
@@ -52,7 +52,7 @@ pub fn run(
     if let Some(path) = plot_path {
         let title = format!("{shape}: positions by distance from {goal}");
         let series = [Series::from_counts(goal.to_string(), &report.counts)];
-        plot::histogram(path, &title, &series, args.log)?;
+        plot::histogram(path, &title, report.metric, &series, args.log)?;
     }
     print(&report, args.chart.format.format(), out)?;
     Ok(Outcome::Success)
@@ -63,11 +63,12 @@ impl Layout for Histogram {
         let shape = self.goal.shape();
         writeln!(
             out,
-            "goal {} ({shape}, blank at {}): {} positions, maximum distance {}",
+            "goal {} ({shape}, blank at {}): {} positions, maximum distance {}{}",
             self.goal,
             Cell::of(shape, self.goal.blank()).name(),
             self.positions,
-            self.max_distance
+            self.max_distance,
+            counted_in(self.metric)
         )?;
         let largest = self.counts.iter().copied().max().unwrap_or(1).max(1);
         let count_width = largest.to_string().len().max(5);
@@ -116,7 +117,7 @@ fn plot_all(report: &Histograms, path: &std::path::Path, log: bool) -> Result<()
         })
         .collect();
     let title = format!("{shape}: positions by distance, every goal blank cell");
-    Ok(plot::histogram(path, &title, &series, log)?)
+    Ok(plot::histogram(path, &title, report.metric, &series, log)?)
 }
 
 /// The tables' columns side by side: aligned for text, or as CSV.
@@ -151,11 +152,23 @@ fn columns(report: &Histograms, csv: bool, out: &mut dyn Write) -> io::Result<()
 // Text is the CSV's columns, aligned.
 impl Layout for Histograms {
     fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        if self.metric == Metric::MultiTile {
+            writeln!(out, "distances in multi-tile moves")?;
+        }
         columns(self, false, out)
     }
 
     fn csv(&self, out: &mut dyn Write) -> io::Result<()> {
         columns(self, true, out)
+    }
+}
+
+/// What a distance counts, after a number: said only for the multi-tile
+/// metric, single-tile moves being what the puzzle's literature counts.
+pub(crate) fn counted_in(metric: Metric) -> &'static str {
+    match metric {
+        Metric::SingleTile => "",
+        Metric::MultiTile => " (multi-tile moves)",
     }
 }
 

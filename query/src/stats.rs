@@ -42,8 +42,9 @@ impl Layout for Stats {
         let shape = self.board;
         writeln!(
             out,
-            "{shape} board, {}",
-            plural(self.tables.len() as u64, "table")
+            "{shape} board, {}{}",
+            plural(self.tables.len() as u64, "table"),
+            crate::histogram::counted_in(self.metric)
         )?;
         for t in &self.tables {
             writeln!(out)?;

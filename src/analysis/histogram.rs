@@ -5,6 +5,7 @@ use crate::db::complete::CompleteTables;
 use crate::db::goal_table::GoalTable;
 use crate::puzzle::board::Board;
 use crate::puzzle::cell::Cell;
+use crate::puzzle::metric::Metric;
 use crate::puzzle::shape::Shape;
 use serde::{Serialize, Serializer};
 
@@ -14,6 +15,12 @@ pub struct Histogram {
     /// The goal.
     #[serde(serialize_with = "as_text")]
     pub goal: Board,
+    /// The board.
+    #[serde(serialize_with = "as_text")]
+    pub board: Shape,
+    /// How the distances count moves.
+    #[serde(serialize_with = "as_text")]
+    pub metric: Metric,
     /// Positions that reach the goal.
     pub positions: u64,
     /// The largest distance.
@@ -25,12 +32,15 @@ pub struct Histogram {
 impl Histogram {
     /// The histogram of the table that serves `target`'s goal.
     pub fn of(target: &GoalTable<'_>) -> Histogram {
-        Histogram::from_counts(*target.goal(), target.info().counts.clone())
+        let counts = target.info().counts.clone();
+        Histogram::from_counts(*target.goal(), target.metric(), counts)
     }
 
-    fn from_counts(goal: Board, counts: Vec<u64>) -> Histogram {
+    fn from_counts(goal: Board, metric: Metric, counts: Vec<u64>) -> Histogram {
         Histogram {
             goal,
+            board: goal.shape(),
+            metric,
             positions: counts.iter().sum(),
             max_distance: counts.len().saturating_sub(1),
             counts,
@@ -45,17 +55,20 @@ pub struct Histograms {
     /// The board.
     #[serde(serialize_with = "as_text")]
     pub board: Shape,
+    /// How the distances count moves.
+    #[serde(serialize_with = "as_text")]
+    pub metric: Metric,
     /// One per table, in file order.
     pub tables: Vec<TableHistogram>,
 }
 
-/// The histogram of one table, with its goal's blank cell.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// The histogram of one table, with its goal's blank cell. Its board and
+/// metric are the file's, said once in [`Histograms`].
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TableHistogram {
     /// The goal's blank cell.
     pub blank: Cell,
     /// Its positions by distance.
-    #[serde(flatten)]
     pub histogram: Histogram,
 }
 
@@ -69,14 +82,40 @@ impl Histograms {
                 blank: Cell::of(shape, blank),
                 histogram: Histogram::from_counts(
                     Board::canonical_goal(shape, blank),
+                    db.metric(),
                     t.counts.clone(),
                 ),
             }
         });
         Histograms {
             board: shape,
+            metric: db.metric(),
             tables: tables.collect(),
         }
+    }
+}
+
+impl Serialize for TableHistogram {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // `Histograms` names the board and the metric once for all tables.
+        #[derive(Serialize)]
+        struct Entry<'a> {
+            blank: &'a Cell,
+            #[serde(serialize_with = "as_text")]
+            goal: &'a Board,
+            positions: u64,
+            max_distance: usize,
+            counts: &'a [u64],
+        }
+        let h = &self.histogram;
+        Entry {
+            blank: &self.blank,
+            goal: &h.goal,
+            positions: h.positions,
+            max_distance: h.max_distance,
+            counts: &h.counts,
+        }
+        .serialize(s)
     }
 }
 

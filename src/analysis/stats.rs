@@ -5,6 +5,7 @@ use crate::db::complete::CompleteTables;
 use crate::db::goal_table::GoalTable;
 use crate::puzzle::board::Board;
 use crate::puzzle::cell::Cell;
+use crate::puzzle::metric::Metric;
 use crate::puzzle::shape::Shape;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -15,6 +16,9 @@ pub struct Stats {
     /// The board.
     #[serde(serialize_with = "super::histogram::as_text")]
     pub board: Shape,
+    /// How the distances count moves.
+    #[serde(serialize_with = "super::histogram::as_text")]
+    pub metric: Metric,
     /// One per table.
     pub tables: Vec<TableStats>,
 }
@@ -35,7 +39,8 @@ pub struct TableStats {
     pub max_distance: u32,
     /// The mean distance over all positions.
     pub mean_distance: f64,
-    /// Every position at the largest distance, in rank order of the table.
+    /// Every position at the largest distance, sorted by their tiles cell by
+    /// cell (the blank as 0).
     pub farthest: Vec<String>,
 }
 
@@ -57,6 +62,7 @@ pub fn stats<B: AsRef<[u8]> + Sync>(db: &CompleteTables<B>) -> Stats {
         .collect();
     Stats {
         board: db.shape(),
+        metric: db.metric(),
         tables,
     }
 }
@@ -65,6 +71,7 @@ pub fn stats<B: AsRef<[u8]> + Sync>(db: &CompleteTables<B>) -> Stats {
 pub fn stats_toward(target: &GoalTable<'_>) -> Stats {
     Stats {
         board: target.goal().shape(),
+        metric: target.metric(),
         tables: vec![table_stats(target)],
     }
 }
@@ -78,15 +85,16 @@ fn table_stats(target: &GoalTable<'_>) -> TableStats {
         .enumerate()
         .map(|(d, &c)| d as u64 * c)
         .sum();
+    // In the table's order, a goal of other labels would list them in no
+    // order a reader can see.
+    let mut farthest: Vec<Board> = target.positions_at(max as u32).collect();
+    farthest.sort_by(|a, b| a.cells().cmp(b.cells()));
     TableStats {
         blank: Cell::of(target.goal().shape(), target.goal().blank()),
         goal: target.goal().to_string(),
         positions: info.entries,
         max_distance: max as u32,
         mean_distance: total as f64 / info.entries as f64,
-        farthest: target
-            .positions_at(max as u32)
-            .map(|board| board.to_string())
-            .collect(),
+        farthest: farthest.iter().map(Board::to_string).collect(),
     }
 }

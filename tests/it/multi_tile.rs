@@ -18,6 +18,7 @@ use crate::util::{
 use npuzzle::analysis::compare_metrics;
 use npuzzle::{Board, Metric, Shape};
 use std::collections::{HashMap, VecDeque};
+use std::path::Path;
 
 /// 2x3 (their `06-3x2`): radius 20.
 const MTM_2X3: [u64; 21] = [
@@ -442,4 +443,52 @@ fn absurd_metric_requests_are_refused() {
     );
     // Without --metric, a file is read in its own metric.
     assert_eq!(printed(multi, &["distance", "123456078"], 0), "1\n");
+}
+
+/// Every survey of a file says how its distances count moves, so a figure
+/// or a JSON file of the 24-move multi-tile histogram cannot pass for the
+/// 31-move single-tile one.
+#[test]
+fn surveys_say_which_metric_they_count() {
+    for (metric, name, note) in [
+        (Metric::SingleTile, "stm", None),
+        (Metric::MultiTile, "mtm", Some("(multi-tile moves)")),
+    ] {
+        let TempDb { path, .. } = temp_db_counting("3x3", metric);
+        let with = |rest: &[&'static str]| [&["--metric", name][..], rest].concat();
+        let with_path = |rest: &[&'static str], path: &Path| {
+            let mut args: Vec<String> = with(rest).iter().map(|s| s.to_string()).collect();
+            args.push(path.to_str().unwrap().to_string());
+            args
+        };
+        for survey in [
+            &["histogram", "--json"][..],
+            &["histogram", "--all-blanks", "--json"],
+            &["stats", "--json"],
+        ] {
+            let v = json_answer(path, &with(survey));
+            assert_eq!(v["metric"], name, "{survey:?}");
+            assert_eq!(v["board"], "3x3", "{survey:?}");
+        }
+        let histogram = printed(path, &with(&["histogram"]), 0);
+        let stats = printed(path, &with(&["stats"]), 0);
+        for first in [histogram.lines().next(), stats.lines().next()] {
+            let first = first.unwrap();
+            match note {
+                Some(note) => assert!(first.ends_with(note), "{first}"),
+                None => assert!(!first.contains("multi-tile"), "{first}"),
+            }
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let svg = dir.path().join("h.svg");
+        let plot = with_path(&["histogram", "--plot"], &svg);
+        let plot: Vec<&str> = plot.iter().map(String::as_str).collect();
+        printed(path, &plot, 0);
+        let drawn = std::fs::read_to_string(&svg).unwrap();
+        let axis = match metric {
+            Metric::SingleTile => "distance (moves)",
+            Metric::MultiTile => "distance (multi-tile moves)",
+        };
+        assert!(drawn.contains(axis), "no {axis:?} in the chart");
+    }
 }

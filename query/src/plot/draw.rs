@@ -3,6 +3,7 @@
 use super::axis::{linear_range, log_range, tick_label};
 use super::font::FONT_FAMILY;
 use super::{Chart, Series};
+use npuzzle::Metric;
 use plotters::coord::ranged1d::{SegmentedCoord, ValueFormatter};
 use plotters::coord::types::{RangedCoordf64, RangedCoordi32};
 use plotters::coord::Shift;
@@ -37,17 +38,26 @@ pub(super) fn draw<DB: DrawingBackend>(
 ) -> DrawResult<DB> {
     root.fill(&WHITE)?;
     match *chart {
-        Chart::Histogram { title, series, log } => {
+        Chart::Histogram {
+            title,
+            metric,
+            series,
+            log,
+        } => {
             let root = titled(root, title)?;
+            let x_desc = match metric {
+                Metric::SingleTile => "distance (moves)",
+                Metric::MultiTile => "distance (multi-tile moves)",
+            };
             if log {
                 let range = log_range(series);
                 let y: LogCoord<f64> = range.clone().log_scale().into();
-                let chart = histogram_axes(&root, series, y, true)?;
+                let chart = histogram_axes(&root, series, y, x_desc, true)?;
                 draw_counts(chart, series, range.start)
             } else {
                 let range = linear_range(series);
                 let y: RangedCoordf64 = range.clone().into();
-                let chart = histogram_axes(&root, series, y, false)?;
+                let chart = histogram_axes(&root, series, y, x_desc, false)?;
                 draw_counts(chart, series, range.start)
             }
         }
@@ -82,6 +92,7 @@ pub(super) fn histogram_axes<'a, DB, Y>(
     root: &'a DrawingArea<DB, Shift>,
     series: &[Series],
     y: Y,
+    x_desc: &str,
     log: bool,
 ) -> Result<Axes<'a, DB, Y>, DrawingAreaErrorKind<DB::ErrorType>>
 where
@@ -124,7 +135,7 @@ where
             SegmentValue::Last => String::new(),
         })
         .y_label_formatter(&|v| tick_label(*v))
-        .x_desc("distance (moves)")
+        .x_desc(x_desc)
         .y_desc(y_desc)
         .label_style((FONT_FAMILY, 15))
         .axis_desc_style((FONT_FAMILY, 18))

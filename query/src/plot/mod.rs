@@ -30,6 +30,7 @@ mod font;
 use draw::draw;
 use font::{register_font, ExactText};
 use npuzzle::io::Replacement;
+use npuzzle::Metric;
 use npuzzle::{files::shown_path, files::ReplaceError, rules::excerpt};
 use plotters::prelude::*;
 use std::io::Write;
@@ -159,7 +160,7 @@ fn describe_extension(extension: &str) -> String {
 }
 
 /// Draws how many positions lie at each distance from the goal: x is the
-/// distance in moves, y the number of positions (`log` puts y on a
+/// distance in moves of `metric`, y the number of positions (`log` puts y on a
 /// logarithmic scale, where the few positions near the goal and at the far
 /// end stay visible beside the tens of thousands in the middle).
 ///
@@ -169,8 +170,19 @@ fn describe_extension(extension: &str) -> String {
 ///
 /// The format follows the extension of `path` (see [`Format::from_path`]);
 /// the file is replaced atomically.
-pub fn histogram(path: &Path, title: &str, series: &[Series], log: bool) -> Result<(), PlotError> {
-    let chart = Chart::Histogram { title, series, log };
+pub fn histogram(
+    path: &Path,
+    title: &str,
+    metric: Metric,
+    series: &[Series],
+    log: bool,
+) -> Result<(), PlotError> {
+    let chart = Chart::Histogram {
+        title,
+        metric,
+        series,
+        log,
+    };
     render(path, &chart)
 }
 
@@ -201,6 +213,7 @@ pub fn heuristics(
 enum Chart<'a> {
     Histogram {
         title: &'a str,
+        metric: Metric,
         series: &'a [Series],
         log: bool,
     },

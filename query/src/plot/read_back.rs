@@ -7,6 +7,7 @@ use std::path::Path;
 
 use super::{heuristics, histogram, Format, PlotError, Series, SIZE};
 use npuzzle::files::ReplaceError;
+use npuzzle::Metric;
 
 /// Positions of the 8-puzzle at each distance from 123456780 (OEIS A089473).
 const EIGHT_PUZZLE: [u64; 32] = [
@@ -168,7 +169,7 @@ fn drawn_histogram(
     log: bool,
 ) -> std::path::PathBuf {
     let path = dir.join(name);
-    histogram(&path, title, series, log).unwrap();
+    histogram(&path, title, Metric::SingleTile, series, log).unwrap();
     assert_non_empty(&path);
     path
 }
@@ -231,7 +232,7 @@ fn an_empty_title_leaves_the_title_band_blank() {
     // The control for the title check above: the dark pixels there are text.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("untitled.png");
-    histogram(&path, "", &one_series(), false).unwrap();
+    histogram(&path, "", Metric::SingleTile, &one_series(), false).unwrap();
     assert_eq!(Image::read(&path).dark_in_rows(0..TITLE_BAND), 0);
 }
 
@@ -309,7 +310,7 @@ fn heuristics_png_has_its_size_lines_and_drawn_text() {
 fn extensions_are_case_insensitive() {
     let dir = tempfile::tempdir().unwrap();
     let png = dir.path().join("UPPER.PNG");
-    histogram(&png, "upper case", &one_series(), false).unwrap();
+    histogram(&png, "upper case", Metric::SingleTile, &one_series(), false).unwrap();
     assert_png_chart(&png);
     let svg = dir.path().join("Mixed.Svg");
     heuristics(&svg, "mixed case", &heuristic_series(), 31).unwrap();
@@ -320,7 +321,7 @@ fn extensions_are_case_insensitive() {
 fn jpg_is_refused_by_name_and_nothing_is_written() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("chart.jpg");
-    let err = histogram(&path, "t", &one_series(), false).unwrap_err();
+    let err = histogram(&path, "t", Metric::SingleTile, &one_series(), false).unwrap_err();
     match &err {
         PlotError::UnsupportedExtension { extension, .. } => assert_eq!(extension, "jpg"),
         other => panic!("expected an unsupported extension, got {other:?}"),
@@ -349,7 +350,7 @@ fn missing_folders_are_made() {
     let missing = dir.path().join("not-here").join("nor-here");
     for name in ["h.png", "h.svg"] {
         let path = missing.join(name);
-        histogram(&path, "t", &one_series(), false).unwrap();
+        histogram(&path, "t", Metric::SingleTile, &one_series(), false).unwrap();
         assert!(path.is_file(), "{}", path.display());
     }
 }
@@ -360,7 +361,7 @@ fn a_file_where_a_folder_should_be_is_named() {
     let file = dir.path().join("a-file");
     fs::write(&file, b"not a folder").unwrap();
     for path in [file.join("h.png"), file.join("deeper").join("h.svg")] {
-        let err = histogram(&path, "t", &one_series(), false).unwrap_err();
+        let err = histogram(&path, "t", Metric::SingleTile, &one_series(), false).unwrap_err();
         let PlotError::Write {
             source: ReplaceError::NotAFolder(named),
             ..
@@ -379,7 +380,7 @@ fn a_file_where_a_folder_should_be_is_named() {
 fn nothing_to_draw_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("empty.svg");
-    let err = histogram(&path, "t", &[], false).unwrap_err();
+    let err = histogram(&path, "t", Metric::SingleTile, &[], false).unwrap_err();
     assert!(matches!(err, PlotError::NoData { .. }), "{err:?}");
     let err = heuristics(&path, "t", &[Series::new("h", vec![])], 31).unwrap_err();
     assert!(matches!(err, PlotError::NoData { .. }), "{err:?}");
@@ -392,12 +393,12 @@ fn a_chart_replaces_the_old_one_and_leaves_no_temporary_file() {
     let path = dir.path().join("chart.svg");
     fs::write(&path, "old").unwrap();
     // A refused chart leaves the old file as it was.
-    assert!(histogram(&path, "t", &[], false).is_err());
+    assert!(histogram(&path, "t", Metric::SingleTile, &[], false).is_err());
     assert_eq!(fs::read_to_string(&path).unwrap(), "old");
 
-    histogram(&path, "first", &one_series(), false).unwrap();
+    histogram(&path, "first", Metric::SingleTile, &one_series(), false).unwrap();
     assert_svg_has(&path, &["first"]);
-    histogram(&path, "second", &one_series(), true).unwrap();
+    histogram(&path, "second", Metric::SingleTile, &one_series(), true).unwrap();
     assert_svg_has(&path, &["second"]);
     let names: Vec<_> = fs::read_dir(dir.path())
         .unwrap()
@@ -412,7 +413,7 @@ fn a_chart_is_readable_by_everyone() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("chart.png");
-    histogram(&path, "t", &one_series(), false).unwrap();
+    histogram(&path, "t", Metric::SingleTile, &one_series(), false).unwrap();
     let mode = fs::metadata(&path).unwrap().permissions().mode();
     assert_eq!(mode & 0o444, 0o444, "mode {mode:o}");
 }
@@ -445,7 +446,7 @@ fn small_counts_get_whole_number_ticks() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("small.svg");
     let series = [Series::from_counts("2x2", &[1, 2, 2, 2, 2, 2, 1])];
-    histogram(&path, "2x2", &series, false).unwrap();
+    histogram(&path, "2x2", Metric::SingleTile, &series, false).unwrap();
     let labels: Vec<f64> = svg_texts(&path)
         .iter()
         .filter_map(|t| t.parse::<f64>().ok())
