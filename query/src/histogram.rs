@@ -12,9 +12,10 @@ use std::io::{self, Write};
 /// Arguments of `query histogram`.
 #[derive(clap::Args)]
 #[command(mut_arg("json", |a| a.help(
-    "One JSON object instead of text: {\"goal\", \"positions\", \"max_distance\", \"counts\": \
-     [positions at 0, 1, … moves]}; with --all-blanks, {\"board\", \"tables\": [{\"blank\", \
-     \"goal\", \"positions\", \"max_distance\", \"counts\"}]}"
+    "One JSON object instead of text: {\"goal\", \"board\", \"metric\" (stm or mtm), \
+     \"positions\", \"max_distance\", \"counts\": [positions at 0, 1, … moves]}; with \
+     --all-blanks, {\"board\", \"metric\", \"tables\": [{\"blank\", \"goal\", \"positions\", \
+     \"max_distance\", \"counts\"}]}"
 )))]
 pub struct HistogramArgs {
     #[command(flatten)]

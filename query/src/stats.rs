@@ -11,7 +11,8 @@ use std::io::{self, Write};
 /// Arguments of `query stats`.
 #[derive(clap::Args)]
 #[command(mut_arg("json", |a| a.help(
-    "One JSON object instead of text: {\"board\", \"tables\": [{\"blank\", \"goal\", \
+    "One JSON object instead of text: {\"board\", \"metric\" (stm or mtm), \"tables\": \
+     [{\"blank\", \"goal\", \
      \"positions\", \"max_distance\", \"mean_distance\", \"farthest\": [every board at the \
      maximum distance]}]}"
 )))]
