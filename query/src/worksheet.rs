@@ -10,7 +10,7 @@
 
 use anyhow::Context;
 use npuzzle::analysis::Sample;
-use npuzzle::io::Replacement;
+use npuzzle::io::{Replacement, Writes};
 use npuzzle::rules::move_string;
 use npuzzle::{AnswerError, Board, CompleteTables, Move};
 use std::fmt::Write as _;
@@ -166,7 +166,7 @@ pub fn start(path: &Path) -> anyhow::Result<Output> {
         html,
         "cannot write the worksheet {shown}: a worksheet is an HTML page: give a name ending in .html"
     );
-    let temp = Replacement::start(path, ".html")
+    let temp = Replacement::start(path, ".html", Writes::Document)
         .with_context(|| format!("cannot write the worksheet {shown}"))?;
     Ok(Output { temp, shown })
 }

@@ -52,6 +52,21 @@ pub enum ReplaceError {
     /// Symbolic links that do not end.
     #[error("{} is a loop of symbolic links", shown_path(.0))]
     LinkLoop(PathBuf),
+    /// A database would replace a file that is not one (a typo in `--out`
+    /// would otherwise cost the file).
+    #[error(
+        "{} exists and is not an npuzzle database: remove it first, or choose another name",
+        shown_path(.0)
+    )]
+    NotADatabase(PathBuf),
+    /// A chart or a worksheet would replace a database (`--plot` naming the
+    /// file read, through a link or not).
+    #[error("{} is an npuzzle database, not a file to write over", shown_path(.0))]
+    IsADatabase(PathBuf),
+    /// The folder of a chart or a worksheet does not exist: made only for
+    /// databases, so that a misspelt folder is said, not made.
+    #[error("the folder {} does not exist", shown_path(.0))]
+    NoFolder(PathBuf),
     /// The system refused a step.
     #[error(transparent)]
     Io(#[from] io::Error),
@@ -83,6 +98,17 @@ fn without_temporary_path(e: io::Error) -> io::Error {
     }
 }
 
+/// What a replacement writes, which decides what it may write over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Writes {
+    /// A database: it replaces only a database (or an empty file), and makes
+    /// its folder if missing.
+    Database,
+    /// A chart or a worksheet: it replaces anything but a database, in a
+    /// folder that exists.
+    Document,
+}
+
 /// A new version of a file, being written beside it.
 pub struct Replacement {
     /// The file replaced: the target with symbolic links followed, so that
@@ -97,7 +123,7 @@ impl Replacement {
     /// missing. The temporary file is named `.NAME.PID.XXXXXX` + `suffix`,
     /// so that a later replacement can tell whether its writer still runs;
     /// leftovers of writers that were killed are removed first.
-    pub fn start(target: &Path, suffix: &str) -> Result<Replacement, ReplaceError> {
+    pub fn start(target: &Path, suffix: &str, writes: Writes) -> Result<Replacement, ReplaceError> {
         let target = follow_links(target)?;
         match std::fs::metadata(&target) {
             Ok(meta) if !meta.is_file() => {
@@ -106,13 +132,27 @@ impl Replacement {
                     path: target,
                 })
             }
-            _ => {}
+            Ok(meta) => {
+                let database = is_database(&target)?;
+                match writes {
+                    Writes::Database if !database && meta.len() > 0 => {
+                        return Err(ReplaceError::NotADatabase(target))
+                    }
+                    Writes::Document if database => return Err(ReplaceError::IsADatabase(target)),
+                    _ => {}
+                }
+            }
+            Err(_) => {}
         }
         let dir = match target.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        make_folder(&dir)?;
+        match writes {
+            Writes::Database => make_folder(&dir)?,
+            Writes::Document if !dir.exists() => return Err(ReplaceError::NoFolder(dir)),
+            Writes::Document => {}
+        }
         let name = target
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -217,6 +257,19 @@ fn follow_links(path: &Path) -> Result<PathBuf, ReplaceError> {
     Err(ReplaceError::LinkLoop(path))
 }
 
+/// True when `path` starts as an npuzzle database does, of any version.
+fn is_database(path: &Path) -> io::Result<bool> {
+    use super::format::{MAGIC, OLD_PATTERN_MAGIC};
+    use std::io::Read;
+    let mut start = [0u8; MAGIC.len()];
+    match File::open(path)?.read_exact(&mut start) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(false),
+        Err(e) => return Err(e),
+    }
+    Ok(start == MAGIC || start == OLD_PATTERN_MAGIC)
+}
+
 /// Makes `dir` and its missing parents; refuses a path through a file.
 fn make_folder(dir: &Path) -> Result<(), ReplaceError> {
     if dir.is_dir() {
@@ -316,7 +369,7 @@ mod tests {
             std::fs::write(f, b"partial").unwrap();
         }
         let target = dir.path().join("x.db");
-        let replacement = Replacement::start(&target, ".tmp").unwrap();
+        let replacement = Replacement::start(&target, ".tmp", Writes::Database).unwrap();
         replacement.file().write_all(b"new").unwrap();
         replacement.commit().unwrap();
         assert_eq!(std::fs::read(&target).unwrap(), b"new");
@@ -328,11 +381,60 @@ mod tests {
     fn a_replacement_dropped_unfinished_leaves_the_target_alone() {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("x.db");
-        std::fs::write(&target, b"old").unwrap();
-        let replacement = Replacement::start(&target, ".tmp").unwrap();
+        std::fs::write(&target, b"NPUZZLE\0old").unwrap();
+        let replacement = Replacement::start(&target, ".svg", Writes::Database).unwrap();
         replacement.file().write_all(b"half").unwrap();
         drop(replacement);
-        assert_eq!(std::fs::read(&target).unwrap(), b"old");
+        assert_eq!(std::fs::read(&target).unwrap(), b"NPUZZLE\0old");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    /// A database replaces only a database (or nothing, or an empty file),
+    /// and a chart anything but a database, through links too; the file
+    /// refused is left as it was.
+    #[test]
+    fn databases_and_documents_replace_only_their_own_kind() {
+        let dir = tempfile::tempdir().unwrap();
+        let database = dir.path().join("x.db");
+        let notes = dir.path().join("notes.txt");
+        let empty = dir.path().join("empty.db");
+        let old_pattern = dir.path().join("old.db");
+        std::fs::write(&database, b"NPUZZLE\0header").unwrap();
+        std::fs::write(&notes, b"notes").unwrap();
+        std::fs::write(&empty, b"").unwrap();
+        std::fs::write(&old_pattern, b"NPUZPDB\0header").unwrap();
+        let link = dir.path().join("chart.svg");
+        std::os::unix::fs::symlink(&database, &link).unwrap();
+        let start = |path: &Path, writes| Replacement::start(path, ".tmp", writes);
+        for path in [&database, &empty, &old_pattern] {
+            assert!(start(path, Writes::Database).is_ok(), "{path:?}");
+        }
+        assert!(matches!(
+            start(&notes, Writes::Database),
+            Err(ReplaceError::NotADatabase(_))
+        ));
+        for path in [&database, &link, &old_pattern] {
+            let refused = start(path, Writes::Document);
+            assert!(
+                matches!(refused, Err(ReplaceError::IsADatabase(_))),
+                "{path:?}"
+            );
+        }
+        assert!(start(&notes, Writes::Document).is_ok());
+        assert_eq!(std::fs::read(&database).unwrap(), b"NPUZZLE\0header");
+        assert_eq!(std::fs::read(&notes).unwrap(), b"notes");
+    }
+
+    /// Only a database makes its missing folder: a chart's misspelt folder
+    /// is said.
+    #[test]
+    fn only_databases_make_their_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("no/such");
+        let refused = Replacement::start(&missing.join("c.svg"), ".svg", Writes::Document);
+        assert!(matches!(refused, Err(ReplaceError::NoFolder(_))));
+        assert!(!missing.exists());
+        Replacement::start(&missing.join("x.db"), ".tmp", Writes::Database).unwrap();
+        assert!(missing.is_dir());
     }
 }

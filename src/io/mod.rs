@@ -12,7 +12,7 @@ mod threads;
 #[cfg(feature = "cli")]
 mod usage;
 
-pub use crate::db::replace::Replacement;
+pub use crate::db::replace::{Replacement, Writes};
 pub use answer::{
     write_counted_moves, write_decimal, write_json, write_json_error, write_json_string,
     write_moves, Answer, Nodes, TextEscaper, WithinBound,

@@ -917,3 +917,55 @@ fn a_huge_host_is_refused_short() {
     assert!(stderr_of(&out).contains("not an IP address"));
     assert!(out.stderr.len() < 400, "{} bytes", out.stderr.len());
 }
+
+/// An output flag never costs the database: `--plot` or `--worksheet`
+/// naming the file read (itself or through a link) is refused and the file
+/// kept; `build-db --out` does not write over a file that is not a
+/// database; a chart's missing folder is said, not made.
+#[test]
+fn outputs_never_write_over_a_database_or_a_stranger() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("puzzle.svg");
+    std::fs::copy(&three_by_three().path, &db).unwrap();
+    let original = std::fs::read(&db).unwrap();
+    let link = dir.path().join("chart.svg");
+    std::os::unix::fs::symlink(&db, &link).unwrap();
+    let page = dir.path().join("page.html");
+    std::fs::copy(&db, &page).unwrap();
+    let (db_s, link_s, page_s) = (
+        db.to_str().unwrap(),
+        link.to_str().unwrap(),
+        page.to_str().unwrap(),
+    );
+    let worksheet = ["random", "--distance", "5", "--worksheet"];
+    for args in [
+        vec!["histogram", "--plot", db_s],
+        vec!["histogram", "--plot", link_s],
+        [&worksheet[..], &[page_s]].concat(),
+    ] {
+        expect_code(&db, &args, 2).stderr(predicate::str::contains(
+            "is an npuzzle database, not a file to write over",
+        ));
+    }
+    assert_eq!(std::fs::read(&db).unwrap(), original);
+    assert_eq!(std::fs::read(&page).unwrap(), original);
+
+    let missing = dir.path().join("no-such-folder/sheet.html");
+    expect_code(
+        &db,
+        &[&worksheet[..], &[missing.to_str().unwrap()]].concat(),
+        2,
+    )
+    .stderr(predicate::str::contains("does not exist"));
+    assert!(!dir.path().join("no-such-folder").exists());
+
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "notes").unwrap();
+    let out = run_build_db(&["--board", "2x2"], &notes, 2);
+    assert!(
+        stderr_of(&out).contains("exists and is not an npuzzle database"),
+        "{}",
+        stderr_of(&out)
+    );
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "notes");
+}

@@ -29,7 +29,7 @@ mod font;
 
 use draw::draw;
 use font::{register_font, ExactText};
-use npuzzle::io::Replacement;
+use npuzzle::io::{Replacement, Writes};
 use npuzzle::Metric;
 use npuzzle::{files::shown_path, files::ReplaceError, rules::excerpt};
 use plotters::prelude::*;
@@ -261,8 +261,8 @@ fn render(path: &Path, chart: &Chart) -> Result<(), PlotError> {
         source,
     };
     let io_err = |io: std::io::Error| replace_err(io.into());
-    let temp =
-        Replacement::start(path, &format!(".{}", format.extension())).map_err(replace_err)?;
+    let temp = Replacement::start(path, &format!(".{}", format.extension()), Writes::Document)
+        .map_err(replace_err)?;
 
     match format {
         Format::Svg => {

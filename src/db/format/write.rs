@@ -9,7 +9,7 @@ use super::{
     FIRST_SECTION, PAGE,
 };
 use crate::db::error::WriteError;
-use crate::db::replace::{ReplaceError, Replacement};
+use crate::db::replace::{ReplaceError, Replacement, Writes};
 use crate::pattern::Partition;
 use crate::puzzle::metric::Metric;
 use crate::puzzle::shape::Shape;
@@ -42,7 +42,8 @@ impl<'a> Writer<'a> {
         metric: Metric,
         partition: Option<&Partition>,
     ) -> Result<Writer<'a>, WriteError> {
-        let replacement = Replacement::start(path, ".tmp").map_err(|e| write_error(path, e))?;
+        let replacement =
+            Replacement::start(path, ".tmp", Writes::Database).map_err(|e| write_error(path, e))?;
         let file = replacement
             .file()
             .try_clone()
