@@ -472,6 +472,23 @@ pub(crate) fn open_database(
         Origin::Given | Origin::Env => wanted,
     };
     let db = Database::open(path).map_err(|e| open_error(e, path, &from, named, metric))?;
+    let found_by_name = matches!(location.origin, Origin::WorkingDir | Origin::UserData);
+    if found_by_name && (db.shape(), db.metric()) != (shape, metric) {
+        // A file found by its name holds what the name says, or its
+        // answers would be another board's or metric's.
+        let (held, named) = (
+            npuzzle::files::file_name(db.shape(), db.metric()),
+            npuzzle::files::file_name(shape, metric),
+        );
+        anyhow::bail!(
+            "{} holds {} boards counted in {} moves, not what its name {named} says; rename it \
+             to {held}, or rebuild it with: {}",
+            path.display(),
+            db.shape(),
+            metric_words(db.metric()),
+            build_command(path, shape, metric)
+        );
+    }
     if let Some(wanted) = wanted {
         if db.shape() != wanted {
             anyhow::bail!(

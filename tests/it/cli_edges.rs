@@ -969,3 +969,37 @@ fn outputs_never_write_over_a_database_or_a_stranger() {
     );
     assert_eq!(std::fs::read_to_string(&notes).unwrap(), "notes");
 }
+
+/// A file found by its name (`data/3x3.db`) must hold what the name says:
+/// a 2×3 file put there would answer 3×3 questions with 2×3 distances.
+#[test]
+fn a_file_found_by_name_must_hold_what_its_name_says() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("data")).unwrap();
+    let misnamed = dir.path().join("data/3x3.db");
+    for (held, start, says) in [
+        (
+            "2x3",
+            "123450",
+            "holds 2x3 boards counted in single-tile moves",
+        ),
+        (
+            "3x3-mtm",
+            "867254301",
+            "holds 3x3 boards counted in multi-tile moves",
+        ),
+    ] {
+        let metric = match held {
+            "3x3-mtm" => npuzzle::Metric::MultiTile,
+            _ => npuzzle::Metric::SingleTile,
+        };
+        let size = held.trim_end_matches("-mtm");
+        std::fs::copy(&crate::util::temp_db_counting(size, metric).path, &misnamed).unwrap();
+        expect_code_in(dir.path(), &["distance", start], 2)
+            .stdout("")
+            .stderr(predicate::str::contains(says))
+            .stderr(predicate::str::contains(format!("rename it to {held}.db")));
+    }
+    std::fs::copy(&three_by_three().path, &misnamed).unwrap();
+    expect_code_in(dir.path(), &["distance", "867254301"], 0).stdout("31\n");
+}
