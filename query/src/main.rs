@@ -11,6 +11,7 @@ mod heuristics;
 mod histogram;
 mod info;
 mod numbers;
+mod output;
 mod plot;
 mod print;
 mod random;
@@ -157,9 +158,13 @@ fn main() -> ExitCode {
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    // JSON is written through serde_json, whose error carries the kind.
+    let kind = |c: &(dyn std::error::Error + 'static)| match c.downcast_ref::<io::Error>() {
+        Some(e) => Some(e.kind()),
+        None => c.downcast_ref::<serde_json::Error>()?.io_error_kind(),
+    };
     e.chain()
-        .filter_map(|c| c.downcast_ref::<io::Error>())
-        .any(|e| e.kind() == io::ErrorKind::BrokenPipe)
+        .any(|c| kind(c) == Some(io::ErrorKind::BrokenPipe))
 }
 
 fn run(cli: &Cli) -> anyhow::Result<Outcome> {
@@ -198,12 +203,12 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
     // A uniform draw needs no file: none is opened where none is found.
     if let (Command::Random(args), false) = (&cli.command, is_found(&location)) {
         if args.distance.is_none() {
-            return random::uniform(None, shape, args, &mut io::stdout().lock());
+            return random::uniform(None, shape, args, &mut output::stdout());
         }
     }
     let db = open_database(&location, shape, cli.board, cli.metric)?;
     let path = &location.path;
-    let out = &mut io::stdout().lock();
+    let out = &mut output::stdout();
     let file = info::File { db: &db, path };
     let outcome = match &cli.command {
         Command::Solve(args) => solve::solve(&db, args, out),
@@ -246,7 +251,7 @@ fn run_within(
              tables give exact answers: query --metric mtm solve)"
         );
     }
-    let out = &mut io::stdout().lock();
+    let out = &mut output::stdout();
     let mut run = |db: Option<&Database>, shape| match &cli.command {
         Command::Batch(args) => batch::run_within(db, shape, args, weight, out),
         Command::Solve(args) => within::run(db, shape, args, weight, out),

@@ -1003,3 +1003,45 @@ fn a_file_found_by_name_must_hold_what_its_name_says() {
     std::fs::copy(&three_by_three().path, &misnamed).unwrap();
     expect_code_in(dir.path(), &["distance", "867254301"], 0).stdout("31\n");
 }
+
+/// A reader that stops early (`query … | head`) ends every command quietly
+/// with exit code 0, JSON included; a standard output that cannot be
+/// written says so, naming it, with exit code 2.
+#[test]
+fn a_closed_pipe_is_quiet_and_a_full_output_is_named() {
+    let t = three_by_three();
+    let query_to = |args: &[&str], stdout: std::process::Stdio| {
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("query"))
+            .arg("--db")
+            .arg(&t.path)
+            .args(args)
+            .stdout(stdout)
+            .output()
+            .unwrap()
+    };
+    for args in [
+        &["heuristics", "--json"][..],
+        &["histogram", "--json"],
+        &["stats", "--json"],
+        &["solve", "--json", "867254301"],
+        &["random", "--count", "2000"],
+    ] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = query_to(args, writer.into());
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr_of(&out));
+        assert_eq!(stderr_of(&out), "", "{args:?}");
+
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = query_to(args, full.into());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr_of(&out).contains("cannot write to standard output: No space left on device"),
+            "{args:?}: {}",
+            stderr_of(&out)
+        );
+    }
+}
