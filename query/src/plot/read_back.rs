@@ -428,6 +428,7 @@ fn the_smallest_inputs_still_draw() {
         histogram(
             &path,
             "goal only",
+            Metric::SingleTile,
             &[Series::from_counts("goal", &[1])],
             log,
         )
