@@ -6,7 +6,7 @@
 
 use super::api::ApiError;
 use axum::extract::{Request, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, StatusCode, Version};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::net::IpAddr;
@@ -50,14 +50,16 @@ impl Hosts {
 }
 
 /// A 403 in JSON for a request that names a host this server does not
-/// answer; requests with no `Host` (HTTP/1.0) are answered.
+/// answer, and a 400 for one whose host cannot be known (RFC 9112: an
+/// HTTP/1.1 request without `Host`, or with two); requests of HTTP/1.0,
+/// which has no `Host`, are answered without one.
 pub async fn check(State(hosts): State<Hosts>, request: Request, next: Next) -> Response {
-    let named = request.headers().get(header::HOST).map(|h| h.to_str());
-    match named {
-        None => next.run(request).await,
-        Some(Ok(host)) if hosts.allows(host) => next.run(request).await,
-        Some(named) => {
-            let shown = npuzzle::rules::excerpt(named.unwrap_or("(not text)"), 80).to_string();
+    match named_host(&request) {
+        Err(why) => ApiError::new(StatusCode::BAD_REQUEST, why.to_string()).into_response(),
+        Ok(None) => next.run(request).await,
+        Ok(Some(host)) if hosts.allows(host) => next.run(request).await,
+        Ok(Some(host)) => {
+            let shown = npuzzle::rules::excerpt(host, 80).to_string();
             ApiError::new(
                 StatusCode::FORBIDDEN,
                 format!(
@@ -68,6 +70,30 @@ pub async fn check(State(hosts): State<Hosts>, request: Request, next: Next) -> 
             )
             .into_response()
         }
+    }
+}
+
+/// The host a request is for: the address's own in a request line that
+/// gives a whole URL (which RFC 9112 puts before `Host`), else its one
+/// `Host` header; none for HTTP/1.0 without one.
+fn named_host(request: &Request) -> Result<Option<&str>, &'static str> {
+    let mut headers = request.headers().get_all(header::HOST).iter();
+    let header = headers.next();
+    if headers.next().is_some() {
+        return Err("the request gives Host more than once");
+    }
+    if let Some(authority) = request.uri().authority() {
+        return Ok(Some(authority.as_str()));
+    }
+    match header {
+        Some(host) => host
+            .to_str()
+            .map(Some)
+            .map_err(|_| "the Host header is not text"),
+        None if request.version() >= Version::HTTP_11 => {
+            Err("an HTTP/1.1 request must say its Host")
+        }
+        None => Ok(None),
     }
 }
 

@@ -790,6 +790,23 @@ fn on_loopback_only_requests_for_this_machine_are_answered() {
         body.contains("not for Host \\\"evil.example:8080\\\""),
         "{body}"
     );
+    // A host that cannot be known is a 400 (RFC 9112), whichever comes first.
+    for head in [
+        "HTTP/1.1\r\nConnection: close",
+        "HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\nConnection: close",
+        "HTTP/1.1\r\nHost: evil.example\r\nHost: localhost\r\nConnection: close",
+    ] {
+        let (status, body) = ask(head);
+        assert_eq!(status, 400, "{head:?}: {body}");
+        assert!(body.contains("Host"), "{body}");
+    }
+    // A request line that gives a whole URL names its host there.
+    let whole = |url: &str| {
+        let request = format!("GET {url}/api/distance?start=867254301 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+        parse_answer(&exchange(server.addr, request.as_bytes())).0
+    };
+    assert_eq!(whole("http://evil.example"), 403);
+    assert_eq!(whole("http://localhost:8080"), 200);
 }
 
 /// `--allow-origin`: the answers name the origin of a page allowed to
