@@ -48,7 +48,7 @@ struct Args {
     partition: Option<String>,
     /// How moves are counted: stm (one tile per move) or mtm (a slide of 1 to k tiles in a
     /// line is one move; boards of up to 12 cells).
-    #[arg(long, default_value = "stm", value_name = "METRIC", value_parser = str::parse::<Metric>, conflicts_with = "partition")]
+    #[arg(long, default_value = "stm", value_name = "METRIC", value_parser = str::parse::<Metric>)]
     metric: Metric,
     /// Where to write the database (missing folders are made; a symbolic link is followed)
     /// [default: data/RxC.db (data/RxC-mtm.db for mtm) inside a checkout of npuzzle, else
@@ -123,6 +123,12 @@ fn run(args: &Args) -> anyhow::Result<()> {
              single-tile moves only (leave out --metric)",
             args.metric,
             shape.cells()
+        );
+    }
+    if let (Some(partition), Metric::MultiTile) = (&args.partition, args.metric) {
+        bail!(
+            "--partition {partition} builds a pattern database, which npuzzle builds in \
+             single-tile moves only; leave out --metric mtm"
         );
     }
     if args.partition.is_some() || shape.cells() > MAX_TABLE_CELLS {

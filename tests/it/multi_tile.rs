@@ -390,7 +390,8 @@ fn absurd_metric_requests_are_refused() {
         ),
         (
             &["--metric", "mtm", "--partition", "4-4"][..],
-            "--partition",
+            "--partition 4-4 builds a pattern database, which npuzzle builds in single-tile \
+             moves only",
         ),
         (&["--metric", "mtm", "--metric", "stm"][..], "--metric"),
     ] {
@@ -402,6 +403,8 @@ fn absurd_metric_requests_are_refused() {
         );
         assert!(!out.exists(), "{args:?}");
     }
+    // Naming the default is no conflict.
+    run_build_db(&["--metric", "stm", "--partition", "4-4", "--quiet"], &out, 0);
     let single = &crate::util::temp_db("3x3").path;
     let multi = &temp_db_counting("3x3", Metric::MultiTile).path;
     expect_refusal(
