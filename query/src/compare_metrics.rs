@@ -110,8 +110,11 @@ impl Layout for MetricComparison {
         if let Some(r) = &self.largest_ratio {
             writeln!(
                 out,
-                "largest ratio {:.3}: {} is {} single-tile moves and {} multi-tile moves away",
-                r.ratio, r.position, r.stm, r.mtm
+                "largest ratio {:.3}: {} is {} and {} away",
+                r.ratio,
+                r.position,
+                crate::plural(r.stm as u64, "single-tile move"),
+                crate::plural(r.mtm as u64, "multi-tile move")
             )?;
         }
         writeln!(out, "stm mtm positions")?;
@@ -127,5 +130,36 @@ impl Layout for MetricComparison {
             writeln!(out, "{},{},{}", j.stm, j.mtm, j.positions)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use npuzzle::analysis::Ratio;
+    use npuzzle::{Board, Shape};
+
+    #[test]
+    fn one_move_is_said_in_the_singular() {
+        let shape = Shape::new(2, 5).unwrap();
+        let position = npuzzle::parse_board("1234506789", shape).unwrap();
+        let comparison = MetricComparison {
+            goal: Board::goal(shape),
+            positions: 2,
+            joint: Vec::new(),
+            largest_ratio: Some(Ratio {
+                ratio: 4.0,
+                stm: 4,
+                mtm: 1,
+                position,
+            }),
+        };
+        let mut text = Vec::new();
+        comparison.text(&mut text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        assert!(
+            text.contains("is 4 single-tile moves and 1 multi-tile move away"),
+            "{text}"
+        );
     }
 }
