@@ -20,7 +20,8 @@ use std::io::{self, Write};
      [{\"heuristic\", \"by_distance\": [{\"distance\", \"count\", \"mean\", \"min\", \
      \"max\"}], \"inadmissible\", \"moves\", \"inconsistent\", \"mean_ratio\"}]}; with START: \
      {\"board\", \"start\", \"goal\", \"distance\", \"heuristics\": [{\"heuristic\", \"h\", \
-     \"admissible_here\", \"overestimate\"}], \"manhattan_by_cell\"}"
+     \"admissible_here\", \"overestimate\"}], on a pattern database \"pattern_database\": \
+     {\"partition\", \"h\", \"admissible_here\", \"overestimate\"}, \"manhattan_by_cell\"}"
 )))]
 pub struct HeuristicsArgs {
     /// One position (any board, pattern databases too), in any form: each heuristic's value
@@ -68,7 +69,7 @@ fn one_position(
             None => return Err(e.into()),
         },
     };
-    let report = Position::new(&start, &goal, distance);
+    let report = Position::new(&start, &goal, distance).with_patterns(db, &start, &goal)?;
     print(&report, args.chart.format.format(), out)?;
     Ok(Outcome::Success)
 }
@@ -132,7 +133,22 @@ pub struct Position {
     goal: String,
     distance: u32,
     heuristics: Vec<Estimate>,
+    /// On a pattern database, its own estimate: what the search starts
+    /// from (the largest of the file's lookups), beside the classics.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pattern_database: Option<PatternEstimate>,
     manhattan_by_cell: Vec<u32>,
+}
+
+/// A pattern database's estimate for one position, beside its true
+/// distance.
+#[derive(Serialize)]
+pub struct PatternEstimate {
+    /// The file's partition (`7-8`, or `custom`).
+    partition: &'static str,
+    h: u32,
+    admissible_here: bool,
+    overestimate: u32,
 }
 
 impl Position {
@@ -145,8 +161,29 @@ impl Position {
             goal: goal.to_string(),
             distance,
             heuristics: eval.estimates(start, distance),
+            pattern_database: None,
             manhattan_by_cell: eval.manhattan_by_cell(start),
         }
+    }
+
+    /// The report with the estimate of `db`'s pattern tables, where it has
+    /// them.
+    pub fn with_patterns(
+        mut self,
+        db: &Database<Mmap>,
+        start: &Board,
+        goal: &Board,
+    ) -> Result<Position, npuzzle::AnswerError> {
+        if let Some(tables) = db.patterns() {
+            let h = tables.estimate(start, goal)?;
+            self.pattern_database = Some(PatternEstimate {
+                partition: tables.partition().name(),
+                h,
+                admissible_here: h <= self.distance,
+                overestimate: h.saturating_sub(self.distance),
+            });
+        }
+        Ok(self)
     }
 }
 
@@ -161,6 +198,14 @@ impl Layout for Position {
                 format!("overestimates by {}", e.overestimate)
             };
             writeln!(out, "{:<16} {:>3}  {verdict}", e.heuristic.name(), e.h)?;
+        }
+        if let Some(p) = &self.pattern_database {
+            let name = format!("pattern db {}", p.partition);
+            let verdict = match p.admissible_here {
+                true => "admissible here".to_string(),
+                false => format!("overestimates by {}", p.overestimate),
+            };
+            writeln!(out, "{name:<16} {:>3}  {verdict}", p.h)?;
         }
         let by_cell: Vec<String> = self.manhattan_by_cell.iter().map(u32::to_string).collect();
         writeln!(out, "manhattan by cell: {}", by_cell.join(" "))
@@ -177,6 +222,13 @@ impl Layout for Position {
                 self.distance,
                 e.admissible_here,
                 e.overestimate
+            )?;
+        }
+        if let Some(p) = &self.pattern_database {
+            writeln!(
+                out,
+                "pattern-database {},{},{},{},{}",
+                p.partition, p.h, self.distance, p.admissible_here, p.overestimate
             )?;
         }
         Ok(())

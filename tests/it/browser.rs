@@ -765,6 +765,39 @@ async fn play_4x4_with_exact_distances_and_hints() {
         assert_eq!(after, cli_distance(&db, &position));
     }
 
+    // The heuristics panel adds the pattern tables' own estimate, as
+    // `query heuristics START` does.
+    click(&c, Locator::Css("#heuristics-panel summary")).await;
+    settle(&c).await;
+    let position = shown(&c).await.1;
+    let out = Command::new(assert_cmd::cargo::cargo_bin("query"))
+        .args([
+            "--db",
+            db.to_str().unwrap(),
+            "--board",
+            "4x4",
+            "heuristics",
+            "--json",
+        ])
+        .arg(&position)
+        .output()
+        .unwrap();
+    let cli: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = c
+        .execute(
+            "return [...document.querySelectorAll('#heuristics tbody tr')].map((r) => \
+             [...r.cells].map((c) => c.textContent));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let last = rows.as_array().unwrap().last().cloned().unwrap();
+    let pattern = &cli["pattern_database"];
+    assert_eq!(last[0], "pattern db 6-6-3", "{rows:?}");
+    assert_eq!(last[1], pattern["h"].to_string(), "{rows:?}");
+    assert_eq!(last[2], cli["distance"].to_string(), "{rows:?}");
+    assert_eq!(last[3], "admissible here", "{rows:?}");
+
     // One of the farthest positions, 80 moves out (Gasser's, turned to
     // this goal): "searching…" shows while the server searches; past its
     // timeout the game starts all the same, its distance unknown ("?") and

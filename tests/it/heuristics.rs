@@ -278,8 +278,14 @@ fn one_position_is_shown_beside_its_true_distance_on_both_kinds() {
         .collect();
     assert_eq!(answer["manhattan_by_cell"], serde_json::json!(by_cell));
     assert_eq!(answer["heuristics"][1]["h"], by_cell.iter().sum::<u64>());
-    let searched = crate::util::json_answer(&pattern, &["heuristics", start, "--json"]);
+    let mut searched = crate::util::json_answer(&pattern, &["heuristics", start, "--json"]);
+    // The pattern file adds its own estimate; the rest is the same.
+    let estimate = searched.as_object_mut().unwrap().remove("pattern_database");
     assert_eq!(searched, answer);
+    assert!(answer.get("pattern_database").is_none());
+    let estimate = estimate.expect("a pattern file gives its estimate");
+    assert_eq!(estimate["partition"], "4-4");
+    assert_eq!(estimate["admissible_here"], true);
     // The search is bounded by --timeout, as `solve`'s is; a table answers
     // whatever the limit.
     crate::util::expect_refusal(
@@ -305,4 +311,45 @@ fn one_position_is_shown_beside_its_true_distance_on_both_kinds() {
         &["heuristics", start, "--plot", "h.svg"],
         &["cannot be used with"],
     );
+}
+
+/// A pattern file's own estimate, beside the classics: never above the
+/// complete table's distance, never below Manhattan (its patterns' moves
+/// add up to at least their Manhattan distances), in text, CSV and JSON.
+#[test]
+fn a_pattern_files_estimate_is_admissible_and_above_manhattan() {
+    let t = temp_db("3x3");
+    let pattern = crate::pattern_file::pattern_file("3x3", "4-4");
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut above_manhattan = 0;
+    for _ in 0..40 {
+        // A random walk from the goal: solvable, at any distance up to 31.
+        let mut board = Board::goal(Shape::THREE_BY_THREE);
+        for _ in 0..60 {
+            let m = *npuzzle::Move::ALL.choose(&mut rng).unwrap();
+            board = board.apply(m).unwrap_or(board);
+        }
+        let start = board.to_string();
+        let args = ["heuristics", start.as_str(), "--json"];
+        let distance = crate::util::json_answer(&t.path, &args)["distance"]
+            .as_u64()
+            .unwrap();
+        let answer = crate::util::json_answer(&pattern, &args);
+        let h = answer["pattern_database"]["h"].as_u64().unwrap();
+        let manhattan = answer["heuristics"][1]["h"].as_u64().unwrap();
+        assert!(
+            manhattan <= h && h <= distance,
+            "{start}: {manhattan} {h} {distance}"
+        );
+        assert_eq!(answer["pattern_database"]["overestimate"], 0);
+        above_manhattan += usize::from(h > manhattan);
+    }
+    assert!(
+        above_manhattan > 0,
+        "the tables never said more than Manhattan"
+    );
+    let text = crate::util::printed(&pattern, &["heuristics", "867254301"], 0);
+    assert!(text.contains("\npattern db 4-4 "), "{text}");
+    let csv = crate::util::printed(&pattern, &["heuristics", "867254301", "--csv"], 0);
+    assert!(csv.contains("\npattern-database 4-4,"), "{csv}");
 }

@@ -966,7 +966,10 @@ async fn heuristics(State(server): State<Shared>, p: Params) -> Result<Response,
         kind::distance(db, &start, &goal, budget)
     })
     .await?;
-    json_ok(&Position::new(&start, &goal, distance))
+    let position = Position::new(&start, &goal, distance)
+        .with_patterns(db, &start, &goal)
+        .map_err(|e| answer_error(e, Some((&start, &goal)), Duration::ZERO))?;
+    json_ok(&position)
 }
 
 /// The metric of `db`, which `what` needs to be single-tile: the heuristics

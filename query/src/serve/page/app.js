@@ -781,7 +781,10 @@ function drawHeuristics() {
     if ($("heuristics-panel").open) loadHeuristics().catch(showError);
     return;
   }
-  body.replaceChildren(...here.heuristics.map((e) => {
+  // On a pattern database, its own estimate is a row of its own.
+  const pattern = here.pattern_database;
+  const rows = pattern ? [...here.heuristics, { ...pattern, heuristic: `pattern db ${pattern.partition}` }] : here.heuristics;
+  body.replaceChildren(...rows.map((e) => {
     const row = document.createElement("tr");
     row.dataset.heuristic = e.heuristic;
     const verdict = e.admissible_here ? "admissible here" : `overestimates by ${e.overestimate}`;
