@@ -17,7 +17,7 @@ use std::io::{self, Write};
 #[derive(clap::Args)]
 #[command(mut_arg("json", |a| a.help(
     "One JSON object instead of text: {\"board\", \"goal\", \"positions\", \"heuristics\": \
-     [{\"heuristic\", \"by_distance\": [{\"distance\", \"count\", \"mean\", \"min\", \
+     [{\"heuristic\", \"goal\", \"positions\", \"by_distance\": [{\"distance\", \"count\", \"mean\", \"min\", \
      \"max\"}], \"inadmissible\", \"moves\", \"inconsistent\", \"mean_ratio\"}]}; with START: \
      {\"board\", \"start\", \"goal\", \"distance\", \"heuristics\": [{\"heuristic\", \"h\", \
      \"admissible_here\", \"overestimate\"}], on a pattern database \"pattern_database\": \
