@@ -396,6 +396,35 @@ impl<S: Send + Sync> FromRequestParts<S> for Params {
 }
 
 impl Params {
+    /// Refuses the parameters that `route` does not read: dropped without a
+    /// word, a `count` on the wrong route would look obeyed.
+    fn only(&self, route: &str, reads: &[&str]) -> Result<&Params, ApiError> {
+        let given = [
+            ("board", self.board.is_some()),
+            ("start", self.start.is_some()),
+            ("goal", self.goal.is_some()),
+            ("distance", self.distance.is_some()),
+            ("count", self.count.is_some()),
+            ("seed", self.seed.is_some()),
+            ("moves", self.moves.is_some()),
+            ("metric", self.metric.is_some()),
+            ("within", self.within.is_some()),
+        ];
+        let extra: Vec<&str> = given
+            .iter()
+            .filter(|&&(name, given)| given && !reads.contains(&name))
+            .map(|&(name, _)| name)
+            .collect();
+        match extra.as_slice() {
+            [] => Ok(self),
+            _ => Err(ApiError::bad(format!(
+                "{route} takes no {}: it reads {}",
+                extra.join(" or "),
+                reads.join(", ")
+            ))),
+        }
+    }
+
     /// The board size asked for (`3x3` by default).
     fn shape(&self) -> Result<Shape, ApiError> {
         match &self.board {
@@ -442,13 +471,20 @@ impl Params {
                 Metric::SingleTile => (String::new(), String::new()),
                 Metric::MultiTile => (format!(" {metric}"), format!(" --metric {metric}")),
             };
-            let advice = match npuzzle::tables::unbuildable(shape, metric) {
+            let mut advice = match npuzzle::tables::unbuildable(shape, metric) {
                 None => format!("build one with build-db --board {shape}{flag}"),
                 Some(why) if metric == Metric::SingleTile => {
                     format!("{why}, and /api/solve with within=W needs none")
                 }
                 Some(why) => why,
             };
+            // The board is served in the other metric: the parameter is the fix.
+            let served_other = Metric::ALL
+                .into_iter()
+                .find(|&m| m != metric && boards.get(shape, m).is_some());
+            if let Some(other) = served_other {
+                advice = format!("ask with metric={other}; {advice}");
+            }
             ApiError::new(
                 StatusCode::NOT_FOUND,
                 format!(
@@ -708,6 +744,10 @@ async fn budgeted<T: Send + 'static>(
 /// as the command line prints it for pattern files); with `within=W`,
 /// `solve --within W --json`'s, on any board up to 6x6, served or not.
 async fn solve(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
+    p.only(
+        "/api/solve",
+        &["board", "metric", "start", "goal", "within"],
+    )?;
     let within = p.weight()?;
     let (shape, metric) = (p.shape()?, p.metric()?);
     if within.is_some() && metric == Metric::MultiTile {
@@ -743,7 +783,8 @@ async fn solve(State(server): State<Shared>, p: Params) -> Result<Response, ApiE
 /// length; `within`, like any parameter the route does not take, is not
 /// looked at.
 async fn distance(server: State<Shared>, p: Params) -> Result<Response, ApiError> {
-    solve(server, Params { within: None, ..p }).await
+    p.only("/api/distance", &["board", "metric", "start", "goal"])?;
+    solve(server, p).await
 }
 
 /// `/api/moves`: the distance of `start`, and each legal move with the
@@ -751,6 +792,7 @@ async fn distance(server: State<Shared>, p: Params) -> Result<Response, ApiError
 /// file, only distances near the goal are known (see [`near_goal`]): the
 /// others are `null`.
 async fn moves(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
+    p.only("/api/moves", &["board", "metric", "start", "goal"])?;
     if let Some(shape) = p.without_file(&server.boards)? {
         let (start, goal) = (p.start(shape)?, p.goal(shape)?);
         npuzzle::rules::solvability::check(&start, &goal)
@@ -856,6 +898,10 @@ struct MoveTo {
 /// `distance`, positions drawn uniformly from every one that reaches the
 /// goal, on any board: what a pattern database can offer.
 async fn random(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
+    p.only(
+        "/api/random",
+        &["board", "metric", "goal", "distance", "count", "seed"],
+    )?;
     if let (Some(shape), None) = (p.without_file(&server.boards)?, &p.distance) {
         let (goal, count, seed) = (p.goal(shape)?, p.count()?, p.seed()?);
         return json_ok(&Sample::uniform(&goal, count, seed));
@@ -916,6 +962,10 @@ fn draw(
 /// positions `/api/random` draws with the same parameters; its CSS is
 /// `/worksheet.css`. Errors are JSON, as every route's.
 async fn worksheet(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
+    p.only(
+        "/worksheet",
+        &["board", "metric", "goal", "distance", "count", "seed"],
+    )?;
     let db = p.db(&server.boards)?;
     let (shape, metric) = (db.shape(), single_tile(db, "a worksheet")?);
     let goal = p.goal(shape)?;
@@ -938,6 +988,7 @@ async fn worksheet(State(server): State<Shared>, p: Params) -> Result<Response, 
 /// Python's `check` grades it; on a pattern board each position the moves
 /// pass through is searched, within the server's `--timeout` in all.
 async fn check(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
+    p.only("/api/check", &["board", "metric", "start", "goal", "moves"])?;
     let db = p.db(&server.boards)?;
     let (shape, metric) = (db.shape(), db.metric());
     let (start, goal) = (p.start(shape)?, p.goal(shape)?);
@@ -959,6 +1010,7 @@ async fn check(State(server): State<Shared>, p: Params) -> Result<Response, ApiE
 /// `/api/heuristics`: `heuristics START --json`, each heuristic's value
 /// beside the true distance (a search on a pattern board).
 async fn heuristics(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
+    p.only("/api/heuristics", &["board", "metric", "start", "goal"])?;
     let db = p.db(&server.boards)?;
     let (shape, metric) = (db.shape(), single_tile(db, "the heuristics")?);
     let (start, goal) = (p.start(shape)?, p.goal(shape)?);
@@ -985,6 +1037,7 @@ fn single_tile(db: &Db, what: &str) -> Result<Metric, ApiError> {
 
 /// `/api/histogram`: `histogram --json`'s object, from the header.
 async fn histogram(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
+    p.only("/api/histogram", &["board", "metric", "goal"])?;
     let db = p.db(&server.boards)?;
     let goal = p.goal(db.shape())?;
     let db = kind::complete(db, "counting positions at each distance")?;

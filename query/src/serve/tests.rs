@@ -512,11 +512,16 @@ fn within_answers_boards_with_no_file_served() {
         .as_str()
         .unwrap()
         .contains("build one with build-db --board 4x4"));
-    // /api/distance takes no within: it answers the exact distance.
+    // /api/distance takes no within, and says so, as `query distance` does.
     let (status, api) = get(server.addr, "/api/distance?start=867254301&within=1.5");
     assert_eq!(
-        (status, &api["distance"]),
-        (200, &serde_json::json!(31)),
+        (status, &api["error"]),
+        (
+            400,
+            &serde_json::json!(
+                "/api/distance takes no within: it reads board, metric, start, goal"
+            )
+        ),
         "{api}"
     );
     assert!(api.get("lower_bound").is_none(), "{api}");
@@ -620,10 +625,12 @@ fn a_board_with_no_file_is_served_within_a_factor() {
     assert_eq!((status, &v["length"]), (200, &serde_json::json!(1)), "{v}");
     // What needs a file says so; the 3x3 file is served as before.
     for route in ["solve", "distance", "heuristics", "histogram", "random"] {
-        let query = format!(
-            "/api/{route}?board=6x6&distance=3&start={}",
-            enc(&near.to_string())
-        );
+        let asked = match route {
+            "random" => "distance=3".to_string(),
+            "histogram" => "goal=".to_string() + &enc(&goal.to_string()),
+            _ => format!("start={}", enc(&near.to_string())),
+        };
+        let query = format!("/api/{route}?board=6x6&{asked}");
         let (status, v) = get(server.addr, &query);
         assert_eq!(status, 404, "{route}: {v}");
         let error = v["error"].as_str().unwrap();
@@ -902,9 +909,23 @@ fn each_error_has_its_status_and_a_json_message() {
             "/api/random?distance=20&seed=-1",
             "bad seed \"-1\": seed must be from 0 to 18446744073709551615",
         ),
+        // A parameter the route does not read is not dropped in silence.
+        (
+            "/api/solve?start=867254301&count=abc&seed=abc",
+            "/api/solve takes no count or seed: it reads board, metric, start, goal, within",
+        ),
+        ("/api/histogram?start=1", "/api/histogram takes no start"),
+        (
+            "/api/check?start=867254301&moves=U&within=2",
+            "/api/check takes no within",
+        ),
     ];
     let not_found: &[(&str, &str)] = &[
         ("/api/solve?board=3x4&start=1", "no 3x4 database is served"),
+        (
+            "/api/solve?metric=mtm&start=867254301",
+            "ask with metric=stm; build one with build-db --board 3x3 --metric mtm",
+        ),
         (
             "/api/solve?board=4x4&metric=mtm&start=1",
             "no multi-tile database can be built for 4x4 boards",

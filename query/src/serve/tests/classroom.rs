@@ -93,7 +93,7 @@ fn heuristics_equal_the_command_lines_and_the_library() {
             assert_eq!(status, 200, "{v}");
             assert_eq!(
                 v,
-                cli_json(&f.full_3x3, &["heuristics", start, "--json"]),
+                cli_json(path, &["heuristics", start, "--json"]),
                 "{start}"
             );
             let board = npuzzle::parse_board(start, Shape::THREE_BY_THREE).unwrap();
