@@ -86,6 +86,7 @@ struct Args {
 
 fn main() -> ExitCode {
     npuzzle::io::file_size_limit_as_error();
+    npuzzle::io::remove_unfinished_on_signals();
     let args = match Args::try_parse() {
         Ok(args) => args,
         Err(e) => return npuzzle::io::report_usage_error(&e, "build-db"),

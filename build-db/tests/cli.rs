@@ -750,3 +750,41 @@ fn a_closed_stdout_loses_the_summary_not_the_build() {
         assert!(Database::open(&out).is_ok(), "{args:?}");
     }
 }
+
+/// Ctrl-C (or SIGTERM) during a build removes its temporary file, and the
+/// process ends as the signal ends it; the old database stays as it was.
+#[cfg(unix)]
+#[test]
+fn a_build_stopped_by_a_signal_leaves_no_temporary_file() {
+    use std::os::unix::process::ExitStatusExt;
+    for signal in ["INT", "TERM"] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("big.db");
+        std::fs::write(&out, b"NPUZZLE\0the old file").unwrap();
+        // Seconds of work, so that the signal comes while it searches.
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("build-db"))
+            .args(["--board", "2x5", "--every-blank", "--quiet", "--out"])
+            .arg(&out)
+            .current_dir(dir.path())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        while names_in(dir.path()).len() < 2 {
+            assert!(
+                started.elapsed().as_secs() < 20,
+                "no temporary file appeared"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let sent = std::process::Command::new("kill")
+            .arg(format!("-{signal}"))
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let status = child.wait().unwrap();
+        assert!(status.signal().is_some(), "{signal}: {status:?}");
+        assert_eq!(names_in(dir.path()), ["big.db"], "{signal}");
+        assert_eq!(std::fs::read(&out).unwrap(), b"NPUZZLE\0the old file");
+    }
+}

@@ -7,6 +7,7 @@ use super::error::shown_path;
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use tempfile::NamedTempFile;
 
 /// Why a replacement could not start or finish. The old file, if any, is
@@ -116,6 +117,42 @@ pub struct Replacement {
     target: PathBuf,
     dir: PathBuf,
     temp: NamedTempFile,
+    _listed: Unfinished,
+}
+
+/// The temporary files being written, which a process stopped by a signal
+/// removes ([`remove_unfinished`]): its destructors do not run.
+static UNFINISHED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// A temporary file's place in [`UNFINISHED`], given up when it is renamed
+/// or removed.
+struct Unfinished(PathBuf);
+
+impl Unfinished {
+    fn list(path: &Path) -> Unfinished {
+        UNFINISHED
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(path.to_path_buf());
+        Unfinished(path.to_path_buf())
+    }
+}
+
+impl Drop for Unfinished {
+    fn drop(&mut self) {
+        let mut listed = UNFINISHED.lock().unwrap_or_else(|e| e.into_inner());
+        listed.retain(|p| *p != self.0);
+    }
+}
+
+/// Removes the temporary files of the replacements under way: for a
+/// process about to end on a signal (Ctrl-C), whose replacements will not
+/// finish, so that a build stopped leaves no file holding its room.
+pub fn remove_unfinished() {
+    let listed = UNFINISHED.lock().unwrap_or_else(|e| e.into_inner());
+    for path in listed.iter() {
+        let _ = std::fs::remove_file(path);
+    }
 }
 
 impl Replacement {
@@ -166,7 +203,13 @@ impl Replacement {
         #[cfg(unix)]
         builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
         let temp = builder.tempfile_in(&dir).map_err(without_temporary_path)?;
-        Ok(Replacement { target, dir, temp })
+        let _listed = Unfinished::list(temp.path());
+        Ok(Replacement {
+            target,
+            dir,
+            temp,
+            _listed,
+        })
     }
 
     /// The temporary file, to write into.

@@ -13,3 +13,26 @@ pub fn file_size_limit_as_error() {
         std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
     );
 }
+
+/// Makes Ctrl-C (SIGINT), SIGTERM and SIGHUP remove the temporary files of
+/// the replacements under way before the process ends as the signal
+/// ends it: a build stopped would otherwise leave its temporary file,
+/// holding the room set aside, until the next build of the same file.
+pub fn remove_unfinished_on_signals() {
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+            return;
+        };
+        std::thread::spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                crate::db::replace::remove_unfinished();
+                // Ends the process as the signal would have: the shell sees
+                // 130 for Ctrl-C.
+                let _ = signal_hook::low_level::emulate_default_handler(signal);
+                std::process::exit(128 + signal);
+            }
+        });
+    }
+}

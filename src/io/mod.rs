@@ -26,7 +26,7 @@ pub use batch::{
     CSV_HEADER, ECHO_LIMIT, SEARCH_BLOCK,
 };
 #[cfg(feature = "cli")]
-pub use file_size::file_size_limit_as_error;
+pub use file_size::{file_size_limit_as_error, remove_unfinished_on_signals};
 pub use threads::{check_threads, most_threads, ThreadsError, THREADS_PER_CORE};
 #[cfg(feature = "cli")]
 pub use usage::{
