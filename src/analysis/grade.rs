@@ -68,12 +68,26 @@ impl Step {
 /// the largest complete table), and small enough that grading it is cheap.
 pub const MAX_STEPS: usize = 10_000;
 
+/// The most tiles one slide moves on any board: the longest side (2×18's
+/// 18 cells) less one.
+pub const LONGEST_SLIDE: usize = crate::puzzle::shape::MAX_CELLS / 2 - 1;
+
 /// A move list that cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum StepsError {
     /// A character that is neither a move letter nor a separator.
     #[error("move {position} is {found:?}: write the blank's moves as letters (ULDR, or U3 for a slide of three tiles) or the tiles moved as numbers (6 5 2)")]
     NotAMove {
+        /// 1-based position of the move in the list.
+        position: usize,
+        /// What was there.
+        found: String,
+    },
+    /// A slide of more tiles than any board's side holds.
+    #[error(
+        "move {position} is {found:?}: a slide moves at most {LONGEST_SLIDE} tiles, on any board"
+    )]
+    SlideTooLong {
         /// 1-based position of the move in the list.
         position: usize,
         /// What was there.
@@ -123,6 +137,18 @@ pub fn read_steps(text: &str) -> Result<Vec<Step>, StepsError> {
                 }),
             })
             .collect();
+    }
+    // A slide no board holds is said as written, before any counting.
+    let too_long =
+        |count: &str| !count.is_empty() && count.parse().map_or(true, |n: usize| n > LONGEST_SLIDE);
+    if let Some((i, (written, _, _))) = lettered(&words)
+        .enumerate()
+        .find(|(_, (_, _, c))| too_long(c))
+    {
+        return Err(StepsError::SlideTooLong {
+            position: i + 1,
+            found: crate::rules::excerpt(written, 20).to_string(),
+        });
     }
     // Counted first, so that a long list costs nothing to refuse.
     let cells = lettered(&words).fold(0usize, |sum, (_, _, count)| {
@@ -413,10 +439,27 @@ mod tests {
                 found: "X".to_string()
             })
         );
-        assert_eq!(read_steps("L U99999"), Err(StepsError::TooMany(100_000)));
+        // A slide no board holds is said as written, whatever its count.
+        for (list, position, found) in [
+            ("L U99999", 2, "U99999"),
+            ("U99999999999999999999999", 1, "U9999999999999999999…"),
+            ("R2 D18", 2, "D18"),
+        ] {
+            assert_eq!(
+                read_steps(list),
+                Err(StepsError::SlideTooLong {
+                    position,
+                    found: found.to_string()
+                })
+            );
+        }
         assert_eq!(
-            read_steps("U99999999999999999999999"),
-            Err(StepsError::TooMany(usize::MAX))
+            read_steps("D17").unwrap(),
+            vec![Step::Slide(Move::Down, LONGEST_SLIDE)]
+        );
+        assert_eq!(
+            read_steps(&"U17 ".repeat(600)),
+            Err(StepsError::TooMany(10_200))
         );
         assert_eq!(
             StepsError::TooMany(usize::MAX).to_string(),
