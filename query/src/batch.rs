@@ -6,7 +6,7 @@ use memmap2::Mmap;
 use npuzzle::bounded::{Weight, WithinBatch};
 use npuzzle::io::{check_threads, most_threads, run_batch, BatchFormat, ThreadsError};
 use npuzzle::{Database, Shape};
-use std::io::{self, Write};
+use std::io::Write;
 
 /// Arguments of `query batch` (the line format is in `Command::Batch`).
 #[derive(clap::Args)]
@@ -108,7 +108,7 @@ pub fn run(
         );
     }
     let timeout = args.timeout.timeout;
-    let input = io::stdin().lock();
+    let input = crate::stdio::stdin();
     let summary =
         run_batch(db, &goal, format, threads, timeout, input, out).context("batch stopped")?;
     Ok(report(summary))
@@ -132,7 +132,7 @@ pub fn run_within(
         weight,
         timeout: args.timeout.timeout,
     };
-    let input = io::stdin().lock();
+    let input = crate::stdio::stdin();
     let summary = batch
         .run(format, threads, input, out)
         .context("batch stopped")?;

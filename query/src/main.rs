@@ -11,13 +11,13 @@ mod heuristics;
 mod histogram;
 mod info;
 mod numbers;
-mod output;
 mod plot;
 mod print;
 mod random;
 mod serve;
 mod solve;
 mod stats;
+mod stdio;
 mod within;
 mod worksheet;
 
@@ -203,12 +203,12 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
     // A uniform draw needs no file: none is opened where none is found.
     if let (Command::Random(args), false) = (&cli.command, is_found(&location)) {
         if args.distance.is_none() {
-            return random::uniform(None, shape, args, &mut output::stdout());
+            return random::uniform(None, shape, args, &mut stdio::stdout());
         }
     }
     let db = open_database(&location, shape, cli.board, cli.metric)?;
     let path = &location.path;
-    let out = &mut output::stdout();
+    let out = &mut stdio::stdout();
     let file = info::File { db: &db, path };
     let outcome = match &cli.command {
         Command::Solve(args) => solve::solve(&db, args, out),
@@ -251,7 +251,7 @@ fn run_within(
              tables give exact answers: query --metric mtm solve)"
         );
     }
-    let out = &mut output::stdout();
+    let out = &mut stdio::stdout();
     let mut run = |db: Option<&Database>, shape| match &cli.command {
         Command::Batch(args) => batch::run_within(db, shape, args, weight, out),
         Command::Solve(args) => within::run(db, shape, args, weight, out),

@@ -43,9 +43,22 @@ pub fn usage_message(e: &clap::Error, args: &[String]) -> Option<String> {
             .strip_prefix('-')
             .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()));
         if negative {
+            // clap names the first characters only ("-8" of "-867254301"):
+            // the whole word says more, and the option it was meant for.
+            let at = args
+                .iter()
+                .skip(1)
+                .position(|a| a.starts_with(arg))
+                .map(|i| i + 1);
+            let word = at.map_or(arg, |i| args[i].as_str());
+            let option = at
+                .map(|i| args[i - 1].as_str())
+                .filter(|before| before.starts_with("--"))
+                .map_or(String::new(), |option| format!(" (after {option})"));
             return Some(format!(
-                "{shown:?} starts with a negative number: tiles count from 0 (the blank), \
-                 distances from 0 moves, and other numbers from 0 or 1"
+                "{:?}{option} starts with a negative number: tiles count from 0 (the blank), \
+                 distances from 0 moves, and other numbers from 0 or 1",
+                excerpt(word, ARGUMENT_ECHO_LIMIT)
             ));
         }
         // `--goal 1 2 3 4 5 6 7 8 0` unquoted, where no start follows.

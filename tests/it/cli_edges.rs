@@ -200,7 +200,11 @@ fn negative_numbers_and_empty_fields_get_the_tools_own_message() {
     for (args, message) in [
         (
             &["solve", "-1 2 3 4 5 6 7 8 0"][..],
-            "starts with a negative number",
+            "\"-1 2 3 4 5 6 7 8 0\" starts with a negative number",
+        ),
+        (
+            &["solve", "-867254301"],
+            "\"-867254301\" starts with a negative number",
         ),
         (&["random", "--distance", "-1"], "\"-1\" is negative"),
         (
@@ -210,6 +214,13 @@ fn negative_numbers_and_empty_fields_get_the_tools_own_message() {
     ] {
         expect_code(&t.path, args, 2).stderr(predicate::str::contains(message));
     }
+    // The option it was given to is named.
+    let out = run_build_db(&["--blank", "-1,1"], &t.path.with_extension("never"), 2);
+    let said = stderr_of(&out);
+    assert!(
+        said.contains("\"-1,1\" (after --blank) starts with a negative number"),
+        "{said}"
+    );
 }
 
 #[test]
@@ -1005,8 +1016,8 @@ fn a_file_found_by_name_must_hold_what_its_name_says() {
 }
 
 /// A reader that stops early (`query … | head`) ends every command quietly
-/// with exit code 0, JSON included; a standard output that cannot be
-/// written says so, naming it, with exit code 2.
+/// with exit code 0, JSON included; a standard input or output that cannot
+/// be read or written says so, naming it, with exit code 2.
 #[test]
 fn a_closed_pipe_is_quiet_and_a_full_output_is_named() {
     let t = three_by_three();
@@ -1019,6 +1030,21 @@ fn a_closed_pipe_is_quiet_and_a_full_output_is_named() {
             .output()
             .unwrap()
     };
+    // A folder given as the batch's input is named as such.
+    let folder = std::fs::File::open(std::env::temp_dir()).unwrap();
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("query"))
+        .arg("--db")
+        .arg(&t.path)
+        .arg("batch")
+        .stdin(folder)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr_of(&out).contains("cannot read standard input: Is a directory"),
+        "{}",
+        stderr_of(&out)
+    );
     for args in [
         &["heuristics", "--json"][..],
         &["histogram", "--json"],
