@@ -36,6 +36,9 @@ pub enum ShapeError {
     /// The text is not of the form `RxC`.
     #[error("board size {0:?} is not of the form RxC (for example 3x3)")]
     Syntax(String),
+    /// A side past any number: far past any board.
+    #[error("board size {0:?} is far past any board: boards stop at {MAX_CELLS} cells (6x6)")]
+    Huge(String),
     /// A board needs at least two rows and two columns.
     #[error("a {rows}x{cols} board is too small: boards need at least 2 rows and 2 columns")]
     TooSmall {
@@ -222,11 +225,17 @@ impl FromStr for Shape {
 /// The rows and columns of `RxC`.
 fn parse_dimensions(text: &str) -> Result<(usize, usize), ShapeError> {
     // The text as given, cut short: a message is no place for a huge argument.
-    let syntax = || ShapeError::Syntax(crate::puzzle::parse::excerpt(text, 40).into_owned());
-    let (r, c) = text.trim().split_once(['x', 'X', '×']).ok_or_else(syntax)?;
-    let rows: usize = r.trim().parse().map_err(|_| syntax())?;
-    let cols: usize = c.trim().parse().map_err(|_| syntax())?;
-    Ok((rows, cols))
+    let shown = || crate::puzzle::parse::excerpt(text, 40).into_owned();
+    let side = |side: &str| {
+        side.trim().parse::<usize>().map_err(|e| match e.kind() {
+            std::num::IntErrorKind::PosOverflow => ShapeError::Huge(shown()),
+            _ => ShapeError::Syntax(shown()),
+        })
+    };
+    let (r, c) = (text.trim())
+        .split_once(['x', 'X', '×'])
+        .ok_or_else(|| ShapeError::Syntax(shown()))?;
+    Ok((side(r)?, side(c)?))
 }
 
 #[cfg(test)]
@@ -294,8 +303,16 @@ mod tests {
             "3by3".parse::<Shape>(),
             Err(ShapeError::Syntax(_))
         ));
+        // A number past any count is a board past any size, not bad syntax.
+        for huge in ["99999999999999999999x2", "2x18446744073709551616"] {
+            let why = huge.parse::<Shape>().unwrap_err();
+            assert_eq!(
+                why.to_string(),
+                format!("board size {huge:?} is far past any board: boards stop at 36 cells (6x6)")
+            );
+        }
         assert!(matches!(
-            "99999999999999999999x2".parse::<Shape>(),
+            "-3x2".parse::<Shape>(),
             Err(ShapeError::Syntax(_))
         ));
     }
