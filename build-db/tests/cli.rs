@@ -330,7 +330,7 @@ fn an_out_symlink_is_followed_and_stays_a_link() {
     let real_dir = dir.path().join("real");
     std::fs::create_dir(&real_dir).unwrap();
     let real = real_dir.join("2x2.db");
-    std::fs::write(&real, b"old").unwrap();
+    std::fs::write(&real, b"NPUZZLE\0an old database").unwrap();
     let link = dir.path().join("link.db");
     std::os::unix::fs::symlink("real/2x2.db", &link).unwrap();
     build(dir.path(), &["--board", "2x2", "--out", "link.db"], 0);
@@ -357,9 +357,14 @@ fn an_out_symlink_is_followed_and_stays_a_link() {
 fn rebuilding_replaces_the_file_and_leaves_no_temporary_files() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("x.db");
-    // First something that is not a database at all, then a 2x2 database,
-    // then a 2x3 one over it: each build replaces the file whole.
+    // Something that is not a database is kept, and the build refused;
+    // then a 2x2 database, then a 2x3 one over it: each build replaces the
+    // file whole.
     std::fs::write(&path, "not a database\n").unwrap();
+    build_to(dir.path(), &["--board", "2x2"], &path, 2)
+        .stderr(predicate::str::contains("exists and is not an npuzzle database"));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "not a database\n");
+    std::fs::remove_file(&path).unwrap();
     build_to(dir.path(), &["--board", "2x2"], &path, 0);
     let first = std::fs::read(&path).unwrap();
     assert_eq!(
