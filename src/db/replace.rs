@@ -185,11 +185,7 @@ impl Replacement {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        match writes {
-            Writes::Database => make_folder(&dir)?,
-            Writes::Document if !dir.exists() => return Err(ReplaceError::NoFolder(dir)),
-            Writes::Document => {}
-        }
+        make_folder(&dir, writes == Writes::Database)?;
         let name = target
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -313,8 +309,9 @@ fn is_database(path: &Path) -> io::Result<bool> {
     Ok(start == MAGIC || start == OLD_PATTERN_MAGIC)
 }
 
-/// Makes `dir` and its missing parents; refuses a path through a file.
-fn make_folder(dir: &Path) -> Result<(), ReplaceError> {
+/// Makes `dir` and its missing parents where `make`, else refuses a
+/// missing one; refuses a path through a file either way.
+fn make_folder(dir: &Path, make: bool) -> Result<(), ReplaceError> {
     if dir.is_dir() {
         return Ok(());
     }
@@ -329,6 +326,9 @@ fn make_folder(dir: &Path) -> Result<(), ReplaceError> {
     }
     if existing.exists() && !existing.is_dir() {
         return Err(ReplaceError::NotAFolder(existing.to_path_buf()));
+    }
+    if !make {
+        return Err(ReplaceError::NoFolder(dir.to_path_buf()));
     }
     std::fs::create_dir_all(dir)?;
     Ok(())

@@ -344,15 +344,25 @@ fn jpg_is_refused_by_name_and_nothing_is_written() {
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
+/// A missing folder is said, not made: a misspelt one would otherwise
+/// appear wherever the typo put it.
 #[test]
-fn missing_folders_are_made() {
+fn missing_folders_are_named_not_made() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("not-here").join("nor-here");
     for name in ["h.png", "h.svg"] {
-        let path = missing.join(name);
-        histogram(&path, "t", Metric::SingleTile, &one_series(), false).unwrap();
-        assert!(path.is_file(), "{}", path.display());
+        let err = histogram(
+            &missing.join(name),
+            "t",
+            Metric::SingleTile,
+            &one_series(),
+            false,
+        )
+        .unwrap_err();
+        let message = std::error::Error::source(&err).unwrap().to_string();
+        assert!(message.ends_with("nor-here does not exist"), "{message}");
     }
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
 #[test]
