@@ -162,6 +162,14 @@ pub fn start(path: &Path) -> anyhow::Result<Output> {
         .extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"));
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    anyhow::ensure!(
+        !name.eq_ignore_ascii_case(".html") && !name.eq_ignore_ascii_case(".htm"),
+        "cannot write the worksheet {shown}: give a name before {name}, as sheet.html"
+    );
     anyhow::ensure!(
         html,
         "cannot write the worksheet {shown}: a worksheet is an HTML page: give a name ending in .html"

@@ -99,6 +99,10 @@ fn a_worksheet_is_refused_before_any_work_where_it_cannot_be_written() {
     );
     refuse(sheet(&at("sheet"), "3"), &["give a name ending in .html"]);
     refuse(
+        sheet(&at(".html"), "3"),
+        &["give a name before .html, as sheet.html"],
+    );
+    refuse(
         sheet(&at("sheet.html"), "1001"),
         &["at most 1000 puzzles, not 1001"],
     );

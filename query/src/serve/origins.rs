@@ -74,6 +74,12 @@ pub fn parse_origin(text: &str) -> Result<String, String> {
             "the scheme is {scheme:?}, not http or https; {EXAMPLE}"
         ));
     }
+    if !host.is_ascii() {
+        return Err(format!(
+            "the host is not ASCII: browsers send an international name in its xn-- form \
+             (as \"http://xn--bcher-kva.example\" for bücher.example); {EXAMPLE}"
+        ));
+    }
     let fine = |c: char| c.is_ascii_alphanumeric() || "-.:[]".contains(c);
     if host.is_empty() || !host.chars().all(fine) {
         return Err(format!(
@@ -96,6 +102,12 @@ pub fn parse_origin(text: &str) -> Result<String, String> {
         None => Ok(text.clone()),
         Some(p) if p == default => Ok(format!("{scheme}://{name}")),
         Some(p) if p.parse::<u16>().is_ok_and(|p| p > 0) && !p.starts_with('0') => Ok(text.clone()),
+        Some(p) if p.len() > 1 && p.starts_with('0') && p.bytes().all(|b| b.is_ascii_digit()) => {
+            Err(format!(
+                "the port {p:?} starts with 0, which browsers never send: write it \
+                 without the zeros; {EXAMPLE}"
+            ))
+        }
         Some(p) => Err(format!(
             "the port {p:?} is not one from 1 to 65535; {EXAMPLE}"
         )),
@@ -159,6 +171,8 @@ mod tests {
             ("http://?x", "not an origin (a host"),
             ("http://host/game", "no path"),
             ("http://user@host", "no path, query or user"),
+            ("http://é.com", "the host is not ASCII"),
+            ("http://a.com:080", "the port \"080\" starts with 0"),
             ("", "not an origin"),
             ("http://host:", "the port \"\""),
             ("http://:80", "no host name"),
