@@ -27,16 +27,17 @@ factor of the shortest, with no database file, by
 once by ``npuzzle.solve_many_within(positions, 1.5, board="5x5")``.
 
 Moves are the blank's directions (``U``, ``D``, ``L``, ``R``), as the
-``query`` command line writes them.
+``query`` command line writes them; a letter with a count is a slide of
+that many tiles (``R2``), as multi-tile solutions are written.
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterable
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as _version
-from typing import TYPE_CHECKING, Any, overload
+# Imported under private names (and `annotations` deleted below), so that
+# dir(npuzzle) and tab completion show the API alone.
+import importlib.metadata as _metadata
+import threading as _threading
+import typing as _typing
 
 from ._npuzzle import (
     AUTO_BUILD_MAX_CELLS,
@@ -62,12 +63,17 @@ from ._npuzzle import (
     solve_within,
 )
 
-if TYPE_CHECKING:
+if _typing.TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any, SupportsIndex
+
     from ._npuzzle import _ArrayLike, _BoardLike, _Positions, _Steps
 
+del annotations  # the __future__ feature, bound as a name by its import
+
 try:
-    __version__ = _version("npuzzle")
-except PackageNotFoundError:  # imported from a source folder, not installed
+    __version__ = _metadata.version("npuzzle")
+except _metadata.PackageNotFoundError:  # imported from a source folder, not installed
     __version__ = "unknown"
 
 __all__ = [
@@ -106,7 +112,7 @@ __all__ = [
 ]
 
 _default: Database | None = None
-_lock = threading.Lock()
+_lock = _threading.Lock()
 
 
 def default_database() -> Database:
@@ -187,7 +193,7 @@ def count_solutions(start: _BoardLike, goal: _BoardLike | None = None) -> int:
     return default_database().count_solutions(start, goal)
 
 
-def solutions(start: _BoardLike, goal: _BoardLike | None = None, limit: int = 10) -> list[str]:
+def solutions(start: _BoardLike, goal: _BoardLike | None = None, limit: SupportsIndex = 10) -> list[str]:
     """Up to ``limit`` shortest solutions, in alphabetical order.
     Raises ParseError (a board that cannot be read), ArgumentTypeError,
     UnsolvableError, ArgumentError (a negative ``limit``); DatabaseError when
@@ -211,9 +217,9 @@ def histogram(goal: _BoardLike | None = None) -> list[int]:
 
 
 def random(
-    distance: int | range | str | None = None,
-    count: int = 1,
-    seed: int | None = None,
+    distance: SupportsIndex | range | str | None = None,
+    count: SupportsIndex = 1,
+    seed: SupportsIndex | None = None,
     goal: _BoardLike | None = None,
 ) -> list[Board]:
     """``count`` distinct 3x3 positions drawn uniformly at ``distance``
@@ -240,14 +246,14 @@ def check(start: _BoardLike, moves: _Steps, goal: _BoardLike | None = None) -> C
     return default_database().check(start, moves, goal)
 
 
-@overload
-def distances(positions: _ArrayLike, goal: _BoardLike | None = None, *, threads: int | None = None) -> Any: ...
-@overload
+@_typing.overload
+def distances(positions: _ArrayLike, goal: _BoardLike | None = None, *, threads: SupportsIndex | None = None) -> Any: ...
+@_typing.overload
 def distances(
-    positions: Iterable[_BoardLike], goal: _BoardLike | None = None, *, threads: int | None = None
+    positions: Iterable[_BoardLike], goal: _BoardLike | None = None, *, threads: SupportsIndex | None = None
 ) -> list[int | None]: ...
 def distances(
-    positions: _Positions, goal: _BoardLike | None = None, *, threads: int | None = None
+    positions: _Positions, goal: _BoardLike | None = None, *, threads: SupportsIndex | None = None
 ) -> Any:
     """Distances of many 3x3 positions at once (see ``Database.distances``).
     Raises ParseError (``positions[i]: ...``), ArgumentTypeError, ArgumentError
@@ -260,14 +266,14 @@ def distances(
     return default_database().distances(positions, goal, threads=threads)
 
 
-@overload
-def solve_many(positions: _ArrayLike, goal: _BoardLike | None = None, *, threads: int | None = None) -> Any: ...
-@overload
+@_typing.overload
+def solve_many(positions: _ArrayLike, goal: _BoardLike | None = None, *, threads: SupportsIndex | None = None) -> Any: ...
+@_typing.overload
 def solve_many(
-    positions: Iterable[_BoardLike], goal: _BoardLike | None = None, *, threads: int | None = None
+    positions: Iterable[_BoardLike], goal: _BoardLike | None = None, *, threads: SupportsIndex | None = None
 ) -> list[str | None]: ...
 def solve_many(
-    positions: _Positions, goal: _BoardLike | None = None, *, threads: int | None = None
+    positions: _Positions, goal: _BoardLike | None = None, *, threads: SupportsIndex | None = None
 ) -> Any:
     """Shortest solutions of many 3x3 positions at once.
     Raises ParseError (``positions[i]: ...``), ArgumentTypeError, ArgumentError

@@ -2,7 +2,7 @@
 
 from collections.abc import Iterable, Sequence
 from os import PathLike
-from typing import Any, Protocol, final, overload
+from typing import Any, Protocol, SupportsIndex, final, overload
 
 class _ArrayLike(Protocol):
     def tolist(self) -> Any: ...
@@ -18,6 +18,8 @@ _BoardLike = str | Board | _Row | Sequence[_Row] | _ArrayLike
 # Many boards: a list (or iterable) of boards, or a NumPy integer array of
 # shape (N, cells) or (N, rows, cols).
 _Positions = Iterable[_BoardLike] | _ArrayLike
+# Moves to play: the blank's letters, a slide written with its count ("R2"),
+# in a string ("U L D R2") or a list (["U", "R2"]).
 _Moves = str | Iterable[str]
 # Moves to grade: the blank's letters, or the tiles moved ("6 5 2", [6, 5, 2]).
 _Steps = str | Iterable[str] | Iterable[int]
@@ -41,6 +43,7 @@ __all__ = [
     "build",
     "locate",
     "_unbuildable",
+    "_timeout",
     "_default_database",
     "solve_within",
     "solve_many_within",
@@ -48,6 +51,10 @@ __all__ = [
 ]
 
 AUTO_BUILD_MAX_CELLS: int
+
+# Every `timeout: float | None` takes what query's --timeout takes: seconds
+# above 0 (1e-9 at least) and at most 1e9; None is no limit. Whole numbers
+# (counts, seeds, limits, threads) take any SupportsIndex: NumPy's integers.
 
 class Error(Exception): ...
 class ParseError(Error, ValueError): ...
@@ -200,14 +207,14 @@ class Database:
     ) -> list[str]: ...
     def count_solutions(self, start: _BoardLike, goal: _BoardLike | None = None) -> int: ...
     def solutions(
-        self, start: _BoardLike, goal: _BoardLike | None = None, limit: int = 10
+        self, start: _BoardLike, goal: _BoardLike | None = None, limit: SupportsIndex = 10
     ) -> list[str]: ...
     def histogram(self, goal: _BoardLike | None = None) -> list[int]: ...
     def random(
         self,
-        distance: int | range | str | None = None,
-        count: int = 1,
-        seed: int | None = None,
+        distance: SupportsIndex | range | str | None = None,
+        count: SupportsIndex = 1,
+        seed: SupportsIndex | None = None,
         goal: _BoardLike | None = None,
     ) -> list[Board]: ...
     def check(
@@ -227,7 +234,7 @@ class Database:
         positions: _ArrayLike,
         goal: _BoardLike | None = None,
         *,
-        threads: int | None = None,
+        threads: SupportsIndex | None = None,
         timeout: float | None = None,
     ) -> Any: ...
     @overload
@@ -236,7 +243,7 @@ class Database:
         positions: Iterable[_BoardLike],
         goal: _BoardLike | None = None,
         *,
-        threads: int | None = None,
+        threads: SupportsIndex | None = None,
         timeout: float | None = None,
     ) -> list[int | None]: ...
     @overload
@@ -245,7 +252,7 @@ class Database:
         positions: _Positions,
         goal: _BoardLike | None = None,
         *,
-        threads: int | None = None,
+        threads: SupportsIndex | None = None,
         timeout: float | None = None,
     ) -> Any: ...
     @overload
@@ -254,7 +261,7 @@ class Database:
         positions: _ArrayLike,
         goal: _BoardLike | None = None,
         *,
-        threads: int | None = None,
+        threads: SupportsIndex | None = None,
         timeout: float | None = None,
         within: float | None = None,
     ) -> Any: ...
@@ -264,7 +271,7 @@ class Database:
         positions: Iterable[_BoardLike],
         goal: _BoardLike | None = None,
         *,
-        threads: int | None = None,
+        threads: SupportsIndex | None = None,
         timeout: float | None = None,
         within: float | None = None,
     ) -> list[str | None]: ...
@@ -274,12 +281,12 @@ class Database:
         positions: _Positions,
         goal: _BoardLike | None = None,
         *,
-        threads: int | None = None,
+        threads: SupportsIndex | None = None,
         timeout: float | None = None,
         within: float | None = None,
     ) -> Any: ...
     def _solve_many_packed(
-        self, positions: _Positions, goal: _BoardLike | None = None, *, threads: int | None = None
+        self, positions: _Positions, goal: _BoardLike | None = None, *, threads: SupportsIndex | None = None
     ) -> tuple[bytes, bytes, bytes]: ...
     def __reduce__(self) -> tuple[Any, tuple[str, str]]: ...
 
@@ -289,12 +296,13 @@ def build(
     *,
     partition: str | None = None,
     all_goals: bool = False,
-    blanks: list[int] | None = None,
+    blanks: Iterable[SupportsIndex] | None = None,
     progress: bool | None = None,
     metric: str = "stm",
 ) -> str: ...
 def locate(board: str = "3x3", *, metric: str = "stm") -> str: ...
 def _unbuildable(board: str) -> str | None: ...
+def _timeout(timeout: float | None = None) -> float | None: ...
 def _default_database() -> Database: ...
 def solve_within(
     start: _BoardLike,
@@ -310,6 +318,6 @@ def solve_many_within(
     goal: _BoardLike | None = None,
     *,
     board: str | None = None,
-    threads: int | None = None,
+    threads: SupportsIndex | None = None,
     timeout: float | None = None,
 ) -> list[Solution | None]: ...

@@ -18,9 +18,9 @@ use npuzzle::{Board, Move, Shape};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyString};
-use rayon::{ThreadPool, ThreadPoolBuilder};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
+use std::time::Duration;
 
 /// Positions as read from Python.
 enum Positions {
@@ -280,29 +280,7 @@ pub fn listed<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
 
 /// The error of item `i`, its message prefixed with `positions[i]: `.
 fn at(py: Python<'_>, i: usize, e: PyErr) -> PyErr {
-    errors::reworded(py, e, |message| format!("positions[{i}]: {message}"))
-}
-
-/// The pool every batch draws its threads from, started on first use with
-/// as many as a batch may take ([`most_threads`]); a batch of `n` threads
-/// runs on its own thread and `n - 1` of the pool's. One pool rather than
-/// one per count asked for: counts vary from call to call, a pool per count
-/// would add up to thousands of threads on a large machine, and building
-/// one per call costs more than a small batch (the cause of issue 21's hang
-/// at `threads=10000`). Idle threads sleep.
-static POOL: OnceLock<Result<ThreadPool, String>> = OnceLock::new();
-
-/// The batches' pool, started on first use.
-fn pool() -> Result<&'static ThreadPool, String> {
-    POOL.get_or_init(|| {
-        ThreadPoolBuilder::new()
-            .num_threads(most_threads().1)
-            .thread_name(|i| format!("npuzzle-batch-{i}"))
-            .build()
-            .map_err(|e| format!("cannot start the batch's threads: {e}"))
-    })
-    .as_ref()
-    .map_err(Clone::clone)
+    errors::named(py, e, &format!("positions[{i}]"))
 }
 
 /// Lookups handed to a worker at a time: a few per worker, so that one that
@@ -358,7 +336,7 @@ fn each<T: Clone + Send>(
         work();
     } else {
         // This thread is one of the workers; the pool lends the others.
-        pool()?.in_place_scope(|scope| {
+        crate::pools::BATCH.get()?.in_place_scope(|scope| {
             for _ in 1..threads.min(count) {
                 scope.spawn(|_| work());
             }
@@ -411,7 +389,7 @@ pub struct Batch<'a, 'py> {
     /// None: every core.
     threads: Option<usize>,
     /// Seconds for the whole batch's searches.
-    timeout: Option<f64>,
+    timeout: Option<Duration>,
 }
 
 impl<'a, 'py> Batch<'a, 'py> {
@@ -420,7 +398,7 @@ impl<'a, 'py> Batch<'a, 'py> {
         positions: &'a Bound<'py, PyAny>,
         goal: Option<&'a Bound<'py, PyAny>>,
         threads: Option<usize>,
-        timeout: Option<f64>,
+        timeout: Option<Duration>,
     ) -> Self {
         Batch {
             db,
@@ -619,7 +597,7 @@ pub struct WithinMany<'a, 'py> {
     /// None: every core.
     pub threads: Option<usize>,
     /// Seconds for the whole batch's searches.
-    pub timeout: Option<f64>,
+    pub timeout: Option<Duration>,
 }
 
 impl WithinMany<'_, '_> {
@@ -645,7 +623,7 @@ impl WithinMany<'_, '_> {
             .collect::<Result<Vec<Board>, _>>()
             .map_err(|(i, m)| errors::parse(py, format!("positions[{i}]: {m}")))?;
         // After reading, so that the timeout counts the answering only.
-        let deadline = deadline(py, self.timeout)?;
+        let deadline = deadline(self.timeout);
         let (goal, weight, threads) = (self.goal, self.weight, self.threads);
         let first = FirstFailure::default();
         let stop = AtomicBool::new(false);

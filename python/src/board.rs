@@ -5,6 +5,8 @@
 use crate::arguments;
 use crate::database::PySolvability;
 use crate::errors;
+use npuzzle::analysis::{read_steps, Step, StepsError};
+use npuzzle::rules::excerpt;
 use npuzzle::{parse_board, rules::BoardError, rules::ParseError, Board, Move, Shape};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -14,10 +16,11 @@ use pyo3::types::{PyInt, PyList, PyString, PyTuple};
 ///
 /// `Board(tiles, board=None)` reads text in any form the command line
 /// reads, a list or tuple of tiles (flat, or one per row), or a NumPy
-/// array; `board` is the size, "RxC" (nested rows give it, else 3x3).
-/// Raises ParseError when the tiles are not a board (bools are not tiles),
-/// ArgumentTypeError when they are of a type a board cannot be (bytes:
-/// decode them first).
+/// array; `board` is the size, "RxC" (nested rows give it, and so do rows
+/// of text apart by "/"; else 3x3). Raises ParseError when the tiles are
+/// not a board (bools are not tiles; as many tiles as another board has
+/// cells get the `board=` to pass), ArgumentTypeError when they are of a
+/// type a board cannot be (bytes: decode them first).
 ///
 /// >>> b = Board("867254301")
 /// >>> b
@@ -28,6 +31,8 @@ use pyo3::types::{PyInt, PyList, PyString, PyTuple};
 /// 3 _ 1
 /// >>> Board([[1, 2, 3], [4, 0, 5]]).size
 /// '2x3'
+/// >>> Board("12/34/50").size
+/// '3x2'
 #[pyclass(module = "npuzzle", name = "Board", frozen, eq, hash)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PyBoard {
@@ -43,6 +48,25 @@ pub fn shape_of(py: Python<'_>, text: &str) -> PyResult<Shape> {
 /// `board=`: a size, "RxC".
 pub fn size(obj: &Bound<'_, PyAny>) -> PyResult<Shape> {
     shape_of(obj.py(), &arguments::text(obj, "board")?)
+}
+
+/// The most characters of an argument a message echoes: the command
+/// line's `ARGUMENT_ECHO_LIMIT`, which the library keeps behind its `cli`
+/// feature (and its dependencies, which this crate does without).
+const ARGUMENT_ECHO_LIMIT: usize = 60;
+
+/// `e`, the error of reading the board argument `name` (`start`, `goal`,
+/// `position`) from `obj`, worded as the command line words it (`bad goal
+/// board "1234": …`, text echoed and cut short as it cuts it), so that a
+/// bad goal is not taken for a bad start.
+pub fn bad_argument(obj: &Bound<'_, PyAny>, name: &str, e: PyErr) -> PyErr {
+    let text = obj.cast::<PyString>().ok().and_then(|t| t.to_str().ok());
+    let shown = text.map_or(String::new(), |t| {
+        format!(" {:?}", excerpt(t, ARGUMENT_ECHO_LIMIT))
+    });
+    errors::reworded(obj.py(), e, |message| {
+        format!("bad {name} board{shown}: {message}")
+    })
 }
 
 /// Where the size a board must have comes from, for the message when a
@@ -309,78 +333,117 @@ impl PyBoard {
     }
 }
 
-/// Reads a move letter (`U`, `D`, `L`, `R`, either case).
-pub fn moves_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Vec<Move>> {
-    let letters: Vec<String> = if let Ok(text) = obj.cast::<PyString>() {
-        arguments::text_of(text)
-            .map_err(|why| errors::parse(py, format!("the move string {why}")))?
-            .chars()
-            .filter(|c| !c.is_whitespace() && *c != ',')
-            .map(String::from)
-            .collect()
-    } else {
-        match items_of(obj)? {
-            Some(items) => items
-                .iter()
-                .enumerate()
-                .map(|(i, item)| match item.cast::<PyString>() {
-                    Ok(text) => arguments::text_of(text)
-                        .map_err(|why| errors::parse(py, format!("move {} {why}", i + 1))),
-                    Err(_) => Err(errors::parse(
-                        py,
-                        format!(
-                            "move {} is {}, not a move letter (U, D, L or R)",
-                            i + 1,
-                            item.repr()?
-                        ),
-                    )),
-                })
-                .collect::<PyResult<_>>()?,
-            None => {
-                return Err(errors::argument_type(
+/// A move as `play` makes it: the blank's direction, and the tiles it
+/// slides (1 but for a slide of the multi-tile metric, `R2`).
+pub type Slide = (Move, usize);
+
+/// A move as solutions write it: `R`, or for a slide of more tiles `R2`.
+pub fn written((m, tiles): Slide) -> String {
+    match tiles {
+        1 => m.letter().to_string(),
+        _ => format!("{}{tiles}", m.letter()),
+    }
+}
+
+/// Reads the blank's moves: letters (`U`, `D`, `L`, `R`, either case), each
+/// with the count of tiles it slides where that is more than one (`R2`, as
+/// the multi-tile metric writes solutions), in a string (`"U L D R2"`,
+/// `"UR2"`) or a list (`["U", "R2"]`). The library's `read_steps` reads
+/// them, as it reads `check`'s: one move list syntax for every face.
+pub fn moves_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Vec<Slide>> {
+    if let Ok(text) = obj.cast::<PyString>() {
+        let text = arguments::text_of(text)
+            .map_err(|why| errors::parse(py, format!("the move string {why}")))?;
+        return slides_in(py, &text, None);
+    }
+    let Some(items) = items_of(obj)? else {
+        return Err(errors::argument_type(
+            py,
+            format!(
+                "moves are a string of letters (\"ULDR\") or a list of them, not {}",
+                arguments::type_name(obj)
+            ),
+        ));
+    };
+    let mut moves = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let text = match item.cast::<PyString>() {
+            Ok(text) => arguments::text_of(text)
+                .map_err(|why| errors::parse(py, format!("move {} {why}", i + 1)))?,
+            Err(_) => {
+                return Err(errors::parse(
                     py,
                     format!(
-                        "moves are a string of letters (\"ULDR\") or a list of them, not {}",
-                        arguments::type_name(obj)
+                        "move {} is {}, not a move letter (U, D, L or R)",
+                        i + 1,
+                        item.repr()?
                     ),
                 ))
             }
+        };
+        match slides_in(py, &text, Some(i + 1))?.as_slice() {
+            &[slide] => moves.push(slide),
+            _ => return Err(not_a_move(py, i + 1, &text)),
         }
-    };
-    letters
-        .iter()
+    }
+    Ok(moves)
+}
+
+/// The moves written in `text`; `item` is its number in a list, which
+/// messages name instead of a move's number in the text.
+fn slides_in(py: Python<'_>, text: &str, item: Option<usize>) -> PyResult<Vec<Slide>> {
+    let steps = read_steps(text).map_err(|e| match e {
+        StepsError::NotAMove { position, found } => {
+            not_a_move(py, item.unwrap_or(position), &found)
+        }
+        // Numbers are the tiles moved, which `check` grades and `play`
+        // does not take.
+        StepsError::Mixed => errors::parse(
+            py,
+            "the moves mix letters and numbers: a slide's count follows its letter, with no \
+             space (R2), and tile numbers are not moves here",
+        ),
+        e => errors::parse(py, e),
+    })?;
+    steps
+        .into_iter()
         .enumerate()
-        .map(|(i, l)| {
-            let mut chars = l.chars();
-            match (chars.next().and_then(Move::from_letter), chars.next()) {
-                (Some(m), None) => Ok(m),
-                _ => Err(errors::parse(
-                    py,
-                    format!(
-                        "move {} is {l:?}, not a move: moves are U, D, L and R (the blank's \
-                         direction)",
-                        i + 1
-                    ),
-                )),
-            }
+        .map(|(i, step)| match step {
+            Step::Blank(m) => Ok((m, 1)),
+            Step::Slide(m, tiles) => Ok((m, tiles)),
+            Step::Tile(tile) => Err(not_a_move(py, item.unwrap_or(i + 1), &tile.to_string())),
         })
         .collect()
 }
 
-/// Plays `moves` from `board`, or says which one leaves the board.
-pub fn play(py: Python<'_>, board: Board, moves: &[Move]) -> PyResult<Board> {
+fn not_a_move(py: Python<'_>, number: usize, found: &str) -> PyErr {
+    errors::parse(
+        py,
+        format!(
+            "move {number} is {found:?}, not a move: moves are U, D, L and R (the blank's \
+             direction), and a letter with a count slides that many tiles (R2)"
+        ),
+    )
+}
+
+/// Plays `moves` from `board`, or says which one (numbered as written)
+/// leaves the board. A slide is played one tile at a time, so that no count
+/// is ever allocated for, and stops at the edge.
+pub fn play(py: Python<'_>, board: Board, moves: &[Slide]) -> PyResult<Board> {
     let mut at = board;
-    for (i, &m) in moves.iter().enumerate() {
-        at = at.apply(m).ok_or_else(|| {
-            errors::illegal_move(
-                py,
-                format!(
-                    "move {} ({}) takes the blank off the board",
-                    i + 1,
-                    m.letter()
-                ),
-            )
-        })?;
+    for (i, &(m, tiles)) in moves.iter().enumerate() {
+        for _ in 0..tiles {
+            at = at.apply(m).ok_or_else(|| {
+                errors::illegal_move(
+                    py,
+                    format!(
+                        "move {} ({}) takes the blank off the board",
+                        i + 1,
+                        written((m, tiles))
+                    ),
+                )
+            })?;
+        }
     }
     Ok(at)
 }
@@ -398,8 +461,13 @@ pub fn any_board(
     if let Ok(board) = tiles.cast::<PyBoard>() {
         return Ok(board.get().board);
     }
-    if tiles.cast::<PyString>().is_ok() {
-        return to_board(tiles, Shape::THREE_BY_THREE, SizeFrom::Argument);
+    if let Ok(text) = tiles.cast::<PyString>() {
+        // A lone surrogate is refused by `to_board`, in its words.
+        let Ok(text) = text.to_str() else {
+            return to_board(tiles, Shape::THREE_BY_THREE, SizeFrom::Argument);
+        };
+        return parse_board(text, Shape::THREE_BY_THREE)
+            .or_else(|e| by_its_rows(text).ok_or_else(|| not_three_by_three(py, e)));
     }
     let (cells, rows) = tiles_of(tiles, None)?;
     let shape = match &rows {
@@ -411,8 +479,47 @@ pub fn any_board(
     };
     if let Some(rows) = rows {
         check_rows(py, shape, &rows)?;
+        return Board::new(shape, &cells).map_err(|e| errors::parse(py, ParseError::from(e)));
     }
-    Board::new(shape, &cells).map_err(|e: BoardError| errors::parse(py, ParseError::from(e)))
+    Board::new(shape, &cells).map_err(|e: BoardError| not_three_by_three(py, e.into()))
+}
+
+/// Text in rows apart by `/` (`"12/34/50"`), read at the size they give:
+/// as many rows as it has, of the one length at which they all parse.
+fn by_its_rows(text: &str) -> Option<Board> {
+    if !text.contains('/') {
+        return None;
+    }
+    let rows = text.split('/').count();
+    (2..=npuzzle::rules::MAX_CELLS / 2)
+        .filter_map(|cols| Shape::new(rows, cols).ok())
+        .find_map(|shape| parse_board(text, shape).ok())
+}
+
+/// Tiles given with no size, read as 3x3, that are not a 3x3 board: the
+/// error, and where their count is another board's cells, the `board=` to
+/// pass (`Board(str(b))` of a 4x4 `b`: `pass board="4x4"`).
+fn not_three_by_three(py: Python<'_>, e: ParseError) -> PyErr {
+    let got = match &e {
+        ParseError::Board {
+            problem: BoardError::WrongCount { got, .. },
+            ..
+        } => *got,
+        _ => 0,
+    };
+    // The squarest first: a 4x4 board's 16 tiles are more likely than 2x8's.
+    let mut sizes: Vec<Shape> = (2..=got / 2)
+        .filter(|rows| got.is_multiple_of(*rows))
+        .filter_map(|rows| Shape::new(rows, got / rows).ok())
+        .collect();
+    sizes.sort_by_key(|s| (s.rows().abs_diff(s.cols()), s.rows()));
+    let quoted: Vec<String> = sizes.iter().map(|s| format!("\"{s}\"")).collect();
+    let hint = match quoted.as_slice() {
+        [] => String::new(),
+        [one] => format!("; pass board={one}"),
+        [first, others @ ..] => format!("; pass board={first} (or {})", others.join(", ")),
+    };
+    errors::parse(py, format!("{e}{hint}"))
 }
 
 #[pymethods]
@@ -524,10 +631,12 @@ impl PyBoard {
     }
 
     /// The board after the blank makes `moves` (letters U, D, L, R: the
-    /// blank's direction; a string or a list). Raises ParseError for a move
-    /// that is not a letter, IllegalMoveError for one off the board.
+    /// blank's direction; a string or a list). A letter with a count is a
+    /// slide of that many tiles, as multi-tile solutions write it (`R2`).
+    /// Raises ParseError for a move that cannot be read, IllegalMoveError
+    /// for one off the board.
     ///
-    /// >>> Board("123456708").apply("R")
+    /// >>> Board("123456078").apply("R2")
     /// Board("123/456/780")
     fn apply(&self, py: Python<'_>, moves: &Bound<'_, PyAny>) -> PyResult<PyBoard> {
         let moves = moves_of(py, moves)?;
@@ -543,7 +652,8 @@ impl PyBoard {
     #[pyo3(signature = (goal = None))]
     fn solvable(&self, goal: Option<&Bound<'_, PyAny>>) -> PyResult<PySolvability> {
         let goal = match arguments::given(goal) {
-            Some(goal) => to_board(goal, self.board.shape(), SizeFrom::Start)?,
+            Some(goal) => to_board(goal, self.board.shape(), SizeFrom::Start)
+                .map_err(|e| bad_argument(goal, "goal", e))?,
             None => Board::goal(self.board.shape()),
         };
         Ok(PySolvability::of(&self.board, &goal))
@@ -555,7 +665,7 @@ impl PyBoard {
     /// 8
     fn tile_moved_by(&self, py: Python<'_>, r#move: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
         match moves_of(py, r#move)?.as_slice() {
-            [m] => Ok(self.board.tile_moved_by(*m)),
+            [(m, 1)] => Ok(self.board.tile_moved_by(*m)),
             _ => Err(errors::parse(py, "expected one move letter (U, D, L or R)")),
         }
     }

@@ -139,13 +139,20 @@ impl PyDatabase {
         })
     }
 
+    /// The board argument `name` (`start`, `goal` …): `read_board`, its
+    /// error naming the argument.
+    #[inline]
+    pub fn read_argument(&self, obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Board> {
+        self.read_board(obj)
+            .map_err(|e| board::bad_argument(obj, name, e))
+    }
+
     /// The goal given, or the default one.
     #[inline]
     pub fn goal_of(&self, goal: Option<&Bound<'_, PyAny>>) -> PyResult<Board> {
-        match goal {
+        match arguments::given(goal) {
             None => Ok(self.goal),
-            Some(g) if g.is_none() => Ok(self.goal),
-            Some(g) => self.read_board(g),
+            Some(g) => self.read_argument(g, "goal"),
         }
     }
 
@@ -156,11 +163,9 @@ impl PyDatabase {
         &self,
         py: Python<'_>,
         goal: Option<&Bound<'_, PyAny>>,
-        timeout: Option<f64>,
+        timeout: Option<std::time::Duration>,
     ) -> PyResult<Target<'_>> {
         let goal = self.goal_of(goal)?;
-        // Checked for both kinds, though only searches need it.
-        let deadline = deadline(py, timeout)?;
         match self.tables() {
             Some(db) => Ok(Target::Table(
                 db.goal_table(&goal).map_err(|e| self.err(py, e))?,
@@ -168,7 +173,7 @@ impl PyDatabase {
             None => Ok(Target::Search(Search {
                 db: self,
                 goal,
-                deadline,
+                deadline: deadline(timeout),
                 cancel: AtomicBool::new(false),
             })),
         }
@@ -187,16 +192,16 @@ impl PyDatabase {
         db.goal_table(&goal).map_err(|e| self.err(py, e))
     }
 
-    /// `start` read as a board, then where answers toward `goal` come from:
-    /// what most questions begin with.
+    /// `start` read as a board (its errors naming it `name`), then where
+    /// answers toward `goal` come from: what most questions begin with.
     fn start_and_target(
         &self,
         py: Python<'_>,
-        start: &Bound<'_, PyAny>,
+        (start, name): (&Bound<'_, PyAny>, &str),
         goal: Option<&Bound<'_, PyAny>>,
         timeout: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<(Board, Target<'_>)> {
-        let start = self.read_board(start)?;
+        let start = self.read_argument(start, name)?;
         Ok((start, self.target(py, goal, arguments::seconds(timeout)?)?))
     }
 
@@ -244,9 +249,9 @@ impl PyDatabase {
         weight: Weight,
     ) -> PyResult<PySolution> {
         self.single_tile_within(py)?;
-        let start = self.read_board(start)?;
+        let start = self.read_argument(start, "start")?;
         let goal = self.goal_of(goal)?;
-        let deadline = deadline(py, arguments::seconds(timeout)?)?;
+        let deadline = deadline(arguments::seconds(timeout)?);
         let guidance = || self.guidance(&goal);
         search_within(py, (start, goal), weight, deadline, guidance)?
             .map_err(|e| errors::within(py, e, weight, |e| self.err(py, e)))
@@ -993,8 +998,12 @@ fn steps_of(py: Python<'_>, moves: &Bound<'_, PyAny>, shape: Shape) -> PyResult<
             })
             .collect();
     }
-    let letters = board::moves_of(py, moves)?;
-    Ok(letters.into_iter().map(Step::Blank).collect())
+    let slides = board::moves_of(py, moves)?;
+    let step = |(m, tiles)| match tiles {
+        1 => Step::Blank(m),
+        _ => Step::Slide(m, tiles),
+    };
+    Ok(slides.into_iter().map(step).collect())
 }
 
 fn py_bool(b: bool) -> &'static str {
@@ -1108,8 +1117,11 @@ impl PyDatabase {
     /// and SearchTimeoutError when a search outlasts `timeout` seconds
     /// (pattern databases only: a lookup takes no time). Raises ParseError
     /// (or ArgumentTypeError) when `start` or `goal` is not a board of this
-    /// size, MissingTableError when no table serves the goal, and
-    /// ArgumentError for a negative or NaN `timeout`.
+    /// size, the message naming which (`bad goal board …`),
+    /// MissingTableError when no table serves the goal, and ArgumentError
+    /// for a `timeout` the command line's `--timeout` refuses too: every
+    /// `timeout=` is above 0 (1e-9 at least) and at most 1e9 seconds, and
+    /// None is no limit.
     ///
     /// >>> Database().distance("867254301")
     /// 31
@@ -1121,7 +1133,7 @@ impl PyDatabase {
         goal: Option<&Bound<'_, PyAny>>,
         timeout: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<u32> {
-        let (start, target) = self.start_and_target(py, start, goal, timeout)?;
+        let (start, target) = self.start_and_target(py, (start, "start"), goal, timeout)?;
         self.ask(py, &target, |t| t.distance(&start, true))
     }
 
@@ -1148,7 +1160,7 @@ impl PyDatabase {
             let weight = arguments::weight(within)?;
             return self.solve_within(py, start, goal, timeout, weight);
         }
-        let (start, target) = self.start_and_target(py, start, goal, timeout)?;
+        let (start, target) = self.start_and_target(py, (start, "start"), goal, timeout)?;
         let mut moves = Vec::new();
         let nodes = self.ask(py, &target, |t| t.solve_into(&start, &mut moves, true))?;
         Ok(PySolution {
@@ -1173,16 +1185,17 @@ impl PyDatabase {
         start: &Bound<'_, PyAny>,
         goal: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PySolvability> {
-        let start = self.read_board(start)?;
+        let start = self.read_argument(start, "start")?;
         let goal = self.goal_of(goal)?;
         Ok(PySolvability::of(&start, &goal))
     }
 
     /// Every move that keeps the solution optimal (leads one step closer to
     /// `goal`): the first moves of all shortest solutions, as letters in
-    /// the order D, L, R, U. Empty at the goal. Pattern databases solve
-    /// each neighbour to know; `timeout` and what it raises as for
-    /// `distance`.
+    /// the order D, L, R, U. Under the multi-tile metric each is a slide,
+    /// written as solutions write it (`R2`: the blank passes two tiles).
+    /// Empty at the goal. Pattern databases solve each neighbour to know;
+    /// `timeout` and what it raises as for `distance`.
     ///
     /// >>> Database().best_moves("105432786")
     /// ['D', 'R']
@@ -1194,9 +1207,10 @@ impl PyDatabase {
         goal: Option<&Bound<'_, PyAny>>,
         timeout: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<String>> {
-        let (position, target) = self.start_and_target(py, position, goal, timeout)?;
-        let moves = self.ask(py, &target, |t| t.best_moves(&position))?;
-        Ok(moves.iter().map(|m| m.letter().to_string()).collect())
+        let (position, target) =
+            self.start_and_target(py, (position, "position"), goal, timeout)?;
+        let slides = self.ask(py, &target, |t| t.best_moves(&position))?;
+        Ok(slides.into_iter().map(board::written).collect())
     }
 
     /// How many distinct shortest solutions there are. Needs complete
@@ -1213,7 +1227,7 @@ impl PyDatabase {
         goal: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<u128> {
         let target = self.table(py, goal, "count_solutions()")?;
-        let start = self.read_board(start)?;
+        let start = self.read_argument(start, "start")?;
         py.detach(|| count_shortest(&target, &start))
             .map_err(|e| self.err(py, e))
     }
@@ -1235,7 +1249,7 @@ impl PyDatabase {
     ) -> PyResult<Vec<String>> {
         let limit = arguments::limit(limit)?;
         let target = self.table(py, goal, "solutions()")?;
-        let start = self.read_board(start)?;
+        let start = self.read_argument(start, "start")?;
         let listed = py
             .detach(|| list_shortest(&target, &start, limit))
             .map_err(|e| self.err(py, e))?;
@@ -1320,8 +1334,8 @@ impl PyDatabase {
     /// database searched: `timeout` bounds them all, and it and what it
     /// raises are as for `distance`; ParseError too for a move that cannot
     /// be read. `moves` are the blank's letters (`"ULDR"`, or a list of
-    /// them; in a string, slides as the multi-tile metric writes them,
-    /// `"U3 L R2"`, one move each on a multi-tile database) or, as the page
+    /// them; slides as the multi-tile metric writes them, `"U3 L R2"` or
+    /// `["U3", "L"]`, one move each on a multi-tile database) or, as the page
     /// takes them, the tiles moved (`"6 5 2"`, or a list of numbers).
     ///
     /// >>> c = Database().check("123468750", "ULDR")
@@ -1336,7 +1350,7 @@ impl PyDatabase {
         goal: Option<&Bound<'_, PyAny>>,
         timeout: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyCheck> {
-        let start = self.read_board(start)?;
+        let start = self.read_argument(start, "start")?;
         let steps = steps_of(py, moves, self.shape())?;
         let target = self.target(py, goal, arguments::seconds(timeout)?)?;
         // The library's grading, as the page's /api/check uses it.
@@ -1357,9 +1371,12 @@ impl PyDatabase {
         })
     }
 
-    /// The board after `moves` from `start`. Raises ParseError for a board
-    /// or move that cannot be read, IllegalMoveError for a move off the
-    /// board.
+    /// The board after `moves` from `start`: the blank's letters, and
+    /// slides as solutions write them under the multi-tile metric (`"U L D
+    /// R2"`, `["U", "R2"]`), as `Board.apply` takes them. Raises ParseError
+    /// for a board or move that cannot be read, IllegalMoveError for a move
+    /// off the board (numbered as written: `move 3 (R2) takes the blank off
+    /// the board`).
     ///
     /// >>> Database().play("123468750", "ULDR")
     /// Board("123/456/780")
@@ -1369,7 +1386,7 @@ impl PyDatabase {
         start: &Bound<'_, PyAny>,
         moves: &Bound<'_, PyAny>,
     ) -> PyResult<PyBoard> {
-        let start = self.read_board(start)?;
+        let start = self.read_argument(start, "start")?;
         let moves = board::moves_of(py, moves)?;
         play(py, start, &moves).map(wrap)
     }

@@ -70,7 +70,7 @@ fn create(py: Python<'_>) -> PyResult<Classes> {
          another size than the database's.\n\n\
          >>> npuzzle.distance(\"12345678\")\n\
          Traceback (most recent call last):\n...\n\
-         npuzzle.ParseError: expected 9 tiles for a 3x3 board (the blank included), got 8",
+         npuzzle.ParseError: bad start board \"12345678\": expected 9 tiles for a 3x3 board (the blank included), got 8",
     )?;
     let unsolvable = make(
         py,
@@ -159,7 +159,7 @@ fn create(py: Python<'_>) -> PyResult<Classes> {
          count as text, and so on.\n\n\
          >>> npuzzle.distance(b\"867254301\")\n\
          Traceback (most recent call last):\n...\n\
-         npuzzle.ArgumentTypeError: a board is text (\"867254301\"), a list or tuple of tiles or of rows, ...",
+         npuzzle.ArgumentTypeError: bad start board: a board is text (\"867254301\"), a list or tuple of tiles or of rows, ...",
     )?;
     Ok(Classes {
         argument,
@@ -385,6 +385,12 @@ pub fn reworded(py: Python<'_>, e: PyErr, reword: impl FnOnce(String) -> String)
     // Setting `args` on a fresh exception instance cannot fail.
     let _ = value.setattr("args", (reword(message),));
     e
+}
+
+/// `e` with its message prefixed by the argument that holds what it is
+/// about (`positions[3]: …`).
+pub fn named(py: Python<'_>, e: PyErr, name: &str) -> PyErr {
+    reworded(py, e, |message| format!("{name}: {message}"))
 }
 
 /// The Python call that (re)builds the database at `path` for `shape`.

@@ -12,6 +12,7 @@ mod database;
 mod errors;
 mod interrupt;
 mod making;
+mod pools;
 mod target;
 
 use npuzzle::rules::MAX_TABLE_CELLS;
@@ -42,9 +43,10 @@ use pyo3::prelude::*;
 /// (KeyboardInterrupt), leaving no file behind: within a second up to 12
 /// cells, longer for the largest pattern tables (4x4's 7-8).
 ///
-/// Raises ParseError when `board` is not a size that has a database,
-/// ArgumentError for a `partition` or `blanks` the board has not (or
-/// `partition` on a small board without `path`), ArgumentTypeError for
+/// Raises ParseError when `board` is not a size ("RxC"), ArgumentError for
+/// a size no database is built for (6x6, 3x6 …: solve_within needs none),
+/// a `partition` or `blanks` the board has not (or `partition` on a small
+/// board without `path`), ArgumentTypeError for
 /// arguments of the wrong type, and DatabaseError when the file cannot be
 /// written.
 ///
@@ -154,6 +156,15 @@ fn _default_database(py: Python<'_>) -> PyResult<database::PyDatabase> {
     database::PyDatabase::open(py, None, Some(shape), None, asker)
 }
 
+/// `timeout=` checked as every call checks it, as seconds (None for no
+/// limit): for callers that check arguments before any work starts
+/// (npuzzle.dask).
+#[pyfunction]
+#[pyo3(signature = (timeout = None))]
+fn _timeout(timeout: Option<&Bound<'_, PyAny>>) -> PyResult<Option<f64>> {
+    Ok(arguments::seconds(timeout)?.map(|d| d.as_secs_f64()))
+}
+
 /// `board=`, "3x3" when not given.
 fn size_or_default(board: Option<&Bound<'_, PyAny>>) -> PyResult<Shape> {
     match arguments::given(board) {
@@ -175,7 +186,8 @@ fn size_or_default(board: Option<&Bound<'_, PyAny>>) -> PyResult<Shape> {
 /// GIL; `timeout` (seconds) or Ctrl-C stops it.
 ///
 /// Raises ParseError (a board that cannot be read), ArgumentTypeError,
-/// ArgumentError (a `within` outside 1 to 100, a bad `timeout`),
+/// ArgumentError (a `within` outside 1 to 100, a `timeout` not above 0:
+/// the rule of `Database.distance`),
 /// UnsolvableError, SearchTimeoutError (with `bound` and `nodes`).
 ///
 /// >>> s = npuzzle.solve_within(npuzzle.Board.goal("6x6").apply("ULDR"), 2)
@@ -192,12 +204,14 @@ fn solve_within(
     timeout: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<database::PySolution> {
     let weight = arguments::weight(within)?;
-    let start = board::any_board(py, start, board)?;
+    let start =
+        board::any_board(py, start, board).map_err(|e| board::bad_argument(start, "start", e))?;
     let goal = match arguments::given(goal) {
-        Some(goal) => board::to_board(goal, start.shape(), board::SizeFrom::Start)?,
+        Some(goal) => board::to_board(goal, start.shape(), board::SizeFrom::Start)
+            .map_err(|e| board::bad_argument(goal, "goal", e))?,
         None => npuzzle::Board::goal(start.shape()),
     };
-    let deadline = target::deadline(py, arguments::seconds(timeout)?)?;
+    let deadline = target::deadline(arguments::seconds(timeout)?);
     let guidance = || Ok(npuzzle::bounded::Guidance::linear_conflict());
     database::search_within(py, (start, goal), weight, deadline, guidance)?
         .map_err(|e| errors::within(py, e, weight, |e| errors::search(py, e)))
@@ -249,7 +263,7 @@ fn solve_many_within(
     };
     let goal = match arguments::given(goal) {
         Some(goal) => board::to_board(goal, reader.shape, reader.from)
-            .map_err(|e| errors::reworded(py, e, |m| format!("goal: {m}")))?,
+            .map_err(|e| board::bad_argument(goal, "goal", e))?,
         None => npuzzle::Board::goal(reader.shape),
     };
     let many = batch::WithinMany {
@@ -290,7 +304,7 @@ fn first_size(py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Shape> {
         Ok(_) => positions.get_item(0)?,
     };
     Ok(board::any_board(py, &first, None)
-        .map_err(|e| errors::reworded(py, e, |m| format!("positions[0]: {m}")))?
+        .map_err(|e| errors::named(py, e, "positions[0]"))?
         .shape())
 }
 
@@ -305,6 +319,7 @@ fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(build, m)?)?;
     m.add_function(wrap_pyfunction!(locate, m)?)?;
     m.add_function(wrap_pyfunction!(_unbuildable, m)?)?;
+    m.add_function(wrap_pyfunction!(_timeout, m)?)?;
     m.add_function(wrap_pyfunction!(_default_database, m)?)?;
     m.add_function(wrap_pyfunction!(solve_within, m)?)?;
     m.add_function(wrap_pyfunction!(solve_many_within, m)?)?;

@@ -205,10 +205,15 @@ fn run(
         }
         bar.update(table, step.reached, &format!("{stage} {}", step.distance));
     };
+    // In this process's pool, which the build's parallel iterators use.
+    let pool = crate::pools::LIBRARY
+        .get()
+        .map_err(|e| errors::other(py, e))?;
+    let build = || npuzzle::build(path, plan, &on_step);
     let built = interruptible(
         py,
         || stop.store(true, Relaxed),
-        || std::panic::catch_unwind(AssertUnwindSafe(|| npuzzle::build(path, plan, &on_step))),
+        || pool.install(|| std::panic::catch_unwind(AssertUnwindSafe(build))),
     );
     bar.finish();
     match built? {
@@ -231,7 +236,8 @@ pub fn partition(py: Python<'_>, shape: Shape, name: Option<&str>) -> PyResult<P
             // The default is the named partition with the largest patterns.
             match Partition::default_for(shape) {
                 Some(partition) => Ok(partition),
-                None => Err(errors::parse(
+                // A size, but one no database is built for: not a parse error.
+                None => Err(errors::argument(
                     py,
                     errors::none_to_build(shape, Metric::SingleTile).unwrap_or_else(|| {
                         format!("a {shape} board has no pattern database partition")

@@ -5,6 +5,7 @@
 use crate::database::PyDatabase;
 use crate::errors;
 use crate::interrupt::interruptible;
+use crate::pools;
 use npuzzle::io::Nodes;
 use npuzzle::pattern::{Solution, SolveOptions};
 use npuzzle::AnswerError;
@@ -53,21 +54,10 @@ impl Search<'_> {
     }
 }
 
-/// The instant `timeout=` (seconds from now) runs out; None for no limit.
-pub fn deadline(py: Python<'_>, timeout: Option<f64>) -> PyResult<Option<Instant>> {
-    let Some(seconds) = timeout else {
-        return Ok(None);
-    };
-    if seconds.is_nan() || seconds < 0.0 {
-        return Err(errors::argument(
-            py,
-            format!("timeout= is a number of seconds, 0 or more, not {seconds}"),
-        ));
-    }
-    // Past what an Instant holds is no limit at all (float('inf') included).
-    Ok(Duration::try_from_secs_f64(seconds)
-        .ok()
-        .and_then(|d| Instant::now().checked_add(d)))
+/// The instant `timeout=` (checked by `arguments::seconds`) runs out,
+/// counted from now; None for no limit.
+pub fn deadline(timeout: Option<Duration>) -> Option<Instant> {
+    timeout.and_then(|d| Instant::now().checked_add(d))
 }
 
 impl Target<'_> {
@@ -95,16 +85,20 @@ impl Target<'_> {
         matches!(self, Target::Search(_))
     }
 
-    /// `f()` without the GIL. A search runs on a thread of its own while
-    /// the caller's thread waits and checks for signals, so that Ctrl-C
-    /// stops it (through `cancel`) as it stops Python code.
+    /// `f()` without the GIL. A search runs in this process's pool (which
+    /// its parallel iterators split over) while the caller's thread waits
+    /// and checks for signals, so that Ctrl-C stops it (through `cancel`)
+    /// as it stops Python code.
     pub fn without_gil<T: Send>(
         &self,
         py: Python<'_>,
         f: impl FnOnce() -> T + Send,
     ) -> PyResult<T> {
         match self {
-            Target::Search(search) => interruptible(py, || search.cancel(), f),
+            Target::Search(search) => {
+                let pool = pools::LIBRARY.get().map_err(|e| errors::other(py, e))?;
+                interruptible(py, || search.cancel(), || pool.install(f))
+            }
             Target::Table(_) => Ok(py.detach(f)),
         }
     }
@@ -147,14 +141,18 @@ impl Target<'_> {
         }
     }
 
-    /// Every move from `position` that keeps the solution optimal, in the
-    /// order D, L, R, U.
-    pub fn best_moves(&self, position: &Board) -> Result<Vec<Move>, AnswerError> {
+    /// Every move from `position` that keeps the solution optimal, as its
+    /// direction and the tiles it slides (always 1 but in a multi-tile
+    /// table), in the order D, L, R, U and by tiles.
+    pub fn best_moves(&self, position: &Board) -> Result<Vec<(Move, usize)>, AnswerError> {
         let mut best = match self {
-            Target::Table(table) => npuzzle::analysis::best_moves(table, position)?,
-            Target::Search(search) => self.best_by_search(position, &search.goal)?,
+            Target::Table(table) => npuzzle::analysis::best_slides(table, position)?,
+            Target::Search(search) => {
+                let moves = self.best_by_search(position, &search.goal)?;
+                moves.into_iter().map(|m| (m, 1)).collect()
+            }
         };
-        best.sort_by_key(|m| m.letter());
+        best.sort_by_key(|&(m, tiles)| (m.letter(), tiles));
         Ok(best)
     }
 

@@ -187,3 +187,54 @@ def test_the_stub_types_a_batch_by_what_goes_in(tmp_path: Path) -> None:
     errors = [line for line in out.splitlines() if ": error:" in line]
     assert [int(line.split(":")[1]) for line in errors] == [8], out
     assert status == 1
+
+
+def test_text_of_another_size_says_which_board_to_pass() -> None:
+    """Board(str(b)) of a 4x4 Board failed with "expected 9 tiles … got 16"
+    and no word of board=; rows apart by "/" give their size."""
+    four = npuzzle.Board.goal("4x4")
+    with pytest.raises(npuzzle.ParseError, match=r'got 16; pass board="4x4" \(or "2x8", "8x2"\)$'):
+        npuzzle.Board(str(four))
+    assert npuzzle.Board(str(four), board="4x4") == four
+    with pytest.raises(npuzzle.ParseError, match=r'got 12; pass board="3x4" \(or "4x3", "2x6", "6x2"\)$'):
+        npuzzle.Board(list(range(1, 12)) + [0])
+    with pytest.raises(npuzzle.ParseError, match=r'^bad start board "1234567": expected 9 tiles .* got 7$'):
+        npuzzle.solve_within("1234567", 2)
+    # Rows apart by "/" say the size, as a nested list's do.
+    assert npuzzle.Board("12/34/50") == npuzzle.Board([[1, 2], [3, 4], [5, 0]])
+    assert npuzzle.Board("1 2 3 4 / 5 6 7 0").size == "2x4"
+    for board in (four, npuzzle.Board.goal("2x3"), npuzzle.Board.goal("5x5"), npuzzle.Board.goal("2x18")):
+        assert npuzzle.Board(repr(board).split('"')[1]) == board
+    assert npuzzle.solve_within("12/34/05", 1).moves == "R"
+    with pytest.raises(npuzzle.ParseError, match="unexpected character 'x'"):
+        npuzzle.Board("12/34/5x")
+
+
+def test_the_stub_takes_numpy_integers_where_the_run_time_does(tmp_path: Path) -> None:
+    """Counts, seeds, limits, distances and threads take NumPy's integers at
+    run time (they have __index__), and the stubs say so."""
+    mypy = pytest.importorskip("mypy.api")
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "import npuzzle\n"
+        "import numpy as np\n"
+        "db = npuzzle.Database()\n"
+        "db.random(np.int64(20), count=np.int8(2), seed=np.uint64(1))\n"
+        "npuzzle.random(np.int64(20), count=np.int64(2), seed=np.int64(1))\n"
+        "db.solutions('867254301', limit=np.int64(2))\n"
+        "npuzzle.solutions('867254301', limit=np.int64(2))\n"
+        "db.distances(['867254301'], threads=np.int64(1))\n"
+        "npuzzle.solve_many_within(['867254301'], 2, threads=np.int64(1))\n"
+        "db.random(1.5)\n"
+    )
+    out, _, status = mypy.run(["--strict", "--no-incremental", str(sample)])
+    errors = [line for line in out.splitlines() if ": error:" in line]
+    assert [int(line.split(":")[1]) for line in errors] == [10], out
+    assert status == 1
+
+
+def test_dir_shows_the_api_alone() -> None:
+    """Tab completion lists what dir() does: the API, not the names the
+    package imports for itself (Any, Iterable, overload, threading …)."""
+    public = {name for name in dir(npuzzle) if not name.startswith("_")}
+    assert public - {"dask"} == set(npuzzle.__all__)

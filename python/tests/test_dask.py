@@ -23,6 +23,7 @@ import npuzzle
 import pytest
 
 from conftest import find_query, plain_bfs, replay
+from test_metric import plain_mtm_bfs
 
 dask = pytest.importorskip("dask")
 dd = pytest.importorskip("dask.dataframe")
@@ -125,6 +126,26 @@ def test_another_goal_and_boards_as_lists_of_uint8(client, files) -> None:
     check_replays(out, goal, 3)
 
 
+def test_a_multi_tile_file_counts_slides(client, tmp_path: Path) -> None:
+    """`distance` counts a multi-tile database's moves, slides (`U L D R2`
+    is 4), as Database(metric="mtm").distance and a plain search do; it was
+    the move string's characters (50 for 867254301, not 20)."""
+    path = npuzzle.build("2x3", tmp_path / "2x3-mtm.db", metric="mtm", progress=False)
+    db = npuzzle.Database(path, metric="mtm")
+    truth = plain_mtm_bfs(GOAL23, 2, 3)
+    rows = pd.DataFrame({"start": [text(p) for p in truth]})
+    out = nd.solve_frame(dd.from_pandas(rows, npartitions=3), board="2x3", db=path).compute()
+    assert out["error"].isna().all() and (out["solvable"] == True).all()  # noqa: E712
+    assert list(out["distance"]) == [truth[p] for p in truth] == [db.distance(p) for p in truth]
+    assert all(db.play(s, m) == db.goal for s, m in zip(out["start"], out["moves"]))
+    labelled = nd.label_random(300, "2x3", seed=2, partitions=2, db=path).compute()
+    assert list(labelled["distance"]) == [db.distance(s) for s in labelled["start"]]
+    assert labelled["distance"].max() > 1
+    mtm3 = npuzzle.Database(npuzzle.build("3x3", tmp_path / "3x3-mtm.db", metric="mtm", progress=False))
+    one = nd.solve_frame(dd.from_pandas(pd.DataFrame({"start": ["867254301"]}), npartitions=1), db=mtm3.path)
+    assert one.compute()["distance"].tolist() == [20] == [mtm3.distance("867254301")]
+
+
 def test_a_3x3_pattern_file_searches_and_counts_nodes(client, pat3, bfs3) -> None:
     rng = random.Random(5)
     rows = pd.DataFrame({"start": [text(tuple(rng.sample(range(9), 9))) for _ in range(600)]})
@@ -207,9 +228,9 @@ def test_a_timed_out_search_is_a_solvable_row_with_the_command_lines_reason(clie
 
 def test_arguments_are_checked_before_any_work(files) -> None:
     frame = dd.from_pandas(pd.DataFrame({"start": ["867254301"], "distance": [1]}), npartitions=1)
-    with pytest.raises(KeyError, match="no column 'board'"):
+    with pytest.raises(npuzzle.ArgumentError, match="no column 'board'"):
         nd.solve_frame(frame, column="board")
-    with pytest.raises(ValueError, match="already has the column 'distance'"):
+    with pytest.raises(npuzzle.ArgumentError, match="already has the column 'distance'"):
         nd.solve_frame(frame)
     frame = frame.drop(columns="distance")
     # A pandas frame is named as one, with the way to a Dask frame.
@@ -219,9 +240,12 @@ def test_arguments_are_checked_before_any_work(files) -> None:
         nd.solve_frame(frame, board="7x7")
     with pytest.raises(npuzzle.ParseError, match="expected 9 tiles"):
         nd.solve_frame(frame, goal="1234")
-    for timeout in (0, -1, float("nan"), float("inf"), True):
-        with pytest.raises(ValueError, match="timeout is a number of seconds above 0"):
+    # The one rule of every timeout= (and of query's --timeout), in its words.
+    for timeout, why in [(0, "above 0"), (-1, "above 0"), (float("nan"), "NaN"), (float("inf"), "infinite"), (1e10, "limit")]:
+        with pytest.raises(npuzzle.ArgumentError, match=f"timeout={timeout}: .*{why}"):
             nd.solve_frame(frame, timeout=timeout)
+    with pytest.raises(npuzzle.ArgumentTypeError, match="not bool"):
+        nd.solve_frame(frame, timeout=True)
     for bad in ({"n": 0}, {"n": 5, "seed": -1}, {"n": 5, "partitions": 0}, {"n": 5, "partitions": 6}):
         with pytest.raises(ValueError, match="must be"):
             nd.label_random(**{"n": 5, **bad})
@@ -236,13 +260,13 @@ def test_arguments_are_checked_before_any_work(files) -> None:
         with pytest.raises(npuzzle.ArgumentError, match=shown):
             nd.label_random(**bad)
     ints = dd.from_pandas(pd.DataFrame({"start": [123456780]}), npartitions=1)
-    with pytest.raises(TypeError, match="column 'start' holds int64; boards are strings"):
+    with pytest.raises(npuzzle.ArgumentTypeError, match="column 'start' holds int64; boards are strings"):
         nd.solve_frame(ints, db=files["3x3"])
     # Known only once read: a column of objects that are numbers (which
     # Dask's convert-string would otherwise turn into strings).
     with dask.config.set({"dataframe.convert-string": False}):
         objects = dd.from_pandas(pd.DataFrame({"start": pd.Series([123456780], dtype=object)}), npartitions=1)
-        with pytest.raises(TypeError, match="holds strings .* or lists of tiles, not int64"):
+        with pytest.raises(npuzzle.ArgumentTypeError, match="holds strings .* or lists of tiles, not int64"):
             nd.solve_frame(objects, db=files["3x3"]).compute(scheduler="sync")
 
 
@@ -333,7 +357,7 @@ def test_the_command_line_solves_parquet_to_parquet(client, files, tmp_path: Pat
     for args, message in [
         ([source, out], "exists; remove it or name another output"),
         ([source, other, "--board", "7x7"], "49 cells"),
-        ([source, other, "--timeout", "0"], "a timeout is a number of seconds above 0"),
+        ([source, other, "--timeout", "0"], "a timeout must be above 0 seconds; leave --timeout out"),
         ([source, other, "--workers", "0"], "expected at least 1"),
         ([source, other, "--workers", "2", "--scheduler", "tcp://x:1"], "not allowed with argument"),
         ([source, other, "--goal", "1234"], "bad --goal '1234'"),

@@ -235,11 +235,12 @@ def test_bad_arguments_are_named_with_their_range(db3) -> None:
         db3.random(5, count="2")
     with pytest.raises(npuzzle.ArgumentError, match="board= holds a lone surrogate"):
         npuzzle.Database(board="3x\udc80")
-    # NumPy's integers are whole numbers; an int past a float's range is no
-    # time limit at all (or a negative one).
+    # NumPy's integers are whole numbers; an int past a float's range is
+    # past the limit of timeout= (or below it), as --timeout's would be.
     assert db3.distances(db3.random(np.int64(5), count=np.int8(3), seed=np.uint64(1))) == [5, 5, 5]
-    assert db3.distance("867254301", timeout=10**400) == 31
-    with pytest.raises(npuzzle.ArgumentError, match="timeout= is a number of seconds, 0 or more, not -inf"):
+    with pytest.raises(npuzzle.ArgumentError, match="above the limit of 1000000000 seconds"):
+        db3.distance("867254301", timeout=10**400)
+    with pytest.raises(npuzzle.ArgumentError, match="a timeout must be above 0 seconds"):
         db3.distance("867254301", timeout=-(10**400))
     # A huge limit lists them all; seeds span all 64 bits.
     assert len(db3.solutions("867254301", limit=10**30)) == 40
@@ -283,3 +284,70 @@ def test_a_huge_path_is_shown_short() -> None:
     with pytest.raises(npuzzle.DatabaseError) as e:
         npuzzle.Database("a" * 200_000)
     assert len(str(e.value)) < 1_000, len(str(e.value))
+
+
+def test_a_bad_goal_is_named_as_the_goal(db3) -> None:
+    """A goal that cannot be read was worded as a bad start: "expected 9
+    tiles … got 8" either way. Now the argument is named, in the command
+    line's words (`bad goal board "12345678": …`)."""
+    start, goal = "867254301", "12345678"
+    bad_goal = r'^bad goal board "12345678": expected 9 tiles for a 3x3 board \(the blank included\), got 8$'
+    calls = {
+        "solve": lambda: npuzzle.solve(start, goal),
+        "distance": lambda: npuzzle.distance(start, goal),
+        "solvable": lambda: npuzzle.solvable(start, goal),
+        "best_moves": lambda: npuzzle.best_moves(start, goal),
+        "count_solutions": lambda: npuzzle.count_solutions(start, goal),
+        "solutions": lambda: npuzzle.solutions(start, goal),
+        "histogram": lambda: npuzzle.histogram(goal),
+        "random": lambda: npuzzle.random(20, goal=goal),
+        "random without a distance": lambda: npuzzle.random(goal=goal),
+        "check": lambda: npuzzle.check(start, "U", goal),
+        "distances": lambda: npuzzle.distances([start], goal),
+        "solve_many": lambda: npuzzle.solve_many([start], goal),
+        "Database.solve(within=)": lambda: db3.solve(start, goal, within=2),
+        "Database.solve_many(within=)": lambda: db3.solve_many([start], goal, within=2),
+        "solve_within": lambda: npuzzle.solve_within(start, 2, goal),
+        "solve_many_within": lambda: npuzzle.solve_many_within([start], 2, goal),
+        "Board.solvable": lambda: npuzzle.Board(start).solvable(goal),
+    }
+    for what, call in calls.items():
+        with pytest.raises(npuzzle.ParseError, match=bad_goal):
+            call()
+    # The start, and best_moves' position, by their names; other forms
+    # than text are named without being echoed.
+    with pytest.raises(npuzzle.ParseError, match=r'^bad start board "1234": expected 9 tiles'):
+        npuzzle.solve("1234", "123456780")
+    with pytest.raises(npuzzle.ParseError, match=r'^bad position board "1234": '):
+        db3.best_moves("1234")
+    with pytest.raises(npuzzle.ParseError, match=r"^bad goal board: expected 9 tiles .* got 4$"):
+        db3.distance(start, [1, 2, 3, 0])
+    with pytest.raises(npuzzle.ArgumentTypeError, match=r"^bad start board: a board is text"):
+        npuzzle.solve_within(b"867254301", 2)
+
+
+def test_every_timeout_follows_the_command_lines_rule(db3, pat3) -> None:
+    """timeout=0 was refused by npuzzle.dask ("above 0"), taken by
+    Database.distance ("0 or more"), refused by `query --timeout 0`: every
+    timeout= is now refused as `--timeout` is, in the same words."""
+    start = "867254301"
+    calls = {
+        "distance": lambda t: pat3.distance(start, timeout=t),
+        "solve": lambda t: pat3.solve(start, timeout=t),
+        "solve(within=)": lambda t: db3.solve(start, within=2, timeout=t),
+        "best_moves": lambda t: pat3.best_moves(start, timeout=t),
+        "check": lambda t: pat3.check(start, "U", timeout=t),
+        "distances": lambda t: pat3.distances([start], timeout=t),
+        "solve_many": lambda t: pat3.solve_many([start], timeout=t),
+        "solve_many(within=)": lambda t: db3.solve_many([start], within=2, timeout=t),
+        "solve_within": lambda t: npuzzle.solve_within(start, 2, timeout=t),
+        "solve_many_within": lambda t: npuzzle.solve_many_within([start], 2, timeout=t),
+    }
+    refused = [(0, "must be above 0 seconds"), (-0.5, "above 0"), (math.inf, "an infinite timeout is no limit"),
+               (2e9, "above the limit of 1000000000 seconds"), (1e-12, "below a nanosecond"), (math.nan, "NaN")]
+    for what, call in calls.items():
+        for timeout, why in refused:
+            with pytest.raises(npuzzle.ArgumentError, match=f"^timeout={timeout}: .*{why}"):
+                call(timeout)
+        call(None)
+        call(60)

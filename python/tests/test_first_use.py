@@ -90,7 +90,7 @@ def test_a_database_from_npuzzle_db_is_named_with_advice_that_works(
     assert db.board == "2x3"
     with pytest.raises(npuzzle.ParseError) as e:
         db.distance("867254301")
-    assert str(e.value).startswith("expected 6 tiles for a 2x3 board")
+    assert str(e.value).startswith('bad start board "867254301": expected 6 tiles for a 2x3 board')
     assert f"the database is {small}, a 2x3 file named by NPUZZLE_DB" in str(e.value)
     assert "unset NPUZZLE_DB or pass path=" in str(e.value)
     with pytest.raises(npuzzle.ParseError, match=r"positions\[1\]: .*named by NPUZZLE_DB"):
@@ -124,3 +124,23 @@ def test_a_misnamed_file_in_data_is_refused_to_the_module_functions(
     assert "move it aside" in message and "board=" not in message
     (tmp_path / "data" / "3x3.db").rename(tmp_path / "aside.db")
     assert npuzzle.distance("867254301") == 31
+
+
+def test_a_multi_tile_file_named_by_npuzzle_db_is_used_whatever_its_metric(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As the README says, and as the command line does: $NPUZZLE_DB is
+    looked at first whatever its metric (metric= checks it), so the
+    module-level functions then answer in slides."""
+    import subprocess
+    import sys
+
+    mtm = npuzzle.build("3x3", tmp_path / "mtm.db", metric="mtm", progress=False)
+    monkeypatch.setenv("NPUZZLE_DB", mtm)
+    assert npuzzle.Database(board="3x3").metric == "mtm" == npuzzle.Database().metric
+    with pytest.raises(npuzzle.DatabaseError, match="counts mtm moves, not stm"):
+        npuzzle.Database(board="3x3", metric="stm")
+    # A fresh interpreter: the module-level functions keep their database.
+    code = "import npuzzle; print(npuzzle.distance('867254301'), npuzzle.solve('123456078').moves)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["20", "R2"]

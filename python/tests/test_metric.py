@@ -93,3 +93,80 @@ def test_impossible_metrics_are_refused() -> None:
     stm = npuzzle.Database(board="2x3").path
     with pytest.raises(npuzzle.DatabaseError, match="counts stm moves, not mtm"):
         npuzzle.Database(path=stm, metric="mtm")
+
+
+def test_best_moves_are_slides_that_lead_one_move_closer() -> None:
+    db = npuzzle.Database(board="3x3", metric="mtm")
+    # Sliding two tiles at once is the one optimal move here; a single
+    # tile (R) leaves 1 move to go, as many as there were.
+    assert db.best_moves("123456078") == ["R2"]
+    assert db.best_moves("867254301") == ["U", "U2"]
+    # On every 2x3 position, against the plain search: exactly the slides
+    # whose board is one move closer, each written as solutions write it.
+    npuzzle.build("2x3", metric="mtm")
+    db23 = npuzzle.Database(board="2x3", metric="mtm")
+    goal = (1, 2, 3, 4, 5, 0)
+    truth = plain_mtm_bfs(goal, 2, 3)
+    for position, d in truth.items():
+        closer = sorted(
+            f"{letter}{'' if tiles == 1 else tiles}"
+            for letter in "DLRU"
+            for tiles in (1, 2)
+            if _slid(position, letter, tiles, 2, 3) in truth and truth[_slid(position, letter, tiles, 2, 3)] == d - 1
+        )
+        assert db23.best_moves(position) == closer, position
+        for move in closer:
+            assert db23.play(position, move) == db23.board_of(_slid(position, move[0], int(move[1:] or 1), 2, 3))
+
+
+def _slid(cells: tuple[int, ...], letter: str, tiles: int, rows: int, cols: int) -> tuple[int, ...] | None:
+    """The board after the blank slides `tiles` cells toward `letter`, by the
+    test's own rules; None off the board."""
+    dr, dc = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}[letter]
+    board = list(cells)
+    r, c = divmod(board.index(0), cols)
+    for _ in range(tiles):
+        if not (0 <= r + dr < rows and 0 <= c + dc < cols):
+            return None
+        a, b = r * cols + c, (r + dr) * cols + c + dc
+        board[a], board[b] = board[b], board[a]
+        r, c = r + dr, c + dc
+    return tuple(board)
+
+
+def test_play_replays_slides_as_solutions_write_them() -> None:
+    db = npuzzle.Database(board="3x3", metric="mtm")
+    goal = npuzzle.Board("123456780")
+    # Before, "R2" was refused: 'move 2 is "2", not a move'.
+    for moves in ("R2", "r2", ["R2"], ("R", "R"), "R R", "R1R"):
+        assert db.play("123456078", moves) == goal, moves
+    assert npuzzle.Board("123456078").apply("R2") == goal
+    s = db.solve("867254301")
+    assert db.play("867254301", s.moves) == goal == db.play("867254301", s.moves.split())
+    # Every 2x3 solution, as written, reaches the goal.
+    db23 = npuzzle.Database(board="2x3", metric="mtm")
+    positions = list(plain_mtm_bfs((1, 2, 3, 4, 5, 0), 2, 3))
+    for p, moves in zip(positions, db23.solve_many(positions)):
+        assert db23.play(p, moves) == db23.goal
+    # The single-tile database plays them too: a slide is its tiles' moves.
+    assert npuzzle.default_database().play("123456078", "R2") == goal
+    # Moves are numbered as written, a slide one move.
+    with pytest.raises(npuzzle.IllegalMoveError, match=r"^move 3 \(R2\) takes the blank off the board$"):
+        db.play("123456780", "U L R2")
+    with pytest.raises(npuzzle.IllegalMoveError, match=r"^move 2 \(U3\) takes the blank off the board$"):
+        db.play("123456780", ["L", "U3"])
+    # A count past any board is refused, never counted out.
+    for huge in ("R99", "R" + "9" * 40, ["U", "R" + "9" * 40]):
+        with pytest.raises(npuzzle.Error, match=r"R99|10000 moves"):
+            db.play("123456078", huge)
+    for bad, message in [
+        ("R0", 'move 1 is "R0", not a move'),
+        ("R 2", "mix letters and numbers"),
+        ("6 5 2", 'move 1 is "6", not a move'),
+        (["R", "UL"], 'move 2 is "UL", not a move'),
+        (["R", "2"], 'move 2 is "2", not a move'),
+    ]:
+        with pytest.raises(npuzzle.ParseError, match=message):
+            db.play("123456078", bad)
+    with pytest.raises(npuzzle.ParseError, match="one move letter"):
+        goal.tile_moved_by("U2")

@@ -200,3 +200,30 @@ def test_ctrl_c_stops_a_long_call(name: str, tmp_path: Path, request: pytest.Fix
     if name == "build":
         left = [p.name for p in tmp_path.iterdir() if p.name not in ("child.py", "data")]
         assert left == [], "the stopped build left a file"
+
+
+def _batch(db3: npuzzle.Database) -> int:
+    """A batch past one block, run in the batches' pool."""
+    return sum(d or 0 for d in db3.distances(["867254301"] * 10_000))
+
+
+def _search(pat3: npuzzle.Database) -> tuple[int, list[str]]:
+    """A pattern search and best moves, split over the cores by the
+    library's parallel search."""
+    return pat3.distance("867254301"), pat3.best_moves("105432786")
+
+
+@pytest.mark.parametrize("work", ["batch", "search"])
+def test_a_forked_child_answers_after_the_parent_ran_parallel_work(db3, pat3, work: str) -> None:
+    """The thread pools of a process are not in a child `os.fork()` makes
+    (multiprocessing's default on Linux): each process builds its own, and
+    the library's parallel work never runs in rayon's global pool, which a
+    child could not replace. Before, a child's first parallel call hung."""
+    import multiprocessing
+
+    call, db, expected = {"batch": (_batch, db3, 310_000), "search": (_search, pat3, (31, ["D", "R"]))}[work]
+    assert call(db) == expected
+    with multiprocessing.get_context("fork").Pool(2) as children:
+        answered = children.map_async(call, [db] * 2)
+        # A child that hangs fails the test here rather than stopping it.
+        assert answered.get(timeout=60) == [expected] * 2

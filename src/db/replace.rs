@@ -148,6 +148,7 @@ impl Drop for Unfinished {
 /// Removes the temporary files of the replacements under way: for a
 /// process about to end on a signal (Ctrl-C), whose replacements will not
 /// finish, so that a build stopped leaves no file holding its room.
+#[cfg(feature = "cli")]
 pub fn remove_unfinished() {
     let listed = UNFINISHED.lock().unwrap_or_else(|e| e.into_inner());
     for path in listed.iter() {

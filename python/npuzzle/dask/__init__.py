@@ -23,7 +23,6 @@ the shell. See docs/dask.md.
 
 from __future__ import annotations
 
-import math
 import os
 from typing import TYPE_CHECKING
 
@@ -38,7 +37,7 @@ except ImportError as _missing:  # dask.dataframe raises a plain ImportError wit
     ) from _missing
 
 from .. import ArgumentError, ArgumentTypeError, Board, Database, solve_within
-from .._npuzzle import _unbuildable
+from .._npuzzle import _timeout, _unbuildable
 from . import _answer, _sampling
 
 if TYPE_CHECKING:
@@ -64,27 +63,33 @@ def solve_frame(
     tiles. ``goal`` (default: the tiles in order, the blank last) is every
     row's goal. ``db`` is a database file every worker can open at that
     path (default: where the command line looks for ``board``'s, built on
-    first use for boards of up to 10 cells). ``timeout`` (seconds) bounds
-    each row's search on a pattern database; a row that runs out gets an
-    ``error``.
+    first use for boards of up to 10 cells). ``timeout`` (seconds, above
+    0, as for ``Database.solve``) bounds each row's search on a pattern
+    database; a row that runs out keeps ``solvable`` true, with where the
+    search stopped in ``reason``.
+
+    Raises ArgumentTypeError for a ``df`` that is not a Dask DataFrame or a
+    ``column`` of numbers, ArgumentError for a ``column`` it lacks or an
+    answer column it has already, and what ``Database`` raises for the
+    other arguments: npuzzle.Error, each of them.
     """
     if not isinstance(df, dd.DataFrame):
         advice = "; make one with dask.dataframe.from_pandas(df, npartitions=N)" if isinstance(df, pd.DataFrame) else ""
         raise ArgumentTypeError(f"df must be a Dask DataFrame, not {type(df).__module__}.{type(df).__qualname__}{advice}")
     if column not in df.columns:
-        raise KeyError(
+        raise ArgumentError(
             f"the frame has no column {column!r} (its columns: {', '.join(map(str, df.columns))}); "
             f"name the column of boards with column="
         )
     taken = [c for c in _answer.columns(within) if c in df.columns]
     if taken:
-        raise ValueError(
+        raise ArgumentError(
             f"the frame already has the column{'s' if len(taken) > 1 else ''} "
             f"{', '.join(map(repr, taken))} that solve_frame adds; drop or rename "
             f"{'them' if len(taken) > 1 else 'it'} first"
         )
     if pd.api.types.is_numeric_dtype(df._meta[column].dtype):
-        raise TypeError(
+        raise ArgumentTypeError(
             f"column {column!r} holds {df._meta[column].dtype}; boards are strings (such as '867254301' "
             f"or '8 6 7 2 5 4 3 0 1') or lists of tiles"
         )
@@ -169,13 +174,7 @@ def _arguments(
                 f"pass a single-tile database, or none"
             )
     goal_text = None if goal is None else str(Board(goal, board))
-    if timeout is not None and (
-        isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0
-        or not math.isfinite(timeout)
-    ):
-        raise ArgumentError(
-            f"timeout is a number of seconds above 0, not {timeout!r}; leave it out to search without a limit"
-        )
+    _timeout(timeout)  # the one rule of every timeout=, in its words
     if db is None:
         return goal_text, None
     # Absolute, so that workers started elsewhere read the file meant here.

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
-import math
 import os
 import shutil
 import sys
@@ -31,6 +30,7 @@ import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
 from .. import Board, Error, solve_within
+from .._npuzzle import _timeout
 from . import solve_frame
 
 PROG = "python -m npuzzle.dask"
@@ -49,10 +49,13 @@ def _seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not (value > 0 and math.isfinite(value)):
-        raise argparse.ArgumentTypeError(
-            f"a timeout is a number of seconds above 0, not {text}; leave --timeout out to search without a limit"
-        )
+    try:
+        _timeout(value)  # the rule of every timeout=, and of query's --timeout
+    except Error as e:
+        # After "timeout=X: ", the reason, its advice in the shell's terms
+        # (argparse names the argument and the value itself).
+        reason = str(e).partition(": ")[2]
+        raise argparse.ArgumentTypeError(reason.replace("timeout= out (or None)", "--timeout out")) from None
     return value
 
 
@@ -113,9 +116,8 @@ def main(argv: list[str] | None = None) -> int:
             p.error(f"bad --within {args.within!r}: {e}")
     try:
         return _solve(args)
-    except (Error, OSError, ValueError, KeyError, TypeError) as e:
-        # A KeyError's str() quotes its message.
-        print(f"{PROG}: {e.args[0] if isinstance(e, KeyError) else e}", file=sys.stderr)
+    except (Error, OSError, ValueError, TypeError) as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
         return 2
 
 

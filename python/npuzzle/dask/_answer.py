@@ -91,7 +91,7 @@ def answer(
     solvable[list(timed_out)] = True
     searched = solvable if nodes is not None else solved
     reasons = _reasons(boards, np.flatnonzero(answered & ~solvable), board, goal)
-    lengths = pc.cast(pc.utf8_length(moves_column), pa.int32())
+    lengths = _lengths(moves_column, slides=db is not None and db.metric == "mtm")
     added = {
         "distance": lengths,
         "moves": moves_column,
@@ -164,6 +164,15 @@ def _search(
             continue
         moves[i], nodes[i], bounds[i] = solution.moves, solution.nodes, solution.lower_bound
     return moves, nodes, timed_out, bounds
+
+
+def _lengths(moves: Any, slides: bool) -> Any:
+    """Each row's moves counted: its letters, or under the multi-tile metric
+    its slides (`U L D R2`, written apart by spaces)."""
+    if not slides:
+        return pc.cast(pc.utf8_length(moves), pa.int32())
+    words = pc.add(pc.count_substring(moves, " "), 1)
+    return pc.cast(pc.if_else(pc.equal(moves, ""), 0, words), pa.int32())
 
 
 def _strings(n: int, values: Mapping[int, str | None]) -> Any:

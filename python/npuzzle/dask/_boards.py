@@ -17,7 +17,7 @@ import numpy.typing as npt
 import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.compute as pc  # type: ignore[import-untyped]
 
-from .. import Board, ParseError
+from .. import ArgumentTypeError, Board, ParseError
 
 # The largest board written as one digit a tile ("867254301"); from 10 cells
 # on, the command line separates tiles with spaces.
@@ -63,7 +63,7 @@ def read(values: Any, board: str) -> Boards:
     elif _is_list_of_integers(array.type):
         candidates, matrix = _lists(array, cells)
     else:
-        raise TypeError(
+        raise ArgumentTypeError(
             f"a column of boards holds strings (such as '867254301' or "
             f"'8 6 7 2 5 4 3 0 1') or lists of tiles, not {array.type}"
         )
