@@ -404,7 +404,11 @@ fn absurd_metric_requests_are_refused() {
         assert!(!out.exists(), "{args:?}");
     }
     // Naming the default is no conflict.
-    run_build_db(&["--metric", "stm", "--partition", "4-4", "--quiet"], &out, 0);
+    run_build_db(
+        &["--metric", "stm", "--partition", "4-4", "--quiet"],
+        &out,
+        0,
+    );
     let single = &crate::util::temp_db("3x3").path;
     let multi = &temp_db_counting("3x3", Metric::MultiTile).path;
     expect_refusal(
