@@ -361,8 +361,9 @@ fn rebuilding_replaces_the_file_and_leaves_no_temporary_files() {
     // then a 2x2 database, then a 2x3 one over it: each build replaces the
     // file whole.
     std::fs::write(&path, "not a database\n").unwrap();
-    build_to(dir.path(), &["--board", "2x2"], &path, 2)
-        .stderr(predicate::str::contains("exists and is not an npuzzle database"));
+    build_to(dir.path(), &["--board", "2x2"], &path, 2).stderr(predicate::str::contains(
+        "exists and is not an npuzzle database",
+    ));
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "not a database\n");
     std::fs::remove_file(&path).unwrap();
     build_to(dir.path(), &["--board", "2x2"], &path, 0);
