@@ -421,7 +421,8 @@ pub(crate) struct TimedOut {
 impl TimedOut {
     /// Appends its record: in JSON and CSV both boards, no distance, and
     /// the reason (JSON adds the nodes, generated and expanded, as a
-    /// solved line has them); as a moves line, an error.
+    /// solved line has them, and the lower bound the search proved); as a
+    /// moves line, an error.
     pub fn write(
         &self,
         format: BatchFormat,
@@ -442,6 +443,9 @@ impl TimedOut {
                 write_stopped(&JSON, out, start, goal, &reason);
                 with_number(out, b"nodes", self.nodes);
                 with_number(out, b"nodes_expanded", self.expanded);
+                // The iteration under way when it stopped: every shorter
+                // bound was searched through, so the distance is at least it.
+                with_number(out, b"lower_bound", u64::from(self.bound));
             }
             BatchFormat::Csv => write_stopped(&CSV, out, start, goal, &reason),
             BatchFormat::Moves => write_error(format, out, number, text, &reason.to_string()),

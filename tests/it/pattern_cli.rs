@@ -137,10 +137,12 @@ fn a_timed_out_batch_line_counts_nodes_generated_and_expanded() {
     assert!(0 < expanded && expanded < nodes, "{line}");
     assert!(
         line.contains(&format!(
-            "\"nodes\":{nodes},\"nodes_expanded\":{expanded}}}"
+            "\"nodes\":{nodes},\"nodes_expanded\":{expanded},\"lower_bound\":"
         )),
         "{line}"
     );
+    // At most the position's distance: 80 moves.
+    assert!(json[0]["lower_bound"].as_u64().unwrap() <= 80, "{line}");
 }
 
 /// A line whose search ran past `--timeout` parsed and is solvable: its
@@ -165,6 +167,20 @@ fn a_timed_out_batch_line_keeps_its_boards() {
     );
     assert!(json[0]["nodes"].as_u64().is_some());
     assert!(json[0]["nodes_expanded"].as_u64() <= json[0]["nodes"].as_u64());
+    // The bound proved is the one the reason names, and no more than the
+    // distance (the plain search of the same pair, with no time limit).
+    let bound = json[0]["lower_bound"].as_u64().unwrap();
+    assert!(
+        reason.contains(&format!("stopped at bound {bound} after")),
+        "{reason}"
+    );
+    let solved = json_lines(&run_batch(
+        &db,
+        &["--board", "3x4", "batch"],
+        input.clone(),
+        0,
+    ));
+    assert!(bound <= solved[0]["distance"].as_u64().unwrap());
     let csv = stdout_of(&run_batch(&db, &[&args[..], &["--csv"]].concat(), input, 2));
     let record = csv.lines().nth(1).unwrap();
     assert!(
