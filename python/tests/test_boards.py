@@ -117,27 +117,37 @@ def test_each_refusal_of_a_form_says_why(db3) -> None:
         db3.distance("86\ud800")
 
 
+def strict_mypy(tmp_path: Path, lines: list[str]) -> tuple[str, list[int], int]:
+    """mypy --strict on a sample of `lines`: its output, the line numbers
+    of its errors, and its exit status."""
+    mypy = pytest.importorskip("mypy.api")
+    sample = tmp_path / "sample.py"
+    sample.write_text("".join(line + "\n" for line in lines))
+    out, _, status = mypy.run(["--strict", "--no-incremental", str(sample)])
+    errors = [int(line.split(":")[1]) for line in out.splitlines() if ": error:" in line]
+    return out, errors, status
+
+
 def test_the_stub_refuses_what_the_run_time_refuses(tmp_path: Path) -> None:
     """The stub's board type takes lists and tuples of ints, not any
     Sequence[int]: bytes is one, and fails at run time."""
-    mypy = pytest.importorskip("mypy.api")
-    sample = tmp_path / "sample.py"
-    sample.write_text(
-        "import npuzzle\n"
-        "import numpy as np\n"
-        "npuzzle.distance(b'867254301')\n"
-        "npuzzle.distance(bytearray(b'867254301'))\n"
-        "npuzzle.distance([8, 6, 7, 2, 5, 4, 3, 0, 1])\n"
-        "npuzzle.distance((8, 6, 7, 2, 5, 4, 3, 0, 1))\n"
-        "npuzzle.distance([[8, 6, 7], [2, 5, 4], [3, 0, 1]])\n"
-        "npuzzle.distance(np.array([8, 6, 7, 2, 5, 4, 3, 0, 1]))\n"
-        "npuzzle.distance(npuzzle.Board('867254301'))\n"
-        "npuzzle.distance('867254301')\n"
+    out, errors, status = strict_mypy(
+        tmp_path,
+        [
+            "import npuzzle",
+            "import numpy as np",
+            "npuzzle.distance(b'867254301')",
+            "npuzzle.distance(bytearray(b'867254301'))",
+            "npuzzle.distance([8, 6, 7, 2, 5, 4, 3, 0, 1])",
+            "npuzzle.distance((8, 6, 7, 2, 5, 4, 3, 0, 1))",
+            "npuzzle.distance([[8, 6, 7], [2, 5, 4], [3, 0, 1]])",
+            "npuzzle.distance(np.array([8, 6, 7, 2, 5, 4, 3, 0, 1]))",
+            "npuzzle.distance(npuzzle.Board('867254301'))",
+            "npuzzle.distance('867254301')",
+        ],
     )
-    out, _, status = mypy.run(["--strict", "--no-incremental", str(sample)])
-    errors = [line for line in out.splitlines() if ": error:" in line]
     assert status == 1
-    assert [int(line.split(":")[1]) for line in errors] == [3, 4], out
+    assert errors == [3, 4], out
 
 
 FORMS_TIMED = {
@@ -169,23 +179,22 @@ def test_every_board_form_costs_about_what_text_does(db3) -> None:
 def test_the_stub_types_a_batch_by_what_goes_in(tmp_path: Path) -> None:
     """A list of boards gives a list, typed as one; a NumPy array gives an
     array (Any, as NumPy is optional)."""
-    mypy = pytest.importorskip("mypy.api")
-    sample = tmp_path / "sample.py"
-    sample.write_text(
-        "import npuzzle\n"
-        "import numpy as np\n"
-        "db = npuzzle.Database()\n"
-        "reveal_type(npuzzle.distances(['123456708']))\n"
-        "reveal_type(db.distances(['123456708']))\n"
-        "reveal_type(db.solve_many([[1, 2, 3, 4, 5, 6, 7, 0, 8]], within=1.2))\n"
-        "reveal_type(npuzzle.solve_many(np.zeros((1, 9), dtype=np.uint8)))\n"
-        "wrong: list[int] = db.distances(['123456708'])\n"
+    out, errors, status = strict_mypy(
+        tmp_path,
+        [
+            "import npuzzle",
+            "import numpy as np",
+            "db = npuzzle.Database()",
+            "reveal_type(npuzzle.distances(['123456708']))",
+            "reveal_type(db.distances(['123456708']))",
+            "reveal_type(db.solve_many([[1, 2, 3, 4, 5, 6, 7, 0, 8]], within=1.2))",
+            "reveal_type(npuzzle.solve_many(np.zeros((1, 9), dtype=np.uint8)))",
+            "wrong: list[int] = db.distances(['123456708'])",
+        ],
     )
-    out, _, status = mypy.run(["--strict", "--no-incremental", str(sample)])
     revealed = [line.split("Revealed type is ")[1] for line in out.splitlines() if "Revealed type" in line]
     assert revealed == ['"list[int | None]"', '"list[int | None]"', '"list[str | None]"', '"Any"'], out
-    errors = [line for line in out.splitlines() if ": error:" in line]
-    assert [int(line.split(":")[1]) for line in errors] == [8], out
+    assert errors == [8], out
     assert status == 1
 
 
@@ -213,23 +222,22 @@ def test_text_of_another_size_says_which_board_to_pass() -> None:
 def test_the_stub_takes_numpy_integers_where_the_run_time_does(tmp_path: Path) -> None:
     """Counts, seeds, limits, distances and threads take NumPy's integers at
     run time (they have __index__), and the stubs say so."""
-    mypy = pytest.importorskip("mypy.api")
-    sample = tmp_path / "sample.py"
-    sample.write_text(
-        "import npuzzle\n"
-        "import numpy as np\n"
-        "db = npuzzle.Database()\n"
-        "db.random(np.int64(20), count=np.int8(2), seed=np.uint64(1))\n"
-        "npuzzle.random(np.int64(20), count=np.int64(2), seed=np.int64(1))\n"
-        "db.solutions('867254301', limit=np.int64(2))\n"
-        "npuzzle.solutions('867254301', limit=np.int64(2))\n"
-        "db.distances(['867254301'], threads=np.int64(1))\n"
-        "npuzzle.solve_many_within(['867254301'], 2, threads=np.int64(1))\n"
-        "db.random(1.5)\n"
+    out, errors, status = strict_mypy(
+        tmp_path,
+        [
+            "import npuzzle",
+            "import numpy as np",
+            "db = npuzzle.Database()",
+            "db.random(np.int64(20), count=np.int8(2), seed=np.uint64(1))",
+            "npuzzle.random(np.int64(20), count=np.int64(2), seed=np.int64(1))",
+            "db.solutions('867254301', limit=np.int64(2))",
+            "npuzzle.solutions('867254301', limit=np.int64(2))",
+            "db.distances(['867254301'], threads=np.int64(1))",
+            "npuzzle.solve_many_within(['867254301'], 2, threads=np.int64(1))",
+            "db.random(1.5)",
+        ],
     )
-    out, _, status = mypy.run(["--strict", "--no-incremental", str(sample)])
-    errors = [line for line in out.splitlines() if ": error:" in line]
-    assert [int(line.split(":")[1]) for line in errors] == [10], out
+    assert errors == [10], out
     assert status == 1
 
 

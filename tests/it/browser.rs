@@ -683,6 +683,19 @@ fn walk(goal: npuzzle::Board, steps: usize, mut seed: u64) -> npuzzle::Board {
     board
 }
 
+/// The rows of the heuristics panel's table, each its cells' text.
+pub(crate) async fn heuristics_rows(c: &Client) -> Vec<serde_json::Value> {
+    let rows = c
+        .execute(
+            "return [...document.querySelectorAll('#heuristics tbody tr')].map((r) => \
+             [...r.cells].map((c) => c.textContent));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    rows.as_array().unwrap().clone()
+}
+
 /// Whether the element `id` is shown.
 async fn displayed(c: &Client, id: &str) -> bool {
     let e = c.find(Locator::Id(id)).await.unwrap();
@@ -783,15 +796,8 @@ async fn play_4x4_with_exact_distances_and_hints() {
         .output()
         .unwrap();
     let cli: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let rows = c
-        .execute(
-            "return [...document.querySelectorAll('#heuristics tbody tr')].map((r) => \
-             [...r.cells].map((c) => c.textContent));",
-            vec![],
-        )
-        .await
-        .unwrap();
-    let last = rows.as_array().unwrap().last().cloned().unwrap();
+    let rows = heuristics_rows(&c).await;
+    let last = rows.last().cloned().unwrap();
     let pattern = &cli["pattern_database"];
     assert_eq!(last[0], "pattern db 6-6-3", "{rows:?}");
     assert_eq!(last[1], pattern["h"].to_string(), "{rows:?}");
