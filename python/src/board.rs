@@ -713,6 +713,36 @@ impl PyBoard {
         self.board.shape().cells()
     }
 
+    /// The tiles as a NumPy array of rows (`np.array(board)`, `np.asarray`),
+    /// as `tolist()` gives them; without this NumPy made a 0-d array of the
+    /// object.
+    ///
+    /// >>> import numpy as np
+    /// >>> np.array(Board("123456780")).shape
+    /// (3, 3)
+    #[pyo3(signature = (dtype = None, copy = None))]
+    fn __array__<'py>(
+        &self,
+        py: Python<'py>,
+        dtype: Option<&Bound<'py, PyAny>>,
+        copy: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        // A new array each time: copy=False cannot be honoured, and NumPy 2
+        // asks that it be refused.
+        if copy.is_some_and(|c| c.is_truthy().is_ok_and(|t| !t)) {
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "a Board's tiles are not stored as a NumPy array: it cannot be viewed without \
+                 a copy (copy=False)",
+            ));
+        }
+        let numpy = py.import("numpy")?;
+        let dtype = match dtype {
+            Some(dtype) => dtype.clone(),
+            None => numpy.getattr("int64")?,
+        };
+        numpy.call_method1("array", (self.tolist(), dtype))
+    }
+
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, String))> {
         let this = slf.get();
         Ok((

@@ -246,3 +246,19 @@ def test_dir_shows_the_api_alone() -> None:
     package imports for itself (Any, Iterable, overload, threading …)."""
     public = {name for name in dir(npuzzle) if not name.startswith("_")}
     assert public - {"dask"} == set(npuzzle.__all__)
+
+
+def test_numpy_reads_a_board_as_its_rows(db3) -> None:  # type: ignore[no-untyped-def]
+    """np.array(board) is the tiles row by row (a 0-d array of the object
+    before), in the dtype asked for, and a list of boards stacks into the
+    array the batch calls take."""
+    np = pytest.importorskip("numpy")
+    board = npuzzle.Board("867254301")
+    rows = np.array(board)
+    assert rows.shape == (3, 3) and rows.tolist() == board.tolist()
+    assert np.asarray(board, dtype=np.uint8).dtype == np.uint8
+    assert np.array(npuzzle.Board.goal("2x5")).shape == (2, 5)
+    with pytest.raises(ValueError, match="copy=False"):
+        np.asarray(board, copy=False)
+    stacked = np.array([board, npuzzle.Board("123456708")])
+    assert db3.distances(stacked).tolist() == [31, 1]
