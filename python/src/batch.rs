@@ -224,6 +224,17 @@ fn read(db: &impl BoardReader, obj: &Bound<'_, PyAny>) -> PyResult<(Positions, b
         let (positions, _) = read(db, &items)?;
         return Ok((positions, true));
     }
+    // A table iterates over its column names, which are no boards.
+    if obj.hasattr("columns")? && obj.hasattr("to_numpy")? {
+        return Err(errors::argument_type(
+            py,
+            format!(
+                "positions are a {}, whose items are its column names: pass its tiles as \
+                 df.to_numpy() (one board per row) or a column of boards (df[\"start\"])",
+                type_name(obj)
+            ),
+        ));
+    }
     let mut boards = Vec::with_capacity(obj.len().unwrap_or(0));
     let mut read_one = |i: usize, item: &Bound<'_, PyAny>| {
         // Millions of items take seconds to read: Ctrl-C is heard meanwhile.

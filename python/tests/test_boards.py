@@ -262,3 +262,14 @@ def test_numpy_reads_a_board_as_its_rows(db3) -> None:  # type: ignore[no-untype
         np.asarray(board, copy=False)
     stacked = np.array([board, npuzzle.Board("123456708")])
     assert db3.distances(stacked).tolist() == [31, 1]
+
+
+def test_a_data_frame_of_positions_points_to_its_tiles(db3) -> None:  # type: ignore[no-untyped-def]
+    """A DataFrame iterates over its column names: refused, with the two
+    ways to pass its boards, each of which answers."""
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame([[8, 6, 7, 2, 5, 4, 3, 0, 1]])
+    with pytest.raises(npuzzle.ArgumentTypeError, match=r"df.to_numpy\(\)"):
+        db3.distances(frame)
+    assert db3.distances(frame.to_numpy()).tolist() == [31]
+    assert db3.distances(pd.DataFrame({"start": ["867254301"]})["start"]) == [31]
