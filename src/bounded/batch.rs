@@ -11,7 +11,7 @@ use super::{solve_within, Guidance, Weight};
 use crate::db::database::Database;
 use crate::db::error::AnswerError;
 use crate::io::{
-    answer_lines, read_line, with_number, write_answer, write_counted_moves, write_decimal,
+    answer_lines, read_line, write_answer, write_counted_moves, write_decimal,
     write_error, Answer, AnswerLine, BatchFormat, BatchSummary, LineOutcome, LinesPerShare, Nodes,
     TimedOut, WithinBound, CSV_HEADER,
 };
@@ -166,10 +166,8 @@ impl<B: AsRef<[u8]>> Line<'_, '_, B> {
                     nodes,
                     expanded,
                 };
+                // Its record gives the bound in JSON, as every timed-out line's does.
                 let outcome = stop.write(self.format, out, number, text, start, goal);
-                if self.format == BatchFormat::Jsonl {
-                    with_number(out, b"lower_bound", bound.into());
-                }
                 (outcome, Some(bound))
             }
             Err(e) => {

@@ -18,7 +18,7 @@ pub use answer::{
     write_moves, Answer, Nodes, TextEscaper, WithinBound,
 };
 pub(crate) use batch::{
-    answer_lines, read_line, with_number, write_answer, write_error, AnswerLine, LinesPerShare,
+    answer_lines, read_line, write_answer, write_error, AnswerLine, LinesPerShare,
     TimedOut,
 };
 pub use batch::{
