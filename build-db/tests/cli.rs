@@ -763,7 +763,7 @@ fn a_closed_stdout_loses_the_summary_not_the_build() {
 #[test]
 fn a_build_stopped_by_a_signal_leaves_no_temporary_file() {
     use std::os::unix::process::ExitStatusExt;
-    for signal in ["INT", "TERM"] {
+    for signal in ["INT", "TERM", "HUP"] {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("big.db");
         std::fs::write(&out, b"NPUZZLE\0the old file").unwrap();
@@ -793,4 +793,38 @@ fn a_build_stopped_by_a_signal_leaves_no_temporary_file() {
         assert_eq!(names_in(dir.path()), ["big.db"], "{signal}");
         assert_eq!(std::fs::read(&out).unwrap(), b"NPUZZLE\0the old file");
     }
+}
+
+/// A signal the build was started ignoring (`nohup`, `trap '' HUP`) stays
+/// ignored: the build goes on to its end.
+#[cfg(unix)]
+#[test]
+fn a_signal_ignored_at_start_stays_ignored() {
+    let dir = tempfile::tempdir().unwrap();
+    let binary = assert_cmd::cargo::cargo_bin("build-db");
+    let build = format!(
+        "trap '' HUP; exec '{}' --board 2x5 --every-blank --quiet --out big.db",
+        binary.display()
+    );
+    let mut child = std::process::Command::new("sh")
+        .args(["-c", &build])
+        .current_dir(dir.path())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while names_in(dir.path()).is_empty() {
+        assert!(
+            started.elapsed().as_secs() < 20,
+            "no temporary file appeared"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let sent = std::process::Command::new("kill")
+        .args(["-HUP", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    assert!(child.wait().unwrap().success());
+    assert_eq!(names_in(dir.path()), ["big.db"]);
+    assert!(Database::open(&dir.path().join("big.db")).is_ok());
 }

@@ -18,11 +18,19 @@ pub fn file_size_limit_as_error() {
 /// the replacements under way before the process ends as the signal
 /// ends it: a build stopped would otherwise leave its temporary file,
 /// holding the room set aside, until the next build of the same file.
+///
+/// A signal the process was started ignoring (`nohup`, a background job
+/// of a script, `trap '' HUP`) stays ignored: catching it would end a
+/// build its user meant to outlive the terminal.
 pub fn remove_unfinished_on_signals() {
     #[cfg(unix)]
     {
         use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        let Some(ignored) = ignored_signals() else {
+            return;
+        };
+        let caught = [SIGINT, SIGTERM, SIGHUP].into_iter().filter(|&s| !ignored(s));
+        let Ok(mut signals) = signal_hook::iterator::Signals::new(caught) else {
             return;
         };
         std::thread::spawn(move || {
@@ -35,4 +43,15 @@ pub fn remove_unfinished_on_signals() {
             }
         });
     }
+}
+
+/// Which signals this process ignores, from Linux's `/proc/self/status`
+/// (`SigIgn`, a mask of bit `n - 1` for signal `n`); `None` where that
+/// cannot be read, and then no signal is caught, as before this existed.
+#[cfg(unix)]
+fn ignored_signals() -> Option<impl Fn(i32) -> bool> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let mask = status.lines().find_map(|l| l.strip_prefix("SigIgn:"))?;
+    let mask = u64::from_str_radix(mask.trim(), 16).ok()?;
+    Some(move |signal: i32| (1..=64).contains(&signal) && mask & (1 << (signal - 1)) != 0)
 }
