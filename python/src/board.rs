@@ -5,7 +5,7 @@
 use crate::arguments;
 use crate::database::PySolvability;
 use crate::errors;
-use npuzzle::analysis::{read_steps, Step, StepsError};
+use npuzzle::analysis::{read_any_steps, Step, StepsError};
 use npuzzle::rules::excerpt;
 use npuzzle::{parse_board, rules::BoardError, rules::ParseError, Board, Move, Shape};
 use pyo3::intern;
@@ -348,7 +348,7 @@ pub fn written((m, tiles): Slide) -> String {
 /// Reads the blank's moves: letters (`U`, `D`, `L`, `R`, either case), each
 /// with the count of tiles it slides where that is more than one (`R2`, as
 /// the multi-tile metric writes solutions), in a string (`"U L D R2"`,
-/// `"UR2"`) or a list (`["U", "R2"]`). The library's `read_steps` reads
+/// `"UR2"`) or a list (`["U", "R2"]`). The library's `read_any_steps` reads
 /// them, as it reads `check`'s: one move list syntax for every face.
 pub fn moves_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Vec<Slide>> {
     if let Ok(text) = obj.cast::<PyString>() {
@@ -392,10 +392,17 @@ pub fn moves_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Vec<Slide>> 
 /// The moves written in `text`; `item` is its number in a list, which
 /// messages name instead of a move's number in the text.
 fn slides_in(py: Python<'_>, text: &str, item: Option<usize>) -> PyResult<Vec<Slide>> {
-    let steps = read_steps(text).map_err(|e| match e {
+    let steps = read_any_steps(text).map_err(|e| match e {
         StepsError::NotAMove { position, found } => {
             not_a_move(py, item.unwrap_or(position), &found)
         }
+        StepsError::SlideTooLong { position, found } => errors::parse(
+            py,
+            StepsError::SlideTooLong {
+                position: item.unwrap_or(position),
+                found,
+            },
+        ),
         // Numbers are the tiles moved, which `check` grades and `play`
         // does not take.
         StepsError::Mixed => errors::parse(

@@ -112,8 +112,19 @@ fn too_many(count: usize) -> String {
 /// Reads a move list: the blank's moves as letters (`ULDR`, either case,
 /// spaces and commas ignored; a letter with a count, `U3`, is a slide of
 /// that many tiles, as the multi-tile metric writes it), or the tiles
-/// moved as numbers separated by spaces or commas (`6 5 2`).
+/// moved as numbers separated by spaces or commas (`6 5 2`). At most
+/// [`MAX_STEPS`] single-tile moves: a list to grade.
 pub fn read_steps(text: &str) -> Result<Vec<Step>, StepsError> {
+    read_steps_up_to(text, MAX_STEPS)
+}
+
+/// [`read_steps`] with no bound on the moves but the text's length: moves
+/// to play rather than grade (Python's `Board.apply`, a long scramble).
+pub fn read_any_steps(text: &str) -> Result<Vec<Step>, StepsError> {
+    read_steps_up_to(text, usize::MAX)
+}
+
+fn read_steps_up_to(text: &str, most: usize) -> Result<Vec<Step>, StepsError> {
     let words: Vec<&str> = text
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|w| !w.is_empty())
@@ -122,7 +133,7 @@ pub fn read_steps(text: &str) -> Result<Vec<Step>, StepsError> {
         .iter()
         .any(|w| w.starts_with(|c: char| c.is_ascii_digit()));
     if numbers {
-        if words.len() > MAX_STEPS {
+        if words.len() > most {
             return Err(StepsError::TooMany(words.len()));
         }
         return words
@@ -157,7 +168,7 @@ pub fn read_steps(text: &str) -> Result<Vec<Step>, StepsError> {
             digits => digits.parse().unwrap_or(usize::MAX),
         })
     });
-    if cells > MAX_STEPS {
+    if cells > most {
         return Err(StepsError::TooMany(cells));
     }
     lettered(&words)

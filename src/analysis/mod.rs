@@ -17,7 +17,7 @@ mod stats;
 mod textbook;
 
 pub use compare::{compare, CompareError, Comparison, Run};
-pub use grade::{grade, read_steps, Graded, Step, StepsError, MAX_STEPS};
+pub use grade::{grade, read_any_steps, read_steps, Graded, Step, StepsError, MAX_STEPS};
 pub use heuristics::{
     survey, survey_all, DistanceStats, Estimate, Evaluator, Heuristic, Survey, UnknownHeuristic,
 };
