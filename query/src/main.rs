@@ -485,9 +485,15 @@ pub(crate) fn open_database(
             npuzzle::files::file_name(db.shape(), db.metric()),
             npuzzle::files::file_name(shape, metric),
         );
+        // Advice that never costs a file: a rename onto a taken name, or a
+        // build over this one, would.
+        let set_aside = match path.with_file_name(&held).exists() {
+            false => format!("rename it to {held}"),
+            true => format!("{held} is there already, so move this one elsewhere"),
+        };
         anyhow::bail!(
-            "{} holds {} boards counted in {} moves, not what its name {named} says; rename it \
-             to {held}, or rebuild it with: {}",
+            "{} holds {} boards counted in {} moves, not what its name {named} says; {set_aside}, \
+             then build a {named} with: {}",
             path.display(),
             db.shape(),
             metric_words(db.metric()),
@@ -506,13 +512,10 @@ pub(crate) fn open_database(
     }
     if let Some(wanted) = wanted_metric {
         if db.metric() != wanted {
+            // Only a file named by --db or NPUZZLE_DB gets here: one found
+            // by its name holds the metric its name says.
             let other = locate_unnamed(db.shape(), wanted);
-            let advice = if location.origin != Origin::Given && location.origin != Origin::Env {
-                format!(
-                    "rebuild it with: {}",
-                    build_command(path, db.shape(), wanted)
-                )
-            } else if other.path.is_file() {
+            let advice = if other.path.is_file() {
                 let stop = if location.origin == Origin::Env {
                     "unset NPUZZLE_DB"
                 } else {
@@ -550,14 +553,11 @@ pub(crate) fn metric_words(metric: Metric) -> &'static str {
 fn other_board_advice(origin: Origin, wanted: Shape, metric: Metric) -> String {
     let unnamed = locate_unnamed(wanted, metric);
     let build = || build_command(&unnamed.path, wanted, metric);
+    // Only a file named by --db or NPUZZLE_DB gets here: one found by its
+    // name holds the board its name says.
     let stop = match origin {
         Origin::Env => "unset NPUZZLE_DB",
-        Origin::Given => "leave out --db",
-        // A default path holding another board: the build replaces it.
-        Origin::WorkingDir | Origin::UserData => match none_to_build(wanted, metric) {
-            Some(why) => return why,
-            None => return format!("build one with: {}", build()),
-        },
+        _ => "leave out --db",
     };
     if let Some(why) = none_to_build(wanted, metric) {
         return format!("{stop}: {why}");

@@ -1009,8 +1009,17 @@ fn a_file_found_by_name_must_hold_what_its_name_says() {
         expect_code_in(dir.path(), &["distance", start], 2)
             .stdout("")
             .stderr(predicate::str::contains(says))
-            .stderr(predicate::str::contains(format!("rename it to {held}.db")));
+            .stderr(predicate::str::contains(format!(
+                "rename it to {held}.db, then build a 3x3.db"
+            )));
     }
+    // A name that is taken is not offered: the rename would cost that file.
+    std::fs::copy(&three_by_three().path, dir.path().join("data/2x3.db")).unwrap();
+    std::fs::copy(&crate::util::temp_db("2x3").path, &misnamed).unwrap();
+    expect_code_in(dir.path(), &["distance", "123450"], 2).stderr(predicate::str::contains(
+        "2x3.db is there already, so move this one elsewhere",
+    ));
+    std::fs::remove_file(dir.path().join("data/2x3.db")).unwrap();
     std::fs::copy(&three_by_three().path, &misnamed).unwrap();
     expect_code_in(dir.path(), &["distance", "867254301"], 0).stdout("31\n");
 }
