@@ -89,7 +89,13 @@ fn main() -> ExitCode {
     npuzzle::io::remove_unfinished_on_signals();
     let args = match Args::try_parse() {
         Ok(args) => args,
-        Err(e) => return npuzzle::io::report_usage_error(&e, "build-db"),
+        Err(e) => {
+            return npuzzle::io::report_usage_error(
+                &e,
+                "build-db",
+                &<Args as clap::CommandFactory>::command(),
+            )
+        }
     };
     match run(&args) {
         Ok(()) => ExitCode::SUCCESS,

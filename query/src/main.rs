@@ -134,7 +134,13 @@ fn main() -> ExitCode {
     }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => return npuzzle::io::report_usage_error(&e, "query"),
+        Err(e) => {
+            return npuzzle::io::report_usage_error(
+                &e,
+                "query",
+                &<Cli as clap::CommandFactory>::command(),
+            )
+        }
     };
     let dbs = given("--db");
     if dbs > 1 && dbs != cli.db.len() {

@@ -11,9 +11,9 @@ use super::{solve_within, Guidance, Weight};
 use crate::db::database::Database;
 use crate::db::error::AnswerError;
 use crate::io::{
-    answer_lines, read_line, write_answer, write_counted_moves, write_decimal,
-    write_error, Answer, AnswerLine, BatchFormat, BatchSummary, LineOutcome, LinesPerShare, Nodes,
-    TimedOut, WithinBound, CSV_HEADER,
+    answer_lines, read_line, write_answer, write_counted_moves, write_decimal, write_error, Answer,
+    AnswerLine, BatchFormat, BatchSummary, LineOutcome, LinesPerShare, Nodes, TimedOut,
+    WithinBound, CSV_HEADER,
 };
 use crate::pattern::{SolveError, SolveOptions, Stopped};
 use crate::puzzle::board::Board;

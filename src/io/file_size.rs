@@ -29,7 +29,9 @@ pub fn remove_unfinished_on_signals() {
         let Some(ignored) = ignored_signals() else {
             return;
         };
-        let caught = [SIGINT, SIGTERM, SIGHUP].into_iter().filter(|&s| !ignored(s));
+        let caught = [SIGINT, SIGTERM, SIGHUP]
+            .into_iter()
+            .filter(|&s| !ignored(s));
         let Ok(mut signals) = signal_hook::iterator::Signals::new(caught) else {
             return;
         };

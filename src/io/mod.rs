@@ -18,8 +18,7 @@ pub use answer::{
     write_moves, Answer, Nodes, TextEscaper, WithinBound,
 };
 pub(crate) use batch::{
-    answer_lines, read_line, write_answer, write_error, AnswerLine, LinesPerShare,
-    TimedOut,
+    answer_lines, read_line, write_answer, write_error, AnswerLine, LinesPerShare, TimedOut,
 };
 pub use batch::{
     run_batch, split_pair, with_nodes, BatchFormat, BatchSummary, LineAnswerer, LineOutcome, BLOCK,

@@ -13,11 +13,16 @@ pub const ARGUMENT_ECHO_LIMIT: usize = 60;
 /// Prints a usage error of `program` to stderr (ours where it says more
 /// than clap's, else clap's) and returns the exit code: 2 for an error, 0
 /// for `--help` and `--version`.
-pub fn report_usage_error(e: &clap::Error, program: &str) -> std::process::ExitCode {
+pub fn report_usage_error(
+    e: &clap::Error,
+    program: &str,
+    command: &clap::Command,
+) -> std::process::ExitCode {
     let args: Vec<String> = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
-    match usage_message(e, &args) {
+    let takes_value = |option: &str| takes_value(command, option);
+    match usage_message(e, &args, &takes_value) {
         Some(message) => {
             eprintln!("{program}: {message}");
             std::process::ExitCode::from(2)
@@ -29,9 +34,24 @@ pub fn report_usage_error(e: &clap::Error, program: &str) -> std::process::ExitC
     }
 }
 
+/// Whether `option` (`--goal`) takes a value in `command` or any of its
+/// subcommands.
+fn takes_value(command: &clap::Command, option: &str) -> bool {
+    let name = option.trim_start_matches('-');
+    command
+        .get_arguments()
+        .any(|a| a.get_long() == Some(name) && a.get_action().takes_values())
+        || command.get_subcommands().any(|c| takes_value(c, option))
+}
+
 /// The message for a usage error where ours says more than clap's, or
-/// `None` to let clap print its own; `args` are the program's arguments.
-pub fn usage_message(e: &clap::Error, args: &[String]) -> Option<String> {
+/// `None` to let clap print its own; `args` are the program's arguments,
+/// and `takes_value` tells the options that take a value.
+pub fn usage_message(
+    e: &clap::Error,
+    args: &[String],
+    takes_value: &dyn Fn(&str) -> bool,
+) -> Option<String> {
     let context = |kind| match e.get(kind) {
         Some(ContextValue::String(text)) => Some(text.as_str()),
         _ => None,
@@ -53,7 +73,7 @@ pub fn usage_message(e: &clap::Error, args: &[String]) -> Option<String> {
             let word = at.map_or(arg, |i| args[i].as_str());
             let option = at
                 .map(|i| args[i - 1].as_str())
-                .filter(|before| before.starts_with("--"))
+                .filter(|before| before.starts_with("--") && takes_value(before))
                 .map_or(String::new(), |option| format!(" (after {option})"));
             return Some(format!(
                 "{:?}{option} starts with a negative number: tiles count from 0 (the blank), \

@@ -206,6 +206,11 @@ fn negative_numbers_and_empty_fields_get_the_tools_own_message() {
             &["solve", "-867254301"],
             "\"-867254301\" starts with a negative number",
         ),
+        // A flag that takes no value is not named as the number's option.
+        (
+            &["solve", "--json", "-867254301"],
+            "query: \"-867254301\" starts with a negative number",
+        ),
         (&["random", "--distance", "-1"], "\"-1\" is negative"),
         (
             &["distance", "1,2,3,,4,5,6,7,8,0"],

@@ -1652,7 +1652,8 @@ fn serve_timeout_takes_seconds_and_refuses_absurd_values() {
             .err()
             .unwrap_or_else(|| panic!("{value:?} accepted"));
         // What `main` prints: ours where it says more than clap's.
-        let shown = npuzzle::io::usage_message(&e, &[]).unwrap_or_else(|| e.to_string());
+        let shown =
+            npuzzle::io::usage_message(&e, &[], &|_| false).unwrap_or_else(|| e.to_string());
         assert!(shown.contains(says), "{value:.20}: {shown:.300}");
         // The value is echoed, but never all 200,000 digits of it.
         assert!(shown.len() < 500, "{value:.20}: {} bytes", shown.len());
