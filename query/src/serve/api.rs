@@ -364,7 +364,7 @@ pub(super) fn client_gone(e: AnswerError) -> ApiError {
 }
 
 /// The query parameters, by the command line's names.
-#[derive(serde::Deserialize, Default)]
+#[derive(serde::Deserialize, serde::Serialize, Default)]
 #[serde(deny_unknown_fields)]
 struct Params {
     board: Option<String>,
@@ -399,21 +399,12 @@ impl Params {
     /// Refuses the parameters that `route` does not read: dropped without a
     /// word, a `count` on the wrong route would look obeyed.
     fn only(&self, route: &str, reads: &[&str]) -> Result<&Params, ApiError> {
-        let given = [
-            ("board", self.board.is_some()),
-            ("start", self.start.is_some()),
-            ("goal", self.goal.is_some()),
-            ("distance", self.distance.is_some()),
-            ("count", self.count.is_some()),
-            ("seed", self.seed.is_some()),
-            ("moves", self.moves.is_some()),
-            ("metric", self.metric.is_some()),
-            ("within", self.within.is_some()),
-        ];
+        // The fields by their own names, so that a new one is checked too.
+        let fields = serde_json::to_value(self).unwrap_or_default();
+        let given = fields.as_object().into_iter().flatten();
         let extra: Vec<&str> = given
-            .iter()
-            .filter(|&&(name, given)| given && !reads.contains(&name))
-            .map(|&(name, _)| name)
+            .filter(|(name, value)| !value.is_null() && !reads.contains(&name.as_str()))
+            .map(|(name, _)| name.as_str())
             .collect();
         match extra.as_slice() {
             [] => Ok(self),
@@ -780,8 +771,7 @@ async fn solve(State(server): State<Shared>, p: Params) -> Result<Response, ApiE
 }
 
 /// `/api/distance`: `distance --json`'s answer, the shortest solution's
-/// length; `within`, like any parameter the route does not take, is not
-/// looked at.
+/// length; `within`, like any parameter the route does not take, is a 400.
 async fn distance(server: State<Shared>, p: Params) -> Result<Response, ApiError> {
     p.only("/api/distance", &["board", "metric", "start", "goal"])?;
     solve(server, p).await
