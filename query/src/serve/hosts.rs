@@ -82,19 +82,14 @@ fn named_host(request: &Request) -> Result<Option<&str>, &'static str> {
     if headers.next().is_some() {
         return Err("the request gives Host more than once");
     }
-    if let Some(authority) = request.uri().authority() {
-        return Ok(Some(authority.as_str()));
-    }
-    match header {
-        Some(host) => host
-            .to_str()
-            .map(Some)
-            .map_err(|_| "the Host header is not text"),
+    let header = match header {
+        Some(host) => Some(host.to_str().map_err(|_| "the Host header is not text")?),
         None if request.version() >= Version::HTTP_11 => {
-            Err("an HTTP/1.1 request must say its Host")
+            return Err("an HTTP/1.1 request must say its Host")
         }
-        None => Ok(None),
-    }
+        None => None,
+    };
+    Ok(request.uri().authority().map(|a| a.as_str()).or(header))
 }
 
 #[cfg(test)]

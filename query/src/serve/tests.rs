@@ -814,6 +814,13 @@ fn on_loopback_only_requests_for_this_machine_are_answered() {
     };
     assert_eq!(whole("http://evil.example"), 403);
     assert_eq!(whole("http://localhost:8080"), 200);
+    // Even then HTTP/1.1 asks for a Host header.
+    let request =
+        "GET http://localhost/api/distance?start=867254301 HTTP/1.1\r\nConnection: close\r\n\r\n";
+    assert_eq!(
+        parse_answer(&exchange(server.addr, request.as_bytes())).0,
+        400
+    );
 }
 
 /// `--allow-origin`: the answers name the origin of a page allowed to
