@@ -9,6 +9,9 @@
 //! replaced that way, so it is never used from Python: the library's
 //! parallel work (searches split over the cores, builds) runs inside
 //! [`LIBRARY`]'s `install`, where rayon's parallel iterators use that pool.
+//! A batch's workers search one position each on one thread (not split):
+//! work that a batch splits must be put in a pool's `install` too, or it
+//! would reach the global pool again.
 
 use npuzzle::io::most_threads;
 use rayon::{ThreadPool, ThreadPoolBuilder};

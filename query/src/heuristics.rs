@@ -200,12 +200,18 @@ impl Layout for Position {
             writeln!(out, "{:<16} {:>3}  {verdict}", e.heuristic.name(), e.h)?;
         }
         if let Some(p) = &self.pattern_database {
-            let name = format!("pattern db {}", p.partition);
+            // The partition after the verdict: `6-6-6-6` would not fit the
+            // names' column.
             let verdict = match p.admissible_here {
                 true => "admissible here".to_string(),
                 false => format!("overestimates by {}", p.overestimate),
             };
-            writeln!(out, "{name:<16} {:>3}  {verdict}", p.h)?;
+            let name = "pattern db";
+            writeln!(
+                out,
+                "{name:<16} {:>3}  {verdict} ({} tables)",
+                p.h, p.partition
+            )?;
         }
         let by_cell: Vec<String> = self.manhattan_by_cell.iter().map(u32::to_string).collect();
         writeln!(out, "manhattan by cell: {}", by_cell.join(" "))

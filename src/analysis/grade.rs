@@ -464,6 +464,10 @@ mod tests {
                 })
             );
         }
+        // The longest side of any board is 2x18's: boards have 2 rows at least.
+        let longest = crate::Shape::new(2, LONGEST_SLIDE + 1).unwrap();
+        assert_eq!(longest.cells(), crate::puzzle::shape::MAX_CELLS);
+        assert!(crate::Shape::new(1, crate::puzzle::shape::MAX_CELLS).is_err());
         assert_eq!(
             read_steps("D17").unwrap(),
             vec![Step::Slide(Move::Down, LONGEST_SLIDE)]

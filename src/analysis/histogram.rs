@@ -9,17 +9,13 @@ use crate::puzzle::metric::Metric;
 use crate::puzzle::shape::Shape;
 use serde::{Serialize, Serializer};
 
-/// Positions at each distance from one goal.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// Positions at each distance from one goal. In JSON it names its board
+/// (the goal's) and metric as well.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Histogram {
     /// The goal.
-    #[serde(serialize_with = "as_text")]
     pub goal: Board,
-    /// The board.
-    #[serde(serialize_with = "as_text")]
-    pub board: Shape,
     /// How the distances count moves.
-    #[serde(serialize_with = "as_text")]
     pub metric: Metric,
     /// Positions that reach the goal.
     pub positions: u64,
@@ -39,7 +35,6 @@ impl Histogram {
     fn from_counts(goal: Board, metric: Metric, counts: Vec<u64>) -> Histogram {
         Histogram {
             goal,
-            board: goal.shape(),
             metric,
             positions: counts.iter().sum(),
             max_distance: counts.len().saturating_sub(1),
@@ -95,27 +90,53 @@ impl Histograms {
     }
 }
 
+impl Serialize for Histogram {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let metric = Some(self.metric.name());
+        Written::of(self, None, Some(self.goal.shape().to_string()), metric).serialize(s)
+    }
+}
+
 impl Serialize for TableHistogram {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         // `Histograms` names the board and the metric once for all tables.
-        #[derive(Serialize)]
-        struct Entry<'a> {
-            blank: &'a Cell,
-            #[serde(serialize_with = "as_text")]
-            goal: &'a Board,
-            positions: u64,
-            max_distance: usize,
-            counts: &'a [u64],
-        }
-        let h = &self.histogram;
-        Entry {
-            blank: &self.blank,
+        Written::of(&self.histogram, Some(&self.blank), None, None).serialize(s)
+    }
+}
+
+/// A histogram as JSON writes it: alone with its board and metric, in a
+/// list of tables with its goal's blank cell instead.
+#[derive(Serialize)]
+struct Written<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    blank: Option<&'a Cell>,
+    #[serde(serialize_with = "as_text")]
+    goal: &'a Board,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    board: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    metric: Option<&'static str>,
+    positions: u64,
+    max_distance: usize,
+    counts: &'a [u64],
+}
+
+impl<'a> Written<'a> {
+    fn of(
+        h: &'a Histogram,
+        blank: Option<&'a Cell>,
+        board: Option<String>,
+        metric: Option<&'static str>,
+    ) -> Written<'a> {
+        Written {
+            blank,
             goal: &h.goal,
+            board,
+            metric,
             positions: h.positions,
             max_distance: h.max_distance,
             counts: &h.counts,
         }
-        .serialize(s)
     }
 }
 

@@ -426,7 +426,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("x.db");
         std::fs::write(&target, b"NPUZZLE\0old").unwrap();
-        let replacement = Replacement::start(&target, ".svg", Writes::Database).unwrap();
+        let replacement = Replacement::start(&target, ".tmp", Writes::Database).unwrap();
         replacement.file().write_all(b"half").unwrap();
         drop(replacement);
         assert_eq!(std::fs::read(&target).unwrap(), b"NPUZZLE\0old");

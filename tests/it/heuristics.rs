@@ -349,7 +349,8 @@ fn a_pattern_files_estimate_is_admissible_and_above_manhattan() {
         "the tables never said more than Manhattan"
     );
     let text = crate::util::printed(&pattern, &["heuristics", "867254301"], 0);
-    assert!(text.contains("\npattern db 4-4 "), "{text}");
+    assert!(text.contains("\npattern db        "), "{text}");
+    assert!(text.contains("admissible here (4-4 tables)\n"), "{text}");
     let csv = crate::util::printed(&pattern, &["heuristics", "867254301", "--csv"], 0);
     assert!(csv.contains("\npattern-database 4-4,"), "{csv}");
 }
