@@ -157,8 +157,9 @@ pub fn remove_unfinished() {
 }
 
 impl Replacement {
-    /// Starts a replacement of `target`, making its folder if it is
-    /// missing. The temporary file is named `.NAME.PID.XXXXXX` + `suffix`,
+    /// Starts a replacement of `target`, if `writes` may write over what
+    /// is there (and, for a database, making its folder if it is missing).
+    /// The temporary file is named `.NAME.PID.XXXXXX` + `suffix`,
     /// so that a later replacement can tell whether its writer still runs;
     /// leftovers of writers that were killed are removed first.
     pub fn start(target: &Path, suffix: &str, writes: Writes) -> Result<Replacement, ReplaceError> {
