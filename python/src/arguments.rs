@@ -5,7 +5,7 @@
 
 use crate::errors;
 use npuzzle::bounded::WeightError;
-use npuzzle::io::{check_threads, ThreadsError};
+use npuzzle::io::{check_threads, check_timeout, ThreadsError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat, PyInt, PyString};
 use std::path::PathBuf;
@@ -136,15 +136,10 @@ pub fn threads(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
     }
 }
 
-/// The longest `timeout=`, in seconds: the command line's `--timeout`
-/// limit (about 31 years), far from where a deadline would overflow the
-/// clock.
-const MOST_SECONDS: f64 = 1e9;
-
 /// `timeout=`: seconds, as an int or a float, refused where the command
-/// line's `--timeout` refuses them: at or below 0, below a nanosecond (the
-/// clock's finest step), past [`MOST_SECONDS`], infinite or NaN. None (or
-/// leaving it out) is no limit.
+/// line's `--timeout` refuses them ([`check_timeout`]: at or below 0,
+/// below a nanosecond, past the limit, infinite or NaN). None (or leaving
+/// it out) is no limit.
 pub fn seconds(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Duration>> {
     let Some(obj) = given(obj) else {
         return Ok(None);
@@ -160,8 +155,8 @@ pub fn seconds(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Duration>> {
         Ok(seconds) => seconds,
         // An int past a float's range: past the limit either way.
         Err(_) if obj.cast::<PyInt>().is_ok() => match obj.lt(0)? {
-            true => f64::NEG_INFINITY,
-            false => f64::INFINITY,
+            true => f64::MIN,
+            false => f64::MAX,
         },
         Err(_) => {
             return Err(errors::argument_type(
@@ -170,24 +165,10 @@ pub fn seconds(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Duration>> {
             ))
         }
     };
-    const NO_LIMIT: &str = "leave timeout= out (or None) to search without a limit";
-    let why = if seconds.is_nan() {
-        "NaN is not a number of seconds".to_string()
-    } else if seconds <= 0.0 {
-        format!("a timeout must be above 0 seconds; {NO_LIMIT}")
-    } else if seconds == f64::INFINITY && obj.cast::<PyFloat>().is_ok() {
-        format!("an infinite timeout is no limit: {NO_LIMIT}")
-    } else if seconds > MOST_SECONDS {
-        format!("above the limit of {MOST_SECONDS:.0} seconds (about 31 years); {NO_LIMIT}")
-    } else if seconds < 1e-9 {
-        "below a nanosecond, the clock's finest step: the shortest timeout is 1e-9".to_string()
-    } else {
-        return Ok(Some(Duration::from_secs_f64(seconds)));
-    };
-    Err(errors::argument(
-        py,
-        format!("timeout={}: {why}", shown(obj)),
-    ))
+    check_timeout(seconds).map(Some).map_err(|e| {
+        let why = e.advising("leave timeout= out (or None) to search without a limit");
+        errors::argument(py, format!("timeout={}: {why}", shown(obj)))
+    })
 }
 
 /// `within=`: a number W from 1 to 100, the factor a solution may exceed

@@ -7,7 +7,7 @@ use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::ShortestSolutions;
 use npuzzle::bounded::Weight;
-use npuzzle::io::{Answer, Nodes};
+use npuzzle::io::{check_timeout, Answer, Nodes, TimeoutError};
 use npuzzle::pattern::{BoundReport, SolveOptions, Stopped};
 use npuzzle::{AnswerError, Board, Database, Metric, Move};
 use serde::Serialize;
@@ -291,46 +291,28 @@ pub struct TimeoutArg {
     pub(crate) timeout: Option<Duration>,
 }
 
-/// The longest `--timeout`, in seconds: about 31 years, past any search
-/// anyone waits for, and far from where a deadline would overflow the clock.
-const MAX_TIMEOUT_SECONDS: f64 = 1e9;
-
 /// `--timeout`'s value, or why it is not one (clap shows the value itself).
 fn parse_timeout(text: &str) -> Result<Duration, String> {
     parse_seconds(text, "leave --timeout out to search without a limit")
 }
 
-/// A timeout in seconds, or why it is not one; `no_limit` says what to do
-/// instead of a value at 0 or past the limit (`serve` has no unlimited
-/// searches, so it words that otherwise).
+/// A timeout in seconds, or why it is not one ([`check_timeout`]'s rule);
+/// `no_limit` says what to do instead of a value at 0 or past the limit
+/// (`serve` has no unlimited searches, so it words that otherwise).
 pub(crate) fn parse_seconds(text: &str, no_limit: &str) -> Result<Duration, String> {
     const EXAMPLE: &str = "for example 10 or 0.5";
-    let Ok(seconds) = text.trim().parse::<f64>() else {
+    let Ok(mut seconds) = text.trim().parse::<f64>() else {
         return Err(format!("not a number of seconds ({EXAMPLE})"));
     };
-    if seconds.is_nan() {
-        return Err(format!("NaN is not a number of seconds ({EXAMPLE})"));
+    // A long enough run of digits parses as infinity too; only a value
+    // that says so is called infinite.
+    if seconds == f64::INFINITY && !text.to_ascii_lowercase().contains("inf") {
+        seconds = f64::MAX;
     }
-    if seconds <= 0.0 {
-        return Err(format!("a timeout must be above 0 seconds; {no_limit}"));
-    }
-    if seconds > MAX_TIMEOUT_SECONDS {
-        // A long enough run of digits parses as infinity too; only a value
-        // that says so is called infinite.
-        return Err(if text.to_ascii_lowercase().contains("inf") {
-            format!("an infinite timeout is no limit: {no_limit}")
-        } else {
-            format!(
-                "above the limit of {MAX_TIMEOUT_SECONDS:.0} seconds (about 31 years); {no_limit}"
-            )
-        });
-    }
-    if seconds < 1e-9 {
-        return Err(format!(
-            "below a nanosecond, the clock's finest step: the shortest timeout is 1e-9 ({EXAMPLE})"
-        ));
-    }
-    Ok(Duration::from_secs_f64(seconds))
+    check_timeout(seconds).map_err(|e| match e {
+        TimeoutError::NaN | TimeoutError::BelowNanosecond => format!("{e} ({EXAMPLE})"),
+        e => e.advising(no_limit),
+    })
 }
 
 /// Solves: a lookup in complete tables, or a search on every core,

@@ -9,6 +9,7 @@ mod batch;
 #[cfg(feature = "cli")]
 mod file_size;
 mod threads;
+mod timeout;
 #[cfg(feature = "cli")]
 mod usage;
 
@@ -27,6 +28,7 @@ pub use batch::{
 #[cfg(feature = "cli")]
 pub use file_size::{file_size_limit_as_error, remove_unfinished_on_signals};
 pub use threads::{check_threads, most_threads, ThreadsError, THREADS_PER_CORE};
+pub use timeout::{check_timeout, TimeoutError, MAX_TIMEOUT_SECONDS};
 #[cfg(feature = "cli")]
 pub use usage::{
     is_tile_number, report_usage_error, spaced_goal, usage_message, ARGUMENT_ECHO_LIMIT,
