@@ -337,12 +337,10 @@ impl PyBoard {
 /// slides (1 but for a slide of the multi-tile metric, `R2`).
 pub type Slide = (Move, usize);
 
-/// A move as solutions write it: `R`, or for a slide of more tiles `R2`.
+/// A move as solutions write it: `R`, or for a slide of more tiles `R2`
+/// (the library's notation, as `/api/moves` writes each slide).
 pub fn written((m, tiles): Slide) -> String {
-    match tiles {
-        1 => m.letter().to_string(),
-        _ => format!("{}{tiles}", m.letter()),
-    }
+    npuzzle::rules::slide_notation(&vec![m; tiles])
 }
 
 /// Reads the blank's moves: letters (`U`, `D`, `L`, `R`, either case), each
