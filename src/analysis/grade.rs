@@ -237,8 +237,9 @@ pub struct Graded {
     pub end: Board,
     /// The fewest moves from where they end to the goal (0 at the goal).
     pub remaining: u32,
-    /// The 1-based numbers of the legal moves that went one step farther
-    /// from the goal.
+    /// The 1-based numbers, as written, of the legal moves that went
+    /// farther from the goal, each move judged as the metric counts it (a
+    /// slide of a run of letters by its first letter's number).
     pub away: Vec<usize>,
 }
 
@@ -254,9 +255,11 @@ pub fn grade<E>(
     mut distance: impl FnMut(&Board) -> Result<u32, E>,
 ) -> Result<Graded, E> {
     let optimal = distance(start)?;
-    let (mut end, mut before) = (*start, optimal);
+    // The legal steps played, each single-tile move with the number of the
+    // step it was written in.
+    let mut end = *start;
     let mut moves = Vec::with_capacity(steps.len());
-    let mut away = Vec::new();
+    let mut numbers = Vec::with_capacity(steps.len());
     let mut illegal_move = None;
     let mut played = 0;
     for (i, step) in steps.iter().enumerate() {
@@ -264,13 +267,27 @@ pub fn grade<E>(
             illegal_move = Some(i + 1);
             break;
         };
-        // At the goal nothing is left to search.
-        let after = if next == *goal { 0 } else { distance(&next)? };
-        if after > before {
-            away.push(i + 1);
-        }
         moves.extend(std::iter::repeat_n(m, cells));
-        (end, before, played) = (next, after, i + 1);
+        numbers.extend(std::iter::repeat_n(i + 1, cells));
+        (end, played) = (next, i + 1);
+    }
+    // Each move judged as the metric counts it, whatever the writing: `R2`
+    // is two moves under the single-tile metric, and `L L` one slide under
+    // the multi-tile one, numbered by the step of its first letter.
+    let (mut at, mut before) = (*start, optimal);
+    let mut away = Vec::new();
+    let mut first = 0;
+    for (m, cells) in metric.moves_of(&moves) {
+        for _ in 0..cells {
+            at = at.apply(m).expect("the moves were played on the board");
+        }
+        // At the goal nothing is left to search.
+        let after = if at == *goal { 0 } else { distance(&at)? };
+        let number = numbers[first];
+        if after > before && away.last() != Some(&number) {
+            away.push(number);
+        }
+        (before, first) = (after, first + cells);
     }
     let legal = illegal_move.is_none();
     let reaches_goal = legal && end == *goal;

@@ -2,8 +2,10 @@
 //! checked against facts found apart from it (a solution `solve` printed
 //! and replayed, moves that undo each other, parity).
 
-use crate::util::{query, run_query, stderr_of, stdout_of, temp_db, temp_db_counting};
-use npuzzle::{parse_board, Board, Metric, Shape};
+use crate::util::{
+    json_lines, query, run_batch, run_query, stderr_of, stdout_of, temp_db, temp_db_counting,
+};
+use npuzzle::{parse_board, Board, Metric, Move, Shape};
 
 fn json(out: &std::process::Output) -> serde_json::Value {
     serde_json::from_str(&stdout_of(out)).unwrap()
@@ -285,4 +287,104 @@ fn a_pattern_board_grades_by_search() {
         said.contains("a longer --timeout may find it") && !said.contains("--within"),
         "{said}"
     );
+}
+
+/// Each move is judged as the metric counts it, however it is written: a
+/// run of letters the same way is one slide under the multi-tile metric
+/// (numbered by its first letter), and a slide written `L2` is two moves
+/// under the single-tile one (numbered by the slide). `away` is checked
+/// against the distances `batch` looks up at each move's ends, on walks
+/// that often repeat a way.
+#[test]
+fn moves_are_judged_as_the_metric_counts_them_whatever_the_writing() {
+    for metric in [Metric::SingleTile, Metric::MultiTile] {
+        let t = temp_db_counting("3x3", metric);
+        let multi = metric == Metric::MultiTile;
+        let mut seed = 0x9e37_79b9_u64;
+        let mut random = move |n: usize| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (seed >> 33) as usize % n
+        };
+        for _ in 0..12 {
+            let mut at = Board::goal(Shape::THREE_BY_THREE);
+            for _ in 0..20 {
+                let next: Vec<Board> = at.successors().map(|(_, b)| b).collect();
+                at = next[random(next.len())];
+            }
+            let start = at;
+            // The walk, each move the way of the last one when it can be.
+            let mut walk: Vec<Move> = Vec::new();
+            for _ in 0..14 {
+                let ways: Vec<Move> = at.successors().map(|(m, _)| m).collect();
+                let again = walk.last().filter(|m| ways.contains(m) && random(3) > 0);
+                let m = again.copied().unwrap_or_else(|| ways[random(ways.len())]);
+                walk.push(m);
+                at = at.apply(m).unwrap();
+            }
+            let runs: Vec<&[Move]> = walk.chunk_by(|a, b| a == b).collect();
+            // Written letter by letter under the multi-tile metric, as
+            // slides (`L2`) under the single-tile one.
+            let written: Vec<String> = match multi {
+                true => walk.iter().map(|m| m.letter().to_string()).collect(),
+                false => runs
+                    .iter()
+                    .map(|r| format!("{}{}", r[0].letter(), r.len()))
+                    .collect(),
+            };
+            // The moves as counted: (the step written, the board after it).
+            let mut counted = Vec::new();
+            let (mut board, mut letter) = (start, 0);
+            for (slide, run) in runs.iter().enumerate() {
+                for (i, &m) in run.iter().enumerate() {
+                    board = board.apply(m).unwrap();
+                    letter += 1;
+                    if !multi {
+                        counted.push((slide + 1, board));
+                    } else if i + 1 == run.len() {
+                        counted.push((letter - run.len() + 1, board));
+                    }
+                }
+            }
+            let lines: Vec<String> = std::iter::once(start)
+                .chain(counted.iter().map(|(_, b)| *b))
+                .map(|b| b.to_string())
+                .collect();
+            let looked_up = json_lines(&run_batch(
+                &t.path,
+                &["batch", "--format", "jsonl"],
+                lines.join("\n") + "\n",
+                0,
+            ));
+            let distances: Vec<u64> = looked_up
+                .iter()
+                .map(|a| a["distance"].as_u64().unwrap())
+                .collect();
+            let mut away: Vec<u64> = Vec::new();
+            for (k, (number, _)) in counted.iter().enumerate() {
+                if distances[k + 1] > distances[k] && away.last() != Some(&(*number as u64)) {
+                    away.push(*number as u64);
+                }
+            }
+            let moves = written.join(" ");
+            let graded = json(&run_query(
+                &t.path,
+                &["check", "--json", &start.to_string(), &moves],
+                1,
+            ));
+            let graded_away: Vec<u64> = (graded["away"].as_array().unwrap().iter())
+                .map(|n| n.as_u64().unwrap())
+                .collect();
+            assert_eq!(graded_away, away, "{metric:?} {start} {moves}");
+            assert_eq!(
+                graded["length"].as_u64(),
+                Some(counted.len() as u64),
+                "{moves}"
+            );
+            assert_eq!(
+                graded["remaining"].as_u64(),
+                distances.last().copied(),
+                "{moves}"
+            );
+        }
+    }
 }
