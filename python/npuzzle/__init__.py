@@ -14,11 +14,12 @@ data folder on first use (about 20 ms). ``npuzzle.Database(board="2x4")``
 opens (or builds) another board's; 12-cell boards are built on request with
 ``npuzzle.build("3x4")``.
 
-The 15-puzzle (4x4, and 3x5, 5x3) has pattern databases instead, built on
-request with ``npuzzle.build("4x4")`` and searched (IDA*): ``solve``,
-``distance``, ``best_moves``, ``check`` and the batches work on them, with
-``timeout=``; what needs every position's distance (``histogram``,
-``random``, ``count_solutions``, ``solutions``) raises
+The 15- and 24-puzzles (4x4, 3x5, 5x3, 5x5, 4x5, 5x4) have pattern
+databases instead, built on request with ``npuzzle.build("4x4")`` and
+searched (IDA*): ``solve``, ``distance``, ``best_moves``, ``check`` and the
+batches work on them, with ``timeout=``, and ``random(distance)`` finds
+positions by random walks; what needs every position's distance
+(``histogram``, ``count_solutions``, ``solutions``) raises
 ``NeedsCompleteTablesError``.
 
 Any board up to 6x6 (the 24- and 35-puzzles too) is solved within a

@@ -217,6 +217,8 @@ class Database:
         count: SupportsIndex = 1,
         seed: SupportsIndex | None = None,
         goal: _BoardLike | None = None,
+        *,
+        timeout: float | None = None,
     ) -> list[Board]: ...
     def check(
         self,

@@ -10,7 +10,7 @@ use crate::target::{deadline, Search, Target};
 use memmap2::Mmap;
 use npuzzle::analysis::{
     count_shortest, grade, list_shortest, parse_distances, read_steps, Histogram, Sample, Step,
-    StepsError, MAX_STEPS, MAX_UNIFORM,
+    StepsError, WalkError, MAX_STEPS, MAX_UNIFORM, MAX_WALKED,
 };
 use npuzzle::bounded::{solve_within, Bounded, Guidance, Weight};
 use npuzzle::files::shown_path;
@@ -116,6 +116,44 @@ impl PyDatabase {
         options: &SolveOptions,
     ) -> Result<Solution, AnswerError> {
         self.db.solve(start, goal, options)
+    }
+
+    /// The database under this object, for the library's questions.
+    pub fn database(&self) -> &Database<Mmap> {
+        &self.db
+    }
+
+    /// `random(distance)` on pattern databases: each position found by a
+    /// walk from the goal, solved and cut at its distance, all within
+    /// `timeout`.
+    fn walked(
+        &self,
+        py: Python<'_>,
+        distances: std::ops::RangeInclusive<u32>,
+        (count, seed): (usize, u64),
+        goal: Option<&Bound<'_, PyAny>>,
+        timeout: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<PyBoard>> {
+        if count > MAX_WALKED {
+            return Err(errors::argument(
+                py,
+                format!(
+                    "count= is at most {MAX_WALKED} at a distance on a pattern database (each \
+                     position is searched for), not {count}"
+                ),
+            ));
+        }
+        let target = self.target(py, goal, arguments::seconds(timeout)?)?;
+        let walked = || {
+            target
+                .walked(distances, (count, seed))
+                .expect("pattern databases")
+        };
+        match target.without_gil(py, walked)? {
+            Ok(drawn) => Ok(drawn.positions.iter().map(|p| wrap(p.start)).collect()),
+            Err(WalkError::Search(e)) => Err(self.err(py, e)),
+            Err(e) => Err(errors::argument(py, e.to_string())),
+        }
     }
 
     /// The library's error as a Python exception.
@@ -1274,8 +1312,11 @@ impl PyDatabase {
     /// `count` distinct positions drawn uniformly from those at exactly
     /// `distance` moves from `goal`, or at any distance of a range
     /// (`range(20, 26)`, or the command line's "20..=25"). The same `seed`
-    /// draws the same positions as `query random --seed`. Needs complete
-    /// tables (NeedsCompleteTablesError otherwise). Without `distance`,
+    /// draws the same positions as `query random --seed`. On pattern
+    /// databases (4x4, 5x5, …) each is found by a random walk from the goal,
+    /// solved and cut at its distance: exactly that far, not drawn
+    /// uniformly, at most 1000, all searched within `timeout` seconds
+    /// (SearchTimeoutError past it). Without `distance`,
     /// `count` positions (up to 1,000,000, not told apart) drawn uniformly
     /// from every one that reaches the goal, on any database, as `query
     /// random` without `--distance` draws them.
@@ -1287,7 +1328,7 @@ impl PyDatabase {
     ///
     /// >>> [Database().distance(b) for b in Database().random(20, count=3, seed=1)]
     /// [20, 20, 20]
-    #[pyo3(signature = (distance = None, count = None, seed = None, goal = None), text_signature = "($self, distance=None, count=1, seed=None, goal=None)")]
+    #[pyo3(signature = (distance = None, count = None, seed = None, goal = None, *, timeout = None), text_signature = "($self, distance=None, count=1, seed=None, goal=None, *, timeout=None)")]
     fn random(
         &self,
         py: Python<'_>,
@@ -1295,6 +1336,7 @@ impl PyDatabase {
         count: Option<&Bound<'_, PyAny>>,
         seed: Option<&Bound<'_, PyAny>>,
         goal: Option<&Bound<'_, PyAny>>,
+        timeout: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<PyBoard>> {
         let count = arguments::count(count)?;
         let seed = arguments::seed(seed)?.unwrap_or_else(rand::random);
@@ -1316,6 +1358,9 @@ impl PyDatabase {
             return Ok(drawn.positions.iter().map(|p| wrap(p.start)).collect());
         };
         let distances = distances_of(distance)?;
+        if self.tables().is_none() {
+            return self.walked(py, distances, (count, seed), goal, timeout);
+        }
         let target = self.table(py, goal, "random()")?;
         match py.detach(|| Sample::draw(&target, distances, count, seed)) {
             Ok(drawn) => Ok(drawn.positions.iter().map(|p| wrap(p.start)).collect()),

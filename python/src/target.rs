@@ -6,12 +6,14 @@ use crate::database::PyDatabase;
 use crate::errors;
 use crate::interrupt::interruptible;
 use crate::pools;
+use npuzzle::analysis::{Sample, WalkError};
 use npuzzle::io::Nodes;
 use npuzzle::pattern::{Solution, SolveOptions};
 use npuzzle::AnswerError;
 use npuzzle::{rules::solvability, Board, GoalTable, Move};
 use pyo3::prelude::*;
 use rayon::prelude::*;
+use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
@@ -44,13 +46,17 @@ impl Search<'_> {
     /// A search from `start`; `parallel` splits it over the cores (for a
     /// single question; a batch runs one search per thread instead).
     fn solve(&self, start: &Board, parallel: bool) -> Result<Solution, AnswerError> {
-        let options = SolveOptions {
+        self.db.search(start, &self.goal, &self.options(parallel))
+    }
+
+    /// Searches stopped by `timeout=` and Ctrl-C.
+    fn options(&self, parallel: bool) -> SolveOptions<'_> {
+        SolveOptions {
             deadline: self.deadline,
             cancel: Some(&self.cancel),
             parallel,
             ..SolveOptions::default()
-        };
-        self.db.search(start, &self.goal, &options)
+        }
     }
 }
 
@@ -109,6 +115,29 @@ impl Target<'_> {
         if let Target::Search(search) = self {
             search.cancel();
         }
+    }
+
+    /// `count` positions at `distances` toward the goal, each found by a
+    /// walk that a pattern database solves ([`Sample::walked`]); None on
+    /// complete tables, which draw from their list instead.
+    pub fn walked(
+        &self,
+        distances: RangeInclusive<u32>,
+        (count, seed): (usize, u64),
+    ) -> Option<Result<Sample, WalkError>> {
+        let Target::Search(search) = self else {
+            return None;
+        };
+        let options = search.options(true);
+        let db = search.db.database();
+        Some(Sample::walked(
+            db,
+            &search.goal,
+            distances,
+            count,
+            seed,
+            &options,
+        ))
     }
 
     /// Fewest moves from `start`.

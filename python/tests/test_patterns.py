@@ -144,7 +144,6 @@ def test_what_needs_complete_tables_raises_one_exception(pat3, db44, db3) -> Non
         start = db.goal
         calls = {
             "histogram()": lambda: db.histogram(),
-            "random()": lambda: db.random(5),
             "count_solutions()": lambda: db.count_solutions(start),
             "solutions()": lambda: db.solutions(start),
         }
@@ -155,6 +154,23 @@ def test_what_needs_complete_tables_raises_one_exception(pat3, db44, db3) -> Non
                 f"{name} needs complete tables; this file holds pattern databases for {db.board}"
             )
     assert db3.histogram()[0] == 1
+
+
+def test_positions_at_a_distance_are_walked_on_patterns(db3, pat3, db44) -> None:
+    # Each exactly as far as the complete table says, distinct, the same
+    # for a seed, and the first of a larger count.
+    goal = "123804765"
+    drawn = pat3.random(range(18, 23), count=12, seed=5, goal=goal)
+    assert len(set(drawn)) == 12
+    assert all(18 <= db3.distance(b, goal) <= 22 for b in drawn)
+    assert pat3.random(range(18, 23), count=3, seed=5, goal=goal) == drawn[:3]
+    # On 4x4 a search says how far: the same as asked.
+    far = db44.random(24, count=2, seed=1)
+    assert [db44.distance(b) for b in far] == [24, 24]
+    with pytest.raises(npuzzle.ArgumentError, match="at most 1000"):
+        db44.random(24, count=1001)
+    with pytest.raises(npuzzle.ArgumentError, match="no position 32 moves from the goal"):
+        pat3.random(32, seed=1)
 
 
 def test_goals_no_set_serves_and_bad_builds(tmp_path: Path, db44) -> None:

@@ -7,8 +7,9 @@ use crate::worksheet::{self, Worksheet};
 use crate::{GoalArg, Outcome, TableFormat};
 use anyhow::Result;
 use memmap2::Mmap;
-use npuzzle::analysis::{parse_distances, Sample, MAX_UNIFORM};
-use npuzzle::{CompleteTables, Database, Metric, Shape};
+use npuzzle::analysis::{parse_distances, Sample, WalkError, MAX_UNIFORM, MAX_WALKED};
+use npuzzle::pattern::Stopped;
+use npuzzle::{AnswerError, Database, Metric, Shape};
 use std::io::{self, Write};
 use std::path::PathBuf;
 
@@ -19,9 +20,11 @@ use std::path::PathBuf;
      --distance), \"positions\": [{\"start\", \"distance\" (where complete tables know it)}]}"
 )))]
 pub struct RandomArgs {
-    /// Moves from the goal: K, or a range A..=B (or A..B) drawn uniformly over all its positions
-    /// (complete tables). Without it, positions drawn uniformly from every one that reaches the
-    /// goal, on any board, with or without a database.
+    /// Moves from the goal: K, or a range A..=B (or A..B), drawn uniformly over all its positions
+    /// on complete tables; on pattern databases (4x4, 5x5, …) each position is found by a random
+    /// walk from the goal, solved and cut at K (exactly K moves away, not drawn uniformly; at most
+    /// 1000). Without it, positions drawn uniformly from every one that reaches the goal, on any
+    /// board, with or without a database.
     #[arg(long, value_name = "K", value_parser = parse_distances, allow_hyphen_values = true)]
     pub(crate) distance: Option<std::ops::RangeInclusive<u32>>,
     /// How many positions: distinct at a distance; drawn independently without --distance
@@ -39,7 +42,16 @@ pub struct RandomArgs {
     /// answer key (each one's distance and one optimal solution) on a page of its own.
     #[arg(long, value_name = "FILE.html")]
     worksheet: Option<PathBuf>,
+    /// Give up on the draw after SECONDS of search (pattern databases with --distance; a
+    /// complete table draws at once) [default: 60].
+    #[arg(long, value_name = "SECONDS", value_parser = crate::solve::parse_timeout, allow_hyphen_values = true)]
+    timeout: Option<std::time::Duration>,
 }
+
+/// How long a draw on pattern databases searches without `--timeout`: far
+/// more than a 4×4 draw takes (under a second for ten positions 60 moves
+/// away), and a bound on what a distance no walk reaches costs.
+const DRAW_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// The most positions one `query random` draws: past the largest table's
 /// 239,500,800 positions, so the table, not this limit, says how many there are.
@@ -80,24 +92,16 @@ pub fn uniform(
 }
 
 /// `query random` on a database: positions at the distances asked for
-/// (complete tables), or without `--distance` drawn uniformly.
+/// (drawn from complete tables, walked on pattern databases), or without
+/// `--distance` drawn uniformly.
 pub fn run(db: &Database<Mmap>, args: &RandomArgs, out: &mut impl Write) -> Result<Outcome> {
-    match &args.distance {
-        None => uniform(Some(db), db.shape(), args, out),
-        Some(distances) => {
-            let tables = crate::complete(db, "random --distance")?;
-            at_distances(tables, distances.clone(), args, out)
-        }
+    let Some(distances) = args.distance.clone() else {
+        return uniform(Some(db), db.shape(), args, out);
+    };
+    let walks = db.patterns().is_some();
+    if !walks {
+        crate::complete(db, "random --distance")?;
     }
-}
-
-/// `query random --distance`: positions drawn from those at `distances`.
-fn at_distances(
-    db: &CompleteTables<Mmap>,
-    distances: std::ops::RangeInclusive<u32>,
-    args: &RandomArgs,
-    out: &mut impl Write,
-) -> Result<Outcome> {
     // A worksheet's size and file are checked before any work.
     let sheet = match &args.worksheet {
         Some(path) => {
@@ -116,14 +120,60 @@ fn at_distances(
         }
         None => None,
     };
+    anyhow::ensure!(
+        !walks || args.count <= MAX_WALKED,
+        "on a pattern database each position drawn at a distance is searched for: at most \
+         {MAX_WALKED}, not {}; ask for fewer with --count",
+        args.count
+    );
     let goal = args.goal.board(db.shape())?;
-    let target = db.goal_table(&goal)?;
     let seed = args.seed.unwrap_or_else(rand::random);
-    let report = Sample::draw(&target, distances, args.count, seed)?;
-    if let Some(file) = sheet {
-        Worksheet::solve(db, &report)?.write(file)?;
+    // One deadline for the draw and the answer key's searches.
+    let timeout = args.timeout.unwrap_or(DRAW_TIMEOUT);
+    let (report, key) = crate::solve::with_progress(Some(timeout), true, "moves ≤", |options| {
+        let report = match walks {
+            true => Sample::walked(db, &goal, distances, args.count, seed, options).map_err(
+                |e| match e {
+                    WalkError::Search(e) => stopped(e, timeout, args.timeout.is_none()),
+                    e => e.into(),
+                },
+            )?,
+            false => Sample::draw(
+                &db.complete()?.goal_table(&goal)?,
+                distances,
+                args.count,
+                seed,
+            )?,
+        };
+        let key = match sheet.is_some() {
+            true => Some(
+                Worksheet::solve(db, &report, options)
+                    .map_err(|e| stopped(e, timeout, args.timeout.is_none()))?,
+            ),
+            false => None,
+        };
+        anyhow::Ok((report, key))
+    })?;
+    if let (Some(file), Some(key)) = (sheet, key) {
+        key.write(file)?;
     }
     show(&report, args, out)
+}
+
+/// `e`, and where it is a search past the draw's `timeout` (`by_default`:
+/// no `--timeout` was given), what the search was for.
+fn stopped(e: AnswerError, timeout: std::time::Duration, by_default: bool) -> anyhow::Error {
+    if !matches!(e, AnswerError::Stopped(Stopped::TimedOut { .. })) {
+        return e.into();
+    }
+    let limit = match by_default {
+        true => format!("the draw's default limit of {} s", timeout.as_secs_f64()),
+        false => format!("--timeout {} s", timeout.as_secs_f64()),
+    };
+    anyhow::anyhow!(
+        "the draw searches for each position's shortest solution, and one search stopped: {e} \
+         ({limit}); a longer --timeout, or fewer moves, may find them"
+    )
 }
 
 /// Prints `report`, and a seed drawn afresh on stderr.

@@ -11,8 +11,9 @@
 use anyhow::Context;
 use npuzzle::analysis::Sample;
 use npuzzle::io::{Replacement, Writes};
+use npuzzle::pattern::SolveOptions;
 use npuzzle::rules::move_string;
-use npuzzle::{AnswerError, Board, CompleteTables, Move};
+use npuzzle::{AnswerError, Board, Database, Move};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::Path;
@@ -43,12 +44,17 @@ pub struct Worksheet {
 }
 
 impl Worksheet {
-    /// One optimal solution for each position of `drawn`.
-    pub fn solve(db: &CompleteTables<memmap2::Mmap>, drawn: &Sample) -> Result<Self, AnswerError> {
+    /// One optimal solution for each position of `drawn` (searched within
+    /// `options` on pattern databases).
+    pub fn solve(
+        db: &Database<memmap2::Mmap>,
+        drawn: &Sample,
+        options: &SolveOptions,
+    ) -> Result<Self, AnswerError> {
         let puzzles = drawn
             .positions
             .iter()
-            .map(|p| Ok((p.start, db.solve(&p.start, &drawn.goal)?)))
+            .map(|p| Ok((p.start, db.solve(&p.start, &drawn.goal, options)?.moves)))
             .collect::<Result<_, AnswerError>>()?;
         Ok(Worksheet {
             goal: drawn.goal,

@@ -1,7 +1,8 @@
 //! What the tool says about a whole state space: heuristics measured against
 //! the true distances (over every position, or one), move lists graded, the
 //! textbook searches, random positions of exact
-//! difficulty, all shortest solutions, and per-table statistics.
+//! difficulty (drawn from a table's list, or walked where pattern tables
+//! serve the board), all shortest solutions, and per-table statistics.
 //!
 //! Uses everything below it: `puzzle`, `table` and
 //! `db`.
@@ -15,6 +16,7 @@ mod sample;
 mod shortest;
 mod stats;
 mod textbook;
+mod walked;
 
 pub use compare::{compare, CompareError, Comparison, Run};
 pub use grade::{grade, read_any_steps, read_steps, Graded, Step, StepsError, MAX_STEPS};
@@ -29,3 +31,4 @@ pub use sample::{
 pub use shortest::{best_moves, best_slides, count_shortest, list_shortest, ShortestSolutions};
 pub use stats::{stats, stats_toward, Stats, TableStats};
 pub use textbook::{search, Algorithm, SearchReport, ShapeMismatch};
+pub use walked::{WalkError, MAX_WALKED};

@@ -195,7 +195,6 @@ fn commands_that_need_a_complete_table_refuse_and_say_why() {
     let db = pattern_file("3x3", "4-4");
     for args in [
         &["histogram"][..],
-        &["random", "--distance", "5"],
         &["solve", "--all", "867254301"],
         &["stats"],
         &["heuristics"],
@@ -208,6 +207,72 @@ fn commands_that_need_a_complete_table_refuse_and_say_why() {
             "{args:?}: {err}"
         );
     }
+}
+
+/// Positions at a distance are walked on a pattern database: each is as
+/// far as asked by the complete table's count (a breadth-first search's),
+/// distinct, the same for a seed, and the first of a larger count.
+#[test]
+fn random_at_a_distance_walks_to_positions_exactly_that_far() {
+    let db = pattern_file("3x3", "4-4");
+    let complete = crate::util::temp_db("3x3");
+    let drawn = |args: &[&str]| {
+        let all = [&["random", "--seed", "7"][..], args].concat();
+        json_answer(&db, &all)
+    };
+    for (distances, count) in [("5", "3"), ("20", "20"), ("26..=28", "10")] {
+        let v = drawn(&["--distance", distances, "--count", count, "--json"]);
+        let starts: Vec<&str> = (v["positions"].as_array().unwrap().iter())
+            .map(|p| p["start"].as_str().unwrap())
+            .collect();
+        assert_eq!(starts.len().to_string(), count);
+        let unique: std::collections::HashSet<_> = starts.iter().collect();
+        assert_eq!(unique.len(), starts.len(), "{starts:?}");
+        let looked_up = json_lines(&run_batch(
+            &complete.path,
+            &["batch", "--format", "jsonl"],
+            starts.join("\n") + "\n",
+            0,
+        ));
+        for (p, answer) in v["positions"].as_array().unwrap().iter().zip(&looked_up) {
+            assert_eq!(p["distance"], answer["distance"], "{p}");
+        }
+        let (lo, hi) = match distances.split_once("..=") {
+            Some((a, b)) => (a.parse().unwrap(), b.parse().unwrap()),
+            None => (distances.parse().unwrap(), distances.parse().unwrap()),
+        };
+        assert!(looked_up
+            .iter()
+            .all(|a| (lo..=hi).contains(&a["distance"].as_u64().unwrap())));
+        // The same seed, the same positions; fewer, the first of them.
+        let again = drawn(&["--distance", distances, "--count", "2", "--json"]);
+        assert_eq!(again["positions"][0], v["positions"][0]);
+        assert_eq!(again["positions"][1], v["positions"][1]);
+    }
+    // 3×3 has 1 position at distance 0 and 2 at distance 1 (BFS).
+    for (distance, count, found) in [
+        ("0", "2", "1 distinct position at 0 moves, not 2"),
+        ("1", "3", "2 distinct positions at 1 move, not 3"),
+    ] {
+        let out = run_query(
+            &db,
+            &["random", "--distance", distance, "--count", count],
+            2,
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(found) && err.contains("ask for fewer"),
+            "{err}"
+        );
+    }
+    let out = run_query(&db, &["random", "--distance", "32"], 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no position 32 moves from the goal was found in 256 walks, the farthest"),
+        "{err}"
+    );
+    let out = run_query(&db, &["random", "--distance", "5", "--count", "1001"], 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("at most 1000, not 1001"));
 }
 
 #[test]

@@ -42,7 +42,9 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use npuzzle::analysis::{grade, parse_distances, read_steps, Histogram, Sample, SampleError};
+use npuzzle::analysis::{
+    grade, parse_distances, read_steps, Histogram, Sample, SampleError, WalkError,
+};
 use npuzzle::bounded::Weight;
 use npuzzle::io::Answer;
 use npuzzle::pattern::Stopped;
@@ -922,8 +924,8 @@ async fn random(State(server): State<Shared>, p: Params) -> Result<Response, Api
         .await?;
         return json_ok(&drawn);
     };
-    let drawn = searching(&server, (shape, metric), move |db, _| {
-        draw(db, &goal, distances, count, seed)
+    let drawn = searching(&server, (shape, metric), move |db, budget| {
+        draw(db, &goal, distances, (count, seed), budget)
     })
     .await?;
     json_ok(&drawn)
@@ -935,9 +937,16 @@ fn draw(
     db: &Db,
     goal: &Board,
     distances: std::ops::RangeInclusive<u32>,
-    count: usize,
-    seed: u64,
+    (count, seed): (usize, u64),
+    budget: &Budget,
 ) -> Result<Sample, ApiError> {
+    if db.patterns().is_some() {
+        let options = kind::options(budget);
+        return Sample::walked(db, goal, distances, count, seed, &options).map_err(|e| match e {
+            WalkError::Search(e) => answer_error(e, None, budget.timeout),
+            e => ApiError::bad(e.to_string()),
+        });
+    }
     let db = kind::complete(db, "drawing positions at a given distance")?;
     let target = db
         .goal_table(goal)
@@ -963,11 +972,10 @@ async fn worksheet(State(server): State<Shared>, p: Params) -> Result<Response, 
         .distances()?
         .ok_or_else(|| ApiError::bad("missing parameter: distance (K, A..=B or A..B)"))?;
     let (count, seed) = (p.count()?, p.seed()?);
-    let html = searching(&server, (shape, metric), move |db, _| {
-        let drawn = draw(db, &goal, distances, count, seed)?;
-        let tables = kind::complete(db, "a worksheet")?;
-        let sheet =
-            Worksheet::solve(tables, &drawn).map_err(|e| answer_error(e, None, Duration::ZERO))?;
+    let html = searching(&server, (shape, metric), move |db, budget| {
+        let drawn = draw(db, &goal, distances, (count, seed), budget)?;
+        let sheet = Worksheet::solve(db, &drawn, &kind::options(budget))
+            .map_err(|e| answer_error(e, None, budget.timeout))?;
         Ok(sheet.html(Styles::Linked))
     })
     .await?;

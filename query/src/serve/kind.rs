@@ -53,15 +53,16 @@ pub fn complete<'a>(db: &'a Db, what: &str) -> Result<&'a CompleteTables<Mmap>, 
         ApiError::new(
             StatusCode::NOT_FOUND,
             format!(
-                "{what}: {e}; on this board the server answers solve, distance, moves and \
-                 random without a distance"
+                "{what}: {e}; on this board the server answers solve, distance, moves, \
+                 random (positions at a distance found by walks), worksheet, check and \
+                 heuristics"
             ),
         )
     })
 }
 
 /// A search within the request's budget, on every core.
-fn options<'a>(budget: &Budget<'a>) -> SolveOptions<'a> {
+pub fn options<'a>(budget: &Budget<'a>) -> SolveOptions<'a> {
     SolveOptions {
         deadline: Some(budget.deadline),
         cancel: Some(budget.cancel),

@@ -926,7 +926,8 @@ async function newAt(k) {
 }
 
 // A position drawn uniformly from all that reach the goal: what a pattern
-// board offers, since puzzles at exactly K moves need complete tables.
+// board offers here (its puzzles at exactly K moves, found by walks, are
+// not uniform, and no histogram bounds K).
 async function newRandom() {
   const drawn = await api("random", { goal: text(game.goal) });
   await newGame(parse(drawn.positions[0].start), game.goal);
@@ -959,7 +960,9 @@ function setBoard(name, metric = game.metric) {
     $("random-note").textContent =
       `A new puzzle is drawn uniformly from all ${positions}` +
       `positions that reach the goal. Puzzles of exactly K moves, the hardest position and ` +
-      `the histogram need every position's distance, which only complete tables hold; ` +
+      `the histogram need every position's distance, which only complete tables hold` +
+      (withoutFile() ? "; " : ` (on ${name}, random walks find puzzles of exactly K moves, ` +
+        `not uniformly: query random --distance K, or /api/random?distance=K); `) +
       (withoutFile()
         ? `no database can be built for ${name}, so no distance is known here but next to ` +
           `the goal, and each solution is found within a factor of the shortest (Solve, ` +

@@ -151,9 +151,14 @@ fn on_4x4_heuristics_and_check_search_within_the_timeout() {
         ),
         (true.into(), 0.into(), serde_json::json!([]))
     );
-    // No worksheet on a pattern board: it needs positions at a distance.
-    let (status, v) = get(server.addr, "/worksheet?board=4x4&distance=10");
-    assert_eq!(status, 404, "{v}");
+    // A worksheet's positions are walked on a pattern board, each solved.
+    let (status, html) = raw(
+        server.addr,
+        &request("GET", "/worksheet?board=4x4&distance=10&count=2&seed=4"),
+    );
+    assert_eq!(status, 200, "{html}");
+    assert_eq!(html.matches("<li class=\"puzzle\">").count(), 2);
+    assert!(html.contains("4x4 puzzles, 10 moves from the goal (seed 4)"));
 }
 
 #[test]
