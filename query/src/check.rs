@@ -206,11 +206,18 @@ impl Layout for Report<'_> {
             )?;
         }
         if !g.away.is_empty() {
-            let numbers: Vec<String> = g.away.iter().map(usize::to_string).collect();
-            let (noun, verb) = match numbers.len() {
+            let mut numbers: Vec<String> = (g.away.iter().take(AWAY_SHOWN))
+                .map(usize::to_string)
+                .collect();
+            let (noun, verb) = match g.away.len() {
                 1 => ("move", "goes"),
                 _ => ("moves", "go"),
             };
+            // A long list of wrong ways: the first ones, and how many more
+            // (`--json` has them all).
+            if g.away.len() > AWAY_SHOWN {
+                numbers.push(format!("… and {} more", g.away.len() - AWAY_SHOWN));
+            }
             writeln!(
                 out,
                 "{noun} {}{as_written} {verb} farther from the goal",
@@ -220,6 +227,9 @@ impl Layout for Report<'_> {
         Ok(())
     }
 }
+
+/// The most moves that went farther that the text names one by one.
+const AWAY_SHOWN: usize = 20;
 
 /// Whether `steps`, the blank's moves each turned the other way (as a
 /// student who wrote the tiles' directions meant them), take `start` to

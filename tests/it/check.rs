@@ -388,3 +388,26 @@ fn moves_are_judged_as_the_metric_counts_them_whatever_the_writing() {
         }
     }
 }
+
+/// A long list of wrong ways is named up to 20 moves, then counted; the
+/// JSON keeps them all. Out and back 4,999 times from one move away: each
+/// move out (the odd ones) goes farther.
+#[test]
+fn a_long_list_of_wrong_ways_is_cut_in_the_text() {
+    let t = temp_db("3x3");
+    let moves = "LR".repeat(4999) + "R";
+    let out = run_query(&t.path, &["check", "123456708", &moves], 0);
+    let said = stdout_of(&out);
+    let odd: Vec<String> = (0..20).map(|i| (2 * i + 1).to_string()).collect();
+    let expected = format!(
+        "moves {}, … and 4979 more go farther from the goal\n",
+        odd.join(", ")
+    );
+    assert!(said.ends_with(&expected), "{said}");
+    let graded = json(&run_query(
+        &t.path,
+        &["check", "--json", "123456708", &moves],
+        0,
+    ));
+    assert_eq!(graded["away"].as_array().unwrap().len(), 4999);
+}
