@@ -711,7 +711,7 @@ async fn play_4x4_with_exact_distances_and_hints() {
     let goal = npuzzle::Board::goal(shape);
 
     // The page adapts to a pattern board: a uniformly random puzzle, said
-    // so, instead of puzzles at K moves, and no histogram.
+    // so, puzzles at K moves found by walks, and no histogram.
     let size = c
         .execute(
             "return document.getElementById('board-size').value;",
@@ -721,7 +721,8 @@ async fn play_4x4_with_exact_distances_and_hints() {
         .unwrap();
     assert_eq!(size, "4x4");
     assert_eq!(text(&c, "goal-text").await, goal.to_string());
-    assert!(!displayed(&c, "k-controls").await);
+    assert!(displayed(&c, "k-controls").await);
+    assert!(!displayed(&c, "hardest").await);
     // No histogram, and the page says why.
     assert!(!displayed(&c, "histogram").await);
     let why = text(&c, "histogram-note").await;
@@ -729,7 +730,37 @@ async fn play_4x4_with_exact_distances_and_hints() {
     assert!(displayed(&c, "random-controls").await);
     let note = text(&c, "random-note").await;
     assert!(note.contains("drawn uniformly"), "{note}");
+    assert!(note.contains("found by a random walk"), "{note}");
     assert!(note.contains("need every position's distance"), "{note}");
+
+    // A puzzle at 20 moves, walked: 20 by the command line's search; with a
+    // seed, the command line's first of the set, and a worksheet of it.
+    new_puzzle_at(&c, 20).await;
+    let (d, position) = shown(&c).await;
+    assert_eq!((d, cli_distance(&db, &position)), (20, 20));
+    crate::browser_classroom::type_into(&c, "seed", "5").await;
+    crate::browser_classroom::type_into(&c, "count", "3").await;
+    new_puzzle_at(&c, 20).await;
+    let out = Command::new(assert_cmd::cargo::cargo_bin("query"))
+        .args(["--db", db.to_str().unwrap(), "--board", "4x4", "random"])
+        .args(["--distance", "20", "--count", "3", "--seed", "5"])
+        .output()
+        .unwrap();
+    let first = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .next()
+        .map(String::from);
+    assert_eq!(Some(shown(&c).await.1), first);
+    let sheet = c
+        .execute("return document.getElementById('worksheet').href;", vec![])
+        .await
+        .unwrap();
+    let sheet = sheet.as_str().unwrap();
+    assert!(
+        sheet.contains("board=4x4") && sheet.contains("distance=20") && sheet.contains("seed=5"),
+        "{sheet}"
+    );
+    crate::browser_classroom::type_into(&c, "seed", "").await;
 
     // A position 18 moves out, typed in; then moves by click, alternating
     // one farther and two closer. After each, the distance shown is the

@@ -91,7 +91,7 @@ async fn keys(c: &Client, keys: &str) {
     settle(c).await;
 }
 
-async fn type_into(c: &Client, id: &str, value: &str) {
+pub(crate) async fn type_into(c: &Client, id: &str, value: &str) {
     let input = c.find(Locator::Id(id)).await.unwrap();
     input.clear().await.unwrap();
     input.send_keys(value).await.unwrap();

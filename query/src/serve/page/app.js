@@ -39,6 +39,10 @@ const game = {
 // The most moves a link replays, and a grading takes: what one /api/check
 // request carries within the server's 1 KiB query string, boards included.
 const MAX_MOVES = 800;
+// The farthest K offered on a pattern board, where random walks find the
+// puzzles: short of where walks stop reaching (4x4 positions lie 53 moves
+// out on average), and quick to search on 5x5.
+const WALK_MAX = 60;
 
 // Lookups answer at once; a request that takes longer than this is a
 // search, and the page says so.
@@ -629,7 +633,7 @@ async function restore(query) {
     };
     $("seed").value = seeded.seed;
     $("count").value = seeded.count;
-    if (complete()) { $("k").value = seeded.distance; showK(); }
+    if (!withoutFile()) { $("k").value = seeded.distance; showK(); }
   }
   await newGame(parse(info.start), parse(info.goal), info, seeded);
   await replay(query.get("moves") || "");
@@ -925,9 +929,9 @@ async function newAt(k) {
   await newGame(parse(drawn.positions[0].start), game.goal);
 }
 
-// A position drawn uniformly from all that reach the goal: what a pattern
-// board offers here (its puzzles at exactly K moves, found by walks, are
-// not uniform, and no histogram bounds K).
+// A position drawn uniformly from all that reach the goal: what a board
+// without complete tables starts with (a pattern board's puzzles at
+// exactly K moves, found by walks, are not uniform).
 async function newRandom() {
   const drawn = await api("random", { goal: text(game.goal) });
   await newGame(parse(drawn.positions[0].start), game.goal);
@@ -951,18 +955,31 @@ function setBoard(name, metric = game.metric) {
   $("custom-start").placeholder = text(apply(game.goal, "U") || game.goal);
   $("custom-goal").placeholder = game.board.goal;
   const full = complete();
-  $("k-controls").hidden = !full;
-  $("seed-controls").hidden = !full;
+  // A pattern board finds puzzles at K by random walks; with no file, no
+  // distance is known.
+  $("k-controls").hidden = withoutFile();
+  $("seed-controls").hidden = withoutFile();
+  $("hardest").hidden = !full;
   $("random-controls").hidden = full;
+  if (!full && !withoutFile()) {
+    const k = $("k");
+    k.max = WALK_MAX;
+    if (Number(k.value) > WALK_MAX) k.value = WALK_MAX;
+    showK();
+  }
   if (!full) {
     // Past 20 cells the count outgrows 64 bits, and the server sends none.
     const positions = game.board.positions === null ? "" : `${game.board.positions.toLocaleString("en")} `;
     $("random-note").textContent =
-      `A new puzzle is drawn uniformly from all ${positions}` +
-      `positions that reach the goal. Puzzles of exactly K moves, the hardest position and ` +
-      `the histogram need every position's distance, which only complete tables hold` +
-      (withoutFile() ? "; " : ` (on ${name}, random walks find puzzles of exactly K moves, ` +
-        `not uniformly: query random --distance K, or /api/random?distance=K); `) +
+      `A new random puzzle is drawn uniformly from all ${positions}` +
+      `positions that reach the goal. ` +
+      (withoutFile()
+        ? `Puzzles of exactly K moves, the hardest position and the histogram need every ` +
+          `position's distance, which only complete tables hold; `
+        : `A puzzle at exactly K moves is found by a random walk from the goal, solved and ` +
+          `cut where K moves are left: exactly K moves away, but not drawn uniformly, as ` +
+          `only complete tables can. The hardest position and the histogram need every ` +
+          `position's distance, which only complete tables hold; `) +
       (withoutFile()
         ? `no database can be built for ${name}, so no distance is known here but next to ` +
           `the goal, and each solution is found within a factor of the shortest (Solve, ` +
