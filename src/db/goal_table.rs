@@ -288,7 +288,8 @@ impl<'a> GoalTable<'a> {
         );
         // The table's frame and the goal's agree: symmetries and renaming
         // preserve which positions reach which.
-        AnswerError::Unsolvable(why.expect_err("the parities disagree"))
+        let why = why.expect_err("the parities disagree");
+        AnswerError::Unsolvable(why.with_plain_counts(start, &self.goal))
     }
 
     /// Fewest moves from `start` to the goal.

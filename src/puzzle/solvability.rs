@@ -51,6 +51,9 @@ pub struct Unsolvable {
     inversions: u32,
     blank_row: usize,
     goal_blank_row: usize,
+    /// The inversions of the start and of the goal each counted in tile
+    /// order, as a course counts them, where the boards were at hand.
+    plain: Option<(u32, u32)>,
 }
 
 impl Unsolvable {
@@ -70,7 +73,18 @@ impl Unsolvable {
                 inversions,
                 blank_row: shape.row_of(blank),
                 goal_blank_row: shape.row_of(goal_blank),
+                plain: None,
             })
+        }
+    }
+
+    /// The reason with each board's inversions counted in tile order too:
+    /// how a student counts them, whose two counts then differ in parity
+    /// (with the blank's row on boards of even width).
+    pub fn with_plain_counts(self, start: &Board, goal: &Board) -> Unsolvable {
+        Unsolvable {
+            plain: Some((inversions(start), inversions(goal))),
+            ..self
         }
     }
 }
@@ -92,7 +106,14 @@ impl fmt::Display for Unsolvable {
                  on a board of odd width ({} columns) every move keeps that parity, and the goal has 0",
                 inversions_in_words(self.inversions),
                 self.shape.cols()
-            )
+            )?;
+            if let Some((start, goal)) = self.plain {
+                write!(
+                    f,
+                    " (counted in tile order, the start has {start} and the goal {goal}: one \
+                     even, one odd)"
+                )?;
+            }
         } else {
             let rows = self.blank_row.abs_diff(self.goal_blank_row);
             write!(
@@ -103,8 +124,21 @@ impl fmt::Display for Unsolvable {
                 rows,
                 if rows == 1 { "" } else { "s" },
                 self.shape.cols()
-            )
+            )?;
+            if let Some((start, goal)) = self.plain {
+                // Rows counted from 1 at the top, as a course numbers them.
+                let (row, goal_row) = (self.blank_row + 1, self.goal_blank_row + 1);
+                write!(
+                    f,
+                    " (counted in tile order, the start has {start} with its blank in row {row} \
+                     and the goal {goal} with its blank in row {goal_row}: sums of {} and {}, \
+                     one even, one odd)",
+                    start as usize + row,
+                    goal as usize + goal_row
+                )?;
+            }
         }
+        Ok(())
     }
 }
 
@@ -121,6 +155,7 @@ pub fn check(start: &Board, goal: &Board) -> Result<(), Unsolvable> {
         start.blank(),
         goal.blank(),
     )
+    .map_err(|why| why.with_plain_counts(start, goal))
 }
 
 #[cfg(test)]
@@ -136,6 +171,14 @@ mod tests {
         assert!(check(&b("283104765"), &goal).is_ok());
         let err = check(&b("234150768"), &goal).unwrap_err();
         assert!(err.to_string().contains("odd number"), "{err}");
+        // As a course counts them, tile by tile: 2 3 4 1 5 7 6 8 has 4
+        // inversions (2, 3, 4 before 1; 7 before 6), 1 2 3 8 4 7 6 5 has 7.
+        assert!(
+            err.to_string().ends_with(
+                "(counted in tile order, the start has 4 and the goal 7: one even, one odd)"
+            ),
+            "{err}"
+        );
         // Swapping two tiles of the goal is the classic unsolvable position.
         assert!(check(&b("213456780"), &b("123456780")).is_err());
     }
@@ -149,5 +192,10 @@ mod tests {
         assert!(check(&b("2130"), &goal).is_err());
         let reason = check(&b("0123"), &goal).unwrap_err().to_string();
         assert!(reason.contains("1 row from the goal's"), "{reason}");
+        // 1 2 3 has no inversion, its blank in row 1; the goal's in row 2.
+        assert!(
+            reason.ends_with("the start has 0 with its blank in row 1 and the goal 0 with its blank in row 2: sums of 1 and 2, one even, one odd)"),
+            "{reason}"
+        );
     }
 }
