@@ -97,10 +97,12 @@ __all__ = [
     "best_moves",
     "build",
     "check",
+    "compare",
     "count_solutions",
     "default_database",
     "distance",
     "distances",
+    "heuristics",
     "histogram",
     "locate",
     "random",
@@ -245,6 +247,39 @@ def check(start: _BoardLike, moves: _Steps, goal: _BoardLike | None = None) -> C
     True
     """
     return default_database().check(start, moves, goal)
+
+
+def heuristics(start: _BoardLike, goal: _BoardLike | None = None) -> dict[str, _typing.Any]:
+    """Each classic heuristic's value for a 3x3 position beside its true
+    distance, as ``query heuristics START --json`` gives them (see
+    ``Database.heuristics``). Raises ParseError, ArgumentTypeError,
+    UnsolvableError; DatabaseError when the 3x3 database cannot be opened.
+
+    >>> npuzzle.heuristics("123468750")["heuristics"][1]
+    {'heuristic': 'manhattan', 'h': 4, 'admissible_here': True, 'overestimate': 0}
+    """
+    return default_database().heuristics(start, goal)
+
+
+def compare(
+    start: _BoardLike,
+    goal: _BoardLike | None = None,
+    *,
+    max_nodes: _typing.SupportsIndex | None = None,
+    depth_limit: _typing.SupportsIndex | None = None,
+) -> dict[str, _typing.Any]:
+    """The classic searches of a course run on a 3x3 position and checked
+    against the database, as ``query compare --json`` reports them (see
+    ``Database.compare``). Raises ParseError, ArgumentError,
+    ArgumentTypeError, UnsolvableError; DatabaseError when the 3x3 database
+    cannot be opened.
+
+    >>> [(r["algorithm"], r["length"]) for r in npuzzle.compare("123468750")["algorithms"]][:3]
+    [('bfs', 4), ('dfs', 30), ('astar-misplaced', 4)]
+    """
+    return default_database().compare(
+        start, goal, max_nodes=max_nodes, depth_limit=depth_limit
+    )
 
 
 @_typing.overload

@@ -228,6 +228,21 @@ class Database:
         *,
         timeout: float | None = None,
     ) -> Check: ...
+    def heuristics(
+        self,
+        start: _BoardLike,
+        goal: _BoardLike | None = None,
+        *,
+        timeout: float | None = None,
+    ) -> dict[str, Any]: ...
+    def compare(
+        self,
+        start: _BoardLike,
+        goal: _BoardLike | None = None,
+        *,
+        max_nodes: SupportsIndex | None = None,
+        depth_limit: SupportsIndex | None = None,
+    ) -> dict[str, Any]: ...
     def play(self, start: _BoardLike, moves: _Moves) -> Board: ...
     # A NumPy array in, a NumPy array out (typed Any: NumPy is optional);
     # an iterable of boards in, a list out; either, whichever comes.

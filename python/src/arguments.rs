@@ -83,6 +83,29 @@ pub fn count(obj: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
     }
 }
 
+/// `name=`: a whole number within `range`, or None for the default.
+pub fn whole_in(
+    obj: Option<&Bound<'_, PyAny>>,
+    name: &str,
+    range: std::ops::RangeInclusive<u64>,
+) -> PyResult<Option<u64>> {
+    let Some(obj) = given(obj) else {
+        return Ok(None);
+    };
+    let refused = |shown: &str| {
+        let (lo, hi) = (range.start(), range.end());
+        errors::argument(
+            obj.py(),
+            format!("{name}= is a whole number from {lo} to {hi}, not {shown}"),
+        )
+    };
+    match whole(obj, name)? {
+        Whole::Value(n) if range.contains(&n) => Ok(Some(n)),
+        Whole::Value(n) => Err(refused(&n.to_string())),
+        Whole::Negative(n) | Whole::TooLarge(n) => Err(refused(&n)),
+    }
+}
+
 /// `seed=`: a 64-bit seed; None draws a fresh one.
 pub fn seed(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
     let Some(obj) = given(obj) else {

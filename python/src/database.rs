@@ -9,8 +9,9 @@ use crate::interrupt::interruptible;
 use crate::target::{deadline, Search, Target};
 use memmap2::Mmap;
 use npuzzle::analysis::{
-    count_shortest, grade, list_shortest, parse_distances, read_steps, Histogram, Sample, Step,
-    StepsError, WalkError, MAX_STEPS, MAX_UNIFORM, MAX_WALKED,
+    compare, count_shortest, grade, list_shortest, parse_distances, read_steps, CompareError,
+    Histogram, PositionEstimates, Sample, Step, StepsError, WalkError, MAX_STEPS, MAX_UNIFORM,
+    MAX_WALKED,
 };
 use npuzzle::bounded::{solve_within, Bounded, Guidance, Weight};
 use npuzzle::files::shown_path;
@@ -121,6 +122,21 @@ impl PyDatabase {
     /// The database under this object, for the library's questions.
     pub fn database(&self) -> &Database<Mmap> {
         &self.db
+    }
+
+    /// `what` (`heuristics()`) counts single-tile moves, as the heuristics
+    /// and the textbook searches do: refused on a multi-tile database.
+    fn single_tile(&self, py: Python<'_>, what: &str) -> PyResult<()> {
+        if self.db.metric() == Metric::SingleTile {
+            return Ok(());
+        }
+        Err(errors::argument(
+            py,
+            format!(
+                "{what} counts single-tile moves, as the heuristics and the textbook searches \
+                 do; this database counts multi-tile moves"
+            ),
+        ))
     }
 
     /// `random(distance)` on pattern databases: each position found by a
@@ -454,6 +470,19 @@ impl PyDatabase {
     }
 }
 
+/// The most expansions one of `compare`'s searches may make, and the
+/// default: the command line's `--max-nodes`.
+const MAX_COMPARE_NODES: u64 = 10_000_000;
+const DEFAULT_COMPARE_NODES: u64 = 2_000_000;
+
+/// `value`'s JSON as a dict: the library's typed reports handed to Python
+/// with the same fields as every other face, by construction.
+fn json_dict<'py>(py: Python<'py>, value: &impl serde::Serialize) -> PyResult<Bound<'py, PyDict>> {
+    let json = serde_json::to_string(value).expect("a report serializes");
+    let loads = py.import("json")?.getattr("loads")?;
+    Ok(loads.call1((json,))?.cast_into::<PyDict>()?)
+}
+
 /// `distance=` of `random`: an int K, a `range`, or the command line's
 /// text ("20", "20..=25", "20..26").
 fn distances_of(obj: &Bound<'_, PyAny>) -> PyResult<std::ops::RangeInclusive<u32>> {
@@ -702,9 +731,7 @@ impl PySolution {
         if let Some(within) = &self.within {
             answer = answer.bounded(within.clone());
         }
-        let json = serde_json::to_string(&answer).expect("an answer serializes");
-        let loads = py.import("json")?.getattr("loads")?;
-        Ok(loads.call1((json,))?.cast_into::<PyDict>()?)
+        json_dict(py, &answer)
     }
 
     fn __len__(&self) -> usize {
@@ -1414,6 +1441,75 @@ impl PyDatabase {
             remaining: graded.remaining,
             away: graded.away,
         })
+    }
+
+    /// Each classic heuristic's value for `start` beside its true distance
+    /// to `goal`, and on a pattern database the tables' own estimate: the
+    /// dict of `query heuristics START --json` (`board`, `start`, `goal`,
+    /// `distance`, `heuristics`: a list of `heuristic`, `h`,
+    /// `admissible_here`, `overestimate`; `pattern_database` on a pattern
+    /// database; `manhattan_by_cell`). The distance is looked up, or on a
+    /// pattern database searched within `timeout`; it and what it raises
+    /// are as for `distance`. The heuristics count single-tile moves:
+    /// ArgumentError on a multi-tile database.
+    ///
+    /// >>> [(e["heuristic"], e["h"]) for e in Database().heuristics("123468750")["heuristics"]]
+    /// [('misplaced', 3), ('manhattan', 4), ('linear-conflict', 4), ('manhattan+blank', 4)]
+    #[pyo3(signature = (start, goal = None, *, timeout = None))]
+    fn heuristics<'py>(
+        &self,
+        py: Python<'py>,
+        start: &Bound<'_, PyAny>,
+        goal: Option<&Bound<'_, PyAny>>,
+        timeout: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        self.single_tile(py, "heuristics()")?;
+        let (start, target) = self.start_and_target(py, (start, "start"), goal, timeout)?;
+        let goal = target.goal();
+        let distance = self.ask(py, &target, |t| t.distance(&start, true))?;
+        let estimates = PositionEstimates::new(&start, &goal, distance)
+            .with_patterns(&self.db, &start, &goal)
+            .map_err(|e| self.err(py, e))?;
+        json_dict(py, &estimates)
+    }
+
+    /// The classic searches of a course (breadth-first, depth-first to
+    /// `depth_limit` moves, A* with misplaced tiles and with Manhattan,
+    /// IDA* with Manhattan, greedy best-first) run on `start` and checked
+    /// against the complete table: the dict of `query compare --json`
+    /// (`distance`, `max_nodes` and, per algorithm, `algorithm`, `length`,
+    /// `optimal`, `expanded`, `max_open`, `hit_limit`, `elapsed_ms`, …).
+    /// Each search stops after `max_nodes` expansions (1 to 10,000,000);
+    /// `depth_limit` is the goal's farthest distance unless given. Raises
+    /// NeedsCompleteTablesError on pattern databases and ArgumentError on
+    /// multi-tile ones (it needs complete tables of single-tile moves), or
+    /// for `max_nodes` or `depth_limit` out of range; UnsolvableError for a
+    /// start that cannot reach the goal.
+    ///
+    /// >>> [(r["algorithm"], r["expanded"]) for r in Database().compare("123468750")["algorithms"]][:2]
+    /// [('bfs', 10), ('dfs', 49896)]
+    #[pyo3(signature = (start, goal = None, *, max_nodes = None, depth_limit = None))]
+    fn compare<'py>(
+        &self,
+        py: Python<'py>,
+        start: &Bound<'_, PyAny>,
+        goal: Option<&Bound<'_, PyAny>>,
+        max_nodes: Option<&Bound<'_, PyAny>>,
+        depth_limit: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        self.single_tile(py, "compare()")?;
+        let start = self.read_argument(start, "start")?;
+        let max_nodes = arguments::whole_in(max_nodes, "max_nodes", 1..=MAX_COMPARE_NODES)?
+            .unwrap_or(DEFAULT_COMPARE_NODES);
+        let depth_limit =
+            arguments::whole_in(depth_limit, "depth_limit", 0..=u32::MAX as u64)?.map(|d| d as u32);
+        let target = self.table(py, goal, "compare()")?;
+        let compared = py.detach(|| compare(&target, &start, max_nodes, depth_limit));
+        match compared {
+            Ok(comparison) => json_dict(py, &comparison),
+            Err(CompareError::Lookup(e)) => Err(self.err(py, e)),
+            Err(e) => Err(errors::argument(py, e.to_string())),
+        }
     }
 
     /// The board after `moves` from `start`: the blank's letters, and

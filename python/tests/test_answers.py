@@ -153,3 +153,42 @@ def test_the_version_is_the_installed_packages() -> None:
     from importlib.metadata import version
 
     assert npuzzle.__version__ == version("npuzzle") != "unknown"
+
+
+def test_heuristics_and_the_textbook_searches_against_plain_counts(db3, pat3) -> None:
+    # Misplaced tiles and Manhattan counted here, tile by tile; the
+    # distance from a plain breadth-first search.
+    goal = (1, 2, 3, 8, 0, 4, 7, 6, 5)
+    truth = plain_bfs(goal, 3)
+    home = {t: divmod(i, 3) for i, t in enumerate(goal)}
+    rng = random.Random(11)
+    for start in rng.sample(sorted(truth), 25):
+        report = db3.heuristics(text(start), text(goal))
+        assert report["distance"] == truth[start]
+        by_name = {e["heuristic"]: e for e in report["heuristics"]}
+        misplaced = sum(1 for a, b in zip(start, goal) if a and a != b)
+        cells = [0] * 9
+        for i, t in enumerate(start):
+            if t:
+                (r, c), (hr, hc) = divmod(i, 3), home[t]
+                cells[i] = abs(r - hr) + abs(c - hc)
+        assert by_name["misplaced"]["h"] == misplaced
+        assert by_name["manhattan"]["h"] == sum(cells)
+        assert report["manhattan_by_cell"] == cells
+        assert all(e["admissible_here"] == (e["h"] <= truth[start]) for e in by_name.values())
+        # The pattern tables' own estimate, on the 4-4 file: admissible.
+        tables = pat3.heuristics(text(start), text(goal))["pattern_database"]
+        assert tables["partition"] == "4-4" and tables["h"] <= truth[start]
+    # The searches: the optimal ones as long as the truth, every answer
+    # replayed to the goal.
+    start = rng.choice([p for p in truth if truth[p] == 12])
+    compared = db3.compare(text(start), text(goal))
+    assert compared["distance"] == 12
+    for run in compared["algorithms"]:
+        if run["algorithm"] in ("bfs", "astar-misplaced", "astar-manhattan", "idastar-manhattan"):
+            assert (run["length"], run["optimal"]) == (12, True)
+        assert db3.play(text(start), run["moves"]) == npuzzle.Board(text(goal))
+    with pytest.raises(npuzzle.ArgumentError, match="max_nodes= is a whole number from 1"):
+        db3.compare(text(start), text(goal), max_nodes=0)
+    with pytest.raises(npuzzle.NeedsCompleteTablesError, match="compare"):
+        pat3.compare(text(start), text(goal))

@@ -8,8 +8,8 @@ use crate::solve::UnsolvablePair;
 use crate::{ChartArgs, Outcome};
 use anyhow::Result;
 use memmap2::Mmap;
-use npuzzle::analysis::{survey_all, Estimate, Evaluator, Survey};
-use npuzzle::{Board, CompleteTables, Database};
+use npuzzle::analysis::{survey_all, PositionEstimates, Survey};
+use npuzzle::{CompleteTables, Database};
 use serde::Serialize;
 use std::io::{self, Write};
 
@@ -69,7 +69,8 @@ fn one_position(
             None => return Err(e.into()),
         },
     };
-    let report = Position::new(&start, &goal, distance).with_patterns(db, &start, &goal)?;
+    let report =
+        PositionEstimates::new(&start, &goal, distance).with_patterns(db, &start, &goal)?;
     print(&report, args.chart.format.format(), out)?;
     Ok(Outcome::Success)
 }
@@ -122,72 +123,7 @@ struct Report {
     heuristics: Vec<Survey>,
 }
 
-/// What `query heuristics START` reports, and the page's
-/// `/api/heuristics` answers: each heuristic's value beside the true
-/// distance, and each cell's part of the Manhattan distance (0 for the
-/// blank), row by row.
-#[derive(Serialize)]
-pub struct Position {
-    board: String,
-    start: String,
-    goal: String,
-    distance: u32,
-    heuristics: Vec<Estimate>,
-    /// On a pattern database, its own estimate: what the search starts
-    /// from (the largest of the file's lookups), beside the classics.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pattern_database: Option<PatternEstimate>,
-    manhattan_by_cell: Vec<u32>,
-}
-
-/// A pattern database's estimate for one position, beside its true
-/// distance.
-#[derive(Serialize)]
-pub struct PatternEstimate {
-    /// The file's partition (`7-8`, or `custom`).
-    partition: &'static str,
-    h: u32,
-    admissible_here: bool,
-    overestimate: u32,
-}
-
-impl Position {
-    /// The report for `start`, whose true distance to `goal` is `distance`.
-    pub fn new(start: &Board, goal: &Board, distance: u32) -> Position {
-        let eval = Evaluator::new(goal);
-        Position {
-            board: start.shape().to_string(),
-            start: start.to_string(),
-            goal: goal.to_string(),
-            distance,
-            heuristics: eval.estimates(start, distance),
-            pattern_database: None,
-            manhattan_by_cell: eval.manhattan_by_cell(start),
-        }
-    }
-
-    /// The report with the estimate of `db`'s pattern tables, where it has
-    /// them.
-    pub fn with_patterns(
-        mut self,
-        db: &Database<Mmap>,
-        start: &Board,
-        goal: &Board,
-    ) -> Result<Position, npuzzle::AnswerError> {
-        if let Some(tables) = db.patterns() {
-            let h = tables.estimate(start, goal)?;
-            self.pattern_database = Some(PatternEstimate {
-                partition: tables.partition().name(),
-                h,
-                admissible_here: h <= self.distance,
-                overestimate: h.saturating_sub(self.distance),
-            });
-        }
-        Ok(self)
-    }
-}
-
-impl Layout for Position {
+impl Layout for PositionEstimates {
     fn text(&self, out: &mut dyn Write) -> io::Result<()> {
         let distance = crate::plural(self.distance.into(), "move");
         writeln!(out, "{} -> {}: {distance}", self.start, self.goal)?;

@@ -8,6 +8,7 @@
 //! `db`.
 
 mod compare;
+mod estimates;
 mod grade;
 mod heuristics;
 mod histogram;
@@ -19,6 +20,7 @@ mod textbook;
 mod walked;
 
 pub use compare::{compare, CompareError, Comparison, Run};
+pub use estimates::{PatternEstimate, PositionEstimates};
 pub use grade::{grade, read_any_steps, read_steps, Graded, Step, StepsError, MAX_STEPS};
 pub use heuristics::{
     survey, survey_all, DistanceStats, Estimate, Evaluator, Heuristic, Survey, UnknownHeuristic,

@@ -32,7 +32,6 @@ use super::boards::Boards;
 use super::hosts::{check as check_host, Hosts};
 use super::kind::{self, Budget, Db};
 use super::origins::{allow, Origins};
-use crate::heuristics::Position;
 use crate::worksheet::{self, Styles, Worksheet};
 use axum::body::HttpBody;
 use axum::extract::{FromRequestParts, Query, Request, State};
@@ -42,6 +41,7 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
+use npuzzle::analysis::PositionEstimates;
 use npuzzle::analysis::{
     grade, parse_distances, read_steps, Histogram, Sample, SampleError, WalkError,
 };
@@ -1016,7 +1016,7 @@ async fn heuristics(State(server): State<Shared>, p: Params) -> Result<Response,
         kind::distance(db, &start, &goal, budget)
     })
     .await?;
-    let position = Position::new(&start, &goal, distance)
+    let position = PositionEstimates::new(&start, &goal, distance)
         .with_patterns(db, &start, &goal)
         .map_err(|e| answer_error(e, Some((&start, &goal)), Duration::ZERO))?;
     json_ok(&position)
