@@ -242,6 +242,7 @@ class Database:
         *,
         max_nodes: SupportsIndex | None = None,
         depth_limit: SupportsIndex | None = None,
+        timeout: float | None = None,
     ) -> dict[str, Any]: ...
     def play(self, start: _BoardLike, moves: _Moves) -> Board: ...
     # A NumPy array in, a NumPy array out (typed Any: NumPy is optional);

@@ -1476,19 +1476,20 @@ impl PyDatabase {
     /// The classic searches of a course (breadth-first, depth-first to
     /// `depth_limit` moves, A* with misplaced tiles and with Manhattan,
     /// IDA* with Manhattan, greedy best-first) run on `start` and checked
-    /// against the complete table: the dict of `query compare --json`
+    /// against the database: the dict of `query compare --json`
     /// (`distance`, `max_nodes` and, per algorithm, `algorithm`, `length`,
     /// `optimal`, `expanded`, `max_open`, `hit_limit`, `elapsed_ms`, …).
     /// Each search stops after `max_nodes` expansions (1 to 10,000,000);
-    /// `depth_limit` is the goal's farthest distance unless given. Raises
-    /// NeedsCompleteTablesError on pattern databases and ArgumentError on
-    /// multi-tile ones (it needs complete tables of single-tile moves), or
-    /// for `max_nodes` or `depth_limit` out of range; UnsolvableError for a
-    /// start that cannot reach the goal.
+    /// `depth_limit` is the goal's farthest distance unless given (on a
+    /// pattern database, whose search finds the truth within `timeout`,
+    /// the distance; boards of up to 16 cells). Raises ArgumentError on
+    /// multi-tile databases, past 16 cells, or for `max_nodes` or
+    /// `depth_limit` out of range; UnsolvableError for a start that cannot
+    /// reach the goal; as `distance` does for `timeout`.
     ///
     /// >>> [(r["algorithm"], r["expanded"]) for r in Database().compare("123468750")["algorithms"]][:2]
     /// [('bfs', 10), ('dfs', 49896)]
-    #[pyo3(signature = (start, goal = None, *, max_nodes = None, depth_limit = None))]
+    #[pyo3(signature = (start, goal = None, *, max_nodes = None, depth_limit = None, timeout = None))]
     fn compare<'py>(
         &self,
         py: Python<'py>,
@@ -1496,6 +1497,7 @@ impl PyDatabase {
         goal: Option<&Bound<'_, PyAny>>,
         max_nodes: Option<&Bound<'_, PyAny>>,
         depth_limit: Option<&Bound<'_, PyAny>>,
+        timeout: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         self.single_tile(py, "compare()")?;
         let start = self.read_argument(start, "start")?;
@@ -1503,8 +1505,14 @@ impl PyDatabase {
             .unwrap_or(DEFAULT_COMPARE_NODES);
         let depth_limit =
             arguments::whole_in(depth_limit, "depth_limit", 0..=u32::MAX as u64)?.map(|d| d as u32);
-        let target = self.table(py, goal, "compare()")?;
-        let compared = py.detach(|| compare(&target, &start, max_nodes, depth_limit));
+        let target = self.target(py, goal, arguments::seconds(timeout)?)?;
+        let compared = match &target {
+            Target::Table(table) => py.detach(|| compare(table, &start, max_nodes, depth_limit)),
+            Target::Search(_) => target.without_gil(py, || {
+                let compared = target.compared(&start, max_nodes, depth_limit);
+                compared.expect("a search target")
+            })?,
+        };
         match compared {
             Ok(comparison) => json_dict(py, &comparison),
             Err(CompareError::Lookup(e)) => Err(self.err(py, e)),

@@ -6,7 +6,7 @@ use crate::database::PyDatabase;
 use crate::errors;
 use crate::interrupt::interruptible;
 use crate::pools;
-use npuzzle::analysis::{Sample, WalkError};
+use npuzzle::analysis::{compare_searched, CompareError, Comparison, Sample, WalkError};
 use npuzzle::io::Nodes;
 use npuzzle::pattern::{Solution, SolveOptions};
 use npuzzle::AnswerError;
@@ -138,6 +138,24 @@ impl Target<'_> {
             seed,
             &options,
         ))
+    }
+
+    /// The textbook searches from `start` against a pattern database's
+    /// optimal search ([`compare_searched`]); None on complete tables,
+    /// which compare against a lookup instead.
+    pub fn compared(
+        &self,
+        start: &Board,
+        max_nodes: u64,
+        depth_limit: Option<u32>,
+    ) -> Option<Result<Comparison, CompareError>> {
+        let Target::Search(search) = self else {
+            return None;
+        };
+        let options = search.options(true);
+        let pair = (start, &search.goal);
+        let db = search.db.database();
+        Some(compare_searched(db, pair, max_nodes, depth_limit, &options))
     }
 
     /// Fewest moves from `start`.

@@ -6,8 +6,8 @@ use crate::solve::UnsolvablePair;
 use crate::Outcome;
 use anyhow::Result;
 use memmap2::Mmap;
-use npuzzle::analysis::{compare, CompareError, Comparison};
-use npuzzle::{AnswerError, CompleteTables};
+use npuzzle::analysis::{compare, compare_searched, CompareError, Comparison};
+use npuzzle::{AnswerError, Database};
 use std::io::{self, Write};
 
 /// The most expansions `--max-nodes` allows: a few seconds of the slowest
@@ -24,19 +24,34 @@ pub struct CompareArgs {
     /// Stop each search after expanding this many positions (at most 10000000).
     #[arg(long, default_value_t = 2_000_000, value_name = "N", value_parser = whole(1..=MAX_NODES), allow_negative_numbers = true)]
     max_nodes: u64,
-    /// Depth limit of the depth-first search [default: the table's maximum distance].
+    /// Depth limit of the depth-first search [default: the table's maximum distance; on a
+    /// pattern database, the distance].
     #[arg(long, value_name = "D", value_parser = whole(0..=u32::MAX), allow_negative_numbers = true)]
     depth_limit: Option<u32>,
     /// One JSON object instead of a table.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    timeout: crate::solve::TimeoutArg,
 }
 
-/// `query compare`.
-pub fn run(db: &CompleteTables<Mmap>, args: &CompareArgs, out: &mut impl Write) -> Result<Outcome> {
+/// `query compare`: against a lookup in complete tables, or a pattern
+/// database's optimal search (within `--timeout`).
+pub fn run(db: &Database<Mmap>, args: &CompareArgs, out: &mut impl Write) -> Result<Outcome> {
     let (start, goal) = args.pair.boards(db.shape())?;
-    let target = db.goal_table(&goal)?;
-    let report = match compare(&target, &start, args.max_nodes, args.depth_limit) {
+    let compared = match db.complete() {
+        Ok(tables) => compare(
+            &tables.goal_table(&goal)?,
+            &start,
+            args.max_nodes,
+            args.depth_limit,
+        ),
+        Err(_) => crate::solve::with_progress(args.timeout.timeout, true, "moves ≤", |options| {
+            let pair = (&start, &goal);
+            compare_searched(db, pair, args.max_nodes, args.depth_limit, options)
+        }),
+    };
+    let report = match compared {
         Ok(report) => report,
         Err(CompareError::Lookup(AnswerError::Unsolvable(why))) => {
             let report = UnsolvablePair::new(&start, &goal, &why);
@@ -70,7 +85,7 @@ impl Layout for Comparison {
         writeln!(
             out,
             "{:<26} {:>7} {:>8} {:>10} {:>10} {:>12}",
-            "database lookup",
+            format!("database {}", self.database),
             distance,
             "yes",
             "-",

@@ -230,10 +230,7 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
         Command::Check(args) => check::run(&db, args, out),
         Command::Stats(args) => stats::run(complete(&db, "stats")?, args, out),
         Command::Heuristics(args) => heuristics::run(single_tile(&db, "heuristics")?, args, out),
-        Command::Compare(args) => {
-            let tables = complete(single_tile(&db, "compare")?, "compare")?;
-            compare::run(tables, args, out)
-        }
+        Command::Compare(args) => compare::run(single_tile(&db, "compare")?, args, out),
         Command::CompareMetrics(args) => {
             compare_metrics::run(complete(&db, "compare-metrics")?, &location, args, out)
         }

@@ -1,10 +1,13 @@
 //! The textbook searches on one position, side by side with the
-//! database's lookup: what `query compare` reports.
+//! database's answer (a lookup, or on a pattern database its optimal
+//! search): what `query compare` reports.
 
 use super::histogram::as_text;
 use super::textbook::{millis, search, Algorithm, SearchReport, ShapeMismatch};
+use crate::db::database::Database;
 use crate::db::error::AnswerError;
 use crate::db::goal_table::GoalTable;
+use crate::pattern::SolveOptions;
 use crate::puzzle::board::Board;
 use serde::{Serialize, Serializer};
 use std::time::{Duration, Instant};
@@ -21,6 +24,9 @@ pub struct Comparison {
     pub goal: Board,
     /// The true distance, from the database.
     pub distance: usize,
+    /// How the database found it: `lookup` (complete tables) or `search`
+    /// (pattern databases' IDA*).
+    pub database: &'static str,
     /// One lookup's time (the mean of many), in milliseconds.
     #[serde(rename = "database_elapsed_ms", serialize_with = "millis")]
     pub database_elapsed: Duration,
@@ -53,6 +59,12 @@ pub enum CompareError {
     /// The lookup failed, or the start cannot reach the goal.
     #[error(transparent)]
     Lookup(#[from] AnswerError),
+    /// A board past the searches' 16 cells (a position is a 64-bit key).
+    #[error(
+        "the textbook searches store a position in 64 bits, one tile in 4: boards of at most 16 \
+         cells, not {0}"
+    )]
+    TooLarge(crate::puzzle::shape::Shape),
     /// The start and goal belong to different boards.
     #[error(transparent)]
     Shape(#[from] ShapeMismatch),
@@ -74,23 +86,69 @@ pub fn compare(
     max_nodes: u64,
     depth_limit: Option<u32>,
 ) -> Result<Comparison, CompareError> {
-    let goal = *target.goal();
     let mut truth = Vec::new();
     let began = Instant::now();
     for _ in 0..LOOKUP_REPEATS {
         truth.clear();
         target.solve_into(std::hint::black_box(start), &mut truth)?;
     }
-    let database_elapsed = began.elapsed() / LOOKUP_REPEATS;
-    let distance = truth.len();
+    let truth = Truth {
+        distance: truth.len(),
+        elapsed: began.elapsed() / LOOKUP_REPEATS,
+        how: "lookup",
+    };
     let limit = depth_limit.unwrap_or(target.info().max_distance as u32);
+    run_all(start, target.goal(), truth, (max_nodes, limit))
+}
+
+/// [`compare`] on a pattern database, on boards of up to 16 cells: the
+/// truth is the optimal search's (within `options`, timed once), and
+/// depth-first search is limited to that distance unless `depth_limit`
+/// says otherwise.
+pub fn compare_searched<B: AsRef<[u8]>>(
+    db: &Database<B>,
+    (start, goal): (&Board, &Board),
+    max_nodes: u64,
+    depth_limit: Option<u32>,
+    options: &SolveOptions,
+) -> Result<Comparison, CompareError> {
+    if start.shape().cells() > 16 {
+        return Err(CompareError::TooLarge(start.shape()));
+    }
+    let began = Instant::now();
+    let solution = db.solve(start, goal, options)?;
+    let truth = Truth {
+        distance: solution.moves.len(),
+        elapsed: began.elapsed(),
+        how: "search",
+    };
+    let limit = depth_limit.unwrap_or(truth.distance as u32);
+    run_all(start, goal, truth, (max_nodes, limit))
+}
+
+/// The database's answer: the distance, how long it took, and how it was
+/// found.
+struct Truth {
+    distance: usize,
+    elapsed: Duration,
+    how: &'static str,
+}
+
+/// Every textbook search, each answer replayed and measured against the
+/// truth.
+fn run_all(
+    start: &Board,
+    goal: &Board,
+    truth: Truth,
+    (max_nodes, limit): (u64, u32),
+) -> Result<Comparison, CompareError> {
     let mut algorithms = Vec::new();
     for algorithm in Algorithm::all(limit) {
-        let report = search(algorithm, start, &goal, max_nodes)?;
+        let report = search(algorithm, start, goal, max_nodes)?;
         let length = report.moves.as_ref().map(Vec::len);
         if let Some(moves) = &report.moves {
             // Each algorithm's answer is checked, not trusted.
-            if start.replay(moves) != Some(goal) {
+            if start.replay(moves) != Some(*goal) {
                 return Err(CompareError::WrongAnswer(algorithm.to_string()));
             }
         }
@@ -101,15 +159,16 @@ pub fn compare(
                 _ => None,
             },
             length,
-            optimal: length.map(|l| l == distance),
+            optimal: length.map(|l| l == truth.distance),
             report,
         });
     }
     Ok(Comparison {
         start: *start,
-        goal,
-        distance,
-        database_elapsed,
+        goal: *goal,
+        distance: truth.distance,
+        database: truth.how,
+        database_elapsed: truth.elapsed,
         max_nodes,
         algorithms,
     })

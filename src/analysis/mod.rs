@@ -19,7 +19,7 @@ mod stats;
 mod textbook;
 mod walked;
 
-pub use compare::{compare, CompareError, Comparison, Run};
+pub use compare::{compare, compare_searched, CompareError, Comparison, Run};
 pub use estimates::{PatternEstimate, PositionEstimates};
 pub use grade::{grade, read_any_steps, read_steps, Graded, Step, StepsError, MAX_STEPS};
 pub use heuristics::{

@@ -198,7 +198,6 @@ fn commands_that_need_a_complete_table_refuse_and_say_why() {
         &["solve", "--all", "867254301"],
         &["stats"],
         &["heuristics"],
-        &["compare", "867254301"],
     ] {
         let out = run_query(&db, args, 2);
         let err = String::from_utf8_lossy(&out.stderr);
@@ -273,6 +272,39 @@ fn random_at_a_distance_walks_to_positions_exactly_that_far() {
     );
     let out = run_query(&db, &["random", "--distance", "5", "--count", "1001"], 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("at most 1000, not 1001"));
+}
+
+/// `compare` on a pattern database: the textbook searches are the same as
+/// beside the complete table, and the truth is the search's, with the
+/// complete table's distance.
+#[test]
+fn compare_runs_the_textbook_searches_against_the_search() {
+    let db = pattern_file("3x3", "4-4");
+    let complete = crate::util::temp_db("3x3");
+    for start in ["680247531", "867254301"] {
+        let args = ["compare", "--json", "--depth-limit", "31", start];
+        let searched = json_answer(&db, &args);
+        let looked_up = json_answer(&complete.path, &args);
+        assert_eq!(
+            (
+                searched["database"].as_str(),
+                looked_up["database"].as_str()
+            ),
+            (Some("search"), Some("lookup"))
+        );
+        assert_eq!(searched["distance"], looked_up["distance"]);
+        let runs = |v: &serde_json::Value| -> Vec<(serde_json::Value, serde_json::Value, serde_json::Value)> {
+            (v["algorithms"].as_array().unwrap().iter())
+                .map(|r| (r["algorithm"].clone(), r["moves"].clone(), r["expanded"].clone()))
+                .collect()
+        };
+        assert_eq!(runs(&searched), runs(&looked_up));
+    }
+    let text = stdout_of(&run_query(&db, &["compare", "680247531"], 0));
+    assert!(
+        text.contains("\ndatabase search                 24      yes"),
+        "{text}"
+    );
 }
 
 #[test]
