@@ -58,6 +58,7 @@ from ._npuzzle import (
     Solvability,
     UnsolvableError,
     _default_database,
+    _uniform,
     build,
     locate,
     solve_many_within,
@@ -224,18 +225,30 @@ def random(
     count: SupportsIndex = 1,
     seed: SupportsIndex | None = None,
     goal: _BoardLike | None = None,
+    *,
+    board: str | None = None,
 ) -> list[Board]:
     """``count`` distinct 3x3 positions drawn uniformly at ``distance``
     (without it, from every position, as ``Database.random`` draws them).
+    With ``board="RxC"``: that board's positions, at ``distance`` from its
+    database (``Database(board=...)``), or without ``distance`` drawn
+    uniformly with no database at all, on any board up to 6x6, as ``query
+    --board RxC random`` draws them.
     Raises ArgumentError (no position at ``distance``, a ``count`` below 1 or
     past the positions there, a ``seed`` outside 0 to 2**64 - 1),
-    ArgumentTypeError, ParseError (the goal); DatabaseError when the 3x3
-    database cannot be opened.
+    ArgumentTypeError, ParseError (the goal, the board); DatabaseError when
+    the database cannot be opened.
 
     >>> npuzzle.distance(npuzzle.random(20, seed=7)[0])
     20
+    >>> bool(npuzzle.random(seed=1, board="6x6")[0].solvable())
+    True
     """
-    return default_database().random(distance, count, seed, goal)
+    if board is None:
+        return default_database().random(distance, count, seed, goal)
+    if distance is None:
+        return _uniform(board, count, seed, goal)
+    return Database(board=board).random(distance, count, seed, goal)
 
 
 def check(start: _BoardLike, moves: _Steps, goal: _BoardLike | None = None) -> Check:

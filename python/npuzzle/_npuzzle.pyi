@@ -44,6 +44,7 @@ __all__ = [
     "locate",
     "_unbuildable",
     "_timeout",
+    "_uniform",
     "_default_database",
     "solve_within",
     "solve_many_within",
@@ -322,6 +323,12 @@ def build(
 def locate(board: str = "3x3", *, metric: str = "stm") -> str: ...
 def _unbuildable(board: str) -> str | None: ...
 def _timeout(timeout: float | None = None) -> float | None: ...
+def _uniform(
+    board: str,
+    count: SupportsIndex | None = None,
+    seed: SupportsIndex | None = None,
+    goal: _BoardLike | None = None,
+) -> list[Board]: ...
 def _default_database() -> Database: ...
 def solve_within(
     start: _BoardLike,

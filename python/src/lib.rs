@@ -278,6 +278,45 @@ fn solve_many_within(
     Ok(many.solve(py, &reader, guidance, err)?.0)
 }
 
+/// `count` positions of a `board` board drawn uniformly from every one
+/// that reaches `goal` (its default goal if None), with no database: what
+/// `npuzzle.random(board=...)` draws without a distance, as `query --board
+/// RxC random` does (the same seed, the same positions).
+#[pyfunction]
+#[pyo3(signature = (board, count = None, seed = None, goal = None))]
+fn _uniform(
+    py: Python<'_>,
+    board: &Bound<'_, PyAny>,
+    count: Option<&Bound<'_, PyAny>>,
+    seed: Option<&Bound<'_, PyAny>>,
+    goal: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<board::PyBoard>> {
+    let shape = board::size(board)?;
+    let count = arguments::count(count)?;
+    if count > npuzzle::analysis::MAX_UNIFORM {
+        return Err(errors::argument(
+            py,
+            format!(
+                "count= is at most {} without distance=, not {count}: draw again with other \
+                 seeds for more",
+                npuzzle::analysis::MAX_UNIFORM
+            ),
+        ));
+    }
+    let seed = arguments::seed(seed)?.unwrap_or_else(rand::random);
+    let goal = match arguments::given(goal) {
+        Some(goal) => board::to_board(goal, shape, board::SizeFrom::Argument)
+            .map_err(|e| board::bad_argument(goal, "goal", e))?,
+        None => npuzzle::Board::goal(shape),
+    };
+    let drawn = py.detach(|| npuzzle::analysis::Sample::uniform(&goal, count, seed));
+    Ok(drawn
+        .positions
+        .iter()
+        .map(|p| board::wrap(p.start))
+        .collect())
+}
+
 /// The size of many positions given no `board=`: a NumPy array's last two
 /// dimensions, else the first position's as `Board()` reads it; 3x3 for
 /// none (and for what is no sequence, which reading then turns away).
@@ -320,6 +359,7 @@ fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(locate, m)?)?;
     m.add_function(wrap_pyfunction!(_unbuildable, m)?)?;
     m.add_function(wrap_pyfunction!(_timeout, m)?)?;
+    m.add_function(wrap_pyfunction!(_uniform, m)?)?;
     m.add_function(wrap_pyfunction!(_default_database, m)?)?;
     m.add_function(wrap_pyfunction!(solve_within, m)?)?;
     m.add_function(wrap_pyfunction!(solve_many_within, m)?)?;

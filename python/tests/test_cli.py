@@ -40,6 +40,24 @@ def test_random_without_a_distance_draws_what_the_command_line_draws(db3) -> Non
         db3.random(count=1_000_001)
 
 
+def test_random_with_no_database_draws_what_the_command_line_draws() -> None:
+    # 6x6 has no database at all: the draw needs none.
+    out = subprocess.run(
+        [str(QUERY), "--board", "6x6", "random", "--count", "4", "--seed", "9"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    drawn = npuzzle.random(count=4, seed=9, board="6x6")
+    assert [" ".join(str(b).split()) for b in drawn] == out.stdout.splitlines()
+    # Parity by hand: even width, so inversions + blank row keep the parity
+    # of the goal's (0 inversions, blank in row 5).
+    for board in drawn:
+        tiles = [t for t in board.cells if t]
+        inversions = sum(a > b for i, a in enumerate(tiles) for b in tiles[i + 1:])
+        blank_row = list(board.cells).index(0) // 6
+        assert (inversions + blank_row) % 2 == 1, board
+
+
 def test_solutions_and_distances_equal_the_command_line(db3) -> None:
     starts = db3.random(range(0, 32), count=40, seed=7)
     goal = "123804765"
