@@ -11,7 +11,6 @@ use memmap2::Mmap;
 use npuzzle::analysis::{
     compare, count_shortest, grade, list_shortest, parse_distances, read_steps, CompareError,
     Histogram, PositionEstimates, Sample, Step, StepsError, WalkError, MAX_STEPS, MAX_UNIFORM,
-    MAX_WALKED,
 };
 use npuzzle::bounded::{solve_within, Bounded, Guidance, Weight};
 use npuzzle::files::shown_path;
@@ -150,15 +149,6 @@ impl PyDatabase {
         goal: Option<&Bound<'_, PyAny>>,
         timeout: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<PyBoard>> {
-        if count > MAX_WALKED {
-            return Err(errors::argument(
-                py,
-                format!(
-                    "count= is at most {MAX_WALKED} at a distance on a pattern database (each \
-                     position is searched for), not {count}"
-                ),
-            ));
-        }
         let target = self.target(py, goal, arguments::seconds(timeout)?)?;
         let walked = || {
             target
@@ -166,7 +156,7 @@ impl PyDatabase {
                 .expect("pattern databases")
         };
         match target.without_gil(py, walked)? {
-            Ok(drawn) => Ok(drawn.positions.iter().map(|p| wrap(p.start)).collect()),
+            Ok((drawn, _)) => Ok(drawn.positions.iter().map(|p| wrap(p.start)).collect()),
             Err(WalkError::Search(e)) => Err(self.err(py, e)),
             Err(e) => Err(errors::argument(py, e.to_string())),
         }

@@ -249,8 +249,8 @@ pub fn needs_complete(py: Python<'_>, what: &str, shape: Shape) -> PyErr {
         &classes(py).needs_complete,
         format!(
             "{what} needs complete tables; this file holds pattern databases for {shape}, \
-             which answer solve, distance, best_moves, check, heuristics, compare and the \
-             batches by searching, and random() (at a distance, by random walks)"
+             which answer solve, distance, best_moves, check, heuristics, compare (up to 16 \
+             cells) and the batches by searching, and random() (at a distance, by random walks)"
         ),
     )
 }

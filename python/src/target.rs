@@ -6,7 +6,7 @@ use crate::database::PyDatabase;
 use crate::errors;
 use crate::interrupt::interruptible;
 use crate::pools;
-use npuzzle::analysis::{compare_searched, CompareError, Comparison, Sample, WalkError};
+use npuzzle::analysis::{compare_searched, CompareError, Comparison, Sample, WalkError, Walked};
 use npuzzle::io::Nodes;
 use npuzzle::pattern::{Solution, SolveOptions};
 use npuzzle::AnswerError;
@@ -124,7 +124,7 @@ impl Target<'_> {
         &self,
         distances: RangeInclusive<u32>,
         (count, seed): (usize, u64),
-    ) -> Option<Result<Sample, WalkError>> {
+    ) -> Option<Result<Walked, WalkError>> {
         let Target::Search(search) = self else {
             return None;
         };

@@ -78,8 +78,9 @@ enum Command {
     /// are written without spaces) a space: `867254301`, `867254301 123456780`,
     /// `8 6 7 2 5 4 3 0 1;1 2 3 4 5 6 7 8 0`. Answers come in input order.
     Batch(batch::BatchArgs),
-    /// Positions drawn uniformly from those at exactly K moves (or a range) from the goal, or
-    /// without --distance from every position that reaches it.
+    /// Positions at exactly K moves (or a range) from the goal, drawn uniformly from complete
+    /// tables or found by random walks on pattern databases, or without --distance drawn
+    /// uniformly from every position that reaches it.
     Random(random::RandomArgs),
     /// Grades a move list: legal, reaching the goal, how much longer than the shortest, and
     /// which moves went farther from the goal. Exit code 0 when the moves reach the goal, 1

@@ -7,7 +7,7 @@ use crate::worksheet::{self, Worksheet};
 use crate::{GoalArg, Outcome, TableFormat};
 use anyhow::Result;
 use memmap2::Mmap;
-use npuzzle::analysis::{parse_distances, Sample, WalkError, MAX_UNIFORM, MAX_WALKED};
+use npuzzle::analysis::{parse_distances, Sample, WalkError, MAX_UNIFORM};
 use npuzzle::pattern::Stopped;
 use npuzzle::{AnswerError, Database, Metric, Shape};
 use std::io::{self, Write};
@@ -44,8 +44,14 @@ pub struct RandomArgs {
     worksheet: Option<PathBuf>,
     /// Give up on the draw after SECONDS of search (pattern databases with --distance; a
     /// complete table draws at once) [default: 60].
-    #[arg(long, value_name = "SECONDS", value_parser = crate::solve::parse_timeout, allow_hyphen_values = true)]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_draw_timeout, allow_hyphen_values = true)]
     timeout: Option<std::time::Duration>,
+}
+
+/// `--timeout`'s value, or why it is not one (the searches' rule; its
+/// default here is [`DRAW_TIMEOUT`], not no limit).
+fn parse_draw_timeout(text: &str) -> Result<std::time::Duration, String> {
+    crate::solve::parse_seconds(text, "leave --timeout out for the default of 60 s")
 }
 
 /// How long a draw on pattern databases searches without `--timeout`: far
@@ -120,40 +126,32 @@ pub fn run(db: &Database<Mmap>, args: &RandomArgs, out: &mut impl Write) -> Resu
         }
         None => None,
     };
-    anyhow::ensure!(
-        !walks || args.count <= MAX_WALKED,
-        "on a pattern database each position drawn at a distance is searched for: at most \
-         {MAX_WALKED}, not {}; ask for fewer with --count",
-        args.count
-    );
     let goal = args.goal.board(db.shape())?;
     let seed = args.seed.unwrap_or_else(rand::random);
-    // One deadline for the draw and the answer key's searches.
+    // One deadline for the walks' searches.
     let timeout = args.timeout.unwrap_or(DRAW_TIMEOUT);
-    let (report, key) = crate::solve::with_progress(Some(timeout), true, "moves ≤", |options| {
-        let report = match walks {
-            true => Sample::walked(db, &goal, distances, args.count, seed, options).map_err(
-                |e| match e {
-                    WalkError::Search(e) => stopped(e, timeout, args.timeout.is_none()),
-                    e => e.into(),
-                },
-            )?,
-            false => Sample::draw(
-                &db.complete()?.goal_table(&goal)?,
-                distances,
-                args.count,
-                seed,
-            )?,
-        };
-        let key = match sheet.is_some() {
-            true => Some(
-                Worksheet::solve(db, &report, options)
-                    .map_err(|e| stopped(e, timeout, args.timeout.is_none()))?,
-            ),
-            false => None,
-        };
-        anyhow::Ok((report, key))
-    })?;
+    let (report, key) = match walks {
+        true => {
+            let walked = crate::solve::with_progress(Some(timeout), false, "moves ≤", |options| {
+                Sample::walked(db, &goal, distances, args.count, seed, options)
+            });
+            let (report, solutions) = walked.map_err(|e| match e {
+                WalkError::Search(e) => stopped(e, timeout, args.timeout.is_none()),
+                e => e.into(),
+            })?;
+            let key = sheet.is_some().then(|| Worksheet::of(&report, solutions));
+            (report, key)
+        }
+        false => {
+            let tables = db.complete()?;
+            let report = Sample::draw(&tables.goal_table(&goal)?, distances, args.count, seed)?;
+            let key = match sheet.is_some() {
+                true => Some(Worksheet::solve(tables, &report)?),
+                false => None,
+            };
+            (report, key)
+        }
+    };
     if let (Some(file), Some(key)) = (sheet, key) {
         key.write(file)?;
     }

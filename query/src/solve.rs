@@ -292,7 +292,7 @@ pub struct TimeoutArg {
 }
 
 /// `--timeout`'s value, or why it is not one (clap shows the value itself).
-pub(crate) fn parse_timeout(text: &str) -> Result<Duration, String> {
+fn parse_timeout(text: &str) -> Result<Duration, String> {
     parse_seconds(text, "leave --timeout out to search without a limit")
 }
 

@@ -11,9 +11,8 @@
 use anyhow::Context;
 use npuzzle::analysis::Sample;
 use npuzzle::io::{Replacement, Writes};
-use npuzzle::pattern::SolveOptions;
 use npuzzle::rules::move_string;
-use npuzzle::{AnswerError, Board, Database, Move};
+use npuzzle::{AnswerError, Board, CompleteTables, Move};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::Path;
@@ -44,24 +43,25 @@ pub struct Worksheet {
 }
 
 impl Worksheet {
-    /// One optimal solution for each position of `drawn` (searched within
-    /// `options` on pattern databases).
-    pub fn solve(
-        db: &Database<memmap2::Mmap>,
-        drawn: &Sample,
-        options: &SolveOptions,
-    ) -> Result<Self, AnswerError> {
-        let puzzles = drawn
-            .positions
-            .iter()
-            .map(|p| Ok((p.start, db.solve(&p.start, &drawn.goal, options)?.moves)))
+    /// One optimal solution for each position of `drawn`, looked up.
+    pub fn solve(db: &CompleteTables<memmap2::Mmap>, drawn: &Sample) -> Result<Self, AnswerError> {
+        let solutions = (drawn.positions.iter())
+            .map(|p| db.solve(&p.start, &drawn.goal))
             .collect::<Result<_, AnswerError>>()?;
-        Ok(Worksheet {
+        Ok(Worksheet::of(drawn, solutions))
+    }
+
+    /// The positions of `drawn` with a shortest solution of each, in
+    /// order (the walks of a pattern database found them with the
+    /// positions).
+    pub fn of(drawn: &Sample, solutions: Vec<Vec<Move>>) -> Self {
+        let starts = drawn.positions.iter().map(|p| p.start);
+        Worksheet {
             goal: drawn.goal,
             seed: drawn.seed,
             distances: drawn.distances.unwrap_or_default(),
-            puzzles,
-        })
+            puzzles: starts.zip(solutions).collect(),
+        }
     }
 
     /// The whole page.

@@ -27,7 +27,8 @@ pub struct Comparison {
     /// How the database found it: `lookup` (complete tables) or `search`
     /// (pattern databases' IDA*).
     pub database: &'static str,
-    /// One lookup's time (the mean of many), in milliseconds.
+    /// The database's time: one lookup's (the mean of many), or its one
+    /// search's, in milliseconds.
     #[serde(rename = "database_elapsed_ms", serialize_with = "millis")]
     pub database_elapsed: Duration,
     /// The expansions after which each search stopped.

@@ -4,16 +4,20 @@
 //! the goal.
 //!
 //! A position on a shortest solution lies exactly as far from the goal as
-//! the solution has moves left, so the cut needs no second search. The
-//! draw is not uniform over the positions at K (only a complete table
-//! could make it so), but every position is exactly K moves away, and the
-//! seed draws the same ones on every face.
+//! the solution has moves left, so the cut needs no second search, and the
+//! rest of that solution is a shortest one of the position (a worksheet's
+//! answer key). The draw is not uniform over the positions at K (only a
+//! complete table could make it so), but every position is exactly K moves
+//! away, and the seed draws the same ones on every face and machine: the
+//! walks are solved on one thread, whose search, unlike a split one, finds
+//! the same solution whatever the cores.
 
 use super::sample::{Drawn, Sample};
 use crate::db::database::Database;
 use crate::db::error::AnswerError;
 use crate::pattern::SolveOptions;
 use crate::puzzle::board::{Board, Move};
+use crate::puzzle::shape::Shape;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashSet;
@@ -26,8 +30,18 @@ pub const MAX_WALKED: usize = 1000;
 /// How many times one position's walk may be lengthened before the draw
 /// gives up: far more than a distance short of the typical one needs (a
 /// few), and enough to find the 7% of 4×4 positions 60 moves away or more,
-/// yet few enough to stop within seconds where positions are too rare.
+/// yet few enough to stop within a second on 4×4 where positions are too
+/// rare (on 5×5 each search of a position that far takes long: the
+/// deadline stops it).
 const WALKS: usize = 256;
+
+/// The farthest any position lies from its goal, where it is proved: the
+/// 4×4 board's 80 moves (Brüngger, Marzetta, Fukuda and Nievergelt 1999;
+/// Korf and Schultze 2005 found all 17 positions that far). A distance past
+/// it is refused before any search.
+fn farthest_known(shape: Shape) -> Option<u32> {
+    (shape.rows() == 4 && shape.cols() == 4).then_some(80)
+}
 
 /// The fewest moves a walk is lengthened by: enough that the end's
 /// distance is not the last end's, give or take a few.
@@ -41,6 +55,9 @@ const MOST_STEP: u32 = 1000;
 /// How many positions already drawn may come again, one after another,
 /// before the draw says there are too few.
 const REPEATS: usize = 64;
+
+/// A walked draw: the positions, and a shortest solution of each, in order.
+pub type Walked = (Sample, Vec<Vec<Move>>);
 
 /// Why a walked draw stopped.
 #[derive(Debug, thiserror::Error)]
@@ -72,17 +89,31 @@ pub enum WalkError {
         /// The distances, as the user wrote them.
         distances: String,
     },
+    /// A distance past the farthest any position lies.
+    #[error("no {shape} position lies {distance} moves from its goal: the farthest lie {farthest} moves away")]
+    BeyondFarthest {
+        /// The board.
+        shape: Shape,
+        /// The distance asked for.
+        distance: u32,
+        /// The farthest distance there is.
+        farthest: u32,
+    },
+    /// More positions asked for than one walked draw takes.
+    #[error("a walked draw takes at most {MAX_WALKED} positions, not {0}: each is searched for")]
+    TooMany(usize),
     /// A search failed: stopped at its deadline, or the file is damaged.
     #[error(transparent)]
     Search(#[from] AnswerError),
 }
 
 impl Sample {
-    /// `count` distinct positions toward `goal`, each at a distance drawn
-    /// uniformly from `distances`, found by walks from the goal that `db`
-    /// solves (within `options`: its deadline bounds the whole draw). The
-    /// positions come in the order drawn, each independent of `count`: a
-    /// larger count draws the same first ones.
+    /// `count` (at most [`MAX_WALKED`]) distinct positions toward `goal`,
+    /// each at a distance drawn uniformly from `distances`, found by walks
+    /// from the goal that `db` solves on one thread (within `options`' deadline
+    /// and cancel flag, which bound the whole draw), and each one's
+    /// shortest solution. The positions come in the order drawn, each
+    /// independent of `count`: a larger count draws the same first ones.
     pub fn walked<B: AsRef<[u8]>>(
         db: &Database<B>,
         goal: &Board,
@@ -90,20 +121,41 @@ impl Sample {
         count: usize,
         seed: u64,
         options: &SolveOptions,
-    ) -> Result<Sample, WalkError> {
+    ) -> Result<Walked, WalkError> {
+        if count > MAX_WALKED {
+            return Err(WalkError::TooMany(count));
+        }
+        if let Some(farthest) = farthest_known(goal.shape()) {
+            if *distances.start() > farthest {
+                let (shape, distance) = (goal.shape(), *distances.start());
+                return Err(WalkError::BeyondFarthest {
+                    shape,
+                    distance,
+                    farthest,
+                });
+            }
+        }
         db.check_goal(goal)?;
+        // One thread: a split search's solution, and so the cut, would
+        // depend on the cores.
+        let options = SolveOptions {
+            parallel: false,
+            ..*options
+        };
         let mut rng = StdRng::seed_from_u64(seed);
         let mut seen = HashSet::with_capacity(count);
         let mut positions = Vec::with_capacity(count);
+        let mut solutions = Vec::with_capacity(count);
         let mut repeats = 0;
         while positions.len() < count {
             let distance = rng.gen_range(distances.clone());
-            let start = walk_to(db, goal, distance, &mut rng, options)?;
+            let (start, solution) = walk_to(db, goal, distance, &mut rng, &options)?;
             if seen.insert(start) {
                 positions.push(Drawn {
                     start,
                     distance: Some(distance),
                 });
+                solutions.push(solution);
                 repeats = 0;
             } else if repeats == REPEATS {
                 let (lo, hi) = (*distances.start(), *distances.end());
@@ -119,28 +171,29 @@ impl Sample {
                 repeats += 1;
             }
         }
-        Ok(Sample {
+        let sample = Sample {
             goal: *goal,
             seed,
             distances: Some([*distances.start(), *distances.end()]),
             positions,
-        })
+        };
+        Ok((sample, solutions))
     }
 }
 
-/// One position `distance` moves from `goal`: a walk from the goal, lengthened
-/// until its end is at least that far, then cut on the end's shortest
-/// solution.
+/// One position `distance` moves from `goal`, and its shortest solution: a
+/// walk from the goal, lengthened until its end is at least that far, then
+/// cut on the end's shortest solution.
 fn walk_to<B: AsRef<[u8]>>(
     db: &Database<B>,
     goal: &Board,
     distance: u32,
     rng: &mut StdRng,
     options: &SolveOptions,
-) -> Result<Board, WalkError> {
+) -> Result<(Board, Vec<Move>), WalkError> {
     let (mut at, mut at_distance, mut last) = (*goal, 0, None::<Move>);
     if distance == 0 {
-        return Ok(at);
+        return Ok((at, Vec::new()));
     }
     let mut farthest = 0;
     for _ in 0..WALKS {
@@ -148,7 +201,8 @@ fn walk_to<B: AsRef<[u8]>>(
         // reach past the distance (the solution is cut there), and near
         // the typical distance enough to be another position.
         let short = distance - at_distance;
-        for _ in 0..(short + short.div_ceil(2)).clamp(LEAST_STEP, MOST_STEP) {
+        let steps = short.saturating_add(short.div_ceil(2));
+        for _ in 0..steps.clamp(LEAST_STEP, MOST_STEP) {
             // Never straight back: that walk would only wander.
             let ways: Vec<(Move, Board)> = (at.successors())
                 .filter(|(m, _)| Some(m.opposite()) != last)
@@ -160,10 +214,11 @@ fn walk_to<B: AsRef<[u8]>>(
         // Go on along the shortest solution until `distance` moves are left.
         let left = solution.moves.len() as u32;
         if left >= distance {
-            let cut = &solution.moves[..(left - distance) as usize];
-            return Ok(at
+            let (cut, rest) = solution.moves.split_at((left - distance) as usize);
+            let position = at
                 .replay(cut)
-                .expect("a solution's moves stay on the board"));
+                .expect("a solution's moves stay on the board");
+            return Ok((position, rest.to_vec()));
         }
         farthest = farthest.max(left);
         at_distance = left;

@@ -372,7 +372,7 @@ pub struct WriteError {
 #[error(
     "this needs complete tables (every position's distance); this file holds pattern \
      databases for {shape}, which answer solve, distance, batch, check, heuristics START, \
-     compare, random, info and verify"
+     compare (up to 16 cells), random, info and verify"
 )]
 pub struct NeedsCompleteTables {
     /// The file's board.

@@ -750,6 +750,11 @@ async fn play_4x4_with_exact_distances_and_hints() {
         .lines()
         .next()
         .map(String::from);
+    // The command the page shows draws that set.
+    assert_eq!(
+        text(&c, "seed-command").await,
+        "query --board 4x4 random --distance 20 --count 3 --seed 5"
+    );
     assert_eq!(Some(shown(&c).await.1), first);
     let sheet = c
         .execute("return document.getElementById('worksheet').href;", vec![])

@@ -271,7 +271,43 @@ fn random_at_a_distance_walks_to_positions_exactly_that_far() {
         "{err}"
     );
     let out = run_query(&db, &["random", "--distance", "5", "--count", "1001"], 2);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("at most 1000, not 1001"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("at most 1000 positions, not 1001"));
+    // The walks are solved on one thread: the same positions whatever the
+    // cores.
+    let draws: Vec<Vec<u8>> = ["1", "2", "8"]
+        .iter()
+        .map(|threads| {
+            let args = [
+                "random",
+                "--distance",
+                "26",
+                "--count",
+                "30",
+                "--seed",
+                "11",
+            ];
+            let out = query(&db)
+                .env("RAYON_NUM_THREADS", threads)
+                .args(args)
+                .output()
+                .unwrap();
+            assert!(out.status.success());
+            out.stdout
+        })
+        .collect();
+    assert!(draws.iter().all(|d| *d == draws[0]));
+    // Past the 4x4 board's farthest distance, refused before any search.
+    let sixteen = pattern_file("4x4", "6-6-3");
+    let out = run_query(
+        &sixteen,
+        &["--board", "4x4", "random", "--distance", "81"],
+        2,
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no 4x4 position lies 81 moves from its goal: the farthest lie 80 moves away"),
+        "{err}"
+    );
 }
 
 /// `compare` on a pattern database: the textbook searches are the same as

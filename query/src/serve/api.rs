@@ -924,37 +924,46 @@ async fn random(State(server): State<Shared>, p: Params) -> Result<Response, Api
         .await?;
         return json_ok(&drawn);
     };
-    let drawn = searching(&server, (shape, metric), move |db, budget| {
+    let (drawn, _) = searching(&server, (shape, metric), move |db, budget| {
         draw(db, &goal, distances, (count, seed), budget)
     })
     .await?;
     json_ok(&drawn)
 }
 
+/// Positions drawn, and where walks found them, a shortest solution of each.
+type Draw = (Sample, Option<Vec<Vec<Move>>>);
+
 /// `count` positions at `distances` from `goal`, as `random --json` draws
-/// them: complete tables only.
+/// them, and on a pattern database (whose walks find them) a shortest
+/// solution of each.
 fn draw(
     db: &Db,
     goal: &Board,
     distances: std::ops::RangeInclusive<u32>,
     (count, seed): (usize, u64),
     budget: &Budget,
-) -> Result<Sample, ApiError> {
+) -> Result<Draw, ApiError> {
     if db.patterns().is_some() {
         let options = kind::options(budget);
-        return Sample::walked(db, goal, distances, count, seed, &options).map_err(|e| match e {
-            WalkError::Search(e) => answer_error(e, None, budget.timeout),
-            e => ApiError::bad(e.to_string()),
-        });
+        return match Sample::walked(db, goal, distances, count, seed, &options) {
+            Ok((sample, solutions)) => Ok((sample, Some(solutions))),
+            Err(WalkError::Search(e)) => Err(answer_error(e, None, budget.timeout)),
+            Err(e) => Err(ApiError::bad(e.to_string())),
+        };
     }
     let db = kind::complete(db, "drawing positions at a given distance")?;
     let target = db
         .goal_table(goal)
         .map_err(|e| answer_error(e, None, Duration::ZERO))?;
-    Sample::draw(&target, distances, count, seed).map_err(|e| match e {
-        SampleError::Damaged => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
-        e => ApiError::bad(e.to_string()),
-    })
+    match Sample::draw(&target, distances, count, seed) {
+        Ok(sample) => Ok((sample, None)),
+        Err(e @ SampleError::Damaged) => Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            e.to_string(),
+        )),
+        Err(e) => Err(ApiError::bad(e.to_string())),
+    }
 }
 
 /// `/worksheet`: the printable page of `random --worksheet`, for the
@@ -973,9 +982,11 @@ async fn worksheet(State(server): State<Shared>, p: Params) -> Result<Response, 
         .ok_or_else(|| ApiError::bad("missing parameter: distance (K, A..=B or A..B)"))?;
     let (count, seed) = (p.count()?, p.seed()?);
     let html = searching(&server, (shape, metric), move |db, budget| {
-        let drawn = draw(db, &goal, distances, (count, seed), budget)?;
-        let sheet = Worksheet::solve(db, &drawn, &kind::options(budget))
-            .map_err(|e| answer_error(e, None, budget.timeout))?;
+        let sheet = match draw(db, &goal, distances, (count, seed), budget)? {
+            (drawn, Some(solutions)) => Worksheet::of(&drawn, solutions),
+            (drawn, None) => Worksheet::solve(kind::complete(db, "a worksheet")?, &drawn)
+                .map_err(|e| answer_error(e, None, Duration::ZERO))?,
+        };
         Ok(sheet.html(Styles::Linked))
     })
     .await?;

@@ -732,9 +732,14 @@ function setCount() {
 function drawSeeded() {
   const s = game.seeded;
   $("puzzle-number").textContent = s ? `${s.index} of ${s.count} (seed ${s.seed}, distance ${s.distance})` : "–";
+  // The command that draws the same set: the board and goal said where
+  // they are not the defaults.
+  const name = game.board ? game.board.board : "3x3";
+  const options = (name === "3x3" ? "" : ` --board ${name}`) + (multiTile() ? " --metric mtm" : "");
+  const goal = game.board && text(game.goal) !== game.board.goal ? ` --goal "${text(game.goal)}"` : "";
   $("seed-command").textContent = s
-    ? `query${multiTile() ? " --metric mtm" : ""} random --distance ${s.distance} --count ${s.count} --seed ${s.seed}`
-    : `query${multiTile() ? " --metric mtm" : ""} random --distance K --count N --seed S`;
+    ? `query${options} random --distance ${s.distance} --count ${s.count} --seed ${s.seed}${goal}`
+    : `query${options} random --distance K --count N --seed S${goal}`;
   $("next-puzzle").disabled = !s || s.index >= s.count;
   const q = new URLSearchParams({ board: game.board ? game.board.board : "3x3", distance: $("k").value, count: setCount(), goal: text(game.goal) });
   const seed = $("seed").value.trim();
