@@ -10,7 +10,8 @@ use crate::target::{deadline, Search, Target};
 use memmap2::Mmap;
 use npuzzle::analysis::{
     compare, count_shortest, grade, list_shortest, parse_distances, read_steps, CompareError,
-    Histogram, PositionEstimates, Sample, Step, StepsError, WalkError, MAX_STEPS, MAX_UNIFORM,
+    Histogram, PositionEstimates, Sample, Step, StepsError, WalkError, DEFAULT_COMPARE_NODES,
+    MAX_COMPARE_NODES, MAX_STEPS, MAX_UNIFORM,
 };
 use npuzzle::bounded::{solve_within, Bounded, Guidance, Weight};
 use npuzzle::files::shown_path;
@@ -459,11 +460,6 @@ impl PyDatabase {
         })
     }
 }
-
-/// The most expansions one of `compare`'s searches may make, and the
-/// default: the command line's `--max-nodes`.
-const MAX_COMPARE_NODES: u64 = 10_000_000;
-const DEFAULT_COMPARE_NODES: u64 = 2_000_000;
 
 /// `value`'s JSON as a dict: the library's typed reports handed to Python
 /// with the same fields as every other face, by construction.

@@ -6,15 +6,11 @@ use crate::solve::UnsolvablePair;
 use crate::Outcome;
 use anyhow::Result;
 use memmap2::Mmap;
-use npuzzle::analysis::{compare, compare_searched, CompareError, Comparison};
+use npuzzle::analysis::{
+    compare, compare_searched, CompareError, Comparison, DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES,
+};
 use npuzzle::{AnswerError, Database};
 use std::io::{self, Write};
-
-/// The most expansions `--max-nodes` allows: under half a minute of the
-/// slowest search, and the breadth-first search's visited set within about
-/// 1.5 GB (measured on 4×4). Past it a search on a 12-cell board would run
-/// for hours, or out of memory, before its limit stopped it.
-const MAX_NODES: u64 = 10_000_000;
 
 /// Arguments of `query compare`.
 #[derive(clap::Args)]
@@ -22,7 +18,7 @@ pub struct CompareArgs {
     #[command(flatten)]
     pair: crate::PairArgs,
     /// Stop each search after expanding this many positions (at most 10000000).
-    #[arg(long, default_value_t = 2_000_000, value_name = "N", value_parser = whole(1..=MAX_NODES), allow_negative_numbers = true)]
+    #[arg(long, default_value_t = DEFAULT_COMPARE_NODES, value_name = "N", value_parser = whole(1..=MAX_COMPARE_NODES), allow_negative_numbers = true)]
     max_nodes: u64,
     /// Depth limit of the depth-first search [default: the table's maximum distance; on a
     /// pattern database, the distance].

@@ -74,6 +74,16 @@ pub enum CompareError {
     WrongAnswer(String),
 }
 
+/// The most expansions one search may be given (`--max-nodes`, Python's
+/// `max_nodes=`): under half a minute of the slowest search, and the
+/// breadth-first search's visited set within about 1.5 GB (measured on
+/// 4×4). Past it a search on a 12-cell board would run for hours, or out
+/// of memory, before its limit stopped it.
+pub const MAX_COMPARE_NODES: u64 = 10_000_000;
+
+/// The expansions each search is given unless told otherwise.
+pub const DEFAULT_COMPARE_NODES: u64 = 2_000_000;
+
 /// Repetitions of the lookup, so that its time is above the clock's resolution.
 const LOOKUP_REPEATS: u32 = 1000;
 

@@ -19,7 +19,10 @@ mod stats;
 mod textbook;
 mod walked;
 
-pub use compare::{compare, compare_searched, CompareError, Comparison, Run};
+pub use compare::{
+    compare, compare_searched, CompareError, Comparison, Run, DEFAULT_COMPARE_NODES,
+    MAX_COMPARE_NODES,
+};
 pub use estimates::{PatternEstimate, PositionEstimates};
 pub use grade::{grade, read_any_steps, read_steps, Graded, Step, StepsError, MAX_STEPS};
 pub use heuristics::{
