@@ -3,7 +3,7 @@
 //! search): what `query compare` reports.
 
 use super::histogram::as_text;
-use super::textbook::{millis, search, Algorithm, SearchReport, ShapeMismatch};
+use super::textbook::{millis, search, Algorithm, SearchReport, ShapeMismatch, KEY_CELLS};
 use crate::db::database::Database;
 use crate::db::error::AnswerError;
 use crate::db::goal_table::GoalTable;
@@ -123,7 +123,7 @@ pub fn compare_searched<B: AsRef<[u8]>>(
     depth_limit: Option<u32>,
     options: &SolveOptions,
 ) -> Result<Comparison, CompareError> {
-    if start.shape().cells() > 16 {
+    if start.shape().cells() > KEY_CELLS {
         return Err(CompareError::TooLarge(start.shape()));
     }
     let began = Instant::now();

@@ -203,12 +203,12 @@ pub fn search(
 }
 
 /// The most cells a [`key`] holds: one nibble each in 64 bits.
-const KEY_CELLS: usize = 16;
+pub(crate) const KEY_CELLS: usize = 16;
 
-/// The board's cells, one per nibble, first cell lowest: a position in 48
-/// bits (the blank's cell is where the 0 nibble is), cheap to hash. The
-/// textbook searches run beside complete tables, on boards of at most 12
-/// cells.
+/// The board's cells, one per nibble, first cell lowest: a position in 64
+/// bits at most (the blank's cell is where the 0 nibble is), cheap to hash. The
+/// textbook searches run beside complete tables (boards of at most 12
+/// cells) and pattern databases of at most 16 (`compare_searched`).
 #[inline]
 fn key(board: &Board) -> u64 {
     debug_assert!(board.shape().cells() <= KEY_CELLS);
