@@ -151,6 +151,14 @@ pub enum SampleError {
     },
 }
 
+/// `distances` as messages write them: `20`, or `20 to 25`.
+pub(super) fn in_words(distances: &RangeInclusive<u32>) -> String {
+    match distances.start() == distances.end() {
+        true => distances.start().to_string(),
+        false => format!("{} to {}", distances.start(), distances.end()),
+    }
+}
+
 /// Draws `count` distinct positions, uniformly among all positions whose
 /// distance to the target's goal lies in `distances`, in random order.
 pub fn sample(
@@ -160,11 +168,8 @@ pub fn sample(
     rng: &mut impl Rng,
 ) -> Result<Vec<Board>, SampleError> {
     let max = target.info().max_distance as u32;
-    let (lo, hi) = (*distances.start(), *distances.end());
-    let written = || match lo == hi {
-        true => lo.to_string(),
-        false => format!("{lo} to {hi}"),
-    };
+    let lo = *distances.start();
+    let written = || in_words(&distances);
     if lo > max {
         return Err(SampleError::BeyondMaximum {
             distances: written(),
@@ -223,7 +228,7 @@ pub enum DistanceRangeError {
     #[error("{0:?} is an empty range")]
     Empty(String),
     /// A whole number past any distance a table holds.
-    #[error("{0:?} is farther than any position lies from its goal (the farthest, on 2x6, lie 80 moves away)")]
+    #[error("{0:?} is farther than any position lies from its goal (past 4 billion moves)")]
     TooFar(String),
 }
 

@@ -12,7 +12,7 @@
 //! walks are solved on one thread, whose search, unlike a split one, finds
 //! the same solution whatever the cores.
 
-use super::sample::{Drawn, Sample};
+use super::sample::{in_words, Drawn, Sample};
 use crate::db::database::Database;
 use crate::db::error::AnswerError;
 use crate::pattern::SolveOptions;
@@ -158,14 +158,10 @@ impl Sample {
                 solutions.push(solution);
                 repeats = 0;
             } else if repeats == REPEATS {
-                let (lo, hi) = (*distances.start(), *distances.end());
                 return Err(WalkError::TooFew {
                     found: positions.len(),
                     asked: count,
-                    distances: match lo == hi {
-                        true => lo.to_string(),
-                        false => format!("{lo} to {hi}"),
-                    },
+                    distances: in_words(&distances),
                 });
             } else {
                 repeats += 1;
