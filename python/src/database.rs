@@ -10,8 +10,8 @@ use crate::target::{deadline, Search, Target};
 use memmap2::Mmap;
 use npuzzle::analysis::{
     compare, count_shortest, grade, list_shortest, parse_distances, read_steps, CompareError,
-    Histogram, PositionEstimates, Sample, Step, StepsError, WalkError, DEFAULT_COMPARE_NODES,
-    MAX_COMPARE_NODES, MAX_STEPS, MAX_UNIFORM,
+    DrawError, Histogram, PositionEstimates, Sample, SampleError, Step, StepsError,
+    DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES, MAX_STEPS, MAX_UNIFORM,
 };
 use npuzzle::bounded::{solve_within, Bounded, Guidance, Weight};
 use npuzzle::files::shown_path;
@@ -137,30 +137,6 @@ impl PyDatabase {
                  do; this database counts multi-tile moves"
             ),
         ))
-    }
-
-    /// `random(distance)` on pattern databases: each position found by a
-    /// walk from the goal, solved and cut at its distance, all within
-    /// `timeout`.
-    fn walked(
-        &self,
-        py: Python<'_>,
-        distances: std::ops::RangeInclusive<u32>,
-        (count, seed): (usize, u64),
-        goal: Option<&Bound<'_, PyAny>>,
-        timeout: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Vec<PyBoard>> {
-        let target = self.target(py, goal, arguments::seconds(timeout)?)?;
-        let walked = || {
-            target
-                .walked(distances, (count, seed))
-                .expect("pattern databases")
-        };
-        match target.without_gil(py, walked)? {
-            Ok((drawn, _)) => Ok(drawn.positions.iter().map(|p| wrap(p.start)).collect()),
-            Err(WalkError::Search(e)) => Err(self.err(py, e)),
-            Err(e) => Err(errors::argument(py, e.to_string())),
-        }
     }
 
     /// The library's error as a Python exception.
@@ -1371,13 +1347,12 @@ impl PyDatabase {
             return Ok(drawn.positions.iter().map(|p| wrap(p.start)).collect());
         };
         let distances = distances_of(distance)?;
-        if self.tables().is_none() {
-            return self.walked(py, distances, (count, seed), goal, timeout);
-        }
-        let target = self.table(py, goal, "random()")?;
-        match py.detach(|| Sample::draw(&target, distances, count, seed)) {
+        let target = self.target(py, goal, arguments::seconds(timeout)?)?;
+        let drawn = || target.at_distance(distances, (count, seed));
+        match target.without_gil(py, drawn)? {
             Ok(drawn) => Ok(drawn.positions.iter().map(|p| wrap(p.start)).collect()),
-            Err(e @ npuzzle::analysis::SampleError::Damaged) => {
+            Err(DrawError::Answer(e)) => Err(self.err(py, e)),
+            Err(e @ DrawError::Listed(SampleError::Damaged)) => {
                 Err(errors::database(py, e.to_string()))
             }
             Err(e) => Err(errors::argument(py, e.to_string())),

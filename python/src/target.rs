@@ -6,7 +6,7 @@ use crate::database::PyDatabase;
 use crate::errors;
 use crate::interrupt::interruptible;
 use crate::pools;
-use npuzzle::analysis::{compare_searched, CompareError, Comparison, Sample, WalkError, Walked};
+use npuzzle::analysis::{compare_searched, CompareError, Comparison, DrawError, Sample};
 use npuzzle::io::Nodes;
 use npuzzle::pattern::{Solution, SolveOptions};
 use npuzzle::AnswerError;
@@ -117,27 +117,24 @@ impl Target<'_> {
         }
     }
 
-    /// `count` positions at `distances` toward the goal, each found by a
-    /// walk that a pattern database solves ([`Sample::walked`]); None on
-    /// complete tables, which draw from their list instead.
-    pub fn walked(
+    /// `count` positions at `distances` toward the goal, as every face
+    /// draws them ([`Sample::at_distance`]): from a complete table's list,
+    /// or found by walks that pattern databases solve (within `timeout=`
+    /// and Ctrl-C).
+    pub fn at_distance(
         &self,
         distances: RangeInclusive<u32>,
         (count, seed): (usize, u64),
-    ) -> Option<Result<Walked, WalkError>> {
-        let Target::Search(search) = self else {
-            return None;
-        };
-        let options = search.options(true);
-        let db = search.db.database();
-        Some(Sample::walked(
-            db,
-            &search.goal,
-            distances,
-            count,
-            seed,
-            &options,
-        ))
+    ) -> Result<Sample, DrawError> {
+        match self {
+            Target::Table(table) => Ok(Sample::draw(table, distances, count, seed)?),
+            Target::Search(search) => {
+                let (db, goal) = (search.db.database(), &search.goal);
+                let options = search.options(true);
+                Sample::at_distance(db, goal, distances, (count, seed), &options)
+                    .map(|(drawn, _)| drawn)
+            }
+        }
     }
 
     /// The textbook searches from `start` against a pattern database's

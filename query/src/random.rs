@@ -7,7 +7,7 @@ use crate::worksheet::{self, Worksheet};
 use crate::{GoalArg, Outcome, TableFormat};
 use anyhow::Result;
 use memmap2::Mmap;
-use npuzzle::analysis::{parse_distances, Sample, WalkError, MAX_UNIFORM};
+use npuzzle::analysis::{parse_distances, DrawError, Sample, MAX_UNIFORM};
 use npuzzle::pattern::Stopped;
 use npuzzle::{AnswerError, Database, Metric, Shape};
 use std::io::{self, Write};
@@ -104,10 +104,6 @@ pub fn run(db: &Database<Mmap>, args: &RandomArgs, out: &mut impl Write) -> Resu
     let Some(distances) = args.distance.clone() else {
         return uniform(Some(db), db.shape(), args, out);
     };
-    let walks = db.patterns().is_some();
-    if !walks {
-        crate::complete(db, "random --distance")?;
-    }
     // A worksheet's size and file are checked before any work.
     let sheet = match &args.worksheet {
         Some(path) => {
@@ -130,30 +126,16 @@ pub fn run(db: &Database<Mmap>, args: &RandomArgs, out: &mut impl Write) -> Resu
     let seed = args.seed.unwrap_or_else(rand::random);
     // One deadline for the walks' searches.
     let timeout = args.timeout.unwrap_or(DRAW_TIMEOUT);
-    let (report, key) = match walks {
-        true => {
-            let walked = crate::solve::with_progress(Some(timeout), false, "moves ≤", |options| {
-                Sample::walked(db, &goal, distances, args.count, seed, options)
-            });
-            let (report, solutions) = walked.map_err(|e| match e {
-                WalkError::Search(e) => stopped(e, timeout, args.timeout.is_none()),
-                e => e.into(),
-            })?;
-            let key = sheet.is_some().then(|| Worksheet::of(&report, solutions));
-            (report, key)
-        }
-        false => {
-            let tables = db.complete()?;
-            let report = Sample::draw(&tables.goal_table(&goal)?, distances, args.count, seed)?;
-            let key = match sheet.is_some() {
-                true => Some(Worksheet::solve(tables, &report)?),
-                false => None,
-            };
-            (report, key)
-        }
-    };
-    if let (Some(file), Some(key)) = (sheet, key) {
-        key.write(file)?;
+    // Walks on pattern databases search, so they show their progress.
+    let drawn = crate::solve::with_progress(Some(timeout), false, "moves ≤", |options| {
+        Sample::at_distance(db, &goal, distances, (args.count, seed), options)
+    });
+    let (report, solutions) = drawn.map_err(|e| match e {
+        DrawError::Answer(e) => stopped(e, timeout, args.timeout.is_none()),
+        e => e.into(),
+    })?;
+    if let Some(file) = sheet {
+        Worksheet::with_key(db, &report, solutions)?.write(file)?;
     }
     show(&report, args, out)
 }

@@ -12,7 +12,7 @@ use anyhow::Context;
 use npuzzle::analysis::Sample;
 use npuzzle::io::{Replacement, Writes};
 use npuzzle::rules::move_string;
-use npuzzle::{AnswerError, Board, CompleteTables, Move};
+use npuzzle::{AnswerError, Board, CompleteTables, Database, Move};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::Path;
@@ -44,17 +44,31 @@ pub struct Worksheet {
 
 impl Worksheet {
     /// One optimal solution for each position of `drawn`, looked up.
-    pub fn solve(db: &CompleteTables<memmap2::Mmap>, drawn: &Sample) -> Result<Self, AnswerError> {
+    fn solve(db: &CompleteTables<memmap2::Mmap>, drawn: &Sample) -> Result<Self, AnswerError> {
         let solutions = (drawn.positions.iter())
             .map(|p| db.solve(&p.start, &drawn.goal))
             .collect::<Result<_, AnswerError>>()?;
         Ok(Worksheet::of(drawn, solutions))
     }
 
+    /// The positions of `drawn` with their answer key: the `solutions` a
+    /// pattern database's walks found with them, or on complete tables
+    /// (`solutions` none) solutions looked up.
+    pub fn with_key(
+        db: &Database<memmap2::Mmap>,
+        drawn: &Sample,
+        solutions: Option<Vec<Vec<Move>>>,
+    ) -> Result<Self, AnswerError> {
+        match solutions {
+            Some(solutions) => Ok(Worksheet::of(drawn, solutions)),
+            None => Worksheet::solve(db.complete()?, drawn),
+        }
+    }
+
     /// The positions of `drawn` with a shortest solution of each, in
     /// order (the walks of a pattern database found them with the
     /// positions).
-    pub fn of(drawn: &Sample, solutions: Vec<Vec<Move>>) -> Self {
+    fn of(drawn: &Sample, solutions: Vec<Vec<Move>>) -> Self {
         let starts = drawn.positions.iter().map(|p| p.start);
         Worksheet {
             goal: drawn.goal,

@@ -12,7 +12,7 @@
 //! walks are solved on one thread, whose search, unlike a split one, finds
 //! the same solution whatever the cores.
 
-use super::sample::{in_words, Drawn, Sample};
+use super::sample::{in_words, Drawn, Sample, SampleError};
 use crate::db::database::Database;
 use crate::db::error::AnswerError;
 use crate::pattern::SolveOptions;
@@ -174,6 +174,63 @@ impl Sample {
             positions,
         };
         Ok((sample, solutions))
+    }
+}
+
+/// Positions at given distances from a goal, as [`Sample::at_distance`]
+/// draws them, and where walks found them, a shortest solution of each
+/// (a worksheet's key; a complete table looks its own up).
+pub type AtDistance = (Sample, Option<Vec<Vec<Move>>>);
+
+/// Why positions at given distances could not be drawn.
+#[derive(Debug, thiserror::Error)]
+pub enum DrawError {
+    /// The complete table's list cannot give them, or it is damaged.
+    #[error(transparent)]
+    Listed(#[from] SampleError),
+    /// The walks cannot find them.
+    #[error(transparent)]
+    Walked(WalkError),
+    /// The goal is not served, a walk's search stopped (deadline or
+    /// cancel), or the file is damaged.
+    #[error(transparent)]
+    Answer(#[from] AnswerError),
+}
+
+impl From<WalkError> for DrawError {
+    fn from(e: WalkError) -> Self {
+        match e {
+            WalkError::Search(e) => DrawError::Answer(e),
+            e => DrawError::Walked(e),
+        }
+    }
+}
+
+impl Sample {
+    /// `count` distinct positions toward `goal` at `distances`, on either
+    /// kind of database: drawn uniformly from a complete table's list
+    /// ([`Sample::draw`]; `options` unused), or walked and solved on
+    /// pattern databases ([`Sample::walked`], within `options`' deadline
+    /// and cancel flag). Every face draws through here, so a seed gives
+    /// the same positions on each.
+    pub fn at_distance<B: AsRef<[u8]>>(
+        db: &Database<B>,
+        goal: &Board,
+        distances: RangeInclusive<u32>,
+        (count, seed): (usize, u64),
+        options: &SolveOptions,
+    ) -> Result<AtDistance, DrawError> {
+        match db.complete() {
+            Ok(tables) => {
+                let target = tables.goal_table(goal)?;
+                Ok((Sample::draw(&target, distances, count, seed)?, None))
+            }
+            Err(_) => {
+                let (sample, solutions) =
+                    Sample::walked(db, goal, distances, count, seed, options)?;
+                Ok((sample, Some(solutions)))
+            }
+        }
     }
 }
 

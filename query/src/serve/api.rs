@@ -43,7 +43,7 @@ use axum::routing::get;
 use axum::Router;
 use npuzzle::analysis::PositionEstimates;
 use npuzzle::analysis::{
-    grade, parse_distances, read_steps, Histogram, Sample, SampleError, WalkError,
+    grade, parse_distances, read_steps, AtDistance, DrawError, Histogram, Sample, SampleError,
 };
 use npuzzle::bounded::Weight;
 use npuzzle::io::Answer;
@@ -931,9 +931,6 @@ async fn random(State(server): State<Shared>, p: Params) -> Result<Response, Api
     json_ok(&drawn)
 }
 
-/// Positions drawn, and where walks found them, a shortest solution of each.
-type Draw = (Sample, Option<Vec<Vec<Move>>>);
-
 /// `count` positions at `distances` from `goal`, as `random --json` draws
 /// them, and on a pattern database (whose walks find them) a shortest
 /// solution of each.
@@ -943,27 +940,15 @@ fn draw(
     distances: std::ops::RangeInclusive<u32>,
     (count, seed): (usize, u64),
     budget: &Budget,
-) -> Result<Draw, ApiError> {
-    if db.patterns().is_some() {
-        let options = kind::options(budget);
-        return match Sample::walked(db, goal, distances, count, seed, &options) {
-            Ok((sample, solutions)) => Ok((sample, Some(solutions))),
-            Err(WalkError::Search(e)) => Err(answer_error(e, None, budget.timeout)),
-            Err(e) => Err(ApiError::bad(e.to_string())),
-        };
-    }
-    let db = kind::complete(db, "drawing positions at a given distance")?;
-    let target = db
-        .goal_table(goal)
-        .map_err(|e| answer_error(e, None, Duration::ZERO))?;
-    match Sample::draw(&target, distances, count, seed) {
-        Ok(sample) => Ok((sample, None)),
-        Err(e @ SampleError::Damaged) => Err(ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            e.to_string(),
-        )),
-        Err(e) => Err(ApiError::bad(e.to_string())),
-    }
+) -> Result<AtDistance, ApiError> {
+    let options = kind::options(budget);
+    Sample::at_distance(db, goal, distances, (count, seed), &options).map_err(|e| match e {
+        DrawError::Answer(e) => answer_error(e, None, budget.timeout),
+        e @ DrawError::Listed(SampleError::Damaged) => {
+            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
+        }
+        e => ApiError::bad(e.to_string()),
+    })
 }
 
 /// `/worksheet`: the printable page of `random --worksheet`, for the
@@ -982,11 +967,9 @@ async fn worksheet(State(server): State<Shared>, p: Params) -> Result<Response, 
         .ok_or_else(|| ApiError::bad("missing parameter: distance (K, A..=B or A..B)"))?;
     let (count, seed) = (p.count()?, p.seed()?);
     let html = searching(&server, (shape, metric), move |db, budget| {
-        let sheet = match draw(db, &goal, distances, (count, seed), budget)? {
-            (drawn, Some(solutions)) => Worksheet::of(&drawn, solutions),
-            (drawn, None) => Worksheet::solve(kind::complete(db, "a worksheet")?, &drawn)
-                .map_err(|e| answer_error(e, None, Duration::ZERO))?,
-        };
+        let (drawn, solutions) = draw(db, &goal, distances, (count, seed), budget)?;
+        let sheet = Worksheet::with_key(db, &drawn, solutions)
+            .map_err(|e| answer_error(e, None, Duration::ZERO))?;
         Ok(sheet.html(Styles::Linked))
     })
     .await?;
