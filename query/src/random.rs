@@ -118,6 +118,9 @@ pub fn run(db: &Database<Mmap>, args: &RandomArgs, out: &mut impl Write) -> Resu
                 worksheet::MAX_PUZZLES,
                 args.count
             );
+            // The sheet's temporary file waits through the draw's searches:
+            // Ctrl-C then must not leave it behind.
+            npuzzle::io::remove_unfinished_on_signals();
             Some(worksheet::start(path)?)
         }
         None => None,

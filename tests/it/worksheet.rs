@@ -201,3 +201,72 @@ fn a_worksheet_past_the_file_size_limit_keeps_the_old_page() {
     ];
     refused_past_file_size_limit(&three_by_three().path, &args, "sheet.html", "worksheet");
 }
+
+/// Ctrl-C (or SIGTERM, SIGHUP) while a worksheet's puzzles are searched for
+/// removes the sheet's temporary file, and the old page stays. Signals this
+/// test runs ignoring (a background job) the draw rightly keeps ignoring.
+#[cfg(unix)]
+#[test]
+fn a_worksheet_stopped_by_a_signal_leaves_no_temporary_file() {
+    use std::os::unix::process::ExitStatusExt;
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let ignored = (status.lines())
+        .find_map(|l| l.strip_prefix("SigIgn:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .unwrap_or(0);
+    let db = crate::pattern_file::pattern_file("4x4", "6-6-3");
+    let names = |dir: &Path| {
+        let mut names: Vec<String> = (std::fs::read_dir(dir).unwrap())
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    for (signal, number) in [("INT", 2), ("TERM", 15), ("HUP", 1)] {
+        if ignored & (1 << (number - 1)) != 0 {
+            continue;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let sheet = dir.path().join("sheet.html");
+        std::fs::write(&sheet, "the old page").unwrap();
+        // Far puzzles on small tables: seconds of searching.
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("query"))
+            .args(["--board", "4x4", "--db"])
+            .arg(&db)
+            .args([
+                "random",
+                "--distance",
+                "50",
+                "--count",
+                "1000",
+                "--seed",
+                "1",
+            ])
+            .arg("--worksheet")
+            .arg(&sheet)
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        while names(dir.path()).len() < 2 {
+            assert!(
+                started.elapsed().as_secs() < 20,
+                "no temporary file appeared"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let sent = std::process::Command::new("kill")
+            .arg(format!("-{signal}"))
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let status = child.wait().unwrap();
+        assert!(
+            status.signal().is_some() || status.code() == Some(128 + number),
+            "{signal}: {status:?}"
+        );
+        assert_eq!(names(dir.path()), ["sheet.html"], "{signal}");
+        assert_eq!(std::fs::read_to_string(&sheet).unwrap(), "the old page");
+    }
+}
