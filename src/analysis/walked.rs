@@ -43,6 +43,28 @@ fn farthest_known(shape: Shape) -> Option<u32> {
     (shape.rows() == 4 && shape.cols() == 4).then_some(80)
 }
 
+/// `distances` cut to those where positions lie on `shape`, as far as that
+/// is proved: a range draws among the distances there are, as from a
+/// complete table's list; one past the farthest is refused.
+fn within_farthest(
+    shape: Shape,
+    distances: RangeInclusive<u32>,
+) -> Result<RangeInclusive<u32>, WalkError> {
+    let Some(farthest) = farthest_known(shape) else {
+        return Ok(distances);
+    };
+    let (&first, &last) = (distances.start(), distances.end());
+    if first > farthest {
+        let distance = first;
+        return Err(WalkError::BeyondFarthest {
+            shape,
+            distance,
+            farthest,
+        });
+    }
+    Ok(first..=last.min(farthest))
+}
+
 /// The fewest moves a walk is lengthened by: enough that the end's
 /// distance is not the last end's, give or take a few.
 const LEAST_STEP: u32 = 16;
@@ -125,16 +147,7 @@ impl Sample {
         if count > MAX_WALKED {
             return Err(WalkError::TooMany(count));
         }
-        if let Some(farthest) = farthest_known(goal.shape()) {
-            if *distances.start() > farthest {
-                let (shape, distance) = (goal.shape(), *distances.start());
-                return Err(WalkError::BeyondFarthest {
-                    shape,
-                    distance,
-                    farthest,
-                });
-            }
-        }
+        let distances = within_farthest(goal.shape(), distances)?;
         db.check_goal(goal)?;
         // One thread: a split search's solution, and so the cut, would
         // depend on the cores.
@@ -277,4 +290,28 @@ fn walk_to<B: AsRef<[u8]>>(
         at_distance = left;
     }
     Err(WalkError::TooFar { distance, farthest })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// On 4×4 a range past 80 moves draws up to 80, and one starting past
+    /// it is refused; boards with no proved farthest distance keep theirs.
+    #[test]
+    fn ranges_end_at_the_farthest_distance_there_is() {
+        let (four, five) = (Shape::new(4, 4).unwrap(), Shape::new(5, 5).unwrap());
+        assert_eq!(within_farthest(four, 70..=200).unwrap(), 70..=80);
+        assert_eq!(within_farthest(four, 0..=u32::MAX).unwrap(), 0..=80);
+        assert_eq!(within_farthest(four, 80..=80).unwrap(), 80..=80);
+        assert!(matches!(
+            within_farthest(four, 81..=90),
+            Err(WalkError::BeyondFarthest {
+                distance: 81,
+                farthest: 80,
+                ..
+            })
+        ));
+        assert_eq!(within_farthest(five, 70..=200).unwrap(), 70..=200);
+    }
 }
