@@ -21,7 +21,7 @@ use std::io::{self, Write};
      \"max\"}], \"inadmissible\", \"moves\", \"inconsistent\", \"mean_ratio\"}]}; with START: \
      {\"board\", \"start\", \"goal\", \"distance\", \"heuristics\": [{\"heuristic\", \"h\", \
      \"admissible_here\", \"overestimate\"}], on a pattern database \"pattern_database\": \
-     {\"partition\", \"h\", \"admissible_here\", \"overestimate\"}, \"manhattan_by_cell\"}"
+     {\"partition\", \"h\", \"lookup\", \"dual\", \"admissible_here\", \"overestimate\"}, \"manhattan_by_cell\"}"
 )))]
 pub struct HeuristicsArgs {
     /// One position (any board, pattern databases too), in any form: each heuristic's value
@@ -143,9 +143,13 @@ impl Layout for PositionEstimates {
                 false => format!("overestimates by {}", p.overestimate),
             };
             let name = "pattern db";
+            let parts = match p.dual {
+                Some(dual) => format!("; the lookup {}, the dual {dual}", p.lookup),
+                None => String::new(),
+            };
             writeln!(
                 out,
-                "{name:<16} {:>3}  {verdict} ({} tables)",
+                "{name:<16} {:>3}  {verdict} ({} tables{parts})",
                 p.h, p.partition
             )?;
         }

@@ -25,7 +25,7 @@ pub struct PositionEstimates {
     /// One estimate per classic heuristic.
     pub heuristics: Vec<Estimate>,
     /// On a pattern database, its own estimate: what the search starts
-    /// from (the largest of the file's lookups), beside the classics.
+    /// from (the largest of the lookups it reads), beside the classics.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pattern_database: Option<PatternEstimate>,
     /// Each cell's part of the Manhattan distance, row by row.
@@ -38,8 +38,17 @@ pub struct PositionEstimates {
 pub struct PatternEstimate {
     /// The file's partition (`7-8`, or `custom`).
     pub partition: &'static str,
-    /// The estimate.
+    /// The estimate the search starts from: the larger of `lookup` and
+    /// `dual`.
     pub h: u32,
+    /// The position's own lookup: the larger of the tables' sum and, where
+    /// the file has it, the transposed (reflected) sum.
+    pub lookup: u32,
+    /// The dual lookup (the tables read for the inverse permutation: from
+    /// the goal toward the position), where the search reads it: at
+    /// positions whose blank is in the goal blank's class of cells (the
+    /// corners, for the default goal); null elsewhere.
+    pub dual: Option<u32>,
     /// Whether it is at most the true distance here.
     pub admissible_here: bool,
     /// How far above the true distance it is (0 when admissible here).
@@ -71,10 +80,14 @@ impl PositionEstimates {
         goal: &Board,
     ) -> Result<PositionEstimates, AnswerError> {
         if let Some(tables) = db.patterns() {
-            let h = tables.estimate(start, goal)?;
+            let lookup = tables.estimate(start, goal)?;
+            let dual = tables.dual_estimate(start, goal)?;
+            let h = lookup.max(dual.unwrap_or(0));
             self.pattern_database = Some(PatternEstimate {
                 partition: tables.partition().name(),
                 h,
+                lookup,
+                dual,
                 admissible_here: h <= self.distance,
                 overestimate: h.saturating_sub(self.distance),
             });

@@ -191,6 +191,18 @@ impl<B: AsRef<[u8]>> PatternTables<B> {
         Ok(set.heuristic(&Relabelling::to_canonical(&goal).apply(&start)))
     }
 
+    /// The dual lookup of a search from `start` toward `goal`
+    /// ([`PatternTables::estimate`] from `goal` toward `start`) where the
+    /// search reads it: at a start whose blank is in the goal blank's class
+    /// of cells ([`DualReach::GoalClass`]); none elsewhere.
+    pub fn dual_estimate(&self, start: &Board, goal: &Board) -> Result<Option<u32>, AnswerError> {
+        let index = self.serving(goal)?;
+        if self.index_for(start.blank()) != Some(index) {
+            return Ok(None);
+        }
+        self.estimate(goal, start).map(Some)
+    }
+
     /// An optimal solution from `start` to `goal`: the search of the set
     /// serving `goal`, which also reads the dual lookup where the blank of
     /// the position searched is in the goal blank's class of cells
