@@ -12,7 +12,7 @@ use anyhow::Context;
 use npuzzle::analysis::Sample;
 use npuzzle::io::{Replacement, Writes};
 use npuzzle::rules::move_string;
-use npuzzle::{AnswerError, Board, CompleteTables, Database, Move};
+use npuzzle::{AnswerError, Board, CompleteTables, Database, Move, Shape};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::Path;
@@ -105,7 +105,13 @@ impl Worksheet {
         let _ = writeln!(
             html,
             "<p>Slide the tiles to reach the goal in as few moves as you can. Drawn by \
-             <code>query random --distance {} --count {count} --seed {}{}</code>.</p>",
+             <code>query{} random --distance {} --count {count} --seed {}{}</code>.</p>",
+            // The default board needs no --board; the others do, or the
+            // command would draw 3x3 puzzles.
+            match shape == Shape::THREE_BY_THREE {
+                true => String::new(),
+                false => format!(" --board {shape}"),
+            },
             match self.distances {
                 [a, b] if a == b => a.to_string(),
                 [a, b] => format!("{a}..={b}"),

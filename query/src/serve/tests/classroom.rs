@@ -159,6 +159,9 @@ fn on_4x4_heuristics_and_check_search_within_the_timeout() {
     assert_eq!(status, 200, "{html}");
     assert_eq!(html.matches("<li class=\"puzzle\">").count(), 2);
     assert!(html.contains("4x4 puzzles, 10 moves from the goal (seed 4)"));
+    // Its command draws the same board's puzzles, not 3x3 ones.
+    let drawn_by = "<code>query --board 4x4 random --distance 10 --count 2 --seed 4</code>";
+    assert!(html.contains(drawn_by), "{html}");
 }
 
 #[test]
@@ -170,6 +173,7 @@ fn the_worksheet_is_the_command_lines_page_with_its_css_linked() {
         &request("GET", "/worksheet?distance=14&count=3&seed=5"),
     );
     assert_eq!(status, 200);
+    assert!(html.contains("<code>query random --distance 14 --count 3 --seed 5</code>"));
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("w.html");
     let cli = crate::Cli::try_parse_from([
