@@ -9,11 +9,9 @@ use crate::{GoalArg, Outcome};
 use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::{grade, read_steps, Graded, Step};
-use npuzzle::pattern::Stopped;
-use npuzzle::{AnswerError, Board, Cell, Database, Metric};
+use npuzzle::{Board, Cell, Database, Metric};
 use serde::Serialize;
 use std::io::{self, Write};
-use std::time::Duration;
 
 /// Arguments of `query check`.
 #[derive(clap::Args)]
@@ -104,7 +102,11 @@ pub fn run(db: &Database<Mmap>, args: &CheckArgs, out: &mut impl Write) -> Resul
                 print(&UnsolvablePair::new(&start, &goal, why), format, out)?;
                 return Ok(Outcome::Unsolvable);
             }
-            None => return Err(stopped(db, e, timeout)),
+            None => {
+                let need = "grading needs the distance of every position the moves pass \
+                            through, and a search for one stopped";
+                return Err(crate::solve::distance_stopped(db, e, timeout, need));
+            }
         },
     };
     let report = Report {
@@ -117,28 +119,6 @@ pub fn run(db: &Database<Mmap>, args: &CheckArgs, out: &mut impl Write) -> Resul
         true => Outcome::Success,
         false => Outcome::Unsolvable,
     })
-}
-
-/// `e`, and for a search past `--timeout` what may answer sooner: more
-/// time, or complete tables (a bounded search cannot grade).
-fn stopped(db: &Database<Mmap>, e: AnswerError, timeout: Option<Duration>) -> anyhow::Error {
-    if !matches!(e, AnswerError::Stopped(Stopped::TimedOut { .. })) {
-        return e.into();
-    }
-    let shape = db.shape();
-    let sooner = match shape.check_complete_tables() {
-        Ok(()) => format!(", or complete tables answer at once (build-db --board {shape})"),
-        // The 24-puzzle and its cousins: minutes to hours far from the goal.
-        Err(_) if shape.cells() >= 20 => {
-            "; on this board a position far from the goal may take hours".to_string()
-        }
-        Err(_) => String::new(),
-    };
-    anyhow::anyhow!(
-        "grading needs the distance of every position the moves pass through, and a search \
-         for one stopped: {e} (--timeout {} s); a longer --timeout may find it{sooner}",
-        timeout.unwrap_or_default().as_secs_f64()
-    )
 }
 
 /// A graded list: its JSON is the grading's, its text says it in words.

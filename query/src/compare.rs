@@ -54,8 +54,17 @@ pub fn run(db: &Database<Mmap>, args: &CompareArgs, out: &mut impl Write) -> Res
             print(&report, Format::json_or_text(args.json), out)?;
             return Ok(Outcome::Unsolvable);
         }
-        // The lookup's own error, for the advice `main` adds to it.
-        Err(CompareError::Lookup(e)) => return Err(e.into()),
+        // The lookup's own error, for the advice `main` adds to it, or the
+        // database's search past --timeout.
+        Err(CompareError::Lookup(e)) => {
+            let need = "compare needs the true distance, and the database's search stopped";
+            return Err(crate::solve::distance_stopped(
+                db,
+                e,
+                args.timeout.timeout,
+                need,
+            ));
+        }
         Err(e) => return Err(e.into()),
     };
     print(&report, Format::json_or_text(args.json), out)?;

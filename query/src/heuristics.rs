@@ -66,7 +66,16 @@ fn one_position(
                 print(&report, args.chart.format.format(), out)?;
                 return Ok(Outcome::Unsolvable);
             }
-            None => return Err(e.into()),
+            None => {
+                let need = "heuristics START needs the position's true distance, and its \
+                            search stopped";
+                return Err(crate::solve::distance_stopped(
+                    db,
+                    e,
+                    args.timeout.timeout,
+                    need,
+                ));
+            }
         },
     };
     let report =

@@ -359,6 +359,34 @@ fn with_timeout_advice(
     )
 }
 
+/// `e`, and where it is a search for a distance stopped at `--timeout`
+/// (`need` says what needed it, as "grading needs …, and a search for one
+/// stopped"), what may answer sooner: more time, or complete tables (a
+/// bounded search gives no distance).
+pub(crate) fn distance_stopped(
+    db: &Database<Mmap>,
+    e: AnswerError,
+    timeout: Option<Duration>,
+    need: &str,
+) -> anyhow::Error {
+    if !matches!(e, AnswerError::Stopped(Stopped::TimedOut { .. })) {
+        return e.into();
+    }
+    let shape = db.shape();
+    let sooner = match shape.check_complete_tables() {
+        Ok(()) => format!(", or complete tables answer at once (build-db --board {shape})"),
+        // The 24-puzzle and its cousins: minutes to hours far from the goal.
+        Err(_) if shape.cells() >= 20 => {
+            "; on this board a position far from the goal may take hours".to_string()
+        }
+        Err(_) => String::new(),
+    };
+    anyhow::anyhow!(
+        "{need}: {e} (--timeout {} s); a longer --timeout may find it{sooner}",
+        timeout.unwrap_or_default().as_secs_f64()
+    )
+}
+
 /// Runs `search` with `timeout`'s deadline, on every core when
 /// `parallel`, telling a terminal the bound it is at ("searching
 /// `bound_words` N") once the search has taken a second, and each second

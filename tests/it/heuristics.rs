@@ -291,7 +291,19 @@ fn one_position_is_shown_beside_its_true_distance_on_both_kinds() {
     crate::util::expect_refusal(
         &pattern,
         &["heuristics", start, "--timeout", "1e-9"],
-        &["no solution within the time allowed"],
+        &[
+            "heuristics START needs the position's true distance, and its search stopped: no \
+             solution within the time allowed",
+            "(--timeout 0.000000001 s); a longer --timeout may find it, or complete tables",
+        ],
+    );
+    crate::util::expect_refusal(
+        &pattern,
+        &["compare", start, "--timeout", "1e-9"],
+        &[
+            "compare needs the true distance, and the database's search stopped",
+            "(--timeout 0.000000001 s); a longer --timeout",
+        ],
     );
     let quick = ["heuristics", start, "--json", "--timeout", "1e-9"];
     assert_eq!(crate::util::json_answer(&t.path, &quick), answer);
