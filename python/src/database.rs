@@ -16,7 +16,7 @@ use npuzzle::analysis::{
 use npuzzle::bounded::{solve_within, Bounded, Guidance, Weight};
 use npuzzle::files::shown_path;
 use npuzzle::io::{Answer, Nodes, WithinBound};
-use npuzzle::pattern::{Solution, SolveOptions};
+use npuzzle::pattern::{Solution, SolveOptions, Stopped};
 use npuzzle::{
     files::locate, files::user_data_path, files::Origin, rules::move_string, rules::solvability,
     rules::MAX_TABLE_CELLS, AnswerError, Board, CompleteTables, Database, GoalTable, Metric, Move,
@@ -1351,6 +1351,11 @@ impl PyDatabase {
         let drawn = || target.at_distance(distances, (count, seed));
         match target.without_gil(py, drawn)? {
             Ok(drawn) => Ok(drawn.positions.iter().map(|p| wrap(p.start)).collect()),
+            Err(DrawError::Answer(AnswerError::Stopped(stop @ Stopped::TimedOut { .. }))) => {
+                let advice = "the draw searches for each position's shortest solution: give a \
+                              longer timeout=, or ask for fewer moves or fewer positions";
+                Err(errors::timed_out(py, &stop, advice))
+            }
             Err(DrawError::Answer(e)) => Err(self.err(py, e)),
             Err(e @ DrawError::Listed(SampleError::Damaged)) => {
                 Err(errors::database(py, e.to_string()))

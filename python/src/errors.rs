@@ -315,7 +315,7 @@ pub fn answer(
 /// A search past its `timeout=`, with `advice`, and where it stopped as
 /// the attributes `bound`, `nodes` and `nodes_expanded` (for callers that
 /// report it as `query batch` does: npuzzle.dask's timed-out rows).
-fn timed_out(py: Python<'_>, stop: &Stopped, advice: &str) -> PyErr {
+pub fn timed_out(py: Python<'_>, stop: &Stopped, advice: &str) -> PyErr {
     let err = raise(py, &classes(py).timeout, format!("{stop}; {advice}"));
     if let Stopped::TimedOut {
         bound,

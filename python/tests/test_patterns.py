@@ -125,6 +125,9 @@ def test_a_search_that_runs_out_of_time_raises(db44) -> None:
     for call in (db44.distance, db44.best_moves):
         with pytest.raises(npuzzle.SearchTimeoutError):
             call(hardest, KORF_GOAL, timeout=0.001)
+    # A draw's advice is the draw's: more time, or less to find.
+    with pytest.raises(npuzzle.SearchTimeoutError, match="ask for fewer moves or fewer positions"):
+        db44.random(62, count=1000, seed=1, timeout=0.01)
     # One rule for every timeout=, the command line's --timeout's: above 0
     # (from a nanosecond) and at most 1e9 seconds; None is no limit.
     for timeout, why in [(-1, "above 0"), (0, "above 0"), (float("inf"), "infinite"), (1e10, "limit"), (1e-10, "nanosecond")]:

@@ -342,8 +342,8 @@ pub(super) fn answer_error(
             format!(
                 "{e} (the server's --timeout is {} s); a position closer to the goal, a \
                  longer serve --timeout, or a stronger partition (build-db --partition) may \
-                 be answered, and a solution within a factor of the shortest (within=W; \
-                 on the page, Solutions: at most W × the shortest) comes faster",
+                 be answered, and /api/solve finds a solution within a factor of the \
+                 shortest faster (within=W; on the page, Solutions: at most W × the shortest)",
                 timeout.as_secs_f64()
             ),
         ),
@@ -943,6 +943,15 @@ fn draw(
 ) -> Result<AtDistance, ApiError> {
     let options = kind::options(budget);
     Sample::at_distance(db, goal, distances, (count, seed), &options).map_err(|e| match e {
+        DrawError::Answer(e @ AnswerError::Stopped(Stopped::TimedOut { .. })) => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the draw searches for each position's shortest solution, and one search \
+                 stopped: {e} (the server's --timeout is {} s); fewer moves or fewer positions \
+                 may be found in time",
+                budget.timeout.as_secs_f64()
+            ),
+        ),
         DrawError::Answer(e) => answer_error(e, None, budget.timeout),
         e @ DrawError::Listed(SampleError::Damaged) => {
             ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())

@@ -1646,6 +1646,22 @@ fn a_search_past_the_timeout_answers_503_and_the_server_goes_on() {
             assert!(far_4x4().ends_with(&named), "{v}");
         }
     }
+    // A draw past the timeout says what the draw searched for, and what
+    // may be found in time.
+    let (status, v) = get(
+        server.addr,
+        "/api/random?board=4x4&distance=62&count=1000&seed=1",
+    );
+    assert_eq!(status, 503, "{v}");
+    let error = v["error"].as_str().unwrap();
+    assert!(
+        error.starts_with("the draw searches for each position's shortest solution"),
+        "{error}"
+    );
+    assert!(
+        error.ends_with("fewer moves or fewer positions may be found in time"),
+        "{error}"
+    );
     // Within a factor, the same position is answered in time.
     let (status, v) = get(server.addr, &format!("/api/solve?{}&within=2", far_4x4()));
     assert_eq!(status, 200, "{v}");
