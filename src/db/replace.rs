@@ -192,7 +192,8 @@ impl Replacement {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        remove_abandoned(&dir, &name, suffix);
+        let name = temporary_stem(&name, suffix);
+        remove_abandoned(&dir, name, suffix);
         let prefix = format!(".{name}.{}.", std::process::id());
         let mut builder = tempfile::Builder::new();
         builder.prefix(&prefix).suffix(suffix);
@@ -362,6 +363,21 @@ fn file_kind(meta: &std::fs::Metadata) -> &'static str {
 /// Removes temporary files of replacements of `name` in `dir` whose writer
 /// process no longer runs. Best effort: what cannot be removed stays for the
 /// next time.
+/// The part of the target's `name` that its temporary file's name begins
+/// with: all of it where the whole temporary name fits the 255 bytes a
+/// file name may have, else as much as fits, so that a target with a long
+/// name is as writable as one with a short name.
+fn temporary_stem<'a>(name: &'a str, suffix: &str) -> &'a str {
+    // `.`, the name, `.`, a process id of up to 10 digits, `.`, 6 random
+    // characters, the suffix.
+    let room = 255usize.saturating_sub(19 + suffix.len());
+    let mut end = name.len().min(room);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    &name[..end]
+}
+
 fn remove_abandoned(dir: &Path, name: &str, suffix: &str) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -420,6 +436,23 @@ mod tests {
         assert_eq!(std::fs::read(&target).unwrap(), b"new");
         assert!(!dead.exists(), "a dead writer's file was kept");
         assert!(live.exists() && foreign.exists() && other_file.exists());
+    }
+
+    /// Names up to the system's 255 bytes are written, with multi-byte
+    /// characters cut whole in the temporary file's name.
+    #[test]
+    fn a_target_with_the_longest_name_is_written() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["b".repeat(250) + ".html", "é".repeat(125) + ".html"] {
+            assert!(name.len() <= 255);
+            let target = dir.path().join(&name);
+            let replacement = Replacement::start(&target, ".html", Writes::Document).unwrap();
+            replacement.file().write_all(b"page").unwrap();
+            replacement.commit().unwrap();
+            assert_eq!(std::fs::read(&target).unwrap(), b"page");
+        }
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+        assert_eq!(temporary_stem("short.db", ".tmp"), "short.db");
     }
 
     #[test]
