@@ -76,7 +76,7 @@ fn builds_a_two_by_three_database_where_told() {
     // 6 tables of 6!/2 = 360 positions; the 2x3 puzzle's hardest positions
     // are 21 moves from the goal.
     assert!(
-        stdout.contains(", 2160 positions, max distance 21,"),
+        stdout.contains(", 360 positions in each table (2160 in all), max distance 21,"),
         "{stdout}"
     );
     let size = std::fs::metadata(&path).unwrap().len();
@@ -133,7 +133,7 @@ fn the_default_board_is_three_by_three() {
             "built data/3x3.db: 3x3 board, 3 tables (blank at 3,3 3,2 2,2)",
         )
         .and(predicate::str::contains(
-            "544320 positions, max distance 31",
+            "181440 positions in each table (544320 in all), max distance 31",
         )),
     );
     let db = Database::open(&dir.path().join("data/3x3.db"))
