@@ -2,7 +2,7 @@
 
 from collections.abc import Iterable, Sequence
 from os import PathLike
-from typing import Any, Protocol, SupportsIndex, final, overload
+from typing import Any, Literal, Protocol, SupportsIndex, final, overload
 
 class _ArrayLike(Protocol):
     def tolist(self) -> Any: ...
@@ -18,6 +18,7 @@ _BoardLike = str | Board | _Row | Sequence[_Row] | _ArrayLike
 # Many boards: a list (or iterable) of boards, or a NumPy integer array of
 # shape (N, cells) or (N, rows, cols).
 _Positions = Iterable[_BoardLike] | _ArrayLike
+_Heuristic = Literal["misplaced", "manhattan", "linear-conflict", "manhattan+blank"]
 # Moves to play: the blank's letters, a slide written with its count ("R2"),
 # in a string ("U L D R2") or a list (["U", "R2"]).
 _Moves = str | Iterable[str]
@@ -274,6 +275,33 @@ class Database:
         *,
         threads: SupportsIndex | None = None,
         timeout: float | None = None,
+    ) -> Any: ...
+    @overload
+    def estimates(
+        self,
+        positions: _ArrayLike,
+        goal: _BoardLike | None = None,
+        *,
+        heuristic: _Heuristic | None = None,
+        threads: SupportsIndex | None = None,
+    ) -> Any: ...
+    @overload
+    def estimates(
+        self,
+        positions: Iterable[_BoardLike],
+        goal: _BoardLike | None = None,
+        *,
+        heuristic: _Heuristic | None = None,
+        threads: SupportsIndex | None = None,
+    ) -> list[int | None]: ...
+    @overload
+    def estimates(
+        self,
+        positions: _Positions,
+        goal: _BoardLike | None = None,
+        *,
+        heuristic: _Heuristic | None = None,
+        threads: SupportsIndex | None = None,
     ) -> Any: ...
     @overload
     def solve_many(

@@ -194,6 +194,24 @@ pub fn seconds(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Duration>> {
     })
 }
 
+/// `heuristic=`: a classic heuristic's name, as the command line writes it.
+pub fn heuristic(obj: &Bound<'_, PyAny>) -> PyResult<npuzzle::analysis::Heuristic> {
+    let py = obj.py();
+    let Ok(name) = obj.extract::<&str>() else {
+        return Err(errors::argument_type(
+            py,
+            format!(
+                "heuristic= is a name such as \"manhattan\", not {}",
+                type_name(obj)
+            ),
+        ));
+    };
+    name.parse()
+        .map_err(|e: npuzzle::analysis::UnknownHeuristic| {
+            errors::argument(py, format!("heuristic=: {e}"))
+        })
+}
+
 /// `within=`: a number W from 1 to 100, the factor a solution may exceed
 /// the optimum by; the library's refusal (below 1, NaN, too large) as
 /// ArgumentError.

@@ -10,6 +10,7 @@ use crate::database::{PyDatabase, PySolution};
 use crate::errors;
 use crate::interrupt::interruptible;
 use crate::target::{deadline, Target};
+use npuzzle::analysis::{Evaluator, Heuristic};
 use npuzzle::bounded::{solve_within, Guidance, Weight};
 use npuzzle::io::most_threads;
 use npuzzle::pattern::{SolveError, SolveOptions};
@@ -483,9 +484,35 @@ fn outcome<T>(r: Result<T, AnswerError>) -> Result<Option<T>, AnswerError> {
 
 pub fn distances<'py>(py: Python<'py>, batch: &Batch<'_, 'py>) -> PyResult<Bound<'py, PyAny>> {
     // Two bytes an answer: -1 when unsolvable.
-    let (answers, numpy) = answer_all(py, batch, i16::MIN, |target, board, _| {
+    let answered = answer_all(py, batch, i16::MIN, |target, board, _| {
         Ok(outcome(target.distance(board, false))?.map_or(-1, |d| d as i16))
     })?;
+    small_numbers(py, answered)
+}
+
+/// Each position's lower bound toward the goal: `heuristic`'s, or with
+/// none the pattern tables' own; -1 (None) where unsolvable, as
+/// [`distances`] gives them.
+pub fn estimates<'py>(
+    py: Python<'py>,
+    batch: &Batch<'_, 'py>,
+    heuristic: Option<Heuristic>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let goal = batch.db.goal_of(batch.goal)?;
+    let evaluator = Evaluator::new(&goal);
+    let heuristic = heuristic.map(|h| (h, &evaluator));
+    let answered = answer_all(py, batch, i16::MIN, |target, board, _| {
+        Ok(outcome(target.estimate(board, heuristic))?.map_or(-1, |h| h as i16))
+    })?;
+    small_numbers(py, answered)
+}
+
+/// `answers` (-1 for none) as a NumPy int16 array where the positions came
+/// as one, else as a list with None for -1.
+fn small_numbers<'py>(
+    py: Python<'py>,
+    (answers, numpy): (Vec<i16>, bool),
+) -> PyResult<Bound<'py, PyAny>> {
     if numpy {
         let bytes: Vec<u8> = answers.iter().flat_map(|d| d.to_ne_bytes()).collect();
         let buffer = PyByteArray::new(py, &bytes);

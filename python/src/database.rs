@@ -1539,6 +1539,47 @@ impl PyDatabase {
         crate::batch::distances(py, &batch)
     }
 
+    /// A lower bound on the distance of every position toward one goal, as
+    /// `distances` takes and returns them (-1, or None in a list, where
+    /// unsolvable), with no search: the pattern tables' own estimate (the
+    /// bound their search starts from, as `heuristics(start)` gives it in
+    /// `pattern_database`), or with `heuristic=` a classic one
+    /// (`"misplaced"`, `"manhattan"`, `"linear-conflict"`, or the
+    /// inadmissible `"manhattan+blank"`) on any database. Complete tables
+    /// have no estimate of their own: they raise ArgumentError without
+    /// `heuristic=`, and `distances` gives their exact answers. Raises
+    /// ArgumentError for an unknown name and ArgumentTypeError for one
+    /// that is not text, and otherwise as `distances` does.
+    ///
+    /// >>> Database().estimates(["867254301", "123456708"], heuristic="manhattan")
+    /// [21, 1]
+    #[pyo3(signature = (positions, goal = None, *, heuristic = None, threads = None))]
+    fn estimates<'py>(
+        &self,
+        py: Python<'py>,
+        positions: &Bound<'py, PyAny>,
+        goal: Option<&Bound<'py, PyAny>>,
+        heuristic: Option<&Bound<'py, PyAny>>,
+        threads: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let heuristic = match arguments::given(heuristic) {
+            Some(h) => Some(arguments::heuristic(h)?),
+            None if self.tables().is_some() => {
+                return Err(errors::argument(
+                    py,
+                    "complete tables have no estimate of their own: distances() gives the \
+                     exact distances, and heuristic= (misplaced, manhattan, linear-conflict, \
+                     manhattan+blank) a classic estimate",
+                ))
+            }
+            None => None,
+        };
+        self.single_tile(py, "estimates()")?;
+        let threads = arguments::threads(threads)?;
+        let batch = Batch::new(self, positions, goal, threads, None);
+        crate::batch::estimates(py, &batch, heuristic)
+    }
+
     /// A solution for every position, as move strings (None when
     /// unsolvable), over every core without holding the GIL: the shortest,
     /// or with `within=` one within a factor of it. Takes what `distances`

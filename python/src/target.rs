@@ -6,7 +6,9 @@ use crate::database::PyDatabase;
 use crate::errors;
 use crate::interrupt::interruptible;
 use crate::pools;
-use npuzzle::analysis::{compare_searched, CompareError, Comparison, DrawError, Sample};
+use npuzzle::analysis::{
+    compare_searched, CompareError, Comparison, DrawError, Evaluator, Heuristic, Sample,
+};
 use npuzzle::io::Nodes;
 use npuzzle::pattern::{Solution, SolveOptions};
 use npuzzle::AnswerError;
@@ -114,6 +116,30 @@ impl Target<'_> {
     pub fn cancel(&self) {
         if let Target::Search(search) = self {
             search.cancel();
+        }
+    }
+
+    /// The lower bound `heuristic` gives from `start` toward the goal
+    /// (with `evaluator`, made once for the goal), or with none the
+    /// pattern tables' own, the bound their search starts from; the
+    /// position's unsolvability where it cannot reach the goal. A complete
+    /// table has no estimate of its own: the caller asks it for a
+    /// heuristic.
+    pub fn estimate(
+        &self,
+        start: &Board,
+        heuristic: Option<(Heuristic, &Evaluator)>,
+    ) -> Result<u32, AnswerError> {
+        let goal = self.goal();
+        solvability::check(start, &goal).map_err(AnswerError::Unsolvable)?;
+        match (heuristic, self) {
+            (Some((heuristic, evaluator)), _) => Ok(evaluator.h(heuristic, start)),
+            (None, Target::Search(search)) => {
+                let tables =
+                    (search.db.database().patterns()).expect("searches read pattern databases");
+                tables.search_estimate(start, &goal)
+            }
+            (None, Target::Table(_)) => unreachable!("complete tables are asked for a heuristic"),
         }
     }
 

@@ -198,3 +198,35 @@ def test_heuristics_and_the_textbook_searches_against_plain_counts(db3, pat3) ->
         return [(r["algorithm"], r["moves"], r["expanded"]) for r in runs if r["algorithm"] != "dfs"]
 
     assert strip(searched["algorithms"]) == strip(compared["algorithms"])
+
+
+def test_estimates_are_the_heuristics_counted_here_and_the_tables_first_bound(db3, pat3) -> None:
+    np = pytest.importorskip("numpy")
+    goal = (1, 2, 3, 8, 0, 4, 7, 6, 5)
+    truth = plain_bfs(goal, 3)
+    home = {t: divmod(i, 3) for i, t in enumerate(goal)}
+    starts = random.Random(5).sample(sorted(truth), 200)
+    # Manhattan counted here, tile by tile.
+    manhattan = [
+        sum(abs(i // 3 - home[t][0]) + abs(i % 3 - home[t][1]) for i, t in enumerate(s) if t) for s in starts
+    ]
+    texts = [text(s) for s in starts]
+    for db in (db3, pat3):
+        assert db.estimates(texts, text(goal), heuristic="manhattan") == manhattan
+    # The tables' own: what heuristics() reports, between Manhattan and the truth.
+    tables = pat3.estimates(texts, text(goal))
+    assert tables == [pat3.heuristics(t, text(goal))["pattern_database"]["h"] for t in texts]
+    assert all(m <= h <= truth[s] for m, h, s in zip(manhattan, tables, starts))
+    assert sum(h > m for m, h in zip(manhattan, tables)) > 0
+    # No estimate where the goal cannot be reached; NumPy in, NumPy out.
+    swapped = text(goal).replace("1", "x").replace("2", "1").replace("x", "2")
+    assert pat3.estimates([texts[0], swapped], text(goal)) == [tables[0], None]
+    array = np.array(starts[:5], dtype=np.int64)
+    out = pat3.estimates(array, text(goal), heuristic="linear-conflict")
+    assert out.dtype == np.int16 and list(out) == pat3.estimates(texts[:5], text(goal), heuristic="linear-conflict")
+    with pytest.raises(npuzzle.ArgumentError, match="complete tables have no estimate of their own"):
+        db3.estimates(texts)
+    with pytest.raises(npuzzle.ArgumentError, match='heuristic=: unknown heuristic "euclid"'):
+        pat3.estimates(texts, heuristic="euclid")
+    with pytest.raises(npuzzle.ArgumentTypeError, match="heuristic= is a name"):
+        pat3.estimates(texts, heuristic=3)  # type: ignore[arg-type]

@@ -203,6 +203,14 @@ impl<B: AsRef<[u8]>> PatternTables<B> {
         self.estimate(goal, start).map(Some)
     }
 
+    /// The bound a search from `start` toward `goal` starts from: the
+    /// larger of the position's lookup and, where the search reads it, the
+    /// dual ([`PatternTables::dual_estimate`]).
+    pub fn search_estimate(&self, start: &Board, goal: &Board) -> Result<u32, AnswerError> {
+        let lookup = self.estimate(start, goal)?;
+        Ok(lookup.max(self.dual_estimate(start, goal)?.unwrap_or(0)))
+    }
+
     /// An optimal solution from `start` to `goal`: the search of the set
     /// serving `goal`, which also reads the dual lookup where the blank of
     /// the position searched is in the goal blank's class of cells
