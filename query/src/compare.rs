@@ -93,7 +93,8 @@ impl Layout for Comparison {
             format!("database {}", self.database),
             distance,
             "yes",
-            "-",
+            self.database_expanded
+                .map_or_else(|| "-".to_string(), |n| n.to_string()),
             "-",
             human(self.database_elapsed.as_secs_f64())
         )?;

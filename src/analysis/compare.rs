@@ -31,6 +31,9 @@ pub struct Comparison {
     /// search's, in milliseconds.
     #[serde(rename = "database_elapsed_ms", serialize_with = "millis")]
     pub database_elapsed: Duration,
+    /// The nodes the database's search expanded, over all its iterations,
+    /// to compare with each run's `expanded`; none for a lookup.
+    pub database_expanded: Option<u64>,
     /// The expansions after which each search stopped.
     pub max_nodes: u64,
     /// One run per algorithm, in [`Algorithm::all`]'s order.
@@ -107,6 +110,7 @@ pub fn compare(
         distance: truth.len(),
         elapsed: began.elapsed() / LOOKUP_REPEATS,
         how: "lookup",
+        expanded: None,
     };
     let limit = depth_limit.unwrap_or(target.info().max_distance as u32);
     run_all(start, target.goal(), truth, (max_nodes, limit))
@@ -132,6 +136,7 @@ pub fn compare_searched<B: AsRef<[u8]>>(
         distance: solution.moves.len(),
         elapsed: began.elapsed(),
         how: "search",
+        expanded: Some(solution.expanded),
     };
     let limit = depth_limit.unwrap_or(truth.distance as u32);
     run_all(start, goal, truth, (max_nodes, limit))
@@ -143,6 +148,7 @@ struct Truth {
     distance: usize,
     elapsed: Duration,
     how: &'static str,
+    expanded: Option<u64>,
 }
 
 /// Every textbook search, each answer replayed and measured against the
@@ -180,6 +186,7 @@ fn run_all(
         distance: truth.distance,
         database: truth.how,
         database_elapsed: truth.elapsed,
+        database_expanded: truth.expanded,
         max_nodes,
         algorithms,
     })

@@ -329,6 +329,12 @@ fn compare_runs_the_textbook_searches_against_the_search() {
             (Some("search"), Some("lookup"))
         );
         assert_eq!(searched["distance"], looked_up["distance"]);
+        // The search's expansions are `solve`'s (the same split, the same
+        // threads); a lookup has none.
+        let solved = json_answer(&db, &["solve", "--json", start]);
+        assert_eq!(searched["database_expanded"], solved["nodes_expanded"]);
+        assert!(searched["database_expanded"].as_u64() > Some(0));
+        assert_eq!(looked_up["database_expanded"], serde_json::Value::Null);
         let runs = |v: &serde_json::Value| -> Vec<(serde_json::Value, serde_json::Value, serde_json::Value)> {
             (v["algorithms"].as_array().unwrap().iter())
                 .map(|r| (r["algorithm"].clone(), r["moves"].clone(), r["expanded"].clone()))
@@ -338,7 +344,7 @@ fn compare_runs_the_textbook_searches_against_the_search() {
     }
     let text = stdout_of(&run_query(&db, &["compare", "680247531"], 0));
     assert!(
-        text.contains("\ndatabase search                 24      yes"),
+        text.contains("\ndatabase search                 24      yes       "),
         "{text}"
     );
 }
