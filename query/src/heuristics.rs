@@ -18,7 +18,7 @@ use std::io::{self, Write};
 #[command(mut_arg("json", |a| a.help(
     "One JSON object instead of text: {\"board\", \"goal\", \"positions\", \"heuristics\": \
      [{\"heuristic\", \"goal\", \"positions\", \"by_distance\": [{\"distance\", \"count\", \"mean\", \"min\", \
-     \"max\"}], \"inadmissible\", \"moves\", \"inconsistent\", \"mean_ratio\"}]}; with START: \
+     \"max\", \"h_counts\"}], \"inadmissible\", \"moves\", \"inconsistent\", \"mean_ratio\"}]}; with START: \
      {\"board\", \"start\", \"goal\", \"distance\", \"heuristics\": [{\"heuristic\", \"h\", \
      \"admissible_here\", \"overestimate\"}], on a pattern database \"pattern_database\": \
      {\"partition\", \"h\", \"lookup\", \"dual\", \"admissible_here\", \"overestimate\"}, \"manhattan_by_cell\"}"

@@ -345,6 +345,10 @@ pub struct DistanceStats {
     pub min: u32,
     /// Largest value of the heuristic among them.
     pub max: u32,
+    /// How many of them the heuristic gives each value, from 0 to `max`
+    /// (`h_counts[h]`): the joint distribution of h and h*, for predictions
+    /// of a search's nodes. Empty where no position lies at the distance.
+    pub h_counts: Vec<u64>,
 }
 
 /// How one heuristic compares with the exact distances of every position
@@ -381,6 +385,8 @@ struct Tally {
     sum: Vec<u64>,
     min: Vec<u32>,
     max: Vec<u32>,
+    /// Positions by distance and h: `H_VALUES` counts per distance.
+    by_h: Vec<u64>,
     inadmissible: u64,
     moves: u64,
     inconsistent: u64,
@@ -407,6 +413,7 @@ impl Tally {
         self.sum[d] += value as u64;
         self.min[d] = self.min[d].min(value);
         self.max[d] = self.max[d].max(value);
+        self.by_h[d * H_VALUES + value as usize] += 1;
         if value > d as u32 {
             self.inadmissible += 1;
         }
@@ -431,6 +438,7 @@ impl Tally {
             sum: vec![0; distances],
             min: vec![u32::MAX; distances],
             max: vec![0; distances],
+            by_h: vec![0; distances * H_VALUES],
             inadmissible: 0,
             moves: 0,
             inconsistent: 0,
@@ -445,6 +453,9 @@ impl Tally {
             self.min[d] = self.min[d].min(other.min[d]);
             self.max[d] = self.max[d].max(other.max[d]);
         }
+        for (mine, theirs) in self.by_h.iter_mut().zip(&other.by_h) {
+            *mine += theirs;
+        }
         self.inadmissible += other.inadmissible;
         self.moves += other.moves;
         self.inconsistent += other.inconsistent;
@@ -452,6 +463,9 @@ impl Tally {
         self
     }
 }
+
+/// The values an h can take in a survey: it is kept in a byte.
+const H_VALUES: usize = 256;
 
 /// Ranks per unit of parallel work: large enough that scheduling costs
 /// nothing, small enough that both passes split evenly across cores.
@@ -511,6 +525,10 @@ pub fn survey(target: &GoalTable<'_>, heuristic: Heuristic) -> Survey {
             },
             min: if tally.count[d] == 0 { 0 } else { tally.min[d] },
             max: tally.max[d],
+            h_counts: match tally.count[d] {
+                0 => Vec::new(),
+                _ => tally.by_h[d * H_VALUES..=d * H_VALUES + tally.max[d] as usize].to_vec(),
+            },
         })
         .collect();
     let beyond_goal = entries.len() as u64 - tally.count.first().copied().unwrap_or(0);

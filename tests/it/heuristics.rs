@@ -184,6 +184,16 @@ fn check_means_by_plain_evaluation(target: &GoalTable<'_>, s: &Survey) {
         assert!((stats.mean - mean).abs() < 1e-9, "{} at {d}", s.heuristic);
         assert_eq!(stats.min, *values.iter().min().unwrap());
         assert_eq!(stats.max, *values.iter().max().unwrap());
+        // The joint counts: how many positions at d have each value.
+        let mut counts = vec![0u64; stats.max as usize + 1];
+        for &h in &values {
+            counts[h as usize] += 1;
+        }
+        assert_eq!(stats.h_counts, counts, "{} at {d}", s.heuristic);
+    }
+    // Every position is counted once, at its distance.
+    for stats in &s.by_distance {
+        assert_eq!(stats.h_counts.iter().sum::<u64>(), stats.count);
     }
 }
 
