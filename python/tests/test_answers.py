@@ -155,6 +155,9 @@ def test_the_version_is_the_installed_packages() -> None:
     assert npuzzle.__version__ == version("npuzzle") != "unknown"
 
 
+OPTIMAL = ("bfs", "iddfs", "astar-misplaced", "astar-manhattan", "astar-linear-conflict", "idastar-manhattan")
+
+
 def test_heuristics_and_the_textbook_searches_against_plain_counts(db3, pat3) -> None:
     # Misplaced tiles and Manhattan counted here, tile by tile; the
     # distance from a plain breadth-first search.
@@ -185,7 +188,7 @@ def test_heuristics_and_the_textbook_searches_against_plain_counts(db3, pat3) ->
     compared = db3.compare(text(start), text(goal))
     assert compared["distance"] == 12
     for run in compared["algorithms"]:
-        if run["algorithm"] in ("bfs", "astar-misplaced", "astar-manhattan", "idastar-manhattan"):
+        if run["algorithm"] in OPTIMAL:
             assert (run["length"], run["optimal"]) == (12, True)
         assert db3.play(text(start), run["moves"]) == npuzzle.Board(text(goal))
     with pytest.raises(npuzzle.ArgumentError, match="max_nodes= is a whole number from 1"):

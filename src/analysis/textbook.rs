@@ -44,10 +44,18 @@ pub enum Algorithm {
         /// The most moves a solution may have.
         limit: u32,
     },
+    /// Iterative deepening: that depth-first search limited to 1 move, then
+    /// 2, 3, … until one finds the goal. Each tries every path of its depth
+    /// that repeats no position, so the first to find the goal does so at
+    /// its distance. Optimal, with the memory of depth-first search, and
+    /// every expansion of every depth counted.
+    Iddfs,
     /// A* with the misplaced-tiles heuristic. Optimal.
     AStarMisplaced,
     /// A* with the Manhattan heuristic. Optimal.
     AStarManhattan,
+    /// A* with Manhattan plus linear conflicts. Optimal.
+    AStarLinearConflict,
     /// IDA* with the Manhattan heuristic: depth-first searches bounded by
     /// g + h, the bound raised to the smallest value that exceeded it, with
     /// no memory beyond the current path. Optimal.
@@ -59,26 +67,31 @@ pub enum Algorithm {
 }
 
 impl Algorithm {
-    /// The six, with the depth-first search limited to `dfs_limit` moves.
-    pub fn all(dfs_limit: u32) -> [Algorithm; 6] {
+    /// The eight, with the depth-first search limited to `dfs_limit` moves.
+    pub fn all(dfs_limit: u32) -> [Algorithm; 8] {
         [
             Algorithm::Bfs,
             Algorithm::DepthLimitedDfs { limit: dfs_limit },
+            Algorithm::Iddfs,
             Algorithm::AStarMisplaced,
             Algorithm::AStarManhattan,
+            Algorithm::AStarLinearConflict,
             Algorithm::IdaStarManhattan,
             Algorithm::GreedyManhattan,
         ]
     }
 
-    /// A short name: `bfs`, `dfs`, `astar-misplaced`, `astar-manhattan`,
-    /// `idastar-manhattan` or `greedy-manhattan`.
+    /// A short name: `bfs`, `dfs`, `iddfs`, `astar-misplaced`,
+    /// `astar-manhattan`, `astar-linear-conflict`, `idastar-manhattan` or
+    /// `greedy-manhattan`.
     pub fn name(&self) -> &'static str {
         match self {
             Algorithm::Bfs => "bfs",
             Algorithm::DepthLimitedDfs { .. } => "dfs",
+            Algorithm::Iddfs => "iddfs",
             Algorithm::AStarMisplaced => "astar-misplaced",
             Algorithm::AStarManhattan => "astar-manhattan",
+            Algorithm::AStarLinearConflict => "astar-linear-conflict",
             Algorithm::IdaStarManhattan => "idastar-manhattan",
             Algorithm::GreedyManhattan => "greedy-manhattan",
         }
@@ -186,8 +199,12 @@ pub fn search(
         match algorithm {
             Algorithm::Bfs => search.bfs(start),
             Algorithm::DepthLimitedDfs { limit } => search.dfs(start, limit),
+            Algorithm::Iddfs => search.iddfs(start),
             Algorithm::AStarMisplaced => search.best_first(start, Heuristic::Misplaced, true),
             Algorithm::AStarManhattan => search.best_first(start, Heuristic::Manhattan, true),
+            Algorithm::AStarLinearConflict => {
+                search.best_first(start, Heuristic::LinearConflict, true)
+            }
             Algorithm::IdaStarManhattan => search.ida_star(start),
             Algorithm::GreedyManhattan => search.best_first(start, Heuristic::Manhattan, false),
         }
@@ -364,6 +381,26 @@ impl Search {
             stack.push((child, k, 0));
             moves.push(m);
             self.note_open(stack.len());
+        }
+        None
+    }
+
+    /// Iterative deepening: [`Search::dfs`] to 1, 2, 3, … moves, until one
+    /// finds the goal or the expansions run out. No shorter solution exists
+    /// once a depth finds none, so the first found is a shortest.
+    fn iddfs(&mut self, start: &Board) -> Option<Vec<Move>> {
+        if key(start) == self.goal_key {
+            return Some(Vec::new());
+        }
+        // The parity check let only a reachable goal through: some depth
+        // finds it, unless the expansions run out first.
+        for limit in 1.. {
+            if let Some(moves) = self.dfs(start, limit) {
+                return Some(moves);
+            }
+            if self.hit_limit {
+                return None;
+            }
         }
         None
     }

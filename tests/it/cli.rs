@@ -1022,7 +1022,7 @@ fn compare_checks_every_algorithm_against_the_database() {
     );
     assert_eq!(v["distance"], 4);
     let algorithms = v["algorithms"].as_array().unwrap();
-    assert_eq!(algorithms.len(), 6);
+    assert_eq!(algorithms.len(), 8);
     for a in algorithms {
         let moves = moves_of(a["moves"].as_str().unwrap());
         assert_eq!(
@@ -1054,8 +1054,10 @@ fn compare_checks_every_algorithm_against_the_database() {
         [
             "bfs",
             "dfs",
+            "iddfs",
             "astar-misplaced",
             "astar-manhattan",
+            "astar-linear-conflict",
             "idastar-manhattan",
             "greedy-manhattan"
         ]

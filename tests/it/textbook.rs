@@ -56,10 +56,11 @@ fn check_solves(algorithm: Algorithm, start: &Board, goal: &Board, distance: u32
 }
 
 /// The optimal searches on every pair.
-const OPTIMAL: [Algorithm; 4] = [
+const OPTIMAL: [Algorithm; 5] = [
     Algorithm::Bfs,
     Algorithm::AStarMisplaced,
     Algorithm::AStarManhattan,
+    Algorithm::AStarLinearConflict,
     Algorithm::IdaStarManhattan,
 ];
 
@@ -88,6 +89,31 @@ fn greedy_and_depth_limited_dfs_find_valid_solutions() {
             &goal,
             distance,
         );
+    }
+}
+
+/// Iterative deepening finds the shortest solution, and expands what the
+/// depth-first searches to 1, 2, … moves expand together, the last
+/// stopping at the goal. Near the goal only: its work grows as about 2^d.
+#[test]
+fn iterative_deepening_is_depth_first_search_deeper_each_time() {
+    let t = temp_db("3x3");
+    let goal = Board::goal(Shape::THREE_BY_THREE);
+    let target = t.db.goal_table(&goal).unwrap();
+    for distance in 1..=14 {
+        for start in target.positions_at(distance).take(3) {
+            check_solves(Algorithm::Iddfs, &start, &goal, distance);
+            let report = search(Algorithm::Iddfs, &start, &goal, u64::MAX).unwrap();
+            let by_depth: u64 = (1..=distance)
+                .map(|limit| {
+                    let dfs = Algorithm::DepthLimitedDfs { limit };
+                    search(dfs, &start, &goal, u64::MAX).unwrap().expanded
+                })
+                .sum();
+            assert_eq!(report.expanded, by_depth, "{start}");
+            // The path to the goal's parent, start included.
+            assert_eq!(report.max_open, distance as u64, "{start}");
+        }
     }
 }
 
