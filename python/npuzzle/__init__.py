@@ -288,7 +288,7 @@ def compare(
     cannot be opened.
 
     >>> [(r["algorithm"], r["length"]) for r in npuzzle.compare("123468750")["algorithms"]][:3]
-    [('bfs', 4), ('dfs', 30), ('astar-misplaced', 4)]
+    [('bfs', 4), ('dfs', 30), ('iddfs', 4)]
     """
     return default_database().compare(
         start, goal, max_nodes=max_nodes, depth_limit=depth_limit

@@ -1441,8 +1441,9 @@ impl PyDatabase {
     }
 
     /// The classic searches of a course (breadth-first, depth-first to
-    /// `depth_limit` moves, A* with misplaced tiles and with Manhattan,
-    /// IDA* with Manhattan, greedy best-first) run on `start` and checked
+    /// `depth_limit` moves, iterative deepening, A* with misplaced tiles,
+    /// with Manhattan and with linear conflicts, IDA* with Manhattan,
+    /// greedy best-first) run on `start` and checked
     /// against the database: the dict of `query compare --json`
     /// (`distance`, `max_nodes` and, per algorithm, `algorithm`, `length`,
     /// `optimal`, `expanded`, `max_open`, `hit_limit`, `elapsed_ms`, …).
