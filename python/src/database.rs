@@ -25,7 +25,7 @@ use npuzzle::{
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyRange, PyString};
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 /// A solution from `start` to `goal` within `weight`, with its lower bound,
 /// guided by what `guidance` makes: searched on one thread without the
@@ -1475,7 +1475,16 @@ impl PyDatabase {
             arguments::whole_in(depth_limit, "depth_limit", 0..=u32::MAX as u64)?.map(|d| d as u32);
         let target = self.target(py, goal, arguments::seconds(timeout)?)?;
         let compared = match &target {
-            Target::Table(table) => py.detach(|| compare(table, &start, max_nodes, depth_limit)),
+            // Minutes at the most nodes: Ctrl-C stops the searches.
+            Target::Table(table) => {
+                let cancel = AtomicBool::new(false);
+                let limits = (max_nodes, depth_limit);
+                interruptible(
+                    py,
+                    || cancel.store(true, Relaxed),
+                    || compare(table, &start, limits, Some(&cancel)),
+                )?
+            }
             Target::Search(_) => target.without_gil(py, || {
                 let compared = target.compared(&start, max_nodes, depth_limit);
                 compared.expect("a search target")

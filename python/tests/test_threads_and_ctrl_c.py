@@ -179,6 +179,12 @@ LONG_CALLS = {
         "starts = [c for c in cells if npuzzle.Board(c, board='6x6').solvable()]",
         "npuzzle.solve_many_within(starts, 1.02, board='6x6', threads=2)",
     ),
+    # The textbook searches on a 15-puzzle, 10 million expansions each:
+    # half a minute.
+    "compare, searching": (
+        "db = npuzzle.Database(sys.argv[1]); start = sys.argv[2].split(';')[0]",
+        "db.compare(start, goal=' '.join(map(str, range(16))), max_nodes=10_000_000)",
+    ),
     # An endless generator of positions, read until Ctrl-C.
     "solve_many_within, reading": (
         "import itertools; endless = itertools.repeat('123456780')",
@@ -191,7 +197,7 @@ LONG_CALLS = {
 def test_ctrl_c_stops_a_long_call(name: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     setup, call = LONG_CALLS[name]
     args: list[str] = []
-    if name == "solve_many, searching":
+    if name in ("solve_many, searching", "compare, searching"):
         db44 = request.getfixturevalue("db44")
         args = [db44.path, ";".join(start for _, _, start in korf())]
     seconds, what = interrupted_after(call, setup, tmp_path, args)

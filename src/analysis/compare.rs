@@ -3,13 +3,14 @@
 //! search): what `query compare` reports.
 
 use super::histogram::as_text;
-use super::textbook::{millis, search, Algorithm, SearchReport, ShapeMismatch, KEY_CELLS};
+use super::textbook::{millis, search_until, Algorithm, SearchReport, ShapeMismatch, KEY_CELLS};
 use crate::db::database::Database;
 use crate::db::error::AnswerError;
 use crate::db::goal_table::GoalTable;
 use crate::pattern::SolveOptions;
 use crate::puzzle::board::Board;
 use serde::{Serialize, Serializer};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 /// Every textbook search on one start, and the lookup's answer to check
@@ -75,6 +76,9 @@ pub enum CompareError {
     /// A search returned moves that do not reach the goal: a bug.
     #[error("{0} returned moves that do not reach the goal")]
     WrongAnswer(String),
+    /// The caller's cancel flag was set (Ctrl-C in Python).
+    #[error("the comparison was cancelled")]
+    Cancelled,
 }
 
 /// The most expansions one search may be given (`--max-nodes`, Python's
@@ -93,12 +97,13 @@ const LOOKUP_REPEATS: u32 = 1000;
 /// Runs every textbook search from `start` toward `target`'s goal, each
 /// stopped after `max_nodes` expansions, depth-first search limited to
 /// `depth_limit` moves (by default the table's maximum distance), and
-/// checks each answer against the lookup.
+/// checks each answer against the lookup. Setting `cancel` stops the
+/// searches soon after ([`CompareError::Cancelled`]).
 pub fn compare(
     target: &GoalTable<'_>,
     start: &Board,
-    max_nodes: u64,
-    depth_limit: Option<u32>,
+    (max_nodes, depth_limit): (u64, Option<u32>),
+    cancel: Option<&AtomicBool>,
 ) -> Result<Comparison, CompareError> {
     let mut truth = Vec::new();
     let began = Instant::now();
@@ -113,13 +118,13 @@ pub fn compare(
         expanded: None,
     };
     let limit = depth_limit.unwrap_or(target.info().max_distance as u32);
-    run_all(start, target.goal(), truth, (max_nodes, limit))
+    run_all((start, target.goal()), truth, (max_nodes, limit), cancel)
 }
 
 /// [`compare`] on a pattern database, on boards of up to 16 cells: the
 /// truth is the optimal search's (within `options`, timed once), and
 /// depth-first search is limited to that distance unless `depth_limit`
-/// says otherwise.
+/// says otherwise. `options`' cancel flag stops the textbook searches too.
 pub fn compare_searched<B: AsRef<[u8]>>(
     db: &Database<B>,
     (start, goal): (&Board, &Board),
@@ -139,7 +144,7 @@ pub fn compare_searched<B: AsRef<[u8]>>(
         expanded: Some(solution.expanded),
     };
     let limit = depth_limit.unwrap_or(truth.distance as u32);
-    run_all(start, goal, truth, (max_nodes, limit))
+    run_all((start, goal), truth, (max_nodes, limit), options.cancel)
 }
 
 /// The database's answer: the distance, how long it took, and how it was
@@ -154,14 +159,17 @@ struct Truth {
 /// Every textbook search, each answer replayed and measured against the
 /// truth.
 fn run_all(
-    start: &Board,
-    goal: &Board,
+    (start, goal): (&Board, &Board),
     truth: Truth,
     (max_nodes, limit): (u64, u32),
+    cancel: Option<&AtomicBool>,
 ) -> Result<Comparison, CompareError> {
     let mut algorithms = Vec::new();
     for algorithm in Algorithm::all(limit) {
-        let report = search(algorithm, start, goal, max_nodes)?;
+        let report = search_until(algorithm, (start, goal), max_nodes, cancel)?;
+        if cancel.is_some_and(|c| c.load(Relaxed)) {
+            return Err(CompareError::Cancelled);
+        }
         let length = report.moves.as_ref().map(Vec::len);
         if let Some(moves) = &report.moves {
             // Each algorithm's answer is checked, not trusted.

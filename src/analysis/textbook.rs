@@ -28,6 +28,7 @@ use serde::{Serialize, Serializer};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 /// A search algorithm.
@@ -177,6 +178,18 @@ pub fn search(
     goal: &Board,
     max_nodes: u64,
 ) -> Result<SearchReport, ShapeMismatch> {
+    search_until(algorithm, (start, goal), max_nodes, None)
+}
+
+/// [`search`], which also stops, as at its node limit, soon after `cancel`
+/// is set (Ctrl-C in Python): the caller knows it asked, and discards the
+/// report.
+pub fn search_until(
+    algorithm: Algorithm,
+    (start, goal): (&Board, &Board),
+    max_nodes: u64,
+    cancel: Option<&AtomicBool>,
+) -> Result<SearchReport, ShapeMismatch> {
     if start.shape() != goal.shape() {
         return Err(ShapeMismatch {
             start: start.shape(),
@@ -188,6 +201,7 @@ pub fn search(
         goal: *goal,
         goal_key: key(goal),
         max_nodes,
+        cancel,
         expanded: 0,
         max_open: 0,
         hit_limit: false,
@@ -253,22 +267,30 @@ fn unkey(shape: Shape, key: u64) -> Board {
 /// Marks the start in a map from positions to the move that reached them.
 const NO_MOVE: u8 = 4;
 
-/// One search's goal, limit and counters.
-struct Search {
+/// How many expansions pass between two looks at the cancel flag: a
+/// fraction of a millisecond of work.
+const CANCEL_CHECK: u64 = 4096;
+
+/// One search's goal, limits and counters.
+struct Search<'a> {
     goal: Board,
     goal_key: u64,
     max_nodes: u64,
+    cancel: Option<&'a AtomicBool>,
     expanded: u64,
     max_open: u64,
     hit_limit: bool,
 }
 
-impl Search {
+impl Search<'_> {
     /// Counts one expansion, or returns false (and records it) when the
-    /// limit has been reached.
+    /// limit has been reached or the search is cancelled.
     #[inline]
     fn may_expand(&mut self) -> bool {
-        if self.expanded >= self.max_nodes {
+        let cancelled = || self.cancel.is_some_and(|c| c.load(Relaxed));
+        if self.expanded >= self.max_nodes
+            || (self.expanded % CANCEL_CHECK == 0 && self.expanded > 0 && cancelled())
+        {
             self.hit_limit = true;
             return false;
         }
@@ -546,6 +568,34 @@ enum Bounded {
 mod tests {
     use super::*;
     use crate::puzzle::parse::board3;
+
+    /// A cancelled search stops after [`CANCEL_CHECK`] expansions, as at
+    /// its node limit, whatever the limit; one that needs fewer finishes.
+    #[test]
+    fn a_cancelled_search_stops_soon() {
+        let (start, goal) = (board3("867254301"), board3("123456780"));
+        let cancel = AtomicBool::new(true);
+        let mut stopped = 0;
+        for algorithm in Algorithm::all(31) {
+            let report = search_until(algorithm, (&start, &goal), u64::MAX, Some(&cancel)).unwrap();
+            let uncancelled = search(algorithm, &start, &goal, 100_000).unwrap();
+            match uncancelled.expanded <= CANCEL_CHECK {
+                true => assert_eq!(
+                    report,
+                    SearchReport {
+                        elapsed: report.elapsed,
+                        ..uncancelled
+                    }
+                ),
+                false => {
+                    assert!(report.hit_limit && report.moves.is_none(), "{algorithm}");
+                    assert_eq!(report.expanded, CANCEL_CHECK, "{algorithm}");
+                    stopped += 1;
+                }
+            }
+        }
+        assert!(stopped >= 5, "{stopped}");
+    }
 
     #[test]
     fn keys_tell_positions_apart() {
