@@ -58,6 +58,7 @@ from ._npuzzle import (
     Solvability,
     UnsolvableError,
     _default_database,
+    _timeout,
     _uniform,
     build,
     locate,
@@ -227,13 +228,15 @@ def random(
     goal: _BoardLike | None = None,
     *,
     board: str | None = None,
+    timeout: float | None = None,
 ) -> list[Board]:
     """``count`` distinct 3x3 positions drawn uniformly at ``distance``
     (without it, from every position, as ``Database.random`` draws them).
     With ``board="RxC"``: that board's positions, at ``distance`` from its
-    database (``Database(board=...)``), or without ``distance`` drawn
-    uniformly with no database at all, on any board up to 6x6, as ``query
-    --board RxC random`` draws them.
+    database (``Database(board=...)``; on pattern databases found by walks,
+    within ``timeout`` seconds as ``Database.random`` takes it), or without
+    ``distance`` drawn uniformly with no database at all, on any board up
+    to 6x6, as ``query --board RxC random`` draws them.
     Raises ArgumentError (no position at ``distance``, a ``count`` below 1 or
     past the positions there, a ``seed`` outside 0 to 2**64 - 1),
     ArgumentTypeError, ParseError (the goal, the board); DatabaseError when
@@ -245,10 +248,11 @@ def random(
     True
     """
     if board is None:
-        return default_database().random(distance, count, seed, goal)
+        return default_database().random(distance, count, seed, goal, timeout=timeout)
     if distance is None:
+        _timeout(timeout)  # checked as everywhere, though nothing searches
         return _uniform(board, count, seed, goal)
-    return Database(board=board).random(distance, count, seed, goal)
+    return Database(board=board).random(distance, count, seed, goal, timeout=timeout)
 
 
 def check(start: _BoardLike, moves: _Steps, goal: _BoardLike | None = None) -> Check:

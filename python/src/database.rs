@@ -1329,6 +1329,8 @@ impl PyDatabase {
     ) -> PyResult<Vec<PyBoard>> {
         let count = arguments::count(count)?;
         let seed = arguments::seed(seed)?.unwrap_or_else(rand::random);
+        // Checked as everywhere, though a uniform draw searches nothing.
+        arguments::seconds(timeout)?;
         let Some(distance) = arguments::given(distance) else {
             if count > MAX_UNIFORM {
                 return Err(errors::argument(

@@ -151,6 +151,13 @@ def test_random_rejects_what_cannot_be_drawn(db3) -> None:
         db3.random(-1)
     with pytest.raises(ValueError, match="step"):
         db3.random(range(0, 10, 2))
+    # timeout= is checked as everywhere, even where nothing searches.
+    for call in (
+        lambda: db3.random(count=2, seed=1, timeout=0),
+        lambda: npuzzle.random(count=2, seed=1, board="6x6", timeout=-1),
+    ):
+        with pytest.raises(npuzzle.ArgumentError, match="timeout="):
+            call()
 
 
 def every_bad_argument(db3, tmp_path: Path) -> list[tuple[str, object]]:
