@@ -53,6 +53,9 @@ pub enum ReplaceError {
     /// Symbolic links that do not end.
     #[error("{} is a loop of symbolic links", shown_path(.0))]
     LinkLoop(PathBuf),
+    /// A path ending in `/`, which names a folder, not a file.
+    #[error("{} ends in /, which names a folder: give the file's name without it", shown_path(.0))]
+    EndsInSlash(PathBuf),
     /// A database would replace a file that is not one (a typo in `--out`
     /// would otherwise cost the file).
     #[error(
@@ -163,6 +166,9 @@ impl Replacement {
     /// so that a later replacement can tell whether its writer still runs;
     /// leftovers of writers that were killed are removed first.
     pub fn start(target: &Path, suffix: &str, writes: Writes) -> Result<Replacement, ReplaceError> {
+        if target.as_os_str().as_encoded_bytes().ends_with(b"/") {
+            return Err(ReplaceError::EndsInSlash(target.to_path_buf()));
+        }
         let target = follow_links(target)?;
         match std::fs::metadata(&target) {
             Ok(meta) if !meta.is_file() => {
@@ -453,6 +459,11 @@ mod tests {
         }
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
         assert_eq!(temporary_stem("short.db", ".tmp"), "short.db");
+        // A name ending in / names a folder: refused, nothing made.
+        let slashed = dir.path().join("x.db/");
+        let refused = Replacement::start(&slashed, ".tmp", Writes::Database);
+        assert!(matches!(refused, Err(ReplaceError::EndsInSlash(_))));
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
     }
 
     #[test]
