@@ -231,7 +231,7 @@ fn run_patterns(args: &Args) -> anyhow::Result<()> {
     let cells: Vec<String> = blanks.iter().map(|&b| cell_name(shape, b)).collect();
     say(format_args!(
         "built {}: {shape} board, pattern database {name} (patterns of {} tiles, {} table{}{}), {} \
-         (goal blank at {}), {} placements, largest entries {}, {:.1} s ({:.1} s searching), {} \
+         (goal blank at {}), {} placements searched, largest entries {}, {:.1} s ({:.1} s searching), {} \
          bytes",
         path.display(),
         sizes.join(", "),
