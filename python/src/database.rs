@@ -9,8 +9,8 @@ use crate::interrupt::interruptible;
 use crate::target::{deadline, Search, Target};
 use memmap2::Mmap;
 use npuzzle::analysis::{
-    compare, count_shortest, grade, list_shortest, parse_distances, read_steps, CompareError,
-    DrawError, Histogram, PositionEstimates, Sample, SampleError, Step, StepsError,
+    compare, count_shortest, draw_stopped, grade, list_shortest, parse_distances, read_steps,
+    CompareError, DrawError, Histogram, PositionEstimates, Sample, SampleError, Step, StepsError,
     DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES, MAX_STEPS, MAX_UNIFORM,
 };
 use npuzzle::bounded::{solve_within, Bounded, Guidance, Weight};
@@ -1330,7 +1330,7 @@ impl PyDatabase {
         let count = arguments::count(count)?;
         let seed = arguments::seed(seed)?.unwrap_or_else(rand::random);
         // Checked as everywhere, though a uniform draw searches nothing.
-        arguments::seconds(timeout)?;
+        let timeout = arguments::seconds(timeout)?;
         let Some(distance) = arguments::given(distance) else {
             if count > MAX_UNIFORM {
                 return Err(errors::argument(
@@ -1349,14 +1349,17 @@ impl PyDatabase {
             return Ok(drawn.positions.iter().map(|p| wrap(p.start)).collect());
         };
         let distances = distances_of(distance)?;
-        let target = self.target(py, goal, arguments::seconds(timeout)?)?;
+        let target = self.target(py, goal, timeout)?;
         let drawn = || target.at_distance(distances, (count, seed));
         match target.without_gil(py, drawn)? {
             Ok(drawn) => Ok(drawn.positions.iter().map(|p| wrap(p.start)).collect()),
             Err(DrawError::Answer(AnswerError::Stopped(stop @ Stopped::TimedOut { .. }))) => {
-                let advice = "the draw searches for each position's shortest solution: give a \
-                              longer timeout=, or ask for fewer moves or fewer positions";
-                Err(errors::timed_out(py, &stop, advice))
+                let limit = format!("timeout={} s", timeout.unwrap_or_default().as_secs_f64());
+                Err(errors::timed_out_saying(
+                    py,
+                    &stop,
+                    draw_stopped(&stop, &limit),
+                ))
             }
             Err(DrawError::Answer(e)) => Err(self.err(py, e)),
             Err(e @ DrawError::Listed(SampleError::Damaged)) => {
@@ -1480,11 +1483,10 @@ impl PyDatabase {
             // Minutes at the most nodes: Ctrl-C stops the searches.
             Target::Table(table) => {
                 let cancel = AtomicBool::new(false);
-                let limits = (max_nodes, depth_limit);
                 interruptible(
                     py,
                     || cancel.store(true, Relaxed),
-                    || compare(table, &start, limits, Some(&cancel)),
+                    || compare(table, &start, max_nodes, depth_limit, Some(&cancel)),
                 )?
             }
             Target::Search(_) => target.without_gil(py, || {
@@ -1587,6 +1589,10 @@ impl PyDatabase {
             None => None,
         };
         self.single_tile(py, "estimates()")?;
+        // A goal the file does not answer is refused, as every method
+        // refuses it, with a heuristic too.
+        let checked = self.goal_of(goal)?;
+        self.db.check_goal(&checked).map_err(|e| self.err(py, e))?;
         let threads = arguments::threads(threads)?;
         let batch = Batch::new(self, positions, goal, threads, None);
         crate::batch::estimates(py, &batch, heuristic)

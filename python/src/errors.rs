@@ -315,8 +315,13 @@ pub fn answer(
 /// A search past its `timeout=`, with `advice`, and where it stopped as
 /// the attributes `bound`, `nodes` and `nodes_expanded` (for callers that
 /// report it as `query batch` does: npuzzle.dask's timed-out rows).
-pub fn timed_out(py: Python<'_>, stop: &Stopped, advice: &str) -> PyErr {
-    let err = raise(py, &classes(py).timeout, format!("{stop}; {advice}"));
+fn timed_out(py: Python<'_>, stop: &Stopped, advice: &str) -> PyErr {
+    timed_out_saying(py, stop, format!("{stop}; {advice}"))
+}
+
+/// [`timed_out`] with the whole `message` given.
+pub fn timed_out_saying(py: Python<'_>, stop: &Stopped, message: String) -> PyErr {
+    let err = raise(py, &classes(py).timeout, message);
     if let Stopped::TimedOut {
         bound,
         nodes,

@@ -216,9 +216,16 @@ def test_estimates_are_the_heuristics_counted_here_and_the_tables_first_bound(db
     texts = [text(s) for s in starts]
     for db in (db3, pat3):
         assert db.estimates(texts, text(goal), heuristic="manhattan") == manhattan
-    # The tables' own: what heuristics() reports, between Manhattan and the truth.
+    # The tables' own: the bound a search stopped before its first node
+    # reports, and what heuristics() says; between Manhattan and the truth.
     tables = pat3.estimates(texts, text(goal))
     assert tables == [pat3.heuristics(t, text(goal))["pattern_database"]["h"] for t in texts]
+    for t, h in list(zip(texts, tables))[:40]:
+        if t == text(goal):
+            continue
+        with pytest.raises(npuzzle.SearchTimeoutError) as stopped:
+            pat3.distance(t, text(goal), timeout=1e-9)
+        assert (stopped.value.bound, stopped.value.nodes) == (h, 0), t
     assert all(m <= h <= truth[s] for m, h, s in zip(manhattan, tables, starts))
     assert sum(h > m for m, h in zip(manhattan, tables)) > 0
     # No estimate where the goal cannot be reached; NumPy in, NumPy out.

@@ -110,6 +110,15 @@ def test_a_single_4x4_solve_with_best_moves_and_grading(db44) -> None:
     assert (c.reaches_goal, c.remaining, c.excess) == (False, 2, None)
 
 
+def test_estimates_refuse_a_goal_the_file_does_not_answer(db44) -> None:
+    # The default 6-6-3 file answers goals with the blank in a corner only,
+    # and refuses the others with a heuristic too, as every method does.
+    edge = "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15"
+    with pytest.raises(npuzzle.MissingTableError, match="all_goals=True"):
+        db44.estimates([KORF_GOAL], edge, heuristic="manhattan")
+    assert db44.estimates([edge], KORF_GOAL, heuristic="manhattan") == [1]
+
+
 def test_a_search_that_runs_out_of_time_raises(db44) -> None:
     _, _, hardest = max(korf(), key=lambda row: row[1])
     with pytest.raises(npuzzle.SearchTimeoutError, match="no solution within the time allowed") as e:
@@ -126,7 +135,7 @@ def test_a_search_that_runs_out_of_time_raises(db44) -> None:
         with pytest.raises(npuzzle.SearchTimeoutError):
             call(hardest, KORF_GOAL, timeout=0.001)
     # A draw's advice is the draw's: more time, or less to find.
-    with pytest.raises(npuzzle.SearchTimeoutError, match="ask for fewer moves or fewer positions"):
+    with pytest.raises(npuzzle.SearchTimeoutError, match=r"\(timeout=0.01 s\); more time, or fewer moves or positions"):
         db44.random(62, count=1000, seed=1, timeout=0.01)
     # One rule for every timeout=, the command line's --timeout's: above 0
     # (from a nanosecond) and at most 1e9 seconds; None is no limit.

@@ -185,6 +185,13 @@ LONG_CALLS = {
         "db = npuzzle.Database(sys.argv[1]); start = sys.argv[2].split(';')[0]",
         "db.compare(start, goal=' '.join(map(str, range(16))), max_nodes=10_000_000)",
     ),
+    # Beside complete tables: a 2x5 position 50 moves out, 10 million
+    # expansions each, nearly 4 s.
+    "compare": (
+        "npuzzle.build('2x5', 'x.db', progress=False); db = npuzzle.Database('x.db'); "
+        "far = db.random(50, count=1, seed=1)[0]",
+        "db.compare(far, max_nodes=10_000_000)",
+    ),
     # An endless generator of positions, read until Ctrl-C.
     "solve_many_within, reading": (
         "import itertools; endless = itertools.repeat('123456780')",

@@ -39,7 +39,8 @@ pub fn run(db: &Database<Mmap>, args: &CompareArgs, out: &mut impl Write) -> Res
         Ok(tables) => compare(
             &tables.goal_table(&goal)?,
             &start,
-            (args.max_nodes, args.depth_limit),
+            args.max_nodes,
+            args.depth_limit,
             None,
         ),
         Err(_) => crate::solve::with_progress(args.timeout.timeout, true, "moves ≤", |options| {

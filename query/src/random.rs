@@ -7,7 +7,7 @@ use crate::worksheet::{self, Worksheet};
 use crate::{GoalArg, Outcome, TableFormat};
 use anyhow::Result;
 use memmap2::Mmap;
-use npuzzle::analysis::{parse_distances, DrawError, Sample, MAX_UNIFORM};
+use npuzzle::analysis::{draw_stopped, parse_distances, DrawError, Sample, MAX_UNIFORM};
 use npuzzle::pattern::Stopped;
 use npuzzle::{AnswerError, Database, Metric, Shape};
 use std::io::{self, Write};
@@ -150,13 +150,13 @@ fn stopped(e: AnswerError, timeout: std::time::Duration, by_default: bool) -> an
         return e.into();
     }
     let limit = match by_default {
-        true => format!("the draw's default limit of {} s", timeout.as_secs_f64()),
+        true => format!(
+            "the draw's default limit of {} s; --timeout sets another",
+            timeout.as_secs_f64()
+        ),
         false => format!("--timeout {} s", timeout.as_secs_f64()),
     };
-    anyhow::anyhow!(
-        "the draw searches for each position's shortest solution, and one search stopped: {e} \
-         ({limit}); a longer --timeout, or fewer moves, may find them"
-    )
+    anyhow::anyhow!(draw_stopped(&e, &limit))
 }
 
 /// Prints `report`, and a seed drawn afresh on stderr.

@@ -120,7 +120,8 @@ impl Worksheet {
             if self.goal == Board::goal(shape) {
                 String::new()
             } else {
-                format!(" --goal {}", self.goal)
+                // Quoted: a board of two-digit tiles is written with spaces.
+                format!(" --goal \"{}\"", self.goal)
             }
         );
         html.push_str("<p class=\"screen-only\">Print this page with your browser (Ctrl-P): the answer key starts on a page of its own.</p>\n");

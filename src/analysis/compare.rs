@@ -102,7 +102,8 @@ const LOOKUP_REPEATS: u32 = 1000;
 pub fn compare(
     target: &GoalTable<'_>,
     start: &Board,
-    (max_nodes, depth_limit): (u64, Option<u32>),
+    max_nodes: u64,
+    depth_limit: Option<u32>,
     cancel: Option<&AtomicBool>,
 ) -> Result<Comparison, CompareError> {
     let mut truth = Vec::new();
@@ -166,7 +167,7 @@ fn run_all(
 ) -> Result<Comparison, CompareError> {
     let mut algorithms = Vec::new();
     for algorithm in Algorithm::all(limit) {
-        let report = search_until(algorithm, (start, goal), max_nodes, cancel)?;
+        let report = search_until(algorithm, start, goal, max_nodes, cancel)?;
         if cancel.is_some_and(|c| c.load(Relaxed)) {
             return Err(CompareError::Cancelled);
         }

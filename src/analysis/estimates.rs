@@ -80,14 +80,12 @@ impl PositionEstimates {
         goal: &Board,
     ) -> Result<PositionEstimates, AnswerError> {
         if let Some(tables) = db.patterns() {
-            let lookup = tables.estimate(start, goal)?;
-            let dual = tables.dual_estimate(start, goal)?;
-            let h = lookup.max(dual.unwrap_or(0));
+            let h = tables.search_estimate(start, goal)?;
             self.pattern_database = Some(PatternEstimate {
                 partition: tables.partition().name(),
                 h,
-                lookup,
-                dual,
+                lookup: tables.estimate(start, goal)?,
+                dual: tables.dual_estimate(start, goal)?,
                 admissible_here: h <= self.distance,
                 overestimate: h.saturating_sub(self.distance),
             });

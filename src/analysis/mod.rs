@@ -36,4 +36,4 @@ pub use sample::{
 pub use shortest::{best_moves, best_slides, count_shortest, list_shortest, ShortestSolutions};
 pub use stats::{stats, stats_toward, Stats, TableStats};
 pub use textbook::{search, search_until, Algorithm, SearchReport, ShapeMismatch};
-pub use walked::{AtDistance, DrawError, WalkError, Walked, MAX_WALKED};
+pub use walked::{draw_stopped, AtDistance, DrawError, WalkError, Walked, MAX_WALKED};

@@ -178,7 +178,7 @@ pub fn search(
     goal: &Board,
     max_nodes: u64,
 ) -> Result<SearchReport, ShapeMismatch> {
-    search_until(algorithm, (start, goal), max_nodes, None)
+    search_until(algorithm, start, goal, max_nodes, None)
 }
 
 /// [`search`], which also stops, as at its node limit, soon after `cancel`
@@ -186,7 +186,8 @@ pub fn search(
 /// report.
 pub fn search_until(
     algorithm: Algorithm,
-    (start, goal): (&Board, &Board),
+    start: &Board,
+    goal: &Board,
     max_nodes: u64,
     cancel: Option<&AtomicBool>,
 ) -> Result<SearchReport, ShapeMismatch> {
@@ -577,7 +578,7 @@ mod tests {
         let cancel = AtomicBool::new(true);
         let mut stopped = 0;
         for algorithm in Algorithm::all(31) {
-            let report = search_until(algorithm, (&start, &goal), u64::MAX, Some(&cancel)).unwrap();
+            let report = search_until(algorithm, &start, &goal, u64::MAX, Some(&cancel)).unwrap();
             let uncancelled = search(algorithm, &start, &goal, 100_000).unwrap();
             match uncancelled.expanded <= CANCEL_CHECK {
                 true => assert_eq!(

@@ -44,8 +44,8 @@ fn farthest_known(shape: Shape) -> Option<u32> {
 }
 
 /// `distances` cut to those where positions lie on `shape`, as far as that
-/// is proved: a range draws among the distances there are, as from a
-/// complete table's list; one past the farthest is refused.
+/// is proved, so that no walk looks for a distance no position has; a
+/// range starting past the farthest is refused.
 fn within_farthest(
     shape: Shape,
     distances: RangeInclusive<u32>,
@@ -77,6 +77,15 @@ const MOST_STEP: u32 = 1000;
 /// How many positions already drawn may come again, one after another,
 /// before the draw says there are too few.
 const REPEATS: usize = 64;
+
+/// What every face says of a walked draw one of whose searches, `e`, ran
+/// past the time limit the face names in `limit` ("--timeout 5 s").
+pub fn draw_stopped(e: &impl std::fmt::Display, limit: &str) -> String {
+    format!(
+        "the draw searches for each position's shortest solution, and one search stopped: {e} \
+         ({limit}); more time, or fewer moves or positions, may find them"
+    )
+}
 
 /// A walked draw: the positions, and a shortest solution of each, in order.
 pub type Walked = (Sample, Vec<Vec<Move>>);
@@ -147,6 +156,8 @@ impl Sample {
         if count > MAX_WALKED {
             return Err(WalkError::TooMany(count));
         }
+        // The report keeps the range asked for, as a complete table's does.
+        let asked = distances.clone();
         let distances = within_farthest(goal.shape(), distances)?;
         db.check_goal(goal)?;
         // One thread: a split search's solution, and so the cut, would
@@ -174,7 +185,7 @@ impl Sample {
                 return Err(WalkError::TooFew {
                     found: positions.len(),
                     asked: count,
-                    distances: in_words(&distances),
+                    distances: in_words(&asked),
                 });
             } else {
                 repeats += 1;
@@ -183,7 +194,7 @@ impl Sample {
         let sample = Sample {
             goal: *goal,
             seed,
-            distances: Some([*distances.start(), *distances.end()]),
+            distances: Some([*asked.start(), *asked.end()]),
             positions,
         };
         Ok((sample, solutions))

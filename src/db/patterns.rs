@@ -166,10 +166,11 @@ impl<B: AsRef<[u8]>> PatternTables<B> {
         self.sets[0].goal()
     }
 
-    /// The tables' lower bound on the distance from `start` to `goal`
-    /// (what the search starts from): through the set serving `goal`, a
-    /// symmetry taking its blank to the set's and the tiles renamed so that
-    /// `goal` is the set's goal.
+    /// The tables' lower bound on the distance from `start` to `goal`, the
+    /// position's own lookup (the search starts from the larger of it and
+    /// the dual: [`PatternTables::search_estimate`]): through the set
+    /// serving `goal`, a symmetry taking its blank to the set's and the
+    /// tiles renamed so that `goal` is the set's goal.
     ///
     /// Moves can be undone, so `estimate(goal, start)` bounds the same
     /// distance: the dual lookup. It reads the set for `start`'s blank,
@@ -194,13 +195,23 @@ impl<B: AsRef<[u8]>> PatternTables<B> {
     /// The dual lookup of a search from `start` toward `goal`
     /// ([`PatternTables::estimate`] from `goal` toward `start`) where the
     /// search reads it: at a start whose blank is in the goal blank's class
-    /// of cells ([`DualReach::GoalClass`]); none elsewhere.
+    /// of cells ([`DualReach::GoalClass`]), as the set's own plan says;
+    /// none elsewhere.
     pub fn dual_estimate(&self, start: &Board, goal: &Board) -> Result<Option<u32>, AnswerError> {
-        let index = self.serving(goal)?;
-        if self.index_for(start.blank()) != Some(index) {
-            return Ok(None);
+        if start.shape() != goal.shape() {
+            return Err(AnswerError::WrongShape {
+                expected: goal.shape(),
+                got: start.shape(),
+            });
         }
-        self.estimate(goal, start).map(Some)
+        // The search's frame: the goal's blank turned to its set's.
+        let set = self.set_serving(goal)?;
+        let symmetry = Symmetry::mapping(self.shape(), goal.blank(), set.goal_blank())
+            .ok_or_else(|| self.missing_goal(goal))?;
+        match set.own_duals().plan.serves(symmetry.apply(start).blank()) {
+            true => self.estimate(goal, start).map(Some),
+            false => Ok(None),
+        }
     }
 
     /// The bound a search from `start` toward `goal` starts from: the

@@ -53,9 +53,10 @@ pub enum ReplaceError {
     /// Symbolic links that do not end.
     #[error("{} is a loop of symbolic links", shown_path(.0))]
     LinkLoop(PathBuf),
-    /// A path ending in `/`, which names a folder, not a file.
-    #[error("{} ends in /, which names a folder: give the file's name without it", shown_path(.0))]
-    EndsInSlash(PathBuf),
+    /// A path ending in `/` (or `.`, `..`), which names a folder, not a
+    /// file.
+    #[error("the path ends in {0}, so it names a folder, not a file")]
+    NamesAFolder(&'static str),
     /// A database would replace a file that is not one (a typo in `--out`
     /// would otherwise cost the file).
     #[error(
@@ -166,8 +167,8 @@ impl Replacement {
     /// so that a later replacement can tell whether its writer still runs;
     /// leftovers of writers that were killed are removed first.
     pub fn start(target: &Path, suffix: &str, writes: Writes) -> Result<Replacement, ReplaceError> {
-        if target.as_os_str().as_encoded_bytes().ends_with(b"/") {
-            return Err(ReplaceError::EndsInSlash(target.to_path_buf()));
+        if let Some(end) = folder_ending(target) {
+            return Err(ReplaceError::NamesAFolder(end));
         }
         let target = follow_links(target)?;
         match std::fs::metadata(&target) {
@@ -366,9 +367,20 @@ fn file_kind(meta: &std::fs::Metadata) -> &'static str {
     }
 }
 
-/// Removes temporary files of replacements of `name` in `dir` whose writer
-/// process no longer runs. Best effort: what cannot be removed stays for the
-/// next time.
+/// How `path` ends where its end can only name a folder (`/`, `.`, `..`),
+/// which the system's path handling would otherwise take for the folder
+/// itself or its parent.
+fn folder_ending(path: &Path) -> Option<&'static str> {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let last = bytes.rsplit(|&b| b == b'/').next().unwrap_or_default();
+    match last {
+        b"" if !bytes.is_empty() => Some("/"),
+        b"." => Some("."),
+        b".." => Some(".."),
+        _ => None,
+    }
+}
+
 /// The part of the target's `name` that its temporary file's name begins
 /// with: all of it where the whole temporary name fits the 255 bytes a
 /// file name may have, else as much as fits, so that a target with a long
@@ -384,6 +396,9 @@ fn temporary_stem<'a>(name: &'a str, suffix: &str) -> &'a str {
     &name[..end]
 }
 
+/// Removes temporary files of replacements of `name` in `dir` whose writer
+/// process no longer runs. Best effort: what cannot be removed stays for the
+/// next time.
 fn remove_abandoned(dir: &Path, name: &str, suffix: &str) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -462,7 +477,13 @@ mod tests {
         // A name ending in / names a folder: refused, nothing made.
         let slashed = dir.path().join("x.db/");
         let refused = Replacement::start(&slashed, ".tmp", Writes::Database);
-        assert!(matches!(refused, Err(ReplaceError::EndsInSlash(_))));
+        assert!(matches!(refused, Err(ReplaceError::NamesAFolder("/"))));
+        for (path, end) in [("x.db/.", "."), ("x.db/..", ".."), (".", "."), ("a/", "/")] {
+            assert_eq!(folder_ending(Path::new(path)), Some(end), "{path}");
+        }
+        for path in ["x.db", "a/.x.db", "..x", "a/b..", "/x"] {
+            assert_eq!(folder_ending(Path::new(path)), None, "{path}");
+        }
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
     }
 

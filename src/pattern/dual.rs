@@ -160,6 +160,12 @@ impl DualPlan {
         plan
     }
 
+    /// Whether searches read the dual lookup at positions with the blank in
+    /// `blank`.
+    pub(crate) fn serves(&self, blank: usize) -> bool {
+        self.served & (1 << (blank & 63)) != 0
+    }
+
     /// The groups of `set` (the `index`-th) read through `symmetry` in both
     /// its partitions, in a search whose goal holds tile `t` in `home[t]`.
     fn place<B: AsRef<[u8]>>(

@@ -308,6 +308,33 @@ fn random_at_a_distance_walks_to_positions_exactly_that_far() {
         err.contains("no 4x4 position lies 81 moves from its goal: the farthest lie 80 moves away"),
         "{err}"
     );
+    // A draw past its --timeout says what it searched for, and what may
+    // find them, in the words of every face.
+    let args = [
+        "--board",
+        "4x4",
+        "random",
+        "--distance",
+        "62",
+        "--count",
+        "1000",
+    ];
+    let mut stopped = args.to_vec();
+    stopped.extend(["--seed", "1", "--timeout", "0.01"]);
+    let err = String::from_utf8_lossy(&run_query(&sixteen, &stopped, 2).stderr).into_owned();
+    assert!(
+        err.starts_with(
+            "query: the draw searches for each position's shortest solution, and one search \
+             stopped: no solution within the time allowed"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.ends_with(
+            "(--timeout 0.01 s); more time, or fewer moves or positions, may find them\n"
+        ),
+        "{err}"
+    );
 }
 
 /// `compare` on a pattern database: the textbook searches are the same as

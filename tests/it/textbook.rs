@@ -94,7 +94,8 @@ fn greedy_and_depth_limited_dfs_find_valid_solutions() {
 
 /// Iterative deepening finds the shortest solution, and expands what the
 /// depth-first searches to 1, 2, … moves expand together, the last
-/// stopping at the goal. Near the goal only: its work grows as about 2^d.
+/// stopping at the goal. Near the goal only: its work grows about 1.7
+/// times a move.
 #[test]
 fn iterative_deepening_is_depth_first_search_deeper_each_time() {
     let t = temp_db("3x3");

@@ -222,10 +222,12 @@ fn a_worksheet_stopped_by_a_signal_leaves_no_temporary_file() {
         names.sort();
         names
     };
+    let mut tested = 0;
     for (signal, number) in [("INT", 2), ("TERM", 15), ("HUP", 1)] {
         if ignored & (1 << (number - 1)) != 0 {
             continue;
         }
+        tested += 1;
         let dir = tempfile::tempdir().unwrap();
         let sheet = dir.path().join("sheet.html");
         std::fs::write(&sheet, "the old page").unwrap();
@@ -269,4 +271,52 @@ fn a_worksheet_stopped_by_a_signal_leaves_no_temporary_file() {
         assert_eq!(names(dir.path()), ["sheet.html"], "{signal}");
         assert_eq!(std::fs::read_to_string(&sheet).unwrap(), "the old page");
     }
+    // Only a test run ignoring all three tests nothing: nohup ignores HUP,
+    // a background job INT, and nothing here TERM.
+    assert!(tested > 0, "every signal is ignored by this test run");
+}
+
+/// The command a worksheet names draws its puzzles again, with the board
+/// and a goal of two-digit tiles (which needs its quotes).
+#[test]
+fn a_worksheets_command_draws_its_puzzles_again() {
+    let db = crate::pattern_file::pattern_file("4x4", "6-6-3");
+    let dir = tempfile::tempdir().unwrap();
+    let sheet = dir.path().join("sheet.html");
+    let goal = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+    let args = [
+        "--board",
+        "4x4",
+        "random",
+        "--distance",
+        "12",
+        "--count",
+        "3",
+    ];
+    let mut drawn = crate::util::query(&db);
+    drawn
+        .args(args)
+        .args(["--seed", "5", "--goal", goal, "--worksheet"]);
+    let drawn = drawn.arg(&sheet).output().unwrap();
+    assert!(drawn.status.success(), "{drawn:?}");
+    let html = std::fs::read_to_string(&sheet).unwrap();
+    let command = html
+        .split("Drawn by <code>")
+        .nth(1)
+        .and_then(|rest| rest.split("</code>").next())
+        .expect("a command");
+    // Words as a shell splits them: spaces outside double quotes.
+    let mut words = vec![String::new()];
+    let mut quoted = false;
+    for c in command.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ' ' if !quoted => words.push(String::new()),
+            c => words.last_mut().unwrap().push(c),
+        }
+    }
+    assert_eq!(words[0], "query", "{command}");
+    let again = crate::util::query(&db).args(&words[1..]).output().unwrap();
+    assert!(again.status.success(), "{command}: {again:?}");
+    assert_eq!(again.stdout, drawn.stdout, "{command}");
 }

@@ -43,7 +43,8 @@ use axum::routing::get;
 use axum::Router;
 use npuzzle::analysis::PositionEstimates;
 use npuzzle::analysis::{
-    grade, parse_distances, read_steps, AtDistance, DrawError, Histogram, Sample, SampleError,
+    draw_stopped, grade, parse_distances, read_steps, AtDistance, DrawError, Histogram, Sample,
+    SampleError,
 };
 use npuzzle::bounded::Weight;
 use npuzzle::io::Answer;
@@ -943,15 +944,13 @@ fn draw(
 ) -> Result<AtDistance, ApiError> {
     let options = kind::options(budget);
     Sample::at_distance(db, goal, distances, (count, seed), &options).map_err(|e| match e {
-        DrawError::Answer(e @ AnswerError::Stopped(Stopped::TimedOut { .. })) => ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!(
-                "the draw searches for each position's shortest solution, and one search \
-                 stopped: {e} (the server's --timeout is {} s); fewer moves or fewer positions \
-                 may be found in time",
+        DrawError::Answer(e @ AnswerError::Stopped(Stopped::TimedOut { .. })) => {
+            let limit = format!(
+                "the server's --timeout is {} s",
                 budget.timeout.as_secs_f64()
-            ),
-        ),
+            );
+            ApiError::new(StatusCode::SERVICE_UNAVAILABLE, draw_stopped(&e, &limit))
+        }
         DrawError::Answer(e) => answer_error(e, None, budget.timeout),
         e @ DrawError::Listed(SampleError::Damaged) => {
             ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
