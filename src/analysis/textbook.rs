@@ -290,7 +290,7 @@ impl Search<'_> {
     fn may_expand(&mut self) -> bool {
         let cancelled = || self.cancel.is_some_and(|c| c.load(Relaxed));
         if self.expanded >= self.max_nodes
-            || (self.expanded % CANCEL_CHECK == 0 && self.expanded > 0 && cancelled())
+            || (self.expanded.is_multiple_of(CANCEL_CHECK) && self.expanded > 0 && cancelled())
         {
             self.hit_limit = true;
             return false;
