@@ -872,12 +872,22 @@ async fn play_4x4_with_exact_distances_and_hints() {
     let choose = "const s = document.getElementById('within'); s.value = '2'; \
                   s.dispatchEvent(new Event('change'));";
     c.execute(choose, vec![]).await.unwrap();
+    // The hint, with no distance known, marks the first move of a solution
+    // within the factor chosen: the one Solve then shows.
+    click_and_settle(&c, Locator::Id("hint")).await;
+    let hinted = "const t = document.querySelector('#board button.hint'); \
+                  return t ? [t.dataset.move, t.getAttribute('aria-label')] : null;";
+    let hinted = c.execute(hinted, vec![]).await.unwrap();
+    let label = hinted[1].as_str().unwrap_or_default().to_string();
+    assert!(label.ends_with(", starts a solution at most 2 × the shortest"), "{label}");
     click_and_settle(&c, Locator::Id("show-solution")).await;
     let said = text(&c, "solution-note").await;
     assert!(said.contains("; the shortest is at least"), "{said}");
-    let moves = crate::util::moves_of(&text(&c, "solution-moves").await);
+    let letters = text(&c, "solution-moves").await;
+    let moves = crate::util::moves_of(&letters);
     let far = npuzzle::parse_board(far, shape).unwrap();
     assert_eq!(far.replay(&moves), Some(goal));
+    assert_eq!(hinted[0].as_str(), Some(&letters[..1]), "{letters}");
     // A new game takes the last one's solution away, its note with it.
     click_and_settle(&c, Locator::Id("restart")).await;
     assert_eq!(text(&c, "solution-note").await, "");

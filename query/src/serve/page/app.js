@@ -26,6 +26,7 @@ const game = {
   histogram: null, // /api/histogram for the goal
   hint: false,
   slideHints: null, // {at, moves}: under the multi-tile metric, the moves that start a slide one closer
+  nearHint: null,  // {at, move, within}: where the distance is unknown, the first move of a solution within a factor
   playing: null,   // the timer of solve playback
   pending: 0,      // requests under way
   epoch: 0,        // bumped by each new game: late answers of old games are dropped
@@ -390,6 +391,10 @@ function render() {
         button.classList.add("hint");
         badge("hint-mark", "closer");
         label += multiTile() ? ", starts an optimal slide" : ", one step closer";
+      } else if (game.hint && nearHinted(m)) {
+        button.classList.add("hint");
+        badge("hint-mark", "short way");
+        label += `, starts a solution at most ${game.nearHint.within} × the shortest`;
       }
       if (answer && showChanges && answer.change !== null) {
         // Under the multi-tile metric one tile's step may leave the distance as it is.
@@ -424,7 +429,8 @@ function render() {
         "distance is known but within a move of the goal: play on, or have a solution shown at most " +
         "W × the shortest (Solve, Solutions)."
       : "The exact distance takes longer than the server's --timeout here: play on, " +
-        "or have a solution shown at most W × the shortest (Solve, Solutions).";
+        "have a solution shown at most W × the shortest (Solve, Solutions), or ask for a " +
+        "hint, which marks the first move of such a solution.";
   if (game.distance !== null && game.distance !== game.announced) {
     game.announced = game.distance;
     $("announce").textContent = game.distance === 0
@@ -1102,6 +1108,25 @@ function showHint() {
   game.hint = true;
   render();
   if (multiTile()) loadSlideHints().catch(showError);
+  else if (game.distance === null && game.unknown) loadNearHint().catch(showError);
+}
+
+// Where the exact distance took too long (most random 5×5 positions), the
+// hint is the first move of a solution within the factor chosen under
+// Solutions (1.2 where it asks for the shortest): no move is known to be
+// one closer, but this one starts a short way.
+async function loadNearHint() {
+  const at = text(game.cells);
+  const epoch = game.epoch;
+  const within = $("within").value || "1.2";
+  const answer = await api("solve", { start: at, goal: text(game.goal), within });
+  if (epoch !== game.epoch || text(game.cells) !== at || !answer.moves) return;
+  game.nearHint = { at, move: answer.moves[0], within };
+  render();
+}
+function nearHinted(m) {
+  const h = game.nearHint;
+  return Boolean(h && h.at === text(game.cells) && h.move === m);
 }
 
 // Whether the hint marks the tile the blank's move `m` slides: a step one
