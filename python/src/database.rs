@@ -1420,9 +1420,10 @@ impl PyDatabase {
     /// `distance`, `heuristics`: a list of `heuristic`, `h`,
     /// `admissible_here`, `overestimate`; `pattern_database` on a pattern
     /// database: `partition`, `h`, the position's `lookup` and the `dual`
-    /// lookup where the search reads it, None elsewhere; `manhattan_by_cell`). The distance is looked up, or on a
-    /// pattern database searched within `timeout`; it and what it raises
-    /// are as for `distance`. The heuristics count single-tile moves:
+    /// lookup where the search reads it, None elsewhere;
+    /// `manhattan_by_cell`). The distance is looked up, or on a pattern
+    /// database searched within `timeout`; it and what it raises are as
+    /// for `distance`. The heuristics count single-tile moves:
     /// ArgumentError on a multi-tile database.
     ///
     /// >>> [(e["heuristic"], e["h"]) for e in Database().heuristics("123468750")["heuristics"]]
