@@ -879,7 +879,10 @@ async fn play_4x4_with_exact_distances_and_hints() {
                   return t ? [t.dataset.move, t.getAttribute('aria-label')] : null;";
     let hinted = c.execute(hinted, vec![]).await.unwrap();
     let label = hinted[1].as_str().unwrap_or_default().to_string();
-    assert!(label.ends_with(", starts a solution at most 2 × the shortest"), "{label}");
+    assert!(
+        label.ends_with(", starts a solution at most 2 × the shortest"),
+        "{label}"
+    );
     click_and_settle(&c, Locator::Id("show-solution")).await;
     let said = text(&c, "solution-note").await;
     assert!(said.contains("; the shortest is at least"), "{said}");
