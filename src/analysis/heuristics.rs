@@ -99,7 +99,8 @@ impl fmt::Display for Heuristic {
     }
 }
 
-/// A name that is not one of [`Heuristic::ALL`].
+/// A name that is not one of [`Heuristic::ALL`], as given (its first 40
+/// characters, then `…`: a message need not repeat 200,000 of them).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
     "unknown heuristic {0:?}: expected misplaced, manhattan, linear-conflict or manhattan+blank"
@@ -114,7 +115,13 @@ impl FromStr for Heuristic {
         Heuristic::ALL
             .into_iter()
             .find(|h| h.name() == text)
-            .ok_or_else(|| UnknownHeuristic(text.to_string()))
+            .ok_or_else(|| {
+                let mut shown: String = text.chars().take(40).collect();
+                if shown.len() < text.len() {
+                    shown.push('…');
+                }
+                UnknownHeuristic(shown)
+            })
     }
 }
 
@@ -641,5 +648,9 @@ mod tests {
             assert_eq!(serde_json::to_string(&x).unwrap(), format!("\"{x}\""));
         }
         assert!("euclid".parse::<Heuristic>().is_err());
+        // A name of 200,000 characters is named by its first 40.
+        let long = "x".repeat(200_000).parse::<Heuristic>().unwrap_err();
+        assert_eq!(long.0, format!("{}…", "x".repeat(40)));
+        assert!(long.to_string().len() < 200);
     }
 }
