@@ -419,10 +419,10 @@ pub enum AnswerError {
     },
     /// Pattern tables that cannot be right (the search's
     /// [`SolveError::DamagedTables`]); verifying the file finds the damage.
-    #[error("the pattern tables for this goal are damaged: {}", crate::pattern::damage(*.at_goal))]
+    #[error("the pattern tables for this goal are damaged: {damage}")]
     DamagedPatterns {
-        /// Their estimate of the goal itself, if that is what is wrong.
-        at_goal: Option<u32>,
+        /// What gave them away.
+        damage: crate::pattern::Damage,
     },
     /// The search stopped, at its deadline or its caller's word, before
     /// it found a solution.
@@ -462,7 +462,7 @@ impl From<SolveError> for AnswerError {
                 present: Cells::of(shape, [expected.index(shape)]),
             },
             SolveError::Stopped(why) => AnswerError::Stopped(why),
-            SolveError::DamagedTables { at_goal } => AnswerError::DamagedPatterns { at_goal },
+            SolveError::DamagedTables { damage } => AnswerError::DamagedPatterns { damage },
         }
     }
 }

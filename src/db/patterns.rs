@@ -6,7 +6,7 @@ use crate::db::error::{AnswerError, FormatError};
 use crate::db::format::check::{check_header, Checked};
 use crate::db::format::{Header, TableInfo};
 use crate::pattern::{
-    DualPlan, DualReach, DualSource, Partition, PatternDb, Solution, SolveOptions,
+    within_largest, DualPlan, DualReach, DualSource, Partition, PatternDb, Solution, SolveOptions,
 };
 use crate::puzzle::board::Board;
 use crate::puzzle::cell::{Cell, Cells};
@@ -87,6 +87,7 @@ impl<B: AsRef<[u8]>> PatternTables<B> {
                     .collect();
                 PatternDb::toward(partition.clone(), set[0].goal_blank as usize, tables)
                     .expect("the header check covers the sets' blanks and tables")
+                    .with_largest(set.iter().map(|t| t.max_distance).collect())
             })
             .collect();
         PatternTables {
@@ -189,7 +190,9 @@ impl<B: AsRef<[u8]>> PatternTables<B> {
         let symmetry = Symmetry::mapping(self.shape(), goal.blank(), set.goal_blank())
             .ok_or_else(|| self.missing_goal(goal))?;
         let (start, goal) = (symmetry.apply(start), symmetry.apply(goal));
-        Ok(set.heuristic(&Relabelling::to_canonical(&goal).apply(&start)))
+        let h = set.heuristic(&Relabelling::to_canonical(&goal).apply(&start));
+        // Past what good tables add up to, the entries read are damaged.
+        Ok(within_largest(h, set.largest_estimate())?)
     }
 
     /// The dual lookup of a search from `start` toward `goal`

@@ -35,6 +35,9 @@ pub struct PatternDb<B> {
     /// The search's dual lookup ([`PatternDb::own_duals`]), worked out when
     /// first asked for.
     dual_plan: OnceLock<DualPlan>,
+    /// Each table's largest entry, where a file's header gives them
+    /// ([`PatternDb::largest_estimate`]).
+    largest: Option<Vec<u8>>,
 }
 
 /// How `count` tables line up with the patterns of `partition` toward the
@@ -187,7 +190,35 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
             rankers,
             second,
             dual_plan: OnceLock::new(),
+            largest: None,
         })
+    }
+
+    /// The same tables, whose largest entries are `largest` (in `tables`'
+    /// order), as a file's header records them: an estimate above what
+    /// they add up to then shows damage.
+    pub(crate) fn with_largest(mut self, largest: Vec<u8>) -> Self {
+        self.largest = (largest.len() == self.tables.len()).then_some(largest);
+        self
+    }
+
+    /// The most a good estimate of these tables can be: the larger of the
+    /// two partitions' sums of their tables' largest entries (every
+    /// lookup, the dual's too, adds one entry a pattern); no limit where
+    /// the largest entries are not known (tables built in memory).
+    pub(crate) fn largest_estimate(&self) -> u32 {
+        let Some(largest) = &self.largest else {
+            return u32::MAX;
+        };
+        let of_pattern = |p: usize| u32::from(largest[self.table_index[p]]);
+        let direct: u32 = (0..self.sources.len()).map(of_pattern).sum();
+        let image: u32 = (self.second.iter().flat_map(|s| s.sources.iter()))
+            .map(|source| match source.table_of < self.sources.len() {
+                true => of_pattern(source.table_of),
+                false => u32::from(largest[largest.len() - 1]),
+            })
+            .sum();
+        direct.max(image)
     }
 
     /// Whether to also read the tables through a symmetry of the board

@@ -134,12 +134,35 @@ pub enum SolveError {
     #[error(transparent)]
     Stopped(#[from] Stopped),
     /// The tables cannot be right, so no search through them is trusted.
-    #[error("the pattern tables are damaged: {}", damage(*.at_goal))]
+    #[error("the pattern tables are damaged: {damage}")]
     DamagedTables {
-        /// Their estimate of the goal itself, which must be 0; `None` when
-        /// the search went through every position they let it reach
-        /// without meeting the goal.
-        at_goal: Option<u32>,
+        /// What gave them away.
+        damage: Damage,
+    },
+}
+
+/// What damaged pattern tables did, that good ones cannot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Damage {
+    /// They put their own goal this many moves from itself, where it must
+    /// be 0.
+    #[error("they put the goal {0} moves from itself, where it must be 0")]
+    GoalAway(u32),
+    /// The search went through every position they let it reach without
+    /// meeting the goal.
+    #[error("the search went through every position they allow without reaching the goal")]
+    NoWayToGoal,
+    /// An estimate above the most their entries add up to: the sum of each
+    /// table's largest entry, as the file's header records them.
+    #[error(
+        "they estimate a position {estimate} moves from the goal, more than the {largest} their \
+         largest entries add up to"
+    )]
+    AboveLargest {
+        /// The estimate read.
+        estimate: u32,
+        /// The most a good file's entries give.
+        largest: u32,
     },
 }
 
@@ -148,16 +171,19 @@ pub enum SolveError {
 pub(crate) fn goal_at_zero(at_goal: u32) -> Result<(), SolveError> {
     match at_goal {
         0 => Ok(()),
-        n => Err(SolveError::DamagedTables { at_goal: Some(n) }),
+        n => Err(SolveError::DamagedTables {
+            damage: Damage::GoalAway(n),
+        }),
     }
 }
 
-/// What damaged tables did, in words: see [`SolveError::DamagedTables`].
-pub(crate) fn damage(at_goal: Option<u32>) -> String {
-    match at_goal {
-        Some(moves) => format!("they put the goal {moves} moves from itself, where it must be 0"),
-        None => "the search went through every position they allow without reaching the goal"
-            .to_string(),
+/// `Ok` where `estimate` is at most `largest`, the most good tables give.
+pub(crate) fn within_largest(estimate: u32, largest: u32) -> Result<u32, SolveError> {
+    match estimate <= largest {
+        true => Ok(estimate),
+        false => Err(SolveError::DamagedTables {
+            damage: Damage::AboveLargest { estimate, largest },
+        }),
     }
 }
 

@@ -9,7 +9,7 @@
 
 use super::db::PatternDb;
 use super::dual::{DualRanks, DualSource, Duals};
-use super::error::{SolveError, Stopped};
+use super::error::{within_largest, Damage, SolveError, Stopped};
 use super::history::{History, PathKey, HISTORY_DEPTH};
 use super::memory::prefetch;
 use super::placement::PlacementRanker;
@@ -167,6 +167,9 @@ struct Plan<'a, const N: usize, const M: bool> {
     duals: Duals<'a, N>,
     /// The move sequences not worth following.
     duplicates: &'static Duplicates,
+    /// The most a good estimate can be ([`PatternDb::largest_estimate`],
+    /// over every set the dual reads too): past it, the tables are damaged.
+    largest: u32,
     goal: [u8; N],
     deadline: Option<Instant>,
     cancel: Option<&'a AtomicBool>,
@@ -240,6 +243,11 @@ enum Stop {
     Solved,
     /// The walk's budget of nodes ran out.
     Spent,
+    /// A child's estimate passed what good tables give ([`Plan::largest`]).
+    Damaged {
+        /// The estimate.
+        estimate: u32,
+    },
 }
 
 /// The work of a search: nodes generated and expanded.
@@ -595,6 +603,12 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
         best_first(children);
         // BPMX: a position is at least one move less far than any child.
         let worst = children.last().map_or(0, |c| c.estimate);
+        // One comparison an expansion: damage that reads past what good
+        // tables hold stops the search, rather than prune its way to a
+        // longer solution.
+        if worst > plan.largest {
+            return Flow::Stopped(Stop::Damaged { estimate: worst });
+        }
         let mut own = estimate.bound().max(worst.saturating_sub(1));
         if let Some(best) = children.first() {
             self.low = self.low.min(best.estimate);
@@ -933,6 +947,7 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
 ) -> Result<Raised, SolveError> {
     let mut plan = plan::<N, M, B>(db, duals, options);
     let (position, estimate) = place(&plan, start);
+    within_largest(estimate.bound(), plan.largest)?;
     if position.cells == plan.goal {
         return Ok(Raised::Found(Solution {
             moves: Vec::new(),
@@ -974,6 +989,9 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
                 return Ok(Raised::Found(solution));
             }
             Flow::Stopped(Stop::Deadline) => return Err(Stopped::timed_out(bound, work).into()),
+            Flow::Stopped(Stop::Damaged { estimate }) => {
+                return Err(within_largest(estimate, plan.largest).expect_err("past the largest"))
+            }
             Flow::Stopped(Stop::Spent) => {
                 return Ok(Raised::Spent {
                     lower_bound: bound,
@@ -984,7 +1002,9 @@ fn ida_star_in<const N: usize, const M: bool, B: AsRef<[u8]>>(
             // With the goal estimated at 0, a solvable start always has a
             // deeper node to reach; only damaged tables can end here.
             Flow::Exhausted if next_bound == u32::MAX => {
-                return Err(SolveError::DamagedTables { at_goal: None })
+                return Err(SolveError::DamagedTables {
+                    damage: Damage::NoWayToGoal,
+                })
             }
             // No solution within the bound: none shorter than the next.
             Flow::Exhausted => {
@@ -1256,6 +1276,9 @@ fn plan<'a, const N: usize, const M: bool, B: AsRef<[u8]>>(
         // no time that the searches ending in it show (docs/benchmarks.md).
         duals: Duals::of(duals),
         duplicates: Duplicates::get(),
+        largest: (duals.iter().flat_map(|d| d.sets.iter()))
+            .map(PatternDb::largest_estimate)
+            .fold(db.largest_estimate(), u32::max),
         goal: goal_cells,
         deadline: options.deadline,
         cancel: options.cancel,

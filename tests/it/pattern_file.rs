@@ -236,7 +236,7 @@ fn a_flipped_table_byte_is_caught_by_verify() {
 #[test]
 fn tables_that_estimate_the_goal_above_zero_are_called_damaged() {
     use npuzzle::bounded::{solve_within, Guidance, Weight};
-    use npuzzle::pattern::SolveError;
+    use npuzzle::pattern::{Damage, SolveError};
     use npuzzle::AnswerError;
     let good = bytes_of("3x3", "4-4");
     let first = PatternTables::from_bytes(good.clone())
@@ -260,7 +260,7 @@ fn tables_that_estimate_the_goal_above_zero_are_called_damaged() {
     };
     let solved = set.solve_to(&start, &goal, &options);
     assert!(
-        matches!(solved, Err(SolveError::DamagedTables { at_goal: Some(n) }) if n >= 2),
+        matches!(solved, Err(SolveError::DamagedTables { damage: Damage::GoalAway(n) }) if n >= 2),
         "{solved:?}"
     );
     let answer: Result<_, AnswerError> = solved.map_err(Into::into);
@@ -277,7 +277,12 @@ fn tables_that_estimate_the_goal_above_zero_are_called_damaged() {
         &options,
     );
     assert!(
-        matches!(within, Err(SolveError::DamagedTables { at_goal: Some(_) })),
+        matches!(
+            within,
+            Err(SolveError::DamagedTables {
+                damage: Damage::GoalAway(_)
+            })
+        ),
         "{within:?}"
     );
     let dir = tempfile::tempdir().unwrap();
@@ -294,6 +299,62 @@ fn tables_that_estimate_the_goal_above_zero_are_called_damaged() {
             "{args:?}: {err}"
         );
     }
+}
+
+/// Entries damaged past what the header records as a table's largest
+/// (every 7th set to 0xFF, as a disk that wrote garbage might) never give
+/// a wrong answer: each position searched gets the complete table's
+/// distance, or where the search read the damage, a refusal naming it, on
+/// the command line too.
+#[test]
+fn entries_above_the_largest_are_refused_not_searched_through() {
+    use npuzzle::pattern::Damage;
+    use npuzzle::AnswerError;
+    let good = bytes_of("3x3", "4-4");
+    let first = PatternTables::from_bytes(good.clone())
+        .unwrap()
+        .header()
+        .tables[0]
+        .clone();
+    let mut bad = good;
+    let table = first.offset as usize..(first.offset + first.entries) as usize;
+    // Not the goal's own entry, whose damage another check names.
+    for entry in bad[table].iter_mut().skip(1).step_by(7) {
+        *entry = 0xFF;
+    }
+    let db = PatternTables::from_bytes(bad.clone()).unwrap();
+    let complete = crate::util::temp_db("3x3");
+    let shape = Shape::THREE_BY_THREE;
+    let goal = Board::goal(shape);
+    let truth = complete.db.goal_table(&goal).unwrap();
+    let (mut right, mut refused) = (0, 0);
+    for distance in (4..=31).step_by(3) {
+        for start in truth.positions_at(distance).take(10) {
+            match db.solve(&start, &goal, &SolveOptions::default()) {
+                Ok(solution) => {
+                    assert_eq!(solution.moves.len() as u32, distance, "{start}");
+                    right += 1;
+                }
+                Err(AnswerError::DamagedPatterns {
+                    damage: Damage::AboveLargest { estimate, largest },
+                }) => {
+                    assert!(estimate > largest && estimate >= 0xFF, "{start}");
+                    refused += 1;
+                }
+                Err(e) => panic!("{start}: {e}"),
+            }
+        }
+    }
+    assert!(refused > 0 && right > 0, "{refused} refused, {right} right");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.db");
+    std::fs::write(&path, &bad).unwrap();
+    let out = crate::util::run_query(&path, &["distance", "867254301"], 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("damaged: they estimate a position") && err.contains("verify"),
+        "{err}"
+    );
 }
 
 /// On a sound file, each property verify checks holds table by table.
