@@ -178,6 +178,9 @@ struct Plan<'a, const N: usize, const M: bool> {
     /// before it go on, so the answer and its count of nodes are those of
     /// a walk of the subtrees in order, however the threads ran.
     solved_by: AtomicUsize,
+    /// Set once a walker read damage ([`Stop::Damaged`]): the others stop,
+    /// and no answer of these tables is given.
+    damaged: AtomicBool,
     /// What each iteration found below the positions near the start, for
     /// the next to order their children by: written by the walkers, each
     /// in its own subtree.
@@ -386,7 +389,9 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
 
     fn stop(&mut self) -> Option<Stop> {
         let plan = self.plan;
-        if plan.solved_by.load(Relaxed) < self.task {
+        // Another walker's damage ends the iteration as a solution would;
+        // its own stop says why.
+        if plan.solved_by.load(Relaxed) < self.task || plan.damaged.load(Relaxed) {
             Some(Stop::Solved)
         } else if plan.cancel.is_some_and(|c| c.load(Relaxed)) {
             Some(Stop::Cancelled)
@@ -1070,7 +1075,15 @@ fn iterate_in_parallel<const N: usize, const M: bool>(
             }
             Flow::Stopped(Stop::Solved) | Flow::Exhausted => {}
             Flow::Stopped(stop) => {
-                *stopped.lock().expect("no walker panics holding the lock") = Some(stop);
+                let mut stopped = stopped.lock().expect("no walker panics holding the lock");
+                // Damage is what the iteration reports, whatever else ended
+                // the other walks.
+                if let Stop::Damaged { .. } = stop {
+                    plan.damaged.store(true, Relaxed);
+                    *stopped = Some(stop);
+                } else if !matches!(*stopped, Some(Stop::Damaged { .. })) {
+                    *stopped = Some(stop);
+                }
             }
         }
     };
@@ -1081,7 +1094,7 @@ fn iterate_in_parallel<const N: usize, const M: bool>(
             let Some(task) = tasks.get(index) else {
                 return;
             };
-            if plan.solved_by.load(Relaxed) < index {
+            if plan.solved_by.load(Relaxed) < index || plan.damaged.load(Relaxed) {
                 return;
             }
             walk(index, task);
@@ -1100,6 +1113,8 @@ fn iterate_in_parallel<const N: usize, const M: bool>(
         spent += *work;
     }
     match (found, stopped) {
+        // A solution found through damaged tables need not be a shortest.
+        (_, Some(stop @ Stop::Damaged { .. })) => (Flow::Stopped(stop), spent, 0, Vec::new()),
         (Some((_, path)), _) => (Flow::Found, spent, 0, path),
         (None, Some(stop)) => (Flow::Stopped(stop), spent, 0, Vec::new()),
         (None, None) => (Flow::Exhausted, spent, next_bound.into_inner(), Vec::new()),
@@ -1283,6 +1298,7 @@ fn plan<'a, const N: usize, const M: bool, B: AsRef<[u8]>>(
         deadline: options.deadline,
         cancel: options.cancel,
         solved_by: AtomicUsize::new(usize::MAX),
+        damaged: AtomicBool::new(false),
         history: History::OFF,
     }
 }

@@ -328,9 +328,17 @@ fn entries_above_the_largest_are_refused_not_searched_through() {
     let goal = Board::goal(shape);
     let truth = complete.db.goal_table(&goal).unwrap();
     let (mut right, mut refused) = (0, 0);
-    for distance in (4..=31).step_by(3) {
+    // On one thread and split over the pool, whose other walkers stop.
+    let split = SolveOptions {
+        parallel: true,
+        ..SolveOptions::default()
+    };
+    for (distance, options) in (4..=31)
+        .step_by(3)
+        .zip([SolveOptions::default(), split].iter().cycle())
+    {
         for start in truth.positions_at(distance).take(10) {
-            match db.solve(&start, &goal, &SolveOptions::default()) {
+            match db.solve(&start, &goal, options) {
                 Ok(solution) => {
                     assert_eq!(solution.moves.len() as u32, distance, "{start}");
                     right += 1;
