@@ -238,14 +238,7 @@ fn tables_that_estimate_the_goal_above_zero_are_called_damaged() {
     use npuzzle::bounded::{solve_within, Guidance, Weight};
     use npuzzle::pattern::{Damage, SolveError};
     use npuzzle::AnswerError;
-    let good = bytes_of("3x3", "4-4");
-    let first = PatternTables::from_bytes(good.clone())
-        .unwrap()
-        .header()
-        .tables[0]
-        .clone();
-    let mut bad = good;
-    bad[first.offset as usize..(first.offset + first.entries) as usize].fill(2);
+    let bad = first_table_damaged(|entries| entries.fill(2));
     let db = PatternTables::from_bytes(bad.clone()).unwrap();
     let shape = Shape::THREE_BY_THREE;
     let (start, goal) = (
@@ -301,27 +294,34 @@ fn tables_that_estimate_the_goal_above_zero_are_called_damaged() {
     }
 }
 
-/// Entries damaged past what the header records as a table's largest
-/// (every 7th set to 0xFF, as a disk that wrote garbage might) never give
-/// a wrong answer: each position searched gets the complete table's
-/// distance, or where the search read the damage, a refusal naming it, on
-/// the command line too.
-#[test]
-fn entries_above_the_largest_are_refused_not_searched_through() {
-    use npuzzle::pattern::Damage;
-    use npuzzle::AnswerError;
-    let good = bytes_of("3x3", "4-4");
-    let first = PatternTables::from_bytes(good.clone())
+/// The 3×3 `4-4` file's bytes with its first table's entries changed by
+/// `damage`.
+fn first_table_damaged(damage: impl FnOnce(&mut [u8])) -> Vec<u8> {
+    let mut bytes = bytes_of("3x3", "4-4");
+    let first = PatternTables::from_bytes(bytes.clone())
         .unwrap()
         .header()
         .tables[0]
         .clone();
-    let mut bad = good;
-    let table = first.offset as usize..(first.offset + first.entries) as usize;
+    damage(&mut bytes[first.offset as usize..(first.offset + first.entries) as usize]);
+    bytes
+}
+
+/// Entries damaged enough to lift an estimate past what the tables'
+/// largest entries add up to (every 7th set to 0xFF, as a disk that wrote
+/// garbage might) never give a wrong answer: each position searched gets
+/// the complete table's distance, or where the search read the damage, a
+/// refusal naming it, on the command line too.
+#[test]
+fn entries_above_the_largest_are_refused_not_searched_through() {
+    use npuzzle::pattern::Damage;
+    use npuzzle::AnswerError;
     // Not the goal's own entry, whose damage another check names.
-    for entry in bad[table].iter_mut().skip(1).step_by(7) {
-        *entry = 0xFF;
-    }
+    let bad = first_table_damaged(|entries| {
+        for entry in entries.iter_mut().skip(1).step_by(7) {
+            *entry = 0xFF;
+        }
+    });
     let db = PatternTables::from_bytes(bad.clone()).unwrap();
     let complete = crate::util::temp_db("3x3");
     let shape = Shape::THREE_BY_THREE;
