@@ -29,7 +29,7 @@
 //! ```
 //!
 //! # Layout
-//! One folder per layer, each using only the layers above it in this list:
+//! One folder per layer, each using only the layers earlier in this list:
 //! `puzzle` (boards, moves and their rules), `table` (ranks and the reverse
 //! breadth-first search), `pattern` (pattern tables and IDA*, knowing
 //! nothing of files), `db` (the file of either kind: writing, opening as
@@ -112,8 +112,8 @@ pub mod files {
 /// blank cells, whether path tables, and how far a search has come.
 pub mod tables {
     pub use crate::db::build::{
-        all_goals, default_blanks, default_paths, unbuildable, Built, ALL_GOALS_MAX_CELLS,
-        DEFAULT_PATHS_MAX_CELLS, PATHS_MAX_CELLS,
+        all_goals, default_blanks, default_paths, distinct_blanks, unbuildable, Built,
+        ALL_GOALS_MAX_CELLS, DEFAULT_PATHS_MAX_CELLS, PATHS_MAX_CELLS,
     };
     pub use crate::table::generate::{
         build_table, build_table_reporting, build_tables, BuildProgress, Table,

@@ -2,6 +2,9 @@
 //! per chosen goal blank cell, or (on boards past 12 cells, or with
 //! `--partition`) a pattern database, and writes it atomically.
 
+// Unsafe code belongs to the library's memory mapping alone.
+#![forbid(unsafe_code)]
+
 use anyhow::{bail, Context};
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -10,7 +13,8 @@ use npuzzle::pattern::Partition;
 use npuzzle::{
     build, files::default_output, files::user_data_path, parse_board, rules::excerpt,
     rules::MAX_TABLE_CELLS, tables::all_goals, tables::default_blanks, tables::default_paths,
-    tables::BuildProgress, tables::Built, tables::PATHS_MAX_CELLS, Cell, Metric, Plan, Shape,
+    tables::distinct_blanks, tables::BuildProgress, tables::Built, tables::PATHS_MAX_CELLS, Cell,
+    Metric, Plan, Shape,
 };
 use std::io::Write;
 use std::path::PathBuf;
@@ -311,13 +315,7 @@ fn chosen_blanks(args: &Args) -> anyhow::Result<Vec<usize>> {
     if blanks.is_empty() {
         return Ok(default_blanks(shape));
     }
-    let mut seen = Vec::new();
-    blanks.retain(|b| {
-        let first = !seen.contains(b);
-        seen.push(*b);
-        first
-    });
-    Ok(blanks)
+    Ok(distinct_blanks(blanks))
 }
 
 /// Whether to add path tables: as asked, or by the board's default.

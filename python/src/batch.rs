@@ -11,7 +11,7 @@ use crate::errors;
 use crate::interrupt::interruptible;
 use crate::target::{deadline, Target};
 use npuzzle::analysis::{Evaluator, Heuristic};
-use npuzzle::bounded::{solve_within, Guidance, Weight};
+use npuzzle::bounded::{self, Guidance, Weight};
 use npuzzle::io::most_threads;
 use npuzzle::pattern::{SolveError, SolveOptions};
 use npuzzle::AnswerError;
@@ -672,13 +672,8 @@ impl WithinMany<'_, '_> {
         };
         let search = |start: &Board| {
             let guidance = guidance()?;
-            match solve_within(start, &goal, weight, &guidance, &options) {
-                Ok(found) => Ok(Some(PySolution::found_within(
-                    (*start, goal),
-                    weight,
-                    found,
-                    guidance.name(),
-                ))),
+            match bounded::answer_within(start, &goal, weight, &guidance, &options) {
+                Ok(answer) => Ok(Some(PySolution::found_within(answer))),
                 Err(SolveError::Unsolvable(_)) => Ok(None),
                 Err(e) => Err(AnswerError::from(e)),
             }

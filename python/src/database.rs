@@ -13,7 +13,7 @@ use npuzzle::analysis::{
     CompareError, DrawError, Histogram, PositionEstimates, Sample, SampleError, Step, StepsError,
     DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES, MAX_STEPS, MAX_UNIFORM,
 };
-use npuzzle::bounded::{solve_within, Bounded, Guidance, Weight};
+use npuzzle::bounded::{self, Guidance, Weight};
 use npuzzle::files::shown_path;
 use npuzzle::io::{Answer, Nodes, WithinBound};
 use npuzzle::pattern::{Solution, SolveOptions, Stopped};
@@ -45,13 +45,12 @@ pub fn search_within<'a>(
             cancel: Some(&cancel),
             ..SolveOptions::default()
         };
-        let found = solve_within(&start, &goal, weight, &guidance, &options)?;
-        Ok::<_, AnswerError>((found, guidance.name()))
+        Ok::<_, AnswerError>(bounded::answer_within(
+            &start, &goal, weight, &guidance, &options,
+        )?)
     };
     let stop = || cancel.store(true, std::sync::atomic::Ordering::Relaxed);
-    Ok(interruptible(py, stop, search)?.map(|(found, heuristic)| {
-        PySolution::found_within((start, goal), weight, found, heuristic)
-    }))
+    Ok(interruptible(py, stop, search)?.map(PySolution::found_within))
 }
 
 /// Boards of up to this many cells get their database built on first use.
@@ -506,25 +505,16 @@ pub struct PySolution {
 }
 
 impl PySolution {
-    /// A solution found within `weight` of the shortest, guided by
-    /// `heuristic`, with the lower bound that proves it.
-    pub fn found_within(
-        (start, goal): (Board, Board),
-        weight: Weight,
-        found: Bounded,
-        heuristic: String,
-    ) -> PySolution {
+    /// A solution found within a weight of the shortest
+    /// ([`bounded::answer_within`]), with the lower bound that proves it.
+    pub fn found_within(answer: Answer) -> PySolution {
         PySolution {
-            start,
-            goal,
-            nodes: Some(Nodes::from(&found.solution)),
-            moves: found.solution.moves,
-            metric: Metric::SingleTile,
-            within: Some(WithinBound {
-                weight_thousandths: weight.thousandths(),
-                lower_bound: found.lower_bound,
-                heuristic,
-            }),
+            start: answer.start,
+            goal: answer.goal,
+            moves: answer.moves.unwrap_or_default(),
+            metric: answer.metric,
+            nodes: answer.nodes,
+            within: answer.within,
         }
     }
 

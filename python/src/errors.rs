@@ -266,7 +266,7 @@ pub fn answer(
     shape: Shape,
     partition: Option<&str>,
 ) -> PyErr {
-    let from = from_env(origin);
+    let from = origin.note();
     match &e {
         AnswerError::Unsolvable(why) => unsolvable(py, why),
         AnswerError::WrongShape { .. } => parse(py, e),
@@ -365,14 +365,6 @@ pub fn within(
     }
 }
 
-/// " (from NPUZZLE_DB)" when the file came from there, else nothing.
-fn from_env(origin: Origin) -> &'static str {
-    match origin {
-        Origin::Env => " (from NPUZZLE_DB)",
-        _ => "",
-    }
-}
-
 /// Names the file an error is about when `NPUZZLE_DB` chose it (the user
 /// may not know it is set), else nothing.
 fn in_file(path: &Path, origin: Origin) -> String {
@@ -444,7 +436,7 @@ pub fn build_call_with(
 /// Why the database at `path` cannot be opened, worded as the command line
 /// words it. `shape` is the board to name in advice, where it is known.
 pub fn open(py: Python<'_>, e: OpenError, origin: Origin, shape: Option<Shape>) -> PyErr {
-    let from = from_env(origin);
+    let from = origin.note();
     let advice = |path: &Path, shape: Option<Shape>| match shape {
         Some(shape) => build_call(path, shape, false),
         None => {

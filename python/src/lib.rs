@@ -5,6 +5,10 @@
 //! answer comes from the library. The Python package (`python/npuzzle`)
 //! re-exports this module and adds the module-level functions.
 
+// Unsafe code belongs to the library's memory mapping alone (PyO3's macros
+// allow their own).
+#![deny(unsafe_code)]
+
 mod arguments;
 mod batch;
 mod board;

@@ -7,8 +7,8 @@ use crate::errors;
 use crate::interrupt::interruptible;
 use npuzzle::pattern::Partition;
 use npuzzle::{
-    tables::all_goals, tables::default_blanks, tables::default_paths, tables::BuildProgress,
-    BuildError, Metric, Plan, Shape,
+    tables::all_goals, tables::default_blanks, tables::default_paths, tables::distinct_blanks,
+    tables::BuildProgress, BuildError, Metric, Plan, Shape,
 };
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
@@ -80,8 +80,7 @@ impl Tables {
                         CellArg::OffEveryBoard(shown) => return Err(off_the_board(shown)),
                     }
                 }
-                blanks.sort_unstable();
-                blanks.dedup();
+                let blanks = distinct_blanks(blanks);
                 if blanks.is_empty() {
                     return Err(errors::argument(
                         py,

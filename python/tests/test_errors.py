@@ -358,3 +358,17 @@ def test_every_timeout_follows_the_command_lines_rule(db3, pat3) -> None:
                 call(timeout)
         call(None)
         call(60)
+
+
+def test_blanks_asked_twice_build_the_file_of_the_cells_asked_once(tmp_path: Path) -> None:
+    # The file's tables follow the order first asked, as `build-db --blank`
+    # writes them: the same request gives the same bytes from every face.
+    twice = npuzzle.build("2x3", tmp_path / "twice.db", blanks=[5, 0, 5], progress=False)
+    once = npuzzle.build("2x3", tmp_path / "once.db", blanks=[5, 0], progress=False)
+    swapped = npuzzle.build("2x3", tmp_path / "swapped.db", blanks=[0, 5], progress=False)
+    assert Path(twice).read_bytes() == Path(once).read_bytes()
+    assert Path(once).read_bytes() != Path(swapped).read_bytes()
+    db, other = npuzzle.Database(twice), npuzzle.Database(swapped)
+    assert db.distance("123405") == other.distance("123405") == 1
+    # 13 by `query --board 2x3 distance --goal 012345 123045` on every goal's tables.
+    assert db.distance("123045", goal="012345") == other.distance("123045", goal="012345") == 13

@@ -100,7 +100,7 @@ pub fn run(db: &Database<Mmap>, args: &CheckArgs, out: &mut impl Write) -> Resul
         Err(e) => match e.unsolvable() {
             Some(why) => {
                 print(&UnsolvablePair::new(&start, &goal, why), format, out)?;
-                return Ok(Outcome::Unsolvable);
+                return Ok(Outcome::No);
             }
             None => {
                 let need = "grading needs the distance of every position the moves pass \
@@ -117,7 +117,7 @@ pub fn run(db: &Database<Mmap>, args: &CheckArgs, out: &mut impl Write) -> Resul
     print(&report, format, out)?;
     Ok(match graded.reaches_goal {
         true => Outcome::Success,
-        false => Outcome::Unsolvable,
+        false => Outcome::No,
     })
 }
 

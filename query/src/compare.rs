@@ -53,7 +53,7 @@ pub fn run(db: &Database<Mmap>, args: &CompareArgs, out: &mut impl Write) -> Res
         Err(CompareError::Lookup(AnswerError::Unsolvable(why))) => {
             let report = UnsolvablePair::new(&start, &goal, &why);
             print(&report, Format::json_or_text(args.json), out)?;
-            return Ok(Outcome::Unsolvable);
+            return Ok(Outcome::No);
         }
         // The lookup's own error, for the advice `main` adds to it, or the
         // database's search past --timeout.

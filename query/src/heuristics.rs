@@ -64,7 +64,7 @@ fn one_position(
             Some(why) => {
                 let report = UnsolvablePair::new(&start, &goal, why);
                 print(&report, args.chart.format.format(), out)?;
-                return Ok(Outcome::Unsolvable);
+                return Ok(Outcome::No);
             }
             None => {
                 let need = "heuristics START needs the position's true distance, and its \

@@ -8,13 +8,20 @@ use memmap2::Mmap;
 use npuzzle::{report::Info, report::Kind, report::Report, report::TableReport, Database};
 use serde::Serialize;
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// `verify` found damage: the error `query` then adds the rebuild command to.
+#[derive(Debug, thiserror::Error)]
+#[error("{} is damaged", path.display())]
+pub(crate) struct Damaged {
+    path: PathBuf,
+}
 
 /// Arguments of `query info`.
 #[derive(clap::Args)]
 pub struct InfoArgs {
     /// One JSON object instead of text: {"path", "kind", "board", "bytes", "format_version",
-    /// "partition", "default_goal", "goals": [...], "tables": [...]}, the same keys for
+    /// "metric", "partition", "default_goal", "goals": [...], "tables": [...]}, the same keys for
     /// complete tables and pattern databases.
     #[arg(long)]
     pub(crate) json: bool,
@@ -69,7 +76,10 @@ impl File<'_> {
             Ok(Outcome::Success)
         } else {
             out.flush()?;
-            anyhow::bail!("{} is damaged", self.path.display());
+            Err(Damaged {
+                path: self.path.to_path_buf(),
+            }
+            .into())
         }
     }
 }

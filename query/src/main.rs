@@ -3,6 +3,9 @@
 //! Exit codes: 0 success, 1 the position is unsolvable, 2 bad input or an
 //! unusable database. Results go to stdout, messages to stderr.
 
+// Unsafe code belongs to the library's memory mapping alone.
+#![forbid(unsafe_code)]
+
 mod batch;
 mod check;
 mod compare;
@@ -108,8 +111,9 @@ enum Command {
 pub enum Outcome {
     /// Exit 0.
     Success,
-    /// Exit 1: the position cannot reach the goal.
-    Unsolvable,
+    /// Exit 1: the answer is no: the position cannot reach the goal, or
+    /// (`check`) the moves given do not reach it.
+    No,
     /// Exit 2: some input was bad (the rest was answered).
     BadInput,
 }
@@ -153,7 +157,7 @@ fn main() -> ExitCode {
     }
     match run(&cli) {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
-        Ok(Outcome::Unsolvable) => ExitCode::from(1),
+        Ok(Outcome::No) => ExitCode::from(1),
         Ok(Outcome::BadInput) => ExitCode::from(2),
         // A closed pipe (`query histogram | head`) is the reader's choice, not an error.
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
@@ -380,7 +384,7 @@ fn with_advice(
             pattern_build_command(path, patterns, patterns.sets().len() > 1)
         ),
         // `verify` found damage: the file is rebuilt as it was built.
-        (None, Some(patterns)) if e.to_string().ends_with("is damaged") => anyhow::anyhow!(
+        (None, Some(patterns)) if e.downcast_ref::<info::Damaged>().is_some() => anyhow::anyhow!(
             "{e:#}; rebuild it with: {}",
             pattern_build_command(path, patterns, patterns.sets().len() > 1)
         ),
@@ -470,17 +474,14 @@ pub(crate) fn open_database(
 ) -> anyhow::Result<Database<Mmap>> {
     let metric = wanted_metric.unwrap_or_default();
     let path = &location.path;
-    let from = match location.origin {
-        Origin::Given | Origin::WorkingDir | Origin::UserData => String::new(),
-        Origin::Env => " (from NPUZZLE_DB)".to_string(),
-    };
+    let from = location.origin.note();
     // The board to name in advice: only one that is known, never a guess. A
     // default path is the board's own (`data/RxC.db`).
     let named = match location.origin {
         Origin::WorkingDir | Origin::UserData => Some(shape),
         Origin::Given | Origin::Env => wanted,
     };
-    let db = Database::open(path).map_err(|e| open_error(e, path, &from, named, metric))?;
+    let db = Database::open(path).map_err(|e| open_error(e, path, from, named, metric))?;
     let found_by_name = matches!(location.origin, Origin::WorkingDir | Origin::UserData);
     if found_by_name && (db.shape(), db.metric()) != (shape, metric) {
         // A file found by its name holds what the name says, or its

@@ -70,7 +70,7 @@ pub(crate) fn outcome(answer: &Answer) -> Outcome {
     if answer.solvable {
         Outcome::Success
     } else {
-        Outcome::Unsolvable
+        Outcome::No
     }
 }
 

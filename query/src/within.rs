@@ -6,8 +6,8 @@ use crate::solve::{outcome, with_progress, SolveArgs, Solved};
 use crate::Outcome;
 use anyhow::Result;
 use memmap2::Mmap;
-use npuzzle::bounded::{solve_within, Guidance, Weight};
-use npuzzle::io::{Answer, Nodes, WithinBound};
+use npuzzle::bounded::{answer_within, Guidance, Weight};
+use npuzzle::io::Answer;
 use npuzzle::pattern::{SolveError, Stopped};
 use npuzzle::{AnswerError, Database, Shape};
 use std::io::Write;
@@ -22,25 +22,14 @@ pub fn run(
     out: &mut impl Write,
 ) -> Result<Outcome> {
     let (start, goal) = args.pair.boards(shape)?;
-    let guidance = match db {
-        Some(db) => Guidance::for_database(db, &goal)?,
-        None => Guidance::linear_conflict(),
-    };
+    let guidance = Guidance::for_file(db, &goal)?;
     let timeout = args.timeout.timeout;
     // One thread: the search is sequential.
     let found = with_progress(timeout, false, "with optimal ≥", |options| {
-        solve_within(&start, &goal, weight, &guidance, options)
+        answer_within(&start, &goal, weight, &guidance, options)
     });
     let answer = match found {
-        Ok(found) => {
-            let nodes = Nodes::from(&found.solution);
-            let within = WithinBound {
-                weight_thousandths: weight.thousandths(),
-                lower_bound: found.lower_bound,
-                heuristic: guidance.name(),
-            };
-            Answer::new(start, goal, Ok(found.solution.moves), Some(nodes)).bounded(within)
-        }
+        Ok(answer) => answer,
         Err(SolveError::Unsolvable(why)) => Answer::new(start, goal, Err(&why), None),
         Err(e @ SolveError::Stopped(Stopped::TimedOut { .. })) => anyhow::bail!(
             "{e} (--timeout {} s); {}",

@@ -7,13 +7,12 @@
 //! record adds two columns to the usual seven, `length` and `lower_bound`,
 //! and leaves `distance` empty unless the bound meets the length.
 
-use super::{solve_within, Guidance, Weight};
+use super::{answer_within, Guidance, Weight};
 use crate::db::database::Database;
 use crate::db::error::AnswerError;
 use crate::io::{
     answer_lines, read_line, write_answer, write_counted_moves, write_decimal, write_error, Answer,
-    AnswerLine, BatchFormat, BatchSummary, LineOutcome, LinesPerShare, Nodes, TimedOut,
-    WithinBound, CSV_HEADER,
+    AnswerLine, BatchFormat, BatchSummary, LineOutcome, LinesPerShare, TimedOut, CSV_HEADER,
 };
 use crate::pattern::{SolveError, SolveOptions, Stopped};
 use crate::puzzle::board::Board;
@@ -122,32 +121,21 @@ impl<B: AsRef<[u8]>> Line<'_, '_, B> {
         out: &mut Vec<u8>,
     ) -> (LineOutcome, Option<u32>) {
         let batch = self.batch;
-        let guidance = match batch.db {
-            Some(db) => match Guidance::for_database(db, goal) {
-                Ok(guidance) => guidance,
-                Err(e) => {
-                    write_error(self.format, out, number, text, &e.to_string());
-                    return (LineOutcome::Error, None);
-                }
-            },
-            None => Guidance::linear_conflict(),
+        let guidance = match Guidance::for_file(batch.db, goal) {
+            Ok(guidance) => guidance,
+            Err(e) => {
+                write_error(self.format, out, number, text, &e.to_string());
+                return (LineOutcome::Error, None);
+            }
         };
         let options = SolveOptions {
             deadline: batch.timeout.map(|t| Instant::now() + t),
             ..SolveOptions::default()
         };
-        match solve_within(start, goal, batch.weight, &guidance, &options) {
-            Ok(found) => {
-                let within = WithinBound {
-                    weight_thousandths: batch.weight.thousandths(),
-                    lower_bound: found.lower_bound,
-                    heuristic: guidance.name(),
-                };
-                let nodes = Nodes::from(&found.solution);
-                let moves = found.solution.moves;
-                let length = moves.len() as u32;
-                let answer = Answer::new(*start, *goal, Ok(moves), Some(nodes)).bounded(within);
+        match answer_within(start, goal, batch.weight, &guidance, &options) {
+            Ok(answer) => {
                 write_bounded(self.format, out, &answer);
+                let length = answer.moves.as_ref().map_or(0, Vec::len) as u32;
                 (LineOutcome::Solved(length), None)
             }
             Err(SolveError::Unsolvable(why)) => {

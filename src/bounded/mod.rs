@@ -45,6 +45,7 @@ pub use weight::{Weight, WeightError, MAX_WEIGHT};
 
 use crate::db::database::Database;
 use crate::db::error::AnswerError;
+use crate::io::{Answer, Nodes, WithinBound};
 use crate::pattern::{PatternDb, SolveError, SolveOptions, Stopped, Work};
 use crate::puzzle::board::Board;
 use crate::puzzle::cell::Cell;
@@ -116,6 +117,19 @@ impl<'a> Guidance<'a> {
         }
     }
 
+    /// What a search with or without a file takes: `db`'s pattern tables as
+    /// [`Guidance::for_database`] chooses them, or linear conflicts where
+    /// there is no file.
+    pub fn for_file<B: AsRef<[u8]>>(
+        db: Option<&'a Database<B>>,
+        goal: &Board,
+    ) -> Result<Guidance<'a>, AnswerError> {
+        match db {
+            Some(db) => Guidance::for_database(db, goal),
+            None => Ok(Guidance::linear_conflict()),
+        }
+    }
+
     /// Its name in answers: `linear-conflict`, or `patterns 7-8` with the
     /// partition's name.
     pub fn name(&self) -> String {
@@ -124,6 +138,26 @@ impl<'a> Guidance<'a> {
             Kind::Patterns { partition, .. } => format!("patterns {partition}"),
         }
     }
+}
+
+/// [`solve_within`]'s solution as the answer every face prints: its moves,
+/// the nodes searched, and what it proves ([`WithinBound`]: the weight, the
+/// lower bound and the guide's name).
+pub fn answer_within(
+    start: &Board,
+    goal: &Board,
+    weight: Weight,
+    guidance: &Guidance,
+    options: &SolveOptions,
+) -> Result<Answer, SolveError> {
+    let found = solve_within(start, goal, weight, guidance, options)?;
+    let within = WithinBound {
+        weight_thousandths: weight.thousandths(),
+        lower_bound: found.lower_bound,
+        heuristic: guidance.name(),
+    };
+    let nodes = Nodes::from(&found.solution);
+    Ok(Answer::new(*start, *goal, Ok(found.solution.moves), Some(nodes)).bounded(within))
 }
 
 /// A solution from `start` to `goal` at most `weight` times as long as the

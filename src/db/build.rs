@@ -51,6 +51,19 @@ pub fn default_blanks(shape: Shape) -> Vec<usize> {
     }
 }
 
+/// The goal blank cells asked for, each once, in the order first asked:
+/// the order of the file's tables, the same from every face for the same
+/// request.
+pub fn distinct_blanks(asked: impl IntoIterator<Item = usize>) -> Vec<usize> {
+    let mut blanks: Vec<usize> = Vec::new();
+    for cell in asked {
+        if !blanks.contains(&cell) {
+            blanks.push(cell);
+        }
+    }
+    blanks
+}
+
 /// Why `build-db` builds no database for `shape` in `metric` when not told
 /// a partition, or `None` where it builds one: complete tables up to 12
 /// cells, else the board's default pattern partition (single-tile moves
@@ -448,6 +461,13 @@ fn check_plan(plan: &Plan) -> Result<(), BuildError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn blanks_asked_twice_are_kept_once_in_the_order_first_asked() {
+        assert_eq!(distinct_blanks([8, 0, 8, 4, 0]), [8, 0, 4]);
+        assert_eq!(distinct_blanks([0, 8]), [0, 8]);
+        assert!(distinct_blanks([]).is_empty());
+    }
 
     #[test]
     fn every_goal_takes_one_table_per_class() {

@@ -9,7 +9,6 @@
 
 use crate::puzzle::metric::Metric;
 use crate::puzzle::shape::Shape;
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// The environment variable that names a database file.
@@ -28,14 +27,15 @@ pub enum Origin {
     UserData,
 }
 
-impl fmt::Display for Origin {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Origin::Given => "given",
-            Origin::Env => "from NPUZZLE_DB",
-            Origin::WorkingDir => "under the current folder",
-            Origin::UserData => "in the per-user data folder",
-        })
+impl Origin {
+    /// `" (from NPUZZLE_DB)"` when the variable chose the file (the user may
+    /// not know it is set), else nothing: what every face adds to the path
+    /// in an error about the file.
+    pub fn note(self) -> &'static str {
+        match self {
+            Origin::Env => " (from NPUZZLE_DB)",
+            Origin::Given | Origin::WorkingDir | Origin::UserData => "",
+        }
     }
 }
 

@@ -512,7 +512,7 @@ mod tests {
             write_json(&mut line, metric, &start, &goal, outcome);
             let nodes = nodes.map(|(generated, expanded)| Nodes { generated, expanded });
             if let Some(nodes) = nodes {
-                crate::io::with_nodes(&mut line, nodes);
+                crate::io::batch::with_nodes(&mut line, nodes);
             }
             let answer = Answer::new(start, goal, outcome.map(<[Move]>::to_vec), nodes)
                 .counted_in(metric);

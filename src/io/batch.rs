@@ -50,7 +50,7 @@ pub const SEARCH_BLOCK: usize = 1 << 14;
 /// How answers are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum BatchFormat {
-    /// One JSON object per line (see [`crate::io::write_json`]).
+    /// One JSON object per line (the JSON of [`Answer`](crate::io::Answer)).
     #[default]
     Jsonl,
     /// A header line `start,goal,solvable,distance,moves,reason,error`, then one

@@ -14,16 +14,13 @@ mod timeout;
 mod usage;
 
 pub use crate::db::replace::{Replacement, Writes};
-pub use answer::{
-    write_counted_moves, write_decimal, write_json, write_json_error, write_json_string,
-    write_moves, Answer, Nodes, TextEscaper, WithinBound,
-};
+pub(crate) use answer::{write_counted_moves, write_decimal};
+pub use answer::{Answer, Nodes, WithinBound};
 pub(crate) use batch::{
     answer_lines, read_line, write_answer, write_error, AnswerLine, LinesPerShare, TimedOut,
 };
 pub use batch::{
-    run_batch, split_pair, with_nodes, BatchFormat, BatchSummary, LineAnswerer, LineOutcome, BLOCK,
-    CSV_HEADER, ECHO_LIMIT, SEARCH_BLOCK,
+    run_batch, split_pair, BatchFormat, BatchSummary, LineAnswerer, LineOutcome, CSV_HEADER,
 };
 #[cfg(feature = "cli")]
 pub use file_size::{file_size_limit_as_error, remove_unfinished_on_signals};

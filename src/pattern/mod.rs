@@ -46,7 +46,6 @@ pub(crate) use dual::{DualPlan, DualSource};
 pub(crate) use error::{goal_at_zero, within_largest};
 pub use error::{Damage, PatternError, SolveError, Stopped};
 pub use history::HISTORY_DEPTH;
-pub use memory::huge_page_copy;
 pub use partition::Partition;
 pub use placement::{PlacementRanker, MAX_PATTERN_CELLS};
 pub(crate) use search::{raise_bound, Budget, Limits, Raised, Work};

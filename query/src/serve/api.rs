@@ -63,7 +63,7 @@ pub const MAX_QUERY: usize = 1024;
 /// The largest request body accepted (413 beyond). No route reads one.
 pub const MAX_BODY: usize = 1024;
 /// The most positions one `/api/random` draws.
-pub const MAX_COUNT: usize = 1000;
+pub const MAX_DRAWN: usize = 1000;
 
 const INDEX_HTML: &str = include_str!("page/index.html");
 const APP_JS: &str = include_str!("page/app.js");
@@ -514,14 +514,14 @@ impl Params {
             .transpose()
     }
 
-    /// How many positions to draw: 1 unless given, at most [`MAX_COUNT`].
+    /// How many positions to draw: 1 unless given, at most [`MAX_DRAWN`].
     fn count(&self) -> Result<usize, ApiError> {
         match self.count.as_deref() {
             None => Ok(1),
             Some(text) => match text.parse::<usize>() {
-                Ok(n) if (1..=MAX_COUNT).contains(&n) => Ok(n),
+                Ok(n) if (1..=MAX_DRAWN).contains(&n) => Ok(n),
                 _ => Err(ApiError::bad(format!(
-                    "bad count {:?}: count must be from 1 to {MAX_COUNT}",
+                    "bad count {:?}: count must be from 1 to {MAX_DRAWN}",
                     excerpt(text, 40)
                 ))),
             },

@@ -7,8 +7,8 @@
 use super::api::{answer_error, client_gone, unsolvable_error, ApiError};
 use axum::http::StatusCode;
 use memmap2::Mmap;
-use npuzzle::bounded::{solve_within, Guidance, Weight};
-use npuzzle::io::{Answer, Nodes, WithinBound};
+use npuzzle::bounded::{self, Guidance, Weight};
+use npuzzle::io::{Answer, Nodes};
 use npuzzle::pattern::{Solution, SolveOptions};
 use npuzzle::{report::Kind, rules::Cells, Board, CompleteTables, Database, Metric, Move};
 use std::sync::atomic::AtomicBool;
@@ -202,21 +202,10 @@ pub fn answer_within(
         ),
         e => answer_error(e, Some((start, goal)), budget.timeout),
     };
-    let guidance = match db {
-        Some(db) => Guidance::for_database(db, goal).map_err(fail)?,
-        None => Guidance::linear_conflict(),
-    };
+    let guidance = Guidance::for_file(db, goal).map_err(fail)?;
     let options = SolveOptions {
         parallel: false,
         ..options(budget)
     };
-    let found =
-        solve_within(start, goal, weight, &guidance, &options).map_err(|e| fail(e.into()))?;
-    let within = WithinBound {
-        weight_thousandths: weight.thousandths(),
-        lower_bound: found.lower_bound,
-        heuristic: guidance.name(),
-    };
-    let nodes = Nodes::from(&found.solution);
-    Ok(Answer::new(*start, *goal, Ok(found.solution.moves), Some(nodes)).bounded(within))
+    bounded::answer_within(start, goal, weight, &guidance, &options).map_err(|e| fail(e.into()))
 }
