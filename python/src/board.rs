@@ -17,7 +17,8 @@ use pyo3::types::{PyInt, PyList, PyString, PyTuple};
 /// `Board(tiles, board=None)` reads text in any form the command line
 /// reads, a list or tuple of tiles (flat, or one per row), or a NumPy
 /// array; `board` is the size, "RxC" (nested rows give it, and so do rows
-/// of text apart by "/"; else 3x3). Raises ParseError when the tiles are
+/// of text apart by "/" or on lines of their own, as `grid()` writes them;
+/// else 3x3). Raises ParseError when the tiles are
 /// not a board (bools are not tiles; as many tiles as another board has
 /// cells get the `board=` to pass), ArgumentTypeError when they are of a
 /// type a board cannot be (bytes: decode them first).
@@ -53,7 +54,7 @@ pub fn size(obj: &Bound<'_, PyAny>) -> PyResult<Shape> {
 /// The most characters of an argument a message echoes: the command
 /// line's `ARGUMENT_ECHO_LIMIT`, which the library keeps behind its `cli`
 /// feature (and its dependencies, which this crate does without).
-const ARGUMENT_ECHO_LIMIT: usize = 60;
+pub(crate) const ARGUMENT_ECHO_LIMIT: usize = 60;
 
 /// `e`, the error of reading the board argument `name` (`start`, `goal`,
 /// `position`) from `obj`, worded as the command line words it (`bad goal
@@ -194,6 +195,20 @@ fn not_a_board(obj: &Bound<'_, PyAny>) -> PyErr {
             format!(
                 "a 0-dimensional array holds one number ({shown}), not a board: give an array \
                  of the tiles, of shape (cells,) or (rows, cols)"
+            ),
+        );
+    }
+    // pandas gives a missing value as NaN, None, NA or NaT.
+    let missing = obj.is_none()
+        || matches!(type_name.as_str(), "NAType" | "NaTType")
+        || obj.extract::<f64>().is_ok_and(f64::is_nan);
+    if missing {
+        let shown = obj.str().map(|s| s.to_string()).unwrap_or_default();
+        return errors::argument_type(
+            py,
+            format!(
+                "the value is missing ({shown}), not a board: drop missing rows first \
+                 (Series.dropna())"
             ),
         );
     }
@@ -489,13 +504,18 @@ pub fn any_board(
     Board::new(shape, &cells).map_err(|e: BoardError| not_three_by_three(py, e.into()))
 }
 
-/// Text in rows apart by `/` (`"12/34/50"`), read at the size they give:
-/// as many rows as it has, of the one length at which they all parse.
+/// Text in rows apart by `/` (`"12/34/50"`) or on lines of their own (a
+/// `grid()`), read at the size they give: as many rows as it has, of the
+/// one length at which they all parse.
 fn by_its_rows(text: &str) -> Option<Board> {
-    if !text.contains('/') {
+    let text = text.trim();
+    let rows = if text.contains('/') {
+        text.split('/').count()
+    } else if text.contains('\n') {
+        text.lines().filter(|line| !line.trim().is_empty()).count()
+    } else {
         return None;
-    }
-    let rows = text.split('/').count();
+    };
     (2..=npuzzle::rules::MAX_CELLS / 2)
         .filter_map(|cols| Shape::new(rows, cols).ok())
         .find_map(|shape| parse_board(text, shape).ok())

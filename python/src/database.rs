@@ -17,6 +17,7 @@ use npuzzle::bounded::{self, Guidance, Weight};
 use npuzzle::files::shown_path;
 use npuzzle::io::{Answer, Nodes, WithinBound};
 use npuzzle::pattern::{Solution, SolveOptions, Stopped};
+use npuzzle::rules::excerpt;
 use npuzzle::{
     files::locate, files::user_data_path, files::Origin, rules::move_string, rules::solvability,
     rules::MAX_TABLE_CELLS, AnswerError, Board, CompleteTables, Database, GoalTable, Metric, Move,
@@ -425,9 +426,13 @@ impl PyDatabase {
             });
         let goal = Board::goal(db.shape());
         let partition = db.patterns().map(|p| p.partition().name().to_string());
+        // Absolute, as the file opened: a relative path would name another
+        // file after a notebook's `%cd`, or in a Dask worker that unpickles
+        // this database in another folder.
+        let path = std::path::absolute(&location.path).unwrap_or(location.path);
         Ok(PyDatabase {
             db,
-            path: location.path,
+            path,
             goal,
             partition,
             origin: location.origin,
@@ -986,34 +991,32 @@ fn steps_of(py: Python<'_>, moves: &Bound<'_, PyAny>, shape: Shape) -> PyResult<
         ));
     }
     // A list of whole numbers is the tiles moved, each named as one.
-    if let Ok(tiles) = moves.extract::<Vec<i64>>() {
-        // Python counts a bool as an int; it is never a tile.
-        for (i, item) in moves.try_iter()?.enumerate() {
-            if item?.is_instance_of::<pyo3::types::PyBool>() {
-                return Err(errors::argument_type(
-                    py,
-                    format!("move {} is a bool, not a tile number", i + 1),
-                ));
+    let items = moves.extract::<Vec<Bound<'_, PyAny>>>().unwrap_or_default();
+    let whole = |item: &Bound<'_, PyAny>| item.is_instance_of::<pyo3::types::PyInt>();
+    if !items.is_empty() && items.iter().all(whole) {
+        if items.len() > MAX_STEPS {
+            return Err(errors::parse(py, StepsError::TooMany(items.len())));
+        }
+        let last = shape.cells() as u8 - 1;
+        let tile = |(i, item): (usize, &Bound<'_, PyAny>)| {
+            // Python counts a bool as an int; it is never a tile.
+            if item.is_instance_of::<pyo3::types::PyBool>() {
+                let message = format!("move {} is a bool, not a tile number", i + 1);
+                return Err(errors::argument_type(py, message));
             }
-        }
-        if tiles.len() > MAX_STEPS {
-            return Err(errors::parse(py, StepsError::TooMany(tiles.len())));
-        }
-        let last = shape.cells() as i64 - 1;
-        return tiles
-            .iter()
-            .enumerate()
-            .map(|(i, &tile)| match u8::try_from(tile) {
-                Ok(t) if (1..=last).contains(&tile) => Ok(Step::Tile(t)),
+            match item.extract::<u8>() {
+                Ok(t) if (1..=last).contains(&t) => Ok(Step::Tile(t)),
                 _ => Err(errors::parse(
                     py,
                     format!(
-                        "move {} is tile {tile}: the tiles of a {shape} board are 1 to {last}",
-                        i + 1
+                        "move {} is tile {}: the tiles of a {shape} board are 1 to {last}",
+                        i + 1,
+                        excerpt(&item.to_string(), board::ARGUMENT_ECHO_LIMIT)
                     ),
                 )),
-            })
-            .collect();
+            }
+        };
+        return items.iter().enumerate().map(tile).collect();
     }
     let slides = board::moves_of(py, moves)?;
     let step = |(m, tiles)| match tiles {
@@ -1069,7 +1072,7 @@ impl PyDatabase {
         self.db.metric().name()
     }
 
-    /// The database's file.
+    /// The database's file, as an absolute path (the one pickling carries).
     ///
     /// >>> Database(board="2x3").path.endswith("2x3.db")
     /// True

@@ -97,7 +97,13 @@ def test_grading(db3) -> None:
         assert db3.check("123468750", tiles) == db3.check("123468750", "ULDR")
     with pytest.raises(npuzzle.ParseError, match="mix letters and tile numbers"):
         db3.check("123468750", "U 6")
-    for tiles, says in (([8, 0], "move 2 is tile 0: the tiles of a 3x3 board are 1 to 8"), ([300], "tile 300")):
+    for tiles, says in (
+        ([8, 0], "move 2 is tile 0: the tiles of a 3x3 board are 1 to 8"),
+        ([300], "tile 300"),
+        ([8, 2**80], f"move 2 is tile {2**80}: the tiles of a 3x3 board are 1 to 8"),
+        ([-1], "move 1 is tile -1"),
+        ("UD" * 6000, "12000 moves: at most 10000 moves are graded at once"),
+    ):
         with pytest.raises(npuzzle.ParseError, match=says):
             db3.check("123468750", tiles)
     with pytest.raises(npuzzle.ArgumentTypeError, match="not bytes"):

@@ -52,6 +52,11 @@ def test_board_shows_itself() -> None:
     assert pickle.loads(pickle.dumps(big)) == big
     assert big.tolist() == [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 0]]
     assert len({b, npuzzle.Board("867/254/301"), big}) == 2
+    # A grid reads back at its own size, as rows apart by "/" do.
+    for size in ("2x3", "3x4", "4x4", "5x5", "6x6", "4x3"):
+        grid = npuzzle.Board.goal(size).grid()
+        assert npuzzle.Board(grid) == npuzzle.Board.goal(size), size
+    assert npuzzle.Board(b.grid()) == b
 
 
 def test_boards_up_to_six_by_six() -> None:
@@ -273,3 +278,11 @@ def test_a_data_frame_of_positions_points_to_its_tiles(db3) -> None:  # type: ig
         db3.distances(frame)
     assert db3.distances(frame.to_numpy()).tolist() == [31]
     assert db3.distances(pd.DataFrame({"start": ["867254301"]})["start"]) == [31]
+    # A missing value, however pandas writes it, is named as one.
+    for column in (
+        pd.Series(["867254301", None]),
+        pd.Series(["867254301", float("nan")]),
+        pd.Series(["867254301", None], dtype="string"),
+    ):
+        with pytest.raises(npuzzle.ArgumentTypeError, match=r"positions\[1\]: the value is missing .*dropna"):
+            db3.distances(column)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import pickle
 from pathlib import Path
 
 import npuzzle
@@ -34,7 +35,8 @@ def test_the_lookup_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.chdir(tmp_path)
     (tmp_path / "data").mkdir()
     local = npuzzle.build("2x3", tmp_path / "data" / "2x3.db", progress=False)
-    assert npuzzle.Database(board="2x3").path == "data/2x3.db" == npuzzle.locate("2x3")
+    assert npuzzle.locate("2x3") == "data/2x3.db"
+    assert npuzzle.Database(board="2x3").path == str(tmp_path / "data" / "2x3.db") == local
     other = npuzzle.build("2x3", tmp_path / "elsewhere.db", progress=False)
     monkeypatch.setenv("NPUZZLE_DB", other)
     assert npuzzle.Database(board="2x3").path == other
@@ -144,3 +146,18 @@ def test_a_multi_tile_file_named_by_npuzzle_db_is_used_whatever_its_metric(
     code = "import npuzzle; print(npuzzle.distance('867254301'), npuzzle.solve('123456078').moves)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["20", "R2"]
+
+
+def test_a_database_opened_by_a_relative_path_survives_a_change_of_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A notebook's `%cd`, or a Dask worker in another folder, unpickles it.
+    (tmp_path / "here").mkdir()
+    (tmp_path / "there").mkdir()
+    npuzzle.build("2x3", tmp_path / "here" / "2x3.db", progress=False)
+    monkeypatch.chdir(tmp_path / "here")
+    db = npuzzle.Database("2x3.db")
+    assert db.path == str(tmp_path / "here" / "2x3.db")
+    monkeypatch.chdir(tmp_path / "there")
+    again = pickle.loads(pickle.dumps(db))
+    assert again.path == db.path and again.distance("123405") == 1

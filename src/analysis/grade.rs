@@ -97,7 +97,7 @@ pub enum StepsError {
     #[error("the moves mix letters and tile numbers: write either the blank's moves (ULDR) or the tiles moved (6 5 2)")]
     Mixed,
     /// More than [`MAX_STEPS`] moves (`usize::MAX`: past any count).
-    #[error("{}: a list holds at most {MAX_STEPS}", too_many(*.0))]
+    #[error("{}: at most {MAX_STEPS} moves are graded at once", too_many(*.0))]
     TooMany(usize),
 }
 
@@ -495,7 +495,7 @@ mod tests {
         );
         assert_eq!(
             StepsError::TooMany(usize::MAX).to_string(),
-            "more than 10000 moves: a list holds at most 10000"
+            "more than 10000 moves: at most 10000 moves are graded at once"
         );
         assert!(matches!(
             read_steps("UX"),

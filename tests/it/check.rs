@@ -190,7 +190,7 @@ fn the_arguments_are_read_as_solve_reads_them() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr_of(&out).contains("60000 moves: a list holds at most 10000"));
+    assert!(stderr_of(&out).contains("60000 moves: at most 10000 moves are graded at once"));
 }
 
 /// Moves are numbered as written, and the text says so where that is not
