@@ -1334,12 +1334,13 @@ impl PyDatabase {
                     ),
                 ));
             }
-            // A goal the file cannot answer is refused, as every method
-            // refuses it: its puzzles could not be solved from the file.
             let goal = self.goal_of(goal)?;
-            self.db.check_goal(&goal).map_err(|e| self.err(py, e))?;
-            let drawn = py.detach(|| Sample::uniform(&goal, count, seed));
-            return Ok(drawn.positions.iter().map(|p| wrap(p.start)).collect());
+            let drawn = py.detach(|| Sample::uniform_for(Some(&self.db), &goal, count, seed));
+            return match drawn {
+                Ok(drawn) => Ok(drawn.positions.iter().map(|p| wrap(p.start)).collect()),
+                Err(DrawError::Answer(e)) => Err(self.err(py, e)),
+                Err(e) => Err(errors::database(py, e.to_string())),
+            };
         };
         let distances = distances_of(distance)?;
         let target = self.target(py, goal, timeout)?;

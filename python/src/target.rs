@@ -14,7 +14,6 @@ use npuzzle::pattern::{Solution, SolveOptions};
 use npuzzle::AnswerError;
 use npuzzle::{rules::solvability, Board, GoalTable, Move};
 use pyo3::prelude::*;
-use rayon::prelude::*;
 use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -217,39 +216,23 @@ impl Target<'_> {
     pub fn best_moves(&self, position: &Board) -> Result<Vec<(Move, usize)>, AnswerError> {
         let mut best = match self {
             Target::Table(table) => npuzzle::analysis::best_slides(table, position)?,
+            // Pattern databases store no moves: each neighbour is solved,
+            // and the moves one closer are the optimal ones.
             Target::Search(search) => {
-                let moves = self.best_by_search(position, &search.goal)?;
-                moves.into_iter().map(|m| (m, 1)).collect()
+                let (distance, neighbours) = npuzzle::analysis::neighbours(
+                    search.db.database(),
+                    position,
+                    &search.goal,
+                    &search.options(true),
+                )?;
+                neighbours
+                    .into_iter()
+                    .filter(|&(_, _, _, after)| after + 1 == distance)
+                    .map(|(m, tiles, _, _)| (m, tiles))
+                    .collect()
             }
         };
         best.sort_by_key(|&(m, tiles)| (m.letter(), tiles));
         Ok(best)
-    }
-
-    /// Pattern databases store no moves, so each child is solved: a move
-    /// is optimal iff its child is one move closer. A move changes the
-    /// distance by exactly one (the puzzle's graph is bipartite), so the
-    /// closest children are the optimal ones and the start needs no search.
-    fn best_by_search(&self, position: &Board, goal: &Board) -> Result<Vec<Move>, AnswerError> {
-        // The children of an unsolvable start are unsolvable too: say it once.
-        solvability::check(position, goal).map_err(AnswerError::Unsolvable)?;
-        if position == goal {
-            return Ok(Vec::new());
-        }
-        let children: Vec<(Move, Board)> = Move::ALL
-            .iter()
-            .filter_map(|&m| Some((m, position.apply(m)?)))
-            .collect();
-        let distances = children
-            .par_iter()
-            .map(|(_, child)| self.distance(child, false))
-            .collect::<Result<Vec<u32>, AnswerError>>()?;
-        let closest = distances.iter().copied().min().unwrap_or(0);
-        Ok(children
-            .iter()
-            .zip(&distances)
-            .filter(|&(_, &d)| d == closest)
-            .map(|((m, _), _)| *m)
-            .collect())
     }
 }

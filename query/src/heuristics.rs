@@ -93,7 +93,7 @@ fn every_position(
     let plot_path = args.chart.plot.checked()?;
     let goal = args.chart.goal.board(db.shape())?;
     let target = db.goal_table(&goal)?;
-    let heuristics = survey_all(&target);
+    let heuristics = survey_all(&target)?;
     let report = Report {
         board: db.shape().to_string(),
         goal: goal.to_string(),

@@ -83,17 +83,12 @@ pub fn uniform(
         args.count
     );
     let goal = args.goal.board(shape)?;
-    if let Some(db) = db {
-        // A goal the file cannot answer is refused, as every command
-        // refuses it: its puzzles could not be solved from the file.
-        db.check_goal(&goal)?;
-    }
     let seed = args.seed.unwrap_or_else(rand::random);
-    let mut report = Sample::uniform(&goal, args.count, seed);
-    // Complete tables give the distances; pattern tables have none.
-    if let Some(tables) = db.and_then(|db| db.complete().ok()) {
-        report = report.with_distances(&tables.goal_table(&goal)?)?;
-    }
+    // The database's own refusal, which `query` adds its advice to.
+    let report = Sample::uniform_for(db, &goal, args.count, seed).map_err(|e| match e {
+        DrawError::Answer(e) => e.into(),
+        e => anyhow::Error::from(e),
+    })?;
     show(&report, args, out)
 }
 

@@ -2,6 +2,7 @@
 //! database's answer (a lookup, or on a pattern database its optimal
 //! search): what `query compare` reports.
 
+use super::heuristics::NeedsSingleTile;
 use super::histogram::as_text;
 use super::textbook::{millis, search_until, Algorithm, SearchReport, ShapeMismatch, KEY_CELLS};
 use crate::db::database::Database;
@@ -79,6 +80,9 @@ pub enum CompareError {
     /// The caller's cancel flag was set (Ctrl-C in Python).
     #[error("the comparison was cancelled")]
     Cancelled,
+    /// Complete tables counted in multi-tile moves.
+    #[error(transparent)]
+    NeedsSingleTile(#[from] NeedsSingleTile),
 }
 
 /// The most expansions one search may be given (`--max-nodes`, Python's
@@ -106,6 +110,7 @@ pub fn compare(
     depth_limit: Option<u32>,
     cancel: Option<&AtomicBool>,
 ) -> Result<Comparison, CompareError> {
+    NeedsSingleTile::check(target.metric())?;
     let mut truth = Vec::new();
     let began = Instant::now();
     for _ in 0..LOOKUP_REPEATS {

@@ -24,6 +24,7 @@
 
 use crate::db::goal_table::GoalTable;
 use crate::puzzle::board::{Board, Move};
+use crate::puzzle::metric::Metric;
 use crate::puzzle::shape::{Shape, MAX_CELLS, TILE_SLOTS};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -478,8 +479,31 @@ const H_VALUES: usize = 256;
 /// nothing, small enough that both passes split evenly across cores.
 const CHUNK: usize = 4096;
 
+/// The classic heuristics and the textbook searches count one tile a move:
+/// set beside multi-tile distances, their figures would mislead (Manhattan
+/// distance overestimates them), so they are refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the heuristics and the textbook searches count single-tile moves, and this table counts \
+     {metric} moves"
+)]
+pub struct NeedsSingleTile {
+    /// The table's metric.
+    pub metric: Metric,
+}
+
+impl NeedsSingleTile {
+    /// Refuses any metric but the single-tile one.
+    pub fn check(metric: Metric) -> Result<(), NeedsSingleTile> {
+        match metric {
+            Metric::SingleTile => Ok(()),
+            metric => Err(NeedsSingleTile { metric }),
+        }
+    }
+}
+
 /// Compares `heuristic` with the true distance of every position that can
-/// reach the target's goal.
+/// reach the target's goal (single-tile tables only).
 ///
 /// Works in the table's canonical frame: each rank's board is unranked as
 /// it is stored, and evaluated against the canonical goal. Renaming tiles,
@@ -488,7 +512,8 @@ const CHUNK: usize = 4096;
 /// hold for the target's goal. A first pass evaluates every position once; a second
 /// reads the neighbours' values by rank, moving a rank cursor instead of
 /// evaluating neighbours again. Both passes run in parallel.
-pub fn survey(target: &GoalTable<'_>, heuristic: Heuristic) -> Survey {
+pub fn survey(target: &GoalTable<'_>, heuristic: Heuristic) -> Result<Survey, NeedsSingleTile> {
+    NeedsSingleTile::check(target.metric())?;
     let ranker = *target.ranker();
     let entries = target.entries();
     let eval = Evaluator::new(&target.to_table(target.goal()));
@@ -539,7 +564,7 @@ pub fn survey(target: &GoalTable<'_>, heuristic: Heuristic) -> Survey {
         })
         .collect();
     let beyond_goal = entries.len() as u64 - tally.count.first().copied().unwrap_or(0);
-    Survey {
+    Ok(Survey {
         heuristic,
         goal: target.goal().to_string(),
         positions: entries.len() as u64,
@@ -552,12 +577,13 @@ pub fn survey(target: &GoalTable<'_>, heuristic: Heuristic) -> Survey {
         } else {
             tally.ratio_sum / beyond_goal as f64
         },
-    }
+    })
 }
 
 /// [`survey`] of each of [`Heuristic::ALL`], in that order, the four run in
 /// parallel.
-pub fn survey_all(target: &GoalTable<'_>) -> Vec<Survey> {
+pub fn survey_all(target: &GoalTable<'_>) -> Result<Vec<Survey>, NeedsSingleTile> {
+    NeedsSingleTile::check(target.metric())?;
     Heuristic::ALL
         .par_iter()
         .map(|&heuristic| survey(target, heuristic))

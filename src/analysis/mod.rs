@@ -26,14 +26,18 @@ pub use compare::{
 pub use estimates::{PatternEstimate, PositionEstimates};
 pub use grade::{grade, read_any_steps, read_steps, Graded, Step, StepsError, MAX_STEPS};
 pub use heuristics::{
-    survey, survey_all, DistanceStats, Estimate, Evaluator, Heuristic, Survey, UnknownHeuristic,
+    survey, survey_all, DistanceStats, Estimate, Evaluator, Heuristic, NeedsSingleTile, Survey,
+    UnknownHeuristic,
 };
 pub use histogram::{Histogram, Histograms, TableHistogram};
 pub use metrics::{compare_metrics, JointCount, MetricComparison, MetricsError, Ratio};
 pub use sample::{
     parse_distances, sample, DistanceRangeError, Drawn, Sample, SampleError, MAX_UNIFORM,
 };
-pub use shortest::{best_moves, best_slides, count_shortest, list_shortest, ShortestSolutions};
+pub use shortest::{
+    best_moves, best_slides, count_shortest, list_shortest, neighbours, Neighbour,
+    ShortestSolutions,
+};
 pub use stats::{stats, stats_toward, Stats, TableStats};
 pub use textbook::{search, search_until, Algorithm, SearchReport, ShapeMismatch};
 pub use walked::{draw_stopped, AtDistance, DrawError, WalkError, Walked, MAX_WALKED};

@@ -8,10 +8,14 @@
 //! Under the multi-tile metric a move is a slide of 1 to k tiles, and the
 //! same holds slide by slide.
 
+use crate::db::database::Database;
 use crate::db::error::AnswerError;
 use crate::db::goal_table::GoalTable;
 use crate::io::Answer;
-use crate::puzzle::board::Move;
+use crate::pattern::SolveOptions;
+use crate::puzzle::board::{Board, Move};
+use crate::puzzle::metric::Metric;
+use crate::puzzle::solvability;
 use crate::table::rank::Cursor;
 use serde::{Serialize, Serializer};
 use std::collections::HashMap;
@@ -143,6 +147,59 @@ pub fn best_slides(
         });
     }
     Ok(slides)
+}
+
+/// A legal move from a position (the blank's direction, and how many cells:
+/// more than one for a slide under the multi-tile metric), the board it
+/// leads to, and that board's distance to the goal.
+pub type Neighbour = (Move, usize, Board, u32);
+
+/// The distance from `start` to `goal`, and each legal move with the board
+/// it leads to and that board's distance: under the multi-tile metric,
+/// every slide, of one tile or more. Complete tables look each one up.
+/// Pattern tables store no moves, so each neighbour is solved (within
+/// `options`), and the start's distance is one more than its nearest
+/// neighbour's: a move changes the distance by exactly one (the puzzle's
+/// graph is bipartite), and some move of a position off the goal leads one
+/// closer, so the start needs no search of its own.
+pub fn neighbours<B: AsRef<[u8]>>(
+    db: &Database<B>,
+    start: &Board,
+    goal: &Board,
+    options: &SolveOptions,
+) -> Result<(u32, Vec<Neighbour>), AnswerError> {
+    let Ok(tables) = db.complete() else {
+        // Said before any search: no set for the goal, or no solution.
+        db.check_goal(goal)?;
+        solvability::check(start, goal).map_err(AnswerError::Unsolvable)?;
+        let mut moves = Vec::with_capacity(4);
+        // Pattern databases count single-tile moves only.
+        for (m, next) in start.successors() {
+            let after = db.solve(&next, goal, options)?.moves.len() as u32;
+            moves.push((m, 1, next, after));
+        }
+        let distance = match moves.iter().map(|&(_, _, _, d)| d).min() {
+            _ if start == goal => 0,
+            Some(nearest) => nearest + 1,
+            None => unreachable!("every board has a legal move"),
+        };
+        return Ok((distance, moves));
+    };
+    let target = tables.goal_table(goal)?;
+    let distance = target.distance(start)?;
+    let mut moves = Vec::with_capacity(4);
+    for (m, next) in start.successors() {
+        let mut reached = (1, next);
+        loop {
+            let (cells, next) = reached;
+            moves.push((m, cells, next, target.distance(&next)?));
+            match next.apply(m) {
+                Some(farther) if db.metric() == Metric::MultiTile => reached = (cells + 1, farther),
+                _ => break,
+            }
+        }
+    }
+    Ok((distance, moves))
 }
 
 /// The number of distinct shortest move sequences from `start` to the goal.

@@ -256,6 +256,28 @@ impl Sample {
             }
         }
     }
+
+    /// `count` positions drawn uniformly from every one that reaches
+    /// `goal` ([`Sample::uniform`]), each with its distance where `db` has
+    /// complete tables (pattern tables have none, and no file is needed).
+    /// A goal the file cannot answer is refused, as every question refuses
+    /// it: its puzzles could not be solved from the file.
+    pub fn uniform_for<B: AsRef<[u8]>>(
+        db: Option<&Database<B>>,
+        goal: &Board,
+        count: usize,
+        seed: u64,
+    ) -> Result<Sample, DrawError> {
+        let Some(db) = db else {
+            return Ok(Sample::uniform(goal, count, seed));
+        };
+        db.check_goal(goal)?;
+        let drawn = Sample::uniform(goal, count, seed);
+        match db.complete() {
+            Ok(tables) => Ok(drawn.with_distances(&tables.goal_table(goal)?)?),
+            Err(_) => Ok(drawn),
+        }
+    }
 }
 
 /// One position `distance` moves from `goal`, and its shortest solution: a

@@ -250,3 +250,80 @@ fn best_moves_are_exactly_the_moves_one_step_closer() {
         }
     }
 }
+
+#[test]
+fn neighbours_are_each_move_with_its_distance_from_either_kind_of_file() {
+    use npuzzle::analysis::neighbours;
+    use npuzzle::pattern::{Partition, SolveOptions};
+    let shape = Shape::THREE_BY_THREE;
+    let goal = Board::goal(shape);
+    let truth = plain_bfs(3, 3, goal.cells());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("3x3-4-4.db");
+    let plan = npuzzle::Plan::Patterns {
+        partition: Partition::named(shape, "4-4").unwrap(),
+        goal_blanks: vec![8],
+    };
+    npuzzle::build(&path, &plan, &|_, _| {}).unwrap();
+    let patterns = npuzzle::Database::open(&path).unwrap();
+    let complete = npuzzle::Database::open(&temp_db("3x3").path).unwrap();
+    let mut positions: Vec<&Vec<u8>> = truth.keys().collect();
+    positions.sort();
+    positions.shuffle(&mut StdRng::seed_from_u64(5));
+    let goal_cells = goal.cells().to_vec();
+    for cells in positions.into_iter().take(150).chain([&goal_cells]) {
+        let tiles: Vec<u64> = cells.iter().map(|&t| t.into()).collect();
+        let start = Board::new(shape, &tiles).unwrap();
+        let blank = cells.iter().position(|&t| t == 0).unwrap();
+        // A corner's blank has 2 moves, an edge's 3, the centre's 4.
+        let legal = [
+            blank % 3 != 0,
+            blank % 3 != 2,
+            blank / 3 != 0,
+            blank / 3 != 2,
+        ]
+        .iter()
+        .filter(|&&can| can)
+        .count();
+        for db in [&complete, &patterns] {
+            let (distance, moves) =
+                neighbours(db, &start, &goal, &SolveOptions::default()).unwrap();
+            assert_eq!(distance, truth[cells], "{start}");
+            assert_eq!(moves.len(), legal, "{start}");
+            for (m, tiles, next, after) in moves {
+                assert_eq!((tiles, start.apply(m)), (1, Some(next)));
+                assert_eq!(after, truth[next.cells()], "{start} then {m:?}");
+            }
+        }
+    }
+    let unsolvable = npuzzle::parse_board("213456780", shape).unwrap();
+    for db in [&complete, &patterns] {
+        let e = neighbours(db, &unsolvable, &goal, &SolveOptions::default()).unwrap_err();
+        assert!(e.unsolvable().is_some(), "{e}");
+    }
+}
+
+#[test]
+fn a_uniform_draw_gives_distances_from_complete_tables_and_refuses_goals_not_served() {
+    use npuzzle::analysis::{DrawError, Sample};
+    let shape = Shape::THREE_BY_THREE;
+    let goal = npuzzle::parse_board("123804765", shape).unwrap();
+    let truth = plain_bfs(3, 3, goal.cells());
+    let complete = npuzzle::Database::open(&temp_db("3x3").path).unwrap();
+    let drawn = Sample::uniform_for(Some(&complete), &goal, 300, 4).unwrap();
+    let without_file = Sample::uniform_for(None::<&npuzzle::Database<Vec<u8>>>, &goal, 300, 4);
+    let without_file = without_file.unwrap();
+    assert_eq!(drawn.positions.len(), 300);
+    for (p, same) in drawn.positions.iter().zip(&without_file.positions) {
+        assert_eq!(p.distance, Some(truth[&cells(&p.start)]), "{}", p.start);
+        assert_eq!((same.start, same.distance), (p.start, None));
+    }
+    // A file with the corner goal's table only cannot answer this goal.
+    let corner = crate::util::temp_db_with_blanks("3x3", &[8]);
+    let corner = npuzzle::Database::open(&corner.path).unwrap();
+    let refused = Sample::uniform_for(Some(&corner), &goal, 3, 4).unwrap_err();
+    assert!(matches!(
+        refused,
+        DrawError::Answer(npuzzle::AnswerError::MissingGoal { .. })
+    ));
+}

@@ -202,7 +202,7 @@ fn the_default_goal() {
     let t = temp_db("3x3");
     let goal = Board::goal(Shape::THREE_BY_THREE);
     let target = t.db.goal_table(&goal).unwrap();
-    let surveys = survey_all(&target);
+    let surveys = survey_all(&target).unwrap();
     let order: Vec<Heuristic> = surveys.iter().map(|s| s.heuristic).collect();
     assert_eq!(order, Heuristic::ALL);
     for s in &surveys {
@@ -230,7 +230,7 @@ fn a_random_goal() {
     assert_ne!(goal, Board::goal(Shape::THREE_BY_THREE));
     let target = t.db.goal_table(&goal).unwrap();
     for heuristic in Heuristic::ALL {
-        let s = survey(&target, heuristic);
+        let s = survey(&target, heuristic).unwrap();
         assert_eq!(s.heuristic, heuristic);
         check_survey(&target, &s);
         check_means_by_plain_evaluation(&target, &s);
@@ -257,7 +257,8 @@ fn surveys_serialize_to_json() {
     let t = temp_db("2x3");
     let goal = Board::goal("2x3".parse().unwrap());
     let target = t.db.goal_table(&goal).unwrap();
-    let json = serde_json::to_value(survey(&target, Heuristic::ManhattanWithBlank)).unwrap();
+    let json =
+        serde_json::to_value(survey(&target, Heuristic::ManhattanWithBlank).unwrap()).unwrap();
     assert_eq!(json["heuristic"], "manhattan+blank");
     assert_eq!(json["goal"], "123450");
     assert_eq!(json["positions"], 360);
@@ -449,5 +450,26 @@ fn a_pattern_files_estimate_includes_the_dual_the_search_reads() {
             "pattern db        10  admissible here (4-4 tables; the lookup 6, the dual 10)\n"
         ),
         "{text}"
+    );
+}
+
+#[test]
+fn the_library_refuses_to_measure_single_tile_heuristics_against_multi_tile_tables() {
+    use npuzzle::analysis::{compare, CompareError, NeedsSingleTile};
+    let t = crate::util::temp_db_counting("3x3", npuzzle::Metric::MultiTile);
+    let target =
+        t.db.goal_table(&Board::goal(Shape::THREE_BY_THREE))
+            .unwrap();
+    let refused = NeedsSingleTile {
+        metric: npuzzle::Metric::MultiTile,
+    };
+    assert_eq!(survey_all(&target).unwrap_err(), refused);
+    assert_eq!(survey(&target, Heuristic::Manhattan).unwrap_err(), refused);
+    let start = npuzzle::parse_board("867254301", Shape::THREE_BY_THREE).unwrap();
+    let compared = compare(&target, &start, 1000, None, None);
+    assert!(matches!(compared, Err(CompareError::NeedsSingleTile(e)) if e == refused));
+    assert!(
+        refused.to_string().contains("this table counts mtm moves"),
+        "{refused}"
     );
 }

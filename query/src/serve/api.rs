@@ -904,23 +904,13 @@ async fn random(State(server): State<Shared>, p: Params) -> Result<Response, Api
     let goal = p.goal(shape)?;
     let (distances, count, seed) = (p.distances()?, p.count()?, p.seed()?);
     let Some(distances) = distances else {
-        // A goal no table serves is refused as every other route refuses it.
+        // A goal no table serves is refused before the draw is queued.
         kind::check_goal(db, &goal)?;
-        // Complete tables give each position's distance, as the command
-        // line does; pattern tables have none.
         let drawn = searching(&server, (shape, metric), move |db, _| {
-            let drawn = Sample::uniform(&goal, count, seed);
-            match db.complete() {
-                Ok(tables) => {
-                    let target = tables
-                        .goal_table(&goal)
-                        .map_err(|e| answer_error(e, None, Duration::ZERO))?;
-                    drawn.with_distances(&target).map_err(|e| {
-                        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
-                    })
-                }
-                Err(_) => Ok(drawn),
-            }
+            Sample::uniform_for(Some(db), &goal, count, seed).map_err(|e| match e {
+                DrawError::Answer(e) => answer_error(e, None, Duration::ZERO),
+                e => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+            })
         })
         .await?;
         return json_ok(&drawn);

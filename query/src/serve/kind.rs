@@ -4,13 +4,14 @@
 //! Every use of the library's kind-aware types is in this file, so that the
 //! routes ask for answers and a refusal, and never match on a kind.
 
-use super::api::{answer_error, client_gone, unsolvable_error, ApiError};
+use super::api::{answer_error, client_gone, ApiError};
 use axum::http::StatusCode;
 use memmap2::Mmap;
+use npuzzle::analysis::{self, Neighbour};
 use npuzzle::bounded::{self, Guidance, Weight};
 use npuzzle::io::{Answer, Nodes};
 use npuzzle::pattern::{Solution, SolveOptions};
-use npuzzle::{report::Kind, rules::Cells, Board, CompleteTables, Database, Metric, Move};
+use npuzzle::{report::Kind, rules::Cells, Board, CompleteTables, Database};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -83,70 +84,16 @@ pub fn distance(db: &Db, start: &Board, goal: &Board, budget: &Budget) -> Result
         .map_err(|e| answer_error(e, Some((start, goal)), budget.timeout))
 }
 
-/// A legal move (the blank's direction, and how many cells: more than one
-/// for a slide under the multi-tile metric), the board it leads to, and
-/// that board's distance.
-pub type Neighbour = (Move, usize, Board, u32);
-
 /// The distance from `start` to `goal`, and each legal move with the board
-/// it leads to and that board's distance: under the multi-tile metric,
-/// every slide, of one tile or more.
+/// it leads to and that board's distance ([`analysis::neighbours`]).
 pub fn neighbours(
     db: &Db,
     start: &Board,
     goal: &Board,
     budget: &Budget,
 ) -> Result<(u32, Vec<Neighbour>), ApiError> {
-    match db.complete() {
-        Ok(db) => {
-            let target = db
-                .goal_table(goal)
-                .map_err(|e| answer_error(e, None, budget.timeout))?;
-            let distance = target
-                .distance(start)
-                .map_err(|e| answer_error(e, Some((start, goal)), budget.timeout))?;
-            let mut moves = Vec::with_capacity(4);
-            for (m, next) in start.successors() {
-                let mut reached = (1, next);
-                loop {
-                    let (cells, next) = reached;
-                    let after = target
-                        .distance(&next)
-                        .map_err(|e| answer_error(e, None, budget.timeout))?;
-                    moves.push((m, cells, next, after));
-                    match next.apply(m) {
-                        Some(farther) if db.metric() == Metric::MultiTile => {
-                            reached = (cells + 1, farther)
-                        }
-                        _ => break,
-                    }
-                }
-            }
-            Ok((distance, moves))
-        }
-        Err(_) => {
-            // Said before any search: no set for the goal, or no solution.
-            check_goal(db, goal)?;
-            npuzzle::rules::solvability::check(start, goal)
-                .map_err(|why| unsolvable_error(&why, Some((start, goal))))?;
-            let mut moves = Vec::with_capacity(4);
-            // Pattern databases count single-tile moves only.
-            for (m, next) in start.successors() {
-                let after = solve(db, &next, goal, budget)?.moves.len() as u32;
-                moves.push((m, 1, next, after));
-            }
-            // A move changes the distance by exactly one, and some move of a
-            // position off the goal leads one closer: the start's distance
-            // is one more than its nearest neighbour's, with no search of
-            // its own.
-            let distance = match moves.iter().map(|&(_, _, _, d)| d).min() {
-                _ if start == goal => 0,
-                Some(nearest) => nearest + 1,
-                None => unreachable!("every board has a legal move"),
-            };
-            Ok((distance, moves))
-        }
-    }
+    analysis::neighbours(db, start, goal, &options(budget))
+        .map_err(|e| answer_error(e, Some((start, goal)), budget.timeout))
 }
 
 /// The default goal's largest distance, known without a search only from
