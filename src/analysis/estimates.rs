@@ -2,10 +2,10 @@
 //! heuristics START`, the page's `/api/heuristics` and Python's
 //! `Database.heuristics` report, from this one struct.
 
-use super::heuristics::{Estimate, Evaluator};
 use crate::db::database::Database;
 use crate::db::error::AnswerError;
 use crate::puzzle::board::Board;
+use crate::puzzle::heuristic::{Estimate, Evaluator};
 use serde::Serialize;
 
 /// Each classic heuristic's value for one position beside its true

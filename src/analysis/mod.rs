@@ -19,16 +19,14 @@ mod stats;
 mod textbook;
 mod walked;
 
+pub use crate::puzzle::heuristic::{Estimate, Evaluator, Heuristic, UnknownHeuristic};
 pub use compare::{
     compare, compare_searched, CompareError, Comparison, Run, DEFAULT_COMPARE_NODES,
     MAX_COMPARE_NODES,
 };
 pub use estimates::{PatternEstimate, PositionEstimates};
 pub use grade::{grade, read_any_steps, read_steps, Graded, Step, StepsError, MAX_STEPS};
-pub use heuristics::{
-    survey, survey_all, DistanceStats, Estimate, Evaluator, Heuristic, NeedsSingleTile, Survey,
-    UnknownHeuristic,
-};
+pub use heuristics::{survey, survey_all, DistanceStats, NeedsSingleTile, Survey};
 pub use histogram::{Histogram, Histograms, TableHistogram};
 pub use metrics::{compare_metrics, JointCount, MetricComparison, MetricsError, Ratio};
 pub use sample::{

@@ -20,8 +20,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::analysis::heuristics::{Evaluator, Heuristic};
 use crate::puzzle::board::{Board, Move};
+use crate::puzzle::heuristic::{Evaluator, Heuristic};
 use crate::puzzle::shape::{Shape, MAX_CELLS};
 use crate::puzzle::solvability;
 use serde::{Serialize, Serializer};

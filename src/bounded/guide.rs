@@ -7,11 +7,11 @@
 
 use super::ida::{parity_of, raise_bound, to_parity, Bounded, Iterated};
 use super::optimistic::Schedule;
-use crate::analysis::Evaluator;
 use crate::pattern::{
     Budget, Entries, Moves, PatternDb, Raised, Slide, SolveError, SolveOptions, Work,
 };
 use crate::puzzle::board::Board;
+use crate::puzzle::heuristic::Evaluator;
 use crate::puzzle::shape::{Shape, MAX_CELLS};
 
 /// An admissible heuristic as the weighted search reads it. `Memo` is
@@ -101,7 +101,7 @@ pub(crate) trait Guide {
 }
 
 /// Manhattan distance plus two moves per linear conflict
-/// ([`crate::analysis::Heuristic::LinearConflict`]), toward any goal.
+/// ([`crate::puzzle::heuristic::Heuristic::LinearConflict`]), toward any goal.
 pub(crate) struct ConflictGuide {
     eval: Evaluator,
     rows: usize,
@@ -391,8 +391,8 @@ impl Budget for ToParity<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::Heuristic;
     use crate::puzzle::board::Move;
+    use crate::puzzle::heuristic::Heuristic;
     use crate::puzzle::parse::parse_board;
     use crate::puzzle::shape::Shape;
 

@@ -27,8 +27,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! Uses everything below it: `puzzle`, `pattern`, `db`, `io` (the batch
-//! machinery and answers) and `analysis` (for the classic heuristics).
+//! Uses `puzzle` (with the classic heuristics), `pattern`, `db` and `io`
+//! (the batch machinery and answers).
 
 mod astar;
 mod backward;

@@ -9,6 +9,7 @@
 pub mod board;
 pub mod cell;
 pub mod duplicates;
+pub mod heuristic;
 pub mod metric;
 pub mod parse;
 pub mod relabel;

@@ -14,9 +14,10 @@ const LAYERS: [(&str, &[&str]); 7] = [
     ("io", &["puzzle", "table", "pattern", "db"]),
     // `io` for its `Answer`, which `solve --all`'s report extends.
     ("analysis", &["puzzle", "table", "pattern", "db", "io"]),
-    // `analysis` for the classic heuristics it weighs; `io` for the batch
-    // machinery and the answers that `batch --within` shares.
-    ("bounded", &["puzzle", "pattern", "db", "io", "analysis"]),
+    // `io` for the batch machinery and the answers that `batch --within`
+    // shares; nothing of `analysis` (the heuristics it steers by are the
+    // `puzzle` layer's).
+    ("bounded", &["puzzle", "pattern", "db", "io"]),
 ];
 
 /// The names `src/lib.rs` re-exports at the crate's root, each with the
