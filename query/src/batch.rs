@@ -39,7 +39,7 @@ pub struct BatchArgs {
     #[arg(long, value_name = "W", value_parser = str::parse::<Weight>, allow_hyphen_values = true)]
     pub(crate) within: Option<Weight>,
     #[command(flatten)]
-    pub(crate) timeout: crate::solve::TimeoutArg,
+    pub(crate) timeout: crate::search::TimeoutArg,
 }
 
 /// `--threads` as given: the count (one past `u64` taken as `u64::MAX`, as

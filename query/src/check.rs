@@ -4,7 +4,8 @@
 //! the shortest it is, and which moves went away from the goal.
 
 use crate::print::{print, Format, Layout};
-use crate::solve::{with_progress, TimeoutArg, UnsolvablePair};
+use crate::search::{with_progress, TimeoutArg};
+use crate::solve::UnsolvablePair;
 use crate::{GoalArg, Outcome};
 use anyhow::Result;
 use memmap2::Mmap;
@@ -105,7 +106,7 @@ pub fn run(db: &Database<Mmap>, args: &CheckArgs, out: &mut impl Write) -> Resul
             None => {
                 let need = "grading needs the distance of every position the moves pass \
                             through, and a search for one stopped";
-                return Err(crate::solve::distance_stopped(db, e, timeout, need));
+                return Err(crate::search::distance_stopped(db, e, timeout, need));
             }
         },
     };

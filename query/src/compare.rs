@@ -28,7 +28,7 @@ pub struct CompareArgs {
     #[arg(long)]
     json: bool,
     #[command(flatten)]
-    timeout: crate::solve::TimeoutArg,
+    timeout: crate::search::TimeoutArg,
 }
 
 /// `query compare`: against a lookup in complete tables, or a pattern
@@ -43,7 +43,7 @@ pub fn run(db: &Database<Mmap>, args: &CompareArgs, out: &mut impl Write) -> Res
             args.depth_limit,
             None,
         ),
-        Err(_) => crate::solve::with_progress(args.timeout.timeout, true, "moves ≤", |options| {
+        Err(_) => crate::search::with_progress(args.timeout.timeout, true, "moves ≤", |options| {
             let pair = (&start, &goal);
             compare_searched(db, pair, args.max_nodes, args.depth_limit, options)
         }),
@@ -59,7 +59,7 @@ pub fn run(db: &Database<Mmap>, args: &CompareArgs, out: &mut impl Write) -> Res
         // database's search past --timeout.
         Err(CompareError::Lookup(e)) => {
             let need = "compare needs the true distance, and the database's search stopped";
-            return Err(crate::solve::distance_stopped(
+            return Err(crate::search::distance_stopped(
                 db,
                 e,
                 args.timeout.timeout,

@@ -29,7 +29,7 @@ pub struct HeuristicsArgs {
     #[arg(conflicts_with = "plot")]
     start: Vec<String>,
     #[command(flatten)]
-    timeout: crate::solve::TimeoutArg,
+    timeout: crate::search::TimeoutArg,
     // With --plot: the mean of each heuristic against the true distance.
     #[command(flatten)]
     chart: ChartArgs,
@@ -55,9 +55,10 @@ fn one_position(
     let shape = db.shape();
     let start = args.chart.goal.start_of(&args.start, shape)?;
     let goal = args.chart.goal.board(shape)?;
-    let searched = crate::solve::with_progress(args.timeout.timeout, true, "moves ≤", |options| {
-        db.distance(&start, &goal, options)
-    });
+    let searched =
+        crate::search::with_progress(args.timeout.timeout, true, "moves ≤", |options| {
+            db.distance(&start, &goal, options)
+        });
     let distance = match searched {
         Ok(d) => d,
         Err(e) => match e.unsolvable() {
@@ -69,7 +70,7 @@ fn one_position(
             None => {
                 let need = "heuristics START needs the position's true distance, and its \
                             search stopped";
-                return Err(crate::solve::distance_stopped(
+                return Err(crate::search::distance_stopped(
                     db,
                     e,
                     args.timeout.timeout,

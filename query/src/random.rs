@@ -51,7 +51,7 @@ pub struct RandomArgs {
 /// `--timeout`'s value, or why it is not one (the searches' rule; its
 /// default here is [`DRAW_TIMEOUT`], not no limit).
 fn parse_draw_timeout(text: &str) -> Result<std::time::Duration, String> {
-    crate::solve::parse_seconds(text, "leave --timeout out for the default of 60 s")
+    crate::search::parse_seconds(text, "leave --timeout out for the default of 60 s")
 }
 
 /// How long a draw on pattern databases searches without `--timeout`: far
@@ -125,7 +125,7 @@ pub fn run(db: &Database<Mmap>, args: &RandomArgs, out: &mut impl Write) -> Resu
     // One deadline for the walks' searches.
     let timeout = args.timeout.unwrap_or(DRAW_TIMEOUT);
     // Walks on pattern databases search, so they show their progress.
-    let drawn = crate::solve::with_progress(Some(timeout), false, "moves ≤", |options| {
+    let drawn = crate::search::with_progress(Some(timeout), false, "moves ≤", |options| {
         Sample::at_distance(db, &goal, distances, (args.count, seed), options)
     });
     let (report, solutions) = drawn.map_err(|e| match e {

@@ -2,7 +2,8 @@
 //! the lower bound that proves it, on any board, with or without a file.
 
 use crate::print::{print, Format};
-use crate::solve::{outcome, with_progress, SolveArgs, Solved};
+use crate::search::with_progress;
+use crate::solve::{outcome, SolveArgs, Solved};
 use crate::Outcome;
 use anyhow::Result;
 use memmap2::Mmap;

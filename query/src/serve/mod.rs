@@ -73,7 +73,7 @@ pub struct ServeArgs {
 /// `--timeout`'s value, as `query solve --timeout` reads it; a server has
 /// no unlimited searches, so what to do instead is worded for it.
 fn parse_timeout(text: &str) -> Result<Duration, String> {
-    crate::solve::parse_seconds(
+    crate::search::parse_seconds(
         text,
         "the server bounds every search: give a number of seconds (10 by default)",
     )

@@ -1,0 +1,366 @@
+//! Opening the database a command needs, and what to do when that fails:
+//! every refusal of a file names it and, where the board is known, the
+//! command that builds or rebuilds it.
+
+use crate::info;
+use memmap2::Mmap;
+use npuzzle::pattern::Partition;
+use npuzzle::{
+    files::locate_unnamed, files::Location, files::Origin, rules::ParseError, AnswerError,
+    CompleteTables, Database, FormatError, Metric, NeedsCompleteTables, OpenError, PatternTables,
+    Shape,
+};
+use std::io;
+use std::path::Path;
+
+/// The complete tables that `query COMMAND` needs, or the one message that
+/// says a pattern file cannot serve it.
+pub(crate) fn complete<'a>(
+    db: &'a Database<Mmap>,
+    command: &str,
+) -> anyhow::Result<&'a CompleteTables<Mmap>> {
+    db.complete().map_err(|e| needs_complete(command, e))
+}
+
+/// The single-tile database that `query COMMAND` needs: the heuristics
+/// and the textbook searches count one tile per move, and are measured
+/// against single-tile distances only.
+pub(crate) fn single_tile<'a>(
+    db: &'a Database<Mmap>,
+    command: &str,
+) -> anyhow::Result<&'a Database<Mmap>> {
+    if db.metric() != Metric::SingleTile {
+        anyhow::bail!(
+            "`query {command}`: the heuristics and the textbook searches count single-tile \
+             moves, and this database counts multi-tile moves; run it with --metric stm (and a \
+             single-tile database, data/{}.db)",
+            db.shape()
+        );
+    }
+    Ok(db)
+}
+
+/// `query COMMAND` asked of a pattern file.
+pub(crate) fn needs_complete(command: &str, e: NeedsCompleteTables) -> anyhow::Error {
+    anyhow::anyhow!("`query {command}`: {e}")
+}
+
+/// Library errors say what is wrong; this adds what to do about it: the
+/// command that rebuilds a file with a missing table, `query verify` for a
+/// damaged one, or, when a board of another size was given and neither
+/// `--board` (`board_given`) nor `--db` was, that `NPUZZLE_DB` chose the
+/// file, and so the size.
+pub(crate) fn with_advice(
+    e: anyhow::Error,
+    location: &Location,
+    db: &Database<Mmap>,
+    board_given: bool,
+) -> anyhow::Error {
+    let (path, shape) = (&location.path, db.shape());
+    let misfit = e
+        .chain()
+        .filter_map(|c| c.downcast_ref::<ParseError>())
+        .any(ParseError::is_for_another_size);
+    // Only a file the environment chose hides where the size came from:
+    // `--db` was typed (a note there would lengthen every mistyped board's
+    // message), and a default path is named for its board.
+    if misfit && !board_given && location.origin == Origin::Env {
+        return anyhow::anyhow!(
+            "{e:#}; the board size, {shape}, is that of {} (from NPUZZLE_DB): for another \
+             size, unset NPUZZLE_DB and give --board RxC, or pass --db with a database of that \
+             size",
+            path.display(),
+        );
+    }
+    let answer = e.chain().find_map(|c| c.downcast_ref::<AnswerError>());
+    match (answer, db.patterns()) {
+        (Some(AnswerError::MissingGoal { cell, present, .. }), None) => {
+            let mut cmd = build_command(path, shape, db.metric());
+            for cell in present.iter().chain([*cell]) {
+                cmd.push_str(&format!(" --blank {cell}"));
+            }
+            anyhow::anyhow!(
+                "{e:#}; rebuild it with that table too: {cmd} (or with --all-goals, for every goal)"
+            )
+        }
+        (Some(AnswerError::MissingGoal { .. }), Some(patterns)) => anyhow::anyhow!(
+            "{e:#}; rebuild it with a set for every goal: {} --all-goals",
+            pattern_build_command(path, patterns, false)
+        ),
+        (Some(AnswerError::Corrupt { .. }), _) => anyhow::anyhow!(
+            "{e:#}; run `query --db {} verify` to list the damage, then rebuild it with: {}",
+            path.display(),
+            build_command(path, shape, db.metric())
+        ),
+        (Some(AnswerError::DamagedPatterns { .. }), Some(patterns)) => anyhow::anyhow!(
+            "{e:#}; run `query --db {} verify` to list the damage, then rebuild it with: {}",
+            path.display(),
+            pattern_build_command(path, patterns, patterns.sets().len() > 1)
+        ),
+        // `verify` found damage: the file is rebuilt as it was built.
+        (None, Some(patterns)) if e.downcast_ref::<info::Damaged>().is_some() => anyhow::anyhow!(
+            "{e:#}; rebuild it with: {}",
+            pattern_build_command(path, patterns, patterns.sets().len() > 1)
+        ),
+        _ => e,
+    }
+}
+
+/// The command that rebuilds the pattern database `db` at `path`: its
+/// partition, where `build-db` would not choose it unasked (and always on
+/// boards that get complete tables by default), and `--all-goals` if asked.
+fn pattern_build_command(path: &Path, db: &PatternTables<Mmap>, all_goals: bool) -> String {
+    let shape = db.shape();
+    let mut cmd = build_command(path, shape, Metric::SingleTile);
+    let partition = db.partition();
+    let unasked = shape.cells() > npuzzle::rules::MAX_TABLE_CELLS
+        && Partition::default_for(shape).as_ref() == Some(partition);
+    if !unasked && partition.name() != "custom" {
+        cmd.push_str(&format!(" --partition {}", partition.name()));
+    }
+    if all_goals {
+        cmd.push_str(" --all-goals");
+    }
+    cmd
+}
+
+/// The command that (re)builds the database at `path` for `shape` boards
+/// counted in `metric`, as it runs from the current folder (see
+/// [`build_db_program`]).
+pub(crate) fn build_command(path: &Path, shape: Shape, metric: Metric) -> String {
+    let (program, missing) = build_db_program();
+    let mut cmd = format!("{program} --board {shape}");
+    if metric != Metric::SingleTile {
+        cmd.push_str(&format!(" --metric {metric}"));
+    }
+    if *path != npuzzle::files::default_output(shape, metric).path {
+        cmd.push_str(&format!(" --out {}", path.display()));
+    }
+    if missing {
+        cmd.push_str(
+            " (build-db is not installed beside this query; install it from a checkout of \
+             npuzzle with: cargo install --path build-db)",
+        );
+    }
+    cmd
+}
+
+/// How to run `build-db` the way this `query` was run, and whether it is
+/// missing: through cargo inside a checkout of npuzzle; else the `build-db`
+/// installed beside this binary, by name where `PATH` finds that one, else
+/// by its path; else by name, missing.
+fn build_db_program() -> (String, bool) {
+    if Path::new("build-db/Cargo.toml").is_file() {
+        return ("cargo run --release -p build-db --".to_string(), false);
+    }
+    let name = format!("build-db{}", std::env::consts::EXE_SUFFIX);
+    let beside = std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.join(&name)))
+        .filter(|p| p.is_file());
+    let Some(beside) = beside else {
+        return ("build-db".to_string(), true);
+    };
+    let on_path = std::env::var_os("PATH")
+        .map(|paths| {
+            std::env::split_paths(&paths)
+                .map(|dir| dir.join(&name))
+                .find(|p| p.is_file())
+        })
+        .unwrap_or_default();
+    let same = |a: &Path, b: &Path| a.canonicalize().ok() == b.canonicalize().ok();
+    match on_path {
+        Some(found) if same(&found, &beside) => ("build-db".to_string(), false),
+        _ => (beside.display().to_string(), false),
+    }
+}
+
+/// Opens the database found for `shape` boards (`wanted` when --board
+/// asked), or says what is wrong and what to do, naming the board only
+/// where it is known (`--board`, a default path, or the file's header where
+/// it can still be read): advice to rebuild with the wrong board would
+/// overwrite a good database with another board's.
+pub(crate) fn open_database(
+    location: &Location,
+    shape: Shape,
+    wanted: Option<Shape>,
+    wanted_metric: Option<Metric>,
+) -> anyhow::Result<Database<Mmap>> {
+    let metric = wanted_metric.unwrap_or_default();
+    let path = &location.path;
+    let from = location.origin.note();
+    // The board to name in advice: only one that is known, never a guess. A
+    // default path is the board's own (`data/RxC.db`).
+    let named = match location.origin {
+        Origin::WorkingDir | Origin::UserData => Some(shape),
+        Origin::Given | Origin::Env => wanted,
+    };
+    let db = Database::open(path).map_err(|e| open_error(e, path, from, named, metric))?;
+    let found_by_name = matches!(location.origin, Origin::WorkingDir | Origin::UserData);
+    if found_by_name && (db.shape(), db.metric()) != (shape, metric) {
+        // A file found by its name holds what the name says, or its
+        // answers would be another board's or metric's.
+        let (held, named) = (
+            npuzzle::files::file_name(db.shape(), db.metric()),
+            npuzzle::files::file_name(shape, metric),
+        );
+        // Advice that never costs a file: a rename onto a taken name, or a
+        // build over this one, would.
+        let set_aside = match path.with_file_name(&held).exists() {
+            false => format!("rename it to {held}"),
+            true => format!("{held} is there already, so move this one elsewhere"),
+        };
+        anyhow::bail!(
+            "{} holds {} boards counted in {} moves, not what its name {named} says; {set_aside}, \
+             then build a {named} with: {}",
+            path.display(),
+            db.shape(),
+            metric_words(db.metric()),
+            build_command(path, shape, metric)
+        );
+    }
+    if let Some(wanted) = wanted {
+        if db.shape() != wanted {
+            anyhow::bail!(
+                "{}{from} holds {} boards, not {wanted} (--board); {}",
+                path.display(),
+                db.shape(),
+                other_board_advice(location.origin, wanted, metric)
+            );
+        }
+    }
+    if let Some(wanted) = wanted_metric {
+        if db.metric() != wanted {
+            // Only a file named by --db or NPUZZLE_DB gets here: one found
+            // by its name holds the metric its name says.
+            let other = locate_unnamed(db.shape(), wanted);
+            let advice = if other.path.is_file() {
+                let stop = if location.origin == Origin::Env {
+                    "unset NPUZZLE_DB"
+                } else {
+                    "leave out --db"
+                };
+                format!("pass --db {} (or {stop})", other.path.display())
+            } else {
+                format!(
+                    "build one with: {}",
+                    build_command(&other.path, db.shape(), wanted)
+                )
+            };
+            anyhow::bail!(
+                "{}{from} counts {} moves, not {} (--metric {wanted}); {advice}",
+                path.display(),
+                metric_words(db.metric()),
+                metric_words(wanted),
+            );
+        }
+    }
+    Ok(db)
+}
+
+/// A metric in words, for messages.
+pub(crate) fn metric_words(metric: Metric) -> &'static str {
+    match metric {
+        Metric::SingleTile => "single-tile",
+        Metric::MultiTile => "multi-tile",
+    }
+}
+
+/// How to reach a `wanted` database when the file found, from `origin`,
+/// holds another board: the file `query` finds when no name is given (or
+/// the command that builds it), and how to stop naming the other one.
+fn other_board_advice(origin: Origin, wanted: Shape, metric: Metric) -> String {
+    let unnamed = locate_unnamed(wanted, metric);
+    let build = || build_command(&unnamed.path, wanted, metric);
+    // Only a file named by --db or NPUZZLE_DB gets here: one found by its
+    // name holds the board its name says.
+    let stop = match origin {
+        Origin::Env => "unset NPUZZLE_DB",
+        _ => "leave out --db",
+    };
+    if let Some(why) = none_to_build(wanted, metric) {
+        return format!("{stop}: {why}");
+    }
+    if unnamed.path.is_file() {
+        format!(
+            "{stop} to use {}, or pass --db with a {wanted} database",
+            unnamed.path.display()
+        )
+    } else {
+        format!("{stop}, and build a {wanted} database with: {}", build())
+    }
+}
+
+/// Why no database can be built for `shape` in `metric`, and what answers
+/// there without one; `None` where `build-db` builds one.
+pub(crate) fn none_to_build(shape: Shape, metric: Metric) -> Option<String> {
+    let why = npuzzle::tables::unbuildable(shape, metric)?;
+    Some(match metric {
+        Metric::SingleTile => format!(
+            "{why}, and solutions within a factor of the shortest need none: query --board \
+             {shape} solve --within 2 BOARD"
+        ),
+        Metric::MultiTile => why,
+    })
+}
+
+/// Why a file could not be opened as a database, with what to do about it.
+fn open_error(
+    e: OpenError,
+    path: &Path,
+    from: &str,
+    named: Option<Shape>,
+    metric: Metric,
+) -> anyhow::Error {
+    match e {
+        OpenError::Io { source, .. } if source.kind() == io::ErrorKind::NotFound => {
+            match named.and_then(|shape| none_to_build(shape, metric)) {
+                Some(why) => anyhow::anyhow!("no database at {}{from}; {why}", path.display()),
+                None => anyhow::anyhow!(
+                    "no database at {}{from}; build it with: {}",
+                    path.display(),
+                    build_advice(path, named, metric)
+                ),
+            }
+        }
+        e @ OpenError::NotAFile { .. } => anyhow::anyhow!("{e}{from}"),
+        OpenError::Format { problem, .. } => {
+            let advice = match &problem {
+                // Not ours at all: suggesting a rebuild there would overwrite the file.
+                FormatError::Envelope(e) if e.is_foreign() => {
+                    "is --db or NPUZZLE_DB pointing at the right file?".to_string()
+                }
+                FormatError::Envelope(e) if e.newer_version().is_some() => format!(
+                    "it was written by a newer npuzzle; upgrade this one to read it (or rebuild \
+                     it with: {})",
+                    build_advice(path, named, metric)
+                ),
+                problem => format!(
+                    "rebuild it with: {}",
+                    build_advice(path, problem.readable_board().or(named), metric)
+                ),
+            };
+            anyhow::anyhow!(
+                "{} is not a usable database{from}: {problem}; {advice}",
+                path.display()
+            )
+        }
+        e => anyhow::Error::new(e).context(format!("the database{from}")),
+    }
+}
+
+/// The command that builds `path`, for its board where known; where not,
+/// with the board left for the user to fill in, rather than a guess that
+/// would overwrite a good database with another board's.
+fn build_advice(path: &Path, shape: Option<Shape>, metric: Metric) -> String {
+    match shape {
+        Some(shape) => build_command(path, shape, metric),
+        None => {
+            let cmd = build_command(path, Shape::THREE_BY_THREE, metric);
+            format!(
+                "{} (RxC: its board)",
+                cmd.replace("--board 3x3", "--board RxC")
+            )
+        }
+    }
+}
