@@ -81,8 +81,6 @@ pub struct PyDatabase {
     db: Database<Mmap>,
     pub path: PathBuf,
     goal: Board,
-    /// The pattern databases' partition (`7-8` …); None for complete tables.
-    partition: Option<String>,
     /// Where the file was found: errors name `NPUZZLE_DB` when it came from
     /// there, since building another file would not help.
     pub origin: Origin,
@@ -147,7 +145,7 @@ impl PyDatabase {
             &self.path,
             self.origin,
             self.shape(),
-            self.partition.as_deref(),
+            self.db.partition(),
         )
     }
 
@@ -425,7 +423,6 @@ impl PyDatabase {
                 )
             });
         let goal = Board::goal(db.shape());
-        let partition = db.patterns().map(|p| p.partition().name().to_string());
         // Absolute, as the file opened: a relative path would name another
         // file after a notebook's `%cd`, or in a Dask worker that unpickles
         // this database in another folder.
@@ -434,7 +431,6 @@ impl PyDatabase {
             db,
             path,
             goal,
-            partition,
             origin: location.origin,
             board_note,
         })
@@ -1116,10 +1112,7 @@ impl PyDatabase {
     /// 'complete'
     #[getter]
     fn kind(&self) -> &'static str {
-        match self.partition {
-            None => "complete",
-            Some(_) => "pattern",
-        }
+        self.db.kind().name()
     }
 
     /// The pattern databases' partition of the tiles (`"7-8"`, `"6-6-3"`,
@@ -1129,7 +1122,7 @@ impl PyDatabase {
     /// True
     #[getter]
     fn partition(&self) -> Option<String> {
-        self.partition.clone()
+        self.db.partition().map(str::to_string)
     }
 
     /// The fewest moves from `start` to `goal` (by default, tiles in order

@@ -57,7 +57,7 @@ pub fn run(
         .with_context(|| {
             format!(
                 "compare-metrics needs a {} database as well as {}",
-                crate::metric_words(other_metric),
+                other_metric.words(),
                 location.path.display()
             )
         })?;
@@ -79,14 +79,11 @@ fn check_with(path: &Path, shape: Shape, metric: Metric, unnamed: &Location) -> 
     let Ok(other) = npuzzle::Database::open(path) else {
         return Ok(());
     };
-    let words = crate::metric_words(metric);
+    let words = metric.words();
     let wrong = if other.shape() != shape {
         format!("holds {} boards, not {shape}", other.shape())
     } else if other.metric() != metric {
-        format!(
-            "counts {} moves, not {words}",
-            crate::metric_words(other.metric())
-        )
+        format!("counts {} moves, not {words}", other.metric().words())
     } else {
         return Ok(());
     };

@@ -33,9 +33,7 @@ use npuzzle::{
     files::locate, files::Location, files::Origin, parse_board, rules::excerpt, Board, Database,
     Metric, Shape,
 };
-pub(crate) use open::{
-    build_command, complete, metric_words, needs_complete, none_to_build, open_database,
-};
+pub(crate) use open::{build_command, complete, needs_complete, none_to_build, open_database};
 use open::{single_tile, with_advice};
 use std::io;
 use std::path::{Path, PathBuf};

@@ -215,7 +215,7 @@ pub(crate) fn open_database(
              then build a {named} with: {}",
             path.display(),
             db.shape(),
-            metric_words(db.metric()),
+            db.metric().words(),
             build_command(path, shape, metric)
         );
     }
@@ -250,20 +250,12 @@ pub(crate) fn open_database(
             anyhow::bail!(
                 "{}{from} counts {} moves, not {} (--metric {wanted}); {advice}",
                 path.display(),
-                metric_words(db.metric()),
-                metric_words(wanted),
+                db.metric().words(),
+                wanted.words(),
             );
         }
     }
     Ok(db)
-}
-
-/// A metric in words, for messages.
-pub(crate) fn metric_words(metric: Metric) -> &'static str {
-    match metric {
-        Metric::SingleTile => "single-tile",
-        Metric::MultiTile => "multi-tile",
-    }
 }
 
 /// How to reach a `wanted` database when the file found, from `origin`,

@@ -9,7 +9,7 @@ use crate::db::error::{AnswerError, FormatError, NeedsCompleteTables, OpenError}
 use crate::db::format::check::check_header;
 use crate::db::goal_table::GoalTable;
 use crate::db::patterns::PatternTables;
-use crate::db::report::{Info, Report};
+use crate::db::report::{self, Info, Report};
 use crate::pattern::{Solution, SolveOptions};
 use crate::puzzle::board::Board;
 use crate::puzzle::metric::Metric;
@@ -126,6 +126,20 @@ impl<B: AsRef<[u8]>> Database<B> {
             Kind::Complete(db) => db.metric(),
             Kind::Pattern(_) => Metric::SingleTile,
         }
+    }
+
+    /// Which kind of file it is, as `info` and every face name it.
+    pub fn kind(&self) -> report::Kind {
+        match &self.kind {
+            Kind::Complete(_) => report::Kind::Complete,
+            Kind::Pattern(_) => report::Kind::Pattern,
+        }
+    }
+
+    /// A pattern database's partition of the tiles (`7-8`, `6-6-3`), or
+    /// `None` for complete tables.
+    pub fn partition(&self) -> Option<&str> {
+        self.patterns().map(|p| p.partition().name())
     }
 
     /// The complete tables, or why this file cannot serve what needs them.

@@ -133,3 +133,93 @@ pub fn user_data_path(shape: Shape, metric: Metric) -> Option<PathBuf> {
 fn working_dir_path(shape: Shape, metric: Metric) -> PathBuf {
     Path::new("data").join(file_name(shape, metric))
 }
+
+/// The board and metric a default file name says ([`file_name`]'s inverse):
+/// `3x3.db` or `3x3-mtm.db`; `None` for any other name.
+pub fn file_name_board(name: &str) -> Option<(Shape, Metric)> {
+    let stem = name.strip_suffix(".db")?;
+    match stem.rsplit_once('-') {
+        Some((board, metric)) => Some((board.parse().ok()?, metric.parse().ok()?)),
+        None => Some((stem.parse().ok()?, Metric::SingleTile)),
+    }
+}
+
+/// A folder [`locate_all`] could not list.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot list {}: {source}", dir.display())]
+pub struct ListError {
+    /// The folder.
+    pub dir: PathBuf,
+    /// Why.
+    pub source: std::io::Error,
+}
+
+/// Every database file where [`locate`] looks, in its order:
+/// `$NPUZZLE_DB`, then the `*.db` files of `data/` under the current
+/// folder, then those of the per-user folder, each folder's in name order.
+/// What a server offering every board it finds opens.
+pub fn locate_all() -> Result<Vec<Location>, ListError> {
+    let mut found = Vec::new();
+    if let Some(path) = std::env::var_os(DB_ENV).filter(|p| !p.is_empty()) {
+        found.push(Location {
+            path: PathBuf::from(path),
+            origin: Origin::Env,
+        });
+    }
+    found.extend(db_files(Path::new("data"), Origin::WorkingDir)?);
+    if let Some(dir) = user_data_dir() {
+        found.extend(db_files(&dir, Origin::UserData)?);
+    }
+    Ok(found)
+}
+
+/// The `*.db` files in `dir` (none when it does not exist), by name.
+fn db_files(dir: &Path, origin: Origin) -> Result<Vec<Location>, ListError> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(source) => {
+            return Err(ListError {
+                dir: dir.to_path_buf(),
+                source,
+            })
+        }
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "db") && p.is_file())
+        .collect();
+    paths.sort();
+    Ok(paths
+        .into_iter()
+        .map(|path| Location { path, origin })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_default_file_name_gives_back_its_board_and_metric() {
+        for rows in 2..=6 {
+            for cols in 2..=6 {
+                let shape = Shape::new(rows, cols).unwrap();
+                for metric in [Metric::SingleTile, Metric::MultiTile] {
+                    let name = file_name(shape, metric);
+                    assert_eq!(file_name_board(&name), Some((shape, metric)), "{name}");
+                }
+            }
+        }
+        for other in [
+            "3x3",
+            "notes.db",
+            "3x3-xyz.db",
+            "9x9.db",
+            "3x3.db.tmp",
+            "-mtm.db",
+        ] {
+            assert_eq!(file_name_board(other), None, "{other}");
+        }
+    }
+}

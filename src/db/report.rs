@@ -25,6 +25,16 @@ pub enum Kind {
     Pattern,
 }
 
+impl Kind {
+    /// `complete` or `pattern`, as the JSON writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Complete => "complete",
+            Kind::Pattern => "pattern",
+        }
+    }
+}
+
 /// What a database file holds, from its header.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Info {

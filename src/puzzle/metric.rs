@@ -38,6 +38,15 @@ impl Metric {
         }
     }
 
+    /// The metric in words, as messages write it: `single-tile` or
+    /// `multi-tile` (moves).
+    pub fn words(self) -> &'static str {
+        match self {
+            Metric::SingleTile => "single-tile",
+            Metric::MultiTile => "multi-tile",
+        }
+    }
+
     /// The metric's byte in a database header.
     pub fn code(self) -> u8 {
         match self {

@@ -588,8 +588,8 @@ fn boards_json(boards: &Boards, timeout: Duration) -> Served<'_> {
             .collect();
         ServedBoard {
             metrics,
-            kind: kind::kind(&s.db).into(),
-            partition: kind::partition(&s.db),
+            kind: s.db.kind().into(),
+            partition: s.db.partition(),
             max_distance: kind::max_distance(&s.db, &goal),
             blanks: kind::blanks(&s.db),
             ..ServedBoard::of(shape)

@@ -5,9 +5,8 @@
 //! (`data/3x3.db` and `data/3x3-mtm.db` are both served).
 
 use super::kind::Db;
-use anyhow::Context;
 use npuzzle::{files::Location, files::Origin, Metric, Shape};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// One database served.
 pub struct Served {
@@ -105,7 +104,7 @@ pub fn discover(given: &[PathBuf], board: Option<Shape>) -> anyhow::Result<Board
                     other.path.display(),
                     path.display(),
                     db.shape(),
-                    crate::metric_words(db.metric())
+                    db.metric().words()
                 );
             }
             served.push(Served {
@@ -115,14 +114,14 @@ pub fn discover(given: &[PathBuf], board: Option<Shape>) -> anyhow::Result<Board
             });
         }
     } else {
-        for location in candidates()? {
+        for location in npuzzle::files::locate_all()? {
             // Advice to rebuild a bad file names its board only where its
             // name says it (`data/4x4.db`), never a guess that would
             // overwrite it with another board's.
             let named = location
                 .path
-                .file_stem()
-                .and_then(|stem| stem.to_str().and_then(named_board));
+                .file_name()
+                .and_then(|name| name.to_str().and_then(npuzzle::files::file_name_board));
             let unnamed = Location {
                 origin: Origin::Given,
                 ..location.clone()
@@ -196,48 +195,4 @@ fn check_served(served: &[Served], board: Option<Shape>) -> anyhow::Result<()> {
         }
         _ => Ok(()),
     }
-}
-
-/// The board and metric a default file name says: `3x3` or `3x3-mtm`
-/// (see [`npuzzle::files::file_name`]).
-fn named_board(stem: &str) -> Option<(Shape, Metric)> {
-    match stem.rsplit_once('-') {
-        Some((board, metric)) => Some((board.parse().ok()?, metric.parse().ok()?)),
-        None => Some((stem.parse().ok()?, Metric::SingleTile)),
-    }
-}
-
-/// Database files in lookup order: `$NPUZZLE_DB`, `data/*.db`, then
-/// `*.db` in the per-user folder, each folder in name order.
-fn candidates() -> anyhow::Result<Vec<Location>> {
-    let mut found = Vec::new();
-    if let Some(path) = std::env::var_os(npuzzle::files::DB_ENV).filter(|p| !p.is_empty()) {
-        found.push(Location {
-            path: PathBuf::from(path),
-            origin: Origin::Env,
-        });
-    }
-    found.extend(db_files(Path::new("data"), Origin::WorkingDir)?);
-    if let Some(dir) = npuzzle::files::user_data_dir() {
-        found.extend(db_files(&dir, Origin::UserData)?);
-    }
-    Ok(found)
-}
-
-/// The `*.db` files in `dir` (none when it does not exist), by name.
-fn db_files(dir: &Path, origin: Origin) -> anyhow::Result<Vec<Location>> {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(e).with_context(|| format!("cannot list {}", dir.display())),
-    };
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "db") && p.is_file())
-        .collect();
-    paths.sort();
-    Ok(paths
-        .into_iter()
-        .map(|path| Location { path, origin })
-        .collect())
 }

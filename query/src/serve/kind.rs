@@ -11,7 +11,7 @@ use npuzzle::analysis::{self, Neighbour};
 use npuzzle::bounded::{self, Guidance, Weight};
 use npuzzle::io::{Answer, Nodes};
 use npuzzle::pattern::{Solution, SolveOptions};
-use npuzzle::{report::Kind, rules::Cells, Board, CompleteTables, Database};
+use npuzzle::{rules::Cells, Board, CompleteTables, Database};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -25,19 +25,6 @@ pub struct Budget<'a> {
     pub cancel: &'a AtomicBool,
     /// The server's `--timeout`, for the message when it runs out.
     pub timeout: Duration,
-}
-
-/// `"complete"` or `"pattern"`, as `/api/boards` and `info --json` name them.
-pub fn kind(db: &Db) -> Kind {
-    match db.patterns() {
-        None => Kind::Complete,
-        Some(_) => Kind::Pattern,
-    }
-}
-
-/// The pattern database's partition (`6-6-3`), for `/api/boards`.
-pub fn partition(db: &Db) -> Option<&str> {
-    db.patterns().map(|p| p.partition().name())
 }
 
 /// The goal blank cells answered: those with a table (or a set of pattern

@@ -1728,8 +1728,7 @@ fn discovery_opens_pattern_files() {
     let e = super::discover(&given, None).err().unwrap();
     assert!(e.to_string().contains("both hold 3x3 boards"), "{e}");
     let boards = super::discover(&[f.full_2x3.clone(), f.pattern_3x3.clone()], None).unwrap();
-    let kinds: Vec<npuzzle::report::Kind> =
-        boards.iter().map(|s| super::kind::kind(&s.db)).collect();
+    let kinds: Vec<npuzzle::report::Kind> = boards.iter().map(|s| s.db.kind()).collect();
     assert_eq!(
         kinds,
         [
