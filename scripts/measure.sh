@@ -30,22 +30,25 @@ time_cmd() { # NAME RUNS COMMAND...
 
 echo 'fn main() {}' > empty.rs
 rustc -O -o empty empty.rs
-echo "build-db, 3x3 every goal (3 tables with path tables), whole process: $(time_cmd build 100 "$bin/build-db")"
-echo "build-db --every-blank, all nine 3x3 tables with path tables, whole process: $(time_cmd build9 100 "$bin/build-db --every-blank")"
-echo "build-db --every-blank --no-paths, nine tables without path tables: $(time_cmd build9n 100 "$bin/build-db --every-blank --no-paths")"
+# Every file is this run's own (--out, --db): the user's databases are
+# neither read nor replaced, and the queries read the default build.
+echo "build-db --every-blank, all nine 3x3 tables with path tables, whole process: $(time_cmd build9 100 "$bin/build-db --out $work/9.db --every-blank")"
+echo "build-db --every-blank --no-paths, nine tables without path tables: $(time_cmd build9n 100 "$bin/build-db --out $work/9n.db --every-blank --no-paths")"
+echo "build-db, 3x3 every goal (3 tables with path tables), whole process: $(time_cmd build 100 "$bin/build-db --out $work/3x3.db")"
+db="--db $work/3x3.db"
 echo "empty Rust program: $(time_cmd empty 300 ./empty)"
-echo "query solve 867254301: $(time_cmd solve 300 "$bin/query solve 867254301")"
-echo "query distance 867254301: $(time_cmd distance 300 "$bin/query distance 867254301")"
-echo "query heuristics: $(time_cmd heuristics 50 "$bin/query heuristics")"
-echo "query stats: $(time_cmd stats 100 "$bin/query stats")"
-echo "query random --distance 20 --count 10000: $(time_cmd random 100 "$bin/query random --distance 20 --count 10000")"
+echo "query solve 867254301: $(time_cmd solve 300 "$bin/query $db solve 867254301")"
+echo "query distance 867254301: $(time_cmd distance 300 "$bin/query $db distance 867254301")"
+echo "query heuristics: $(time_cmd heuristics 50 "$bin/query $db heuristics")"
+echo "query stats: $(time_cmd stats 100 "$bin/query $db stats")"
+echo "query random --distance 20 --count 10000: $(time_cmd random 100 "$bin/query $db random --distance 20 --count 10000")"
 
 [ "${SKIP_BATCH:-}" = 1 ] && exit 0
 "$bin/examples/positions" "$lines" 1 > positions.txt
 for format in moves jsonl csv; do
   for threads in 1 2; do
     hyperfine --style none --warmup 1 --runs 3 --export-json "batch.json" \
-      "$bin/query batch --format $format --threads $threads < positions.txt > answers" >/dev/null 2>&1
+      "$bin/query $db batch --format $format --threads $threads < positions.txt > answers" >/dev/null 2>&1
     python3 - "$lines" "$format" "$threads" <<'PY'
 import json, sys
 lines, fmt, threads = int(sys.argv[1]), sys.argv[2], sys.argv[3]
@@ -55,4 +58,4 @@ print(f"query batch --format {fmt} --threads {threads}, {lines} random solvable 
 PY
   done
 done
-/usr/bin/time -f "query batch --format jsonl, peak memory: %M KB" "$bin/query" batch < positions.txt > /dev/null
+/usr/bin/time -f "query batch --format jsonl, peak memory: %M KB" "$bin/query" $db batch < positions.txt > /dev/null
