@@ -19,13 +19,13 @@ use npuzzle::io::{Answer, Nodes, WithinBound};
 use npuzzle::pattern::{Solution, SolveOptions, Stopped};
 use npuzzle::rules::excerpt;
 use npuzzle::{
-    files::locate, files::user_data_path, files::Origin, rules::move_string, rules::solvability,
-    rules::MAX_TABLE_CELLS, AnswerError, Board, CompleteTables, Database, GoalTable, Metric, Move,
-    Shape,
+    files::locate, files::user_data_path, files::Location, files::Origin, rules::move_string,
+    rules::solvability, rules::MAX_TABLE_CELLS, AnswerError, Board, CompleteTables, Database,
+    GoalTable, Metric, Move, Shape,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyRange, PyString};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 /// A solution from `start` to `goal` within `weight`, with its lower bound,
@@ -298,39 +298,7 @@ impl PyDatabase {
         }
         let wanted_metric = metric;
         let metric = metric.unwrap_or_default();
-        let mut location = locate(shape, metric, path.as_deref());
-        let absent = !location.path.exists();
-        let searched = matches!(location.origin, Origin::WorkingDir | Origin::UserData);
-        if absent && searched {
-            if shape.cells() > MAX_TABLE_CELLS {
-                let target = user_data_path(shape, metric).unwrap_or(location.path.clone());
-                return Err(errors::database(py, no_patterns(shape, &target)));
-            }
-            if shape.cells() > AUTO_BUILD_MAX_CELLS {
-                let target = user_data_path(shape, metric).unwrap_or(location.path.clone());
-                return Err(errors::database(
-                    py,
-                    format!(
-                        "no database for {shape} boards at {}: 12-cell databases take seconds \
-                         to build and 240 MB or more, so they are built only on request: {}",
-                        target.display(),
-                        errors::build_call(&target, shape, false)
-                    ),
-                ));
-            }
-            let Some(target) = user_data_path(shape, metric) else {
-                return Err(errors::database(
-                    py,
-                    format!(
-                        "no database for {shape} boards, and no per-user data folder to build \
-                         one in (no home folder): pass path= to a file npuzzle.build wrote"
-                    ),
-                ));
-            };
-            let tables = crate::making::Tables::Default;
-            crate::making::build(py, shape, metric, &target, tables, false)?;
-            location.path = target;
-        }
+        let location = find_or_build(py, shape, metric, path.as_deref())?;
         let named = match location.origin {
             Origin::WorkingDir | Origin::UserData => Some(shape),
             Origin::Given | Origin::Env => board,
@@ -338,90 +306,8 @@ impl PyDatabase {
         let db = py
             .detach(|| Database::open(&location.path))
             .map_err(|e| errors::open(py, e, location.origin, named))?;
-        if let Some(wanted) = board {
-            if db.shape() != wanted && asker == Asker::ModuleFunctions {
-                let advice = match location.origin {
-                    Origin::Env => format!(
-                        "it is the file NPUZZLE_DB names, which is looked at first: unset \
-                         NPUZZLE_DB to use (or build) the {wanted} database, or open this file \
-                         with npuzzle.Database() and call its methods"
-                    ),
-                    _ => format!(
-                        "move it aside, and the {wanted} database is found (or built) in the \
-                         usual places"
-                    ),
-                };
-                return Err(errors::database(
-                    py,
-                    format!(
-                        "{} holds {} boards, and npuzzle's module-level functions play \
-                         {wanted}; {advice}",
-                        shown_path(&location.path),
-                        db.shape(),
-                    ),
-                ));
-            }
-            if db.shape() != wanted && location.origin == Origin::Env {
-                return Err(errors::database(
-                    py,
-                    format!(
-                        "{} holds {} boards, not {wanted} (board=), and it is the file \
-                         NPUZZLE_DB names, which is looked at first: {}",
-                        shown_path(&location.path),
-                        db.shape(),
-                        errors::none_to_build(wanted, metric).unwrap_or_else(|| format!(
-                            "unset NPUZZLE_DB to use (or build) the {wanted} database, or \
-                             pass path= to a {wanted} file"
-                        )),
-                    ),
-                ));
-            }
-            if db.shape() != wanted {
-                return Err(errors::database(
-                    py,
-                    format!(
-                        "{} holds {} boards, not {wanted} (board=); {}",
-                        shown_path(&location.path),
-                        db.shape(),
-                        errors::none_to_build(wanted, metric).unwrap_or_else(|| format!(
-                            "build one with: {}",
-                            errors::build_call(
-                                &user_data_path(wanted, metric).unwrap_or_default(),
-                                wanted,
-                                false
-                            )
-                        ))
-                    ),
-                ));
-            }
-        }
-        if let Some(wanted) = wanted_metric {
-            if db.metric() != wanted {
-                return Err(errors::database(
-                    py,
-                    format!(
-                        "{} counts {} moves, not {wanted} (metric=); pass metric=\"{}\", or \
-                         path= to a {wanted} file (npuzzle.build(board=\"{}\", \
-                         metric=\"{wanted}\") builds one)",
-                        shown_path(&location.path),
-                        db.metric(),
-                        db.metric(),
-                        db.shape()
-                    ),
-                ));
-            }
-        }
-        let board_note = (location.origin == Origin::Env
-            && board.is_none()
-            && db.shape() != Shape::THREE_BY_THREE)
-            .then(|| {
-                format!(
-                    "the database is {}, a {} file named by NPUZZLE_DB; for another board, \
-                     unset NPUZZLE_DB or pass path= (or board=)",
-                    shown_path(&location.path),
-                    db.shape()
-                )
-            });
+        check_fit(py, &db, &location, (board, wanted_metric), asker)?;
+        let board_note = board_note(&db, &location, board);
         let goal = Board::goal(db.shape());
         // Absolute, as the file opened: a relative path would name another
         // file after a notebook's `%cd`, or in a Dask worker that unpickles
@@ -435,6 +321,156 @@ impl PyDatabase {
             board_note,
         })
     }
+}
+
+/// Where the database is ([`locate`]), building it in the per-user folder
+/// when none is found for a board where that is cheap (up to
+/// [`AUTO_BUILD_MAX_CELLS`] cells); larger boards get the call that builds
+/// theirs.
+fn find_or_build(
+    py: Python<'_>,
+    shape: Shape,
+    metric: Metric,
+    path: Option<&Path>,
+) -> PyResult<Location> {
+    let mut location = locate(shape, metric, path);
+    let absent = !location.path.exists();
+    let searched = matches!(location.origin, Origin::WorkingDir | Origin::UserData);
+    if absent && searched {
+        if shape.cells() > MAX_TABLE_CELLS {
+            let target = user_data_path(shape, metric).unwrap_or(location.path.clone());
+            return Err(errors::database(py, no_patterns(shape, &target)));
+        }
+        if shape.cells() > AUTO_BUILD_MAX_CELLS {
+            let target = user_data_path(shape, metric).unwrap_or(location.path.clone());
+            return Err(errors::database(
+                py,
+                format!(
+                    "no database for {shape} boards at {}: 12-cell databases take seconds \
+                         to build and 240 MB or more, so they are built only on request: {}",
+                    target.display(),
+                    errors::build_call(&target, shape, false)
+                ),
+            ));
+        }
+        let Some(target) = user_data_path(shape, metric) else {
+            return Err(errors::database(
+                py,
+                format!(
+                    "no database for {shape} boards, and no per-user data folder to build \
+                         one in (no home folder): pass path= to a file npuzzle.build wrote"
+                ),
+            ));
+        };
+        let tables = crate::making::Tables::Default;
+        crate::making::build(py, shape, metric, &target, tables, false)?;
+        location.path = target;
+    }
+    Ok(location)
+}
+
+/// Refuses a file of another board than `board` asked, or of another
+/// metric than `wanted_metric`, saying how to reach the right one: where
+/// `NPUZZLE_DB` chose it, and what the module-level functions (which play
+/// one board) can do instead.
+fn check_fit(
+    py: Python<'_>,
+    db: &Database<Mmap>,
+    location: &Location,
+    (board, wanted_metric): (Option<Shape>, Option<Metric>),
+    asker: Asker,
+) -> PyResult<()> {
+    let metric = wanted_metric.unwrap_or_default();
+    if let Some(wanted) = board {
+        if db.shape() != wanted && asker == Asker::ModuleFunctions {
+            let advice = match location.origin {
+                Origin::Env => format!(
+                    "it is the file NPUZZLE_DB names, which is looked at first: unset \
+                         NPUZZLE_DB to use (or build) the {wanted} database, or open this file \
+                         with npuzzle.Database() and call its methods"
+                ),
+                _ => format!(
+                    "move it aside, and the {wanted} database is found (or built) in the \
+                         usual places"
+                ),
+            };
+            return Err(errors::database(
+                py,
+                format!(
+                    "{} holds {} boards, and npuzzle's module-level functions play \
+                         {wanted}; {advice}",
+                    shown_path(&location.path),
+                    db.shape(),
+                ),
+            ));
+        }
+        if db.shape() != wanted && location.origin == Origin::Env {
+            return Err(errors::database(
+                py,
+                format!(
+                    "{} holds {} boards, not {wanted} (board=), and it is the file \
+                         NPUZZLE_DB names, which is looked at first: {}",
+                    shown_path(&location.path),
+                    db.shape(),
+                    errors::none_to_build(wanted, metric).unwrap_or_else(|| format!(
+                        "unset NPUZZLE_DB to use (or build) the {wanted} database, or \
+                             pass path= to a {wanted} file"
+                    )),
+                ),
+            ));
+        }
+        if db.shape() != wanted {
+            return Err(errors::database(
+                py,
+                format!(
+                    "{} holds {} boards, not {wanted} (board=); {}",
+                    shown_path(&location.path),
+                    db.shape(),
+                    errors::none_to_build(wanted, metric).unwrap_or_else(|| format!(
+                        "build one with: {}",
+                        errors::build_call(
+                            &user_data_path(wanted, metric).unwrap_or_default(),
+                            wanted,
+                            false
+                        )
+                    ))
+                ),
+            ));
+        }
+    }
+    if let Some(wanted) = wanted_metric {
+        if db.metric() != wanted {
+            return Err(errors::database(
+                py,
+                format!(
+                    "{} counts {} moves, not {wanted} (metric=); pass metric=\"{}\", or \
+                         path= to a {wanted} file (npuzzle.build(board=\"{}\", \
+                         metric=\"{wanted}\") builds one)",
+                    shown_path(&location.path),
+                    db.metric(),
+                    db.metric(),
+                    db.shape()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Where `NPUZZLE_DB` chose a file of another board than 3x3 and no board
+/// was asked for, the note errors add: which file it is, and how to reach
+/// another.
+fn board_note(db: &Database<Mmap>, location: &Location, board: Option<Shape>) -> Option<String> {
+    (location.origin == Origin::Env && board.is_none() && db.shape() != Shape::THREE_BY_THREE).then(
+        || {
+            format!(
+                "the database is {}, a {} file named by NPUZZLE_DB; for another board, \
+                 unset NPUZZLE_DB or pass path= (or board=)",
+                shown_path(&location.path),
+                db.shape()
+            )
+        },
+    )
 }
 
 /// `value`'s JSON as a dict: the library's typed reports handed to Python
