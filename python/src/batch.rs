@@ -163,6 +163,21 @@ fn read(db: &impl BoardReader, obj: &Bound<'_, PyAny>) -> PyResult<(Positions, b
     let shape = db.shape();
     many_expected(obj, db.one_position_call())?;
     if obj.hasattr("__array_interface__")? {
+        // A masked array's masked cells hold a fill value, not the user's
+        // tile: refused rather than read as one.
+        if obj.hasattr("mask")? && obj.hasattr("filled")? {
+            let masked: usize = obj.getattr("mask")?.call_method0("sum")?.extract()?;
+            if masked > 0 {
+                return Err(errors::parse(
+                    py,
+                    format!(
+                        "the positions are a masked array with {masked} masked value{}: drop \
+                         the rows that hold them first (a[~a.mask.any(axis=1)])",
+                        if masked == 1 { "" } else { "s" }
+                    ),
+                ));
+            }
+        }
         let dtype = obj.getattr("dtype")?;
         let kind: String = dtype.getattr("kind")?.extract()?;
         let ndim: usize = obj.getattr("ndim")?.extract()?;

@@ -134,3 +134,14 @@ def test_one_database_shared_between_threads(db3, sample) -> None:
     for t in threads:
         t.join()
     assert not errors
+
+
+def test_a_masked_array_is_read_only_without_masked_values(db3) -> None:
+    # A masked cell holds NumPy's fill value (999999 for int64), never the
+    # user's tile: naming it would mislead.
+    a = np.array([[8, 6, 7, 2, 5, 4, 3, 0, 1], [1, 2, 3, 4, 5, 6, 7, 8, 0]])
+    masked = np.ma.masked_array(a, mask=np.zeros_like(a, dtype=bool))
+    assert db3.distances(masked).tolist() == db3.distances(a).tolist() == [31, 0]
+    masked[1, 3] = np.ma.masked
+    with pytest.raises(npuzzle.ParseError, match=r"masked array with 1 masked value: drop"):
+        db3.distances(masked)
