@@ -1024,7 +1024,10 @@ fn steps_of(py: Python<'_>, moves: &Bound<'_, PyAny>, shape: Shape) -> PyResult<
     }
     // A list of whole numbers is the tiles moved, each named as one.
     let items = moves.extract::<Vec<Bound<'_, PyAny>>>().unwrap_or_default();
-    let whole = |item: &Bound<'_, PyAny>| item.is_instance_of::<pyo3::types::PyInt>();
+    // Python's ints and NumPy's integers (which have `__index__`).
+    let whole = |item: &Bound<'_, PyAny>| {
+        item.is_instance_of::<pyo3::types::PyInt>() || item.hasattr("__index__").unwrap_or(false)
+    };
     if !items.is_empty() && items.iter().all(whole) {
         if items.len() > MAX_STEPS {
             return Err(errors::parse(py, StepsError::TooMany(items.len())));
@@ -1363,13 +1366,13 @@ impl PyDatabase {
                     ),
                 ));
             }
+            // A goal the file cannot answer is refused, as every method
+            // refuses it; the boards alone are returned, so no distances
+            // are looked up (`Sample::uniform_for` adds them).
             let goal = self.goal_of(goal)?;
-            let drawn = py.detach(|| Sample::uniform_for(Some(&self.db), &goal, count, seed));
-            return match drawn {
-                Ok(drawn) => Ok(drawn.positions.iter().map(|p| wrap(p.start)).collect()),
-                Err(DrawError::Answer(e)) => Err(self.err(py, e)),
-                Err(e) => Err(errors::database(py, e.to_string())),
-            };
+            self.db.check_goal(&goal).map_err(|e| self.err(py, e))?;
+            let drawn = py.detach(|| Sample::uniform(&goal, count, seed));
+            return Ok(drawn.positions.iter().map(|p| wrap(p.start)).collect());
         };
         let distances = distances_of(distance)?;
         let target = self.target(py, goal, timeout)?;

@@ -155,7 +155,8 @@ const CHUNK: usize = 4096;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
     "the heuristics and the textbook searches count single-tile moves, and this table counts \
-     {metric} moves"
+     {} moves",
+    metric.words()
 )]
 pub struct NeedsSingleTile {
     /// The table's metric.

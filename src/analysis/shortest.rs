@@ -8,7 +8,7 @@
 //! Under the multi-tile metric a move is a slide of 1 to k tiles, and the
 //! same holds slide by slide.
 
-use crate::db::database::Database;
+use crate::db::database::{unsolvable_before_missing, Database};
 use crate::db::error::AnswerError;
 use crate::db::goal_table::GoalTable;
 use crate::io::Answer;
@@ -161,8 +161,19 @@ pub type Neighbour = (Move, usize, Board, u32);
 /// `options`), and the start's distance is one more than its nearest
 /// neighbour's: a move changes the distance by exactly one (the puzzle's
 /// graph is bipartite), and some move of a position off the goal leads one
-/// closer, so the start needs no search of its own.
+/// closer, so the start needs no search of its own. An unsolvable start is
+/// refused as such before a goal the file cannot serve, as `solve` refuses
+/// it.
 pub fn neighbours<B: AsRef<[u8]>>(
+    db: &Database<B>,
+    start: &Board,
+    goal: &Board,
+    options: &SolveOptions,
+) -> Result<(u32, Vec<Neighbour>), AnswerError> {
+    each_neighbour(db, start, goal, options).map_err(|e| unsolvable_before_missing(e, start, goal))
+}
+
+fn each_neighbour<B: AsRef<[u8]>>(
     db: &Database<B>,
     start: &Board,
     goal: &Board,

@@ -270,7 +270,11 @@ impl<B: AsRef<[u8]>> Database<B> {
 /// `e`, unless it is that no table serves `goal` and `start` cannot reach
 /// it anyway: then that, which needs no table. Checked only once a table
 /// is missing, so that lookups pay nothing for it.
-fn unsolvable_before_missing(e: AnswerError, start: &Board, goal: &Board) -> AnswerError {
+pub(crate) fn unsolvable_before_missing(
+    e: AnswerError,
+    start: &Board,
+    goal: &Board,
+) -> AnswerError {
     match e {
         AnswerError::MissingGoal { .. } => match solvability::check(start, goal) {
             Err(why) => AnswerError::Unsolvable(why),

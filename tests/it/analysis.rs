@@ -301,6 +301,19 @@ fn neighbours_are_each_move_with_its_distance_from_either_kind_of_file() {
         let e = neighbours(db, &unsolvable, &goal, &SolveOptions::default()).unwrap_err();
         assert!(e.unsolvable().is_some(), "{e}");
     }
+    // Toward a goal neither file serves (the 4-4 tables and a corner-only
+    // complete file): unsolvable first, as `solve` says it.
+    let corner = crate::util::temp_db_with_blanks("3x3", &[8]);
+    let corner = npuzzle::Database::open(&corner.path).unwrap();
+    let centre = npuzzle::parse_board("123804765", shape).unwrap();
+    let unsolvable = npuzzle::parse_board("213804765", shape).unwrap();
+    for db in [&corner, &patterns] {
+        let e = neighbours(db, &unsolvable, &centre, &SolveOptions::default()).unwrap_err();
+        assert!(e.unsolvable().is_some(), "{e}");
+        let solvable = npuzzle::parse_board("123840765", shape).unwrap();
+        let e = neighbours(db, &solvable, &centre, &SolveOptions::default()).unwrap_err();
+        assert!(matches!(e, npuzzle::AnswerError::MissingGoal { .. }), "{e}");
+    }
 }
 
 #[test]

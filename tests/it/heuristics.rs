@@ -469,7 +469,9 @@ fn the_library_refuses_to_measure_single_tile_heuristics_against_multi_tile_tabl
     let compared = compare(&target, &start, 1000, None, None);
     assert!(matches!(compared, Err(CompareError::NeedsSingleTile(e)) if e == refused));
     assert!(
-        refused.to_string().contains("this table counts mtm moves"),
+        refused
+            .to_string()
+            .contains("this table counts multi-tile moves"),
         "{refused}"
     );
 }

@@ -499,3 +499,38 @@ fn surveys_say_which_metric_they_count() {
         assert!(drawn.contains(axis), "no {axis:?} in the chart");
     }
 }
+
+#[test]
+fn neighbours_under_the_multi_tile_metric_are_every_slide_with_its_distance() {
+    use npuzzle::analysis::neighbours;
+    let shape = Shape::THREE_BY_THREE;
+    let goal = Board::goal(shape);
+    let truth = plain_mtm_bfs(3, 3, goal.cells());
+    let db = npuzzle::Database::open(&temp_db_counting("3x3", Metric::MultiTile).path).unwrap();
+    let mut positions: Vec<&Vec<u8>> = truth.keys().collect();
+    positions.sort();
+    for cells in positions.into_iter().step_by(997) {
+        let start = board(shape, cells);
+        let blank = cells.iter().position(|&t| t == 0).unwrap();
+        let (row, col) = (blank / 3, blank % 3);
+        // The blank slides to each other cell of its row and of its column,
+        // wherever it is: 2 + 2 slides, of 1 or 2 tiles.
+        let slides = 4;
+        let options = npuzzle::pattern::SolveOptions::default();
+        let (distance, moves) = neighbours(&db, &start, &goal, &options).unwrap();
+        assert_eq!(distance, truth[cells], "{start}");
+        assert_eq!(
+            moves.len(),
+            slides,
+            "{start} (blank at row {row}, column {col})"
+        );
+        for (m, tiles, next, after) in moves {
+            let mut slid = start;
+            for _ in 0..tiles {
+                slid = slid.apply(m).unwrap();
+            }
+            assert_eq!(slid, next, "{start} then {m:?}×{tiles}");
+            assert_eq!(after, truth[next.cells()], "{start} then {m:?}×{tiles}");
+        }
+    }
+}
