@@ -13,8 +13,8 @@ use npuzzle::pattern::Partition;
 use npuzzle::{
     build, files::default_output, files::user_data_path, parse_board, rules::excerpt,
     rules::MAX_TABLE_CELLS, tables::all_goals, tables::default_blanks, tables::default_paths,
-    tables::distinct_blanks, tables::BuildProgress, tables::Built, tables::PATHS_MAX_CELLS, Cell,
-    Metric, Plan, Shape,
+    tables::distinct_blanks, tables::BuildProgress, tables::Built, tables::PATHS_MAX_CELLS,
+    BuildError, Cell, Metric, Plan, Shape,
 };
 use std::io::Write;
 use std::path::PathBuf;
@@ -321,20 +321,12 @@ fn chosen_blanks(args: &Args) -> anyhow::Result<Vec<usize>> {
 /// Whether to add path tables: as asked, or by the board's default.
 fn chosen_paths(args: &Args) -> anyhow::Result<bool> {
     let shape = args.board;
+    // The library's refusals, checked before any table is searched.
     if args.paths && shape.cells() > PATHS_MAX_CELLS {
-        bail!(
-            "--paths: path tables stop at {PATHS_MAX_CELLS} cells; a {shape} board's would take \
-             {:.1} GB per table ({:.0} positions of 8 bytes). Its tables solve move by move.",
-            shape.positions_approx() * 8.0 / 1e9,
-            shape.positions_approx()
-        );
+        bail!("--paths: {}", BuildError::PathsTooLarge { shape });
     }
     if args.paths && args.metric != Metric::SingleTile {
-        bail!(
-            "--paths: path tables hold single-tile solutions; multi-tile tables have none (a \
-             solution cut after 32 single-tile moves could stop inside a slide). Multi-tile \
-             tables solve move by move."
-        );
+        bail!("--paths: {}", BuildError::MultiTilePaths);
     }
     Ok(args.paths || (default_paths(shape, args.metric) && !args.no_paths))
 }

@@ -268,13 +268,22 @@ pub enum BuildError {
     #[error("goal blank cells {} and {} are in the same class (a reflection or rotation relates them); one set serves both", .0, .1)]
     GoalBlanksSameClass(usize, usize),
     /// Path tables asked for on a board too large for them.
-    #[error("path tables stop at {PATHS_MAX_CELLS} cells; a {shape} board has {} cells", shape.cells())]
+    #[error(
+        "path tables stop at {PATHS_MAX_CELLS} cells; a {shape} board's would take {:.1} GB per \
+         table ({:.0} positions of 8 bytes). Its tables solve move by move.",
+        shape.positions_approx() * 8.0 / 1e9,
+        shape.positions_approx()
+    )]
     PathsTooLarge {
         /// The board.
         shape: Shape,
     },
     /// Path tables asked for beside multi-tile tables.
-    #[error("path tables hold single-tile solutions; multi-tile tables have none (a solution cut after 32 single-tile moves could stop inside a slide)")]
+    #[error(
+        "path tables hold single-tile solutions; multi-tile tables have none (a solution cut \
+         after 32 single-tile moves could stop inside a slide). Multi-tile tables solve move by \
+         move."
+    )]
     MultiTilePaths,
     /// A pattern table cannot be built.
     #[error(transparent)]
