@@ -207,8 +207,8 @@ fn not_a_board(obj: &Bound<'_, PyAny>) -> PyErr {
         return errors::argument_type(
             py,
             format!(
-                "the value is missing ({shown}), not a board: drop missing rows first \
-                 (Series.dropna())"
+                "the value is missing ({shown}), not a board (in a pandas column, drop the \
+                 missing rows first: Series.dropna())"
             ),
         );
     }
