@@ -79,7 +79,9 @@ pub mod rules {
     pub use crate::puzzle::board::{move_string, BoardError};
     pub use crate::puzzle::cell::Cells;
     pub use crate::puzzle::duplicates::{DuplicateState, Duplicates, LONGEST_STRETCH};
-    pub use crate::puzzle::metric::{slide_notation, slides, Metric, MetricError};
+    pub use crate::puzzle::metric::{
+        slide_notation, slides, Metric, MetricError, NoMultiTileTables,
+    };
     pub use crate::puzzle::parse::{excerpt, ParseError};
     pub use crate::puzzle::shape::{ShapeError, MAX_CELLS, MAX_TABLE_CELLS};
     pub use crate::puzzle::solvability;

@@ -127,14 +127,8 @@ fn run(args: &Args) -> anyhow::Result<()> {
              (--all-goals: one set of tables per class of goal blank cells)"
         );
     }
-    if args.metric != Metric::SingleTile && shape.cells() > MAX_TABLE_CELLS {
-        bail!(
-            "--metric {}: multi-tile tables are built for boards of up to {MAX_TABLE_CELLS} cells; \
-             a {shape} board has {} and gets a pattern database, which npuzzle builds in \
-             single-tile moves only (leave out --metric)",
-            args.metric,
-            shape.cells()
-        );
+    if let Err(e) = args.metric.check_tables(shape) {
+        bail!("--metric {}: {e}; leave out --metric", args.metric);
     }
     if let (Some(partition), Metric::MultiTile) = (&args.partition, args.metric) {
         bail!(

@@ -286,15 +286,8 @@ impl PyDatabase {
         asker: Asker,
     ) -> PyResult<Self> {
         let shape = board.unwrap_or(Shape::THREE_BY_THREE);
-        if metric == Some(Metric::MultiTile) && shape.cells() > MAX_TABLE_CELLS {
-            return Err(errors::argument(
-                py,
-                format!(
-                    "metric=\"mtm\": multi-tile tables exist for boards of up to \
-                     {MAX_TABLE_CELLS} cells; a {shape} board is answered in single-tile moves \
-                     only (no multi-tile pattern databases are built)"
-                ),
-            ));
+        if let Some(Err(e)) = metric.map(|m| m.check_tables(shape)) {
+            return Err(errors::argument(py, format!("metric=\"mtm\": {e}")));
         }
         let wanted_metric = metric;
         let metric = metric.unwrap_or_default();

@@ -195,13 +195,10 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
         _ => anyhow::bail!("--db is given once (only `serve` takes several)"),
     };
     let shape = cli.board.unwrap_or(Shape::THREE_BY_THREE);
-    if cli.metric == Some(Metric::MultiTile) && shape.cells() > npuzzle::rules::MAX_TABLE_CELLS {
-        anyhow::bail!(
-            "--metric mtm: multi-tile tables exist for boards of up to {} cells; npuzzle builds \
-             no multi-tile pattern databases, so a {shape} board is answered in single-tile \
-             moves only (leave out --metric)",
-            npuzzle::rules::MAX_TABLE_CELLS
-        );
+    if let Some(metric) = cli.metric {
+        metric
+            .check_tables(shape)
+            .map_err(|e| anyhow::anyhow!("--metric {metric}: {e}; leave out --metric"))?;
     }
     let location = locate(shape, cli.metric.unwrap_or_default(), given);
     let within = match &cli.command {

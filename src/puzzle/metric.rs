@@ -11,8 +11,23 @@
 //! speedcubing community does, `U3 L R2`.
 
 use crate::puzzle::board::Move;
-use crate::puzzle::shape::Shape;
+use crate::puzzle::shape::{Shape, MAX_TABLE_CELLS};
 use std::fmt;
+
+/// A multi-tile question about a board past [`MAX_TABLE_CELLS`] cells:
+/// complete tables stop there, and pattern databases count single-tile
+/// moves. Each face adds the flag or argument that asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "multi-tile tables are built for boards of up to {MAX_TABLE_CELLS} cells; a {shape} board \
+     has {} and is answered in single-tile moves only (npuzzle builds no multi-tile pattern \
+     databases)",
+    shape.cells()
+)]
+pub struct NoMultiTileTables {
+    /// The board asked about.
+    pub shape: Shape,
+}
 
 /// How a move is counted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -35,6 +50,17 @@ impl Metric {
         match self {
             Metric::SingleTile => "stm",
             Metric::MultiTile => "mtm",
+        }
+    }
+
+    /// Whether tables in this metric exist for `shape`: single-tile ones on
+    /// every board, multi-tile ones up to [`MAX_TABLE_CELLS`] cells.
+    pub fn check_tables(self, shape: Shape) -> Result<(), NoMultiTileTables> {
+        match self {
+            Metric::MultiTile if shape.cells() > MAX_TABLE_CELLS => {
+                Err(NoMultiTileTables { shape })
+            }
+            _ => Ok(()),
         }
     }
 
