@@ -1,8 +1,9 @@
 //! Both kinds of database behind the routes: complete tables answer by
 //! lookup, pattern databases by IDA* within the server's `--timeout`.
 //!
-//! Every use of the library's kind-aware types is in this file, so that the
-//! routes ask for answers and a refusal, and never match on a kind.
+//! Every answer that depends on the kind is asked for in this file, so that
+//! the routes ask for answers and a refusal, and never match on a kind
+//! (`/api/boards` names it, from `Database::kind`).
 
 use super::api::{answer_error, client_gone, ApiError};
 use axum::http::StatusCode;
