@@ -271,11 +271,18 @@ impl Sample {
         let Some(db) = db else {
             return Ok(Sample::uniform(goal, count, seed));
         };
-        db.check_goal(goal)?;
+        // The goal's table is found (or refused) once, before the draw.
+        let target = match db.complete() {
+            Ok(tables) => Some(tables.goal_table(goal)?),
+            Err(_) => {
+                db.check_goal(goal)?;
+                None
+            }
+        };
         let drawn = Sample::uniform(goal, count, seed);
-        match db.complete() {
-            Ok(tables) => Ok(drawn.with_distances(&tables.goal_table(goal)?)?),
-            Err(_) => Ok(drawn),
+        match target {
+            Some(target) => Ok(drawn.with_distances(&target)?),
+            None => Ok(drawn),
         }
     }
 }
