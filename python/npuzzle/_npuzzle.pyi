@@ -72,6 +72,10 @@ class SearchTimeoutError(Error, TimeoutError):
     bound: int
     nodes: int
     nodes_expanded: int
+    # A batch's: what the call would have returned, the unanswered positions
+    # as the unsolvable are; None on a single position's error.
+    answers: Any
+    unanswered: list[int] | None
 
 class ArgumentError(Error, ValueError): ...
 class ArgumentTypeError(Error, TypeError): ...

@@ -13,7 +13,7 @@ use crate::target::{deadline, Target};
 use npuzzle::analysis::{Evaluator, Heuristic};
 use npuzzle::bounded::{self, Guidance, Weight};
 use npuzzle::io::most_threads;
-use npuzzle::pattern::{SolveError, SolveOptions};
+use npuzzle::pattern::{SolveError, SolveOptions, Stopped};
 use npuzzle::AnswerError;
 use npuzzle::{Board, Move, Shape};
 use pyo3::prelude::*;
@@ -381,29 +381,121 @@ enum Failure {
     Answer(AnswerError),
 }
 
-/// The failure of the first position (in input order) that failed, kept
-/// as threads find them, so that the error raised is the one a loop would
-/// have met first, without asking again.
+/// Failures as threads find them: the first position (in input order)
+/// that failed, so that the error raised is the one a loop would have met
+/// first, without asking again; and every position left unanswered.
 #[derive(Default)]
-struct FirstFailure(Mutex<Option<(usize, Failure)>>);
+struct Failures {
+    first: Mutex<Option<(usize, Failure)>>,
+    unanswered: Mutex<Vec<usize>>,
+}
 
-impl FirstFailure {
+impl Failures {
     fn note(&self, i: usize, failure: Failure) {
-        let mut first = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        locked(&self.unanswered).push(i);
+        let mut first = locked(&self.first);
         if first.as_ref().is_none_or(|(j, _)| i < *j) {
             *first = Some((i, failure));
         }
     }
 
-    /// The first failure as `err` words an answer's, if any.
-    fn raise(self, py: Python<'_>, err: impl FnOnce(AnswerError) -> PyErr) -> PyResult<()> {
-        match self.0.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            None => Ok(()),
-            Some((i, Failure::Row(message))) => {
-                Err(errors::parse(py, format!("positions[{i}]: {message}")))
+    /// `answers`, or the first failure's error (an answer's as `err` words
+    /// it); when that is a timeout, with the answers found before it.
+    fn answers<T>(
+        self,
+        py: Python<'_>,
+        (answers, numpy): (Vec<T>, bool),
+        err: impl FnOnce(AnswerError) -> PyErr,
+    ) -> Answered<T> {
+        let first = self.first.into_inner().unwrap_or_else(|e| e.into_inner());
+        let Some((i, failure)) = first else {
+            return Ok((answers, numpy));
+        };
+        let (error, timed_out) = match failure {
+            Failure::Row(message) => (
+                errors::parse(py, format!("positions[{i}]: {message}")),
+                false,
+            ),
+            Failure::Answer(e) => {
+                let timed_out = matches!(e, AnswerError::Stopped(Stopped::TimedOut { .. }));
+                (at(py, i, err(e)), timed_out)
             }
-            Some((i, Failure::Answer(e))) => Err(at(py, i, err(e))),
-        }
+        };
+        let mut unanswered = self
+            .unanswered
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner());
+        unanswered.sort_unstable();
+        let kept = timed_out.then_some(Kept {
+            answers,
+            numpy,
+            unanswered,
+        });
+        Err(Unfinished { error, kept })
+    }
+}
+
+fn locked<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A batch's answers, and whether the positions came as a NumPy array; or
+/// why it stopped.
+pub type Answered<T> = Result<(Vec<T>, bool), Unfinished<T>>;
+
+/// Why a batch raised: its first failure's error and, where that is its
+/// `timeout=` running out, the answers it found before, so that a caller
+/// keeps the work done.
+pub struct Unfinished<T> {
+    error: PyErr,
+    kept: Option<Kept<T>>,
+}
+
+/// The answers of a batch that ran out of time.
+struct Kept<T> {
+    /// Every position's, a placeholder where unanswered.
+    answers: Vec<T>,
+    numpy: bool,
+    /// The positions without an answer, in input order.
+    unanswered: Vec<usize>,
+}
+
+impl<T> From<PyErr> for Unfinished<T> {
+    fn from(error: PyErr) -> Self {
+        Unfinished { error, kept: None }
+    }
+}
+
+impl<T> Unfinished<T> {
+    /// The error to raise; a timeout's carries the answers found before it
+    /// as `.answers`, in the form `show` gives the call's result (the
+    /// unanswered as the unsolvable are), and the positions without one as
+    /// `.unanswered`, and says so.
+    pub fn raise<'py>(
+        self,
+        py: Python<'py>,
+        show: impl FnOnce(Vec<T>, bool) -> PyResult<Bound<'py, PyAny>>,
+    ) -> PyErr {
+        let Some(kept) = self.kept else {
+            return self.error;
+        };
+        let (count, missing) = (kept.answers.len(), kept.unanswered.len());
+        let answers = match show(kept.answers, kept.numpy) {
+            Ok(answers) => answers,
+            Err(e) => return e,
+        };
+        let error = errors::reworded(py, self.error, |message| {
+            format!(
+                "{message} ({} of the {count} positions were answered: the error's .answers \
+                 holds them, and .unanswered lists the others)",
+                count - missing
+            )
+        });
+        let value = error.value(py);
+        // Setting attributes on a fresh exception instance cannot fail.
+        let _ = value.setattr("answers", answers);
+        let _ = value.setattr("unanswered", kept.unanswered);
+        error
     }
 }
 
@@ -446,13 +538,13 @@ fn answer_all<T: Clone + Send + Sync>(
     batch: &Batch<'_, '_>,
     failed: T,
     answer: impl Fn(&Target<'_>, &Board, &mut Vec<Move>) -> Result<T, AnswerError> + Sync + Send,
-) -> PyResult<(Vec<T>, bool)> {
+) -> Answered<T> {
     let db = batch.db;
     let (positions, numpy) = read(db, batch.positions)?;
     // After reading, so that the timeout counts the answering only.
     let target = db.target(py, batch.goal, batch.timeout)?;
     let (shape, threads) = (db.shape(), batch.threads);
-    let first = FirstFailure::default();
+    let failures = Failures::default();
     let stop = AtomicBool::new(false);
     let stop_all = || {
         stop.store(true, Relaxed);
@@ -473,7 +565,7 @@ fn answer_all<T: Clone + Send + Sync>(
                     },
                     Err(message) => Failure::Row(message),
                 };
-                first.note(i, failure);
+                failures.note(i, failure);
                 failed.clone()
             },
         )
@@ -484,8 +576,7 @@ fn answer_all<T: Clone + Send + Sync>(
         interruptible(py, stop_all, answer_each)?
     }
     .map_err(|e| errors::other(py, e))?;
-    first.raise(py, |e| db.err(py, e))?;
-    Ok((answers, numpy))
+    failures.answers(py, (answers, numpy), |e| db.err(py, e))
 }
 
 /// An answer in a batch: `Ok(None)` when unsolvable.
@@ -499,10 +590,10 @@ fn outcome<T>(r: Result<T, AnswerError>) -> Result<Option<T>, AnswerError> {
 
 pub fn distances<'py>(py: Python<'py>, batch: &Batch<'_, 'py>) -> PyResult<Bound<'py, PyAny>> {
     // Two bytes an answer: -1 when unsolvable.
-    let answered = answer_all(py, batch, i16::MIN, |target, board, _| {
+    let answered = answer_all(py, batch, -1, |target, board, _| {
         Ok(outcome(target.distance(board, false))?.map_or(-1, |d| d as i16))
-    })?;
-    small_numbers(py, answered)
+    });
+    shown(py, answered, small_numbers)
 }
 
 /// Each position's lower bound toward the goal: `heuristic`'s, or with
@@ -516,17 +607,31 @@ pub fn estimates<'py>(
     let goal = batch.db.goal_of(batch.goal)?;
     let evaluator = Evaluator::new(&goal);
     let heuristic = heuristic.map(|h| (h, &evaluator));
-    let answered = answer_all(py, batch, i16::MIN, |target, board, _| {
+    let answered = answer_all(py, batch, -1, |target, board, _| {
         Ok(outcome(target.estimate(board, heuristic))?.map_or(-1, |h| h as i16))
-    })?;
-    small_numbers(py, answered)
+    });
+    shown(py, answered, small_numbers)
+}
+
+/// A batch's result as `show` makes it of the answers, or its error (with
+/// the answers it found before a timeout).
+fn shown<'py, T>(
+    py: Python<'py>,
+    answered: Answered<T>,
+    show: impl FnOnce(Python<'py>, Vec<T>, bool) -> PyResult<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    match answered {
+        Ok((answers, numpy)) => show(py, answers, numpy),
+        Err(unfinished) => Err(unfinished.raise(py, |answers, numpy| show(py, answers, numpy))),
+    }
 }
 
 /// `answers` (-1 for none) as a NumPy int16 array where the positions came
 /// as one, else as a list with None for -1.
 fn small_numbers<'py>(
     py: Python<'py>,
-    (answers, numpy): (Vec<i16>, bool),
+    answers: Vec<i16>,
+    numpy: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     if numpy {
         let bytes: Vec<u8> = answers.iter().flat_map(|d| d.to_ne_bytes()).collect();
@@ -548,7 +653,7 @@ fn small_numbers<'py>(
 
 /// Each position's shortest solution as a move string (`None` where
 /// unsolvable), and whether the positions came as a NumPy array.
-fn move_strings(py: Python<'_>, batch: &Batch<'_, '_>) -> PyResult<(Vec<Option<String>>, bool)> {
+fn move_strings(py: Python<'_>, batch: &Batch<'_, '_>) -> Answered<Option<String>> {
     answer_all(py, batch, None, |target, board, moves| {
         Ok(outcome(target.solve_into(board, moves, false))?
             .map(|_| target.metric().notation(moves)))
@@ -567,7 +672,9 @@ pub type Packed<'py> = (
 /// unsolvable). One allocation for all, where a Python string per row
 /// costs more than the lookups (npuzzle.dask builds its column from these).
 pub fn solve_many_packed<'py>(py: Python<'py>, batch: &Batch<'_, 'py>) -> PyResult<Packed<'py>> {
-    let (answers, _) = move_strings(py, batch)?;
+    // npuzzle.dask gives each row its own search and timeout, so a timeout
+    // here ends the call.
+    let (answers, _) = move_strings(py, batch).map_err(|unfinished| unfinished.error)?;
     let mut offsets = Vec::with_capacity((answers.len() + 1) * 8);
     let mut letters = Vec::with_capacity(answers.len() * 24);
     let mut valid = vec![0u8; answers.len().div_ceil(8)];
@@ -587,8 +694,7 @@ pub fn solve_many_packed<'py>(py: Python<'py>, batch: &Batch<'_, 'py>) -> PyResu
 }
 
 pub fn solve_many<'py>(py: Python<'py>, batch: &Batch<'_, 'py>) -> PyResult<Bound<'py, PyAny>> {
-    let (answers, numpy) = move_strings(py, batch)?;
-    strings(py, answers, numpy)
+    shown(py, move_strings(py, batch), strings)
 }
 
 /// Move strings as `solve_many` returns them: a list, or for NumPy input a
@@ -634,11 +740,13 @@ pub fn solve_many_within<'py>(
     };
     let guidance = || db.guidance(&goal);
     let err = |e| errors::within(py, e, weight, |e| db.err(py, e));
-    let (answers, numpy) = many.solve(py, db, guidance, err)?;
-    let moves = answers
-        .iter()
-        .map(|a| a.as_ref().map(PySolution::move_string));
-    strings(py, moves.collect(), numpy)
+    let moves = |py, answers: Vec<Option<PySolution>>, numpy| {
+        let moves = answers
+            .iter()
+            .map(|a| a.as_ref().map(PySolution::move_string));
+        strings(py, moves.collect(), numpy)
+    };
+    shown(py, many.solve(py, db, guidance, err), moves)
 }
 
 /// Many positions to solve within a factor of the shortest, toward one goal.
@@ -666,7 +774,7 @@ impl WithinMany<'_, '_> {
         reader: &impl BoardReader,
         guidance: impl Fn() -> Result<Guidance<'g>, AnswerError> + Sync,
         err: impl FnOnce(AnswerError) -> PyErr,
-    ) -> PyResult<(Vec<Option<PySolution>>, bool)> {
+    ) -> Answered<Option<PySolution>> {
         let (positions, numpy) = read(reader, self.positions)?;
         // Every row of an array is read before any search, as a list's
         // items are: a bad row stops the call at once, not after the rest.
@@ -678,7 +786,7 @@ impl WithinMany<'_, '_> {
         // After reading, so that the timeout counts the answering only.
         let deadline = deadline(self.timeout);
         let (goal, weight, threads) = (self.goal, self.weight, self.threads);
-        let first = FirstFailure::default();
+        let failures = Failures::default();
         let stop = AtomicBool::new(false);
         let options = SolveOptions {
             deadline,
@@ -696,15 +804,14 @@ impl WithinMany<'_, '_> {
         let answer_each = || {
             each(starts.len(), threads, true, &stop, None, |i, _| {
                 search(&starts[i]).unwrap_or_else(|e| {
-                    first.note(i, Failure::Answer(e));
+                    failures.note(i, Failure::Answer(e));
                     None
                 })
             })
         };
         let answers = interruptible(py, || stop.store(true, Relaxed), answer_each)?
             .map_err(|e| errors::other(py, e))?;
-        first.raise(py, err)?;
-        Ok((answers, numpy))
+        failures.answers(py, (answers, numpy), err)
     }
 }
 

@@ -135,10 +135,19 @@ fn create(py: Python<'_>) -> PyResult<Classes> {
         &[error.bind(py).clone(), py.get_type::<PyTimeoutError>()],
         "A search over pattern databases ran out of the time given by \
          ``timeout=`` (seconds) before it proved an answer; ``.bound`` is the \
-         bound it was searching and ``.nodes`` the nodes it generated.\n\n\
+         bound it was searching and ``.nodes`` the nodes it generated. A \
+         batch's (``solve_many``, ``distances``, ``estimates``, \
+         ``solve_many_within``) keeps what it answered before: ``.answers`` is \
+         what the call would have returned, the positions it did not answer \
+         given as the unsolvable are (None, or -1 in an array), and \
+         ``.unanswered`` lists those positions' indexes; both are None on a \
+         single position's error.\n\n\
          >>> issubclass(npuzzle.SearchTimeoutError, TimeoutError)\n\
          True",
     )?;
+    // What a single position's error holds; a batch's sets its own.
+    timeout.bind(py).setattr("answers", py.None())?;
+    timeout.bind(py).setattr("unanswered", py.None())?;
     let argument = make(
         py,
         "ArgumentError",

@@ -279,7 +279,12 @@ fn solve_many_within(
     };
     let guidance = || Ok(npuzzle::bounded::Guidance::linear_conflict());
     let err = |e| errors::within(py, e, weight, |e| errors::search(py, e));
-    Ok(many.solve(py, &reader, guidance, err)?.0)
+    match many.solve(py, &reader, guidance, err) {
+        Ok((answers, _)) => Ok(answers),
+        Err(unfinished) => {
+            Err(unfinished.raise(py, |answers, _| Ok(answers.into_pyobject(py)?.into_any())))
+        }
+    }
 }
 
 /// `count` positions of a `board` board drawn uniformly from every one

@@ -131,6 +131,7 @@ def test_a_search_that_runs_out_of_time_raises(db44) -> None:
     assert 0 <= e.value.nodes_expanded <= e.value.nodes
     with pytest.raises(npuzzle.SearchTimeoutError, match=r"positions\[0\]: no solution within"):
         db44.solve_many([hardest, hardest], KORF_GOAL, timeout=0.001)
+    assert (e.value.answers, e.value.unanswered) == (None, None)
     for call in (db44.distance, db44.best_moves):
         with pytest.raises(npuzzle.SearchTimeoutError):
             call(hardest, KORF_GOAL, timeout=0.001)
@@ -239,3 +240,31 @@ def test_3x5_and_5x3_agree_through_the_transpose(tmp_path: Path) -> None:
         assert position.apply(s.moves) == goal
         assert tall.distance(transpose(position), transpose(goal)) == s.distance
     assert wide.solve_many([goal, goal.apply("UL")]) == ["", "RD"]
+
+
+def test_a_batch_that_runs_out_of_time_keeps_what_it_answered(db44) -> None:
+    # One thread takes the positions in order: the two easy ones are
+    # answered in microseconds, and the search that takes the 6-6-3 tables
+    # the most nodes (Korf's 60: 4.7 million) is not in 0.05 s; the one
+    # after it is not answered either.
+    goal = npuzzle.Board(KORF_GOAL, board="4x4")
+    hard = npuzzle.Board(next(row[2] for row in korf() if row[0] == 60), board="4x4")
+    easy = [goal.apply("RDL"), goal.apply("DRRU")]
+    positions = [easy[0], easy[1], hard, goal.apply("R")]
+    with pytest.raises(npuzzle.SearchTimeoutError, match=r"^positions\[2\]: .* \(2 of the 4 positions were answered: the error's \.answers") as e:
+        db44.solve_many(positions, KORF_GOAL, threads=1, timeout=0.05)
+    answers, unanswered = e.value.answers, e.value.unanswered
+    assert unanswered == [2, 3] and answers[2:] == [None, None]
+    for start, moves in zip(easy, answers):
+        assert start.apply(moves) == goal and len(moves) == db44.distance(start, goal)
+    # The same from the other batches, in the form each returns.
+    with pytest.raises(npuzzle.SearchTimeoutError) as e:
+        db44.distances(positions, KORF_GOAL, threads=1, timeout=0.05)
+    assert (e.value.answers, e.value.unanswered) == ([3, 4, None, None], [2, 3])
+    rows = np.array([p.cells for p in positions], dtype=np.uint8)
+    with pytest.raises(npuzzle.SearchTimeoutError) as e:
+        db44.distances(rows, KORF_GOAL, threads=1, timeout=0.05)
+    assert e.value.answers.tolist() == [3, 4, -1, -1] and e.value.unanswered == [2, 3]
+    with pytest.raises(npuzzle.SearchTimeoutError) as e:
+        db44.solve_many(positions[:3], KORF_GOAL, within=1, threads=1, timeout=0.05)
+    assert e.value.unanswered == [2] and [len(m) for m in e.value.answers[:2]] == [3, 4]
