@@ -21,7 +21,7 @@ use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyString};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Positions as read from Python.
 enum Positions {
@@ -43,6 +43,13 @@ impl Positions {
             Positions::Boards(b) => b.len(),
             Positions::Array { count, .. } => *count,
         }
+    }
+
+    /// Every position, or the error of the first row that is not a board.
+    fn boards(&self, py: Python<'_>, shape: Shape) -> PyResult<Vec<Board>> {
+        (0..self.len())
+            .map(|i| self.get(i, shape).map_err(|m| bad_row(py, i, m)))
+            .collect()
     }
 
     /// Position `i`, or why its row is not a board.
@@ -305,6 +312,11 @@ pub fn listed<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     Ok(list.into_any())
 }
 
+/// The error of row `i` of an array, which is not a board (`message`).
+fn bad_row(py: Python<'_>, i: usize, message: String) -> PyErr {
+    errors::parse(py, format!("positions[{i}]: {message}"))
+}
+
 /// The error of item `i`, its message prefixed with `positions[i]: `.
 fn at(py: Python<'_>, i: usize, e: PyErr) -> PyErr {
     errors::named(py, e, &format!("positions[{i}]"))
@@ -399,6 +411,15 @@ impl Failures {
         }
     }
 
+    /// Position `i` left unanswered after an earlier failure.
+    fn skip(&self, i: usize) {
+        locked(&self.unanswered).push(i);
+    }
+
+    fn any(&self) -> bool {
+        locked(&self.first).is_some()
+    }
+
     /// `answers`, or the first failure's error (an answer's as `err` words
     /// it); when that is a timeout, with the answers found before it.
     fn answers<T>(
@@ -412,10 +433,7 @@ impl Failures {
             return Ok((answers, numpy));
         };
         let (error, timed_out) = match failure {
-            Failure::Row(message) => (
-                errors::parse(py, format!("positions[{i}]: {message}")),
-                false,
-            ),
+            Failure::Row(message) => (bad_row(py, i, message), false),
             Failure::Answer(e) => {
                 let timed_out = matches!(e, AnswerError::Stopped(Stopped::TimedOut { .. }));
                 (at(py, i, err(e)), timed_out)
@@ -486,8 +504,8 @@ impl<T> Unfinished<T> {
         };
         let error = errors::reworded(py, self.error, |message| {
             format!(
-                "{message} ({} of the {count} positions were answered: the error's .answers \
-                 holds them, and .unanswered lists the others)",
+                "{message} (answered before it: {} of {count} positions, in the error's \
+                 .answers; .unanswered lists the others)",
                 count - missing
             )
         });
@@ -540,10 +558,16 @@ fn answer_all<T: Clone + Send + Sync>(
     answer: impl Fn(&Target<'_>, &Board, &mut Vec<Move>) -> Result<T, AnswerError> + Sync + Send,
 ) -> Answered<T> {
     let db = batch.db;
-    let (positions, numpy) = read(db, batch.positions)?;
+    let (mut positions, numpy) = read(db, batch.positions)?;
+    let (shape, threads) = (db.shape(), batch.threads);
+    // Searches take far longer than reading an array's rows: every row is
+    // read first, so that a bad one stops the call at once, not after the
+    // searches before it.
+    if db.tables().is_none() {
+        positions = Positions::Boards(positions.boards(py, shape)?);
+    }
     // After reading, so that the timeout counts the answering only.
     let target = db.target(py, batch.goal, batch.timeout)?;
-    let (shape, threads) = (db.shape(), batch.threads);
     let failures = Failures::default();
     let stop = AtomicBool::new(false);
     let stop_all = || {
@@ -672,8 +696,8 @@ pub type Packed<'py> = (
 /// unsolvable). One allocation for all, where a Python string per row
 /// costs more than the lookups (npuzzle.dask builds its column from these).
 pub fn solve_many_packed<'py>(py: Python<'py>, batch: &Batch<'_, 'py>) -> PyResult<Packed<'py>> {
-    // npuzzle.dask gives each row its own search and timeout, so a timeout
-    // here ends the call.
+    // npuzzle.dask asks with no timeout= (each row's search has its own),
+    // so there are no answers kept to hand back.
     let (answers, _) = move_strings(py, batch).map_err(|unfinished| unfinished.error)?;
     let mut offsets = Vec::with_capacity((answers.len() + 1) * 8);
     let mut letters = Vec::with_capacity(answers.len() * 24);
@@ -778,11 +802,7 @@ impl WithinMany<'_, '_> {
         let (positions, numpy) = read(reader, self.positions)?;
         // Every row of an array is read before any search, as a list's
         // items are: a bad row stops the call at once, not after the rest.
-        let shape = reader.shape();
-        let starts = (0..positions.len())
-            .map(|i| positions.get(i, shape).map_err(|m| (i, m)))
-            .collect::<Result<Vec<Board>, _>>()
-            .map_err(|(i, m)| errors::parse(py, format!("positions[{i}]: {m}")))?;
+        let starts = positions.boards(py, reader.shape())?;
         // After reading, so that the timeout counts the answering only.
         let deadline = deadline(self.timeout);
         let (goal, weight, threads) = (self.goal, self.weight, self.threads);
@@ -803,6 +823,13 @@ impl WithinMany<'_, '_> {
         };
         let answer_each = || {
             each(starts.len(), threads, true, &stop, None, |i, _| {
+                // Once a search has run out of time, each of the rest would
+                // start one only to see the deadline passed (hundreds of
+                // microseconds each): they are left unanswered at once.
+                if failures.any() && deadline.is_some_and(|d| Instant::now() >= d) {
+                    failures.skip(i);
+                    return None;
+                }
                 search(&starts[i]).unwrap_or_else(|e| {
                     failures.note(i, Failure::Answer(e));
                     None

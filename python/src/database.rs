@@ -96,7 +96,7 @@ impl PyDatabase {
     }
 
     /// The complete tables, when the file holds them.
-    fn tables(&self) -> Option<&CompleteTables<Mmap>> {
+    pub(crate) fn tables(&self) -> Option<&CompleteTables<Mmap>> {
         self.db.complete().ok()
     }
 
@@ -1548,7 +1548,9 @@ impl PyDatabase {
     /// NumPy int16 array. `threads=1` answers on one thread.
     /// Pattern databases run one search per position, spread over the
     /// threads; `timeout` (seconds) bounds the whole call, and running out
-    /// raises SearchTimeoutError.
+    /// raises SearchTimeoutError, whose `answers` holds the distances found
+    /// before it (as this call returns them, -1 or None where unanswered)
+    /// and `unanswered` the others' indexes.
     ///
     /// `threads` is 1 to 4 per core, the limit `query batch --threads`
     /// has; more raises ArgumentError. Ctrl-C stops the call within a
@@ -1629,7 +1631,9 @@ impl PyDatabase {
     /// position, on one thread); the 24-puzzle's pattern tables answer
     /// `within=1.2` in a tenth of a second or so where the shortest can
     /// take hours. A position the bound is not proved for by `timeout`
-    /// raises SearchTimeoutError.
+    /// raises SearchTimeoutError, whose `answers` holds the solutions found
+    /// before it (as this call returns them, None where unanswered) and
+    /// `unanswered` the others' indexes.
     ///
     /// >>> Database().solve_many(["123456708", "123456780"])
     /// ['R', '']

@@ -136,8 +136,7 @@ fn create(py: Python<'_>) -> PyResult<Classes> {
         "A search over pattern databases ran out of the time given by \
          ``timeout=`` (seconds) before it proved an answer; ``.bound`` is the \
          bound it was searching and ``.nodes`` the nodes it generated. A \
-         batch's (``solve_many``, ``distances``, ``estimates``, \
-         ``solve_many_within``) keeps what it answered before: ``.answers`` is \
+         batch's (``solve_many``, ``distances``, ``solve_many_within``) keeps what it answered before: ``.answers`` is \
          what the call would have returned, the positions it did not answer \
          given as the unsolvable are (None, or -1 in an array), and \
          ``.unanswered`` lists those positions' indexes; both are None on a \

@@ -231,8 +231,10 @@ fn solve_within(
 /// of shape (N, cells) or (N, rows, cols), all of one size: `board`, else
 /// the first position's (a `Board`'s own, a nested list's rows, an array's
 /// last two dimensions; text is 3x3). `timeout` (seconds) bounds the whole
-/// call. Raises what `solve_within` raises, the error of the first
-/// position that fails naming it (`positions[i]: …`).
+/// call; running out raises SearchTimeoutError, whose `answers` holds the
+/// solutions found before it (None where unanswered) and `unanswered` the
+/// others' indexes. Raises what `solve_within` raises, the error of the
+/// first position that fails naming it (`positions[i]: …`).
 ///
 /// >>> goal = npuzzle.Board.goal("6x6")
 /// >>> [s.length for s in npuzzle.solve_many_within([goal.apply("ULDR"), goal], 2)]

@@ -129,9 +129,10 @@ def test_a_search_that_runs_out_of_time_raises(db44) -> None:
     # Where it stopped: the nodes generated, and no more expanded.
     assert f"after {e.value.nodes} nodes" in str(e.value)
     assert 0 <= e.value.nodes_expanded <= e.value.nodes
+    # A single position's error keeps no answers: only a batch's does.
+    assert (e.value.answers, e.value.unanswered) == (None, None)
     with pytest.raises(npuzzle.SearchTimeoutError, match=r"positions\[0\]: no solution within"):
         db44.solve_many([hardest, hardest], KORF_GOAL, timeout=0.001)
-    assert (e.value.answers, e.value.unanswered) == (None, None)
     for call in (db44.distance, db44.best_moves):
         with pytest.raises(npuzzle.SearchTimeoutError):
             call(hardest, KORF_GOAL, timeout=0.001)
@@ -251,7 +252,7 @@ def test_a_batch_that_runs_out_of_time_keeps_what_it_answered(db44) -> None:
     hard = npuzzle.Board(next(row[2] for row in korf() if row[0] == 60), board="4x4")
     easy = [goal.apply("RDL"), goal.apply("DRRU")]
     positions = [easy[0], easy[1], hard, goal.apply("R")]
-    with pytest.raises(npuzzle.SearchTimeoutError, match=r"^positions\[2\]: .* \(2 of the 4 positions were answered: the error's \.answers") as e:
+    with pytest.raises(npuzzle.SearchTimeoutError, match=r"^positions\[2\]: .* \(answered before it: 2 of 4 positions, in the error's \.answers") as e:
         db44.solve_many(positions, KORF_GOAL, threads=1, timeout=0.05)
     answers, unanswered = e.value.answers, e.value.unanswered
     assert unanswered == [2, 3] and answers[2:] == [None, None]
@@ -268,3 +269,13 @@ def test_a_batch_that_runs_out_of_time_keeps_what_it_answered(db44) -> None:
     with pytest.raises(npuzzle.SearchTimeoutError) as e:
         db44.solve_many(positions[:3], KORF_GOAL, within=1, threads=1, timeout=0.05)
     assert e.value.unanswered == [2] and [len(m) for m in e.value.answers[:2]] == [3, 4]
+    # Once the time is out, a batch within= starts no more searches: the
+    # easy positions after the hard one are left unanswered, not searched.
+    with pytest.raises(npuzzle.SearchTimeoutError) as e:
+        db44.solve_many([hard] + easy * 50, KORF_GOAL, within=1, threads=1, timeout=0.05)
+    assert e.value.unanswered == list(range(101)) and e.value.answers == [None] * 101
+    # A bad row of an array is refused before any search, though a search
+    # above it would have run out of time first.
+    rows[1] = 0
+    with pytest.raises(npuzzle.ParseError, match=r"^positions\[1\]: "):
+        db44.solve_many(rows, KORF_GOAL, threads=1, timeout=0.05)
