@@ -17,19 +17,31 @@ fn version_and_every_command_in_help() {
     let text = String::from_utf8(version.stdout).unwrap();
     assert_eq!(text.trim(), format!("query {}", env!("CARGO_PKG_VERSION")));
     let help = String::from_utf8(run("--help").stdout).unwrap();
-    for command in [
+    // The commands as help lists them: two spaces, the name, then the
+    // padding before its line (so that `compare` is not found in
+    // `compare-metrics`).
+    let listed: Vec<&str> = help
+        .lines()
+        .skip_while(|line| *line != "Commands:")
+        .skip(1)
+        .take_while(|line| !line.is_empty())
+        .filter_map(|line| line.strip_prefix("  ")?.split_whitespace().next())
+        .collect();
+    let every = [
         "solve",
         "distance",
         "histogram",
         "batch",
         "random",
+        "check",
         "heuristics",
         "compare",
         "stats",
+        "compare-metrics",
         "info",
         "verify",
         "serve",
-    ] {
-        assert!(help.contains(&format!("  {command}")), "{command}: {help}");
-    }
+        "help",
+    ];
+    assert_eq!(listed, every, "{help}");
 }

@@ -1181,8 +1181,8 @@ fn a_running_batch_keeps_its_database_through_a_rebuild() {
         writeln!(stdin, "{s}").unwrap();
     }
     stdin.flush().unwrap();
-    // The batch opened (mapped) the file at start-up; give it time to.
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    // The batch maps the file as it starts: rebuild only once it has.
+    wait_until_mapped(child.id(), &path);
     run_build_db(&["--board", "2x4"], &path, 0);
     assert_eq!(
         Database::open(&path)
@@ -1215,6 +1215,26 @@ fn a_running_batch_keeps_its_database_through_a_rebuild() {
         );
     }
     assert_eq!(lines[0].len(), 31);
+}
+
+/// Waits until process `pid` maps `path` (Linux lists a process's
+/// mappings in /proc; elsewhere, half a second is given).
+fn wait_until_mapped(pid: u32, path: &Path) {
+    use std::time::{Duration, Instant};
+    if !cfg!(target_os = "linux") {
+        std::thread::sleep(Duration::from_millis(500));
+        return;
+    }
+    let (maps, path) = (format!("/proc/{pid}/maps"), path.canonicalize().unwrap());
+    let began = Instant::now();
+    while !std::fs::read_to_string(&maps).is_ok_and(|m| m.contains(path.to_str().unwrap())) {
+        assert!(
+            began.elapsed() < Duration::from_secs(60),
+            "{pid} never mapped {}",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 // ---------------------------------------------------------------- larger boards

@@ -577,12 +577,77 @@ fn korf_100_with_6_6_3() {
 }
 
 #[test]
-#[ignore = "builds the 7-8 tables (about 4 minutes and 3.6 GB in release) and solves 100 instances"]
+#[ignore = "builds the 7-8 tables (about a minute and 1.5 GB in release) and solves 100 instances"]
 fn korf_100_with_the_default_partition() {
     let shape = Shape::new(4, 4).unwrap();
     let partition = Partition::default_for(shape).unwrap();
     assert_eq!(partition, Partition::named(shape, "7-8").unwrap());
     solve_korf_100(partition);
+}
+
+/// The 24-puzzle's default tables, `6-6-6-6`, whose three corner blocks
+/// share one table turned by symmetries, read directly and transposed:
+/// - on every position within 14 moves of the goal (a plain breadth-first
+///   search's), the estimate never exceeds the distance, and a sample
+///   solves to it;
+/// - on 20 walks of 40 moves, the lengths are those of six groups of four
+///   tiles (small tables, no sharing, checked against a plain search in
+///   `wide_boards_agree_with_a_plain_breadth_first_search`), the moves
+///   replay, and no position along a solution is estimated past the moves
+///   left, which are its distance.
+#[test]
+#[ignore = "builds the 5x5 tables (about 40 s and 1.1 GB in release) and solves walks"]
+fn the_default_24_puzzle_tables_agree_with_plain_searches() {
+    use rayon::prelude::*;
+    let shape = Shape::new(5, 5).unwrap();
+    let goal = Board::goal(shape);
+    let partition = Partition::default_for(shape).unwrap();
+    assert_eq!(partition, Partition::named(shape, "6-6-6-6").unwrap());
+    let db = PatternDb::build(partition, &|_, _| {}).unwrap();
+    let board = |cells: &[u8]| {
+        let numbers: Vec<u64> = cells.iter().map(|&t| t as u64).collect();
+        Board::new(shape, &numbers).unwrap()
+    };
+    let plain = crate::util::plain_bfs_within(5, 5, goal.cells(), 14);
+    assert!(plain.len() > 100_000, "{} positions", plain.len());
+    for (cells, &distance) in &plain {
+        assert!(
+            db.heuristic(&board(cells)) <= distance,
+            "{cells:?}: {distance}"
+        );
+    }
+    let mut rng = StdRng::seed_from_u64(2424);
+    let mut near: Vec<_> = plain.iter().filter(|(_, &d)| d >= 12).collect();
+    near.sort();
+    for (cells, &distance) in near.choose_multiple(&mut rng, 100) {
+        let start = board(cells);
+        let solution = db.solve(&start, &SolveOptions::default()).unwrap();
+        assert_eq!(solution.moves.len() as u32, distance, "{start}");
+        assert_eq!(start.replay(&solution.moves), Some(goal), "{start}");
+    }
+    let fours = PatternDb::build(groups_of_four(shape, false), &|_, _| {}).unwrap();
+    let starts: Vec<Board> = (0..20)
+        .map(|_| {
+            let mut b = goal;
+            for _ in 0..40 {
+                let next: Vec<Board> = b.successors().map(|(_, next)| next).collect();
+                b = *next.choose(&mut rng).unwrap();
+            }
+            b
+        })
+        .collect();
+    starts.par_iter().for_each(|start| {
+        let ours = db.solve(start, &SolveOptions::default()).unwrap();
+        let theirs = fours.solve(start, &SolveOptions::default()).unwrap();
+        assert_eq!(ours.moves.len(), theirs.moves.len(), "{start}");
+        assert_eq!(start.replay(&ours.moves), Some(goal), "{start}");
+        let mut at = *start;
+        for (done, &m) in ours.moves.iter().enumerate() {
+            let left = (ours.moves.len() - done) as u32;
+            assert!(db.heuristic(&at) <= left, "{at}: {left} moves left");
+            at = at.apply(m).unwrap();
+        }
+    });
 }
 
 /// A search split across threads gives the same moves and counts the same

@@ -708,7 +708,7 @@ fn a_long_search_shows_its_bound_on_a_terminal() {
     let far = "4 13 12 1 9 16 2 8 14 3 17 7 10 5 15 11 6 20 22 19 18 21 24 23 0";
     let db = pattern_file("5x5", "4-4-4-4-4-4");
     let command = format!(
-        "{} --board 5x5 --db {} distance --timeout 1.6 '{far}'",
+        "{} --board 5x5 --db {} distance --timeout 4 '{far}'",
         assert_cmd::cargo::cargo_bin("query").display(),
         db.display()
     );
