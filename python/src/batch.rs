@@ -8,7 +8,7 @@ use crate::arguments::type_name;
 use crate::board::{to_board, PyBoard, SizeFrom};
 use crate::database::{PyDatabase, PySolution};
 use crate::errors;
-use crate::interrupt::interruptible_keeping;
+use crate::interrupt::interruptible;
 use crate::target::{deadline, Target};
 use npuzzle::analysis::{Evaluator, Heuristic};
 use npuzzle::bounded::{self, Guidance, Weight};
@@ -340,8 +340,7 @@ fn answered_here(count: usize, one_by_one: bool) -> bool {
 /// `one_by_one` hands positions to workers singly (searches, whose times
 /// vary a thousandfold), else in blocks (lookups). Workers stop taking
 /// positions once `stop` is set; the positions they did not reach keep
-/// `unanswered`. Returns the answers with how many positions, from the
-/// first, were reached (blocks are taken in order).
+/// `unanswered`.
 fn each<T: Clone + Send>(
     count: usize,
     threads: Option<usize>,
@@ -349,7 +348,7 @@ fn each<T: Clone + Send>(
     stop: &AtomicBool,
     unanswered: T,
     f: impl Fn(usize, &mut Vec<Move>) -> T + Sync + Send,
-) -> Result<(Vec<T>, usize), String> {
+) -> Result<Vec<T>, String> {
     let threads = threads.unwrap_or_else(|| most_threads().0);
     let block = if one_by_one {
         1
@@ -383,8 +382,7 @@ fn each<T: Clone + Send>(
             work();
         });
     }
-    let untaken = locked(&blocks).next().map(|(k, _)| k);
-    Ok((answers, untaken.map_or(count, |k| k * block)))
+    Ok(answers)
 }
 
 /// Why a position got no answer.
@@ -418,30 +416,6 @@ impl Failures {
         locked(&self.unanswered).push(i);
     }
 
-    /// A batch stopped by Ctrl-C (`interrupted`), with the answers found
-    /// before it if the work got as far as returning them (positions from
-    /// `reached` on were never started).
-    fn interrupted<T>(
-        self,
-        interrupted: PyErr,
-        done: Option<Result<(Vec<T>, usize), String>>,
-        numpy: bool,
-    ) -> Unfinished<T> {
-        let Some(Ok((answers, reached))) = done else {
-            return interrupted.into();
-        };
-        let never_started = reached..answers.len();
-        let kept = Kept {
-            unanswered: sorted(self.unanswered, never_started),
-            answers,
-            numpy,
-        };
-        Unfinished {
-            error: interrupted,
-            kept: Some(kept),
-        }
-    }
-
     fn any(&self) -> bool {
         locked(&self.first).is_some()
     }
@@ -465,22 +439,18 @@ impl Failures {
                 (at(py, i, err(e)), timed_out)
             }
         };
+        let mut unanswered = self
+            .unanswered
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner());
+        unanswered.sort_unstable();
         let kept = timed_out.then_some(Kept {
             answers,
             numpy,
-            unanswered: sorted(self.unanswered, 0..0),
+            unanswered,
         });
         Err(Unfinished { error, kept })
     }
-}
-
-/// The positions noted unanswered, with `more`, in order.
-fn sorted(noted: Mutex<Vec<usize>>, more: std::ops::Range<usize>) -> Vec<usize> {
-    let mut unanswered = noted.into_inner().unwrap_or_else(|e| e.into_inner());
-    unanswered.extend(more);
-    unanswered.sort_unstable();
-    unanswered.dedup();
-    unanswered
 }
 
 fn locked<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -492,8 +462,8 @@ fn locked<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 pub type Answered<T> = Result<(Vec<T>, bool), Unfinished<T>>;
 
 /// Why a batch raised: its first failure's error and, where that is its
-/// `timeout=` running out or Ctrl-C, the answers it found before, so that
-/// a caller keeps the work done.
+/// `timeout=` running out, the answers it found before, so that a caller
+/// keeps the work done.
 pub struct Unfinished<T> {
     error: PyErr,
     kept: Option<Kept<T>>,
@@ -515,7 +485,7 @@ impl<T> From<PyErr> for Unfinished<T> {
 }
 
 impl<T> Unfinished<T> {
-    /// The error to raise; a timeout's or Ctrl-C's carries the answers found before it
+    /// The error to raise; a timeout's carries the answers found before it
     /// as `.answers`, in the form `show` gives the call's result (the
     /// unanswered as the unsolvable are), and the positions without one as
     /// `.unanswered`, and says so.
@@ -533,16 +503,11 @@ impl<T> Unfinished<T> {
             Err(e) => return e,
         };
         let error = errors::reworded(py, self.error, |message| {
-            let kept = format!(
-                "answered before it: {} of {count} positions, in the error's .answers; \
-                 .unanswered lists the others",
+            format!(
+                "{message} (answered before it: {} of {count} positions, in the error's \
+                 .answers; .unanswered lists the others)",
                 count - missing
-            );
-            match message.is_empty() {
-                // KeyboardInterrupt says nothing of its own.
-                true => kept,
-                false => format!("{message} ({kept})"),
-            }
+            )
         });
         let value = error.value(py);
         // Setting attributes on a fresh exception instance cannot fail.
@@ -629,15 +594,12 @@ fn answer_all<T: Clone + Send + Sync>(
             },
         )
     };
-    let done = if answered_here(positions.len(), target.searches()) {
+    let answers = if answered_here(positions.len(), target.searches()) {
         py.detach(answer_each)
     } else {
-        match interruptible_keeping(py, stop_all, answer_each) {
-            Ok(done) => done,
-            Err((interrupted, done)) => return Err(failures.interrupted(interrupted, done, numpy)),
-        }
-    };
-    let (answers, _) = done.map_err(|e| errors::other(py, e))?;
+        interruptible(py, stop_all, answer_each)?
+    }
+    .map_err(|e| errors::other(py, e))?;
     failures.answers(py, (answers, numpy), |e| db.err(py, e))
 }
 
@@ -874,11 +836,8 @@ impl WithinMany<'_, '_> {
                 })
             })
         };
-        let stop_all = || stop.store(true, Relaxed);
-        let (answers, _) = match interruptible_keeping(py, stop_all, answer_each) {
-            Ok(done) => done.map_err(|e| errors::other(py, e))?,
-            Err((interrupted, done)) => return Err(failures.interrupted(interrupted, done, numpy)),
-        };
+        let answers = interruptible(py, || stop.store(true, Relaxed), answer_each)?
+            .map_err(|e| errors::other(py, e))?;
         failures.answers(py, (answers, numpy), err)
     }
 }

@@ -19,16 +19,6 @@ pub fn interruptible<T: Send>(
     stop: impl Fn(),
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
-    interruptible_keeping(py, stop, work).map_err(|(interrupted, _)| interrupted)
-}
-
-/// [`interruptible`], which on a signal also gives what `work` returned
-/// once stopped (work done before the signal, for a caller to keep).
-pub fn interruptible_keeping<T: Send>(
-    py: Python<'_>,
-    stop: impl Fn(),
-    work: impl FnOnce() -> T + Send,
-) -> Result<T, (PyErr, Option<T>)> {
     let done = (Mutex::new(None), Condvar::new());
     std::thread::scope(|scope| {
         let mut worker = Some(scope.spawn(|| {
@@ -65,8 +55,7 @@ pub fn interruptible_keeping<T: Send>(
                         std::panic::resume_unwind(panic);
                     }
                 }
-                let stopped = done.0.lock().unwrap_or_else(|e| e.into_inner()).take();
-                return Err((interrupted, stopped));
+                return Err(interrupted);
             }
         }
     })
