@@ -453,6 +453,7 @@ impl Failures {
     }
 }
 
+/// What `mutex` guards, though a thread panicked holding it.
 fn locked<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -563,7 +564,7 @@ fn answer_all<T: Clone + Send + Sync>(
     // Searches take far longer than reading an array's rows: every row is
     // read first, so that a bad one stops the call at once, not after the
     // searches before it.
-    if db.tables().is_none() {
+    if db.tables().is_none() && matches!(positions, Positions::Array { .. }) {
         positions = Positions::Boards(positions.boards(py, shape)?);
     }
     // After reading, so that the timeout counts the answering only.

@@ -136,11 +136,12 @@ fn create(py: Python<'_>) -> PyResult<Classes> {
         "A search over pattern databases ran out of the time given by \
          ``timeout=`` (seconds) before it proved an answer; ``.bound`` is the \
          bound it was searching and ``.nodes`` the nodes it generated. A \
-         batch's (``solve_many``, ``distances``, ``solve_many_within``) keeps what it answered before: ``.answers`` is \
-         what the call would have returned, the positions it did not answer \
-         given as the unsolvable are (None, or -1 in an array), and \
-         ``.unanswered`` lists those positions' indexes; both are None on a \
-         single position's error.\n\n\
+         batch's (``solve_many``, ``distances``, ``solve_many_within``) keeps \
+         what it answered before: ``.answers`` is what the call would have \
+         returned, the positions it did not answer given as the unsolvable \
+         are (None; -1 in the NumPy array ``distances`` returns for an \
+         array), and ``.unanswered`` lists those positions' indexes; both \
+         are None on a single position's error.\n\n\
          >>> issubclass(npuzzle.SearchTimeoutError, TimeoutError)\n\
          True",
     )?;
