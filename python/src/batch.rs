@@ -52,6 +52,15 @@ impl Positions {
             .collect()
     }
 
+    /// The error of the first row that is not a board, if any; the rows
+    /// stay where they are, to be read again as they are answered.
+    fn check(&self, py: Python<'_>, shape: Shape) -> PyResult<()> {
+        (0..self.len()).try_for_each(|i| match self.get(i, shape) {
+            Ok(_) => Ok(()),
+            Err(m) => Err(bad_row(py, i, m)),
+        })
+    }
+
     /// Position `i`, or why its row is not a board.
     #[inline]
     fn get(&self, i: usize, shape: Shape) -> Result<Board, String> {
@@ -559,13 +568,13 @@ fn answer_all<T: Clone + Send + Sync>(
     answer: impl Fn(&Target<'_>, &Board, &mut Vec<Move>) -> Result<T, AnswerError> + Sync + Send,
 ) -> Answered<T> {
     let db = batch.db;
-    let (mut positions, numpy) = read(db, batch.positions)?;
+    let (positions, numpy) = read(db, batch.positions)?;
     let (shape, threads) = (db.shape(), batch.threads);
     // Searches take far longer than reading an array's rows: every row is
     // read first, so that a bad one stops the call at once, not after the
     // searches before it.
-    if db.tables().is_none() && matches!(positions, Positions::Array { .. }) {
-        positions = Positions::Boards(positions.boards(py, shape)?);
+    if db.tables().is_none() {
+        positions.check(py, shape)?;
     }
     // After reading, so that the timeout counts the answering only.
     let target = db.target(py, batch.goal, batch.timeout)?;
