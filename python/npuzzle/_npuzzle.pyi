@@ -73,7 +73,8 @@ class SearchTimeoutError(Error, TimeoutError):
     nodes: int
     nodes_expanded: int
     # A batch's: what the call would have returned, the unanswered positions
-    # as the unsolvable are; None on a single position's error.
+    # as the unsolvable are; a draw's: the positions found; None on a single
+    # position's error.
     answers: Any
     unanswered: list[int] | None
 

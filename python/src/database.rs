@@ -9,14 +9,14 @@ use crate::interrupt::interruptible;
 use crate::target::{deadline, Search, Target};
 use memmap2::Mmap;
 use npuzzle::analysis::{
-    compare, count_shortest, draw_stopped, grade, list_shortest, parse_distances, read_steps,
+    compare, count_shortest, draw_stopped_after, grade, list_shortest, parse_distances, read_steps,
     CompareError, DrawError, Histogram, PositionEstimates, Sample, SampleError, Step, StepsError,
     DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES, MAX_STEPS, MAX_UNIFORM,
 };
 use npuzzle::bounded::{self, Guidance, Weight};
 use npuzzle::files::shown_path;
 use npuzzle::io::{Answer, Nodes, WithinBound};
-use npuzzle::pattern::{Solution, SolveOptions, Stopped};
+use npuzzle::pattern::{Solution, SolveOptions};
 use npuzzle::rules::excerpt;
 use npuzzle::{
     files::locate, files::user_data_path, files::Location, files::Origin, rules::move_string,
@@ -1372,13 +1372,23 @@ impl PyDatabase {
         let drawn = || target.at_distance(distances, (count, seed));
         match target.without_gil(py, drawn)? {
             Ok(drawn) => Ok(drawn.positions.iter().map(|p| wrap(p.start)).collect()),
-            Err(DrawError::Answer(AnswerError::Stopped(stop @ Stopped::TimedOut { .. }))) => {
+            Err(DrawError::TimedOut {
+                error: AnswerError::Stopped(stop),
+                found,
+            }) => {
                 let limit = format!("timeout={} s", timeout.unwrap_or_default().as_secs_f64());
-                Err(errors::timed_out_saying(
-                    py,
-                    &stop,
-                    draw_stopped(&stop, &limit),
-                ))
+                let positions = &found.0.positions;
+                let again = format!("count={}, seed={seed}", positions.len());
+                let message = draw_stopped_after(&stop, &limit, positions.len(), &again);
+                let message = match positions.is_empty() {
+                    true => message,
+                    false => format!("{message}, in this error's .answers"),
+                };
+                let err = errors::timed_out_saying(py, &stop, message);
+                let found: Vec<PyBoard> = positions.iter().map(|p| wrap(p.start)).collect();
+                // Setting an attribute on a fresh exception instance cannot fail.
+                let _ = err.value(py).setattr("answers", found);
+                Err(err)
             }
             Err(DrawError::Answer(e)) => Err(self.err(py, e)),
             Err(e @ DrawError::Listed(SampleError::Damaged)) => {

@@ -141,7 +141,9 @@ fn create(py: Python<'_>) -> PyResult<Classes> {
          returned, the positions it did not answer given as the unsolvable \
          are (None; -1 in the NumPy array ``distances`` returns for an \
          array), and ``.unanswered`` lists those positions' indexes; both \
-         are None on a single position's error.\n\n\
+         are None on a single position's error. A draw's (``random`` on \
+         pattern databases) ``.answers`` holds the positions found before \
+         it, the first that its seed draws.\n\n\
          >>> issubclass(npuzzle.SearchTimeoutError, TimeoutError)\n\
          True",
     )?;

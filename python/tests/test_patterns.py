@@ -279,3 +279,17 @@ def test_a_batch_that_runs_out_of_time_keeps_what_it_answered(db44) -> None:
     rows[1] = 0
     with pytest.raises(npuzzle.ParseError, match=r"^positions\[1\]: "):
         db44.solve_many(rows, KORF_GOAL, threads=1, timeout=0.5)
+
+
+def test_a_draw_that_runs_out_of_time_keeps_what_it_found(db44) -> None:
+    # Seed 3's first positions lie few moves away and are found in
+    # milliseconds; a later one's search takes far longer than 0.5 s.
+    with pytest.raises(npuzzle.SearchTimeoutError) as e:
+        db44.random(range(1, 62), count=1000, seed=3, timeout=0.5)
+    found = e.value.answers
+    assert found and e.value.unanswered is None
+    many = "the one position" if len(found) == 1 else f"the {len(found)} positions"
+    assert str(e.value).endswith(f"; count={len(found)}, seed=3 draws {many} found before it, in this error's .answers")
+    # They are the first the seed draws, each as far as asked.
+    assert db44.random(range(1, 62), count=len(found), seed=3) == found
+    assert all(1 <= d <= 61 for d in db44.distances(found))

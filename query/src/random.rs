@@ -7,8 +7,7 @@ use crate::worksheet::{self, Worksheet};
 use crate::{GoalArg, Outcome, TableFormat};
 use anyhow::Result;
 use memmap2::Mmap;
-use npuzzle::analysis::{draw_stopped, parse_distances, DrawError, Sample, MAX_UNIFORM};
-use npuzzle::pattern::Stopped;
+use npuzzle::analysis::{draw_stopped_after, parse_distances, DrawError, Sample, MAX_UNIFORM};
 use npuzzle::{AnswerError, Database, Metric, Shape};
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -129,7 +128,11 @@ pub fn run(db: &Database<Mmap>, args: &RandomArgs, out: &mut impl Write) -> Resu
         Sample::at_distance(db, &goal, distances, (args.count, seed), options)
     });
     let (report, solutions) = drawn.map_err(|e| match e {
-        DrawError::Answer(e) => stopped(e, timeout, args.timeout.is_none()),
+        DrawError::TimedOut { error, found } => {
+            let again = (found.0.positions.len(), seed);
+            stopped(&error, timeout, args.timeout.is_none(), again)
+        }
+        DrawError::Answer(e) => e.into(),
         e => e.into(),
     })?;
     if let Some(file) = sheet {
@@ -138,12 +141,15 @@ pub fn run(db: &Database<Mmap>, args: &RandomArgs, out: &mut impl Write) -> Resu
     show(&report, args, out)
 }
 
-/// `e`, and where it is a search past the draw's `timeout` (`by_default`:
-/// no `--timeout` was given), what the search was for.
-fn stopped(e: AnswerError, timeout: std::time::Duration, by_default: bool) -> anyhow::Error {
-    if !matches!(e, AnswerError::Stopped(Stopped::TimedOut { .. })) {
-        return e.into();
-    }
+/// `e`, a walk's search past the draw's `timeout` (`by_default`: no
+/// `--timeout` was given), with what the search was for, and how to draw
+/// again the positions found before it (how many, and the seed).
+fn stopped(
+    e: &AnswerError,
+    timeout: std::time::Duration,
+    by_default: bool,
+    (found, seed): (usize, u64),
+) -> anyhow::Error {
     let limit = match by_default {
         true => format!(
             "the draw's default limit of {} s; --timeout sets another",
@@ -151,7 +157,8 @@ fn stopped(e: AnswerError, timeout: std::time::Duration, by_default: bool) -> an
         ),
         false => format!("--timeout {} s", timeout.as_secs_f64()),
     };
-    anyhow::anyhow!(draw_stopped(&e, &limit))
+    let again = format!("--count {found} --seed {seed}");
+    anyhow::anyhow!(draw_stopped_after(e, &limit, found, &again))
 }
 
 /// Prints `report`, and a seed drawn afresh on stderr.

@@ -15,7 +15,7 @@
 use super::sample::{in_words, Drawn, Sample, SampleError};
 use crate::db::database::Database;
 use crate::db::error::AnswerError;
-use crate::pattern::SolveOptions;
+use crate::pattern::{SolveOptions, Stopped};
 use crate::puzzle::board::{Board, Move};
 use crate::puzzle::shape::Shape;
 use rand::rngs::StdRng;
@@ -87,6 +87,23 @@ pub fn draw_stopped(e: &impl std::fmt::Display, limit: &str) -> String {
     )
 }
 
+/// [`draw_stopped`] after `found` positions were found: the first that
+/// the seed draws, so a draw of that many with the same seed gives them
+/// (`again`: how the face asks for it).
+pub fn draw_stopped_after(
+    e: &impl std::fmt::Display,
+    limit: &str,
+    found: usize,
+    again: &str,
+) -> String {
+    let stopped = draw_stopped(e, limit);
+    match found {
+        0 => stopped,
+        1 => format!("{stopped}; {again} draws the one position found before it"),
+        _ => format!("{stopped}; {again} draws the {found} positions found before it"),
+    }
+}
+
 /// A walked draw: the positions, and a shortest solution of each, in order.
 pub type Walked = (Sample, Vec<Vec<Move>>);
 
@@ -133,7 +150,17 @@ pub enum WalkError {
     /// More positions asked for than one walked draw takes.
     #[error("a walked draw takes at most {MAX_WALKED} positions, not {0}: each is searched for")]
     TooMany(usize),
-    /// A search failed: stopped at its deadline, or the file is damaged.
+    /// A search ran past the deadline, after the positions of `found` (in
+    /// the order drawn, so the same seed draws them again, asked for that
+    /// many).
+    #[error("{error}")]
+    TimedOut {
+        /// The search's error.
+        error: AnswerError,
+        /// The positions found before it, with their shortest solutions.
+        found: Box<Walked>,
+    },
+    /// A search failed: cancelled, or the file is damaged.
     #[error(transparent)]
     Search(#[from] AnswerError),
 }
@@ -171,9 +198,22 @@ impl Sample {
         let mut positions = Vec::with_capacity(count);
         let mut solutions = Vec::with_capacity(count);
         let mut repeats = 0;
+        let sample = |positions| Sample {
+            goal: *goal,
+            seed,
+            distances: Some([*asked.start(), *asked.end()]),
+            positions,
+        };
         while positions.len() < count {
             let distance = rng.gen_range(distances.clone());
-            let (start, solution) = walk_to(db, goal, distance, &mut rng, &options)?;
+            let (start, solution) = match walk_to(db, goal, distance, &mut rng, &options) {
+                Ok(walked) => walked,
+                Err(WalkError::Search(error @ AnswerError::Stopped(Stopped::TimedOut { .. }))) => {
+                    let found = Box::new((sample(positions), solutions));
+                    return Err(WalkError::TimedOut { error, found });
+                }
+                Err(e) => return Err(e),
+            };
             if seen.insert(start) {
                 positions.push(Drawn {
                     start,
@@ -191,13 +231,7 @@ impl Sample {
                 repeats += 1;
             }
         }
-        let sample = Sample {
-            goal: *goal,
-            seed,
-            distances: Some([*asked.start(), *asked.end()]),
-            positions,
-        };
-        Ok((sample, solutions))
+        Ok((sample(positions), solutions))
     }
 }
 
@@ -215,6 +249,15 @@ pub enum DrawError {
     /// The walks cannot find them.
     #[error(transparent)]
     Walked(WalkError),
+    /// A walk's search ran past the deadline, after the positions of
+    /// `found` ([`WalkError::TimedOut`]).
+    #[error("{error}")]
+    TimedOut {
+        /// The search's error.
+        error: AnswerError,
+        /// The positions found before it, with their shortest solutions.
+        found: Box<Walked>,
+    },
     /// The goal is not served, a walk's search stopped (deadline or
     /// cancel), or the file is damaged.
     #[error(transparent)]
@@ -225,6 +268,7 @@ impl From<WalkError> for DrawError {
     fn from(e: WalkError) -> Self {
         match e {
             WalkError::Search(e) => DrawError::Answer(e),
+            WalkError::TimedOut { error, found } => DrawError::TimedOut { error, found },
             e => DrawError::Walked(e),
         }
     }

@@ -4,7 +4,8 @@
 
 use crate::pattern_file::pattern_file;
 use crate::util::{
-    json_answer, json_lines, moves_of, query, run_batch, run_build_db, run_query, stdout_of,
+    json_answer, json_lines, moves_of, query, run_batch, run_build_db, run_query, stdout_lines,
+    stdout_of,
 };
 
 #[test]
@@ -330,9 +331,38 @@ fn random_at_a_distance_walks_to_positions_exactly_that_far() {
         "{err}"
     );
     assert!(
-        err.ends_with(
-            "(--timeout 0.01 s); more time, or fewer moves or positions, may find them\n"
-        ),
+        err.contains("(--timeout 0.01 s); more time, or fewer moves or positions, may find them"),
+        "{err}"
+    );
+    // Positions found before the search that stopped are the first the
+    // seed draws: the message says how to draw them alone, and that draw
+    // gives as many. (Seed 3's first few lie few moves away, found in
+    // milliseconds even in a debug build; a later one takes minutes.)
+    let walk = [
+        "--board",
+        "4x4",
+        "random",
+        "--distance",
+        "1..62",
+        "--seed",
+        "3",
+    ];
+    let mut stopped = walk.to_vec();
+    stopped.extend(["--count", "1000", "--timeout", "2"]);
+    let err = String::from_utf8_lossy(&run_query(&sixteen, &stopped, 2).stderr).into_owned();
+    let (_, again) = err.split_once("may find them; --count ").expect(&err);
+    let (found, rest) = again.split_once(' ').unwrap();
+    let many = match found {
+        "1" => "the one position found before it".to_string(),
+        n => format!("the {n} positions found before it"),
+    };
+    assert_eq!(rest, format!("--seed 3 draws {many}\n"), "{err}");
+    let mut again = walk.to_vec();
+    again.extend(["--count", found, "--timeout", "600"]);
+    let out = run_query(&sixteen, &again, 0);
+    assert_eq!(
+        stdout_lines(&out).len(),
+        found.parse::<usize>().unwrap(),
         "{err}"
     );
 }

@@ -43,8 +43,8 @@ use axum::routing::get;
 use axum::Router;
 use npuzzle::analysis::PositionEstimates;
 use npuzzle::analysis::{
-    draw_stopped, grade, parse_distances, read_steps, AtDistance, DrawError, Histogram, Sample,
-    SampleError,
+    draw_stopped_after, grade, parse_distances, read_steps, AtDistance, DrawError, Histogram,
+    Sample, SampleError,
 };
 use npuzzle::bounded::Weight;
 use npuzzle::io::Answer;
@@ -934,12 +934,15 @@ fn draw(
 ) -> Result<AtDistance, ApiError> {
     let options = kind::options(budget);
     Sample::at_distance(db, goal, distances, (count, seed), &options).map_err(|e| match e {
-        DrawError::Answer(e @ AnswerError::Stopped(Stopped::TimedOut { .. })) => {
+        DrawError::TimedOut { error, found } => {
             let limit = format!(
                 "the server's --timeout is {} s",
                 budget.timeout.as_secs_f64()
             );
-            ApiError::new(StatusCode::SERVICE_UNAVAILABLE, draw_stopped(&e, &limit))
+            let found = found.0.positions.len();
+            let again = format!("count={found}&seed={seed}");
+            let message = draw_stopped_after(&error, &limit, found, &again);
+            ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
         }
         DrawError::Answer(e) => answer_error(e, None, budget.timeout),
         e @ DrawError::Listed(SampleError::Damaged) => {
