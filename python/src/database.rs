@@ -1323,7 +1323,8 @@ impl PyDatabase {
     /// databases (4x4, 5x5, …) each is found by a random walk from the goal,
     /// solved and cut at its distance: exactly that far, not drawn
     /// uniformly, at most 1000, all searched within `timeout` seconds
-    /// (SearchTimeoutError past it). Without `distance`,
+    /// (SearchTimeoutError past it, whose `answers` holds the positions
+    /// found before it: the first that `seed` draws). Without `distance`,
     /// `count` positions (up to 1,000,000, not told apart) drawn uniformly
     /// from every one that reaches the goal, on any database, as `query
     /// random` without `--distance` draws them.
@@ -1373,7 +1374,7 @@ impl PyDatabase {
         match target.without_gil(py, drawn)? {
             Ok(drawn) => Ok(drawn.positions.iter().map(|p| wrap(p.start)).collect()),
             Err(DrawError::TimedOut {
-                error: AnswerError::Stopped(stop),
+                stopped: stop,
                 found,
             }) => {
                 let limit = format!("timeout={} s", timeout.unwrap_or_default().as_secs_f64());

@@ -143,7 +143,7 @@ fn create(py: Python<'_>) -> PyResult<Classes> {
          array), and ``.unanswered`` lists those positions' indexes; both \
          are None on a single position's error. A draw's (``random`` on \
          pattern databases) ``.answers`` holds the positions found before \
-         it, the first that its seed draws.\n\n\
+         it, the first that its seed draws, and ``.unanswered`` is None.\n\n\
          >>> issubclass(npuzzle.SearchTimeoutError, TimeoutError)\n\
          True",
     )?;

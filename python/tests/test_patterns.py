@@ -289,7 +289,8 @@ def test_a_draw_that_runs_out_of_time_keeps_what_it_found(db44) -> None:
     found = e.value.answers
     assert found and e.value.unanswered is None
     many = "the one position" if len(found) == 1 else f"the {len(found)} positions"
-    assert str(e.value).endswith(f"; count={len(found)}, seed=3 draws {many} found before it, in this error's .answers")
+    took = "it took" if len(found) == 1 else "they took"
+    assert str(e.value).endswith(f"; count={len(found)}, seed=3 draws {many} found before it, given the time {took}, in this error's .answers")
     # They are the first the seed draws, each as far as asked.
     assert db44.random(range(1, 62), count=len(found), seed=3) == found
     assert all(1 <= d <= 61 for d in db44.distances(found))

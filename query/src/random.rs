@@ -8,7 +8,8 @@ use crate::{GoalArg, Outcome, TableFormat};
 use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::{draw_stopped_after, parse_distances, DrawError, Sample, MAX_UNIFORM};
-use npuzzle::{AnswerError, Database, Metric, Shape};
+use npuzzle::pattern::Stopped;
+use npuzzle::{Database, Metric, Shape};
 use std::io::{self, Write};
 use std::path::PathBuf;
 
@@ -128,9 +129,12 @@ pub fn run(db: &Database<Mmap>, args: &RandomArgs, out: &mut impl Write) -> Resu
         Sample::at_distance(db, &goal, distances, (args.count, seed), options)
     });
     let (report, solutions) = drawn.map_err(|e| match e {
-        DrawError::TimedOut { error, found } => {
+        DrawError::TimedOut {
+            stopped: why,
+            found,
+        } => {
             let again = (found.0.positions.len(), seed);
-            stopped(&error, timeout, args.timeout.is_none(), again)
+            stopped(&why, timeout, args.timeout.is_none(), again)
         }
         DrawError::Answer(e) => e.into(),
         e => e.into(),
@@ -145,7 +149,7 @@ pub fn run(db: &Database<Mmap>, args: &RandomArgs, out: &mut impl Write) -> Resu
 /// `--timeout` was given), with what the search was for, and how to draw
 /// again the positions found before it (how many, and the seed).
 fn stopped(
-    e: &AnswerError,
+    e: &Stopped,
     timeout: std::time::Duration,
     by_default: bool,
     (found, seed): (usize, u64),

@@ -99,8 +99,13 @@ pub fn draw_stopped_after(
     let stopped = draw_stopped(e, limit);
     match found {
         0 => stopped,
-        1 => format!("{stopped}; {again} draws the one position found before it"),
-        _ => format!("{stopped}; {again} draws the {found} positions found before it"),
+        1 => format!(
+            "{stopped}; {again} draws the one position found before it, given the time it took"
+        ),
+        _ => format!(
+            "{stopped}; {again} draws the {found} positions found before it, given the time \
+             they took"
+        ),
     }
 }
 
@@ -153,10 +158,10 @@ pub enum WalkError {
     /// A search ran past the deadline, after the positions of `found` (in
     /// the order drawn, so the same seed draws them again, asked for that
     /// many).
-    #[error("{error}")]
+    #[error("{stopped}")]
     TimedOut {
-        /// The search's error.
-        error: AnswerError,
+        /// Where the search stopped.
+        stopped: Stopped,
         /// The positions found before it, with their shortest solutions.
         found: Box<Walked>,
     },
@@ -208,9 +213,11 @@ impl Sample {
             let distance = rng.gen_range(distances.clone());
             let (start, solution) = match walk_to(db, goal, distance, &mut rng, &options) {
                 Ok(walked) => walked,
-                Err(WalkError::Search(error @ AnswerError::Stopped(Stopped::TimedOut { .. }))) => {
+                Err(WalkError::Search(AnswerError::Stopped(
+                    stopped @ Stopped::TimedOut { .. },
+                ))) => {
                     let found = Box::new((sample(positions), solutions));
-                    return Err(WalkError::TimedOut { error, found });
+                    return Err(WalkError::TimedOut { stopped, found });
                 }
                 Err(e) => return Err(e),
             };
@@ -251,15 +258,15 @@ pub enum DrawError {
     Walked(WalkError),
     /// A walk's search ran past the deadline, after the positions of
     /// `found` ([`WalkError::TimedOut`]).
-    #[error("{error}")]
+    #[error("{stopped}")]
     TimedOut {
-        /// The search's error.
-        error: AnswerError,
+        /// Where the search stopped.
+        stopped: Stopped,
         /// The positions found before it, with their shortest solutions.
         found: Box<Walked>,
     },
-    /// The goal is not served, a walk's search stopped (deadline or
-    /// cancel), or the file is damaged.
+    /// The goal is not served, a walk's search was cancelled, or the file
+    /// is damaged.
     #[error(transparent)]
     Answer(#[from] AnswerError),
 }
@@ -268,7 +275,7 @@ impl From<WalkError> for DrawError {
     fn from(e: WalkError) -> Self {
         match e {
             WalkError::Search(e) => DrawError::Answer(e),
-            WalkError::TimedOut { error, found } => DrawError::TimedOut { error, found },
+            WalkError::TimedOut { stopped, found } => DrawError::TimedOut { stopped, found },
             e => DrawError::Walked(e),
         }
     }

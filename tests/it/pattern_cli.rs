@@ -353,8 +353,8 @@ fn random_at_a_distance_walks_to_positions_exactly_that_far() {
     let (_, again) = err.split_once("may find them; --count ").expect(&err);
     let (found, rest) = again.split_once(' ').unwrap();
     let many = match found {
-        "1" => "the one position found before it".to_string(),
-        n => format!("the {n} positions found before it"),
+        "1" => "the one position found before it, given the time it took".to_string(),
+        n => format!("the {n} positions found before it, given the time they took"),
     };
     assert_eq!(rest, format!("--seed 3 draws {many}\n"), "{err}");
     let mut again = walk.to_vec();

@@ -934,14 +934,14 @@ fn draw(
 ) -> Result<AtDistance, ApiError> {
     let options = kind::options(budget);
     Sample::at_distance(db, goal, distances, (count, seed), &options).map_err(|e| match e {
-        DrawError::TimedOut { error, found } => {
+        DrawError::TimedOut { stopped, found } => {
             let limit = format!(
                 "the server's --timeout is {} s",
                 budget.timeout.as_secs_f64()
             );
             let found = found.0.positions.len();
             let again = format!("count={found}&seed={seed}");
-            let message = draw_stopped_after(&error, &limit, found, &again);
+            let message = draw_stopped_after(&stopped, &limit, found, &again);
             ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
         }
         DrawError::Answer(e) => answer_error(e, None, budget.timeout),
