@@ -136,6 +136,7 @@ pub fn run(db: &Database<Mmap>, args: &RandomArgs, out: &mut impl Write) -> Resu
             let again = (found.0.positions.len(), seed);
             stopped(&why, timeout, args.timeout.is_none(), again)
         }
+        // An AnswerError as itself, for the advice `open` adds to it.
         DrawError::Answer(e) => e.into(),
         e => e.into(),
     })?;
