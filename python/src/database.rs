@@ -9,7 +9,7 @@ use crate::interrupt::interruptible;
 use crate::target::{deadline, Search, Target};
 use memmap2::Mmap;
 use npuzzle::analysis::{
-    compare, count_shortest, draw_stopped_after, grade, list_shortest, parse_distances, read_steps,
+    compare, count_shortest, draw_stopped, grade, list_shortest, parse_distances, read_steps,
     CompareError, DrawError, Histogram, PositionEstimates, Sample, SampleError, Step, StepsError,
     DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES, MAX_STEPS, MAX_UNIFORM,
 };
@@ -1380,7 +1380,7 @@ impl PyDatabase {
                 let limit = format!("timeout={} s", timeout.unwrap_or_default().as_secs_f64());
                 let positions = &found.0.positions;
                 let again = format!("count={}, seed={seed}", positions.len());
-                let message = draw_stopped_after(&stop, &limit, positions.len(), &again);
+                let message = draw_stopped(&stop, &limit, positions.len(), &again);
                 let message = match positions.is_empty() {
                     true => message,
                     false => format!("{message}, in this error's .answers"),

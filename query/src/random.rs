@@ -7,7 +7,7 @@ use crate::worksheet::{self, Worksheet};
 use crate::{GoalArg, Outcome, TableFormat};
 use anyhow::Result;
 use memmap2::Mmap;
-use npuzzle::analysis::{draw_stopped_after, parse_distances, DrawError, Sample, MAX_UNIFORM};
+use npuzzle::analysis::{draw_stopped, parse_distances, DrawError, Sample, MAX_UNIFORM};
 use npuzzle::pattern::Stopped;
 use npuzzle::{Database, Metric, Shape};
 use std::io::{self, Write};
@@ -163,7 +163,7 @@ fn stopped(
         false => format!("--timeout {} s", timeout.as_secs_f64()),
     };
     let again = format!("--count {found} --seed {seed}");
-    anyhow::anyhow!(draw_stopped_after(e, &limit, found, &again))
+    anyhow::anyhow!(draw_stopped(e, &limit, found, &again))
 }
 
 /// Prints `report`, and a seed drawn afresh on stderr.

@@ -38,6 +38,4 @@ pub use shortest::{
 };
 pub use stats::{stats, stats_toward, Stats, TableStats};
 pub use textbook::{search, search_until, Algorithm, SearchReport, ShapeMismatch};
-pub use walked::{
-    draw_stopped, draw_stopped_after, AtDistance, DrawError, WalkError, Walked, MAX_WALKED,
-};
+pub use walked::{draw_stopped, AtDistance, DrawError, WalkError, Walked, MAX_WALKED};

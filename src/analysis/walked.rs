@@ -79,24 +79,15 @@ const MOST_STEP: u32 = 1000;
 const REPEATS: usize = 64;
 
 /// What every face says of a walked draw one of whose searches, `e`, ran
-/// past the time limit the face names in `limit` ("--timeout 5 s").
-pub fn draw_stopped(e: &impl std::fmt::Display, limit: &str) -> String {
-    format!(
+/// past the time limit the face names in `limit` ("--timeout 5 s"), after
+/// `found` positions were found: the first that the seed draws, so a draw
+/// of that many with the same seed gives them (`again`: how the face asks
+/// for it, "--count 6 --seed 3").
+pub fn draw_stopped(e: &impl std::fmt::Display, limit: &str, found: usize, again: &str) -> String {
+    let stopped = format!(
         "the draw searches for each position's shortest solution, and one search stopped: {e} \
          ({limit}); more time, or fewer moves or positions, may find them"
-    )
-}
-
-/// [`draw_stopped`] after `found` positions were found: the first that
-/// the seed draws, so a draw of that many with the same seed gives them
-/// (`again`: how the face asks for it).
-pub fn draw_stopped_after(
-    e: &impl std::fmt::Display,
-    limit: &str,
-    found: usize,
-    again: &str,
-) -> String {
-    let stopped = draw_stopped(e, limit);
+    );
     match found {
         0 => stopped,
         1 => format!(

@@ -43,8 +43,8 @@ use axum::routing::get;
 use axum::Router;
 use npuzzle::analysis::PositionEstimates;
 use npuzzle::analysis::{
-    draw_stopped_after, grade, parse_distances, read_steps, AtDistance, DrawError, Histogram,
-    Sample, SampleError,
+    draw_stopped, grade, parse_distances, read_steps, AtDistance, DrawError, Histogram, Sample,
+    SampleError,
 };
 use npuzzle::bounded::Weight;
 use npuzzle::io::Answer;
@@ -941,7 +941,7 @@ fn draw(
             );
             let found = found.0.positions.len();
             let again = format!("count={found}&seed={seed}");
-            let message = draw_stopped_after(&stopped, &limit, found, &again);
+            let message = draw_stopped(&stopped, &limit, found, &again);
             ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
         }
         DrawError::Answer(e) => answer_error(e, None, budget.timeout),
