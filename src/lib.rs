@@ -34,9 +34,9 @@
 //! breadth-first search), `pattern` (pattern tables and IDA*, knowing
 //! nothing of files), `db` (the file of either kind: writing, opening as
 //! one [`Database`], answering, describing, verifying), then `io` (text and
-//! JSON at speed), `analysis` (what the tool says about a whole state
-//! space) and `bounded` (solutions within a factor of the optimum, on any
-//! board, with or without a file). The supported types are re-exported here; [`raw`] opens the
+//! JSON at speed), `bounded` (solutions within a factor of the optimum, on
+//! any board, with or without a file) and `analysis` (what the tool says
+//! about a whole state space). The supported types are re-exported here; [`raw`] opens the
 //! file's layout to tools that need it.
 //!
 //! # Features

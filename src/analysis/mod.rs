@@ -4,8 +4,8 @@
 //! difficulty (drawn from a table's list, or walked where pattern tables
 //! serve the board), all shortest solutions, and per-table statistics.
 //!
-//! Uses everything below it: `puzzle`, `table` and
-//! `db`.
+//! Uses everything below it: `puzzle`, `table`, `pattern`, `db`, `io` and
+//! `bounded`.
 
 mod compare;
 mod estimates;

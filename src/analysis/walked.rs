@@ -10,12 +10,16 @@
 //! complete table could make it so), but every position is exactly K moves
 //! away, and the seed draws the same ones on every face and machine: the
 //! walks are solved on one thread, whose search, unlike a split one, finds
-//! the same solution whatever the cores.
+//! the same solution whatever the cores. An end whose search runs long is
+//! also given quick solutions by beams, at fixed counts of the search's
+//! nodes, so that one shorter than K shows it too near without the search
+//! ([`NearerFirst`]).
 
 use super::sample::{in_words, Drawn, Sample, SampleError};
+use crate::bounded::{quick_solution, Guidance};
 use crate::db::database::Database;
 use crate::db::error::AnswerError;
-use crate::pattern::{SolveOptions, Stopped};
+use crate::pattern::{Budget, Raised, SolveError, SolveOptions, Stopped, Work};
 use crate::puzzle::board::{Board, Move};
 use crate::puzzle::shape::Shape;
 use rand::rngs::StdRng;
@@ -30,35 +34,59 @@ pub const MAX_WALKED: usize = 1000;
 /// How many times one position's walk may be lengthened before the draw
 /// gives up: far more than a distance short of the typical one needs (a
 /// few), and enough to find 4×4 positions 60 moves away or more (9 of
-/// Korf's 100 random ones), yet few enough to stop within a second on 4×4
-/// where positions are too rare (on 5×5 each search of a position that far
-/// takes long: the deadline stops it).
+/// Korf's 100 random ones), yet few enough to stop within seconds where
+/// positions are too rare: the ends' searches are quick on 4×4, and on 5×5,
+/// where one far from the goal could take hours, a quick solution shows
+/// the end too near first ([`NearerFirst`]).
 const WALKS: usize = 256;
 
-/// The farthest any position lies from its goal, where it is proved: the
-/// 4×4 board's 80 moves (Brüngger, Marzetta, Fukuda and Nievergelt 1999;
-/// Korf and Schultze 2005 found all 17 positions that far). A distance past
-/// it is refused before any search.
-fn farthest_known(shape: Shape) -> Option<u32> {
-    (shape.rows() == 4 && shape.cols() == 4).then_some(80)
+/// The widths of the beams that look for a quick solution of a walk's end
+/// while its optimal search runs, each once the search has generated
+/// [`NODES_PER_WIDTH`] nodes for each of the beam's places: so most
+/// searches, which end sooner, run none, and the beams cost a fraction of
+/// the search they may cut short. On 5×5 a beam of 256 takes about 6 ms
+/// (about 100,000 nodes of the search), and finds no solution for a few
+/// ends far from the goal that one of 1,024 does.
+const QUICK_WIDTHS: [usize; 3] = [256, 1024, 4096];
+
+/// See [`QUICK_WIDTHS`].
+const NODES_PER_WIDTH: u64 = 1000;
+
+/// The most moves any position needs toward a goal of `goal`'s board,
+/// where it is proved: from a goal with the blank in a corner, 80 on 4×4
+/// (Brüngger, Marzetta, Fukuda and Nievergelt 1999; Korf and Schultze 2005
+/// found all 17 positions that far) and at most 210 on 5×5 (Karlemo and
+/// Östergård 2000). A distance past it is refused before any search.
+fn farthest_known(goal: &Board) -> Option<u32> {
+    let shape = goal.shape();
+    let from_corner = match (shape.rows(), shape.cols()) {
+        (4, 4) => 80,
+        (5, 5) => 210,
+        _ => return None,
+    };
+    // A goal whose blank is k moves from a corner is k moves from the goal
+    // with the blank slid there (a corner goal, its tiles renamed), so no
+    // position is more than k moves farther from it.
+    let (row, col) = (goal.blank() / shape.cols(), goal.blank() % shape.cols());
+    let to_corner = row.min(shape.rows() - 1 - row) + col.min(shape.cols() - 1 - col);
+    Some(from_corner + to_corner as u32)
 }
 
-/// `distances` cut to those where positions lie on `shape`, as far as that
-/// is proved, so that no walk looks for a distance no position has; a
-/// range starting past the farthest is refused.
+/// `distances` cut to those where positions lie from `goal`, as far as
+/// that is proved, so that no walk looks for a distance no position has;
+/// a range starting past the farthest is refused.
 fn within_farthest(
-    shape: Shape,
+    goal: &Board,
     distances: RangeInclusive<u32>,
 ) -> Result<RangeInclusive<u32>, WalkError> {
-    let Some(farthest) = farthest_known(shape) else {
+    let Some(farthest) = farthest_known(goal) else {
         return Ok(distances);
     };
     let (&first, &last) = (distances.start(), distances.end());
     if first > farthest {
-        let distance = first;
         return Err(WalkError::BeyondFarthest {
-            shape,
-            distance,
+            shape: goal.shape(),
+            distance: first,
             farthest,
         });
     }
@@ -108,14 +136,15 @@ pub type Walked = (Sample, Vec<Vec<Move>>);
 pub enum WalkError {
     /// Walks kept ending nearer than the distance asked for.
     #[error(
-        "no position {distance} moves from the goal was found in {WALKS} walks, the farthest \
-         {farthest} moves away: positions that far are too rare for random walks to reach; ask \
-         for fewer moves"
+        "no position {distance} moves from the goal was found in {WALKS} walks, none of which \
+         ended more than {farthest} moves away: positions that far are too rare for random walks \
+         to reach; ask for fewer moves"
     )]
     TooFar {
         /// The distance asked for.
         distance: u32,
-        /// The farthest from the goal that a walk ended.
+        /// The most moves a walk's end was shown to need, by its shortest
+        /// solution or by a quicker one of fewer moves than `distance`.
         farthest: u32,
     },
     /// The walks kept finding positions already drawn.
@@ -134,13 +163,13 @@ pub enum WalkError {
         distances: String,
     },
     /// A distance past the farthest any position lies.
-    #[error("no {shape} position lies {distance} moves from its goal: the farthest lie {farthest} moves away")]
+    #[error("no {shape} position lies {distance} moves from its goal: none lies more than {farthest} moves away")]
     BeyondFarthest {
         /// The board.
         shape: Shape,
         /// The distance asked for.
         distance: u32,
-        /// The farthest distance there is.
+        /// The most moves any position is proved to need.
         farthest: u32,
     },
     /// More positions asked for than one walked draw takes.
@@ -181,8 +210,9 @@ impl Sample {
         }
         // The report keeps the range asked for, as a complete table's does.
         let asked = distances.clone();
-        let distances = within_farthest(goal.shape(), distances)?;
+        let distances = within_farthest(goal, distances)?;
         db.check_goal(goal)?;
+        let guidance = Guidance::for_database(db, goal)?;
         // One thread: a split search's solution, and so the cut, would
         // depend on the cores.
         let options = SolveOptions {
@@ -200,9 +230,14 @@ impl Sample {
             distances: Some([*asked.start(), *asked.end()]),
             positions,
         };
+        let walk = Walk {
+            db,
+            guidance: &guidance,
+            goal,
+        };
         while positions.len() < count {
             let distance = rng.gen_range(distances.clone());
-            let (start, solution) = match walk_to(db, goal, distance, &mut rng, &options) {
+            let (start, solution) = match walk.to(distance, &mut rng, &options) {
                 Ok(walked) => walked,
                 Err(WalkError::Search(AnswerError::Stopped(
                     stopped @ Stopped::TimedOut { .. },
@@ -329,71 +364,239 @@ impl Sample {
     }
 }
 
-/// One position `distance` moves from `goal`, and its shortest solution: a
-/// walk from the goal, lengthened until its end is at least that far, then
-/// cut on the end's shortest solution.
-fn walk_to<B: AsRef<[u8]>>(
-    db: &Database<B>,
-    goal: &Board,
+/// Walks from a goal, solved through a database.
+struct Walk<'a, B> {
+    db: &'a Database<B>,
+    /// The database's guide toward the goal, for quick solutions.
+    guidance: &'a Guidance<'a>,
+    goal: &'a Board,
+}
+
+impl<B: AsRef<[u8]>> Walk<'_, B> {
+    /// One position `distance` moves from the goal, and its shortest
+    /// solution: a walk from the goal, lengthened until its end is at least
+    /// that far, then cut on the end's shortest solution.
+    fn to(
+        &self,
+        distance: u32,
+        rng: &mut StdRng,
+        options: &SolveOptions,
+    ) -> Result<(Board, Vec<Move>), WalkError> {
+        let goal = self.goal;
+        let (mut at, mut at_distance, mut last) = (*goal, 0, None::<Move>);
+        if distance == 0 {
+            return Ok((at, Vec::new()));
+        }
+        let mut farthest = 0;
+        for _ in 0..WALKS {
+            // Half as many moves again as are missing, so that the walk may
+            // reach past the distance (the solution is cut there), and near
+            // the typical distance enough to be another position.
+            let short = distance - at_distance;
+            let steps = short.saturating_add(short.div_ceil(2));
+            for _ in 0..steps.clamp(LEAST_STEP, MOST_STEP) {
+                // Never straight back: that walk would only wander.
+                let ways: Vec<(Move, Board)> = (at.successors())
+                    .filter(|(m, _)| Some(m.opposite()) != last)
+                    .collect();
+                let (m, next) = ways[rng.gen_range(0..ways.len())];
+                (at, last) = (next, Some(m));
+            }
+            let moves = match self.solve(&at, distance, options)? {
+                End::Shortest(moves) => moves,
+                End::Nearer(moves) => {
+                    // Its shortest solution is no longer.
+                    let length = moves.len() as u32;
+                    farthest = farthest.max(length);
+                    at_distance = length;
+                    continue;
+                }
+            };
+            // Go on along the shortest solution until `distance` moves are left.
+            let left = moves.len() as u32;
+            if left >= distance {
+                let (cut, rest) = moves.split_at((left - distance) as usize);
+                let position = at
+                    .replay(cut)
+                    .expect("a solution's moves stay on the board");
+                return Ok((position, rest.to_vec()));
+            }
+            farthest = farthest.max(left);
+            at_distance = left;
+        }
+        Err(WalkError::TooFar { distance, farthest })
+    }
+
+    /// The shortest solution of the walk's end `at`, unless a quick one
+    /// shows first that it is nearer than `distance` ([`NearerFirst`]).
+    fn solve(&self, at: &Board, distance: u32, options: &SolveOptions) -> Result<End, WalkError> {
+        let Some(tables) = self.db.patterns() else {
+            return Ok(End::Shortest(self.db.solve(at, self.goal, options)?.moves));
+        };
+        let mut budget = NearerFirst {
+            walk: self,
+            at,
+            distance,
+            options,
+            tried: 0,
+            gave_up: None,
+        };
+        match tables.solve_budgeted(at, self.goal, &mut budget, options)? {
+            Raised::Found(solution) => Ok(End::Shortest(solution.moves)),
+            Raised::Spent { .. } => {
+                match budget.gave_up.expect("the budget says why it gives up") {
+                    Ok(moves) => Ok(End::Nearer(moves)),
+                    Err(e) => Err(AnswerError::from(e).into()),
+                }
+            }
+        }
+    }
+}
+
+/// What a walk's end was found to be.
+enum End {
+    /// Its shortest solution.
+    Shortest(Vec<Move>),
+    /// Nearer than the distance asked for: a solution of fewer moves.
+    Nearer(Vec<Move>),
+}
+
+/// The budget of a walk's end's optimal search: at each point of
+/// [`QUICK_WIDTHS`], while the search has not proved the end at least
+/// `distance` away, a beam looks for a solution of fewer moves, and if it
+/// finds one the search gives up. The points are counts of nodes, so the
+/// same ends are cut short on every run.
+struct NearerFirst<'a, B> {
+    walk: &'a Walk<'a, B>,
+    at: &'a Board,
     distance: u32,
-    rng: &mut StdRng,
-    options: &SolveOptions,
-) -> Result<(Board, Vec<Move>), WalkError> {
-    let (mut at, mut at_distance, mut last) = (*goal, 0, None::<Move>);
-    if distance == 0 {
-        return Ok((at, Vec::new()));
+    options: &'a SolveOptions<'a>,
+    /// The beams run so far.
+    tried: usize,
+    /// Why the search was given up: the quick solution, or the beam's
+    /// stop.
+    gave_up: Option<Result<Vec<Move>, SolveError>>,
+}
+
+impl<B: AsRef<[u8]>> Budget for NearerFirst<'_, B> {
+    fn known(&self) -> u32 {
+        0
     }
-    let mut farthest = 0;
-    for _ in 0..WALKS {
-        // Half as many moves again as are missing, so that the walk may
-        // reach past the distance (the solution is cut there), and near
-        // the typical distance enough to be another position.
-        let short = distance - at_distance;
-        let steps = short.saturating_add(short.div_ceil(2));
-        for _ in 0..steps.clamp(LEAST_STEP, MOST_STEP) {
-            // Never straight back: that walk would only wander.
-            let ways: Vec<(Move, Board)> = (at.successors())
-                .filter(|(m, _)| Some(m.opposite()) != last)
-                .collect();
-            let (m, next) = ways[rng.gen_range(0..ways.len())];
-            (at, last) = (next, Some(m));
+
+    fn grant(&mut self, proved: u32, work: Work) -> Option<u64> {
+        while let Some(&width) = QUICK_WIDTHS.get(self.tried) {
+            // An end proved that far has no shorter solution to find.
+            if proved >= self.distance {
+                break;
+            }
+            let at = width as u64 * NODES_PER_WIDTH;
+            if work.generated < at {
+                return Some(at);
+            }
+            self.tried += 1;
+            let shorter = self.distance as usize - 1;
+            let problem = (self.at, self.walk.goal);
+            let guidance = self.walk.guidance;
+            match quick_solution(problem, width, shorter, guidance, self.options) {
+                Ok(None) => {}
+                Ok(Some(moves)) => {
+                    self.gave_up = Some(Ok(moves));
+                    return None;
+                }
+                Err(e) => {
+                    self.gave_up = Some(Err(e.after(proved, work)));
+                    return None;
+                }
+            }
         }
-        let solution = db.solve(&at, goal, options)?;
-        // Go on along the shortest solution until `distance` moves are left.
-        let left = solution.moves.len() as u32;
-        if left >= distance {
-            let (cut, rest) = solution.moves.split_at((left - distance) as usize);
-            let position = at
-                .replay(cut)
-                .expect("a solution's moves stay on the board");
-            return Ok((position, rest.to_vec()));
-        }
-        farthest = farthest.max(left);
-        at_distance = left;
+        Some(u64::MAX)
     }
-    Err(WalkError::TooFar { distance, farthest })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// On 4×4 a range past 80 moves draws up to 80, and one starting past
-    /// it is refused; boards with no proved farthest distance keep theirs.
+    /// On 4×4 a range past 80 moves draws up to 80 toward a goal with the
+    /// blank in a corner, and one starting past it is refused; a goal's
+    /// blank 1 or 2 moves from a corner adds as many; 5×5 ends at 210 and
+    /// more, and boards with no proved farthest distance keep theirs.
     #[test]
     fn ranges_end_at_the_farthest_distance_there_is() {
-        let (four, five) = (Shape::new(4, 4).unwrap(), Shape::new(5, 5).unwrap());
-        assert_eq!(within_farthest(four, 70..=200).unwrap(), 70..=80);
-        assert_eq!(within_farthest(four, 0..=u32::MAX).unwrap(), 0..=80);
-        assert_eq!(within_farthest(four, 80..=80).unwrap(), 80..=80);
+        // A goal of `shape` with `tiles` in its cells in turn, 0 the blank.
+        let goal = |shape: &str, tiles: &mut dyn Iterator<Item = u8>| {
+            let tiles: Vec<String> = tiles.map(|t| t.to_string()).collect();
+            crate::parse_board(&tiles.join(" "), shape.parse().unwrap()).unwrap()
+        };
+        let four = goal("4x4", &mut (0..16));
+        assert_eq!(within_farthest(&four, 70..=200).unwrap(), 70..=80);
+        assert_eq!(within_farthest(&four, 0..=u32::MAX).unwrap(), 0..=80);
+        assert_eq!(within_farthest(&four, 80..=80).unwrap(), 80..=80);
         assert!(matches!(
-            within_farthest(four, 81..=90),
+            within_farthest(&four, 81..=90),
             Err(WalkError::BeyondFarthest {
                 distance: 81,
                 farthest: 80,
                 ..
             })
         ));
-        assert_eq!(within_farthest(five, 70..=200).unwrap(), 70..=200);
+        // The blank last (a corner), at row 2, column 4 (an edge), and at
+        // row 2, column 3 (inside).
+        for (blank, farthest) in [(15, 80), (7, 81), (6, 82)] {
+            let board = goal("4x4", &mut (1..=blank).chain([0]).chain(blank + 1..16));
+            assert_eq!(board.blank(), blank as usize);
+            assert_eq!(within_farthest(&board, 0..=90).unwrap(), 0..=farthest);
+        }
+        let five = goal("5x5", &mut (0..25));
+        assert_eq!(within_farthest(&five, 70..=300).unwrap(), 70..=210);
+        let centre = goal("5x5", &mut (1..=12).chain([0]).chain(13..25));
+        assert_eq!(centre.blank(), 12);
+        assert_eq!(within_farthest(&centre, 70..=300).unwrap(), 70..=214);
+        let wide = goal("4x5", &mut (0..20));
+        assert_eq!(within_farthest(&wide, 70..=300).unwrap(), 70..=300);
+    }
+
+    /// A walk's end far from the 5×5 goal, asked whether it is 200 moves
+    /// away: the optimal search through small tables would take hours, but
+    /// once it has spent its first grant a beam finds a solution of fewer
+    /// moves, which shows the end nearer. An end 12 moves out is solved by
+    /// the search alone.
+    #[test]
+    fn a_far_end_is_shown_nearer_by_a_quick_solution() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("5x5.db");
+        let shape: Shape = "5x5".parse().unwrap();
+        let plan = crate::db::build::Plan::Patterns {
+            partition: crate::pattern::Partition::named(shape, "4-4-4-4-4-4").unwrap(),
+            goal_blanks: vec![shape.cells() - 1],
+        };
+        crate::db::build::build(&path, &plan, &|_, _| {}).unwrap();
+        let db = Database::open(&path).unwrap();
+        let goal = Board::goal(shape);
+        let guidance = Guidance::for_database(&db, &goal).unwrap();
+        let walk = Walk {
+            db: &db,
+            guidance: &guidance,
+            goal: &goal,
+        };
+        let options = SolveOptions::default();
+        // The tiles reversed: solvable (276 inversions, the blank home).
+        let reversed: Vec<String> = (0..25).rev().map(|t| t.to_string()).collect();
+        let far = crate::parse_board(&reversed.join(" "), shape).unwrap();
+        let End::Nearer(moves) = walk.solve(&far, 200, &options).unwrap() else {
+            panic!("the search of the reversed tiles ended");
+        };
+        assert!(moves.len() < 200, "{}", moves.len());
+        assert_eq!(far.replay(&moves), Some(goal));
+        let out: Vec<Move> = "UULLDRULLURD"
+            .chars()
+            .map(|c| Move::from_letter(c).unwrap())
+            .collect();
+        let near = goal.replay(&out).unwrap();
+        let End::Shortest(moves) = walk.solve(&near, 200, &options).unwrap() else {
+            panic!("a quick solution cut short the search of an end 12 moves out");
+        };
+        assert!(moves.len() <= 12 && moves.len() % 2 == 0, "{}", moves.len());
+        assert_eq!(near.replay(&moves), Some(goal));
     }
 }

@@ -47,12 +47,13 @@ use crate::db::database::Database;
 use crate::db::error::AnswerError;
 use crate::io::{Answer, Nodes, WithinBound};
 use crate::pattern::{PatternDb, SolveError, SolveOptions, Stopped, Work};
-use crate::puzzle::board::Board;
+use crate::puzzle::board::{Board, Move};
 use crate::puzzle::cell::Cell;
 use crate::puzzle::relabel::Relabelling;
 use crate::puzzle::solvability;
 use crate::puzzle::symmetry::Symmetry;
 use astar::{weighted_a_star, MAX_STORED, QUICK_STORED};
+use beam::beam;
 use guide::Guide;
 use guide::{ConflictGuide, PatternGuide, Tables};
 use ida::weighted_ida_star;
@@ -170,50 +171,113 @@ pub fn solve_within(
     guidance: &Guidance,
     options: &SolveOptions,
 ) -> Result<Bounded, SolveError> {
-    if start.shape() != goal.shape() {
-        return Err(SolveError::WrongShape {
-            expected: goal.shape(),
-            got: start.shape(),
-        });
-    }
-    solvability::check(start, goal)?;
-    match &guidance.kind {
-        Kind::LinearConflict => {
-            let guide = ConflictGuide::new(goal);
-            Ok(search(&guide, start, goal, weight, options)?)
+    let posed = Posed::new(start, goal, guidance)?;
+    let problem = (&posed.start, &posed.goal);
+    let mut found = match &posed.guide {
+        PosedGuide::Conflict(guide) => search(&**guide, problem, weight, options)?,
+        PosedGuide::Patterns(guide) => search(guide, problem, weight, options)?,
+    };
+    posed.map_back(&mut found.solution.moves);
+    Ok(found)
+}
+
+/// A solution from `start` to `goal` of at most `max_length` moves, if a
+/// beam of `width` finds one, searched within `options`' deadline and
+/// cancel flag; with no bound on how far it is from the shortest. So it
+/// shows quickly that the distance is at most its length (on 5×5 a beam of
+/// 256 takes about 6 ms, where an optimal search may take hours); `None`
+/// shows nothing.
+pub fn quick_solution(
+    (start, goal): (&Board, &Board),
+    width: usize,
+    max_length: usize,
+    guidance: &Guidance,
+    options: &SolveOptions,
+) -> Result<Option<Vec<Move>>, SolveError> {
+    let posed = Posed::new(start, goal, guidance)?;
+    let problem = (&posed.start, &posed.goal);
+    let (found, _) = match &posed.guide {
+        PosedGuide::Conflict(guide) => beam(&**guide, problem, width, max_length, options)?,
+        PosedGuide::Patterns(guide) => beam(guide, problem, width, max_length, options)?,
+    };
+    Ok(found.map(|mut solution| {
+        posed.map_back(&mut solution.moves);
+        solution.moves
+    }))
+}
+
+/// A problem as its guide sees it. Linear conflicts take it as asked;
+/// pattern tables count toward their canonical goal, so a symmetry takes
+/// the goal's blank to theirs, renaming the tiles makes the goal theirs,
+/// and the moves found are mapped back.
+struct Posed<'a> {
+    start: Board,
+    goal: Board,
+    guide: PosedGuide<'a>,
+    /// Takes the moves found back to the problem asked.
+    back: Symmetry,
+}
+
+/// The guide of a [`Posed`] problem: each kind is its own type, so that
+/// the searches are compiled for each.
+enum PosedGuide<'a> {
+    /// Boxed: its evaluator's tables are large beside the other's.
+    Conflict(Box<ConflictGuide>),
+    Patterns(PatternGuide<'a>),
+}
+
+impl<'a> Posed<'a> {
+    /// `start` to `goal` posed to `guidance`, or why it cannot be: boards
+    /// of two shapes, an unsolvable pair, a goal the tables do not serve.
+    fn new(start: &Board, goal: &Board, guidance: &Guidance<'a>) -> Result<Posed<'a>, SolveError> {
+        let shape = goal.shape();
+        if start.shape() != shape {
+            return Err(SolveError::WrongShape {
+                expected: shape,
+                got: start.shape(),
+            });
         }
-        Kind::Patterns {
+        solvability::check(start, goal)?;
+        let Kind::Patterns {
             goal: home, tables, ..
-        } => {
-            // The tables count toward their canonical goal: a symmetry takes
-            // the goal's blank to theirs, renaming the tiles makes the goal
-            // theirs, and the moves found are mapped back.
-            let shape = start.shape();
-            if home.shape() != shape {
-                return Err(SolveError::WrongShape {
-                    expected: home.shape(),
-                    got: shape,
-                });
-            }
-            let symmetry = Symmetry::mapping(shape, goal.blank(), home.blank()).ok_or(
-                SolveError::GoalBlank {
-                    shape,
-                    cell: Cell::of(shape, goal.blank()),
-                    expected: Cell::of(shape, home.blank()),
-                },
-            )?;
-            let (start, goal) = (symmetry.apply(start), symmetry.apply(goal));
-            let canonical = Relabelling::to_canonical(&goal).apply(&start);
-            let guide = PatternGuide::new(*tables);
-            // The searches tell the goal by its estimate of 0 first:
-            // tables that estimate it above 0 would hide it.
-            crate::pattern::goal_at_zero(PatternGuide::value(&guide.start(home)))?;
-            let mut found = search(&guide, &canonical, home, weight, options)?;
-            let back = symmetry.inverse();
-            for m in &mut found.solution.moves {
-                *m = back.apply_move(*m);
-            }
-            Ok(found)
+        } = &guidance.kind
+        else {
+            return Ok(Posed {
+                start: *start,
+                goal: *goal,
+                guide: PosedGuide::Conflict(Box::new(ConflictGuide::new(goal))),
+                back: Symmetry::identity(shape),
+            });
+        };
+        if home.shape() != shape {
+            return Err(SolveError::WrongShape {
+                expected: home.shape(),
+                got: shape,
+            });
+        }
+        let symmetry =
+            Symmetry::mapping(shape, goal.blank(), home.blank()).ok_or(SolveError::GoalBlank {
+                shape,
+                cell: Cell::of(shape, goal.blank()),
+                expected: Cell::of(shape, home.blank()),
+            })?;
+        let (start, goal) = (symmetry.apply(start), symmetry.apply(goal));
+        let guide = PatternGuide::new(*tables);
+        // The searches tell the goal by its estimate of 0 first: tables
+        // that estimate it above 0 would hide it.
+        crate::pattern::goal_at_zero(PatternGuide::value(&guide.start(home)))?;
+        Ok(Posed {
+            start: Relabelling::to_canonical(&goal).apply(&start),
+            goal: *home,
+            guide: PosedGuide::Patterns(guide),
+            back: symmetry.inverse(),
+        })
+    }
+
+    /// `moves`, found for the posed problem, as moves of the one asked.
+    fn map_back(&self, moves: &mut [Move]) {
+        for m in moves {
+            *m = self.back.apply_move(*m);
         }
     }
 }
@@ -228,8 +292,7 @@ pub fn solve_within(
 /// for the figures behind this order.
 fn search<G: Guide>(
     guide: &G,
-    start: &Board,
-    goal: &Board,
+    (start, goal): (&Board, &Board),
     weight: Weight,
     options: &SolveOptions,
 ) -> Result<Bounded, SolveError> {

@@ -6,7 +6,8 @@ use crate::db::error::{AnswerError, FormatError};
 use crate::db::format::check::{check_header, Checked};
 use crate::db::format::{Header, TableInfo};
 use crate::pattern::{
-    within_largest, DualPlan, DualReach, DualSource, Partition, PatternDb, Solution, SolveOptions,
+    within_largest, Budget, DualPlan, DualReach, DualSource, Partition, PatternDb, Raised,
+    Solution, SolveOptions,
 };
 use crate::puzzle::board::Board;
 use crate::puzzle::cell::{Cell, Cells};
@@ -248,8 +249,29 @@ impl<B: AsRef<[u8]>> PatternTables<B> {
         options: &SolveOptions,
     ) -> Result<Solution, AnswerError> {
         let index = self.serving(goal)?;
+        let duals = self.duals(index, reach);
+        Ok(self.sets[index].solve_reading(start, goal, duals, options)?)
+    }
+
+    /// [`PatternTables::solve`] within `budget`, which may give up first
+    /// ([`Raised::Spent`]); its solution is the same wherever the budget
+    /// paused it.
+    pub(crate) fn solve_budgeted(
+        &self,
+        start: &Board,
+        goal: &Board,
+        budget: &mut dyn Budget,
+        options: &SolveOptions,
+    ) -> Result<Raised, AnswerError> {
+        let index = self.serving(goal)?;
+        let duals = self.duals(index, DualReach::GoalClass);
+        Ok(self.sets[index].solve_budgeted(start, goal, duals, budget, options)?)
+    }
+
+    /// The dual lookup the search of set `index` reads, where `reach` says.
+    fn duals(&self, index: usize, reach: DualReach) -> Option<DualSource<'_, Section<B>>> {
         let set = &self.sets[index];
-        let duals = match reach {
+        match reach {
             DualReach::None => None,
             DualReach::GoalClass => Some(set.own_duals()),
             DualReach::Everywhere => Some(DualSource {
@@ -257,8 +279,7 @@ impl<B: AsRef<[u8]>> PatternTables<B> {
                     .get_or_init(|| DualPlan::of(&self.sets, &set.goal(), reach)),
                 sets: &self.sets,
             }),
-        };
-        Ok(set.solve_reading(start, goal, duals, options)?)
+        }
     }
 
     /// The set that answers toward `goal` ([`PatternTables::set_for`] its

@@ -779,6 +779,7 @@ fn image_map(back: &Symmetry, source: &Source, c: usize) -> usize {
 /// IDA* from `start`, relabelled for the tables' goal ([`PatternDb::goal`]),
 /// with `db`'s tables, and the dual lookup of `duals` (worked out for
 /// `db`'s goal) where it has one.
+#[cfg(test)]
 pub(crate) fn ida_star<B: AsRef<[u8]>>(
     db: &PatternDb<B>,
     duals: Option<DualSource<'_, B>>,
@@ -856,7 +857,7 @@ pub(crate) enum Raised {
 }
 
 /// The solution of a search without limits, which ends only with one.
-fn solved(raised: Raised) -> Result<Solution, SolveError> {
+pub(crate) fn solved(raised: Raised) -> Result<Solution, SolveError> {
     match raised {
         Raised::Found(solution) => Ok(solution),
         Raised::Spent { .. } => unreachable!("a search without limits ends only when it solves"),

@@ -7,7 +7,7 @@
 use super::db::PatternDb;
 use super::dual::DualSource;
 use super::error::SolveError;
-use super::search::{ida_star, Solution, SolveOptions};
+use super::search::{raise_bound, solved, Budget, Limits, Raised, Solution, SolveOptions};
 use crate::puzzle::board::Board;
 use crate::puzzle::cell::Cell;
 use crate::puzzle::relabel::Relabelling;
@@ -45,6 +45,19 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
         duals: Option<DualSource<'_, B>>,
         options: &SolveOptions,
     ) -> Result<Solution, SolveError> {
+        solved(self.solve_budgeted(start, goal, duals, &mut Limits::none(), options)?)
+    }
+
+    /// [`PatternDb::solve_reading`] within `budget`, which may give up
+    /// first; its solution is the same wherever the budget paused it.
+    pub(crate) fn solve_budgeted(
+        &self,
+        start: &Board,
+        goal: &Board,
+        duals: Option<DualSource<'_, B>>,
+        budget: &mut dyn Budget,
+        options: &SolveOptions,
+    ) -> Result<Raised, SolveError> {
         let shape = self.shape();
         for board in [start, goal] {
             if board.shape() != shape {
@@ -64,11 +77,13 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
             })?;
         let (start, goal) = (symmetry.apply(start), symmetry.apply(goal));
         let canonical = Relabelling::to_canonical(&goal).apply(&start);
-        let mut solution = ida_star(self, duals, &canonical, options)?;
-        let back = symmetry.inverse();
-        for m in &mut solution.moves {
-            *m = back.apply_move(*m);
+        let mut raised = raise_bound(self, duals, &canonical, budget, options)?;
+        if let Raised::Found(solution) = &mut raised {
+            let back = symmetry.inverse();
+            for m in &mut solution.moves {
+                *m = back.apply_move(*m);
+            }
         }
-        Ok(solution)
+        Ok(raised)
     }
 }

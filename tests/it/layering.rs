@@ -12,12 +12,16 @@ const LAYERS: [(&str, &[&str]); 7] = [
     ("pattern", &["puzzle", "table"]),
     ("db", &["puzzle", "table", "pattern"]),
     ("io", &["puzzle", "table", "pattern", "db"]),
-    // `io` for its `Answer`, which `solve --all`'s report extends.
-    ("analysis", &["puzzle", "table", "pattern", "db", "io"]),
     // `io` for the batch machinery and the answers that `batch --within`
     // shares; nothing of `analysis` (the heuristics it steers by are the
     // `puzzle` layer's).
     ("bounded", &["puzzle", "pattern", "db", "io"]),
+    // `io` for its `Answer`, which `solve --all`'s report extends;
+    // `bounded` for the quick solutions that show a walk's end too near.
+    (
+        "analysis",
+        &["puzzle", "table", "pattern", "db", "io", "bounded"],
+    ),
 ];
 
 /// The names `src/lib.rs` re-exports at the crate's root, each with the
