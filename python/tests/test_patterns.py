@@ -186,6 +186,22 @@ def test_positions_at_a_distance_are_walked_on_patterns(db3, pat3, db44) -> None
         pat3.random(32, seed=1)
 
 
+def test_a_distance_walks_do_not_reach_on_5x5_ends_with_a_message(tmp_path: Path) -> None:
+    # With no timeout=: the walks' ends lie about 100 moves out, and an
+    # optimal search of one through small tables would take hours; a
+    # quick solution of fewer moves shows each too near.
+    path = npuzzle.build("5x5", tmp_path / "5x5.db", partition="4-4-4-4-4-4", progress=False)
+    db = npuzzle.Database(path)
+    with pytest.raises(npuzzle.ArgumentError) as e:
+        db.random(200, seed=1)
+    said = "no position 200 moves from the goal was found in 256 walks, none of which ended more than "
+    assert str(e.value).startswith(said), str(e.value)
+    assert int(str(e.value)[len(said) :].split()[0]) < 200
+    # Past Karlemo and Östergård's bound, refused before any walk.
+    with pytest.raises(npuzzle.ArgumentError, match="none lies more than 210 moves away"):
+        db.random(211)
+
+
 def test_goals_no_set_serves_and_bad_builds(tmp_path: Path, db44) -> None:
     # The default 4x4 file holds sets for corner blanks only.
     with pytest.raises(npuzzle.MissingTableError, match=r"all_goals=True"):
