@@ -42,15 +42,15 @@ const WALKS: usize = 256;
 
 /// The widths of the beams that look for a quick solution of a walk's end
 /// while its optimal search runs, each once the search has generated
-/// [`NODES_PER_WIDTH`] nodes for each of the beam's places: so most
-/// searches, which end sooner, run none, and the beams cost a fraction of
-/// the search they may cut short. On 5×5 a beam of 256 takes about 6 ms
-/// (about 100,000 nodes of the search), and finds no solution for a few
-/// ends far from the goal that one of 1,024 does.
+/// [`NODES_PER_PLACE`] nodes for each of the beam's places: so searches
+/// that end sooner run none, and the beams cost a fraction of the search
+/// they may cut short (a beam of 256 takes about as long as 100,000 nodes
+/// of the search on 5×5). The narrowest finds no solution for a few ends
+/// far from the goal that one of 1,024 does.
 const QUICK_WIDTHS: [usize; 3] = [256, 1024, 4096];
 
 /// See [`QUICK_WIDTHS`].
-const NODES_PER_WIDTH: u64 = 1000;
+const NODES_PER_PLACE: u64 = 1000;
 
 /// The most moves any position needs toward a goal of `goal`'s board,
 /// where it is proved: from a goal with the blank in a corner, 80 on 4×4
@@ -143,8 +143,9 @@ pub enum WalkError {
     TooFar {
         /// The distance asked for.
         distance: u32,
-        /// The most moves a walk's end was shown to need, by its shortest
-        /// solution or by a quicker one of fewer moves than `distance`.
+        /// The most moves any walk's end needs at most: the length of its
+        /// shortest solution, or of a quicker one of fewer moves than
+        /// `distance` ([`Sample::walked`]).
         farthest: u32,
     },
     /// The walks kept finding positions already drawn.
@@ -489,7 +490,7 @@ impl<B: AsRef<[u8]>> Budget for NearerFirst<'_, B> {
             if proved >= self.distance {
                 break;
             }
-            let at = width as u64 * NODES_PER_WIDTH;
+            let at = width as u64 * NODES_PER_PLACE;
             if work.generated < at {
                 return Some(at);
             }

@@ -46,10 +46,8 @@ pub use weight::{Weight, WeightError, MAX_WEIGHT};
 use crate::db::database::Database;
 use crate::db::error::AnswerError;
 use crate::io::{Answer, Nodes, WithinBound};
-use crate::pattern::{PatternDb, SolveError, SolveOptions, Stopped, Work};
+use crate::pattern::{map_back, toward_home, PatternDb, SolveError, SolveOptions, Stopped, Work};
 use crate::puzzle::board::{Board, Move};
-use crate::puzzle::cell::Cell;
-use crate::puzzle::relabel::Relabelling;
 use crate::puzzle::solvability;
 use crate::puzzle::symmetry::Symmetry;
 use astar::{weighted_a_star, MAX_STORED, QUICK_STORED};
@@ -230,55 +228,40 @@ impl<'a> Posed<'a> {
     /// `start` to `goal` posed to `guidance`, or why it cannot be: boards
     /// of two shapes, an unsolvable pair, a goal the tables do not serve.
     fn new(start: &Board, goal: &Board, guidance: &Guidance<'a>) -> Result<Posed<'a>, SolveError> {
-        let shape = goal.shape();
-        if start.shape() != shape {
-            return Err(SolveError::WrongShape {
-                expected: shape,
-                got: start.shape(),
-            });
-        }
-        solvability::check(start, goal)?;
         let Kind::Patterns {
             goal: home, tables, ..
         } = &guidance.kind
         else {
+            if start.shape() != goal.shape() {
+                return Err(SolveError::WrongShape {
+                    expected: goal.shape(),
+                    got: start.shape(),
+                });
+            }
+            solvability::check(start, goal)?;
             return Ok(Posed {
                 start: *start,
                 goal: *goal,
                 guide: PosedGuide::Conflict(Box::new(ConflictGuide::new(goal))),
-                back: Symmetry::identity(shape),
+                back: Symmetry::identity(goal.shape()),
             });
         };
-        if home.shape() != shape {
-            return Err(SolveError::WrongShape {
-                expected: home.shape(),
-                got: shape,
-            });
-        }
-        let symmetry =
-            Symmetry::mapping(shape, goal.blank(), home.blank()).ok_or(SolveError::GoalBlank {
-                shape,
-                cell: Cell::of(shape, goal.blank()),
-                expected: Cell::of(shape, home.blank()),
-            })?;
-        let (start, goal) = (symmetry.apply(start), symmetry.apply(goal));
+        let (start, back) = toward_home(start, goal, home.shape(), home.blank())?;
         let guide = PatternGuide::new(*tables);
         // The searches tell the goal by its estimate of 0 first: tables
         // that estimate it above 0 would hide it.
         crate::pattern::goal_at_zero(PatternGuide::value(&guide.start(home)))?;
         Ok(Posed {
-            start: Relabelling::to_canonical(&goal).apply(&start),
+            start,
             goal: *home,
             guide: PosedGuide::Patterns(guide),
-            back: symmetry.inverse(),
+            back,
         })
     }
 
     /// `moves`, found for the posed problem, as moves of the one asked.
     fn map_back(&self, moves: &mut [Move]) {
-        for m in moves {
-            *m = self.back.apply_move(*m);
-        }
+        map_back(&self.back, moves);
     }
 }
 

@@ -8,9 +8,10 @@ use super::db::PatternDb;
 use super::dual::DualSource;
 use super::error::SolveError;
 use super::search::{raise_bound, solved, Budget, Limits, Raised, Solution, SolveOptions};
-use crate::puzzle::board::Board;
+use crate::puzzle::board::{Board, Move};
 use crate::puzzle::cell::Cell;
 use crate::puzzle::relabel::Relabelling;
+use crate::puzzle::shape::Shape;
 use crate::puzzle::solvability;
 use crate::puzzle::symmetry::Symmetry;
 
@@ -58,32 +59,50 @@ impl<B: AsRef<[u8]>> PatternDb<B> {
         budget: &mut dyn Budget,
         options: &SolveOptions,
     ) -> Result<Raised, SolveError> {
-        let shape = self.shape();
-        for board in [start, goal] {
-            if board.shape() != shape {
-                return Err(SolveError::WrongShape {
-                    expected: shape,
-                    got: board.shape(),
-                });
-            }
-        }
-        solvability::check(start, goal)?;
-        let home = self.goal_blank();
-        let symmetry =
-            Symmetry::mapping(shape, goal.blank(), home).ok_or(SolveError::GoalBlank {
-                shape,
-                cell: Cell::of(shape, goal.blank()),
-                expected: Cell::of(shape, home),
-            })?;
-        let (start, goal) = (symmetry.apply(start), symmetry.apply(goal));
-        let canonical = Relabelling::to_canonical(&goal).apply(&start);
+        let (canonical, back) = toward_home(start, goal, self.shape(), self.goal_blank())?;
         let mut raised = raise_bound(self, duals, &canonical, budget, options)?;
         if let Raised::Found(solution) = &mut raised {
-            let back = symmetry.inverse();
-            for m in &mut solution.moves {
-                *m = back.apply_move(*m);
-            }
+            map_back(&back, &mut solution.moves);
         }
         Ok(raised)
+    }
+}
+
+/// `start` as tables of `shape` toward goal blank `home` see the problem
+/// of reaching `goal`: after the symmetry that takes the goal's blank to
+/// `home`, and the renaming that makes the goal the tables' canonical one;
+/// and the symmetry that takes the moves found back ([`map_back`]). Or why
+/// they cannot: a board of another shape, an unsolvable pair, a goal blank
+/// no symmetry takes home.
+pub(crate) fn toward_home(
+    start: &Board,
+    goal: &Board,
+    shape: Shape,
+    home: usize,
+) -> Result<(Board, Symmetry), SolveError> {
+    for board in [start, goal] {
+        if board.shape() != shape {
+            return Err(SolveError::WrongShape {
+                expected: shape,
+                got: board.shape(),
+            });
+        }
+    }
+    solvability::check(start, goal)?;
+    let symmetry = Symmetry::mapping(shape, goal.blank(), home).ok_or(SolveError::GoalBlank {
+        shape,
+        cell: Cell::of(shape, goal.blank()),
+        expected: Cell::of(shape, home),
+    })?;
+    let (start, goal) = (symmetry.apply(start), symmetry.apply(goal));
+    let canonical = Relabelling::to_canonical(&goal).apply(&start);
+    Ok((canonical, symmetry.inverse()))
+}
+
+/// `moves`, found toward the tables' goal, taken `back` to the problem
+/// asked ([`toward_home`]).
+pub(crate) fn map_back(back: &Symmetry, moves: &mut [Move]) {
+    for m in moves {
+        *m = back.apply_move(*m);
     }
 }
