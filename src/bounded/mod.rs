@@ -391,6 +391,40 @@ mod tests {
         }
     }
 
+    /// A quick solution replays to the goal within its length limit, with
+    /// either guide and toward a goal the tables reach by a symmetry; none
+    /// is shorter than the optimum, so none is found within one move less.
+    #[test]
+    fn quick_solutions_replay_and_never_beat_the_optimum() {
+        let db = tables_3x4();
+        let options = SolveOptions::default();
+        let quick = |start: &Board, goal: &Board, max_length: usize, guidance: &Guidance| {
+            quick_solution((start, goal), 64, max_length, guidance, &options).unwrap()
+        };
+        for guidance in [Guidance::linear_conflict(), Guidance::patterns(&db)] {
+            for (start, goal, optimum) in walked_3x4() {
+                let optimum = optimum as usize;
+                let moves = quick(&start, &goal, 200, &guidance).expect("a beam of 64 solves 3x4");
+                assert!((optimum..=200).contains(&moves.len()), "{start}");
+                assert_eq!(start.replay(&moves), Some(goal));
+                if optimum > 0 {
+                    assert_eq!(
+                        quick(&start, &goal, optimum - 1, &guidance),
+                        None,
+                        "{start}"
+                    );
+                }
+            }
+            // The blank first: the half turn takes it to the tables' goal blank.
+            let goal = crate::parse_board("0 1 2 3 4 5 6 7 8 9 10 11", db.shape()).unwrap();
+            for seed in 1..=4 {
+                let (start, _) = random_walk(goal, 40, seed);
+                let moves = quick(&start, &goal, 200, &guidance).expect("a beam of 64 solves 3x4");
+                assert_eq!(start.replay(&moves), Some(goal), "{start}");
+            }
+        }
+    }
+
     /// The 3×4 board's `6-5` pattern tables.
     fn tables_3x4() -> PatternDb<Vec<u8>> {
         let shape: Shape = "3x4".parse().unwrap();
