@@ -137,8 +137,8 @@ pub enum WalkError {
     /// Walks kept ending nearer than the distance asked for.
     #[error(
         "no position {distance} moves from the goal was found in {WALKS} walks, none of which \
-         ended more than {farthest} moves away: positions that far are too rare for random walks \
-         to reach; ask for fewer moves"
+         ended more than {farthest} moves away: positions that far, if there are any, are too rare \
+         for random walks to reach; ask for fewer moves"
     )]
     TooFar {
         /// The distance asked for.
