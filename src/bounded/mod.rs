@@ -55,7 +55,7 @@ use beam::beam;
 use guide::Guide;
 use guide::{ConflictGuide, PatternGuide, Tables};
 use ida::weighted_ida_star;
-use optimistic::optimistic;
+use optimistic::{optimistic, BEAM_POSITIONS};
 
 /// The heuristic a bounded search uses: one type for every kind, so that
 /// another lower bound plugs in as one more variant.
@@ -184,7 +184,9 @@ pub fn solve_within(
 /// cancel flag; with no bound on how far it is from the shortest. So it
 /// shows quickly that the distance is at most its length (on 5×5 a beam of
 /// 256 takes about 6 ms, where an optimal search may take hours); `None`
-/// shows nothing.
+/// shows nothing. The width is taken as 1 to [`MAX_QUICK_WIDTH`], and the
+/// beam keeps at most 24 million positions in all, as each round's beam
+/// of [`solve_within`] does.
 pub fn quick_solution(
     (start, goal): (&Board, &Board),
     width: usize,
@@ -194,6 +196,8 @@ pub fn quick_solution(
 ) -> Result<Option<Vec<Move>>, SolveError> {
     let posed = Posed::new(start, goal, guidance)?;
     let problem = (&posed.start, &posed.goal);
+    let width = width.clamp(1, MAX_QUICK_WIDTH);
+    let max_length = max_length.min(BEAM_POSITIONS / width);
     let (found, _) = match &posed.guide {
         PosedGuide::Conflict(guide) => beam(&**guide, problem, width, max_length, options)?,
         PosedGuide::Patterns(guide) => beam(guide, problem, width, max_length, options)?,
@@ -203,6 +207,9 @@ pub fn quick_solution(
         solution.moves
     }))
 }
+
+/// The widest beam [`quick_solution`] runs.
+pub const MAX_QUICK_WIDTH: usize = 1 << 20;
 
 /// A problem as its guide sees it. Linear conflicts take it as asked;
 /// pattern tables count toward their canonical goal, so a symmetry takes
@@ -414,6 +421,23 @@ mod tests {
                         "{start}"
                     );
                 }
+            }
+            // Absurd widths are taken as 1 and as the widest there is.
+            let (near, _) = random_walk(Board::goal(db.shape()), 2, 9);
+            for width in [0, usize::MAX] {
+                let found = quick_solution(
+                    (&near, &Board::goal(db.shape())),
+                    width,
+                    3,
+                    &guidance,
+                    &options,
+                );
+                let moves = found.unwrap().expect("a position 2 moves out is solved");
+                assert_eq!(
+                    near.replay(&moves),
+                    Some(Board::goal(db.shape())),
+                    "width {width}"
+                );
             }
             // The blank first: the half turn takes it to the tables' goal blank.
             let goal = crate::parse_board("0 1 2 3 4 5 6 7 8 9 10 11", db.shape()).unwrap();

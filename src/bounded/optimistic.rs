@@ -333,7 +333,7 @@ impl<G: Guide> Budget for Rounds<'_, G> {
 /// 24-puzzle solution it could improve, but on long thin boards at a large
 /// W, where beams steered by linear conflicts wander for thousands of
 /// layers, it stops them (one held 1.96 GB on 3×11 at W = 100).
-const BEAM_POSITIONS: usize = 24_000_000;
+pub(super) const BEAM_POSITIONS: usize = 24_000_000;
 
 /// The longest solution worth a beam's search: shorter than the shortest
 /// found, and at most four times what the bound could prove today (the
