@@ -252,8 +252,9 @@ impl<'z, S: Seen> Beam<'z, S> {
     /// one shape) with `guide`: a solution of at most `max_length` moves, or
     /// `None` when there is none or the beam dies out (every child already
     /// kept before). A narrow beam can wander without end: `max_length` is
-    /// what stops it. With `meet`, looks out for the other beam's
-    /// positions as it keeps its own.
+    /// what stops it, and past [`BEAM_POSITIONS`] kept in all it is cut
+    /// shorter. With `meet`, looks out for the other beam's positions as
+    /// it keeps its own.
     fn run<G: Guide>(
         &mut self,
         guide: &G,
@@ -262,6 +263,7 @@ impl<'z, S: Seen> Beam<'z, S> {
         mut meet: Option<&mut Meet>,
         options: &SolveOptions,
     ) -> Result<Option<Solution>, Stopped> {
+        let max_length = max_length.min(BEAM_POSITIONS / width.max(1));
         let h0 = G::value(&guide.start(start));
         if start == goal {
             return Ok(Some(Solution {
@@ -401,6 +403,14 @@ impl Meet<'_> {
         }
     }
 }
+
+/// The most positions a beam keeps in all, its width times its layers
+/// (each about 40 bytes with its trail and the set of positions kept, so
+/// about 1 GB): a beam of 65,536 still runs 366 layers, past any 24-puzzle
+/// solution it could improve, but on long thin boards at a large W, where
+/// beams steered by linear conflicts wander for thousands of layers, it
+/// stops them (one held 1.96 GB on 3×11 at W = 100).
+pub(crate) const BEAM_POSITIONS: usize = 24_000_000;
 
 /// An offer's rank in one word, the smallest first: its estimate `h` (10
 /// bits), then its tie (9 bits; larger values of either are taken as the

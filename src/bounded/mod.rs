@@ -55,7 +55,7 @@ use beam::beam;
 use guide::Guide;
 use guide::{ConflictGuide, PatternGuide, Tables};
 use ida::weighted_ida_star;
-use optimistic::{optimistic, BEAM_POSITIONS};
+use optimistic::optimistic;
 
 /// The heuristic a bounded search uses: one type for every kind, so that
 /// another lower bound plugs in as one more variant.
@@ -185,8 +185,7 @@ pub fn solve_within(
 /// shows quickly that the distance is at most its length (on 5×5 a beam of
 /// 256 takes about 6 ms, where an optimal search may take hours); `None`
 /// shows nothing. The width is taken as 1 to [`MAX_QUICK_WIDTH`], and the
-/// beam keeps at most 24 million positions in all, as each round's beam
-/// of [`solve_within`] does.
+/// beam keeps at most 24 million positions in all, as every beam does.
 pub fn quick_solution(
     (start, goal): (&Board, &Board),
     width: usize,
@@ -197,7 +196,6 @@ pub fn quick_solution(
     let posed = Posed::new(start, goal, guidance)?;
     let problem = (&posed.start, &posed.goal);
     let width = width.clamp(1, MAX_QUICK_WIDTH);
-    let max_length = max_length.min(BEAM_POSITIONS / width);
     let (found, _) = match &posed.guide {
         PosedGuide::Conflict(guide) => beam(&**guide, problem, width, max_length, options)?,
         PosedGuide::Patterns(guide) => beam(guide, problem, width, max_length, options)?,

@@ -268,7 +268,7 @@ impl<'s, G: Guide> Rounds<'s, G> {
         let round = self.schedule.rounds[self.next];
         self.next += 1;
         let attempt = &mut self.attempt;
-        let longest = longest(attempt, self.weight).min(BEAM_POSITIONS / round.width);
+        let longest = longest(attempt, self.weight);
         let search = match self.schedule.two_way {
             true => two_way::<G>,
             false => beam::<G>,
@@ -326,14 +326,6 @@ impl<G: Guide> Budget for Rounds<'_, G> {
         (!proves(&self.attempt, self.weight)).then_some(self.granted)
     }
 }
-
-/// The most positions a round's beam keeps in all, its width times its
-/// layers (each about 40 bytes with its trail and the set of positions
-/// kept, so about 1 GB): a beam of 65,536 still runs 366 layers, past any
-/// 24-puzzle solution it could improve, but on long thin boards at a large
-/// W, where beams steered by linear conflicts wander for thousands of
-/// layers, it stops them (one held 1.96 GB on 3×11 at W = 100).
-pub(super) const BEAM_POSITIONS: usize = 24_000_000;
 
 /// The longest solution worth a beam's search: shorter than the shortest
 /// found, and at most four times what the bound could prove today (the
