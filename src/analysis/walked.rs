@@ -67,9 +67,10 @@ fn farthest_known(goal: &Board) -> Option<u32> {
     // A goal whose blank is k moves from a corner is k moves from the goal
     // with the blank slid there (a corner goal, its tiles renamed), so no
     // position is more than k moves farther from it.
-    let (row, col) = (goal.blank() / shape.cols(), goal.blank() % shape.cols());
-    let to_corner = row.min(shape.rows() - 1 - row) + col.min(shape.cols() - 1 - col);
-    Some(from_corner + to_corner as u32)
+    let last = shape.cells() - 1;
+    let corners = [0, shape.cols() - 1, last + 1 - shape.cols(), last];
+    let to_corner = corners.map(|c| shape.steps_between(goal.blank(), c));
+    Some(from_corner + *to_corner.iter().min().expect("four corners") as u32)
 }
 
 /// `distances` cut to those where positions lie from `goal`, as far as
