@@ -789,7 +789,7 @@ pub struct WithinMany<'a, 'py> {
     pub goal: Board,
     /// W: how much longer than the shortest a solution may be.
     pub weight: Weight,
-    /// None: every core.
+    /// None: every core; at most one a core ([`bounded::search_threads`]).
     pub threads: Option<usize>,
     /// Seconds for the whole batch's searches.
     pub timeout: Option<Duration>,
@@ -815,7 +815,9 @@ impl WithinMany<'_, '_> {
         let starts = positions.boards(py, reader.shape())?;
         // After reading, so that the timeout counts the answering only.
         let deadline = deadline(self.timeout);
-        let (goal, weight, threads) = (self.goal, self.weight, self.threads);
+        // At most one search a core, as `query batch --within` runs them.
+        let threads = self.threads.map(bounded::search_threads);
+        let (goal, weight) = (self.goal, self.weight);
         let failures = Failures::default();
         let stop = AtomicBool::new(false);
         let options = SolveOptions {

@@ -225,7 +225,8 @@ fn solve_within(
 /// unsolvable), each at most `within` times as long as the shortest, with
 /// its `lower_bound`, guided by Manhattan distance plus linear conflicts
 /// with no file. One search a position, on one thread, the positions
-/// spread over `threads` (every core when None) without the GIL.
+/// spread over `threads` (every core when None; at most one a core, as
+/// each search may hold 2.5 GB) without the GIL.
 ///
 /// The positions are a list (or any iterable) of boards, or a NumPy array
 /// of shape (N, cells) or (N, rows, cols), all of one size: `board`, else

@@ -28,7 +28,8 @@ pub struct BatchArgs {
     /// The same as --format csv.
     #[arg(long)]
     csv: bool,
-    /// Threads to spread the work over, at most 4 per core [default: one per core].
+    /// Threads to spread the work over, at most 4 per core [default: one per core]; with
+    /// --within, at most one per core runs (each search may hold 2.5 GB).
     #[arg(long, value_name = "N", value_parser = parse_threads, allow_negative_numbers = true)]
     threads: Option<Threads>,
     /// Answers at most W times as long as the shortest (W from 1 to 100), each with a

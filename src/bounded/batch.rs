@@ -11,8 +11,9 @@ use super::{answer_within, Guidance, Weight};
 use crate::db::database::Database;
 use crate::db::error::AnswerError;
 use crate::io::{
-    answer_lines, read_line, write_answer, write_counted_moves, write_decimal, write_error, Answer,
-    AnswerLine, BatchFormat, BatchSummary, LineOutcome, LinesPerShare, TimedOut, CSV_HEADER,
+    answer_lines, most_threads, read_line, write_answer, write_counted_moves, write_decimal,
+    write_error, Answer, AnswerLine, BatchFormat, BatchSummary, LineOutcome, LinesPerShare,
+    TimedOut, CSV_HEADER,
 };
 use crate::pattern::{SolveError, SolveOptions, Stopped};
 use crate::puzzle::board::Board;
@@ -42,9 +43,18 @@ pub struct WithinBatch<'a, B> {
     pub timeout: Option<Duration>,
 }
 
+/// The threads a batch of bounded searches runs on when asked for
+/// `asked`: at most one a core. Each search may hold 1.5 GB in its
+/// weighted A* and about 1 GB in a round's beams, and the searches only
+/// compute, so threads past the cores would multiply the memory (8 on 2
+/// cores held 8.8 GB) and answer no faster.
+pub fn search_threads(asked: usize) -> usize {
+    asked.clamp(1, most_threads().0)
+}
+
 impl<B: AsRef<[u8]> + Sync + Send> WithinBatch<'_, B> {
     /// Answers every line of `input`, in input order, on `threads` threads
-    /// (a line a thread at a time). Fails before reading a line when the
+    /// at most one a core ([`search_threads`]; a line a thread at a time). Fails before reading a line when the
     /// file cannot guide a search toward the default goal (one of another
     /// size); stops at the first read or write error.
     pub fn run(
@@ -71,7 +81,7 @@ impl<B: AsRef<[u8]> + Sync + Send> WithinBatch<'_, B> {
             make,
             LinesPerShare::One,
             (format, header),
-            threads,
+            search_threads(threads),
             input,
             output,
         )
@@ -190,5 +200,20 @@ fn write_bounded(format: BatchFormat, out: &mut Vec<u8>, answer: &Answer) {
             let bound = answer.within.as_ref().map_or(0, |w| w.lower_bound);
             write_decimal(out, bound as usize);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounded_batches_run_at_most_one_thread_a_core() {
+        let (cores, most) = most_threads();
+        assert_eq!(search_threads(1), 1);
+        assert_eq!(search_threads(0), 1);
+        assert_eq!(search_threads(cores), cores);
+        assert_eq!(search_threads(most), cores);
+        assert_eq!(search_threads(usize::MAX), cores);
     }
 }

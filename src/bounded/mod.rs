@@ -39,7 +39,7 @@ mod ida;
 mod optimistic;
 mod weight;
 
-pub use batch::{WithinBatch, WITHIN_CSV_HEADER};
+pub use batch::{search_threads, WithinBatch, WITHIN_CSV_HEADER};
 pub use ida::Bounded;
 pub use weight::{Weight, WeightError, MAX_WEIGHT};
 

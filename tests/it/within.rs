@@ -390,6 +390,9 @@ fn batch_within_answers_every_line_in_order_and_within_the_bound() {
     };
     let one = run(&["--threads", "1"]);
     assert_eq!(one, run(&["--threads", "2"]));
+    // The most a batch takes, of which one a core runs.
+    let most = npuzzle::io::most_threads().1.to_string();
+    assert_eq!(one, run(&["--threads", &most]));
     let lines: Vec<serde_json::Value> = one
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
