@@ -9,9 +9,9 @@ use crate::interrupt::interruptible;
 use crate::target::{deadline, Search, Target};
 use memmap2::Mmap;
 use npuzzle::analysis::{
-    compare, count_shortest, draw_stopped, grade, list_shortest, parse_distances, read_steps,
-    CompareError, DrawError, Histogram, PositionEstimates, Sample, SampleError, Step, StepsError,
-    DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES, MAX_STEPS, MAX_UNIFORM,
+    compare, count_shortest, draw_stopped, grade, list_shortest, parse_distances, read_steps_on,
+    steps_fit, CompareError, DrawError, Histogram, PositionEstimates, Sample, SampleError, Step,
+    StepsError, DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES, MAX_STEPS, MAX_UNIFORM,
 };
 use npuzzle::bounded::{self, Guidance, Weight};
 use npuzzle::files::shown_path;
@@ -1007,7 +1007,7 @@ fn steps_of(py: Python<'_>, moves: &Bound<'_, PyAny>, shape: Shape) -> PyResult<
     if let Ok(text) = moves.cast::<PyString>() {
         let text = arguments::text_of(text)
             .map_err(|why| errors::parse(py, format!("the move string {why}")))?;
-        return read_steps(&text).map_err(|e| errors::parse(py, e));
+        return read_steps_on(&text, shape).map_err(|e| errors::parse(py, e));
     }
     if moves.cast::<pyo3::types::PyBytes>().is_ok() {
         return Err(errors::argument_type(
@@ -1051,7 +1051,9 @@ fn steps_of(py: Python<'_>, moves: &Bound<'_, PyAny>, shape: Shape) -> PyResult<
         1 => Step::Blank(m),
         _ => Step::Slide(m, tiles),
     };
-    Ok(slides.into_iter().map(step).collect())
+    let steps: Vec<Step> = slides.into_iter().map(step).collect();
+    steps_fit(&steps, shape).map_err(|e| errors::parse(py, e))?;
+    Ok(steps)
 }
 
 fn py_bool(b: bool) -> &'static str {

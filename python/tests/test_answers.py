@@ -103,6 +103,10 @@ def test_grading(db3) -> None:
         ([300], "tile 300"),
         ([8, 2**80], f"move 2 is tile {2**80}: the tiles of a 3x3 board are 1 to 8"),
         ([-1], "move 1 is tile -1"),
+        # A tile the board lacks, or a slide past its side, in any form.
+        ("8 9", "move 2 is tile 9: the tiles of a 3x3 board are 1 to 8"),
+        ("L U3", 'move 2 is "U3": on a 3x3 board a slide up or down moves at most 2 tiles'),
+        (["L", "R3"], 'move 2 is "R3": on a 3x3 board a slide left or right moves at most 2 tiles'),
         ("UD" * 6000, "12000 moves: at most 10000 moves are graded at once"),
     ):
         with pytest.raises(npuzzle.ParseError, match=says):

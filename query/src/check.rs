@@ -9,7 +9,7 @@ use crate::solve::UnsolvablePair;
 use crate::{GoalArg, Outcome};
 use anyhow::Result;
 use memmap2::Mmap;
-use npuzzle::analysis::{grade, read_steps, Graded, Step};
+use npuzzle::analysis::{grade, read_steps_on, Graded, Step};
 use npuzzle::{Board, Cell, Database, Metric};
 use serde::Serialize;
 use std::io::{self, Write};
@@ -79,7 +79,7 @@ pub fn run(db: &Database<Mmap>, args: &CheckArgs, out: &mut impl Write) -> Resul
     let (start, moves) = args.split(shape)?;
     let start = args.goal.start_of(&[start], shape)?;
     let goal = args.goal.board(shape)?;
-    let steps = read_steps(&moves).map_err(|e| {
+    let steps = read_steps_on(&moves, shape).map_err(|e| {
         // `check START GOAL`, as a batch line pairs them.
         match npuzzle::parse_board(&moves, shape) {
             Ok(_) => anyhow::anyhow!(
@@ -246,11 +246,6 @@ fn illegal(step: Step, board: &Board) -> String {
             "{}{cells} (the blank at {blank} cannot move {} {cells} cells)",
             m.letter(),
             way(m)
-        ),
-        Step::Tile(tile) if usize::from(tile) >= board.shape().cells() => format!(
-            "tile {tile} (a {} board has tiles 1 to {})",
-            board.shape(),
-            board.shape().cells() - 1
         ),
         Step::Tile(tile) => format!("tile {tile} (it is not next to the blank, at {blank})"),
     }

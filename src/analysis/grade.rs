@@ -28,6 +28,7 @@
 
 use crate::puzzle::board::{Board, Move};
 use crate::puzzle::metric::Metric;
+use crate::puzzle::shape::Shape;
 use serde::{Serialize, Serializer};
 
 /// One move of a list: the blank's (`U`, `D`, `L`, `R`), a slide of
@@ -99,6 +100,30 @@ pub enum StepsError {
     /// More than [`MAX_STEPS`] moves (`usize::MAX`: past any count).
     #[error("{}: at most {MAX_STEPS} moves are graded at once", too_many(*.0))]
     TooMany(usize),
+    /// A tile the board does not have, which no position lets move.
+    #[error("move {position} is tile {tile}: the tiles of a {shape} board are 1 to {}", shape.cells() - 1)]
+    NoSuchTile {
+        /// 1-based position of the move in the list.
+        position: usize,
+        /// The tile named.
+        tile: u8,
+        /// The board's size.
+        shape: Shape,
+    },
+    /// A slide longer than the board's side, which no position allows.
+    #[error("move {position} is {found:?}: on a {shape} board a slide {along} moves at most {most} tile{}", if *most == 1 { "" } else { "s" })]
+    SlideTooLongHere {
+        /// 1-based position of the move in the list.
+        position: usize,
+        /// The slide, as the multi-tile metric writes it (`U9`).
+        found: String,
+        /// The board's size.
+        shape: Shape,
+        /// `up or down`, or `left or right`.
+        along: &'static str,
+        /// The most tiles a slide that way moves on this board.
+        most: usize,
+    },
 }
 
 /// "12000 moves", or for a count past any number "more than 10000 moves".
@@ -116,6 +141,46 @@ fn too_many(count: usize) -> String {
 /// [`MAX_STEPS`] single-tile moves: a list to grade.
 pub fn read_steps(text: &str) -> Result<Vec<Step>, StepsError> {
     read_steps_up_to(text, MAX_STEPS)
+}
+
+/// [`read_steps`] for a board of `shape`: a move that no position of it
+/// allows (a tile it does not have, a slide longer than its side) is
+/// unreadable, as a tile out of range is in a board, where a move that the
+/// position it meets does not allow is graded as illegal.
+pub fn read_steps_on(text: &str, shape: Shape) -> Result<Vec<Step>, StepsError> {
+    let steps = read_steps(text)?;
+    steps_fit(&steps, shape)?;
+    Ok(steps)
+}
+
+/// The first of `steps` that no position of a `shape` board allows, as
+/// [`read_steps_on`] refuses it.
+pub fn steps_fit(steps: &[Step], shape: Shape) -> Result<(), StepsError> {
+    let refusal = |(i, step): (usize, &Step)| match *step {
+        Step::Tile(tile) if usize::from(tile) >= shape.cells() => Some(StepsError::NoSuchTile {
+            position: i + 1,
+            tile,
+            shape,
+        }),
+        Step::Slide(m, cells) => {
+            let (along, most) = match m {
+                Move::Up | Move::Down => ("up or down", shape.rows() - 1),
+                Move::Left | Move::Right => ("left or right", shape.cols() - 1),
+            };
+            (cells > most).then(|| StepsError::SlideTooLongHere {
+                position: i + 1,
+                found: format!("{}{cells}", m.letter()),
+                shape,
+                along,
+                most,
+            })
+        }
+        _ => None,
+    };
+    match steps.iter().enumerate().find_map(refusal) {
+        Some(refused) => Err(refused),
+        None => Ok(()),
+    }
 }
 
 /// [`read_steps`] with no bound on the moves but the text's length: moves
@@ -515,5 +580,30 @@ mod tests {
             Err(StepsError::TooMany(200_000))
         );
         assert_eq!(read_steps("").unwrap(), vec![]);
+    }
+
+    #[test]
+    fn moves_no_position_of_the_board_allows_are_refused() {
+        let shape = crate::Shape::new(2, 6).unwrap();
+        assert_eq!(
+            read_steps_on("U L5", shape).unwrap(),
+            vec![Step::Blank(Move::Up), Step::Slide(Move::Left, 5)]
+        );
+        assert_eq!(read_steps_on("11", shape).unwrap(), vec![Step::Tile(11)]);
+        let refused = |text| read_steps_on(text, shape).unwrap_err().to_string();
+        assert_eq!(
+            refused("L D2"),
+            "move 2 is \"D2\": on a 2x6 board a slide up or down moves at most 1 tile"
+        );
+        assert_eq!(
+            refused("R6"),
+            "move 1 is \"R6\": on a 2x6 board a slide left or right moves at most 5 tiles"
+        );
+        assert_eq!(
+            refused("11 12"),
+            "move 2 is tile 12: the tiles of a 2x6 board are 1 to 11"
+        );
+        // The first such move is named, after any the text cannot read.
+        assert_eq!(refused("12 X"), StepsError::Mixed.to_string());
     }
 }

@@ -25,7 +25,10 @@ pub use compare::{
     MAX_COMPARE_NODES,
 };
 pub use estimates::{PatternEstimate, PositionEstimates};
-pub use grade::{grade, read_any_steps, read_steps, Graded, Step, StepsError, MAX_STEPS};
+pub use grade::{
+    grade, read_any_steps, read_steps, read_steps_on, steps_fit, Graded, Step, StepsError,
+    MAX_STEPS,
+};
 pub use heuristics::{survey, survey_all, DistanceStats, NeedsSingleTile, Survey};
 pub use histogram::{Histogram, Histograms, TableHistogram};
 pub use metrics::{compare_metrics, JointCount, MetricComparison, MetricsError, Ratio};

@@ -89,15 +89,28 @@ fn moves_that_fall_short_or_leave_the_board_exit_1() {
         (Some("123456708"), Some(1))
     );
     assert_eq!(graded["away"], serde_json::json!([1]));
-    // A tile that is not beside the blank, then one the board lacks.
+    // A tile that is not beside the blank is illegal there; one the board
+    // lacks, or a slide longer than its side, is illegal everywhere: input
+    // that cannot be read, refused before any distance is asked.
     let out = run_query(&t.path, &["check", "123456708", "8 1"], 1);
     assert!(
         stdout_of(&out).contains("move 2 is illegal: tile 1 (it is not next to the blank"),
         "{}",
         stdout_of(&out)
     );
-    let out = run_query(&t.path, &["check", "123456708", "9"], 1);
-    assert!(stdout_of(&out).contains("tile 9 (a 3x3 board has tiles 1 to 8)"));
+    for (moves, refusal) in [
+        (
+            "8 9",
+            "move 2 is tile 9: the tiles of a 3x3 board are 1 to 8",
+        ),
+        (
+            "L U3",
+            "move 2 is \"U3\": on a 3x3 board a slide up or down moves at most 2 tiles",
+        ),
+    ] {
+        let out = run_query(&t.path, &["check", "123456708", moves], 2);
+        assert_eq!(stderr_of(&out), format!("query: bad moves: {refusal}\n"));
+    }
     // Two tiles swapped: no moves reach the goal, and the reason says why.
     let out = run_query(&t.path, &["check", "132456780", "R"], 1);
     assert!(stdout_of(&out).starts_with("unsolvable: the start has 1 tile inversion"));
@@ -206,15 +219,15 @@ fn moves_are_numbered_as_written() {
     );
     let graded = json(&run_query(
         &t.path,
-        &["check", "--json", "123456708", "L U3 R2"],
+        &["check", "--json", "123456708", "L L2 R2"],
         1,
     ));
     assert_eq!(
         (graded["illegal_move"].as_u64(), graded["length"].as_u64()),
-        (Some(2), Some(6))
+        (Some(2), Some(5))
     );
-    let out = run_query(&t.path, &["check", "123456708", "L U3 R2"], 1);
-    assert!(stdout_of(&out).contains("move 2 as written is illegal: U3 (the blank at row 3, column 1 cannot move up 3 cells)"), "{}", stdout_of(&out));
+    let out = run_query(&t.path, &["check", "123456708", "L L2 R2"], 1);
+    assert!(stdout_of(&out).contains("move 2 as written is illegal: L2 (the blank at row 3, column 1 cannot move left 2 cells)"), "{}", stdout_of(&out));
 }
 
 /// Under the multi-tile metric a slide is one move, written as `solve`

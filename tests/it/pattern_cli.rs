@@ -320,6 +320,25 @@ fn random_at_a_distance_walks_to_positions_exactly_that_far() {
         );
         assert!(err.contains(&refusal), "{err}");
     }
+    // A move no 5x5 position allows is refused before the start's search,
+    // which would take hours (a broken refusal fails at the timeout).
+    let file = pattern_file("5x5", "4-4-4-4-4-4");
+    let far = "24 23 22 21 20 19 18 17 16 15 14 13 12 11 10 9 8 7 6 5 4 3 2 1 0";
+    for (moves, refusal) in [
+        (
+            "99",
+            "move 1 is tile 99: the tiles of a 5x5 board are 1 to 24",
+        ),
+        (
+            "L R5",
+            "move 2 is \"R5\": on a 5x5 board a slide left or right moves at most 4 tiles",
+        ),
+    ] {
+        let args = ["--board", "5x5", "check", "--timeout", "60", far, moves];
+        let out = run_query(&file, &args, 2);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err, format!("query: bad moves: {refusal}\n"));
+    }
     let sixteen = pattern_file("4x4", "6-6-3");
     // A draw past its --timeout says what it searched for, and what may
     // find them, in the words of every face.

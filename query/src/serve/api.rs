@@ -43,7 +43,7 @@ use axum::routing::get;
 use axum::Router;
 use npuzzle::analysis::PositionEstimates;
 use npuzzle::analysis::{
-    draw_stopped, grade, parse_distances, read_steps, AtDistance, DrawError, Histogram, Sample,
+    draw_stopped, grade, parse_distances, read_steps_on, AtDistance, DrawError, Histogram, Sample,
     SampleError,
 };
 use npuzzle::bounded::Weight;
@@ -990,7 +990,7 @@ async fn check(State(server): State<Shared>, p: Params) -> Result<Response, ApiE
             "missing parameter: moves (the blank's moves, ULDR, or the tiles moved, 6 5 2)",
         )
     })?;
-    let steps = read_steps(text).map_err(|e| ApiError::bad(format!("bad moves: {e}")))?;
+    let steps = read_steps_on(text, shape).map_err(|e| ApiError::bad(format!("bad moves: {e}")))?;
     let graded = searching(&server, (shape, metric), move |db, budget| {
         grade(&start, &goal, &steps, metric, |b| {
             kind::distance(db, b, &goal, budget)

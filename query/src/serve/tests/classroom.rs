@@ -231,6 +231,16 @@ fn absurd_values_of_the_new_parameters_are_refused_in_json() {
             400,
             "bad moves: move 2",
         ),
+        (
+            "/api/check?start=123456708&moves=8%209",
+            400,
+            "bad moves: move 2 is tile 9: the tiles of a 3x3 board are 1 to 8",
+        ),
+        (
+            "/api/check?start=123456708&moves=LU3",
+            400,
+            "bad moves: move 2 is \"U3\": on a 3x3 board a slide up or down moves at most 2 tiles",
+        ),
         ("/api/check?moves=U", 400, "missing parameter: start"),
         ("/api/check?start=213456780&moves=U", 422, "inversion"),
         (
