@@ -550,7 +550,8 @@ fn a_disk_too_small_for_the_file_is_refused_before_the_search() {
         command.arg(mount.0.join("4x4.db")),
         &[
             "cannot write",
-            "it needs 576.6 MB, and its file system has 0.3 MB free",
+            "it needs 576.6 MB, and its file system has ",
+            " kB free",
             "No space left on device",
         ],
     );
@@ -593,6 +594,16 @@ fn a_file_past_the_size_limit_is_refused_before_the_search() {
             "cannot write",
             "it needs 576.6 MB, more than this process may write to one file (1.0 MB, ulimit -f)",
         ],
+    );
+    // A limit far under a megabyte is said in kilobytes, not as 0.0 MB.
+    let Some(mut command) = build_db_limited(dir.path(), 10_240) else {
+        return;
+    };
+    command.args(["--board", "2x3", "--quiet", "--out", "2x3.db"]);
+    refused_before_the_search(
+        dir.path(),
+        &mut command,
+        &["kB, more than this process may write to one file (10.2 kB, ulimit -f)"],
     );
 }
 

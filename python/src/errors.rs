@@ -485,8 +485,9 @@ pub fn open(py: Python<'_>, e: OpenError, origin: Origin, shape: Option<Shape>) 
                     advice(&path, shape)
                 ),
                 problem => format!(
-                    "rebuild it with: {}",
-                    advice(&path, problem.readable_board().or(shape))
+                    "rebuild it with: {}{}",
+                    advice(&path, problem.readable_board().or(shape)),
+                    problem.lost_partition(" (with the partition= it was built with, if any)")
                 ),
             };
             format!(

@@ -328,8 +328,9 @@ fn open_error(
                     build_advice(path, named, metric)
                 ),
                 problem => format!(
-                    "rebuild it with: {}",
-                    build_advice(path, problem.readable_board().or(named), metric)
+                    "rebuild it with: {}{}",
+                    build_advice(path, problem.readable_board().or(named), metric),
+                    problem.lost_partition(" (with the --partition it was built with, if any)")
                 ),
             };
             anyhow::anyhow!(

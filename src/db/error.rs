@@ -296,6 +296,16 @@ pub enum FormatError {
 const UNREACHED_MARK: u8 = crate::pattern::UNREACHED;
 
 impl FormatError {
+    /// `note` where the header is lost, and with it the partition the file
+    /// was built with, which advice to rebuild it cannot then name; empty
+    /// where it could be read.
+    pub fn lost_partition(&self, note: &'static str) -> &'static str {
+        match self {
+            FormatError::Envelope(_) => note,
+            _ => "",
+        }
+    }
+
     /// The board the file holds, where the header could still be read.
     pub fn readable_board(&self) -> Option<Shape> {
         match self {

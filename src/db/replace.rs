@@ -77,9 +77,14 @@ pub enum ReplaceError {
     Io(#[from] io::Error),
 }
 
-/// Bytes in megabytes, for messages.
+/// Bytes for messages: in megabytes, or in kilobytes or bytes where
+/// megabytes would round to nothing (`ulimit -f 10` is 10,240 bytes).
 fn megabytes(bytes: u64) -> String {
-    format!("{:.1} MB", bytes as f64 / 1e6)
+    match bytes {
+        0..1_000 => format!("{bytes} bytes"),
+        1_000..1_000_000 => format!("{:.1} kB", bytes as f64 / 1e3),
+        _ => format!("{:.1} MB", bytes as f64 / 1e6),
+    }
 }
 
 /// The free room, where it is what falls short: a file too large for the

@@ -425,10 +425,16 @@ fn rebuild_advice_names_only_a_board_it_knows() {
             ),
         )),
     );
-    // Truncated: the header (at the end) is gone, and so is the board.
+    // Truncated: the header (at the end) is gone, and so are the board and
+    // the partition it may have been built with.
     std::fs::write(&path, &bytes[..bytes.len() - 100]).unwrap();
-    expect_code(&path, &["info"], 2)
-        .stderr(predicate::str::contains("--board RxC").and(predicate::str::contains("3x3").not()));
+    expect_code(&path, &["info"], 2).stderr(
+        predicate::str::contains("--board RxC")
+            .and(predicate::str::contains("3x3").not())
+            .and(predicate::str::ends_with(
+                " (with the --partition it was built with, if any)\n",
+            )),
+    );
     // --board is the user's word for it.
     expect_code(&path, &["--board", "2x4", "info"], 2)
         .stderr(predicate::str::contains("--board 2x4 --out"));
