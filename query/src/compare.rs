@@ -14,6 +14,11 @@ use std::io::{self, Write};
 
 /// Arguments of `query compare`.
 #[derive(clap::Args)]
+#[command(mut_arg("timeout", |a| a.help(
+    "Give up after SECONDS of the database's own optimal search, on a pattern database (the \
+     textbook searches stop at --max-nodes instead: about 7 s in all on 4x4 at the \
+     default) [default: no limit]"
+)))]
 pub struct CompareArgs {
     #[command(flatten)]
     pair: crate::PairArgs,
