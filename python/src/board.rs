@@ -297,13 +297,18 @@ fn tile(obj: &Bound<'_, PyAny>, shape: Option<Shape>, max: usize) -> PyResult<u6
             Err(_) => Err(out_of_range(arguments::shown(obj))),
         };
     }
+    // The tiles of the board's size; with none given, no range is made up.
+    let range = match shape {
+        Some(_) => format!("tiles are 0 to {max}"),
+        None => "tiles are whole numbers, 0 the blank".to_string(),
+    };
     // `[True, 2, …]` would read as tiles 1 and 0, and NumPy's bool scalars
     // are not `bool`s: refused in every form.
     if arguments::is_bool(obj) {
         return Err(errors::parse(
             py,
             format!(
-                "{} is a bool, not a tile number: bools are not tiles (tiles are 0 to {max})",
+                "{} is a bool, not a tile number: bools are not tiles ({range})",
                 obj.repr()?
             ),
         ));
@@ -311,12 +316,18 @@ fn tile(obj: &Bound<'_, PyAny>, shape: Option<Shape>, max: usize) -> PyResult<u6
     // NumPy's integer scalars are not `int`s, but index like them.
     let indexes = obj.cast::<PyInt>().is_ok() || obj.hasattr("__index__")?;
     if !indexes || obj.cast::<pyo3::types::PyFloat>().is_ok() {
+        // Text where a number belongs (`list("867254301")`), or a list a
+        // level too deep (many boards where one belongs).
+        let hint = if obj.cast::<PyString>().is_ok() {
+            ": a list's tiles are numbers, and a board written as text is one string (\"867254301\")"
+        } else if obj.hasattr("__len__")? {
+            ": a board is a list of tiles or of rows, and many boards go to a batch (solve_many)"
+        } else {
+            ""
+        };
         return Err(errors::parse(
             py,
-            format!(
-                "{} is not a tile number (tiles are 0 to {max})",
-                obj.repr()?
-            ),
+            format!("{} is not a tile number ({range}){hint}", obj.repr()?),
         ));
     }
     match obj.extract::<i64>() {

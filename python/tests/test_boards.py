@@ -111,6 +111,21 @@ def test_bools_are_not_tiles_in_any_form(db3) -> None:
         db3.distances(np.zeros((2, 9), dtype=bool))
 
 
+def test_a_list_of_text_or_of_boards_is_refused_with_what_to_write() -> None:
+    # With no size given none is made up: the largest board's 0 to 35 was.
+    for form in (list("867254301"), np.array(list("867254301"))):
+        with pytest.raises(npuzzle.ParseError) as refused:
+            npuzzle.solve_within(form, 1.5)
+        assert str(refused.value) == (
+            "bad start board: '8' is not a tile number (tiles are whole numbers, 0 the blank): a "
+            'list\'s tiles are numbers, and a board written as text is one string ("867254301")'
+        )
+    with pytest.raises(npuzzle.ParseError, match=r"tiles are 0 to 8\): a list's tiles are numbers"):
+        npuzzle.Board(list("867254301"), board="3x3")
+    with pytest.raises(npuzzle.ParseError, match=r"many boards go to a batch \(solve_many\)$"):
+        npuzzle.solve_within(np.zeros((2, 3, 3), dtype=int), 1.5)
+
+
 def test_each_refusal_of_a_form_says_why(db3) -> None:
     with pytest.raises(npuzzle.ParseError, match=r"a 0-dimensional array holds one number \(5\), not a board"):
         db3.distance(np.array(5))
