@@ -8,6 +8,7 @@
 use anyhow::{bail, Context};
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use npuzzle::files::shown_path;
 use npuzzle::io::ARGUMENT_ECHO_LIMIT;
 use npuzzle::pattern::Partition;
 use npuzzle::{
@@ -159,7 +160,7 @@ fn run(args: &Args) -> anyhow::Result<()> {
     say(format_args!(
         "built {}: {shape} board, {} {}table{} (blank at {}){}, {}, max distance {}, \
          {:.1} ms ({:.1} ms searching), {} bytes",
-        path.display(),
+        shown_path(&path),
         built.goal_blanks.len(),
         match args.metric {
             Metric::SingleTile => "",
@@ -231,7 +232,7 @@ fn run_patterns(args: &Args) -> anyhow::Result<()> {
         "built {}: {shape} board, pattern database {name} (patterns of {} tiles, {} table{}{}), {} \
          (goal blank at {}), {} placements searched, largest entries {}, {:.1} s ({:.1} s searching), {} \
          bytes",
-        path.display(),
+        shown_path(&path),
         sizes.join(", "),
         built.max_distances.len(),
         if built.max_distances.len() == 1 {

@@ -341,7 +341,7 @@ fn find_or_build(
                 format!(
                     "no database for {shape} boards at {}: 12-cell databases take seconds \
                          to build and 240 MB or more, so they are built only on request: {}",
-                    target.display(),
+                    shown_path(&target),
                     errors::build_call(&target, shape, false)
                 ),
             ));
@@ -1733,7 +1733,7 @@ fn no_patterns(shape: Shape, target: &std::path::Path) -> String {
         Some(partition) => format!(
             "no pattern database for {shape} boards at {}: its tables (partition {}) take \
              seconds to minutes to build, so they are built only on request: {}",
-            target.display(),
+            shown_path(target),
             partition.name(),
             errors::build_call(target, shape, false)
         ),

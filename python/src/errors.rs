@@ -10,7 +10,8 @@ use npuzzle::bounded::Weight;
 use npuzzle::pattern::Stopped;
 use npuzzle::AnswerError;
 use npuzzle::{
-    files::shown_path, files::Origin, FormatError, Metric, OpenError, Shape, Unsolvable,
+    files::shell_path, files::shown_path, files::Origin, FormatError, Metric, OpenError, Shape,
+    Unsolvable,
 };
 use pyo3::exceptions::{PyException, PyOSError, PyTimeoutError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -294,7 +295,7 @@ pub fn answer(
             py,
             format!(
                 "{e}{from}; `query --db {} verify` lists the damage; rebuild it with: {}",
-                path.display(),
+                shell_path(path),
                 build_call_with(path, shape, partition, false)
             ),
         ),

@@ -6,6 +6,7 @@ use crate::{GoalArg, Outcome, TableFormat};
 use anyhow::{Context, Result};
 use memmap2::Mmap;
 use npuzzle::analysis::{compare_metrics, MetricComparison};
+use npuzzle::files::shown_path;
 use npuzzle::files::{locate_unnamed, Location};
 use npuzzle::{CompleteTables, Metric, Shape};
 use std::io::{self, Write};
@@ -58,7 +59,7 @@ pub fn run(
             format!(
                 "compare-metrics needs a {} database as well as {}",
                 other_metric.words(),
-                location.path.display()
+                shown_path(&location.path)
             )
         })?;
     let other = crate::complete(&other, "compare-metrics")?;
@@ -90,8 +91,8 @@ fn check_with(path: &Path, shape: Shape, metric: Metric, unnamed: &Location) -> 
     anyhow::bail!(
         "--with {} {wrong}; pass --with a {shape} {words} database, or leave out --with to \
          use {}",
-        path.display(),
-        unnamed.path.display()
+        shown_path(path),
+        shown_path(&unnamed.path)
     )
 }
 

@@ -5,6 +5,7 @@
 use crate::print::{print, Format, Layout};
 use crate::{plural, Outcome};
 use memmap2::Mmap;
+use npuzzle::files::shown_path;
 use npuzzle::{report::Info, report::Kind, report::Report, report::TableReport, Database};
 use serde::Serialize;
 use std::io::{self, Write};
@@ -12,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 /// `verify` found damage: the error `query` then adds the rebuild command to.
 #[derive(Debug, thiserror::Error)]
-#[error("{} is damaged", path.display())]
+#[error("{} is damaged", shown_path(path))]
 pub(crate) struct Damaged {
     path: PathBuf,
 }
@@ -58,7 +59,7 @@ impl File<'_> {
     where
         OfFile<'a, T>: Layout,
     {
-        let path = self.path.display().to_string();
+        let path = shown_path(self.path).to_string();
         print(&OfFile { path, report }, Format::json_or_text(json), out)
     }
 

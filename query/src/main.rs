@@ -28,6 +28,7 @@ mod worksheet;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+use npuzzle::files::shown_path;
 use npuzzle::io::ARGUMENT_ECHO_LIMIT;
 use npuzzle::{
     files::locate, files::Location, files::Origin, parse_board, rules::excerpt, Board, Database,
@@ -272,7 +273,7 @@ fn run_within(
         anyhow::bail!(
             "--within counts single-tile moves, and {} counts multi-tile moves; pass a \
              single-tile database, or none",
-            location.path.display()
+            shown_path(&location.path)
         );
     }
     run(Some(&db), db.shape()).map_err(|e| with_advice(e, location, &db, cli.board.is_some()))

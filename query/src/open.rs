@@ -4,6 +4,7 @@
 
 use crate::info;
 use memmap2::Mmap;
+use npuzzle::files::{shell_path, shown_path};
 use npuzzle::pattern::Partition;
 use npuzzle::{
     files::locate_unnamed, files::Location, files::Origin, rules::ParseError, AnswerError,
@@ -69,7 +70,7 @@ pub(crate) fn with_advice(
             "{e:#}; the board size, {shape}, is that of {} (from NPUZZLE_DB): for another \
              size, unset NPUZZLE_DB and give --board RxC, or pass --db with a database of that \
              size",
-            path.display(),
+            shown_path(path),
         );
     }
     let answer = e.chain().find_map(|c| c.downcast_ref::<AnswerError>());
@@ -89,12 +90,12 @@ pub(crate) fn with_advice(
         ),
         (Some(AnswerError::Corrupt { .. }), _) => anyhow::anyhow!(
             "{e:#}; run `query --db {} verify` to list the damage, then rebuild it with: {}",
-            path.display(),
+            shell_path(path),
             build_command(path, shape, db.metric())
         ),
         (Some(AnswerError::DamagedPatterns { .. }), Some(patterns)) => anyhow::anyhow!(
             "{e:#}; run `query --db {} verify` to list the damage, then rebuild it with: {}",
-            path.display(),
+            shell_path(path),
             pattern_build_command(path, patterns, patterns.sets().len() > 1)
         ),
         // `verify` found damage: the file is rebuilt as it was built.
@@ -134,7 +135,7 @@ pub(crate) fn build_command(path: &Path, shape: Shape, metric: Metric) -> String
         cmd.push_str(&format!(" --metric {metric}"));
     }
     if *path != npuzzle::files::default_output(shape, metric).path {
-        cmd.push_str(&format!(" --out {}", path.display()));
+        cmd.push_str(&format!(" --out {}", shell_path(path)));
     }
     if missing {
         cmd.push_str(
@@ -171,7 +172,7 @@ fn build_db_program() -> (String, bool) {
     let same = |a: &Path, b: &Path| a.canonicalize().ok() == b.canonicalize().ok();
     match on_path {
         Some(found) if same(&found, &beside) => ("build-db".to_string(), false),
-        _ => (beside.display().to_string(), false),
+        _ => (shell_path(&beside), false),
     }
 }
 
@@ -213,7 +214,7 @@ pub(crate) fn open_database(
         anyhow::bail!(
             "{} holds {} boards counted in {} moves, not what its name {named} says; {set_aside}, \
              then build a {named} with: {}",
-            path.display(),
+            shown_path(path),
             db.shape(),
             db.metric().words(),
             build_command(path, shape, metric)
@@ -223,7 +224,7 @@ pub(crate) fn open_database(
         if db.shape() != wanted {
             anyhow::bail!(
                 "{}{from} holds {} boards, not {wanted} (--board); {}",
-                path.display(),
+                shown_path(path),
                 db.shape(),
                 other_board_advice(location.origin, wanted, metric)
             );
@@ -240,7 +241,7 @@ pub(crate) fn open_database(
                 } else {
                     "leave out --db"
                 };
-                format!("pass --db {} (or {stop})", other.path.display())
+                format!("pass --db {} (or {stop})", shell_path(&other.path))
             } else {
                 format!(
                     "build one with: {}",
@@ -249,7 +250,7 @@ pub(crate) fn open_database(
             };
             anyhow::bail!(
                 "{}{from} counts {} moves, not {} (--metric {wanted}); {advice}",
-                path.display(),
+                shown_path(path),
                 db.metric().words(),
                 wanted.words(),
             );
@@ -276,7 +277,7 @@ fn other_board_advice(origin: Origin, wanted: Shape, metric: Metric) -> String {
     if unnamed.path.is_file() {
         format!(
             "{stop} to use {}, or pass --db with a {wanted} database",
-            unnamed.path.display()
+            shown_path(&unnamed.path)
         )
     } else {
         format!("{stop}, and build a {wanted} database with: {}", build())
@@ -307,10 +308,10 @@ fn open_error(
     match e {
         OpenError::Io { source, .. } if source.kind() == io::ErrorKind::NotFound => {
             match named.and_then(|shape| none_to_build(shape, metric)) {
-                Some(why) => anyhow::anyhow!("no database at {}{from}; {why}", path.display()),
+                Some(why) => anyhow::anyhow!("no database at {}{from}; {why}", shown_path(path)),
                 None => anyhow::anyhow!(
                     "no database at {}{from}; build it with: {}",
-                    path.display(),
+                    shown_path(path),
                     build_advice(path, named, metric)
                 ),
             }
@@ -335,7 +336,7 @@ fn open_error(
             };
             anyhow::anyhow!(
                 "{} is not a usable database{from}: {problem}; {advice}",
-                path.display()
+                shown_path(path)
             )
         }
         e => anyhow::Error::new(e).context(format!("the database{from}")),

@@ -326,7 +326,13 @@ const PATH_SHOWN: usize = 160;
 /// absurd path does not flood the terminal (no usable path is that long
 /// in one component, and Linux stops whole paths at 4,096 bytes).
 pub fn shown_path(path: &Path) -> Cow<'_, str> {
-    let text = path.to_string_lossy();
+    let mut text = path.to_string_lossy();
+    // A control character (a newline left at the end of a variable) would
+    // break the message's line or hide in it: such a path is shown quoted,
+    // escaped (`"/tmp/3x3.db\n"`).
+    if text.chars().any(char::is_control) {
+        text = format!("{:?}", text.as_ref()).into();
+    }
     let count = text.chars().count();
     if count <= PATH_SHOWN {
         return text;
@@ -334,6 +340,34 @@ pub fn shown_path(path: &Path) -> Cow<'_, str> {
     let head: String = text.chars().take(PATH_SHOWN - 40).collect();
     let tail: String = text.chars().skip(count - 40).collect();
     format!("{head}…{tail}").into()
+}
+
+/// A path as a word of a command given as advice (`--out PATH`), to be
+/// copied into a shell: as it is where the shell reads it so, else in
+/// single quotes, and with a control character in `$'…'`, escaped, as
+/// bash and zsh read it.
+pub fn shell_path(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+,:@%=".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        return text.into_owned();
+    }
+    if text.chars().any(char::is_control) {
+        let escaped: String = text
+            .chars()
+            .map(|c| match c {
+                '\'' => "\\'".to_string(),
+                '\\' => "\\\\".to_string(),
+                '\n' => "\\n".to_string(),
+                '\t' => "\\t".to_string(),
+                '\r' => "\\r".to_string(),
+                c if c.is_control() => format!("\\u{:04x}", c as u32),
+                c => c.to_string(),
+            })
+            .collect();
+        return format!("$'{escaped}'");
+    }
+    format!("'{}'", text.replace('\'', "'\\''"))
 }
 
 /// A database file could not be opened.
@@ -473,6 +507,38 @@ impl From<SolveError> for AnswerError {
             },
             SolveError::Stopped(why) => AnswerError::Stopped(why),
             SolveError::DamagedTables { damage } => AnswerError::DamagedPatterns { damage },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_in_messages_show_what_the_eye_would_miss() {
+        assert_eq!(shown_path(Path::new("/tmp/3x3.db")), "/tmp/3x3.db");
+        assert_eq!(shown_path(Path::new("my dir/3x3.db")), "my dir/3x3.db");
+        assert_eq!(shown_path(Path::new("/tmp/3x3.db\n")), "\"/tmp/3x3.db\\n\"");
+        let long = "d/".repeat(200);
+        let shown = shown_path(Path::new(&long));
+        assert_eq!(shown.chars().count(), PATH_SHOWN - 40 + 1 + 40);
+    }
+
+    #[test]
+    fn paths_in_advice_are_words_a_shell_reads_back() {
+        for (path, word) in [
+            ("data/4x4.db", "data/4x4.db"),
+            ("/a/b-c_d.e+f,g:h@i%j=k", "/a/b-c_d.e+f,g:h@i%j=k"),
+            ("my dir/4x4.db", "'my dir/4x4.db'"),
+            ("it's.db", "'it'\\''s.db'"),
+            ("~/4x4.db", "'~/4x4.db'"),
+            ("$HOME.db", "'$HOME.db'"),
+            ("", "''"),
+            ("/tmp/3x3.db\n", "$'/tmp/3x3.db\\n'"),
+            ("a'b\\c\td\u{1}", "$'a\\'b\\\\c\\td\\u0001'"),
+        ] {
+            assert_eq!(shell_path(Path::new(path)), word, "{path:?}");
         }
     }
 }

@@ -348,6 +348,20 @@ fn npuzzle_db_comes_first_and_messages_say_so() {
             assert_cmd::cargo::cargo_bin("build-db").display()
         )),
     );
+    // A newline left at the end of the variable is shown, and the advice
+    // is a command a shell reads back; a space is quoted.
+    for (path, shown, word) in [
+        ("nowhere.db\n", "\"nowhere.db\\n\"", "$'nowhere.db\\n'"),
+        ("no where.db", "no where.db", "'no where.db'"),
+    ] {
+        expect_code_with_npuzzle_db(dir.path(), path, &["distance", "867254301"], 2).stderr(
+            predicate::str::starts_with(format!(
+                "query: no database at {shown} (from NPUZZLE_DB); build it with: \
+                 {} --board RxC --out {word} (RxC: its board)\n",
+                assert_cmd::cargo::cargo_bin("build-db").display()
+            )),
+        );
+    }
     // --db wins over NPUZZLE_DB.
     let db = t.path.to_str().unwrap();
     expect_code_with_npuzzle_db(

@@ -5,6 +5,7 @@
 //! (`data/3x3.db` and `data/3x3-mtm.db` are both served).
 
 use super::kind::Db;
+use npuzzle::files::shown_path;
 use npuzzle::{files::Location, files::Origin, Metric, Shape};
 use std::path::PathBuf;
 
@@ -101,8 +102,8 @@ pub fn discover(given: &[PathBuf], board: Option<Shape>) -> anyhow::Result<Board
                 anyhow::bail!(
                     "{} and {} both hold {} boards counted in {} moves: give one --db per board \
                      size and metric",
-                    other.path.display(),
-                    path.display(),
+                    shown_path(&other.path),
+                    shown_path(path),
                     db.shape(),
                     db.metric().words()
                 );
@@ -136,7 +137,7 @@ pub fn discover(given: &[PathBuf], board: Option<Shape>) -> anyhow::Result<Board
                 Err(e) if location.origin != Origin::Env => {
                     eprintln!(
                         "query: warning: skipping {}: {e:#}",
-                        location.path.display()
+                        shown_path(&location.path)
                     );
                     continue;
                 }

@@ -34,6 +34,7 @@ pub use boards::discover;
 pub use conn::{serve, Limits};
 
 use crate::numbers::whole;
+use npuzzle::files::shown_path;
 use npuzzle::Shape;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -126,7 +127,7 @@ pub fn run(
         eprintln!(
             "query: serving {} boards{counted} from {}",
             served.shape,
-            served.path.display()
+            shown_path(&served.path)
         );
     }
     if let Some(shape) = boards.without_file() {
