@@ -34,6 +34,7 @@ mod astar;
 mod backward;
 mod batch;
 mod beam;
+mod constructive;
 mod guide;
 mod ida;
 mod optimistic;

@@ -289,15 +289,7 @@ impl Board {
     /// The cell the blank moves to with `m`, or `None` at the board's edge.
     #[inline]
     pub fn target(&self, m: Move) -> Option<usize> {
-        let b = self.blank();
-        let cols = self.shape.cols();
-        match m {
-            Move::Up if b >= cols => Some(b - cols),
-            Move::Down if b + cols < self.shape.cells() => Some(b + cols),
-            Move::Left if !self.shape.on_left_edge(b) => Some(b - 1),
-            Move::Right if !self.shape.on_right_edge(b) => Some(b + 1),
-            _ => None,
-        }
+        self.shape.next_cell(self.blank(), m)
     }
 
     /// The board after the blank moves, or `None` if it cannot move that way.

@@ -1,5 +1,6 @@
 //! Board dimensions: how many rows and columns, and which sizes the tool supports.
 
+use crate::puzzle::board::Move;
 use std::fmt;
 use std::str::FromStr;
 
@@ -149,6 +150,19 @@ impl Shape {
     #[inline]
     pub fn on_right_edge(self, cell: usize) -> bool {
         self.row_starts >> (cell + 1) & 1 == 1
+    }
+
+    /// The cell next to `cell` the way `m` goes, or `None` past the edge.
+    #[inline]
+    pub fn next_cell(self, cell: usize, m: Move) -> Option<usize> {
+        let cols = self.cols();
+        match m {
+            Move::Up if cell >= cols => Some(cell - cols),
+            Move::Down if cell + cols < self.cells() => Some(cell + cols),
+            Move::Left if !self.on_left_edge(cell) => Some(cell - 1),
+            Move::Right if !self.on_right_edge(cell) => Some(cell + 1),
+            _ => None,
+        }
     }
 
     /// Number of rows.

@@ -186,6 +186,42 @@ fn a_random_6x6_position_is_proved_within_2_without_a_file() {
     assert_eq!(found.lower_bound % 2, length % 2);
 }
 
+/// On 2×18 and 3×12, where beams guided by linear conflicts wander and
+/// found nothing in minutes at any W, the tiles placed a line at a time
+/// give a solution that the start's estimate proves within 5; toward a
+/// goal whose blank is inside the board too. A broken search fails at
+/// the deadline rather than hanging the suite.
+#[test]
+fn long_thin_boards_are_answered_at_large_weights() {
+    let options = SolveOptions {
+        deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(120)),
+        ..SolveOptions::default()
+    };
+    let mut rng = StdRng::seed_from_u64(218);
+    for size in ["2x18", "18x2", "3x12"] {
+        let shape: Shape = size.parse().unwrap();
+        let mut tiles: Vec<u64> = (0..shape.cells() as u64).collect();
+        let mut shuffled = |rng: &mut StdRng| {
+            tiles.shuffle(rng);
+            Board::new(shape, &tiles).unwrap()
+        };
+        let goal = shuffled(&mut rng);
+        let start = std::iter::repeat_with(|| shuffled(&mut rng))
+            .find(|s| npuzzle::rules::solvability::check(s, &goal).is_ok())
+            .unwrap();
+        let weight: Weight = "5".parse().unwrap();
+        let guidance = Guidance::linear_conflict();
+        let found = solve_within(&start, &goal, weight, &guidance, &options).unwrap();
+        let length = found.solution.moves.len() as u32;
+        assert_eq!(start.replay(&found.solution.moves), Some(goal), "{size}");
+        assert!(
+            length <= 5 * found.lower_bound,
+            "{size}: {length} moves, bound {}",
+            found.lower_bound
+        );
+    }
+}
+
 #[test]
 fn a_deadline_stops_the_search_with_the_bound_so_far() {
     // One of the two 80-move 15-puzzle positions: far too long for a
