@@ -66,6 +66,19 @@ struct Walker<'a, 'b, G: Guide> {
     cancel: Option<&'a std::sync::atomic::AtomicBool>,
 }
 
+/// Levels of the walk between two looks at the stack left: a walk goes as
+/// deep as W times the optimum (3,634 levels of 576 bytes overflowed the
+/// 2 MiB of a thread of Python's), and a look every level would cost
+/// time on every node.
+const STACK_CHECK_EVERY: u32 = 32;
+
+/// The stack a look wants left, for the levels until the next one (a
+/// debug build's frames are several times a release build's).
+const STACK_RED_ZONE: usize = 1 << 20;
+
+/// The stack allocated when less is left.
+const STACK_SEGMENT: usize = 16 << 20;
+
 /// How a walk ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Flow {
@@ -206,6 +219,12 @@ impl<'a, 'b, G: Guide> Walker<'a, 'b, G> {
             self.path.push(child.m);
             let flow = if child.h == 0 && self.board == *self.goal {
                 Flow::Found
+            } else if (g + 1).is_multiple_of(STACK_CHECK_EVERY) {
+                // A walk at W = 100 may go tens of thousands of moves deep:
+                // every so many levels, a new stack where this one runs low.
+                stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
+                    self.walk(g + 1, &child.memo, child.moves)
+                })
             } else {
                 self.walk(g + 1, &child.memo, child.moves)
             };

@@ -367,6 +367,34 @@ mod tests {
     use crate::puzzle::shape::Shape;
     use optimistic::Schedule;
 
+    /// Weighted IDA* at W = 100 walks hundreds or thousands of moves deep,
+    /// a frame a move. On 2x18 that overflowed the 2 MiB stack a thread of
+    /// a batch, the server or Python has, and killed the process (found
+    /// from Python); the walk now goes on on a new stack where one runs
+    /// low. Here a thread of 128 KiB holds a few hundred frames at most.
+    #[test]
+    fn a_deep_weighted_walk_outgrows_a_small_thread_stack() {
+        let weight = Weight::new(100.0).unwrap();
+        let mut deepest = 0;
+        for size in ["5x5", "6x6"] {
+            let shape: Shape = size.parse().unwrap();
+            let goal = Board::goal(shape);
+            let (start, _) = random_walk(goal, 400, 7);
+            let walking = std::thread::Builder::new()
+                .stack_size(128 << 10)
+                .spawn(move || {
+                    let guide = ConflictGuide::new(&goal);
+                    weighted_ida_star(&guide, &start, &goal, weight, &SolveOptions::default())
+                })
+                .unwrap();
+            let found = walking.join().unwrap().unwrap();
+            assert_eq!(start.replay(&found.solution.moves), Some(goal));
+            deepest = deepest.max(found.solution.moves.len());
+        }
+        eprintln!("deepest {deepest}");
+        assert!(deepest > 1_000, "{deepest}");
+    }
+
     /// Weighted IDA*, the fallback once A*'s memory runs short, agrees with
     /// A*: both optimal at W = 1, both within W of that optimum above it,
     /// both with bounds at most the optimum, on positions walked from goals.
