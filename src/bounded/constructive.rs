@@ -6,7 +6,8 @@
 //! neighbour), or the last three in the final 2×2, by the shortest way
 //! that moves the blank only over cells not yet placed. The other tiles
 //! are not looked at, so a stage's breadth-first search is over the
-//! places of at most three tiles and the blank: a few thousand states.
+//! places of at most three tiles and the blank: at most 36³ = 46,656
+//! states (a pair of tiles on a board of 36 cells).
 //! Rows are placed from the top while the region left is at least as tall
 //! as it is wide, columns from the left otherwise, so the region shrinks
 //! to the bottom right 2×2. The goal's blank is first walked there, and
@@ -38,12 +39,13 @@ pub(super) fn constructive(start: &Board, goal: &Board) -> Vec<Move> {
         placed: vec![false; shape.cells()],
         moves: Vec::new(),
     };
-    let tile_at = |row: usize, col: usize| cornered.cells()[row * cols + col];
     let (mut top, mut left) = (0, 0);
     while rows - top > 2 || cols - left > 2 {
         let (tall, wide) = (rows - top, cols - left);
         // The line to place: the region's top row or its left column.
-        let line: Vec<usize> = if tall > 2 && (tall >= wide || wide == 2) {
+        // (A region at least as tall as wide is taller than 2 here, by
+        // the loop's condition.)
+        let line: Vec<usize> = if tall >= wide {
             top += 1;
             (left..cols).map(|c| (top - 1) * cols + c).collect()
         } else {
@@ -66,7 +68,7 @@ pub(super) fn constructive(start: &Board, goal: &Board) -> Vec<Move> {
         (rows - 1, cols - 2),
     ]
     .into_iter()
-    .map(|(r, c)| (tile_at(r, c), r * cols + c))
+    .map(|(r, c)| (cornered.cells()[r * cols + c], r * cols + c))
     .collect();
     placer.place(&last);
     debug_assert_eq!(placer.board, cornered);

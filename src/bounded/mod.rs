@@ -325,11 +325,8 @@ fn search<G: Guide>(
         // Both bounds hold, and a solution shorter than one within W is too.
         found.lower_bound = found.lower_bound.max(attempt.lower_bound);
         attempt.work.add_to(&mut found.solution);
-        if let Some(shorter) = attempt
-            .shortest
-            .filter(|s| s.moves.len() < found.solution.moves.len())
-        {
-            found.solution.moves = shorter.moves;
+        if attempt.shortest.moves.len() < found.solution.moves.len() {
+            found.solution.moves = attempt.shortest.moves;
         }
     }
     Ok(found)
@@ -534,9 +531,8 @@ mod tests {
                     }
                     Err(attempt) => {
                         assert!(attempt.lower_bound <= optimum, "{start}");
-                        if let Some(s) = attempt.shortest {
-                            assert_eq!(start.replay(&s.moves), Some(goal));
-                        }
+                        let moves = &attempt.shortest.moves;
+                        assert_eq!(start.replay(moves), Some(goal));
                     }
                 }
             }

@@ -7,6 +7,10 @@
 //! bounded suboptimal search"). Two kinds of work alternate, each round
 //! about four times the last, and the answer is taken as soon as they meet:
 //!
+//! * before any beam, a solution is made the way a person solves the
+//!   puzzle ([`super::constructive`]), a few times the shortest: at a
+//!   large W the start's estimate proves it at once, and every beam
+//!   searches only for something shorter;
 //! * a beam search ([`super::beam`]) of growing width finds solutions,
 //!   short but unproved (with pattern tables past 16 cells, from both
 //!   ends: see [`super::backward`], and in one round again from points
@@ -151,8 +155,9 @@ impl Schedule {
 
 /// What the rounds found, proved or not.
 pub(crate) struct Attempt {
-    /// The shortest solution found, if any.
-    pub shortest: Option<Solution>,
+    /// The shortest solution found, the one made before any beam
+    /// ([`constructive`]) at first.
+    pub shortest: Solution,
     /// The best lower bound proved.
     pub lower_bound: u32,
     /// Nodes generated and expanded in all.
@@ -162,12 +167,8 @@ pub(crate) struct Attempt {
 impl Attempt {
     /// Keeps `found` if it is shorter than the shortest so far.
     fn keep_shorter(&mut self, found: Option<Solution>) {
-        if let Some(found) = found {
-            let shorter =
-                (self.shortest.as_ref()).is_none_or(|s| found.moves.len() < s.moves.len());
-            if shorter {
-                self.shortest = Some(found);
-            }
+        if let Some(found) = found.filter(|f| f.moves.len() < self.shortest.moves.len()) {
+            self.shortest = found;
         }
     }
 }
@@ -235,8 +236,9 @@ struct Rounds<'s, G> {
 }
 
 impl<'s, G: Guide> Rounds<'s, G> {
-    /// The rounds of `schedule` from `start` to `goal`, none run yet; the
-    /// lower bound is the estimate at the start.
+    /// The rounds of `schedule` from `start` to `goal`, none run yet: the
+    /// solution to beat is the one made before any beam, the lower bound
+    /// the estimate at the start.
     fn new(
         guide: &'s G,
         (start, goal): (&'s Board, &'s Board),
@@ -257,11 +259,11 @@ impl<'s, G: Guide> Rounds<'s, G> {
             // The tiles placed a line at a time: a solution to beat from
             // the first beam on, in a millisecond.
             attempt: Attempt {
-                shortest: Some(Solution {
+                shortest: Solution {
                     moves: constructive(start, goal),
                     nodes: 0,
                     expanded: 0,
-                }),
+                },
                 lower_bound: to_parity(h0, parity_of(start, goal)),
                 work: Work::default(),
             },
@@ -290,12 +292,11 @@ impl<'s, G: Guide> Rounds<'s, G> {
             .map_err(|stop| stopped(stop, attempt))?;
         attempt.work += spent;
         attempt.keep_shorter(found);
-        let refining = (attempt.shortest.as_ref()).filter(|_| round.refine > 0);
-        if let Some(shortest) = refining {
+        if round.refine > 0 {
             let (found, more) = refined(
                 self.guide,
                 problem,
-                &shortest.moves,
+                &attempt.shortest.moves,
                 round.refine,
                 self.options,
             )
@@ -340,19 +341,14 @@ impl<G: Guide> Budget for Rounds<'_, G> {
 fn longest(attempt: &Attempt, weight: Weight) -> usize {
     let provable = weight.thousandths() as u64 * attempt.lower_bound.max(1) as u64 / SCALE as u64;
     let cap = 4 * provable as usize + 64;
-    match &attempt.shortest {
-        Some(s) => cap.min(s.moves.len().saturating_sub(1)),
-        None => cap,
-    }
+    cap.min(attempt.shortest.moves.len().saturating_sub(1))
 }
 
 /// The least lower bound that would prove the shortest solution within
 /// `weight`: no more IDA* is needed once it is reached.
 fn enough(attempt: &Attempt, weight: Weight) -> u32 {
-    attempt.shortest.as_ref().map_or(u32::MAX, |s| {
-        let scaled = SCALE as u64 * s.moves.len() as u64;
-        scaled.div_ceil(weight.thousandths() as u64) as u32
-    })
+    let scaled = SCALE as u64 * attempt.shortest.moves.len() as u64;
+    scaled.div_ceil(weight.thousandths() as u64) as u32
 }
 
 /// Whether the shortest solution is at most `weight` times the bound.
@@ -362,7 +358,7 @@ fn proves(attempt: &Attempt, weight: Weight) -> bool {
 
 /// The proved answer, its nodes counted over every round.
 fn accept(attempt: Attempt) -> Bounded {
-    let mut solution = attempt.shortest.expect("a proof needs a solution");
+    let mut solution = attempt.shortest;
     (solution.nodes, solution.expanded) = (attempt.work.generated, attempt.work.expanded);
     Bounded {
         solution,
