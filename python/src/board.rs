@@ -321,7 +321,8 @@ fn tile(obj: &Bound<'_, PyAny>, shape: Option<Shape>, max: usize) -> PyResult<u6
         let hint = if obj.cast::<PyString>().is_ok() {
             ": a list's tiles are numbers, and a board written as text is one string (\"867254301\")"
         } else if obj.hasattr("__len__")? {
-            ": a board is a list of tiles or of rows, and many boards go to a batch (solve_many)"
+            ": a board is a list of tiles or of rows, and many boards go to a batch (solve_many, \
+             solve_many_within)"
         } else {
             ""
         };

@@ -1047,6 +1047,11 @@ fn steps_of(py: Python<'_>, moves: &Bound<'_, PyAny>, shape: Shape) -> PyResult<
         return items.iter().enumerate().map(tile).collect();
     }
     let slides = board::moves_of(py, moves)?;
+    // A list is graded up to the length a string is.
+    let cells = slides.iter().map(|&(_, tiles)| tiles).sum::<usize>();
+    if cells > MAX_STEPS {
+        return Err(errors::parse(py, StepsError::TooMany(cells)));
+    }
     let step = |(m, tiles)| match tiles {
         1 => Step::Blank(m),
         _ => Step::Slide(m, tiles),

@@ -488,7 +488,10 @@ pub fn open(py: Python<'_>, e: OpenError, origin: Origin, shape: Option<Shape>) 
                 problem => format!(
                     "rebuild it with: {}{}",
                     advice(&path, problem.readable_board().or(shape)),
-                    problem.lost_partition(" (with the partition= it was built with, if any)")
+                    match problem.header_lost() {
+                        true => " (with the partition= it was built with, if any)",
+                        false => "",
+                    }
                 ),
             };
             format!(

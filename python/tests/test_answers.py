@@ -108,6 +108,8 @@ def test_grading(db3) -> None:
         ("L U3", 'move 2 is "U3": on a 3x3 board a slide up or down moves at most 2 tiles'),
         (["L", "R3"], 'move 2 is "R3": on a 3x3 board a slide left or right moves at most 2 tiles'),
         ("UD" * 6000, "12000 moves: at most 10000 moves are graded at once"),
+        (["U", "D"] * 6000, "12000 moves: at most 10000 moves are graded at once"),
+        ("8 300", "move 2 is tile 300: the tiles of a 3x3 board are 1 to 8"),
     ):
         with pytest.raises(npuzzle.ParseError, match=says):
             db3.check("123468750", tiles)

@@ -122,7 +122,7 @@ def test_a_list_of_text_or_of_boards_is_refused_with_what_to_write() -> None:
         )
     with pytest.raises(npuzzle.ParseError, match=r"tiles are 0 to 8\): a list's tiles are numbers"):
         npuzzle.Board(list("867254301"), board="3x3")
-    with pytest.raises(npuzzle.ParseError, match=r"many boards go to a batch \(solve_many\)$"):
+    with pytest.raises(npuzzle.ParseError, match=r"many boards go to a batch \(solve_many, solve_many_within\)$"):
         npuzzle.solve_within(np.zeros((2, 3, 3), dtype=int), 1.5)
 
 

@@ -331,7 +331,10 @@ fn open_error(
                 problem => format!(
                     "rebuild it with: {}{}",
                     build_advice(path, problem.readable_board().or(named), metric),
-                    problem.lost_partition(" (with the --partition it was built with, if any)")
+                    match problem.header_lost() {
+                        true => " (with the --partition it was built with, if any)",
+                        false => "",
+                    }
                 ),
             };
             anyhow::anyhow!(

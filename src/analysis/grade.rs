@@ -105,8 +105,8 @@ pub enum StepsError {
     NoSuchTile {
         /// 1-based position of the move in the list.
         position: usize,
-        /// The tile named.
-        tile: u8,
+        /// The tile named, as written.
+        tile: String,
         /// The board's size.
         shape: Shape,
     },
@@ -148,9 +148,47 @@ pub fn read_steps(text: &str) -> Result<Vec<Step>, StepsError> {
 /// unreadable, as a tile out of range is in a board, where a move that the
 /// position it meets does not allow is graded as illegal.
 pub fn read_steps_on(text: &str, shape: Shape) -> Result<Vec<Step>, StepsError> {
-    let steps = read_steps(text)?;
+    let steps = read_steps(text).map_err(|e| match e {
+        // A number no tile has (0, 300) and a slide no board allows, said
+        // for this board.
+        StepsError::NotAMove { position, found } if found.bytes().all(|b| b.is_ascii_digit()) => {
+            StepsError::NoSuchTile {
+                position,
+                tile: found,
+                shape,
+            }
+        }
+        StepsError::SlideTooLong { position, found } => {
+            match found.chars().next().and_then(Move::from_letter) {
+                Some(m) => slide_too_long(position, found, m, shape),
+                None => StepsError::SlideTooLong { position, found },
+            }
+        }
+        e => e,
+    })?;
     steps_fit(&steps, shape)?;
     Ok(steps)
+}
+
+/// A slide `found` (of move `m`) longer than a `shape` board's side.
+fn slide_too_long(position: usize, found: String, m: Move, shape: Shape) -> StepsError {
+    let (along, most) = slide_limit(m, shape);
+    StepsError::SlideTooLongHere {
+        position,
+        found,
+        shape,
+        along,
+        most,
+    }
+}
+
+/// Which way a slide of `m` goes, in words, and the most tiles it moves on
+/// a `shape` board.
+fn slide_limit(m: Move, shape: Shape) -> (&'static str, usize) {
+    match m {
+        Move::Up | Move::Down => ("up or down", shape.rows() - 1),
+        Move::Left | Move::Right => ("left or right", shape.cols() - 1),
+    }
 }
 
 /// The first of `steps` that no position of a `shape` board allows, as
@@ -159,21 +197,12 @@ pub fn steps_fit(steps: &[Step], shape: Shape) -> Result<(), StepsError> {
     let refusal = |(i, step): (usize, &Step)| match *step {
         Step::Tile(tile) if usize::from(tile) >= shape.cells() => Some(StepsError::NoSuchTile {
             position: i + 1,
-            tile,
+            tile: tile.to_string(),
             shape,
         }),
-        Step::Slide(m, cells) => {
-            let (along, most) = match m {
-                Move::Up | Move::Down => ("up or down", shape.rows() - 1),
-                Move::Left | Move::Right => ("left or right", shape.cols() - 1),
-            };
-            (cells > most).then(|| StepsError::SlideTooLongHere {
-                position: i + 1,
-                found: format!("{}{cells}", m.letter()),
-                shape,
-                along,
-                most,
-            })
+        Step::Slide(m, cells) if cells > slide_limit(m, shape).1 => {
+            let found = format!("{}{cells}", m.letter());
+            Some(slide_too_long(i + 1, found, m, shape))
         }
         _ => None,
     };
@@ -602,6 +631,20 @@ mod tests {
         assert_eq!(
             refused("11 12"),
             "move 2 is tile 12: the tiles of a 2x6 board are 1 to 11"
+        );
+        // Numbers no tile has, and slides no board allows, are said for
+        // this board too.
+        assert_eq!(
+            refused("11 0"),
+            "move 2 is tile 0: the tiles of a 2x6 board are 1 to 11"
+        );
+        assert_eq!(
+            refused("300"),
+            "move 1 is tile 300: the tiles of a 2x6 board are 1 to 11"
+        );
+        assert_eq!(
+            refused("u18"),
+            "move 1 is \"u18\": on a 2x6 board a slide up or down moves at most 1 tile"
         );
         // The first such move is named, after any the text cannot read.
         assert_eq!(refused("12 X"), StepsError::Mixed.to_string());

@@ -54,9 +54,10 @@ pub fn search_threads(asked: usize) -> usize {
 
 impl<B: AsRef<[u8]> + Sync + Send> WithinBatch<'_, B> {
     /// Answers every line of `input`, in input order, on `threads` threads
-    /// at most one a core ([`search_threads`]; a line a thread at a time). Fails before reading a line when the
-    /// file cannot guide a search toward the default goal (one of another
-    /// size); stops at the first read or write error.
+    /// but at most one a core ([`search_threads`]), a line a thread at a
+    /// time. Fails before reading a line when the file cannot guide a
+    /// search toward the default goal (one of another size); stops at the
+    /// first read or write error.
     pub fn run(
         &self,
         format: BatchFormat,

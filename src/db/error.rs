@@ -296,14 +296,10 @@ pub enum FormatError {
 const UNREACHED_MARK: u8 = crate::pattern::UNREACHED;
 
 impl FormatError {
-    /// `note` where the header is lost, and with it the partition the file
-    /// was built with, which advice to rebuild it cannot then name; empty
-    /// where it could be read.
-    pub fn lost_partition(&self, note: &'static str) -> &'static str {
-        match self {
-            FormatError::Envelope(_) => note,
-            _ => "",
-        }
+    /// Whether the header is lost, and with it the partition the file was
+    /// built with, which advice to rebuild it then cannot name.
+    pub fn header_lost(&self) -> bool {
+        matches!(self, FormatError::Envelope(_))
     }
 
     /// The board the file holds, where the header could still be read.
@@ -344,30 +340,55 @@ pub fn shown_path(path: &Path) -> Cow<'_, str> {
 
 /// A path as a word of a command given as advice (`--out PATH`), to be
 /// copied into a shell: as it is where the shell reads it so, else in
-/// single quotes, and with a control character in `$'…'`, escaped, as
-/// bash and zsh read it.
+/// single quotes; with a control character or bytes that are not UTF-8 in
+/// `$'…'`, escaped, as bash and zsh read it. A relative path that starts
+/// with `-` gets `./` before it, so that it is not read as an option.
 pub fn shell_path(path: &Path) -> String {
-    let text = path.to_string_lossy();
-    let plain = |c: char| c.is_ascii_alphanumeric() || "/._-+,:@%=".contains(c);
-    if !text.is_empty() && text.chars().all(plain) {
-        return text.into_owned();
+    let mut bytes = path_bytes(path).into_owned();
+    if bytes.first() == Some(&b'-') {
+        bytes.splice(0..0, *b"./");
     }
-    if text.chars().any(char::is_control) {
-        let escaped: String = text
-            .chars()
-            .map(|c| match c {
-                '\'' => "\\'".to_string(),
-                '\\' => "\\\\".to_string(),
-                '\n' => "\\n".to_string(),
-                '\t' => "\\t".to_string(),
-                '\r' => "\\r".to_string(),
-                c if c.is_control() => format!("\\u{:04x}", c as u32),
-                c => c.to_string(),
-            })
-            .collect();
-        return format!("$'{escaped}'");
+    let plain = |b: &u8| b.is_ascii_alphanumeric() || b"/._-+,:@%=".contains(b);
+    // `=` first is expanded by zsh.
+    if !bytes.is_empty() && bytes.iter().all(plain) && bytes[0] != b'=' {
+        return String::from_utf8(bytes).expect("ASCII");
     }
-    format!("'{}'", text.replace('\'', "'\\''"))
+    let readable = std::str::from_utf8(&bytes).ok();
+    if let Some(text) = readable.filter(|t| !t.chars().any(char::is_control)) {
+        return format!("'{}'", text.replace('\'', "'\\''"));
+    }
+    let mut escaped = String::new();
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '\'' => escaped.push_str("\\'"),
+                '\\' => escaped.push_str("\\\\"),
+                '\n' => escaped.push_str("\\n"),
+                '\t' => escaped.push_str("\\t"),
+                '\r' => escaped.push_str("\\r"),
+                c if c.is_control() => escaped.push_str(&format!("\\u{:04x}", c as u32)),
+                c => escaped.push(c),
+            }
+        }
+        for byte in chunk.invalid() {
+            escaped.push_str(&format!("\\x{byte:02x}"));
+        }
+    }
+    format!("$'{escaped}'")
+}
+
+/// A path's bytes: as the system has them on Unix, as text elsewhere.
+fn path_bytes(path: &Path) -> Cow<'_, [u8]> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        Cow::Borrowed(path.as_os_str().as_bytes())
+    }
+    #[cfg(not(unix))]
+    match path.to_string_lossy() {
+        Cow::Borrowed(text) => Cow::Borrowed(text.as_bytes()),
+        Cow::Owned(text) => Cow::Owned(text.into_bytes()),
+    }
 }
 
 /// A database file could not be opened.
@@ -525,6 +546,14 @@ mod tests {
         assert_eq!(shown.chars().count(), PATH_SHOWN - 40 + 1 + 40);
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn bytes_that_are_not_utf8_are_written_as_bytes() {
+        use std::os::unix::ffi::OsStrExt;
+        let path = Path::new(std::ffi::OsStr::from_bytes(b"d x/\xff.db"));
+        assert_eq!(shell_path(path), "$'d x/\\xff.db'");
+    }
+
     #[test]
     fn paths_in_advice_are_words_a_shell_reads_back() {
         for (path, word) in [
@@ -536,6 +565,10 @@ mod tests {
             ("$HOME.db", "'$HOME.db'"),
             ("", "''"),
             ("/tmp/3x3.db\n", "$'/tmp/3x3.db\\n'"),
+            ("-y.db", "./-y.db"),
+            ("-my y.db", "'./-my y.db'"),
+            ("=x.db", "'=x.db'"),
+            ("a=b.db", "a=b.db"),
             ("a'b\\c\td\u{1}", "$'a\\'b\\\\c\\td\\u0001'"),
         ] {
             assert_eq!(shell_path(Path::new(path)), word, "{path:?}");

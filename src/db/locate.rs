@@ -146,7 +146,7 @@ pub fn file_name_board(name: &str) -> Option<(Shape, Metric)> {
 
 /// A folder [`locate_all`] could not list.
 #[derive(Debug, thiserror::Error)]
-#[error("cannot list {}: {source}", dir.display())]
+#[error("cannot list {}: {source}", super::error::shown_path(dir))]
 pub struct ListError {
     /// The folder.
     pub dir: PathBuf,

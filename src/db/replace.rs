@@ -80,9 +80,11 @@ pub enum ReplaceError {
 /// Bytes for messages: in megabytes, or in kilobytes or bytes where
 /// megabytes would round to nothing (`ulimit -f 10` is 10,240 bytes).
 fn megabytes(bytes: u64) -> String {
+    // Bounds where the rounding to one decimal would reach the next unit.
     match bytes {
+        1 => "1 byte".to_string(),
         0..1_000 => format!("{bytes} bytes"),
-        1_000..1_000_000 => format!("{:.1} kB", bytes as f64 / 1e3),
+        1_000..999_950 => format!("{:.1} kB", bytes as f64 / 1e3),
         _ => format!("{:.1} MB", bytes as f64 / 1e6),
     }
 }
@@ -441,6 +443,26 @@ fn process_is_running(pid: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_are_said_in_the_unit_that_shows_them() {
+        let said: Vec<String> = [1, 999, 1_000, 10_240, 999_949, 999_950, 576_600_000]
+            .into_iter()
+            .map(megabytes)
+            .collect();
+        assert_eq!(
+            said,
+            [
+                "1 byte",
+                "999 bytes",
+                "1.0 kB",
+                "10.2 kB",
+                "999.9 kB",
+                "1.0 MB",
+                "576.6 MB"
+            ]
+        );
+    }
     use std::io::Write;
 
     #[test]

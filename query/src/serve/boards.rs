@@ -185,7 +185,7 @@ fn check_served(served: &[Served], board: Option<Shape>) -> anyhow::Result<()> {
         anyhow::bail!(
             "no database found (looked for data/*.db under the current folder{}); {}",
             npuzzle::files::user_data_dir()
-                .map(|d| format!(" and *.db in {}", d.display()))
+                .map(|d| format!(" and *.db in {}", shown_path(&d)))
                 .unwrap_or_default(),
             advice(board.unwrap_or(Shape::THREE_BY_THREE))
         );
