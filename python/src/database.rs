@@ -1699,8 +1699,8 @@ impl PyDatabase {
             other => format!(", metric=\"{}\"", other.name()),
         };
         format!(
-            "Database({:?}, board=\"{}\"{metric})",
-            self.path.display().to_string(),
+            "Database({}, board=\"{}\"{metric})",
+            errors::python_str(&self.path.to_string_lossy()),
             self.shape()
         )
     }

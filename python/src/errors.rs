@@ -420,6 +420,26 @@ pub fn none_to_build(shape: Shape, metric: Metric) -> Option<String> {
     })
 }
 
+/// `text` as a Python string literal, escaped as Python reads it: Rust's
+/// `{:?}` writes a control character as `\u{1}`, which Python does not.
+pub fn python_str(text: &str) -> String {
+    let mut literal = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '\\' => literal.push_str("\\\\"),
+            '"' => literal.push_str("\\\""),
+            '\n' => literal.push_str("\\n"),
+            '\r' => literal.push_str("\\r"),
+            '\t' => literal.push_str("\\t"),
+            // Control characters are all below U+0100.
+            c if c.is_control() => literal.push_str(&format!("\\x{:02x}", c as u32)),
+            c => literal.push(c),
+        }
+    }
+    literal.push('"');
+    literal
+}
+
 /// [`build_call`] for a pattern database of `partition` when it is given.
 pub fn build_call_with(
     path: &Path,
@@ -433,7 +453,7 @@ pub fn build_call_with(
     if at(npuzzle::Metric::MultiTile) {
         call.push_str(", metric=\"mtm\"");
     } else if !at(npuzzle::Metric::SingleTile) {
-        call.push_str(&format!(", path={:?}", path.display().to_string()));
+        call.push_str(&format!(", path={}", python_str(&path.to_string_lossy())));
     }
     if let Some(partition) = partition {
         call.push_str(&format!(", partition=\"{partition}\""));

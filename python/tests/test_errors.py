@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import math
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -66,6 +68,17 @@ def test_database_errors(tmp_path: Path) -> None:
         npuzzle.Database(junk)
     with pytest.raises(npuzzle.DatabaseError, match="is not a regular file"):
         npuzzle.Database(tmp_path)
+    # A path with a control character is written as Python reads it back,
+    # in the advice and in the repr.
+    odd = tmp_path / "no\x01where\n\\\".db"
+    with pytest.raises(npuzzle.DatabaseError) as refused:
+        npuzzle.Database(odd)
+    advised = re.search(r'npuzzle\.build\(board="RxC", path=(".*?(?<!\\)")\)', str(refused.value))
+    assert advised is not None, str(refused.value)
+    assert ast.literal_eval(advised.group(1)) == str(odd)
+    copy = Path(npuzzle.build("2x3", odd, progress=False))
+    shown = repr(npuzzle.Database(copy))
+    assert eval(shown, {"Database": npuzzle.Database}).path == str(odd), shown
     # A good file cut short.
     good = Path(npuzzle.build("2x3", tmp_path / "cut.db", progress=False))
     good.write_bytes(good.read_bytes()[:-1000])
