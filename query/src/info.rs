@@ -59,7 +59,8 @@ impl File<'_> {
     where
         OfFile<'a, T>: Layout,
     {
-        let path = shown_path(self.path).to_string();
+        // Data, not a message: the path whole, as JSON escapes it.
+        let path = self.path.display().to_string();
         print(&OfFile { path, report }, Format::json_or_text(json), out)
     }
 

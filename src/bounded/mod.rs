@@ -388,7 +388,6 @@ mod tests {
             assert_eq!(start.replay(&found.solution.moves), Some(goal));
             deepest = deepest.max(found.solution.moves.len());
         }
-        eprintln!("deepest {deepest}");
         assert!(deepest > 1_000, "{deepest}");
     }
 
