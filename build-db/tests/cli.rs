@@ -583,28 +583,30 @@ fn build_db_limited(dir: &Path, limit: u64) -> Option<Command> {
 #[test]
 fn a_file_past_the_size_limit_is_refused_before_the_search() {
     let dir = tempfile::tempdir().unwrap();
-    let Some(mut command) = build_db_limited(dir.path(), 1_000_000) else {
-        return;
-    };
-    command.args(["--board", "4x4", "--quiet", "--out", "4x4.db"]);
-    refused_before_the_search(
-        dir.path(),
-        &mut command,
-        &[
-            "cannot write",
-            "it needs 576.6 MB, more than this process may write to one file (1.0 MB, ulimit -f)",
-        ],
-    );
-    // A limit far under a megabyte is said in kilobytes, not as 0.0 MB.
-    let Some(mut command) = build_db_limited(dir.path(), 10_240) else {
-        return;
-    };
-    command.args(["--board", "2x3", "--quiet", "--out", "2x3.db"]);
-    refused_before_the_search(
-        dir.path(),
-        &mut command,
-        &["kB, more than this process may write to one file (10.2 kB, ulimit -f)"],
-    );
+    // (board, limit in bytes, what the message says): a limit far under a
+    // megabyte is said in kilobytes, not as 0.0 MB.
+    for (board, limit, needles) in [
+        (
+            "4x4",
+            1_000_000,
+            &[
+                "cannot write",
+                "it needs 576.6 MB, more than this process may write to one file (1.0 MB, ulimit -f)",
+            ][..],
+        ),
+        (
+            "2x3",
+            10_240,
+            &["kB, more than this process may write to one file (10.2 kB, ulimit -f)"][..],
+        ),
+    ] {
+        let Some(mut command) = build_db_limited(dir.path(), limit) else {
+            return;
+        };
+        let out = format!("{board}.db");
+        command.args(["--board", board, "--quiet", "--out", &out]);
+        refused_before_the_search(dir.path(), &mut command, needles);
+    }
 }
 
 /// A limit that the tables fit under but the whole file does not: the

@@ -113,8 +113,9 @@ impl Placer {
         let mut queue = VecDeque::from([places]);
         let mut end = None;
         while let Some(at) = queue.pop_front() {
+            let here = encode(&at);
             if at[1..] == wanted[..] {
-                end = Some(encode(&at));
+                end = Some(here);
                 break;
             }
             for m in Move::ALL {
@@ -132,7 +133,7 @@ impl Placer {
                 next[0] = index[to];
                 let code = encode(&next);
                 if code != first && reached[code].is_none() {
-                    reached[code] = Some((m, encode(&at)));
+                    reached[code] = Some((m, here));
                     queue.push_back(next);
                 }
             }
