@@ -25,7 +25,9 @@ positions by random walks; what needs every position's distance
 Any board up to 6x6 (the 24- and 35-puzzles too) is solved within a
 factor of the shortest, with no database file, by
 ``npuzzle.solve_within(start, 1.5, board="5x5")``, and many positions at
-once by ``npuzzle.solve_many_within(positions, 1.5, board="5x5")``.
+once by ``npuzzle.solve_many_within(positions, 1.5, board="5x5")``;
+``npuzzle.heuristics(start, board="6x6", timeout=10)`` gives one
+position's heuristics beside its distance, or the bound its search proved.
 
 Moves are the blank's directions (``U``, ``D``, ``L``, ``R``), as the
 ``query`` command line writes them; a letter with a count is a slide of
@@ -61,6 +63,7 @@ from ._npuzzle import (
     _timeout,
     _uniform,
     build,
+    heuristics,
     locate,
     solve_many_within,
     solve_within,
@@ -264,18 +267,6 @@ def check(start: _BoardLike, moves: _Steps, goal: _BoardLike | None = None) -> C
     True
     """
     return default_database().check(start, moves, goal)
-
-
-def heuristics(start: _BoardLike, goal: _BoardLike | None = None) -> dict[str, _typing.Any]:
-    """Each classic heuristic's value for a 3x3 position beside its true
-    distance, as ``query heuristics START --json`` gives them (see
-    ``Database.heuristics``). Raises ParseError, ArgumentTypeError,
-    UnsolvableError; DatabaseError when the 3x3 database cannot be opened.
-
-    >>> npuzzle.heuristics("123468750")["heuristics"][1]
-    {'heuristic': 'manhattan', 'h': 4, 'admissible_here': True, 'overestimate': 0}
-    """
-    return default_database().heuristics(start, goal)
 
 
 def compare(

@@ -48,6 +48,7 @@ __all__ = [
     "_uniform",
     "_default_database",
     "solve_within",
+    "heuristics",
     "solve_many_within",
     "AUTO_BUILD_MAX_CELLS",
 ]
@@ -363,6 +364,13 @@ def _uniform(
     goal: _BoardLike | None = None,
 ) -> list[Board]: ...
 def _default_database() -> Database: ...
+def heuristics(
+    start: _BoardLike,
+    goal: _BoardLike | None = None,
+    *,
+    board: str | None = None,
+    timeout: float | None = None,
+) -> dict[str, Any]: ...
 def solve_within(
     start: _BoardLike,
     within: float,

@@ -9,9 +9,10 @@ use crate::interrupt::interruptible;
 use crate::target::{deadline, Search, Target};
 use memmap2::Mmap;
 use npuzzle::analysis::{
-    compare, count_shortest, draw_stopped, grade, list_shortest, parse_distances, read_steps_on,
-    steps_fit, CompareError, DrawError, Histogram, PositionEstimates, Sample, SampleError, Step,
-    StepsError, DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES, MAX_STEPS, MAX_UNIFORM,
+    compare, count_shortest, draw_stopped, grade, known_distance, list_shortest, parse_distances,
+    read_steps_on, steps_fit, CompareError, DrawError, Histogram, PositionEstimates, Sample,
+    SampleError, Step, StepsError, DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES, MAX_STEPS,
+    MAX_UNIFORM,
 };
 use npuzzle::bounded::{self, Guidance, Weight};
 use npuzzle::files::shown_path;
@@ -468,7 +469,10 @@ fn board_note(db: &Database<Mmap>, location: &Location, board: Option<Shape>) ->
 
 /// `value`'s JSON as a dict: the library's typed reports handed to Python
 /// with the same fields as every other face, by construction.
-fn json_dict<'py>(py: Python<'py>, value: &impl serde::Serialize) -> PyResult<Bound<'py, PyDict>> {
+pub fn json_dict<'py>(
+    py: Python<'py>,
+    value: &impl serde::Serialize,
+) -> PyResult<Bound<'py, PyDict>> {
     let json = serde_json::to_string(value).expect("a report serializes");
     let loads = py.import("json")?.getattr("loads")?;
     Ok(loads.call1((json,))?.cast_into::<PyDict>()?)
@@ -1454,14 +1458,17 @@ impl PyDatabase {
     /// Each classic heuristic's value for `start` beside its true distance
     /// to `goal`, and on a pattern database the tables' own estimate: the
     /// dict of `query heuristics START --json` (`board`, `start`, `goal`,
-    /// `distance`, `heuristics`: a list of `heuristic`, `h`,
-    /// `admissible_here`, `overestimate`; `pattern_database` on a pattern
-    /// database: `partition`, `h`, the position's `lookup` and the `dual`
-    /// lookup where the search reads it, None elsewhere;
+    /// `distance`, `lower_bound`, `heuristics`: a list of `heuristic`,
+    /// `h`, `admissible_here`, `overestimate`; `pattern_database` on a
+    /// pattern database: `partition`, `h`, the position's `lookup` and the
+    /// `dual` lookup where the search reads it, None elsewhere;
     /// `manhattan_by_cell`). The distance is looked up, or on a pattern
-    /// database searched within `timeout`; it and what it raises are as
-    /// for `distance`. The heuristics count single-tile moves:
-    /// ArgumentError on a multi-tile database.
+    /// database searched within `timeout`. Where that search runs out of
+    /// time, `distance` is None, `lower_bound` is the bound it proved (and
+    /// at least every admissible value), and a verdict the bound does not
+    /// settle is None; otherwise `lower_bound` is the distance. It raises
+    /// what `distance` raises, but for the timeout. The heuristics count
+    /// single-tile moves: ArgumentError on a multi-tile database.
     ///
     /// >>> [(e["heuristic"], e["h"]) for e in Database().heuristics("123468750")["heuristics"]]
     /// [('misplaced', 3), ('manhattan', 4), ('linear-conflict', 4), ('manhattan+blank', 4)]
@@ -1476,8 +1483,8 @@ impl PyDatabase {
         self.single_tile(py, "heuristics()")?;
         let (start, target) = self.start_and_target(py, (start, "start"), goal, timeout)?;
         let goal = target.goal();
-        let distance = self.ask(py, &target, |t| t.distance(&start, true))?;
-        let estimates = PositionEstimates::new(&start, &goal, distance)
+        let truth = self.ask(py, &target, |t| known_distance(t.distance(&start, true)))?;
+        let estimates = PositionEstimates::new(&start, &goal, truth)
             .with_patterns(&self.db, &start, &goal)
             .map_err(|e| self.err(py, e))?;
         json_dict(py, &estimates)

@@ -208,6 +208,23 @@ fn solve_within(
     timeout: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<database::PySolution> {
     let weight = arguments::weight(within)?;
+    let (start, goal) = start_and_goal(py, start, goal, board)?;
+    let deadline = target::deadline(arguments::seconds(timeout)?);
+    let guidance = || Ok(npuzzle::bounded::Guidance::linear_conflict());
+    database::search_within(py, (start, goal), weight, deadline, guidance)?
+        .map_err(|e| errors::within(py, e, weight, |e| errors::search(py, e)))
+}
+
+/// A start and a goal with no database to size them: the size is `board`
+/// ("RxC"), else a `Board`'s own or a nested list's rows, else 3x3 for
+/// text; the goal, the start's size's tiles in order, blank last, unless
+/// given.
+fn start_and_goal(
+    py: Python<'_>,
+    start: &Bound<'_, PyAny>,
+    goal: Option<&Bound<'_, PyAny>>,
+    board: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(npuzzle::Board, npuzzle::Board)> {
     let start =
         board::any_board(py, start, board).map_err(|e| board::bad_argument(start, "start", e))?;
     let goal = match arguments::given(goal) {
@@ -215,10 +232,54 @@ fn solve_within(
             .map_err(|e| board::bad_argument(goal, "goal", e))?,
         None => npuzzle::Board::goal(start.shape()),
     };
+    Ok((start, goal))
+}
+
+/// Each classic heuristic's value for `start` beside its true distance to
+/// `goal`, with no database file, on any board from 2x2 to 6x6: the dict
+/// of `query heuristics START --json` where no file is found (see
+/// `Database.heuristics`, which adds a pattern database's own estimate).
+/// The distance is searched by IDA* over Manhattan distance plus linear
+/// conflicts, on one thread without the GIL, holding only its path: at
+/// once near the goal, and on 3x3 anywhere. Where it runs past `timeout`
+/// (seconds), `distance` is None and `lower_bound` the bound it proved
+/// (at least every admissible value); a verdict the bound does not settle
+/// is None. Ctrl-C stops it.
+///
+/// The board's size is `board` ("RxC"), else a `Board`'s own or a nested
+/// list's rows; text without `board` is read as 3x3. Raises ParseError,
+/// ArgumentTypeError, ArgumentError (a `timeout` not above 0),
+/// UnsolvableError.
+///
+/// >>> npuzzle.heuristics("123468750")["heuristics"][1]
+/// {'heuristic': 'manhattan', 'h': 4, 'admissible_here': True, 'overestimate': 0}
+/// >>> npuzzle.heuristics(npuzzle.Board.goal("6x6").apply("ULDR"))["distance"]
+/// 4
+#[pyfunction]
+#[pyo3(signature = (start, goal = None, *, board = None, timeout = None))]
+fn heuristics<'py>(
+    py: Python<'py>,
+    start: &Bound<'_, PyAny>,
+    goal: Option<&Bound<'_, PyAny>>,
+    board: Option<&Bound<'_, PyAny>>,
+    timeout: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    let (start, goal) = start_and_goal(py, start, goal, board)?;
     let deadline = target::deadline(arguments::seconds(timeout)?);
-    let guidance = || Ok(npuzzle::bounded::Guidance::linear_conflict());
-    database::search_within(py, (start, goal), weight, deadline, guidance)?
-        .map_err(|e| errors::within(py, e, weight, |e| errors::search(py, e)))
+    let cancel = std::sync::atomic::AtomicBool::new(false);
+    let search = || {
+        let options = npuzzle::pattern::SolveOptions {
+            deadline,
+            cancel: Some(&cancel),
+            ..Default::default()
+        };
+        let searched = npuzzle::analysis::distance_without_file(&start, &goal, &options);
+        npuzzle::analysis::known_distance(searched)
+    };
+    let stop = || cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+    let truth = interrupt::interruptible(py, stop, search)?.map_err(|e| errors::search(py, e))?;
+    let estimates = npuzzle::analysis::PositionEstimates::new(&start, &goal, truth);
+    database::json_dict(py, &estimates)
 }
 
 /// `solve_within` for many positions: a list of Solutions (None where
@@ -374,6 +435,7 @@ fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_uniform, m)?)?;
     m.add_function(wrap_pyfunction!(_default_database, m)?)?;
     m.add_function(wrap_pyfunction!(solve_within, m)?)?;
+    m.add_function(wrap_pyfunction!(heuristics, m)?)?;
     m.add_function(wrap_pyfunction!(solve_many_within, m)?)?;
     m.add("AUTO_BUILD_MAX_CELLS", database::AUTO_BUILD_MAX_CELLS)?;
     Ok(())

@@ -216,6 +216,34 @@ def test_heuristics_and_the_textbook_searches_against_plain_counts(db3, pat3) ->
     assert strip(searched["algorithms"]) == strip(compared["algorithms"])
 
 
+def test_the_module_heuristics_need_no_file(db3) -> None:
+    # On 3x3 the search over linear conflicts finds what the table holds:
+    # the same dict, to a goal that is not the default one too.
+    goal = (1, 2, 3, 8, 0, 4, 7, 6, 5)
+    truth = plain_bfs(goal, 3)
+    for start in random.Random(3).sample(sorted(truth), 12):
+        assert npuzzle.heuristics(text(start), text(goal)) == db3.heuristics(text(start), text(goal))
+    # On 6x6 near the goal, the distance (ULLURD's 6, as a breadth-first
+    # search to depth 6 finds it); far from it, the bound its search
+    # proved by the timeout.
+    six = npuzzle.Board.goal("6x6")
+    near = six.apply("ULLURD")
+    report = npuzzle.heuristics(near)
+    assert (report["board"], report["distance"], report["lower_bound"]) == ("6x6", 6, 6)
+    assert report["heuristics"][1]["h"] == sum(report["manhattan_by_cell"])
+    far = npuzzle.random(board="6x6", seed=1)[0]
+    stopped = npuzzle.heuristics(far, timeout=0.2)
+    assert stopped["distance"] is None and "pattern_database" not in stopped
+    assert stopped["lower_bound"] >= stopped["heuristics"][2]["h"]
+    # The rules of every face: a size from a Board or board=, a timeout
+    # above 0, an unsolvable pair named.
+    assert npuzzle.heuristics(str(near), board="6x6") == report
+    with pytest.raises(npuzzle.ArgumentError, match="timeout=0: .*above 0"):
+        npuzzle.heuristics(near, timeout=0)
+    with pytest.raises(npuzzle.UnsolvableError):
+        npuzzle.heuristics("213456780")
+
+
 def test_estimates_are_the_heuristics_counted_here_and_the_tables_first_bound(db3, pat3) -> None:
     np = pytest.importorskip("numpy")
     goal = (1, 2, 3, 8, 0, 4, 7, 6, 5)

@@ -118,6 +118,24 @@ def test_estimates_refuse_a_goal_the_file_does_not_answer(db44) -> None:
     assert db44.estimates([edge], KORF_GOAL, heuristic="manhattan") == [1]
 
 
+def test_heuristics_stand_where_the_distance_search_runs_out_of_time(db44) -> None:
+    # The hardest of Korf's 100 (66 moves): stopped at once, its search has
+    # proved a bound between the tables' estimate and the published length.
+    _, length, hardest = max(korf(), key=lambda row: row[1])
+    report = db44.heuristics(hardest, KORF_GOAL, timeout=0.001)
+    assert report["distance"] is None
+    tables = report["pattern_database"]["h"]
+    assert tables <= report["lower_bound"] <= length
+    for e in report["heuristics"]:
+        if e["h"] <= report["lower_bound"]:
+            assert (e["admissible_here"], e["overestimate"]) == (True, 0)
+        else:
+            assert (e["admissible_here"], e["overestimate"]) == (None, None)
+    # Given the time, the same values beside the distance.
+    solved = db44.heuristics(KORF_GOAL, KORF_GOAL, timeout=1.0)
+    assert (solved["distance"], solved["lower_bound"]) == (0, 0)
+
+
 def test_a_search_that_runs_out_of_time_raises(db44) -> None:
     _, _, hardest = max(korf(), key=lambda row: row[1])
     with pytest.raises(npuzzle.SearchTimeoutError, match="no solution within the time allowed") as e:

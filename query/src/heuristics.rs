@@ -1,6 +1,7 @@
 //! `query heuristics`: the classic heuristics measured against the truth,
 //! over every position of a table, or for one position (`START`) on any
-//! board, beside its exact distance.
+//! board, beside its exact distance, or where the search for it stopped at
+//! `--timeout`, the bound it proved.
 
 use crate::plot::{self, Series};
 use crate::print::{print, Layout};
@@ -8,8 +9,10 @@ use crate::solve::UnsolvablePair;
 use crate::{ChartArgs, Outcome};
 use anyhow::Result;
 use memmap2::Mmap;
-use npuzzle::analysis::{survey_all, PositionEstimates, Survey};
-use npuzzle::{CompleteTables, Database};
+use npuzzle::analysis::{
+    distance_without_file, known_distance, survey_all, PositionEstimates, Survey,
+};
+use npuzzle::{CompleteTables, Database, Shape};
 use serde::Serialize;
 use std::io::{self, Write};
 
@@ -19,13 +22,17 @@ use std::io::{self, Write};
     "One JSON object instead of text: {\"board\", \"goal\", \"positions\", \"heuristics\": \
      [{\"heuristic\", \"goal\", \"positions\", \"by_distance\": [{\"distance\", \"count\", \"mean\", \"min\", \
      \"max\", \"h_counts\"}], \"inadmissible\", \"moves\", \"inconsistent\", \"mean_ratio\"}]}; with START: \
-     {\"board\", \"start\", \"goal\", \"distance\", \"heuristics\": [{\"heuristic\", \"h\", \
-     \"admissible_here\", \"overestimate\"}], on a pattern database \"pattern_database\": \
-     {\"partition\", \"h\", \"lookup\", \"dual\", \"admissible_here\", \"overestimate\"}, \"manhattan_by_cell\"}"
+     {\"board\", \"start\", \"goal\", \"distance\", \"lower_bound\", \"heuristics\": [{\"heuristic\", \
+     \"h\", \"admissible_here\", \"overestimate\"}], on a pattern database \"pattern_database\": \
+     {\"partition\", \"h\", \"lookup\", \"dual\", \"admissible_here\", \"overestimate\"}, \
+     \"manhattan_by_cell\"}; where the distance's search stopped at --timeout, \"distance\" is null, \
+     \"lower_bound\" what it proved, and a verdict null where the bound does not settle it"
 )))]
 pub struct HeuristicsArgs {
-    /// One position (any board, pattern databases too), in any form: each heuristic's value
-    /// beside its true distance, and each tile's part of the Manhattan distance.
+    /// One position (any board, pattern databases too, or with no file), in any form: each
+    /// heuristic's value beside its true distance (searched on a pattern board or with no
+    /// file: give --timeout far from the goal, and the bound proved stands in for it), and
+    /// each tile's part of the Manhattan distance.
     #[arg(conflicts_with = "plot")]
     start: Vec<String>,
     #[command(flatten)]
@@ -41,46 +48,54 @@ pub fn run(db: &Database<Mmap>, args: &HeuristicsArgs, out: &mut impl Write) -> 
     if args.start.is_empty() {
         every_position(crate::complete(db, "heuristics")?, args, out)
     } else {
-        one_position(db, args, out)
+        one_position(Some(db), db.shape(), args, out)
     }
 }
 
-/// `query heuristics START`: a lookup, or on a pattern board a search
-/// within `--timeout`, as `query solve` runs it.
+impl HeuristicsArgs {
+    /// Whether one position is asked about, which needs no file.
+    pub fn has_start(&self) -> bool {
+        !self.start.is_empty()
+    }
+}
+
+/// `query heuristics START` on a `shape` board where no file is found: the
+/// distance searched over linear conflicts.
+pub fn without_file(shape: Shape, args: &HeuristicsArgs, out: &mut impl Write) -> Result<Outcome> {
+    one_position(None, shape, args, out)
+}
+
+/// `query heuristics START`: a lookup, or on a pattern board (or with no
+/// file) a search within `--timeout`, as `query solve` runs it; where it
+/// stops, the bound it proved.
 fn one_position(
-    db: &Database<Mmap>,
+    db: Option<&Database<Mmap>>,
+    shape: Shape,
     args: &HeuristicsArgs,
     out: &mut impl Write,
 ) -> Result<Outcome> {
-    let shape = db.shape();
     let start = args.chart.goal.start_of(&args.start, shape)?;
     let goal = args.chart.goal.board(shape)?;
     let searched =
-        crate::search::with_progress(args.timeout.timeout, true, "moves ≤", |options| {
-            db.distance(&start, &goal, options)
+        crate::search::with_progress(args.timeout.timeout, true, "moves ≤", |options| match db {
+            Some(db) => db.distance(&start, &goal, options),
+            None => distance_without_file(&start, &goal, options),
         });
-    let distance = match searched {
-        Ok(d) => d,
+    let truth = match known_distance(searched) {
+        Ok(truth) => truth,
         Err(e) => match e.unsolvable() {
             Some(why) => {
                 let report = UnsolvablePair::new(&start, &goal, why);
                 print(&report, args.chart.format.format(), out)?;
                 return Ok(Outcome::No);
             }
-            None => {
-                let need = "heuristics START needs the position's true distance, and its \
-                            search stopped";
-                return Err(crate::search::distance_stopped(
-                    db,
-                    e,
-                    args.timeout.timeout,
-                    need,
-                ));
-            }
+            None => return Err(e.into()),
         },
     };
-    let report =
-        PositionEstimates::new(&start, &goal, distance).with_patterns(db, &start, &goal)?;
+    let mut report = PositionEstimates::new(&start, &goal, truth);
+    if let Some(db) = db {
+        report = report.with_patterns(db, &start, &goal)?;
+    }
     print(&report, args.chart.format.format(), out)?;
     Ok(Outcome::Success)
 }
@@ -135,23 +150,22 @@ struct Report {
 
 impl Layout for PositionEstimates {
     fn text(&self, out: &mut dyn Write) -> io::Result<()> {
-        let distance = crate::plural(self.distance.into(), "move");
+        let distance = match self.distance {
+            Some(d) => crate::plural(d.into(), "move"),
+            None => format!(
+                "at least {} (the search for the distance stopped at its --timeout)",
+                crate::plural(self.lower_bound.into(), "move")
+            ),
+        };
         writeln!(out, "{} -> {}: {distance}", self.start, self.goal)?;
         for e in &self.heuristics {
-            let verdict = if e.admissible_here {
-                "admissible here".to_string()
-            } else {
-                format!("overestimates by {}", e.overestimate)
-            };
+            let verdict = verdict(e.admissible_here, e.overestimate);
             writeln!(out, "{:<16} {:>3}  {verdict}", e.heuristic.name(), e.h)?;
         }
         if let Some(p) = &self.pattern_database {
             // The partition after the verdict: `6-6-6-6` would not fit the
             // names' column.
-            let verdict = match p.admissible_here {
-                true => "admissible here".to_string(),
-                false => format!("overestimates by {}", p.overestimate),
-            };
+            let verdict = verdict(p.admissible_here, p.overestimate);
             let name = "pattern db";
             let parts = match p.dual {
                 Some(dual) => format!("; the lookup {}, the dual {dual}", p.lookup),
@@ -168,26 +182,42 @@ impl Layout for PositionEstimates {
     }
 
     fn csv(&self, out: &mut dyn Write) -> io::Result<()> {
-        writeln!(out, "heuristic,h,distance,admissible_here,overestimate")?;
-        for e in &self.heuristics {
+        writeln!(
+            out,
+            "heuristic,h,distance,admissible_here,overestimate,lower_bound"
+        )?;
+        // An unknown is an empty field.
+        let known = |value: Option<String>| value.unwrap_or_default();
+        let distance = known(self.distance.map(|d| d.to_string()));
+        let mut row = |name: &str, h, here: Option<bool>, over: Option<u32>| {
+            let (here, over) = (
+                known(here.map(|b| b.to_string())),
+                known(over.map(|o| o.to_string())),
+            );
             writeln!(
                 out,
-                "{},{},{},{},{}",
-                e.heuristic.name(),
-                e.h,
-                self.distance,
-                e.admissible_here,
-                e.overestimate
-            )?;
+                "{name},{h},{distance},{here},{over},{}",
+                self.lower_bound
+            )
+        };
+        for e in &self.heuristics {
+            row(e.heuristic.name(), e.h, e.admissible_here, e.overestimate)?;
         }
         if let Some(p) = &self.pattern_database {
-            writeln!(
-                out,
-                "pattern-database {},{},{},{},{}",
-                p.partition, p.h, self.distance, p.admissible_here, p.overestimate
-            )?;
+            let name = format!("pattern-database {}", p.partition);
+            row(&name, p.h, p.admissible_here, p.overestimate)?;
         }
         Ok(())
+    }
+}
+
+/// An estimate's verdict in words: where the distance is unknown, an
+/// estimate above the bound proved may or may not overestimate it.
+fn verdict(admissible_here: Option<bool>, overestimate: Option<u32>) -> String {
+    match (admissible_here, overestimate) {
+        (Some(true), _) => "admissible here".to_string(),
+        (Some(false), Some(by)) => format!("overestimates by {by}"),
+        _ => "above the bound proved: not known here".to_string(),
     }
 }
 

@@ -57,7 +57,8 @@ struct Cli {
     #[arg(long, global = true, value_name = "PATH")]
     db: Vec<PathBuf>,
     /// Board size; the database must hold this size (4x4, 3x5, 5x3, 4x5, 5x4 and 5x5 are
-    /// pattern databases; up to 6x6 with solve --within and no database).
+    /// pattern databases; up to 6x6 with no database for solve --within, random and
+    /// heuristics START).
     #[arg(long, global = true, value_name = "RxC", value_parser = str::parse::<Shape>, allow_hyphen_values = true)]
     board: Option<Shape>,
     /// How moves are counted: stm (one tile per move) or mtm (a slide of 1 to k tiles in a
@@ -210,10 +211,20 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
     if let Some(weight) = within {
         return run_within(cli, &location, shape, weight);
     }
-    // A uniform draw needs no file: none is opened where none is found.
-    if let (Command::Random(args), false) = (&cli.command, is_found(&location)) {
-        if args.distance.is_none() {
-            return random::uniform(None, shape, args, &mut stdio::stdout());
+    // A uniform draw, and one position's heuristics (its distance searched
+    // over linear conflicts), need no file: none is opened where none is
+    // found.
+    if !is_found(&location) {
+        match &cli.command {
+            Command::Random(args) if args.distance.is_none() => {
+                return random::uniform(None, shape, args, &mut stdio::stdout());
+            }
+            Command::Heuristics(args)
+                if args.has_start() && cli.metric != Some(Metric::MultiTile) =>
+            {
+                return heuristics::without_file(shape, args, &mut stdio::stdout());
+            }
+            _ => {}
         }
     }
     let db = open_database(&location, shape, cli.board, cli.metric)?;

@@ -19,12 +19,12 @@ mod stats;
 mod textbook;
 mod walked;
 
-pub use crate::puzzle::heuristic::{Estimate, Evaluator, Heuristic, UnknownHeuristic};
+pub use crate::puzzle::heuristic::{Estimate, Evaluator, Heuristic, Truth, UnknownHeuristic};
 pub use compare::{
     compare, compare_searched, CompareError, Comparison, Run, DEFAULT_COMPARE_NODES,
     MAX_COMPARE_NODES,
 };
-pub use estimates::{PatternEstimate, PositionEstimates};
+pub use estimates::{distance_without_file, known_distance, PatternEstimate, PositionEstimates};
 pub use grade::{
     grade, read_any_steps, read_steps, read_steps_on, steps_fit, Graded, Step, StepsError,
     MAX_STEPS,

@@ -180,6 +180,31 @@ pub fn solve_within(
     Ok(found)
 }
 
+/// A shortest solution from `start` to `goal` by plain IDA* over
+/// `guidance`: it holds only its path in memory, where the bounded search
+/// at W = 1 may first fill gigabytes with weighted A*. On one thread,
+/// within `options`' deadline, where it stops with the bound it proved
+/// ([`Stopped::TimedOut`]).
+pub fn ida_star(
+    start: &Board,
+    goal: &Board,
+    guidance: &Guidance,
+    options: &SolveOptions,
+) -> Result<Bounded, SolveError> {
+    let posed = Posed::new(start, goal, guidance)?;
+    let (start, goal) = (&posed.start, &posed.goal);
+    let mut found = match &posed.guide {
+        PosedGuide::Conflict(guide) => {
+            weighted_ida_star(&**guide, start, goal, Weight::OPTIMAL, options)?
+        }
+        PosedGuide::Patterns(guide) => {
+            weighted_ida_star(guide, start, goal, Weight::OPTIMAL, options)?
+        }
+    };
+    posed.map_back(&mut found.solution.moves);
+    Ok(found)
+}
+
 /// A solution from `start` to `goal` of at most `max_length` moves, if a
 /// beam of `width` finds one, searched within `options`' deadline and
 /// cancel flag; with no bound on how far it is from the shortest. So it

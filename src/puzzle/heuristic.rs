@@ -185,21 +185,13 @@ impl Evaluator {
         }
     }
 
-    /// Each heuristic's estimate for `board` beside `distance`, its true
-    /// distance to the goal: what the page's heuristics panel and `query
-    /// heuristics START` show.
-    pub fn estimates(&self, board: &Board, distance: u32) -> Vec<Estimate> {
+    /// Each heuristic's estimate for `board`, judged against what is known
+    /// of its distance to the goal: what the page's heuristics panel and
+    /// `query heuristics START` show.
+    pub fn estimates(&self, board: &Board, truth: Truth) -> Vec<Estimate> {
         Heuristic::ALL
             .into_iter()
-            .map(|heuristic| {
-                let h = self.h(heuristic, board);
-                Estimate {
-                    heuristic,
-                    h,
-                    admissible_here: h <= distance,
-                    overestimate: h.saturating_sub(distance),
-                }
-            })
+            .map(|heuristic| Estimate::judged(heuristic, self.h(heuristic, board), truth))
             .collect()
     }
 
@@ -321,6 +313,45 @@ fn longest_increasing(values: &[u8]) -> u32 {
     best as u32
 }
 
+/// What is known of a position's true distance: the distance itself, or,
+/// where a search for it stopped, only a lower bound that was proved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Truth {
+    /// The true distance.
+    Exact(u32),
+    /// The true distance is at least this.
+    AtLeast(u32),
+}
+
+impl Truth {
+    /// Whether `h` is at most the true distance, and by how much it is
+    /// above it: both known with the distance, and, with a lower bound
+    /// only, where `h` is at most the bound (then 0); `None` otherwise.
+    pub fn judge(self, h: u32) -> (Option<bool>, Option<u32>) {
+        match self {
+            Truth::Exact(d) => (Some(h <= d), Some(h.saturating_sub(d))),
+            Truth::AtLeast(bound) if h <= bound => (Some(true), Some(0)),
+            Truth::AtLeast(_) => (None, None),
+        }
+    }
+
+    /// The distance, where it is known.
+    pub fn exact(self) -> Option<u32> {
+        match self {
+            Truth::Exact(d) => Some(d),
+            Truth::AtLeast(_) => None,
+        }
+    }
+
+    /// The largest value the distance is known to be at least: the
+    /// distance itself where it is known.
+    pub fn lower_bound(self) -> u32 {
+        match self {
+            Truth::Exact(d) | Truth::AtLeast(d) => d,
+        }
+    }
+}
+
 /// One heuristic's estimate for one position, against its true distance.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Estimate {
@@ -328,10 +359,25 @@ pub struct Estimate {
     pub heuristic: Heuristic,
     /// Its value for the position.
     pub h: u32,
-    /// Whether it is at most the true distance here.
-    pub admissible_here: bool,
-    /// How far above the true distance it is (0 when admissible here).
-    pub overestimate: u32,
+    /// Whether it is at most the true distance here; `None` where the
+    /// distance is unknown and `h` is above the bound proved for it.
+    pub admissible_here: Option<bool>,
+    /// How far above the true distance it is (0 when admissible here);
+    /// `None` where that is unknown.
+    pub overestimate: Option<u32>,
+}
+
+impl Estimate {
+    /// `heuristic`'s value `h`, judged against `truth` ([`Truth::judge`]).
+    pub fn judged(heuristic: Heuristic, h: u32, truth: Truth) -> Estimate {
+        let (admissible_here, overestimate) = truth.judge(h);
+        Estimate {
+            heuristic,
+            h,
+            admissible_here,
+            overestimate,
+        }
+    }
 }
 
 #[cfg(test)]

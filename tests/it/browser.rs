@@ -901,7 +901,8 @@ async fn play_4x4_with_exact_distances_and_hints() {
 /// `serve --board 6x6`: a board no database can be built for, served with
 /// none. The page opens on it, hides what needs distances and says why,
 /// offers only solutions within a factor, and its solver plays one to the
-/// goal.
+/// goal. Its heuristics panel searches one position's distance, as `query
+/// --board 6x6 heuristics START` does.
 #[tokio::test]
 #[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
 async fn play_6x6_with_no_file_within_a_factor() {
@@ -928,7 +929,7 @@ async fn play_6x6_with_no_file_within_a_factor() {
     };
     assert_eq!(value("board-size").await, "6x6");
     assert_eq!(value("within").await, "2");
-    for hidden in ["hint", "heuristics-panel", "k-controls", "grade"] {
+    for hidden in ["hint", "k-controls", "grade"] {
         assert!(!displayed(&c, hidden).await, "{hidden} is shown");
     }
     let note = text(&c, "random-note").await;
@@ -941,6 +942,30 @@ async fn play_6x6_with_no_file_within_a_factor() {
     assert_eq!(text(&c, "distance").await, "?");
     let note = text(&c, "distance-note").await;
     assert!(note.contains("No database is served for 6x6"), "{note}");
+    click(&c, Locator::Css("#heuristics-panel summary")).await;
+    settle(&c).await;
+    let none = tempfile::tempdir().unwrap();
+    let args = ["--board", "6x6", "heuristics", &start.to_string(), "--json"];
+    let cli = crate::util::expect_code_in(none.path(), &args, 0);
+    let cli: Value = serde_json::from_slice(&cli.get_output().stdout).unwrap();
+    let rows = heuristics_rows(&c).await;
+    let expected = cli["heuristics"].as_array().unwrap();
+    assert_eq!(rows.len(), expected.len());
+    for (row, e) in rows.iter().zip(expected) {
+        let verdict = match e["admissible_here"].as_bool().unwrap() {
+            true => "admissible here".to_string(),
+            false => format!("overestimates by {}", e["overestimate"]),
+        };
+        let want = json!([
+            e["heuristic"],
+            e["h"].to_string(),
+            cli["distance"].to_string(),
+            verdict
+        ]);
+        assert_eq!(row, &want);
+    }
+    // Closed, the panel asks nothing more as the solver plays.
+    click(&c, Locator::Css("#heuristics-panel summary")).await;
     let shot = c.screenshot().await.unwrap();
     let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-6x6.png");
     std::fs::write(path, shot).unwrap();

@@ -8,7 +8,7 @@
 use super::api::{answer_error, client_gone, ApiError};
 use axum::http::StatusCode;
 use memmap2::Mmap;
-use npuzzle::analysis::{self, Neighbour};
+use npuzzle::analysis::{self, Neighbour, Truth};
 use npuzzle::bounded::{self, Guidance, Weight};
 use npuzzle::io::{Answer, Nodes};
 use npuzzle::pattern::{Solution, SolveOptions};
@@ -58,6 +58,24 @@ pub fn options<'a>(budget: &Budget<'a>) -> SolveOptions<'a> {
         parallel: true,
         ..SolveOptions::default()
     }
+}
+
+/// What is known of the distance from `start` to `goal`: looked up, or
+/// searched within the budget (over linear conflicts where no file is
+/// served for the board: `db` is `None`); where the deadline passes
+/// first, the bound the search proved.
+pub fn truth(
+    db: Option<&Db>,
+    start: &Board,
+    goal: &Board,
+    budget: &Budget,
+) -> Result<Truth, ApiError> {
+    let searched = match db {
+        Some(db) => db.distance(start, goal, &options(budget)),
+        None => analysis::distance_without_file(start, goal, &options(budget)),
+    };
+    analysis::known_distance(searched)
+        .map_err(|e| answer_error(e, Some((start, goal)), budget.timeout))
 }
 
 /// One shortest solution from `start` to `goal`.

@@ -624,7 +624,7 @@ fn a_board_with_no_file_is_served_within_a_factor() {
     let (status, v) = get(server.addr, &query);
     assert_eq!((status, &v["length"]), (200, &serde_json::json!(1)), "{v}");
     // What needs a file says so; the 3x3 file is served as before.
-    for route in ["solve", "distance", "heuristics", "histogram", "random"] {
+    for route in ["solve", "distance", "histogram", "random"] {
         let asked = match route {
             "random" => "distance=3".to_string(),
             "histogram" => "goal=".to_string() + &enc(&goal.to_string()),
@@ -641,6 +641,52 @@ fn a_board_with_no_file_is_served_within_a_factor() {
         );
     }
     assert_eq!(get(server.addr, "/api/solve?start=867254301").0, 200);
+}
+
+/// One position's heuristics need no file: its distance is searched over
+/// linear conflicts, as `query --board 6x6 heuristics START` searches it;
+/// where the server's `--timeout` stops that search, the values come
+/// beside the bound it proved.
+#[test]
+fn heuristics_with_no_file_search_the_distance_or_give_a_bound() {
+    let server = start_with(&[&files().full_3x3], Duration::from_secs(1));
+    let shape: Shape = "6x6".parse().unwrap();
+    let goal = Board::goal(shape);
+    let near = walk(&goal, 8, 2);
+    let (status, v) = get(
+        server.addr,
+        &format!("/api/heuristics?board=6x6&start={}", enc(&near.to_string())),
+    );
+    assert_eq!(status, 200, "{v}");
+    let argv = [
+        "query",
+        "--board",
+        "6x6",
+        "heuristics",
+        &near.to_string(),
+        "--json",
+    ];
+    let crate::Command::Heuristics(args) = crate::Cli::try_parse_from(argv).unwrap().command else {
+        unreachable!("parsed as heuristics")
+    };
+    let mut out = Vec::new();
+    crate::heuristics::without_file(shape, &args, &mut out).unwrap();
+    assert_eq!(
+        v,
+        serde_json::from_slice::<serde_json::Value>(&out).unwrap()
+    );
+    assert!(v["distance"].as_u64().unwrap() <= 8, "{v}");
+
+    let far = walked_6x6(300);
+    let (status, v) = get(
+        server.addr,
+        &format!("/api/heuristics?board=6x6&start={}", enc(&far.to_string())),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert!(v["distance"].is_null(), "{v}");
+    let linear_conflict = v["heuristics"][2]["h"].as_u64().unwrap();
+    assert!(v["lower_bound"].as_u64().unwrap() >= linear_conflict, "{v}");
+    assert_eq!(v["heuristics"][2]["admissible_here"], true);
 }
 
 /// Searches within a factor run two at a time: past that, a request is

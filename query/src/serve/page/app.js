@@ -779,7 +779,6 @@ async function loadHeuristics() {
   render();
 }
 function drawHeuristics() {
-  if (withoutFile()) return; // the panel is hidden: its distance needs a file
   const body = $("heuristics").tBodies[0];
   // The heuristics estimate single-tile moves: the server refuses them under
   // the multi-tile metric, and the page says so in words.
@@ -802,8 +801,12 @@ function drawHeuristics() {
   body.replaceChildren(...rows.map((e) => {
     const row = document.createElement("tr");
     row.dataset.heuristic = e.heuristic;
-    const verdict = e.admissible_here ? "admissible here" : `overestimates by ${e.overestimate}`;
-    for (const [words, cls] of [[e.heuristic, ""], [e.h, "h"], [here.distance, "truth"], [verdict, e.admissible_here ? "" : "over"]]) {
+    // Where the search for the distance stopped at the server's --timeout,
+    // only the bound it proved is known, and a value above it is not judged.
+    const truth = here.distance ?? `at least ${here.lower_bound}`;
+    const verdict = e.admissible_here === null ? "not known here"
+      : e.admissible_here ? "admissible here" : `overestimates by ${e.overestimate}`;
+    for (const [words, cls] of [[e.heuristic, ""], [e.h, "h"], [truth, "truth"], [verdict, e.admissible_here === false ? "over" : ""]]) {
       const cell = document.createElement("td");
       cell.textContent = words;
       if (cls) cell.className = cls;
@@ -993,8 +996,9 @@ function setBoard(name, metric = game.metric) {
           `position's distance, which only complete tables hold; `) +
       (withoutFile()
         ? `no database can be built for ${name}, so no distance is known here but next to ` +
-          `the goal, and each solution is found within a factor of the shortest (Solve, ` +
-          `Solutions), stopped after ${game.timeout} s.`
+          `the goal (the heuristics panel searches one, or proves a bound), and each ` +
+          `solution is found within a factor of the shortest (Solve, Solutions), stopped ` +
+          `after ${game.timeout} s.`
         : `${name} is answered by an optimal search over pattern databases ` +
           `(${game.board.partition}), so each distance is a search, stopped after ${game.timeout} s.`);
   }
