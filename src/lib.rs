@@ -99,7 +99,7 @@ pub mod report {
 /// Where database files are, what their headers say, and writing them
 /// safely.
 pub mod files {
-    pub use crate::db::error::{shell_path, shown_path, EnvelopeError, WriteError};
+    pub use crate::db::error::{is_unseen, shell_path, shown_path, EnvelopeError, WriteError};
     pub use crate::db::format::write::write_database;
     pub use crate::db::format::{Header, PathTableInfo, TableAt, TableInfo};
     pub use crate::db::locate::{

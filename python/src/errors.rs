@@ -422,6 +422,7 @@ pub fn none_to_build(shape: Shape, metric: Metric) -> Option<String> {
 
 /// `text` as a Python string literal, escaped as Python reads it: Rust's
 /// `{:?}` writes a control character as `\u{1}`, which Python does not.
+/// What a terminal would not show as it is (`files::is_unseen`) is escaped.
 pub fn python_str(text: &str) -> String {
     let mut literal = String::from("\"");
     for c in text.chars() {
@@ -433,6 +434,7 @@ pub fn python_str(text: &str) -> String {
             '\t' => literal.push_str("\\t"),
             // Control characters are all below U+0100.
             c if c.is_control() => literal.push_str(&format!("\\x{:02x}", c as u32)),
+            c if npuzzle::files::is_unseen(c) => literal.push_str(&format!("\\u{:04x}", c as u32)),
             c => literal.push(c),
         }
     }

@@ -70,11 +70,13 @@ def test_database_errors(tmp_path: Path) -> None:
         npuzzle.Database(tmp_path)
     # A path with a control character is written as Python reads it back,
     # in the advice and in the repr.
-    odd = tmp_path / "no\x01where\n\\\".db"
+    odd = tmp_path / "no\x01where\n\\\"\u202e.db"
     with pytest.raises(npuzzle.DatabaseError) as refused:
         npuzzle.Database(odd)
     advised = re.search(r'npuzzle\.build\(board="RxC", path=(".*?(?<!\\)")\)', str(refused.value))
     assert advised is not None, str(refused.value)
+    # The right-to-left override is escaped, not left to turn the line.
+    assert "\u202e" not in str(refused.value) and "\\u202e" in advised.group(1)
     assert ast.literal_eval(advised.group(1)) == str(odd)
     copy = Path(npuzzle.build("2x3", odd, progress=False))
     shown = repr(npuzzle.Database(copy))

@@ -324,9 +324,10 @@ const PATH_SHOWN: usize = 160;
 pub fn shown_path(path: &Path) -> Cow<'_, str> {
     let mut text = path.to_string_lossy();
     // A control character (a newline left at the end of a variable) would
-    // break the message's line or hide in it: such a path is shown quoted,
-    // escaped (`"/tmp/3x3.db\n"`).
-    if text.chars().any(char::is_control) {
+    // break the message's line or hide in it, and a right-to-left override
+    // would show the rest of the line reversed: such a path is shown
+    // quoted, escaped (`"/tmp/3x3.db\n"`, `"a\u{202e}b.db"`).
+    if text.chars().any(is_unseen) {
         text = format!("{:?}", text.as_ref()).into();
     }
     let count = text.chars().count();
@@ -336,6 +337,19 @@ pub fn shown_path(path: &Path) -> Cow<'_, str> {
     let head: String = text.chars().take(PATH_SHOWN - 40).collect();
     let tail: String = text.chars().skip(count - 40).collect();
     format!("{head}…{tail}").into()
+}
+
+/// Whether `c` is a character that a terminal shows as nothing, or that
+/// breaks or reorders the line it is in: a control character, a
+/// bidirectional mark, embedding, override or isolate, a zero-width
+/// character, a line or paragraph separator. Messages escape them.
+pub fn is_unseen(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061c}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{2069}'
+                | '\u{feff}'
+        )
 }
 
 /// A path as a word of a command given as advice (`--out PATH`), to be
@@ -354,7 +368,7 @@ pub fn shell_path(path: &Path) -> String {
         return String::from_utf8(bytes).expect("ASCII");
     }
     let readable = std::str::from_utf8(&bytes).ok();
-    if let Some(text) = readable.filter(|t| !t.chars().any(char::is_control)) {
+    if let Some(text) = readable.filter(|t| !t.chars().any(is_unseen)) {
         return format!("'{}'", text.replace('\'', "'\\''"));
     }
     let mut escaped = String::new();
@@ -366,7 +380,7 @@ pub fn shell_path(path: &Path) -> String {
                 '\n' => escaped.push_str("\\n"),
                 '\t' => escaped.push_str("\\t"),
                 '\r' => escaped.push_str("\\r"),
-                c if c.is_control() => escaped.push_str(&format!("\\u{:04x}", c as u32)),
+                c if is_unseen(c) => escaped.push_str(&format!("\\u{:04x}", c as u32)),
                 c => escaped.push(c),
             }
         }
@@ -541,6 +555,9 @@ mod tests {
         assert_eq!(shown_path(Path::new("/tmp/3x3.db")), "/tmp/3x3.db");
         assert_eq!(shown_path(Path::new("my dir/3x3.db")), "my dir/3x3.db");
         assert_eq!(shown_path(Path::new("/tmp/3x3.db\n")), "\"/tmp/3x3.db\\n\"");
+        let reversing = "a\u{202e}bd.3x3";
+        assert_eq!(shown_path(Path::new(reversing)), "\"a\\u{202e}bd.3x3\"");
+        assert_eq!(shown_path(Path::new("é/3x3.db")), "é/3x3.db");
         let long = "d/".repeat(200);
         let shown = shown_path(Path::new(&long));
         assert_eq!(shown.chars().count(), PATH_SHOWN - 40 + 1 + 40);
@@ -570,6 +587,8 @@ mod tests {
             ("=x.db", "'=x.db'"),
             ("a=b.db", "a=b.db"),
             ("a'b\\c\td\u{1}", "$'a\\'b\\\\c\\td\\u0001'"),
+            ("a\u{202e}b d.db", "$'a\\u202eb d.db'"),
+            ("é.db", "'é.db'"),
         ] {
             assert_eq!(shell_path(Path::new(path)), word, "{path:?}");
         }
