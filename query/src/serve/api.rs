@@ -83,23 +83,30 @@ type Shared = Arc<Server>;
 
 /// A turn for a `within` search, or 503 when every turn is taken. Such a
 /// search keeps what it has seen in memory, up to 8 million positions
-/// (1.46 GB measured on 6x6 at W = 1), so at most [`WITHIN_SEARCHES`] run
-/// at once, whatever the cores: a burst of requests cannot exhaust the
-/// machine.
+/// (1.46 GB measured on 6x6 at W = 1), so at most [`within_searches`]
+/// run at once: a burst of requests cannot exhaust the machine.
 fn within_turn(server: &Server) -> Result<tokio::sync::SemaphorePermit<'_>, ApiError> {
     server.within_turns.try_acquire().map_err(|_| {
+        let running = match within_searches() {
+            1 => "a search within a factor is running".to_string(),
+            n => format!("{n} searches within a factor are running"),
+        };
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             format!(
-                "the server is busy: {WITHIN_SEARCHES} searches within a factor are running, \
-                 as many as it runs at once; ask again when one has answered"
+                "the server is busy: {running}, as many as it runs at once; ask again when one \
+                 has answered"
             ),
         )
     })
 }
 
-/// How many `within` searches run at once: about 3 GB at most.
-pub(super) const WITHIN_SEARCHES: usize = 2;
+/// How many `within` searches run at once: two (about 3 GB at most), or
+/// one on a machine of one core, where a second would only share it
+/// ([`bounded::search_threads`], the rule of `batch --within`).
+pub(super) fn within_searches() -> usize {
+    npuzzle::bounded::search_threads(2)
+}
 
 /// The whole application: pages, API, limits and headers. A request that
 /// searches gives up after `timeout`; any request unanswered after
@@ -116,7 +123,7 @@ pub fn router(
         boards,
         boards_json,
         timeout,
-        within_turns: tokio::sync::Semaphore::new(WITHIN_SEARCHES),
+        within_turns: tokio::sync::Semaphore::new(within_searches()),
     });
     Router::new()
         .route(

@@ -689,8 +689,9 @@ fn heuristics_with_no_file_search_the_distance_or_give_a_bound() {
     assert_eq!(v["heuristics"][2]["admissible_here"], true);
 }
 
-/// Searches within a factor run two at a time: past that, a request is
-/// answered 503 at once, and a turn is free again once a search answers.
+/// Searches within a factor run two at a time (one on a machine of one
+/// core): past that, a request is answered 503 at once, and a turn is free
+/// again once a search answers.
 #[test]
 fn within_searches_past_two_at_once_are_answered_busy() {
     let server = start_with(&[&files().full_3x3], Duration::from_secs(2));
@@ -702,7 +703,7 @@ fn within_searches_past_two_at_once_are_answered_busy() {
         "/api/solve?board=6x6&within=1&start={}",
         enc(&far.to_string())
     );
-    let turns = super::api::WITHIN_SEARCHES;
+    let turns = super::api::within_searches();
     let statuses: Vec<(u16, String)> = std::thread::scope(|scope| {
         let asked: Vec<_> = (0..=turns)
             .map(|_| scope.spawn(|| get(server.addr, &query)))
@@ -765,7 +766,7 @@ fn a_search_stops_when_its_client_goes() {
         "/api/solve?board=6x6&within=1&start={}",
         enc(&walked_6x6(300).to_string())
     );
-    for _ in 0..super::api::WITHIN_SEARCHES {
+    for _ in 0..super::api::within_searches() {
         let mut leaving = connect(server.addr);
         leaving.write_all(&request("GET", &query)).unwrap();
         std::thread::sleep(Duration::from_millis(200));
