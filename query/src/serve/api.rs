@@ -103,7 +103,7 @@ fn within_turn(server: &Server) -> Result<tokio::sync::SemaphorePermit<'_>, ApiE
 
 /// How many `within` searches run at once: two (about 3 GB at most), or
 /// one on a machine of one core, where a second would only share it
-/// ([`bounded::search_threads`], the rule of `batch --within`).
+/// ([`npuzzle::bounded::search_threads`], the rule of `batch --within`).
 pub(super) fn within_searches() -> usize {
     npuzzle::bounded::search_threads(2)
 }
