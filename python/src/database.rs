@@ -9,8 +9,8 @@ use crate::interrupt::interruptible;
 use crate::target::{deadline, Search, Target};
 use memmap2::Mmap;
 use npuzzle::analysis::{
-    compare, count_shortest, draw_stopped, grade, known_distance, list_shortest, parse_distances,
-    read_steps_on, steps_fit, CompareError, DrawError, Histogram, PositionEstimates, Sample,
+    compare, count_shortest, draw_stopped, grade, list_shortest, parse_distances, read_steps_on,
+    steps_fit, truth_of, CompareError, DrawError, Histogram, PositionEstimates, Sample,
     SampleError, Step, StepsError, DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES, MAX_STEPS,
     MAX_UNIFORM,
 };
@@ -1483,7 +1483,7 @@ impl PyDatabase {
         self.single_tile(py, "heuristics()")?;
         let (start, target) = self.start_and_target(py, (start, "start"), goal, timeout)?;
         let goal = target.goal();
-        let truth = self.ask(py, &target, |t| known_distance(t.distance(&start, true)))?;
+        let truth = self.ask(py, &target, |t| truth_of(t.distance(&start, true)))?;
         let estimates = PositionEstimates::new(&start, &goal, truth)
             .with_patterns(&self.db, &start, &goal)
             .map_err(|e| self.err(py, e))?;

@@ -225,6 +225,10 @@ fn start_and_goal(
     goal: Option<&Bound<'_, PyAny>>,
     board: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(npuzzle::Board, npuzzle::Board)> {
+    // A bad size is board='s, not the start's.
+    if let Some(board) = arguments::given(board) {
+        board::size(board)?;
+    }
     let start =
         board::any_board(py, start, board).map_err(|e| board::bad_argument(start, "start", e))?;
     let goal = match arguments::given(goal) {
@@ -273,8 +277,7 @@ fn heuristics<'py>(
             cancel: Some(&cancel),
             ..Default::default()
         };
-        let searched = npuzzle::analysis::distance_without_file(&start, &goal, &options);
-        npuzzle::analysis::known_distance(searched)
+        npuzzle::analysis::search_truth::<memmap2::Mmap>(None, &start, &goal, &options)
     };
     let stop = || cancel.store(true, std::sync::atomic::Ordering::Relaxed);
     let truth = interrupt::interruptible(py, stop, search)?.map_err(|e| errors::search(py, e))?;

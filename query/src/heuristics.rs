@@ -9,9 +9,7 @@ use crate::solve::UnsolvablePair;
 use crate::{ChartArgs, Outcome};
 use anyhow::Result;
 use memmap2::Mmap;
-use npuzzle::analysis::{
-    distance_without_file, known_distance, survey_all, PositionEstimates, Survey,
-};
+use npuzzle::analysis::{search_truth, survey_all, PositionEstimates, Survey};
 use npuzzle::{CompleteTables, Database, Shape};
 use serde::Serialize;
 use std::io::{self, Write};
@@ -77,11 +75,10 @@ fn one_position(
     let start = args.chart.goal.start_of(&args.start, shape)?;
     let goal = args.chart.goal.board(shape)?;
     let searched =
-        crate::search::with_progress(args.timeout.timeout, true, "moves ≤", |options| match db {
-            Some(db) => db.distance(&start, &goal, options),
-            None => distance_without_file(&start, &goal, options),
+        crate::search::with_progress(args.timeout.timeout, true, "moves ≤", |options| {
+            search_truth(db, &start, &goal, options)
         });
-    let truth = match known_distance(searched) {
+    let truth = match searched {
         Ok(truth) => truth,
         Err(e) => match e.unsolvable() {
             Some(why) => {

@@ -202,6 +202,14 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
             .check_tables(shape)
             .map_err(|e| anyhow::anyhow!("--metric {metric}: {e}; leave out --metric"))?;
     }
+    if cli.metric == Some(Metric::MultiTile) {
+        if let Command::Heuristics(_) | Command::Compare(_) = &cli.command {
+            anyhow::bail!(
+                "the heuristics and the textbook searches count single-tile moves; leave out \
+                 --metric mtm"
+            );
+        }
+    }
     let location = locate(shape, cli.metric.unwrap_or_default(), given);
     let within = match &cli.command {
         Command::Solve(args) => args.within,
@@ -219,9 +227,7 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
             Command::Random(args) if args.distance.is_none() => {
                 return random::uniform(None, shape, args, &mut stdio::stdout());
             }
-            Command::Heuristics(args)
-                if args.has_start() && cli.metric != Some(Metric::MultiTile) =>
-            {
+            Command::Heuristics(args) if args.has_start() => {
                 return heuristics::without_file(shape, args, &mut stdio::stdout());
             }
             _ => {}

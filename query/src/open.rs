@@ -290,8 +290,9 @@ pub(crate) fn none_to_build(shape: Shape, metric: Metric) -> Option<String> {
     let why = npuzzle::tables::unbuildable(shape, metric)?;
     Some(match metric {
         Metric::SingleTile => format!(
-            "{why}, and solutions within a factor of the shortest need none: query --board \
-             {shape} solve --within 2 BOARD"
+            "{why}, and solutions within a factor of the shortest need none (query --board \
+             {shape} solve --within 2 BOARD), nor does one position's heuristics (query --board \
+             {shape} heuristics BOARD)"
         ),
         Metric::MultiTile => why,
     })

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 /// `--timeout`, as the commands that search take it.
 #[derive(clap::Args)]
 pub struct TimeoutArg {
-    /// Give up on a position after SECONDS of search (pattern databases; a complete
-    /// table answers at once) [default: no limit].
+    /// Give up on a position after SECONDS of search (pattern databases, and searches with
+    /// no file; a complete table answers at once) [default: no limit].
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout, allow_hyphen_values = true)]
     pub(crate) timeout: Option<Duration>,
 }

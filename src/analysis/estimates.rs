@@ -19,7 +19,7 @@ use serde::Serialize;
 /// What a search for the distance tells of it: the distance, or, where
 /// the search's deadline passed first, the bound it had proved. Any other
 /// failure (an unsolvable pair, a search cancelled) as it is.
-pub fn known_distance(searched: Result<u32, AnswerError>) -> Result<Truth, AnswerError> {
+pub fn truth_of(searched: Result<u32, AnswerError>) -> Result<Truth, AnswerError> {
     match searched {
         Ok(distance) => Ok(Truth::Exact(distance)),
         Err(AnswerError::Stopped(Stopped::TimedOut { bound, .. })) => Ok(Truth::AtLeast(bound)),
@@ -27,16 +27,24 @@ pub fn known_distance(searched: Result<u32, AnswerError>) -> Result<Truth, Answe
     }
 }
 
-/// The distance from `start` to `goal` with no file: IDA* over Manhattan
-/// distance plus linear conflicts, within `options`, holding only its path
-/// in memory. Answers at once near the goal, on any board.
-pub fn distance_without_file(
+/// What is known of the distance from `start` to `goal` within `options`
+/// ([`truth_of`]): looked up or searched in `db`, or with no file (`None`)
+/// searched by IDA* over Manhattan distance plus linear conflicts, which
+/// holds only its path in memory and answers at once near the goal, on
+/// any board.
+pub fn search_truth<B: AsRef<[u8]>>(
+    db: Option<&Database<B>>,
     start: &Board,
     goal: &Board,
     options: &SolveOptions,
-) -> Result<u32, AnswerError> {
-    let found = ida_star(start, goal, &Guidance::linear_conflict(), options)?;
-    Ok(found.solution.moves.len() as u32)
+) -> Result<Truth, AnswerError> {
+    let searched = match db {
+        Some(db) => db.distance(start, goal, options),
+        None => ida_star(start, goal, &Guidance::linear_conflict(), options)
+            .map(|found| found.solution.moves.len() as u32)
+            .map_err(AnswerError::from),
+    };
+    truth_of(searched)
 }
 
 /// Each classic heuristic's value for one position beside its true
@@ -85,8 +93,9 @@ pub struct PatternEstimate {
     /// positions whose blank is in the goal blank's class of cells (the
     /// corners, for the default goal); null elsewhere.
     pub dual: Option<u32>,
-    /// Whether it is at most the true distance here (as for the classics:
-    /// `None` where the distance is unknown, which the bound then settles).
+    /// Whether it is at most the true distance here. Where the distance
+    /// is unknown, the bound is at least this estimate, so it is `true`;
+    /// an `Option` as the classics' verdicts are.
     pub admissible_here: Option<bool>,
     /// How far above the true distance it is (0 when admissible here).
     pub overestimate: Option<u32>,

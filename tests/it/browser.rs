@@ -964,6 +964,23 @@ async fn play_6x6_with_no_file_within_a_factor() {
         ]);
         assert_eq!(row, &want);
     }
+    // A far position's search is abandoned once the game moves on: the
+    // page settles long before the server's 10 s --timeout, and shows no
+    // error.
+    let far = walk(goal, 300, 5).to_string();
+    let input = c.find(Locator::Id("custom-start")).await.unwrap();
+    input.clear().await.unwrap();
+    input.send_keys(&far).await.unwrap();
+    let asked = Instant::now();
+    click(&c, Locator::Id("custom-set")).await;
+    custom(&c, &start.to_string()).await;
+    assert!(
+        asked.elapsed() < Duration::from_secs(6),
+        "{:?}",
+        asked.elapsed()
+    );
+    assert_eq!(banner(&c).await, None);
+    assert_eq!(heuristics_rows(&c).await.len(), expected.len());
     // Closed, the panel asks nothing more as the solver plays.
     click(&c, Locator::Css("#heuristics-panel summary")).await;
     let shot = c.screenshot().await.unwrap();

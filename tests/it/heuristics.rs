@@ -488,8 +488,10 @@ fn the_library_refuses_to_measure_single_tile_heuristics_against_multi_tile_tabl
 
 /// Where the distance's search stops on a large board, the values stand
 /// beside the bound it proved, which is never above the published optimum:
-/// Korf's instance 1 (57 moves) on the 6-6-3 tables. A verdict the bound
-/// does not settle is unknown (null; empty in CSV), never a guess.
+/// Korf's instance 1 (57 moves) on the 6-6-3 tables, stopped before its
+/// first node (a release build solves it in 10 ms, so any longer limit
+/// would make the test depend on the machine). A verdict the bound does
+/// not settle is unknown (null; empty in CSV), never a guess.
 #[test]
 fn a_stopped_search_gives_the_values_and_the_bound_it_proved() {
     let pattern = crate::pattern_file::pattern_file("4x4", "6-6-3");
@@ -502,7 +504,7 @@ fn a_stopped_search_gives_the_values_and_the_bound_it_proved() {
         goal,
         "--json",
         "--timeout",
-        "0.05",
+        "1e-9",
     ];
     let answer = crate::util::json_answer(&pattern, &args);
     assert_eq!(answer["distance"], serde_json::Value::Null, "{answer}");
@@ -536,7 +538,7 @@ fn a_stopped_search_gives_the_values_and_the_bound_it_proved() {
         goal,
         "--csv",
         "--timeout",
-        "0.05",
+        "1e-9",
     ];
     let csv = crate::util::printed(&pattern, &csv_args, 0);
     let mut lines = csv.lines();

@@ -441,6 +441,15 @@ fn absurd_metric_requests_are_refused() {
         &["compare", "123456708"],
         &["counts multi-tile moves"],
     );
+    // Asked for in multi-tile moves, with the file or none: refused at
+    // once, rather than sent to build a file that would be refused.
+    let none = tempfile::tempdir().unwrap();
+    for command in ["heuristics", "compare"] {
+        let args = ["--metric", "mtm", command, "123456708"];
+        expect_refusal(multi, &args, &["single-tile moves; leave out --metric mtm"]);
+        let refused = crate::util::expect_code_in(none.path(), &args, 2).stdout("");
+        crate::util::stderr_has_all(refused, &["leave out --metric mtm"]);
+    }
     crate::util::stderr_has_all(
         query(multi)
             .args(["--metric", "mtm", "--board", "4x4", "info"])

@@ -70,11 +70,7 @@ pub fn truth(
     goal: &Board,
     budget: &Budget,
 ) -> Result<Truth, ApiError> {
-    let searched = match db {
-        Some(db) => db.distance(start, goal, &options(budget)),
-        None => analysis::distance_without_file(start, goal, &options(budget)),
-    };
-    analysis::known_distance(searched)
+    analysis::search_truth(db, start, goal, &options(budget))
         .map_err(|e| answer_error(e, Some((start, goal)), budget.timeout))
 }
 

@@ -55,8 +55,9 @@ pub struct ServeArgs {
     /// Open the page in the default browser once it is served.
     #[arg(short, long)]
     open: bool,
-    /// Give up on a request's search after SECONDS (pattern databases; complete tables
-    /// answer at once) and answer 503 with a JSON error.
+    /// Give up on a request's search after SECONDS (pattern databases, and boards served with
+    /// no file; complete tables answer at once) and answer 503 with a JSON error
+    /// (/api/heuristics answers with the bound the search proved).
     #[arg(
         long,
         value_name = "SECONDS",

@@ -23,6 +23,7 @@ const game = {
   heuristics: null, // /api/heuristics for `cells`, once asked
   announced: null, // the distance last said in the live region
   heuristicsAsked: null, // the position whose /api/heuristics is under way
+  heuristicsRequest: null, // its AbortController
   histogram: null, // /api/histogram for the goal
   hint: false,
   slideHints: null, // {at, moves}: under the multi-tile metric, the moves that start a slide one closer
@@ -765,14 +766,26 @@ async function loadHeuristics() {
   if (multiTile()) return;
   const open = $("heuristics-panel").open;
   const at = text(game.cells);
+  // A request for a position left behind, or for a panel closed, is
+  // abandoned, and its search on the server with it (up to its --timeout
+  // far from the goal).
+  if (game.heuristicsRequest && (!open || game.heuristicsAsked !== at)) game.heuristicsRequest.abort();
   if (!open || (game.heuristics && game.heuristics.start === at) || game.heuristicsAsked === at) return;
   const epoch = game.epoch;
+  const request = new AbortController();
+  game.heuristicsRequest = request;
   game.heuristicsAsked = at;
   let answer;
   try {
-    answer = await api("heuristics", { start: at, goal: text(game.goal) });
+    answer = await api("heuristics", { start: at, goal: text(game.goal) }, request.signal);
+  } catch (e) {
+    if (e.name === "AbortError") return;
+    throw e;
   } finally {
-    if (game.heuristicsAsked === at) game.heuristicsAsked = null;
+    if (game.heuristicsRequest === request) {
+      game.heuristicsRequest = null;
+      game.heuristicsAsked = null;
+    }
   }
   if (epoch !== game.epoch || text(game.cells) !== at) return;
   game.heuristics = answer;
