@@ -9,7 +9,9 @@ use crate::solve::UnsolvablePair;
 use crate::{ChartArgs, Outcome};
 use anyhow::Result;
 use memmap2::Mmap;
-use npuzzle::analysis::{search_truth, survey_all, PositionEstimates, Survey};
+use npuzzle::analysis::{search_truth, survey_all, PositionEstimates, Survey, Truth};
+use npuzzle::pattern::{SolveOptions, Stopped};
+use npuzzle::AnswerError;
 use npuzzle::{CompleteTables, Database, Shape};
 use serde::Serialize;
 use std::io::{self, Write};
@@ -29,8 +31,8 @@ use std::io::{self, Write};
 pub struct HeuristicsArgs {
     /// One position (any board, pattern databases too, or with no file), in any form: each
     /// heuristic's value beside its true distance (searched on a pattern board or with no
-    /// file: give --timeout far from the goal, and the bound proved stands in for it), and
-    /// each tile's part of the Manhattan distance.
+    /// file: far from the goal, give --timeout or press Ctrl-C, and the bound proved stands
+    /// in for it), and each tile's part of the Manhattan distance.
     #[arg(conflicts_with = "plot")]
     start: Vec<String>,
     #[command(flatten)]
@@ -74,12 +76,19 @@ fn one_position(
 ) -> Result<Outcome> {
     let start = args.chart.goal.start_of(&args.start, shape)?;
     let goal = args.chart.goal.board(shape)?;
+    let ctrl_c = npuzzle::io::stop_on_ctrl_c();
     let searched =
         crate::search::with_progress(args.timeout.timeout, true, "moves ≤", |options| {
-            search_truth(db, &start, &goal, options)
+            let options = SolveOptions {
+                cancel: ctrl_c.as_deref(),
+                ..*options
+            };
+            search_truth(db, &start, &goal, &options)
         });
     let truth = match searched {
         Ok(truth) => truth,
+        // Ctrl-C: the values, beside the bound proved so far.
+        Err(AnswerError::Stopped(Stopped::Cancelled { bound, .. })) => Truth::AtLeast(bound),
         Err(e) => match e.unsolvable() {
             Some(why) => {
                 let report = UnsolvablePair::new(&start, &goal, why);
@@ -150,7 +159,7 @@ impl Layout for PositionEstimates {
         let distance = match self.distance {
             Some(d) => crate::plural(d.into(), "move"),
             None => format!(
-                "at least {} (the search for the distance stopped at its --timeout)",
+                "at least {} (the search for the distance was stopped)",
                 crate::plural(self.lower_bound.into(), "move")
             ),
         };

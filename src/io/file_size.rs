@@ -47,6 +47,30 @@ pub fn remove_unfinished_on_signals() {
     }
 }
 
+/// A flag the first Ctrl-C (SIGINT) sets, for a long search that has
+/// something to show when stopped (`query heuristics START`: the values
+/// beside the bound proved); a second Ctrl-C ends the process as Ctrl-C
+/// does (exit code 130). `None` where SIGINT is ignored (a background
+/// job), or cannot be caught: Ctrl-C then does what it did.
+pub fn stop_on_ctrl_c() -> Option<std::sync::Arc<std::sync::atomic::AtomicBool>> {
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::SIGINT;
+        use std::sync::Arc;
+        if ignored_signals()?(SIGINT) {
+            return None;
+        }
+        let flag = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        // The handlers run in the order registered: at the second Ctrl-C
+        // the flag is already set, and the process ends.
+        signal_hook::flag::register_conditional_shutdown(SIGINT, 130, Arc::clone(&flag)).ok()?;
+        signal_hook::flag::register(SIGINT, Arc::clone(&flag)).ok()?;
+        Some(flag)
+    }
+    #[cfg(not(unix))]
+    None
+}
+
 /// Which signals this process ignores, from Linux's `/proc/self/status`
 /// (`SigIgn`, a mask of bit `n - 1` for signal `n`); `None` where that
 /// cannot be read, and then no signal is caught, as before this existed.

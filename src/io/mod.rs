@@ -23,7 +23,7 @@ pub use batch::{
     run_batch, split_pair, BatchFormat, BatchSummary, LineAnswerer, LineOutcome, CSV_HEADER,
 };
 #[cfg(feature = "cli")]
-pub use file_size::{file_size_limit_as_error, remove_unfinished_on_signals};
+pub use file_size::{file_size_limit_as_error, remove_unfinished_on_signals, stop_on_ctrl_c};
 pub use threads::{check_threads, most_threads, ThreadsError, THREADS_PER_CORE};
 pub use timeout::{check_timeout, TimeoutError, MAX_TIMEOUT_SECONDS};
 #[cfg(feature = "cli")]
