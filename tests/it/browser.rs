@@ -696,6 +696,28 @@ pub(crate) async fn heuristics_rows(c: &Client) -> Vec<serde_json::Value> {
     rows.as_array().unwrap().clone()
 }
 
+/// Checks that the heuristics panel's rows are what `query heuristics
+/// START --json` answered (`cli`): each heuristic, its h, the distance and
+/// the verdict, as the page words them.
+pub(crate) async fn panel_shows(c: &Client, cli: &Value, context: &str) {
+    let rows = heuristics_rows(c).await;
+    let expected = cli["heuristics"].as_array().unwrap();
+    assert_eq!(rows.len(), expected.len(), "{context}");
+    for (row, e) in rows.iter().zip(expected) {
+        let verdict = match e["admissible_here"].as_bool().unwrap() {
+            true => "admissible here".to_string(),
+            false => format!("overestimates by {}", e["overestimate"]),
+        };
+        let want = json!([
+            e["heuristic"],
+            e["h"].to_string(),
+            cli["distance"].to_string(),
+            verdict
+        ]);
+        assert_eq!(row, &want, "{context}");
+    }
+}
+
 /// Whether the element `id` is shown.
 async fn displayed(c: &Client, id: &str) -> bool {
     let e = c.find(Locator::Id(id)).await.unwrap();
@@ -948,22 +970,7 @@ async fn play_6x6_with_no_file_within_a_factor() {
     let args = ["--board", "6x6", "heuristics", &start.to_string(), "--json"];
     let cli = crate::util::expect_code_in(none.path(), &args, 0);
     let cli: Value = serde_json::from_slice(&cli.get_output().stdout).unwrap();
-    let rows = heuristics_rows(&c).await;
-    let expected = cli["heuristics"].as_array().unwrap();
-    assert_eq!(rows.len(), expected.len());
-    for (row, e) in rows.iter().zip(expected) {
-        let verdict = match e["admissible_here"].as_bool().unwrap() {
-            true => "admissible here".to_string(),
-            false => format!("overestimates by {}", e["overestimate"]),
-        };
-        let want = json!([
-            e["heuristic"],
-            e["h"].to_string(),
-            cli["distance"].to_string(),
-            verdict
-        ]);
-        assert_eq!(row, &want);
-    }
+    panel_shows(&c, &cli, "6x6").await;
     // A far position's search is abandoned once the game moves on: the
     // page settles long before the server's 10 s --timeout, and shows no
     // error.
@@ -980,7 +987,7 @@ async fn play_6x6_with_no_file_within_a_factor() {
         asked.elapsed()
     );
     assert_eq!(banner(&c).await, None);
-    assert_eq!(heuristics_rows(&c).await.len(), expected.len());
+    panel_shows(&c, &cli, "6x6, back").await;
     // Closed, the panel asks nothing more as the solver plays.
     click(&c, Locator::Css("#heuristics-panel summary")).await;
     let shot = c.screenshot().await.unwrap();
