@@ -1016,7 +1016,14 @@ async fn check(State(server): State<Shared>, p: Params) -> Result<Response, ApiE
 async fn heuristics(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
     p.only("/api/heuristics", &["board", "metric", "start", "goal"])?;
     let (shape, metric) = (p.shape()?, p.metric()?);
-    if metric == Metric::SingleTile && server.boards.get(shape, metric).is_none() {
+    // Refused whether or not a multi-tile file is served: a 404 would send
+    // the client to build one.
+    if metric == Metric::MultiTile {
+        return Err(ApiError::bad(
+            "the heuristics: single-tile moves only; ask with metric=stm",
+        ));
+    }
+    if server.boards.get(shape, metric).is_none() {
         let (start, goal) = (p.start(shape)?, p.goal(shape)?);
         let truth = budgeted(&server, move |budget| {
             kind::truth(None, &start, &goal, budget)
@@ -1025,7 +1032,6 @@ async fn heuristics(State(server): State<Shared>, p: Params) -> Result<Response,
         return json_ok(&PositionEstimates::new(&start, &goal, truth));
     }
     let db = p.db(&server.boards)?;
-    single_tile(db, "the heuristics")?;
     let (start, goal) = (p.start(shape)?, p.goal(shape)?);
     let truth = searching(&server, (shape, metric), move |db, budget| {
         kind::truth(Some(db), &start, &goal, budget)

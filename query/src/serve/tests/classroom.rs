@@ -277,6 +277,11 @@ fn absurd_values_of_the_new_parameters_are_refused_in_json() {
         ("/api/heuristics?start=12345678", 400, "expected 9 tiles"),
         ("/api/heuristics?start=213456780", 422, "inversion"),
         (
+            "/api/heuristics?start=123456708&metric=mtm",
+            400,
+            "the heuristics: single-tile moves only; ask with metric=stm",
+        ),
+        (
             "/api/heuristics?start=123456780&goal=123456708&goal=1",
             400,
             "duplicate field",
