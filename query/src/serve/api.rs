@@ -1019,9 +1019,7 @@ async fn heuristics(State(server): State<Shared>, p: Params) -> Result<Response,
     // Refused whether or not a multi-tile file is served: a 404 would send
     // the client to build one.
     if metric == Metric::MultiTile {
-        return Err(ApiError::bad(
-            "the heuristics: single-tile moves only; ask with metric=stm",
-        ));
+        return Err(single_tile_only("the heuristics"));
     }
     if server.boards.get(shape, metric).is_none() {
         let (start, goal) = (p.start(shape)?, p.goal(shape)?);
@@ -1048,10 +1046,15 @@ async fn heuristics(State(server): State<Shared>, p: Params) -> Result<Response,
 fn single_tile(db: &Db, what: &str) -> Result<Metric, ApiError> {
     match db.metric() {
         Metric::SingleTile => Ok(Metric::SingleTile),
-        Metric::MultiTile => Err(ApiError::bad(format!(
-            "{what}: single-tile moves only; ask with metric=stm"
-        ))),
+        Metric::MultiTile => Err(single_tile_only(what)),
     }
+}
+
+/// The refusal of `what` in multi-tile moves.
+fn single_tile_only(what: &str) -> ApiError {
+    ApiError::bad(format!(
+        "{what}: single-tile moves only; ask with metric=stm"
+    ))
 }
 
 /// `/api/histogram`: `histogram --json`'s object, from the header.
