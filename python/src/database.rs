@@ -6,11 +6,11 @@ use crate::batch::Batch;
 use crate::board::{self, play, to_board, wrap, PyBoard, SizeFrom};
 use crate::errors;
 use crate::interrupt::interruptible;
-use crate::target::{deadline, Search, Target};
+use crate::target::{deadline, truth_without_file, Search, Target};
 use memmap2::Mmap;
 use npuzzle::analysis::{
     compare, count_shortest, draw_stopped, grade, list_shortest, parse_distances, read_steps_on,
-    steps_fit, truth_of, CompareError, DrawError, Histogram, PositionEstimates, Sample,
+    serving, steps_fit, truth_of, CompareError, DrawError, Histogram, PositionEstimates, Sample,
     SampleError, Step, StepsError, DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES, MAX_STEPS,
     MAX_UNIFORM,
 };
@@ -185,7 +185,16 @@ impl PyDatabase {
         goal: Option<&Bound<'_, PyAny>>,
         timeout: Option<std::time::Duration>,
     ) -> PyResult<Target<'_>> {
-        let goal = self.goal_of(goal)?;
+        self.target_toward(py, self.goal_of(goal)?, timeout)
+    }
+
+    /// [`PyDatabase::target`] toward a goal already read.
+    fn target_toward(
+        &self,
+        py: Python<'_>,
+        goal: Board,
+        timeout: Option<std::time::Duration>,
+    ) -> PyResult<Target<'_>> {
         match self.tables() {
             Some(db) => Ok(Target::Table(
                 db.goal_table(&goal).map_err(|e| self.err(py, e))?,
@@ -1463,12 +1472,15 @@ impl PyDatabase {
     /// pattern database: `partition`, `h`, the position's `lookup` and the
     /// `dual` lookup where the search reads it, None elsewhere;
     /// `manhattan_by_cell`). The distance is looked up, or on a pattern
-    /// database searched within `timeout`. Where that search runs out of
-    /// time, `distance` is None, `lower_bound` is the bound it proved (and
-    /// at least every admissible value), and a verdict the bound does not
-    /// settle is None; otherwise `lower_bound` is the distance. It raises
-    /// what `distance` raises, but for the timeout. The heuristics count
-    /// single-tile moves: ArgumentError on a multi-tile database.
+    /// database searched within `timeout`; toward a goal the file holds no
+    /// table for, it is searched as `npuzzle.heuristics` searches it, with
+    /// no file, and `pattern_database` is left out. Where that search runs
+    /// out of time, `distance` is None, `lower_bound` is the bound it
+    /// proved (and at least every admissible value), and a verdict the
+    /// bound does not settle is None; otherwise `lower_bound` is the
+    /// distance. It raises what `distance` raises, but for the timeout and
+    /// a goal the file has no table for. The heuristics count single-tile
+    /// moves: ArgumentError on a multi-tile database.
     ///
     /// >>> [(e["heuristic"], e["h"]) for e in Database().heuristics("123468750")["heuristics"]]
     /// [('misplaced', 3), ('manhattan', 4), ('linear-conflict', 4), ('manhattan+blank', 4)]
@@ -1481,9 +1493,17 @@ impl PyDatabase {
         timeout: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         self.single_tile(py, "heuristics()")?;
-        let (start, target) = self.start_and_target(py, (start, "start"), goal, timeout)?;
-        let goal = target.goal();
-        let truth = self.ask(py, &target, |t| truth_of(t.distance(&start, true)))?;
+        let start = self.read_argument(start, "start")?;
+        let timeout = arguments::seconds(timeout)?;
+        let goal = self.goal_of(goal)?;
+        // A file with no table toward the goal serves as none would.
+        let truth = match serving(Some(&self.db), &goal).map_err(|e| self.err(py, e))? {
+            Some(_) => {
+                let target = self.target_toward(py, goal, timeout)?;
+                self.ask(py, &target, |t| truth_of(t.distance(&start, true)))?
+            }
+            None => truth_without_file(py, &start, &goal, deadline(timeout))?,
+        };
         let estimates = PositionEstimates::new(&start, &goal, truth)
             .with_patterns(&self.db, &start, &goal)
             .map_err(|e| self.err(py, e))?;

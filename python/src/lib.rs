@@ -270,17 +270,7 @@ fn heuristics<'py>(
 ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
     let (start, goal) = start_and_goal(py, start, goal, board)?;
     let deadline = target::deadline(arguments::seconds(timeout)?);
-    let cancel = std::sync::atomic::AtomicBool::new(false);
-    let search = || {
-        let options = npuzzle::pattern::SolveOptions {
-            deadline,
-            cancel: Some(&cancel),
-            ..Default::default()
-        };
-        npuzzle::analysis::search_truth::<memmap2::Mmap>(None, &start, &goal, &options)
-    };
-    let stop = || cancel.store(true, std::sync::atomic::Ordering::Relaxed);
-    let truth = interrupt::interruptible(py, stop, search)?.map_err(|e| errors::search(py, e))?;
+    let truth = target::truth_without_file(py, &start, &goal, deadline)?;
     let estimates = npuzzle::analysis::PositionEstimates::new(&start, &goal, truth);
     database::json_dict(py, &estimates)
 }

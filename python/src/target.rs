@@ -7,7 +7,8 @@ use crate::errors;
 use crate::interrupt::interruptible;
 use crate::pools;
 use npuzzle::analysis::{
-    compare_searched, CompareError, Comparison, DrawError, Evaluator, Heuristic, Sample,
+    compare_searched, search_truth, CompareError, Comparison, DrawError, Evaluator, Heuristic,
+    Sample, Truth,
 };
 use npuzzle::io::Nodes;
 use npuzzle::pattern::{Solution, SolveOptions};
@@ -65,6 +66,28 @@ impl Search<'_> {
 /// counted from now; None for no limit.
 pub fn deadline(timeout: Option<Duration>) -> Option<Instant> {
     timeout.and_then(|d| Instant::now().checked_add(d))
+}
+
+/// What is known of the distance from `start` to `goal` with no file: IDA*
+/// over linear conflicts on one thread without the GIL, holding only its
+/// path, stopped at `deadline` or by Ctrl-C (the bound proved stands in).
+pub fn truth_without_file(
+    py: Python<'_>,
+    start: &Board,
+    goal: &Board,
+    deadline: Option<Instant>,
+) -> PyResult<Truth> {
+    let cancel = AtomicBool::new(false);
+    let search = || {
+        let options = SolveOptions {
+            deadline,
+            cancel: Some(&cancel),
+            ..Default::default()
+        };
+        search_truth::<memmap2::Mmap>(None, start, goal, &options)
+    };
+    let stop = || cancel.store(true, Relaxed);
+    interruptible(py, stop, search)?.map_err(|e| errors::search(py, e))
 }
 
 impl Target<'_> {

@@ -136,6 +136,20 @@ def test_heuristics_stand_where_the_distance_search_runs_out_of_time(db44) -> No
     assert (solved["distance"], solved["lower_bound"]) == (0, 0)
 
 
+def test_heuristics_toward_a_goal_with_no_table_are_searched_as_with_no_file(db44) -> None:
+    # The blank on an edge: the file (corner goals) has no table toward it,
+    # so the distance is the search's over linear conflicts, with no file.
+    edge = npuzzle.Board("1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15", board="4x4")
+    for moves in ("DRRULL", "RDDLURRDLU", "DDDRRUUUL"):
+        start = edge.apply(moves)
+        report = db44.heuristics(start, edge, timeout=10.0)
+        assert "pattern_database" not in report
+        assert report == npuzzle.heuristics(start, edge)
+        assert report["distance"] <= len(moves) and report["distance"] % 2 == len(moves) % 2
+    # Toward a goal it serves, the tables' estimate is there.
+    assert "pattern_database" in db44.heuristics(edge, KORF_GOAL, timeout=10.0)
+
+
 def test_a_search_that_runs_out_of_time_raises(db44) -> None:
     _, _, hardest = max(korf(), key=lambda row: row[1])
     with pytest.raises(npuzzle.SearchTimeoutError, match="no solution within the time allowed") as e:

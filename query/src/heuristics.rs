@@ -76,6 +76,13 @@ fn one_position(
 ) -> Result<Outcome> {
     let start = args.chart.goal.start_of(&args.start, shape)?;
     let goal = args.chart.goal.board(shape)?;
+    // A file built for other goals serves as none would ([`serving`]).
+    if let Some(Err(e @ AnswerError::MissingGoal { .. })) = db.map(|db| db.check_goal(&goal)) {
+        eprintln!(
+            "query: {e}; the distance is searched over linear conflicts instead, and the \
+             pattern tables' own estimate is left out"
+        );
+    }
     let ctrl_c = npuzzle::io::stop_on_ctrl_c();
     let searched =
         crate::search::with_progress(args.timeout.timeout, true, "moves ≤", |options| {

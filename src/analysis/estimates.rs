@@ -28,23 +28,38 @@ pub fn truth_of(searched: Result<u32, AnswerError>) -> Result<Truth, AnswerError
 }
 
 /// What is known of the distance from `start` to `goal` within `options`
-/// ([`truth_of`]): looked up or searched in `db`, or with no file (`None`)
-/// searched by IDA* over Manhattan distance plus linear conflicts, which
-/// holds only its path in memory and answers at once near the goal, on
-/// any board.
+/// ([`truth_of`]): looked up or searched in `db`, or with no file (`None`,
+/// or a file with no tables toward `goal`: see [`serving`]) searched by
+/// IDA* over Manhattan distance plus linear conflicts, which holds only
+/// its path in memory and answers at once near the goal, on any board.
 pub fn search_truth<B: AsRef<[u8]>>(
     db: Option<&Database<B>>,
     start: &Board,
     goal: &Board,
     options: &SolveOptions,
 ) -> Result<Truth, AnswerError> {
-    let searched = match db {
+    let searched = match serving(db, goal)? {
         Some(db) => db.distance(start, goal, options),
         None => ida_star(start, goal, &Guidance::linear_conflict(), options)
             .map(|found| found.solution.moves.len() as u32)
             .map_err(AnswerError::from),
     };
     truth_of(searched)
+}
+
+/// `db` where it answers toward `goal`, `None` where it holds no table
+/// toward it (a file built for other goals). One position's heuristics need
+/// no file, so such a file is searched without, as `--within` is, rather
+/// than refused; a goal of another board is still an error.
+pub fn serving<'a, B: AsRef<[u8]>>(
+    db: Option<&'a Database<B>>,
+    goal: &Board,
+) -> Result<Option<&'a Database<B>>, AnswerError> {
+    match db.map(|db| db.check_goal(goal)) {
+        Some(Err(AnswerError::MissingGoal { .. })) => Ok(None),
+        Some(Err(e)) => Err(e),
+        Some(Ok(())) | None => Ok(db),
+    }
 }
 
 /// Each classic heuristic's value for one position beside its true
@@ -127,14 +142,15 @@ impl PositionEstimates {
     }
 
     /// The same, with the estimate of `db`'s pattern tables where it has
-    /// them.
+    /// them toward `goal` ([`serving`]).
     pub fn with_patterns<B: AsRef<[u8]>>(
         mut self,
         db: &Database<B>,
         start: &Board,
         goal: &Board,
     ) -> Result<PositionEstimates, AnswerError> {
-        if let Some(tables) = db.patterns() {
+        let tables = serving(Some(db), goal)?.and_then(Database::patterns);
+        if let Some(tables) = tables {
             let h = tables.search_estimate(start, goal)?;
             let (admissible_here, overestimate) = self.truth().judge(h);
             self.pattern_database = Some(PatternEstimate {

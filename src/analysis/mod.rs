@@ -24,7 +24,7 @@ pub use compare::{
     compare, compare_searched, CompareError, Comparison, Run, DEFAULT_COMPARE_NODES,
     MAX_COMPARE_NODES,
 };
-pub use estimates::{search_truth, truth_of, PatternEstimate, PositionEstimates};
+pub use estimates::{search_truth, serving, truth_of, PatternEstimate, PositionEstimates};
 pub use grade::{
     grade, read_any_steps, read_steps, read_steps_on, steps_fit, Graded, Step, StepsError,
     MAX_STEPS,

@@ -608,6 +608,59 @@ fn with_no_file_the_distance_is_searched() {
     crate::util::expect_code_in(dir.path(), &["heuristics"], 2);
 }
 
+/// A pattern file with no table toward the goal asked about serves as no
+/// file would: the distance is searched over linear conflicts, equal to
+/// the complete table's toward that goal, the tables' estimate is left
+/// out, and standard error says why. Toward the goals it serves, the
+/// tables answer.
+#[test]
+fn a_pattern_file_built_for_other_goals_is_searched_without() {
+    let t = temp_db("3x3");
+    let pattern = crate::pattern_file::pattern_file("3x3", "4-4");
+    let mut rng = StdRng::seed_from_u64(5);
+    // The blank in the centre: no reflection or rotation takes it to the
+    // corner the file serves.
+    let goal = "123405678";
+    for _ in 0..12 {
+        let mut board = npuzzle::parse_board(goal, Shape::THREE_BY_THREE).unwrap();
+        for _ in 0..40 {
+            let m = *npuzzle::Move::ALL.choose(&mut rng).unwrap();
+            board = board.apply(m).unwrap_or(board);
+        }
+        let start = board.to_string();
+        let args = ["heuristics", start.as_str(), "--goal", goal, "--json"];
+        let out = crate::util::expect_code(&pattern, &args, 0);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(
+            stderr.contains("no table for goals with the blank in row 2, column 2")
+                && stderr.contains("searched over linear conflicts instead"),
+            "{stderr}"
+        );
+        let searched: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+        assert!(searched.get("pattern_database").is_none());
+        assert_eq!(
+            searched,
+            crate::util::json_answer(&t.path, &args),
+            "{start}"
+        );
+    }
+    // Toward a goal it serves, the tables answer, and nothing is said.
+    let served = ["heuristics", "867254301", "--json"];
+    let answer = crate::util::quiet_json_answer(&pattern, &served, 0);
+    assert_eq!(answer["pattern_database"]["partition"], "4-4");
+    // A goal of another board is still refused.
+    crate::util::expect_refusal(
+        &pattern,
+        &[
+            "heuristics",
+            "867254301",
+            "--goal",
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0",
+        ],
+        &["goal"],
+    );
+}
+
 /// Ctrl-C stops the distance's search with no answer lost: the values come
 /// beside the bound proved so far, exit code 0 (a far 6x6 position with no
 /// file and no --timeout, whose search would run for hours).

@@ -1012,7 +1012,8 @@ async fn check(State(server): State<Shared>, p: Params) -> Result<Response, ApiE
 /// search stops at the server's `--timeout`, the bound it proved. Any
 /// board up to 6x6 is answered without a file, as `within` is: the
 /// distance is searched by IDA* over linear conflicts, which holds only
-/// its path, so it needs no turn of the `within` searches'.
+/// its path, so it needs no turn of the `within` searches'. So is a goal
+/// the served file has no table for (`analysis::serving`).
 async fn heuristics(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
     p.only("/api/heuristics", &["board", "metric", "start", "goal"])?;
     let (shape, metric) = (p.shape()?, p.metric()?);

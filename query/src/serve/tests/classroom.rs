@@ -134,6 +134,25 @@ fn on_4x4_heuristics_and_check_search_within_the_timeout() {
         &format!("/api/solve?board=4x4&start={}", enc(&start.to_string())),
     );
     assert_eq!(h["distance"], solved["distance"]);
+    // Toward a goal the file has no table for (the blank on an edge), as
+    // with no file: searched over linear conflicts, no tables' estimate.
+    let edge = npuzzle::parse_board("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", goal.shape()).unwrap();
+    let near_edge = walk(&edge, 12, 6);
+    let (status, unserved) = get(
+        server.addr,
+        &format!(
+            "/api/heuristics?board=4x4&start={}&goal={}",
+            enc(&near_edge.to_string()),
+            enc(&edge.to_string())
+        ),
+    );
+    assert_eq!(status, 200, "{unserved}");
+    let options = npuzzle::pattern::SolveOptions::default();
+    let truth =
+        npuzzle::analysis::search_truth::<&[u8]>(None, &near_edge, &edge, &options).unwrap();
+    assert_eq!(unserved["distance"], truth.exact().unwrap());
+    assert!(unserved.get("pattern_database").is_none(), "{unserved}");
+    assert!(h.get("pattern_database").is_some(), "{h}");
     let moves = solved["moves"].as_str().unwrap();
     let (status, c) = get(
         server.addr,
