@@ -1520,7 +1520,10 @@ impl PyDatabase {
     /// Each search stops after `max_nodes` expansions (1 to 10,000,000);
     /// `depth_limit` is the goal's farthest distance unless given (on a
     /// pattern database, whose search finds the truth within `timeout`,
-    /// the distance; boards of up to 16 cells). Raises ArgumentError on
+    /// the distance; boards of up to 16 cells). Toward a goal a pattern
+    /// database has no table for, the truth is IDA*'s over linear
+    /// conflicts, as with no file (`database` is `linear-conflict`).
+    /// Raises ArgumentError on
     /// multi-tile databases, past 16 cells, or for `max_nodes` or
     /// `depth_limit` out of range; UnsolvableError for a start that cannot
     /// reach the goal; as `distance` does for `timeout`.

@@ -200,7 +200,13 @@ impl Target<'_> {
         let options = search.options(true);
         let pair = (start, &search.goal);
         let db = search.db.database();
-        Some(compare_searched(db, pair, max_nodes, depth_limit, &options))
+        Some(compare_searched(
+            Some(db),
+            pair,
+            max_nodes,
+            depth_limit,
+            &options,
+        ))
     }
 
     /// Fewest moves from `start`.

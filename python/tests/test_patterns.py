@@ -146,6 +146,9 @@ def test_heuristics_toward_a_goal_with_no_table_are_searched_as_with_no_file(db4
         assert "pattern_database" not in report
         assert report == npuzzle.heuristics(start, edge)
         assert report["distance"] <= len(moves) and report["distance"] % 2 == len(moves) % 2
+        # compare's truth too: the search over linear conflicts.
+        compared = db44.compare(start, edge, max_nodes=1000, timeout=10.0)
+        assert (compared["database"], compared["distance"]) == ("linear-conflict", report["distance"])
     # Toward a goal it serves, the tables' estimate is there.
     assert "pattern_database" in db44.heuristics(edge, KORF_GOAL, timeout=10.0)
 

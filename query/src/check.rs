@@ -106,7 +106,12 @@ pub fn run(db: &Database<Mmap>, args: &CheckArgs, out: &mut impl Write) -> Resul
             None => {
                 let need = "grading needs the distance of every position the moves pass \
                             through, and a search for one stopped";
-                return Err(crate::search::distance_stopped(db, e, timeout, need));
+                return Err(crate::search::distance_stopped(
+                    (db.shape(), true),
+                    e,
+                    timeout,
+                    need,
+                ));
             }
         },
     };

@@ -1,4 +1,5 @@
-//! `query compare`: the classic searches on one position, checked against the database.
+//! `query compare`: the classic searches on one position, checked against the database, or
+//! with no file against an optimal search over linear conflicts.
 
 use crate::numbers::whole;
 use crate::print::{print, Format, Layout};
@@ -7,17 +8,18 @@ use crate::Outcome;
 use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::{
-    compare, compare_searched, CompareError, Comparison, DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES,
+    compare, compare_searched, serving, CompareError, Comparison, DEFAULT_COMPARE_NODES,
+    MAX_COMPARE_NODES,
 };
-use npuzzle::{AnswerError, Database};
+use npuzzle::{AnswerError, Database, Shape};
 use std::io::{self, Write};
 
 /// Arguments of `query compare`.
 #[derive(clap::Args)]
 #[command(mut_arg("timeout", |a| a.help(
-    "Give up after SECONDS of the database's own optimal search, on a pattern database (the \
-     textbook searches stop at --max-nodes instead: about 7 s in all on 4x4 at the \
-     default) [default: no limit]"
+    "Give up after SECONDS of the optimal search for the truth, on a pattern database or with \
+     no file (the textbook searches stop at --max-nodes instead: about 7 s in all on 4x4 at \
+     the default) [default: no limit]"
 )))]
 pub struct CompareArgs {
     #[command(flatten)]
@@ -36,21 +38,29 @@ pub struct CompareArgs {
     timeout: crate::search::TimeoutArg,
 }
 
-/// `query compare`: against a lookup in complete tables, or a pattern
-/// database's optimal search (within `--timeout`).
-pub fn run(db: &Database<Mmap>, args: &CompareArgs, out: &mut impl Write) -> Result<Outcome> {
-    let (start, goal) = args.pair.boards(db.shape())?;
-    let compared = match db.complete() {
-        Ok(tables) => compare(
+/// `query compare`: against a lookup in complete tables, or an optimal
+/// search (within `--timeout`): a pattern database's, or with no file (`db`
+/// is `None`, or has no table toward the goal) one over linear conflicts.
+pub fn run(
+    db: Option<&Database<Mmap>>,
+    shape: Shape,
+    args: &CompareArgs,
+    out: &mut impl Write,
+) -> Result<Outcome> {
+    let (start, goal) = args.pair.boards(shape)?;
+    crate::heuristics::say_if_no_table(db, &goal);
+    let served = serving(db, &goal)?;
+    let compared = match served.map(Database::complete) {
+        Some(Ok(tables)) => compare(
             &tables.goal_table(&goal)?,
             &start,
             args.max_nodes,
             args.depth_limit,
             None,
         ),
-        Err(_) => crate::search::with_progress(args.timeout.timeout, true, "moves ≤", |options| {
+        _ => crate::search::with_progress(args.timeout.timeout, true, "moves ≤", |options| {
             let pair = (&start, &goal);
-            compare_searched(db, pair, args.max_nodes, args.depth_limit, options)
+            compare_searched(served, pair, args.max_nodes, args.depth_limit, options)
         }),
     };
     let report = match compared {
@@ -61,11 +71,14 @@ pub fn run(db: &Database<Mmap>, args: &CompareArgs, out: &mut impl Write) -> Res
             return Ok(Outcome::No);
         }
         // The lookup's own error, for the advice `main` adds to it, or the
-        // database's search past --timeout.
+        // search past --timeout.
         Err(CompareError::Lookup(e)) => {
-            let need = "compare needs the true distance, and the database's search stopped";
+            let need = match served {
+                Some(_) => "compare needs the true distance, and the database's search stopped",
+                None => "compare needs the true distance, and its search (no file) stopped",
+            };
             return Err(crate::search::distance_stopped(
-                db,
+                (shape, served.is_some()),
                 e,
                 args.timeout.timeout,
                 need,
@@ -80,9 +93,18 @@ pub fn run(db: &Database<Mmap>, args: &CompareArgs, out: &mut impl Write) -> Res
 impl Layout for Comparison {
     fn text(&self, out: &mut dyn Write) -> io::Result<()> {
         let distance = self.distance;
+        // With no file, the truth is a search of the same kind as the
+        // textbook's: named as they are.
+        let (source, truth) = match self.database {
+            "linear-conflict" => (
+                "no file: IDA* over linear conflicts",
+                "idastar-linear-conflict".to_string(),
+            ),
+            how => ("database", format!("database {how}")),
+        };
         writeln!(
             out,
-            "{} -> {}: {} (database)",
+            "{} -> {}: {} ({source})",
             self.start,
             self.goal,
             crate::plural(distance as u64, "move")
@@ -96,7 +118,7 @@ impl Layout for Comparison {
         writeln!(
             out,
             "{:<26} {:>7} {:>8} {:>10} {:>10} {:>12}",
-            format!("database {}", self.database),
+            truth,
             distance,
             "yes",
             self.database_expanded

@@ -12,7 +12,7 @@ use memmap2::Mmap;
 use npuzzle::analysis::{search_truth, survey_all, PositionEstimates, Survey, Truth};
 use npuzzle::pattern::{SolveOptions, Stopped};
 use npuzzle::AnswerError;
-use npuzzle::{CompleteTables, Database, Shape};
+use npuzzle::{Board, CompleteTables, Database, Shape};
 use serde::Serialize;
 use std::io::{self, Write};
 
@@ -76,13 +76,7 @@ fn one_position(
 ) -> Result<Outcome> {
     let start = args.chart.goal.start_of(&args.start, shape)?;
     let goal = args.chart.goal.board(shape)?;
-    // A file built for other goals serves as none would ([`serving`]).
-    if let Some(Err(e @ AnswerError::MissingGoal { .. })) = db.map(|db| db.check_goal(&goal)) {
-        eprintln!(
-            "query: {e}; the distance is searched over linear conflicts instead, and the \
-             pattern tables' own estimate is left out"
-        );
-    }
+    say_if_no_table(db, &goal);
     let ctrl_c = npuzzle::io::stop_on_ctrl_c();
     let searched =
         crate::search::with_progress(args.timeout.timeout, true, "moves ≤", |options| {
@@ -111,6 +105,16 @@ fn one_position(
     }
     print(&report, args.chart.format.format(), out)?;
     Ok(Outcome::Success)
+}
+
+/// Says on standard error where `db` has no table toward `goal`: the
+/// distance is then searched as with no file (`analysis::serving`).
+pub fn say_if_no_table(db: Option<&Database<Mmap>>, goal: &Board) {
+    if let Some(Err(e @ AnswerError::MissingGoal { .. })) = db.map(|db| db.check_goal(goal)) {
+        eprintln!(
+            "query: {e}; the distance is searched over linear conflicts instead, as with no file"
+        );
+    }
 }
 
 /// Every position of the goal's table, four heuristics.

@@ -94,7 +94,8 @@ enum Command {
     Check(check::CheckArgs),
     /// The classic heuristics over every position (or one), against the true distance.
     Heuristics(heuristics::HeuristicsArgs),
-    /// The classic search algorithms on one position, checked against the database.
+    /// The classic search algorithms on one position, checked against the database (or with
+    /// no file, an optimal search over linear conflicts).
     Compare(compare::CompareArgs),
     /// Per table: positions, mean and maximum distance, and the farthest positions.
     Stats(stats::StatsArgs),
@@ -230,6 +231,7 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
             Command::Heuristics(args) if args.has_start() => {
                 return heuristics::without_file(shape, args, &mut stdio::stdout());
             }
+            Command::Compare(args) => return compare::run(None, shape, args, &mut stdio::stdout()),
             _ => {}
         }
     }
@@ -251,7 +253,9 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
         Command::Check(args) => check::run(&db, args, out),
         Command::Stats(args) => stats::run(complete(&db, "stats")?, args, out),
         Command::Heuristics(args) => heuristics::run(single_tile(&db, "heuristics")?, args, out),
-        Command::Compare(args) => compare::run(single_tile(&db, "compare")?, args, out),
+        Command::Compare(args) => {
+            compare::run(Some(single_tile(&db, "compare")?), db.shape(), args, out)
+        }
         Command::CompareMetrics(args) => {
             compare_metrics::run(complete(&db, "compare-metrics")?, &location, args, out)
         }

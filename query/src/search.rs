@@ -2,10 +2,9 @@
 //! on a terminal during a long search, and the advice when a search for a
 //! distance stops at its limit.
 
-use memmap2::Mmap;
 use npuzzle::io::{check_timeout, TimeoutError};
 use npuzzle::pattern::{BoundReport, SolveOptions, Stopped};
-use npuzzle::{AnswerError, Database};
+use npuzzle::{AnswerError, Shape};
 use std::io::{self, IsTerminal};
 use std::time::{Duration, Instant};
 
@@ -44,10 +43,11 @@ pub(crate) fn parse_seconds(text: &str, no_limit: &str) -> Result<Duration, Stri
 
 /// `e`, and where it is a search for a distance stopped at `--timeout`
 /// (`need` says what needed it, as "grading needs …, and a search for one
-/// stopped"), what may answer sooner: more time, or complete tables (a
+/// stopped"), what may answer sooner: more time, or complete tables, or
+/// where the search had no file (`with_file` false) pattern databases (a
 /// bounded search gives no distance).
 pub(crate) fn distance_stopped(
-    db: &Database<Mmap>,
+    (shape, with_file): (Shape, bool),
     e: AnswerError,
     timeout: Option<Duration>,
     need: &str,
@@ -55,12 +55,14 @@ pub(crate) fn distance_stopped(
     if !matches!(e, AnswerError::Stopped(Stopped::TimedOut { .. })) {
         return e.into();
     }
-    let shape = db.shape();
     let sooner = match shape.check_complete_tables() {
         Ok(()) => format!(", or complete tables answer at once (build-db --board {shape})"),
         // The 24-puzzle and its cousins: minutes to hours far from the goal.
         Err(_) if shape.cells() >= 20 => {
             "; on this board a position far from the goal may take hours".to_string()
+        }
+        Err(_) if !with_file => {
+            format!(", or pattern databases search far sooner (build-db --board {shape})")
         }
         Err(_) => String::new(),
     };

@@ -1,7 +1,9 @@
 //! The textbook searches on one position, side by side with the
 //! database's answer (a lookup, or on a pattern database its optimal
-//! search): what `query compare` reports.
+//! search, or with no file one over linear conflicts): what `query
+//! compare` reports.
 
+use super::estimates::{serving, solve_without_file};
 use super::heuristics::NeedsSingleTile;
 use super::histogram::as_text;
 use super::textbook::{millis, search_until, Algorithm, SearchReport, ShapeMismatch, KEY_CELLS};
@@ -26,8 +28,9 @@ pub struct Comparison {
     pub goal: Board,
     /// The true distance, from the database.
     pub distance: usize,
-    /// How the database found it: `lookup` (complete tables) or `search`
-    /// (pattern databases' IDA*).
+    /// How it was found: `lookup` (complete tables), `search` (pattern
+    /// databases' IDA*), or `linear-conflict` (no file: IDA* over
+    /// Manhattan distance plus linear conflicts).
     pub database: &'static str,
     /// The database's time: one lookup's (the mean of many), or its one
     /// search's, in milliseconds.
@@ -127,12 +130,14 @@ pub fn compare(
     run_all((start, target.goal()), truth, (max_nodes, limit), cancel)
 }
 
-/// [`compare`] on a pattern database, on boards of up to 16 cells: the
-/// truth is the optimal search's (within `options`, timed once), and
+/// [`compare`] on a pattern database, or with no file (`None`, or a file
+/// with no table toward `goal`: [`serving`]), on boards of up to 16 cells:
+/// the truth is the optimal search's (the database's IDA*, or with no
+/// file IDA* over linear conflicts; within `options`, timed once), and
 /// depth-first search is limited to that distance unless `depth_limit`
 /// says otherwise. `options`' cancel flag stops the textbook searches too.
 pub fn compare_searched<B: AsRef<[u8]>>(
-    db: &Database<B>,
+    db: Option<&Database<B>>,
     (start, goal): (&Board, &Board),
     max_nodes: u64,
     depth_limit: Option<u32>,
@@ -142,11 +147,14 @@ pub fn compare_searched<B: AsRef<[u8]>>(
         return Err(CompareError::TooLarge(start.shape()));
     }
     let began = Instant::now();
-    let solution = db.solve(start, goal, options)?;
+    let (solution, how) = match serving(db, goal)? {
+        Some(db) => (db.solve(start, goal, options)?, "search"),
+        None => (solve_without_file(start, goal, options)?, "linear-conflict"),
+    };
     let truth = Truth {
         distance: solution.moves.len(),
         elapsed: began.elapsed(),
-        how: "search",
+        how,
         expanded: Some(solution.expanded),
     };
     let limit = depth_limit.unwrap_or(truth.distance as u32);

@@ -11,7 +11,7 @@
 use crate::bounded::{ida_star, Guidance};
 use crate::db::database::Database;
 use crate::db::error::AnswerError;
-use crate::pattern::{SolveOptions, Stopped};
+use crate::pattern::{Solution, SolveOptions, Stopped};
 use crate::puzzle::board::Board;
 use crate::puzzle::heuristic::{Estimate, Evaluator, Truth};
 use serde::Serialize;
@@ -40,11 +40,20 @@ pub fn search_truth<B: AsRef<[u8]>>(
 ) -> Result<Truth, AnswerError> {
     let searched = match serving(db, goal)? {
         Some(db) => db.distance(start, goal, options),
-        None => ida_star(start, goal, &Guidance::linear_conflict(), options)
-            .map(|found| found.solution.moves.len() as u32)
-            .map_err(AnswerError::from),
+        None => solve_without_file(start, goal, options).map(|s| s.moves.len() as u32),
     };
     truth_of(searched)
+}
+
+/// One shortest solution with no file: IDA* over Manhattan distance plus
+/// linear conflicts, on one thread, holding only its path.
+pub(crate) fn solve_without_file(
+    start: &Board,
+    goal: &Board,
+    options: &SolveOptions,
+) -> Result<Solution, AnswerError> {
+    let found = ida_star(start, goal, &Guidance::linear_conflict(), options)?;
+    Ok(found.solution)
 }
 
 /// `db` where it answers toward `goal`, `None` where it holds no table

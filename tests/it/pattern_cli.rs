@@ -437,6 +437,110 @@ fn compare_runs_the_textbook_searches_against_the_search() {
     );
 }
 
+/// `compare` with no file, or with a file that has no table toward the
+/// goal: the truth is IDA*'s over linear conflicts (`database`
+/// `linear-conflict`), with the distance of the complete table or of a
+/// plain breadth-first search, and the textbook searches are the same.
+#[test]
+fn compare_needs_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let complete = crate::util::temp_db("3x3");
+    let runs = |v: &serde_json::Value| -> Vec<(serde_json::Value, serde_json::Value)> {
+        (v["algorithms"].as_array().unwrap().iter())
+            .map(|r| (r["algorithm"].clone(), r["moves"].clone()))
+            .collect()
+    };
+    for start in ["680247531", "867254301"] {
+        let args = [
+            "compare",
+            "--json",
+            "--depth-limit",
+            "31",
+            "--max-nodes",
+            "20000",
+            start,
+        ];
+        let out = crate::util::expect_code_in(dir.path(), &args, 0);
+        let searched: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+        let looked_up = json_answer(&complete.path, &args);
+        assert_eq!(searched["database"], "linear-conflict");
+        assert_eq!(searched["distance"], looked_up["distance"]);
+        assert!(searched["database_expanded"].as_u64() > Some(0));
+        assert_eq!(runs(&searched), runs(&looked_up));
+    }
+    // A pattern file with no table toward the goal (the blank in the
+    // centre): the same, and standard error says why.
+    let patterns = pattern_file("3x3", "4-4");
+    let args = [
+        "compare",
+        "--json",
+        "867254301",
+        "--goal",
+        "123405678",
+        "--max-nodes",
+        "20000",
+    ];
+    let out = crate::util::expect_code(&patterns, &args, 0);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("searched over linear conflicts instead, as with no file"),
+        "{stderr}"
+    );
+    let searched: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let looked_up = json_answer(&complete.path, &args);
+    assert_eq!(searched["database"], "linear-conflict");
+    assert_eq!(searched["distance"], looked_up["distance"]);
+    assert_eq!(runs(&searched), runs(&looked_up));
+    // On 3x4 near the goal, against a plain breadth-first search.
+    let goal: Vec<u8> = (1..12).chain([0]).collect();
+    let near = crate::util::plain_bfs_within(3, 4, &goal, 8);
+    let mut far: Vec<_> = near.iter().filter(|(_, &d)| d == 8).collect();
+    far.sort();
+    for (cells, &distance) in far.into_iter().take(5) {
+        let start: Vec<String> = cells.iter().map(u8::to_string).collect();
+        let start = start.join(" ");
+        let args = ["--board", "3x4", "compare", &start, "--json"];
+        let out = crate::util::expect_code_in(dir.path(), &args, 0);
+        let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+        assert_eq!(v["distance"], distance, "{start}");
+    }
+    // The text names the search, not a database.
+    let args = ["compare", "680247531", "--max-nodes", "20000"];
+    let out = crate::util::expect_code_in(dir.path(), &args, 0);
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        text.starts_with(
+            "680247531 -> 123456780: 24 moves (no file: IDA* over linear conflicts)\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("\nidastar-linear-conflict         24      yes"),
+        "{text}"
+    );
+    // Stopped by --timeout on 4x4 (Korf's hardest, 66 moves), the advice
+    // names the pattern databases.
+    let hardest = "15 14 0 4 11 1 6 13 7 5 8 9 3 2 10 12";
+    let goal = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+    let args = [
+        "--board",
+        "4x4",
+        "compare",
+        hardest,
+        "--goal",
+        goal,
+        "--timeout",
+        "0.05",
+    ];
+    let out = crate::util::expect_code_in(dir.path(), &args, 2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("its search (no file) stopped")
+            && stderr.contains("pattern databases search far sooner (build-db --board 4x4)"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn info_and_verify_speak_json() {
     let db = pattern_file("3x3", "4-4");
