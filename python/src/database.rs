@@ -1367,7 +1367,7 @@ impl PyDatabase {
         timeout: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<PyBoard>> {
         let count = arguments::count(count)?;
-        let seed = arguments::seed(seed)?.unwrap_or_else(rand::random);
+        let seed = arguments::seed(seed)?.unwrap_or_else(npuzzle::analysis::fresh_seed);
         // Checked as everywhere, though a uniform draw searches nothing.
         let timeout = arguments::seconds(timeout)?;
         let Some(distance) = arguments::given(distance) else {

@@ -369,7 +369,7 @@ fn _uniform(
             ),
         ));
     }
-    let seed = arguments::seed(seed)?.unwrap_or_else(rand::random);
+    let seed = arguments::seed(seed)?.unwrap_or_else(npuzzle::analysis::fresh_seed);
     let goal = match arguments::given(goal) {
         Some(goal) => board::to_board(goal, shape, board::SizeFrom::Argument)
             .map_err(|e| board::bad_argument(goal, "goal", e))?,

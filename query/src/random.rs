@@ -83,7 +83,7 @@ pub fn uniform(
         args.count
     );
     let goal = args.goal.board(shape)?;
-    let seed = args.seed.unwrap_or_else(rand::random);
+    let seed = args.seed.unwrap_or_else(npuzzle::analysis::fresh_seed);
     // The database's own refusal, which `query` adds its advice to.
     let report = Sample::uniform_for(db, &goal, args.count, seed).map_err(|e| match e {
         DrawError::Answer(e) => e.into(),
@@ -121,7 +121,7 @@ pub fn run(db: &Database<Mmap>, args: &RandomArgs, out: &mut impl Write) -> Resu
         None => None,
     };
     let goal = args.goal.board(db.shape())?;
-    let seed = args.seed.unwrap_or_else(rand::random);
+    let seed = args.seed.unwrap_or_else(npuzzle::analysis::fresh_seed);
     // One deadline for the walks' searches.
     let timeout = args.timeout.unwrap_or(DRAW_TIMEOUT);
     // Walks on pattern databases search, so they show their progress.

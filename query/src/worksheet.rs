@@ -93,6 +93,9 @@ impl Worksheet {
         );
         let mut html = String::with_capacity(2000 + count * 1500);
         html.push_str("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+        // What lets a later worksheet replace this one, and nothing else.
+        html.push_str(npuzzle::io::HTML_MARK);
+        html.push('\n');
         let _ = writeln!(html, "<title>Worksheet: {title}</title>");
         match styles {
             Styles::Inline => {

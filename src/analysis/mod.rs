@@ -33,7 +33,8 @@ pub use heuristics::{survey, survey_all, DistanceStats, NeedsSingleTile, Survey}
 pub use histogram::{Histogram, Histograms, TableHistogram};
 pub use metrics::{compare_metrics, JointCount, MetricComparison, MetricsError, Ratio};
 pub use sample::{
-    parse_distances, sample, DistanceRangeError, Drawn, Sample, SampleError, MAX_UNIFORM,
+    fresh_seed, parse_distances, sample, DistanceRangeError, Drawn, Sample, SampleError,
+    MAX_UNIFORM,
 };
 pub use shortest::{
     best_moves, best_slides, count_shortest, list_shortest, neighbours, Neighbour,

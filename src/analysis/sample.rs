@@ -17,6 +17,13 @@ use std::ops::RangeInclusive;
 /// by the faces: no table bounds them, and each is kept (about 50 MB).
 pub const MAX_UNIFORM: usize = 1_000_000;
 
+/// A seed for a draw where none is given: below 2^53, so that a program
+/// reading the JSON it is shown in (JavaScript, `jq`, any reader that
+/// holds numbers as doubles) gets it back exactly and draws the same set.
+pub fn fresh_seed() -> u64 {
+    rand::random::<u64>() >> 11
+}
+
 /// Positions drawn toward a goal, with the seed that draws them again:
 /// what `query random` reports.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -68,6 +68,14 @@ pub enum ReplaceError {
     /// file read, through a link or not).
     #[error("{} is an npuzzle database, not a file to write over", shown_path(.0))]
     IsADatabase(PathBuf),
+    /// A chart or a worksheet would replace a file that npuzzle did not
+    /// write (`--worksheet index.html` over a page of one's own).
+    #[error(
+        "{} exists and is not a chart or a worksheet npuzzle wrote (only those are written \
+         over): remove it first, or choose another name",
+        shown_path(.0)
+    )]
+    NotOurs(PathBuf),
     /// The folder of a chart or a worksheet does not exist: made only for
     /// databases, so that a misspelt folder is said, not made.
     #[error("the folder {} does not exist", shown_path(.0))]
@@ -116,10 +124,19 @@ pub enum Writes {
     /// A database: it replaces only a database (or an empty file), and makes
     /// its folder if missing.
     Database,
-    /// A chart or a worksheet: it replaces anything but a database, in a
-    /// folder that exists.
+    /// A chart or a worksheet: it replaces only one npuzzle wrote (with its
+    /// mark: [`SVG_MARK`], [`PNG_MARK`], [`HTML_MARK`]) or an empty file,
+    /// in a folder that exists.
     Document,
 }
+
+/// The first line of every SVG chart: what lets a later chart replace it.
+pub const SVG_MARK: &str = "<!-- drawn by npuzzle -->";
+/// The `tEXt` chunk (keyword, text) of every PNG chart, written right after
+/// its header.
+pub const PNG_MARK: (&str, &str) = ("Software", "npuzzle");
+/// The element in the head of every worksheet.
+pub const HTML_MARK: &str = r#"<meta name="generator" content="npuzzle">"#;
 
 /// A new version of a file, being written beside it.
 pub struct Replacement {
@@ -192,6 +209,9 @@ impl Replacement {
                         return Err(ReplaceError::NotADatabase(target))
                     }
                     Writes::Document if database => return Err(ReplaceError::IsADatabase(target)),
+                    Writes::Document if meta.len() > 0 && !is_document(&target)? => {
+                        return Err(ReplaceError::NotOurs(target))
+                    }
                     _ => {}
                 }
             }
@@ -324,6 +344,19 @@ fn is_database(path: &Path) -> io::Result<bool> {
         Err(e) => return Err(e),
     }
     Ok(start == MAGIC || start == OLD_PATTERN_MAGIC)
+}
+
+/// Whether `path` begins as a chart or a worksheet npuzzle wrote: its
+/// mark within the first bytes (the PNG's after its 33 of signature and
+/// header).
+fn is_document(path: &Path) -> io::Result<bool> {
+    use std::io::Read;
+    let mut start = Vec::with_capacity(1024);
+    File::open(path)?.take(1024).read_to_end(&mut start)?;
+    let (keyword, text) = PNG_MARK;
+    let png = [b"tEXt", keyword.as_bytes(), b"\0", text.as_bytes()].concat();
+    let holds = |mark: &[u8]| start.windows(mark.len()).any(|w| w == mark);
+    Ok(start.starts_with(SVG_MARK.as_bytes()) || holds(&png) || holds(HTML_MARK.as_bytes()))
 }
 
 /// Makes `dir` and its missing parents where `make`, else refuses a
@@ -557,7 +590,29 @@ mod tests {
                 "{path:?}"
             );
         }
-        assert!(start(&notes, Writes::Document).is_ok());
+        // A document replaces only one npuzzle wrote, or an empty file.
+        assert!(matches!(
+            start(&notes, Writes::Document),
+            Err(ReplaceError::NotOurs(_))
+        ));
+        let svg = dir.path().join("drawn.svg");
+        let page = dir.path().join("sheet.html");
+        let png = dir.path().join("chart.png");
+        std::fs::write(&svg, format!("{SVG_MARK}\n<svg></svg>")).unwrap();
+        let head = format!("<!doctype html>\n<html>\n<head>\n{HTML_MARK}\n</head>");
+        std::fs::write(&page, head).unwrap();
+        let png_start = [
+            &b"\x89PNG\r\n\x1a\n"[..],
+            &[0; 25],
+            b"\0\0\0\x10tEXtSoftware\0npuzzle",
+        ];
+        std::fs::write(&png, png_start.concat()).unwrap();
+        for path in [&svg, &page, &png, &empty] {
+            assert!(start(path, Writes::Document).is_ok(), "{path:?}");
+        }
+        // The SVG's mark opens the file; further in, it is not the mark.
+        std::fs::write(&svg, format!("<svg>{SVG_MARK}</svg>")).unwrap();
+        assert!(start(&svg, Writes::Document).is_err());
         assert_eq!(std::fs::read(&database).unwrap(), b"NPUZZLE\0header");
         assert_eq!(std::fs::read(&notes).unwrap(), b"notes");
     }

@@ -13,7 +13,7 @@ mod timeout;
 #[cfg(feature = "cli")]
 mod usage;
 
-pub use crate::db::replace::{Replacement, Writes};
+pub use crate::db::replace::{Replacement, Writes, HTML_MARK, PNG_MARK, SVG_MARK};
 pub(crate) use answer::{write_counted_moves, write_decimal};
 pub use answer::{Answer, Nodes, WithinBound};
 pub(crate) use batch::{

@@ -235,7 +235,8 @@ pub fn refused_past_file_size_limit(
     }
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join(name);
-    std::fs::write(&file, "old").unwrap();
+    let old = old_document(name, "old");
+    std::fs::write(&file, &old).unwrap();
     let out = Command::new("prlimit")
         .arg("--fsize=10000")
         .arg(assert_cmd::cargo::cargo_bin("query"))
@@ -251,9 +252,21 @@ pub fn refused_past_file_size_limit(
     let err = stderr_of(&out);
     assert!(err.contains(&format!("cannot write the {what}")), "{err}");
     assert!(err.contains("File too large"), "{err}");
-    assert_eq!(std::fs::read_to_string(&file).unwrap(), "old");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), old);
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     Some(err)
+}
+
+/// A chart or a worksheet that `query` may write over, named `name`
+/// (`.svg`, `.png` or `.html`): `text` after npuzzle's mark for the kind.
+pub fn old_document(name: &str, text: &str) -> String {
+    use npuzzle::io::{HTML_MARK, PNG_MARK, SVG_MARK};
+    match name.rsplit_once('.').map(|(_, ext)| ext) {
+        Some("svg") => format!("{SVG_MARK}\n{text}"),
+        Some("png") => format!("tEXt{}\0{}{text}", PNG_MARK.0, PNG_MARK.1),
+        Some("html") => format!("{HTML_MARK}\n{text}"),
+        _ => panic!("{name}: not a chart or a worksheet"),
+    }
 }
 
 /// `query` with no database argument, run in `dir`, with its per-user data

@@ -115,6 +115,28 @@ fn a_worksheet_is_refused_before_any_work_where_it_cannot_be_written() {
         sheet(&at("folder.html"), "3"),
         &["is a folder, not a regular file"],
     );
+    // A page of one's own is not written over, nor a chart's name over
+    // one's own drawing; the files stay as they were.
+    std::fs::write(at("index.html"), "my page").unwrap();
+    refuse(
+        sheet(&at("index.html"), "3"),
+        &[
+            "index.html exists and is not a chart or a worksheet npuzzle wrote",
+            "remove it first",
+        ],
+    );
+    assert_eq!(
+        std::fs::read_to_string(at("index.html")).unwrap(),
+        "my page"
+    );
+    std::fs::write(at("logo.svg"), "<svg>mine</svg>").unwrap();
+    let logo = at("logo.svg");
+    let plot = ["histogram", "--plot", logo.as_str()];
+    crate::util::expect_refusal(&t.path, &plot, &["logo.svg exists and is not a chart"]);
+    assert_eq!(
+        std::fs::read_to_string(at("logo.svg")).unwrap(),
+        "<svg>mine</svg>"
+    );
     #[cfg(unix)]
     {
         let fifo = at("pipe.html");
@@ -134,7 +156,11 @@ fn a_worksheet_is_refused_before_any_work_where_it_cannot_be_written() {
             &["/dev/null is a device, not a regular file"],
         );
         // A link to a regular file stays a link, and its file gets the page.
-        std::fs::write(at("real.html"), "old").unwrap();
+        std::fs::write(
+            at("real.html"),
+            crate::util::old_document("real.html", "old"),
+        )
+        .unwrap();
         std::os::unix::fs::symlink(at("real.html"), at("link.html")).unwrap();
         printed(
             &t.path,
@@ -173,13 +199,15 @@ fn a_worksheet_is_refused_before_any_work_where_it_cannot_be_written() {
     let expected: &[&str] = if cfg!(unix) {
         &[
             "folder.html",
+            "index.html",
             "link.html",
+            "logo.svg",
             "null.html",
             "pipe.html",
             "real.html",
         ]
     } else {
-        &["folder.html"]
+        &["folder.html", "index.html", "logo.svg"]
     };
     assert_eq!(names, expected);
     assert!(!Path::new(&at("sheet.html")).exists());
@@ -230,7 +258,8 @@ fn a_worksheet_stopped_by_a_signal_leaves_no_temporary_file() {
         tested += 1;
         let dir = tempfile::tempdir().unwrap();
         let sheet = dir.path().join("sheet.html");
-        std::fs::write(&sheet, "the old page").unwrap();
+        let old = crate::util::old_document("sheet.html", "the old page");
+        std::fs::write(&sheet, &old).unwrap();
         // Far puzzles on small tables: seconds of searching.
         let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("query"))
             .args(["--board", "4x4", "--db"])
@@ -269,7 +298,7 @@ fn a_worksheet_stopped_by_a_signal_leaves_no_temporary_file() {
             "{signal}: {status:?}"
         );
         assert_eq!(names(dir.path()), ["sheet.html"], "{signal}");
-        assert_eq!(std::fs::read_to_string(&sheet).unwrap(), "the old page");
+        assert_eq!(std::fs::read_to_string(&sheet).unwrap(), old);
     }
     // Only a test run ignoring all three tests nothing: nohup ignores HUP,
     // a background job INT, and nothing here TERM.

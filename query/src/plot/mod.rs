@@ -11,7 +11,8 @@
 //!
 //! Like the database, a chart is written atomically: into a temporary file
 //! in the target's folder, flushed, then renamed over it, so an old chart is
-//! never replaced by half of a new one.
+//! never replaced by half of a new one. It carries npuzzle's mark (an SVG's
+//! first line, a PNG's `Software` text), and replaces only a file that does.
 //!
 //! ```ignore
 //! use std::path::Path;
@@ -29,7 +30,7 @@ mod font;
 
 use draw::draw;
 use font::{register_font, ExactText};
-use npuzzle::io::{Replacement, Writes};
+use npuzzle::io::{Replacement, Writes, PNG_MARK, SVG_MARK};
 use npuzzle::Metric;
 use npuzzle::{files::shown_path, files::ReplaceError, rules::excerpt};
 use plotters::prelude::*;
@@ -273,7 +274,8 @@ fn render(path: &Path, chart: &Chart) -> Result<(), PlotError> {
                     .and_then(|()| root.present())
                     .map_err(|e| draw_err(e.to_string()))?;
             }
-            temp.file().write_all(svg.as_bytes()).map_err(io_err)?;
+            let marked = format!("{SVG_MARK}\n{svg}");
+            temp.file().write_all(marked.as_bytes()).map_err(io_err)?;
         }
         Format::Png => {
             // Drawn into memory and encoded here, so that a failed write is
@@ -297,6 +299,11 @@ fn write_png(file: &std::fs::File, pixels: &[u8]) -> std::io::Result<()> {
     let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), SIZE.0, SIZE.1);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
+    // Right after the header, where a later chart looks for it.
+    let (keyword, text) = PNG_MARK;
+    encoder
+        .add_text_chunk(keyword.to_string(), text.to_string())
+        .map_err(std::io::Error::other)?;
     let mut writer = encoder.write_header()?;
     writer.write_image_data(pixels)?;
     writer.finish()?;

@@ -401,10 +401,11 @@ fn nothing_to_draw_is_an_error() {
 fn a_chart_replaces_the_old_one_and_leaves_no_temporary_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("chart.svg");
-    fs::write(&path, "old").unwrap();
+    let old = format!("{}\nold", npuzzle::io::SVG_MARK);
+    fs::write(&path, &old).unwrap();
     // A refused chart leaves the old file as it was.
     assert!(histogram(&path, "t", Metric::SingleTile, &[], false).is_err());
-    assert_eq!(fs::read_to_string(&path).unwrap(), "old");
+    assert_eq!(fs::read_to_string(&path).unwrap(), old);
 
     histogram(&path, "first", Metric::SingleTile, &one_series(), false).unwrap();
     assert_svg_has(&path, &["first"]);

@@ -538,7 +538,7 @@ impl Params {
     /// The seed of a draw: a fresh one unless given.
     fn seed(&self) -> Result<u64, ApiError> {
         match self.seed.as_deref() {
-            None => Ok(rand::random()),
+            None => Ok(npuzzle::analysis::fresh_seed()),
             Some(text) => text.parse::<u64>().map_err(|_| {
                 ApiError::bad(format!(
                     "bad seed {:?}: seed must be from 0 to {}",
