@@ -187,8 +187,7 @@ fn run(args: &Args) -> anyhow::Result<()> {
         total.as_secs_f64() * 1e3,
         built.searching.as_secs_f64() * 1e3,
         built.bytes,
-    ));
-    Ok(())
+    ))
 }
 
 /// `build-db` for a pattern database: the partition asked for, or the
@@ -255,14 +254,20 @@ fn run_patterns(args: &Args) -> anyhow::Result<()> {
         total.as_secs_f64(),
         built.searching.as_secs_f64(),
         built.bytes,
-    ));
-    Ok(())
+    ))
 }
 
 /// Prints the build's summary. A closed standard output (`build-db … |
 /// head -0`) loses the line, not the build: the file is already in place.
-fn say(summary: std::fmt::Arguments) {
-    let _ = writeln!(std::io::stdout(), "{summary}");
+/// Any other failure (a full disk) is said, as `query` says it.
+fn say(summary: std::fmt::Arguments) -> anyhow::Result<()> {
+    match writeln!(std::io::stdout(), "{summary}") {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(anyhow::anyhow!(
+            "the database is built, but its summary could not be written: cannot write to \
+             standard output: {e}"
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Where to write: `--out`, the per-user data folder (`--user`), or the

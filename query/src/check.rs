@@ -55,6 +55,13 @@ impl CheckArgs {
         if words.len() > cells && numbers {
             return Ok((words[..cells].join(" "), words[cells..].join(" ")));
         }
+        // A start alone, in one word or a word per tile.
+        if words.len() == 1 || (words.len() == cells && numbers) {
+            anyhow::bail!(
+                "check takes the start and then the moves, and got no moves: give them after \
+                 the start (query check 867254301 RUUL; \"\" for none)"
+            );
+        }
         // An unquoted `--goal 1 2 3 …` left its tiles here: say that.
         if self
             .goal

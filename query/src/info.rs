@@ -245,6 +245,13 @@ fn write_report(path: &str, report: &Report, out: &mut dyn Write) -> io::Result<
             report.entries,
             report.elapsed.as_secs_f64() * 1e3
         )?;
+    } else if damaged == 0 {
+        // Only the padding between sections.
+        let whole = match report.tables.len() {
+            1 => "its table is whole".to_string(),
+            _ => format!("its {tables} are whole"),
+        };
+        writeln!(out, "{path}: the padding is damaged; {whole}")?;
     } else {
         let padding = if report.nonzero_padding > 0 {
             ", and its padding"

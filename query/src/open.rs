@@ -91,7 +91,7 @@ pub(crate) fn with_advice(
         (Some(AnswerError::Corrupt { .. }), _) => anyhow::anyhow!(
             "{e:#}; run `query --db {} verify` to list the damage, then rebuild it with: {}",
             shell_path(path),
-            build_command(path, shape, db.metric())
+            rebuild_command(path, db)
         ),
         (Some(AnswerError::DamagedPatterns { .. }), Some(patterns)) => anyhow::anyhow!(
             "{e:#}; run `query --db {} verify` to list the damage, then rebuild it with: {}",
@@ -99,12 +99,39 @@ pub(crate) fn with_advice(
             pattern_build_command(path, patterns, patterns.sets().len() > 1)
         ),
         // `verify` found damage: the file is rebuilt as it was built.
-        (None, Some(patterns)) if e.downcast_ref::<info::Damaged>().is_some() => anyhow::anyhow!(
-            "{e:#}; rebuild it with: {}",
-            pattern_build_command(path, patterns, patterns.sets().len() > 1)
-        ),
+        (None, _) if e.downcast_ref::<info::Damaged>().is_some() => {
+            anyhow::anyhow!("{e:#}; rebuild it with: {}", rebuild_command(path, db))
+        }
         _ => e,
     }
+}
+
+/// The command that rebuilds `db` at `path` with the tables it holds.
+fn rebuild_command(path: &Path, db: &Database<Mmap>) -> String {
+    match (db.patterns(), db.complete()) {
+        (Some(patterns), _) => pattern_build_command(path, patterns, patterns.sets().len() > 1),
+        (None, Ok(tables)) => complete_build_command(path, tables),
+        (None, Err(_)) => build_command(path, db.shape(), db.metric()),
+    }
+}
+
+/// The command that rebuilds the complete tables `db` at `path`: the
+/// default build, with `--blank` for each of its tables' goal blank cells
+/// where they are not the default ones.
+fn complete_build_command(path: &Path, db: &CompleteTables<Mmap>) -> String {
+    let shape = db.shape();
+    let mut cmd = build_command(path, shape, db.metric());
+    let held = db.header().tables.iter().map(|t| usize::from(t.goal_blank));
+    let mut blanks = npuzzle::tables::distinct_blanks(held);
+    let mut default = npuzzle::tables::default_blanks(shape);
+    blanks.sort_unstable();
+    default.sort_unstable();
+    if blanks != default {
+        for blank in blanks {
+            cmd.push_str(&format!(" --blank {}", npuzzle::Cell::of(shape, blank)));
+        }
+    }
+    cmd
 }
 
 /// The command that rebuilds the pattern database `db` at `path`: its
@@ -197,7 +224,14 @@ pub(crate) fn open_database(
         Origin::Given | Origin::Env => wanted,
     };
     let db = Database::open(path).map_err(|e| open_error(e, path, from, named, metric))?;
-    let found_by_name = matches!(location.origin, Origin::WorkingDir | Origin::UserData);
+    // A file named (--db, NPUZZLE_DB) for a --board whose default file it
+    // is: its name is wrong, not the naming, and the advice is the rename.
+    let is_default_for_wanted = || {
+        let default = locate_unnamed(shape, metric).path;
+        wanted.is_some() && path.canonicalize().ok() == default.canonicalize().ok()
+    };
+    let found_by_name =
+        matches!(location.origin, Origin::WorkingDir | Origin::UserData) || is_default_for_wanted();
     if found_by_name && (db.shape(), db.metric()) != (shape, metric) {
         // A file found by its name holds what the name says, or its
         // answers would be another board's or metric's.

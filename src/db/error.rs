@@ -14,13 +14,24 @@ use std::borrow::Cow;
 use std::io;
 use std::path::{Path, PathBuf};
 
+/// "1 byte", "20 bytes": a file's length in words.
+fn bytes_long(bytes: u64) -> String {
+    match bytes {
+        1 => "1 byte".to_string(),
+        _ => format!("{bytes} bytes"),
+    }
+}
+
 /// Why bytes fail the checks both kinds of file share (their envelope:
 /// preamble, header, and the file's exact length), before the header is
 /// read for what it says. [`FormatError::Envelope`] wraps it.
 #[derive(Debug, thiserror::Error)]
 pub enum EnvelopeError {
     /// Shorter than the fixed preamble.
-    #[error("the file is {got} bytes long, too short to be a database (the preamble alone is {expected})")]
+    #[error(
+        "the file is {} long, too short to be a database (the preamble alone is {expected})",
+        bytes_long(*.got as u64)
+    )]
     TooShort {
         /// Bytes needed.
         expected: usize,
@@ -76,7 +87,11 @@ pub enum EnvelopeError {
         got: usize,
     },
     /// The file is longer or shorter than its header implies.
-    #[error("the file is {got} bytes long but its header implies {expected}: it is truncated or has extra bytes")]
+    #[error(
+        "the file is {} long but its header implies {expected}: it is truncated or has extra \
+         bytes",
+        bytes_long(*.got)
+    )]
     Length {
         /// Bytes the header implies.
         expected: u64,

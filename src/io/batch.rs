@@ -393,12 +393,27 @@ pub(crate) fn read_line(
                 .filter(|w| !w.is_empty())
                 .count()
         };
+        // Words that are each a board: more than a start and a goal.
+        let boards = || {
+            let words = start_text.split_whitespace();
+            let all = words.clone().all(|w| parse_board(w, shape).is_ok());
+            if all {
+                words.count()
+            } else {
+                0
+            }
+        };
         let hint = if goal_text.is_none() && start_text.matches('[').count() > 1 {
-            "; separate a start and a goal in JSON with a tab or `;`"
+            "; separate a start and a goal in JSON with a tab or `;`".to_string()
         } else if goal_text.is_none() && numbers() == 2 * shape.cells() {
-            "; separate a start and a goal written with spaces by a tab or `;`"
+            "; separate a start and a goal written with spaces by a tab or `;`".to_string()
+        } else if goal_text.is_none() && boards() > 2 {
+            format!(
+                "; a line holds a start and at most one goal, not {} boards",
+                boards()
+            )
         } else {
-            ""
+            String::new()
         };
         bad(format!("bad start board: {e}{hint}"))
     })?;
@@ -839,6 +854,14 @@ mod tests {
             bad.error.ends_with(
                 "got 12; separate a start and a goal written with spaces by a tab or `;`"
             ),
+            "{}",
+            bad.error
+        );
+        // Three boards: one too many, said so.
+        let bad = read_line(1, b"123405 123450 123450\n", shape).unwrap_err();
+        assert!(
+            bad.error
+                .ends_with("; a line holds a start and at most one goal, not 3 boards"),
             "{}",
             bad.error
         );

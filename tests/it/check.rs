@@ -160,6 +160,15 @@ fn the_arguments_are_read_as_solve_reads_them() {
             "quote a board or moves written with spaces",
         ),
         (&["check", "123456789", "R"], "bad start board"),
+        // A start with no moves, in either writing, is said to lack them.
+        (
+            &["check", "123456708"],
+            "got no moves: give them after the start",
+        ),
+        (
+            &["check", "1", "2", "3", "4", "5", "6", "7", "0", "8"],
+            "got no moves: give them after the start",
+        ),
         // The goal's tiles unquoted, or a goal where the moves go, are
         // pointed to --goal.
         (

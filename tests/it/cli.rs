@@ -666,6 +666,22 @@ fn verify_finds_one_flipped_table_byte() {
         summary.starts_with(&format!("{}: 1 of ", path.display())) && summary.ends_with(" damaged"),
         "{summary}"
     );
+    // The message says how to make it whole again: the build it came from.
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        err.contains("is damaged; rebuild it with: ") && err.contains(" --board 3x3 --out "),
+        "{err}"
+    );
+    // Damage only in the padding before the first table: said so.
+    let (_dir, path, mut bytes) = bytes_to_change("3x3", "padding.db");
+    bytes[4095] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let text = stdout_of(&expect_code(&path, &["verify"], 2).get_output().clone());
+    assert!(
+        text.starts_with("padding: DAMAGED, 1 byte that should be zero is not\n")
+            && text.ends_with(": the padding is damaged; its 9 tables are whole\n"),
+        "{text}"
+    );
 }
 
 // ---------------------------------------------------------------- batch

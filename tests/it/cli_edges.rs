@@ -834,6 +834,20 @@ fn advice_knows_the_file_came_from_npuzzle_db() {
             ))
             .and(predicate::str::contains("build-db").not()),
     );
+    // NPUZZLE_DB naming the very file query would fall back to, a 3x3
+    // database in data/2x3.db: not "unset it to use it", but the rename.
+    let misnamed = dir.path().join("data/2x3.db");
+    std::fs::copy(&three_by_three().path, &misnamed).unwrap();
+    env_query(&misnamed, &["--board", "2x3", "solve", "123450"]).stderr(
+        predicate::str::contains(
+            "holds 3x3 boards counted in single-tile moves, not what its name",
+        )
+        .and(predicate::str::contains(
+            "rename it to 3x3.db, then build a 2x3.db",
+        ))
+        .and(predicate::str::contains("unset NPUZZLE_DB to use").not()),
+    );
+    std::fs::copy(&temp_db("2x3").path, &misnamed).unwrap();
     // No 2x4 file anywhere: unset it, and build one.
     env_query(
         &three_by_three().path,
@@ -1099,4 +1113,35 @@ fn a_closed_pipe_is_quiet_and_a_full_output_is_named() {
             stderr_of(&out)
         );
     }
+    // build-db alike: the file is built, and the summary's loss is said,
+    // but not where the reader has gone (a closed pipe).
+    let dir = tempfile::tempdir().unwrap();
+    let built = dir.path().join("2x2.db");
+    let build = |stdout: std::process::Stdio| {
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("build-db"))
+            .args(["--board", "2x2", "--out"])
+            .arg(&built)
+            .stdout(stdout)
+            .output()
+            .unwrap()
+    };
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = build(full.into());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr_of(&out).contains("the database is built, but its summary could not be written"),
+        "{}",
+        stderr_of(&out)
+    );
+    expect_code(&built, &["verify"], 0);
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = build(writer.into());
+    assert_eq!(
+        (out.status.code(), stderr_of(&out)),
+        (Some(0), String::new())
+    );
 }

@@ -167,8 +167,9 @@ fn damaged_padding_is_reported_by_verify() {
 
 #[test]
 fn foreign_files_get_their_own_messages() {
-    let cases: [(&[u8], &str); 4] = [
+    let cases: [(&[u8], &str); 5] = [
         (b"", "the file is 0 bytes long, too short to be a database"),
+        (b"x", "the file is 1 byte long, too short to be a database"),
         (b"hello", "the file is 5 bytes long"),
         (
             b"\x89PNG\r\n\x1a\n0000000000000000",

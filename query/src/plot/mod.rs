@@ -89,6 +89,17 @@ impl Format {
             .extension()
             .map(|e| e.to_string_lossy().into_owned())
             .unwrap_or_default();
+        // `.svg` alone is a name with no extension, to the file system.
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_ascii_lowercase());
+        if let Some(extension @ ("svg" | "png")) = name.as_deref().and_then(|n| n.strip_prefix('.'))
+        {
+            return Err(PlotError::NoName {
+                path: path.to_path_buf(),
+                extension: extension.to_string(),
+            });
+        }
         match extension.to_ascii_lowercase().as_str() {
             "svg" => Ok(Format::Svg),
             "png" => Ok(Format::Png),
@@ -123,6 +134,17 @@ pub enum PlotError {
         /// The chart asked for.
         path: PathBuf,
         /// Its extension as given (empty when it has none).
+        extension: String,
+    },
+    /// A name that is only the extension (`.svg`).
+    #[error(
+        "cannot write the chart {}: give a name before .{extension}, as chart.{extension}",
+        shown_path(path)
+    )]
+    NoName {
+        /// The chart asked for.
+        path: PathBuf,
+        /// The extension it names.
         extension: String,
     },
     /// There is nothing to draw.
@@ -322,6 +344,14 @@ mod tests {
             Format::Png
         );
         assert!(Format::from_path(Path::new("a")).is_err());
+        // An extension alone is told to take a name.
+        let err = Format::from_path(Path::new("x/.Png"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.ends_with(": give a name before .png, as chart.png"),
+            "{err}"
+        );
     }
 }
 
