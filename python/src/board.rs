@@ -280,13 +280,21 @@ fn tiles_of(
 fn tile(obj: &Bound<'_, PyAny>, shape: Option<Shape>, max: usize) -> PyResult<u64> {
     let py = obj.py();
     let out_of_range = |shown: String| {
-        let board = shape.map_or(String::new(), |s| format!(" for a {s} board"));
-        errors::parse(
-            py,
-            format!(
-                "tile {shown} is out of range{board} (tiles are 1 to {max}, and 0 is the blank)"
+        let message = match shape {
+            Some(s) => format!(
+                "tile {shown} is out of range for a {s} board (tiles are 1 to {max}, and 0 is the \
+                 blank)"
             ),
-        )
+            // The board is not known yet: no range but the largest board's
+            // is sure, and a negative tile is out of every one.
+            None if shown.starts_with('-') => {
+                format!("tile {shown} is negative (tiles are 1 and up, and 0 is the blank)")
+            }
+            None => {
+                format!("tile {shown} is out of range (tiles are 1 to {max}, and 0 is the blank)")
+            }
+        };
+        errors::parse(py, message)
     };
     // The common case first: a plain int (a bool is an int's subclass, so
     // not exactly one).

@@ -82,6 +82,10 @@ def test_boards_up_to_six_by_six() -> None:
         npuzzle.Board([[1, 2], [3, -1]])
     with pytest.raises(npuzzle.ParseError, match=r"1.0 is not a tile number \(tiles are 0 to 3\)"):
         npuzzle.Board([[1, 2], [3, 1.0]])
+    # A flat list's size is not known at its tile: a negative one is told
+    # so, with no board's range made up.
+    with pytest.raises(npuzzle.ParseError, match=r"^tile -1 is negative \(tiles are 1 and up, and 0 is the blank\)$"):
+        npuzzle.Board([1, 2, 3, 4, 5, 6, 7, 8, -1])
     assert pickle.loads(pickle.dumps(six)) == six
     with pytest.raises(npuzzle.ParseError, match="tile 36 is out of range for a 6x6 board"):
         npuzzle.Board(list(range(1, 37)), board="6x6")
