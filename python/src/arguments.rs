@@ -38,7 +38,16 @@ pub fn whole(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Whole> {
     }
     let index = match obj.cast::<PyInt>() {
         Ok(int) => int.clone().into_any(),
-        Err(_) => py.import("operator")?.call_method1("index", (obj,))?,
+        // A NumPy array has `__index__`, which refuses all but one integer.
+        Err(_) => py
+            .import("operator")?
+            .call_method1("index", (obj,))
+            .map_err(|_| {
+                errors::argument_type(
+                    py,
+                    format!("{name}= is a whole number, not {}", type_name(obj)),
+                )
+            })?,
     };
     match index.extract::<u64>() {
         Ok(n) => Ok(Whole::Value(n)),

@@ -31,10 +31,12 @@ use pyo3::prelude::*;
 /// unless `all_goals` is set. `blanks` chooses the tables instead: goal
 /// blank cells, numbered row by row from 0 (like `build-db --blank`).
 ///
-/// 4x4, 3x5 and 5x3 get pattern databases, for goals with the blank in a
-/// corner (every goal with `all_goals`): `partition` names the tile groups
-/// (4x4: `"7-8"` by default, about 135 s and 3.5 GB of memory, 577 MB on
-/// disk; `"6-6-3"` in 5 s, 11.5 MB, with searches about 30 times longer).
+/// 4x4, 3x5, 5x3, 5x5, 4x5 and 5x4 get pattern databases, for goals with
+/// the blank in a corner (every goal with `all_goals`): `partition` names
+/// the tile groups (4x4: `"7-8"` by default, about a minute on 2 cores
+/// and 1.5 GB of memory, 577 MB on disk; `"6-6-3"` in a few seconds,
+/// 5.8 MB, with searches of about 27 times the nodes; 5x5: `"6-6-6-6"`,
+/// under a minute, 255 MB).
 /// A board with complete tables gets pattern databases when `partition` is
 /// given (3x3: `"4-4"`), into `path`, which is then required.
 ///

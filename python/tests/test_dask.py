@@ -249,6 +249,22 @@ def test_arguments_are_checked_before_any_work(files) -> None:
     for bad in ({"n": 0}, {"n": 5, "seed": -1}, {"n": 5, "partitions": 0}, {"n": 5, "partitions": 6}):
         with pytest.raises(ValueError, match="must be"):
             nd.label_random(**{"n": 5, **bad})
+    # Whole numbers as every argument takes them: NumPy's integers too; any
+    # other type (a bool, a float, text) is ArgumentTypeError.
+    np = pytest.importorskip("numpy")
+    drawn = nd.label_random(np.int64(4), seed=np.uint64(3), partitions=np.int32(2), db=files["3x3"])
+    assert drawn.compute(scheduler="sync")["start"].tolist() == nd.label_random(4, seed=3, partitions=2, db=files["3x3"]).compute(scheduler="sync")["start"].tolist()
+    for bad in ({"n": 1.5}, {"n": "10"}, {"n": True}, {"n": 5, "seed": np.bool_(True)}):
+        with pytest.raises(npuzzle.ArgumentTypeError, match="must be a whole number"):
+            nd.label_random(**{"n": 5, **bad})
+    # The board is the database's where none is given; another is refused
+    # here, not on every worker.
+    twos = dd.from_pandas(pd.DataFrame({"start": ["123405", "123450"]}), npartitions=1)
+    for db in (files["2x3"], npuzzle.Database(files["2x3"])):
+        answered = nd.solve_frame(twos, db=db).compute(scheduler="sync")
+        assert answered["distance"].tolist() == [1, 0]
+    with pytest.raises(npuzzle.ArgumentError, match="board='3x3', but .* holds 2x3 boards; leave out board="):
+        nd.solve_frame(twos, board="3x3", db=files["2x3"])
     # Absurd sizes are refused at once, not left to hang a worker; a number
     # too long for Python to turn into text is named by its size.
     for bad, shown in (

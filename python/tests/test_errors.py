@@ -256,6 +256,12 @@ def test_bad_arguments_are_named_with_their_range(db3) -> None:
         db3.solutions("867254301", limit=-1)
     with pytest.raises(npuzzle.ArgumentTypeError, match="count= is a whole number, not str"):
         db3.random(5, count="2")
+    # A NumPy array has __index__, which refuses it: the same error.
+    np = pytest.importorskip("numpy")
+    with pytest.raises(npuzzle.ArgumentTypeError, match="seed= is a whole number, not ndarray"):
+        db3.random(5, seed=np.zeros(9))
+    with pytest.raises(npuzzle.ArgumentTypeError, match="count= is a whole number, not ndarray"):
+        db3.random(5, count=np.zeros(9))
     with pytest.raises(npuzzle.ArgumentError, match="board= holds a lone surrogate"):
         npuzzle.Database(board="3x\udc80")
     # NumPy's integers are whole numbers; an int past a float's range is

@@ -82,7 +82,7 @@ const SEARCH_SECONDS: &str = "5";
 
 /// The server with a 3x3 complete file and the 4x4 `6-6-3` pattern file,
 /// opening on 4x4, whose searches stop after [`SEARCH_SECONDS`].
-fn server_4x4() -> Server {
+pub(crate) fn server_4x4() -> Server {
     let dir = tempfile::tempdir().unwrap();
     let nine = dir.path().join("3x3.db");
     let shape = npuzzle::Shape::THREE_BY_THREE;
@@ -527,7 +527,7 @@ async fn a_bad_custom_board_shows_the_command_lines_error() {
 }
 
 /// The red banner's text, when it is shown.
-async fn banner(c: &Client) -> Option<String> {
+pub(crate) async fn banner(c: &Client) -> Option<String> {
     match displayed(c, "error").await {
         true => Some(text(c, "error").await),
         false => None,
@@ -719,7 +719,7 @@ pub(crate) async fn panel_shows(c: &Client, cli: &Value, context: &str) {
 }
 
 /// Whether the element `id` is shown.
-async fn displayed(c: &Client, id: &str) -> bool {
+pub(crate) async fn displayed(c: &Client, id: &str) -> bool {
     let e = c.find(Locator::Id(id)).await.unwrap();
     e.is_displayed().await.unwrap()
 }

@@ -6,6 +6,7 @@ mod analysis;
 mod browser;
 mod browser_classroom;
 mod browser_metric;
+mod browser_turns;
 mod check;
 mod cli;
 mod cli_edges;

@@ -23,6 +23,7 @@ the shell. See docs/dask.md.
 
 from __future__ import annotations
 
+import operator
 import os
 from typing import TYPE_CHECKING
 
@@ -52,7 +53,7 @@ def solve_frame(
     df: dd.DataFrame,
     column: str = "start",
     goal: _BoardLike | None = None,
-    board: str = "3x3",
+    board: str | None = None,
     db: str | os.PathLike[str] | Database | None = None,
     timeout: float | None = None,
     within: float | None = None,
@@ -60,10 +61,13 @@ def solve_frame(
     """``df`` with the answers for the boards in ``column`` added, row by row.
 
     Boards are strings in any form the command line reads, or lists of
-    tiles. ``goal`` (default: the tiles in order, the blank last) is every
-    row's goal. ``db`` is a database file every worker can open at that
-    path (default: where the command line looks for ``board``'s, built on
-    first use for boards of up to 10 cells). ``timeout`` (seconds, above
+    tiles, of ``board``'s size (default: the database's, where ``db`` is
+    a ``Database`` or a file this process can open, else 3x3). ``goal``
+    (default: the tiles in order, the blank last) is every row's goal.
+    ``db`` is a database file every worker can open at that path
+    (default: where the command line looks for ``board``'s, built on
+    first use for boards of up to 10 cells); one that holds another board
+    than ``board`` is refused here, where this process can open it. ``timeout`` (seconds, above
     0, as for ``Database.solve``) bounds each row's search on a pattern
     database; a row that runs out keeps ``solvable`` true, with where the
     search stopped in ``reason``.
@@ -93,7 +97,7 @@ def solve_frame(
             f"column {column!r} holds {df._meta[column].dtype}; boards are strings (such as '867254301' "
             f"or '8 6 7 2 5 4 3 0 1') or lists of tiles"
         )
-    goal_text, path = _arguments(board, goal, db, timeout, within)
+    board, goal_text, path = _arguments(board, goal, db, timeout, within)
     meta = df._meta.join(_answer.empty(df._meta.index, within))
     answered: dd.DataFrame = df.map_partitions(  # type: ignore[no-untyped-call]
         _answer.answer,
@@ -111,7 +115,7 @@ def solve_frame(
 
 def label_random(
     n: int,
-    board: str = "3x3",
+    board: str | None = None,
     seed: int = 0,
     partitions: int = 1,
     *,
@@ -125,20 +129,19 @@ def label_random(
 
     The positions depend on ``seed`` alone, not on ``partitions`` (how
     many pieces the frame is cut into: at least the workers' threads, to
-    keep them all busy). ``within`` as for ``solve_frame``.
+    keep them all busy). ``board``, ``db`` and ``within`` as for
+    ``solve_frame``. ``n``, ``seed`` and ``partitions`` are whole numbers
+    (NumPy's integers too): ArgumentTypeError for another type,
+    ArgumentError out of range.
     """
     # n: rows of a pandas int64 index; partitions: one Dask task each, and a
     # million is already far more than any cluster keeps busy.
-    for name, value, least, most in (
-        ("n", n, 1, 2**63 - 1),
-        ("seed", seed, 0, 2**64 - 1),
-        ("partitions", partitions, 1, 1_000_000),
-    ):
-        if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
-            raise ArgumentError(f"{name} must be a whole number from {least} to {most}, not {_shown(value)}")
+    n = _whole("n", n, 1, 2**63 - 1)
+    seed = _whole("seed", seed, 0, 2**64 - 1)
+    partitions = _whole("partitions", partitions, 1, 1_000_000)
     if partitions > n:
         raise ArgumentError(f"partitions ({partitions}) must be at most n ({n}): a partition holds one position or more")
-    goal_text, path = _arguments(board, goal, db, timeout, within)
+    board, goal_text, path = _arguments(board, goal, db, timeout, within)
     bounds = [n * k // partitions for k in range(partitions + 1)]
     starts = dd.from_map(  # type: ignore[no-untyped-call]
         _sampling.starts,
@@ -152,15 +155,47 @@ def label_random(
     return solve_frame(starts, "start", goal_text, board, path, timeout, within)
 
 
+def _whole(name: str, value: object, least: int, most: int) -> int:
+    """``value`` as a whole number from ``least`` to ``most``, as every
+    whole-number argument of the package takes it: an int or NumPy's
+    integers, not a bool."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        raise ArgumentTypeError(f"{name} must be a whole number, not a bool ({_shown(value)})")
+    try:
+        number = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise ArgumentTypeError(
+            f"{name} must be a whole number from {least} to {most}, not {type(value).__name__} ({_shown(value)})"
+        ) from None
+    if not least <= number <= most:
+        raise ArgumentError(f"{name} must be a whole number from {least} to {most}, not {_shown(number)}")
+    return number
+
+
 def _arguments(
-    board: str,
+    board: str | None,
     goal: _BoardLike | None,
     db: str | os.PathLike[str] | Database | None,
     timeout: float | None,
     within: float | None = None,
-) -> tuple[str | None, str | None]:
-    """The goal as text and the database's path, checked on the client so
-    that a wrong argument fails here, not on every worker."""
+) -> tuple[str, str | None, str | None]:
+    """The board, the goal as text and the database's path, checked on the
+    client so that a wrong argument fails here, not on every worker: the
+    board is the database's where none is given, and a database of
+    another board is refused (where this process can open it)."""
+    if isinstance(db, Database):
+        opened: Database | None = db
+    elif db is not None and os.path.isfile(db):
+        opened = Database(db)
+    else:
+        opened = None  # workers may see a file this process does not
+    if board is None:
+        board = opened.board if opened is not None else "3x3"
+    elif opened is not None and opened.board != board:
+        raise ArgumentError(
+            f"board={board!r}, but {opened.path} holds {opened.board} boards; leave out board= "
+            f"(the database's is taken) or pass a {board} database"
+        )
     Board.goal(board)  # raises ParseError naming a bad board size
     why = _unbuildable(board)
     if within is None and db is None and why is not None:
@@ -176,9 +211,9 @@ def _arguments(
     goal_text = None if goal is None else str(Board(goal, board))
     _timeout(timeout)  # the one rule of every timeout=, in its words
     if db is None:
-        return goal_text, None
+        return board, goal_text, None
     # Absolute, so that workers started elsewhere read the file meant here.
-    return goal_text, db.path if isinstance(db, Database) else os.path.abspath(os.fspath(db))
+    return board, goal_text, db.path if isinstance(db, Database) else os.path.abspath(os.fspath(db))
 
 
 def _shown(value: object) -> str:

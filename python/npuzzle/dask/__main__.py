@@ -29,7 +29,7 @@ import pandas as pd
 import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
-from .. import Board, Error, solve_within
+from .. import Board, Database, Error, solve_within
 from .._npuzzle import _timeout
 from . import solve_frame
 
@@ -80,7 +80,7 @@ def parser() -> argparse.ArgumentParser:
     )
     solve.add_argument("input", metavar="IN", type=Path, help="a Parquet file or folder")
     solve.add_argument("output", metavar="OUT", type=Path, help="the Parquet folder to write; must not exist")
-    solve.add_argument("--board", type=_board_size, default="3x3", help="RxC (default 3x3)")
+    solve.add_argument("--board", type=_board_size, default=None, help="RxC (default: the database's, else 3x3)")
     solve.add_argument("--db", metavar="FILE", help="the database, at this path on every worker")
     solve.add_argument("--goal", help="every row's goal (default: tiles in order, blank last)")
     solve.add_argument("--column", default="start", help="the column of boards (default start)")
@@ -104,6 +104,14 @@ def main(argv: list[str] | None = None) -> int:
     problem = _check_paths(args)
     if problem:
         p.error(problem)  # exits 2 with the usage
+    # Without --board, the database's where this process sees the file (a
+    # cluster's workers may see one it does not), else 3x3.
+    if args.board is None and args.db is not None and Path(args.db).is_file():
+        try:
+            args.board = Database(args.db).board
+        except Error as e:
+            p.error(f"bad --db {args.db}: {e}")
+    args.board = args.board or "3x3"
     if args.goal is not None:
         try:
             Board(args.goal, args.board)

@@ -31,6 +31,7 @@ const game = {
   playing: null,   // the timer of solve playback
   pending: 0,      // requests under way
   epoch: 0,        // bumped by each new game: late answers of old games are dropped
+  turn: 0,         // bumped by each action that starts a game, and each board chosen
   plan: null,      // {at, moves}: the rest of the solver's last solution, from position `at`
   movesRequest: null, // the AbortController of the /api/moves under way
   searchingTimer: null,
@@ -41,6 +42,8 @@ const game = {
 // The most moves a link replays, and a grading takes: what one /api/check
 // request carries within the server's 1 KiB query string, boards included.
 const MAX_MOVES = 800;
+// The longest query string the server reads.
+const MAX_QUERY = 1024;
 // The farthest K offered on a pattern board, where random walks find the
 // puzzles: short of where walks stop reaching (4x4 positions lie 53 moves
 // out on average), and quick to search on 5x5.
@@ -71,10 +74,14 @@ class ApiError extends Error {
 const NOT_ANSWERING =
   "The server is not answering: is query serve still running? Your next move tries again.";
 
-async function api(path, params, signal) {
-  const query = new URLSearchParams({
+// The query string of a request to the API: the board and metric, then `params`.
+function queryOf(params) {
+  return new URLSearchParams({
     board: game.board ? game.board.board : "3x3", metric: game.metric, ...params,
   });
+}
+async function api(path, params, signal) {
+  const query = queryOf(params);
   game.pending++;
   setBusy();
   try {
@@ -157,6 +164,33 @@ async function slideTo(cell) {
 const BY_TILE_DIRECTION = { up: "D", down: "U", left: "R", right: "L" };
 
 // ---- a game ----
+// Each action that starts a game takes a turn, and so does each board
+// chosen: an earlier action whose answers come later (a slow walk on 4x4,
+// then 3x3 chosen) starts nothing.
+function takeTurn() {
+  return ++game.turn;
+}
+function superseded(turn) {
+  return turn !== game.turn;
+}
+// `request`'s answer for the action of `turn`, or undefined where a later
+// action has taken over: its error then is no one's either.
+async function forTurn(turn, request) {
+  try {
+    const answer = await request;
+    return superseded(turn) ? undefined : answer;
+  } catch (e) {
+    if (superseded(turn)) return undefined;
+    throw e;
+  }
+}
+// What a new game by the player's own action leaves behind: a link's
+// refusal, a grading of the last game, an error.
+function forgetMessages() {
+  $("link-error").hidden = true;
+  $("grade-result").replaceChildren();
+  showError(null);
+}
 // `known` is the start's /api/moves answer where the caller has it already
 // (on a pattern board each costs up to four searches).
 // `tooFar` says its search already ran past the server's timeout.
@@ -168,6 +202,7 @@ async function newGame(start, goal, known = null, seeded = null, tooFar = false)
   try {
     if (!info && !tooFar) info = await api("moves", { start: text(start), goal: text(goal) });
   } catch (e) {
+    if (epoch !== game.epoch) return;
     // Too far for an exact search in the server's time: the game starts
     // all the same, its distance unknown.
     if (!pastTimeout(e)) throw e;
@@ -225,7 +260,11 @@ function movesMade() {
 }
 
 async function loadHistogram() {
-  game.histogram = await api("histogram", { goal: text(game.goal) });
+  const [board, goal] = [game.board, text(game.goal)];
+  const histogram = await api("histogram", { goal });
+  // Another board or goal was chosen meanwhile: its own is asked for.
+  if (board !== game.board || goal !== text(game.goal)) return;
+  game.histogram = histogram;
   const k = $("k");
   k.max = game.histogram.max_distance;
   if (Number(k.value) > game.histogram.max_distance) k.value = game.histogram.max_distance;
@@ -237,6 +276,8 @@ async function loadHistogram() {
 async function move(letter, solver = false, redoing = false) {
   const next = apply(game.cells, letter);
   if (!next) return false;
+  // Whatever went wrong at the last position is over.
+  showError(null);
   const epoch = game.epoch;
   const before = game.distance;
   const entry = {
@@ -346,6 +387,9 @@ const TILE_WAY = { U: "down", D: "up", L: "right", R: "left" };
 
 function render() {
   const board = $("board");
+  // The tile the keyboard is on stays focused as the tiles are drawn again.
+  const focused = document.activeElement && document.activeElement.classList.contains("tile")
+    ? document.activeElement.dataset.tile : null;
   board.style.setProperty("--cols", game.cols);
   board.style.setProperty("--rows", game.rows);
   const moves = {};
@@ -402,7 +446,8 @@ function render() {
         const [cls, mark, words] = answer.change < 0 ? ["closer", "−1", ", one closer"]
           : answer.change > 0 ? ["farther", "+1", ", one farther"] : ["same", "±0", ", no change"];
         badge("change " + cls, mark);
-        label += words;
+        // The hint has said it already.
+        if (!label.endsWith(", one step closer")) label += words;
       }
     } else if (multiTile() && slideFor(cell)) {
       // A longer slide, one move under this metric: named, and reachable.
@@ -420,6 +465,10 @@ function render() {
     tiles.push(holder);
   });
   board.replaceChildren(...tiles);
+  if (focused !== null) {
+    const again = board.querySelector(`.tile[data-tile="${focused}"]`);
+    if (again && again.tabIndex !== -1) again.focus();
+  }
 
   const unknown = game.distance === null && game.unknown;
   $("distance").textContent = game.distance === null ? (unknown ? "?" : "…") : game.distance;
@@ -620,31 +669,62 @@ async function restore(query) {
     return refuse(`no ${name} database is served (served: ${game.boards.map((b) => b.board).join(", ")}).`);
   }
   setBoard(name, query.get("metric"));
+  const turn = game.turn;
   const asked = query.get("metric");
   if (asked && asked !== game.metric) {
     $("link-error").textContent = `This link counts moves as ${asked}, which ${name} is not ` +
       `served in here (served: ${metricsOf(game.board).join(", ")}): the game is played in ${game.metric}.`;
     $("link-error").hidden = false;
   }
-  let info;
+  let info = null;
+  let boards;
   try {
     info = await api("moves", { start: query.get("start"), goal: query.get("goal") || game.board.goal });
+    boards = info;
   } catch (e) {
-    return refuse(e.message);
+    // Too far for an exact search in the server's time (most 5x5
+    // positions): the game is played all the same, its distance unknown.
+    if (!(pastTimeout(e) && e.body && e.body.start)) return refuse(e.message);
+    boards = e.body;
   }
-  let seeded = null;
-  if (query.has("seed")) {
-    seeded = {
-      seed: query.get("seed"), distance: query.get("distance"),
-      count: Number(query.get("count")) || 1, index: Number(query.get("puzzle")) || 1,
-    };
+  if (superseded(turn)) return true;
+  const seeded = seededOf(query, info);
+  if (seeded) {
     $("seed").value = seeded.seed;
     $("count").value = seeded.count;
     if (!withoutFile()) { $("k").value = seeded.distance; showK(); }
   }
-  await newGame(parse(info.start), parse(info.goal), info, seeded);
+  await newGame(parse(boards.start), parse(boards.goal), info, seeded, !info);
   await replay(query.get("moves") || "");
   return true;
+}
+
+// The seeded set a link names, where it can be one: a seed of 0 to
+// 2^64 - 1, a distance K or range, a count of 1 to 1000 and a puzzle
+// within it, at that distance where it is known. Otherwise none, and the
+// link's game is played alone, with a note.
+function seededOf(query, info) {
+  if (!query.has("seed")) return null;
+  const seed = (query.get("seed") || "").trim();
+  const distance = (query.get("distance") || "").trim();
+  const count = Number(query.get("count") || 1);
+  const index = Number(query.get("puzzle") || 1);
+  const range = distance.match(/^(\d+)(?:\.\.(=?)(\d+))?$/);
+  let fits = /^\d{1,20}$/.test(seed) && BigInt(seed) < 2n ** 64n && range !== null &&
+    Number.isInteger(count) && count >= 1 && count <= 1000 &&
+    Number.isInteger(index) && index >= 1 && index <= count;
+  const d = info ? info.distance : null;
+  if (fits && d !== null) {
+    const low = Number(range[1]);
+    const high = range[3] === undefined ? low : Number(range[3]) - (range[2] ? 0 : 1);
+    fits = d >= low && d <= high;
+  }
+  if (fits) return { seed, distance, count, index };
+  $("link-error").textContent = `This link's set (seed ${seed}, distance ${distance}, ` +
+    `puzzle ${query.get("puzzle")} of ${query.get("count")}) is not one a draw gives: its ` +
+    `game is played alone.`;
+  $("link-error").hidden = false;
+  return null;
 }
 
 // Plays a link's moves, then learns every distance on the way in one
@@ -674,8 +754,9 @@ async function replay(letters) {
   game.distance = null;
   game.info = null;
   render();
-  if (withoutFile()) {
-    // Nothing grades moves without distances: the last position is looked at.
+  if (withoutFile() || game.startDistance === null) {
+    // Nothing grades moves without distances, nor from a start too far to
+    // search in time: the last position is looked at.
     await lookUp(text(game.cells));
     return;
   }
@@ -724,8 +805,9 @@ async function copy(words, note) {
 
 // ---- seeded puzzles and the worksheet ----
 // Puzzle `index` of `query random --distance K --count N --seed S`.
-async function newSeeded(distance, seed, count, index) {
-  const drawn = await api("random", { distance, count, seed, goal: text(game.goal) });
+async function newSeeded(distance, seed, count, index, turn = takeTurn()) {
+  const drawn = await forTurn(turn, api("random", { distance, count, seed, goal: text(game.goal) }));
+  if (!drawn) return;
   const at = Math.min(index, drawn.positions.length);
   // The seed as asked, not as JSON's numbers hold it: past 2^53 a number
   // loses digits, and the rest of the set would come from another draw.
@@ -735,6 +817,13 @@ async function newSeeded(distance, seed, count, index) {
 function setCount() {
   const n = Math.round(Number($("count").value));
   return Number.isFinite(n) ? Math.min(1000, Math.max(1, n)) : 10;
+}
+// The set's size at `k` moves: no more than lie there, where complete
+// tables count them (the hardest positions are few: 2 on 3x3).
+function countAt(k) {
+  const counts = complete() && game.histogram ? game.histogram.counts : null;
+  const there = counts && /^\d+$/.test(String(k)) ? counts[Number(k)] : undefined;
+  return there ? Math.min(setCount(), there) : setCount();
 }
 function drawSeeded() {
   const s = game.seeded;
@@ -748,7 +837,7 @@ function drawSeeded() {
     ? `query${options} random --distance ${s.distance} --count ${s.count} --seed ${s.seed}${goal}`
     : `query${options} random --distance K --count N --seed S${goal}`;
   $("next-puzzle").disabled = !s || s.index >= s.count;
-  const q = new URLSearchParams({ board: game.board ? game.board.board : "3x3", distance: $("k").value, count: setCount(), goal: text(game.goal) });
+  const q = new URLSearchParams({ board: game.board ? game.board.board : "3x3", distance: $("k").value, count: countAt($("k").value), goal: text(game.goal) });
   const seed = $("seed").value.trim();
   if (seed) q.set("seed", seed);
   // A worksheet's solutions and drawings count single-tile moves: the
@@ -833,13 +922,16 @@ function drawHeuristics() {
 async function gradeMoves() {
   const box = $("grade-result");
   box.replaceChildren();
-  const moves = $("grade-moves").value.trim();
+  // Separators as single spaces (one byte in the request): a list written
+  // with commas takes the room of one written with spaces.
+  const moves = $("grade-moves").value.trim().replace(/[\s,]+/g, " ");
+  const params = { start: text(game.start), goal: text(game.goal), moves };
   try {
-    if (moves.replace(/[\s,]/g, "").length > MAX_MOVES) {
-      throw new Error(`This list is too long to grade here: at most ${MAX_MOVES} moves ` +
-        `(npuzzle.check in Python takes longer ones).`);
+    if (moves.replace(/ /g, "").length > MAX_MOVES || queryOf(params).toString().length > MAX_QUERY) {
+      throw new Error(`This list is too long to grade here: at most ${MAX_MOVES} moves written ` +
+        `as letters (UDLR), fewer as tile numbers (npuzzle.check in Python takes longer ones).`);
     }
-    const g = await api("check", { start: text(game.start), goal: text(game.goal), moves });
+    const g = await api("check", params);
     box.dataset.legal = g.legal;
     box.dataset.illegal = g.illegal_move ?? "";
     box.dataset.away = g.away.join(",");
@@ -950,22 +1042,28 @@ function showK() {
 }
 
 async function newAt(k) {
+  const turn = takeTurn();
   const seed = $("seed").value.trim();
-  if (seed) return newSeeded(k, seed, setCount(), 1);
-  const drawn = await api("random", { distance: k, goal: text(game.goal) });
+  if (seed) return newSeeded(k, seed, countAt(k), 1, turn);
+  const drawn = await forTurn(turn, api("random", { distance: k, goal: text(game.goal) }));
+  if (!drawn) return;
   await newGame(parse(drawn.positions[0].start), game.goal);
 }
 
 // A position drawn uniformly from all that reach the goal: what a board
 // without complete tables starts with (a pattern board's puzzles at
 // exactly K moves, found by walks, are not uniform).
-async function newRandom() {
-  const drawn = await api("random", { goal: text(game.goal) });
+async function newRandom(turn = takeTurn()) {
+  const drawn = await forTurn(turn, api("random", { goal: text(game.goal) }));
+  if (!drawn) return;
   await newGame(parse(drawn.positions[0].start), game.goal);
 }
 
 // The board size chosen, its controls set; no game yet.
 function setBoard(name, metric = game.metric) {
+  // Whatever the last board's game and actions still wait for is dropped.
+  takeTurn();
+  game.epoch++;
   game.board = game.boards.find((b) => b.board === name);
   const metrics = metricsOf(game.board);
   game.metric = metrics.includes(metric) ? metric : metrics[0];
@@ -1053,23 +1151,27 @@ async function switchMetric(metric) {
   if (metric === game.metric || !metricsOf(game.board).includes(metric)) return;
   const moves = game.history.map((h) => h.move).join("");
   const { start, goal } = game;
+  const turn = takeTurn();
   game.metric = metric;
   game.histogram = null;
   game.heuristics = null;
   game.slideHints = null;
   drawMetric();
-  if (complete()) await loadHistogram();
+  if (complete()) await forTurn(turn, loadHistogram());
+  if (superseded(turn)) return;
   await newGame(start, goal);
   await replay(moves);
 }
 
 async function selectBoard(name) {
   setBoard(name);
+  const turn = game.turn;
   if (!complete()) {
-    await newRandom();
+    await newRandom(turn);
     return;
   }
-  await loadHistogram();
+  await forTurn(turn, loadHistogram());
+  if (superseded(turn)) return;
   const k = Math.min(Math.round(game.histogram.max_distance * 0.6), game.histogram.max_distance);
   $("k").value = k;
   showK();
@@ -1087,10 +1189,13 @@ async function customGame() {
     error.hidden = false;
     return;
   }
+  const turn = takeTurn();
   try {
     const info = await api("moves", { start, goal });
+    if (superseded(turn)) return;
     await newGame(parse(info.start), parse(info.goal), info);
   } catch (e) {
+    if (superseded(turn)) return;
     // Past the server's timeout the answer still names the boards read.
     if (pastTimeout(e) && e.body && e.body.start) {
       await newGame(parse(e.body.start), parse(e.body.goal), null, null, true);
@@ -1203,15 +1308,23 @@ async function main() {
     game.shortestChosen = false;
     hideSolution();
   });
-  $("restart").addEventListener("click", () =>
-    newGame(game.start, game.goal, null, game.seeded).catch(showError));
+  // A new game by the player's own action: the last game's messages go,
+  // and any slower action still under way starts nothing.
+  const anew = (action) => () => {
+    forgetMessages();
+    return action().catch(showError);
+  };
+  $("restart").addEventListener("click", anew(() => {
+    takeTurn();
+    return newGame(game.start, game.goal, null, game.seeded);
+  }));
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
   $("copy-link").addEventListener("click", () => copy(link(), $("copy-note")));
-  $("next-puzzle").addEventListener("click", () => {
+  $("next-puzzle").addEventListener("click", anew(async () => {
     const s = game.seeded;
-    if (s) newSeeded(s.distance, s.seed, s.count, s.index + 1).catch(showError);
-  });
+    if (s) await newSeeded(s.distance, s.seed, s.count, s.index + 1);
+  }));
   for (const id of ["seed", "count"]) $(id).addEventListener("input", drawSeeded);
   $("heuristics-panel").addEventListener("toggle", () => loadHeuristics().catch(showError));
   $("show-manhattan").addEventListener("change", render);
@@ -1220,13 +1333,17 @@ async function main() {
   $("copy-solution").addEventListener("click", () =>
     copy($("solution-moves").textContent, $("solution-note")));
   $("k").addEventListener("input", () => { showK(); drawSeeded(); });
-  $("new-k").addEventListener("click", () => newAt($("k").value).catch(showError));
-  $("hardest").addEventListener("click", () =>
-    newAt(game.histogram.max_distance).catch(showError));
-  $("new-random").addEventListener("click", () => newRandom().catch(showError));
-  $("custom-set").addEventListener("click", customGame);
+  $("new-k").addEventListener("click", anew(() => newAt($("k").value)));
+  $("hardest").addEventListener("click", anew(() => {
+    // K follows, so that the set's worksheet and command are the hardest's.
+    $("k").value = game.histogram.max_distance;
+    showK();
+    return newAt(game.histogram.max_distance);
+  }));
+  $("new-random").addEventListener("click", anew(() => newRandom()));
+  $("custom-set").addEventListener("click", anew(customGame));
   for (const id of ["custom-start", "custom-goal"]) {
-    $(id).addEventListener("keydown", (e) => { if (e.key === "Enter") customGame(); });
+    $(id).addEventListener("keydown", (e) => { if (e.key === "Enter") anew(customGame)(); });
   }
   $("solve-step").addEventListener("click", () => { stopPlaying(); solveStep().catch(showError); });
   $("solve-play").addEventListener("click", play);
@@ -1236,7 +1353,7 @@ async function main() {
       if (e.target.checked) switchMetric(m).catch(showError);
     });
   }
-  $("board-size").addEventListener("change", (e) => selectBoard(e.target.value).catch(showError));
+  $("board-size").addEventListener("change", (e) => anew(() => selectBoard(e.target.value))());
   try {
     const served = await api("boards", {});
     game.boards = served.boards;

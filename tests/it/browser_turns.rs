@@ -1,0 +1,165 @@
+//! The page when the player acts faster than the server answers, and when
+//! a link or a list asks for more than there is (a review's findings): the
+//! last board chosen wins over a slower draw, a seeded set is no larger
+//! than the positions at its distance, a link to a position too far to
+//! search in time still plays, a link's impossible set is refused, a long
+//! list written with commas is graded, and the keyboard stays on the tile
+//! it moved. Ignored by default, as the other browser tests.
+
+use crate::browser::{
+    banner, click, click_and_settle, displayed, open_page, open_page_of, server_4x4, settle, shown,
+    slide, spawn, text, Server,
+};
+use fantoccini::{key::Key, Locator};
+
+/// A 4x4 walk of 60 moves asked for, then 3x3 chosen before its answer:
+/// the page plays 3x3, with no error, and the late 4x4 puzzle is dropped.
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn the_last_board_chosen_wins_over_a_slower_draw() {
+    let (_session, c, _url) = open_page_of(server_4x4()).await;
+    slide(&c, "k", 60).await;
+    click(&c, Locator::Id("new-k")).await;
+    let select = c.find(Locator::Id("board-size")).await.unwrap();
+    select.select_by_value("3x3").await.unwrap();
+    settle(&c).await;
+    let (_, position) = shown(&c).await;
+    assert_eq!(position.len(), 9, "{position}");
+    assert_eq!(banner(&c).await, None);
+    let tiles = c.find_all(Locator::Css("#board .tile")).await.unwrap();
+    assert_eq!(tiles.len(), 8);
+    let url = c.current_url().await.unwrap();
+    assert!(url.as_str().contains("board=3x3"), "{url}");
+    c.close().await.unwrap();
+}
+
+/// With a seed typed, "Hardest position" draws the set of the positions
+/// there are at 31 moves (2 on 3x3), not the 10 asked for, and the
+/// worksheet's link asks for as many.
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn a_seeded_set_is_no_larger_than_its_distance_holds() {
+    let (_session, c, _url) = open_page().await;
+    let seed = c.find(Locator::Id("seed")).await.unwrap();
+    seed.send_keys("42").await.unwrap();
+    click_and_settle(&c, Locator::Id("hardest")).await;
+    assert_eq!(banner(&c).await, None);
+    assert_eq!(shown(&c).await.0, 31);
+    assert_eq!(
+        text(&c, "puzzle-number").await,
+        "1 of 2 (seed 42, distance 31)"
+    );
+    let sheet = c.find(Locator::Id("worksheet")).await.unwrap();
+    let href = sheet.attr("href").await.unwrap().unwrap();
+    assert!(href.contains("distance=31&count=2&"), "{href}");
+    c.close().await.unwrap();
+}
+
+/// The 4x4 `6-6-3` file served with searches stopped after 50 ms: most
+/// positions' distances are unknown.
+fn hasty_4x4() -> Server {
+    let file = crate::pattern_file::pattern_file("4x4", "6-6-3");
+    let args = [
+        "serve",
+        "--port",
+        "0",
+        "--timeout",
+        "0.05",
+        "--db",
+        file.to_str().unwrap(),
+    ];
+    spawn(tempfile::tempdir().unwrap(), &args.map(String::from))
+}
+
+/// A link to a position whose exact search runs past the server's
+/// `--timeout` opens it, its distance unknown (Korf's hardest instance),
+/// with the link's moves played.
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn links_to_positions_too_far_to_search_in_time_play() {
+    let (_session, c, url) = open_page_of(hasty_4x4()).await;
+    let far = "15 14 0 4 11 1 6 13 7 5 8 9 3 2 10 12";
+    let goal = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+    let enc = |s: &str| s.replace(' ', "+");
+    let link = format!(
+        "{url}?board=4x4&start={}&goal={}&moves=R",
+        enc(far),
+        enc(goal)
+    );
+    c.goto(&link).await.unwrap();
+    settle(&c).await;
+    assert!(!displayed(&c, "link-error").await);
+    assert_eq!(text(&c, "distance").await, "?");
+    // One move along, as the link says.
+    assert_eq!(
+        text(&c, "position").await,
+        "15 14 4 0 11 1 6 13 7 5 8 9 3 2 10 12"
+    );
+    assert_eq!(banner(&c).await, None);
+    c.close().await.unwrap();
+}
+
+/// A link naming a seeded set no draw gives (a seed that is not a number,
+/// a 31-move position said to be 5 moves out) is played alone, with a
+/// note, which a new puzzle clears.
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn a_links_impossible_set_is_refused() {
+    let (_session, c, url) = open_page().await;
+    let bad = format!("{url}?board=3x3&start=867254301&seed=abc&distance=5&count=3&puzzle=2");
+    c.goto(&bad).await.unwrap();
+    settle(&c).await;
+    assert!(displayed(&c, "link-error").await);
+    let note = text(&c, "link-error").await;
+    assert!(note.contains("is not one a draw gives"), "{note}");
+    assert_eq!(text(&c, "puzzle-number").await, "–");
+    assert_eq!(shown(&c).await, (31, "867254301".to_string()));
+    click_and_settle(&c, Locator::Id("new-k")).await;
+    assert!(!displayed(&c, "link-error").await);
+    c.close().await.unwrap();
+}
+
+/// 318 moves written with commas fit the request the server reads (each
+/// comma is sent as one byte), and are graded; the tile moved from the
+/// keyboard keeps the focus.
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn long_lists_are_graded_and_the_keyboard_stays_on_its_tile() {
+    let (_session, c, _url) = open_page().await;
+    let input = c.find(Locator::Id("custom-start")).await.unwrap();
+    input.send_keys("867254301").await.unwrap();
+    click_and_settle(&c, Locator::Id("custom-set")).await;
+    // The blank in the bottom row's middle: left and right, over and over.
+    let moves = vec!["L,R"; 159].join(",");
+    let list = c.find(Locator::Id("grade-moves")).await.unwrap();
+    list.send_keys(&moves).await.unwrap();
+    click_and_settle(&c, Locator::Id("grade")).await;
+    let graded = text(&c, "grade-result").await;
+    assert!(graded.starts_with("Every move is legal."), "{graded}");
+    assert!(
+        graded.contains("318 moves given; the optimum from the start is 31."),
+        "{graded}"
+    );
+    // A tile next to the blank, moved with Enter, keeps the focus.
+    let tile = c.find(Locator::Css("#board .tile.movable")).await.unwrap();
+    let number = tile.attr("data-tile").await.unwrap().unwrap();
+    c.execute(
+        "document.querySelector('#board .tile.movable').focus();",
+        vec![],
+    )
+    .await
+    .unwrap();
+    tile.send_keys(&Key::Enter.to_string()).await.unwrap();
+    settle(&c).await;
+    let focused = c
+        .execute(
+            "const e = document.activeElement; return e && e.classList.contains('tile') ? \
+             e.dataset.tile : null;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(focused.as_str(), Some(number.as_str()));
+    assert_eq!(shown(&c).await.0, 30);
+    c.close().await.unwrap();
+}
