@@ -967,9 +967,13 @@ async function showSolution() {
   game.plan = { at, moves: steps(answer) };
   $("solution-from").textContent = at;
   $("solution-moves").textContent = answer.moves || "(at the goal: no move)";
+  // Where the page knows the distance, the bound the search proved says
+  // less than it.
+  const shortest = game.distance !== null && text(game.cells) === at
+    ? `the shortest is ${game.distance}` : `the shortest is at least ${answer.lower_bound}`;
   $("solution-note").textContent = answer.within === undefined
     ? `${answer.distance} moves, the shortest.`
-    : `${answer.length} moves; the shortest is at least ${answer.lower_bound} ` +
+    : `${answer.length} moves; ${shortest} ` +
       `(this one is at most ${answer.within} × the shortest).`;
   $("solution").hidden = false;
   $("copy-solution").hidden = false;
