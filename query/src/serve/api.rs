@@ -77,6 +77,8 @@ struct Server {
     timeout: Duration,
     /// Turns for `within` searches: see [`within_turn`].
     within_turns: tokio::sync::Semaphore,
+    /// Turns for the searches with no file: see [`fileless_turn`].
+    fileless_turns: tokio::sync::Semaphore,
 }
 
 type Shared = Arc<Server>;
@@ -99,6 +101,29 @@ fn within_turn(server: &Server) -> Result<tokio::sync::SemaphorePermit<'_>, ApiE
             ),
         )
     })
+}
+
+/// A turn for a search over linear conflicts with no file (one position's
+/// heuristics on a board served with none, or toward a goal the file has
+/// no table for), or 503 when every turn is taken. Each holds a core until
+/// it answers or `--timeout` passes: at most [`fileless_searches`] run at
+/// once, so that a burst of far positions cannot take the machine.
+fn fileless_turn(server: &Server) -> Result<tokio::sync::SemaphorePermit<'_>, ApiError> {
+    server.fileless_turns.try_acquire().map_err(|_| {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the server is busy: {} searches with no file are running, one a core, as many \
+                 as it runs at once; ask again when one has answered",
+                fileless_searches()
+            ),
+        )
+    })
+}
+
+/// How many searches with no file run at once: one a core.
+pub(super) fn fileless_searches() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 /// How many `within` searches run at once: two (about 3 GB at most), or
@@ -124,6 +149,7 @@ pub fn router(
         boards_json,
         timeout,
         within_turns: tokio::sync::Semaphore::new(within_searches()),
+        fileless_turns: tokio::sync::Semaphore::new(fileless_searches()),
     });
     Router::new()
         .route(
@@ -1012,8 +1038,8 @@ async fn check(State(server): State<Shared>, p: Params) -> Result<Response, ApiE
 /// search stops at the server's `--timeout`, the bound it proved. Any
 /// board up to 6x6 is answered without a file, as `within` is: the
 /// distance is searched by IDA* over linear conflicts, which holds only
-/// its path, so it needs no turn of the `within` searches'. So is a goal
-/// the served file has no table for (`analysis::serving`).
+/// its path, and takes one of the [`fileless_turn`]s. So is a goal the
+/// served file has no table for (`analysis::serving`).
 async fn heuristics(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
     p.only("/api/heuristics", &["board", "metric", "start", "goal"])?;
     let (shape, metric) = (p.shape()?, p.metric()?);
@@ -1022,8 +1048,12 @@ async fn heuristics(State(server): State<Shared>, p: Params) -> Result<Response,
     if metric == Metric::MultiTile {
         return Err(single_tile_only("the heuristics"));
     }
-    if server.boards.get(shape, metric).is_none() {
-        let (start, goal) = (p.start(shape)?, p.goal(shape)?);
+    let (start, goal) = (p.start(shape)?, p.goal(shape)?);
+    let served = server.boards.get(shape, metric);
+    let serving = npuzzle::analysis::serving(served, &goal)
+        .map_err(|e| answer_error(e, None, Duration::ZERO))?;
+    if serving.is_none() {
+        let _turn = fileless_turn(&server)?;
         let truth = budgeted(&server, move |budget| {
             kind::truth(None, &start, &goal, budget)
         })
@@ -1031,7 +1061,6 @@ async fn heuristics(State(server): State<Shared>, p: Params) -> Result<Response,
         return json_ok(&PositionEstimates::new(&start, &goal, truth));
     }
     let db = p.db(&server.boards)?;
-    let (start, goal) = (p.start(shape)?, p.goal(shape)?);
     let truth = searching(&server, (shape, metric), move |db, budget| {
         kind::truth(Some(db), &start, &goal, budget)
     })

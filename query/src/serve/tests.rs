@@ -740,6 +740,48 @@ fn within_searches_past_two_at_once_are_answered_busy() {
     assert_eq!((status, &v["length"]), (200, &serde_json::json!(1)), "{v}");
 }
 
+/// One position's heuristics with no file search on a core each: past
+/// one a core at once, a request is answered 503 at once; the others give
+/// the bound they proved by the timeout.
+#[test]
+fn searches_with_no_file_past_one_a_core_are_answered_busy() {
+    let server = start_with(&[&files().full_3x3], Duration::from_secs(2));
+    let query = format!(
+        "/api/heuristics?board=6x6&start={}",
+        enc(&walked_6x6(300).to_string())
+    );
+    let turns = super::api::fileless_searches();
+    let answers: Vec<(u16, serde_json::Value)> = std::thread::scope(|scope| {
+        let asked: Vec<_> = (0..=turns)
+            .map(|_| scope.spawn(|| get(server.addr, &query)))
+            .collect();
+        asked.into_iter().map(|a| a.join().unwrap()).collect()
+    });
+    let busy = answers
+        .iter()
+        .filter(|(status, v)| *status == 503 && str_of(&v["error"]).contains("the server is busy"))
+        .count();
+    assert!(busy >= 1, "{answers:?}");
+    let bounds = answers
+        .iter()
+        .filter(|(status, v)| {
+            *status == 200 && v["distance"].is_null() && v["lower_bound"].as_u64() > Some(0)
+        })
+        .count();
+    assert_eq!(busy + bounds, turns + 1, "{answers:?}");
+    // A turn is free again once a search answers.
+    let near = format!(
+        "/api/heuristics?board=6x6&start={}",
+        enc(&walked_6x6(1).to_string())
+    );
+    let (status, v) = get(server.addr, &near);
+    assert_eq!(
+        (status, &v["distance"]),
+        (200, &serde_json::json!(1)),
+        "{v}"
+    );
+}
+
 /// A 6x6 position `steps` random moves from the goal.
 fn walked_6x6(steps: usize) -> Board {
     let shape: Shape = "6x6".parse().unwrap();
