@@ -48,7 +48,7 @@ pub fn run(
     out: &mut impl Write,
 ) -> Result<Outcome> {
     let (start, goal) = args.pair.boards(shape)?;
-    crate::heuristics::say_if_no_table(db, &goal);
+    crate::heuristics::say_if_no_table(db, &start, &goal);
     let served = serving(db, &goal)?;
     let compared = match served.map(Database::complete) {
         Some(Ok(tables)) => compare(

@@ -76,7 +76,7 @@ fn one_position(
 ) -> Result<Outcome> {
     let start = args.chart.goal.start_of(&args.start, shape)?;
     let goal = args.chart.goal.board(shape)?;
-    say_if_no_table(db, &goal);
+    say_if_no_table(db, &start, &goal);
     let ctrl_c = npuzzle::io::stop_on_ctrl_c();
     let searched =
         crate::search::with_progress(args.timeout.timeout, true, "moves ≤", |options| {
@@ -108,8 +108,12 @@ fn one_position(
 }
 
 /// Says on standard error where `db` has no table toward `goal`: the
-/// distance is then searched as with no file (`analysis::serving`).
-pub fn say_if_no_table(db: Option<&Database<Mmap>>, goal: &Board) {
+/// distance from `start` is then searched as with no file
+/// (`analysis::serving`). An unsolvable pair needs no search, nor a note.
+pub fn say_if_no_table(db: Option<&Database<Mmap>>, start: &Board, goal: &Board) {
+    if npuzzle::rules::solvability::check(start, goal).is_err() {
+        return;
+    }
     if let Some(Err(e @ AnswerError::MissingGoal { .. })) = db.map(|db| db.check_goal(goal)) {
         eprintln!(
             "query: {e}; the distance is searched over linear conflicts instead, as with no file"

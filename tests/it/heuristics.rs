@@ -644,6 +644,9 @@ fn a_pattern_file_built_for_other_goals_is_searched_without() {
             "{start}"
         );
     }
+    // A start that cannot reach it is said to be unsolvable, with no note.
+    let unsolvable = ["heuristics", "213456780", "--goal", goal];
+    crate::util::expect_code(&pattern, &unsolvable, 1).stderr("");
     // Toward a goal it serves, the tables answer, and nothing is said.
     let served = ["heuristics", "867254301", "--json"];
     let answer = crate::util::quiet_json_answer(&pattern, &served, 0);
