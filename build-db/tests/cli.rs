@@ -199,6 +199,10 @@ fn bad_table_choices_are_refused_and_write_nothing() {
             &["--blank", "x"][..],
             "--blank \"x\" is not a cell: write ROW,COL",
         ),
+        (
+            &["--blank", "-1,1"][..],
+            "\"-1,1\" (after --blank) starts with a negative number: rows and columns count from 1",
+        ),
         (&["--goal", "1234"][..], "--goal \"1234\""),
         (
             &["--blank", "1,1", "--all-goals"][..],

@@ -71,13 +71,23 @@ pub fn usage_message(
                 .position(|a| a.starts_with(arg))
                 .map(|i| i + 1);
             let word = at.map_or(arg, |i| args[i].as_str());
-            let option = at
+            let after = at
                 .map(|i| args[i - 1].as_str())
-                .filter(|before| before.starts_with("--") && takes_value(before))
-                .map_or(String::new(), |option| format!(" (after {option})"));
+                .filter(|before| before.starts_with("--") && takes_value(before));
+            let option = after.map_or(String::new(), |option| format!(" (after {option})"));
+            // A cell is named by its row and column, which count from 1.
+            let counts = match after {
+                Some("--blank") => {
+                    "rows and columns count from 1 (--blank 3,3 is the bottom \
+                                    right cell of 3x3)"
+                }
+                _ => {
+                    "tiles count from 0 (the blank), distances from 0 moves, and other numbers \
+                      from 0 or 1"
+                }
+            };
             return Some(format!(
-                "{:?}{option} starts with a negative number: tiles count from 0 (the blank), \
-                 distances from 0 moves, and other numbers from 0 or 1",
+                "{:?}{option} starts with a negative number: {counts}",
                 excerpt(word, ARGUMENT_ECHO_LIMIT)
             ));
         }
