@@ -1034,6 +1034,17 @@ fn steps_of(py: Python<'_>, moves: &Bound<'_, PyAny>, shape: Shape) -> PyResult<
     let whole = |item: &Bound<'_, PyAny>| {
         item.is_instance_of::<pyo3::types::PyInt>() || item.hasattr("__index__").unwrap_or(false)
     };
+    // Tile numbers written as text (`["6", "5", "2"]`): read as `"6 5 2"` is.
+    let digits = |item: &Bound<'_, PyAny>| {
+        item.cast::<PyString>().is_ok_and(|s| {
+            s.to_str()
+                .is_ok_and(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+        })
+    };
+    if !items.is_empty() && items.iter().all(digits) {
+        let words: Vec<String> = items.iter().map(ToString::to_string).collect();
+        return read_steps_on(&words.join(" "), shape).map_err(|e| errors::parse(py, e));
+    }
     if !items.is_empty() && items.iter().all(whole) {
         if items.len() > MAX_STEPS {
             return Err(errors::parse(py, StepsError::TooMany(items.len())));

@@ -94,7 +94,7 @@ def test_grading(db3) -> None:
     with pytest.raises(npuzzle.ParseError, match="move 2"):
         db3.check("123468750", "UX")
     # The tiles moved, as the page takes them, grade as the blank's letters.
-    for tiles in ("8 6 5 8", "8,6,5,8", [8, 6, 5, 8], np.array([8, 6, 5, 8]), [np.int64(8), np.uint8(6), 5, 8]):
+    for tiles in ("8 6 5 8", "8,6,5,8", [8, 6, 5, 8], ["8", "6", "5", "8"], np.array([8, 6, 5, 8]), [np.int64(8), np.uint8(6), 5, 8]):
         assert db3.check("123468750", tiles) == db3.check("123468750", "ULDR")
     with pytest.raises(npuzzle.ParseError, match="mix letters and tile numbers"):
         db3.check("123468750", "U 6")
