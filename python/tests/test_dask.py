@@ -265,6 +265,8 @@ def test_arguments_are_checked_before_any_work(files) -> None:
         assert answered["distance"].tolist() == [1, 0]
     with pytest.raises(npuzzle.ArgumentError, match="board='3x3', but .* holds 2x3 boards; leave out board="):
         nd.solve_frame(twos, board="3x3", db=files["2x3"])
+    # The size as the library reads it, however written.
+    assert nd.solve_frame(twos, board=" 2X3", db=files["2x3"]).compute(scheduler="sync")["distance"].tolist() == [1, 0]
     # Absurd sizes are refused at once, not left to hang a worker; a number
     # too long for Python to turn into text is named by its size.
     for bad, shown in (

@@ -225,14 +225,15 @@ pub(crate) fn open_database(
     };
     let db = Database::open(path).map_err(|e| open_error(e, path, from, named, metric))?;
     // A file named (--db, NPUZZLE_DB) for a --board whose default file it
-    // is: its name is wrong, not the naming, and the advice is the rename.
-    let is_default_for_wanted = || {
+    // is, holding another board: its name is wrong, not the naming, and the
+    // advice is the rename. (Its metric is the file's unless --metric asks.)
+    let misnamed_for_wanted = || {
         let default = locate_unnamed(shape, metric).path;
-        wanted.is_some() && path.canonicalize().ok() == default.canonicalize().ok()
+        wanted.is_some_and(|wanted| wanted != db.shape())
+            && path.canonicalize().ok() == default.canonicalize().ok()
     };
-    let found_by_name =
-        matches!(location.origin, Origin::WorkingDir | Origin::UserData) || is_default_for_wanted();
-    if found_by_name && (db.shape(), db.metric()) != (shape, metric) {
+    let found_by_name = matches!(location.origin, Origin::WorkingDir | Origin::UserData);
+    if (found_by_name && (db.shape(), db.metric()) != (shape, metric)) || misnamed_for_wanted() {
         // A file found by its name holds what the name says, or its
         // answers would be another board's or metric's.
         let (held, named) = (

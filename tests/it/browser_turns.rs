@@ -163,3 +163,29 @@ async fn long_lists_are_graded_and_the_keyboard_stays_on_its_tile() {
     assert_eq!(shown(&c).await.0, 30);
     c.close().await.unwrap();
 }
+
+/// Restart while another board's first puzzle is on its way (its draw
+/// held back here) does nothing: the new board's puzzle comes, with no
+/// error, and the last game's answers or moves are not played onto it.
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn restart_during_a_board_change_waits_for_the_new_board() {
+    let (_session, c, _url) = open_page().await;
+    let hold_draws = "const send = window.fetch; window.fetch = (url, options) => \
+                      String(url).includes('/api/random') \
+                        ? new Promise((r) => setTimeout(r, 1500)).then(() => send(url, options)) \
+                        : send(url, options);";
+    c.execute(hold_draws, vec![]).await.unwrap();
+    let select = c.find(Locator::Id("board-size")).await.unwrap();
+    select.select_by_value("2x3").await.unwrap();
+    click(&c, Locator::Id("restart")).await;
+    settle(&c).await;
+    let (_, position) = shown(&c).await;
+    assert_eq!(position.len(), 6, "{position}");
+    assert_eq!(banner(&c).await, None);
+    let tiles = c.find_all(Locator::Css("#board .tile")).await.unwrap();
+    assert_eq!(tiles.len(), 5);
+    let url = c.current_url().await.unwrap();
+    assert!(url.as_str().contains("board=2x3"), "{url}");
+    c.close().await.unwrap();
+}

@@ -847,6 +847,21 @@ fn advice_knows_the_file_came_from_npuzzle_db() {
         ))
         .and(predicate::str::contains("unset NPUZZLE_DB to use").not()),
     );
+    // A 2x3 file of the other metric there is no misnaming: the file's
+    // metric is taken where --metric is not given, --board or not.
+    let plan = npuzzle::Plan::Complete {
+        shape: "2x3".parse().unwrap(),
+        metric: npuzzle::Metric::MultiTile,
+        blanks: vec![5],
+        paths: false,
+    };
+    std::fs::remove_file(&misnamed).unwrap();
+    npuzzle::build(&misnamed, &plan, &|_, _| {}).unwrap();
+    let mut cmd = crate::util::query_in(dir.path());
+    let solved = cmd
+        .env("NPUZZLE_DB", &misnamed)
+        .args(["--board", "2x3", "distance", "123045"]);
+    solved.assert().code(0).stdout("1\n");
     std::fs::copy(&temp_db("2x3").path, &misnamed).unwrap();
     // No 2x4 file anywhere: unset it, and build one.
     env_query(

@@ -191,12 +191,13 @@ def _arguments(
         opened = None  # workers may see a file this process does not
     if board is None:
         board = opened.board if opened is not None else "3x3"
-    elif opened is not None and opened.board != board:
+    # As the library reads it ("3X3", " 3x3"); ParseError names a bad size.
+    board = Board.goal(board).size
+    if opened is not None and opened.board != board:
         raise ArgumentError(
             f"board={board!r}, but {opened.path} holds {opened.board} boards; leave out board= "
             f"(the database's is taken) or pass a {board} database"
         )
-    Board.goal(board)  # raises ParseError naming a bad board size
     why = _unbuildable(board)
     if within is None and db is None and why is not None:
         raise ArgumentError(f"{why}; pass within= (for example within=2) to solve within a factor of the shortest")

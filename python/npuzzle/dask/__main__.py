@@ -105,12 +105,16 @@ def main(argv: list[str] | None = None) -> int:
     if problem:
         p.error(problem)  # exits 2 with the usage
     # Without --board, the database's where this process sees the file (a
-    # cluster's workers may see one it does not), else 3x3.
-    if args.board is None and args.db is not None and Path(args.db).is_file():
+    # cluster's workers may see one it does not), else 3x3; with it, the
+    # same as the file's.
+    if args.db is not None and Path(args.db).is_file():
         try:
-            args.board = Database(args.db).board
+            held = Database(args.db).board
         except Error as e:
             p.error(f"bad --db {args.db}: {e}")
+        if args.board is not None and Board.goal(args.board).size != held:
+            p.error(f"--board {args.board}, but {args.db} holds {held} boards; leave out --board")
+        args.board = held
     args.board = args.board or "3x3"
     if args.goal is not None:
         try:

@@ -33,6 +33,7 @@ const game = {
   epoch: 0,        // bumped by each new game: late answers of old games are dropped
   turn: 0,         // bumped by each action that starts a game, and each board chosen
   plan: null,      // {at, moves}: the rest of the solver's last solution, from position `at`
+  played: null,    // the entry of `boards` the game on the board is played on
   movesRequest: null, // the AbortController of the /api/moves under way
   searchingTimer: null,
   timeout: null,   // seconds a search may take on the server
@@ -94,8 +95,9 @@ async function api(path, params, signal) {
     let body = null;
     try { body = await response.json(); } catch (_) { /* not JSON */ }
     if (!response.ok) throw new ApiError(response.status, body);
-    // The server answers again: whatever the banner said is over.
-    showError(null);
+    // The server answers again: the banner that said it did not is over
+    // (others go with the next move or game, not with any answer).
+    if ($("error").textContent === NOT_ANSWERING) showError(null);
     return body;
   } finally {
     game.pending--;
@@ -208,6 +210,7 @@ async function newGame(start, goal, known = null, seeded = null, tooFar = false)
     if (!pastTimeout(e)) throw e;
   }
   if (epoch !== game.epoch) return;
+  game.played = game.board;
   game.goal = goal;
   game.start = start;
   game.cells = start;
@@ -684,6 +687,7 @@ async function restore(query) {
   } catch (e) {
     // Too far for an exact search in the server's time (most 5x5
     // positions): the game is played all the same, its distance unknown.
+    if (superseded(turn)) return true;
     if (!(pastTimeout(e) && e.body && e.body.start)) return refuse(e.message);
     boards = e.body;
   }
@@ -695,6 +699,8 @@ async function restore(query) {
     if (!withoutFile()) { $("k").value = seeded.distance; showK(); }
   }
   await newGame(parse(boards.start), parse(boards.goal), info, seeded, !info);
+  // The game a later action started is not this link's to replay onto.
+  if (superseded(turn)) return true;
   await replay(query.get("moves") || "");
   return true;
 }
@@ -709,16 +715,16 @@ function seededOf(query, info) {
   const distance = (query.get("distance") || "").trim();
   const count = Number(query.get("count") || 1);
   const index = Number(query.get("puzzle") || 1);
-  const range = distance.match(/^(\d+)(?:\.\.(=?)(\d+))?$/);
-  let fits = /^\d{1,20}$/.test(seed) && BigInt(seed) < 2n ** 64n && range !== null &&
+  // As the server reads K, A..B (B excluded) and A..=B: each number
+  // trimmed, a `+` allowed, and no empty range.
+  const range = distance.match(/^\+?(\d+)\s*(?:\.\.(=?)\s*\+?(\d+))?$/);
+  const low = range ? Number(range[1]) : NaN;
+  const high = !range ? NaN : range[3] === undefined ? low : Number(range[3]) - (range[2] ? 0 : 1);
+  let fits = /^\+?\d{1,20}$/.test(seed) && BigInt(seed) < 2n ** 64n && low <= high &&
     Number.isInteger(count) && count >= 1 && count <= 1000 &&
     Number.isInteger(index) && index >= 1 && index <= count;
   const d = info ? info.distance : null;
-  if (fits && d !== null) {
-    const low = Number(range[1]);
-    const high = range[3] === undefined ? low : Number(range[3]) - (range[2] ? 0 : 1);
-    fits = d >= low && d <= high;
-  }
+  if (fits && d !== null) fits = d >= low && d <= high;
   if (fits) return { seed, distance, count, index };
   $("link-error").textContent = `This link's set (seed ${seed}, distance ${distance}, ` +
     `puzzle ${query.get("puzzle")} of ${query.get("count")}) is not one a draw gives: its ` +
@@ -1164,6 +1170,8 @@ async function switchMetric(metric) {
   if (complete()) await forTurn(turn, loadHistogram());
   if (superseded(turn)) return;
   await newGame(start, goal);
+  // The game a later action started is not this one's to replay onto.
+  if (superseded(turn)) return;
   await replay(moves);
 }
 
@@ -1318,16 +1326,19 @@ async function main() {
     forgetMessages();
     return action().catch(showError);
   };
-  $("restart").addEventListener("click", anew(() => {
+  $("restart").addEventListener("click", anew(async () => {
+    // While another board's first game is on its way, there is none of
+    // its own to restart.
+    if (game.played !== game.board) return;
     takeTurn();
-    return newGame(game.start, game.goal, null, game.seeded);
+    await newGame(game.start, game.goal, null, game.seeded);
   }));
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
   $("copy-link").addEventListener("click", () => copy(link(), $("copy-note")));
   $("next-puzzle").addEventListener("click", anew(async () => {
     const s = game.seeded;
-    if (s) await newSeeded(s.distance, s.seed, s.count, s.index + 1);
+    if (s && game.played === game.board) await newSeeded(s.distance, s.seed, s.count, s.index + 1);
   }));
   for (const id of ["seed", "count"]) $(id).addEventListener("input", drawSeeded);
   $("heuristics-panel").addEventListener("toggle", () => loadHeuristics().catch(showError));
