@@ -403,17 +403,20 @@ pub(crate) fn read_line(
                 0
             }
         };
-        let hint = if goal_text.is_none() && start_text.matches('[').count() > 1 {
-            "; separate a start and a goal in JSON with a tab or `;`".to_string()
-        } else if goal_text.is_none() && numbers() == 2 * shape.cells() {
-            "; separate a start and a goal written with spaces by a tab or `;`".to_string()
-        } else if goal_text.is_none() && boards() > 2 {
-            format!(
-                "; a line holds a start and at most one goal, not {} boards",
-                boards()
-            )
-        } else {
-            String::new()
+        let hint = match goal_text {
+            Some(_) => String::new(),
+            None if start_text.matches('[').count() > 1 => {
+                "; separate a start and a goal in JSON with a tab or `;`".to_string()
+            }
+            None if numbers() == 2 * shape.cells() => {
+                "; separate a start and a goal written with spaces by a tab or `;`".to_string()
+            }
+            None => match boards() {
+                n if n > 2 => {
+                    format!("; a line holds a start and at most one goal, not {n} boards")
+                }
+                _ => String::new(),
+            },
         };
         bad(format!("bad start board: {e}{hint}"))
     })?;

@@ -685,9 +685,9 @@ async function restore(query) {
     info = await api("moves", { start: query.get("start"), goal: query.get("goal") || game.board.goal });
     boards = info;
   } catch (e) {
+    if (superseded(turn)) return true;
     // Too far for an exact search in the server's time (most 5x5
     // positions): the game is played all the same, its distance unknown.
-    if (superseded(turn)) return true;
     if (!(pastTimeout(e) && e.body && e.body.start)) return refuse(e.message);
     boards = e.body;
   }
