@@ -52,6 +52,10 @@ async fn a_seeded_set_is_no_larger_than_its_distance_holds() {
     let sheet = c.find(Locator::Id("worksheet")).await.unwrap();
     let href = sheet.attr("href").await.unwrap().unwrap();
     assert!(href.contains("distance=31&count=2&"), "{href}");
+    // The slider followed, and its name says its number.
+    let slider = c.find(Locator::Id("k")).await.unwrap();
+    let name = slider.attr("aria-label").await.unwrap();
+    assert_eq!(name.as_deref(), Some("Exactly 31 moves from the goal"));
     c.close().await.unwrap();
 }
 

@@ -1049,6 +1049,8 @@ function play() {
 function showK() {
   $("k-out").textContent = $("k").value;
   $("k-button").textContent = $("k").value;
+  // A label's <output> is left out of the slider's accessible name.
+  $("k").setAttribute("aria-label", `Exactly ${$("k").value} moves from the goal`);
 }
 
 async function newAt(k) {
