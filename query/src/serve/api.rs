@@ -444,6 +444,10 @@ impl Params {
             .collect();
         match extra.as_slice() {
             [] => Ok(self),
+            _ if reads.is_empty() => Err(ApiError::bad(format!(
+                "{route} takes no parameters ({} given)",
+                extra.join(", ")
+            ))),
             _ => Err(ApiError::bad(format!(
                 "{route} takes no {}: it reads {}",
                 extra.join(" or "),
@@ -709,8 +713,9 @@ impl From<npuzzle::report::Kind> for BoardKind {
     }
 }
 
-async fn boards_handler(State(server): State<Shared>) -> Response {
-    json_response(StatusCode::OK, server.boards_json.clone())
+async fn boards_handler(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
+    p.only("/api/boards", &[])?;
+    Ok(json_response(StatusCode::OK, server.boards_json.clone()))
 }
 
 /// Sets its flag when dropped: a request dropped before its answer (the

@@ -1011,6 +1011,11 @@ fn each_error_has_its_status_and_a_json_message() {
             "/api/solve takes no count or seed: it reads board, metric, start, goal, within",
         ),
         ("/api/histogram?start=1", "/api/histogram takes no start"),
+        ("/api/boards?board=3x3&x=1", "unknown"),
+        (
+            "/api/boards?board=3x3",
+            "/api/boards takes no parameters (board given)",
+        ),
         (
             "/api/check?start=867254301&moves=U&within=2",
             "/api/check takes no within",

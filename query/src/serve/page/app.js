@@ -82,7 +82,8 @@ function queryOf(params) {
   });
 }
 async function api(path, params, signal) {
-  const query = queryOf(params);
+  // The boards served are the one question about no board.
+  const query = path === "boards" ? new URLSearchParams(params) : queryOf(params);
   game.pending++;
   setBusy();
   try {
