@@ -54,7 +54,7 @@ pub fn run(
         }
         None => unnamed,
     };
-    let other = crate::open_database(&other_location, shape, Some(shape), Some(other_metric))
+    let other_db = crate::open_database(&other_location, shape, Some(shape), Some(other_metric))
         .with_context(|| {
             format!(
                 "compare-metrics needs a {} database as well as {}",
@@ -62,11 +62,17 @@ pub fn run(
                 shown_path(&location.path)
             )
         })?;
-    let other = crate::complete(&other, "compare-metrics")?;
+    let other = crate::complete(&other_db, "compare-metrics")?;
     let goal = args.goal.board(shape)?;
+    // A table the other file lacks: its own name and rebuild in the message
+    // (the --db file's would be added to an error left as it is).
+    let other_table = other
+        .goal_table(&goal)
+        .map_err(|e| crate::with_advice(e.into(), &other_location, &other_db, true))
+        .with_context(|| format!("in {}", shown_path(&other_location.path)))?;
     let (single, multi) = match db.metric() {
-        Metric::SingleTile => (db.goal_table(&goal)?, other.goal_table(&goal)?),
-        Metric::MultiTile => (other.goal_table(&goal)?, db.goal_table(&goal)?),
+        Metric::SingleTile => (db.goal_table(&goal)?, other_table),
+        Metric::MultiTile => (other_table, db.goal_table(&goal)?),
     };
     let report = compare_metrics(&single, &multi)?;
     print(&report, args.format.format(), out)?;

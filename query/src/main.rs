@@ -34,8 +34,9 @@ use npuzzle::{
     files::locate, files::Location, files::Origin, parse_board, rules::excerpt, Board, Database,
     Metric, Shape,
 };
+use open::single_tile;
+pub(crate) use open::with_advice;
 pub(crate) use open::{build_command, complete, needs_complete, none_to_build, open_database};
-use open::{single_tile, with_advice};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

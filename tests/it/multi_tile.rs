@@ -369,6 +369,37 @@ fn compare_metrics_adds_up_to_every_position() {
     );
     let err = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
     assert!(!err.contains("--db"), "{err}");
+    // A goal the --with file has no table for: that file is named, with its
+    // own rebuild (its metric, its tables), not the --db file's.
+    let dir = tempfile::tempdir().unwrap();
+    let partial = dir.path().join("2x3-mtm.db");
+    let plan = npuzzle::Plan::Complete {
+        shape: "2x3".parse().unwrap(),
+        metric: Metric::MultiTile,
+        blanks: vec![5],
+        paths: false,
+    };
+    npuzzle::build(&partial, &plan, &|_, _| {}).unwrap();
+    let full = crate::util::temp_db("2x3");
+    let args = [
+        "compare-metrics",
+        "--with",
+        partial.to_str().unwrap(),
+        "--goal",
+        "123405",
+    ];
+    expect_refusal(
+        &full.path,
+        &args,
+        &[
+            &format!(
+                "in {}: the database has no table for goals with the blank in row 2, column 2",
+                partial.display()
+            ),
+            "--metric mtm --out ",
+            "--blank 2,3 --blank 2,2",
+        ],
+    );
 }
 
 /// What a user might try that cannot work is refused with a message that
