@@ -7,7 +7,7 @@
 use super::kind::Db;
 use npuzzle::files::shown_path;
 use npuzzle::{files::Location, files::Origin, Metric, Shape};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// One database served.
 pub struct Served {
@@ -99,6 +99,15 @@ pub fn discover(given: &[PathBuf], board: Option<Shape>) -> anyhow::Result<Board
             let db = crate::open_database(&location, Shape::THREE_BY_THREE, None, None)?;
             let same = |s: &&Served| s.shape == db.shape() && s.metric() == db.metric();
             if let Some(other) = served.iter().find(same) {
+                // The same file (or a link to it) named twice.
+                let file = |p: &Path| p.canonicalize().ok();
+                if file(&other.path).is_some() && file(&other.path) == file(path) {
+                    anyhow::bail!(
+                        "--db {} is given twice (as {}): give each file once",
+                        shown_path(path),
+                        shown_path(&other.path)
+                    );
+                }
                 anyhow::bail!(
                     "{} and {} both hold {} boards counted in {} moves: give one --db per board \
                      size and metric",

@@ -1828,6 +1828,10 @@ fn discovery_opens_pattern_files() {
     let given = [f.full_3x3.clone(), f.pattern_3x3.clone()];
     let e = super::discover(&given, None).err().unwrap();
     assert!(e.to_string().contains("both hold 3x3 boards"), "{e}");
+    // One file named twice is said to be.
+    let twice = [f.full_3x3.clone(), f.full_3x3.clone()];
+    let e = super::discover(&twice, None).err().unwrap();
+    assert!(e.to_string().contains("is given twice"), "{e}");
     let boards = super::discover(&[f.full_2x3.clone(), f.pattern_3x3.clone()], None).unwrap();
     let kinds: Vec<npuzzle::report::Kind> = boards.iter().map(|s| s.db.kind()).collect();
     assert_eq!(
