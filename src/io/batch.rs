@@ -387,36 +387,9 @@ pub(crate) fn read_line(
         }
     }
     let start = start.map_err(|e| {
-        let numbers = || {
-            start_text
-                .split(|c: char| c.is_whitespace() || c == ',')
-                .filter(|w| !w.is_empty())
-                .count()
-        };
-        // Words that are each a board: more than a start and a goal.
-        let boards = || {
-            let words = start_text.split_whitespace();
-            let all = words.clone().all(|w| parse_board(w, shape).is_ok());
-            if all {
-                words.count()
-            } else {
-                0
-            }
-        };
         let hint = match goal_text {
             Some(_) => String::new(),
-            None if start_text.matches('[').count() > 1 => {
-                "; separate a start and a goal in JSON with a tab or `;`".to_string()
-            }
-            None if numbers() == 2 * shape.cells() => {
-                "; separate a start and a goal written with spaces by a tab or `;`".to_string()
-            }
-            None => match boards() {
-                n if n > 2 => {
-                    format!("; a line holds a start and at most one goal, not {n} boards")
-                }
-                _ => String::new(),
-            },
+            None => several_boards_hint(start_text, shape),
         };
         bad(format!("bad start board: {e}{hint}"))
     })?;
@@ -426,6 +399,38 @@ pub(crate) fn read_line(
         Some(Err(e)) => return Err(bad(format!("bad goal board: {e}"))),
     };
     Ok((text, start, goal))
+}
+
+/// Why a line read as one board does not parse, where it looks like more
+/// than one: two in JSON, two written with spaces (no tab or `;` between),
+/// or more than a start and a goal. Empty otherwise. Only bad lines pay.
+#[cold]
+fn several_boards_hint(text: &str, shape: Shape) -> String {
+    let numbers = || {
+        text.split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|w| !w.is_empty())
+            .count()
+    };
+    // Words that are each a board.
+    let boards = || {
+        let words = text.split_whitespace();
+        let all = words.clone().all(|w| parse_board(w, shape).is_ok());
+        if all {
+            words.count()
+        } else {
+            0
+        }
+    };
+    if text.matches('[').count() > 1 {
+        "; separate a start and a goal in JSON with a tab or `;`".to_string()
+    } else if numbers() == 2 * shape.cells() {
+        "; separate a start and a goal written with spaces by a tab or `;`".to_string()
+    } else {
+        match boards() {
+            n if n > 2 => format!("; a line holds a start and at most one goal, not {n} boards"),
+            _ => String::new(),
+        }
+    }
 }
 
 /// A line's search that gave up at `--timeout`.
