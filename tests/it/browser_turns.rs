@@ -12,6 +12,19 @@ use crate::browser::{
 };
 use fantoccini::{key::Key, Locator};
 
+/// That the page plays a game of `board` (`cells` cells, at most 9: its
+/// positions written one digit a tile) and nothing of another: the
+/// position, the tiles drawn and the link are its, and no error is shown.
+async fn plays_only(c: &fantoccini::Client, board: &str, cells: usize) {
+    let (_, position) = shown(c).await;
+    let tiles = c.find_all(Locator::Css("#board .tile")).await.unwrap();
+    let url = c.current_url().await.unwrap();
+    assert_eq!(position.len(), cells, "{position}");
+    assert_eq!(tiles.len(), cells - 1);
+    assert!(url.as_str().contains(&format!("board={board}")), "{url}");
+    assert_eq!(banner(c).await, None);
+}
+
 /// A 4x4 walk of 60 moves asked for, then 3x3 chosen before its answer:
 /// the page plays 3x3, with no error, and the late 4x4 puzzle is dropped.
 #[tokio::test]
@@ -23,13 +36,7 @@ async fn the_last_board_chosen_wins_over_a_slower_draw() {
     let select = c.find(Locator::Id("board-size")).await.unwrap();
     select.select_by_value("3x3").await.unwrap();
     settle(&c).await;
-    let (_, position) = shown(&c).await;
-    assert_eq!(position.len(), 9, "{position}");
-    assert_eq!(banner(&c).await, None);
-    let tiles = c.find_all(Locator::Css("#board .tile")).await.unwrap();
-    assert_eq!(tiles.len(), 8);
-    let url = c.current_url().await.unwrap();
-    assert!(url.as_str().contains("board=3x3"), "{url}");
+    plays_only(&c, "3x3", 9).await;
     c.close().await.unwrap();
 }
 
@@ -184,12 +191,6 @@ async fn restart_during_a_board_change_waits_for_the_new_board() {
     select.select_by_value("2x3").await.unwrap();
     click(&c, Locator::Id("restart")).await;
     settle(&c).await;
-    let (_, position) = shown(&c).await;
-    assert_eq!(position.len(), 6, "{position}");
-    assert_eq!(banner(&c).await, None);
-    let tiles = c.find_all(Locator::Css("#board .tile")).await.unwrap();
-    assert_eq!(tiles.len(), 5);
-    let url = c.current_url().await.unwrap();
-    assert!(url.as_str().contains("board=2x3"), "{url}");
+    plays_only(&c, "2x3", 6).await;
     c.close().await.unwrap();
 }
