@@ -329,7 +329,9 @@ impl<'a> TextEscaper<'a> {
         TextEscaper { out, csv: false }
     }
 
-    /// Escapes for a quoted CSV field: quotes are doubled.
+    /// Escapes for a quoted CSV field: quotes are doubled, and control
+    /// characters but the tab written as `\u{1b}` (as errors name them), so
+    /// that an echoed line cannot drive the terminal that shows it.
     pub fn for_csv(out: &'a mut Vec<u8>) -> Self {
         TextEscaper { out, csv: true }
     }
@@ -340,6 +342,9 @@ impl std::fmt::Write for TextEscaper<'_> {
         for c in s.chars() {
             match c {
                 '"' if self.csv => self.out.extend_from_slice(b"\"\""),
+                c if self.csv && c.is_control() && c != '\t' => {
+                    let _ = write!(self.out, "{}", c.escape_unicode());
+                }
                 _ if self.csv => self
                     .out
                     .extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
@@ -474,6 +479,9 @@ mod tests {
         let mut csv = Vec::new();
         write!(TextEscaper::for_csv(&mut csv), "say \"hi\"").unwrap();
         assert_eq!(csv, b"say \"\"hi\"\"");
+        let mut csv = Vec::new();
+        write!(TextEscaper::for_csv(&mut csv), "a\x1b[31mb\tc\u{9b}d").unwrap();
+        assert_eq!(csv, "a\\u{1b}[31mb\tc\\u{9b}d".as_bytes());
     }
 
     proptest::proptest! {

@@ -334,7 +334,9 @@ fn parse_separated(
 ) -> Result<Board, ParseError> {
     let mut got = Collected::new();
     let mut token_start: Option<usize> = None;
-    let flush = |got: &mut Collected, start: Option<usize>, end: usize| {
+    // Whether a word held several tiles' digits (`86 7254301` on 3x3).
+    let mut digits_run_together = false;
+    let mut flush = |got: &mut Collected, start: Option<usize>, end: usize| {
         let Some(start) = start else { return Ok(()) };
         let token = &text[start..end];
         if token.len() == 1 && is_blank(token.chars().next().unwrap_or('0')) {
@@ -352,6 +354,7 @@ fn parse_separated(
             shape,
             max: shape.cells() - 1,
         })?;
+        digits_run_together |= token.len() > 1 && shape.cells() <= 10;
         got.push_tile(tile);
         Ok(())
     };
@@ -388,7 +391,11 @@ fn parse_separated(
             column: column_of(text.len() - 1),
         });
     }
-    got.finish(shape, "")
+    let hint = match digits_run_together {
+        true => " (a number of several digits between spaces is one tile: put a space between every tile, or none at all)",
+        false => "",
+    };
+    got.finish(shape, hint)
 }
 
 /// How deep serde_json lets lists nest before it stops reading.
@@ -574,6 +581,16 @@ mod tests {
             "expected 9 tiles for a 3x3 board (the blank included), got 1000"
         );
         assert!(err_for("1234567891011", "3x4".parse().unwrap()).contains("need spaces or commas"));
+        // A space typed inside a board of single digits.
+        assert_eq!(
+            err("86 7254301"),
+            "expected 9 tiles for a 3x3 board (the blank included), got 2 (a number of several \
+             digits between spaces is one tile: put a space between every tile, or none at all)"
+        );
+        assert!(
+            !err_for("1 2 3 4 5 6 7 8 9 10 11 12 0", "3x4".parse().unwrap())
+                .contains("several digits")
+        );
     }
 
     #[test]
