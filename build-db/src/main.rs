@@ -274,6 +274,12 @@ fn say(summary: std::fmt::Arguments) -> anyhow::Result<()> {
 /// default place for the board.
 fn output_path(args: &Args) -> anyhow::Result<PathBuf> {
     Ok(match &args.out {
+        // `-` means standard output to most tools; a database is a file
+        // that is checked, renamed into place and memory-mapped.
+        Some(p) if p.as_os_str() == "-" => bail!(
+            "--out -: a database is written to a file, not to standard output; \
+             name a file (./- for one called -)"
+        ),
         Some(p) => p.clone(),
         None if args.user => user_data_path(args.board, args.metric)
             .context("--user: this system has no home folder to hold a per-user data folder")?,

@@ -326,6 +326,21 @@ fn an_out_path_that_is_not_a_regular_file_is_refused_and_left_alone() {
     }
 }
 
+/// `--out -` is not taken for a file named `-`: most tools read it as
+/// standard output, which cannot hold a database. `./-` is that file.
+#[test]
+fn out_dash_is_refused_and_dot_slash_dash_is_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    build_to(dir.path(), &["--board", "2x2"], Path::new("-"), 2)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "--out -: a database is written to a file, not to standard output",
+        ));
+    assert!(names_in(dir.path()).is_empty());
+    build_to(dir.path(), &["--board", "2x2"], Path::new("./-"), 0);
+    assert!(dir.path().join("-").is_file());
+}
+
 /// A symbolic link is followed: the file it points to is replaced in its
 /// own folder, atomically, and the link stays a link.
 #[test]

@@ -496,7 +496,7 @@ pub fn open(py: Python<'_>, e: OpenError, origin: Origin, shape: Option<Shape>) 
                 advice(&path, shape)
             )
         }
-        e @ OpenError::NotAFile { .. } => format!("{e}{from}"),
+        e @ (OpenError::NotAFile { .. } | OpenError::Unmappable { .. }) => format!("{e}{from}"),
         OpenError::Format { path, problem } => {
             let what = match &problem {
                 FormatError::Envelope(e) if e.is_foreign() => {

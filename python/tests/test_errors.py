@@ -68,6 +68,9 @@ def test_database_errors(tmp_path: Path) -> None:
         npuzzle.Database(junk)
     with pytest.raises(npuzzle.DatabaseError, match="is not a regular file"):
         npuzzle.Database(tmp_path)
+    if Path("/proc/self/status").exists():
+        with pytest.raises(npuzzle.DatabaseError, match="cannot be mapped into memory, as a database is read"):
+            npuzzle.Database("/proc/self/status")
     # A path with a control character is written as Python reads it back,
     # in the advice and in the repr.
     odd = tmp_path / "no\x01where\n\\\"\u202e.db"

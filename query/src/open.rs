@@ -352,7 +352,9 @@ fn open_error(
                 ),
             }
         }
-        e @ OpenError::NotAFile { .. } => anyhow::anyhow!("{e}{from}"),
+        e @ (OpenError::NotAFile { .. } | OpenError::Unmappable { .. }) => {
+            anyhow::anyhow!("{e}{from}")
+        }
         OpenError::Format { problem, .. } => {
             let advice = match &problem {
                 // Not ours at all: suggesting a rebuild there would overwrite the file.

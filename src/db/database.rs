@@ -82,7 +82,10 @@ pub(crate) fn map_file(path: &Path) -> Result<Mmap, OpenError> {
     // and renames it into place, and a mapped file outlives its name).
     // A file truncated by another program would fault (SIGBUS) on access,
     // which no check here can prevent; `open`'s documentation says so.
-    let map = unsafe { Mmap::map(&file) }.map_err(io_err)?;
+    let map = unsafe { Mmap::map(&file) }.map_err(|system| OpenError::Unmappable {
+        path: path.to_path_buf(),
+        system,
+    })?;
     // Pages read from disk for a mapping with this advice enter the page
     // cache in 2 MiB pieces, which this process and every later one map
     // with one fault each instead of one per 64 KiB: Korf's 100 through the

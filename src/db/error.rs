@@ -438,6 +438,19 @@ pub enum OpenError {
         /// The path.
         path: PathBuf,
     },
+    /// The file opened but cannot be memory-mapped, as a database is read:
+    /// a file the system makes up as it is read, such as those of `/proc`.
+    #[error(
+        "{} cannot be mapped into memory, as a database is read ({system}): a database is a \
+         file on a disk, not one of a system folder such as /proc",
+        shown_path(path)
+    )]
+    Unmappable {
+        /// The file.
+        path: PathBuf,
+        /// What the system said (in the message, so not a source as well).
+        system: io::Error,
+    },
     /// The file is not a usable database.
     #[error("{} is not a usable database", shown_path(path))]
     Format {

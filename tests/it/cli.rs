@@ -490,6 +490,26 @@ fn a_folder_as_the_database_is_named_as_such() {
         ));
 }
 
+/// A file the system makes up as it is read opens but does not map: the
+/// message says what a database must be, not only the system's "No such
+/// device".
+#[test]
+fn a_file_of_proc_as_the_database_is_named_as_such() {
+    let status = Path::new("/proc/self/status");
+    if !status.exists() {
+        eprintln!("no /proc here: skipped");
+        return;
+    }
+    expect_code(status, &["info"], 2).stdout("").stderr(
+        predicate::str::starts_with(
+            "query: /proc/self/status cannot be mapped into memory, as a database is read (",
+        )
+        .and(predicate::str::ends_with(
+            "): a database is a file on a disk, not one of a system folder such as /proc\n",
+        )),
+    );
+}
+
 #[test]
 fn a_board_size_the_database_does_not_hold_exits_2() {
     let t = three_by_three();

@@ -401,7 +401,6 @@ pub(super) fn client_gone(e: AnswerError) -> ApiError {
 
 /// The query parameters, by the command line's names.
 #[derive(serde::Deserialize, serde::Serialize, Default)]
-#[serde(deny_unknown_fields)]
 struct Params {
     board: Option<String>,
     start: Option<String>,
@@ -412,6 +411,10 @@ struct Params {
     moves: Option<String>,
     metric: Option<String>,
     within: Option<String>,
+    /// Names no route reads, kept to be refused by the route's own list
+    /// ([`Params::only`]) rather than by every route's.
+    #[serde(flatten, skip_serializing)]
+    unknown: std::collections::BTreeMap<String, String>,
 }
 
 /// The parameters as a handler's argument: a query string that does not
@@ -438,9 +441,13 @@ impl Params {
         // The fields by their own names, so that a new one is checked too.
         let fields = serde_json::to_value(self).unwrap_or_default();
         let given = fields.as_object().into_iter().flatten();
-        let extra: Vec<&str> = given
+        let extra: Vec<std::borrow::Cow<str>> = given
             .filter(|(name, value)| !value.is_null() && !reads.contains(&name.as_str()))
-            .map(|(name, _)| name.as_str())
+            .map(|(name, _)| name.as_str().into())
+            .chain(self.unknown.keys().map(|name| match name.is_empty() {
+                true => "parameter with no name".into(),
+                false => excerpt(name, 40),
+            }))
             .collect();
         match extra.as_slice() {
             [] => Ok(self),

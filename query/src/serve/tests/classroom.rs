@@ -333,7 +333,11 @@ fn absurd_values_of_the_new_parameters_are_refused_in_json() {
             400,
             "only 2 lie at 31 moves",
         ),
-        ("/worksheet?distance=5&nonsense=1", 400, "unknown field"),
+        (
+            "/worksheet?distance=5&nonsense=1",
+            400,
+            "/worksheet takes no nonsense: it reads",
+        ),
     ] {
         let (got, body) = raw(server.addr, &request("GET", path));
         let shown: String = path.chars().take(80).collect();
