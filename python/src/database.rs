@@ -9,10 +9,10 @@ use crate::interrupt::interruptible;
 use crate::target::{deadline, truth_without_file, Search, Target};
 use memmap2::Mmap;
 use npuzzle::analysis::{
-    compare, count_shortest, draw_stopped, grade, list_shortest, parse_distances, read_steps_on,
-    serving, steps_fit, truth_of, CompareError, DrawError, Histogram, PositionEstimates, Sample,
-    SampleError, Step, StepsError, DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES, MAX_STEPS,
-    MAX_UNIFORM,
+    compare, count_shortest, draw_fell_short, draw_stopped, grade, list_shortest, parse_distances,
+    read_steps_on, serving, steps_fit, truth_of, CompareError, DrawError, Histogram,
+    PositionEstimates, Sample, SampleError, Step, StepsError, DEFAULT_COMPARE_NODES,
+    MAX_COMPARE_NODES, MAX_STEPS, MAX_UNIFORM,
 };
 use npuzzle::bounded::{self, Guidance, Weight};
 use npuzzle::files::shown_path;
@@ -1425,6 +1425,11 @@ impl PyDatabase {
             Err(DrawError::Answer(e)) => Err(self.err(py, e)),
             Err(e @ DrawError::Listed(SampleError::Damaged)) => {
                 Err(errors::database(py, e.to_string()))
+            }
+            Err(e @ DrawError::Walked(_)) => {
+                let found = e.drawn().map_or(0, |drawn| drawn.0.positions.len());
+                let again = format!("count={found}, seed={seed}");
+                Err(errors::argument(py, draw_fell_short(&e, found, &again)))
             }
             Err(e) => Err(errors::argument(py, e.to_string())),
         }

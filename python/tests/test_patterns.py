@@ -219,6 +219,13 @@ def test_positions_at_a_distance_are_walked_on_patterns(db3, pat3, db44) -> None
         db44.random(24, count=1001)
     with pytest.raises(npuzzle.ArgumentError, match="no position 32 moves from the goal"):
         pat3.random(32, seed=1)
+    # Walks that reach 29 moves a few times, then no more: the message
+    # says how to draw those found, and that draws them.
+    with pytest.raises(npuzzle.ArgumentError, match="no further position 29 moves") as short:
+        pat3.random(29, count=40, seed=1)
+    found = int(str(short.value).split("; count=")[1].split(",")[0])
+    assert f"; count={found}, seed=1 draws the" in str(short.value)
+    assert [db3.distance(b) for b in pat3.random(29, count=found, seed=1)] == [29] * found
 
 
 def test_a_distance_walks_do_not_reach_on_5x5_ends_with_a_message(tmp_path: Path) -> None:

@@ -7,7 +7,9 @@ use crate::worksheet::{self, Worksheet};
 use crate::{GoalArg, Outcome, TableFormat};
 use anyhow::Result;
 use memmap2::Mmap;
-use npuzzle::analysis::{draw_stopped, parse_distances, DrawError, Sample, MAX_UNIFORM};
+use npuzzle::analysis::{
+    draw_fell_short, draw_stopped, parse_distances, DrawError, Sample, MAX_UNIFORM,
+};
 use npuzzle::pattern::Stopped;
 use npuzzle::{Database, Metric, Shape};
 use std::io::{self, Write};
@@ -138,6 +140,11 @@ pub fn run(db: &Database<Mmap>, args: &RandomArgs, out: &mut impl Write) -> Resu
         }
         // An AnswerError as itself, for the advice `open` adds to it.
         DrawError::Answer(e) => e.into(),
+        e @ DrawError::Walked(_) => {
+            let found = e.drawn().map_or(0, |drawn| drawn.0.positions.len());
+            let again = format!("--count {found} --seed {seed}");
+            anyhow::anyhow!(draw_fell_short(&e, found, &again))
+        }
         e => e.into(),
     })?;
     if let Some(file) = sheet {

@@ -42,4 +42,6 @@ pub use shortest::{
 };
 pub use stats::{stats, stats_toward, Stats, TableStats};
 pub use textbook::{search, search_until, Algorithm, SearchReport, ShapeMismatch};
-pub use walked::{draw_stopped, AtDistance, DrawError, WalkError, Walked, MAX_WALKED};
+pub use walked::{
+    draw_fell_short, draw_stopped, AtDistance, DrawError, WalkError, Walked, MAX_WALKED,
+};

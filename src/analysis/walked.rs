@@ -117,14 +117,42 @@ pub fn draw_stopped(e: &impl std::fmt::Display, limit: &str, found: usize, again
         "the draw searches for each position's shortest solution, and one search stopped: {e} \
          ({limit}); more time, or fewer moves or positions, may find them"
     );
+    let given = match found {
+        1 => ", given the time it took",
+        _ => ", given the time they took",
+    };
+    found_before(stopped, found, again, given)
+}
+
+/// What every face says of a walked draw that could not find every
+/// position asked for, `e` ([`WalkError::TooFar`] or [`WalkError::TooFew`]),
+/// after `found` positions: as [`draw_stopped`], how to draw those again.
+pub fn draw_fell_short(e: &impl std::fmt::Display, found: usize, again: &str) -> String {
+    found_before(e.to_string(), found, again, "")
+}
+
+/// `said`, then, if `found` positions came before it, that `again` draws
+/// them (and `then`).
+fn found_before(said: String, found: usize, again: &str, then: &str) -> String {
     match found {
-        0 => stopped,
-        1 => format!(
-            "{stopped}; {again} draws the one position found before it, given the time it took"
+        0 => said,
+        1 => format!("{said}; {again} draws the one position found before it{then}"),
+        _ => format!("{said}; {again} draws the {found} positions found before it{then}"),
+    }
+}
+
+/// [`WalkError::TooFar`]'s message, after `found` positions.
+fn too_far(distance: u32, farthest: u32, found: usize) -> String {
+    let walks = format!("{WALKS} walks, none of which ended more than {farthest} moves away");
+    match found {
+        0 => format!(
+            "no position {distance} moves from the goal was found in {walks}: positions that \
+             far, if there are any, are too rare for random walks to reach; ask for fewer moves"
         ),
         _ => format!(
-            "{stopped}; {again} draws the {found} positions found before it, given the time \
-             they took"
+            "no further position {distance} moves from the goal was found in the next {walks}: \
+             positions that far are too rare for random walks to reach many; ask for fewer \
+             moves or positions"
         ),
     }
 }
@@ -136,11 +164,7 @@ pub type Walked = (Sample, Vec<Vec<Move>>);
 #[derive(Debug, thiserror::Error)]
 pub enum WalkError {
     /// Walks kept ending nearer than the distance asked for.
-    #[error(
-        "no position {distance} moves from the goal was found in {WALKS} walks, none of which \
-         ended more than {farthest} moves away: positions that far, if there are any, are too rare \
-         for random walks to reach; ask for fewer moves"
-    )]
+    #[error("{}", too_far(*.distance, *.farthest, drawn.0.positions.len()))]
     TooFar {
         /// The distance asked for.
         distance: u32,
@@ -148,6 +172,9 @@ pub enum WalkError {
         /// shortest solution, or of a quicker one of fewer moves than
         /// `distance` ([`Sample::walked`]).
         farthest: u32,
+        /// The positions found before, with their shortest solutions: the
+        /// same seed draws them again, asked for that many.
+        drawn: Box<Walked>,
     },
     /// The walks kept finding positions already drawn.
     #[error(
@@ -163,6 +190,9 @@ pub enum WalkError {
         asked: usize,
         /// The distances, as the user wrote them.
         distances: String,
+        /// The positions found, with their shortest solutions, as
+        /// [`WalkError::TooFar`]'s.
+        drawn: Box<Walked>,
     },
     /// A distance past the farthest any position lies.
     #[error("no {shape} position lies {distance} moves from its goal: none lies more than {farthest} moves away")]
@@ -240,7 +270,15 @@ impl Sample {
         while positions.len() < count {
             let distance = rng.gen_range(distances.clone());
             let (start, solution) = match walk.to(distance, &mut rng, &options) {
-                Ok(walked) => walked,
+                Ok(Reached::At(start, solution)) => (start, solution),
+                Ok(Reached::Nearer { farthest }) => {
+                    let drawn = Box::new((sample(positions), solutions));
+                    return Err(WalkError::TooFar {
+                        distance,
+                        farthest,
+                        drawn,
+                    });
+                }
                 Err(WalkError::Search(AnswerError::Stopped(
                     stopped @ Stopped::TimedOut { .. },
                 ))) => {
@@ -261,6 +299,7 @@ impl Sample {
                     found: positions.len(),
                     asked: count,
                     distances: in_words(&asked),
+                    drawn: Box::new((sample(positions), solutions)),
                 });
             } else {
                 repeats += 1;
@@ -297,6 +336,21 @@ pub enum DrawError {
     /// is damaged.
     #[error(transparent)]
     Answer(#[from] AnswerError),
+}
+
+impl DrawError {
+    /// The positions a walked draw found before it stopped or fell short,
+    /// with their shortest solutions: the same seed draws them again,
+    /// asked for that many.
+    pub fn drawn(&self) -> Option<&Walked> {
+        match self {
+            DrawError::TimedOut { found, .. } => Some(found),
+            DrawError::Walked(
+                WalkError::TooFar { drawn, .. } | WalkError::TooFew { drawn, .. },
+            ) => Some(drawn),
+            _ => None,
+        }
+    }
 }
 
 impl From<WalkError> for DrawError {
@@ -377,17 +431,18 @@ struct Walk<'a, B> {
 impl<B: AsRef<[u8]>> Walk<'_, B> {
     /// One position `distance` moves from the goal, and its shortest
     /// solution: a walk from the goal, lengthened until its end is at least
-    /// that far, then cut on the end's shortest solution.
+    /// that far, then cut on the end's shortest solution; or, after
+    /// [`WALKS`] walks that ended nearer, how far the farthest did.
     fn to(
         &self,
         distance: u32,
         rng: &mut StdRng,
         options: &SolveOptions,
-    ) -> Result<(Board, Vec<Move>), WalkError> {
+    ) -> Result<Reached, WalkError> {
         let goal = self.goal;
         let (mut at, mut at_distance, mut last) = (*goal, 0, None::<Move>);
         if distance == 0 {
-            return Ok((at, Vec::new()));
+            return Ok(Reached::At(at, Vec::new()));
         }
         let mut farthest = 0;
         for _ in 0..WALKS {
@@ -421,12 +476,12 @@ impl<B: AsRef<[u8]>> Walk<'_, B> {
                 let position = at
                     .replay(cut)
                     .expect("a solution's moves stay on the board");
-                return Ok((position, rest.to_vec()));
+                return Ok(Reached::At(position, rest.to_vec()));
             }
             farthest = farthest.max(left);
             at_distance = left;
         }
-        Err(WalkError::TooFar { distance, farthest })
+        Ok(Reached::Nearer { farthest })
     }
 
     /// The shortest solution of the walk's end `at`, unless a quick one
@@ -453,6 +508,14 @@ impl<B: AsRef<[u8]>> Walk<'_, B> {
             }
         }
     }
+}
+
+/// Where the walks toward one distance got.
+enum Reached {
+    /// A position that far, and its shortest solution.
+    At(Board, Vec<Move>),
+    /// None: every walk ended nearer, the farthest `farthest` moves away.
+    Nearer { farthest: u32 },
 }
 
 /// What a walk's end was found to be.

@@ -274,6 +274,41 @@ fn random_at_a_distance_walks_to_positions_exactly_that_far() {
         .map(|(_, rest)| rest.split_once(' ').unwrap().0);
     // No 3x3 position lies more than 31 moves from its goal (BFS).
     assert!(farthest.unwrap().parse::<u32>().unwrap() <= 31, "{err}");
+    // Walks that reach a far distance a few times, then no more: the
+    // message says how to draw those found, and that draws them.
+    let out = run_query(
+        &db,
+        &["random", "--distance", "29", "--count", "40", "--seed", "1"],
+        2,
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    let said = "no further position 29 moves from the goal was found in the next 256 walks";
+    let (_, again) = err.split_once("; --count ").expect(&err);
+    let (count, rest) = again.split_once(' ').unwrap();
+    assert!(err.contains(said), "{err}");
+    assert!(
+        rest.starts_with("--seed 1 draws the ") && count != "0",
+        "{err}"
+    );
+    let args = [
+        "random",
+        "--distance",
+        "29",
+        "--count",
+        count,
+        "--seed",
+        "1",
+    ];
+    let v = json_answer(&db, &[&args[..], &["--json"]].concat());
+    let positions = v["positions"].as_array().unwrap();
+    assert_eq!(positions.len().to_string(), count);
+    let starts: Vec<&str> = positions
+        .iter()
+        .map(|p| p["start"].as_str().unwrap())
+        .collect();
+    let lines = starts.join("\n") + "\n";
+    let looked_up = json_lines(&run_batch(&complete.path, &["batch"], lines, 0));
+    assert!(looked_up.iter().all(|a| a["distance"] == 29), "{v}");
     let out = run_query(&db, &["random", "--distance", "5", "--count", "1001"], 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("at most 1000 positions, not 1001"));
     // The walks are solved on one thread: the same positions whatever the

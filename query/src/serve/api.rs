@@ -43,8 +43,8 @@ use axum::routing::get;
 use axum::Router;
 use npuzzle::analysis::PositionEstimates;
 use npuzzle::analysis::{
-    draw_stopped, grade, parse_distances, read_steps_on, AtDistance, DrawError, Histogram, Sample,
-    SampleError,
+    draw_fell_short, draw_stopped, grade, parse_distances, read_steps_on, AtDistance, DrawError,
+    Histogram, Sample, SampleError,
 };
 use npuzzle::bounded::Weight;
 use npuzzle::io::Answer;
@@ -990,6 +990,11 @@ fn draw(
             ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
         }
         DrawError::Answer(e) => answer_error(e, None, budget.timeout),
+        e @ DrawError::Walked(_) => {
+            let found = e.drawn().map_or(0, |drawn| drawn.0.positions.len());
+            let again = format!("count={found}&seed={seed}");
+            ApiError::bad(draw_fell_short(&e, found, &again))
+        }
         e @ DrawError::Listed(SampleError::Damaged) => {
             ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
         }

@@ -1609,6 +1609,30 @@ fn random_at_a_distance_walks_on_pattern_boards() {
     }
 }
 
+/// A walked draw that finds some positions, then no more, says how to
+/// draw those found, in the API's words, as the command line does in its.
+#[test]
+fn a_walked_draw_that_falls_short_says_how_to_draw_those_found() {
+    let f = files();
+    let server = start(&[&f.pattern_3x3]);
+    let (status, v) = get(server.addr, "/api/random?distance=29&count=40&seed=1");
+    assert_eq!(status, 400, "{v}");
+    let error = v["error"].as_str().unwrap();
+    assert!(
+        error.starts_with("no further position 29 moves from the goal"),
+        "{error}"
+    );
+    let (_, again) = error.split_once("; count=").expect(error);
+    let (count, rest) = again.split_once('&').unwrap();
+    assert!(rest.starts_with("seed=1 draws the "), "{error}");
+    let (status, v) = get(
+        server.addr,
+        &format!("/api/random?distance=29&count={count}&seed=1"),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["positions"].as_array().unwrap().len().to_string(), count);
+}
+
 #[test]
 fn what_needs_complete_tables_is_refused_on_pattern_boards() {
     let server = with_4x4();
