@@ -374,6 +374,6 @@ pub fn metric(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>) -> PyResult<npuzzl
         None => Ok(npuzzle::Metric::SingleTile),
         Some(obj) => text(obj, "metric")?
             .parse()
-            .map_err(|e| errors::argument(py, format!("metric= {e}"))),
+            .map_err(|e| errors::argument(py, format!("metric=: {e}"))),
     }
 }

@@ -372,6 +372,8 @@ def test_the_command_line_solves_parquet_to_parquet(client, files, tmp_path: Pat
 
     # Refused before any work, with exit code 2 and a message naming why.
     other = tmp_path / "other.parquet"
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not Parquet")
     for args, message in [
         ([source, out], "exists; remove it or name another output"),
         ([source, other, "--board", "7x7"], "49 cells"),
@@ -382,6 +384,8 @@ def test_the_command_line_solves_parquet_to_parquet(client, files, tmp_path: Pat
         ([tmp_path / "none.parquet", other], "no input at"),
         ([source, tmp_path / "no" / "o.parquet"], "no folder"),
         ([source, other, "--db", tmp_path / "none.db"], "no database file at"),
+        ([source, other, "--column", "foo"], "has no column 'foo' (its columns: start, id); name the column of boards with --column"),
+        ([notes, other], "cannot read"),
     ]:
         with pytest.raises(SystemExit) as exited:
             cli(["solve", *map(str, args)])

@@ -167,7 +167,8 @@ fn main() -> ExitCode {
         // A closed pipe (`query histogram | head`) is the reader's choice, not an error.
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("query: {e:#}");
+            let said = format!("{e:#}");
+            eprintln!("query: {said}{}", open::install_note(&said));
             ExitCode::from(2)
         }
     }
@@ -196,7 +197,10 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
     let given = match cli.db.as_slice() {
         [] => None,
         [path] => Some(path.as_path()),
-        _ => anyhow::bail!("--db is given once (only `serve` takes several)"),
+        many => anyhow::bail!(
+            "--db is given {} times; give it once (only `serve` takes several)",
+            many.len()
+        ),
     };
     let shape = cli.board.unwrap_or(Shape::THREE_BY_THREE);
     if let Some(metric) = cli.metric {

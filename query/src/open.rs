@@ -154,9 +154,10 @@ fn pattern_build_command(path: &Path, db: &PatternTables<Mmap>, all_goals: bool)
 
 /// The command that (re)builds the database at `path` for `shape` boards
 /// counted in `metric`, as it runs from the current folder (see
-/// [`build_db_program`]).
+/// [`build_db_program`]; where it is missing, [`install_note`] says how to
+/// install it, after the whole message).
 pub(crate) fn build_command(path: &Path, shape: Shape, metric: Metric) -> String {
-    let (program, missing) = build_db_program();
+    let (program, _) = build_db_program();
     let mut cmd = format!("{program} --board {shape}");
     if metric != Metric::SingleTile {
         cmd.push_str(&format!(" --metric {metric}"));
@@ -164,13 +165,21 @@ pub(crate) fn build_command(path: &Path, shape: Shape, metric: Metric) -> String
     if *path != npuzzle::files::default_output(shape, metric).path {
         cmd.push_str(&format!(" --out {}", shell_path(path)));
     }
-    if missing {
-        cmd.push_str(
-            " (build-db is not installed beside this query; install it from a checkout of \
-             npuzzle with: cargo install --path build-db)",
-        );
-    }
     cmd
+}
+
+/// What a `message` that advises a `build-db` command adds where none is
+/// installed beside this `query`: how to install it. It comes after the
+/// whole message, so that the command, with the flags that follow its
+/// board, stays in one piece to copy.
+pub(crate) fn install_note(message: &str) -> &'static str {
+    match message.contains("build-db --board") && build_db_program().1 {
+        true => {
+            " (build-db is not installed beside this query; install it from a checkout of \
+             npuzzle with: cargo install --path build-db)"
+        }
+        false => "",
+    }
 }
 
 /// How to run `build-db` the way this `query` was run, and whether it is

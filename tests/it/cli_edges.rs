@@ -205,6 +205,12 @@ fn a_global_option_given_twice_is_refused_in_either_order() {
     ] {
         expect_code(&t.path, &args, 2).stderr(predicate::str::contains("is given"));
     }
+    // Both after the command: said as a count, with what to do.
+    crate::util::query_in(Path::new("."))
+        .args(["distance", "867254301", "--db", "a.db", "--db", "b.db"])
+        .assert()
+        .code(2)
+        .stderr("query: --db is given 2 times; give it once (only `serve` takes several)\n");
 }
 
 /// Words clap or a board parser would misread get a message of the tool's
@@ -930,11 +936,24 @@ fn advice_names_a_build_db_that_exists() {
         .unwrap();
     let err = stderr_of(&out);
     assert_eq!(out.status.code(), Some(2));
+    // The note comes after the whole message, the command in one piece.
+    let note = " (build-db is not installed beside this query; install it from a checkout of \
+                npuzzle with: cargo install --path build-db)\n";
+    assert!(err.ends_with(note), "{err}");
+    assert!(err.contains("build it with: build-db --board 3x3"), "{err}");
+    // Flags that follow the board (--out, and the board left to fill in)
+    // stay with the command.
+    let mut other = std::process::Command::new(&lone);
+    other
+        .env_remove("NPUZZLE_DB")
+        .current_dir(dir.path())
+        .args(["--db", "nowhere.db", "info"]);
+    let err = stderr_of(&other.output().unwrap());
     assert!(
-        err.contains("build-db is not installed beside this query"),
+        err.contains("build-db --board RxC --out nowhere.db (RxC: its board)"),
         "{err}"
     );
-    assert!(err.contains("cargo install --path build-db"), "{err}");
+    assert!(err.ends_with(note), "{err}");
 }
 
 /// `serve` skips a file it cannot read with advice that names the board
@@ -967,6 +986,37 @@ fn serve_advice_on_a_skipped_file_names_only_the_board_its_name_says() {
         "{err}"
     );
     assert!(!err.contains("--board 3x3 --out"), "{err}");
+}
+
+/// `serve --db A --board B` where B's own file is there says to add it,
+/// not to build a file that would replace it; where it is not, how to
+/// build it.
+#[test]
+fn serve_with_db_advises_adding_the_boards_own_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("data")).unwrap();
+    let three = three_by_three();
+    let refused = |board: &str| {
+        let out = crate::util::query_in(dir.path())
+            .args(["serve", "--port", "0", "--board", board, "--db"])
+            .arg(&three.path)
+            .timeout(std::time::Duration::from_secs(30))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        stderr_of(&out)
+    };
+    assert!(
+        refused("2x3").contains("build one with: "),
+        "{}",
+        refused("2x3")
+    );
+    std::fs::copy(&three.path, dir.path().join("data/2x3.db")).unwrap();
+    assert_eq!(
+        refused("2x3"),
+        "query: no 2x3 database is served (--board): --db names every file served; add --db \
+         data/2x3.db\n"
+    );
 }
 
 /// A 100,000-character `--host` is refused without echoing it whole.

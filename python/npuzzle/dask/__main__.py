@@ -146,6 +146,13 @@ def _check_paths(args: argparse.Namespace) -> str | None:
         return "the output must differ from the input"
     if args.db is not None and args.scheduler is None and not Path(args.db).is_file():
         return f"no database file at {args.db} (--db)"
+    try:
+        columns = pq.ParquetDataset(source).schema.names
+    except (OSError, ValueError) as e:
+        return f"cannot read {source} as Parquet: {e}"
+    if args.column not in columns:
+        # In the command line's words (solve_frame would name column=).
+        return f"{source} has no column {args.column!r} (its columns: {', '.join(columns)}); name the column of boards with --column"
     return None
 
 

@@ -5,7 +5,7 @@
 //! (`data/3x3.db` and `data/3x3-mtm.db` are both served).
 
 use super::kind::Db;
-use npuzzle::files::shown_path;
+use npuzzle::files::{shell_path, shown_path};
 use npuzzle::{files::Location, files::Origin, Metric, Shape};
 use std::path::{Path, PathBuf};
 
@@ -144,9 +144,11 @@ pub fn discover(given: &[PathBuf], board: Option<Shape>) -> anyhow::Result<Board
                 Ok(db) => db,
                 // One bad file in a folder should not hide the good ones.
                 Err(e) if location.origin != Origin::Env => {
+                    let said = format!("{e:#}");
                     eprintln!(
-                        "query: warning: skipping {}: {e:#}",
-                        shown_path(&location.path)
+                        "query: warning: skipping {}: {said}{}",
+                        shown_path(&location.path),
+                        crate::open::install_note(&said)
                     );
                     continue;
                 }
@@ -171,15 +173,17 @@ pub fn discover(given: &[PathBuf], board: Option<Shape>) -> anyhow::Result<Board
             && npuzzle::tables::unbuildable(shape, Metric::SingleTile).is_some()
     });
     if without_file.is_none() {
-        check_served(&served, board)?;
+        check_served(&served, board, !given.is_empty())?;
     }
     Ok(Boards::new(served, without_file, board))
 }
 
 /// Refuses to serve nothing, or a `--board` with no database among those
-/// found, with the command that builds one (a board none can be built for
-/// is served without one, and never comes here).
-fn check_served(served: &[Served], board: Option<Shape>) -> anyhow::Result<()> {
+/// found, with the command that builds one, or, where `--db` named the
+/// files (`given_db`) and the board's own file is there, with that file
+/// to add (a board none can be built for is served without one, and never
+/// comes here).
+fn check_served(served: &[Served], board: Option<Shape>, given_db: bool) -> anyhow::Result<()> {
     let advice = |shape: Shape| {
         format!(
             "build one with: {}",
@@ -201,7 +205,17 @@ fn check_served(served: &[Served], board: Option<Shape>) -> anyhow::Result<()> {
     }
     match board {
         Some(shape) if !served.iter().any(|s| s.shape == shape) => {
-            anyhow::bail!("no {shape} database is served (--board); {}", advice(shape))
+            let own = npuzzle::files::locate_unnamed(shape, Metric::SingleTile).path;
+            match given_db && own.is_file() {
+                true => anyhow::bail!(
+                    "no {shape} database is served (--board): --db names every file served; \
+                     add --db {}",
+                    shell_path(&own)
+                ),
+                false => {
+                    anyhow::bail!("no {shape} database is served (--board); {}", advice(shape))
+                }
+            }
         }
         _ => Ok(()),
     }
