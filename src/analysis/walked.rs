@@ -141,18 +141,27 @@ fn found_before(said: String, found: usize, again: &str, then: &str) -> String {
     }
 }
 
-/// [`WalkError::TooFar`]'s message, after `found` positions.
-fn too_far(distance: u32, farthest: u32, found: usize) -> String {
+/// [`WalkError::TooFar`]'s message, after `found` positions, where the
+/// distance was drawn from `range` if it was.
+fn too_far(distance: u32, farthest: u32, found: usize, range: Option<&str>) -> String {
     let walks = format!("{WALKS} walks, none of which ended more than {farthest} moves away");
+    let drawn_from = range.map_or(String::new(), |range| format!(" (drawn from {range})"));
+    // A range is drawn uniformly by distance, so one reaching far past the
+    // walks asks mostly for what they cannot find.
+    let fewer = match range {
+        Some(_) => format!("ask for a range up to about {farthest} moves"),
+        None => "ask for fewer moves".to_string(),
+    };
     match found {
         0 => format!(
-            "no position {distance} moves from the goal was found in {walks}: positions that \
-             far, if there are any, are too rare for random walks to reach; ask for fewer moves"
+            "no position {distance} moves from the goal{drawn_from} was found in {walks}: \
+             positions that far, if there are any, are too rare for random walks to reach; \
+             {fewer}"
         ),
         _ => format!(
-            "no further position {distance} moves from the goal was found in the next {walks}: \
-             positions that far are too rare for random walks to reach many; ask for fewer \
-             moves or positions"
+            "no further position {distance} moves from the goal{drawn_from} was found in the \
+             next {walks}: positions that far are too rare for random walks to reach many; \
+             {fewer}, or fewer positions"
         ),
     }
 }
@@ -164,7 +173,7 @@ pub type Walked = (Sample, Vec<Vec<Move>>);
 #[derive(Debug, thiserror::Error)]
 pub enum WalkError {
     /// Walks kept ending nearer than the distance asked for.
-    #[error("{}", too_far(*.distance, *.farthest, drawn.0.positions.len()))]
+    #[error("{}", too_far(*.distance, *.farthest, drawn.0.positions.len(), range.as_deref()))]
     TooFar {
         /// The distance asked for.
         distance: u32,
@@ -175,6 +184,9 @@ pub enum WalkError {
         /// The positions found before, with their shortest solutions: the
         /// same seed draws them again, asked for that many.
         drawn: Box<Walked>,
+        /// The range asked for, in words, where `distance` was drawn from
+        /// one.
+        range: Option<String>,
     },
     /// The walks kept finding positions already drawn.
     #[error(
@@ -273,10 +285,12 @@ impl Sample {
                 Ok(Reached::At(start, solution)) => (start, solution),
                 Ok(Reached::Nearer { farthest }) => {
                     let drawn = Box::new((sample(positions), solutions));
+                    let range = (asked.start() != asked.end()).then(|| in_words(&asked));
                     return Err(WalkError::TooFar {
                         distance,
                         farthest,
                         drawn,
+                        range,
                     });
                 }
                 Err(WalkError::Search(AnswerError::Stopped(

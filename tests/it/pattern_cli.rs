@@ -274,6 +274,22 @@ fn random_at_a_distance_walks_to_positions_exactly_that_far() {
         .map(|(_, rest)| rest.split_once(' ').unwrap().0);
     // No 3x3 position lies more than 31 moves from its goal (BFS).
     assert!(farthest.unwrap().parse::<u32>().unwrap() <= 31, "{err}");
+    // A range reaching far past the walks draws distances they cannot
+    // reach: the message names the range and where the walks end.
+    let out = run_query(&db, &["random", "--distance", "0..1000", "--seed", "1"], 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(" moves from the goal (drawn from 0 to 999) was found"),
+        "{err}"
+    );
+    let about = err
+        .split_once("ask for a range up to about ")
+        .expect(&err)
+        .1;
+    assert!(
+        about.split(' ').next().unwrap().parse::<u32>().unwrap() <= 31,
+        "{err}"
+    );
     // Walks that reach a far distance a few times, then no more: the
     // message says how to draw those found, and that draws them.
     let out = run_query(
