@@ -664,7 +664,10 @@ impl PySolution {
         self.nodes.map_or(0, |n| n.expanded)
     }
 
-    /// The tile that slides at each move.
+    /// The tile that slides at each move. Under the multi-tile metric, a
+    /// move that slides several tiles gives one entry each, in order, as
+    /// `single_tile_moves` spells them: the list is then longer than the
+    /// distance.
     ///
     /// >>> npuzzle.solve("123456708").tiles
     /// [8]

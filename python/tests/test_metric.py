@@ -54,6 +54,9 @@ def test_the_multi_tile_database_is_built_beside_the_single_tile_one() -> None:
     assert len(s.moves.split()) == 20
     assert s.single_tile_moves == expand(s.moves)
     assert db.play("867254301", s.single_tile_moves) == npuzzle.Board("123456780")
+    # One tile per single-tile step; graded as tiles, they solve it.
+    assert len(s.tiles) == len(s.single_tile_moves) == 31
+    assert db.check("867254301", s.tiles).reaches_goal
     d = s.to_dict()
     assert d["distance"] == 20 and d["single_tile_moves"] == s.single_tile_moves
     assert db.count_solutions("867254301") == 2
