@@ -158,6 +158,28 @@ pub(crate) fn get(url: &str, path: &str) -> String {
     answer.split_once("\r\n\r\n").unwrap().1.to_string()
 }
 
+/// `--host localhost` listens on 127.0.0.1 and, where the machine has
+/// IPv6, on ::1 at the same port: a client that resolves `localhost` to
+/// ::1 alone (Node's `fetch`) reaches the page too. No browser needed.
+#[test]
+fn serve_on_localhost_answers_on_both_loopbacks() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = crate::util::temp_db("3x3")
+        .path
+        .to_str()
+        .unwrap()
+        .to_string();
+    let args = ["serve", "--port", "0", "--host", "localhost", "--db", &db].map(String::from);
+    let server = spawn(dir, &args);
+    let port = server.url.trim_end_matches('/').rsplit(':').next().unwrap();
+    let boards = |host: &str| api(&format!("http://{host}:{port}/"), "/api/boards");
+    assert_eq!(boards("127.0.0.1")["default"], "3x3");
+    match std::net::TcpListener::bind("[::1]:0") {
+        Ok(_) => assert_eq!(boards("[::1]")["default"], "3x3"),
+        Err(e) => eprintln!("no IPv6 loopback here ({e}): only 127.0.0.1 checked"),
+    }
+}
+
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()

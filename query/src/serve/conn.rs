@@ -56,10 +56,11 @@ pub const MAX_HEAD: usize = 16 * 1024;
 /// its size is the one limit.
 const MAX_HEADERS: usize = MAX_HEAD / 3;
 
-/// Serves `router` on `listener` until `stop` completes, then lets open
+/// Serves `router` on `listener` (and on `also`, where one name stands
+/// for two addresses: `localhost`) until `stop` completes, then lets open
 /// connections finish for `limits.shutdown_grace` at most.
 pub async fn serve(
-    listener: TcpListener,
+    (listener, also): (TcpListener, Option<TcpListener>),
     router: Router,
     limits: Limits,
     stop: impl Future<Output = ()>,
@@ -80,7 +81,7 @@ pub async fn serve(
     tokio::pin!(stop);
     loop {
         tokio::select! {
-            accepted = listener.accept() => {
+            accepted = accept(&listener, also.as_ref()) => {
                 let stream = match accepted {
                     Ok((stream, _)) => stream,
                     // Out of descriptors, or a connection reset before it
@@ -113,8 +114,22 @@ pub async fn serve(
             _ = &mut stop => break,
         }
     }
-    drop(listener);
+    drop((listener, also));
     let _ = tokio::time::timeout(limits.shutdown_grace, graceful.shutdown()).await;
+}
+
+/// The next connection on `listener`, or on `also` if there is one.
+async fn accept(
+    listener: &TcpListener,
+    also: Option<&TcpListener>,
+) -> std::io::Result<(TcpStream, std::net::SocketAddr)> {
+    match also {
+        None => listener.accept().await,
+        Some(also) => tokio::select! {
+            accepted = listener.accept() => accepted,
+            accepted = also.accept() => accepted,
+        },
+    }
 }
 
 tokio::task_local! {

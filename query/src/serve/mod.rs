@@ -36,7 +36,7 @@ pub use conn::{serve, Limits};
 use crate::numbers::whole;
 use npuzzle::files::shown_path;
 use npuzzle::Shape;
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -46,12 +46,12 @@ pub struct ServeArgs {
     /// The port to listen on; 0 picks a free one (and prints it).
     #[arg(short, long, default_value_t = 8080, value_parser = whole(0..=u16::MAX), allow_negative_numbers = true)]
     port: u16,
-    /// The address to listen on: an IP address, or `localhost`. Anything but
-    /// loopback makes the page reachable from other machines; on loopback,
-    /// only requests naming this machine (`Host: localhost`, `127.0.0.1`, `[::1]`)
-    /// are answered.
+    /// The address to listen on: an IP address, or `localhost` (127.0.0.1 and, where the
+    /// machine has IPv6, ::1 on the same port). Anything but loopback makes the page
+    /// reachable from other machines; on loopback, only requests naming this machine
+    /// (`Host: localhost`, `127.0.0.1`, `[::1]`) are answered.
     #[arg(long, default_value = "127.0.0.1", value_parser = parse_host, value_name = "ADDRESS")]
-    host: IpAddr,
+    host: Host,
     /// Open the page in the default browser once it is served.
     #[arg(short, long)]
     open: bool,
@@ -85,15 +85,77 @@ fn parse_timeout(text: &str) -> Result<Duration, String> {
 /// answers 408 without it: room to finish writing the answer.
 const ANSWER_MARGIN: Duration = Duration::from_secs(5);
 
+/// Where `serve` listens: one address, or `localhost`, which clients
+/// resolve to 127.0.0.1 or to ::1 (some, such as Node's `fetch`, to ::1
+/// alone), so both are listened on.
+#[derive(Clone, Copy, Debug)]
+pub enum Host {
+    Localhost,
+    Ip(IpAddr),
+}
+
+impl Host {
+    /// The address listened on first, and named in the page's URL.
+    fn ip(self) -> IpAddr {
+        match self {
+            Host::Localhost => IpAddr::V4(Ipv4Addr::LOCALHOST),
+            Host::Ip(ip) => ip,
+        }
+    }
+}
+
 /// An IP address, or `localhost`.
-fn parse_host(text: &str) -> Result<IpAddr, String> {
+fn parse_host(text: &str) -> Result<Host, String> {
     if text.eq_ignore_ascii_case("localhost") {
-        return Ok(IpAddr::V4(Ipv4Addr::LOCALHOST));
+        return Ok(Host::Localhost);
     }
     // clap shows the value (cut short where long): not echoed again here.
-    text.parse().map_err(|_| {
+    text.parse().map(Host::Ip).map_err(|_| {
         "not an IP address: write one such as 127.0.0.1, ::1 or 0.0.0.0, or localhost".to_string()
     })
+}
+
+/// Listens on `host` at `port` (0: a free one): for `localhost`, on
+/// 127.0.0.1 and on ::1 at the same port too, where the machine has IPv6.
+fn listen(host: Host, port: u16) -> anyhow::Result<(TcpListener, Option<TcpListener>)> {
+    // A free port chosen on 127.0.0.1 may be taken on ::1: another, a few
+    // times.
+    let mut tries = 8;
+    loop {
+        let first = bind(SocketAddr::new(host.ip(), port))?;
+        let Host::Localhost = host else {
+            return Ok((first, None));
+        };
+        let chosen = first.local_addr()?.port();
+        let second = SocketAddr::new(IpAddr::V6(std::net::Ipv6Addr::LOCALHOST), chosen);
+        match TcpListener::bind(second) {
+            Ok(second) => return Ok((first, Some(second))),
+            // No IPv6 here: 127.0.0.1 is all `localhost` can reach.
+            Err(e) if e.kind() == std::io::ErrorKind::AddrNotAvailable => return Ok((first, None)),
+            Err(e) if port == 0 && e.kind() == std::io::ErrorKind::AddrInUse && tries > 0 => {
+                tries -= 1;
+            }
+            Err(e) => return Err(cannot_listen(second, e)),
+        }
+    }
+}
+
+/// Listens on `addr`, or says why not, with what to do about it.
+fn bind(addr: SocketAddr) -> anyhow::Result<TcpListener> {
+    TcpListener::bind(addr).map_err(|e| cannot_listen(addr, e))
+}
+
+/// Why `serve` cannot listen on `addr`.
+fn cannot_listen(addr: SocketAddr, e: std::io::Error) -> anyhow::Error {
+    anyhow::anyhow!(
+        "cannot listen on {addr}: {e}{}",
+        match e.kind() {
+            std::io::ErrorKind::AddrInUse => "; choose another --port, or --port 0 for a free one",
+            std::io::ErrorKind::PermissionDenied =>
+                "; ports below 1024 need privileges: choose another --port",
+            _ => "",
+        }
+    )
 }
 
 /// `query serve`: finds the databases, binds, prints the URL, serves until
@@ -104,21 +166,11 @@ pub fn run(
     board: Option<Shape>,
 ) -> anyhow::Result<crate::Outcome> {
     let boards = discover(given, board)?;
-    let addr = SocketAddr::new(args.host, args.port);
     // Bound before the runtime starts, so that a busy port is a plain error.
-    let listener = std::net::TcpListener::bind(addr).map_err(|e| {
-        anyhow::anyhow!(
-            "cannot listen on {addr}: {e}{}",
-            match e.kind() {
-                std::io::ErrorKind::AddrInUse =>
-                    "; choose another --port, or --port 0 for a free one",
-                std::io::ErrorKind::PermissionDenied =>
-                    "; ports below 1024 need privileges: choose another --port",
-                _ => "",
-            }
-        )
-    })?;
-    listener.set_nonblocking(true)?;
+    let (listener, also) = listen(args.host, args.port)?;
+    for listening in std::iter::once(&listener).chain(&also) {
+        listening.set_nonblocking(true)?;
+    }
     let local = listener.local_addr()?;
     for served in boards.iter() {
         let counted = match served.metric() {
@@ -137,11 +189,11 @@ pub fn run(
              within a factor of the shortest, guided by linear conflicts"
         );
     }
-    if !args.host.is_loopback() {
+    if !args.host.ip().is_loopback() {
         eprintln!(
             "query: warning: listening on {}, which other machines can reach; this is a \
              preview server for one person, not a web host",
-            args.host
+            args.host.ip()
         );
     }
     let origins = origins::Origins::new(&args.allow_origin);
@@ -167,14 +219,15 @@ pub fn run(
         .build()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::from_std(listener)?;
+        let also = also.map(tokio::net::TcpListener::from_std).transpose()?;
         let stop = async {
             let _ = tokio::signal::ctrl_c().await;
             eprintln!("query: stopping");
         };
         let answer_within = args.timeout.saturating_add(ANSWER_MARGIN);
-        let hosts = hosts::Hosts::for_address(args.host);
+        let hosts = hosts::Hosts::for_address(args.host.ip());
         let router = router(boards, args.timeout, answer_within, (hosts, origins));
-        serve(listener, router, Limits::default(), stop).await;
+        serve((listener, also), router, Limits::default(), stop).await;
         anyhow::Ok(())
     })?;
     Ok(crate::Outcome::Success)

@@ -172,7 +172,7 @@ fn serve_app(
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::from_std(listener).unwrap();
             let router = router(boards, timeout, answer_within, access);
-            serve(listener, router, limits(), async {
+            serve((listener, None), router, limits(), async {
                 let _ = stopped.await;
             })
             .await;
