@@ -1430,9 +1430,8 @@ impl PyDatabase {
                 Err(errors::database(py, e.to_string()))
             }
             Err(e @ DrawError::Walked(_)) => {
-                let found = e.drawn().map_or(0, |drawn| drawn.0.positions.len());
-                let again = format!("count={found}, seed={seed}");
-                Err(errors::argument(py, draw_fell_short(&e, found, &again)))
+                let again = |found| format!("count={found}, seed={seed}");
+                Err(errors::argument(py, draw_fell_short(&e, again)))
             }
             Err(e) => Err(errors::argument(py, e.to_string())),
         }

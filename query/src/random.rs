@@ -140,11 +140,9 @@ pub fn run(db: &Database<Mmap>, args: &RandomArgs, out: &mut impl Write) -> Resu
         }
         // An AnswerError as itself, for the advice `open` adds to it.
         DrawError::Answer(e) => e.into(),
-        e @ DrawError::Walked(_) => {
-            let found = e.drawn().map_or(0, |drawn| drawn.0.positions.len());
-            let again = format!("--count {found} --seed {seed}");
-            anyhow::anyhow!(draw_fell_short(&e, found, &again))
-        }
+        e @ DrawError::Walked(_) => anyhow::anyhow!(draw_fell_short(&e, |found| format!(
+            "--count {found} --seed {seed}"
+        ))),
         e => e.into(),
     })?;
     if let Some(file) = sheet {

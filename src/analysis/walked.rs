@@ -125,10 +125,12 @@ pub fn draw_stopped(e: &impl std::fmt::Display, limit: &str, found: usize, again
 }
 
 /// What every face says of a walked draw that could not find every
-/// position asked for, `e` ([`WalkError::TooFar`] or [`WalkError::TooFew`]),
-/// after `found` positions: as [`draw_stopped`], how to draw those again.
-pub fn draw_fell_short(e: &impl std::fmt::Display, found: usize, again: &str) -> String {
-    found_before(e.to_string(), found, again, "")
+/// position asked for, `e` ([`WalkError::TooFar`] or [`WalkError::TooFew`]):
+/// as [`draw_stopped`], how to draw those it found, as `again(found)` says
+/// in the face's words ("--count 3 --seed 1").
+pub fn draw_fell_short(e: &DrawError, again: impl FnOnce(usize) -> String) -> String {
+    let found = e.drawn().map_or(0, |drawn| drawn.0.positions.len());
+    found_before(e.to_string(), found, &again(found), "")
 }
 
 /// `said`, then, if `found` positions came before it, that `again` draws

@@ -990,11 +990,9 @@ fn draw(
             ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
         }
         DrawError::Answer(e) => answer_error(e, None, budget.timeout),
-        e @ DrawError::Walked(_) => {
-            let found = e.drawn().map_or(0, |drawn| drawn.0.positions.len());
-            let again = format!("count={found}&seed={seed}");
-            ApiError::bad(draw_fell_short(&e, found, &again))
-        }
+        e @ DrawError::Walked(_) => ApiError::bad(draw_fell_short(&e, |found| {
+            format!("count={found}&seed={seed}")
+        })),
         e @ DrawError::Listed(SampleError::Damaged) => {
             ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
         }
