@@ -58,10 +58,8 @@ pub(crate) fn with_advice(
     board_given: bool,
 ) -> anyhow::Error {
     let (path, shape) = (&location.path, db.shape());
-    let misfit = e
-        .chain()
-        .filter_map(|c| c.downcast_ref::<ParseError>())
-        .any(ParseError::is_for_another_size);
+    let parse_error = e.chain().find_map(|c| c.downcast_ref::<ParseError>());
+    let misfit = parse_error.is_some_and(ParseError::is_for_another_size);
     // Only a file the environment chose hides where the size came from:
     // `--db` was typed (a note there would lengthen every mistyped board's
     // message), and a default path is named for its board.
@@ -72,6 +70,13 @@ pub(crate) fn with_advice(
              size",
             shown_path(path),
         );
+    }
+    // The default board, 3x3, where the tiles given fit another: which.
+    let another_size = parse_error
+        .filter(|_| !board_given && location.origin != Origin::Given)
+        .and_then(|p| p.another_size_note(|shape| format!("give --board {shape}")));
+    if let Some(note) = another_size {
+        return anyhow::anyhow!("{e:#}; {note}");
     }
     let answer = e.chain().find_map(|c| c.downcast_ref::<AnswerError>());
     match (answer, db.patterns()) {

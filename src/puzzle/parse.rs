@@ -135,6 +135,44 @@ impl ParseError {
     }
 }
 
+impl ParseError {
+    /// Where the text gave as many tiles as another board has cells (16
+    /// read as 3x3): a note that says which boards those are, and how to
+    /// ask for the first, the squarest, in a face's words (`ask(4x4)`:
+    /// "give --board 4x4"). A tile too few or too many is more likely a
+    /// slip on this board, and gets none.
+    pub fn another_size_note(&self, ask: impl Fn(Shape) -> String) -> Option<String> {
+        let ParseError::Board {
+            problem: BoardError::WrongCount { got, expected, .. },
+            ..
+        } = self
+        else {
+            return None;
+        };
+        let got = *got;
+        if got.abs_diff(*expected) <= 1 {
+            return None;
+        }
+        let mut sizes: Vec<Shape> = (2..=got / 2)
+            .filter(|rows| got.is_multiple_of(*rows))
+            .filter_map(|rows| Shape::new(rows, got / rows).ok())
+            .collect();
+        sizes.sort_by_key(|s| (s.rows().abs_diff(s.cols()), s.rows()));
+        let (first, others) = sizes.split_first()?;
+        let others = match others {
+            [] => String::new(),
+            others => {
+                let names: Vec<String> = others.iter().map(Shape::to_string).collect();
+                format!(" (or {})", names.join(", "))
+            }
+        };
+        Some(format!(
+            "{got} tiles fit a {first} board{others}: {}",
+            ask(*first)
+        ))
+    }
+}
+
 impl From<BoardError> for ParseError {
     fn from(problem: BoardError) -> ParseError {
         ParseError::Board { problem, hint: "" }
@@ -334,12 +372,14 @@ fn parse_separated(
 ) -> Result<Board, ParseError> {
     let mut got = Collected::new();
     let mut token_start: Option<usize> = None;
-    // Whether a word held several tiles' digits (`86 7254301` on 3x3).
-    let mut digits_run_together = false;
+    // Whether words of several digits hold, between them, as many digits
+    // as the board has cells (`86 7254301` on 3x3): tiles run together.
+    let (mut long_word, mut digits) = (false, 0);
     let mut flush = |got: &mut Collected, start: Option<usize>, end: usize| {
         let Some(start) = start else { return Ok(()) };
         let token = &text[start..end];
         if token.len() == 1 && is_blank(token.chars().next().unwrap_or('0')) {
+            digits += 1;
             got.push_tile(0);
             return Ok(());
         }
@@ -354,7 +394,8 @@ fn parse_separated(
             shape,
             max: shape.cells() - 1,
         })?;
-        digits_run_together |= token.len() > 1 && shape.cells() <= 10;
+        long_word |= token.len() > 1;
+        digits += token.len();
         got.push_tile(tile);
         Ok(())
     };
@@ -391,7 +432,8 @@ fn parse_separated(
             column: column_of(text.len() - 1),
         });
     }
-    let hint = match digits_run_together {
+    let run_together = long_word && shape.cells() <= 10 && digits == shape.cells();
+    let hint = match run_together {
         true => " (a number of several digits between spaces is one tile: put a space between every tile, or none at all)",
         false => "",
     };
@@ -591,6 +633,43 @@ mod tests {
             !err_for("1 2 3 4 5 6 7 8 9 10 11 12 0", "3x4".parse().unwrap())
                 .contains("several digits")
         );
+        assert_eq!(
+            err("86 725 43 _ 1"),
+            "expected 9 tiles for a 3x3 board (the blank included), got 5 (a number of several \
+             digits between spaces is one tile: put a space between every tile, or none at all)"
+        );
+        // A 4x4 board read as 3x3: its tiles are apart already.
+        assert!(!err("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15").contains("several digits"));
+        assert!(err("8672 54301").contains("several digits"));
+        assert!(!err("8672 5430").contains("several digits"));
+    }
+
+    #[test]
+    fn a_count_of_another_boards_cells_names_that_board() {
+        let ask = |s: Shape| format!("give --board {s}");
+        let note = |text: &str| {
+            let e = parse_board(text, Shape::THREE_BY_THREE).unwrap_err();
+            e.another_size_note(ask)
+        };
+        let sixteen = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15";
+        assert_eq!(
+            note(sixteen).unwrap(),
+            "16 tiles fit a 4x4 board (or 2x8, 8x2): give --board 4x4"
+        );
+        assert_eq!(
+            note("123450").unwrap(),
+            "6 tiles fit a 2x3 board (or 3x2): give --board 2x3"
+        );
+        assert_eq!(
+            note("1234").unwrap(),
+            "4 tiles fit a 2x2 board: give --board 2x2"
+        );
+        // No board has 7 cells; a bad tile is no count; 8 or 10 tiles are
+        // more likely a slip on 3x3 than a 2x4 or 2x5 board.
+        assert_eq!(note("1234560"), None);
+        assert_eq!(note("12345678"), None);
+        assert_eq!(note("1234567890"), None);
+        assert_eq!(note("123455780"), None);
     }
 
     #[test]

@@ -709,9 +709,41 @@ fn a_goal_given_as_a_second_word_is_pointed_to_goal() {
             "{command}"
         );
     }
-    // Two words that are no boards: the count, with no note on the size.
+    // Two words that are no boards, but one board's digits: the count,
+    // with the note on spaces and none on the size.
     let out = run_query(&t.path, &["solve", "8672", "54301"], 2);
-    assert!(stderr_of(&out).ends_with("got 2\n"), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).ends_with("got 2 (a number of several digits between spaces is one tile: put a space between every tile, or none at all)\n"),
+        "{}",
+        stderr_of(&out)
+    );
+}
+
+/// A board of another size on the default 3x3 (no `--board`, no `--db`)
+/// names the boards its tiles fit; with `--board`, or a tile short, not.
+#[test]
+fn tiles_of_another_board_on_the_default_size_name_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("data")).unwrap();
+    std::fs::copy(&three_by_three().path, dir.path().join("data/3x3.db")).unwrap();
+    let err = |args: &[&str]| {
+        let out = crate::util::query_in(dir.path())
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        stderr_of(&out)
+    };
+    let sixteen = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15";
+    assert!(
+        err(&["solve", sixteen])
+            .ends_with("got 16; 16 tiles fit a 4x4 board (or 2x8, 8x2): give --board 4x4\n"),
+        "{}",
+        err(&["solve", sixteen])
+    );
+    assert!(err(&["distance", "123450"]).ends_with("give --board 2x3\n"));
+    assert!(!err(&["--board", "3x3", "solve", sixteen]).contains("fit a"));
+    assert!(!err(&["solve", "12345678"]).contains("fit a"));
 }
 
 /// `serve` answers each file in its own metric: `--metric` is refused

@@ -545,7 +545,7 @@ impl Params {
         let text = self.start.as_deref().ok_or_else(|| {
             ApiError::bad("missing parameter: start (a board, such as 867254301)")
         })?;
-        board(text, shape, "start")
+        board(text, shape, "start", self.board.is_none())
     }
 
     /// The distances asked for (K, `A..=B`, `A..B`), if any.
@@ -600,15 +600,25 @@ impl Params {
     /// The goal: tiles in order, blank last, unless given.
     fn goal(&self, shape: Shape) -> Result<Board, ApiError> {
         match &self.goal {
-            Some(text) => board(text, shape, "goal"),
+            Some(text) => board(text, shape, "goal", self.board.is_none()),
             None => Ok(Board::goal(shape)),
         }
     }
 }
 
-/// A board parsed and its error worded as the command line words them.
-fn board(text: &str, shape: Shape, what: &str) -> Result<Board, ApiError> {
-    crate::board_arg(text, shape, what).map_err(|e| ApiError::bad(format!("{e:#}")))
+/// A board parsed and its error worded as the command line words them;
+/// on the default size (`default_size`: no `board` given), with the board
+/// the tiles fit where they fit another.
+fn board(text: &str, shape: Shape, what: &str, default_size: bool) -> Result<Board, ApiError> {
+    crate::board_arg(text, shape, what).map_err(|e| {
+        let another_size = (e.downcast_ref::<npuzzle::rules::ParseError>())
+            .filter(|_| default_size)
+            .and_then(|p| p.another_size_note(|shape| format!("add board={shape}")));
+        match another_size {
+            Some(note) => ApiError::bad(format!("{e:#}; {note}")),
+            None => ApiError::bad(format!("{e:#}")),
+        }
+    })
 }
 
 /// `/api/boards`: every board served, its kind, its default goal and the

@@ -962,6 +962,11 @@ fn each_error_has_its_status_and_a_json_message() {
             "/api/solve?start=12345678",
             "bad start board \"12345678\": expected 9 tiles",
         ),
+        // Tiles of another board on the default size: which one to ask for.
+        (
+            "/api/check?start=123450&moves=U",
+            "got 6; 6 tiles fit a 2x3 board (or 3x2): add board=2x3",
+        ),
         ("/api/solve?start=123456780&goal=1", "bad goal board"),
         ("/api/solve", "missing parameter: start"),
         ("/api/moves?start=1234%FF5678", "bad start board"),
