@@ -201,9 +201,16 @@ const HEADERS: [(header::HeaderName, &str); 4] = [
 
 /// A 414 for a query string over [`MAX_QUERY`], a 413 for a body over
 /// [`MAX_BODY`] or of a length not given in advance (no route reads one, so
-/// it is judged by its length); on every answer, [`HEADERS`].
+/// it is judged by its length); on every answer, [`HEADERS`]. The page's
+/// own address is not judged by its query string: that is the game the
+/// page's link holds, which only the page reads (up to 800 moves, and it
+/// says so of more), and the request's head is bounded anyway
+/// ([`super::conn::MAX_HEAD`]).
 async fn limits_and_headers(request: Request, next: Next) -> Response {
-    let query = request.uri().query().map_or(0, str::len);
+    let query = match request.uri().path() {
+        "/" => 0,
+        _ => request.uri().query().map_or(0, str::len),
+    };
     let body = request.body().size_hint().upper();
     let mut response = if query > MAX_QUERY {
         ApiError::new(

@@ -1102,6 +1102,25 @@ fn the_page_and_its_files_are_served() {
     }
 }
 
+/// The page's address with a long game in its link (800 moves on 6x6
+/// is past the API's 1 KiB) is the page, for the page to replay or to
+/// say is too long; an API request as long is still refused.
+#[test]
+fn the_page_is_served_whatever_the_game_in_its_link() {
+    let server = full();
+    for moves in [800, 5000] {
+        let link = format!(
+            "/?board=3x3&start=867254301&moves={}",
+            "UD".repeat(moves / 2)
+        );
+        let (status, body) = raw(server.addr, &request("GET", &link));
+        assert_eq!(status, 200, "{moves} moves");
+        assert!(body.contains("<!doctype html>"), "{moves} moves");
+    }
+    let long = format!("/api/check?start=867254301&moves={}", "UD".repeat(600));
+    assert_eq!(raw(server.addr, &request("GET", &long)).0, 414);
+}
+
 #[test]
 fn hostile_requests_get_a_4xx_and_the_server_goes_on() {
     let server = full();
