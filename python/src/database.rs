@@ -916,6 +916,9 @@ pub struct PyCheck {
     /// The 1-based numbers of the legal moves that went one step farther
     /// from the goal.
     away: Vec<usize>,
+    /// The moves miss the goal as written, but reach it with each letter
+    /// turned the other way: the ways the tiles slide were likely written.
+    reversed_reaches_goal: bool,
 }
 
 #[pymethods]
@@ -961,6 +964,7 @@ impl PyCheck {
         dict.set_item("end", self.end.board.to_string())?;
         dict.set_item("remaining", self.remaining)?;
         dict.set_item("away", self.away.clone())?;
+        dict.set_item("reversed_reaches_goal", self.reversed_reaches_goal)?;
         Ok(dict)
     }
 
@@ -977,14 +981,25 @@ impl PyCheck {
             (c.end.board.to_string(), c.end.board.shape().to_string()),
             c.remaining,
             c.away,
+            c.reversed_reaches_goal,
         );
         Ok((slf.get_type().getattr("_unpickle")?, (state,)))
     }
 
     #[classmethod]
     fn _unpickle(cls: &Bound<'_, pyo3::types::PyType>, state: CheckState) -> PyResult<Self> {
-        let (legal, illegal_move, reaches_goal, length, optimal, excess, end, remaining, away) =
-            state;
+        let (
+            legal,
+            illegal_move,
+            reaches_goal,
+            length,
+            optimal,
+            excess,
+            end,
+            remaining,
+            away,
+            reversed_reaches_goal,
+        ) = state;
         let bad = || errors::argument_type(cls.py(), "not the state of a pickled Check");
         let shape: Shape = end.1.parse().map_err(|_| bad())?;
         let end = wrap(npuzzle::parse_board(&end.0, shape).map_err(|_| bad())?);
@@ -998,6 +1013,7 @@ impl PyCheck {
             end,
             remaining,
             away,
+            reversed_reaches_goal,
         })
     }
 }
@@ -1014,6 +1030,7 @@ type CheckState = (
     (String, String),
     u32,
     Vec<usize>,
+    bool,
 );
 
 /// The moves to grade: a string as the page reads it (the blank's letters,
@@ -1479,6 +1496,7 @@ impl PyDatabase {
             end: wrap(graded.end),
             remaining: graded.remaining,
             away: graded.away,
+            reversed_reaches_goal: graded.reversed_reaches_goal,
         })
     }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 from functools import lru_cache
 
@@ -91,6 +92,11 @@ def test_grading(db3) -> None:
     assert c.end == npuzzle.Board("123406758")
     c = db3.check("123468750", "ULDRR")
     assert (c.legal, c.illegal_move, c.reaches_goal) == (False, 5, False)
+    # The tiles' directions written for the blank's: said, and pickled.
+    assert db3.check("123468750", "DRUL").reversed_reaches_goal
+    assert not c.reversed_reaches_goal and not db3.check("123468750", "ULDR").reversed_reaches_goal
+    turned = db3.check("123468750", "DRUL")
+    assert pickle.loads(pickle.dumps(turned)) == turned and turned.to_dict()["reversed_reaches_goal"]
     with pytest.raises(npuzzle.ParseError, match="move 2"):
         db3.check("123468750", "UX")
     # The tiles moved, as the page takes them, grade as the blank's letters.
@@ -120,7 +126,7 @@ def test_grading(db3) -> None:
     d = db3.check("123468750", "ULDRLR").to_dict()
     assert d == {
         "legal": True, "illegal_move": None, "reaches_goal": True, "length": 6, "optimal": 4,
-        "excess": 2, "end": "123456780", "remaining": 0, "away": [5],
+        "excess": 2, "end": "123456780", "remaining": 0, "away": [5], "reversed_reaches_goal": False,
     }
 
 

@@ -191,7 +191,7 @@ impl Layout for Report<'_> {
                 g.end,
             )?,
         }
-        if !g.reaches_goal && reaches_reversed(self.steps, &g.start, &g.goal) {
+        if g.reversed_reaches_goal {
             writeln!(
                 out,
                 "read as the ways the tiles slide, these moves reach the goal: here U, D, L and R \
@@ -223,27 +223,6 @@ impl Layout for Report<'_> {
 
 /// The most moves that went farther that the text names one by one.
 const AWAY_SHOWN: usize = 20;
-
-/// Whether `steps`, the blank's moves each turned the other way (as a
-/// student who wrote the tiles' directions meant them), take `start` to
-/// `goal`.
-fn reaches_reversed(steps: &[Step], start: &Board, goal: &Board) -> bool {
-    let mut board = *start;
-    for step in steps {
-        let (m, cells) = match *step {
-            Step::Blank(m) => (m, 1),
-            Step::Slide(m, cells) => (m, cells),
-            Step::Tile(_) => return false,
-        };
-        for _ in 0..cells {
-            match board.apply(m.opposite()) {
-                Some(next) => board = next,
-                None => return false,
-            }
-        }
-    }
-    board == *goal
-}
 
 /// Why `step` cannot be played on `board`.
 fn illegal(step: Step, board: &Board) -> String {

@@ -335,6 +335,10 @@ pub struct Graded {
     /// farther from the goal, each move judged as the metric counts it (a
     /// slide of a run of letters by its first letter's number).
     pub away: Vec<usize>,
+    /// The moves do not reach the goal as written, but would with each
+    /// letter turned the other way: the ways the tiles slide were likely
+    /// written, where the blank's are meant.
+    pub reversed_reaches_goal: bool,
 }
 
 /// Grades `steps` from `start` toward `goal`, with `distance` giving each
@@ -393,6 +397,7 @@ pub fn grade<E>(
         _ => 1,
     });
     let length = metric.length(&moves) + unplayed.sum::<usize>();
+    let reversed_reaches_goal = !reaches_goal && reaches_reversed(steps, start, goal);
     Ok(Graded {
         start: *start,
         goal: *goal,
@@ -406,7 +411,29 @@ pub fn grade<E>(
         end,
         remaining: before,
         away,
+        reversed_reaches_goal,
     })
+}
+
+/// Whether `steps`, the blank's moves each turned the other way (as a
+/// student who wrote the tiles' directions meant them), take `start` to
+/// `goal`. Tiles named are no directions.
+fn reaches_reversed(steps: &[Step], start: &Board, goal: &Board) -> bool {
+    let mut board = *start;
+    for step in steps {
+        let (m, cells) = match *step {
+            Step::Blank(m) => (m, 1),
+            Step::Slide(m, cells) => (m, cells),
+            Step::Tile(_) => return false,
+        };
+        for _ in 0..cells {
+            match board.apply(m.opposite()) {
+                Some(next) => board = next,
+                None => return false,
+            }
+        }
+    }
+    board == *goal
 }
 
 fn as_text<S: Serializer>(board: &Board, s: S) -> Result<S::Ok, S::Error> {

@@ -359,6 +359,30 @@ async fn grading_finds_the_first_illegal_move_and_counts_the_moves_that_went_awa
         result.attr("data-away").await.unwrap().unwrap(),
         away.join(",")
     );
+    assert!(!result
+        .text()
+        .await
+        .unwrap()
+        .contains("ways the tiles slide"));
+
+    // The whole solution written in the tiles' directions: the page says
+    // how it was likely meant, as `query check` does.
+    let turned: String = (solution["moves"].as_str().unwrap().chars())
+        .map(|l| Move::from_letter(l).unwrap().opposite().letter())
+        .collect();
+    type_into(&c, "grade-moves", &turned).await;
+    click_and_settle(&c, Locator::Id("grade")).await;
+    let words = c
+        .find(Locator::Id("grade-result"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        words.contains("Read as the ways the tiles slide, these moves reach the goal"),
+        "{words}"
+    );
 }
 
 #[tokio::test]

@@ -136,6 +136,16 @@ fn moves_written_as_the_tiles_directions_get_a_hint() {
     assert!(stdout_of(&out).contains(hint), "{}", stdout_of(&out));
     let out = run_query(&t.path, &["check", "867254301", "RUUL"], 1);
     assert!(!stdout_of(&out).contains(hint), "{}", stdout_of(&out));
+    // The JSON (the page's /api/check, Python's Check) says it too.
+    let json = |moves: &str| {
+        let out = run_query(&t.path, &["check", "867254301", moves, "--json"], 1);
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    assert_eq!(json(&turned)["reversed_reaches_goal"], true);
+    assert_eq!(json("RUUL")["reversed_reaches_goal"], false);
+    let out = run_query(&t.path, &["check", "867254301", solution, "--json"], 0);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["reversed_reaches_goal"], false);
 }
 
 /// What cannot be read is refused with exit code 2, and a start written

@@ -952,6 +952,10 @@ async function gradeMoves() {
         ? `${g.away.length} move${g.away.length === 1 ? "" : "s"} went away from the goal: ${g.away.join(", ")}.`
         : "No move went away from the goal.",
     ];
+    if (g.reversed_reaches_goal) {
+      lines.push("Read as the ways the tiles slide, these moves reach the goal: here U, D, L and R " +
+        "are the blank's moves (U: the blank goes up, the tile above it slides down).");
+    }
     box.replaceChildren(...lines.map((words) => {
       const p = document.createElement("p");
       p.textContent = words;

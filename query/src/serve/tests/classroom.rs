@@ -48,6 +48,7 @@ fn check_grades_as_the_distances_say_on_both_kinds_of_file() {
                 "legal": false, "illegal_move": legal.len() + 1, "reaches_goal": false,
                 "length": letters.len(), "optimal": 31, "excess": null,
                 "end": end.to_string(), "remaining": ds[legal.len()], "away": away,
+                "reversed_reaches_goal": false,
             }),
             "{}",
             path.display()
