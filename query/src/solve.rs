@@ -144,13 +144,17 @@ fn unsolvable(answer: &Answer, out: &mut dyn Write) -> io::Result<()> {
 }
 
 /// A start that cannot reach its goal, as the commands that report
-/// something else about a solvable pair (`compare`, `heuristics START`)
-/// report it: in text as `solve` does, in JSON with `"solvable":false`.
+/// something else about a solvable pair (`compare`, `heuristics START`,
+/// `check`) report it: in text as `solve` does, in JSON as `solve --json`
+/// does (`"solvable":false`, and no distance or moves), so that every
+/// command and the server's 422 give one shape.
 #[derive(Serialize)]
 pub(crate) struct UnsolvablePair {
     start: String,
     goal: String,
     solvable: bool,
+    distance: Option<u32>,
+    moves: Option<String>,
     reason: String,
 }
 
@@ -160,6 +164,8 @@ impl UnsolvablePair {
             start: start.to_string(),
             goal: goal.to_string(),
             solvable: false,
+            distance: None,
+            moves: None,
             reason: why.to_string(),
         }
     }

@@ -295,11 +295,26 @@ fn an_unquoted_goal_with_spaces_is_explained() {
     assert!(!err.contains("--goal"), "{err}");
 }
 
-/// `compare` and `heuristics START` report an unsolvable pair as `solve`
-/// does: on stdout, exit code 1, and as JSON with `--json`.
+/// `compare`, `heuristics START` and `check` report an unsolvable pair as
+/// `solve` does: on stdout, exit code 1, and with `--json` as one object,
+/// the one the server's 422 carries.
 #[test]
 fn every_command_reports_an_unsolvable_pair_alike() {
     let t = three_by_three();
+    let json_for = |command: &str| {
+        let mut args = vec![command, "2 1 3 4 5 6 7 8 0"];
+        if command == "check" {
+            args.push("U");
+        }
+        args.push("--json");
+        json_of(&run_query(&t.path, &args, 1))
+    };
+    let solved = json_for("solve");
+    for command in ["distance", "compare", "heuristics", "check"] {
+        assert_eq!(json_for(command), solved, "{command}");
+    }
+    let null = serde_json::Value::Null;
+    assert_eq!((&solved["distance"], &solved["moves"]), (&null, &null));
     for command in ["solve", "compare", "heuristics"] {
         let text = run_query(&t.path, &[command, "213456780"], 1);
         assert!(
