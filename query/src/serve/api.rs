@@ -93,13 +93,10 @@ fn within_turn(server: &Server) -> Result<tokio::sync::SemaphorePermit<'_>, ApiE
             1 => "a search within a factor is running".to_string(),
             n => format!("{n} searches within a factor are running"),
         };
-        ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!(
-                "the server is busy: {running}, as many as it runs at once; ask again when one \
-                 has answered"
-            ),
-        )
+        ApiError::busy(format!(
+            "the server is busy: {running}, as many as it runs at once; ask again when one has \
+             answered"
+        ))
     })
 }
 
@@ -110,14 +107,11 @@ fn within_turn(server: &Server) -> Result<tokio::sync::SemaphorePermit<'_>, ApiE
 /// once, so that a burst of far positions cannot take the machine.
 fn fileless_turn(server: &Server) -> Result<tokio::sync::SemaphorePermit<'_>, ApiError> {
     server.fileless_turns.try_acquire().map_err(|_| {
-        ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!(
-                "the server is busy: {} searches with no file are running, one a core, as many \
-                 as it runs at once; ask again when one has answered",
-                fileless_searches()
-            ),
-        )
+        ApiError::busy(format!(
+            "the server is busy: {} searches with no file are running, one a core, as many as \
+             it runs at once; ask again when one has answered",
+            fileless_searches()
+        ))
     })
 }
 
@@ -278,6 +272,9 @@ fn asset_owned(content_type: &'static str, text: String) -> Response {
 pub struct ApiError {
     status: StatusCode,
     body: serde_json::Value,
+    /// The server is busy, not the request at fault: `Retry-After` says
+    /// to ask again in a second.
+    busy: bool,
 }
 
 impl ApiError {
@@ -285,6 +282,16 @@ impl ApiError {
         ApiError {
             status,
             body: json!({ "error": message.into() }),
+            busy: false,
+        }
+    }
+
+    /// A 503 for a search that waits for no turn: asked again once one has
+    /// answered, it runs.
+    pub(super) fn busy(message: String) -> ApiError {
+        ApiError {
+            busy: true,
+            ..ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
         }
     }
 
@@ -305,7 +312,12 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        json_response(self.status, self.body.to_string().into_bytes())
+        let mut response = json_response(self.status, self.body.to_string().into_bytes());
+        if self.busy {
+            let again = HeaderValue::from_static("1");
+            response.headers_mut().insert(header::RETRY_AFTER, again);
+        }
+        response
     }
 }
 
@@ -353,6 +365,7 @@ pub(super) fn unsolvable_error(why: &Unsolvable, pair: Option<(&Board, &Board)>)
     ApiError {
         status: StatusCode::UNPROCESSABLE_ENTITY,
         body,
+        busy: false,
     }
 }
 

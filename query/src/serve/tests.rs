@@ -740,6 +740,18 @@ fn within_searches_past_two_at_once_are_answered_busy() {
     assert_eq!((status, &v["length"]), (200, &serde_json::json!(1)), "{v}");
 }
 
+/// A busy server says when to ask again; a search past its time, which
+/// would stop the same way again, does not.
+#[test]
+fn a_busy_answer_says_when_to_ask_again() {
+    use axum::response::IntoResponse;
+    let busy = super::api::ApiError::busy("the server is busy".into()).into_response();
+    assert_eq!(busy.status(), 503);
+    assert_eq!(busy.headers()["retry-after"], "1");
+    let late = super::api::ApiError::new(axum::http::StatusCode::SERVICE_UNAVAILABLE, "late");
+    assert!(late.into_response().headers().get("retry-after").is_none());
+}
+
 /// One position's heuristics with no file search on a core each: past
 /// one a core at once, a request is answered 503 at once; the others give
 /// the bound they proved by the timeout.
