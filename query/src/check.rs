@@ -40,8 +40,9 @@ pub struct CheckArgs {
 }
 
 impl CheckArgs {
-    /// The start's text and the moves' text: two words, or a start written
-    /// one word per tile and the moves after it.
+    /// The start's text and the moves' text: two words, a start written
+    /// one word per tile and the moves after it, or a start in one word
+    /// and the moves a word each (`123468750 U L D R`, `… 8 6 5 8`).
     fn split(&self, shape: npuzzle::Shape) -> Result<(String, String)> {
         let words = &self.words;
         if let [start, moves] = &words[..] {
@@ -70,6 +71,9 @@ impl CheckArgs {
             .is_some_and(npuzzle::io::is_tile_number)
         {
             self.goal.start_of(words, shape)?;
+        }
+        if words.len() > 2 && npuzzle::parse_board(&words[0], shape).is_ok() {
+            return Ok((words[0].clone(), words[1..].join(" ")));
         }
         anyhow::bail!(
             "check takes two arguments, the start and the moves, and got {}: quote a board or \

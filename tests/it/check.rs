@@ -148,8 +148,9 @@ fn moves_written_as_the_tiles_directions_get_a_hint() {
     assert_eq!(v["reversed_reaches_goal"], false);
 }
 
-/// What cannot be read is refused with exit code 2, and a start written
-/// one word per tile may stand unquoted before the moves.
+/// What cannot be read is refused with exit code 2; a start written one
+/// word per tile may stand unquoted before the moves, and moves a word
+/// each after a start in one word.
 #[test]
 fn the_arguments_are_read_as_solve_reads_them() {
     let t = temp_db("3x3");
@@ -159,6 +160,14 @@ fn the_arguments_are_read_as_solve_reads_them() {
         0,
     );
     assert!(stdout_of(&out).ends_with("1 move reaches the goal: a shortest solution\n"));
+    for moves in [&["U", "L", "D", "R"][..], &["8", "6", "5", "8"]] {
+        let args = [&["check", "123468750"][..], moves].concat();
+        let out = run_query(&t.path, &args, 0);
+        assert!(
+            stdout_of(&out).ends_with("4 moves reach the goal: a shortest solution\n"),
+            "{moves:?}"
+        );
+    }
     for (args, needle) in [
         (
             &["check", "123456708", "XR"][..],
