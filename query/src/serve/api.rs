@@ -253,9 +253,17 @@ async fn in_time(State(limit): State<Duration>, request: Request, next: Next) ->
 /// A route asked by a method other than GET (or HEAD): a 405 in JSON. The
 /// router adds the `Allow` header.
 async fn method_not_allowed(method: Method) -> ApiError {
+    // A browser's preflight: its script added a header of its own.
+    let preflight = match method {
+        Method::OPTIONS => {
+            "; a browser asks with OPTIONS first only for a request with headers of its own \
+             (such as Content-Type): send the GET without them"
+        }
+        _ => "",
+    };
     ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
-        format!("{method} is not answered: the page and the API take GET (or HEAD)"),
+        format!("{method} is not answered: the page and the API take GET (or HEAD){preflight}"),
     )
 }
 

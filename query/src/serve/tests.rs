@@ -1200,6 +1200,9 @@ fn other_methods_get_a_405_in_json_that_names_the_method() {
             let error = json_error(&answer, &what);
             assert!(error.starts_with(method), "{what}: {error}");
             assert!(error.contains("GET"), "{what}: {error}");
+            // A preflight is told what brought it on.
+            let preflight = error.contains("send the GET without them");
+            assert_eq!(preflight, method == "OPTIONS", "{what}: {error}");
             let head = String::from_utf8_lossy(&answer).to_ascii_lowercase();
             assert!(head.contains("allow: get,head"), "{what}: {head}");
         }
