@@ -116,26 +116,20 @@ impl ParseError {
     /// can then name where the board's size came from.
     pub fn is_for_another_size(&self) -> bool {
         let fits_some_board = |count: usize| count <= MAX_CELLS;
-        // As many tiles as some board has cells: 4, 6, 8, 9, …
-        let some_boards_cells = |count: usize| {
-            (2..=count / 2)
-                .any(|rows| count.is_multiple_of(rows) && Shape::new(rows, count / rows).is_ok())
-        };
         match self {
             ParseError::WrongRowCount { got, .. } | ParseError::WrongRowLength { got, .. } => {
                 fits_some_board(*got)
             }
             ParseError::Board { problem, .. } => match problem {
-                BoardError::WrongCount { got, .. } => some_boards_cells(*got),
+                // As many tiles as some board has cells: 4, 6, 8, 9, …
+                BoardError::WrongCount { got, .. } => !boards_of(*got).is_empty(),
                 BoardError::OutOfRange { tile, .. } => *tile < MAX_CELLS as u64,
                 _ => false,
             },
             _ => false,
         }
     }
-}
 
-impl ParseError {
     /// Where the text gave as many tiles as another board has cells (16
     /// read as 3x3): a note that says which boards those are, and how to
     /// ask for the first, the squarest, in a face's words (`ask(4x4)`:
@@ -149,15 +143,10 @@ impl ParseError {
         else {
             return None;
         };
-        let got = *got;
         if got.abs_diff(*expected) <= 1 {
             return None;
         }
-        let mut sizes: Vec<Shape> = (2..=got / 2)
-            .filter(|rows| got.is_multiple_of(*rows))
-            .filter_map(|rows| Shape::new(rows, got / rows).ok())
-            .collect();
-        sizes.sort_by_key(|s| (s.rows().abs_diff(s.cols()), s.rows()));
+        let sizes = boards_of(*got);
         let (first, others) = sizes.split_first()?;
         let others = match others {
             [] => String::new(),
@@ -171,6 +160,16 @@ impl ParseError {
             ask(*first)
         ))
     }
+}
+
+/// The boards of `cells` cells, squarest first (16: 4x4, 2x8, 8x2).
+fn boards_of(cells: usize) -> Vec<Shape> {
+    let mut sizes: Vec<Shape> = (2..=cells / 2)
+        .filter(|rows| cells.is_multiple_of(*rows))
+        .filter_map(|rows| Shape::new(rows, cells / rows).ok())
+        .collect();
+    sizes.sort_by_key(|s| (s.rows().abs_diff(s.cols()), s.rows()));
+    sizes
 }
 
 impl From<BoardError> for ParseError {
@@ -364,6 +363,11 @@ fn parse_compact(
     got.finish(shape, hint)
 }
 
+/// The hint for the tiles of a board of single digits split by a stray
+/// space, read as fewer tiles of several digits.
+const RUN_TOGETHER: &str = " (a number of several digits between spaces is one tile: put a \
+                            space between every tile, or none at all)";
+
 /// Tiles separated by spaces, tabs or commas; `/` may separate rows.
 fn parse_separated(
     text: &str,
@@ -433,11 +437,7 @@ fn parse_separated(
         });
     }
     let run_together = long_word && shape.cells() <= 10 && digits == shape.cells();
-    let hint = match run_together {
-        true => " (a number of several digits between spaces is one tile: put a space between every tile, or none at all)",
-        false => "",
-    };
-    got.finish(shape, hint)
+    got.finish(shape, if run_together { RUN_TOGETHER } else { "" })
 }
 
 /// How deep serde_json lets lists nest before it stops reading.
