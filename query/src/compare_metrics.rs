@@ -94,11 +94,17 @@ fn check_with(path: &Path, shape: Shape, metric: Metric, unnamed: &Location) -> 
     } else {
         return Ok(());
     };
+    // Leaving out --with helps only where the file it would open is there.
+    let instead = match unnamed.path.is_file() {
+        true => format!("leave out --with to use {}", shown_path(&unnamed.path)),
+        false => format!(
+            "build one with: {}",
+            crate::build_command(&unnamed.path, shape, metric)
+        ),
+    };
     anyhow::bail!(
-        "--with {} {wrong}; pass --with a {shape} {words} database, or leave out --with to \
-         use {}",
+        "--with {} {wrong}; pass --with a {shape} {words} database, or {instead}",
         shown_path(path),
-        shown_path(&unnamed.path)
     )
 }
 

@@ -365,10 +365,33 @@ fn compare_metrics_adds_up_to_every_position() {
             "--with",
             other_board.path.to_str().unwrap(),
         ],
-        &["holds 2x3 boards, not 3x3", "leave out --with"],
+        &[
+            "holds 2x3 boards, not 3x3",
+            "or build one with: cargo run --release -p build-db -- --board 3x3 --metric mtm",
+        ],
     );
     let err = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
     assert!(!err.contains("--db"), "{err}");
+    // Where the multi-tile file that leaving out --with would open is
+    // there, the advice is to leave it out.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("data")).unwrap();
+    std::fs::copy(multi, dir.path().join("data/3x3-mtm.db")).unwrap();
+    let out = crate::util::query_in(dir.path())
+        .args([
+            "--db",
+            single.to_str().unwrap(),
+            "compare-metrics",
+            "--with",
+        ])
+        .arg(&other_board.path)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.ends_with("or leave out --with to use data/3x3-mtm.db\n"),
+        "{err}"
+    );
     // A goal the --with file has no table for: that file is named, with its
     // own rebuild (its metric, its tables), not the --db file's.
     let dir = tempfile::tempdir().unwrap();
