@@ -10,9 +10,9 @@ use crate::target::{deadline, truth_without_file, Search, Target};
 use memmap2::Mmap;
 use npuzzle::analysis::{
     compare, count_shortest, draw_fell_short, draw_stopped, grade, list_shortest, parse_distances,
-    read_steps_on, serving, steps_fit, truth_of, CompareError, DrawError, Histogram,
-    PositionEstimates, Sample, SampleError, Step, StepsError, DEFAULT_COMPARE_NODES,
-    MAX_COMPARE_NODES, MAX_STEPS, MAX_UNIFORM,
+    read_steps_on, serving, stats, stats_toward, steps_fit, truth_of, CompareError, DrawError,
+    Histogram, PositionEstimates, Sample, SampleError, Step, StepsError, Surveys,
+    DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES, MAX_STEPS, MAX_UNIFORM,
 };
 use npuzzle::bounded::{self, Guidance, Weight};
 use npuzzle::files::shown_path;
@@ -1365,6 +1365,57 @@ impl PyDatabase {
     #[pyo3(signature = (goal = None))]
     fn histogram(&self, py: Python<'_>, goal: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<u64>> {
         Ok(Histogram::of(&self.table(py, goal, "histogram()")?).counts)
+    }
+
+    /// The state space's statistics: the dict of `query stats --json`
+    /// (`board`, `metric`, and `tables`, one per table toward its own goal,
+    /// or the one toward `goal` if given: `blank`, `goal`, `positions`,
+    /// `max_distance`, `mean_distance`, `farthest`, every position at the
+    /// largest distance). Needs complete tables (NeedsCompleteTablesError
+    /// otherwise); raises ParseError and MissingTableError as `histogram`.
+    ///
+    /// >>> Database().stats("123456780")["tables"][0]["farthest"]
+    /// ['647850321', '867254301']
+    #[pyo3(signature = (goal = None))]
+    fn stats<'py>(
+        &self,
+        py: Python<'py>,
+        goal: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let report = match goal {
+            Some(_) => stats_toward(&self.table(py, goal, "stats()")?),
+            None => {
+                let db = self.complete(py, "stats()")?;
+                py.detach(|| stats(db))
+            }
+        };
+        json_dict(py, &report)
+    }
+
+    /// Each classic heuristic over every position toward `goal`, beside
+    /// the true distance: the dict of `query heuristics --json` (`board`,
+    /// `goal`, `positions`, and `heuristics`, one per heuristic: its
+    /// `by_distance` counts, means, least and most, `h_counts`,
+    /// `inadmissible`, `moves`, `inconsistent`, `mean_ratio`). Needs
+    /// complete tables counting single-tile moves (NeedsCompleteTablesError,
+    /// ArgumentError on a multi-tile database); raises ParseError and
+    /// MissingTableError as `histogram`. For one position, `heuristics`.
+    ///
+    /// >>> s = Database().heuristics_survey()
+    /// >>> [(h["heuristic"], h["inadmissible"]) for h in s["heuristics"]]
+    /// [('misplaced', 0), ('manhattan', 0), ('linear-conflict', 0), ('manhattan+blank', 4650)]
+    #[pyo3(signature = (goal = None))]
+    fn heuristics_survey<'py>(
+        &self,
+        py: Python<'py>,
+        goal: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        self.single_tile(py, "heuristics_survey()")?;
+        let target = self.table(py, goal, "heuristics_survey()")?;
+        let surveys = py
+            .detach(|| Surveys::toward(&target))
+            .map_err(|e| errors::argument(py, e.to_string()))?;
+        json_dict(py, &surveys)
     }
 
     /// `count` distinct positions drawn uniformly from those at exactly

@@ -72,6 +72,32 @@ def test_3x3_against_a_plain_search(db3, bfs3) -> None:
     assert db3.histogram() == counts == npuzzle.histogram()
 
 
+def test_state_space_statistics_and_the_heuristics_survey(db3, bfs3) -> None:
+    # Checked against the plain breadth-first search, not the tables.
+    stats = db3.stats("123456780")
+    table = stats["tables"][0]
+    far = max(bfs3.values())
+    farthest = sorted("".join(map(str, p)) for p, d in bfs3.items() if d == far)
+    assert (stats["board"], table["positions"], table["max_distance"]) == ("3x3", len(bfs3), far)
+    assert table["farthest"] == farthest
+    assert abs(table["mean_distance"] - sum(bfs3.values()) / len(bfs3)) < 1e-9
+    assert [t["goal"] for t in db3.stats()["tables"]][0] == "123456780"
+    # Manhattan distance computed here, by distance, as the survey gives it.
+    def manhattan(p: tuple[int, ...]) -> int:
+        return sum(abs(i // 3 - (t - 1) // 3) + abs(i % 3 - (t - 1) % 3) for i, t in enumerate(p) if t)
+    by_distance: dict[int, list[int]] = {}
+    for p, d in bfs3.items():
+        by_distance.setdefault(d, []).append(manhattan(p))
+    survey = db3.heuristics_survey()
+    assert (survey["goal"], survey["positions"]) == ("123456780", len(bfs3))
+    named = {h["heuristic"]: h for h in survey["heuristics"]}
+    for row in named["manhattan"]["by_distance"]:
+        hs = by_distance[row["distance"]]
+        assert (row["count"], row["min"], row["max"]) == (len(hs), min(hs), max(hs))
+        assert abs(row["mean"] - sum(hs) / len(hs)) < 1e-9
+    assert named["manhattan"]["inadmissible"] == named["linear-conflict"]["inadmissible"] == 0
+
+
 def test_module_functions_use_the_3x3_database(bfs3) -> None:
     assert npuzzle.distance("867254301") == 31 == bfs3[(8, 6, 7, 2, 5, 4, 3, 0, 1)]
     assert npuzzle.solve("867254301").distance == 31

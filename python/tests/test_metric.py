@@ -49,6 +49,10 @@ def test_the_multi_tile_database_is_built_beside_the_single_tile_one() -> None:
     assert repr(db).endswith('board="3x3", metric="mtm")')
     assert "metric" not in repr(npuzzle.Database(board="3x3"))
     assert db.histogram() == MTM_3X3
+    # The state space in slides; the heuristics count single tiles.
+    assert db.stats()["metric"] == "mtm" and db.stats()["tables"][0]["max_distance"] == len(MTM_3X3) - 1
+    with pytest.raises(npuzzle.ArgumentError, match="heuristics_survey\\(\\) counts single-tile moves"):
+        db.heuristics_survey()
     s = db.solve("867254301")
     assert s.metric == "mtm" and s.distance == 20 == len(s)
     assert len(s.moves.split()) == 20

@@ -192,6 +192,8 @@ def test_what_needs_complete_tables_raises_one_exception(pat3, db44, db3) -> Non
         start = db.goal
         calls = {
             "histogram()": lambda: db.histogram(),
+            "stats()": lambda: db.stats(),
+            "heuristics_survey()": lambda: db.heuristics_survey(),
             "count_solutions()": lambda: db.count_solutions(start),
             "solutions()": lambda: db.solutions(start),
         }

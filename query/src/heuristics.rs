@@ -9,11 +9,10 @@ use crate::solve::UnsolvablePair;
 use crate::{ChartArgs, Outcome};
 use anyhow::Result;
 use memmap2::Mmap;
-use npuzzle::analysis::{search_truth, survey_all, PositionEstimates, Survey, Truth};
+use npuzzle::analysis::{search_truth, PositionEstimates, Survey, Surveys, Truth};
 use npuzzle::pattern::{SolveOptions, Stopped};
 use npuzzle::AnswerError;
 use npuzzle::{Board, CompleteTables, Database, Shape};
-use serde::Serialize;
 use std::io::{self, Write};
 
 /// Arguments of `query heuristics`.
@@ -130,13 +129,7 @@ fn every_position(
     let plot_path = args.chart.plot.checked()?;
     let goal = args.chart.goal.board(db.shape())?;
     let target = db.goal_table(&goal)?;
-    let heuristics = survey_all(&target)?;
-    let report = Report {
-        board: db.shape().to_string(),
-        goal: goal.to_string(),
-        positions: heuristics.first().map_or(0, |s| s.positions),
-        heuristics,
-    };
+    let report = Surveys::toward(&target)?;
     let surveys = &report.heuristics;
     if let Some(path) = plot_path {
         let max = target.info().max_distance as usize;
@@ -157,16 +150,6 @@ fn every_position(
     }
     print(&report, args.chart.format.format(), out)?;
     Ok(Outcome::Success)
-}
-
-/// What `query heuristics` reports: the board and goal, as every command's
-/// JSON object names them, and one survey per heuristic.
-#[derive(Serialize)]
-struct Report {
-    board: String,
-    goal: String,
-    positions: u64,
-    heuristics: Vec<Survey>,
 }
 
 impl Layout for PositionEstimates {
@@ -242,7 +225,7 @@ fn verdict(admissible_here: Option<bool>, overestimate: Option<u32>) -> String {
     }
 }
 
-impl Layout for Report {
+impl Layout for Surveys {
     fn text(&self, out: &mut dyn Write) -> io::Result<()> {
         let surveys = &self.heuristics;
         writeln!(out, "goal {}: {} positions", self.goal, self.positions)?;

@@ -251,6 +251,35 @@ pub fn survey(target: &GoalTable<'_>, heuristic: Heuristic) -> Result<Survey, Ne
     })
 }
 
+/// Every heuristic surveyed over every position toward one goal, as
+/// `query heuristics --json` prints it and Python's
+/// `Database.heuristics_survey()` returns it: the board and goal, as every
+/// answer names them, the positions, and one [`Survey`] per heuristic.
+#[derive(Clone, Debug, Serialize)]
+pub struct Surveys {
+    /// The board, `3x3`.
+    pub board: String,
+    /// The goal.
+    pub goal: String,
+    /// Positions surveyed: every position that can reach the goal.
+    pub positions: u64,
+    /// One per heuristic of [`Heuristic::ALL`], in that order.
+    pub heuristics: Vec<Survey>,
+}
+
+impl Surveys {
+    /// [`survey_all`] toward `target`'s goal.
+    pub fn toward(target: &GoalTable<'_>) -> Result<Surveys, NeedsSingleTile> {
+        let heuristics = survey_all(target)?;
+        Ok(Surveys {
+            board: target.goal().shape().to_string(),
+            goal: target.goal().to_string(),
+            positions: heuristics.first().map_or(0, |s| s.positions),
+            heuristics,
+        })
+    }
+}
+
 /// [`survey`] of each of [`Heuristic::ALL`], in that order, the four run in
 /// parallel.
 pub fn survey_all(target: &GoalTable<'_>) -> Result<Vec<Survey>, NeedsSingleTile> {

@@ -29,7 +29,7 @@ pub use grade::{
     grade, read_any_steps, read_steps, read_steps_on, steps_fit, Graded, Step, StepsError,
     MAX_STEPS,
 };
-pub use heuristics::{survey, survey_all, DistanceStats, NeedsSingleTile, Survey};
+pub use heuristics::{survey, survey_all, DistanceStats, NeedsSingleTile, Survey, Surveys};
 pub use histogram::{Histogram, Histograms, TableHistogram};
 pub use metrics::{compare_metrics, JointCount, MetricComparison, MetricsError, Ratio};
 pub use sample::{
