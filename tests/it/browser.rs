@@ -373,7 +373,7 @@ async fn custom(c: &Client, start: &str) {
 }
 
 /// Waits until the end-of-game report shows, and the page settles.
-async fn wait_for_report(c: &Client) {
+pub(crate) async fn wait_for_report(c: &Client) {
     let shown = "return !document.getElementById('report').hidden;";
     let deadline = Instant::now() + Duration::from_secs(30);
     let every = Duration::from_millis(50);
@@ -381,7 +381,7 @@ async fn wait_for_report(c: &Client) {
     settle(c).await;
 }
 
-async fn report(c: &Client) -> (u64, u64, u64) {
+pub(crate) async fn report(c: &Client) -> (u64, u64, u64) {
     let e = c.find(Locator::Id("report")).await.unwrap();
     let field = |v: Option<String>| v.unwrap().parse::<u64>().unwrap();
     (
@@ -632,6 +632,53 @@ async fn another_board_size_starts_your_own_start_and_goal_afresh() {
     assert_eq!(shown(&c).await, (1, "123405".to_string()));
     assert!(!displayed(&c, "custom-error").await);
     c.close().await.unwrap();
+}
+
+/// On a phone 360 pixels wide the largest board, 6x6, fits: nothing
+/// overflows the page sideways, and the board keeps a margin on the right
+/// as on the left.
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn a_6x6_board_fits_a_phone() {
+    let db = crate::util::temp_db("3x3")
+        .path
+        .to_str()
+        .unwrap()
+        .to_string();
+    let args = ["serve", "--port", "0", "--board", "6x6", "--db", &db].map(String::from);
+    let server = spawn(tempfile::tempdir().unwrap(), &args);
+    let url = server.url.clone();
+    let (session, c, _) = open_page_of(server).await;
+    c.set_window_size(360, 740).await.unwrap();
+    c.goto(&url).await.unwrap();
+    settle(&c).await;
+    assert_eq!(
+        c.find_all(Locator::Css("#board .tile"))
+            .await
+            .unwrap()
+            .len(),
+        35
+    );
+    let sizes = c
+        .execute(
+            "const b = document.getElementById('board').getBoundingClientRect(); \
+             const root = document.documentElement; \
+             return [root.scrollWidth, root.clientWidth, b.left, b.right];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let n: Vec<f64> = (sizes.as_array().unwrap().iter())
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    let (scroll, client, left, right) = (n[0], n[1], n[2], n[3]);
+    assert!(scroll <= client, "the page is {scroll} wide in {client}");
+    assert!(
+        client - right >= left - 1.0,
+        "margins {left} and {}",
+        client - right
+    );
+    drop(session);
 }
 
 #[tokio::test]

@@ -330,3 +330,63 @@ async fn the_metric_switch_counts_moves_as_query_metric_mtm() {
         .contains("single-tile moves only"));
     c.close().await.unwrap();
 }
+
+/// The end-of-game report under multi-tile moves counts slides, as the
+/// metric does: the moves made, the solver's and the moves numbered that
+/// went farther (each slide's distances the command line's).
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn the_multi_tile_report_counts_slides() {
+    let (session, c, url) = open_page_of(server_both_metrics()).await;
+    let mtm = session.server.db("3x3-mtm");
+    let start = "507236418";
+    c.goto(&format!(
+        "{url}?board=3x3&metric=mtm&start={start}&moves=DDLU"
+    ))
+    .await
+    .unwrap();
+    settle(&c).await;
+    click(&c, Locator::Id("solve-play")).await;
+    crate::browser::wait_for_report(&c).await;
+    // The moves as played, from the link, counted and judged slide by slide.
+    let link = href(&c).await;
+    let letters = link
+        .split("moves=")
+        .nth(1)
+        .unwrap()
+        .split('&')
+        .next()
+        .unwrap();
+    let mut slides: Vec<String> = Vec::new();
+    for l in letters.chars() {
+        match slides.last_mut() {
+            Some(s) if s.ends_with(l) => s.push(l),
+            _ => slides.push(l.to_string()),
+        }
+    }
+    let (mut at, mut before) = (board(start), mtm_distance(&mtm, start));
+    let mut farther = Vec::new();
+    for (i, s) in slides.iter().enumerate() {
+        for l in s.chars() {
+            at = at.apply(Move::from_letter(l).unwrap()).unwrap();
+        }
+        let after = mtm_distance(&mtm, &at.to_string());
+        if after > before {
+            farther.push(format!("move {}:", i + 1));
+        }
+        before = after;
+    }
+    let (made, optimum, away) = crate::browser::report(&c).await;
+    assert_eq!(made, slides.len() as u64, "{letters}");
+    assert_eq!(optimum, mtm_distance(&mtm, start));
+    assert_eq!(away, farther.len() as u64);
+    let said = text(&c, "report").await;
+    for f in &farther {
+        assert!(said.contains(f.as_str()), "{said} lacks {f}");
+    }
+    // The solver played the slides after the link's four single steps.
+    let solver = said.split(" (").nth(1).and_then(|s| s.split(' ').next());
+    let solver: u64 = solver.unwrap().parse().unwrap();
+    assert!(solver < made, "{said}");
+    c.close().await.unwrap();
+}

@@ -190,7 +190,61 @@ async fn restart_during_a_board_change_waits_for_the_new_board() {
     let select = c.find(Locator::Id("board-size")).await.unwrap();
     select.select_by_value("2x3").await.unwrap();
     click(&c, Locator::Id("restart")).await;
+    // Keys pressed before the new board's game has come move nothing: the
+    // board shown is still 3x3's, and 2x3's moves do not fit it.
+    let body = c.find(Locator::Id("board")).await.unwrap();
+    let keys = [Key::Up, Key::Left, Key::Down, Key::Right].map(|k| k.to_string());
+    body.send_keys(&keys.concat()).await.unwrap();
+    click(&c, Locator::Id("undo")).await;
     settle(&c).await;
     plays_only(&c, "2x3", 6).await;
+    let url = c.current_url().await.unwrap();
+    assert!(!url.as_str().contains("moves="), "{url}");
+    c.close().await.unwrap();
+}
+
+/// "Hardest position" on a board whose histogram did not come (the server
+/// away as the board was chosen) asks for it then, rather than failing
+/// with a script error; a link reads its board as the server does (none:
+/// the default; `3X3` as `3x3`) and names a metric that is none as such.
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn the_hardest_position_and_links_read_as_the_server_reads_them() {
+    let (_session, c, url) = open_page().await;
+    let fail_histograms = "window.failHistograms = true; const send = window.fetch; \
+                           window.fetch = (u, o) => window.failHistograms && \
+                             String(u).includes('/api/histogram') \
+                             ? Promise.reject(new TypeError('Failed to fetch')) : send(u, o);";
+    c.execute(fail_histograms, vec![]).await.unwrap();
+    let select = c.find(Locator::Id("board-size")).await.unwrap();
+    select.select_by_value("2x3").await.unwrap();
+    settle(&c).await;
+    select.select_by_value("3x3").await.unwrap();
+    settle(&c).await;
+    c.execute("window.failHistograms = false;", vec![])
+        .await
+        .unwrap();
+    click_and_settle(&c, Locator::Id("hardest")).await;
+    assert_eq!(shown(&c).await.0, 31);
+    assert_eq!(banner(&c).await, None);
+
+    // No board in the link: the server's default (3x3), not the first
+    // listed (2x3); a size in capitals; a metric that is none.
+    for link in [
+        format!("{url}?start=867254301"),
+        format!("{url}?board=3X3&start=867254301"),
+    ] {
+        c.goto(&link).await.unwrap();
+        settle(&c).await;
+        assert!(!displayed(&c, "link-error").await, "{link}");
+        assert_eq!(shown(&c).await, (31, "867254301".to_string()), "{link}");
+    }
+    c.goto(&format!("{url}?board=3x3&metric=xyz&start=867254301"))
+        .await
+        .unwrap();
+    settle(&c).await;
+    let note = text(&c, "link-error").await;
+    assert!(note.contains("metric, \"xyz\", is not one"), "{note}");
+    assert_eq!(shown(&c).await, (31, "867254301".to_string()));
     c.close().await.unwrap();
 }

@@ -7,6 +7,7 @@ const $ = (id) => document.getElementById(id);
 const game = {
   boards: [],      // from /api/boards
   board: null,     // the chosen entry of `boards`
+  defaultBoard: "3x3", // the server's default, where a link names none
   metric: "stm",   // how moves are counted: "stm" (one tile) or "mtm" (a slide of several tiles)
   rows: 3,
   cols: 3,
@@ -263,6 +264,23 @@ function movesMade() {
   return countMoves(game.history.map((h) => h.move).join(""));
 }
 
+// The moves made as the metric counts them, each with its steps: under
+// multi-tile moves a run of steps the same way is one slide.
+function movesAsCounted() {
+  const moves = [];
+  for (const h of game.history) {
+    const last = moves[moves.length - 1];
+    if (multiTile() && last && last.move === h.move) last.steps.push(h);
+    else moves.push({ move: h.move, steps: [h] });
+  }
+  return moves;
+}
+
+// "1 move", "2 moves".
+function count(n, noun) {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 async function loadHistogram() {
   const [board, goal] = [game.board, text(game.goal)];
   const histogram = await api("histogram", { goal });
@@ -278,6 +296,9 @@ async function loadHistogram() {
 // Makes a blank move, shows it at once, then asks for the new distances.
 // A move of the player's own clears what Redo would replay.
 async function move(letter, solver = false, redoing = false) {
+  // A board chosen whose game has not come yet: the board shown is the
+  // last one's, and the new size's moves do not fit it.
+  if (game.played !== game.board) return false;
   const next = apply(game.cells, letter);
   if (!next) return false;
   // Whatever went wrong at the last position is over.
@@ -351,6 +372,7 @@ function pastTimeout(e) {
 // Takes the last move back; Redo replays it. The distance before it is
 // already known, and the trace loses the move.
 function undo() {
+  if (game.played !== game.board) return;
   const last = game.history.pop();
   if (!last) return;
   stopPlaying();
@@ -613,29 +635,33 @@ function drawReport() {
     game.history.every((h) => h.after !== null);
   report.hidden = !done;
   if (!done) return;
-  const made = movesMade();
+  const moves = movesAsCounted();
+  const made = moves.length;
   const optimum = game.startDistance;
   const farther = [];
   let before = game.startDistance;
-  game.history.forEach((h, i) => {
-    if (h.after > before) farther.push({ i: i + 1, ...h });
-    before = h.after;
+  moves.forEach((m, i) => {
+    const after = m.steps[m.steps.length - 1].after;
+    if (after > before) farther.push({ i: i + 1, move: m.move, tiles: m.steps.map((s) => s.tile), before, after });
+    before = after;
   });
-  const bySolver = game.history.filter((h) => h.solver).length;
+  const bySolver = moves.filter((m) => m.steps.every((s) => s.solver)).length;
   report.dataset.moves = made;
   report.dataset.optimum = optimum;
   report.dataset.farther = farther.length;
   const dir = { U: "down", D: "up", L: "right", R: "left" };
   const items = farther.map((f) =>
-    `<li>move ${f.i}: tile ${f.tile} ${dir[f.move]} (${f.after - 1} → ${f.after})</li>`).join("");
+    `<li>move ${f.i}: ${f.tiles.length === 1 ? "tile" : "tiles"} ${f.tiles.join(", ")} ` +
+    `${dir[f.move]} (${f.before} → ${f.after})</li>`).join("");
+  const extra = made - optimum;
   report.innerHTML =
     `<h2>Solved</h2>` +
-    `<p>You took <strong id="report-moves">${made}</strong> moves; the fewest possible from ` +
-    `the start was <strong id="report-optimum">${optimum}</strong>` +
-    (made === optimum ? ": a perfect game." : `, so ${made - optimum} were extra.`) +
+    `<p>You took <strong id="report-moves">${made}</strong> ${made === 1 ? "move" : "moves"}; ` +
+    `the fewest possible from the start was <strong id="report-optimum">${optimum}</strong>` +
+    (extra === 0 ? ": a perfect game." : `, so ${extra} ${extra === 1 ? "was" : "were"} extra.`) +
     (bySolver ? ` (${bySolver} of them played by the solver.)` : "") + `</p>` +
     (farther.length
-      ? `<p>${farther.length} move${farther.length === 1 ? "" : "s"} took you farther away:</p><ul id="report-farther">${items}</ul>`
+      ? `<p>${count(farther.length, "move")} took you farther away:</p><ul id="report-farther">${items}</ul>`
       : `<p id="report-farther">No move took you farther away.</p>`);
 }
 
@@ -668,16 +694,21 @@ async function restore(query) {
     box.hidden = false;
     return false;
   };
-  const name = query.get("board") || game.boards[0].board;
+  // Without a board, the server's default, as the API reads none; sizes
+  // are read in either case, as the command line reads them.
+  const name = (query.get("board") || game.defaultBoard).toLowerCase();
   if (!game.boards.some((b) => b.board === name)) {
-    return refuse(`no ${name} database is served (served: ${game.boards.map((b) => b.board).join(", ")}).`);
+    return refuse(`no ${name.slice(0, 40)} database is served (served: ${game.boards.map((b) => b.board).join(", ")}).`);
   }
   setBoard(name, query.get("metric"));
   const turn = game.turn;
   const asked = query.get("metric");
   if (asked && asked !== game.metric) {
-    $("link-error").textContent = `This link counts moves as ${asked}, which ${name} is not ` +
-      `served in here (served: ${metricsOf(game.board).join(", ")}): the game is played in ${game.metric}.`;
+    $("link-error").textContent = asked === "stm" || asked === "mtm"
+      ? `This link counts moves as ${asked}, which ${name} is not served in here ` +
+        `(served: ${metricsOf(game.board).join(", ")}): the game is played in ${game.metric}.`
+      : `This link's metric, "${asked.slice(0, 40)}", is not one: moves are counted as stm ` +
+        `(one tile a move) or mtm (a slide a move); the game is played in ${game.metric}.`;
     $("link-error").hidden = false;
   }
   let info = null;
@@ -727,9 +758,12 @@ function seededOf(query, info) {
   const d = info ? info.distance : null;
   if (fits && d !== null) fits = d >= low && d <= high;
   if (fits) return { seed, distance, count, index };
-  $("link-error").textContent = `This link's set (seed ${seed}, distance ${distance}, ` +
-    `puzzle ${query.get("puzzle")} of ${query.get("count")}) is not one a draw gives: its ` +
-    `game is played alone.`;
+  // The link's own words, shortened, and those it left out as a draw
+  // reads them.
+  const said = (name, fallback) => (query.get(name) || fallback).slice(0, 40);
+  $("link-error").textContent = `This link's set (seed ${said("seed", "none")}, distance ` +
+    `${said("distance", "none")}, puzzle ${said("puzzle", "1")} of ${said("count", "1")}) is ` +
+    `not one a draw gives: its game is played alone.`;
   $("link-error").hidden = false;
   return null;
 }
@@ -934,6 +968,7 @@ async function gradeMoves() {
   const moves = $("grade-moves").value.trim().replace(/[\s,]+/g, " ");
   const params = { start: text(game.start), goal: text(game.goal), moves };
   try {
+    if (!moves) throw new Error("Type the moves to grade first (U D L R, or the tiles moved).");
     if (moves.replace(/ /g, "").length > MAX_MOVES || queryOf(params).toString().length > MAX_QUERY) {
       throw new Error(`This list is too long to grade here: at most ${MAX_MOVES} moves written ` +
         `as letters (UDLR), fewer as tile numbers (npuzzle.check in Python takes longer ones).`);
@@ -944,13 +979,13 @@ async function gradeMoves() {
     box.dataset.away = g.away.join(",");
     const lines = [
       g.legal ? "Every move is legal." : `Move ${g.illegal_move} is illegal: nothing at or after it is counted.`,
-      g.reaches_goal ? "It reaches the goal." : `It does not reach the goal: it ends at ${g.end}, ${g.remaining} moves away.`,
+      g.reaches_goal ? "It reaches the goal." : `It does not reach the goal: it ends at ${g.end}, ${count(g.remaining, "move")} away.`,
       g.reaches_goal
-        ? `${g.length} moves against the optimum of ${g.optimal}` + (g.excess ? `: ${g.excess} extra.` : ": optimal.")
-        : `${g.length} moves given; the optimum from the start is ${g.optimal}.`,
+        ? `${count(g.length, "move")} against the optimum of ${g.optimal}` + (g.excess ? `: ${g.excess} extra.` : ": optimal.")
+        : `${count(g.length, "move")} given; the optimum from the start is ${g.optimal}.`,
       g.away.length
-        ? `${g.away.length} move${g.away.length === 1 ? "" : "s"} went away from the goal: ${g.away.join(", ")}.`
-        : "No move went away from the goal.",
+        ? `${count(g.away.length, "move")} went away from the goal: ${g.away.join(", ")}.`
+        : g.legal ? "No move went away from the goal." : "No move before it went away from the goal.",
     ];
     if (g.reversed_reaches_goal) {
       lines.push("Read as the ways the tiles slide, these moves reach the goal: here U, D, L and R " +
@@ -1356,7 +1391,10 @@ async function main() {
     copy($("solution-moves").textContent, $("solution-note")));
   $("k").addEventListener("input", () => { showK(); drawSeeded(); });
   $("new-k").addEventListener("click", anew(() => newAt($("k").value)));
-  $("hardest").addEventListener("click", anew(() => {
+  $("hardest").addEventListener("click", anew(async () => {
+    // A board chosen while the server was away has no histogram yet.
+    if (!game.histogram) await loadHistogram();
+    if (!game.histogram) return;
     // K follows, so that the set's worksheet and command are the hardest's.
     $("k").value = game.histogram.max_distance;
     showK();
@@ -1379,6 +1417,7 @@ async function main() {
   try {
     const served = await api("boards", {});
     game.boards = served.boards;
+    game.defaultBoard = served.default;
     game.timeout = served.timeout;
     $("board-size").replaceChildren(...served.boards.map((b) => {
       const option = document.createElement("option");
@@ -1388,7 +1427,7 @@ async function main() {
     }));
     const query = new URLSearchParams(location.search);
     if (!(await restore(query))) {
-      const asked = query.get("board");
+      const asked = (query.get("board") || "").toLowerCase();
       const metric = query.get("metric");
       if (metric === "stm" || metric === "mtm") game.metric = metric;
       await selectBoard(game.boards.some((b) => b.board === asked) ? asked : served.default);
