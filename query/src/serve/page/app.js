@@ -1010,6 +1010,8 @@ async function showSolution() {
   const epoch = game.epoch;
   const answer = await api("solve", solveQuery(at));
   if (epoch !== game.epoch) return;
+  // An earlier attempt's error is over.
+  showError(null);
   game.plan = { at, moves: steps(answer) };
   $("solution-from").textContent = at;
   $("solution-moves").textContent = answer.moves || "(at the goal: no move)";
@@ -1035,7 +1037,10 @@ function hideSolution() {
 // on the largest boards).
 function solveQuery(at) {
   const query = { start: at, goal: text(game.goal) };
-  const within = $("within").value;
+  // Where the shortest was not found in the server's time (distance "?"),
+  // asking for it again would only wait as long: a solution within 1.2 of
+  // it, as the hint takes there, which the note says.
+  const within = $("within").value || (game.unknown ? "1.2" : "");
   // Bounded answers count single-tile moves; multi-tile tables are exact.
   if (within && !multiTile()) query.within = within;
   return query;
