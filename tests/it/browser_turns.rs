@@ -178,6 +178,28 @@ async fn long_lists_are_graded_and_the_keyboard_stays_on_its_tile() {
         .unwrap();
     assert_eq!(focused.as_str(), Some(number.as_str()));
     assert_eq!(shown(&c).await.0, 30);
+    // An arrow that slides another tile, after which the focused one can
+    // no longer move: the keyboard stays on the board, not on the page.
+    let focused_tile = c.active_element().await.unwrap();
+    for key in [Key::Down, Key::Up, Key::Left, Key::Right] {
+        focused_tile.send_keys(&key.to_string()).await.unwrap();
+        settle(&c).await;
+        let on = c
+            .execute(
+                "const e = document.activeElement; return e.id || e.className;",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let on = on.as_str().unwrap_or_default().to_string();
+        assert!(
+            on == "board" || on.contains("tile"),
+            "{key:?}: focus on {on:?}"
+        );
+        if on == "board" {
+            break;
+        }
+    }
     c.close().await.unwrap();
 }
 

@@ -492,8 +492,11 @@ function render() {
   });
   board.replaceChildren(...tiles);
   if (focused !== null) {
+    // The tile the keyboard was on, or, where it can no longer move, the
+    // board: the keyboard stays in the game, not at the page's top.
     const again = board.querySelector(`.tile[data-tile="${focused}"]`);
     if (again && again.tabIndex !== -1) again.focus();
+    else board.focus();
   }
 
   const unknown = game.distance === null && game.unknown;
