@@ -252,18 +252,6 @@ function multiTile() {
 function metricsOf(board) {
   return board && board.metrics ? board.metrics : ["stm"];
 }
-// How many moves `letters` (the blank's, one tile each) count in the
-// metric: under the multi-tile metric a run of one letter is one slide.
-function countMoves(letters) {
-  if (!multiTile()) return letters.length;
-  let n = 0;
-  for (let i = 0; i < letters.length; i++) if (i === 0 || letters[i] !== letters[i - 1]) n++;
-  return n;
-}
-function movesMade() {
-  return countMoves(game.history.map((h) => h.move).join(""));
-}
-
 // The moves made as the metric counts them, each with its steps: under
 // multi-tile moves a run of steps the same way is one slide.
 function movesAsCounted() {
@@ -274,6 +262,9 @@ function movesAsCounted() {
     else moves.push({ move: h.move, steps: [h] });
   }
   return moves;
+}
+function movesMade() {
+  return movesAsCounted().length;
 }
 
 // "1 move", "2 moves".
