@@ -112,6 +112,16 @@ pub(crate) fn server_4x4() -> Server {
     spawn(dir, &args)
 }
 
+/// `query serve` on a free port over the tests' shared 3x3 file, with
+/// `args` besides.
+fn serve_3x3_with(args: &[&str]) -> Server {
+    let db = &crate::util::temp_db("3x3").path;
+    let mut all: Vec<String> = ["serve", "--port", "0", "--db"].map(String::from).to_vec();
+    all.push(db.to_str().unwrap().to_string());
+    all.extend(args.iter().map(|a| a.to_string()));
+    spawn(tempfile::tempdir().unwrap(), &all)
+}
+
 /// `query ARGS` (a `serve`) over the files in `dir`, once it prints its URL.
 pub(crate) fn spawn(dir: tempfile::TempDir, args: &[String]) -> Server {
     let (child, url) = run_serve(args);
@@ -163,14 +173,7 @@ pub(crate) fn get(url: &str, path: &str) -> String {
 /// ::1 alone (Node's `fetch`) reaches the page too. No browser needed.
 #[test]
 fn serve_on_localhost_answers_on_both_loopbacks() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = crate::util::temp_db("3x3")
-        .path
-        .to_str()
-        .unwrap()
-        .to_string();
-    let args = ["serve", "--port", "0", "--host", "localhost", "--db", &db].map(String::from);
-    let server = spawn(dir, &args);
+    let server = serve_3x3_with(&["--host", "localhost"]);
     let port = server.url.trim_end_matches('/').rsplit(':').next().unwrap();
     let boards = |host: &str| api(&format!("http://{host}:{port}/"), "/api/boards");
     assert_eq!(boards("127.0.0.1")["default"], "3x3");
@@ -640,13 +643,7 @@ async fn another_board_size_starts_your_own_start_and_goal_afresh() {
 #[tokio::test]
 #[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
 async fn a_6x6_board_fits_a_phone() {
-    let db = crate::util::temp_db("3x3")
-        .path
-        .to_str()
-        .unwrap()
-        .to_string();
-    let args = ["serve", "--port", "0", "--board", "6x6", "--db", &db].map(String::from);
-    let server = spawn(tempfile::tempdir().unwrap(), &args);
+    let server = serve_3x3_with(&["--board", "6x6"]);
     let url = server.url.clone();
     let (session, c, _) = open_page_of(server).await;
     c.set_window_size(360, 740).await.unwrap();
