@@ -849,9 +849,12 @@ async function newSeeded(distance, seed, count, index, turn = takeTurn()) {
   const seeded = { seed: String(seed).trim(), distance: String(distance), count, index: at };
   await newGame(parse(drawn.positions[at - 1].start), game.goal, null, seeded);
 }
+// The set's size typed, within 1 to 1000; nothing, or what is no number
+// (which a number field holds as nothing), the default of 10.
 function setCount() {
-  const n = Math.round(Number($("count").value));
-  return Number.isFinite(n) ? Math.min(1000, Math.max(1, n)) : 10;
+  const typed = $("count").value.trim();
+  const n = Math.round(Number(typed));
+  return typed !== "" && Number.isFinite(n) ? Math.min(1000, Math.max(1, n)) : 10;
 }
 // The set's size at `k` moves: no more than lie there, where complete
 // tables count them (the hardest positions are few: 2 on 3x3).
@@ -1382,6 +1385,8 @@ async function main() {
     if (s && game.played === game.board) await newSeeded(s.distance, s.seed, s.count, s.index + 1);
   }));
   for (const id of ["seed", "count"]) $(id).addEventListener("input", drawSeeded);
+  // A size past the limits shows, once typed, the size the set will have.
+  $("count").addEventListener("change", () => { $("count").value = setCount(); drawSeeded(); });
   $("heuristics-panel").addEventListener("toggle", () => loadHeuristics().catch(showError));
   $("show-manhattan").addEventListener("change", render);
   $("grade").addEventListener("click", gradeMoves);
