@@ -281,5 +281,23 @@ async fn the_hardest_position_and_links_read_as_the_server_reads_them() {
     let note = text(&c, "link-error").await;
     assert!(note.contains("metric, \"xyz\", is not one"), "{note}");
     assert_eq!(shown(&c).await, (31, "867254301".to_string()));
+
+    // "Copied." follows the solution's note rather than replace it, and a
+    // copied link's note goes with the next move, which it lacks.
+    let clipboard = "navigator.clipboard.writeText = async () => {};";
+    c.execute(clipboard, vec![]).await.unwrap();
+    click_and_settle(&c, Locator::Id("show-solution")).await;
+    click_and_settle(&c, Locator::Id("copy-solution")).await;
+    assert_eq!(
+        text(&c, "solution-note").await,
+        "31 moves, the shortest. Copied."
+    );
+    click_and_settle(&c, Locator::Id("copy-link")).await;
+    assert_eq!(text(&c, "copy-note").await, "Copied.");
+    let board = c.find(Locator::Id("board")).await.unwrap();
+    board.send_keys(&Key::Up.to_string()).await.unwrap();
+    board.send_keys(&Key::Down.to_string()).await.unwrap();
+    settle(&c).await;
+    assert_eq!(text(&c, "copy-note").await, "");
     c.close().await.unwrap();
 }

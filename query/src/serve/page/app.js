@@ -292,8 +292,10 @@ async function move(letter, solver = false, redoing = false) {
   if (game.played !== game.board) return false;
   const next = apply(game.cells, letter);
   if (!next) return false;
-  // Whatever went wrong at the last position is over.
+  // Whatever went wrong at the last position is over, and a link copied
+  // before is one move behind.
   showError(null);
+  $("copy-note").textContent = "";
   const epoch = game.epoch;
   const before = game.distance;
   const entry = {
@@ -832,7 +834,9 @@ async function replay(letters) {
 async function copy(words, note) {
   try {
     await navigator.clipboard.writeText(words);
-    note.textContent = "Copied.";
+    // After what the note said (the solution's length), not over it.
+    const kept = note.textContent.replace(/\s*Copied\.$/, "");
+    note.textContent = kept && !kept.startsWith("Copy it from here") ? `${kept} Copied.` : "Copied.";
   } catch (_) {
     note.textContent = `Copy it from here: ${words}`;
   }
