@@ -68,7 +68,6 @@ struct Tally {
     inadmissible: u64,
     moves: u64,
     inconsistent: u64,
-    ratio_sum: f64,
 }
 
 impl Tally {
@@ -95,9 +94,6 @@ impl Tally {
         if value > d as u32 {
             self.inadmissible += 1;
         }
-        if d > 0 {
-            self.ratio_sum += value as f64 / d as f64;
-        }
         let ranker = target.ranker();
         let cursor = ranker.cursor_at(rank);
         for m in Move::ALL {
@@ -110,6 +106,21 @@ impl Tally {
         }
     }
 
+    /// The sum of h / h* over the positions beyond the goal, from the
+    /// counts of each (h*, h), in one order: a sum in floating point
+    /// gathered across threads would come out differently in its last
+    /// digit from run to run.
+    fn ratio_sum(&self) -> f64 {
+        let rows = self.by_h.chunks(H_VALUES).enumerate().skip(1);
+        rows.map(|(d, counts)| {
+            let h_sum: u64 = (counts.iter().enumerate())
+                .map(|(h, &n)| h as u64 * n)
+                .sum();
+            h_sum as f64 / d as f64
+        })
+        .sum()
+    }
+
     fn new(distances: usize) -> Tally {
         Tally {
             count: vec![0; distances],
@@ -120,7 +131,6 @@ impl Tally {
             inadmissible: 0,
             moves: 0,
             inconsistent: 0,
-            ratio_sum: 0.0,
         }
     }
 
@@ -137,7 +147,6 @@ impl Tally {
         self.inadmissible += other.inadmissible;
         self.moves += other.moves;
         self.inconsistent += other.inconsistent;
-        self.ratio_sum += other.ratio_sum;
         self
     }
 }
@@ -246,7 +255,7 @@ pub fn survey(target: &GoalTable<'_>, heuristic: Heuristic) -> Result<Survey, Ne
         mean_ratio: if beyond_goal == 0 {
             0.0
         } else {
-            tally.ratio_sum / beyond_goal as f64
+            tally.ratio_sum() / beyond_goal as f64
         },
     })
 }
