@@ -64,7 +64,9 @@ async fn a_seeded_set_is_no_larger_than_its_distance_holds() {
     let name = slider.attr("aria-label").await.unwrap();
     assert_eq!(name.as_deref(), Some("Exactly 31 moves from the goal"));
     // A set size past the limits shows, once typed, the size used.
-    for (typed, used) in [("0", "1"), ("5000", "1000"), ("abc", "10"), ("7", "7")] {
+    // (What is no number a number field holds as nothing: its placeholder,
+    // the default 10, shows.)
+    for (typed, used) in [("0", "1"), ("5000", "1000"), ("abc", ""), ("7", "7")] {
         let typed_in = "const e = document.getElementById('count'); e.value = arguments[0]; \
                         e.dispatchEvent(new Event('change')); return e.value;";
         let shown = c.execute(typed_in, vec![typed.into()]).await.unwrap();

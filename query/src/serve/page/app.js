@@ -690,9 +690,11 @@ async function restore(query) {
     box.hidden = false;
     return false;
   };
-  // Without a board, the server's default, as the API reads none; sizes
-  // are read in either case, as the command line reads them.
-  const name = (query.get("board") || game.defaultBoard).toLowerCase();
+  // Without a board, 3x3, as the API reads none (the server's first
+  // board where 3x3 is not served); sizes in either case, as the command
+  // line reads them.
+  const unnamed = game.boards.some((b) => b.board === "3x3") ? "3x3" : game.defaultBoard;
+  const name = (query.get("board") || unnamed).toLowerCase();
   if (!game.boards.some((b) => b.board === name)) {
     return refuse(`no ${name.slice(0, 40)} database is served (served: ${game.boards.map((b) => b.board).join(", ")}).`);
   }
@@ -1389,8 +1391,13 @@ async function main() {
     if (s && game.played === game.board) await newSeeded(s.distance, s.seed, s.count, s.index + 1);
   }));
   for (const id of ["seed", "count"]) $(id).addEventListener("input", drawSeeded);
-  // A size past the limits shows, once typed, the size the set will have.
-  $("count").addEventListener("change", () => { $("count").value = setCount(); drawSeeded(); });
+  // A size past the limits shows, once typed, the size the set will have
+  // (an empty field keeps its placeholder, the default).
+  $("count").addEventListener("change", () => {
+    const typed = $("count").value.trim();
+    if (typed !== "" && typed !== String(setCount())) $("count").value = setCount();
+    drawSeeded();
+  });
   $("heuristics-panel").addEventListener("toggle", () => loadHeuristics().catch(showError));
   $("show-manhattan").addEventListener("change", render);
   $("grade").addEventListener("click", gradeMoves);
