@@ -103,9 +103,10 @@ pub fn run(
     // A goal no table serves fails every line that gives none: said once,
     // with the fix, and the lines that give their own are still answered.
     if let Err(e) = db.check_goal(&goal) {
+        let said = format!("{:#}", advise(e.into()));
         eprintln!(
-            "query: {:#}; lines that give no goal of their own get this as their error",
-            advise(e.into())
+            "query: {said}; lines that give no goal of their own get this as their error{}",
+            crate::open::install_note(&said)
         );
     }
     let timeout = args.timeout.timeout;

@@ -435,9 +435,27 @@ impl PlotArg {
 }
 
 /// Parses a board given on the command line; `what` names it in errors.
-fn board_arg(text: &str, shape: Shape, what: &str) -> anyhow::Result<Board> {
-    parse_board(text, shape)
-        .with_context(|| format!("bad {what} board {:?}", excerpt(text, ARGUMENT_ECHO_LIMIT)))
+fn board_arg(text: &str, shape: Shape, what: &'static str) -> anyhow::Result<Board> {
+    parse_board(text, shape).with_context(|| BadBoard {
+        what,
+        shown: excerpt(text, ARGUMENT_ECHO_LIMIT).into_owned(),
+    })
+}
+
+/// What a board that does not read was given as: `bad start board "…"`,
+/// so that advice can tell a start from a goal.
+#[derive(Debug)]
+pub(crate) struct BadBoard {
+    /// `start` or `goal`.
+    pub what: &'static str,
+    /// The text given, shortened.
+    shown: String,
+}
+
+impl std::fmt::Display for BadBoard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "bad {} board {:?}", self.what, self.shown)
+    }
 }
 
 /// "1 move", "2 moves": a count and its noun, singular or plural.

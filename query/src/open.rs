@@ -71,10 +71,14 @@ pub(crate) fn with_advice(
             shown_path(path),
         );
     }
-    // The default board, 3x3, where the tiles given fit another: which.
+    // The default board, 3x3, where the tiles of the start fit another:
+    // which (a goal's would name a board the start is not on).
+    let of_start = e
+        .downcast_ref::<crate::BadBoard>()
+        .is_none_or(|b| b.what == "start");
     let another_size = parse_error
-        .filter(|_| !board_given && location.origin != Origin::Given)
-        .and_then(|p| p.another_size_note(|shape| format!("give --board {shape}")));
+        .filter(|_| of_start && !board_given && location.origin != Origin::Given)
+        .and_then(|p| p.another_size_note(|_| true, |shape| format!("give --board {shape}")));
     if let Some(note) = another_size {
         return anyhow::anyhow!("{e:#}; {note}");
     }

@@ -82,9 +82,20 @@ pub(crate) fn map_file(path: &Path) -> Result<Mmap, OpenError> {
     // and renames it into place, and a mapped file outlives its name).
     // A file truncated by another program would fault (SIGBUS) on access,
     // which no check here can prevent; `open`'s documentation says so.
-    let map = unsafe { Mmap::map(&file) }.map_err(|system| OpenError::Unmappable {
-        path: path.to_path_buf(),
-        system,
+    let map = unsafe { Mmap::map(&file) }.map_err(|system| {
+        // A file the system makes up as it is read (in /proc or /sys)
+        // says it is empty, and refuses a mapping ("No such device"); any
+        // other failure (an address space too small) is the system's own.
+        const NO_SUCH_DEVICE: i32 = 19;
+        let made_up = system.raw_os_error() == Some(NO_SUCH_DEVICE)
+            || file.metadata().is_ok_and(|m| m.len() == 0);
+        match made_up {
+            true => OpenError::Unmappable {
+                path: path.to_path_buf(),
+                system,
+            },
+            false => io_err(system),
+        }
     })?;
     // Pages read from disk for a mapping with this advice enter the page
     // cache in 2 MiB pieces, which this process and every later one map

@@ -438,8 +438,9 @@ pub enum OpenError {
         /// The path.
         path: PathBuf,
     },
-    /// The file opened but cannot be memory-mapped, as a database is read:
-    /// a file the system makes up as it is read, such as those of `/proc`.
+    /// The file opened but cannot be memory-mapped, as a database is read,
+    /// because the system makes it up as it is read, as those of `/proc`
+    /// (other failures to map are [`OpenError::Io`]).
     #[error(
         "{} cannot be mapped into memory, as a database is read ({system}): a database is a \
          file on a disk, not one of a system folder such as /proc",

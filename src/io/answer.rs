@@ -329,9 +329,10 @@ impl<'a> TextEscaper<'a> {
         TextEscaper { out, csv: false }
     }
 
-    /// Escapes for a quoted CSV field: quotes are doubled, and control
-    /// characters but the tab written as `\u{1b}` (as errors name them), so
-    /// that an echoed line cannot drive the terminal that shows it.
+    /// Escapes for a quoted CSV field: quotes are doubled, and the
+    /// characters an error escapes when it names one (controls but the tab,
+    /// bidirectional marks) written as it writes them (`\u{1b}`), so that an
+    /// echoed line cannot drive, or reorder, the terminal that shows it.
     pub fn for_csv(out: &'a mut Vec<u8>) -> Self {
         TextEscaper { out, csv: true }
     }
@@ -342,8 +343,11 @@ impl std::fmt::Write for TextEscaper<'_> {
         for c in s.chars() {
             match c {
                 '"' if self.csv => self.out.extend_from_slice(b"\"\""),
-                c if self.csv && c.is_control() && c != '\t' => {
-                    let _ = write!(self.out, "{}", c.escape_unicode());
+                // What a message escapes when it names a character (`'\u{1b}'`,
+                // a bidirectional control too), but the tab and the quotes
+                // and backslashes that are text here.
+                c if self.csv && !matches!(c, '\t' | '\\' | '\'') && c.escape_debug().len() > 1 => {
+                    let _ = write!(self.out, "{}", c.escape_debug());
                 }
                 _ if self.csv => self
                     .out
@@ -480,8 +484,12 @@ mod tests {
         write!(TextEscaper::for_csv(&mut csv), "say \"hi\"").unwrap();
         assert_eq!(csv, b"say \"\"hi\"\"");
         let mut csv = Vec::new();
-        write!(TextEscaper::for_csv(&mut csv), "a\x1b[31mb\tc\u{9b}d").unwrap();
-        assert_eq!(csv, "a\\u{1b}[31mb\tc\\u{9b}d".as_bytes());
+        write!(
+            TextEscaper::for_csv(&mut csv),
+            "a\x1b[31mb\tc\u{9b}d\u{202e}é\\'"
+        )
+        .unwrap();
+        assert_eq!(csv, "a\\u{1b}[31mb\tc\\u{9b}d\\u{202e}é\\'".as_bytes());
     }
 
     proptest::proptest! {

@@ -131,22 +131,27 @@ impl ParseError {
     }
 
     /// Where the text gave as many tiles as another board has cells (16
-    /// read as 3x3): a note that says which boards those are, and how to
-    /// ask for the first, the squarest, in a face's words (`ask(4x4)`:
-    /// "give --board 4x4"). A tile too few or too many is more likely a
-    /// slip on this board, and gets none.
-    pub fn another_size_note(&self, ask: impl Fn(Shape) -> String) -> Option<String> {
+    /// read as 3x3): a note that says which of those boards `served`
+    /// allows, and how to ask for the first, the squarest, in a face's
+    /// words (`ask(4x4)`: "give --board 4x4"). A tile too few or too many
+    /// is more likely a slip on this board, and digits run together
+    /// ([`RUN_TOGETHER`]) have their own hint: neither gets a note.
+    pub fn another_size_note(
+        &self,
+        served: impl Fn(Shape) -> bool,
+        ask: impl Fn(Shape) -> String,
+    ) -> Option<String> {
         let ParseError::Board {
             problem: BoardError::WrongCount { got, expected, .. },
-            ..
+            hint,
         } = self
         else {
             return None;
         };
-        if got.abs_diff(*expected) <= 1 {
+        if got.abs_diff(*expected) <= 1 || *hint == RUN_TOGETHER {
             return None;
         }
-        let sizes = boards_of(*got);
+        let sizes: Vec<Shape> = boards_of(*got).into_iter().filter(|&s| served(s)).collect();
         let (first, others) = sizes.split_first()?;
         let others = match others {
             [] => String::new(),
@@ -649,7 +654,7 @@ mod tests {
         let ask = |s: Shape| format!("give --board {s}");
         let note = |text: &str| {
             let e = parse_board(text, Shape::THREE_BY_THREE).unwrap_err();
-            e.another_size_note(ask)
+            e.another_size_note(|_| true, ask)
         };
         let sixteen = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15";
         assert_eq!(
@@ -670,6 +675,18 @@ mod tests {
         assert_eq!(note("12345678"), None);
         assert_eq!(note("1234567890"), None);
         assert_eq!(note("123455780"), None);
+        // Digits run together have their own hint, and no other.
+        assert_eq!(note("12 34 56 7 8 0"), None);
+        // Only the boards served are named.
+        let e = parse_board(
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15",
+            Shape::THREE_BY_THREE,
+        );
+        let only_2x8 = |s: Shape| s.rows() == 2;
+        assert_eq!(
+            e.unwrap_err().another_size_note(only_2x8, ask).unwrap(),
+            "16 tiles fit a 2x8 board: give --board 2x8"
+        );
     }
 
     #[test]

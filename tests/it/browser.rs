@@ -112,11 +112,11 @@ pub(crate) fn server_4x4() -> Server {
     spawn(dir, &args)
 }
 
-/// `query serve` on a free port over the tests' shared 3x3 file, with
-/// `args` besides.
+/// `query serve` over the tests' shared 3x3 file, with `args` besides (a
+/// `--port` among them).
 fn serve_3x3_with(args: &[&str]) -> Server {
     let db = &crate::util::temp_db("3x3").path;
-    let mut all: Vec<String> = ["serve", "--port", "0", "--db"].map(String::from).to_vec();
+    let mut all: Vec<String> = ["serve", "--db"].map(String::from).to_vec();
     all.push(db.to_str().unwrap().to_string());
     all.extend(args.iter().map(|a| a.to_string()));
     spawn(tempfile::tempdir().unwrap(), &all)
@@ -173,14 +173,24 @@ pub(crate) fn get(url: &str, path: &str) -> String {
 /// ::1 alone (Node's `fetch`) reaches the page too. No browser needed.
 #[test]
 fn serve_on_localhost_answers_on_both_loopbacks() {
-    let server = serve_3x3_with(&["--host", "localhost"]);
+    let server = serve_3x3_with(&["--port", "0", "--host", "localhost"]);
     let port = server.url.trim_end_matches('/').rsplit(':').next().unwrap();
     let boards = |host: &str| api(&format!("http://{host}:{port}/"), "/api/boards");
     assert_eq!(boards("127.0.0.1")["default"], "3x3");
     match std::net::TcpListener::bind("[::1]:0") {
         Ok(_) => assert_eq!(boards("[::1]")["default"], "3x3"),
-        Err(e) => eprintln!("no IPv6 loopback here ({e}): only 127.0.0.1 checked"),
+        Err(e) => {
+            eprintln!("no IPv6 loopback here ({e}): only 127.0.0.1 checked");
+            return;
+        }
     }
+    // ::1 at the port asked for is another program's: 127.0.0.1 is served
+    // all the same, as before `localhost` meant both.
+    let taken = std::net::TcpListener::bind("[::1]:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let server = serve_3x3_with(&["--host", "localhost", "--port", &port]);
+    let answer = api(&server.url, "/api/boards");
+    assert_eq!(answer["default"], "3x3");
 }
 
 fn free_port() -> u16 {
@@ -643,7 +653,7 @@ async fn another_board_size_starts_your_own_start_and_goal_afresh() {
 #[tokio::test]
 #[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
 async fn a_6x6_board_fits_a_phone() {
-    let server = serve_3x3_with(&["--board", "6x6"]);
+    let server = serve_3x3_with(&["--port", "0", "--board", "6x6"]);
     let url = server.url.clone();
     let (session, c, _) = open_page_of(server).await;
     c.set_window_size(360, 740).await.unwrap();

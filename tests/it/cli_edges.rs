@@ -758,6 +758,8 @@ fn tiles_of_another_board_on_the_default_size_name_it() {
     );
     assert!(err(&["distance", "123450"]).ends_with("give --board 2x3\n"));
     assert!(!err(&["--board", "3x3", "solve", sixteen]).contains("fit a"));
+    // A goal's tiles would name a board the start is not on.
+    assert!(!err(&["solve", "--goal", "123450", "867254301"]).contains("fit a"));
     assert!(!err(&["solve", "12345678"]).contains("fit a"));
 }
 

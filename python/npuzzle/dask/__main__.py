@@ -150,6 +150,8 @@ def _check_paths(args: argparse.Namespace) -> str | None:
         columns = pq.ParquetDataset(source).schema.names
     except (OSError, ValueError) as e:
         return f"cannot read {source} as Parquet: {e}"
+    if not columns:
+        return f"{source} holds no Parquet data"
     if args.column not in columns:
         # In the command line's words (solve_frame would name column=).
         return f"{source} has no column {args.column!r} (its columns: {', '.join(columns)}); name the column of boards with --column"

@@ -443,16 +443,24 @@ struct Params {
     /// ([`Params::only`]) rather than by every route's.
     #[serde(flatten, skip_serializing)]
     unknown: std::collections::BTreeMap<String, String>,
+    /// The board sizes served, for advice that names one: not a parameter,
+    /// but the server's, set as the parameters are read.
+    #[serde(skip)]
+    served: Vec<Shape>,
 }
 
 /// The parameters as a handler's argument: a query string that does not
 /// read is a 400 in JSON, as every other error.
-impl<S: Send + Sync> FromRequestParts<S> for Params {
+impl FromRequestParts<Shared> for Params {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Params, ApiError> {
+    async fn from_request_parts(parts: &mut Parts, state: &Shared) -> Result<Params, ApiError> {
         match Query::<Params>::from_request_parts(parts, state).await {
-            Ok(Query(p)) => Ok(p),
+            Ok(Query(mut p)) => {
+                let served = state.boards.iter().map(|s| s.shape);
+                p.served = served.chain(state.boards.without_file()).collect();
+                Ok(p)
+            }
             Err(e) => Err(ApiError::bad(format!(
                 "bad query string: {}",
                 e.body_text()
@@ -573,7 +581,12 @@ impl Params {
         let text = self.start.as_deref().ok_or_else(|| {
             ApiError::bad("missing parameter: start (a board, such as 867254301)")
         })?;
-        board(text, shape, "start", self.board.is_none())
+        board(
+            text,
+            shape,
+            "start",
+            self.board.is_none().then_some(&self.served),
+        )
     }
 
     /// The distances asked for (K, `A..=B`, `A..B`), if any.
@@ -628,20 +641,28 @@ impl Params {
     /// The goal: tiles in order, blank last, unless given.
     fn goal(&self, shape: Shape) -> Result<Board, ApiError> {
         match &self.goal {
-            Some(text) => board(text, shape, "goal", self.board.is_none()),
+            // A goal's tiles would name a board the start is not on.
+            Some(text) => board(text, shape, "goal", None),
             None => Ok(Board::goal(shape)),
         }
     }
 }
 
 /// A board parsed and its error worded as the command line words them;
-/// on the default size (`default_size`: no `board` given), with the board
-/// the tiles fit where they fit another.
-fn board(text: &str, shape: Shape, what: &str, default_size: bool) -> Result<Board, ApiError> {
+/// read on the default size (no `board` given), with the board among
+/// those `served` that the tiles fit, where they fit another.
+fn board(
+    text: &str,
+    shape: Shape,
+    what: &'static str,
+    served: Option<&Vec<Shape>>,
+) -> Result<Board, ApiError> {
     crate::board_arg(text, shape, what).map_err(|e| {
         let another_size = (e.downcast_ref::<npuzzle::rules::ParseError>())
-            .filter(|_| default_size)
-            .and_then(|p| p.another_size_note(|shape| format!("add board={shape}")));
+            .zip(served)
+            .and_then(|(p, served)| {
+                p.another_size_note(|s| served.contains(&s), |s| format!("add board={s}"))
+            });
         match another_size {
             Some(note) => ApiError::bad(format!("{e:#}; {note}")),
             None => ApiError::bad(format!("{e:#}")),

@@ -116,7 +116,11 @@ fn parse_host(text: &str) -> Result<Host, String> {
 }
 
 /// Listens on `host` at `port` (0: a free one): for `localhost`, on
-/// 127.0.0.1 and on ::1 at the same port too, where the machine has IPv6.
+/// 127.0.0.1 and on ::1 at the same port too, where it can. 127.0.0.1 is
+/// the address that must be had; ::1 is a help for clients that try it
+/// alone, and where it cannot be had (no IPv6 here, or another program
+/// on that port) `localhost` is served on 127.0.0.1 as before, with a
+/// warning when something else answers there.
 fn listen(host: Host, port: u16) -> anyhow::Result<(TcpListener, Option<TcpListener>)> {
     // A free port chosen on 127.0.0.1 may be taken on ::1: another, a few
     // times.
@@ -130,12 +134,19 @@ fn listen(host: Host, port: u16) -> anyhow::Result<(TcpListener, Option<TcpListe
         let second = SocketAddr::new(IpAddr::V6(std::net::Ipv6Addr::LOCALHOST), chosen);
         match TcpListener::bind(second) {
             Ok(second) => return Ok((first, Some(second))),
-            // No IPv6 here: 127.0.0.1 is all `localhost` can reach.
-            Err(e) if e.kind() == std::io::ErrorKind::AddrNotAvailable => return Ok((first, None)),
             Err(e) if port == 0 && e.kind() == std::io::ErrorKind::AddrInUse && tries > 0 => {
                 tries -= 1;
             }
-            Err(e) => return Err(cannot_listen(second, e)),
+            Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => {
+                eprintln!(
+                    "query: warning: {second} is taken by another program, which answers \
+                     clients that reach localhost there; serving on {} only",
+                    first.local_addr()?
+                );
+                return Ok((first, None));
+            }
+            // No IPv6 here: 127.0.0.1 is all `localhost` can reach.
+            Err(_) => return Ok((first, None)),
         }
     }
 }

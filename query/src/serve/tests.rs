@@ -974,10 +974,11 @@ fn each_error_has_its_status_and_a_json_message() {
             "/api/solve?start=12345678",
             "bad start board \"12345678\": expected 9 tiles",
         ),
-        // Tiles of another board on the default size: which one to ask for.
+        // Tiles of another board on the default size: which one served to
+        // ask for (2x3 is, 3x2 is not; see below for 4x4 and a goal).
         (
             "/api/check?start=123450&moves=U",
-            "got 6; 6 tiles fit a 2x3 board (or 3x2): add board=2x3",
+            "got 6; 6 tiles fit a 2x3 board: add board=2x3",
         ),
         ("/api/solve?start=123456780&goal=1", "bad goal board"),
         ("/api/solve", "missing parameter: start"),
@@ -1083,6 +1084,20 @@ fn each_error_has_its_status_and_a_json_message() {
                 "{path}: {error:?} lacks {message:?}"
             );
         }
+    }
+    // No board served that the tiles fit (4x4), or a goal's tiles, which
+    // would name a board the start is not on: no note.
+    for path in [
+        "/api/distance?start=1+2+3+4+5+6+7+8+9+10+11+12+13+14+0+15",
+        "/api/distance?start=123456780&goal=123450",
+    ] {
+        let (_, v) = get(server.addr, path);
+        let error = v["error"].as_str().unwrap();
+        assert!(
+            error.ends_with(" for a 3x3 board (the blank included), got 16")
+                || error.ends_with("got 6"),
+            "{path}: {error}"
+        );
     }
     // An unsolvable answer also carries the command line's answer.
     let (_, v) = get(server.addr, "/api/solve?start=213456780");
