@@ -135,7 +135,7 @@ impl ParseError {
     /// allows, and how to ask for the first, the squarest, in a face's
     /// words (`ask(4x4)`: "give --board 4x4"). A tile too few or too many
     /// is more likely a slip on this board, and digits run together
-    /// ([`RUN_TOGETHER`]) have their own hint: neither gets a note.
+    /// (the hint `RUN_TOGETHER`) have their own hint: neither gets a note.
     pub fn another_size_note(
         &self,
         served: impl Fn(Shape) -> bool,
