@@ -73,6 +73,9 @@ const STYLE_CSS: &str = include_str!("page/style.css");
 /// once, and how long one request may search.
 struct Server {
     boards: Boards,
+    /// The board sizes served, with a file or without, for advice that
+    /// names one: worked out once, lent to each request's parameters.
+    shapes: Arc<[Shape]>,
     boards_json: Vec<u8>,
     timeout: Duration,
     /// Turns for `within` searches: see [`within_turn`].
@@ -138,8 +141,12 @@ pub fn router(
     (hosts, origins): (Hosts, Origins),
 ) -> Router {
     let boards_json = serde_json::to_vec(&boards_json(&boards, timeout)).expect("serializes");
+    let shapes = (boards.iter().map(|s| s.shape))
+        .chain(boards.without_file())
+        .collect();
     let state = Arc::new(Server {
         boards,
+        shapes,
         boards_json,
         timeout,
         within_turns: tokio::sync::Semaphore::new(within_searches()),
@@ -446,7 +453,7 @@ struct Params {
     /// The board sizes served, for advice that names one: not a parameter,
     /// but the server's, set as the parameters are read.
     #[serde(skip)]
-    served: Vec<Shape>,
+    served: Arc<[Shape]>,
 }
 
 /// The parameters as a handler's argument: a query string that does not
@@ -457,8 +464,7 @@ impl FromRequestParts<Shared> for Params {
     async fn from_request_parts(parts: &mut Parts, state: &Shared) -> Result<Params, ApiError> {
         match Query::<Params>::from_request_parts(parts, state).await {
             Ok(Query(mut p)) => {
-                let served = state.boards.iter().map(|s| s.shape);
-                p.served = served.chain(state.boards.without_file()).collect();
+                p.served = Arc::clone(&state.shapes);
                 Ok(p)
             }
             Err(e) => Err(ApiError::bad(format!(
@@ -585,7 +591,7 @@ impl Params {
             text,
             shape,
             "start",
-            self.board.is_none().then_some(&self.served),
+            self.board.is_none().then_some(&*self.served),
         )
     }
 
@@ -655,7 +661,7 @@ fn board(
     text: &str,
     shape: Shape,
     what: &'static str,
-    served: Option<&Vec<Shape>>,
+    served: Option<&[Shape]>,
 ) -> Result<Board, ApiError> {
     crate::board_arg(text, shape, what).map_err(|e| {
         let another_size = (e.downcast_ref::<npuzzle::rules::ParseError>())
