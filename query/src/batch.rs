@@ -18,8 +18,9 @@ pub struct BatchArgs {
     #[command(flatten)]
     pub(crate) goal: GoalArg,
     /// jsonl: one JSON object per line; csv: start,goal,solvable,distance,moves,reason,error
-    /// (a line that cannot be answered is echoed in start); moves: the move string alone
-    /// (`-` when unsolvable).
+    /// (a line that cannot be answered is echoed in start; a pattern database's searches add
+    /// nodes,nodes_expanded,lower_bound); moves: the move string alone (`-` when
+    /// unsolvable).
     #[arg(long, value_enum, default_value_t = FormatArg::Jsonl, conflicts_with_all = ["json", "csv"])]
     format: FormatArg,
     /// The same as --format jsonl.
@@ -35,7 +36,8 @@ pub struct BatchArgs {
     /// Answers at most W times as long as the shortest (W from 1 to 100), each with a
     /// lower bound on the shortest that proves it, as `solve --within`: any board up to
     /// 6x6, with or without a database file. JSON lines add length, lower_bound, within
-    /// and heuristic; CSV adds the columns length and lower_bound; distance is given only
+    /// and heuristic; CSV adds the columns length, lower_bound, nodes and nodes_expanded;
+    /// distance is given only
     /// where the bound proves the answer shortest.
     #[arg(long, value_name = "W", value_parser = str::parse::<Weight>, allow_hyphen_values = true)]
     pub(crate) within: Option<Weight>,

@@ -4,16 +4,17 @@
 //! Lines are read, numbered, split over threads and written back in order
 //! by the same machinery as an exact batch ([`crate::io`]); only the answer
 //! differs. A JSON line is the object `solve --within --json` prints. A CSV
-//! record adds two columns to the usual seven, `length` and `lower_bound`,
-//! and leaves `distance` empty unless the bound meets the length.
+//! record adds four columns to the usual seven, `length`, `lower_bound`,
+//! `nodes` and `nodes_expanded`, and leaves `distance` empty unless the
+//! bound meets the length.
 
 use super::{answer_within, Guidance, Weight};
 use crate::db::database::Database;
 use crate::db::error::AnswerError;
 use crate::io::{
     answer_lines, most_threads, read_line, write_answer, write_counted_moves, write_decimal,
-    write_error, Answer, AnswerLine, BatchFormat, BatchSummary, LineOutcome, LinesPerShare,
-    TimedOut, CSV_HEADER,
+    write_error, write_work_columns, Answer, AnswerLine, BatchFormat, BatchSummary, LineOutcome,
+    LinesPerShare, Nodes, TimedOut, CSV_HEADER,
 };
 use crate::pattern::{SolveError, SolveOptions, Stopped};
 use crate::puzzle::board::Board;
@@ -23,9 +24,10 @@ use std::io::{self, Read, Write};
 use std::time::{Duration, Instant};
 
 /// The CSV header of a bounded batch: the usual columns, then the length
-/// of the moves and the lower bound on the optimum.
+/// of the moves, the lower bound on the optimum, and the nodes the search
+/// generated and expanded.
 pub const WITHIN_CSV_HEADER: &str =
-    "start,goal,solvable,distance,moves,reason,error,length,lower_bound\n";
+    "start,goal,solvable,distance,moves,reason,error,length,lower_bound,nodes,nodes_expanded\n";
 
 /// How a bounded batch answers: toward `goal` unless a line names its own,
 /// within `weight`, each line within `timeout`, guided by `db`'s pattern
@@ -109,11 +111,13 @@ impl<B: AsRef<[u8]>> AnswerLine for Line<'_, '_, B> {
             }
         };
         if format == BatchFormat::Csv && !matches!(outcome, LineOutcome::Solved(_)) {
-            // No length; the bound only where a search proved one.
+            // No length; the bound and the work only where a search ran out
+            // of time.
             out.extend_from_slice(b",,");
-            if let Some(bound) = proved {
+            if let Some((bound, _)) = proved {
                 write_decimal(out, bound as usize);
             }
+            write_work_columns(out, proved.map(|(_, work)| work));
         }
         out.push(b'\n');
         outcome
@@ -121,16 +125,17 @@ impl<B: AsRef<[u8]>> AnswerLine for Line<'_, '_, B> {
 }
 
 impl<B: AsRef<[u8]>> Line<'_, '_, B> {
-    /// Appends the line's record, but for a CSV record's two last columns
+    /// Appends the line's record, but for a CSV record's four last columns
     /// where it is not solved; returns how it ended and, for a search that
-    /// ran out of time, the lower bound it proved (its last column).
+    /// ran out of time, the lower bound it proved and its work (those
+    /// columns).
     fn answer(
         &self,
         number: u64,
         text: &str,
         (start, goal): (&Board, &Board),
         out: &mut Vec<u8>,
-    ) -> (LineOutcome, Option<u32>) {
+    ) -> (LineOutcome, Option<(u32, Nodes)>) {
         let batch = self.batch;
         let guidance = match Guidance::for_file(batch.db, goal) {
             Ok(guidance) => guidance,
@@ -167,7 +172,7 @@ impl<B: AsRef<[u8]>> Line<'_, '_, B> {
                 };
                 // Its record gives the bound in JSON, as every timed-out line's does.
                 let outcome = stop.write(self.format, out, number, text, start, goal);
-                (outcome, Some(bound))
+                (outcome, Some((bound, stop.work())))
             }
             Err(e) => {
                 write_error(self.format, out, number, text, &e.to_string());
@@ -200,6 +205,7 @@ fn write_bounded(format: BatchFormat, out: &mut Vec<u8>, answer: &Answer) {
             out.push(b',');
             let bound = answer.within.as_ref().map_or(0, |w| w.lower_bound);
             write_decimal(out, bound as usize);
+            write_work_columns(out, answer.nodes);
         }
     }
 }

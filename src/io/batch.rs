@@ -18,8 +18,9 @@
 //!   per line (error lines aside);
 //! - pattern tables search, from microseconds to seconds a line, so blocks
 //!   are [`SEARCH_BLOCK`] bytes and every line is a share of its own, for
-//!   the threads to take one at a time. JSON answers then carry one more
-//!   field, `"nodes"`: the positions the search generated.
+//!   the threads to take one at a time. Answers then carry the search's
+//!   work: JSON the fields `nodes` and `nodes_expanded`, CSV the columns of
+//!   [`SEARCH_CSV_HEADER`].
 
 use crate::db::complete::CompleteTables;
 use crate::db::database::Database;
@@ -73,6 +74,13 @@ pub const LONGEST_LINE: usize = 1 << 20;
 /// The CSV header line.
 pub const CSV_HEADER: &str = "start,goal,solvable,distance,moves,reason,error\n";
 
+/// The CSV header line of a batch that searches (pattern tables): the
+/// usual columns, then the nodes generated and expanded, as JSON gives
+/// them, and the lower bound a search that ran out of time proved. Lines
+/// with no search (unsolvable, bad) leave them empty.
+pub const SEARCH_CSV_HEADER: &str =
+    "start,goal,solvable,distance,moves,reason,error,nodes,nodes_expanded,lower_bound\n";
+
 /// How one line went.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LineOutcome {
@@ -91,6 +99,9 @@ pub struct LineAnswerer<'a, B> {
     /// How the database counts moves, and so how answers are written.
     metric: Metric,
     moves: Vec<Move>,
+    /// The last line's search: its work, and the bound it proved if it ran
+    /// out of time (for a CSV record's last columns).
+    searched: Option<(Nodes, Option<u32>)>,
 }
 
 /// Where answers come from. One per share of a block, so the lookup
@@ -139,6 +150,7 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
             format,
             metric: db.metric(),
             moves: Vec::with_capacity(128),
+            searched: None,
         }
     }
 
@@ -164,6 +176,14 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
                 LineOutcome::Error
             }
         };
+        if self.format == BatchFormat::Csv && self.is_search() {
+            let (nodes, bound) = self.searched.take().unzip();
+            write_work_columns(out, nodes);
+            out.push(b',');
+            if let Some(bound) = bound.flatten() {
+                write_decimal(out, bound as usize);
+            }
+        }
         out.push(b'\n');
         outcome
     }
@@ -181,8 +201,11 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
         match self.solve(start, goal) {
             Ok((goal, distance, nodes)) => {
                 self.write_answer(out, start, &goal, Ok(&self.moves[..]));
-                if let (Some(nodes), BatchFormat::Jsonl) = (nodes, self.format) {
-                    with_nodes(out, nodes);
+                if let Some(nodes) = nodes {
+                    if self.format == BatchFormat::Jsonl {
+                        with_nodes(out, nodes);
+                    }
+                    self.searched = Some((nodes, None));
                 }
                 LineOutcome::Solved(distance)
             }
@@ -201,6 +224,7 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
                     nodes,
                     expanded,
                 };
+                self.searched = Some((stop.work(), Some(bound)));
                 stop.write(self.format, out, number, text, start, &goal)
             }
             Err((goal, e)) => match e.unsolvable() {
@@ -442,6 +466,14 @@ pub(crate) struct TimedOut {
 }
 
 impl TimedOut {
+    /// The nodes searched before it stopped.
+    pub fn work(&self) -> Nodes {
+        Nodes {
+            generated: self.nodes,
+            expanded: self.expanded,
+        }
+    }
+
     /// Appends its record: in JSON and CSV both boards, no distance, and
     /// the reason (JSON adds the nodes, generated and expanded, as a
     /// solved line has them, and the lower bound the search proved); as a
@@ -464,8 +496,7 @@ impl TimedOut {
         match format {
             BatchFormat::Jsonl => {
                 write_stopped(&JSON, out, start, goal, &reason);
-                with_number(out, b"nodes", self.nodes);
-                with_number(out, b"nodes_expanded", self.expanded);
+                with_nodes(out, self.work());
                 // The iteration under way when it stopped: every shorter
                 // bound was searched through, so the distance is at least it.
                 with_number(out, b"lower_bound", u64::from(self.bound));
@@ -559,7 +590,10 @@ pub fn run_batch<B: AsRef<[u8]> + Sync + Send>(
         true => LinesPerShare::One,
         false => LinesPerShare::Many,
     };
-    let header = CSV_HEADER;
+    let header = match searching {
+        true => SEARCH_CSV_HEADER,
+        false => CSV_HEADER,
+    };
     answer_lines(
         make,
         lines_per_share,
@@ -802,6 +836,19 @@ fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
         rest = tail;
         Some(line)
     })
+}
+
+/// Appends a CSV record's columns `nodes` and `nodes_expanded`, each after
+/// a comma: the search's work, or empty where no search ran.
+pub(crate) fn write_work_columns(out: &mut Vec<u8>, nodes: Option<Nodes>) {
+    out.push(b',');
+    if let Some(nodes) = nodes {
+        write_decimal(out, nodes.generated as usize);
+        out.push(b',');
+        write_decimal(out, nodes.expanded as usize);
+    } else {
+        out.push(b',');
+    }
 }
 
 /// Adds `"nodes":N,"nodes_expanded":M` to the JSON object that ends `out`.

@@ -17,10 +17,12 @@ pub use crate::db::replace::{Replacement, Writes, HTML_MARK, PNG_MARK, SVG_MARK}
 pub(crate) use answer::{write_counted_moves, write_decimal};
 pub use answer::{Answer, Nodes, WithinBound};
 pub(crate) use batch::{
-    answer_lines, read_line, write_answer, write_error, AnswerLine, LinesPerShare, TimedOut,
+    answer_lines, read_line, write_answer, write_error, write_work_columns, AnswerLine,
+    LinesPerShare, TimedOut,
 };
 pub use batch::{
     run_batch, split_pair, BatchFormat, BatchSummary, LineAnswerer, LineOutcome, CSV_HEADER,
+    SEARCH_CSV_HEADER,
 };
 #[cfg(feature = "cli")]
 pub use file_size::{file_size_limit_as_error, remove_unfinished_on_signals, stop_on_ctrl_c};

@@ -99,11 +99,27 @@ fn batch_answers_in_order_with_nodes_and_marks_bad_lines() {
     assert_eq!(lines[4]["distance"], 31);
     let csv = stdout_of(&run_batch(&db, &["batch", "--csv"], "867254301\n", 0));
     let (header, row) = csv.split_once('\n').unwrap();
-    assert_eq!(header, "start,goal,solvable,distance,moves,reason,error");
+    assert_eq!(
+        header,
+        "start,goal,solvable,distance,moves,reason,error,nodes,nodes_expanded,lower_bound"
+    );
     let fields: Vec<&str> = row.trim_end().split(',').collect();
+    // The work is the JSON's, column for field; no bound, as nothing ran out.
+    let work = |key: &str| lines[0][key].to_string();
     assert_eq!(
         fields,
-        ["867254301", "123456780", "true", "31", fields[4], "", ""]
+        [
+            "867254301",
+            "123456780",
+            "true",
+            "31",
+            fields[4],
+            "",
+            "",
+            &work("nodes"),
+            &work("nodes_expanded"),
+            ""
+        ]
     );
     let board = |text| npuzzle::parse_board(text, npuzzle::Shape::THREE_BY_THREE).unwrap();
     let moves = moves_of(fields[4]);
@@ -188,7 +204,12 @@ fn a_timed_out_batch_line_keeps_its_boards() {
         record.starts_with(&format!("{start},{goal},true,,,\"timed out after")),
         "{record}"
     );
-    assert!(record.ends_with("nodes\","), "{record}");
+    // The work and the bound in the last three columns, as JSON has them.
+    let tail = format!(
+        "nodes\",,{},{},{bound}",
+        json[0]["nodes"], json[0]["nodes_expanded"]
+    );
+    assert!(record.ends_with(&tail), "{record}");
 }
 
 #[test]

@@ -400,7 +400,7 @@ fn query_within_reports_unsolvable_and_timeouts_like_solve() {
 /// `batch --within W` with no file: every solved line replays to its goal,
 /// lies between its bound and W times the optimum that a complete table
 /// gives, in input order whatever the threads; unsolvable and bad lines
-/// get their own records, and CSV gives every record the two extra columns.
+/// get their own records, and CSV gives every record the four extra columns.
 #[test]
 fn batch_within_answers_every_line_in_order_and_within_the_bound() {
     let shape = Shape::THREE_BY_THREE;
@@ -464,12 +464,21 @@ fn batch_within_answers_every_line_in_order_and_within_the_bound() {
     let mut rows = csv.lines();
     assert_eq!(
         rows.next(),
-        Some("start,goal,solvable,distance,moves,reason,error,length,lower_bound")
+        Some(
+            "start,goal,solvable,distance,moves,reason,error,length,lower_bound,nodes,\
+             nodes_expanded"
+        )
     );
-    for row in rows {
+    for (row, v) in rows.zip(&lines) {
         // Quoted fields here hold no commas but the reason's and error's.
         let unquoted: String = row.split('"').step_by(2).collect();
-        assert_eq!(unquoted.matches(',').count(), 8, "{row}");
+        assert_eq!(unquoted.matches(',').count(), 10, "{row}");
+        // A solved line's work, as its JSON gives it; none on the others.
+        let work = match v["nodes"].as_u64() {
+            Some(nodes) => format!(",{nodes},{}", v["nodes_expanded"]),
+            None => ",,".to_string(),
+        };
+        assert!(row.ends_with(&work), "{row} against {v}");
     }
 }
 
@@ -503,7 +512,7 @@ fn batch_within_solves_6x6_without_a_file() {
 }
 
 /// A line that runs out of `--timeout` keeps the bound its search proved:
-/// in JSON as `lower_bound` beside the nodes, in CSV as the last column,
+/// in JSON as `lower_bound` beside the nodes, in CSV in that column,
 /// the same number its reason gives, and at least the Manhattan distance
 /// every bound starts from.
 #[test]
@@ -532,10 +541,18 @@ fn batch_within_lines_out_of_time_keep_their_bound() {
     assert!(bound >= u64::from(plain_manhattan(6, &cells, &goal)), "{v}");
     let csv = run("--csv");
     let record = csv.lines().nth(1).unwrap();
-    assert!(
-        record.ends_with(&format!(",,,{}", bound_in(record))),
-        "{record}"
-    );
+    // No length; the bound and the nodes its reason names, then fewer expanded.
+    let tail: Vec<u64> = record
+        .rsplitn(4, ',')
+        .map(|f| f.parse().unwrap_or(0))
+        .collect();
+    let nodes_in = |reason: &str| -> u64 {
+        let after = reason.split(" after ").nth(2).unwrap();
+        after.split(' ').next().unwrap().parse().unwrap()
+    };
+    assert_eq!(tail[..3], [tail[0], nodes_in(record), bound_in(record)]);
+    assert!(tail[0] <= tail[1], "{record}");
+    assert!(record.ends_with(&format!("\",,,{},{},{}", tail[2], tail[1], tail[0])));
 }
 
 /// `query --board 6x6 batch ARGS` on `input`, with no file about, expecting
