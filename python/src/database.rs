@@ -919,6 +919,10 @@ pub struct PyCheck {
     /// The moves miss the goal as written, but reach it with each letter
     /// turned the other way: the ways the tiles slide were likely written.
     reversed_reaches_goal: bool,
+    /// The number of the move after which the moves first stand on the
+    /// goal (0 when the start is the goal), or None: below `length`, the
+    /// moves after it were not needed.
+    goal_reached_after: Option<usize>,
 }
 
 #[pymethods]
@@ -965,6 +969,7 @@ impl PyCheck {
         dict.set_item("remaining", self.remaining)?;
         dict.set_item("away", self.away.clone())?;
         dict.set_item("reversed_reaches_goal", self.reversed_reaches_goal)?;
+        dict.set_item("goal_reached_after", self.goal_reached_after)?;
         Ok(dict)
     }
 
@@ -982,6 +987,7 @@ impl PyCheck {
             c.remaining,
             c.away,
             c.reversed_reaches_goal,
+            c.goal_reached_after,
         );
         Ok((slf.get_type().getattr("_unpickle")?, (state,)))
     }
@@ -999,6 +1005,7 @@ impl PyCheck {
             remaining,
             away,
             reversed_reaches_goal,
+            goal_reached_after,
         ) = state;
         let bad = || errors::argument_type(cls.py(), "not the state of a pickled Check");
         let shape: Shape = end.1.parse().map_err(|_| bad())?;
@@ -1014,6 +1021,7 @@ impl PyCheck {
             remaining,
             away,
             reversed_reaches_goal,
+            goal_reached_after,
         })
     }
 }
@@ -1031,6 +1039,7 @@ type CheckState = (
     u32,
     Vec<usize>,
     bool,
+    Option<usize>,
 );
 
 /// The moves to grade: a string as the page reads it (the blank's letters,
@@ -1548,6 +1557,7 @@ impl PyDatabase {
             remaining: graded.remaining,
             away: graded.away,
             reversed_reaches_goal: graded.reversed_reaches_goal,
+            goal_reached_after: graded.goal_reached_after,
         })
     }
 

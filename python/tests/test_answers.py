@@ -111,8 +111,14 @@ def test_grading(db3) -> None:
     assert c.away == []
     c = db3.check("123468750", ["U", "L", "D", "R", "L", "R"])
     assert (c.reaches_goal, c.length, c.excess, c.is_optimal) == (True, 6, 2, False)
-    # From the goal, move 5 (L) goes one away and move 6 comes back.
-    assert c.away == [5]
+    # From the goal, move 5 (L) goes one away and move 6 comes back: the
+    # goal was reached after move 4.
+    assert c.away == [5] and c.goal_reached_after == 4
+    assert db3.check("123468750", "UL").goal_reached_after is None
+    assert db3.check("123456780", "LR").goal_reached_after == 0
+    passed = db3.check("123468750", "ULDRL")
+    assert (passed.reaches_goal, passed.goal_reached_after) == (False, 4)
+    assert pickle.loads(pickle.dumps(passed)) == passed
     c = db3.check("123468750", "UL")
     assert (c.legal, c.reaches_goal, c.excess, c.remaining) == (True, False, None, 2)
     assert c.end == npuzzle.Board("123406758")
@@ -153,6 +159,7 @@ def test_grading(db3) -> None:
     assert d == {
         "legal": True, "illegal_move": None, "reaches_goal": True, "length": 6, "optimal": 4,
         "excess": 2, "end": "123456780", "remaining": 0, "away": [5], "reversed_reaches_goal": False,
+        "goal_reached_after": 4,
     }
 
 

@@ -195,6 +195,18 @@ impl Layout for Report<'_> {
                 g.end,
             )?,
         }
+        // Moves past the goal: a solver that did not stop there.
+        match g.goal_reached_after {
+            Some(0) if !self.steps.is_empty() => {
+                writeln!(out, "the start is the goal: none of the moves is needed")?
+            }
+            Some(number) if number < self.steps.len() => writeln!(
+                out,
+                "the goal is reached after move {number}{as_written}: the moves after it are \
+                 not needed"
+            )?,
+            _ => {}
+        }
         if g.reversed_reaches_goal {
             writeln!(
                 out,

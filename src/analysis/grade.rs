@@ -339,6 +339,11 @@ pub struct Graded {
     /// letter turned the other way: the ways the tiles slide were likely
     /// written, where the blank's are meant.
     pub reversed_reaches_goal: bool,
+    /// The number, as written, of the move after which the moves first
+    /// stand on the goal (0 for a start that is the goal), where they do:
+    /// a number below the moves' count means those after it were not
+    /// needed.
+    pub goal_reached_after: Option<usize>,
 }
 
 /// Grades `steps` from `start` toward `goal`, with `distance` giving each
@@ -374,6 +379,7 @@ pub fn grade<E>(
     // the multi-tile one, numbered by the step of its first letter.
     let (mut at, mut before) = (*start, optimal);
     let mut away = Vec::new();
+    let mut goal_reached_after = (start == goal).then_some(0);
     let mut first = 0;
     for (m, cells) in metric.moves_of(&moves) {
         for _ in 0..cells {
@@ -384,6 +390,11 @@ pub fn grade<E>(
         let number = numbers[first];
         if after > before && away.last() != Some(&number) {
             away.push(number);
+        }
+        if at == *goal && goal_reached_after.is_none() {
+            // The step of the move's last letter: a slide written as
+            // letters reaches the goal only once all of them are played.
+            goal_reached_after = Some(numbers[first + cells - 1]);
         }
         (before, first) = (after, first + cells);
     }
@@ -412,6 +423,7 @@ pub fn grade<E>(
         remaining: before,
         away,
         reversed_reaches_goal,
+        goal_reached_after,
     })
 }
 
@@ -498,6 +510,33 @@ mod tests {
         assert!(by_letters.reaches_goal);
         assert_eq!(by_letters.away, vec![1]);
         assert_eq!(by_letters.excess, Some(2));
+    }
+
+    /// Where the moves first stand on the goal, by the step written: after
+    /// move 2 of `RRLR`, before a start that is the goal moves at all, and
+    /// nowhere for moves that never get there.
+    #[test]
+    fn the_goal_is_found_where_the_moves_first_reach_it() {
+        let goal = Board::goal(Shape::THREE_BY_THREE);
+        let start = board("123456078");
+        let after = |start: &Board, moves: &str, metric| {
+            let steps = read_steps(moves).unwrap();
+            let graded = grade(start, &goal, &steps, metric, exact(goal)).unwrap();
+            graded.goal_reached_after
+        };
+        assert_eq!(after(&start, "RRLR", Metric::SingleTile), Some(2));
+        assert_eq!(after(&start, "RR", Metric::SingleTile), Some(2));
+        assert_eq!(after(&start, "RRL", Metric::SingleTile), Some(2));
+        assert_eq!(after(&start, "RRRR", Metric::SingleTile), Some(2));
+        assert_eq!(after(&start, "RL", Metric::SingleTile), None);
+        assert_eq!(after(&goal, "LR", Metric::SingleTile), Some(0));
+        assert_eq!(after(&goal, "", Metric::SingleTile), Some(0));
+        // A slide, and the letters of one under the multi-tile metric, reach
+        // it with their last cell: the step written last.
+        assert_eq!(after(&start, "U R2 D", Metric::SingleTile), None);
+        assert_eq!(after(&start, "R2 L", Metric::SingleTile), Some(1));
+        assert_eq!(after(&start, "R2 L", Metric::MultiTile), Some(1));
+        assert_eq!(after(&start, "R R L", Metric::MultiTile), Some(2));
     }
 
     #[test]

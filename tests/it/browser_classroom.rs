@@ -383,6 +383,27 @@ async fn grading_finds_the_first_illegal_move_and_counts_the_moves_that_went_awa
         words.contains("Read as the ways the tiles slide, these moves reach the goal"),
         "{words}"
     );
+    assert!(!words.contains("not needed"), "{words}");
+
+    // The solution, then a move away and back: the page says where the goal
+    // was first reached, as `query check` does.
+    let solution = solution["moves"].as_str().unwrap();
+    let last = Move::from_letter(solution.chars().last().unwrap()).unwrap();
+    let detour = format!("{solution}{}{}", last.opposite().letter(), last.letter());
+    type_into(&c, "grade-moves", &detour).await;
+    click_and_settle(&c, Locator::Id("grade")).await;
+    let words = c
+        .find(Locator::Id("grade-result"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let said = format!(
+        "The goal is reached after move {}: the moves after it are not needed.",
+        solution.len()
+    );
+    assert!(words.contains(&said), "{words}");
 }
 
 #[tokio::test]

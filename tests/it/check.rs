@@ -36,12 +36,34 @@ fn a_solution_and_a_detour_are_graded_by_their_length() {
     );
     assert_eq!(graded["away"], serde_json::json!([32]));
     assert_eq!(graded["moves"], serde_json::json!(detour));
+    // The solution's last move put the board on the goal.
+    assert_eq!(graded["goal_reached_after"], 31);
     let text = stdout_of(&run_query(&t.path, &["check", start, &detour], 0));
     assert_eq!(
         text,
         "867254301 -> 123456780: 33 moves reach the goal, 2 more than the shortest (31 moves)\n\
+         the goal is reached after move 31: the moves after it are not needed\n\
          move 32 goes farther from the goal\n"
     );
+    // Past the goal and not back: it ends a move away, which was not needed.
+    let past = format!("{moves}L");
+    let out = run_query(&t.path, &["check", start, &past], 1);
+    assert!(
+        stdout_of(&out).contains("the goal is reached after move 31: the moves after it"),
+        "{}",
+        stdout_of(&out)
+    );
+    let graded = json(&run_query(&t.path, &["check", "--json", start, &past], 1));
+    assert_eq!(
+        (
+            graded["reaches_goal"].clone(),
+            graded["goal_reached_after"].clone()
+        ),
+        (false.into(), 31.into())
+    );
+    // A solution that stops at the goal says nothing of the kind.
+    let out = run_query(&t.path, &["check", start, &moves], 0);
+    assert!(!stdout_of(&out).contains("not needed"));
     // The tiles moved grade as the blank's moves do.
     let board = parse_board(start, Shape::THREE_BY_THREE).unwrap();
     let mut tiles = Vec::new();

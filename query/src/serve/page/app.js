@@ -990,6 +990,13 @@ async function gradeMoves() {
         ? `${count(g.away.length, "move")} went away from the goal: ${g.away.join(", ")}.`
         : g.legal ? "No move went away from the goal." : "No move before it went away from the goal.",
     ];
+    // Moves past the goal: any move from it goes away, or is illegal.
+    const reached = g.goal_reached_after;
+    if (reached !== null && (g.away.some((n) => n > reached) || (g.illegal_move ?? 0) > reached)) {
+      lines.push(reached === 0
+        ? "The start is the goal: none of the moves is needed."
+        : `The goal is reached after move ${reached}: the moves after it are not needed.`);
+    }
     if (g.reversed_reaches_goal) {
       lines.push("Read as the ways the tiles slide, these moves reach the goal: here U, D, L and R " +
         "are the blank's moves (U: the blank goes up, the tile above it slides down).");

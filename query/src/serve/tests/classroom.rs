@@ -49,6 +49,7 @@ fn check_grades_as_the_distances_say_on_both_kinds_of_file() {
                 "length": letters.len(), "optimal": 31, "excess": null,
                 "end": end.to_string(), "remaining": ds[legal.len()], "away": away,
                 "reversed_reaches_goal": false,
+                "goal_reached_after": ds.iter().position(|&d| d == 0),
             }),
             "{}",
             path.display()
@@ -63,6 +64,13 @@ fn check_grades_as_the_distances_say_on_both_kinds_of_file() {
     assert_eq!(by_tiles, by_letters);
     assert_eq!(by_tiles["excess"], 2);
     assert_eq!(by_tiles["away"], serde_json::json!([1]));
+    assert_eq!(by_tiles["goal_reached_after"], 3);
+    // Past the goal and back: reached after the first move.
+    let (_, past) = get(server.addr, "/api/check?start=123456708&moves=RLR");
+    assert_eq!(
+        (past["goal_reached_after"].clone(), past["excess"].clone()),
+        (1.into(), 2.into())
+    );
     let (_, optimal) = get(server.addr, "/api/check?start=123456708&moves=R");
     assert_eq!(
         (optimal["reaches_goal"].clone(), optimal["excess"].clone()),
