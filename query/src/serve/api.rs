@@ -29,6 +29,7 @@
 //! its request is dropped.
 
 use super::boards::Boards;
+use super::code::Code;
 use super::hosts::{check as check_host, Hosts};
 use super::kind::{self, Budget, Db};
 use super::origins::{allow, Origins};
@@ -215,7 +216,7 @@ async fn limits_and_headers(request: Request, next: Next) -> Response {
     let body = request.body().size_hint().upper();
     let mut response = if query > MAX_QUERY {
         ApiError::new(
-            StatusCode::URI_TOO_LONG,
+            Code::QueryTooLong,
             format!("the query string is {query} bytes; at most {MAX_QUERY} are read"),
         )
         .into_response()
@@ -225,7 +226,7 @@ async fn limits_and_headers(request: Request, next: Next) -> Response {
             None => "of a length not given in advance (no Content-Length)".into(),
         };
         ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
+            Code::BodyTooLarge,
             format!("the request body is {length}; at most {MAX_BODY} bytes are accepted"),
         )
         .into_response()
@@ -247,7 +248,7 @@ async fn in_time(State(limit): State<Duration>, request: Request, next: Next) ->
     match tokio::time::timeout(limit, next.run(request)).await {
         Ok(response) => response,
         Err(_) => ApiError::new(
-            StatusCode::REQUEST_TIMEOUT,
+            Code::RequestTimeout,
             format!(
                 "no answer within {} s: the server gave up on this request",
                 limit.as_secs_f64()
@@ -269,7 +270,7 @@ async fn method_not_allowed(method: Method) -> ApiError {
         _ => "",
     };
     ApiError::new(
-        StatusCode::METHOD_NOT_ALLOWED,
+        Code::MethodNotAllowed,
         format!("{method} is not answered: the page and the API take GET (or HEAD){preflight}"),
     )
 }
@@ -282,36 +283,35 @@ fn asset_owned(content_type: &'static str, text: String) -> Response {
     ([(header::CONTENT_TYPE, content_type)], text).into_response()
 }
 
-/// An error answer: a status and a JSON object with an `error` message.
+/// An error answer: a status and a JSON object with an `error` message
+/// and the `code` of its cause.
 #[derive(Debug)]
 pub struct ApiError {
+    code: Code,
     status: StatusCode,
     body: serde_json::Value,
-    /// The server is busy, not the request at fault: `Retry-After` says
-    /// to ask again in a second.
-    busy: bool,
 }
 
 impl ApiError {
-    pub(super) fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+    /// The answer for `code`, with its status.
+    pub(super) fn new(code: Code, message: impl Into<String>) -> ApiError {
         ApiError {
-            status,
-            body: json!({ "error": message.into() }),
-            busy: false,
+            code,
+            status: code.status(),
+            body: json!({ "error": message.into(), "code": code.name() }),
         }
+    }
+
+    /// The same answer with another status: hyper's own, where the
+    /// connection layer passes it on.
+    pub(super) fn with_status(self, status: StatusCode) -> ApiError {
+        ApiError { status, ..self }
     }
 
     /// A 503 for a search that waits for no turn: asked again once one has
     /// answered, it runs.
     pub(super) fn busy(message: String) -> ApiError {
-        ApiError {
-            busy: true,
-            ..ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
-        }
-    }
-
-    pub(super) fn bad(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, message)
+        ApiError::new(Code::Busy, message)
     }
 
     /// A search past the timeout names the pair asked about, as the
@@ -328,7 +328,8 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let mut response = json_response(self.status, self.body.to_string().into_bytes());
-        if self.busy {
+        // The server is busy, not the request at fault: ask again in a second.
+        if self.code == Code::Busy {
             let again = HeaderValue::from_static("1");
             response.headers_mut().insert(header::RETRY_AFTER, again);
         }
@@ -363,25 +364,23 @@ fn json_response(status: StatusCode, body: Vec<u8>) -> Response {
 /// A 200 with `report` as its body: the same serde form the command
 /// line's `--json` prints.
 fn json_ok(report: &impl Serialize) -> Result<Response, ApiError> {
-    let body = serde_json::to_vec(report)
-        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    let body =
+        serde_json::to_vec(report).map_err(|e| ApiError::new(Code::Internal, e.to_string()))?;
     Ok(json_response(StatusCode::OK, body))
 }
 
 /// The answer for a start that cannot reach the goal: a 422 whose body is
 /// also `solve --json`'s unsolvable answer when the pair is known.
 pub(super) fn unsolvable_error(why: &Unsolvable, pair: Option<(&Board, &Board)>) -> ApiError {
-    let mut body = json!({ "error": why.to_string() });
+    let mut error = ApiError::new(Code::Unsolvable, why.to_string());
     if let Some((start, goal)) = pair {
         let answer = Answer::new(*start, *goal, Err(why), None);
-        body = serde_json::to_value(answer).expect("an answer serializes");
-        body["error"] = why.to_string().into();
+        let mut body = serde_json::to_value(answer).expect("an answer serializes");
+        body["error"] = error.body["error"].take();
+        body["code"] = Code::Unsolvable.name().into();
+        error.body = body;
     }
-    ApiError {
-        status: StatusCode::UNPROCESSABLE_ENTITY,
-        body,
-        busy: false,
-    }
+    error
 }
 
 /// A question's failure as an answer; `pair` is the start and goal, for
@@ -395,19 +394,19 @@ pub(super) fn answer_error(
     match e {
         AnswerError::Unsolvable(why) => unsolvable_error(&why, pair),
         e @ AnswerError::MissingGoal { shape, .. } => ApiError::new(
-            StatusCode::NOT_FOUND,
+            Code::NoTableForGoal,
             format!(
                 "{e}; a file built with build-db --board {shape} --all-goals answers every goal"
             ),
         ),
-        e @ AnswerError::WrongShape { .. } => ApiError::bad(e.to_string()),
+        e @ AnswerError::WrongShape { .. } => ApiError::new(Code::BadBoard, e.to_string()),
         e @ (AnswerError::Corrupt { .. } | AnswerError::DamagedPatterns { .. }) => ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
+            Code::DamagedDatabase,
             format!("{e}; run `query verify` on the server's database"),
         ),
         e @ AnswerError::Stopped(Stopped::Cancelled { .. }) => client_gone(e),
         e @ AnswerError::Stopped(_) => ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
+            Code::TimedOut,
             format!(
                 "{e} (the server's --timeout is {} s); a position closer to the goal, a \
                  longer serve --timeout, or a stronger partition (build-db --partition) may \
@@ -417,7 +416,7 @@ pub(super) fn answer_error(
             ),
         ),
         e @ AnswerError::NeedsCompleteTables(_) => {
-            ApiError::new(StatusCode::NOT_FOUND, e.to_string())
+            ApiError::new(Code::NeedsCompleteTables, e.to_string())
         }
     }
 }
@@ -426,7 +425,7 @@ pub(super) fn answer_error(
 /// that only closed its sending side still reads this.
 pub(super) fn client_gone(e: AnswerError) -> ApiError {
     ApiError::new(
-        StatusCode::SERVICE_UNAVAILABLE,
+        Code::ClientGone,
         format!(
             "{e}: the client closed its side of the connection, which the server takes for \
              the client gone; keep the connection open until the answer comes"
@@ -467,11 +466,14 @@ impl FromRequestParts<Shared> for Params {
                 p.served = Arc::clone(&state.shapes);
                 Ok(p)
             }
-            Err(e) => Err(ApiError::bad(format!(
-                "bad query string: {}",
-                e.body_text()
-                    .trim_start_matches("Failed to deserialize query string: ")
-            ))),
+            Err(e) => Err(ApiError::new(
+                Code::UnknownParameter,
+                format!(
+                    "bad query string: {}",
+                    e.body_text()
+                        .trim_start_matches("Failed to deserialize query string: ")
+                ),
+            )),
         }
     }
 }
@@ -493,15 +495,18 @@ impl Params {
             .collect();
         match extra.as_slice() {
             [] => Ok(self),
-            _ if reads.is_empty() => Err(ApiError::bad(format!(
-                "{route} takes no parameters ({} given)",
-                extra.join(", ")
-            ))),
-            _ => Err(ApiError::bad(format!(
-                "{route} takes no {}: it reads {}",
-                extra.join(" or "),
-                reads.join(", ")
-            ))),
+            _ if reads.is_empty() => Err(ApiError::new(
+                Code::UnknownParameter,
+                format!("{route} takes no parameters ({} given)", extra.join(", ")),
+            )),
+            _ => Err(ApiError::new(
+                Code::UnknownParameter,
+                format!(
+                    "{route} takes no {}: it reads {}",
+                    extra.join(" or "),
+                    reads.join(", ")
+                ),
+            )),
         }
     }
 
@@ -510,9 +515,9 @@ impl Params {
         match &self.board {
             None => Ok(Shape::THREE_BY_THREE),
             // Up to 36 cells: boards past 12 are served by pattern databases.
-            Some(text) => text
-                .parse::<Shape>()
-                .map_err(|e| ApiError::bad(format!("bad board size {text:?}: {e}"))),
+            Some(text) => text.parse::<Shape>().map_err(|e| {
+                ApiError::new(Code::BadParameter, format!("bad board size {text:?}: {e}"))
+            }),
         }
     }
 
@@ -522,7 +527,7 @@ impl Params {
             None => Ok(Metric::SingleTile),
             Some(text) => text
                 .parse::<Metric>()
-                .map_err(|e| ApiError::bad(format!("bad metric: {e}"))),
+                .map_err(|e| ApiError::new(Code::BadParameter, format!("bad metric: {e}"))),
         }
     }
 
@@ -532,7 +537,7 @@ impl Params {
         boards.get(shape, metric).ok_or_else(|| {
             if boards.without_file() == Some(shape) && metric == Metric::SingleTile {
                 return ApiError::new(
-                    StatusCode::NOT_FOUND,
+                    Code::BoardNotServed,
                     format!(
                         "{shape} is served with no database, and this needs one: {}; \
                          /api/solve with within=W answers there",
@@ -566,7 +571,7 @@ impl Params {
                 advice = format!("ask with metric={other}; {advice}");
             }
             ApiError::new(
-                StatusCode::NOT_FOUND,
+                Code::BoardNotServed,
                 format!(
                     "no {shape}{what} database is served (served: {}); {advice}",
                     served.join(", ")
@@ -585,7 +590,10 @@ impl Params {
     /// The start position: required.
     fn start(&self, shape: Shape) -> Result<Board, ApiError> {
         let text = self.start.as_deref().ok_or_else(|| {
-            ApiError::bad("missing parameter: start (a board, such as 867254301)")
+            ApiError::new(
+                Code::MissingParameter,
+                "missing parameter: start (a board, such as 867254301)",
+            )
         })?;
         board(
             text,
@@ -600,7 +608,8 @@ impl Params {
         self.distance
             .as_deref()
             .map(|text| {
-                parse_distances(text).map_err(|e| ApiError::bad(format!("bad distance: {e}")))
+                parse_distances(text)
+                    .map_err(|e| ApiError::new(Code::BadParameter, format!("bad distance: {e}")))
             })
             .transpose()
     }
@@ -611,10 +620,13 @@ impl Params {
             None => Ok(1),
             Some(text) => match text.parse::<usize>() {
                 Ok(n) if (1..=MAX_DRAWN).contains(&n) => Ok(n),
-                _ => Err(ApiError::bad(format!(
-                    "bad count {:?}: count must be from 1 to {MAX_DRAWN}",
-                    excerpt(text, 40)
-                ))),
+                _ => Err(ApiError::new(
+                    Code::BadParameter,
+                    format!(
+                        "bad count {:?}: count must be from 1 to {MAX_DRAWN}",
+                        excerpt(text, 40)
+                    ),
+                )),
             },
         }
     }
@@ -624,11 +636,14 @@ impl Params {
         match self.seed.as_deref() {
             None => Ok(npuzzle::analysis::fresh_seed()),
             Some(text) => text.parse::<u64>().map_err(|_| {
-                ApiError::bad(format!(
-                    "bad seed {:?}: seed must be from 0 to {}",
-                    excerpt(text, 40),
-                    u64::MAX
-                ))
+                ApiError::new(
+                    Code::BadParameter,
+                    format!(
+                        "bad seed {:?}: seed must be from 0 to {}",
+                        excerpt(text, 40),
+                        u64::MAX
+                    ),
+                )
             }),
         }
     }
@@ -638,8 +653,12 @@ impl Params {
         self.within
             .as_deref()
             .map(|text| {
-                text.parse::<Weight>()
-                    .map_err(|e| ApiError::bad(format!("bad within {:?}: {e}", excerpt(text, 40))))
+                text.parse::<Weight>().map_err(|e| {
+                    ApiError::new(
+                        Code::BadParameter,
+                        format!("bad within {:?}: {e}", excerpt(text, 40)),
+                    )
+                })
             })
             .transpose()
     }
@@ -670,8 +689,8 @@ fn board(
                 p.another_size_note(|s| served.contains(&s), |s| format!("add board={s}"))
             });
         match another_size {
-            Some(note) => ApiError::bad(format!("{e:#}; {note}")),
-            None => ApiError::bad(format!("{e:#}")),
+            Some(note) => ApiError::new(Code::BadBoard, format!("{e:#}; {note}")),
+            None => ApiError::new(Code::BadBoard, format!("{e:#}")),
         }
     })
 }
@@ -841,7 +860,7 @@ async fn budgeted<T: Send + 'static>(
         work(&budget)
     })
     .await
-    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
+    .map_err(|e| ApiError::new(Code::Internal, e.to_string()))?
 }
 
 /// `/api/solve`: `solve --json`'s object (with `nodes` where a search ran,
@@ -855,7 +874,8 @@ async fn solve(State(server): State<Shared>, p: Params) -> Result<Response, ApiE
     let within = p.weight()?;
     let (shape, metric) = (p.shape()?, p.metric()?);
     if within.is_some() && metric == Metric::MultiTile {
-        return Err(ApiError::bad(
+        return Err(ApiError::new(
+            Code::BadParameter,
             "within counts single-tile moves; multi-tile tables answer exactly without it",
         ));
     }
@@ -1019,7 +1039,7 @@ async fn random(State(server): State<Shared>, p: Params) -> Result<Response, Api
         let drawn = searching(&server, (shape, metric), move |db, _| {
             Sample::uniform_for(Some(db), &goal, count, seed).map_err(|e| match e {
                 DrawError::Answer(e) => answer_error(e, None, Duration::ZERO),
-                e => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+                e => ApiError::new(Code::Internal, e.to_string()),
             })
         })
         .await?;
@@ -1052,16 +1072,17 @@ fn draw(
             let found = found.0.positions.len();
             let again = format!("count={found}&seed={seed}");
             let message = draw_stopped(&stopped, &limit, found, &again);
-            ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
+            ApiError::new(Code::TimedOut, message)
         }
         DrawError::Answer(e) => answer_error(e, None, budget.timeout),
-        e @ DrawError::Walked(_) => ApiError::bad(draw_fell_short(&e, |found| {
-            format!("count={found}&seed={seed}")
-        })),
+        e @ DrawError::Walked(_) => ApiError::new(
+            Code::BadParameter,
+            draw_fell_short(&e, |found| format!("count={found}&seed={seed}")),
+        ),
         e @ DrawError::Listed(SampleError::Damaged) => {
-            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
+            ApiError::new(Code::DamagedDatabase, e.to_string())
         }
-        e => ApiError::bad(e.to_string()),
+        e => ApiError::new(Code::BadParameter, e.to_string()),
     })
 }
 
@@ -1076,9 +1097,12 @@ async fn worksheet(State(server): State<Shared>, p: Params) -> Result<Response, 
     let db = p.db(&server.boards)?;
     let (shape, metric) = (db.shape(), single_tile(db, "a worksheet")?);
     let goal = p.goal(shape)?;
-    let distances = p
-        .distances()?
-        .ok_or_else(|| ApiError::bad("missing parameter: distance (K, A..=B or A..B)"))?;
+    let distances = p.distances()?.ok_or_else(|| {
+        ApiError::new(
+            Code::MissingParameter,
+            "missing parameter: distance (K, A..=B or A..B)",
+        )
+    })?;
     let (count, seed) = (p.count()?, p.seed()?);
     let html = searching(&server, (shape, metric), move |db, budget| {
         let (drawn, solutions) = draw(db, &goal, distances, (count, seed), budget)?;
@@ -1099,11 +1123,13 @@ async fn check(State(server): State<Shared>, p: Params) -> Result<Response, ApiE
     let (shape, metric) = (db.shape(), db.metric());
     let (start, goal) = (p.start(shape)?, p.goal(shape)?);
     let text = p.moves.as_deref().ok_or_else(|| {
-        ApiError::bad(
+        ApiError::new(
+            Code::MissingParameter,
             "missing parameter: moves (the blank's moves, ULDR, or the tiles moved, 6 5 2)",
         )
     })?;
-    let steps = read_steps_on(text, shape).map_err(|e| ApiError::bad(format!("bad moves: {e}")))?;
+    let steps = read_steps_on(text, shape)
+        .map_err(|e| ApiError::new(Code::BadMoves, format!("bad moves: {e}")))?;
     let graded = searching(&server, (shape, metric), move |db, budget| {
         grade(&start, &goal, &steps, metric, |b| {
             kind::distance(db, b, &goal, budget)
@@ -1162,9 +1188,10 @@ fn single_tile(db: &Db, what: &str) -> Result<Metric, ApiError> {
 
 /// The refusal of `what` in multi-tile moves.
 fn single_tile_only(what: &str) -> ApiError {
-    ApiError::bad(format!(
-        "{what}: single-tile moves only; ask with metric=stm"
-    ))
+    ApiError::new(
+        Code::BadParameter,
+        format!("{what}: single-tile moves only; ask with metric=stm"),
+    )
 }
 
 /// `/api/histogram`: `histogram --json`'s object, from the header.
@@ -1182,5 +1209,5 @@ async fn histogram(State(server): State<Shared>, p: Params) -> Result<Response, 
 /// Any other path: a 404 in JSON.
 async fn not_found(request: Request) -> ApiError {
     let path: String = request.uri().path().chars().take(100).collect();
-    ApiError::new(StatusCode::NOT_FOUND, format!("no such page: {path}"))
+    ApiError::new(Code::NoSuchRoute, format!("no such page: {path}"))
 }

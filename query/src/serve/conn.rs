@@ -13,6 +13,7 @@
 //! ([`Client::watch`]), so that it stops when its client goes.
 
 use super::api::ApiError;
+use super::code::Code;
 use axum::http::StatusCode;
 use axum::Router;
 use hyper::server::conn::http1;
@@ -290,26 +291,32 @@ impl Socket {
         let withheld = self.withheld.load(Ordering::Relaxed);
         if withheld != 0 {
             let status = StatusCode::from_u16(withheld).ok()?;
-            let message = match status {
-                StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE | StatusCode::URI_TOO_LONG => {
-                    format!(
-                        "the request head (its request line and headers) is over {MAX_HEAD} bytes"
-                    )
-                }
-                _ => format!("not a request this server can read: {e}"),
+            let head_too_large = || {
+                format!("the request head (its request line and headers) is over {MAX_HEAD} bytes")
             };
-            return Some(ApiError::new(status, message));
+            let (code, message) = match status {
+                StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => {
+                    (Code::HeadTooLarge, head_too_large())
+                }
+                // A request line past the limit.
+                StatusCode::URI_TOO_LONG => (Code::QueryTooLong, head_too_large()),
+                _ => (
+                    Code::BadRequest,
+                    format!("not a request this server can read: {e}"),
+                ),
+            };
+            return Some(ApiError::new(code, message).with_status(status));
         }
         if e.is_parse() {
             // A head hyper refused without answering: an HTTP/2 preface.
             return Some(ApiError::new(
-                StatusCode::BAD_REQUEST,
+                Code::BadRequest,
                 format!("not a request this server can read: {e}; it speaks HTTP/1.1"),
             ));
         }
         if e.is_timeout() && self.partial.load(Ordering::Relaxed) {
             return Some(ApiError::new(
-                StatusCode::REQUEST_TIMEOUT,
+                Code::RequestTimeout,
                 format!(
                     "the request did not arrive within {} s",
                     limits.header_read.as_secs_f64()

@@ -5,8 +5,9 @@
 //! loopback answers only requests for a loopback name.
 
 use super::api::ApiError;
+use super::code::Code;
 use axum::extract::{Request, State};
-use axum::http::{header, StatusCode, Version};
+use axum::http::{header, Version};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::net::IpAddr;
@@ -55,13 +56,13 @@ impl Hosts {
 /// which has no `Host`, are answered without one.
 pub async fn check(State(hosts): State<Hosts>, request: Request, next: Next) -> Response {
     match named_host(&request) {
-        Err(why) => ApiError::new(StatusCode::BAD_REQUEST, why.to_string()).into_response(),
+        Err(why) => ApiError::new(Code::BadRequest, why.to_string()).into_response(),
         Ok(None) => next.run(request).await,
         Ok(Some(host)) if hosts.allows(host) => next.run(request).await,
         Ok(Some(host)) => {
             let shown = npuzzle::rules::excerpt(host, 80).to_string();
             ApiError::new(
-                StatusCode::FORBIDDEN,
+                Code::ForeignHost,
                 format!(
                     "this server answers requests for this machine (localhost, 127.0.0.1, \
                      [::1]), not for Host {shown:?}: a page elsewhere may have pointed its \

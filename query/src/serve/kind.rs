@@ -6,7 +6,7 @@
 //! (`/api/boards` names it, from `Database::kind`).
 
 use super::api::{answer_error, client_gone, ApiError};
-use axum::http::StatusCode;
+use super::code::Code;
 use memmap2::Mmap;
 use npuzzle::analysis::{self, Neighbour, Truth};
 use npuzzle::bounded::{self, Guidance, Weight};
@@ -40,7 +40,7 @@ pub fn blanks(db: &Db) -> Cells {
 pub fn complete<'a>(db: &'a Db, what: &str) -> Result<&'a CompleteTables<Mmap>, ApiError> {
     db.complete().map_err(|e| {
         ApiError::new(
-            StatusCode::NOT_FOUND,
+            Code::NeedsCompleteTables,
             format!(
                 "{what}: {e}; on this board the server answers solve, distance, moves, \
                  random (positions at a distance found by walks), worksheet, check and \
@@ -138,7 +138,7 @@ pub fn answer_within(
         }
         // Already within W: the advice is a larger one, not within= itself.
         e @ npuzzle::AnswerError::Stopped(_) => ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
+            Code::TimedOut,
             format!(
                 "{e} (the server's --timeout is {} s); {}",
                 budget.timeout.as_secs_f64(),

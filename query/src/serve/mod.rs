@@ -22,6 +22,7 @@
 
 mod api;
 mod boards;
+mod code;
 mod conn;
 mod hosts;
 mod kind;

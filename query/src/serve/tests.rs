@@ -244,7 +244,81 @@ fn get(addr: SocketAddr, path: &str) -> (u16, serde_json::Value) {
     let (status, body) = raw(addr, &request("GET", path));
     let value =
         serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: not JSON ({e}): {body:?}"));
+    if status != 200 {
+        assert_code(status, &value, path);
+    }
     (status, value)
+}
+
+/// An error answer's `code` is one of the guide's, of the answer's status.
+fn assert_code(status: u16, v: &serde_json::Value, what: &str) -> super::code::Code {
+    let name = v["code"].as_str();
+    let name = name.unwrap_or_else(|| panic!("{what}: no code in {v}"));
+    let code = super::code::Code::ALL
+        .into_iter()
+        .find(|c| c.name() == name);
+    let code = code.unwrap_or_else(|| panic!("{what}: the code {name:?} is none of the guide's"));
+    assert_eq!(code.status().as_u16(), status, "{what}: {v}");
+    code
+}
+
+/// Each cause of an error has its own code, whatever its status shares
+/// with others.
+#[test]
+fn each_cause_of_an_error_has_its_code() {
+    use super::code::Code;
+    let f = files();
+    let server = start(&[&f.partial_2x3, &f.full_3x3]);
+    let cases = [
+        ("/api/solve?start=12345678", Code::BadBoard),
+        ("/api/solve?start=123456780&goal=1", Code::BadBoard),
+        ("/api/check?start=867254301&moves=UX", Code::BadMoves),
+        ("/api/solve?board=nonsense&start=1", Code::BadParameter),
+        ("/api/random?distance=20&count=0", Code::BadParameter),
+        ("/api/solve?start=867254301&within=0.5", Code::BadParameter),
+        ("/api/solve", Code::MissingParameter),
+        ("/api/check?start=867254301", Code::MissingParameter),
+        ("/api/solve?start=867254301&bogus=1", Code::UnknownParameter),
+        ("/api/solve?start=1&start=1", Code::UnknownParameter),
+        ("/api/solve?board=3x4&start=1", Code::BoardNotServed),
+        (
+            "/api/solve?metric=mtm&start=867254301",
+            Code::BoardNotServed,
+        ),
+        ("/api/histogram?board=2x3&goal=102345", Code::NoTableForGoal),
+        (
+            "/api/solve?board=2x3&start=123450&goal=102345",
+            Code::NoTableForGoal,
+        ),
+        ("/nothing/here", Code::NoSuchRoute),
+        ("/api/solve?start=213456780", Code::Unsolvable),
+        (
+            &*format!("/api/solve?start={}", "1".repeat(3000)),
+            Code::QueryTooLong,
+        ),
+    ];
+    for (path, code) in cases {
+        let (status, v) = get(server.addr, path);
+        assert_eq!(v["code"], code.name(), "{path}: {v}");
+        assert_eq!(status, code.status().as_u16(), "{path}");
+    }
+    let patterns = start(&[&f.pattern_3x3]);
+    let (_, v) = get(patterns.addr, "/api/histogram");
+    assert_eq!(v["code"], "needs_complete_tables", "{v}");
+    let (_, v) = get(patterns.addr, "/api/solve?start=867254301&goal=123405678");
+    assert_eq!(v["code"], "no_table_for_goal", "{v}");
+    // Refused before any route: the method, the head.
+    for (request, code) in [
+        (request("POST", "/api/boards"), Code::MethodNotAllowed),
+        (b"GET /api/boards HTTP/1.1\r\nConnection: close\r\n\r\n".to_vec(), Code::BadRequest),
+        (b"GARBAGE\r\n\r\n".to_vec(), Code::BadRequest),
+        (format!("GET /api/boards HTTP/1.1\r\nHost: x\r\nX-Big: {}\r\n\r\n", "a".repeat(40_000)).into_bytes(), Code::HeadTooLarge),
+        (b"GET /api/boards HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\nConnection: close\r\n\r\nxx".to_vec(), Code::BodyTooLarge),
+    ] {
+        let (status, body) = raw(server.addr, &request);
+        let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(assert_code(status, &v, &body), code, "{body}");
+    }
 }
 
 /// What `query --db PATH ARGS…` prints, run in-process.
@@ -378,19 +452,22 @@ fn answers_equal_the_command_lines_json() {
 fn an_unsolvable_answer_is_the_command_lines_with_an_error() {
     let server = full();
     // The 422's body is `solve --json`'s answer, with the reason also as
-    // its error.
+    // its error, and its code.
     let (status, mut api) = get(server.addr, "/api/solve?start=213456780");
     assert_eq!(status, 422);
     let error = api.as_object_mut().unwrap().remove("error").unwrap();
+    let code = api.as_object_mut().unwrap().remove("code").unwrap();
     let cli = cli_json(&files().full_3x3, &["solve", "--json", "213456780"]);
     assert_eq!(api, cli);
     assert_eq!(error, api["reason"]);
-    // In the command line's order too, the error after its fields.
+    assert_eq!(code, "unsolvable");
+    // In the command line's order too, the error and code after its fields.
     let answer = exchange(server.addr, &request("GET", "/api/solve?start=213456780"));
     let body = parse_answer(&answer).1;
     let printed = serde_json::to_string(&cli).unwrap();
     let fields = printed.strip_suffix('}').unwrap();
     assert!(body.starts_with(&format!("{fields},\"error\":")), "{body}");
+    assert!(body.ends_with(",\"code\":\"unsolvable\"}"), "{body}");
 }
 
 #[test]
@@ -748,7 +825,7 @@ fn a_busy_answer_says_when_to_ask_again() {
     let busy = super::api::ApiError::busy("the server is busy".into()).into_response();
     assert_eq!(busy.status(), 503);
     assert_eq!(busy.headers()["retry-after"], "1");
-    let late = super::api::ApiError::new(axum::http::StatusCode::SERVICE_UNAVAILABLE, "late");
+    let late = super::api::ApiError::new(super::code::Code::TimedOut, "late");
     assert!(late.into_response().headers().get("retry-after").is_none());
 }
 
@@ -894,6 +971,7 @@ fn on_loopback_only_requests_for_this_machine_are_answered() {
     assert_eq!(ask("HTTP/1.0").0, 200);
     let (status, body) = ask("HTTP/1.1\r\nHost: evil.example:8080\r\nConnection: close");
     assert_eq!(status, 403, "{body}");
+    assert!(body.ends_with(",\"code\":\"foreign_host\"}"), "{body}");
     assert!(
         body.contains("not for Host \\\"evil.example:8080\\\""),
         "{body}"
@@ -1201,6 +1279,7 @@ fn json_error(answer: &[u8], what: &str) -> String {
     let error = v["error"].as_str();
     let error = error.unwrap_or_else(|| panic!("{what}: no error in {v}"));
     assert!(!error.is_empty(), "{what}");
+    assert_code(parse_answer(answer).0, &v, what);
     error.to_string()
 }
 
