@@ -79,7 +79,9 @@ class SearchTimeoutError(Error, TimeoutError):
     answers: Any
     unanswered: list[int] | None
 
-class ArgumentError(Error, ValueError): ...
+class ArgumentError(Error, ValueError):
+    # A draw's that fell short: the positions found before it; None otherwise.
+    answers: list[Board] | None
 class ArgumentTypeError(Error, TypeError): ...
 
 @final

@@ -1508,7 +1508,18 @@ impl PyDatabase {
             }
             Err(e @ DrawError::Walked(_)) => {
                 let again = |found| format!("count={found}, seed={seed}");
-                Err(errors::argument(py, draw_fell_short(&e, again)))
+                let found: Vec<PyBoard> = (e.drawn().into_iter())
+                    .flat_map(|drawn| &drawn.0.positions)
+                    .map(|p| wrap(p.start))
+                    .collect();
+                let message = draw_fell_short(&e, again);
+                if found.is_empty() {
+                    return Err(errors::argument(py, message));
+                }
+                let err = errors::argument(py, format!("{message}, in this error's .answers"));
+                // Setting an attribute on a fresh exception instance cannot fail.
+                let _ = err.value(py).setattr("answers", found);
+                Err(err)
             }
             Err(e) => Err(errors::argument(py, e.to_string())),
         }

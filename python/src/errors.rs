@@ -158,11 +158,15 @@ fn create(py: Python<'_>) -> PyResult<Classes> {
         "An argument other than a board or moves with a value outside what it \
          takes (``threads=``, ``count=``, ``seed=``, ``limit=``, ``timeout=``, \
          ``distance=``, ``blanks=``, ``partition=``, ``path=``), or positions \
-         that cannot be drawn.\n\n\
+         that cannot be drawn. A draw that found some positions and then no \
+         more (``random`` with ``distance=`` far out, on pattern databases) \
+         keeps them: ``.answers`` holds the positions found before it, the \
+         first that its seed draws; it is None on every other error.\n\n\
          >>> npuzzle.random(20, count=0)\n\
          Traceback (most recent call last):\n...\n\
          npuzzle.ArgumentError: count= is the number of positions to draw, 1 or more, not 0",
     )?;
+    argument.bind(py).setattr("answers", py.None())?;
     let argument_type = make(
         py,
         "ArgumentTypeError",

@@ -227,7 +227,18 @@ def test_positions_at_a_distance_are_walked_on_patterns(db3, pat3, db44) -> None
         pat3.random(29, count=40, seed=1)
     found = int(str(short.value).split("; count=")[1].split(",")[0])
     assert f"; count={found}, seed=1 draws the" in str(short.value)
-    assert [db3.distance(b) for b in pat3.random(29, count=found, seed=1)] == [29] * found
+    assert str(short.value).endswith("found before it, in this error's .answers")
+    again = pat3.random(29, count=found, seed=1)
+    assert [db3.distance(b) for b in again] == [29] * found
+    # The error keeps them: the same positions, in the same order.
+    assert short.value.answers == again
+    # Nothing found, or another argument's error: None.
+    with pytest.raises(npuzzle.ArgumentError) as none:
+        pat3.random(32, seed=1)
+    assert none.value.answers is None
+    with pytest.raises(npuzzle.ArgumentError) as other:
+        pat3.random(20, count=0)
+    assert other.value.answers is None
 
 
 def test_a_distance_walks_do_not_reach_on_5x5_ends_with_a_message(tmp_path: Path) -> None:
