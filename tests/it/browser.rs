@@ -989,6 +989,20 @@ async fn play_4x4_with_exact_distances_and_hints() {
     let far = npuzzle::parse_board(far, shape).unwrap();
     assert_eq!(far.replay(&moves), Some(goal));
     assert_eq!(hinted[0].as_str(), Some(&letters[..1]), "{letters}");
+    // The heuristics' search proves a bound of its own by the timeout: the
+    // table and the solution's note give the larger of the two, the same.
+    let bound_in = |words: &str| -> u32 {
+        let after = words.split("at least ").nth(1).unwrap_or_else(|| panic!("{words}"));
+        let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+        digits.parse().unwrap()
+    };
+    let solution_bound = bound_in(&said);
+    // (The panel is open from above.)
+    let truth = c.find(Locator::Css("#heuristics td.truth")).await.unwrap();
+    let truth = truth.text().await.unwrap();
+    let said = text(&c, "solution-note").await;
+    assert_eq!(bound_in(&truth), bound_in(&said), "{truth} against {said}");
+    assert!(bound_in(&said) >= solution_bound, "{said}");
     // A new game takes the last one's solution away, its note with it.
     click_and_settle(&c, Locator::Id("restart")).await;
     assert_eq!(text(&c, "solution-note").await, "");

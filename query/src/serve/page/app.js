@@ -22,6 +22,8 @@ const game = {
   redo: [],        // moves undone, the last undone last
   seeded: null,    // {seed, distance, count, index}: the game is puzzle `index` of that draw
   heuristics: null, // /api/heuristics for `cells`, once asked
+  bound: null,     // {at, lower}: the largest lower bound proved for position `at`, where its distance is unknown
+  solved: null,    // {at, answer}: the /api/solve answer on show, for its note
   announced: null, // the distance last said in the live region
   heuristicsAsked: null, // the position whose /api/heuristics is under way
   heuristicsRequest: null, // its AbortController
@@ -923,6 +925,9 @@ async function loadHeuristics() {
   if (epoch !== game.epoch || text(game.cells) !== at) return;
   game.heuristics = answer;
   render();
+  // A bound above the one the solution's note gave: the note says it too.
+  const solved = game.solved;
+  if (solved && solved.at === at && answer.lower_bound > (solved.answer.lower_bound ?? 0)) noteSolution();
 }
 function drawHeuristics() {
   const body = $("heuristics").tBodies[0];
@@ -949,7 +954,7 @@ function drawHeuristics() {
     row.dataset.heuristic = e.heuristic;
     // Where the search for the distance stopped at the server's --timeout,
     // only the bound it proved is known, and a value above it is not judged.
-    const truth = here.distance ?? `at least ${here.lower_bound}`;
+    const truth = here.distance ?? `at least ${provedBound(here.start, here.lower_bound)}`;
     const verdict = e.admissible_here === null ? "not known here"
       : e.admissible_here ? "admissible here" : `overestimates by ${e.overestimate}`;
     for (const [words, cls] of [[e.heuristic, ""], [e.h, "h"], [truth, "truth"], [verdict, e.admissible_here === false ? "over" : ""]]) {
@@ -1025,21 +1030,38 @@ async function showSolution() {
   game.plan = { at, moves: steps(answer) };
   $("solution-from").textContent = at;
   $("solution-moves").textContent = answer.moves || "(at the goal: no move)";
+  game.solved = { at, answer };
+  noteSolution();
+  // Its bound may be the larger one the heuristics' table shows.
+  drawHeuristics();
+  $("solution").hidden = false;
+  $("copy-solution").hidden = false;
+}
+function noteSolution() {
+  if (!game.solved) return;
+  const { at, answer } = game.solved;
   // Where the page knows the distance, the bound the search proved says
   // less than it.
   const shortest = game.distance !== null && text(game.cells) === at
-    ? `the shortest is ${game.distance}` : `the shortest is at least ${answer.lower_bound}`;
+    ? `the shortest is ${game.distance}` : `the shortest is at least ${provedBound(at, answer.lower_bound)}`;
   $("solution-note").textContent = answer.within === undefined
     ? `${answer.distance} moves, the shortest.`
     : `${answer.length} moves; ${shortest} ` +
       `(this one is at most ${answer.within} × the shortest).`;
-  $("solution").hidden = false;
-  $("copy-solution").hidden = false;
 }
 function hideSolution() {
+  game.solved = null;
   $("solution").hidden = true;
   $("copy-solution").hidden = true;
   $("solution-note").textContent = "";
+}
+// The largest lower bound proved for position `at`, `lower` among them:
+// the heuristics' search and a solution's within a factor each prove one,
+// and the page shows the larger in both places.
+function provedBound(at, lower) {
+  const known = game.bound && game.bound.at === at ? game.bound.lower : 0;
+  game.bound = { at, lower: Math.max(known, lower ?? 0) };
+  return game.bound.lower;
 }
 
 // What a solution is asked for: from `at` to the goal, the shortest or, with
