@@ -55,7 +55,7 @@ pub(crate) struct Threads {
 
 /// `--threads`: a whole number above 0. The limit per core is checked with
 /// the other arguments, for any number however large.
-fn parse_threads(text: &str) -> Result<Threads, String> {
+pub(crate) fn parse_threads(text: &str) -> Result<Threads, String> {
     let text = text.trim();
     let digits = text.strip_prefix('-').unwrap_or(text);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
@@ -143,15 +143,20 @@ pub fn run_within(
     Ok(report(summary))
 }
 
+/// The threads asked for, checked against the cores, or one a core.
+pub(crate) fn threads_or_cores(asked: Option<&Threads>) -> Result<usize> {
+    Ok(match asked {
+        Some(Threads { count, typed }) => {
+            check_threads(*count).map_err(|e| anyhow::anyhow!("--threads {typed} is {e}"))?
+        }
+        None => most_threads().0,
+    })
+}
+
 impl BatchArgs {
     /// The threads asked for (checked against the cores) and the format.
     pub(crate) fn threads_and_format(&self) -> Result<(usize, BatchFormat)> {
-        let threads = match &self.threads {
-            Some(Threads { count, typed }) => {
-                check_threads(*count).map_err(|e| anyhow::anyhow!("--threads {typed} is {e}"))?
-            }
-            None => most_threads().0,
-        };
+        let threads = threads_or_cores(self.threads.as_ref())?;
         let format = if self.json {
             BatchFormat::Jsonl
         } else if self.csv {

@@ -7,9 +7,10 @@ use crate::print::{print, Format, Layout};
 use crate::search::{with_progress, TimeoutArg};
 use crate::solve::UnsolvablePair;
 use crate::{GoalArg, Outcome};
-use anyhow::Result;
+use anyhow::{Context, Result};
 use memmap2::Mmap;
-use npuzzle::analysis::{grade, read_steps_on, Graded, Step};
+use npuzzle::analysis::{grade, read_steps_on, GradeBatch, Graded, Step};
+use npuzzle::io::BatchFormat;
 use npuzzle::{Board, Cell, Database, Metric};
 use serde::Serialize;
 use std::io::{self, Write};
@@ -23,18 +24,34 @@ use std::io::{self, Write};
 #[command(mut_arg("json", |a| a.help(
     "One JSON object instead of text, as the page's /api/check gives it: {\"start\", \"goal\", \
      \"moves\", \"legal\", \"illegal_move\", \"reaches_goal\", \"length\", \"optimal\", \
-     \"excess\", \"end\", \"remaining\", \"away\"}"
+     \"excess\", \"end\", \"remaining\", \"away\", \"reversed_reaches_goal\", \
+     \"goal_reached_after\"}"
 )))]
 pub struct CheckArgs {
     /// The start, then the moves: the blank's (`ULDR`), slides as the multi-tile metric writes
     /// them (`U3 L R2`), or the tiles moved (`6 5 2`). Quote each when written with spaces;
     /// a start written as one word per tile may stand unquoted before the moves.
-    #[arg(required = true, num_args = 1.., action = clap::ArgAction::Append, value_names = ["START", "MOVES"])]
+    #[arg(required_unless_present = "batch", num_args = 1.., action = clap::ArgAction::Append, value_names = ["START", "MOVES"])]
     words: Vec<String>,
     #[command(flatten)]
     goal: GoalArg,
     #[arg(long)]
     json: bool,
+    /// Grades a move list a line from standard input, a class's answers: START<TAB>MOVES (or
+    /// `;` between, and a GOAL after another), or the start in one word and the moves after
+    /// it. One record a line, in input order: JSON lines (each --json's object), or with
+    /// --csv rows of the same columns for every line. Exit code 2 if a line was not graded.
+    #[arg(long, conflicts_with = "words")]
+    batch: bool,
+    /// With --batch: CSV rows instead of JSON lines (start, goal, written, legal,
+    /// illegal_move, reaches_goal, length, optimal, excess, end, remaining, away,
+    /// reversed_reaches_goal, goal_reached_after, reason, error).
+    #[arg(long, conflicts_with = "json")]
+    csv: bool,
+    /// With --batch: threads to spread the lines over, at most 4 per core [default: one per
+    /// core].
+    #[arg(long, value_name = "N", value_parser = crate::batch::parse_threads, allow_negative_numbers = true)]
+    threads: Option<crate::batch::Threads>,
     #[command(flatten)]
     timeout: TimeoutArg,
 }
@@ -86,6 +103,20 @@ impl CheckArgs {
 /// `query check`: exit 0 when the moves reach the goal, 1 when they do not
 /// (or the start cannot), 2 for input that cannot be read.
 pub fn run(db: &Database<Mmap>, args: &CheckArgs, out: &mut impl Write) -> Result<Outcome> {
+    if args.batch {
+        return run_batch(db, args, out);
+    }
+    // Checked here: clap let `requires = "batch"` on these pass (measured;
+    // beside the words' `required_unless_present = "batch"`).
+    if let Some(flag) = [(args.csv, "--csv"), (args.threads.is_some(), "--threads")]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+    {
+        anyhow::bail!(
+            "{flag} goes with --batch, which grades a move list a line from standard input; \
+             one list on the command line is graded by itself (--json for JSON)"
+        );
+    }
     let shape = db.shape();
     let (start, moves) = args.split(shape)?;
     let start = args.goal.start_of(&[start], shape)?;
@@ -235,6 +266,26 @@ impl Layout for Report<'_> {
         }
         Ok(())
     }
+}
+
+/// `query check --batch`: each line graded, in input order; exit 2 if a
+/// line could not be.
+fn run_batch(db: &Database<Mmap>, args: &CheckArgs, out: &mut impl Write) -> Result<Outcome> {
+    let threads = crate::batch::threads_or_cores(args.threads.as_ref())?;
+    let format = match args.csv {
+        true => BatchFormat::Csv,
+        false => BatchFormat::Jsonl,
+    };
+    let batch = GradeBatch {
+        db,
+        goal: args.goal.board(db.shape())?,
+        timeout: args.timeout.timeout,
+    };
+    let input = crate::stdio::stdin();
+    let summary = batch
+        .run(format, threads, input, out)
+        .context("grading stopped")?;
+    Ok(crate::batch::report(summary))
 }
 
 /// The most moves that went farther that the text names one by one.

@@ -10,6 +10,7 @@
 mod compare;
 mod estimates;
 mod grade;
+mod grade_batch;
 mod heuristics;
 mod histogram;
 mod metrics;
@@ -29,6 +30,7 @@ pub use grade::{
     grade, read_any_steps, read_steps, read_steps_on, steps_fit, Graded, Step, StepsError,
     MAX_STEPS,
 };
+pub use grade_batch::{GradeBatch, GRADED_CSV_HEADER};
 pub use heuristics::{survey, survey_all, DistanceStats, NeedsSingleTile, Survey, Surveys};
 pub use histogram::{Histogram, Histograms, TableHistogram};
 pub use metrics::{compare_metrics, JointCount, MetricComparison, MetricsError, Ratio};

@@ -369,6 +369,20 @@ impl std::fmt::Write for TextEscaper<'_> {
     }
 }
 
+/// Appends `text` as a quoted CSV field, escaped as
+/// [`TextEscaper::for_csv`] escapes it, and led by `'` where it would start
+/// a spreadsheet formula (`=`, `+`, `-`, `@` or a tab first), so that
+/// opening the file in a spreadsheet runs nothing a line held.
+pub(crate) fn write_csv_text(out: &mut Vec<u8>, text: &dyn std::fmt::Display) {
+    let start = out.len();
+    out.push(b'"');
+    let _ = write!(TextEscaper::for_csv(out), "{text}");
+    if matches!(out.get(start + 1), Some(b'=' | b'+' | b'-' | b'@' | b'\t')) {
+        out.insert(start + 1, b'\'');
+    }
+    out.push(b'"');
+}
+
 /// Appends `text` as a JSON string literal, escaped.
 pub fn write_json_string(out: &mut Vec<u8>, text: &str) {
     serde_json::to_writer(out, text).expect("writing to a Vec cannot fail");
@@ -460,6 +474,24 @@ mod tests {
             why.to_string().replace('"', "\"\"")
         );
         assert_eq!(String::from_utf8(out).unwrap(), expected);
+    }
+
+    /// A field that a spreadsheet would read as a formula gets a `'`
+    /// first; others, quotes doubled, are as given.
+    #[test]
+    fn csv_text_starts_no_formula() {
+        let field = |text: &str| {
+            let mut out = Vec::new();
+            write_csv_text(&mut out, &text);
+            String::from_utf8(out).unwrap()
+        };
+        for formula in ["=1+1", "+1", "-1", "@SUM(A1)", "\t=1"] {
+            assert_eq!(field(formula), format!("\"'{formula}\""));
+        }
+        assert_eq!(field("say \"=1\""), "\"say \"\"=1\"\"\"");
+        assert_eq!(field("1=1"), "\"1=1\"");
+        assert_eq!(field(""), "\"\"");
+        assert_eq!(field("\"=1"), "\"\"\"=1\"");
     }
 
     #[test]

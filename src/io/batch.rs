@@ -27,8 +27,8 @@ use crate::db::database::Database;
 use crate::db::error::AnswerError;
 use crate::db::goal_table::GoalTable;
 use crate::io::answer::{
-    write_counted_moves, write_decimal, write_fields, write_json, write_json_error, write_stopped,
-    Nodes, TextEscaper, CSV, JSON,
+    write_counted_moves, write_csv_text, write_decimal, write_fields, write_json, write_json_error,
+    write_stopped, Nodes, CSV, JSON,
 };
 use crate::pattern::{SolveOptions, Stopped};
 use crate::puzzle::board::{Board, Move};
@@ -37,7 +37,6 @@ use crate::puzzle::parse::{excerpt, parse_board};
 use crate::puzzle::shape::Shape;
 use crate::puzzle::solvability::Unsolvable;
 use rayon::prelude::*;
-use std::fmt::Write as _;
 use std::io::{self, Read, Write};
 use std::time::{Duration, Instant};
 
@@ -342,11 +341,9 @@ pub(crate) fn write_error(
         BatchFormat::Csv => {
             // The line as given in the start column, and the error; each
             // a CSV field in quotes, with quotes doubled.
-            out.push(b'"');
-            let _ = write!(TextEscaper::for_csv(out), "{input}");
-            out.extend_from_slice(b"\",,,,,,\"");
-            let _ = write!(TextEscaper::for_csv(out), "line {number}: {error}");
-            out.push(b'"');
+            write_csv_text(out, &input);
+            out.extend_from_slice(b",,,,,,");
+            write_csv_text(out, &format_args!("line {number}: {error}"));
         }
         BatchFormat::Moves => {
             out.extend_from_slice(b"error: line ");
@@ -375,33 +372,11 @@ pub(crate) fn read_line(
     line: &[u8],
     shape: Shape,
 ) -> Result<(&str, Board, Option<Board>), BadLine> {
-    let line = line.strip_suffix(b"\n").unwrap_or(line);
-    let line = line.strip_suffix(b"\r").unwrap_or(line);
-    if line.len() > LONGEST_LINE {
-        // Cut short by the reader (see `Blocks`): the rest is gone.
-        return Err(BadLine {
-            input: String::from_utf8_lossy(&line[..4 * ECHO_LIMIT]).into_owned(),
-            error: format!(
-                "the line is longer than {LONGEST_LINE} bytes; no board takes more than a few hundred"
-            ),
-        });
-    }
-    // Editors on some systems start a UTF-8 file with a byte-order mark.
-    let line = match number {
-        1 => line.strip_prefix("\u{feff}".as_bytes()).unwrap_or(line),
-        _ => line,
-    };
-    let text = std::str::from_utf8(line).map_err(|e| BadLine {
-        input: String::from_utf8_lossy(line).into_owned(),
-        error: format!("the line is not valid UTF-8 (byte {})", e.valid_up_to() + 1),
-    })?;
+    let text = line_text(number, line)?;
     let bad = |error: String| BadLine {
         input: text.to_string(),
         error,
     };
-    if text.trim().is_empty() {
-        return Err(bad("the line is empty".to_string()));
-    }
     let (start_text, goal_text) = split_pair(text);
     let start = parse_board(start_text, shape);
     // Two words that are not two boards may be one, in rows: `123 405` on 2×3.
@@ -423,6 +398,40 @@ pub(crate) fn read_line(
         Some(Err(e)) => return Err(bad(format!("bad goal board: {e}"))),
     };
     Ok((text, start, goal))
+}
+
+/// The text of line number `number` (1-based, still ending in `\n` or
+/// `\r\n`): valid UTF-8, not empty, not past [`LONGEST_LINE`], without a
+/// byte-order mark on the first line.
+#[inline(always)]
+pub(crate) fn line_text(number: u64, line: &[u8]) -> Result<&str, BadLine> {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if line.len() > LONGEST_LINE {
+        // Cut short by the reader (see `Blocks`): the rest is gone.
+        return Err(BadLine {
+            input: String::from_utf8_lossy(&line[..4 * ECHO_LIMIT]).into_owned(),
+            error: format!(
+                "the line is longer than {LONGEST_LINE} bytes; no board takes more than a few hundred"
+            ),
+        });
+    }
+    // Editors on some systems start a UTF-8 file with a byte-order mark.
+    let line = match number {
+        1 => line.strip_prefix("\u{feff}".as_bytes()).unwrap_or(line),
+        _ => line,
+    };
+    let text = std::str::from_utf8(line).map_err(|e| BadLine {
+        input: String::from_utf8_lossy(line).into_owned(),
+        error: format!("the line is not valid UTF-8 (byte {})", e.valid_up_to() + 1),
+    })?;
+    if text.trim().is_empty() {
+        return Err(BadLine {
+            input: text.to_string(),
+            error: "the line is empty".to_string(),
+        });
+    }
+    Ok(text)
 }
 
 /// Why a line read as one board does not parse, where it looks like more

@@ -992,7 +992,10 @@ async fn play_4x4_with_exact_distances_and_hints() {
     // The heuristics' search proves a bound of its own by the timeout: the
     // table and the solution's note give the larger of the two, the same.
     let bound_in = |words: &str| -> u32 {
-        let after = words.split("at least ").nth(1).unwrap_or_else(|| panic!("{words}"));
+        let after = words
+            .split("at least ")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{words}"));
         let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
         digits.parse().unwrap()
     };

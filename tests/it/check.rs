@@ -474,3 +474,160 @@ fn a_long_list_of_wrong_ways_is_cut_in_the_text() {
     ));
     assert_eq!(graded["away"].as_array().unwrap().len(), 4999);
 }
+
+/// `check --batch`: a class's answers graded a line each, in input order,
+/// each record the grading `check --json` gives that line alone (with the
+/// moves as written beside it); unreadable lines get an error record and
+/// exit 2; CSV rows all have the same columns, the grading's fields in
+/// them; threads and the kind of file change nothing.
+#[test]
+fn a_batch_of_move_lists_grades_each_as_check_does() {
+    let t = temp_db("3x3");
+    let start = "867254301";
+    let solved = json(&run_query(&t.path, &["solve", "--json", start], 0));
+    let solution = solved["moves"].as_str().unwrap().to_string();
+    // Right, long, past the goal, short, illegal, tiles moved, spaced,
+    // another goal, unsolvable; then unreadable lines.
+    let graded: Vec<(String, String, Option<&str>)> = vec![
+        (start.into(), solution.clone(), None),
+        (start.into(), format!("{solution}LR"), None),
+        (start.into(), format!("{solution}L"), None),
+        (start.into(), solution[..10].to_string(), None),
+        (start.into(), format!("{}RR", &solution[..11]), None),
+        ("123468750".into(), "8 6 5 8".into(), None),
+        ("8 6 7 2 5 4 3 0 1".into(), solution.clone(), None),
+        // (Its blank where the default goal's is: a pattern file of one
+        // goal blank cell grades it too.)
+        ("412736850".into(), "ULDR".into(), Some("412753860")),
+        ("213456780".into(), "UL".into(), None),
+    ];
+    let mut input: String = graded
+        .iter()
+        .map(|(s, m, g)| match g {
+            Some(g) => format!("{s}\t{m}\t{g}\n"),
+            None => format!("{s}\t{m}\n"),
+        })
+        .collect();
+    // The command line's forms: the start's word, then moves a word each.
+    input.push_str(&format!("{start} {}\n", solution.replace("", " ").trim()));
+    input.push_str("123468750;ULDX\n\n=1+1\tU\n123468750\n");
+    let out = run_batch(&t.path, &["check", "--batch"], input.clone(), 2);
+    assert!(stderr_of(&out).contains("4 of 14 lines could not be answered"));
+    let records = json_lines(&out);
+    assert_eq!(records.len(), 14);
+    for ((s, moves, goal), record) in graded.iter().zip(&records) {
+        let mut args = vec!["check", "--json", s.as_str(), moves.as_str()];
+        if let Some(goal) = goal {
+            args.extend(["--goal", goal]);
+        }
+        let alone = query(&t.path).args(&args).output().unwrap();
+        let mut alone = json(&alone);
+        alone["written"] = moves.as_str().into();
+        assert_eq!(record, &alone, "{s} {moves}");
+    }
+    let mut spaced = records[0].clone();
+    spaced["written"] = solution.replace("", " ").trim().into();
+    assert_eq!(records[9], spaced);
+    for (record, (line, says)) in records[10..].iter().zip([
+        (11, "bad moves: move 4 is \"X\""),
+        (12, "the line is empty"),
+        (13, "bad start board"),
+        (14, "a line holds the start and then the moves"),
+    ]) {
+        assert_eq!(record["line"], line, "{record}");
+        assert!(record["error"].as_str().unwrap().contains(says), "{record}");
+    }
+    // Threads change nothing; nor does a pattern file.
+    let two = run_batch(
+        &t.path,
+        &["check", "--batch", "--threads", "2"],
+        input.clone(),
+        2,
+    );
+    assert_eq!(stdout_of(&two), stdout_of(&out));
+    let patterns = crate::pattern_file::pattern_file("3x3", "4-4");
+    let searched = run_batch(&patterns, &["check", "--batch"], input.clone(), 2);
+    assert_eq!(stdout_of(&searched), stdout_of(&out));
+
+    // CSV: the same gradings in columns, every row as wide as the header.
+    let csv = stdout_of(&run_batch(
+        &t.path,
+        &["check", "--batch", "--csv"],
+        input,
+        2,
+    ));
+    let mut rows = csv.lines();
+    let header: Vec<&str> = rows.next().unwrap().split(',').collect();
+    assert_eq!(header.len(), 16);
+    let rows: Vec<Vec<String>> = rows.map(csv_fields).collect();
+    assert_eq!(rows.len(), 14);
+    for (row, record) in rows.iter().zip(&records) {
+        assert_eq!(row.len(), 16, "{row:?}");
+        let field = |name: &str| &row[header.iter().position(|h| *h == name).unwrap()];
+        let text = |v: &serde_json::Value| match v {
+            serde_json::Value::Null => String::new(),
+            serde_json::Value::String(s) => s.clone(),
+            serde_json::Value::Array(a) => a
+                .iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+                .join(" "),
+            v => v.to_string(),
+        };
+        if record.get("line").is_some() {
+            assert!(field("error").starts_with(&format!("line {}: ", record["line"])));
+            continue;
+        }
+        for name in ["start", "goal", "written", "reason"] {
+            assert_eq!(field(name), &text(&record[name]), "{name} of {row:?}");
+        }
+        if record["solvable"] == false {
+            assert_eq!(field("legal"), "", "{row:?}");
+            continue;
+        }
+        for name in &header[3..14] {
+            assert_eq!(field(name), &text(&record[*name]), "{name} of {row:?}");
+        }
+    }
+    // A line that would be a formula in a spreadsheet is not one.
+    assert!(rows[12][0].starts_with("'=1+1"), "{:?}", rows[12]);
+}
+
+/// The fields of a CSV row: quoted fields may hold commas and doubled
+/// quotes.
+fn csv_fields(row: &str) -> Vec<String> {
+    let (mut fields, mut field, mut quoted) = (Vec::new(), String::new(), false);
+    let mut chars = row.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            '"' => quoted = !quoted,
+            ',' if !quoted => fields.push(std::mem::take(&mut field)),
+            c => field.push(c),
+        }
+    }
+    fields.push(field);
+    fields
+}
+
+/// The flags of `--batch` alone are refused, and its threads' limit holds.
+#[test]
+fn batch_flags_without_batch_are_refused() {
+    let t = temp_db("3x3");
+    for flag in [&["--csv"][..], &["--threads", "2"]] {
+        let args = [&["check"][..], flag, &["123468750", "ULDR"]].concat();
+        let out = run_query(&t.path, &args, 2);
+        assert!(
+            stderr_of(&out).contains("goes with --batch"),
+            "{}",
+            stderr_of(&out)
+        );
+    }
+    let out = run_batch(&t.path, &["check", "--batch", "--threads", "65535"], "", 2);
+    assert!(stderr_of(&out).contains("--threads 65535 is more than"));
+    let out = run_batch(&t.path, &["check", "--batch", "123468750", "ULDR"], "", 2);
+    assert!(stderr_of(&out).contains("cannot be used with"));
+}
