@@ -37,7 +37,7 @@ pub struct CheckArgs {
     goal: GoalArg,
     #[arg(long)]
     json: bool,
-    /// Grades a move list a line from standard input, a class's answers: START<TAB>MOVES (or
+    /// Grades a move list a line from standard input, a class's answers: `START<TAB>MOVES` (or
     /// `;` between, and a GOAL after another), or the start in one word and the moves after
     /// it. One record a line, in input order: JSON lines (each --json's object), or with
     /// --csv rows of the same columns for every line. Exit code 2 if a line was not graded.
