@@ -21,9 +21,10 @@ _Positions = Iterable[_BoardLike] | _ArrayLike
 _Heuristic = Literal["misplaced", "manhattan", "linear-conflict", "manhattan+blank"]
 # Moves to play: the blank's letters, a slide written with its count ("R2"),
 # in a string ("U L D R2") or a list (["U", "R2"]).
-_Moves = str | Iterable[str]
+# Lists, tuples and arrays: not iterators, which are refused.
+_Moves = str | Sequence[str] | _ArrayLike
 # Moves to grade: the blank's letters, or the tiles moved ("6 5 2", [6, 5, 2]).
-_Steps = str | Iterable[str] | Iterable[int]
+_Steps = str | Sequence[str] | Sequence[int] | _ArrayLike
 
 __all__ = [
     "Error",
@@ -141,6 +142,7 @@ class Solution:
     def boards(self) -> list[Board]: ...
     def to_dict(self) -> dict[str, Any]: ...
     def __len__(self) -> int: ...
+    def __bool__(self) -> bool: ...
     def __eq__(self, value: object, /) -> bool: ...
     def __reduce__(self) -> tuple[Any, tuple[Any]]: ...
 

@@ -528,7 +528,9 @@ fn distances_of(obj: &Bound<'_, PyAny>) -> PyResult<std::ops::RangeInclusive<u32
     .map_err(bad)
 }
 
-/// One shortest solution.
+/// A solution: the shortest, or with `within=` one proved within that
+/// factor of it. True even when it has no move (the start is the goal), so
+/// that `if s` tells a solution from the None of an unsolvable position.
 ///
 /// >>> s = npuzzle.solve("123468750")
 /// >>> s.moves, s.distance, s.tiles
@@ -580,7 +582,7 @@ impl PySolution {
     }
 
     /// The same moves one tile at a time (`UUULRR` for `U3 L R2`), as
-    /// `Board.play` and other tools replay them.
+    /// `Board.apply` and other tools replay them.
     ///
     /// >>> npuzzle.solve("123456708").single_tile_moves
     /// 'R'
@@ -734,6 +736,12 @@ impl PySolution {
 
     fn __len__(&self) -> usize {
         self.length()
+    }
+
+    /// True, even with no move: without it, a solution of length 0 would
+    /// be false, as its `len` is 0.
+    fn __bool__(&self) -> bool {
+        true
     }
 
     fn __str__(&self) -> String {

@@ -174,6 +174,52 @@ def test_the_stub_refuses_what_the_run_time_refuses(tmp_path: Path) -> None:
     assert errors == [3, 4], out
 
 
+def test_the_stub_takes_moves_as_the_run_time_does(tmp_path: Path, db3) -> None:  # type: ignore[no-untyped-def]
+    """Moves are text, a list, a tuple or an array; an iterator is refused
+    at run time, and so by the stub."""
+    b = npuzzle.Board("123468750")
+    for moves in ("ULDR", ["U", "L", "D", "R"], ("U", "L", "D", "R"), np.array(list("ULDR"))):
+        assert b.apply(moves) == npuzzle.Board.goal()
+    for steps in ([8, 6, 5, 8], (8, 6, 5, 8), np.array([8, 6, 5, 8])):
+        assert db3.check(b, steps).is_optimal
+    with pytest.raises(npuzzle.ArgumentTypeError, match="not generator"):
+        b.apply(m for m in "ULDR")
+    out, errors, status = strict_mypy(
+        tmp_path,
+        [
+            "import npuzzle",
+            "import numpy as np",
+            "b = npuzzle.Board('123468750')",
+            "b.apply(m for m in 'ULDR')",
+            "npuzzle.check(b, iter([8, 6, 5, 8]))",
+            "b.apply(['U', 'L', 'D', 'R'])",
+            "b.apply(('U', 'L'))",
+            "b.apply(np.array(list('ULDR')))",
+            "npuzzle.check(b, [8, 6, 5, 8])",
+            "npuzzle.check(b, np.array([8, 6, 5, 8]))",
+        ],
+    )
+    assert status == 1
+    assert errors == [4, 5], out
+
+
+def test_a_solution_is_true_even_with_no_move(db3) -> None:  # type: ignore[no-untyped-def]
+    """`if s` tells a solution from the None of an unsolvable position, at
+    the goal too, where its length is 0."""
+    answers = npuzzle.solve_many_within(["123456780", "867254301", "213456780"], 1.5)
+    assert [s.length for s in answers if s] == [0, 31]
+    at_goal = db3.solve("123456780")
+    assert len(at_goal) == 0 and bool(at_goal)
+
+
+def test_no_positions_in_any_array_are_no_answers(db3) -> None:  # type: ignore[no-untyped-def]
+    """An empty array, of whatever type a filter that matched nothing
+    gives, has no answers."""
+    for empty in (np.array([]), np.zeros((0, 9)), np.zeros((0, 9), dtype=np.int64), np.array([], dtype=object)):
+        assert list(db3.distances(empty)) == []
+        assert list(db3.solve_many(empty)) == []
+
+
 FORMS_TIMED = {
     "text": "867254301",
     "list": [8, 6, 7, 2, 5, 4, 3, 0, 1],
@@ -305,3 +351,17 @@ def test_a_data_frame_of_positions_points_to_its_tiles(db3) -> None:  # type: ig
     ):
         with pytest.raises(npuzzle.ArgumentTypeError, match=r"positions\[1\]: the value is missing .*dropna"):
             db3.distances(column)
+    # A column of any string type answers as its list does, as a list; its
+    # index is not looked at.
+    boards = [str(b) for b in npuzzle.random(count=50, seed=4)]
+    want = db3.distances(boards)
+    for column in (
+        pd.Series(boards),
+        pd.Series(boards, dtype="string"),
+        pd.Series(boards, index=range(100, 150)),
+        pd.Index(boards),
+    ):
+        assert db3.distances(column) == want
+        assert [len(s) for s in db3.solve_many(column)] == want
+    pytest.importorskip("pyarrow")
+    assert db3.distances(pd.Series(boards, dtype="string[pyarrow]")) == want

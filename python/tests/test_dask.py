@@ -238,8 +238,11 @@ def test_arguments_are_checked_before_any_work(files) -> None:
         nd.solve_frame(frame.compute())
     with pytest.raises(npuzzle.ParseError, match="49 cells"):
         nd.solve_frame(frame, board="7x7")
-    with pytest.raises(npuzzle.ParseError, match="expected 9 tiles"):
+    # The goal named as the goal, as every face names it.
+    with pytest.raises(npuzzle.ParseError, match='^bad goal board "1234": expected 9 tiles'):
         nd.solve_frame(frame, goal="1234")
+    with pytest.raises(npuzzle.ParseError, match="^bad goal board: expected 9 tiles"):
+        nd.label_random(2, goal=[1, 2, 3])
     # The one rule of every timeout= (and of query's --timeout), in its words.
     for timeout, why in [(0, "above 0"), (-1, "above 0"), (float("nan"), "NaN"), (float("inf"), "infinite"), (1e10, "limit")]:
         with pytest.raises(npuzzle.ArgumentError, match=f"timeout={timeout}: .*{why}"):

@@ -37,7 +37,7 @@ except ImportError as _missing:  # dask.dataframe raises a plain ImportError wit
         name=_missing.name,
     ) from _missing
 
-from .. import ArgumentError, ArgumentTypeError, Board, Database, solve_within
+from .. import ArgumentError, ArgumentTypeError, Board, Database, ParseError, solve_within
 from .._npuzzle import _timeout, _unbuildable
 from . import _answer, _sampling
 
@@ -209,7 +209,12 @@ def _arguments(
                 f"within counts single-tile moves, and {db.path} counts multi-tile moves; "
                 f"pass a single-tile database, or none"
             )
-    goal_text = None if goal is None else str(Board(goal, board))
+    try:
+        goal_text = None if goal is None else str(Board(goal, board))
+    except ParseError as e:
+        # Named as every other face names it.
+        shown = f'"{goal}"' if isinstance(goal, str) else ""
+        raise ParseError(f"bad goal board {shown}: {e}".replace(" :", ":")) from None
     _timeout(timeout)  # the one rule of every timeout=, in its words
     if db is None:
         return board, goal_text, None
