@@ -849,20 +849,22 @@ pub struct PySolvability {
     /// Why it cannot, as the command line says it; None when it can.
     #[pyo3(get)]
     reason: Option<String>,
+    /// The parity test's verdict with the numbers it rests on, either way,
+    /// as `query solvable` says it.
+    #[pyo3(get)]
+    explanation: String,
 }
 
 impl PySolvability {
     /// Whether `start` can reach `goal`, by the permutation-parity rule.
     pub fn of(start: &Board, goal: &Board) -> PySolvability {
-        match solvability::check(start, goal) {
-            Ok(()) => PySolvability {
-                solvable: true,
-                reason: None,
-            },
-            Err(why) => PySolvability {
-                solvable: false,
-                reason: Some(why.to_string()),
-            },
+        let parity = solvability::Parity::of(start, goal);
+        let explanation = parity.to_string();
+        let solvable = parity.solvable();
+        PySolvability {
+            solvable,
+            reason: (!solvable).then(|| explanation.clone()),
+            explanation,
         }
     }
 }
@@ -884,16 +886,23 @@ impl PySolvability {
     #[allow(clippy::type_complexity)]
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, ((bool, Option<String>),))> {
+    ) -> PyResult<(Bound<'py, PyAny>, ((bool, Option<String>, String),))> {
         let this = slf.get();
-        let state = (this.solvable, this.reason.clone());
+        let state = (this.solvable, this.reason.clone(), this.explanation.clone());
         Ok((slf.get_type().getattr("_unpickle")?, (state,)))
     }
 
     #[classmethod]
-    fn _unpickle(_cls: &Bound<'_, pyo3::types::PyType>, state: (bool, Option<String>)) -> Self {
-        let (solvable, reason) = state;
-        PySolvability { solvable, reason }
+    fn _unpickle(
+        _cls: &Bound<'_, pyo3::types::PyType>,
+        state: (bool, Option<String>, String),
+    ) -> Self {
+        let (solvable, reason, explanation) = state;
+        PySolvability {
+            solvable,
+            reason,
+            explanation,
+        }
     }
 }
 

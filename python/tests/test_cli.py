@@ -4,6 +4,7 @@ when no `query` binary is built (see conftest.find_query)."""
 from __future__ import annotations
 
 import json
+import pickle
 import subprocess
 
 import npuzzle
@@ -74,6 +75,14 @@ def test_solutions_and_distances_equal_the_command_line(db3) -> None:
                     db3.solve(start, g)
                 assert e.value.reason == answer["reason"]
                 assert db3.solvable(start, g).reason == answer["reason"]
+    # The parity test's words, either verdict, are `query solvable`'s.
+    for start in [*starts[:5], npuzzle.Board("213456780"), npuzzle.Board("8 6 7 2 5 4 3 1 0")]:
+        out = query(db3, "solvable", "--json", str(start))
+        answer = json.loads(out.stdout)
+        verdict = npuzzle.solvable(start)
+        assert (bool(verdict), verdict.explanation) == (answer["solvable"], answer["reason"])
+        assert verdict.reason == (None if verdict else answer["reason"])
+        assert pickle.loads(pickle.dumps(verdict)) == verdict
     for start in starts[:10]:
         out = query(db3, "solve", "--all", "--json", "--limit", "5", str(start))
         answer = json.loads(out.stdout)

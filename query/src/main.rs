@@ -20,6 +20,7 @@ mod print;
 mod random;
 mod search;
 mod serve;
+mod solvable;
 mod solve;
 mod stats;
 mod stdio;
@@ -93,6 +94,10 @@ enum Command {
     /// which moves went farther from the goal. Exit code 0 when the moves reach the goal, 1
     /// when they do not.
     Check(check::CheckArgs),
+    /// Whether a start can reach the goal, by the inversion-parity test, with the numbers it
+    /// rests on either way (needs no database; any board up to 6x6). Exit code 0 when it
+    /// can, 1 when it cannot.
+    Solvable(solvable::SolvableArgs),
     /// The classic heuristics over every position (or one), against the true distance.
     Heuristics(heuristics::HeuristicsArgs),
     /// The classic search algorithms on one position, checked against the database (or with
@@ -217,6 +222,16 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
         }
     }
     let location = locate(shape, cli.metric.unwrap_or_default(), given);
+    if let Command::Solvable(args) = &cli.command {
+        // Arithmetic, needing no table: a file named opens for its size.
+        let shape = match given {
+            Some(_) if cli.board.is_none() => {
+                open_database(&location, shape, cli.board, cli.metric)?.shape()
+            }
+            _ => shape,
+        };
+        return solvable::run(shape, args, &mut stdio::stdout());
+    }
     let within = match &cli.command {
         Command::Solve(args) => args.within,
         Command::Batch(args) => args.within,
@@ -265,6 +280,7 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
             compare_metrics::run(complete(&db, "compare-metrics")?, &location, args, out)
         }
         Command::Serve(_) => unreachable!("served above, without opening one database"),
+        Command::Solvable(_) => unreachable!("answered above, with no table"),
     };
     outcome.map_err(|e| with_advice(e, &location, &db, cli.board.is_some()))
 }

@@ -99,46 +99,141 @@ fn inversions_in_words(count: u32) -> String {
 
 impl fmt::Display for Unsolvable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.shape.cols() % 2 == 1 {
+        let numbers = Numbers {
+            shape: self.shape,
+            inversions: self.inversions,
+            blank_row: self.blank_row,
+            goal_blank_row: self.goal_blank_row,
+        };
+        numbers.explain(f, self.plain)
+    }
+}
+
+/// What the parity test rests on for a pair: the start's inversions
+/// relative to the goal, and the rows of the two blanks (0 at the top).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Numbers {
+    shape: Shape,
+    inversions: u32,
+    blank_row: usize,
+    goal_blank_row: usize,
+}
+
+impl Numbers {
+    /// Whether the invariant holds: the start can reach the goal.
+    fn solvable(&self) -> bool {
+        let rows = match self.shape.cols() % 2 {
+            1 => 0,
+            _ => self.blank_row + self.goal_blank_row,
+        };
+        (self.inversions as usize + rows) % 2 == 0
+    }
+
+    /// The verdict in words, with each board's inversions counted in tile
+    /// order too where they are given (`plain`: the start's, the goal's).
+    fn explain(&self, f: &mut fmt::Formatter<'_>, plain: Option<(u32, u32)>) -> fmt::Result {
+        let (parity, kept) = match self.solvable() {
+            true => ("even", "both even, or both odd"),
+            false => ("odd", "one even, one odd"),
+        };
+        let inversions = inversions_in_words(self.inversions);
+        let cols = self.shape.cols();
+        if cols % 2 == 1 {
             write!(
                 f,
-                "the start has {} relative to the goal, an odd number; \
-                 on a board of odd width ({} columns) every move keeps that parity, and the goal has 0",
-                inversions_in_words(self.inversions),
-                self.shape.cols()
+                "the start has {inversions} relative to the goal, an {parity} number; on a board \
+                 of odd width ({cols} columns) every move keeps that parity, and the goal has 0"
             )?;
-            if let Some((start, goal)) = self.plain {
+            if let Some((start, goal)) = plain {
+                let kept = match (start + goal) % 2 {
+                    0 => ["both even", "both odd"][start as usize % 2],
+                    _ => kept,
+                };
                 write!(
                     f,
-                    " (counted in tile order, the start has {start} and the goal {goal}: one \
-                     even, one odd)"
+                    " (counted in tile order, the start has {start} and the goal {goal}: {kept})"
                 )?;
             }
-        } else {
-            let rows = self.blank_row.abs_diff(self.goal_blank_row);
+            return Ok(());
+        }
+        let rows = self.blank_row.abs_diff(self.goal_blank_row);
+        write!(
+            f,
+            "the start has {inversions} relative to the goal and its blank is {rows} row{} from \
+             the goal's; their sum is {parity}, and on a board of even width ({cols} columns) \
+             every move keeps that sum's parity, which is 0 at the goal",
+            if rows == 1 { "" } else { "s" },
+        )?;
+        if let Some((start, goal)) = plain {
+            // Rows counted from 1 at the top, as a course numbers them.
+            let (row, goal_row) = (self.blank_row + 1, self.goal_blank_row + 1);
+            let sums = (start as usize + row, goal as usize + goal_row);
+            let kept = match (sums.0 + sums.1) % 2 {
+                0 => ["both even", "both odd"][sums.0 % 2],
+                _ => kept,
+            };
             write!(
                 f,
-                "the start has {} relative to the goal and its blank is {} row{} from the goal's; \
-                 their sum is odd, and on a board of even width ({} columns) every move keeps that sum's parity, which is 0 at the goal",
-                inversions_in_words(self.inversions),
-                rows,
-                if rows == 1 { "" } else { "s" },
-                self.shape.cols()
+                " (counted in tile order, the start has {start} with its blank in row {row} \
+                 and the goal {goal} with its blank in row {goal_row}: sums of {} and {}, {kept})",
+                sums.0, sums.1
             )?;
-            if let Some((start, goal)) = self.plain {
-                // Rows counted from 1 at the top, as a course numbers them.
-                let (row, goal_row) = (self.blank_row + 1, self.goal_blank_row + 1);
-                write!(
-                    f,
-                    " (counted in tile order, the start has {start} with its blank in row {row} \
-                     and the goal {goal} with its blank in row {goal_row}: sums of {} and {}, \
-                     one even, one odd)",
-                    start as usize + row,
-                    goal as usize + goal_row
-                )?;
-            }
         }
         Ok(())
+    }
+}
+
+/// The parity test for a pair, solvable or not, with the numbers it rests
+/// on: its text explains the verdict either way (`query solvable`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parity {
+    numbers: Numbers,
+    /// The inversions of the start and of the goal counted in tile order.
+    plain: (u32, u32),
+}
+
+impl Parity {
+    /// The test for `start` toward `goal` (boards of the same shape).
+    pub fn of(start: &Board, goal: &Board) -> Parity {
+        let relabelled = Relabelling::to_canonical(goal).apply(start);
+        let shape = start.shape();
+        Parity {
+            numbers: Numbers {
+                shape,
+                inversions: inversions(&relabelled),
+                blank_row: shape.row_of(start.blank()),
+                goal_blank_row: shape.row_of(goal.blank()),
+            },
+            plain: (inversions(start), inversions(goal)),
+        }
+    }
+
+    /// Whether the start can reach the goal.
+    pub fn solvable(&self) -> bool {
+        self.numbers.solvable()
+    }
+
+    /// The start's tile inversions relative to the goal (its tiles numbered
+    /// by their places in the goal).
+    pub fn inversions(&self) -> u32 {
+        self.numbers.inversions
+    }
+
+    /// The inversions of the start and of the goal, each counted in tile
+    /// order, as a course counts them.
+    pub fn tile_order_inversions(&self) -> (u32, u32) {
+        self.plain
+    }
+
+    /// The rows of the start's blank and of the goal's, from 1 at the top.
+    pub fn blank_rows(&self) -> (usize, usize) {
+        (self.numbers.blank_row + 1, self.numbers.goal_blank_row + 1)
+    }
+}
+
+impl fmt::Display for Parity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.numbers.explain(f, Some(self.plain))
     }
 }
 
@@ -197,5 +292,62 @@ mod tests {
             reason.ends_with("the start has 0 with its blank in row 1 and the goal 0 with its blank in row 2: sums of 1 and 2, one even, one odd)"),
             "{reason}"
         );
+    }
+
+    /// The test explains either verdict; its verdict is the reachability
+    /// a breadth-first search from the goal finds, on every 2x3 and 3x2
+    /// arrangement; unsolvable, its text is the error's.
+    #[test]
+    fn the_parity_test_says_why_either_way() {
+        for shape in ["2x3", "3x2", "2x2"] {
+            let shape: Shape = shape.parse().unwrap();
+            let goal = Board::goal(shape);
+            let mut reached = std::collections::HashSet::from([goal]);
+            let mut layer = vec![goal];
+            while !layer.is_empty() {
+                let next: Vec<Board> = (layer.iter().flat_map(|b| b.successors()))
+                    .map(|(_, n)| n)
+                    .filter(|n| reached.insert(*n))
+                    .collect();
+                layer = next;
+            }
+            // Every arrangement, by the permutations of the cells' tiles.
+            let mut all: Vec<Vec<u64>> = vec![vec![]];
+            for _ in 0..shape.cells() {
+                all = (all.iter())
+                    .flat_map(|p| {
+                        (0..shape.cells() as u64)
+                            .filter(|t| !p.contains(t))
+                            .map(|t| [&p[..], &[t]].concat())
+                    })
+                    .collect();
+            }
+            for cells in &all {
+                let start = Board::new(shape, cells).unwrap();
+                let parity = Parity::of(&start, &goal);
+                assert_eq!(parity.solvable(), reached.contains(&start), "{start}");
+                match check(&start, &goal) {
+                    Ok(()) => assert!(parity.solvable()),
+                    Err(why) => assert_eq!(why.to_string(), parity.to_string()),
+                }
+            }
+            // Half of them, as the module says.
+            assert_eq!(all.len(), 2 * reached.len());
+        }
+        let goal = board3("123456780");
+        // 8 6 7 2 5 4 3 1: 7 + 5 + 5 + 1 + 3 + 2 + 1 = 24 pairs out of order.
+        let parity = Parity::of(&board3("867254301"), &goal);
+        assert!(parity.solvable());
+        assert_eq!(
+            parity.to_string(),
+            "the start has 24 tile inversions relative to the goal, an even number; on a board \
+             of odd width (3 columns) every move keeps that parity, and the goal has 0 (counted \
+             in tile order, the start has 24 and the goal 0: both even)"
+        );
+        assert_eq!(
+            (parity.inversions(), parity.tile_order_inversions()),
+            (24, (24, 0))
+        );
+        assert_eq!(parity.blank_rows(), (3, 3));
     }
 }

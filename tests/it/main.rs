@@ -22,6 +22,7 @@ mod pattern_cli;
 mod pattern_file;
 mod properties;
 mod readme;
+mod solvable;
 mod symmetry;
 mod textbook;
 mod util;
