@@ -126,7 +126,7 @@ impl Numbers {
             1 => 0,
             _ => self.blank_row + self.goal_blank_row,
         };
-        (self.inversions as usize + rows) % 2 == 0
+        (self.inversions as usize + rows).is_multiple_of(2)
     }
 
     /// The verdict in words, with each board's inversions counted in tile
