@@ -3,7 +3,7 @@
 
 use crate::numbers::whole;
 use crate::print::{print, Layout};
-use crate::worksheet::{self, Worksheet};
+use crate::worksheet::{self, Part, Worksheet};
 use crate::{GoalArg, Outcome, TableFormat};
 use anyhow::Result;
 use memmap2::Mmap;
@@ -44,6 +44,10 @@ pub struct RandomArgs {
     /// answer key (each one's distance and one optimal solution) on a page of its own.
     #[arg(long, value_name = "FILE.html")]
     worksheet: Option<PathBuf>,
+    /// With --worksheet: write the answer key into FILE.html instead, so that the worksheet
+    /// holds the puzzles alone, to hand out.
+    #[arg(long, value_name = "FILE.html", requires = "worksheet")]
+    key: Option<PathBuf>,
     /// Give up on the draw after SECONDS of search (pattern databases with --distance; a
     /// complete table draws at once) [default: 60].
     #[arg(long, value_name = "SECONDS", value_parser = parse_draw_timeout, allow_hyphen_values = true)]
@@ -118,7 +122,17 @@ pub fn run(db: &Database<Mmap>, args: &RandomArgs, out: &mut impl Write) -> Resu
             // The sheet's temporary file waits through the draw's searches:
             // Ctrl-C then must not leave it behind.
             npuzzle::io::remove_unfinished_on_signals();
-            Some(worksheet::start(path)?)
+            let key = args.key.as_deref().map(|key| {
+                anyhow::ensure!(
+                    !same_file(path, key),
+                    "--key names the worksheet's own file, {}: give the answer key a file of \
+                     its own",
+                    npuzzle::files::shown_path(key)
+                );
+                worksheet::start(key)
+            });
+            let key = key.transpose()?;
+            Some((worksheet::start(path)?, key))
         }
         None => None,
     };
@@ -145,10 +159,32 @@ pub fn run(db: &Database<Mmap>, args: &RandomArgs, out: &mut impl Write) -> Resu
         ))),
         e => e.into(),
     })?;
-    if let Some(file) = sheet {
-        Worksheet::with_key(db, &report, solutions)?.write(file)?;
+    if let Some((file, key)) = sheet {
+        let sheet = Worksheet::with_key(db, &report, solutions)?;
+        match key {
+            Some(key) => {
+                sheet.write(file, Part::Puzzles)?;
+                sheet.write(key, Part::Key)?;
+            }
+            None => sheet.write(file, Part::Both)?,
+        }
     }
     show(&report, args, out)
+}
+
+/// Whether two paths name one file: the same file where it is there
+/// already (through links too), or the same name in the same folder.
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    use std::fs::canonicalize;
+    let place = |p: &std::path::Path| {
+        let folder = p.parent().filter(|d| !d.as_os_str().is_empty());
+        let folder = canonicalize(folder.unwrap_or(std::path::Path::new("."))).ok()?;
+        Some((folder, p.file_name()?.to_owned()))
+    };
+    let found = |p| canonicalize(p).ok();
+    a == b
+        || found(a).zip(found(b)).is_some_and(|(a, b)| a == b)
+        || place(a).zip(place(b)).is_some_and(|(a, b)| a == b)
 }
 
 /// `e`, a walk's search past the draw's `timeout` (`by_default`: no

@@ -23,6 +23,18 @@ pub const CSS: &str = include_str!("serve/page/worksheet.css");
 /// The most puzzles one worksheet holds: ten pages' worth and far more.
 pub const MAX_PUZZLES: usize = 1000;
 
+/// Which of a worksheet's two parts a page holds.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Part {
+    /// The puzzles, and the answer key on a page of its own after them.
+    #[default]
+    Both,
+    /// The puzzles alone: a sheet to hand out.
+    Puzzles,
+    /// The answer key alone.
+    Key,
+}
+
 /// Where the CSS comes from.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Styles {
@@ -40,6 +52,9 @@ pub struct Worksheet {
     /// The distances drawn from (always given for a worksheet).
     distances: [u32; 2],
     puzzles: Vec<(Board, Vec<Move>)>,
+    /// The pattern partition whose walks found the puzzles, where they
+    /// did: another partition draws others with the same seed.
+    partition: Option<String>,
 }
 
 impl Worksheet {
@@ -59,10 +74,14 @@ impl Worksheet {
         drawn: &Sample,
         solutions: Option<Vec<Vec<Move>>>,
     ) -> Result<Self, AnswerError> {
-        match solutions {
-            Some(solutions) => Ok(Worksheet::of(drawn, solutions)),
-            None => Worksheet::solve(db.complete()?, drawn),
-        }
+        let sheet = match solutions {
+            Some(solutions) => Worksheet::of(drawn, solutions),
+            None => Worksheet::solve(db.complete()?, drawn)?,
+        };
+        Ok(Worksheet {
+            partition: db.partition().map(String::from),
+            ..sheet
+        })
     }
 
     /// The positions of `drawn` with a shortest solution of each, in
@@ -75,11 +94,13 @@ impl Worksheet {
             seed: drawn.seed,
             distances: drawn.distances.unwrap_or_default(),
             puzzles: starts.zip(solutions).collect(),
+            partition: None,
         }
     }
 
-    /// The whole page.
-    pub fn html(&self, styles: Styles) -> String {
+    /// The page of `part`: the puzzles with their key after them, or one
+    /// of the two alone.
+    pub fn html(&self, styles: Styles, part: Part) -> String {
         let shape = self.goal.shape();
         let distance = match self.distances {
             [a, b] if a == b => format!("{a} moves"),
@@ -91,6 +112,10 @@ impl Worksheet {
             if count == 1 { "" } else { "s" },
             self.seed
         );
+        let title = match part {
+            Part::Key => format!("Answer key: {title}"),
+            Part::Both | Part::Puzzles => title,
+        };
         let mut html = String::with_capacity(2000 + count * 1500);
         html.push_str("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
         // What lets a later worksheet replace this one, and nothing else.
@@ -105,10 +130,43 @@ impl Worksheet {
         }
         html.push_str("</head>\n<body>\n<main>\n");
         let _ = writeln!(html, "<h1>{title}</h1>");
+        let task = match part {
+            Part::Key => "The answers to the puzzles",
+            Part::Both | Part::Puzzles => {
+                "Slide the tiles to reach the goal in as few moves as you can"
+            }
+        };
+        let from = match &self.partition {
+            Some(p) => {
+                format!(" with pattern databases of the {p} partition (another draws others)")
+            }
+            None => String::new(),
+        };
         let _ = writeln!(
             html,
-            "<p>Slide the tiles to reach the goal in as few moves as you can. Drawn by \
-             <code>query{} random --distance {} --count {count} --seed {}{}</code>.</p>",
+            "<p>{task}. Drawn by <code>{}</code>{from}.</p>",
+            self.command()
+        );
+        let print = match part {
+            Part::Both => "Print this page with your browser (Ctrl-P): the answer key starts on a page of its own.",
+            Part::Puzzles | Part::Key => "Print this page with your browser (Ctrl-P).",
+        };
+        let _ = writeln!(html, "<p class=\"screen-only\">{print}</p>");
+        if part != Part::Key {
+            self.puzzles_html(&mut html);
+        }
+        if part != Part::Puzzles {
+            self.key_html(&mut html);
+        }
+        html.push_str("</main>\n</body>\n</html>\n");
+        html
+    }
+
+    /// The command that draws the same puzzles from the same file.
+    fn command(&self) -> String {
+        let shape = self.goal.shape();
+        format!(
+            "query{} random --distance {} --count {} --seed {}{}",
             // The default board needs no --board; the others do, or the
             // command would draw 3x3 puzzles.
             match shape == Shape::THREE_BY_THREE {
@@ -119,6 +177,7 @@ impl Worksheet {
                 [a, b] if a == b => a.to_string(),
                 [a, b] => format!("{a}..={b}"),
             },
+            self.puzzles.len(),
             self.seed,
             if self.goal == Board::goal(shape) {
                 String::new()
@@ -126,8 +185,11 @@ impl Worksheet {
                 // Quoted: a board of two-digit tiles is written with spaces.
                 format!(" --goal \"{}\"", self.goal)
             }
-        );
-        html.push_str("<p class=\"screen-only\">Print this page with your browser (Ctrl-P): the answer key starts on a page of its own.</p>\n");
+        )
+    }
+
+    /// The goal, then each puzzle drawn with a line for the answer.
+    fn puzzles_html(&self, html: &mut String) {
         html.push_str("<figure class=\"goal\">\n");
         html.push_str(&board_svg(&self.goal, "the goal"));
         let _ = writeln!(
@@ -145,11 +207,19 @@ impl Worksheet {
                 board_svg(start, &format!("puzzle {}", i + 1)),
             );
         }
-        html.push_str("</ol>\n<section class=\"key\" id=\"answer-key\">\n<h2>Answer key</h2>\n");
-        html.push_str(
-            "<p>One optimal solution per puzzle, as the blank's moves (U, D, L, R: the tile \
-             beside the blank slides the other way).</p>\n<table>\n<thead><tr><th>Puzzle</th>\
-             <th>Start</th><th>Distance</th><th>One optimal solution</th></tr></thead>\n<tbody>\n",
+        html.push_str("</ol>\n");
+    }
+
+    /// The answer key: each puzzle's distance and one optimal solution.
+    fn key_html(&self, html: &mut String) {
+        html.push_str("<section class=\"key\" id=\"answer-key\">\n<h2>Answer key</h2>\n");
+        let _ = writeln!(
+            html,
+            "<p>One optimal solution per puzzle toward the goal {}, as the blank's moves (U, D, \
+             L, R: the tile beside the blank slides the other way).</p>\n<table>\n<thead><tr>\
+             <th>Puzzle</th><th>Start</th><th>Distance</th><th>One optimal solution</th></tr>\
+             </thead>\n<tbody>",
+            self.goal
         );
         for (i, (start, moves)) in self.puzzles.iter().enumerate() {
             let _ = writeln!(
@@ -158,19 +228,22 @@ impl Worksheet {
                  <td class=\"moves\">{}</td></tr>",
                 i + 1,
                 moves.len(),
-                move_string(moves)
+                // At the goal already: say so, not an empty cell.
+                match moves.is_empty() {
+                    true => "(none: the start is the goal)".to_string(),
+                    false => move_string(moves),
+                }
             );
         }
-        html.push_str("</tbody>\n</table>\n</section>\n</main>\n</body>\n</html>\n");
-        html
+        html.push_str("</tbody>\n</table>\n</section>\n");
     }
 
-    /// Writes the page into the file [`start`] began, and puts it in place.
-    pub fn write(&self, file: Output) -> anyhow::Result<()> {
+    /// Writes `part` into the file [`start`] began, and puts it in place.
+    pub fn write(&self, file: Output, part: Part) -> anyhow::Result<()> {
         let Output { temp, shown } = file;
         let context = || format!("cannot write the worksheet {shown}");
         temp.file()
-            .write_all(self.html(Styles::Inline).as_bytes())
+            .write_all(self.html(Styles::Inline, part).as_bytes())
             .with_context(context)?;
         temp.commit().with_context(context)
     }

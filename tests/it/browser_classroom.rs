@@ -454,6 +454,18 @@ async fn the_worksheets_answer_key_equals_query_solve() {
         .await
         .unwrap()
         .unwrap();
+    // The two parts apart, for the same set (below: the key's rows are
+    // the whole sheet's, and the puzzles' page has drawings and no key).
+    let href = |id: &'static str| {
+        let c = &c;
+        async move {
+            let link = c.find(Locator::Id(id)).await.unwrap();
+            link.attr("href").await.unwrap().unwrap()
+        }
+    };
+    let (puzzles, key) = (href("worksheet-puzzles").await, href("worksheet-key").await);
+    assert_eq!(puzzles, format!("{link}&part=puzzles"));
+    assert_eq!(key, format!("{link}&part=key"));
     let (drawn, _, ok) = query(
         &session,
         &["random", "--distance", "15", "--count", "4", "--seed", "7"],
@@ -496,6 +508,21 @@ async fn the_worksheets_answer_key_equals_query_solve() {
     assert_eq!(boards, json!(starts.len()));
     let css = get(&url, "/worksheet.css");
     assert!(css.contains("break-before: page"), "{css}");
+
+    // The parts, for the same set.
+    let puzzles = get(&url, &puzzles);
+    assert_eq!(
+        puzzles.matches("<svg class=\"board\"").count(),
+        starts.len() + 1
+    );
+    assert!(!puzzles.contains("answer-key"));
+    let key = get(&url, &key);
+    for (i, start) in starts.iter().enumerate() {
+        assert!(key.contains(&format!(
+            "<tr><td>{}</td><td class=\"start\">{start}</td>",
+            i + 1
+        )));
+    }
 }
 
 /// axe-core's script, which `scripts/browser-tests.sh` installs from npm

@@ -10,9 +10,10 @@ fn three_by_three() -> &'static crate::util::TempDb {
     temp_db("3x3")
 }
 
-/// The answer key's rows: number, start, distance, moves.
+/// The answer key's rows: number, start, distance, moves (none where the
+/// page has no key).
 fn key_rows(html: &str) -> Vec<[String; 4]> {
-    let key = html.split("id=\"answer-key\"").nth(1).unwrap();
+    let key = html.split("id=\"answer-key\"").nth(1).unwrap_or_default();
     key.split("<tr><td>")
         .skip(1)
         .map(|row| {
@@ -66,6 +67,52 @@ fn a_worksheet_holds_the_drawn_puzzles_and_query_solves_answers() {
     // Written again, it replaces the old page: the same seed, the same page.
     printed(&t.path, &with_sheet, 0);
     assert_eq!(std::fs::read_to_string(&file).unwrap(), html);
+}
+
+/// `--key FILE.html`: the puzzles alone on the sheet, to hand out, and
+/// the key alone in its own file, the whole sheet's rows; never one file
+/// for both.
+#[test]
+fn the_answer_key_can_be_written_apart() {
+    let t = three_by_three();
+    let dir = tempfile::tempdir().unwrap();
+    let [whole, sheet, key] = ["whole.html", "sheet.html", "key.html"].map(|n| dir.path().join(n));
+    let args = [
+        "random",
+        "--distance",
+        "0..=12",
+        "--count",
+        "6",
+        "--seed",
+        "4",
+    ];
+    let with = |extra: &[&std::path::Path]| {
+        let mut a: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        for (flag, path) in ["--worksheet", "--key"].iter().zip(extra) {
+            a.extend([flag.to_string(), path.to_str().unwrap().to_string()]);
+        }
+        a
+    };
+    let run = |a: Vec<String>, code| {
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        printed(&t.path, &a, code)
+    };
+    run(with(&[&whole]), 0);
+    run(with(&[&sheet, &key]), 0);
+    let [whole, sheet, key] = [&whole, &sheet, &key].map(|p| std::fs::read_to_string(p).unwrap());
+    assert_eq!(key_rows(&key), key_rows(&whole));
+    assert_eq!(key_rows(&sheet), Vec::<[String; 4]>::new());
+    assert_eq!(sheet.matches("<li class=\"puzzle\">").count(), 6);
+    assert_eq!(key.matches("<li class=\"puzzle\">").count(), 0);
+    assert!(!sheet.contains("Answer key") && key.contains("<h1>Answer key: 6 3x3 puzzles"));
+    // Refused, nothing written: one file for both, or a key with no sheet.
+    let one = dir.path().join("one.html");
+    let out = run(with(&[&one, &dir.path().join(".").join("one.html")]), 2);
+    assert!(out.is_empty() && !one.exists());
+    let mut alone: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    alone.extend(["--key".into(), one.to_str().unwrap().into()]);
+    run(alone, 2);
+    assert!(!one.exists());
 }
 
 #[test]

@@ -33,7 +33,7 @@ use super::code::Code;
 use super::hosts::{check as check_host, Hosts};
 use super::kind::{self, Budget, Db};
 use super::origins::{allow, Origins};
-use crate::worksheet::{self, Styles, Worksheet};
+use crate::worksheet::{self, Part, Styles, Worksheet};
 use axum::body::HttpBody;
 use axum::extract::{FromRequestParts, Query, Request, State};
 use axum::http::request::Parts;
@@ -445,6 +445,8 @@ struct Params {
     moves: Option<String>,
     metric: Option<String>,
     within: Option<String>,
+    /// A worksheet's part: both, puzzles or key.
+    part: Option<String>,
     /// Names no route reads, kept to be refused by the route's own list
     /// ([`Params::only`]) rather than by every route's.
     #[serde(flatten, skip_serializing)]
@@ -661,6 +663,22 @@ impl Params {
                 })
             })
             .transpose()
+    }
+
+    /// A worksheet's part: both (the default), `puzzles` or `key`.
+    fn part(&self) -> Result<Part, ApiError> {
+        match self.part.as_deref() {
+            None | Some("both") => Ok(Part::Both),
+            Some("puzzles") => Ok(Part::Puzzles),
+            Some("key") => Ok(Part::Key),
+            Some(text) => Err(ApiError::new(
+                Code::BadParameter,
+                format!(
+                    "bad part {:?}: a worksheet's part is both, puzzles or key",
+                    excerpt(text, 40)
+                ),
+            )),
+        }
     }
 
     /// The goal: tiles in order, blank last, unless given.
@@ -1092,8 +1110,11 @@ fn draw(
 async fn worksheet(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
     p.only(
         "/worksheet",
-        &["board", "metric", "goal", "distance", "count", "seed"],
+        &[
+            "board", "metric", "goal", "distance", "count", "seed", "part",
+        ],
     )?;
+    let part = p.part()?;
     let db = p.db(&server.boards)?;
     let (shape, metric) = (db.shape(), single_tile(db, "a worksheet")?);
     let goal = p.goal(shape)?;
@@ -1108,7 +1129,7 @@ async fn worksheet(State(server): State<Shared>, p: Params) -> Result<Response, 
         let (drawn, solutions) = draw(db, &goal, distances, (count, seed), budget)?;
         let sheet = Worksheet::with_key(db, &drawn, solutions)
             .map_err(|e| answer_error(e, None, Duration::ZERO))?;
-        Ok(sheet.html(Styles::Linked))
+        Ok(sheet.html(Styles::Linked, part))
     })
     .await?;
     Ok(asset_owned("text/html; charset=utf-8", html))

@@ -889,11 +889,16 @@ function drawSeeded() {
   // A worksheet's solutions and drawings count single-tile moves: the
   // server refuses multi-tile ones, and the page says so instead.
   $("worksheet").hidden = multiTile();
+  $("worksheet-parts").hidden = multiTile();
   $("worksheet-note").hidden = !multiTile();
   $("worksheet-note").textContent = multiTile()
     ? "Worksheets count single-tile moves: switch to single-tile moves to print this set as one."
     : "";
   $("worksheet").href = `/worksheet?${q}`;
+  for (const part of ["puzzles", "key"]) {
+    q.set("part", part);
+    $(`worksheet-${part}`).href = `/worksheet?${q}`;
+  }
 }
 
 // ---- heuristics beside the truth ----

@@ -231,6 +231,63 @@ fn the_worksheet_is_the_command_lines_page_with_its_css_linked() {
     assert_eq!(html.matches("<li class=\"puzzle\">").count(), 3);
     let (status, css) = raw(server.addr, &request("GET", "/worksheet.css"));
     assert_eq!((status, css.as_str()), (200, crate::worksheet::CSS));
+
+    // Apart: the puzzles alone and the key alone, as `--key` writes them.
+    let key = dir.path().join("k.html");
+    let cli = crate::Cli::try_parse_from([
+        "query",
+        "random",
+        "--distance",
+        "14",
+        "--count",
+        "3",
+        "--seed",
+        "5",
+        "--worksheet",
+        file.to_str().unwrap(),
+        "--key",
+        key.to_str().unwrap(),
+    ])
+    .unwrap();
+    let crate::Command::Random(args) = &cli.command else {
+        unreachable!()
+    };
+    crate::random::run(&db, args, &mut Vec::new()).unwrap();
+    for (part, path) in [("puzzles", &file), ("key", &key)] {
+        let (status, served) = raw(
+            server.addr,
+            &request(
+                "GET",
+                &format!("/worksheet?distance=14&count=3&seed=5&part={part}"),
+            ),
+        );
+        assert_eq!(status, 200);
+        let written = std::fs::read_to_string(path).unwrap();
+        assert_eq!(
+            served.replace("<link rel=\"stylesheet\" href=\"/worksheet.css\">", &inline),
+            written
+        );
+    }
+    let puzzles = std::fs::read_to_string(&file).unwrap();
+    let key = std::fs::read_to_string(&key).unwrap();
+    assert_eq!(puzzles.matches("<li class=\"puzzle\">").count(), 3);
+    assert!(!puzzles.contains("Answer key") && !puzzles.contains("class=\"moves\""));
+    assert_eq!(key.matches("<td class=\"moves\">").count(), 3);
+    assert!(!key.contains("<li class=\"puzzle\">"));
+    // The key's solutions are the whole sheet's.
+    let moves = |html: &str| -> Vec<String> {
+        html.split("<td class=\"moves\">")
+            .skip(1)
+            .map(|s| s.split('<').next().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(moves(&key), moves(&html));
+    let (status, v) = get(server.addr, "/worksheet?distance=14&part=answers");
+    assert_eq!(
+        (status, &v["code"]),
+        (400, &serde_json::json!("bad_parameter")),
+        "{v}"
+    );
 }
 
 #[test]
