@@ -66,7 +66,7 @@ def test_database_errors(tmp_path: Path) -> None:
     junk.write_bytes(b"not a database at all, but long enough to have a preamble" * 10)
     with pytest.raises(npuzzle.DatabaseError, match="not an npuzzle database"):
         npuzzle.Database(junk)
-    with pytest.raises(npuzzle.DatabaseError, match="is not a regular file"):
+    with pytest.raises(npuzzle.DatabaseError, match="is a folder, not a regular file: a database is one file"):
         npuzzle.Database(tmp_path)
     if Path("/proc/self/status").exists():
         with pytest.raises(npuzzle.DatabaseError, match="cannot be mapped into memory, as a database is read"):

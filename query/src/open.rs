@@ -82,6 +82,19 @@ pub(crate) fn with_advice(
     if let Some(note) = another_size {
         return anyhow::anyhow!("{e:#}; {note}");
     }
+    // A file typed with `--db` of another size than the tiles fit: that
+    // file set the size (only where the tiles make a board of another).
+    let fits = parse_error
+        .filter(|_| of_start && !board_given && location.origin == Origin::Given)
+        .and_then(|p| {
+            p.another_size_note(|_| true, |shape| format!("pass --db a {shape} database"))
+        });
+    if let Some(note) = fits {
+        return anyhow::anyhow!(
+            "{e:#}; the board size, {shape}, is that of --db {}: {note}",
+            shown_path(path)
+        );
+    }
     let answer = e.chain().find_map(|c| c.downcast_ref::<AnswerError>());
     match (answer, db.patterns()) {
         (Some(AnswerError::MissingGoal { cell, present, .. }), None) => {

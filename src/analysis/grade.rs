@@ -101,7 +101,7 @@ pub enum StepsError {
     #[error("{}: at most {MAX_STEPS} moves are graded at once", too_many(*.0))]
     TooMany(usize),
     /// A tile the board does not have, which no position lets move.
-    #[error("move {position} is tile {tile}: the tiles of a {shape} board are 1 to {}", shape.cells() - 1)]
+    #[error("move {position} is tile {tile}: the tiles of a {shape} board are 1 to {}{}", shape.cells() - 1, run_together(tile, *shape))]
     NoSuchTile {
         /// 1-based position of the move in the list.
         position: usize,
@@ -124,6 +124,22 @@ pub enum StepsError {
         /// The most tiles a slide that way moves on this board.
         most: usize,
     },
+}
+
+/// Where a tile number is tiles of one digit written together (`8658` on
+/// 3×3), the way to write them apart; empty otherwise, and on boards with
+/// tiles of two digits, where digits together may be meant as one tile.
+fn run_together(tile: &str, shape: Shape) -> String {
+    let tiles = 1..shape.cells();
+    let digits: Vec<usize> = tile
+        .bytes()
+        .map(|b| usize::from(b.wrapping_sub(b'0')))
+        .collect();
+    if tile.len() < 2 || shape.cells() > 10 || !digits.iter().all(|d| tiles.contains(d)) {
+        return String::new();
+    }
+    let apart: Vec<String> = digits.iter().map(usize::to_string).collect();
+    format!("; tiles moved are written apart: {}", apart.join(" "))
 }
 
 /// "12000 moves", or for a count past any number "more than 10000 moves".
@@ -537,6 +553,21 @@ mod tests {
         assert_eq!(after(&start, "R2 L", Metric::SingleTile), Some(1));
         assert_eq!(after(&start, "R2 L", Metric::MultiTile), Some(1));
         assert_eq!(after(&start, "R R L", Metric::MultiTile), Some(2));
+    }
+
+    /// Single-digit tiles written together are a tile no board has: the
+    /// error says how to write them apart, only where each digit is a tile.
+    #[test]
+    fn tiles_written_together_are_said_apart() {
+        let shape = Shape::THREE_BY_THREE;
+        let said = |text: &str| read_steps_on(text, shape).unwrap_err().to_string();
+        assert_eq!(
+            said("8658"),
+            "move 1 is tile 8658: the tiles of a 3x3 board are 1 to 8; tiles moved are written \
+             apart: 8 6 5 8"
+        );
+        assert!(!said("8 90").contains("apart"), "{}", said("8 90"));
+        assert!(!said("9").contains("apart"));
     }
 
     #[test]

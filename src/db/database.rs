@@ -65,16 +65,19 @@ pub(crate) fn map_file(path: &Path) -> Result<Mmap, OpenError> {
         path: path.to_path_buf(),
         source,
     };
-    let not_a_file = || OpenError::NotAFile {
+    let not_a_file = |meta: &std::fs::Metadata| OpenError::NotAFile {
         path: path.to_path_buf(),
+        kind: crate::db::replace::file_kind(meta),
     };
     // The type first: opening a FIFO would block until a writer came.
-    if !std::fs::metadata(path).map_err(io_err)?.is_file() {
-        return Err(not_a_file());
+    let meta = std::fs::metadata(path).map_err(io_err)?;
+    if !meta.is_file() {
+        return Err(not_a_file(&meta));
     }
     let file = File::open(path).map_err(io_err)?;
-    if !file.metadata().map_err(io_err)?.is_file() {
-        return Err(not_a_file());
+    let meta = file.metadata().map_err(io_err)?;
+    if !meta.is_file() {
+        return Err(not_a_file(&meta));
     }
     // SAFETY: the map is read-only and lives as long as the database. The
     // contract of `Mmap::map` is that no one truncates or rewrites the

@@ -433,10 +433,15 @@ pub enum OpenError {
         source: io::Error,
     },
     /// The path names a folder, a device or a pipe, not a file.
-    #[error("{} is not a regular file", shown_path(path))]
+    #[error(
+        "{} is a {kind}, not a regular file: a database is one file",
+        shown_path(path)
+    )]
     NotAFile {
         /// The path.
         path: PathBuf,
+        /// What it is: a folder, a device, a named pipe (FIFO), …
+        kind: &'static str,
     },
     /// The file opened but cannot be memory-mapped, as a database is read,
     /// because the system makes it up as it is read, as those of `/proc`

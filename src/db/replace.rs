@@ -385,7 +385,7 @@ fn make_folder(dir: &Path, make: bool) -> Result<(), ReplaceError> {
 }
 
 /// What a non-regular file is, in words.
-fn file_kind(meta: &std::fs::Metadata) -> &'static str {
+pub(crate) fn file_kind(meta: &std::fs::Metadata) -> &'static str {
     let kind = meta.file_type();
     #[cfg(unix)]
     {

@@ -30,5 +30,6 @@ pub use threads::{check_threads, most_threads, ThreadsError, THREADS_PER_CORE};
 pub use timeout::{check_timeout, TimeoutError, MAX_TIMEOUT_SECONDS};
 #[cfg(feature = "cli")]
 pub use usage::{
-    is_tile_number, report_usage_error, spaced_goal, usage_message, ARGUMENT_ECHO_LIMIT,
+    is_tile_number, non_empty_path, report_usage_error, spaced_goal, usage_message,
+    ARGUMENT_ECHO_LIMIT,
 };

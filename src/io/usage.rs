@@ -141,3 +141,12 @@ fn board_given(args: &[String]) -> Shape {
         .and_then(|text| text.parse().ok())
         .unwrap_or(Shape::THREE_BY_THREE)
 }
+
+/// A path flag's value, refused when empty: clap's own word for `--db ""`
+/// is that no value was supplied, when one was, and named nothing.
+pub fn non_empty_path(text: &str) -> Result<std::path::PathBuf, String> {
+    match text {
+        "" => Err("the path is empty: name a file".to_string()),
+        _ => Ok(text.into()),
+    }
+}

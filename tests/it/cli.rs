@@ -485,7 +485,7 @@ fn a_folder_as_the_database_is_named_as_such() {
     expect_code(dir.path(), &["info"], 2)
         .stdout("")
         .stderr(format!(
-            "query: {} is not a regular file\n",
+            "query: {} is a folder, not a regular file: a database is one file\n",
             dir.path().display()
         ));
 }

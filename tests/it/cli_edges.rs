@@ -154,7 +154,7 @@ fn a_fifo_as_the_database_is_refused_without_blocking() {
         .timeout(std::time::Duration::from_secs(20))
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("is not a regular file"));
+        .stderr(predicate::str::contains("not a regular file"));
     assert!(started.elapsed().as_secs() < 10);
 }
 
@@ -1257,5 +1257,75 @@ fn a_closed_pipe_is_quiet_and_a_full_output_is_named() {
     assert_eq!(
         (out.status.code(), stderr_of(&out)),
         (Some(0), String::new())
+    );
+}
+
+/// An empty path names no file: each path flag says so, before any work.
+#[test]
+fn an_empty_path_is_refused_as_empty() {
+    let t = three_by_three();
+    let db = t.path.to_str().unwrap();
+    for args in [
+        &["--db", "", "distance", "867254301"][..],
+        &["--db", db, "random", "--distance", "3", "--worksheet", ""],
+        &[
+            "--db",
+            db,
+            "random",
+            "--distance",
+            "3",
+            "--worksheet",
+            "w.html",
+            "--key",
+            "",
+        ],
+        &["--db", db, "histogram", "--plot", ""],
+        &["--db", db, "compare-metrics", "--with", ""],
+    ] {
+        let out = assert_cmd::Command::cargo_bin("query")
+            .unwrap()
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr_of(&out).contains("the path is empty: name a file"),
+            "{args:?}: {}",
+            stderr_of(&out)
+        );
+    }
+    let out = assert_cmd::Command::cargo_bin("build-db")
+        .unwrap()
+        .args(["--out", ""])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr_of(&out).contains("the path is empty: name a file"));
+}
+
+/// Tiles of another board size than the file given with `--db` holds: the
+/// message says the size is the file's, and which size the tiles fit.
+#[test]
+fn a_board_of_another_size_than_the_files_says_so() {
+    let t = three_by_three();
+    let out = run_query(
+        &t.path,
+        &["distance", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15"],
+        2,
+    );
+    let said = stderr_of(&out);
+    assert!(
+        said.contains(&format!(
+            "got 16; the board size, 3x3, is that of --db {}: 16 tiles fit a 4x4 board",
+            t.path.display()
+        )),
+        "{said}"
+    );
+    // A mistyped board of the file's size gets no such note.
+    let out = run_query(&t.path, &["distance", "86725430"], 2);
+    assert!(
+        !stderr_of(&out).contains("is that of --db"),
+        "{}",
+        stderr_of(&out)
     );
 }
