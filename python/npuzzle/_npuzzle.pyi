@@ -2,7 +2,7 @@
 
 from collections.abc import Iterable, Sequence
 from os import PathLike
-from typing import Any, Literal, Protocol, SupportsIndex, final, overload
+from typing import Any, Literal, Protocol, SupportsFloat, SupportsIndex, final, overload
 
 class _ArrayLike(Protocol):
     def tolist(self) -> Any: ...
@@ -56,7 +56,8 @@ __all__ = [
 
 AUTO_BUILD_MAX_CELLS: int
 
-# Every `timeout: float | None` takes what query's --timeout takes: seconds
+# Every `timeout: SupportsFloat | None` (a float, or NumPy's, a Fraction, a
+# Decimal) takes what query's --timeout takes: seconds
 # above 0 (1e-9 at least) and at most 1e9; None is no limit. Whole numbers
 # (counts, seeds, limits, threads) take any SupportsIndex: NumPy's integers.
 
@@ -210,19 +211,19 @@ class Database:
     def partition(self) -> str | None: ...
     def board_of(self, position: _BoardLike) -> Board: ...
     def distance(
-        self, start: _BoardLike, goal: _BoardLike | None = None, *, timeout: float | None = None
+        self, start: _BoardLike, goal: _BoardLike | None = None, *, timeout: SupportsFloat | None = None
     ) -> int: ...
     def solve(
         self,
         start: _BoardLike,
         goal: _BoardLike | None = None,
         *,
-        timeout: float | None = None,
-        within: float | None = None,
+        timeout: SupportsFloat | None = None,
+        within: SupportsFloat | None = None,
     ) -> Solution: ...
     def solvable(self, start: _BoardLike, goal: _BoardLike | None = None) -> Solvability: ...
     def best_moves(
-        self, position: _BoardLike, goal: _BoardLike | None = None, *, timeout: float | None = None
+        self, position: _BoardLike, goal: _BoardLike | None = None, *, timeout: SupportsFloat | None = None
     ) -> list[str]: ...
     def count_solutions(self, start: _BoardLike, goal: _BoardLike | None = None) -> int: ...
     def solutions(
@@ -238,7 +239,7 @@ class Database:
         seed: SupportsIndex | None = None,
         goal: _BoardLike | None = None,
         *,
-        timeout: float | None = None,
+        timeout: SupportsFloat | None = None,
     ) -> list[Board]: ...
     def check(
         self,
@@ -246,14 +247,14 @@ class Database:
         moves: _Steps,
         goal: _BoardLike | None = None,
         *,
-        timeout: float | None = None,
+        timeout: SupportsFloat | None = None,
     ) -> Check: ...
     def heuristics(
         self,
         start: _BoardLike,
         goal: _BoardLike | None = None,
         *,
-        timeout: float | None = None,
+        timeout: SupportsFloat | None = None,
     ) -> dict[str, Any]: ...
     def compare(
         self,
@@ -262,7 +263,7 @@ class Database:
         *,
         max_nodes: SupportsIndex | None = None,
         depth_limit: SupportsIndex | None = None,
-        timeout: float | None = None,
+        timeout: SupportsFloat | None = None,
     ) -> dict[str, Any]: ...
     def play(self, start: _BoardLike, moves: _Moves) -> Board: ...
     # A NumPy array in, a NumPy array out (typed Any: NumPy is optional);
@@ -274,7 +275,7 @@ class Database:
         goal: _BoardLike | None = None,
         *,
         threads: SupportsIndex | None = None,
-        timeout: float | None = None,
+        timeout: SupportsFloat | None = None,
     ) -> Any: ...
     @overload
     def distances(
@@ -283,7 +284,7 @@ class Database:
         goal: _BoardLike | None = None,
         *,
         threads: SupportsIndex | None = None,
-        timeout: float | None = None,
+        timeout: SupportsFloat | None = None,
     ) -> list[int | None]: ...
     @overload
     def distances(
@@ -292,7 +293,7 @@ class Database:
         goal: _BoardLike | None = None,
         *,
         threads: SupportsIndex | None = None,
-        timeout: float | None = None,
+        timeout: SupportsFloat | None = None,
     ) -> Any: ...
     @overload
     def estimates(
@@ -328,8 +329,8 @@ class Database:
         goal: _BoardLike | None = None,
         *,
         threads: SupportsIndex | None = None,
-        timeout: float | None = None,
-        within: float | None = None,
+        timeout: SupportsFloat | None = None,
+        within: SupportsFloat | None = None,
     ) -> Any: ...
     @overload
     def solve_many(
@@ -338,8 +339,8 @@ class Database:
         goal: _BoardLike | None = None,
         *,
         threads: SupportsIndex | None = None,
-        timeout: float | None = None,
-        within: float | None = None,
+        timeout: SupportsFloat | None = None,
+        within: SupportsFloat | None = None,
     ) -> list[str | None]: ...
     @overload
     def solve_many(
@@ -348,8 +349,8 @@ class Database:
         goal: _BoardLike | None = None,
         *,
         threads: SupportsIndex | None = None,
-        timeout: float | None = None,
-        within: float | None = None,
+        timeout: SupportsFloat | None = None,
+        within: SupportsFloat | None = None,
     ) -> Any: ...
     def _solve_many_packed(
         self, positions: _Positions, goal: _BoardLike | None = None, *, threads: SupportsIndex | None = None
@@ -368,7 +369,7 @@ def build(
 ) -> str: ...
 def locate(board: str = "3x3", *, metric: str = "stm") -> str: ...
 def _unbuildable(board: str) -> str | None: ...
-def _timeout(timeout: float | None = None) -> float | None: ...
+def _timeout(timeout: SupportsFloat | None = None) -> float | None: ...
 def _uniform(
     board: str,
     count: SupportsIndex | None = None,
@@ -381,22 +382,22 @@ def heuristics(
     goal: _BoardLike | None = None,
     *,
     board: str | None = None,
-    timeout: float | None = None,
+    timeout: SupportsFloat | None = None,
 ) -> dict[str, Any]: ...
 def solve_within(
     start: _BoardLike,
-    within: float,
+    within: SupportsFloat,
     goal: _BoardLike | None = None,
     *,
     board: str | None = None,
-    timeout: float | None = None,
+    timeout: SupportsFloat | None = None,
 ) -> Solution: ...
 def solve_many_within(
     positions: _Positions,
-    within: float,
+    within: SupportsFloat,
     goal: _BoardLike | None = None,
     *,
     board: str | None = None,
     threads: SupportsIndex | None = None,
-    timeout: float | None = None,
+    timeout: SupportsFloat | None = None,
 ) -> list[Solution | None]: ...

@@ -509,6 +509,13 @@ fn distances_of(obj: &Bound<'_, PyAny>) -> PyResult<std::ops::RangeInclusive<u32
                 ),
             ));
         }
+        // An empty range named as Python writes it, not as `query` does.
+        if start.ge(&stop)? {
+            return Err(errors::argument(
+                py,
+                format!("distance={} is empty: it holds no distance", range.repr()?),
+            ));
+        }
         let (start, stop) = (arguments::shown(&start), arguments::shown(&stop));
         return parse_distances(&format!("{start}..{stop}")).map_err(bad);
     }

@@ -418,7 +418,8 @@ pub fn none_to_build(shape: Shape, metric: Metric) -> Option<String> {
     Some(match metric {
         Metric::SingleTile => format!(
             "{why}, and solutions within a factor of the shortest need no file: \
-             npuzzle.solve_within(start, 2, board=\"{shape}\")"
+             npuzzle.solve_within(start, 2, board=\"{shape}\"), nor do random positions \
+             drawn uniformly, without a distance: npuzzle.random(count=10, board=\"{shape}\")"
         ),
         Metric::MultiTile => why,
     })

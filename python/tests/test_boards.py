@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+from fractions import Fraction
 import time
 from pathlib import Path
 
@@ -305,10 +306,19 @@ def test_the_stub_takes_numpy_integers_where_the_run_time_does(tmp_path: Path) -
             "db.distances(['867254301'], threads=np.int64(1))",
             "npuzzle.solve_many_within(['867254301'], 2, threads=np.int64(1))",
             "db.random(1.5)",
+            # Seconds and weights: any number a float can be made of.
+            "from fractions import Fraction",
+            "db.solve('867254301', timeout=np.float32(5))",
+            "npuzzle.solve_within('867254301', Fraction(6, 5), timeout=np.float64(5))",
+            "db.distance('867254301', timeout='5')",
         ],
     )
-    assert errors == [10], out
+    assert errors == [10, 14], out
     assert status == 1
+    # And the run time takes them.
+    db = npuzzle.Database()
+    assert db.solve("867254301", timeout=np.float32(5)).distance == 31
+    assert npuzzle.solve_within("867254301", Fraction(6, 5), timeout=np.float64(5)).length <= 37
 
 
 def test_dir_shows_the_api_alone() -> None:

@@ -170,6 +170,16 @@ def test_random_rejects_what_cannot_be_drawn(db3) -> None:
         db3.random(-1)
     with pytest.raises(ValueError, match="step"):
         db3.random(range(0, 10, 2))
+    # A distance on a board no database serves points to the draw that
+    # needs none, which works.
+    with pytest.raises(npuzzle.DatabaseError, match=re.escape('npuzzle.random(count=10, board="6x6")')):
+        npuzzle.random(5, board="6x6")
+    assert len(npuzzle.random(count=10, board="6x6")) == 10
+    # An empty range is named as Python writes it.
+    for empty in (range(5, 5), range(9, 3), range(-2, -4)):
+        said = f"distance={empty!r} is empty: it holds no distance"
+        with pytest.raises(npuzzle.ArgumentError, match=f"^{re.escape(said)}$"):
+            db3.random(empty)
     # timeout= is checked as everywhere, even where nothing searches.
     for call in (
         lambda: db3.random(count=2, seed=1, timeout=0),

@@ -358,7 +358,8 @@ pub(crate) fn none_to_build(shape: Shape, metric: Metric) -> Option<String> {
         Metric::SingleTile => format!(
             "{why}, and solutions within a factor of the shortest need none (query --board \
              {shape} solve --within 2 BOARD), nor does one position's heuristics (query --board \
-             {shape} heuristics BOARD)"
+             {shape} heuristics BOARD), nor random positions drawn uniformly, without \
+             --distance (query --board {shape} random --count 10)"
         ),
         Metric::MultiTile => why,
     })

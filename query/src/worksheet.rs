@@ -188,8 +188,10 @@ impl Worksheet {
         )
     }
 
-    /// The goal, then each puzzle drawn with a line for the answer.
+    /// A line for the student's name, the goal, then each puzzle drawn with
+    /// a line for the answer.
     fn puzzles_html(&self, html: &mut String) {
+        html.push_str("<p class=\"answer-line name\">Name: </p>\n");
         html.push_str("<figure class=\"goal\">\n");
         html.push_str(&board_svg(&self.goal, "the goal"));
         let _ = writeln!(

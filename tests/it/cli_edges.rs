@@ -1329,3 +1329,23 @@ fn a_board_of_another_size_than_the_files_says_so() {
         stderr_of(&out)
     );
 }
+
+/// A draw at a distance on a board no database serves says what needs
+/// none: a uniform draw, whose command then works.
+#[test]
+fn a_distance_draw_with_no_database_points_to_the_uniform_draw() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        crate::util::query_in(dir.path())
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--board", "6x6", "random", "--distance", "5"]);
+    assert_eq!(out.status.code(), Some(2));
+    let advice = "(query --board 6x6 random --count 10)";
+    assert!(stderr_of(&out).contains(advice), "{}", stderr_of(&out));
+    let out = run(&["--board", "6x6", "random", "--count", "10"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr_of(&out));
+    assert_eq!(stdout_of(&out).lines().count(), 10);
+}

@@ -105,6 +105,8 @@ fn the_answer_key_can_be_written_apart() {
     assert_eq!(sheet.matches("<li class=\"puzzle\">").count(), 6);
     assert_eq!(key.matches("<li class=\"puzzle\">").count(), 0);
     assert!(!sheet.contains("Answer key") && key.contains("<h1>Answer key: 6 3x3 puzzles"));
+    // A line for the student's name on the sheet handed out, not the key.
+    assert!(sheet.contains(">Name: </p>") && !key.contains(">Name: </p>"));
     // Refused, nothing written: one file for both, or a key with no sheet.
     let one = dir.path().join("one.html");
     let out = run(with(&[&one, &dir.path().join(".").join("one.html")]), 2);
