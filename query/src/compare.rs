@@ -8,8 +8,8 @@ use crate::Outcome;
 use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::{
-    compare, compare_searched, serving, CompareError, Comparison, DEFAULT_COMPARE_NODES,
-    MAX_COMPARE_NODES,
+    compare, compare_searched, search_costs, serving, CompareError, Comparison, SearchCosts,
+    DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES,
 };
 use npuzzle::{AnswerError, Database, Shape};
 use std::io::{self, Write};
@@ -22,8 +22,25 @@ use std::io::{self, Write};
      the default) [default: no limit]"
 )))]
 pub struct CompareArgs {
+    /// The start position, in any form (`867254301`, `867/254/301`, `8 6 7 2 5 4 3 0 1`, JSON).
+    #[arg(required_unless_present = "distance", num_args = 1..)]
+    start: Vec<String>,
     #[command(flatten)]
-    pair: crate::PairArgs,
+    goal: crate::GoalArg,
+    /// Instead of one start: the searches' mean costs over --count positions drawn at each
+    /// distance of K or A..=B (those `random --distance K --count N --seed S` draws), with
+    /// the effective branching factor, as search courses tabulate them (complete tables).
+    #[arg(long, value_name = "K", value_parser = npuzzle::analysis::parse_distances, allow_hyphen_values = true, conflicts_with = "start")]
+    distance: Option<std::ops::RangeInclusive<u32>>,
+    /// With --distance: positions at each distance (all of them where fewer lie there).
+    #[arg(long, default_value_t = 20, value_name = "N", value_parser = whole(1..=1000_usize), allow_negative_numbers = true)]
+    count: usize,
+    /// With --distance: the draws' seed.
+    #[arg(long, default_value_t = 1, value_name = "S", value_parser = whole(0..=u64::MAX), allow_negative_numbers = true)]
+    seed: u64,
+    /// With --distance: CSV with a header line instead of text.
+    #[arg(long, conflicts_with = "json")]
+    csv: bool,
     /// Stop each search after expanding this many positions (at most 10000000).
     #[arg(long, default_value_t = DEFAULT_COMPARE_NODES, value_name = "N", value_parser = whole(1..=MAX_COMPARE_NODES), allow_negative_numbers = true)]
     max_nodes: u64,
@@ -47,7 +64,11 @@ pub fn run(
     args: &CompareArgs,
     out: &mut impl Write,
 ) -> Result<Outcome> {
-    let (start, goal) = args.pair.boards(shape)?;
+    if let Some(distances) = &args.distance {
+        return costs(db, shape, args, distances.clone(), out);
+    }
+    let start = args.goal.start_of(&args.start, shape)?;
+    let goal = args.goal.board(shape)?;
     crate::heuristics::say_if_no_table(db, &start, &goal);
     let served = serving(db, &goal)?;
     let compared = match served.map(Database::complete) {
@@ -148,6 +169,102 @@ impl Layout for Comparison {
             )?;
         }
         footnotes(self, out)
+    }
+}
+
+/// `query compare --distance`: the searches' mean costs at each distance,
+/// over positions drawn from complete tables.
+fn costs(
+    db: Option<&Database<Mmap>>,
+    shape: Shape,
+    args: &CompareArgs,
+    distances: std::ops::RangeInclusive<u32>,
+    out: &mut impl Write,
+) -> Result<Outcome> {
+    let tables = db.map(Database::complete).transpose().ok().flatten();
+    let Some(tables) = tables else {
+        anyhow::bail!(
+            "compare --distance draws its positions from complete tables, which give each one's \
+             distance: {}",
+            match shape.cells() <= 12 {
+                true => format!("build them with build-db --board {shape}"),
+                false => format!("{shape} has none; compare one start at a time (compare START)"),
+            }
+        );
+    };
+    let goal = args.goal.board(shape)?;
+    let target = tables.goal_table(&goal)?;
+    let drawn = (args.count, args.seed);
+    let costs = search_costs(&target, distances, drawn, args.max_nodes, args.depth_limit)?;
+    let format = match (args.json, args.csv) {
+        (true, _) => Format::Json,
+        (_, true) => Format::Csv,
+        _ => Format::Text,
+    };
+    print(&costs, format, out)?;
+    Ok(Outcome::Success)
+}
+
+impl Layout for SearchCosts {
+    fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(
+            out,
+            "goal {}: up to {} positions at each distance (seed {}), each search stopped after \
+             {} expansions",
+            self.goal, self.count, self.seed, self.max_nodes
+        )?;
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{:>8}  {:<22} {:>9} {:>12} {:>7} {:>10} {:>9}",
+            "distance", "method", "positions", "expanded", "b*", "max open", "optimal"
+        )?;
+        for row in &self.rows {
+            let branching = row
+                .effective_branching
+                .map_or_else(|| "-".to_string(), |b| format!("{b:.2}"));
+            writeln!(
+                out,
+                "{:>8}  {:<22} {:>9} {:>12.1} {:>7} {:>10.1} {:>9}",
+                row.distance,
+                row.algorithm.name(),
+                row.positions,
+                row.mean_expanded,
+                branching,
+                row.mean_max_open,
+                format!("{}/{}", row.optimal, row.positions)
+            )?;
+        }
+        writeln!(out)?;
+        writeln!(
+            out,
+            "expanded and max open are means; b* solves 1 + b* + … + b*^d = expanded + 1"
+        )
+    }
+
+    fn csv(&self, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(
+            out,
+            "distance,algorithm,positions,solved,optimal,mean_expanded,effective_branching,\
+             mean_max_open"
+        )?;
+        for row in &self.rows {
+            let branching = row
+                .effective_branching
+                .map_or(String::new(), |b| b.to_string());
+            writeln!(
+                out,
+                "{},{},{},{},{},{},{branching},{}",
+                row.distance,
+                row.algorithm.name(),
+                row.positions,
+                row.solved,
+                row.optimal,
+                row.mean_expanded,
+                row.mean_max_open
+            )?;
+        }
+        Ok(())
     }
 }
 

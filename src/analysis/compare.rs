@@ -83,6 +83,9 @@ pub enum CompareError {
     /// The caller's cancel flag was set (Ctrl-C in Python).
     #[error("the comparison was cancelled")]
     Cancelled,
+    /// The positions to compare on could not be drawn.
+    #[error(transparent)]
+    Sample(#[from] super::sample::SampleError),
     /// Complete tables counted in multi-tile moves.
     #[error(transparent)]
     NeedsSingleTile(#[from] NeedsSingleTile),
@@ -214,6 +217,6 @@ fn run_all(
     })
 }
 
-fn by_name<S: Serializer>(algorithm: &Algorithm, s: S) -> Result<S::Ok, S::Error> {
+pub(super) fn by_name<S: Serializer>(algorithm: &Algorithm, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(algorithm.name())
 }

@@ -222,3 +222,96 @@ fn boards_of_different_sizes_are_refused() {
         })
     );
 }
+
+/// `compare --distance`: each row's means are those of `compare START` over
+/// the positions `random` draws with the same seed; b* fits its tree; the
+/// optimal searches are optimal every time; where fewer positions lie at a
+/// distance than asked, all of them are searched.
+#[test]
+fn mean_costs_at_a_distance_are_the_single_comparisons_averaged() {
+    let t = crate::util::temp_db("3x3");
+    let json = |args: &[&str]| crate::util::json_answer(&t.path, args);
+    let costs = json(&[
+        "compare",
+        "--distance",
+        "7..=8",
+        "--count",
+        "4",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    let rows = costs["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2 * 8);
+    for d in [7u32, 8] {
+        let drawn = crate::util::printed(
+            &t.path,
+            &[
+                "random",
+                "--distance",
+                &d.to_string(),
+                "--count",
+                "4",
+                "--seed",
+                "3",
+            ],
+            0,
+        );
+        let singles: Vec<serde_json::Value> = drawn
+            .lines()
+            .map(|s| json(&["compare", s, "--json"]))
+            .collect();
+        assert_eq!(singles.len(), 4);
+        for row in rows.iter().filter(|r| r["distance"] == d) {
+            let name = row["algorithm"].as_str().unwrap();
+            let runs: Vec<&serde_json::Value> = (singles.iter())
+                .map(|c| {
+                    let runs = c["algorithms"].as_array().unwrap();
+                    runs.iter().find(|r| r["algorithm"] == name).unwrap()
+                })
+                .collect();
+            let mean = |key: &str| {
+                runs.iter()
+                    .map(|r| r[key].as_u64().unwrap() as f64)
+                    .sum::<f64>()
+                    / 4.0
+            };
+            assert_eq!(row["positions"], 4, "{row}");
+            assert!(
+                (row["mean_expanded"].as_f64().unwrap() - mean("expanded")).abs() < 1e-9,
+                "{row}"
+            );
+            assert!(
+                (row["mean_max_open"].as_f64().unwrap() - mean("max_open")).abs() < 1e-9,
+                "{row}"
+            );
+            let optimal = runs.iter().filter(|r| r["optimal"] == true).count();
+            assert_eq!(row["optimal"], optimal, "{row}");
+            if ["bfs", "iddfs", "astar-manhattan", "idastar-manhattan"].contains(&name) {
+                assert_eq!(optimal, 4, "{row}");
+            }
+            // 1 + b* + … + b*^d = expanded + 1.
+            let b = row["effective_branching"].as_f64().unwrap();
+            let tree: f64 = (0..=d).map(|i| b.powi(i as i32)).sum();
+            let want = mean("expanded") + 1.0;
+            assert!(
+                b == 1.0 && tree >= want || (tree - want).abs() < 1e-6 * want,
+                "{row}"
+            );
+        }
+    }
+    // Two positions lie one move from the goal: both are searched.
+    let near = json(&["compare", "--distance", "1", "--count", "5", "--json"]);
+    assert_eq!(near["rows"][0]["positions"], 2);
+    let csv = crate::util::printed(&t.path, &["compare", "--distance", "1", "--csv"], 0);
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("distance,algorithm,positions,solved,optimal,mean_expanded,effective_branching,mean_max_open")
+    );
+    assert_eq!(lines.count(), 8);
+    // Refused: a start with --distance, a distance past the table's.
+    crate::util::run_query(&t.path, &["compare", "--distance", "3", "867254301"], 2);
+    let out = crate::util::run_query(&t.path, &["compare", "--distance", "40"], 2);
+    assert!(crate::util::stderr_of(&out).contains("the maximum distance is 31"));
+}
