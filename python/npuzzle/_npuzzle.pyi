@@ -256,6 +256,16 @@ class Database:
         *,
         timeout: SupportsFloat | None = None,
     ) -> dict[str, Any]: ...
+    def search_costs(
+        self,
+        distance: SupportsIndex | range | str,
+        count: SupportsIndex | None = None,
+        seed: SupportsIndex | None = None,
+        *,
+        goal: _BoardLike | None = None,
+        max_nodes: SupportsIndex | None = None,
+        depth_limit: SupportsIndex | None = None,
+    ) -> dict[str, Any]: ...
     def compare(
         self,
         start: _BoardLike,

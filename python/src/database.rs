@@ -1703,6 +1703,65 @@ impl PyDatabase {
         }
     }
 
+    /// The classic searches of `compare` averaged over `count` positions
+    /// drawn at each distance of `distance` (K, `range(a, b)` or text
+    /// `"a..=b"`) with `seed` (those `random` draws; all of them where
+    /// fewer lie there): the dict of `query compare --distance --json`
+    /// (`goal`, `seed`, `count`, `max_nodes`, and `rows` of `distance`,
+    /// `algorithm`, `positions`, `solved`, `optimal`, `mean_expanded`,
+    /// `effective_branching`, `mean_max_open`). Raises
+    /// NeedsCompleteTablesError on pattern databases, which give no
+    /// position's distance without a search, and ArgumentError on
+    /// multi-tile databases, for a distance past the goal's farthest, or
+    /// for `count` (1 to 1,000), `seed`, `max_nodes` or `depth_limit` out
+    /// of range (as for `compare`); Ctrl-C stops it.
+    ///
+    /// >>> [r["mean_expanded"] for r in Database().search_costs(4, count=5)["rows"]][:2]
+    /// [13.8, 62474.2]
+    #[pyo3(signature = (distance, count = None, seed = None, *, goal = None, max_nodes = None, depth_limit = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn search_costs<'py>(
+        &self,
+        py: Python<'py>,
+        distance: &Bound<'_, PyAny>,
+        count: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+        goal: Option<&Bound<'_, PyAny>>,
+        max_nodes: Option<&Bound<'_, PyAny>>,
+        depth_limit: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        self.single_tile(py, "search_costs()")?;
+        let distances = distances_of(distance)?;
+        let count = arguments::whole_in(count, "count", 1..=1000)?.unwrap_or(20) as usize;
+        let seed = arguments::seed(seed)?.unwrap_or(1);
+        let max_nodes = arguments::whole_in(max_nodes, "max_nodes", 1..=MAX_COMPARE_NODES)?
+            .unwrap_or(DEFAULT_COMPARE_NODES);
+        let depth_limit =
+            arguments::whole_in(depth_limit, "depth_limit", 0..=u32::MAX as u64)?.map(|d| d as u32);
+        let Target::Table(table) = self.target(py, goal, None)? else {
+            return Err(errors::needs_complete(
+                py,
+                "search_costs(), which draws its positions by their distances,",
+                self.db.shape(),
+            ));
+        };
+        let cancel = AtomicBool::new(false);
+        let costs = interruptible(
+            py,
+            || cancel.store(true, Relaxed),
+            || {
+                let limits = (max_nodes, depth_limit);
+                let drawn = (count, seed);
+                npuzzle::analysis::search_costs(&table, distances, drawn, limits, Some(&cancel))
+            },
+        )?;
+        match costs {
+            Ok(costs) => json_dict(py, &costs),
+            Err(CompareError::Lookup(e)) => Err(self.err(py, e)),
+            Err(e) => Err(errors::argument(py, e.to_string())),
+        }
+    }
+
     /// The board after `moves` from `start`: the blank's letters, and
     /// slides as solutions write them under the multi-tile metric (`"U L D
     /// R2"`, `["U", "R2"]`), as `Board.apply` takes them. Raises ParseError

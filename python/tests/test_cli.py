@@ -75,6 +75,10 @@ def test_solutions_and_distances_equal_the_command_line(db3) -> None:
                     db3.solve(start, g)
                 assert e.value.reason == answer["reason"]
                 assert db3.solvable(start, g).reason == answer["reason"]
+    # The searches' costs at a distance are `query compare --distance`'s.
+    out = query(db3, "compare", "--distance", "4..=5", "--count", "5", "--seed", "2", "--json")
+    assert db3.search_costs(range(4, 6), count=5, seed=2) == json.loads(out.stdout)
+    assert db3.search_costs("4..=5", count=5, seed=2) == json.loads(out.stdout)
     # The parity test's words, either verdict, are `query solvable`'s.
     for start in [*starts[:5], npuzzle.Board("213456780"), npuzzle.Board("8 6 7 2 5 4 3 1 0")]:
         out = query(db3, "solvable", "--json", str(start))

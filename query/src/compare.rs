@@ -195,7 +195,8 @@ fn costs(
     let goal = args.goal.board(shape)?;
     let target = tables.goal_table(&goal)?;
     let drawn = (args.count, args.seed);
-    let costs = search_costs(&target, distances, drawn, args.max_nodes, args.depth_limit)?;
+    let limits = (args.max_nodes, args.depth_limit);
+    let costs = search_costs(&target, distances, drawn, limits, None)?;
     let format = match (args.json, args.csv) {
         (true, _) => Format::Json,
         (_, true) => Format::Csv,

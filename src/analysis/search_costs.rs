@@ -14,6 +14,7 @@ use crate::db::goal_table::GoalTable;
 use crate::puzzle::board::Board;
 use serde::Serialize;
 use std::ops::RangeInclusive;
+use std::sync::atomic::AtomicBool;
 
 /// The searches' costs at each distance of a range.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -61,13 +62,14 @@ pub struct CostRow {
 /// The searches from `count` positions drawn at each of `distances` with
 /// `seed` toward `target`'s goal (every position where fewer lie there),
 /// each stopped after `max_nodes` expansions, depth-first search limited to
-/// `depth_limit` (by default the table's maximum distance).
+/// `depth_limit` (by default the table's maximum distance). Setting
+/// `cancel` stops them soon after ([`CompareError::Cancelled`]).
 pub fn search_costs(
     target: &GoalTable<'_>,
     distances: RangeInclusive<u32>,
     (count, seed): (usize, u64),
-    max_nodes: u64,
-    depth_limit: Option<u32>,
+    (max_nodes, depth_limit): (u64, Option<u32>),
+    cancel: Option<&AtomicBool>,
 ) -> Result<SearchCosts, CompareError> {
     let mut rows = Vec::new();
     for distance in distances {
@@ -78,7 +80,7 @@ pub fn search_costs(
             drawn => drawn,
         };
         let runs = (drawn?.positions.iter())
-            .map(|p| compare(target, &p.start, max_nodes, depth_limit, None))
+            .map(|p| compare(target, &p.start, max_nodes, depth_limit, cancel))
             .collect::<Result<Vec<_>, _>>()?;
         // The algorithms as the runs name them (depth-first with its limit).
         let algorithms: Vec<Algorithm> = (runs.first().into_iter())
