@@ -1066,6 +1066,18 @@ type CheckState = (
     Option<usize>,
 );
 
+/// The textbook searches' `max_nodes` (by default the library's) and
+/// `depth_limit` (none: the goal's farthest distance), checked.
+fn search_limits(
+    max_nodes: Option<&Bound<'_, PyAny>>,
+    depth_limit: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(u64, Option<u32>)> {
+    let max_nodes = arguments::whole_in(max_nodes, "max_nodes", 1..=MAX_COMPARE_NODES)?
+        .unwrap_or(DEFAULT_COMPARE_NODES);
+    let depth_limit = arguments::whole_in(depth_limit, "depth_limit", 0..=u32::MAX as u64)?;
+    Ok((max_nodes, depth_limit.map(|d| d as u32)))
+}
+
 /// The moves to grade: a string as the page reads it (the blank's letters,
 /// or the tiles moved as numbers, `"6 5 2"`), a list of tile numbers, or a
 /// list of letters.
@@ -1676,10 +1688,7 @@ impl PyDatabase {
     ) -> PyResult<Bound<'py, PyDict>> {
         self.single_tile(py, "compare()")?;
         let start = self.read_argument(start, "start")?;
-        let max_nodes = arguments::whole_in(max_nodes, "max_nodes", 1..=MAX_COMPARE_NODES)?
-            .unwrap_or(DEFAULT_COMPARE_NODES);
-        let depth_limit =
-            arguments::whole_in(depth_limit, "depth_limit", 0..=u32::MAX as u64)?.map(|d| d as u32);
+        let (max_nodes, depth_limit) = search_limits(max_nodes, depth_limit)?;
         let target = self.target(py, goal, arguments::seconds(timeout)?)?;
         let compared = match &target {
             // Minutes at the most nodes: Ctrl-C stops the searches.
@@ -1734,10 +1743,7 @@ impl PyDatabase {
         let distances = distances_of(distance)?;
         let count = arguments::whole_in(count, "count", 1..=1000)?.unwrap_or(20) as usize;
         let seed = arguments::seed(seed)?.unwrap_or(1);
-        let max_nodes = arguments::whole_in(max_nodes, "max_nodes", 1..=MAX_COMPARE_NODES)?
-            .unwrap_or(DEFAULT_COMPARE_NODES);
-        let depth_limit =
-            arguments::whole_in(depth_limit, "depth_limit", 0..=u32::MAX as u64)?.map(|d| d as u32);
+        let limits = search_limits(max_nodes, depth_limit)?;
         let Target::Table(table) = self.target(py, goal, None)? else {
             return Err(errors::needs_complete(
                 py,
@@ -1750,7 +1756,6 @@ impl PyDatabase {
             py,
             || cancel.store(true, Relaxed),
             || {
-                let limits = (max_nodes, depth_limit);
                 let drawn = (count, seed);
                 npuzzle::analysis::search_costs(&table, distances, drawn, limits, Some(&cancel))
             },

@@ -204,24 +204,28 @@ fn the_worksheet_is_the_command_lines_page_with_its_css_linked() {
     assert!(html.contains("<code>query random --distance 14 --count 3 --seed 5</code>"));
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("w.html");
-    let cli = crate::Cli::try_parse_from([
-        "query",
-        "random",
-        "--distance",
-        "14",
-        "--count",
-        "3",
-        "--seed",
-        "5",
-        "--worksheet",
-        file.to_str().unwrap(),
-    ])
-    .unwrap();
-    let crate::Command::Random(args) = &cli.command else {
-        unreachable!()
-    };
     let db = Database::open(&f.full_3x3).unwrap();
-    crate::random::run(&db, args, &mut Vec::new()).unwrap();
+    // `query random --distance 14 --count 3 --seed 5` and the file flags.
+    let write = |files: &[&str]| {
+        let mut argv = [
+            "query",
+            "random",
+            "--distance",
+            "14",
+            "--count",
+            "3",
+            "--seed",
+            "5",
+        ]
+        .to_vec();
+        argv.extend(files);
+        let cli = crate::Cli::try_parse_from(argv).unwrap();
+        let crate::Command::Random(args) = &cli.command else {
+            unreachable!()
+        };
+        crate::random::run(&db, args, &mut Vec::new()).unwrap();
+    };
+    write(&["--worksheet", file.to_str().unwrap()]);
     let written = std::fs::read_to_string(&file).unwrap();
     let inline = format!("<style>\n{}</style>", crate::worksheet::CSS);
     assert_eq!(
@@ -234,25 +238,12 @@ fn the_worksheet_is_the_command_lines_page_with_its_css_linked() {
 
     // Apart: the puzzles alone and the key alone, as `--key` writes them.
     let key = dir.path().join("k.html");
-    let cli = crate::Cli::try_parse_from([
-        "query",
-        "random",
-        "--distance",
-        "14",
-        "--count",
-        "3",
-        "--seed",
-        "5",
+    write(&[
         "--worksheet",
         file.to_str().unwrap(),
         "--key",
         key.to_str().unwrap(),
-    ])
-    .unwrap();
-    let crate::Command::Random(args) = &cli.command else {
-        unreachable!()
-    };
-    crate::random::run(&db, args, &mut Vec::new()).unwrap();
+    ]);
     for (part, path) in [("puzzles", &file), ("key", &key)] {
         let (status, served) = raw(
             server.addr,
