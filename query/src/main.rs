@@ -101,7 +101,8 @@ enum Command {
     /// The classic heuristics over every position (or one), against the true distance.
     Heuristics(heuristics::HeuristicsArgs),
     /// The classic search algorithms on one position, checked against the database (or with
-    /// no file, an optimal search over linear conflicts).
+    /// no file, an optimal search over linear conflicts); with --distance, their mean costs
+    /// over positions drawn at each distance.
     Compare(compare::CompareArgs),
     /// Per table: positions, mean and maximum distance, and the farthest positions.
     Stats(stats::StatsArgs),

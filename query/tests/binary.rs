@@ -34,6 +34,7 @@ fn version_and_every_command_in_help() {
         "batch",
         "random",
         "check",
+        "solvable",
         "heuristics",
         "compare",
         "stats",

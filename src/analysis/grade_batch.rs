@@ -185,11 +185,9 @@ fn submission(text: &str, shape: Shape) -> Result<(Board, &str, Option<Board>), 
         let (start, moves) = (fields.next().unwrap_or(""), fields.next().unwrap_or(""));
         let goal = fields.next().map(|g| board(g, "goal")).transpose()?;
         if fields.next().is_some() {
-            return Err(
-                "a line holds a start, its moves and at most a goal, each after a \
-                        tab or `;`"
-                    .to_string(),
-            );
+            let most =
+                "a line holds a start, its moves and at most a goal, each after a tab or `;`";
+            return Err(most.to_string());
         }
         return Ok((board(start, "start")?, moves.trim(), goal));
     }

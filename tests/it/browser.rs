@@ -589,9 +589,19 @@ async fn a_server_that_stops_is_said_plainly_and_the_banner_clears_when_it_is_ba
     assert!(said.contains("The server is not answering"), "{said}");
     assert!(!said.contains("Failed to fetch"), "{said}");
 
-    // Back: the next answer clears the banner, and the game plays on to
-    // the goal with its report.
+    // Back: the page finds it within seconds, with no move made, and the
+    // banner goes; the game plays on to the goal with its report.
     session.server.start_again();
+    let gone = "return document.getElementById('error').hidden;";
+    let deadline = Instant::now() + Duration::from_secs(8);
+    wait_until(
+        &c,
+        gone,
+        deadline,
+        Duration::from_millis(100),
+        "the banner stayed",
+    )
+    .await;
     for step in 0.. {
         if shown_distance(&c).await == Some(0) {
             break;

@@ -76,7 +76,11 @@ class ApiError extends Error {
 // What the page says when no answer comes at all: the browser's own words
 // ("Failed to fetch") mean nothing to a player.
 const NOT_ANSWERING =
-  "The server is not answering: is query serve still running? Your next move tries again.";
+  "The server is not answering: is query serve still running? The page asks again every few seconds.";
+// How often the page asks a server that stopped answering whether it is
+// back, so that the banner goes without a move (none is left at the goal).
+const RECONNECT_MS = 2000;
+let reconnecting = null;
 
 // The query string of a request to the API: the board and metric, then `params`.
 function queryOf(params) {
@@ -121,6 +125,19 @@ function setBusy() {
 }
 function showError(e) {
   const box = $("error");
+  const away = Boolean(e) && (e.message || String(e)) === NOT_ANSWERING;
+  if (away && !reconnecting) {
+    // Not through api(): the page is not busy while it waits.
+    reconnecting = setInterval(async () => {
+      try {
+        const back = await fetch("/api/boards");
+        if (back.ok && $("error").textContent === NOT_ANSWERING) showError(null);
+      } catch (_) { /* still away */ }
+    }, RECONNECT_MS);
+  } else if (!away && reconnecting) {
+    clearInterval(reconnecting);
+    reconnecting = null;
+  }
   if (!e) { box.hidden = true; box.textContent = ""; return; }
   box.textContent = e.message || String(e);
   box.hidden = false;
