@@ -83,6 +83,17 @@ pub enum CompareError {
     /// The caller's cancel flag was set (Ctrl-C in Python).
     #[error("the comparison was cancelled")]
     Cancelled,
+    /// Distances asked for past the goal's farthest position.
+    #[error(
+        "no position lies {asked} moves from this goal: the farthest lies {max} moves away; \
+         ask for distances up to {max}"
+    )]
+    BeyondFarthest {
+        /// The largest distance asked for.
+        asked: u32,
+        /// The goal's farthest distance.
+        max: u32,
+    },
     /// The positions to compare on could not be drawn.
     #[error(transparent)]
     Sample(#[from] super::sample::SampleError),

@@ -71,6 +71,12 @@ pub fn search_costs(
     (max_nodes, depth_limit): (u64, Option<u32>),
     cancel: Option<&AtomicBool>,
 ) -> Result<SearchCosts, CompareError> {
+    // Refused before any search, where the range runs past the farthest.
+    let max = target.info().max_distance as u32;
+    if *distances.end() > max {
+        let asked = *distances.end();
+        return Err(CompareError::BeyondFarthest { asked, max });
+    }
     let mut rows = Vec::new();
     for distance in distances {
         let drawn = match Sample::draw(target, distance..=distance, count, seed) {

@@ -312,6 +312,10 @@ fn mean_costs_at_a_distance_are_the_single_comparisons_averaged() {
     assert_eq!(lines.count(), 8);
     // Refused: a start with --distance, a distance past the table's.
     crate::util::run_query(&t.path, &["compare", "--distance", "3", "867254301"], 2);
-    let out = crate::util::run_query(&t.path, &["compare", "--distance", "40"], 2);
-    assert!(crate::util::stderr_of(&out).contains("the maximum distance is 31"));
+    // Past the farthest, refused before any search, a range too.
+    for far in ["40", "0..=100000"] {
+        let out = crate::util::run_query(&t.path, &["compare", "--distance", far], 2);
+        let said = crate::util::stderr_of(&out);
+        assert!(said.contains("the farthest lies 31 moves away"), "{said}");
+    }
 }
