@@ -67,7 +67,7 @@ def test_the_limit_and_its_wording_are_the_command_lines(db23) -> None:
     ours = str(e.value).split(" is ", 1)[1]
     assert ours == (
         f"more than this machine can use: it has {CORES} core{'' if CORES == 1 else 's'}, "
-        f"and batch takes at most {MOST} threads (4 per core)"
+        f"and a batch takes at most {MOST} threads (4 per core)"
     )
     assert db23.distances(["123450", "123405"], threads=MOST) == [0, 1]
     query = find_query()

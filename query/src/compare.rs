@@ -32,12 +32,13 @@ pub struct CompareArgs {
     /// the effective branching factor, as search courses tabulate them (complete tables).
     #[arg(long, value_name = "K", value_parser = npuzzle::analysis::parse_distances, allow_hyphen_values = true, conflicts_with = "start")]
     distance: Option<std::ops::RangeInclusive<u32>>,
-    /// With --distance: positions at each distance (all of them where fewer lie there).
-    #[arg(long, default_value_t = 20, value_name = "N", value_parser = whole(1..=1000_usize), allow_negative_numbers = true)]
-    count: usize,
-    /// With --distance: the draws' seed.
-    #[arg(long, default_value_t = 1, value_name = "S", value_parser = whole(0..=u64::MAX), allow_negative_numbers = true)]
-    seed: u64,
+    /// With --distance: positions at each distance (all of them where fewer lie there)
+    /// [default: 20].
+    #[arg(long, value_name = "N", value_parser = whole(1..=1000_usize), allow_negative_numbers = true)]
+    count: Option<usize>,
+    /// With --distance: the draws' seed [default: 1].
+    #[arg(long, value_name = "S", value_parser = whole(0..=u64::MAX), allow_negative_numbers = true)]
+    seed: Option<u64>,
     /// With --distance: CSV with a header line instead of text.
     #[arg(long, conflicts_with = "json")]
     csv: bool,
@@ -65,7 +66,25 @@ pub fn run(
     out: &mut impl Write,
 ) -> Result<Outcome> {
     if let Some(distances) = &args.distance {
+        anyhow::ensure!(
+            args.timeout.timeout.is_none(),
+            "--timeout bounds the search for one start's distance; with --distance the positions \
+             come from complete tables, which give it, and each search stops at --max-nodes"
+        );
         return costs(db, shape, args, distances.clone(), out);
+    }
+    // Checked here: clap let `requires = "distance"` pass, as it does for
+    // check --batch's flags (the start's `required_unless_present`).
+    let alone = [
+        (args.count.is_some(), "--count"),
+        (args.seed.is_some(), "--seed"),
+        (args.csv, "--csv"),
+    ];
+    if let Some((_, flag)) = alone.iter().find(|(given, _)| *given) {
+        anyhow::bail!(
+            "{flag} goes with --distance, which averages the searches over positions drawn at \
+             each distance; one start is compared alone (--json for JSON)"
+        );
     }
     let start = args.goal.start_of(&args.start, shape)?;
     let goal = args.goal.board(shape)?;
@@ -194,7 +213,7 @@ fn costs(
     };
     let goal = args.goal.board(shape)?;
     let target = tables.goal_table(&goal)?;
-    let drawn = (args.count, args.seed);
+    let drawn = (args.count.unwrap_or(20), args.seed.unwrap_or(1));
     let limits = (args.max_nodes, args.depth_limit);
     let costs = search_costs(&target, distances, drawn, limits, None)?;
     let format = match (args.json, args.csv) {

@@ -224,14 +224,15 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
     }
     let location = locate(shape, cli.metric.unwrap_or_default(), given);
     if let Command::Solvable(args) = &cli.command {
-        // Arithmetic, needing no table: a file named opens for its size.
-        let shape = match given {
-            Some(_) if cli.board.is_none() => {
-                open_database(&location, shape, cli.board, cli.metric)?.shape()
-            }
-            _ => shape,
-        };
-        return solvable::run(shape, args, &mut stdio::stdout());
+        // Arithmetic, needing no table: a file named opens for its size (and
+        // is refused as every command refuses it, for another --board).
+        let out = &mut stdio::stdout();
+        if given.is_none() {
+            return solvable::run(shape, args, out);
+        }
+        let db = open_database(&location, shape, cli.board, cli.metric)?;
+        return solvable::run(db.shape(), args, out)
+            .map_err(|e| with_advice(e, &location, &db, cli.board.is_some()));
     }
     let within = match &cli.command {
         Command::Solve(args) => args.within,

@@ -129,10 +129,10 @@ pub fn run(db: &Database<Mmap>, args: &RandomArgs, out: &mut impl Write) -> Resu
                      its own",
                     npuzzle::files::shown_path(key)
                 );
-                worksheet::start(key)
+                worksheet::start(key, "answer key")
             });
             let key = key.transpose()?;
-            Some((worksheet::start(path)?, key))
+            Some((worksheet::start(path, "worksheet")?, key))
         }
         None => None,
     };
@@ -162,20 +162,29 @@ pub fn run(db: &Database<Mmap>, args: &RandomArgs, out: &mut impl Write) -> Resu
     if let Some((file, key)) = sheet {
         let sheet = Worksheet::with_key(db, &report, solutions)?;
         match key {
-            Some(key) => {
-                sheet.write(file, Part::Puzzles)?;
-                sheet.write(key, Part::Key)?;
-            }
-            None => sheet.write(file, Part::Both)?,
+            // The key first: a sheet handed out never lacks its key.
+            Some(key) => sheet.write(vec![(key, Part::Key), (file, Part::Puzzles)])?,
+            None => sheet.write(vec![(file, Part::Both)])?,
         }
     }
     show(&report, args, out)
 }
 
 /// Whether two paths name one file: the same file where it is there
-/// already (through links too), or the same name in the same folder.
+/// already, or the same name in the same folder, a symbolic link standing
+/// for its target (there or not: a page is written through it).
 fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
-    use std::fs::canonicalize;
+    use std::fs::{canonicalize, read_link};
+    let target = |p: &std::path::Path| {
+        let mut p = p.to_path_buf();
+        // A bound, for a loop of links.
+        for _ in 0..40 {
+            let Ok(to) = read_link(&p) else { break };
+            p = p.parent().map_or(to.clone(), |folder| folder.join(&to));
+        }
+        p
+    };
+    let (a, b) = (&target(a), &target(b));
     let place = |p: &std::path::Path| {
         let folder = p.parent().filter(|d| !d.as_os_str().is_empty());
         let folder = canonicalize(folder.unwrap_or(std::path::Path::new("."))).ok()?;

@@ -240,14 +240,20 @@ impl Worksheet {
         html.push_str("</tbody>\n</table>\n</section>\n");
     }
 
-    /// Writes `part` into the file [`start`] began, and puts it in place.
-    pub fn write(&self, file: Output, part: Part) -> anyhow::Result<()> {
-        let Output { temp, shown } = file;
-        let context = || format!("cannot write the worksheet {shown}");
-        temp.file()
-            .write_all(self.html(Styles::Inline, part).as_bytes())
-            .with_context(context)?;
-        temp.commit().with_context(context)
+    /// Writes each part into the file [`start`] began for it, then puts
+    /// them in place in order: none is put in place unless all were
+    /// written, so a sheet and its key stay a pair.
+    pub fn write(&self, files: Vec<(Output, Part)>) -> anyhow::Result<()> {
+        for (file, part) in &files {
+            (file.temp.file())
+                .write_all(self.html(Styles::Inline, *part).as_bytes())
+                .with_context(|| file.cannot())?;
+        }
+        for (file, _) in files {
+            let context = file.cannot();
+            file.temp.commit().context(context)?;
+        }
+        Ok(())
     }
 }
 
@@ -256,12 +262,25 @@ impl Worksheet {
 pub struct Output {
     temp: Replacement,
     shown: String,
+    /// What it holds: "worksheet" or "answer key".
+    what: &'static str,
 }
+
+impl Output {
+    /// The start of every error of writing it.
+    fn cannot(&self) -> String {
+        format!("cannot write the {} {}", self.what, self.shown)
+    }
+}
+
+/// The longest file name most file systems hold, in bytes: a longer one is
+/// refused before any work, not when the page is put in place.
+const NAME_MAX: usize = 255;
 
 /// Begins the worksheet at `path` before any work, so that a name that is
 /// not an HTML page's, or a target that is not a regular file (a folder, a
 /// device, a pipe), costs nothing.
-pub fn start(path: &Path) -> anyhow::Result<Output> {
+pub fn start(path: &Path, what: &'static str) -> anyhow::Result<Output> {
     let shown = npuzzle::files::shown_path(path).to_string();
     let html = path
         .extension()
@@ -273,15 +292,21 @@ pub fn start(path: &Path) -> anyhow::Result<Output> {
         .unwrap_or_default();
     anyhow::ensure!(
         !name.eq_ignore_ascii_case(".html") && !name.eq_ignore_ascii_case(".htm"),
-        "cannot write the worksheet {shown}: give a name before {name}, as sheet.html"
+        "cannot write the {what} {shown}: give a name before {name}, as sheet.html"
     );
     anyhow::ensure!(
         html,
-        "cannot write the worksheet {shown}: a worksheet is an HTML page: give a name ending in .html"
+        "cannot write the {what} {shown}: a worksheet is an HTML page: give a name ending in .html"
+    );
+    let bytes = path.file_name().map_or(0, |n| n.len());
+    anyhow::ensure!(
+        bytes <= NAME_MAX,
+        "cannot write the {what} {shown}: its name is {bytes} bytes long, and a file name holds \
+         at most {NAME_MAX}"
     );
     let temp = Replacement::start(path, ".html", Writes::Document)
-        .with_context(|| format!("cannot write the worksheet {shown}"))?;
-    Ok(Output { temp, shown })
+        .with_context(|| format!("cannot write the {what} {shown}"))?;
+    Ok(Output { temp, shown, what })
 }
 
 /// A board drawn as SVG: a square per tile with its number, the gap

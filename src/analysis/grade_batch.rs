@@ -148,12 +148,16 @@ impl<B: AsRef<[u8]>> Line<'_, '_, B> {
                     with_written(out, written);
                     LineOutcome::Unsolvable
                 }
-                None => {
-                    let why = format!(
-                        "grading needs the distance of every position the moves pass through: {e}"
-                    );
-                    self.refuse(number, text, &why, out)
+                // A search past --timeout, or a goal with no table: the
+                // line read, so a CSV row keeps its pair and moves.
+                None if self.csv => {
+                    write_pair(out, start, goal, written);
+                    out.extend_from_slice(&BEFORE_ERROR[2..]);
+                    let why = format_args!("line {number}: {}", not_graded(&e));
+                    write_csv_text(out, &why);
+                    LineOutcome::Error
                 }
+                None => self.refuse(number, text, &not_graded(&e), out),
             },
         }
     }
@@ -170,6 +174,12 @@ impl<B: AsRef<[u8]>> Line<'_, '_, B> {
         }
         LineOutcome::Error
     }
+}
+
+/// Why a line read was not graded: a search stopped, or no table serves
+/// its goal.
+fn not_graded(e: &crate::db::error::AnswerError) -> String {
+    format!("grading needs the distance of every position the moves pass through: {e}")
 }
 
 /// A line's start, its moves as written and the goal it names, if any:

@@ -24,7 +24,7 @@ pub enum ThreadsError {
     None,
     /// More than [`most_threads`] allows.
     #[error(
-        "more than this machine can use: it has {cores} core{}, and batch takes at most {most} \
+        "more than this machine can use: it has {cores} core{}, and a batch takes at most {most} \
          threads ({THREADS_PER_CORE} per core)",
         if *cores == 1 { "" } else { "s" }
     )]

@@ -20,10 +20,15 @@ use std::fmt;
 /// The parity (0 or 1) the inversion count must have, relative to a goal with
 /// the blank in `goal_blank`, for a position with the blank in `blank`.
 pub fn required_parity(shape: Shape, blank: usize, goal_blank: usize) -> u32 {
+    parity_for_rows(shape, shape.row_of(blank), shape.row_of(goal_blank))
+}
+
+/// [`required_parity`] for blanks in rows `blank_row` and `goal_blank_row`.
+fn parity_for_rows(shape: Shape, blank_row: usize, goal_blank_row: usize) -> u32 {
     if shape.cols() % 2 == 1 {
         0
     } else {
-        ((shape.row_of(blank) + shape.row_of(goal_blank)) % 2) as u32
+        ((blank_row + goal_blank_row) % 2) as u32
     }
 }
 
@@ -122,11 +127,7 @@ struct Numbers {
 impl Numbers {
     /// Whether the invariant holds: the start can reach the goal.
     fn solvable(&self) -> bool {
-        let rows = match self.shape.cols() % 2 {
-            1 => 0,
-            _ => self.blank_row + self.goal_blank_row,
-        };
-        (self.inversions as usize + rows).is_multiple_of(2)
+        self.inversions % 2 == parity_for_rows(self.shape, self.blank_row, self.goal_blank_row)
     }
 
     /// The verdict in words, with each board's inversions counted in tile

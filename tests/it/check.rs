@@ -613,6 +613,37 @@ fn csv_fields(row: &str) -> Vec<String> {
     fields
 }
 
+/// A line of `check --batch` whose searches run past `--timeout` keeps its
+/// start, goal and moves in CSV, beside why it was not graded.
+#[test]
+fn a_batch_line_past_its_timeout_keeps_its_pair() {
+    let db = crate::pattern_file::pattern_file("4x4", "6-6-3");
+    // Gasser's 80-move position, turned to this goal: far past the timeout.
+    let start = "0 12 9 13 15 11 10 14 3 7 5 6 4 8 2 1";
+    let input = format!("{start}\tRDLU\n");
+    let args = [
+        "--board",
+        "4x4",
+        "check",
+        "--batch",
+        "--csv",
+        "--timeout",
+        "0.001",
+    ];
+    let csv = stdout_of(&run_batch(&db, &args, input, 2));
+    let row = csv.lines().nth(1).unwrap();
+    let goal = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0";
+    assert!(
+        row.starts_with(&format!("{start},{goal},\"RDLU\",,,")),
+        "{row}"
+    );
+    assert!(
+        row.contains("\"line 1: grading needs the distance of every position"),
+        "{row}"
+    );
+    assert_eq!(csv_fields(row).len(), 16, "{row}");
+}
+
 /// The flags of `--batch` alone are refused, and its threads' limit holds.
 #[test]
 fn batch_flags_without_batch_are_refused() {

@@ -109,3 +109,20 @@ fn walked_positions_are_solvable_and_a_swap_is_not_on_any_board() {
     assert_eq!(code, 2);
     assert!(err.contains("expected 9 tiles"), "{err}");
 }
+
+/// A file named with `--db` sets the board: tiles of another size say so,
+/// and a `--board` the file does not hold is refused, as everywhere.
+#[test]
+fn a_named_file_sets_the_board_as_for_every_command() {
+    let t = crate::util::temp_db("2x3");
+    let out = crate::util::run_query(&t.path, &["solvable", "867254301"], 2);
+    let said = stderr_of(&out);
+    assert!(
+        said.contains("the board size, 2x3, is that of --db"),
+        "{said}"
+    );
+    assert!(said.contains("9 tiles fit a 3x3 board"), "{said}");
+    let out = crate::util::run_query(&t.path, &["--board", "3x3", "solvable", "867254301"], 2);
+    assert!(!stderr_of(&out).is_empty());
+    crate::util::run_query(&t.path, &["solvable", "123450"], 0);
+}

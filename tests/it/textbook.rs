@@ -310,8 +310,20 @@ fn mean_costs_at_a_distance_are_the_single_comparisons_averaged() {
         Some("distance,algorithm,positions,solved,optimal,mean_expanded,effective_branching,mean_max_open")
     );
     assert_eq!(lines.count(), 8);
-    // Refused: a start with --distance, a distance past the table's.
+    // Refused: a start with --distance, a distance past the table's, the
+    // flags of --distance without it, and --timeout with it.
     crate::util::run_query(&t.path, &["compare", "--distance", "3", "867254301"], 2);
+    for flag in [&["--csv"][..], &["--count", "3"], &["--seed", "3"]] {
+        let args = [&["compare", "867254301"][..], flag].concat();
+        let out = crate::util::run_query(&t.path, &args, 2);
+        assert!(
+            crate::util::stderr_of(&out).contains("goes with --distance"),
+            "{flag:?}"
+        );
+    }
+    let args = ["compare", "--distance", "3", "--timeout", "5"];
+    let out = crate::util::run_query(&t.path, &args, 2);
+    assert!(crate::util::stderr_of(&out).contains("--timeout bounds the search for one start"));
     // Past the farthest, refused before any search, a range too.
     for far in ["40", "0..=100000"] {
         let out = crate::util::run_query(&t.path, &["compare", "--distance", far], 2);

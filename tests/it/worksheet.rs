@@ -115,6 +115,16 @@ fn the_answer_key_can_be_written_apart() {
     alone.extend(["--key".into(), one.to_str().unwrap().into()]);
     run(alone, 2);
     assert!(!one.exists());
+    // A key that is a link to the sheet, not there yet: one file all the same.
+    let link = dir.path().join("link.html");
+    std::os::unix::fs::symlink("one.html", &link).unwrap();
+    assert!(run(with(&[&one, &link]), 2).is_empty());
+    assert!(!one.exists());
+    // A key whose name no file system holds: refused before any work, and
+    // the sheet is not written either.
+    let long = dir.path().join(format!("{}.html", "k".repeat(300)));
+    assert!(run(with(&[&one, &long]), 2).is_empty());
+    assert!(!one.exists());
 }
 
 #[test]
