@@ -22,7 +22,7 @@ const game = {
   redo: [],        // moves undone, the last undone last
   seeded: null,    // {seed, distance, count, index}: the game is puzzle `index` of that draw
   heuristics: null, // /api/heuristics for `cells`, once asked
-  bound: null,     // {at, lower}: the largest lower bound proved for position `at`, where its distance is unknown
+  bound: null,     // {pair, lower}: the largest lower bound proved from a start to a goal, where the distance is unknown
   solved: null,    // {at, answer}: the /api/solve answer on show, for its note
   announced: null, // the distance last said in the live region
   heuristicsAsked: null, // the position whose /api/heuristics is under way
@@ -976,7 +976,7 @@ function drawHeuristics() {
     row.dataset.heuristic = e.heuristic;
     // Where the search for the distance stopped at the server's --timeout,
     // only the bound it proved is known, and a value above it is not judged.
-    const truth = here.distance ?? `at least ${provedBound(here.start, here.lower_bound)}`;
+    const truth = here.distance ?? `at least ${provedBound(here, here.lower_bound)}`;
     const verdict = e.admissible_here === null ? "not known here"
       : e.admissible_here ? "admissible here" : `overestimates by ${e.overestimate}`;
     for (const [words, cls] of [[e.heuristic, ""], [e.h, "h"], [truth, "truth"], [verdict, e.admissible_here === false ? "over" : ""]]) {
@@ -1065,7 +1065,7 @@ function noteSolution() {
   // Where the page knows the distance, the bound the search proved says
   // less than it.
   const shortest = game.distance !== null && text(game.cells) === at
-    ? `the shortest is ${game.distance}` : `the shortest is at least ${provedBound(at, answer.lower_bound)}`;
+    ? `the shortest is ${game.distance}` : `the shortest is at least ${provedBound(answer, answer.lower_bound)}`;
   $("solution-note").textContent = answer.within === undefined
     ? `${answer.distance} moves, the shortest.`
     : `${answer.length} moves; ${shortest} ` +
@@ -1077,12 +1077,13 @@ function hideSolution() {
   $("copy-solution").hidden = true;
   $("solution-note").textContent = "";
 }
-// The largest lower bound proved for position `at`, `lower` among them:
-// the heuristics' search and a solution's within a factor each prove one,
-// and the page shows the larger in both places.
-function provedBound(at, lower) {
-  const known = game.bound && game.bound.at === at ? game.bound.lower : 0;
-  game.bound = { at, lower: Math.max(known, lower ?? 0) };
+// The largest lower bound proved from `answer`'s start to its goal, `lower`
+// among them: the heuristics' search and a solution's within a factor each
+// prove one, and the page shows the larger in both places.
+function provedBound(answer, lower) {
+  const pair = `${answer.start} -> ${answer.goal}`;
+  const known = game.bound && game.bound.pair === pair ? game.bound.lower : 0;
+  game.bound = { pair, lower: Math.max(known, lower ?? 0) };
   return game.bound.lower;
 }
 
