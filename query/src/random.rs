@@ -122,17 +122,21 @@ pub fn run(db: &Database<Mmap>, args: &RandomArgs, out: &mut impl Write) -> Resu
             // The sheet's temporary file waits through the draw's searches:
             // Ctrl-C then must not leave it behind.
             npuzzle::io::remove_unfinished_on_signals();
-            let key = args.key.as_deref().map(|key| {
-                anyhow::ensure!(
-                    !same_file(path, key),
-                    "--key names the worksheet's own file, {}: give the answer key a file of \
-                     its own",
-                    npuzzle::files::shown_path(key)
-                );
-                worksheet::start(key, "answer key")
-            });
-            let key = key.transpose()?;
-            Some((worksheet::start(path, "worksheet")?, key))
+            let sheet = worksheet::start(path, "worksheet")?;
+            let key = match &args.key {
+                Some(key_path) => {
+                    let key = worksheet::start(key_path, "answer key")?;
+                    anyhow::ensure!(
+                        !sheet.same_file(&key),
+                        "--key names the worksheet's own file, {}: give the answer key a file \
+                         of its own",
+                        npuzzle::files::shown_path(key_path)
+                    );
+                    Some(key)
+                }
+                None => None,
+            };
+            Some((sheet, key))
         }
         None => None,
     };
@@ -168,32 +172,6 @@ pub fn run(db: &Database<Mmap>, args: &RandomArgs, out: &mut impl Write) -> Resu
         }
     }
     show(&report, args, out)
-}
-
-/// Whether two paths name one file: the same file where it is there
-/// already, or the same name in the same folder, a symbolic link standing
-/// for its target (there or not: a page is written through it).
-fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
-    use std::fs::{canonicalize, read_link};
-    let target = |p: &std::path::Path| {
-        let mut p = p.to_path_buf();
-        // A bound, for a loop of links.
-        for _ in 0..40 {
-            let Ok(to) = read_link(&p) else { break };
-            p = p.parent().map_or(to.clone(), |folder| folder.join(&to));
-        }
-        p
-    };
-    let (a, b) = (&target(a), &target(b));
-    let place = |p: &std::path::Path| {
-        let folder = p.parent().filter(|d| !d.as_os_str().is_empty());
-        let folder = canonicalize(folder.unwrap_or(std::path::Path::new("."))).ok()?;
-        Some((folder, p.file_name()?.to_owned()))
-    };
-    let found = |p| canonicalize(p).ok();
-    a == b
-        || found(a).zip(found(b)).is_some_and(|(a, b)| a == b)
-        || place(a).zip(place(b)).is_some_and(|(a, b)| a == b)
 }
 
 /// `e`, a walk's search past the draw's `timeout` (`by_default`: no

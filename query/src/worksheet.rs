@@ -271,11 +271,12 @@ impl Output {
     fn cannot(&self) -> String {
         format!("cannot write the {} {}", self.what, self.shown)
     }
-}
 
-/// The longest file name most file systems hold, in bytes: a longer one is
-/// refused before any work, not when the page is put in place.
-const NAME_MAX: usize = 255;
+    /// Whether `other` would write over the same file (links followed).
+    pub fn same_file(&self, other: &Output) -> bool {
+        self.temp.same_target(&other.temp)
+    }
+}
 
 /// Begins the worksheet at `path` before any work, so that a name that is
 /// not an HTML page's, or a target that is not a regular file (a folder, a
@@ -297,12 +298,6 @@ pub fn start(path: &Path, what: &'static str) -> anyhow::Result<Output> {
     anyhow::ensure!(
         html,
         "cannot write the {what} {shown}: a worksheet is an HTML page: give a name ending in .html"
-    );
-    let bytes = path.file_name().map_or(0, |n| n.len());
-    anyhow::ensure!(
-        bytes <= NAME_MAX,
-        "cannot write the {what} {shown}: its name is {bytes} bytes long, and a file name holds \
-         at most {NAME_MAX}"
     );
     let temp = Replacement::start(path, ".html", Writes::Document)
         .with_context(|| format!("cannot write the {what} {shown}"))?;

@@ -53,6 +53,10 @@ pub enum ReplaceError {
     /// Symbolic links that do not end.
     #[error("{} is a loop of symbolic links", shown_path(.0))]
     LinkLoop(PathBuf),
+    /// A file name longer than file systems hold: refused before any work,
+    /// not when the new file is put in place.
+    #[error("its name is {0} bytes long, and a file name holds at most {NAME_MAX}")]
+    NameTooLong(usize),
     /// A path ending in `/` (or `.`, `..`), which names a folder, not a
     /// file.
     #[error("the path ends in {0}, so it names a folder, not a file")]
@@ -195,6 +199,10 @@ impl Replacement {
             return Err(ReplaceError::NamesAFolder(end));
         }
         let target = follow_links(target)?;
+        let name_bytes = target.file_name().map_or(0, |n| n.len());
+        if name_bytes > NAME_MAX {
+            return Err(ReplaceError::NameTooLong(name_bytes));
+        }
         match std::fs::metadata(&target) {
             Ok(meta) if !meta.is_file() => {
                 return Err(ReplaceError::NotAFile {
@@ -248,6 +256,15 @@ impl Replacement {
     /// The temporary file, to write into.
     pub fn file(&self) -> &File {
         self.temp.as_file()
+    }
+
+    /// Whether `other` replaces the same file: the same name in the same
+    /// folder, links followed (two outputs of one command must not).
+    pub fn same_target(&self, other: &Replacement) -> bool {
+        let folder = |r: &Replacement| r.dir.canonicalize().ok();
+        self.target.file_name() == other.target.file_name()
+            && folder(self).is_some()
+            && folder(self) == folder(other)
     }
 
     /// The temporary file's path, for writers that open files by name.
@@ -311,6 +328,9 @@ fn set_aside(file: &File, bytes: u64) -> Result<(), ReplaceError> {
         }
     }
 }
+
+/// The longest file name most file systems hold, in bytes.
+const NAME_MAX: usize = 255;
 
 /// The path with every symbolic link along its last component followed
 /// (the link's folder is the base of a relative link). A missing file is
@@ -532,6 +552,11 @@ mod tests {
             replacement.commit().unwrap();
             assert_eq!(std::fs::read(&target).unwrap(), b"page");
         }
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+        // One byte more: refused at the start, nothing made.
+        let long = dir.path().join("b".repeat(251) + ".html");
+        let refused = Replacement::start(&long, ".html", Writes::Document);
+        assert!(matches!(refused, Err(ReplaceError::NameTooLong(256))));
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
         assert_eq!(temporary_stem("short.db", ".tmp"), "short.db");
         // A name ending in / names a folder: refused, nothing made.

@@ -370,15 +370,7 @@ async fn grading_finds_the_first_illegal_move_and_counts_the_moves_that_went_awa
     let turned: String = (solution["moves"].as_str().unwrap().chars())
         .map(|l| Move::from_letter(l).unwrap().opposite().letter())
         .collect();
-    type_into(&c, "grade-moves", &turned).await;
-    click_and_settle(&c, Locator::Id("grade")).await;
-    let words = c
-        .find(Locator::Id("grade-result"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let words = graded(&c, &turned).await;
     assert!(
         words.contains("Read as the ways the tiles slide, these moves reach the goal"),
         "{words}"
@@ -390,20 +382,19 @@ async fn grading_finds_the_first_illegal_move_and_counts_the_moves_that_went_awa
     let solution = solution["moves"].as_str().unwrap();
     let last = Move::from_letter(solution.chars().last().unwrap()).unwrap();
     let detour = format!("{solution}{}{}", last.opposite().letter(), last.letter());
-    type_into(&c, "grade-moves", &detour).await;
-    click_and_settle(&c, Locator::Id("grade")).await;
-    let words = c
-        .find(Locator::Id("grade-result"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let words = graded(&c, &detour).await;
     let said = format!(
         "The goal is reached after move {}: the moves after it are not needed.",
         solution.len()
     );
     assert!(words.contains(&said), "{words}");
+}
+
+/// What the page's grader says of `moves`, typed and graded as a user does.
+async fn graded(c: &Client, moves: &str) -> String {
+    type_into(c, "grade-moves", moves).await;
+    click_and_settle(c, Locator::Id("grade")).await;
+    text(c, "grade-result").await
 }
 
 #[tokio::test]
