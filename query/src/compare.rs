@@ -8,7 +8,7 @@ use crate::Outcome;
 use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::{
-    compare, compare_searched, search_costs, serving, CompareError, Comparison, SearchCosts,
+    compare_served, search_costs, serving, CompareError, Comparison, SearchCosts,
     DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES,
 };
 use npuzzle::{AnswerError, Database, Shape};
@@ -90,19 +90,11 @@ pub fn run(
     let goal = args.goal.board(shape)?;
     crate::heuristics::say_if_no_table(db, &start, &goal);
     let served = serving(db, &goal)?;
-    let compared = match served.map(Database::complete) {
-        Some(Ok(tables)) => compare(
-            &tables.goal_table(&goal)?,
-            &start,
-            args.max_nodes,
-            args.depth_limit,
-            None,
-        ),
-        _ => crate::search::with_progress(args.timeout.timeout, true, "moves ≤", |options| {
+    let compared =
+        crate::search::with_progress(args.timeout.timeout, true, "moves ≤", |options| {
             let pair = (&start, &goal);
-            compare_searched(served, pair, args.max_nodes, args.depth_limit, options)
-        }),
-    };
+            compare_served(served, pair, args.max_nodes, args.depth_limit, options)
+        });
     let report = match compared {
         Ok(report) => report,
         Err(CompareError::Lookup(AnswerError::Unsolvable(why))) => {

@@ -175,6 +175,31 @@ pub fn compare_searched<B: AsRef<[u8]>>(
     run_all((start, goal), truth, (max_nodes, limit), options.cancel)
 }
 
+/// [`compare`] or [`compare_searched`], whichever answers toward `goal`: a
+/// lookup where `db` holds complete tables toward it, otherwise its optimal
+/// search, or with no file (`None`, or a file with no table toward `goal`)
+/// IDA* over linear conflicts. `options`' cancel flag stops the textbook
+/// searches in either case; its deadline bounds the optimal search only.
+pub fn compare_served<B: AsRef<[u8]>>(
+    db: Option<&Database<B>>,
+    (start, goal): (&Board, &Board),
+    max_nodes: u64,
+    depth_limit: Option<u32>,
+    options: &SolveOptions,
+) -> Result<Comparison, CompareError> {
+    let served = serving(db, goal)?;
+    match served.map(Database::complete) {
+        Some(Ok(tables)) => compare(
+            &tables.goal_table(goal)?,
+            start,
+            max_nodes,
+            depth_limit,
+            options.cancel,
+        ),
+        _ => compare_searched(served, (start, goal), max_nodes, depth_limit, options),
+    }
+}
+
 /// The database's answer: the distance, how long it took, and how it was
 /// found.
 struct Truth {

@@ -23,8 +23,8 @@ mod walked;
 
 pub use crate::puzzle::heuristic::{Estimate, Evaluator, Heuristic, Truth, UnknownHeuristic};
 pub use compare::{
-    compare, compare_searched, CompareError, Comparison, Run, DEFAULT_COMPARE_NODES,
-    MAX_COMPARE_NODES,
+    compare, compare_searched, compare_served, CompareError, Comparison, Run,
+    DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES,
 };
 pub use estimates::{search_truth, serving, truth_of, PatternEstimate, PositionEstimates};
 pub use grade::{

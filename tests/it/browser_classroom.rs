@@ -518,6 +518,113 @@ async fn the_worksheets_answer_key_equals_query_solve() {
 
 /// axe-core's script, which `scripts/browser-tests.sh` installs from npm
 /// and names in `AXE_CORE_JS`; the page itself never loads it.
+/// Chooses `value` in the select `id`, as a click on its option would.
+async fn choose(c: &Client, id: &str, value: &str) {
+    let option = format!("#{id} option[value='{value}']");
+    click(c, Locator::Css(&option)).await;
+}
+
+/// The rows of the textbook searches' table, each cell's text.
+async fn comparison_rows(c: &Client) -> Vec<Vec<String>> {
+    let rows = c
+        .execute(
+            "return [...document.querySelectorAll('#compare tbody tr')].map((r) => \
+             [...r.cells].map((c) => c.textContent));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    serde_json::from_value(rows).unwrap()
+}
+
+/// `n` as the page writes counts: 1,234,567.
+fn with_commas(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn the_textbook_searches_panel_equals_query_compare() {
+    let (session, c, _url) = open_page().await;
+    new_puzzle_at(&c, 16).await;
+    let position = shown(&c).await.1;
+    click(&c, Locator::Css("#compare-panel summary")).await;
+    choose(&c, "compare-nodes", "10000").await;
+    click_and_settle(&c, Locator::Id("compare-run")).await;
+    let (out, err, ok) = query(
+        &session,
+        &["compare", &position, "--max-nodes", "10000", "--json"],
+    );
+    assert!(ok, "{err}");
+    let cli: Value = serde_json::from_str(&out).unwrap();
+    let rows = comparison_rows(&c).await;
+    assert_eq!(rows.len(), 9, "{rows:?}");
+    let distance = cli["distance"].to_string();
+    assert_eq!(
+        rows[0][..5],
+        ["database lookup", &distance, "yes", "–", "–"]
+    );
+    for (row, run) in rows[1..].iter().zip(cli["algorithms"].as_array().unwrap()) {
+        let name = match run["depth_limit"].as_u64() {
+            Some(limit) => format!("{} (limit {limit})", str_of(&run["algorithm"])),
+            None => str_of(&run["algorithm"]),
+        };
+        let length = match (run["length"].as_u64(), run["hit_limit"].as_bool()) {
+            (Some(length), _) => length.to_string(),
+            (None, Some(true)) => "limit".into(),
+            (None, _) => "none".into(),
+        };
+        let shortest = match run["optimal"].as_bool() {
+            Some(true) => "yes",
+            Some(false) => "no",
+            None => "–",
+        };
+        let counts = ["expanded", "max_open"].map(|k| with_commas(run[k].as_u64().unwrap()));
+        assert_eq!(
+            row[..5],
+            [
+                name,
+                length,
+                shortest.into(),
+                counts[0].clone(),
+                counts[1].clone()
+            ],
+            "{position}"
+        );
+        assert!(row[5].ends_with('s'), "a time: {row:?}");
+    }
+    // At 10,000 expansions some search stops, and the legend says so.
+    assert!(rows.iter().any(|r| r[1] == "limit"), "{rows:?}");
+    assert!(text(&c, "compare-legend")
+        .await
+        .contains("stopped after 10,000 expansions"));
+    let caption = text(&c, "compare-caption").await;
+    assert!(
+        caption.starts_with(&format!(
+            "From {position} toward 123456780, {distance} moves away"
+        )),
+        "{caption}"
+    );
+    // After a move the table stays, named as an earlier position's.
+    play_moves(&c, 1).await;
+    assert!(text(&c, "compare-caption")
+        .await
+        .contains("an earlier position"));
+    assert_eq!(comparison_rows(&c).await, rows);
+}
+
+fn str_of(v: &Value) -> String {
+    v.as_str().unwrap_or_default().to_string()
+}
+
 pub(crate) fn axe_source() -> String {
     let path = std::env::var("AXE_CORE_JS").expect(
         "AXE_CORE_JS names axe.min.js: run scripts/browser-tests.sh, which installs axe-core",
@@ -540,6 +647,9 @@ async fn the_page_passes_an_accessibility_check() {
     click_and_settle(&c, Locator::Id("show-solution")).await;
     type_into(&c, "grade-moves", "UUUU").await;
     click_and_settle(&c, Locator::Id("grade")).await;
+    click(&c, Locator::Css("#compare-panel summary")).await;
+    choose(&c, "compare-nodes", "10000").await;
+    click_and_settle(&c, Locator::Id("compare-run")).await;
 
     // Tiles are named for what they are and can do.
     let labels = c

@@ -10,12 +10,13 @@
 //! | `/api/histogram` | `histogram --json`                              |
 //! | `/api/check`     | a move list graded, as Python's `check`         |
 //! | `/api/heuristics`| `heuristics START --json`                       |
+//! | `/api/compare`   | `compare START --json`                          |
 //! | `/worksheet`     | `random --worksheet`'s page (HTML)              |
 //!
 //! Parameters take the command line's names: `board` (`3x3` by default),
 //! `metric` (`stm` by default; `mtm` answers from a multi-tile database,
 //! `data/RxC-mtm.db`, in its notation), `start`, `goal`, `distance`,
-//! `count`, `seed`, `moves`. Every answer but a 200 is
+//! `count`, `seed`, `moves`, `max_nodes`, `depth_limit`. Every answer but a 200 is
 //! `{"error": "…"}`: 400 (a bad parameter), 404 (no such board, table or
 //! page, or complete tables needed where a pattern database is served), 405
 //! (a method other than GET), 408 (no answer in time), 413 and 414 (a body or
@@ -42,7 +43,9 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use npuzzle::analysis::PositionEstimates;
+use npuzzle::analysis::{
+    compare_served, CompareError, PositionEstimates, DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES,
+};
 use npuzzle::analysis::{
     draw_fell_short, draw_stopped, grade, parse_distances, read_steps_on, AtDistance, DrawError,
     Histogram, Sample, SampleError,
@@ -83,6 +86,8 @@ struct Server {
     within_turns: tokio::sync::Semaphore,
     /// Turns for the searches with no file: see [`fileless_turn`].
     fileless_turns: tokio::sync::Semaphore,
+    /// Turns for the textbook searches: see [`compare_turn`].
+    compare_turns: tokio::sync::Semaphore,
 }
 
 type Shared = Arc<Server>;
@@ -114,6 +119,21 @@ fn fileless_turn(server: &Server) -> Result<tokio::sync::SemaphorePermit<'_>, Ap
         ApiError::busy(format!(
             "the server is busy: {} searches with no file are running, one a core, as many as \
              it runs at once; ask again when one has answered",
+            fileless_searches()
+        ))
+    })
+}
+
+/// A turn for the textbook searches on one position, or 503 when every
+/// turn is taken. Breadth-first search and A* keep every position they
+/// see (about 730 MB on 4x4 at 2,000,000 expansions), and each search
+/// holds a core: at most [`fileless_searches`] comparisons, one a core,
+/// run at once.
+fn compare_turn(server: &Server) -> Result<tokio::sync::SemaphorePermit<'_>, ApiError> {
+    server.compare_turns.try_acquire().map_err(|_| {
+        ApiError::busy(format!(
+            "the server is busy: {} comparisons of the textbook searches are running, one a \
+             core, as many as it runs at once; ask again when one has answered",
             fileless_searches()
         ))
     })
@@ -152,6 +172,7 @@ pub fn router(
         timeout,
         within_turns: tokio::sync::Semaphore::new(within_searches()),
         fileless_turns: tokio::sync::Semaphore::new(fileless_searches()),
+        compare_turns: tokio::sync::Semaphore::new(fileless_searches()),
     });
     Router::new()
         .route(
@@ -174,6 +195,7 @@ pub fn router(
         .route("/api/histogram", get(histogram))
         .route("/api/check", get(check))
         .route("/api/heuristics", get(heuristics))
+        .route("/api/compare", get(compare))
         .route("/worksheet", get(worksheet))
         .route(
             "/worksheet.css",
@@ -423,7 +445,7 @@ pub(super) fn answer_error(
 
 /// A search stopped because its client closed the connection: a client
 /// that only closed its sending side still reads this.
-pub(super) fn client_gone(e: AnswerError) -> ApiError {
+pub(super) fn client_gone(e: impl std::fmt::Display) -> ApiError {
     ApiError::new(
         Code::ClientGone,
         format!(
@@ -447,6 +469,10 @@ struct Params {
     within: Option<String>,
     /// A worksheet's part: both, puzzles or key.
     part: Option<String>,
+    /// The expansions each textbook search is given.
+    max_nodes: Option<String>,
+    /// Depth-first search's depth limit.
+    depth_limit: Option<String>,
     /// Names no route reads, kept to be refused by the route's own list
     /// ([`Params::only`]) rather than by every route's.
     #[serde(flatten, skip_serializing)]
@@ -659,6 +685,48 @@ impl Params {
                     ApiError::new(
                         Code::BadParameter,
                         format!("bad within {:?}: {e}", excerpt(text, 40)),
+                    )
+                })
+            })
+            .transpose()
+    }
+
+    /// `max_nodes`: the expansions each textbook search is given, the
+    /// command line's default unless given, and at most that: the command
+    /// line's largest (10,000,000: 1.7 GB and most of a minute on 4x4) is
+    /// not a request's to take.
+    fn max_nodes(&self) -> Result<u64, ApiError> {
+        match self.max_nodes.as_deref() {
+            None => Ok(DEFAULT_COMPARE_NODES),
+            Some(text) => match text.parse::<u64>() {
+                Ok(n) if (1..=DEFAULT_COMPARE_NODES).contains(&n) => Ok(n),
+                _ => Err(ApiError::new(
+                    Code::BadParameter,
+                    format!(
+                        "bad max_nodes {:?}: each search may expand from 1 to \
+                         {DEFAULT_COMPARE_NODES} positions here (query compare --max-nodes \
+                         takes up to {MAX_COMPARE_NODES})",
+                        excerpt(text, 40)
+                    ),
+                )),
+            },
+        }
+    }
+
+    /// `depth_limit`: depth-first search's limit, if given (by default the
+    /// goal's farthest distance, or on a search the distance).
+    fn depth_limit(&self) -> Result<Option<u32>, ApiError> {
+        self.depth_limit
+            .as_deref()
+            .map(|text| {
+                text.parse::<u32>().map_err(|_| {
+                    ApiError::new(
+                        Code::BadParameter,
+                        format!(
+                            "bad depth_limit {:?}: a number of moves from 0 to {}",
+                            excerpt(text, 40),
+                            u32::MAX
+                        ),
                     )
                 })
             })
@@ -1196,6 +1264,67 @@ async fn heuristics(State(server): State<Shared>, p: Params) -> Result<Response,
         .with_patterns(db, &start, &goal)
         .map_err(|e| answer_error(e, Some((&start, &goal)), Duration::ZERO))?;
     json_ok(&position)
+}
+
+/// `/api/compare`: `compare START --json`, the textbook searches on one
+/// position beside the database's answer: a lookup, or on a pattern board
+/// its search; on a board of up to 16 cells served with no file, or toward
+/// a goal the file has no table for, IDA* over linear conflicts. Each
+/// search stops after `max_nodes` expansions; the whole comparison, within
+/// the server's `--timeout`, takes one of the [`compare_turn`]s.
+async fn compare(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
+    p.only(
+        "/api/compare",
+        &[
+            "board",
+            "metric",
+            "start",
+            "goal",
+            "max_nodes",
+            "depth_limit",
+        ],
+    )?;
+    let (shape, metric) = (p.shape()?, p.metric()?);
+    if metric == Metric::MultiTile {
+        return Err(single_tile_only("the textbook searches"));
+    }
+    let (start, goal) = (p.start(shape)?, p.goal(shape)?);
+    let (max_nodes, depth_limit) = (p.max_nodes()?, p.depth_limit()?);
+    let _turn = compare_turn(&server)?;
+    let served = server.clone();
+    let searches = budgeted(&server, move |budget| {
+        let db = served.boards.get(shape, metric);
+        let pair = (&start, &goal);
+        compare_served(db, pair, max_nodes, depth_limit, &kind::options(budget))
+            .map_err(|e| compare_error(e, pair, budget.timeout))
+    });
+    // The textbook searches stop at their expansions, not at a deadline:
+    // past the timeout the request is dropped, and its flag stops them.
+    match tokio::time::timeout(server.timeout, searches).await {
+        Ok(compared) => json_ok(&compared?),
+        Err(_) => Err(ApiError::new(
+            Code::TimedOut,
+            format!(
+                "the searches ran past the server's --timeout of {} s; ask with a smaller \
+                 max_nodes (each search may now expand {max_nodes} positions), or from a \
+                 position closer to the goal",
+                server.timeout.as_secs_f64()
+            ),
+        )),
+    }
+}
+
+/// A comparison's failure as an answer.
+fn compare_error(e: CompareError, pair: (&Board, &Board), timeout: Duration) -> ApiError {
+    match e {
+        CompareError::Lookup(e) => answer_error(e, Some(pair), timeout),
+        e @ (CompareError::TooLarge(_) | CompareError::NeedsSingleTile(_)) => {
+            ApiError::new(Code::BadParameter, e.to_string())
+        }
+        e @ CompareError::Cancelled => client_gone(e),
+        // A wrong answer, or what one start never meets (draws, shapes).
+        e => ApiError::new(Code::Internal, e.to_string()),
+    }
 }
 
 /// The metric of `db`, which `what` needs to be single-tile: the heuristics

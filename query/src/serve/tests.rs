@@ -19,6 +19,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 mod classroom;
+mod compare;
 
 /// Databases built once for all tests: 2x3 and 3x3 complete, a 2x3
 /// with only the table of its last cell (so that goals with the blank in

@@ -27,6 +27,7 @@ const game = {
   announced: null, // the distance last said in the live region
   heuristicsAsked: null, // the position whose /api/heuristics is under way
   heuristicsRequest: null, // its AbortController
+  comparison: null, // {epoch, answer}: the /api/compare answer on show, for a position of that game
   histogram: null, // /api/histogram for the goal
   hint: false,
   slideHints: null, // {at, moves}: under the multi-tile metric, the moves that start a slide one closer
@@ -538,6 +539,7 @@ function render() {
   drawReport();
   drawSeeded();
   drawHeuristics();
+  drawComparison();
   saveLink();
 }
 
@@ -989,6 +991,113 @@ function drawHeuristics() {
   }));
 }
 
+// ---- the textbook searches ----
+// The searches keep a position in 64 bits, a tile in 4.
+const COMPARE_CELLS = 16;
+function comparisonUnavailable() {
+  if (multiTile()) {
+    return "The textbook searches count single-tile moves: switch to single-tile moves to run them.";
+  }
+  if (game.rows * game.cols > COMPARE_CELLS) {
+    return `The textbook searches keep a position in 64 bits, a tile in 4: boards of up to ` +
+      `${COMPARE_CELLS} cells, and ${game.board.board} has ${game.rows * game.cols}.`;
+  }
+  return null;
+}
+async function runComparison() {
+  const at = text(game.cells);
+  const epoch = game.epoch;
+  const note = $("compare-note");
+  note.classList.remove("error");
+  note.textContent = `Running the searches from ${at}…`;
+  $("compare-run").disabled = true;
+  try {
+    const answer = await api("compare", { start: at, goal: text(game.goal), max_nodes: $("compare-nodes").value });
+    if (epoch !== game.epoch) return;
+    note.textContent = "";
+    game.comparison = { epoch, answer };
+    fillComparison(answer);
+    render();
+  } catch (e) {
+    if (epoch !== game.epoch) return;
+    note.classList.add("error");
+    note.textContent = e.message;
+  } finally {
+    $("compare-run").disabled = false;
+  }
+}
+// A time in milliseconds as the command line's table writes it.
+function duration(ms) {
+  if (ms >= 1000) return `${(ms / 1000).toFixed(2)} s`;
+  if (ms >= 1) return `${ms.toFixed(1)} ms`;
+  if (ms >= 0.001) return `${(ms * 1000).toFixed(1)} µs`;
+  return `${Math.round(ms * 1e6)} ns`;
+}
+function fillComparison(c) {
+  const truth = {
+    lookup: "database lookup",
+    search: "database search",
+    "linear-conflict": "IDA* over linear conflicts (no file)",
+  }[c.database] || c.database;
+  // Columns: length, shortest, expanded, largest open list, time.
+  const rows = [{
+    algorithm: "database",
+    name: truth,
+    cells: [c.distance, "yes", c.database_expanded ?? "–", "–", duration(c.database_elapsed_ms)],
+  }];
+  for (const run of c.algorithms) {
+    rows.push({
+      algorithm: run.algorithm,
+      name: run.depth_limit === null ? run.algorithm : `${run.algorithm} (limit ${run.depth_limit})`,
+      cells: [
+        run.length ?? (run.hit_limit ? "limit" : "none"),
+        run.optimal === null ? "–" : run.optimal ? "yes" : "no",
+        run.expanded, run.max_open, duration(run.elapsed_ms),
+      ],
+    });
+  }
+  $("compare").tBodies[0].replaceChildren(...rows.map(({ algorithm, name, cells }) => {
+    const row = document.createElement("tr");
+    row.dataset.algorithm = algorithm;
+    const head = document.createElement("th");
+    head.scope = "row";
+    head.textContent = name;
+    row.appendChild(head);
+    for (const [i, value] of cells.entries()) {
+      const cell = document.createElement("td");
+      cell.textContent = typeof value === "number" ? value.toLocaleString("en") : value;
+      // Numbers line up on the right; "shortest" is a word.
+      if (i !== 1) cell.className = "number";
+      row.appendChild(cell);
+    }
+    return row;
+  }));
+  const legend = [];
+  if (c.algorithms.some((r) => r.hit_limit)) {
+    legend.push(`"limit": the search stopped after ${c.max_nodes.toLocaleString("en")} expansions.`);
+  }
+  if (c.algorithms.some((r) => r.length === null && !r.hit_limit)) {
+    legend.push(`"none": depth-first search found no solution within its depth limit.`);
+  }
+  legend.push("Times vary from run to run; the other columns do not. Every solution found was " +
+    "replayed to the goal.");
+  $("compare-legend").textContent = legend.join(" ");
+}
+function drawComparison() {
+  const why = comparisonUnavailable();
+  $("compare-unavailable").hidden = !why;
+  $("compare-unavailable").textContent = why || "";
+  $("compare-controls").hidden = Boolean(why);
+  const shown = game.comparison && game.comparison.epoch === game.epoch && !why ? game.comparison.answer : null;
+  $("compare").hidden = !shown;
+  $("compare-legend").hidden = !shown;
+  if (!shown) return;
+  const earlier = shown.start === text(game.cells) ? ""
+    : " (an earlier position: Run them from here for this one)";
+  $("compare-caption").textContent =
+    `From ${shown.start} toward ${shown.goal}, ${count(shown.distance, "move")} away${earlier}`;
+}
+
 // ---- grading a move list ----
 async function gradeMoves() {
   const box = $("grade-result");
@@ -1198,6 +1307,9 @@ function setBoard(name, metric = game.metric) {
   $("seed-controls").hidden = withoutFile();
   $("hardest").hidden = !full;
   $("random-controls").hidden = full;
+  // Past 12 cells the searches' 2,000,000 expansions (query compare's
+  // default) take about 10 s, the server's default --timeout: half as many.
+  $("compare-nodes").value = game.rows * game.cols > 12 ? "1000000" : "2000000";
   if (!full && !withoutFile()) {
     const k = $("k");
     k.max = WALK_MAX;
@@ -1452,6 +1564,7 @@ async function main() {
   });
   $("heuristics-panel").addEventListener("toggle", () => loadHeuristics().catch(showError));
   $("show-manhattan").addEventListener("change", render);
+  $("compare-run").addEventListener("click", runComparison);
   $("grade").addEventListener("click", gradeMoves);
   $("show-solution").addEventListener("click", () => showSolution().catch(showError));
   $("copy-solution").addEventListener("click", () =>
