@@ -1723,7 +1723,8 @@ impl PyDatabase {
     /// position's distance without a search, and ArgumentError on
     /// multi-tile databases, for a distance past the goal's farthest, or
     /// for `count` (1 to 1,000), `seed`, `max_nodes` or `depth_limit` out
-    /// of range (as for `compare`); Ctrl-C stops it.
+    /// of range (as for `compare`); Ctrl-C stops it. The positions are
+    /// searched side by side, one a core; the counts do not depend on it.
     ///
     /// >>> [r["mean_expanded"] for r in Database().search_costs(4, count=5)["rows"]][:2]
     /// [13.8, 62474.2]

@@ -42,6 +42,10 @@ pub struct CompareArgs {
     /// With --distance: CSV with a header line instead of text.
     #[arg(long, conflicts_with = "json")]
     csv: bool,
+    /// With --distance: threads to search the positions on, at most one per core (each holds
+    /// up to about 730 MB at 2000000 expansions) [default: one per core].
+    #[arg(long, value_name = "N", value_parser = crate::batch::parse_threads, allow_negative_numbers = true)]
+    threads: Option<crate::batch::Threads>,
     /// Stop each search after expanding this many positions (at most 10000000).
     #[arg(long, default_value_t = DEFAULT_COMPARE_NODES, value_name = "N", value_parser = whole(1..=MAX_COMPARE_NODES), allow_negative_numbers = true)]
     max_nodes: u64,
@@ -79,6 +83,7 @@ pub fn run(
         (args.count.is_some(), "--count"),
         (args.seed.is_some(), "--seed"),
         (args.csv, "--csv"),
+        (args.threads.is_some(), "--threads"),
     ];
     if let Some((_, flag)) = alone.iter().find(|(given, _)| *given) {
         anyhow::bail!(
@@ -207,7 +212,13 @@ fn costs(
     let target = tables.goal_table(&goal)?;
     let drawn = (args.count.unwrap_or(20), args.seed.unwrap_or(1));
     let limits = (args.max_nodes, args.depth_limit);
-    let costs = search_costs(&target, distances, drawn, limits, None)?;
+    // More threads than cores would only hold more searches in memory.
+    let threads =
+        npuzzle::bounded::search_threads(crate::batch::threads_or_cores(args.threads.as_ref())?);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let costs = pool.install(|| search_costs(&target, distances, drawn, limits, None))?;
     let format = match (args.json, args.csv) {
         (true, _) => Format::Json,
         (_, true) => Format::Csv,

@@ -313,7 +313,12 @@ fn mean_costs_at_a_distance_are_the_single_comparisons_averaged() {
     // Refused: a start with --distance, a distance past the table's, the
     // flags of --distance without it, and --timeout with it.
     crate::util::run_query(&t.path, &["compare", "--distance", "3", "867254301"], 2);
-    for flag in [&["--csv"][..], &["--count", "3"], &["--seed", "3"]] {
+    for flag in [
+        &["--csv"][..],
+        &["--count", "3"],
+        &["--seed", "3"],
+        &["--threads", "1"],
+    ] {
         let args = [&["compare", "867254301"][..], flag].concat();
         let out = crate::util::run_query(&t.path, &args, 2);
         assert!(
@@ -324,6 +329,28 @@ fn mean_costs_at_a_distance_are_the_single_comparisons_averaged() {
     let args = ["compare", "--distance", "3", "--timeout", "5"];
     let out = crate::util::run_query(&t.path, &args, 2);
     assert!(crate::util::stderr_of(&out).contains("--timeout bounds the search for one start"));
+    // The positions are searched side by side: on one thread or on every
+    // core, the same bytes; a thread count past the machine's refused.
+    let on = |threads: &str| {
+        let args = [
+            "compare",
+            "--distance",
+            "9..=10",
+            "--count",
+            "6",
+            "--csv",
+            "--threads",
+            threads,
+        ];
+        crate::util::printed(&t.path, &args, 0)
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert_eq!(on("1"), on(&cores.to_string()));
+    for absurd in ["0", "-1", "65535", "99999999999999999999999", "two"] {
+        let args = ["compare", "--distance", "3", "--threads", absurd];
+        let said = crate::util::stderr_of(&crate::util::run_query(&t.path, &args, 2));
+        assert!(said.contains("--threads"), "{absurd}: {said}");
+    }
     // Past the farthest, refused before any search, a range too.
     for far in ["40", "0..=100000"] {
         let out = crate::util::run_query(&t.path, &["compare", "--distance", far], 2);
