@@ -18,7 +18,7 @@ use std::io::{self, Write};
 #[derive(clap::Args)]
 #[command(mut_arg("timeout", |a| a.help(
     "Give up after SECONDS of the optimal search for the truth, on a pattern database or with \
-     no file (the textbook searches stop at --max-nodes instead: about 7 s in all on 4x4 at \
+     no file (the textbook searches stop at --max-nodes instead: about 13 s in all on 4x4 far from the goal at \
      the default) [default: no limit]"
 )))]
 pub struct CompareArgs {
@@ -43,7 +43,7 @@ pub struct CompareArgs {
     #[arg(long, conflicts_with = "json")]
     csv: bool,
     /// With --distance: threads to search the positions on, at most one per core (each holds
-    /// up to about 730 MB at 2000000 expansions) [default: one per core].
+    /// up to about 340 MB at 2000000 expansions) [default: one per core].
     #[arg(long, value_name = "N", value_parser = crate::batch::parse_threads, allow_negative_numbers = true)]
     threads: Option<crate::batch::Threads>,
     /// Stop each search after expanding this many positions (at most 10000000).

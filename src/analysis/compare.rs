@@ -12,6 +12,7 @@ use crate::db::error::AnswerError;
 use crate::db::goal_table::GoalTable;
 use crate::pattern::SolveOptions;
 use crate::puzzle::board::Board;
+use crate::puzzle::shape::Shape;
 use serde::{Serialize, Serializer};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -157,9 +158,7 @@ pub fn compare_searched<B: AsRef<[u8]>>(
     depth_limit: Option<u32>,
     options: &SolveOptions,
 ) -> Result<Comparison, CompareError> {
-    if start.shape().cells() > KEY_CELLS {
-        return Err(CompareError::TooLarge(start.shape()));
-    }
+    check_comparable(start.shape())?;
     let began = Instant::now();
     let (solution, how) = match serving(db, goal)? {
         Some(db) => (db.solve(start, goal, options)?, "search"),
@@ -173,6 +172,15 @@ pub fn compare_searched<B: AsRef<[u8]>>(
     };
     let limit = depth_limit.unwrap_or(truth.distance as u32);
     run_all((start, goal), truth, (max_nodes, limit), options.cancel)
+}
+
+/// Whether the textbook searches take boards of `shape`: up to 16 cells,
+/// a position being a 64-bit key ([`CompareError::TooLarge`] past that).
+pub fn check_comparable(shape: Shape) -> Result<(), CompareError> {
+    match shape.cells() > KEY_CELLS {
+        true => Err(CompareError::TooLarge(shape)),
+        false => Ok(()),
+    }
 }
 
 /// [`compare`] or [`compare_searched`], whichever answers toward `goal`: a

@@ -23,7 +23,7 @@ mod walked;
 
 pub use crate::puzzle::heuristic::{Estimate, Evaluator, Heuristic, Truth, UnknownHeuristic};
 pub use compare::{
-    compare, compare_searched, compare_served, CompareError, Comparison, Run,
+    check_comparable, compare, compare_searched, compare_served, CompareError, Comparison, Run,
     DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES,
 };
 pub use estimates::{search_truth, serving, truth_of, PatternEstimate, PositionEstimates};

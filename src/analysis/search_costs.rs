@@ -66,7 +66,7 @@ pub struct CostRow {
 /// `depth_limit` (by default the table's maximum distance). The positions
 /// are searched side by side on the caller's rayon pool (by default a
 /// thread a core), each thread holding one position's searches (up to
-/// about 730 MB at 2,000,000 expansions). Setting `cancel` stops them soon
+/// about 340 MB at 2,000,000 expansions). Setting `cancel` stops them soon
 /// after ([`CompareError::Cancelled`]).
 pub fn search_costs(
     target: &GoalTable<'_>,

@@ -9,8 +9,8 @@
 //! chromedriver and axe-core and runs them.
 
 use crate::browser::{
-    api, click, click_and_settle, get, holds, new_puzzle_at, open_page, panel_shows, settle, shown,
-    slide, text, Session,
+    api, click, click_and_settle, displayed, get, holds, new_puzzle_at, open_page, panel_shows,
+    settle, shown, slide, text, Session,
 };
 use fantoccini::{key::Key, Client, Locator};
 use npuzzle::{Board, Move, Shape};
@@ -619,6 +619,25 @@ async fn the_textbook_searches_panel_equals_query_compare() {
         .await
         .contains("an earlier position"));
     assert_eq!(comparison_rows(&c).await, rows);
+    // A comparison under way when another board is chosen is dropped, its
+    // note with it (2,000,000 expansions take seconds in a debug build).
+    choose(&c, "compare-nodes", "2000000").await;
+    click(&c, Locator::Id("compare-run")).await;
+    assert!(text(&c, "compare-note")
+        .await
+        .starts_with("Running the searches"));
+    let select = c.find(Locator::Id("board-size")).await.unwrap();
+    select.select_by_value("2x3").await.unwrap();
+    settle(&c).await;
+    assert_eq!(text(&c, "compare-note").await, "");
+    assert!(
+        holds(
+            &c,
+            "return !document.getElementById('compare-run').disabled;"
+        )
+        .await
+    );
+    assert!(!displayed(&c, "compare-scroll").await);
 }
 
 fn str_of(v: &Value) -> String {

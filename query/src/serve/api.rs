@@ -44,7 +44,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use npuzzle::analysis::{
-    compare_served, CompareError, PositionEstimates, DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES,
+    check_comparable, compare_served, CompareError, PositionEstimates, DEFAULT_COMPARE_NODES,
+    MAX_COMPARE_NODES,
 };
 use npuzzle::analysis::{
     draw_fell_short, draw_stopped, grade, parse_distances, read_steps_on, AtDistance, DrawError,
@@ -126,7 +127,7 @@ fn fileless_turn(server: &Server) -> Result<tokio::sync::SemaphorePermit<'_>, Ap
 
 /// A turn for the textbook searches on one position, or 503 when every
 /// turn is taken. Breadth-first search and A* keep every position they
-/// see (about 730 MB on 4x4 at 2,000,000 expansions), and each search
+/// see (about 340 MB on 4x4 at 2,000,000 expansions), and each search
 /// holds a core: at most [`fileless_searches`] comparisons, one a core,
 /// run at once.
 fn compare_turn(server: &Server) -> Result<tokio::sync::SemaphorePermit<'_>, ApiError> {
@@ -693,7 +694,7 @@ impl Params {
 
     /// `max_nodes`: the expansions each textbook search is given, the
     /// command line's default unless given, and at most that: the command
-    /// line's largest (10,000,000: 1.7 GB and most of a minute on 4x4) is
+    /// line's largest (10,000,000: 1.3 GB and over a minute on 4x4) is
     /// not a request's to take.
     fn max_nodes(&self) -> Result<u64, ApiError> {
         match self.max_nodes.as_deref() {
@@ -1290,33 +1291,55 @@ async fn compare(State(server): State<Shared>, p: Params) -> Result<Response, Ap
     }
     let (start, goal) = (p.start(shape)?, p.goal(shape)?);
     let (max_nodes, depth_limit) = (p.max_nodes()?, p.depth_limit()?);
+    // What cannot run is refused as such, even when every turn is taken.
+    check_comparable(shape).map_err(|e| compare_error(e, (&start, &goal), server.timeout))?;
+    npuzzle::rules::solvability::check(&start, &goal)
+        .map_err(|why| unsolvable_error(&why, Some((&start, &goal))))?;
     let _turn = compare_turn(&server)?;
     let served = server.clone();
     let searches = budgeted(&server, move |budget| {
         let db = served.boards.get(shape, metric);
         let pair = (&start, &goal);
+        // The truth's search on every core, as the command line's: its
+        // nodes are the ones `compare --json` gives.
         compare_served(db, pair, max_nodes, depth_limit, &kind::options(budget))
             .map_err(|e| compare_error(e, pair, budget.timeout))
     });
-    // The textbook searches stop at their expansions, not at a deadline:
-    // past the timeout the request is dropped, and its flag stops them.
-    match tokio::time::timeout(server.timeout, searches).await {
+    // The search for the truth stops at the deadline, and says where; the
+    // textbook searches stop at their expansions, not at a deadline: a
+    // moment past it the request is dropped, and its flag stops them.
+    match tokio::time::timeout(server.timeout + TEXTBOOK_GRACE, searches).await {
         Ok(compared) => json_ok(&compared?),
         Err(_) => Err(ApiError::new(
             Code::TimedOut,
             format!(
-                "the searches ran past the server's --timeout of {} s; ask with a smaller \
-                 max_nodes (each search may now expand {max_nodes} positions), or from a \
-                 position closer to the goal",
+                "the textbook searches ran past the server's --timeout of {} s; ask with a \
+                 smaller max_nodes (each search may now expand {max_nodes} positions; on the \
+                 page, fewer expansions each search may make), or from a position closer to the \
+                 goal",
                 server.timeout.as_secs_f64()
             ),
         )),
     }
 }
 
+/// How long past the server's `--timeout` the textbook searches may run,
+/// so that the search for the truth, stopped at the timeout itself, is the
+/// one that answers when it is the slow part.
+const TEXTBOOK_GRACE: Duration = Duration::from_millis(250);
+
 /// A comparison's failure as an answer.
 fn compare_error(e: CompareError, pair: (&Board, &Board), timeout: Duration) -> ApiError {
     match e {
+        CompareError::Lookup(e @ AnswerError::Stopped(Stopped::TimedOut { .. })) => ApiError::new(
+            Code::TimedOut,
+            format!(
+                "the textbook searches are checked against the true distance, and its search \
+                 stopped: {e} (the server's --timeout is {} s); a position closer to the goal, \
+                 or a longer serve --timeout, may be answered",
+                timeout.as_secs_f64()
+            ),
+        ),
         CompareError::Lookup(e) => answer_error(e, Some(pair), timeout),
         e @ (CompareError::TooLarge(_) | CompareError::NeedsSingleTile(_)) => {
             ApiError::new(Code::BadParameter, e.to_string())

@@ -28,6 +28,7 @@ const game = {
   heuristicsAsked: null, // the position whose /api/heuristics is under way
   heuristicsRequest: null, // its AbortController
   comparison: null, // {epoch, answer}: the /api/compare answer on show, for a position of that game
+  compareRequest: null, // {controller, epoch}: the /api/compare under way
   histogram: null, // /api/histogram for the goal
   hint: false,
   slideHints: null, // {at, moves}: under the multi-tile metric, the moves that start a slide one closer
@@ -1004,27 +1005,47 @@ function comparisonUnavailable() {
   }
   return null;
 }
+function noteComparison(words, error = false) {
+  const note = $("compare-note");
+  note.textContent = words;
+  note.classList.toggle("error", error);
+  // A note belongs to its game: the next one clears it.
+  note.dataset.epoch = game.epoch;
+}
 async function runComparison() {
   const at = text(game.cells);
-  const epoch = game.epoch;
-  const note = $("compare-note");
-  note.classList.remove("error");
-  note.textContent = `Running the searches from ${at}…`;
+  const request = { controller: new AbortController(), epoch: game.epoch };
+  game.compareRequest = request;
+  noteComparison(`Running the searches from ${at}…`);
   $("compare-run").disabled = true;
   try {
-    const answer = await api("compare", { start: at, goal: text(game.goal), max_nodes: $("compare-nodes").value });
-    if (epoch !== game.epoch) return;
-    note.textContent = "";
-    game.comparison = { epoch, answer };
+    const params = { start: at, goal: text(game.goal), max_nodes: $("compare-nodes").value };
+    const answer = await api("compare", params, request.controller.signal);
+    if (request.epoch !== game.epoch) return;
+    noteComparison("");
+    game.comparison = { epoch: request.epoch, answer };
     fillComparison(answer);
     render();
   } catch (e) {
-    if (epoch !== game.epoch) return;
-    note.classList.add("error");
-    note.textContent = e.message;
+    if (e.name === "AbortError" || request.epoch !== game.epoch) return;
+    noteComparison(e.message, true);
   } finally {
+    if (game.compareRequest === request) {
+      game.compareRequest = null;
+      $("compare-run").disabled = false;
+    }
+  }
+}
+// A comparison of a game left behind is abandoned, and its searches on the
+// server with it (up to the server's --timeout); its note goes too.
+function dropOldComparison() {
+  const running = game.compareRequest;
+  if (running && running.epoch !== game.epoch) {
+    running.controller.abort();
+    game.compareRequest = null;
     $("compare-run").disabled = false;
   }
+  if ($("compare-note").dataset.epoch !== String(game.epoch)) noteComparison("");
 }
 // A time in milliseconds as the command line's table writes it.
 function duration(ms) {
@@ -1084,12 +1105,13 @@ function fillComparison(c) {
   $("compare-legend").textContent = legend.join(" ");
 }
 function drawComparison() {
+  dropOldComparison();
   const why = comparisonUnavailable();
   $("compare-unavailable").hidden = !why;
   $("compare-unavailable").textContent = why || "";
   $("compare-controls").hidden = Boolean(why);
   const shown = game.comparison && game.comparison.epoch === game.epoch && !why ? game.comparison.answer : null;
-  $("compare").hidden = !shown;
+  $("compare-scroll").hidden = !shown;
   $("compare-legend").hidden = !shown;
   if (!shown) return;
   const earlier = shown.start === text(game.cells) ? ""
@@ -1308,7 +1330,8 @@ function setBoard(name, metric = game.metric) {
   $("hardest").hidden = !full;
   $("random-controls").hidden = full;
   // Past 12 cells the searches' 2,000,000 expansions (query compare's
-  // default) take about 10 s, the server's default --timeout: half as many.
+  // default) take about 13 s far from the goal, past the server's default
+  // --timeout of 10 s: half as many take about 5.5 s.
   $("compare-nodes").value = game.rows * game.cols > 12 ? "1000000" : "2000000";
   if (!full && !withoutFile()) {
     const k = $("k");

@@ -157,20 +157,37 @@ fn compare_refuses_what_it_cannot_run() {
 }
 
 /// Each comparison holds a core: past one a core at once, a request is
-/// answered 503 at once; a comparison past the server's `--timeout` is
-/// answered 503 and gives its turn back.
+/// answered 503 at once, unless it cannot run at all; a comparison past the
+/// server's `--timeout` is answered 503, saying which search was slow, and
+/// gives its turn back.
 #[test]
 fn compare_takes_a_turn_a_core_and_stops_at_the_timeout() {
     let server = start_with(&[&files().full_3x3], Duration::from_secs(1));
-    // Breadth-first search alone takes seconds to its 2,000,000 expansions.
-    let far = format!("/api/compare?{}", far_4x4());
+    // Its truth is found at once; breadth-first search alone takes seconds
+    // to its 2,000,000 expansions.
+    let near = walk(&Board::goal("4x4".parse().unwrap()), 30, 9);
+    let slow = format!("/api/compare?board=4x4&start={}", enc(&near.to_string()));
     let turns = crate::serve::api::fileless_searches();
-    let answers: Vec<(u16, serde_json::Value)> = std::thread::scope(|scope| {
+    let (answers, meanwhile) = std::thread::scope(|scope| {
         let asked: Vec<_> = (0..=turns)
-            .map(|_| scope.spawn(|| get(server.addr, &far)))
+            .map(|_| scope.spawn(|| get(server.addr, &slow)))
             .collect();
-        asked.into_iter().map(|a| a.join().unwrap()).collect()
+        std::thread::sleep(Duration::from_millis(300));
+        // What cannot run is refused as such while the turns are taken.
+        let s5: Vec<String> = (1..24).chain([0, 24]).map(|t| t.to_string()).collect();
+        let large = format!("board=5x5&start={}", enc(&s5.join(" ")));
+        let meanwhile = [&*large, "start=213456780"].map(|q| {
+            let (status, v) = get(server.addr, &format!("/api/compare?{q}"));
+            (status, v["code"].clone())
+        });
+        let answers: Vec<(u16, serde_json::Value)> =
+            asked.into_iter().map(|a| a.join().unwrap()).collect();
+        (answers, meanwhile)
     });
+    assert_eq!(
+        meanwhile,
+        [(400, "bad_parameter".into()), (422, "unsolvable".into())]
+    );
     let codes: Vec<&str> = answers
         .iter()
         .map(|(_, v)| v["code"].as_str().unwrap())
@@ -179,17 +196,30 @@ fn compare_takes_a_turn_a_core_and_stops_at_the_timeout() {
         answers.iter().all(|(status, _)| *status == 503),
         "{answers:?}"
     );
-    assert_eq!(
-        codes.iter().filter(|&&c| c == "busy").count()
-            + codes.iter().filter(|&&c| c == "timed_out").count(),
-        turns + 1,
-        "{answers:?}"
-    );
-    assert!(
-        codes.contains(&"busy") && codes.contains(&"timed_out"),
-        "{answers:?}"
-    );
+    let busy = codes.iter().filter(|&&c| c == "busy").count();
+    let timed_out: Vec<&serde_json::Value> = (answers.iter())
+        .filter(|(_, v)| v["code"] == "timed_out")
+        .map(|(_, v)| v)
+        .collect();
+    assert_eq!(busy + timed_out.len(), turns + 1, "{answers:?}");
+    assert!(busy >= 1 && !timed_out.is_empty(), "{answers:?}");
+    for v in timed_out {
+        let said = str_of(&v["error"]);
+        assert!(said.contains("the textbook searches ran past"), "{said}");
+    }
     // The turns are free again.
     let (status, v) = get(server.addr, "/api/compare?start=123456708&max_nodes=100");
     assert_eq!(status, 200, "{v}");
+    // Where the search for the truth is the slow part, it says where it
+    // stopped: fewer expansions would not help.
+    let (status, v) = get(
+        server.addr,
+        &format!("/api/compare?{}&max_nodes=10", far_4x4()),
+    );
+    assert_eq!((status, &v["code"]), (503, &"timed_out".into()), "{v}");
+    let said = str_of(&v["error"]);
+    assert!(
+        said.contains("its search stopped: no solution within the time allowed"),
+        "{said}"
+    );
 }
