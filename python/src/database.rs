@@ -1758,7 +1758,9 @@ impl PyDatabase {
             || cancel.store(true, Relaxed),
             || {
                 let drawn = (count, seed);
-                npuzzle::analysis::search_costs(&table, distances, drawn, limits, Some(&cancel))
+                let no_progress = |_: u32| {};
+                let searched = (Some(&cancel), &no_progress as &(dyn Fn(u32) + Sync));
+                npuzzle::analysis::search_costs(&table, distances, drawn, limits, searched)
             },
         )?;
         match costs {

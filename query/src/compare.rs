@@ -12,7 +12,9 @@ use npuzzle::analysis::{
     DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES,
 };
 use npuzzle::{AnswerError, Database, Shape};
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::Instant;
 
 /// Arguments of `query compare`.
 #[derive(clap::Args)]
@@ -218,7 +220,25 @@ fn costs(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
-    let costs = pool.install(|| search_costs(&target, distances, drawn, limits, None))?;
+    // On a terminal, a line that says how far the distances have come.
+    let (began, terminal) = (Instant::now(), io::stderr().is_terminal());
+    let (first, last) = (*distances.start(), *distances.end());
+    let shown = AtomicBool::new(false);
+    let done = |d: u32| {
+        if terminal {
+            shown.store(true, Relaxed);
+            eprint!(
+                "\rquery: distances {first} to {d} of {first} to {last} searched, {:.0} s\x1b[K",
+                began.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let searched = (None, &done as &(dyn Fn(u32) + Sync));
+    let costs = pool.install(|| search_costs(&target, distances, drawn, limits, searched));
+    if shown.load(Relaxed) {
+        eprint!("\r\x1b[K");
+    }
+    let costs = costs?;
     let format = match (args.json, args.csv) {
         (true, _) => Format::Json,
         (_, true) => Format::Csv,

@@ -66,14 +66,15 @@ pub struct CostRow {
 /// `depth_limit` (by default the table's maximum distance). The positions
 /// are searched side by side on the caller's rayon pool (by default a
 /// thread a core), each thread holding one position's searches (up to
-/// about 340 MB at 2,000,000 expansions). Setting `cancel` stops them soon
-/// after ([`CompareError::Cancelled`]).
+/// about 340 MB at 2,000,000 expansions). `done` is told each distance
+/// once its positions are searched, for a progress line. Setting `cancel`
+/// stops them soon after ([`CompareError::Cancelled`]).
 pub fn search_costs(
     target: &GoalTable<'_>,
     distances: RangeInclusive<u32>,
     (count, seed): (usize, u64),
     (max_nodes, depth_limit): (u64, Option<u32>),
-    cancel: Option<&AtomicBool>,
+    (cancel, done): (Option<&AtomicBool>, &(dyn Fn(u32) + Sync)),
 ) -> Result<SearchCosts, CompareError> {
     // Refused before any search, where the range runs past the farthest.
     let max = target.info().max_distance as u32;
@@ -94,6 +95,7 @@ pub fn search_costs(
         let runs = (drawn?.positions.par_iter())
             .map(|p| compare(target, &p.start, max_nodes, depth_limit, cancel))
             .collect::<Result<Vec<_>, _>>()?;
+        done(distance);
         // The algorithms as the runs name them (depth-first with its limit).
         let algorithms: Vec<Algorithm> = (runs.first().into_iter())
             .flat_map(|c| c.algorithms.iter().map(|r| r.algorithm))
