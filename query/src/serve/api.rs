@@ -10,7 +10,7 @@
 //! | `/api/histogram` | `histogram --json`                              |
 //! | `/api/check`     | a move list graded, as Python's `check`         |
 //! | `/api/heuristics`| `heuristics START --json`                       |
-//! | `/api/compare`   | `compare START --json`                          |
+//! | `/api/compare`   | `compare START --json`, or `--distance K`'s     |
 //! | `/worksheet`     | `random --worksheet`'s page (HTML)              |
 //!
 //! Parameters take the command line's names: `board` (`3x3` by default),
@@ -44,8 +44,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use npuzzle::analysis::{
-    check_comparable, compare_served, CompareError, PositionEstimates, DEFAULT_COMPARE_NODES,
-    MAX_COMPARE_NODES,
+    check_comparable, compare_served, search_costs, CompareError, PositionEstimates,
+    DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES,
 };
 use npuzzle::analysis::{
     draw_fell_short, draw_stopped, grade, parse_distances, read_steps_on, AtDistance, DrawError,
@@ -1270,9 +1270,12 @@ async fn heuristics(State(server): State<Shared>, p: Params) -> Result<Response,
 /// `/api/compare`: `compare START --json`, the textbook searches on one
 /// position beside the database's answer: a lookup, or on a pattern board
 /// its search; on a board of up to 16 cells served with no file, or toward
-/// a goal the file has no table for, IDA* over linear conflicts. Each
-/// search stops after `max_nodes` expansions; the whole comparison, within
-/// the server's `--timeout`, takes one of the [`compare_turn`]s.
+/// a goal the file has no table for, IDA* over linear conflicts. With
+/// `distance` instead of `start`, `compare --distance K --json`: the
+/// searches averaged over `count` positions drawn at each distance with
+/// `seed` (complete tables). Each search stops after `max_nodes`
+/// expansions; the whole comparison, within the server's `--timeout`,
+/// takes one of the [`compare_turn`]s.
 async fn compare(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
     p.only(
         "/api/compare",
@@ -1283,14 +1286,34 @@ async fn compare(State(server): State<Shared>, p: Params) -> Result<Response, Ap
             "goal",
             "max_nodes",
             "depth_limit",
+            "distance",
+            "count",
+            "seed",
         ],
     )?;
     let (shape, metric) = (p.shape()?, p.metric()?);
     if metric == Metric::MultiTile {
         return Err(single_tile_only("the textbook searches"));
     }
-    let (start, goal) = (p.start(shape)?, p.goal(shape)?);
-    let (max_nodes, depth_limit) = (p.max_nodes()?, p.depth_limit()?);
+    let limits = (p.max_nodes()?, p.depth_limit()?);
+    let goal = p.goal(shape)?;
+    if let Some(distances) = p.distances()? {
+        return compare_at_distances(&server, &p, (shape, metric), (&goal, distances), limits)
+            .await;
+    }
+    if let Some(name) = [("count", &p.count), ("seed", &p.seed)]
+        .iter()
+        .find_map(|(name, given)| given.is_some().then_some(name))
+    {
+        return Err(ApiError::new(
+            Code::BadParameter,
+            format!(
+                "{name} goes with distance, which averages the searches over positions drawn at \
+                 each distance; one start is compared alone"
+            ),
+        ));
+    }
+    let start = p.start(shape)?;
     // What cannot run is refused as such, even when every turn is taken.
     check_comparable(shape).map_err(|e| compare_error(e, (&start, &goal), server.timeout))?;
     npuzzle::rules::solvability::check(&start, &goal)
@@ -1302,21 +1325,78 @@ async fn compare(State(server): State<Shared>, p: Params) -> Result<Response, Ap
         let pair = (&start, &goal);
         // The truth's search on every core, as the command line's: its
         // nodes are the ones `compare --json` gives.
-        compare_served(db, pair, max_nodes, depth_limit, &kind::options(budget))
+        compare_served(db, pair, limits.0, limits.1, &kind::options(budget))
             .map_err(|e| compare_error(e, pair, budget.timeout))
     });
-    // The search for the truth stops at the deadline, and says where; the
-    // textbook searches stop at their expansions, not at a deadline: a
-    // moment past it the request is dropped, and its flag stops them.
+    let less = "or from a position closer to the goal";
+    json_ok(&textbook_in_time(&server, (limits.0, less), searches).await?)
+}
+
+/// `/api/compare` with `distance`: `compare --distance K --json`'s object,
+/// the positions searched one after another on the turn's one core.
+async fn compare_at_distances(
+    server: &Shared,
+    p: &Params,
+    (shape, metric): (Shape, Metric),
+    (goal, distances): (&Board, std::ops::RangeInclusive<u32>),
+    (max_nodes, depth_limit): (u64, Option<u32>),
+) -> Result<Response, ApiError> {
+    if p.start.is_some() {
+        return Err(ApiError::new(
+            Code::BadParameter,
+            "start or distance, not both: distance averages the searches over positions drawn \
+             at each distance",
+        ));
+    }
+    // The command line's defaults, not a draw's (one position, a fresh seed).
+    let count = match p.count {
+        None => 20,
+        Some(_) => p.count()?,
+    };
+    let seed = match p.seed {
+        None => 1,
+        Some(_) => p.seed()?,
+    };
+    const WHAT: &str = "averaging the searches over positions at each distance";
+    kind::complete(p.db(&server.boards)?, WHAT)?;
+    let _turn = compare_turn(server)?;
+    let goal = *goal;
+    let searches = searching(server, (shape, metric), move |db, budget| {
+        let tables = kind::complete(db, WHAT)?;
+        let target =
+            (tables.goal_table(&goal)).map_err(|e| answer_error(e, None, budget.timeout))?;
+        let one_core = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .map_err(|e| ApiError::new(Code::Internal, e.to_string()))?;
+        let no_progress = |_: u32| {};
+        let searched = (Some(budget.cancel), &no_progress as &(dyn Fn(u32) + Sync));
+        let limits = (max_nodes, depth_limit);
+        one_core
+            .install(|| search_costs(&target, distances, (count, seed), limits, searched))
+            .map_err(|e| compare_error(e, (&goal, &goal), budget.timeout))
+    });
+    let less = "or fewer positions (count) or distances";
+    json_ok(&textbook_in_time(server, (max_nodes, less), searches).await?)
+}
+
+/// `searches` within the server's `--timeout`: the search for the truth
+/// stops at the deadline, and says where; the textbook searches stop at
+/// their expansions, not at a deadline, so a moment past it the request is
+/// dropped, and its flag stops them.
+async fn textbook_in_time<T>(
+    server: &Shared,
+    (max_nodes, less): (u64, &str),
+    searches: impl std::future::Future<Output = Result<T, ApiError>>,
+) -> Result<T, ApiError> {
     match tokio::time::timeout(server.timeout + TEXTBOOK_GRACE, searches).await {
-        Ok(compared) => json_ok(&compared?),
+        Ok(answer) => answer,
         Err(_) => Err(ApiError::new(
             Code::TimedOut,
             format!(
                 "the textbook searches ran past the server's --timeout of {} s; ask with a \
                  smaller max_nodes (each search may now expand {max_nodes} positions; on the \
-                 page, fewer expansions each search may make), or from a position closer to the \
-                 goal",
+                 page, fewer expansions each search may make), {less}",
                 server.timeout.as_secs_f64()
             ),
         )),
@@ -1341,11 +1421,15 @@ fn compare_error(e: CompareError, pair: (&Board, &Board), timeout: Duration) -> 
             ),
         ),
         CompareError::Lookup(e) => answer_error(e, Some(pair), timeout),
-        e @ (CompareError::TooLarge(_) | CompareError::NeedsSingleTile(_)) => {
-            ApiError::new(Code::BadParameter, e.to_string())
+        e @ (CompareError::TooLarge(_)
+        | CompareError::NeedsSingleTile(_)
+        | CompareError::BeyondFarthest { .. }) => ApiError::new(Code::BadParameter, e.to_string()),
+        e @ CompareError::Sample(SampleError::Damaged) => {
+            ApiError::new(Code::DamagedDatabase, e.to_string())
         }
+        e @ CompareError::Sample(_) => ApiError::new(Code::BadParameter, e.to_string()),
         e @ CompareError::Cancelled => client_gone(e),
-        // A wrong answer, or what one start never meets (draws, shapes).
+        // A wrong answer, or two boards of different shapes: a bug.
         e => ApiError::new(Code::Internal, e.to_string()),
     }
 }

@@ -43,8 +43,8 @@ pub fn complete<'a>(db: &'a Db, what: &str) -> Result<&'a CompleteTables<Mmap>, 
             Code::NeedsCompleteTables,
             format!(
                 "{what}: {e}; on this board the server answers solve, distance, moves, \
-                 random (positions at a distance found by walks), worksheet, check and \
-                 heuristics"
+                 random (positions at a distance found by walks), worksheet, check, \
+                 heuristics and compare (from one start)"
             ),
         )
     })

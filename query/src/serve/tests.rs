@@ -339,6 +339,7 @@ fn cli_json(path: &Path, args: &[&str]) -> serde_json::Value {
         crate::Command::Histogram(a) => crate::histogram::run(db.complete().unwrap(), a, &mut out),
         crate::Command::Heuristics(a) => crate::heuristics::run(&db, a, &mut out),
         crate::Command::Check(a) => crate::check::run(&db, a, &mut out),
+        crate::Command::Compare(a) => crate::compare::run(Some(&db), db.shape(), a, &mut out),
         _ => unreachable!(),
     }
     .unwrap();

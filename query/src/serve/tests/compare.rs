@@ -137,9 +137,9 @@ fn compare_refuses_what_it_cannot_run() {
             "missing parameter: start",
         ),
         (
-            "start=867254301&seed=1",
+            "start=867254301&part=key",
             "unknown_parameter",
-            "takes no seed",
+            "takes no part",
         ),
         ("start=213456780", "unsolvable", "inversion"),
     ] {
@@ -222,4 +222,88 @@ fn compare_takes_a_turn_a_core_and_stops_at_the_timeout() {
         said.contains("its search stopped: no solution within the time allowed"),
         "{said}"
     );
+}
+
+/// With `distance`, the searches averaged over positions drawn at each
+/// distance: the command line's `compare --distance --json`, its defaults
+/// too; refused where it cannot run.
+#[test]
+fn compare_at_distances_answers_as_the_command_line() {
+    let f = files();
+    let server = start(&[&f.full_3x3, pattern_4x4()]);
+    for (query, args) in [
+        (
+            "distance=3..%3D4&count=3&seed=2&max_nodes=5000",
+            &[
+                "3..=4",
+                "--count",
+                "3",
+                "--seed",
+                "2",
+                "--max-nodes",
+                "5000",
+            ][..],
+        ),
+        ("distance=1", &["1"][..]),
+        (
+            "distance=6&count=2&goal=123405678&depth_limit=8",
+            &[
+                "6",
+                "--count",
+                "2",
+                "--goal",
+                "123405678",
+                "--depth-limit",
+                "8",
+            ][..],
+        ),
+    ] {
+        let (status, v) = get(server.addr, &format!("/api/compare?{query}"));
+        assert_eq!(status, 200, "{query}: {v}");
+        let mut argv = vec!["compare", "--distance"];
+        argv.extend_from_slice(args);
+        argv.push("--json");
+        assert_eq!(v, cli_json(&f.full_3x3, &argv), "{query}");
+    }
+    for (query, code, needle) in [
+        (
+            "distance=32",
+            "bad_parameter",
+            "the farthest lies 31 moves away",
+        ),
+        (
+            "distance=3&start=867254301",
+            "bad_parameter",
+            "start or distance, not both",
+        ),
+        (
+            "start=867254301&count=3",
+            "bad_parameter",
+            "count goes with distance",
+        ),
+        (
+            "start=867254301&seed=3",
+            "bad_parameter",
+            "seed goes with distance",
+        ),
+        (
+            "distance=3&count=1001",
+            "bad_parameter",
+            "count must be from 1 to 1000",
+        ),
+        (
+            "board=4x4&distance=3",
+            "needs_complete_tables",
+            "needs complete tables",
+        ),
+        (
+            "board=2x3&distance=3",
+            "board_not_served",
+            "no 2x3 database is served",
+        ),
+    ] {
+        let (_, v) = get(server.addr, &format!("/api/compare?{query}"));
+        assert_eq!(v["code"], code, "{query}: {v}");
+        assert!(str_of(&v["error"]).contains(needle), "{query}: {v}");
+    }
 }
