@@ -10,7 +10,7 @@
 
 use crate::browser::{
     api, click, click_and_settle, displayed, get, holds, new_puzzle_at, open_page, panel_shows,
-    settle, shown, slide, text, Session,
+    settle, shown, slide, text, wait_until, Session,
 };
 use fantoccini::{key::Key, Client, Locator};
 use npuzzle::{Board, Move, Shape};
@@ -613,6 +613,36 @@ async fn the_textbook_searches_panel_equals_query_compare() {
         )),
         "{caption}"
     );
+    // A search's solution plays on the board to the goal, move for move:
+    // the longest found within 120 moves (greedy's wanders, where found).
+    let (algorithm, length) = cli["algorithms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| Some((str_of(&r["algorithm"]), r["length"].as_u64()?)))
+        .filter(|&(_, length)| length <= 120)
+        .max_by_key(|&(_, length)| length)
+        .unwrap();
+    choose(&c, "compare-pick", &algorithm).await;
+    slide(&c, "speed", 20).await;
+    click(&c, Locator::Id("compare-play-button")).await;
+    let at_goal = "return document.getElementById('distance').textContent === '0';";
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let every = std::time::Duration::from_millis(100);
+    wait_until(&c, at_goal, deadline, every, "the solution reached no goal").await;
+    settle(&c).await;
+    assert_eq!(
+        text(&c, "move-count").await,
+        length.to_string(),
+        "{algorithm}"
+    );
+    // Away from the searches' start, the table is an earlier position's,
+    // and its solutions do not play from here.
+    assert!(text(&c, "compare-caption")
+        .await
+        .contains("an earlier position"));
+    let button = "return document.getElementById('compare-play-button').disabled;";
+    assert!(holds(&c, button).await);
     // After a move the table stays, named as an earlier position's.
     play_moves(&c, 1).await;
     assert!(text(&c, "compare-caption")

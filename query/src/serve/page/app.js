@@ -1103,6 +1103,24 @@ function fillComparison(c) {
   legend.push("Times vary from run to run; the other columns do not. Every solution found was " +
     "replayed to the goal.");
   $("compare-legend").textContent = legend.join(" ");
+  // Each solution found can be played, to watch its distance on the trace:
+  // greedy's wanders far from the goal before it gets there.
+  $("compare-pick").replaceChildren(...c.algorithms.filter((r) => r.moves).map((r) => {
+    const option = document.createElement("option");
+    option.value = r.algorithm;
+    option.textContent = `${r.algorithm}: ${count(r.length, "move")}${r.optimal ? " (a shortest)" : ""}`;
+    return option;
+  }));
+}
+// Plays the chosen search's solution with the solver's playback, from the
+// position the searches ran from.
+function playComparison() {
+  const c = game.comparison ? game.comparison.answer : null;
+  const run = c && c.algorithms.find((r) => r.algorithm === $("compare-pick").value);
+  if (!run || !run.moves || c.start !== text(game.cells)) return;
+  stopPlaying();
+  game.plan = { at: c.start, moves: [...run.moves] };
+  play();
 }
 function drawComparison() {
   dropOldComparison();
@@ -1113,9 +1131,11 @@ function drawComparison() {
   const shown = game.comparison && game.comparison.epoch === game.epoch && !why ? game.comparison.answer : null;
   $("compare-scroll").hidden = !shown;
   $("compare-legend").hidden = !shown;
+  $("compare-play").hidden = !shown || $("compare-pick").options.length === 0;
   if (!shown) return;
+  $("compare-play-button").disabled = shown.start !== text(game.cells);
   const earlier = shown.start === text(game.cells) ? ""
-    : " (an earlier position: Run them from here for this one)";
+    : " (an earlier position: Run them from here for this one, or Undo back to it to play a solution)";
   $("compare-caption").textContent =
     `From ${shown.start} toward ${shown.goal}, ${count(shown.distance, "move")} away${earlier}`;
 }
@@ -1588,6 +1608,7 @@ async function main() {
   $("heuristics-panel").addEventListener("toggle", () => loadHeuristics().catch(showError));
   $("show-manhattan").addEventListener("change", render);
   $("compare-run").addEventListener("click", runComparison);
+  $("compare-play-button").addEventListener("click", playComparison);
   $("grade").addEventListener("click", gradeMoves);
   $("show-solution").addEventListener("click", () => showSolution().catch(showError));
   $("copy-solution").addEventListener("click", () =>
