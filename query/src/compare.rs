@@ -20,8 +20,8 @@ use std::time::Instant;
 #[derive(clap::Args)]
 #[command(mut_arg("timeout", |a| a.help(
     "Give up after SECONDS of the optimal search for the truth, on a pattern database or with \
-     no file (the textbook searches stop at --max-nodes instead: about 13 s in all on 4x4 far from the goal at \
-     the default) [default: no limit]"
+     no file (the textbook searches stop at --max-nodes instead: about 13 s in all on 4x4 far \
+     from the goal at the default) [default: no limit]"
 )))]
 pub struct CompareArgs {
     /// The start position, in any form (`867254301`, `867/254/301`, `8 6 7 2 5 4 3 0 1`, JSON).

@@ -1328,8 +1328,12 @@ async fn compare(State(server): State<Shared>, p: Params) -> Result<Response, Ap
         compare_served(db, pair, limits.0, limits.1, &kind::options(budget))
             .map_err(|e| compare_error(e, pair, budget.timeout))
     });
-    let less = "or from a position closer to the goal";
-    json_ok(&textbook_in_time(&server, (limits.0, less), searches).await?)
+    let less = format!(
+        "ask with a smaller max_nodes (each search may now expand {} positions; on the page, \
+         fewer expansions each search may make), or from a position closer to the goal",
+        limits.0
+    );
+    json_ok(&textbook_in_time(&server, &less, searches).await?)
 }
 
 /// `/api/compare` with `distance`: `compare --distance K --json`'s object,
@@ -1376,17 +1380,20 @@ async fn compare_at_distances(
             .install(|| search_costs(&target, distances, (count, seed), limits, searched))
             .map_err(|e| compare_error(e, (&goal, &goal), budget.timeout))
     });
-    let less = "or fewer positions (count) or distances";
-    json_ok(&textbook_in_time(server, (max_nodes, less), searches).await?)
+    let less = format!(
+        "ask with a smaller max_nodes (each search may now expand {max_nodes} positions), or \
+         for fewer positions (count) or distances"
+    );
+    json_ok(&textbook_in_time(server, &less, searches).await?)
 }
 
 /// `searches` within the server's `--timeout`: the search for the truth
 /// stops at the deadline, and says where; the textbook searches stop at
 /// their expansions, not at a deadline, so a moment past it the request is
-/// dropped, and its flag stops them.
+/// dropped, and its flag stops them. `less` says how to ask for less work.
 async fn textbook_in_time<T>(
     server: &Shared,
-    (max_nodes, less): (u64, &str),
+    less: &str,
     searches: impl std::future::Future<Output = Result<T, ApiError>>,
 ) -> Result<T, ApiError> {
     match tokio::time::timeout(server.timeout + TEXTBOOK_GRACE, searches).await {
@@ -1394,9 +1401,7 @@ async fn textbook_in_time<T>(
         Err(_) => Err(ApiError::new(
             Code::TimedOut,
             format!(
-                "the textbook searches ran past the server's --timeout of {} s; ask with a \
-                 smaller max_nodes (each search may now expand {max_nodes} positions; on the \
-                 page, fewer expansions each search may make), {less}",
+                "the textbook searches ran past the server's --timeout of {} s; {less}",
                 server.timeout.as_secs_f64()
             ),
         )),
