@@ -46,8 +46,8 @@ pub struct CompareArgs {
     csv: bool,
     /// With --distance: threads to search the positions on, at most one per core (each holds
     /// up to about 340 MB at 2000000 expansions) [default: one per core].
-    #[arg(long, value_name = "N", value_parser = crate::batch::parse_threads, allow_negative_numbers = true)]
-    threads: Option<crate::batch::Threads>,
+    #[arg(long, value_name = "N", value_parser = whole(1..=npuzzle::io::most_threads().0), allow_negative_numbers = true)]
+    threads: Option<usize>,
     /// Stop each search after expanding this many positions (at most 10000000).
     #[arg(long, default_value_t = DEFAULT_COMPARE_NODES, value_name = "N", value_parser = whole(1..=MAX_COMPARE_NODES), allow_negative_numbers = true)]
     max_nodes: u64,
@@ -215,8 +215,7 @@ fn costs(
     let drawn = (args.count.unwrap_or(20), args.seed.unwrap_or(1));
     let limits = (args.max_nodes, args.depth_limit);
     // More threads than cores would only hold more searches in memory.
-    let threads =
-        npuzzle::bounded::search_threads(crate::batch::threads_or_cores(args.threads.as_ref())?);
+    let threads = args.threads.unwrap_or(npuzzle::io::most_threads().0);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;

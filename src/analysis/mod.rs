@@ -39,7 +39,7 @@ pub use sample::{
     fresh_seed, parse_distances, sample, DistanceRangeError, Drawn, Sample, SampleError,
     MAX_UNIFORM,
 };
-pub use search_costs::{effective_branching, search_costs, CostRow, SearchCosts};
+pub use search_costs::{check_distances, effective_branching, search_costs, CostRow, SearchCosts};
 pub use shortest::{
     best_moves, best_slides, count_shortest, list_shortest, neighbours, Neighbour,
     ShortestSolutions,

@@ -60,6 +60,19 @@ pub struct CostRow {
     pub mean_max_open: f64,
 }
 
+/// Refuses `distances` that run past the farthest position from `target`'s
+/// goal ([`CompareError::BeyondFarthest`]): before any search.
+pub fn check_distances(
+    target: &GoalTable<'_>,
+    distances: &RangeInclusive<u32>,
+) -> Result<(), CompareError> {
+    let (asked, max) = (*distances.end(), target.info().max_distance as u32);
+    match asked > max {
+        true => Err(CompareError::BeyondFarthest { asked, max }),
+        false => Ok(()),
+    }
+}
+
 /// The searches from `count` positions drawn at each of `distances` with
 /// `seed` toward `target`'s goal (every position where fewer lie there),
 /// each stopped after `max_nodes` expansions, depth-first search limited to
@@ -76,12 +89,7 @@ pub fn search_costs(
     (max_nodes, depth_limit): (u64, Option<u32>),
     (cancel, done): (Option<&AtomicBool>, &(dyn Fn(u32) + Sync)),
 ) -> Result<SearchCosts, CompareError> {
-    // Refused before any search, where the range runs past the farthest.
-    let max = target.info().max_distance as u32;
-    if *distances.end() > max {
-        let asked = *distances.end();
-        return Err(CompareError::BeyondFarthest { asked, max });
-    }
+    check_distances(target, &distances)?;
     let mut rows = Vec::new();
     for distance in distances {
         let drawn = match Sample::draw(target, distance..=distance, count, seed) {

@@ -636,6 +636,9 @@ async fn the_textbook_searches_panel_equals_query_compare() {
         length.to_string(),
         "{algorithm}"
     );
+    // The link holds every move, however fast they came.
+    let moves = param(&href(&c).await, "moves").unwrap_or_default();
+    assert_eq!(moves.len() as u64, length, "{moves}");
     // Away from the searches' start, the table is an earlier position's,
     // and its solutions do not play from here.
     assert!(text(&c, "compare-caption")
@@ -668,6 +671,53 @@ async fn the_textbook_searches_panel_equals_query_compare() {
         .await
     );
     assert!(!displayed(&c, "compare-scroll").await);
+}
+
+/// A search's solution paused half-way gives way to a shortest one: Play
+/// then reaches the goal in as many moves as the distance where it paused.
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn a_paused_search_solution_gives_way_to_a_shortest_one() {
+    let (session, c, _url) = open_page().await;
+    new_puzzle_at(&c, 16).await;
+    let position = shown(&c).await.1;
+    click(&c, Locator::Css("#compare-panel summary")).await;
+    choose(&c, "compare-nodes", "10000").await;
+    click_and_settle(&c, Locator::Id("compare-run")).await;
+    let (out, _, _) = query(
+        &session,
+        &["compare", &position, "--max-nodes", "10000", "--json"],
+    );
+    let cli: Value = serde_json::from_str(&out).unwrap();
+    // Depth-first search's, or greedy's: longer than the shortest.
+    let longer = cli["algorithms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["optimal"] == false)
+        .map(|r| str_of(&r["algorithm"]))
+        .expect("a solution longer than the shortest");
+    choose(&c, "compare-pick", &longer).await;
+    slide(&c, "speed", 1).await;
+    click(&c, Locator::Id("compare-play-button")).await;
+    let moved = "return document.getElementById('move-count').textContent === '1';";
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let every = std::time::Duration::from_millis(20);
+    wait_until(&c, moved, deadline, every, "Play it made no move").await;
+    click_and_settle(&c, Locator::Id("solve-play")).await;
+    let (paused_at, _) = shown(&c).await;
+    let made: u64 = text(&c, "move-count").await.parse().unwrap();
+    slide(&c, "speed", 20).await;
+    click(&c, Locator::Id("solve-play")).await;
+    let at_goal = "return document.getElementById('distance').textContent === '0';";
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    wait_until(&c, at_goal, deadline, every, "Play reached no goal").await;
+    settle(&c).await;
+    assert_eq!(
+        text(&c, "move-count").await,
+        (made + paused_at).to_string(),
+        "{longer} paused after {made} moves, {paused_at} from the goal"
+    );
 }
 
 fn str_of(v: &Value) -> String {

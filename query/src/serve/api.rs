@@ -44,8 +44,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use npuzzle::analysis::{
-    check_comparable, compare_served, search_costs, CompareError, PositionEstimates,
-    DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES,
+    check_comparable, check_distances, compare_served, search_costs, CompareError,
+    PositionEstimates, DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES,
 };
 use npuzzle::analysis::{
     draw_fell_short, draw_stopped, grade, parse_distances, read_steps_on, AtDistance, DrawError,
@@ -1362,7 +1362,11 @@ async fn compare_at_distances(
         Some(_) => p.seed()?,
     };
     const WHAT: &str = "averaging the searches over positions at each distance";
-    kind::complete(p.db(&server.boards)?, WHAT)?;
+    // What cannot run is refused as such, even when every turn is taken.
+    let tables = kind::complete(p.db(&server.boards)?, WHAT)?;
+    let target = (tables.goal_table(goal)).map_err(|e| answer_error(e, None, server.timeout))?;
+    check_distances(&target, &distances)
+        .map_err(|e| compare_error(e, (goal, goal), server.timeout))?;
     let _turn = compare_turn(server)?;
     let goal = *goal;
     let searches = searching(server, (shape, metric), move |db, budget| {

@@ -34,6 +34,9 @@ const game = {
   slideHints: null, // {at, moves}: under the multi-tile metric, the moves that start a slide one closer
   nearHint: null,  // {at, move, within}: where the distance is unknown, the first move of a solution within a factor
   playing: null,   // the timer of solve playback
+  playRun: 0,      // bumped by each playback started or stopped: an older one's late step is dropped
+  linkTimer: null, // the timer of the link's next write
+  linkWritten: 0,  // when the link was last written (ms)
   pending: 0,      // requests under way
   epoch: 0,        // bumped by each new game: late answers of old games are dropped
   turn: 0,         // bumped by each action that starts a game, and each board chosen
@@ -115,7 +118,9 @@ async function api(path, params, signal) {
   }
 }
 function setBusy() {
-  const busy = game.pending > 0;
+  // The link's write waiting for its turn counts: the game is not settled
+  // until the address holds it.
+  const busy = game.pending > 0 || game.linkTimer !== null;
   document.body.dataset.busy = busy ? "1" : "0";
   if (busy && !game.searchingTimer) {
     game.searchingTimer = setTimeout(() => { $("searching").hidden = false; }, SEARCHING_AFTER_MS);
@@ -698,7 +703,27 @@ function link() {
   }
   return `${location.origin}${location.pathname}?${q}`;
 }
+// The link follows the game, but a browser refuses address changes past
+// about 200 in 10 s (playback makes several a move, at up to 20 moves a
+// second): changes within LINK_EVERY_MS of the last write are written
+// once, at its end.
+const LINK_EVERY_MS = 100;
 function saveLink() {
+  if (!game.board || !game.start.length || game.linkTimer) return;
+  const wait = game.linkWritten + LINK_EVERY_MS - Date.now();
+  if (wait <= 0) {
+    writeLink();
+    return;
+  }
+  game.linkTimer = setTimeout(() => {
+    game.linkTimer = null;
+    writeLink();
+    setBusy();
+  }, wait);
+  setBusy();
+}
+function writeLink() {
+  game.linkWritten = Date.now();
   if (game.board && game.start.length) history.replaceState(null, "", link());
 }
 
@@ -1119,7 +1144,7 @@ function playComparison() {
   const run = c && c.algorithms.find((r) => r.algorithm === $("compare-pick").value);
   if (!run || !run.moves || c.start !== text(game.cells)) return;
   stopPlaying();
-  game.plan = { at: c.start, moves: [...run.moves] };
+  game.plan = { at: c.start, moves: [...run.moves], search: run.algorithm };
   play();
 }
 function drawComparison() {
@@ -1265,21 +1290,26 @@ async function solveStep() {
   if (game.distance === 0) { stopPlaying(); return false; }
   const at = text(game.cells);
   if (!game.plan || game.plan.at !== at) {
-    const epoch = game.epoch;
+    const [epoch, run] = [game.epoch, game.playRun];
     const answer = await api("solve", solveQuery(at));
-    if (epoch !== game.epoch || text(game.cells) !== at) return false;
+    // A playback started or stopped meanwhile owns the board now.
+    if (epoch !== game.epoch || run !== game.playRun || text(game.cells) !== at) return false;
     if (!answer.moves) { stopPlaying(); return false; }
     game.plan = { at, moves: steps(answer) };
   }
   const letter = game.plan.moves[0];
   const rest = game.plan.moves.slice(1);
   const after = apply(game.cells, letter);
-  game.plan = rest && after ? { at: text(after), moves: rest } : null;
+  game.plan = rest && after ? { ...game.plan, at: text(after), moves: rest } : null;
   return move(letter, true);
 }
 function stopPlaying() {
   if (game.playing) clearTimeout(game.playing);
   game.playing = null;
+  game.playRun++;
+  // A search's solution is played by "Play it" alone: Step and Play then
+  // follow a shortest one again.
+  if (game.plan && game.plan.search) game.plan = null;
   $("solve-play").textContent = "Play";
   $("solve-play").setAttribute("aria-pressed", "false");
 }
@@ -1287,10 +1317,18 @@ function play() {
   if (game.playing) { stopPlaying(); return; }
   $("solve-play").textContent = "Pause";
   $("solve-play").setAttribute("aria-pressed", "true");
+  const run = ++game.playRun;
   const tick = async () => {
+    let stepped;
     try {
-      if (!(await solveStep()) || game.distance === 0) { stopPlaying(); return; }
-    } catch (e) { showError(e); stopPlaying(); return; }
+      stepped = await solveStep();
+    } catch (e) {
+      if (run === game.playRun) { showError(e); stopPlaying(); }
+      return;
+    }
+    // Stopped, or another playback took over, while the step waited.
+    if (run !== game.playRun) return;
+    if (!stepped || game.distance === 0) { stopPlaying(); return; }
     if (game.playing) game.playing = setTimeout(tick, 1000 / Number($("speed").value));
   };
   game.playing = setTimeout(tick, 0);
