@@ -550,21 +550,28 @@ fn with_commas(n: u64) -> String {
     out
 }
 
+/// A puzzle 16 moves from the goal, its textbook searches run on the page
+/// at 10,000 expansions each: the position, and what `query compare
+/// --json` says of it.
+async fn compared_at_16(session: &Session, c: &Client) -> (String, Value) {
+    new_puzzle_at(c, 16).await;
+    let position = shown(c).await.1;
+    click(c, Locator::Css("#compare-panel summary")).await;
+    choose(c, "compare-nodes", "10000").await;
+    click_and_settle(c, Locator::Id("compare-run")).await;
+    let (out, err, ok) = query(
+        session,
+        &["compare", &position, "--max-nodes", "10000", "--json"],
+    );
+    assert!(ok, "{err}");
+    (position, serde_json::from_str(&out).unwrap())
+}
+
 #[tokio::test]
 #[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
 async fn the_textbook_searches_panel_equals_query_compare() {
     let (session, c, _url) = open_page().await;
-    new_puzzle_at(&c, 16).await;
-    let position = shown(&c).await.1;
-    click(&c, Locator::Css("#compare-panel summary")).await;
-    choose(&c, "compare-nodes", "10000").await;
-    click_and_settle(&c, Locator::Id("compare-run")).await;
-    let (out, err, ok) = query(
-        &session,
-        &["compare", &position, "--max-nodes", "10000", "--json"],
-    );
-    assert!(ok, "{err}");
-    let cli: Value = serde_json::from_str(&out).unwrap();
+    let (position, cli) = compared_at_16(&session, &c).await;
     let rows = comparison_rows(&c).await;
     assert_eq!(rows.len(), 9, "{rows:?}");
     let distance = cli["distance"].to_string();
@@ -679,16 +686,7 @@ async fn the_textbook_searches_panel_equals_query_compare() {
 #[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
 async fn a_paused_search_solution_gives_way_to_a_shortest_one() {
     let (session, c, _url) = open_page().await;
-    new_puzzle_at(&c, 16).await;
-    let position = shown(&c).await.1;
-    click(&c, Locator::Css("#compare-panel summary")).await;
-    choose(&c, "compare-nodes", "10000").await;
-    click_and_settle(&c, Locator::Id("compare-run")).await;
-    let (out, _, _) = query(
-        &session,
-        &["compare", &position, "--max-nodes", "10000", "--json"],
-    );
-    let cli: Value = serde_json::from_str(&out).unwrap();
+    let (_, cli) = compared_at_16(&session, &c).await;
     // Depth-first search's, or greedy's: longer than the shortest.
     let longer = cli["algorithms"]
         .as_array()
