@@ -771,14 +771,16 @@ fn walk(goal: npuzzle::Board, steps: usize, mut seed: u64) -> npuzzle::Board {
 
 /// The rows of the heuristics panel's table, each its cells' text.
 pub(crate) async fn heuristics_rows(c: &Client) -> Vec<serde_json::Value> {
-    let rows = c
-        .execute(
-            "return [...document.querySelectorAll('#heuristics tbody tr')].map((r) => \
-             [...r.cells].map((c) => c.textContent));",
-            vec![],
-        )
-        .await
-        .unwrap();
+    table_rows(c, "heuristics").await
+}
+
+/// The rows of the page's table `id`, each an array of its cells' text.
+pub(crate) async fn table_rows(c: &Client, id: &str) -> Vec<serde_json::Value> {
+    let script = format!(
+        "return [...document.querySelectorAll('#{id} tbody tr')].map((r) => \
+         [...r.cells].map((c) => c.textContent));"
+    );
+    let rows = c.execute(&script, vec![]).await.unwrap();
     rows.as_array().unwrap().clone()
 }
 

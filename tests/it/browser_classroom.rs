@@ -526,15 +526,8 @@ async fn choose(c: &Client, id: &str, value: &str) {
 
 /// The rows of the textbook searches' table, each cell's text.
 async fn comparison_rows(c: &Client) -> Vec<Vec<String>> {
-    let rows = c
-        .execute(
-            "return [...document.querySelectorAll('#compare tbody tr')].map((r) => \
-             [...r.cells].map((c) => c.textContent));",
-            vec![],
-        )
-        .await
-        .unwrap();
-    serde_json::from_value(rows).unwrap()
+    let rows = crate::browser::table_rows(c, "compare").await;
+    serde_json::from_value(Value::Array(rows)).unwrap()
 }
 
 /// `n` as the page writes counts: 1,234,567.

@@ -1382,6 +1382,8 @@ async fn compare_at_distances(
         let limits = (max_nodes, depth_limit);
         one_core
             .install(|| search_costs(&target, distances, (count, seed), limits, searched))
+            // No start here: the pair only names an unsolvable one, which
+            // positions drawn from the table never are.
             .map_err(|e| compare_error(e, (&goal, &goal), budget.timeout))
     });
     let less = format!(
