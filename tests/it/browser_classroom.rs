@@ -516,8 +516,6 @@ async fn the_worksheets_answer_key_equals_query_solve() {
     }
 }
 
-/// axe-core's script, which `scripts/browser-tests.sh` installs from npm
-/// and names in `AXE_CORE_JS`; the page itself never loads it.
 /// Chooses `value` in the select `id`, as a click on its option would.
 async fn choose(c: &Client, id: &str, value: &str) {
     let option = format!("#{id} option[value='{value}']");
@@ -711,10 +709,131 @@ async fn a_paused_search_solution_gives_way_to_a_shortest_one() {
     );
 }
 
+/// Opens the panel of the searches at every distance, runs them with
+/// `count` positions and `max_nodes` expansions, and waits for the last
+/// distance.
+async fn run_growth(c: &Client, count: &str, max_nodes: &str) {
+    if !holds(c, "return document.getElementById('growth-panel').open;").await {
+        click(c, Locator::Css("#growth-panel summary")).await;
+    }
+    choose(c, "growth-count", count).await;
+    choose(c, "growth-nodes", max_nodes).await;
+    click(c, Locator::Id("growth-run")).await;
+    let done = "return document.getElementById('growth-note').textContent.startsWith('Searched');";
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let every = std::time::Duration::from_millis(100);
+    wait_until(
+        c,
+        done,
+        deadline,
+        every,
+        "the searches at every distance ended not",
+    )
+    .await;
+    settle(c).await;
+}
+
+/// `mean` as the page writes it: one decimal, half away from zero, with
+/// commas.
+fn one_decimal(mean: f64) -> String {
+    let tenths = (mean * 10.0).round() as u64;
+    format!("{}.{}", with_commas(tenths / 10), tenths % 10)
+}
+
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn the_searches_at_every_distance_equal_query_compare_distance() {
+    let (session, c, _url) = open_page().await;
+    run_growth(&c, "5", "10000").await;
+    // The command the panel names gives the same figures.
+    let command = text(&c, "growth-command").await;
+    assert_eq!(
+        command,
+        "query compare --distance 1..=31 --count 5 --max-nodes 10000"
+    );
+    let words: Vec<&str> = command.split(' ').skip(1).chain(["--json"]).collect();
+    let (out, err, ok) = query(&session, &words);
+    assert!(ok, "{err}");
+    let cli: Value = serde_json::from_str(&out).unwrap();
+    let cli_rows = cli["rows"].as_array().unwrap();
+    let algorithms: Vec<String> = (cli_rows.iter())
+        .take_while(|r| r["distance"] == 1)
+        .map(|r| str_of(&r["algorithm"]))
+        .collect();
+    assert_eq!(algorithms.len(), 8, "{algorithms:?}");
+    let head = "return [...document.querySelectorAll('#growth-table thead th')]\
+                .map((h) => h.textContent);";
+    let head = c.execute(head, vec![]).await.unwrap();
+    let want: Vec<String> = ["Distance", "Positions"]
+        .map(String::from)
+        .into_iter()
+        .chain(algorithms.iter().cloned())
+        .collect();
+    assert_eq!(head, json!(want));
+    let rows = crate::browser::table_rows(&c, "growth-table").await;
+    assert_eq!(rows.len(), 31);
+    let mut floors = 0;
+    for (row, at) in rows.iter().zip(cli_rows.chunks(algorithms.len())) {
+        let mut cells = vec![
+            at[0]["distance"].to_string(),
+            at[0]["positions"].to_string(),
+        ];
+        for r in at {
+            let mean = one_decimal(r["mean_expanded"].as_f64().unwrap());
+            let floor = r["solved"] != r["positions"];
+            floors += usize::from(floor);
+            cells.push(if floor { format!("≥ {mean}") } else { mean });
+        }
+        assert_eq!(*row, json!(cells));
+    }
+    // Each search is a line through every distance; a mean that counts
+    // searches stopped at the limit is a hollow mark, and the panel says so.
+    let lines = "return [...document.querySelectorAll('#growth polyline')]\
+                 .map((l) => [l.dataset.algorithm, l.getAttribute('points').split(' ').length]);";
+    let lines = c.execute(lines, vec![]).await.unwrap();
+    let want: Vec<Value> = algorithms.iter().map(|a| json!([a, 31])).collect();
+    assert_eq!(lines, json!(want));
+    let hollow = "return document.querySelectorAll('#growth circle[fill=\"#ffffff\"]').length;";
+    assert_eq!(c.execute(hollow, vec![]).await.unwrap(), json!(floors));
+    assert!(
+        floors > 0,
+        "depth-first search stops at 10,000 expansions somewhere"
+    );
+    assert!(text(&c, "growth-marks")
+        .await
+        .contains("stopped at the 10,000 expansions"));
+
+    // Stopped, the panel says where, and may be run again.
+    click(&c, Locator::Id("growth-run")).await;
+    click(&c, Locator::Id("growth-stop")).await;
+    settle(&c).await;
+    assert!(text(&c, "growth-note")
+        .await
+        .starts_with("Stopped at distance "));
+    assert!(
+        holds(
+            &c,
+            "return !document.getElementById('growth-run').disabled;"
+        )
+        .await
+    );
+    assert!(!displayed(&c, "growth-stop").await);
+    // Another board's chart is its own: the 3x3 one goes.
+    run_growth(&c, "5", "10000").await;
+    assert!(displayed(&c, "growth-figure").await);
+    let select = c.find(Locator::Id("board-size")).await.unwrap();
+    select.select_by_value("2x3").await.unwrap();
+    settle(&c).await;
+    assert!(!displayed(&c, "growth-figure").await);
+    assert_eq!(text(&c, "growth-note").await, "");
+}
+
 fn str_of(v: &Value) -> String {
     v.as_str().unwrap_or_default().to_string()
 }
 
+/// axe-core's script, which `scripts/browser-tests.sh` installs from npm
+/// and names in `AXE_CORE_JS`; the page itself never loads it.
 pub(crate) fn axe_source() -> String {
     let path = std::env::var("AXE_CORE_JS").expect(
         "AXE_CORE_JS names axe.min.js: run scripts/browser-tests.sh, which installs axe-core",
@@ -740,6 +859,8 @@ async fn the_page_passes_an_accessibility_check() {
     click(&c, Locator::Css("#compare-panel summary")).await;
     choose(&c, "compare-nodes", "10000").await;
     click_and_settle(&c, Locator::Id("compare-run")).await;
+    run_growth(&c, "5", "10000").await;
+    click(&c, Locator::Css("#growth-figures summary")).await;
 
     // Tiles are named for what they are and can do.
     let labels = c

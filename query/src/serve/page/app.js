@@ -27,6 +27,7 @@ const game = {
   announced: null, // the distance last said in the live region
   heuristicsAsked: null, // the position whose /api/heuristics is under way
   heuristicsRequest: null, // its AbortController
+  growth: null,    // the searches run at every distance: see runGrowth
   comparison: null, // {epoch, answer}: the /api/compare answer on show, for a position of that game
   compareRequest: null, // {controller, epoch}: the /api/compare under way
   histogram: null, // /api/histogram for the goal
@@ -546,6 +547,7 @@ function render() {
   drawSeeded();
   drawHeuristics();
   drawComparison();
+  drawGrowth();
   saveLink();
 }
 
@@ -1165,6 +1167,215 @@ function drawComparison() {
     `From ${shown.start} toward ${shown.goal}, ${count(shown.distance, "move")} away${earlier}`;
 }
 
+// ---- how the searches grow with the distance ----
+// Each search's line: a colour dark enough on white, and a dash, so that
+// no line is told from another by its colour alone.
+const GROWTH_STYLE = {
+  bfs: ["#1b1f24", ""],
+  dfs: ["#a3310b", "6 3"],
+  iddfs: ["#9a5b00", "2 2"],
+  "astar-misplaced": ["#2f6fa8", "7 2 2 2"],
+  "astar-manhattan": ["#0f6b35", ""],
+  "astar-linear-conflict": ["#1d3f72", "4 2"],
+  "idastar-manhattan": ["#9c3d78", "1 2"],
+  "greedy-manhattan": ["#5f6670", "9 3"],
+};
+// The chart belongs to a board, a metric and a goal: the positions drawn
+// at each distance are the goal's.
+function growthKey() {
+  return `${game.board ? game.board.board : ""}|${game.metric}|${text(game.goal)}`;
+}
+function growthUnavailable() {
+  if (multiTile()) {
+    return "The textbook searches count single-tile moves: switch to single-tile moves to run them.";
+  }
+  if (!complete()) {
+    return `Drawing positions at each distance needs every position's distance, which only ` +
+      `complete tables hold, and ` +
+      (withoutFile()
+        ? `no database is served for ${game.board.board}.`
+        : `${game.board.board} is answered by a search over pattern databases.`) +
+      ` The panel above runs the searches from the position on the board.`;
+  }
+  return null;
+}
+function noteGrowth(words, error = false) {
+  $("growth-note").textContent = words;
+  $("growth-note").classList.toggle("error", error);
+}
+// The command that prints the same figures.
+function growthCommand(run) {
+  const name = game.board ? game.board.board : "3x3";
+  const board = name === "3x3" ? "" : ` --board ${name}`;
+  const goal = game.board && run.goal !== game.board.goal ? ` --goal "${run.goal}"` : "";
+  return `query${board} compare --distance 1..=${run.farthest} --count ${run.count} ` +
+    `--max-nodes ${run.maxNodes}${goal}`;
+}
+// Searches distance after distance, one request each, so that the chart
+// grows as they come and each stays within the server's --timeout.
+async function runGrowth() {
+  stopGrowth();
+  if (!game.histogram) await loadHistogram();
+  if (!game.histogram || growthUnavailable()) return;
+  const run = {
+    key: growthKey(),
+    goal: text(game.goal),
+    count: Number($("growth-count").value),
+    maxNodes: Number($("growth-nodes").value),
+    farthest: game.histogram.max_distance,
+    rows: [],
+    controller: new AbortController(),
+    started: performance.now(),
+  };
+  game.growth = run;
+  let distance = 1;
+  try {
+    for (; distance <= run.farthest; distance++) {
+      noteGrowth(`Searching from ${count(run.count, "position")} at distance ${distance} of ${run.farthest}…`);
+      drawGrowth();
+      const params = { distance, count: run.count, max_nodes: run.maxNodes, goal: run.goal };
+      const answer = await api("compare", params, run.controller.signal);
+      if (game.growth !== run) return;
+      run.rows.push(...answer.rows);
+    }
+    const seconds = ((performance.now() - run.started) / 1000).toFixed(1);
+    noteGrowth(`Searched every distance from 1 to ${run.farthest} in ${seconds} s.`);
+  } catch (e) {
+    if (game.growth !== run) return;
+    const drawn = distance > 1 ? ` The chart holds distances 1 to ${distance - 1}.` : "";
+    if (e.name === "AbortError") noteGrowth(`Stopped at distance ${distance}.${drawn}`);
+    else noteGrowth(`At distance ${distance}: ${e.message}${drawn}`, true);
+  } finally {
+    if (game.growth === run) {
+      run.controller = null;
+      drawGrowth();
+    }
+  }
+}
+// Stops the run under way; what it has drawn stays.
+function stopGrowth() {
+  const run = game.growth;
+  if (run && run.controller) run.controller.abort();
+}
+function drawGrowth() {
+  const left = game.growth;
+  if (left && left.key !== growthKey()) {
+    // Another board, metric or goal: the chart was the last one's.
+    if (left.controller) left.controller.abort();
+    game.growth = null;
+    noteGrowth("");
+  }
+  const why = growthUnavailable();
+  $("growth-unavailable").hidden = !why;
+  $("growth-unavailable").textContent = why || "";
+  $("growth-controls").hidden = Boolean(why);
+  const run = why ? null : game.growth;
+  const running = Boolean(run && run.controller);
+  $("growth-run").disabled = running;
+  $("growth-stop").hidden = !running;
+  const shown = Boolean(run && run.rows.length);
+  $("growth-figure").hidden = !shown;
+  $("growth-figures").hidden = !shown;
+  $("growth-command").textContent = run ? growthCommand(run) : "query compare --distance";
+  if (!shown) return;
+  drawGrowthChart(run);
+  fillGrowthTable(run);
+}
+// The algorithms in the order the server lists them.
+function growthAlgorithms(run) {
+  return [...new Set(run.rows.map((r) => r.algorithm))];
+}
+// A mean that counts searches stopped at the limit is a floor.
+function isFloor(row) {
+  return row.solved < row.positions;
+}
+function drawGrowthChart(run) {
+  const svg = $("growth");
+  svg.replaceChildren();
+  const box = { left: 52, right: 312, top: 16, bottom: 164 };
+  const highest = Math.max(10, ...run.rows.map((r) => r.mean_expanded));
+  const decades = Math.ceil(Math.log10(highest));
+  const x = (d) => box.left + ((d - 1) / Math.max(1, run.farthest - 1)) * (box.right - box.left);
+  // Fewer than one expansion on average sits on the axis.
+  const y = (v) => box.bottom - (Math.log10(Math.max(1, v)) / decades) * (box.bottom - box.top);
+  const powers = Array.from({ length: decades + 1 }, (_, i) => 10 ** i);
+  axes(svg, box, ticks(1, run.farthest, 6), powers, x, y,
+    "distance from the goal (moves)", "positions expanded, mean (powers of ten)");
+  for (const algorithm of growthAlgorithms(run)) {
+    const [colour, dash] = GROWTH_STYLE[algorithm] || ["#1b1f24", ""];
+    const rows = run.rows.filter((r) => r.algorithm === algorithm);
+    const xy = rows.map((r) => `${x(r.distance).toFixed(1)},${y(r.mean_expanded).toFixed(1)}`);
+    svg.appendChild(svgElement("polyline", {
+      points: xy.join(" "), class: "growth-line", stroke: colour, "stroke-dasharray": dash,
+      "data-algorithm": algorithm,
+    }));
+    for (const r of rows) {
+      const mark = svgElement("circle", {
+        cx: x(r.distance).toFixed(1), cy: y(r.mean_expanded).toFixed(1), r: 2,
+        stroke: colour, fill: isFloor(r) ? "#ffffff" : colour, class: "growth-mark",
+      });
+      const mean = r.mean_expanded.toLocaleString("en", { maximumFractionDigits: 1 });
+      const stopped = isFloor(r) ? `, ${r.positions - r.solved} stopped without a solution` : "";
+      mark.appendChild(svgElement("title", {}, `${algorithm} at distance ${r.distance}: ` +
+        `${mean} expanded on average over ${count(r.positions, "position")}${stopped}`));
+      svg.appendChild(mark);
+    }
+  }
+  const last = run.rows[run.rows.length - 1].distance;
+  $("growth-caption").textContent =
+    `Positions each search expanded, on average over up to ${count(run.count, "position")} ` +
+    `drawn at each distance from 1 to ${last} (seed 1) toward ${run.goal}; each search ` +
+    `stopped after ${run.maxNodes.toLocaleString("en")} expansions. The figures are in the table below.`;
+  $("growth-legend").replaceChildren(...growthAlgorithms(run).map((algorithm) => {
+    const [colour, dash] = GROWTH_STYLE[algorithm] || ["#1b1f24", ""];
+    const item = document.createElement("li");
+    const swatch = svgElement("svg", { viewBox: "0 0 24 8", width: 24, height: 8, "aria-hidden": "true" });
+    swatch.appendChild(svgElement("line", {
+      x1: 0, y1: 4, x2: 24, y2: 4, stroke: colour, "stroke-width": 2, "stroke-dasharray": dash,
+    }));
+    item.append(swatch, ` ${algorithm}`);
+    return item;
+  }));
+  $("growth-marks").textContent = run.rows.some(isFloor)
+    ? `A hollow mark, and "≥" in the table: some searches stopped at the ` +
+      `${run.maxNodes.toLocaleString("en")} expansions without a solution, so the mean is at least that.`
+    : "";
+}
+// One row a distance: the positions searched, then each algorithm's mean.
+function fillGrowthTable(run) {
+  const algorithms = growthAlgorithms(run);
+  const head = ["Distance", "Positions", ...algorithms].map((words) => {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = words;
+    return th;
+  });
+  $("growth-table").tHead.rows[0].replaceChildren(...head);
+  const distances = [...new Set(run.rows.map((r) => r.distance))];
+  $("growth-table").tBodies[0].replaceChildren(...distances.map((d) => {
+    const rows = run.rows.filter((r) => r.distance === d);
+    const tr = document.createElement("tr");
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = d;
+    tr.appendChild(th);
+    const cells = [String(rows[0].positions), ...algorithms.map((a) => {
+      const r = rows.find((row) => row.algorithm === a);
+      const mean = r.mean_expanded.toLocaleString("en", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+      return isFloor(r) ? `≥ ${mean}` : mean;
+    })];
+    for (const words of cells) {
+      const td = document.createElement("td");
+      td.className = "number";
+      td.textContent = words;
+      tr.appendChild(td);
+    }
+    return tr;
+  }));
+  $("growth-table-caption").textContent =
+    `Positions expanded, mean over the positions at each distance (seed 1)`;
+}
+
 // ---- grading a move list ----
 async function gradeMoves() {
   const box = $("grade-result");
@@ -1647,6 +1858,8 @@ async function main() {
   $("show-manhattan").addEventListener("change", render);
   $("compare-run").addEventListener("click", runComparison);
   $("compare-play-button").addEventListener("click", playComparison);
+  $("growth-run").addEventListener("click", () => runGrowth().catch(showError));
+  $("growth-stop").addEventListener("click", stopGrowth);
   $("grade").addEventListener("click", gradeMoves);
   $("show-solution").addEventListener("click", () => showSolution().catch(showError));
   $("copy-solution").addEventListener("click", () =>
