@@ -2,13 +2,14 @@
 //! with no file against an optimal search over linear conflicts.
 
 use crate::numbers::whole;
+use crate::plot::Series;
 use crate::print::{print, Format, Layout};
 use crate::solve::UnsolvablePair;
 use crate::Outcome;
 use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::{
-    compare_served, search_costs, serving, CompareError, Comparison, SearchCosts,
+    compare_served, search_costs, serving, Algorithm, CompareError, Comparison, SearchCosts,
     DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES,
 };
 use npuzzle::{AnswerError, Database, Shape};
@@ -58,6 +59,10 @@ pub struct CompareArgs {
     /// One JSON object instead of a table.
     #[arg(long)]
     json: bool,
+    /// With --distance: also draw the mean expansions against the distance, one line a
+    /// search, into FILE: SVG or PNG, by its extension.
+    #[command(flatten)]
+    plot: crate::PlotArg,
     #[command(flatten)]
     timeout: crate::search::TimeoutArg,
 }
@@ -86,6 +91,7 @@ pub fn run(
         (args.seed.is_some(), "--seed"),
         (args.csv, "--csv"),
         (args.threads.is_some(), "--threads"),
+        (args.plot.given(), "--plot"),
     ];
     if let Some((_, flag)) = alone.iter().find(|(given, _)| *given) {
         anyhow::bail!(
@@ -212,6 +218,17 @@ fn costs(
     };
     let goal = args.goal.board(shape)?;
     let target = tables.goal_table(&goal)?;
+    npuzzle::analysis::check_distances(&target, &distances)?;
+    // The chart's file is started before the searches, which may take
+    // minutes: a path that cannot take it costs nothing.
+    let chart = match args.plot.checked()? {
+        Some(path) => {
+            // Ctrl-C must not leave its temporary file behind.
+            npuzzle::io::remove_unfinished_on_signals();
+            Some(crate::plot::ChartFile::start(path)?)
+        }
+        None => None,
+    };
     let drawn = (args.count.unwrap_or(20), args.seed.unwrap_or(1));
     let limits = (args.max_nodes, args.depth_limit);
     // More threads than cores would only hold more searches in memory.
@@ -238,6 +255,14 @@ fn costs(
         eprint!("\r\x1b[K");
     }
     let costs = costs?;
+    if let Some(chart) = chart {
+        let title = format!(
+            "{shape}: the textbook searches toward {goal}, up to {} positions a distance",
+            costs.count
+        );
+        let series = by_algorithm(&costs);
+        crate::plot::search_costs(chart, &title, &series, first..=last, costs.max_nodes)?;
+    }
     let format = match (args.json, args.csv) {
         (true, _) => Format::Json,
         (_, true) => Format::Csv,
@@ -245,6 +270,25 @@ fn costs(
     };
     print(&costs, format, out)?;
     Ok(Outcome::Success)
+}
+
+/// One series per algorithm: its mean expansions, indexed by distance (not a
+/// number below the first distance).
+fn by_algorithm(costs: &SearchCosts) -> Vec<Series> {
+    let mut series: Vec<(Algorithm, Series)> = Vec::new();
+    for row in &costs.rows {
+        let at = match series.iter().position(|(a, _)| *a == row.algorithm) {
+            Some(at) => at,
+            None => {
+                series.push((row.algorithm, Series::new(row.algorithm.name(), Vec::new())));
+                series.len() - 1
+            }
+        };
+        let values = &mut series[at].1.values;
+        values.resize(row.distance as usize, f64::NAN);
+        values.push(row.mean_expanded);
+    }
+    series.into_iter().map(|(_, s)| s).collect()
 }
 
 impl Layout for SearchCosts {

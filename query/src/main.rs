@@ -442,6 +442,11 @@ pub struct PlotArg {
 }
 
 impl PlotArg {
+    /// Whether a chart was asked for.
+    pub fn given(&self) -> bool {
+        self.plot.is_some()
+    }
+
     /// The chart's path, once its format is known to be one that can be
     /// drawn: checked before any work, so a bad name costs nothing.
     pub fn checked(&self) -> anyhow::Result<Option<&Path>> {

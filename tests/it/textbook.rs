@@ -318,6 +318,7 @@ fn mean_costs_at_a_distance_are_the_single_comparisons_averaged() {
         &["--count", "3"],
         &["--seed", "3"],
         &["--threads", "1"],
+        &["--plot", "c.svg"],
     ] {
         let args = [&["compare", "867254301"][..], flag].concat();
         let out = crate::util::run_query(&t.path, &args, 2);
@@ -356,5 +357,64 @@ fn mean_costs_at_a_distance_are_the_single_comparisons_averaged() {
         let out = crate::util::run_query(&t.path, &["compare", "--distance", far], 2);
         let said = crate::util::stderr_of(&out);
         assert!(said.contains("the farthest lies 31 moves away"), "{said}");
+    }
+}
+
+/// `compare --distance --plot`: the chart names every search the table
+/// lists, and the limit; a path that cannot take a chart is refused before
+/// any search, and nothing is written.
+#[test]
+fn mean_costs_at_each_distance_are_charted() {
+    let t = crate::util::temp_db("3x3");
+    let dir = tempfile::tempdir().unwrap();
+    let chart = dir.path().join("costs.svg");
+    let args = [
+        "compare",
+        "--distance",
+        "1..=8",
+        "--count",
+        "3",
+        "--max-nodes",
+        "5000",
+        "--json",
+        "--plot",
+        chart.to_str().unwrap(),
+    ];
+    let costs = crate::util::json_answer(&t.path, &args);
+    let svg = std::fs::read_to_string(&chart).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let texts: Vec<&str> = doc
+        .descendants()
+        .filter_map(|n| n.text())
+        .map(str::trim)
+        .collect();
+    let rows = costs["rows"].as_array().unwrap();
+    for name in rows.iter().map(|r| r["algorithm"].as_str().unwrap()) {
+        assert!(texts.contains(&name), "{name}: {texts:?}");
+    }
+    assert!(texts.contains(&"limit: 5,000"), "{texts:?}");
+    let bad = [
+        ("costs.jpg", "use .svg or .png"),
+        ("costs", "use .svg or .png"),
+        ("missing/costs.svg", "does not exist"),
+    ];
+    for (bad, why) in bad {
+        let path = dir.path().join(bad);
+        let args = [
+            "compare",
+            "--distance",
+            "1..=31",
+            "--plot",
+            path.to_str().unwrap(),
+        ];
+        let started = std::time::Instant::now();
+        let said = crate::util::stderr_of(&crate::util::run_query(&t.path, &args, 2));
+        assert!(
+            said.contains("cannot write the chart") && said.contains(why),
+            "{said}"
+        );
+        // Every distance at the default 2,000,000 expansions takes minutes.
+        assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+        assert!(!path.exists());
     }
 }

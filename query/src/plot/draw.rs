@@ -9,6 +9,7 @@ use plotters::coord::types::{RangedCoordf64, RangedCoordi32};
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
+use std::ops::RangeInclusive;
 
 /// Tableau 10: ten hues that stay distinct from each other on white, enough
 /// for one series per table of every file but 12-cell ones built with
@@ -68,6 +69,15 @@ pub(super) fn draw<DB: DrawingBackend>(
         } => {
             let root = titled(root, title)?;
             draw_heuristics(&root, series, max_distance)
+        }
+        Chart::SearchCosts {
+            title,
+            series,
+            ref distances,
+            max_nodes,
+        } => {
+            let root = titled(root, title)?;
+            draw_search_costs(&root, series, distances, max_nodes as f64)
         }
     }
 }
@@ -183,7 +193,7 @@ where
         });
         draw_line(&mut chart, i, &s.label, points)?;
     }
-    legend(&mut chart)
+    legend(&mut chart, SeriesLabelPosition::UpperLeft)
 }
 
 /// Whether a value can be placed on an axis whose lowest value is `base`
@@ -246,8 +256,63 @@ pub(super) fn draw_heuristics<DB: DrawingBackend>(
             .map(|(d, &v)| (d as i32, Some(v).filter(|v| v.is_finite())));
         draw_line(&mut chart, i, &s.label, points)?;
     }
-    legend(&mut chart)
+    legend(&mut chart, SeriesLabelPosition::UpperLeft)
 }
+
+pub(super) fn draw_search_costs<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    series: &[Series],
+    distances: &RangeInclusive<u32>,
+    max_nodes: f64,
+) -> DrawResult<DB> {
+    let (first, last) = (*distances.start() as i32, *distances.end() as i32);
+    let y = log_range(series);
+    let y = y.start.min(0.5)..y.end.max(max_nodes * 1.5);
+    // Eight lines cross the whole chart: their legend goes beside it.
+    let (plot, beside) = root.split_horizontally(root.dim_in_pixel().0 - LEGEND_WIDTH);
+    let mut chart = ChartBuilder::on(&plot)
+        .margin(20)
+        .x_label_area_size(50)
+        .y_label_area_size(100)
+        .build_cartesian_2d(first..last.max(first + 1), y.log_scale())?;
+    chart
+        .configure_mesh()
+        .x_labels(((last - first) as usize + 1).min(40))
+        .x_max_light_lines(1)
+        .y_labels(10)
+        .y_label_formatter(&|v| tick_label(*v))
+        .x_desc("distance from the goal (moves)")
+        .y_desc("positions expanded, mean (log scale)")
+        .label_style((FONT_FAMILY, 15))
+        .axis_desc_style((FONT_FAMILY, 18))
+        .draw()?;
+
+    let reference = REFERENCE.stroke_width(2);
+    let limit = [(first, max_nodes), (last.max(first + 1), max_nodes)];
+    chart.draw_series(DashedLineSeries::new(limit, 10, 6, reference))?;
+    for (i, s) in series.iter().enumerate() {
+        let points = (first..=last).map(|d| {
+            let value = s.values.get(d as usize).copied();
+            (d, value.filter(|&v| drawable(v, 1.0)))
+        });
+        draw_line(&mut chart, i, &s.label, points)?;
+    }
+    // The legend: a chart of its own, with no axes, whose series are the
+    // entries and nothing else.
+    let mut key = ChartBuilder::on(&beside)
+        .margin_top(30)
+        .build_cartesian_2d(0..1, 0.0..1.0)?;
+    key.draw_series(std::iter::empty::<PathElement<(i32, f64)>>())?
+        .label(format!("limit: {}", tick_label(max_nodes)))
+        .legend(move |(x, y)| DashedPathElement::new(vec![(x, y), (x + 24, y)], 6, 4, reference));
+    for (i, s) in series.iter().enumerate() {
+        draw_line(&mut key, i, &s.label, std::iter::empty())?;
+    }
+    legend(&mut key, SeriesLabelPosition::UpperLeft)
+}
+
+/// The room to the right of a chart whose legend is drawn beside it.
+const LEGEND_WIDTH: u32 = 230;
 
 /// Draws series `index` as a line with markers, broken wherever a point is
 /// missing, and registers its legend entry (drawn even if every point is
@@ -308,6 +373,7 @@ pub(super) const MARKERS: usize = 3;
 
 pub(super) fn legend<'a, DB, X, Y>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    position: SeriesLabelPosition,
 ) -> DrawResult<DB>
 where
     DB: DrawingBackend + 'a,
@@ -316,7 +382,7 @@ where
 {
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
+        .position(position)
         .margin(12)
         .label_font((FONT_FAMILY, 15))
         .background_style(WHITE.mix(0.85))

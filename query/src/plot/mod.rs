@@ -1,6 +1,7 @@
 //! Charts of what a database knows: how many positions lie at each distance
-//! from the goal ([`histogram`]), and how close heuristics come to the true
-//! distance ([`heuristics`]).
+//! from the goal ([`histogram`]), how close heuristics come to the true
+//! distance ([`heuristics`]), and how the textbook searches' work grows with
+//! the distance ([`search_costs`]).
 //!
 //! A chart is an SVG or a PNG, chosen by the file's extension. Text is drawn
 //! with DejaVu Sans, embedded in the binary: plotters' `ab_glyph` feature
@@ -35,6 +36,7 @@ use npuzzle::Metric;
 use npuzzle::{files::shown_path, files::ReplaceError, rules::excerpt};
 use plotters::prelude::*;
 use std::io::Write;
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
 /// Width and height of every chart, in pixels (PNG) or user units (SVG):
@@ -232,6 +234,109 @@ pub fn heuristics(
     render(path, &chart)
 }
 
+/// A chart's file, started before the work it will draw, so that a path
+/// that cannot take a chart is refused before any work: its format is
+/// known, and a temporary file waits beside it (removed if the chart is
+/// never drawn).
+pub struct ChartFile {
+    path: PathBuf,
+    format: Format,
+    temp: Replacement,
+}
+
+impl ChartFile {
+    /// Checks `path`'s format and that a chart may be written there.
+    pub fn start(path: &Path) -> Result<ChartFile, PlotError> {
+        let format = Format::from_path(path)?;
+        let temp = Replacement::start(path, &format!(".{}", format.extension()), Writes::Document)
+            .map_err(|source| PlotError::Write {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        Ok(ChartFile {
+            path: path.to_path_buf(),
+            format,
+            temp,
+        })
+    }
+
+    /// Draws `chart` into the temporary file, flushes it and renames it over
+    /// the path.
+    fn draw(self, chart: &Chart) -> Result<(), PlotError> {
+        let path = &self.path;
+        if let Some(reason) = chart.missing() {
+            return Err(PlotError::NoData {
+                path: path.to_path_buf(),
+                reason,
+            });
+        }
+        let draw_err = |message: String| PlotError::Draw {
+            path: path.to_path_buf(),
+            message,
+        };
+        register_font().map_err(|m| draw_err(m.to_string()))?;
+        let io_err = |io: std::io::Error| PlotError::Write {
+            path: path.to_path_buf(),
+            source: io.into(),
+        };
+        match self.format {
+            Format::Svg => {
+                let mut svg = String::new();
+                {
+                    let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+                    draw(&root, chart)
+                        .and_then(|()| root.present())
+                        .map_err(|e| draw_err(e.to_string()))?;
+                }
+                let marked = format!("{SVG_MARK}\n{svg}");
+                self.temp
+                    .file()
+                    .write_all(marked.as_bytes())
+                    .map_err(io_err)?;
+            }
+            Format::Png => {
+                // Drawn into memory and encoded here, so that a failed write
+                // is reported as the I/O error it is.
+                let mut pixels = vec![0; SIZE.0 as usize * SIZE.1 as usize * 3];
+                {
+                    let root = ExactText(BitMapBackend::with_buffer(&mut pixels, SIZE))
+                        .into_drawing_area();
+                    draw(&root, chart)
+                        .and_then(|()| root.present())
+                        .map_err(|e| draw_err(e.to_string()))?;
+                }
+                write_png(self.temp.file(), &pixels).map_err(io_err)?;
+            }
+        }
+        self.temp.commit().map_err(io_err)
+    }
+}
+
+/// Draws the positions each search expanded, on average, at each distance of
+/// `distances` (`values[d]` for distance `d`): one line per series, on a
+/// logarithmic axis, where a search that multiplies its work by the same
+/// factor with each move draws a straight line. `max_nodes`, the expansions
+/// after which every search stops, is drawn dashed in grey: a line that runs
+/// along it is held down by the limit, not by its search.
+///
+/// The format follows the extension of `path` (see [`Format::from_path`]);
+/// the file is replaced atomically.
+pub fn search_costs(
+    file: ChartFile,
+    title: &str,
+    series: &[Series],
+    distances: RangeInclusive<u32>,
+    max_nodes: u64,
+) -> Result<(), PlotError> {
+    let chart = Chart::SearchCosts {
+        title,
+        series,
+        distances,
+        max_nodes,
+    };
+    file.draw(&chart)
+}
+
 /// What to draw, so one generic function can draw it on either backend.
 enum Chart<'a> {
     Histogram {
@@ -245,13 +350,21 @@ enum Chart<'a> {
         series: &'a [Series],
         max_distance: usize,
     },
+    SearchCosts {
+        title: &'a str,
+        series: &'a [Series],
+        distances: RangeInclusive<u32>,
+        max_nodes: u64,
+    },
 }
 
 impl Chart<'_> {
     /// Why this chart cannot be drawn, if it cannot.
     fn missing(&self) -> Option<&'static str> {
         let series = match self {
-            Chart::Histogram { series, .. } | Chart::Heuristics { series, .. } => series,
+            Chart::Histogram { series, .. }
+            | Chart::Heuristics { series, .. }
+            | Chart::SearchCosts { series, .. } => series,
         };
         if series.is_empty() {
             Some("no series given")
@@ -266,54 +379,15 @@ impl Chart<'_> {
 /// Checks everything that can be checked, draws into a temporary file beside
 /// `path`, flushes it and renames it over `path`.
 fn render(path: &Path, chart: &Chart) -> Result<(), PlotError> {
-    let format = Format::from_path(path)?;
+    Format::from_path(path)?;
+    // Nothing to draw is said before any file is touched.
     if let Some(reason) = chart.missing() {
         return Err(PlotError::NoData {
             path: path.to_path_buf(),
             reason,
         });
     }
-    let draw_err = |message: String| PlotError::Draw {
-        path: path.to_path_buf(),
-        message,
-    };
-    register_font().map_err(|m| draw_err(m.to_string()))?;
-
-    let replace_err = |source| PlotError::Write {
-        path: path.to_path_buf(),
-        source,
-    };
-    let io_err = |io: std::io::Error| replace_err(io.into());
-    let temp = Replacement::start(path, &format!(".{}", format.extension()), Writes::Document)
-        .map_err(replace_err)?;
-
-    match format {
-        Format::Svg => {
-            let mut svg = String::new();
-            {
-                let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-                draw(&root, chart)
-                    .and_then(|()| root.present())
-                    .map_err(|e| draw_err(e.to_string()))?;
-            }
-            let marked = format!("{SVG_MARK}\n{svg}");
-            temp.file().write_all(marked.as_bytes()).map_err(io_err)?;
-        }
-        Format::Png => {
-            // Drawn into memory and encoded here, so that a failed write is
-            // reported as the I/O error it is.
-            let mut pixels = vec![0; SIZE.0 as usize * SIZE.1 as usize * 3];
-            {
-                let root =
-                    ExactText(BitMapBackend::with_buffer(&mut pixels, SIZE)).into_drawing_area();
-                draw(&root, chart)
-                    .and_then(|()| root.present())
-                    .map_err(|e| draw_err(e.to_string()))?;
-            }
-            write_png(temp.file(), &pixels).map_err(io_err)?;
-        }
-    }
-    temp.commit().map_err(io_err)
+    ChartFile::start(path)?.draw(chart)
 }
 
 /// Encodes `pixels`, RGB rows of the chart's size, as a PNG.

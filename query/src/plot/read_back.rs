@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::fs;
 use std::path::Path;
 
-use super::{heuristics, histogram, Format, PlotError, Series, SIZE};
+use super::{heuristics, histogram, search_costs, ChartFile, Format, PlotError, Series, SIZE};
 use npuzzle::files::ReplaceError;
 use npuzzle::Metric;
 
@@ -303,6 +303,97 @@ fn heuristics_png_has_its_size_lines_and_drawn_text() {
         assert!(colours.contains(colour), "colour {colour:?} is missing");
     }
     // The grey of the dashed h = h* line.
+    assert!(colours.contains(&[150, 150, 150]));
+}
+
+/// The points of the SVG's polylines drawn in `colour` (`#1F77B4`), in
+/// pixels.
+fn polylines_in(path: &Path, colour: &str) -> Vec<Vec<(f64, f64)>> {
+    let source = fs::read_to_string(path).unwrap();
+    let doc = roxmltree::Document::parse(&source).unwrap();
+    let lines = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("polyline") && n.attribute("stroke") == Some(colour));
+    lines
+        .map(|n| {
+            let points = n.attribute("points").unwrap().split_whitespace();
+            let xy = points.map(|p| p.split_once(',').unwrap());
+            xy.map(|(x, y)| (x.parse().unwrap(), y.parse().unwrap()))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn search_costs_draw_each_search_on_a_log_scale_with_the_limit_and_a_legend() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("costs.svg");
+    // Tenfold a move, and twofold: straight lines on a log scale. Nothing
+    // below the first distance is drawn.
+    let tenfold = Series::new("bfs", vec![f64::NAN, 1.0, 10.0, 100.0, 1e3, 1e4]);
+    let twofold = Series::new("astar-manhattan", vec![f64::NAN, 1.0, 2.0, 4.0, 8.0, 16.0]);
+    search_costs(
+        ChartFile::start(&path).unwrap(),
+        "searches on 3x3",
+        &[tenfold, twofold],
+        1..=5,
+        100_000,
+    )
+    .unwrap();
+    assert_svg_has(
+        &path,
+        &[
+            "searches on 3x3",
+            "distance from the goal (moves)",
+            "positions expanded, mean (log scale)",
+            "limit: 100,000",
+            "bfs",
+            "astar-manhattan",
+            "10,000",
+        ],
+    );
+    let [tenfold, twofold] = [&PALETTE[0], &PALETTE[1]]
+        .map(|[r, g, b]| polylines_in(&path, &format!("#{r:02X}{g:02X}{b:02X}")));
+    // Each colour draws its line, then its swatch in the legend.
+    assert_eq!(tenfold.len(), 2, "{tenfold:?}");
+    assert_eq!(twofold.len(), 2, "{twofold:?}");
+    let (tenfold, twofold) = (&tenfold[0], &twofold[0]);
+    assert_eq!(tenfold.len(), 5);
+    // Equal steps across and up (y grows downwards), a pixel's rounding
+    // apart; both start at 1, and tenfold climbs log2(10) times as fast.
+    let steps = |line: &[(f64, f64)]| -> Vec<(f64, f64)> {
+        line.windows(2)
+            .map(|w| (w[1].0 - w[0].0, w[0].1 - w[1].1))
+            .collect()
+    };
+    let (up10, up2) = (steps(tenfold), steps(twofold));
+    for (dx, dy) in up10.iter().chain(&up2) {
+        assert!((dx - up10[0].0).abs() <= 1.0, "{up10:?} {up2:?}");
+        assert!(*dy > 0.0, "{up10:?} {up2:?}");
+    }
+    for (dx, dy) in &up10 {
+        assert!((dy - up10[0].1).abs() <= 1.0, "{dx} {up10:?}");
+    }
+    assert_eq!(tenfold[0], twofold[0]);
+    let ratio = up10[0].1 / up2[0].1;
+    assert!((ratio - 10f64.log2()).abs() < 0.1, "{ratio}");
+}
+
+#[test]
+fn search_costs_png_has_its_size_lines_and_the_grey_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("costs.png");
+    let line = Series::new("bfs", vec![f64::NAN, 1.0, 10.0, 100.0]);
+    search_costs(
+        ChartFile::start(&path).unwrap(),
+        "searches",
+        &[line],
+        1..=3,
+        1000,
+    )
+    .unwrap();
+    let colours = assert_png_chart(&path).colours();
+    assert!(colours.contains(&PALETTE[0]));
     assert!(colours.contains(&[150, 150, 150]));
 }
 
