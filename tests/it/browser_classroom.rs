@@ -709,28 +709,55 @@ async fn a_paused_search_solution_gives_way_to_a_shortest_one() {
     );
 }
 
-/// Opens the panel of the searches at every distance, runs them with
-/// `count` positions and `max_nodes` expansions, and waits for the last
-/// distance.
-async fn run_growth(c: &Client, count: &str, max_nodes: &str) {
+/// Opens the panel of the searches at every distance and runs them with
+/// `count` positions and `max_nodes` expansions.
+async fn start_growth(c: &Client, count: &str, max_nodes: &str) {
     if !holds(c, "return document.getElementById('growth-panel').open;").await {
         click(c, Locator::Css("#growth-panel summary")).await;
     }
     choose(c, "growth-count", count).await;
     choose(c, "growth-nodes", max_nodes).await;
     click(c, Locator::Id("growth-run")).await;
+}
+
+/// Waits for the searches at every distance to reach the farthest.
+async fn growth_ends(c: &Client) {
     let done = "return document.getElementById('growth-note').textContent.startsWith('Searched');";
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
     let every = std::time::Duration::from_millis(100);
-    wait_until(
-        c,
-        done,
-        deadline,
-        every,
-        "the searches at every distance ended not",
-    )
-    .await;
+    let what = "the searches at every distance did not end";
+    wait_until(c, done, deadline, every, what).await;
     settle(c).await;
+}
+
+/// [`start_growth`], then [`growth_ends`].
+async fn run_growth(c: &Client, count: &str, max_nodes: &str) {
+    start_growth(c, count, max_nodes).await;
+    growth_ends(c).await;
+}
+
+/// The rows of the panel's table for `compare --distance --json`'s answer
+/// `cli`: the distance, the positions, then each search's mean ("≥ " where
+/// some search stopped at the limit); and how many means are floors.
+fn growth_rows(cli: &Value) -> (Vec<Value>, usize) {
+    let all = cli["rows"].as_array().unwrap();
+    let mut floors = 0;
+    let rows = all
+        .chunk_by(|a, b| a["distance"] == b["distance"])
+        .map(|at| {
+            let mut cells = vec![
+                at[0]["distance"].to_string(),
+                at[0]["positions"].to_string(),
+            ];
+            for r in at {
+                let mean = one_decimal(r["mean_expanded"].as_f64().unwrap());
+                let floor = r["solved"] != r["positions"];
+                floors += usize::from(floor);
+                cells.push(if floor { format!("≥ {mean}") } else { mean });
+            }
+            json!(cells)
+        });
+    (rows.collect(), floors)
 }
 
 /// `mean` as the page writes it: one decimal, half away from zero, with
@@ -744,6 +771,25 @@ fn one_decimal(mean: f64) -> String {
 #[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
 async fn the_searches_at_every_distance_equal_query_compare_distance() {
     let (session, c, _url) = open_page().await;
+    // While the searches run, focus is on Stop, and the game's
+    // "searching…" beside the distance stays hidden: it is the game's.
+    // (1,000,000 expansions: each distance's searches take seconds in a
+    // debug build, past the 250 ms after which the game's would show.)
+    start_growth(&c, "5", "1000000").await;
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    assert!(text(&c, "growth-progress")
+        .await
+        .starts_with("Searching from 5 positions at distance "));
+    assert!(!displayed(&c, "searching").await);
+    let focused = "return document.activeElement.id;";
+    assert_eq!(c.execute(focused, vec![]).await.unwrap(), "growth-stop");
+    // Stopped, the panel says where, and Run has the focus again.
+    click_and_settle(&c, Locator::Id("growth-stop")).await;
+    assert!(text(&c, "growth-note")
+        .await
+        .starts_with("Stopped at distance "));
+    assert_eq!(c.execute(focused, vec![]).await.unwrap(), "growth-run");
+    assert!(!displayed(&c, "growth-stop").await);
     run_growth(&c, "5", "10000").await;
     // The command the panel names gives the same figures.
     let command = text(&c, "growth-command").await;
@@ -772,20 +818,8 @@ async fn the_searches_at_every_distance_equal_query_compare_distance() {
     assert_eq!(head, json!(want));
     let rows = crate::browser::table_rows(&c, "growth-table").await;
     assert_eq!(rows.len(), 31);
-    let mut floors = 0;
-    for (row, at) in rows.iter().zip(cli_rows.chunks(algorithms.len())) {
-        let mut cells = vec![
-            at[0]["distance"].to_string(),
-            at[0]["positions"].to_string(),
-        ];
-        for r in at {
-            let mean = one_decimal(r["mean_expanded"].as_f64().unwrap());
-            let floor = r["solved"] != r["positions"];
-            floors += usize::from(floor);
-            cells.push(if floor { format!("≥ {mean}") } else { mean });
-        }
-        assert_eq!(*row, json!(cells));
-    }
+    let (table, floors) = growth_rows(&cli);
+    assert_eq!(rows, table);
     // Each search is a line through every distance; a mean that counts
     // searches stopped at the limit is a hollow mark, and the panel says so.
     let lines = "return [...document.querySelectorAll('#growth polyline')]\
@@ -803,23 +837,61 @@ async fn the_searches_at_every_distance_equal_query_compare_distance() {
         .await
         .contains("stopped at the 10,000 expansions"));
 
-    // Stopped, the panel says where, and may be run again.
+    // Stopped after some distances, the chart keeps them.
     click(&c, Locator::Id("growth-run")).await;
-    click(&c, Locator::Id("growth-stop")).await;
-    settle(&c).await;
-    assert!(text(&c, "growth-note")
-        .await
-        .starts_with("Stopped at distance "));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let every = std::time::Duration::from_millis(20);
+    let fourth = "return document.getElementById('growth-progress').textContent\
+                  .includes('at distance 4 of');";
+    wait_until(&c, fourth, deadline, every, "no fourth distance").await;
+    click_and_settle(&c, Locator::Id("growth-stop")).await;
+    // Where it stopped: the fourth distance, or one a moment later.
+    let note = text(&c, "growth-note").await;
+    let at: usize = (note.strip_prefix("Stopped at distance "))
+        .and_then(|rest| rest.split('.').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{note}"));
+    assert!(at >= 4, "{note}");
+    let held = format!(" The chart holds distances 1 to {}.", at - 1);
+    assert!(note.ends_with(&held), "{note}");
+    let rows = crate::browser::table_rows(&c, "growth-table").await;
+    assert_eq!(rows, table[..at - 1]);
+    let range = format!("--distance 1..={} ", at - 1);
+    assert!(text(&c, "growth-command").await.contains(&range));
+    // Toward a goal of one's own, the positions are that goal's, as far as
+    // its farthest (30 moves with the blank in the middle).
+    type_into(&c, "custom-start", "123045678").await;
+    type_into(&c, "custom-goal", "123405678").await;
+    click_and_settle(&c, Locator::Id("custom-set")).await;
     assert!(
-        holds(
-            &c,
-            "return !document.getElementById('growth-run').disabled;"
-        )
-        .await
+        !displayed(&c, "growth-figure").await,
+        "the last goal's chart"
     );
-    assert!(!displayed(&c, "growth-stop").await);
-    // Another board's chart is its own: the 3x3 one goes.
     run_growth(&c, "5", "10000").await;
+    let command = text(&c, "growth-command").await;
+    assert_eq!(
+        command,
+        "query compare --distance 1..=30 --count 5 --max-nodes 10000 --goal \"123405678\""
+    );
+    let args = [
+        "compare",
+        "--distance",
+        "1..=30",
+        "--count",
+        "5",
+        "--max-nodes",
+        "10000",
+        "--goal",
+        "123405678",
+        "--json",
+    ];
+    let (out, err, ok) = query(&session, &args);
+    assert!(ok, "{err}");
+    let cli: Value = serde_json::from_str(&out).unwrap();
+    let rows = crate::browser::table_rows(&c, "growth-table").await;
+    assert_eq!(rows.len(), 30);
+    assert_eq!(rows, growth_rows(&cli).0);
+    // Another board's chart is its own: the 3x3 one goes.
     assert!(displayed(&c, "growth-figure").await);
     let select = c.find(Locator::Id("board-size")).await.unwrap();
     select.select_by_value("2x3").await.unwrap();

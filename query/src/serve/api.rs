@@ -1388,8 +1388,7 @@ async fn compare_at_distances(
     });
     let less = format!(
         "ask with a smaller max_nodes (each search may now expand {max_nodes} positions), or \
-         for fewer positions (count) or distances (on the page, fewer expansions each search may \
-         make, or fewer positions at each distance)"
+         for fewer positions (count) or distances"
     );
     json_ok(&textbook_in_time(server, &less, searches).await?)
 }

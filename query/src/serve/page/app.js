@@ -39,6 +39,7 @@ const game = {
   linkTimer: null, // the timer of the link's next write
   linkWritten: 0,  // when the link was last written (ms)
   pending: 0,      // requests under way
+  panelPending: 0, // those of them a panel's own: see api()
   epoch: 0,        // bumped by each new game: late answers of old games are dropped
   turn: 0,         // bumped by each action that starts a game, and each board chosen
   plan: null,      // {at, moves}: the rest of the solver's last solution, from position `at`
@@ -94,10 +95,13 @@ function queryOf(params) {
     board: game.board ? game.board.board : "3x3", metric: game.metric, ...params,
   });
 }
-async function api(path, params, signal) {
+// `panel`: a request of a panel's own (the textbook searches), which the
+// game does not wait on: the "searching…" beside the distance is not for it.
+async function api(path, params, signal, { panel = false } = {}) {
   // The boards served are the one question about no board.
   const query = path === "boards" ? new URLSearchParams(params) : queryOf(params);
   game.pending++;
+  if (panel) game.panelPending++;
   setBusy();
   try {
     let response;
@@ -115,6 +119,7 @@ async function api(path, params, signal) {
     return body;
   } finally {
     game.pending--;
+    if (panel) game.panelPending--;
     setBusy();
   }
 }
@@ -123,9 +128,10 @@ function setBusy() {
   // until the address holds it.
   const busy = game.pending > 0 || game.linkTimer !== null;
   document.body.dataset.busy = busy ? "1" : "0";
-  if (busy && !game.searchingTimer) {
+  const searching = game.pending > game.panelPending || game.linkTimer !== null;
+  if (searching && !game.searchingTimer) {
     game.searchingTimer = setTimeout(() => { $("searching").hidden = false; }, SEARCHING_AFTER_MS);
-  } else if (!busy) {
+  } else if (!searching) {
     clearTimeout(game.searchingTimer);
     game.searchingTimer = null;
     $("searching").hidden = true;
@@ -1023,9 +1029,8 @@ function drawHeuristics() {
 // The searches keep a position in 64 bits, a tile in 4.
 const COMPARE_CELLS = 16;
 function comparisonUnavailable() {
-  if (multiTile()) {
-    return "The textbook searches count single-tile moves: switch to single-tile moves to run them.";
-  }
+  const metric = singleTileOnly();
+  if (metric) return metric;
   if (game.rows * game.cols > COMPARE_CELLS) {
     return `The textbook searches keep a position in 64 bits, a tile in 4: boards of up to ` +
       `${COMPARE_CELLS} cells, and ${game.board.board} has ${game.rows * game.cols}.`;
@@ -1047,7 +1052,7 @@ async function runComparison() {
   $("compare-run").disabled = true;
   try {
     const params = { start: at, goal: text(game.goal), max_nodes: $("compare-nodes").value };
-    const answer = await api("compare", params, request.controller.signal);
+    const answer = await api("compare", params, request.controller.signal, { panel: true });
     if (request.epoch !== game.epoch) return;
     noteComparison("");
     game.comparison = { epoch: request.epoch, answer };
@@ -1168,89 +1173,164 @@ function drawComparison() {
 }
 
 // ---- how the searches grow with the distance ----
-// Each search's line: a colour dark enough on white, and a dash, so that
-// no line is told from another by its colour alone.
+// Each search's line: a colour dark enough on white, and a dash of its own,
+// so that no line is told from another by its colour alone.
 const GROWTH_STYLE = {
   bfs: ["#1b1f24", ""],
   dfs: ["#a3310b", "6 3"],
   iddfs: ["#9a5b00", "2 2"],
   "astar-misplaced": ["#2f6fa8", "7 2 2 2"],
-  "astar-manhattan": ["#0f6b35", ""],
+  "astar-manhattan": ["#0f6b35", "12 3"],
   "astar-linear-conflict": ["#1d3f72", "4 2"],
   "idastar-manhattan": ["#9c3d78", "1 2"],
-  "greedy-manhattan": ["#5f6670", "9 3"],
+  "greedy-manhattan": ["#5f6670", "9 2 1 2 1 2"],
 };
+// A search the page does not know (from a newer server): grey, dotted.
+const GROWTH_OTHER = ["#767676", "1 1"];
+// The seed of every distance's draw: the command line's default, sent so
+// that the command shown gives the same positions.
+const GROWTH_SEED = 1;
+// How long a distance waits before asking again when every turn for the
+// textbook searches is taken.
+const GROWTH_RETRY_MS = 1000;
 // The chart belongs to a board, a metric and a goal: the positions drawn
 // at each distance are the goal's.
 function growthKey() {
   return `${game.board ? game.board.board : ""}|${game.metric}|${text(game.goal)}`;
 }
-function growthUnavailable() {
-  if (multiTile()) {
-    return "The textbook searches count single-tile moves: switch to single-tile moves to run them.";
-  }
-  if (!complete()) {
-    return `Drawing positions at each distance needs every position's distance, which only ` +
-      `complete tables hold, and ` +
-      (withoutFile()
-        ? `no database is served for ${game.board.board}.`
-        : `${game.board.board} is answered by a search over pattern databases.`) +
-      ` The panel above runs the searches from the position on the board.`;
-  }
-  return null;
+// Why neither panel of textbook searches runs under the metric shown, or null.
+function singleTileOnly() {
+  if (!multiTile()) return null;
+  return metricsOf(game.board).includes("stm")
+    ? "The textbook searches count single-tile moves: switch to single-tile moves to run them."
+    : `The textbook searches count single-tile moves, and ${game.board.board} is served in ` +
+      `multi-tile moves only.`;
 }
-function noteGrowth(words, error = false) {
-  $("growth-note").textContent = words;
+function growthUnavailable() {
+  const metric = singleTileOnly();
+  if (metric) return metric;
+  if (complete()) return null;
+  const one = comparisonUnavailable()
+    ? ""
+    : " The panel above runs the searches from the position on the board.";
+  return `Drawing positions at each distance needs every position's distance, which only ` +
+    `complete tables hold, and ` +
+    (withoutFile()
+      ? `no database is served for ${game.board.board}.`
+      : `${game.board.board} is answered by a search over pattern databases.`) + one;
+}
+// The note under the controls. Progress (`told` false) is shown but not
+// said: a screen reader would hear it 31 times; how a run ends is said.
+function noteGrowth(words, { error = false, told = true } = {}) {
+  $("growth-progress").textContent = told ? "" : words;
+  $("growth-note").textContent = told ? words : "";
   $("growth-note").classList.toggle("error", error);
+}
+// `words` as a sentence: the server's messages end without a full stop.
+function sentence(words) {
+  return /[.!?]$/.test(words) ? words : `${words}.`;
+}
+// The distances a run's figures cover: every one asked for once it ended,
+// otherwise those drawn.
+function growthRange(run) {
+  const last = run.done || !run.rows.length ? run.farthest : run.rows[run.rows.length - 1].distance;
+  return `1..=${last}`;
 }
 // The command that prints the same figures.
 function growthCommand(run) {
-  const name = game.board ? game.board.board : "3x3";
-  const board = name === "3x3" ? "" : ` --board ${name}`;
-  const goal = game.board && run.goal !== game.board.goal ? ` --goal "${run.goal}"` : "";
-  return `query${board} compare --distance 1..=${run.farthest} --count ${run.count} ` +
+  const board = run.board === "3x3" ? "" : ` --board ${run.board}`;
+  const goal = run.goal !== run.defaultGoal ? ` --goal "${run.goal}"` : "";
+  return `query${board} compare --distance ${growthRange(run)} --count ${run.count} ` +
     `--max-nodes ${run.maxNodes}${goal}`;
+}
+// The histogram of the goal on the board, loaded where the one at hand is
+// another goal's (a goal just set, whose own is on its way).
+async function histogramOfGoal() {
+  const own = () => game.histogram && game.histogram.goal === text(game.goal);
+  if (!own()) await loadHistogram();
+  return own() ? game.histogram : null;
 }
 // Searches distance after distance, one request each, so that the chart
 // grows as they come and each stays within the server's --timeout.
 async function runGrowth() {
   stopGrowth();
-  if (!game.histogram) await loadHistogram();
-  if (!game.histogram || growthUnavailable()) return;
+  if (growthUnavailable()) return;
   const run = {
     key: growthKey(),
+    board: game.board.board,
+    defaultGoal: game.board.goal,
     goal: text(game.goal),
     count: Number($("growth-count").value),
     maxNodes: Number($("growth-nodes").value),
-    farthest: game.histogram.max_distance,
+    farthest: null,
     rows: [],
+    done: false,
     controller: new AbortController(),
     started: performance.now(),
   };
+  // Run is disabled from here: a second press waits for Stop.
   game.growth = run;
+  drawGrowth();
+  $("growth-stop").focus();
   let distance = 1;
   try {
+    const histogram = await histogramOfGoal();
+    if (game.growth !== run || !histogram) return;
+    run.farthest = histogram.max_distance;
     for (; distance <= run.farthest; distance++) {
-      noteGrowth(`Searching from ${count(run.count, "position")} at distance ${distance} of ${run.farthest}…`);
+      noteGrowth(`Searching from ${count(run.count, "position")} at distance ${distance} of ` +
+        `${run.farthest}…`, { told: false });
       drawGrowth();
-      const params = { distance, count: run.count, max_nodes: run.maxNodes, goal: run.goal };
-      const answer = await api("compare", params, run.controller.signal);
+      run.rows.push(...(await growthAt(run, distance)).rows);
       if (game.growth !== run) return;
-      run.rows.push(...answer.rows);
     }
+    run.done = true;
     const seconds = ((performance.now() - run.started) / 1000).toFixed(1);
     noteGrowth(`Searched every distance from 1 to ${run.farthest} in ${seconds} s.`);
   } catch (e) {
     if (game.growth !== run) return;
-    const drawn = distance > 1 ? ` The chart holds distances 1 to ${distance - 1}.` : "";
-    if (e.name === "AbortError") noteGrowth(`Stopped at distance ${distance}.${drawn}`);
-    else noteGrowth(`At distance ${distance}: ${e.message}${drawn}`, true);
+    noteGrowth(growthStopped(e, distance, run), { error: e.name !== "AbortError" });
+    if (e.message === NOT_ANSWERING) showError(e);
   } finally {
     if (game.growth === run) {
       run.controller = null;
+      const stopping = document.activeElement === $("growth-stop");
       drawGrowth();
+      if (stopping || document.activeElement === document.body) $("growth-run").focus();
     }
   }
+}
+// One distance's figures; while every turn for the textbook searches is
+// taken (other pages, or the panel above), it waits for one.
+async function growthAt(run, distance) {
+  const params = {
+    distance, count: run.count, max_nodes: run.maxNodes, seed: GROWTH_SEED, goal: run.goal,
+  };
+  for (;;) {
+    try {
+      return await api("compare", params, run.controller.signal, { panel: true });
+    } catch (e) {
+      if (!(e instanceof ApiError && e.body && e.body.code === "busy")) throw e;
+      noteGrowth(`The server is running other textbook searches: distance ${distance} waits ` +
+        `for its turn…`, { told: false });
+      await new Promise((resolve) => setTimeout(resolve, GROWTH_RETRY_MS));
+      if (run.controller.signal.aborted) throw new DOMException("stopped", "AbortError");
+    }
+  }
+}
+// What the note says when a run ends before the farthest distance.
+function growthStopped(e, distance, run) {
+  const drawn = run.rows.length ? ` The chart holds distances 1 to ${distance - 1}.` : "";
+  if (e.name === "AbortError") return `Stopped at distance ${distance}.${drawn}`;
+  if (e.message === NOT_ANSWERING) {
+    return `Stopped at distance ${distance}: the server is not answering. Press Run again ` +
+      `once it is back.${drawn}`;
+  }
+  if (e instanceof ApiError && e.body && e.body.code === "timed_out") {
+    return `Stopped at distance ${distance}: its searches ran past the server's --timeout of ` +
+      `${game.timeout} s. Choose fewer expansions or fewer positions at each distance.${drawn}`;
+  }
+  return `Stopped at distance ${distance}: ${sentence(e.message)}${drawn}`;
 }
 // Stops the run under way; what it has drawn stays.
 function stopGrowth() {
@@ -1276,7 +1356,7 @@ function drawGrowth() {
   const shown = Boolean(run && run.rows.length);
   $("growth-figure").hidden = !shown;
   $("growth-figures").hidden = !shown;
-  $("growth-command").textContent = run ? growthCommand(run) : "query compare --distance";
+  $("growth-command").textContent = run && run.farthest ? growthCommand(run) : "query compare --distance";
   if (!shown) return;
   drawGrowthChart(run);
   fillGrowthTable(run);
@@ -1285,6 +1365,9 @@ function drawGrowth() {
 function growthAlgorithms(run) {
   return [...new Set(run.rows.map((r) => r.algorithm))];
 }
+function growthStyle(algorithm) {
+  return GROWTH_STYLE[algorithm] || GROWTH_OTHER;
+}
 // A mean that counts searches stopped at the limit is a floor.
 function isFloor(row) {
   return row.solved < row.positions;
@@ -1292,7 +1375,7 @@ function isFloor(row) {
 function drawGrowthChart(run) {
   const svg = $("growth");
   svg.replaceChildren();
-  const box = { left: 52, right: 312, top: 16, bottom: 164 };
+  const box = { left: 52, right: 312, top: 26, bottom: 174 };
   const highest = Math.max(10, ...run.rows.map((r) => r.mean_expanded));
   const decades = Math.ceil(Math.log10(highest));
   const x = (d) => box.left + ((d - 1) / Math.max(1, run.farthest - 1)) * (box.right - box.left);
@@ -1302,7 +1385,7 @@ function drawGrowthChart(run) {
   axes(svg, box, ticks(1, run.farthest, 6), powers, x, y,
     "distance from the goal (moves)", "positions expanded, mean (powers of ten)");
   for (const algorithm of growthAlgorithms(run)) {
-    const [colour, dash] = GROWTH_STYLE[algorithm] || ["#1b1f24", ""];
+    const [colour, dash] = growthStyle(algorithm);
     const rows = run.rows.filter((r) => r.algorithm === algorithm);
     const xy = rows.map((r) => `${x(r.distance).toFixed(1)},${y(r.mean_expanded).toFixed(1)}`);
     svg.appendChild(svgElement("polyline", {
@@ -1311,7 +1394,7 @@ function drawGrowthChart(run) {
     }));
     for (const r of rows) {
       const mark = svgElement("circle", {
-        cx: x(r.distance).toFixed(1), cy: y(r.mean_expanded).toFixed(1), r: 2,
+        cx: x(r.distance).toFixed(1), cy: y(r.mean_expanded).toFixed(1), r: 2.5,
         stroke: colour, fill: isFloor(r) ? "#ffffff" : colour, class: "growth-mark",
       });
       const mean = r.mean_expanded.toLocaleString("en", { maximumFractionDigits: 1 });
@@ -1324,10 +1407,11 @@ function drawGrowthChart(run) {
   const last = run.rows[run.rows.length - 1].distance;
   $("growth-caption").textContent =
     `Positions each search expanded, on average over up to ${count(run.count, "position")} ` +
-    `drawn at each distance from 1 to ${last} (seed 1) toward ${run.goal}; each search ` +
-    `stopped after ${run.maxNodes.toLocaleString("en")} expansions. The figures are in the table below.`;
+    `drawn at each distance from 1 to ${last} (seed ${GROWTH_SEED}) toward ${run.goal}; each ` +
+    `search stopped after ${run.maxNodes.toLocaleString("en")} expansions. The figures are in ` +
+    `the table below.`;
   $("growth-legend").replaceChildren(...growthAlgorithms(run).map((algorithm) => {
-    const [colour, dash] = GROWTH_STYLE[algorithm] || ["#1b1f24", ""];
+    const [colour, dash] = growthStyle(algorithm);
     const item = document.createElement("li");
     const swatch = svgElement("svg", { viewBox: "0 0 24 8", width: 24, height: 8, "aria-hidden": "true" });
     swatch.appendChild(svgElement("line", {
@@ -1338,7 +1422,8 @@ function drawGrowthChart(run) {
   }));
   $("growth-marks").textContent = run.rows.some(isFloor)
     ? `A hollow mark, and "≥" in the table: some searches stopped at the ` +
-      `${run.maxNodes.toLocaleString("en")} expansions without a solution, so the mean is at least that.`
+      `${run.maxNodes.toLocaleString("en")} expansions without a solution, so the mean is at ` +
+      `least the figure shown.`
     : "";
 }
 // One row a distance: the positions searched, then each algorithm's mean.
@@ -1373,7 +1458,7 @@ function fillGrowthTable(run) {
     return tr;
   }));
   $("growth-table-caption").textContent =
-    `Positions expanded, mean over the positions at each distance (seed 1)`;
+    `Positions expanded, mean over the positions at each distance (seed ${GROWTH_SEED}).`;
 }
 
 // ---- grading a move list ----
