@@ -24,6 +24,10 @@ use std::time::Instant;
      no file (the textbook searches stop at --max-nodes instead: about 13 s in all on 4x4 far \
      from the goal at the default) [default: no limit]"
 )))]
+#[command(mut_arg("plot", |a| a.help(
+    "With --distance: also draw the mean expansions against the distance, one line a search, \
+     into FILE: SVG or PNG, by its extension"
+)))]
 pub struct CompareArgs {
     /// The start position, in any form (`867254301`, `867/254/301`, `8 6 7 2 5 4 3 0 1`, JSON).
     #[arg(required_unless_present = "distance", num_args = 1..)]
@@ -59,8 +63,6 @@ pub struct CompareArgs {
     /// One JSON object instead of a table.
     #[arg(long)]
     json: bool,
-    /// With --distance: also draw the mean expansions against the distance, one line a
-    /// search, into FILE: SVG or PNG, by its extension.
     #[command(flatten)]
     plot: crate::PlotArg,
     #[command(flatten)]

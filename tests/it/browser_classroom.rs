@@ -737,9 +737,10 @@ async fn run_growth(c: &Client, count: &str, max_nodes: &str) {
 }
 
 /// The rows of the panel's table for `compare --distance --json`'s answer
-/// `cli`: the distance, the positions, then each search's mean ("≥ " where
-/// some search stopped at the limit); and how many means are floors.
-fn growth_rows(cli: &Value) -> (Vec<Value>, usize) {
+/// `cli`: the distance, the positions, then each search's mean of
+/// `measure` ("≥ " where some search stopped at the limit, for the
+/// expansions); and how many means are floors.
+fn growth_rows(cli: &Value, measure: &str) -> (Vec<Value>, usize) {
     let all = cli["rows"].as_array().unwrap();
     let mut floors = 0;
     let rows = all
@@ -750,8 +751,8 @@ fn growth_rows(cli: &Value) -> (Vec<Value>, usize) {
                 at[0]["positions"].to_string(),
             ];
             for r in at {
-                let mean = one_decimal(r["mean_expanded"].as_f64().unwrap());
-                let floor = r["solved"] != r["positions"];
+                let mean = one_decimal(r[measure].as_f64().unwrap());
+                let floor = r["solved"] != r["positions"] && measure == "mean_expanded";
                 floors += usize::from(floor);
                 cells.push(if floor { format!("≥ {mean}") } else { mean });
             }
@@ -818,7 +819,7 @@ async fn the_searches_at_every_distance_equal_query_compare_distance() {
     assert_eq!(head, json!(want));
     let rows = crate::browser::table_rows(&c, "growth-table").await;
     assert_eq!(rows.len(), 31);
-    let (table, floors) = growth_rows(&cli);
+    let (table, floors) = growth_rows(&cli, "mean_expanded");
     assert_eq!(rows, table);
     // Each search is a line through every distance; a mean that counts
     // searches stopped at the limit is a hollow mark, and the panel says so.
@@ -890,7 +891,14 @@ async fn the_searches_at_every_distance_equal_query_compare_distance() {
     let cli: Value = serde_json::from_str(&out).unwrap();
     let rows = crate::browser::table_rows(&c, "growth-table").await;
     assert_eq!(rows.len(), 30);
-    assert_eq!(rows, growth_rows(&cli).0);
+    assert_eq!(rows, growth_rows(&cli, "mean_expanded").0);
+    // Drawn for memory instead: the largest open lists, from the same answer.
+    choose(&c, "growth-measure", "mean_max_open").await;
+    let rows = crate::browser::table_rows(&c, "growth-table").await;
+    assert_eq!(rows, growth_rows(&cli, "mean_max_open").0);
+    assert!(text(&c, "growth-caption")
+        .await
+        .starts_with("The largest open list"));
     // Another board's chart is its own: the 3x3 one goes.
     assert!(displayed(&c, "growth-figure").await);
     let select = c.find(Locator::Id("board-size")).await.unwrap();

@@ -319,8 +319,8 @@ impl ChartFile {
 /// after which every search stops, is drawn dashed in grey: a line that runs
 /// along it is held down by the limit, not by its search.
 ///
-/// The format follows the extension of `path` (see [`Format::from_path`]);
-/// the file is replaced atomically.
+/// The format is the one `file` was started for; the file is replaced
+/// atomically.
 pub fn search_costs(
     file: ChartFile,
     title: &str,

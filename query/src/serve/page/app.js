@@ -1368,45 +1368,66 @@ function growthAlgorithms(run) {
 function growthStyle(algorithm) {
   return GROWTH_STYLE[algorithm] || GROWTH_OTHER;
 }
-// A mean that counts searches stopped at the limit is a floor.
+// A mean that counts searches stopped at the limit: of expansions, a floor.
 function isFloor(row) {
   return row.solved < row.positions;
+}
+// What the chart and the table show: the work, or the memory.
+const GROWTH_MEASURES = {
+  mean_expanded: {
+    axis: "positions expanded, mean (powers of ten)",
+    what: "Positions each search expanded",
+    each: "expanded",
+    stopped: "so the mean is at least the figure shown",
+  },
+  mean_max_open: {
+    axis: "largest open list, mean (powers of ten)",
+    what: "The largest open list (or path) each search held",
+    each: "held at most",
+    stopped: "so the figure is of searches cut short",
+  },
+};
+function growthMeasure() {
+  const key = $("growth-measure").value;
+  return { key, ...(GROWTH_MEASURES[key] || GROWTH_MEASURES.mean_expanded) };
 }
 function drawGrowthChart(run) {
   const svg = $("growth");
   svg.replaceChildren();
   const box = { left: 52, right: 312, top: 26, bottom: 174 };
-  const highest = Math.max(10, ...run.rows.map((r) => r.mean_expanded));
+  const measure = growthMeasure();
+  const value = (r) => r[measure.key];
+  const highest = Math.max(10, ...run.rows.map(value));
   const decades = Math.ceil(Math.log10(highest));
   const x = (d) => box.left + ((d - 1) / Math.max(1, run.farthest - 1)) * (box.right - box.left);
   // Fewer than one expansion on average sits on the axis.
   const y = (v) => box.bottom - (Math.log10(Math.max(1, v)) / decades) * (box.bottom - box.top);
   const powers = Array.from({ length: decades + 1 }, (_, i) => 10 ** i);
   axes(svg, box, ticks(1, run.farthest, 6), powers, x, y,
-    "distance from the goal (moves)", "positions expanded, mean (powers of ten)");
+    "distance from the goal (moves)", measure.axis);
   for (const algorithm of growthAlgorithms(run)) {
     const [colour, dash] = growthStyle(algorithm);
     const rows = run.rows.filter((r) => r.algorithm === algorithm);
-    const xy = rows.map((r) => `${x(r.distance).toFixed(1)},${y(r.mean_expanded).toFixed(1)}`);
+    const xy = rows.map((r) => `${x(r.distance).toFixed(1)},${y(value(r)).toFixed(1)}`);
     svg.appendChild(svgElement("polyline", {
       points: xy.join(" "), class: "growth-line", stroke: colour, "stroke-dasharray": dash,
       "data-algorithm": algorithm,
     }));
     for (const r of rows) {
       const mark = svgElement("circle", {
-        cx: x(r.distance).toFixed(1), cy: y(r.mean_expanded).toFixed(1), r: 2.5,
+        cx: x(r.distance).toFixed(1), cy: y(value(r)).toFixed(1), r: 2.5,
         stroke: colour, fill: isFloor(r) ? "#ffffff" : colour, class: "growth-mark",
       });
-      const mean = r.mean_expanded.toLocaleString("en", { maximumFractionDigits: 1 });
+      const mean = value(r).toLocaleString("en", { maximumFractionDigits: 1 });
       const stopped = isFloor(r) ? `, ${r.positions - r.solved} stopped without a solution` : "";
       mark.appendChild(svgElement("title", {}, `${algorithm} at distance ${r.distance}: ` +
-        `${mean} expanded on average over ${count(r.positions, "position")}${stopped}`));
+        `${measure.each} ${mean} on average over ${count(r.positions, "position")}${stopped}`));
       svg.appendChild(mark);
     }
   }
   const last = run.rows[run.rows.length - 1].distance;
   $("growth-caption").textContent =
-    `Positions each search expanded, on average over up to ${count(run.count, "position")} ` +
+    `${measure.what}, on average over up to ${count(run.count, "position")} ` +
     `drawn at each distance from 1 to ${last} (seed ${GROWTH_SEED}) toward ${run.goal}; each ` +
     `search stopped after ${run.maxNodes.toLocaleString("en")} expansions. The figures are in ` +
     `the table below.`;
@@ -1421,14 +1442,15 @@ function drawGrowthChart(run) {
     return item;
   }));
   $("growth-marks").textContent = run.rows.some(isFloor)
-    ? `A hollow mark, and "≥" in the table: some searches stopped at the ` +
-      `${run.maxNodes.toLocaleString("en")} expansions without a solution, so the mean is at ` +
-      `least the figure shown.`
+    ? `A hollow mark${measure.key === "mean_expanded" ? `, and "≥" in the table` : ""}: ` +
+      `some searches stopped at the ` +
+      `${run.maxNodes.toLocaleString("en")} expansions without a solution, ${measure.stopped}.`
     : "";
 }
 // One row a distance: the positions searched, then each algorithm's mean.
 function fillGrowthTable(run) {
   const algorithms = growthAlgorithms(run);
+  const measure = growthMeasure();
   const head = ["Distance", "Positions", ...algorithms].map((words) => {
     const th = document.createElement("th");
     th.scope = "col";
@@ -1446,8 +1468,9 @@ function fillGrowthTable(run) {
     tr.appendChild(th);
     const cells = [String(rows[0].positions), ...algorithms.map((a) => {
       const r = rows.find((row) => row.algorithm === a);
-      const mean = r.mean_expanded.toLocaleString("en", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-      return isFloor(r) ? `≥ ${mean}` : mean;
+      const mean = r[measure.key].toLocaleString("en", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+      // Only expansions stopped at the limit make a floor.
+      return isFloor(r) && measure.key === "mean_expanded" ? `≥ ${mean}` : mean;
     })];
     for (const words of cells) {
       const td = document.createElement("td");
@@ -1458,7 +1481,7 @@ function fillGrowthTable(run) {
     return tr;
   }));
   $("growth-table-caption").textContent =
-    `Positions expanded, mean over the positions at each distance (seed ${GROWTH_SEED}).`;
+    `${measure.what}, mean over the positions at each distance (seed ${GROWTH_SEED}).`;
 }
 
 // ---- grading a move list ----
@@ -1945,6 +1968,7 @@ async function main() {
   $("compare-play-button").addEventListener("click", playComparison);
   $("growth-run").addEventListener("click", () => runGrowth().catch(showError));
   $("growth-stop").addEventListener("click", stopGrowth);
+  $("growth-measure").addEventListener("change", drawGrowth);
   $("grade").addEventListener("click", gradeMoves);
   $("show-solution").addEventListener("click", () => showSolution().catch(showError));
   $("copy-solution").addEventListener("click", () =>
