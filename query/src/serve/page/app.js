@@ -1354,8 +1354,7 @@ function drawGrowth() {
   $("growth-run").disabled = running;
   $("growth-stop").hidden = !running;
   const shown = Boolean(run && run.rows.length);
-  $("growth-figure").hidden = !shown;
-  $("growth-figures").hidden = !shown;
+  for (const id of ["growth-draw", "growth-figure", "growth-figures"]) $(id).hidden = !shown;
   $("growth-command").textContent = run && run.farthest ? growthCommand(run) : "query compare --distance";
   if (!shown) return;
   drawGrowthChart(run);
