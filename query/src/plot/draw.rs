@@ -193,7 +193,7 @@ where
         });
         draw_line(&mut chart, i, &s.label, points)?;
     }
-    legend(&mut chart, SeriesLabelPosition::UpperLeft)
+    legend(&mut chart)
 }
 
 /// Whether a value can be placed on an axis whose lowest value is `base`
@@ -256,7 +256,7 @@ pub(super) fn draw_heuristics<DB: DrawingBackend>(
             .map(|(d, &v)| (d as i32, Some(v).filter(|v| v.is_finite())));
         draw_line(&mut chart, i, &s.label, points)?;
     }
-    legend(&mut chart, SeriesLabelPosition::UpperLeft)
+    legend(&mut chart)
 }
 
 pub(super) fn draw_search_costs<DB: DrawingBackend>(
@@ -308,7 +308,7 @@ pub(super) fn draw_search_costs<DB: DrawingBackend>(
     for (i, s) in series.iter().enumerate() {
         draw_line(&mut key, i, &s.label, std::iter::empty())?;
     }
-    legend(&mut key, SeriesLabelPosition::UpperLeft)
+    legend(&mut key)
 }
 
 /// The room to the right of a chart whose legend is drawn beside it.
@@ -373,7 +373,6 @@ pub(super) const MARKERS: usize = 3;
 
 pub(super) fn legend<'a, DB, X, Y>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
-    position: SeriesLabelPosition,
 ) -> DrawResult<DB>
 where
     DB: DrawingBackend + 'a,
@@ -382,7 +381,7 @@ where
 {
     chart
         .configure_series_labels()
-        .position(position)
+        .position(SeriesLabelPosition::UpperLeft)
         .margin(12)
         .label_font((FONT_FAMILY, 15))
         .background_style(WHITE.mix(0.85))
