@@ -223,14 +223,7 @@ fn costs(
     npuzzle::analysis::check_distances(&target, &distances)?;
     // The chart's file is started before the searches, which may take
     // minutes: a path that cannot take it costs nothing.
-    let chart = match args.plot.checked()? {
-        Some(path) => {
-            // Ctrl-C must not leave its temporary file behind.
-            npuzzle::io::remove_unfinished_on_signals();
-            Some(crate::plot::ChartFile::start(path)?)
-        }
-        None => None,
-    };
+    let chart = args.plot.start()?;
     let drawn = (args.count.unwrap_or(20), args.seed.unwrap_or(1));
     let limits = (args.max_nodes, args.depth_limit);
     // More threads than cores would only hold more searches in memory.

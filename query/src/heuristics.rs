@@ -126,12 +126,13 @@ fn every_position(
     args: &HeuristicsArgs,
     out: &mut impl Write,
 ) -> Result<Outcome> {
-    let plot_path = args.chart.plot.checked()?;
     let goal = args.chart.goal.board(db.shape())?;
     let target = db.goal_table(&goal)?;
+    // Started before the survey, which takes minutes on the largest tables.
+    let chart = args.chart.plot.start()?;
     let report = Surveys::toward(&target)?;
     let surveys = &report.heuristics;
-    if let Some(path) = plot_path {
+    if let Some(chart) = chart {
         let max = target.info().max_distance as usize;
         let series: Vec<Series> = surveys
             .iter()
@@ -146,7 +147,7 @@ fn every_position(
             "{}: heuristics against the true distance to {goal}",
             db.shape()
         );
-        plot::heuristics(path, &title, &series, max)?;
+        plot::heuristics(chart, &title, &series, max)?;
     }
     print(&report, args.chart.format.format(), out)?;
     Ok(Outcome::Success)

@@ -38,22 +38,24 @@ pub fn run(
     args: &HistogramArgs,
     out: &mut impl Write,
 ) -> Result<Outcome> {
-    let plot_path = args.chart.plot.checked()?;
     if args.all_blanks {
+        let chart = args.chart.plot.start()?;
         let report = Histograms::of(db);
-        if let Some(path) = plot_path {
-            plot_all(&report, path, args.log)?;
+        if let Some(chart) = chart {
+            plot_all(&report, chart, args.log)?;
         }
         print(&report, args.chart.format.format(), out)?;
         return Ok(Outcome::Success);
     }
     let shape = db.shape();
     let goal = args.chart.goal.board(shape)?;
-    let report = Histogram::of(&db.goal_table(&goal)?);
-    if let Some(path) = plot_path {
+    let target = db.goal_table(&goal)?;
+    let chart = args.chart.plot.start()?;
+    let report = Histogram::of(&target);
+    if let Some(chart) = chart {
         let title = format!("{shape}: positions by distance from {goal}");
         let series = [Series::from_counts(goal.to_string(), &report.counts)];
-        plot::histogram(path, &title, report.metric, &series, args.log)?;
+        plot::histogram(chart, &title, report.metric, &series, args.log)?;
     }
     print(&report, args.chart.format.format(), out)?;
     Ok(Outcome::Success)
@@ -90,7 +92,7 @@ impl Layout for Histogram {
 }
 
 /// `--all-blanks` with `--plot`: one curve per class of symmetric cells.
-fn plot_all(report: &Histograms, path: &std::path::Path, log: bool) -> Result<()> {
+fn plot_all(report: &Histograms, chart: plot::ChartFile, log: bool) -> Result<()> {
     let shape = report.board;
     // Tables of symmetric cells have the same counts, and their curves
     // would hide each other: one curve per class, named for all.
@@ -118,7 +120,7 @@ fn plot_all(report: &Histograms, path: &std::path::Path, log: bool) -> Result<()
         })
         .collect();
     let title = format!("{shape}: positions by distance, every goal blank cell");
-    Ok(plot::histogram(path, &title, report.metric, &series, log)?)
+    Ok(plot::histogram(chart, &title, report.metric, &series, log)?)
 }
 
 /// The tables' columns side by side: aligned for text, or as CSV.

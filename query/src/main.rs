@@ -39,7 +39,7 @@ use open::single_tile;
 pub(crate) use open::with_advice;
 pub(crate) use open::{build_command, complete, needs_complete, none_to_build, open_database};
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Exact answers to sliding-tile puzzles, looked up in a database built by `build-db`.
@@ -447,13 +447,16 @@ impl PlotArg {
         self.plot.is_some()
     }
 
-    /// The chart's path, once its format is known to be one that can be
-    /// drawn: checked before any work, so a bad name costs nothing.
-    pub fn checked(&self) -> anyhow::Result<Option<&Path>> {
-        if let Some(path) = &self.plot {
-            plot::Format::from_path(path)?;
-        }
-        Ok(self.plot.as_deref())
+    /// The chart's file, started before any work: a path that cannot take
+    /// a chart (a bad extension, a missing folder, a FIFO, a file npuzzle
+    /// did not write) costs nothing.
+    pub fn start(&self) -> anyhow::Result<Option<plot::ChartFile>> {
+        let Some(path) = &self.plot else {
+            return Ok(None);
+        };
+        // Ctrl-C must not leave the waiting temporary file behind.
+        npuzzle::io::remove_unfinished_on_signals();
+        Ok(Some(plot::ChartFile::start(path)?))
     }
 }
 

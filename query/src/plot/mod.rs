@@ -17,11 +17,14 @@
 //!
 //! ```ignore
 //! use std::path::Path;
-//! use crate::plot::{histogram, Series};
+//! use crate::plot::{histogram, ChartFile, Series};
+//! use npuzzle::Metric;
 //!
+//! // Started before the work, so a path that cannot take a chart costs nothing.
+//! let file = ChartFile::start(Path::new("histogram.png"))?;
 //! let counts = [1u64, 2, 4, 8, 16, 20, 39, 62];
 //! let series = [Series::from_counts("blank at row 3, column 3", &counts)];
-//! histogram(Path::new("histogram.png"), "8-puzzle", &series, true)?;
+//! histogram(file, "8-puzzle", Metric::SingleTile, &series, true)?;
 //! # Ok::<(), crate::plot::PlotError>(())
 //! ```
 
@@ -84,8 +87,7 @@ impl Format {
     /// The extensions accepted, in the words error messages use.
     pub const ACCEPTED: &'static str = ".svg or .png";
 
-    /// The format a path's extension asks for, in any letter case. Callers
-    /// can check this before a long computation whose result is to be drawn.
+    /// The format a path's extension asks for, in any letter case.
     pub fn from_path(path: &Path) -> Result<Format, PlotError> {
         let extension = path
             .extension()
@@ -193,10 +195,10 @@ fn describe_extension(extension: &str) -> String {
 /// `query histogram --all-blanks` gives) are drawn as lines with markers, one
 /// colour each, named in a legend, so their shapes can be compared.
 ///
-/// The format follows the extension of `path` (see [`Format::from_path`]);
-/// the file is replaced atomically.
+/// The format is the one `file` was started for; the file is replaced
+/// atomically.
 pub fn histogram(
-    path: &Path,
+    file: ChartFile,
     title: &str,
     metric: Metric,
     series: &[Series],
@@ -208,7 +210,7 @@ pub fn histogram(
         series,
         log,
     };
-    render(path, &chart)
+    file.draw(&chart)
 }
 
 /// Draws the mean value of each heuristic against the true distance `h*`,
@@ -218,10 +220,10 @@ pub fn histogram(
 /// dashed in grey as the reference, labelled "true distance"; the gap below
 /// it is what each heuristic leaves to search.
 ///
-/// The format follows the extension of `path` (see [`Format::from_path`]);
-/// the file is replaced atomically.
+/// The format is the one `file` was started for; the file is replaced
+/// atomically.
 pub fn heuristics(
-    path: &Path,
+    file: ChartFile,
     title: &str,
     series: &[Series],
     max_distance: usize,
@@ -231,7 +233,7 @@ pub fn heuristics(
         series,
         max_distance,
     };
-    render(path, &chart)
+    file.draw(&chart)
 }
 
 /// A chart's file, started before the work it will draw, so that a path
@@ -374,20 +376,6 @@ impl Chart<'_> {
             None
         }
     }
-}
-
-/// Checks everything that can be checked, draws into a temporary file beside
-/// `path`, flushes it and renames it over `path`.
-fn render(path: &Path, chart: &Chart) -> Result<(), PlotError> {
-    Format::from_path(path)?;
-    // Nothing to draw is said before any file is touched.
-    if let Some(reason) = chart.missing() {
-        return Err(PlotError::NoData {
-            path: path.to_path_buf(),
-            reason,
-        });
-    }
-    ChartFile::start(path)?.draw(chart)
 }
 
 /// Encodes `pixels`, RGB rows of the chart's size, as a PNG.

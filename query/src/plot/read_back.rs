@@ -5,9 +5,31 @@ use std::collections::HashSet;
 use std::fs;
 use std::path::Path;
 
-use super::{heuristics, histogram, search_costs, ChartFile, Format, PlotError, Series, SIZE};
+use super::{search_costs, ChartFile, Format, PlotError, Series, SIZE};
 use npuzzle::files::ReplaceError;
 use npuzzle::Metric;
+
+/// Draws a histogram into `path` as the commands do: the file started,
+/// then drawn.
+fn histogram(
+    path: &Path,
+    title: &str,
+    metric: Metric,
+    series: &[Series],
+    log: bool,
+) -> Result<(), PlotError> {
+    super::histogram(ChartFile::start(path)?, title, metric, series, log)
+}
+
+/// Draws a chart of heuristics into `path` as the commands do.
+fn heuristics(
+    path: &Path,
+    title: &str,
+    series: &[Series],
+    max_distance: usize,
+) -> Result<(), PlotError> {
+    super::heuristics(ChartFile::start(path)?, title, series, max_distance)
+}
 
 /// Positions of the 8-puzzle at each distance from 123456780 (OEIS A089473).
 const EIGHT_PUZZLE: [u64; 32] = [
