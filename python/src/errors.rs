@@ -505,7 +505,7 @@ pub fn open(py: Python<'_>, e: OpenError, origin: Origin, shape: Option<Shape>) 
         OpenError::Format { path, problem } => {
             let what = match &problem {
                 FormatError::Envelope(e) if e.is_foreign() => {
-                    "is path= or NPUZZLE_DB pointing at the right file?".to_string()
+                    origin.foreign_file_advice("path=", &advice(&path, shape))
                 }
                 FormatError::Envelope(e) if e.newer_version().is_some() => format!(
                     "it was written by a newer npuzzle; upgrade this one to read it (or \

@@ -247,14 +247,14 @@ pub(crate) fn open_database(
 ) -> anyhow::Result<Database<Mmap>> {
     let metric = wanted_metric.unwrap_or_default();
     let path = &location.path;
-    let from = location.origin.note();
+    let (origin, from) = (location.origin, location.origin.note());
     // The board to name in advice: only one that is known, never a guess. A
     // default path is the board's own (`data/RxC.db`).
     let named = match location.origin {
         Origin::WorkingDir | Origin::UserData => Some(shape),
         Origin::Given | Origin::Env => wanted,
     };
-    let db = Database::open(path).map_err(|e| open_error(e, path, from, named, metric))?;
+    let db = Database::open(path).map_err(|e| open_error(e, path, origin, named, metric))?;
     // A file named (--db, NPUZZLE_DB) for a --board whose default file it
     // is, holding another board: its name is wrong, not the naming, and the
     // advice is the rename. (Its metric is the file's unless --metric asks.)
@@ -369,10 +369,11 @@ pub(crate) fn none_to_build(shape: Shape, metric: Metric) -> Option<String> {
 fn open_error(
     e: OpenError,
     path: &Path,
-    from: &str,
+    origin: Origin,
     named: Option<Shape>,
     metric: Metric,
 ) -> anyhow::Error {
+    let from = origin.note();
     match e {
         OpenError::Io { source, .. } if source.kind() == io::ErrorKind::NotFound => {
             match named.and_then(|shape| none_to_build(shape, metric)) {
@@ -391,7 +392,7 @@ fn open_error(
             let advice = match &problem {
                 // Not ours at all: suggesting a rebuild there would overwrite the file.
                 FormatError::Envelope(e) if e.is_foreign() => {
-                    "is --db or NPUZZLE_DB pointing at the right file?".to_string()
+                    origin.foreign_file_advice("--db", &build_advice(path, named, metric))
                 }
                 FormatError::Envelope(e) if e.newer_version().is_some() => format!(
                     "it was written by a newer npuzzle; upgrade this one to read it (or rebuild \

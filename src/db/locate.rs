@@ -37,6 +37,23 @@ impl Origin {
             Origin::Given | Origin::WorkingDir | Origin::UserData => "",
         }
     }
+
+    /// What every face advises about a file from here that npuzzle did not
+    /// write: a path chosen by hand or by [`DB_ENV`] may be the wrong one,
+    /// and a file at a default place is in the way of the database to
+    /// build there. `given` is how the face names a path passed to it
+    /// (`--db`, `path=`), `build` its command that builds the board's
+    /// database.
+    pub fn foreign_file_advice(self, given: &str, build: &str) -> String {
+        match self {
+            Origin::Given => format!("is {given} pointing at the right file?"),
+            Origin::Env => format!("is {DB_ENV} pointing at the right file?"),
+            Origin::WorkingDir | Origin::UserData => format!(
+                "it lies where the board's database is looked for, and npuzzle did not write it: \
+                 move it away, then build the database with: {build}"
+            ),
+        }
+    }
 }
 
 /// A database path and where it came from.

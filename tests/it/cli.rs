@@ -331,9 +331,20 @@ fn the_per_user_folder_is_searched_after_the_current_folder() {
     // data/3x3.db under the current folder comes first.
     std::fs::create_dir(dir.path().join("data")).unwrap();
     std::fs::write(dir.path().join("data/3x3.db"), b"not a database").unwrap();
-    expect_code_in(dir.path(), &["distance", "867254301"], 2).stderr(predicate::str::contains(
-        "data/3x3.db is not a usable database",
-    ));
+    // Found there, not given: the advice is to clear the way for the
+    // database, not to check a --db that was never passed.
+    let said = expect_code_in(dir.path(), &["distance", "867254301"], 2);
+    let said = String::from_utf8(said.get_output().stderr.clone()).unwrap();
+    assert!(
+        said.contains("data/3x3.db is not a usable database"),
+        "{said}"
+    );
+    assert!(
+        said.contains("npuzzle did not write it: move it away, then build the database with: "),
+        "{said}"
+    );
+    assert!(said.trim_end().ends_with("build-db --board 3x3"), "{said}");
+    assert!(!said.contains("--db"), "{said}");
 }
 
 #[test]
@@ -392,6 +403,7 @@ fn a_text_file_is_not_a_database() {
         &[
             &format!("{} is not a usable database", path.display()),
             "not an npuzzle database",
+            "is --db pointing at the right file?",
         ],
     );
     // Too short even for the preamble.
