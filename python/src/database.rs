@@ -1714,17 +1714,20 @@ impl PyDatabase {
 
     /// The classic searches of `compare` averaged over `count` positions
     /// drawn at each distance of `distance` (K, `range(a, b)` or text
-    /// `"a..=b"`) with `seed` (those `random` draws; all of them where
-    /// fewer lie there): the dict of `query compare --distance --json`
-    /// (`goal`, `seed`, `count`, `max_nodes`, and `rows` of `distance`,
-    /// `algorithm`, `positions`, `solved`, `optimal`, `mean_expanded`,
-    /// `effective_branching`, `mean_max_open`). Raises
-    /// NeedsCompleteTablesError on pattern databases, which give no
-    /// position's distance without a search, and ArgumentError on
-    /// multi-tile databases, for a distance past the goal's farthest, or
-    /// for `count` (1 to 1,000), `seed`, `max_nodes` or `depth_limit` out
-    /// of range (as for `compare`); Ctrl-C stops it. The positions are
-    /// searched side by side, one a core; the counts do not depend on it.
+    /// `"a..=b"`) with `seed` (those `random` draws; all of them, or all
+    /// the walks find, where fewer lie there): the dict of `query compare
+    /// --distance --json` (`goal`, `seed`, `drawn`, `count`, `max_nodes`,
+    /// and `rows` of `distance`, `algorithm`, `positions`, `solved`,
+    /// `optimal`, `mean_expanded`, `effective_branching`,
+    /// `mean_max_open`). `drawn` is `"uniform"` on complete tables and
+    /// `"walks"` on pattern databases (random walks cut on their shortest
+    /// solutions: exactly at each distance, but not uniform). Raises
+    /// ArgumentError on multi-tile databases, on boards past 16 cells, for
+    /// a distance past the goal's farthest (or one the walks do not
+    /// reach), or for `count` (1 to 1,000), `seed`, `max_nodes` or
+    /// `depth_limit` out of range (as for `compare`); Ctrl-C stops it.
+    /// The positions are searched side by side, one a core; the counts do
+    /// not depend on it.
     ///
     /// >>> [r["mean_expanded"] for r in Database().search_costs(4, count=5)["rows"]][:2]
     /// [13.8, 62474.2]
@@ -1745,22 +1748,21 @@ impl PyDatabase {
         let count = arguments::whole_in(count, "count", 1..=1000)?.unwrap_or(20) as usize;
         let seed = arguments::seed(seed)?.unwrap_or(1);
         let limits = search_limits(max_nodes, depth_limit)?;
-        let Target::Table(table) = self.target(py, goal, None)? else {
-            return Err(errors::needs_complete(
-                py,
-                "search_costs(), which draws its positions by their distances,",
-                self.db.shape(),
-            ));
-        };
+        let goal = self.goal_of(goal)?;
         let cancel = AtomicBool::new(false);
         let costs = interruptible(
             py,
             || cancel.store(true, Relaxed),
             || {
                 let drawn = (count, seed);
+                let options = SolveOptions {
+                    cancel: Some(&cancel),
+                    ..SolveOptions::default()
+                };
                 let no_progress = |_: u32| {};
-                let searched = (Some(&cancel), &no_progress as &(dyn Fn(u32) + Sync));
-                npuzzle::analysis::search_costs(&table, distances, drawn, limits, searched)
+                let searched = (&options, &no_progress as &(dyn Fn(u32) + Sync));
+                let db = &self.db;
+                npuzzle::analysis::search_costs(db, &goal, distances, drawn, limits, searched)
             },
         )?;
         match costs {

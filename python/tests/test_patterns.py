@@ -241,6 +241,30 @@ def test_positions_at_a_distance_are_walked_on_patterns(db3, pat3, db44) -> None
     assert other.value.answers is None
 
 
+def test_search_costs_on_patterns_average_the_walked_positions(pat3, db3) -> None:
+    # Each distance's row is the mean over compare() of the positions
+    # random() walks to with the same seed, each exactly that far.
+    costs = pat3.search_costs(range(6, 9), count=4, seed=3, max_nodes=20000)
+    assert costs["drawn"] == "walks"
+    for k in range(6, 9):
+        drawn = pat3.random(k, count=4, seed=3)
+        assert [db3.distance(b) for b in drawn] == [k] * 4
+        compared = [pat3.compare(b, max_nodes=20000) for b in drawn]
+        rows = [r for r in costs["rows"] if r["distance"] == k]
+        assert len(rows) == len(compared[0]["algorithms"]) == 8
+        for i, row in enumerate(rows):
+            runs = [c["algorithms"][i] for c in compared]
+            assert row["algorithm"] == runs[0]["algorithm"]
+            assert row["positions"] == 4
+            assert row["mean_expanded"] == pytest.approx(sum(r["expanded"] for r in runs) / 4)
+            assert row["optimal"] == sum(r["optimal"] is True for r in runs)
+    # A* over Manhattan distance is optimal; a complete table draws uniformly.
+    assert all(r["optimal"] == 4 for r in costs["rows"] if r["algorithm"] == "astar-manhattan")
+    assert db3.search_costs(6, count=4)["drawn"] == "uniform"
+    with pytest.raises(npuzzle.ArgumentError, match="no position 32 moves from the goal"):
+        pat3.search_costs(32)
+
+
 def test_a_distance_walks_do_not_reach_on_5x5_ends_with_a_message(tmp_path: Path) -> None:
     # With no timeout=: the walks' ends lie about 100 moves out, and an
     # optimal search of one through small tables would take hours; a

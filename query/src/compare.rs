@@ -12,6 +12,7 @@ use npuzzle::analysis::{
     compare_served, search_costs, serving, Algorithm, CompareError, Comparison, SearchCosts,
     DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES,
 };
+use npuzzle::pattern::SolveOptions;
 use npuzzle::{AnswerError, Database, Shape};
 use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -36,11 +37,12 @@ pub struct CompareArgs {
     goal: crate::GoalArg,
     /// Instead of one start: the searches' mean costs over --count positions drawn at each
     /// distance of K or A..=B (those `random --distance K --count N --seed S` draws), with
-    /// the effective branching factor, as search courses tabulate them (complete tables).
+    /// the effective branching factor, as search courses tabulate them (on pattern databases
+    /// the positions are found by random walks: exactly at each distance, not uniform).
     #[arg(long, value_name = "K", value_parser = npuzzle::analysis::parse_distances, allow_hyphen_values = true, conflicts_with = "start")]
     distance: Option<std::ops::RangeInclusive<u32>>,
-    /// With --distance: positions at each distance (all of them where fewer lie there)
-    /// [default: 20].
+    /// With --distance: positions at each distance (all of them, or all the walks find, where
+    /// fewer lie there) [default: 20].
     #[arg(long, value_name = "N", value_parser = whole(1..=1000_usize), allow_negative_numbers = true)]
     count: Option<usize>,
     /// With --distance: the draws' seed [default: 1].
@@ -81,8 +83,8 @@ pub fn run(
     if let Some(distances) = &args.distance {
         anyhow::ensure!(
             args.timeout.timeout.is_none(),
-            "--timeout bounds the search for one start's distance; with --distance the positions \
-             come from complete tables, which give it, and each search stops at --max-nodes"
+            "--timeout bounds the search for one start's distance; with --distance each search \
+             stops at --max-nodes, and Ctrl-C stops the run"
         );
         return costs(db, shape, args, distances.clone(), out);
     }
@@ -199,7 +201,8 @@ impl Layout for Comparison {
 }
 
 /// `query compare --distance`: the searches' mean costs at each distance,
-/// over positions drawn from complete tables.
+/// over positions drawn from complete tables, or found by walks on pattern
+/// databases.
 fn costs(
     db: Option<&Database<Mmap>>,
     shape: Shape,
@@ -207,20 +210,15 @@ fn costs(
     distances: std::ops::RangeInclusive<u32>,
     out: &mut impl Write,
 ) -> Result<Outcome> {
-    let tables = db.map(Database::complete).transpose().ok().flatten();
-    let Some(tables) = tables else {
+    let goal = args.goal.board(shape)?;
+    npuzzle::analysis::check_comparable(shape)?;
+    let Some(db) = db else {
         anyhow::bail!(
-            "compare --distance draws its positions from complete tables, which give each one's \
-             distance: {}",
-            match shape.cells() <= 12 {
-                true => format!("build them with build-db --board {shape}"),
-                false => format!("{shape} has none; compare one start at a time (compare START)"),
-            }
+            "compare --distance draws its positions from a database, which gives each one's \
+             distance: build one with build-db --board {shape}"
         );
     };
-    let goal = args.goal.board(shape)?;
-    let target = tables.goal_table(&goal)?;
-    npuzzle::analysis::check_distances(&target, &distances)?;
+    npuzzle::analysis::check_distances(db, &goal, &distances)?;
     // The chart's file is started before the searches, which may take
     // minutes: a path that cannot take it costs nothing.
     let chart = args.plot.start()?;
@@ -244,8 +242,8 @@ fn costs(
             );
         }
     };
-    let searched = (None, &done as &(dyn Fn(u32) + Sync));
-    let costs = pool.install(|| search_costs(&target, distances, drawn, limits, searched));
+    let searched = (&SolveOptions::default(), &done as &(dyn Fn(u32) + Sync));
+    let costs = pool.install(|| search_costs(db, &goal, distances, drawn, limits, searched));
     if shown.load(Relaxed) {
         eprint!("\r\x1b[K");
     }
@@ -288,10 +286,15 @@ fn by_algorithm(costs: &SearchCosts) -> Vec<Series> {
 
 impl Layout for SearchCosts {
     fn text(&self, out: &mut dyn Write) -> io::Result<()> {
+        // Walks find positions exactly at each distance, but not uniformly.
+        let found = match self.drawn {
+            "walks" => ", found by random walks",
+            _ => "",
+        };
         writeln!(
             out,
-            "goal {}: up to {} positions at each distance (seed {}), each search stopped after \
-             {} expansions",
+            "goal {}: up to {} positions at each distance{found} (seed {}), each search stopped \
+             after {} expansions",
             self.goal, self.count, self.seed, self.max_nodes
         )?;
         writeln!(out)?;

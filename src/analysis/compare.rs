@@ -98,6 +98,10 @@ pub enum CompareError {
     /// The positions to compare on could not be drawn.
     #[error(transparent)]
     Sample(#[from] super::sample::SampleError),
+    /// The walks could not find positions at a distance (pattern
+    /// databases).
+    #[error(transparent)]
+    Walked(super::walked::WalkError),
     /// Complete tables counted in multi-tile moves.
     #[error(transparent)]
     NeedsSingleTile(#[from] NeedsSingleTile),

@@ -4,18 +4,24 @@
 //! --distance` reports.
 //!
 //! Each distance's positions are those `query random --distance D --count
-//! N --seed S` draws, so any row can be looked at position by position.
+//! N --seed S` draws, so any row can be looked at position by position:
+//! drawn uniformly from a complete table's list, or on pattern databases
+//! found by random walks, each cut on its shortest solution exactly D
+//! moves from the goal ([`super::walked`]).
 
-use super::compare::{by_name, compare, CompareError, Run};
+use super::compare::{by_name, check_comparable, compare, compare_searched, CompareError, Run};
+use super::heuristics::NeedsSingleTile;
 use super::histogram::as_text;
-use super::sample::{Sample, SampleError};
+use super::sample::{Drawn, Sample, SampleError};
 use super::textbook::Algorithm;
-use crate::db::goal_table::GoalTable;
+use super::walked::{farthest_known, WalkError};
+use crate::db::database::Database;
+use crate::db::error::AnswerError;
+use crate::pattern::SolveOptions;
 use crate::puzzle::board::Board;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::ops::RangeInclusive;
-use std::sync::atomic::AtomicBool;
 
 /// The searches' costs at each distance of a range.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -25,6 +31,11 @@ pub struct SearchCosts {
     pub goal: Board,
     /// The seed of every distance's draw.
     pub seed: u64,
+    /// How the positions were drawn: `uniform` (from every position at the
+    /// distance, by a complete table's list) or `walks` (on pattern
+    /// databases: random walks cut on their shortest solutions, each
+    /// position exactly at the distance, but not drawn uniformly).
+    pub drawn: &'static str,
     /// The positions asked for at each distance (fewer where fewer exist).
     pub count: usize,
     /// The expansions after which each search stopped.
@@ -60,48 +71,81 @@ pub struct CostRow {
     pub mean_max_open: f64,
 }
 
-/// Refuses `distances` that run past the farthest position from `target`'s
-/// goal ([`CompareError::BeyondFarthest`]): before any search.
-pub fn check_distances(
-    target: &GoalTable<'_>,
+/// Refuses, before any search, what [`search_costs`] cannot do toward
+/// `goal` through `db`: a goal it does not serve, multi-tile tables, a
+/// board past the searches' 16 cells, or `distances` past the farthest
+/// position from the goal ([`CompareError::BeyondFarthest`]: a complete
+/// table's, or the farthest proved on 4×4; elsewhere the walks find out).
+pub fn check_distances<B: AsRef<[u8]>>(
+    db: &Database<B>,
+    goal: &Board,
     distances: &RangeInclusive<u32>,
 ) -> Result<(), CompareError> {
-    let (asked, max) = (*distances.end(), target.info().max_distance as u32);
-    match asked > max {
-        true => Err(CompareError::BeyondFarthest { asked, max }),
-        false => Ok(()),
+    let max = match db.complete() {
+        Ok(tables) => {
+            let target = tables.goal_table(goal)?;
+            NeedsSingleTile::check(target.metric())?;
+            Some(target.info().max_distance as u32)
+        }
+        Err(_) => {
+            check_comparable(goal.shape())?;
+            db.check_goal(goal)?;
+            farthest_known(goal)
+        }
+    };
+    match max {
+        Some(max) if *distances.end() > max => Err(CompareError::BeyondFarthest {
+            asked: *distances.end(),
+            max,
+        }),
+        _ => Ok(()),
     }
 }
 
 /// The searches from `count` positions drawn at each of `distances` with
-/// `seed` toward `target`'s goal (every position where fewer lie there),
-/// each stopped after `max_nodes` expansions, depth-first search limited to
-/// `depth_limit` (by default the table's maximum distance). The positions
-/// are searched side by side on the caller's rayon pool (by default a
-/// thread a core), each thread holding one position's searches (up to
-/// about 340 MB at 2,000,000 expansions). `done` is told each distance
-/// once its positions are searched, for a progress line. Setting `cancel`
-/// stops them soon after ([`CompareError::Cancelled`]).
-pub fn search_costs(
-    target: &GoalTable<'_>,
+/// `seed` toward `goal` (every position found where fewer lie there), each
+/// stopped after `max_nodes` expansions, as [`compare`] and
+/// [`compare_searched`] run them: depth-first search limited to
+/// `depth_limit`, by default the table's maximum distance, or on pattern
+/// databases each position's distance. The positions are searched side by
+/// side on the caller's rayon pool (by default a thread a core), each
+/// thread holding one position's searches (up to about 340 MB at 2,000,000
+/// expansions). `done` is told each distance once its positions are
+/// searched, for a progress line. `options`' cancel flag stops them soon
+/// after ([`CompareError::Cancelled`]); its deadline bounds the optimal
+/// searches of pattern databases (the walks' and each position's truth).
+pub fn search_costs<B: AsRef<[u8]> + Send + Sync>(
+    db: &Database<B>,
+    goal: &Board,
     distances: RangeInclusive<u32>,
     (count, seed): (usize, u64),
     (max_nodes, depth_limit): (u64, Option<u32>),
-    (cancel, done): (Option<&AtomicBool>, &(dyn Fn(u32) + Sync)),
+    (options, done): (&SolveOptions, &(dyn Fn(u32) + Sync)),
 ) -> Result<SearchCosts, CompareError> {
-    check_distances(target, &distances)?;
+    check_distances(db, goal, &distances)?;
+    let target = db.complete().ok().map(|t| t.goal_table(goal)).transpose()?;
+    // Each position's truth on one thread: the positions share the cores.
+    let one_thread = SolveOptions {
+        parallel: false,
+        on_bound: None,
+        ..*options
+    };
     let mut rows = Vec::new();
     for distance in distances {
-        let drawn = match Sample::draw(target, distance..=distance, count, seed) {
-            Err(SampleError::TooFew { available, .. }) => {
-                Sample::draw(target, distance..=distance, available as usize, seed)
-            }
-            drawn => drawn,
+        let drawn = match &target {
+            Some(target) => uniform_at(target, distance, (count, seed))?,
+            None => walked_at(db, goal, distance, (count, seed), &one_thread)?,
         };
         // The counts do not depend on which thread searched a position:
         // only the times, which the table leaves out.
-        let runs = (drawn?.positions.par_iter())
-            .map(|p| compare(target, &p.start, max_nodes, depth_limit, cancel))
+        let runs = (drawn.par_iter())
+            .map(|p| match &target {
+                Some(target) => compare(target, &p.start, max_nodes, depth_limit, options.cancel),
+                None => {
+                    let pair = (&p.start, goal);
+                    compare_searched(Some(db), pair, max_nodes, depth_limit, &one_thread)
+                }
+            })
             .collect::<Result<Vec<_>, _>>()?;
         done(distance);
         // The algorithms as the runs name them (depth-first with its limit).
@@ -127,12 +171,52 @@ pub fn search_costs(
         }
     }
     Ok(SearchCosts {
-        goal: *target.goal(),
+        goal: *goal,
         seed,
+        drawn: if target.is_some() { "uniform" } else { "walks" },
         count,
         max_nodes,
         rows,
     })
+}
+
+/// Up to `count` positions drawn uniformly at `distance` from a complete
+/// table (all of them where fewer lie there).
+fn uniform_at(
+    target: &crate::db::goal_table::GoalTable<'_>,
+    distance: u32,
+    (count, seed): (usize, u64),
+) -> Result<Vec<Drawn>, CompareError> {
+    let drawn = match Sample::draw(target, distance..=distance, count, seed) {
+        Err(SampleError::TooFew { available, .. }) => {
+            Sample::draw(target, distance..=distance, available as usize, seed)
+        }
+        drawn => drawn,
+    };
+    Ok(drawn?.positions)
+}
+
+/// Up to `count` positions at `distance` found by walks from `goal` (those
+/// found where the walks keep finding the same ones, or stop reaching that
+/// far; none found is an error).
+fn walked_at<B: AsRef<[u8]>>(
+    db: &Database<B>,
+    goal: &Board,
+    distance: u32,
+    (count, seed): (usize, u64),
+    options: &SolveOptions,
+) -> Result<Vec<Drawn>, CompareError> {
+    match Sample::walked(db, goal, distance..=distance, count, seed, options) {
+        Ok((sample, _)) => Ok(sample.positions),
+        Err(WalkError::TooFew { drawn, .. } | WalkError::TooFar { drawn, .. })
+            if !drawn.0.positions.is_empty() =>
+        {
+            Ok(drawn.0.positions)
+        }
+        Err(WalkError::Search(e)) => Err(e.into()),
+        Err(WalkError::TimedOut { stopped, .. }) => Err(AnswerError::Stopped(stopped).into()),
+        Err(e) => Err(CompareError::Walked(e)),
+    }
 }
 
 /// b* with 1 + b* + … + b*^depth = nodes + 1, found by bisection; 1 where

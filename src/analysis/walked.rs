@@ -57,7 +57,7 @@ const NODES_PER_PLACE: u64 = 1000;
 /// (Brüngger, Marzetta, Fukuda and Nievergelt 1999; Korf and Schultze 2005
 /// found all 17 positions that far) and at most 210 on 5×5 (Karlemo and
 /// Östergård 2000). A distance past it is refused before any search.
-fn farthest_known(goal: &Board) -> Option<u32> {
+pub(super) fn farthest_known(goal: &Board) -> Option<u32> {
     let shape = goal.shape();
     let from_corner = match (shape.rows(), shape.cols()) {
         (4, 4) => 80,

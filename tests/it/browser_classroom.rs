@@ -908,6 +908,49 @@ async fn the_searches_at_every_distance_equal_query_compare_distance() {
     assert_eq!(text(&c, "growth-note").await, "");
 }
 
+/// On the 15-puzzle's board, where no table lists the positions at a
+/// distance, they are walked to, as far as the user asks: the table equals
+/// `query --board 4x4 compare --distance 1..=K` on the server's file.
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn the_searches_at_each_distance_on_the_15_puzzle_are_walked_to() {
+    let (_session, c, _url) = crate::browser::open_page_of(crate::browser::server_4x4()).await;
+    click(&c, Locator::Css("#growth-panel summary")).await;
+    assert!(displayed(&c, "growth-walks").await);
+    assert_eq!(text(&c, "growth-run").await, "Run them at each distance");
+    choose(&c, "growth-until", "10").await;
+    run_growth(&c, "5", "10000").await;
+    let command = text(&c, "growth-command").await;
+    assert_eq!(
+        command,
+        "query --board 4x4 compare --distance 1..=10 --count 5 --max-nodes 10000"
+    );
+    let db = crate::pattern_file::pattern_file("4x4", "6-6-3");
+    let words: Vec<&str> = command.split(' ').skip(1).chain(["--json"]).collect();
+    let out = Command::new(assert_cmd::cargo::cargo_bin("query"))
+        .args(["--db", db.to_str().unwrap()])
+        .args(&words)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let cli: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(cli["drawn"], "walks");
+    let rows = crate::browser::table_rows(&c, "growth-table").await;
+    assert_eq!(rows.len(), 10);
+    assert_eq!(rows, growth_rows(&cli, "mean_expanded").0);
+    // On 3x3 every distance is searched, as far as the farthest.
+    let select = c.find(Locator::Id("board-size")).await.unwrap();
+    select.select_by_value("3x3").await.unwrap();
+    settle(&c).await;
+    assert!(!displayed(&c, "growth-walks").await);
+    assert!(!displayed(&c, "growth-until").await);
+    assert_eq!(text(&c, "growth-run").await, "Run them at every distance");
+}
+
 fn str_of(v: &Value) -> String {
     v.as_str().unwrap_or_default().to_string()
 }

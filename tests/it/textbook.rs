@@ -360,6 +360,76 @@ fn mean_costs_at_a_distance_are_the_single_comparisons_averaged() {
     }
 }
 
+/// On a pattern database the positions are walked to: each row is the
+/// mean of the single comparisons of the positions `random --distance`
+/// finds, each of which the file's own search puts exactly that far;
+/// depth-first search is limited to the distance; past the farthest 4×4
+/// position, refused before any search.
+#[test]
+fn mean_costs_on_pattern_databases_average_the_walked_positions() {
+    let path = crate::pattern_file::pattern_file("4x4", "6-6-3");
+    let json = |args: &[&str]| crate::util::json_answer(&path, args);
+    let distances = [
+        "compare",
+        "--distance",
+        "9..=10",
+        "--count",
+        "3",
+        "--seed",
+        "2",
+    ];
+    let limit = ["--max-nodes", "20000", "--json"];
+    let costs = json(&[&distances[..], &limit].concat());
+    assert_eq!(costs["drawn"], "walks");
+    let rows = costs["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2 * 8);
+    for d in [9u64, 10] {
+        let shown = d.to_string();
+        let random = [
+            "random",
+            "--distance",
+            &shown,
+            "--count",
+            "3",
+            "--seed",
+            "2",
+        ];
+        let drawn = crate::util::printed(&path, &random, 0);
+        let singles: Vec<serde_json::Value> = (drawn.lines())
+            .map(|s| {
+                let distance = crate::util::printed(&path, &["distance", s], 0);
+                assert_eq!(distance.trim(), shown, "{s}");
+                json(&[&["compare", s][..], &limit].concat())
+            })
+            .collect();
+        assert_eq!(singles.len(), 3);
+        for row in rows.iter().filter(|r| r["distance"] == d) {
+            let name = row["algorithm"].as_str().unwrap();
+            let runs: Vec<&serde_json::Value> = (singles.iter())
+                .map(|c| {
+                    let runs = c["algorithms"].as_array().unwrap();
+                    runs.iter().find(|r| r["algorithm"] == name).unwrap()
+                })
+                .collect();
+            let expanded: f64 = runs.iter().map(|r| r["expanded"].as_f64().unwrap()).sum();
+            assert!((row["mean_expanded"].as_f64().unwrap() - expanded / 3.0).abs() < 1e-9);
+            let optimal = runs.iter().filter(|r| r["optimal"] == true).count();
+            assert_eq!(row["optimal"], optimal, "{row}");
+            if ["astar-manhattan", "idastar-manhattan", "dfs"].contains(&name) {
+                assert_eq!(optimal, 3, "{row}");
+            }
+            if name == "dfs" {
+                assert!(runs.iter().all(|r| r["depth_limit"] == d));
+            }
+        }
+    }
+    let text = crate::util::printed(&path, &distances, 0);
+    assert!(text.contains("found by random walks (seed 2)"), "{text}");
+    let out = crate::util::run_query(&path, &["compare", "--distance", "79..=81"], 2);
+    let said = crate::util::stderr_of(&out);
+    assert!(said.contains("the farthest lies 80 moves away"), "{said}");
+}
+
 /// `compare --distance --plot`: the chart names every search the table
 /// lists, and the limit; a path that cannot take a chart is refused before
 /// any search, and nothing is written.

@@ -1361,29 +1361,27 @@ async fn compare_at_distances(
         None => 1,
         Some(_) => p.seed()?,
     };
-    const WHAT: &str = "averaging the searches over positions at each distance";
     // What cannot run is refused as such, even when every turn is taken.
-    let tables = kind::complete(p.db(&server.boards)?, WHAT)?;
-    let target = (tables.goal_table(goal)).map_err(|e| answer_error(e, None, server.timeout))?;
-    check_distances(&target, &distances)
+    check_distances(p.db(&server.boards)?, goal, &distances)
         .map_err(|e| compare_error(e, (goal, goal), server.timeout))?;
     let _turn = compare_turn(server)?;
     let goal = *goal;
     let searches = searching(server, (shape, metric), move |db, budget| {
-        let tables = kind::complete(db, WHAT)?;
-        let target =
-            (tables.goal_table(&goal)).map_err(|e| answer_error(e, None, budget.timeout))?;
         let one_core = rayon::ThreadPoolBuilder::new()
             .num_threads(1)
             .build()
             .map_err(|e| ApiError::new(Code::Internal, e.to_string()))?;
         let no_progress = |_: u32| {};
-        let searched = (Some(budget.cancel), &no_progress as &(dyn Fn(u32) + Sync));
+        let searched = (
+            &kind::options(budget),
+            &no_progress as &(dyn Fn(u32) + Sync),
+        );
         let limits = (max_nodes, depth_limit);
+        let drawn = (count, seed);
         one_core
-            .install(|| search_costs(&target, distances, (count, seed), limits, searched))
+            .install(|| search_costs(db, &goal, distances, drawn, limits, searched))
             // No start here: the pair only names an unsolvable one, which
-            // positions drawn from the table never are.
+            // positions drawn or walked to never are.
             .map_err(|e| compare_error(e, (&goal, &goal), budget.timeout))
     });
     let less = format!(
@@ -1434,7 +1432,8 @@ fn compare_error(e: CompareError, pair: (&Board, &Board), timeout: Duration) -> 
         CompareError::Lookup(e) => answer_error(e, Some(pair), timeout),
         e @ (CompareError::TooLarge(_)
         | CompareError::NeedsSingleTile(_)
-        | CompareError::BeyondFarthest { .. }) => ApiError::new(Code::BadParameter, e.to_string()),
+        | CompareError::BeyondFarthest { .. }
+        | CompareError::Walked(_)) => ApiError::new(Code::BadParameter, e.to_string()),
         e @ CompareError::Sample(SampleError::Damaged) => {
             ApiError::new(Code::DamagedDatabase, e.to_string())
         }

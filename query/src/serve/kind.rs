@@ -44,7 +44,7 @@ pub fn complete<'a>(db: &'a Db, what: &str) -> Result<&'a CompleteTables<Mmap>, 
             format!(
                 "{what}: {e}; on this board the server answers solve, distance, moves, \
                  random (positions at a distance found by walks), worksheet, check, \
-                 heuristics and compare (from one start)"
+                 heuristics and compare"
             ),
         )
     })

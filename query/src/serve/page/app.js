@@ -1209,15 +1209,12 @@ function singleTileOnly() {
 function growthUnavailable() {
   const metric = singleTileOnly();
   if (metric) return metric;
-  if (complete()) return null;
+  if (!withoutFile()) return comparisonUnavailable();
   const one = comparisonUnavailable()
     ? ""
     : " The panel above runs the searches from the position on the board.";
-  return `Drawing positions at each distance needs every position's distance, which only ` +
-    `complete tables hold, and ` +
-    (withoutFile()
-      ? `no database is served for ${game.board.board}.`
-      : `${game.board.board} is answered by a search over pattern databases.`) + one;
+  return `Drawing positions at each distance needs a database to tell their distances, and ` +
+    `no database is served for ${game.board.board}.` + one;
 }
 // The note under the controls. Progress (`told` false) is shown but not
 // said: a screen reader would hear it 31 times; how a run ends is said.
@@ -1274,9 +1271,14 @@ async function runGrowth() {
   $("growth-stop").focus();
   let distance = 1;
   try {
-    const histogram = await histogramOfGoal();
-    if (game.growth !== run || !histogram) return;
-    run.farthest = histogram.max_distance;
+    if (complete()) {
+      const histogram = await histogramOfGoal();
+      if (game.growth !== run || !histogram) return;
+      run.farthest = histogram.max_distance;
+    } else {
+      // Pattern databases know no farthest distance: the user says how far.
+      run.farthest = Number($("growth-until").value);
+    }
     for (; distance <= run.farthest; distance++) {
       noteGrowth(`Searching from ${count(run.count, "position")} at distance ${distance} of ` +
         `${run.farthest}…`, { told: false });
@@ -1349,6 +1351,12 @@ function drawGrowth() {
   $("growth-unavailable").hidden = !why;
   $("growth-unavailable").textContent = why || "";
   $("growth-controls").hidden = Boolean(why);
+  // On pattern databases the positions are walked to, as far as asked.
+  const walked = !why && !complete();
+  $("growth-walks").hidden = !walked;
+  $("growth-until-label").hidden = !walked;
+  $("growth-until").hidden = !walked;
+  $("growth-run").textContent = walked ? "Run them at each distance" : "Run them at every distance";
   const run = why ? null : game.growth;
   const running = Boolean(run && run.controller);
   $("growth-run").disabled = running;

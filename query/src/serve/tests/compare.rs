@@ -229,8 +229,8 @@ fn compare_takes_a_turn_a_core_and_stops_at_the_timeout() {
 }
 
 /// With `distance`, the searches averaged over positions drawn at each
-/// distance: the command line's `compare --distance --json`, its defaults
-/// too; refused where it cannot run.
+/// distance (walked to on pattern boards): the command line's `compare
+/// --distance --json`, its defaults too; refused where it cannot run.
 #[test]
 fn compare_at_distances_answers_as_the_command_line() {
     let f = files();
@@ -269,6 +269,15 @@ fn compare_at_distances_answers_as_the_command_line() {
         argv.push("--json");
         assert_eq!(v, cli_json(&f.full_3x3, &argv), "{query}");
     }
+    let (status, v) = get(
+        server.addr,
+        "/api/compare?board=4x4&distance=5..%3D6&count=3&max_nodes=2000",
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["drawn"], "walks", "{v}");
+    let argv = "compare --distance 5..=6 --count 3 --max-nodes 2000 --json";
+    let argv: Vec<&str> = argv.split(' ').collect();
+    assert_eq!(v, cli_json(pattern_4x4(), &argv));
     for (query, code, needle) in [
         (
             "distance=32",
@@ -296,9 +305,9 @@ fn compare_at_distances_answers_as_the_command_line() {
             "count must be from 1 to 1000",
         ),
         (
-            "board=4x4&distance=3",
-            "needs_complete_tables",
-            "needs complete tables",
+            "board=4x4&distance=81",
+            "bad_parameter",
+            "the farthest lies 80 moves away",
         ),
         (
             "board=2x3&distance=3",
