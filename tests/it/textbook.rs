@@ -223,6 +223,15 @@ fn boards_of_different_sizes_are_refused() {
     );
 }
 
+/// Each single comparison's run of the algorithm `name`.
+fn runs_of<'a>(singles: &'a [serde_json::Value], name: &str) -> Vec<&'a serde_json::Value> {
+    let of = |c: &'a serde_json::Value| {
+        let runs = c["algorithms"].as_array().unwrap();
+        runs.iter().find(|r| r["algorithm"] == name).unwrap()
+    };
+    singles.iter().map(of).collect()
+}
+
 /// `compare --distance`: each row's means are those of `compare START` over
 /// the positions `random` draws with the same seed; b* fits its tree; the
 /// optimal searches are optimal every time; where fewer positions lie at a
@@ -264,12 +273,7 @@ fn mean_costs_at_a_distance_are_the_single_comparisons_averaged() {
         assert_eq!(singles.len(), 4);
         for row in rows.iter().filter(|r| r["distance"] == d) {
             let name = row["algorithm"].as_str().unwrap();
-            let runs: Vec<&serde_json::Value> = (singles.iter())
-                .map(|c| {
-                    let runs = c["algorithms"].as_array().unwrap();
-                    runs.iter().find(|r| r["algorithm"] == name).unwrap()
-                })
-                .collect();
+            let runs = runs_of(&singles, name);
             let mean = |key: &str| {
                 runs.iter()
                     .map(|r| r[key].as_u64().unwrap() as f64)
@@ -405,12 +409,7 @@ fn mean_costs_on_pattern_databases_average_the_walked_positions() {
         assert_eq!(singles.len(), 3);
         for row in rows.iter().filter(|r| r["distance"] == d) {
             let name = row["algorithm"].as_str().unwrap();
-            let runs: Vec<&serde_json::Value> = (singles.iter())
-                .map(|c| {
-                    let runs = c["algorithms"].as_array().unwrap();
-                    runs.iter().find(|r| r["algorithm"] == name).unwrap()
-                })
-                .collect();
+            let runs = runs_of(&singles, name);
             let expanded: f64 = runs.iter().map(|r| r["expanded"].as_f64().unwrap()).sum();
             assert!((row["mean_expanded"].as_f64().unwrap() - expanded / 3.0).abs() < 1e-9);
             let optimal = runs.iter().filter(|r| r["optimal"] == true).count();
