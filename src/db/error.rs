@@ -52,10 +52,26 @@ pub enum EnvelopeError {
         version: u32,
     },
     /// Another format version.
-    #[error("database format version {got} is not supported: this build reads version {expected}")]
+    #[error(
+        "database format version {got} is not supported: this build reads versions {} to \
+         {expected}",
+        crate::db::format::READABLE[0]
+    )]
     Version {
         /// The version this build reads ([`crate::raw::VERSION`]).
         expected: u32,
+        /// The file's version.
+        got: u32,
+    },
+    /// A version no npuzzle has written or will: the preamble is damaged
+    /// (or the file only begins as a database does).
+    #[error(
+        "the preamble is damaged: {got} is no format version of npuzzle's (this build reads \
+         versions {} to {})",
+        crate::db::format::READABLE[0],
+        crate::db::format::VERSION
+    )]
+    ImplausibleVersion {
         /// The file's version.
         got: u32,
     },

@@ -38,10 +38,11 @@ impl Origin {
         }
     }
 
-    /// What every face advises about a file from here that npuzzle did not
-    /// write: a path chosen by hand or by [`DB_ENV`] may be the wrong one,
-    /// and a file at a default place is in the way of the database to
-    /// build there. `given` is how the face names a path passed to it
+    /// What every face advises about a file from here that does not begin
+    /// as a database (another program's, or one cut short before its
+    /// preamble ends): a path chosen by hand or by [`DB_ENV`] may be the
+    /// wrong one, and a file at a default place is in the way of the
+    /// database to build there. `given` is how the face names a path passed to it
     /// (`--db`, `path=`), `build` its command that builds the board's
     /// database.
     pub fn foreign_file_advice(self, given: &str, build: &str) -> String {
@@ -49,8 +50,8 @@ impl Origin {
             Origin::Given => format!("is {given} pointing at the right file?"),
             Origin::Env => format!("is {DB_ENV} pointing at the right file?"),
             Origin::WorkingDir | Origin::UserData => format!(
-                "it lies where the board's database is looked for, and npuzzle did not write it: \
-                 move it away, then build the database with: {build}"
+                "it lies where the board's database is looked for, and npuzzle cannot read it as \
+                 one: move it away, then build the database with: {build}"
             ),
         }
     }

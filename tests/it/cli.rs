@@ -340,7 +340,9 @@ fn the_per_user_folder_is_searched_after_the_current_folder() {
         "{said}"
     );
     assert!(
-        said.contains("npuzzle did not write it: move it away, then build the database with: "),
+        said.contains(
+            "npuzzle cannot read it as one: move it away, then build the database with: "
+        ),
         "{said}"
     );
     assert!(said.trim_end().ends_with("build-db --board 3x3"), "{said}");

@@ -213,10 +213,18 @@ fn another_version_is_refused_by_name() {
         assert_eq!(
             open(bad).err().unwrap().to_string(),
             format!(
-                "database format version {version} is not supported: this build reads version 7"
+                "database format version {version} is not supported: this build reads versions \
+                 5 to 7"
             )
         );
     }
+    // A version no npuzzle writes is damage, not a newer build's file.
+    let bad = with_header(&small_db_bytes(), Box::new(|p, _| p.version = 4228060747));
+    assert_eq!(
+        open(bad).err().unwrap().to_string(),
+        "the preamble is damaged: 4228060747 is no format version of npuzzle's (this build reads \
+         versions 5 to 7)"
+    );
 }
 
 #[test]

@@ -13,6 +13,10 @@ use crate::puzzle::shape::{Shape, MAX_CELLS};
 use crate::puzzle::symmetry::Symmetry;
 use crate::table::path_table;
 
+/// Past this, a preamble's version is not one a newer npuzzle wrote but
+/// damage: versions grow by one with each change of the format.
+const MOST_PLAUSIBLE_VERSION: u32 = 255;
+
 /// A header that passed every check, with what it implies.
 #[derive(Clone, Debug)]
 pub struct Checked {
@@ -102,6 +106,11 @@ pub fn read_envelope(data: &[u8]) -> Result<(Header, usize), EnvelopeError> {
     if preamble.magic != MAGIC {
         return Err(EnvelopeError::Magic {
             got: preamble.magic,
+        });
+    }
+    if preamble.version > MOST_PLAUSIBLE_VERSION {
+        return Err(EnvelopeError::ImplausibleVersion {
+            got: preamble.version,
         });
     }
     if !READABLE.contains(&preamble.version) {
