@@ -218,7 +218,7 @@ fn costs(
              distance: build one with build-db --board {shape}"
         );
     };
-    npuzzle::analysis::check_distances(db, &goal, &distances)?;
+    npuzzle::analysis::check_distances(db, &goal, &distances).map_err(with_lookup)?;
     // The chart's file is started before the searches, which may take
     // minutes: a path that cannot take it costs nothing.
     let chart = args.plot.start()?;
@@ -247,7 +247,7 @@ fn costs(
     if shown.load(Relaxed) {
         eprint!("\r\x1b[K");
     }
-    let costs = costs?;
+    let costs = costs.map_err(with_lookup)?;
     if let Some(chart) = chart {
         let title = format!(
             "{shape}: the textbook searches toward {goal}, up to {} positions a distance",
@@ -263,6 +263,16 @@ fn costs(
     };
     print(&costs, format, out)?;
     Ok(Outcome::Success)
+}
+
+/// A comparison's error, with the lookup's own where it is one: `main`
+/// adds its advice to that (a goal the file has no table for: the build
+/// that gives one).
+fn with_lookup(e: CompareError) -> anyhow::Error {
+    match e {
+        CompareError::Lookup(e) => e.into(),
+        e => e.into(),
+    }
 }
 
 /// One series per algorithm: its mean expansions, indexed by distance (not a
@@ -293,9 +303,12 @@ impl Layout for SearchCosts {
         };
         writeln!(
             out,
-            "goal {}: up to {} positions at each distance{found} (seed {}), each search stopped \
-             after {} expansions",
-            self.goal, self.count, self.seed, self.max_nodes
+            "goal {}: up to {} at each distance{found} (seed {}), each search stopped after {} \
+             expansions",
+            self.goal,
+            crate::plural(self.count as u64, "position"),
+            self.seed,
+            self.max_nodes
         )?;
         writeln!(out)?;
         writeln!(
@@ -322,7 +335,8 @@ impl Layout for SearchCosts {
         writeln!(out)?;
         writeln!(
             out,
-            "expanded and max open are means; b* solves 1 + b* + … + b*^d = expanded + 1"
+            "expanded and max open are means; b* solves 1 + b* + … + b*^d = expanded + 1 (1 where \
+             fewer than d were expanded)"
         )
     }
 

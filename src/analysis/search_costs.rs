@@ -107,7 +107,9 @@ pub fn check_distances<B: AsRef<[u8]>>(
 /// stopped after `max_nodes` expansions, as [`compare`] and
 /// [`compare_searched`] run them: depth-first search limited to
 /// `depth_limit`, by default the table's maximum distance, or on pattern
-/// databases each position's distance. The positions are searched side by
+/// databases each position's distance. Every distance's positions are
+/// drawn before any search, so a distance the walks do not reach is said
+/// at once. The positions are searched side by
 /// side on the caller's rayon pool (by default a thread a core), each
 /// thread holding one position's searches (up to about 340 MB at 2,000,000
 /// expansions). `done` is told each distance once its positions are
@@ -130,12 +132,16 @@ pub fn search_costs<B: AsRef<[u8]> + Send + Sync>(
         on_bound: None,
         ..*options
     };
+    // Every distance's positions first: a distance the walks do not reach
+    // is said before any search, not after those of the distances before.
+    let drawn = (distances.clone())
+        .map(|distance| match &target {
+            Some(target) => uniform_at(target, distance, (count, seed)),
+            None => walked_at(db, goal, distance, (count, seed), &one_thread),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let mut rows = Vec::new();
-    for distance in distances {
-        let drawn = match &target {
-            Some(target) => uniform_at(target, distance, (count, seed))?,
-            None => walked_at(db, goal, distance, (count, seed), &one_thread)?,
-        };
+    for (distance, drawn) in distances.zip(drawn) {
         // The counts do not depend on which thread searched a position:
         // only the times, which the table leaves out.
         let runs = (drawn.par_iter())

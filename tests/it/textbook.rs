@@ -427,6 +427,20 @@ fn mean_costs_on_pattern_databases_average_the_walked_positions() {
     let out = crate::util::run_query(&path, &["compare", "--distance", "79..=81"], 2);
     let said = crate::util::stderr_of(&out);
     assert!(said.contains("the farthest lies 80 moves away"), "{said}");
+    // Every distance's positions are walked to before any search: one the
+    // walks never reach (none lies 32 moves out; few 29 to 31) ends the run
+    // within seconds, where searching the distances before it, 300
+    // positions each, would take many minutes.
+    let patterns = crate::pattern_file::pattern_file("3x3", "4-4");
+    let began = std::time::Instant::now();
+    let args = ["compare", "--distance", "20..=32", "--count", "300"];
+    let said = crate::util::stderr_of(&crate::util::run_query(&patterns, &args, 2));
+    assert!(said.starts_with("query: no position "), "{said}");
+    assert!(
+        said.contains("moves from the goal was found in 256 walks"),
+        "{said}"
+    );
+    assert!(began.elapsed().as_secs() < 60, "{:?}", began.elapsed());
 }
 
 /// `compare --distance --plot`: the chart names every search the table

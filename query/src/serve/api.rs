@@ -1380,9 +1380,24 @@ async fn compare_at_distances(
         let drawn = (count, seed);
         one_core
             .install(|| search_costs(db, &goal, distances, drawn, limits, searched))
-            // No start here: the pair only names an unsolvable one, which
-            // positions drawn or walked to never are.
-            .map_err(|e| compare_error(e, (&goal, &goal), budget.timeout))
+            .map_err(|e| match e {
+                // On pattern boards: a walk's search, or a position's.
+                CompareError::Lookup(AnswerError::Stopped(stopped @ Stopped::TimedOut { .. })) => {
+                    ApiError::new(
+                        Code::TimedOut,
+                        format!(
+                            "the positions at each distance are found by random walks, and \
+                             their distances by searches, and one stopped: {stopped} (the \
+                             server's --timeout is {} s); ask for fewer positions (count) or \
+                             distances, or for distances closer to the goal",
+                            budget.timeout.as_secs_f64()
+                        ),
+                    )
+                }
+                // No start here: the pair only names an unsolvable one,
+                // which positions drawn or walked to never are.
+                e => compare_error(e, (&goal, &goal), budget.timeout),
+            })
     });
     let less = format!(
         "ask with a smaller max_nodes (each search may now expand {max_nodes} positions), or \

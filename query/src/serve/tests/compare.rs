@@ -156,6 +156,23 @@ fn compare_refuses_what_it_cannot_run() {
     );
 }
 
+/// On a pattern board, a draw whose walks' searches run past the server's
+/// `--timeout` says so, and to ask for fewer positions or distances (not
+/// for a position closer to the goal: none was given).
+#[test]
+fn walks_past_the_timeout_ask_for_fewer_positions() {
+    let server = start_with(&[pattern_4x4()], Duration::from_secs(1));
+    let asked = "/api/compare?board=4x4&distance=60&count=1000&max_nodes=1";
+    let (status, v) = get(server.addr, asked);
+    assert_eq!((status, &v["code"]), (503, &"timed_out".into()), "{v}");
+    let said = str_of(&v["error"]);
+    assert!(said.contains("found by random walks"), "{said}");
+    assert!(
+        said.contains("ask for fewer positions (count) or distances"),
+        "{said}"
+    );
+}
+
 /// Each comparison holds a core: past one a core at once, a request is
 /// answered 503 at once, unless it cannot run at all; a comparison past the
 /// server's `--timeout` is answered 503, saying which search was slow, and
