@@ -250,8 +250,8 @@ fn costs(
     let costs = costs.map_err(with_lookup)?;
     if let Some(chart) = chart {
         let title = format!(
-            "{shape}: the textbook searches toward {goal}, up to {} positions a distance",
-            costs.count
+            "{shape}: the textbook searches toward {goal}, up to {} a distance",
+            crate::plural(costs.count as u64, "position")
         );
         let series = by_algorithm(&costs);
         crate::plot::search_costs(chart, &title, &series, first..=last, costs.max_nodes)?;

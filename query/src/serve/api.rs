@@ -1313,6 +1313,13 @@ async fn compare(State(server): State<Shared>, p: Params) -> Result<Response, Ap
             ),
         ));
     }
+    if p.start.is_none() {
+        return Err(ApiError::new(
+            Code::MissingParameter,
+            "missing parameter: start (a board, such as 867254301), or distance (K, A..=B or \
+             A..B) for the searches averaged over positions drawn at each distance",
+        ));
+    }
     let start = p.start(shape)?;
     // What cannot run is refused as such, even when every turn is taken.
     check_comparable(shape).map_err(|e| compare_error(e, (&start, &goal), server.timeout))?;

@@ -1062,6 +1062,10 @@ fn each_error_has_its_status_and_a_json_message() {
         ),
         ("/api/solve?start=123456780&goal=1", "bad goal board"),
         ("/api/solve", "missing parameter: start"),
+        (
+            "/api/compare",
+            "missing parameter: start (a board, such as 867254301), or distance",
+        ),
         ("/api/moves?start=1234%FF5678", "bad start board"),
         (
             "/api/solve?start=867254301&bogus=1",
