@@ -233,6 +233,11 @@ fn costs(
     let (began, terminal) = (Instant::now(), io::stderr().is_terminal());
     let (first, last) = (*distances.start(), *distances.end());
     let shown = AtomicBool::new(false);
+    if terminal && db.complete().is_err() {
+        // The walks to every distance come first, and may take a while.
+        shown.store(true, Relaxed);
+        eprint!("\rquery: finding the positions at each distance by random walks…\x1b[K");
+    }
     let done = |d: u32| {
         if terminal {
             shown.store(true, Relaxed);
