@@ -9,7 +9,7 @@ use crate::Outcome;
 use anyhow::Result;
 use memmap2::Mmap;
 use npuzzle::analysis::{
-    compare_served, search_costs, serving, Algorithm, CompareError, Comparison, SearchCosts,
+    compare_served, search_costs, serving, CompareError, Comparison, SearchCosts,
     DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES,
 };
 use npuzzle::pattern::SolveOptions;
@@ -280,23 +280,25 @@ fn with_lookup(e: CompareError) -> anyhow::Error {
     }
 }
 
-/// One series per algorithm: its mean expansions, indexed by distance (not a
-/// number below the first distance).
+/// One series per algorithm, by its name: its mean expansions, indexed by
+/// distance (not a number below the first distance). Depth-first search is
+/// one series, though on pattern databases its limit is each distance.
 fn by_algorithm(costs: &SearchCosts) -> Vec<Series> {
-    let mut series: Vec<(Algorithm, Series)> = Vec::new();
+    let mut series: Vec<Series> = Vec::new();
     for row in &costs.rows {
-        let at = match series.iter().position(|(a, _)| *a == row.algorithm) {
+        let name = row.algorithm.name();
+        let at = match series.iter().position(|s| s.label == name) {
             Some(at) => at,
             None => {
-                series.push((row.algorithm, Series::new(row.algorithm.name(), Vec::new())));
+                series.push(Series::new(name, Vec::new()));
                 series.len() - 1
             }
         };
-        let values = &mut series[at].1.values;
+        let values = &mut series[at].values;
         values.resize(row.distance as usize, f64::NAN);
         values.push(row.mean_expanded);
     }
-    series.into_iter().map(|(_, s)| s).collect()
+    series
 }
 
 impl Layout for SearchCosts {

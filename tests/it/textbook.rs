@@ -424,6 +424,15 @@ fn mean_costs_on_pattern_databases_average_the_walked_positions() {
     }
     let text = crate::util::printed(&path, &distances, 0);
     assert!(text.contains("found by random walks (seed 2)"), "{text}");
+    // Charted, depth-first search is one line, though its limit is each
+    // distance: its name is in the legend once.
+    let dir = tempfile::tempdir().unwrap();
+    let chart = dir.path().join("costs.svg");
+    let plot = [&distances[..], &["--plot", chart.to_str().unwrap()]].concat();
+    crate::util::printed(&path, &plot, 0);
+    let svg = std::fs::read_to_string(&chart).unwrap();
+    let names = |name: &str| svg.matches(&format!(">\n{name}\n</text>")).count();
+    assert_eq!((names("dfs"), names("bfs")), (1, 1), "{svg}");
     let out = crate::util::run_query(&path, &["compare", "--distance", "79..=81"], 2);
     let said = crate::util::stderr_of(&out);
     assert!(said.contains("the farthest lies 80 moves away"), "{said}");

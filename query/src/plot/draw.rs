@@ -83,13 +83,33 @@ pub(super) fn draw<DB: DrawingBackend>(
 }
 
 /// Draws the title across the top and returns the area below it, with a
-/// margin above so it does not crowd the edge.
+/// margin above so it does not crowd the edge. A title too wide for the
+/// chart at the usual size (a 4×4 goal is 37 characters) is drawn smaller,
+/// down to [`SMALLEST_TITLE`], rather than cut off at both edges.
 pub(super) fn titled<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
 ) -> Result<DrawingArea<DB, Shift>, DrawingAreaErrorKind<DB::ErrorType>> {
-    root.margin(8, 0, 0, 0).titled(title, (FONT_FAMILY, 28))
+    let room = root.dim_in_pixel().0.saturating_sub(2 * TITLE_SIDES);
+    let mut size = TITLE_SIZE;
+    while size > SMALLEST_TITLE {
+        let (width, _) = root.estimate_text_size(title, &(FONT_FAMILY, size).into())?;
+        if width <= room {
+            break;
+        }
+        size -= 1;
+    }
+    root.margin(8, 0, 0, 0).titled(title, (FONT_FAMILY, size))
 }
+
+/// A title's usual size, in pixels.
+const TITLE_SIZE: u32 = 28;
+
+/// The smallest a long title is drawn.
+const SMALLEST_TITLE: u32 = 14;
+
+/// Room kept clear on either side of a title, in pixels.
+const TITLE_SIDES: u32 = 10;
 
 /// The x axis of a histogram: one segment per distance, labelled at its
 /// centre, so a bar sits over its distance's label.

@@ -419,6 +419,35 @@ fn search_costs_png_has_its_size_lines_and_the_grey_limit() {
     assert!(colours.contains(&[150, 150, 150]));
 }
 
+/// The font size of the SVG text element that reads `text`.
+fn svg_font_size(path: &Path, text: &str) -> f64 {
+    let source = fs::read_to_string(path).unwrap();
+    let doc = roxmltree::Document::parse(&source).unwrap();
+    let node = (doc.descendants())
+        .find(|n| n.has_tag_name("text") && n.text().map(str::trim) == Some(text))
+        .unwrap_or_else(|| panic!("no text {text:?}"));
+    node.attribute("font-size").unwrap().parse().unwrap()
+}
+
+/// A title too wide for the chart at the usual size (a 4×4 goal in it) is
+/// drawn smaller, whole; a short one keeps the usual size.
+#[test]
+fn a_long_title_is_drawn_smaller_not_cut_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let short = "8-puzzle";
+    let long = "4x4: the textbook searches toward 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0, up to \
+                10 positions a distance";
+    let (a, b) = (dir.path().join("short.svg"), dir.path().join("long.svg"));
+    histogram(&a, short, Metric::SingleTile, &one_series(), false).unwrap();
+    histogram(&b, long, Metric::SingleTile, &one_series(), false).unwrap();
+    let (usual, smaller) = (svg_font_size(&a, short), svg_font_size(&b, long));
+    assert!(smaller < usual * 0.9, "{smaller} against {usual}");
+    // Roughly: at most the chart's width over its characters, in the
+    // glyphs' average width of about half the size.
+    let fits = SIZE.0 as f64 / (long.chars().count() as f64 * 0.45);
+    assert!(smaller <= fits, "{smaller} > {fits}");
+}
+
 #[test]
 fn extensions_are_case_insensitive() {
     let dir = tempfile::tempdir().unwrap();
