@@ -14,7 +14,7 @@ use super::heuristics::NeedsSingleTile;
 use super::histogram::as_text;
 use super::sample::{Drawn, Sample, SampleError};
 use super::textbook::Algorithm;
-use super::walked::{farthest_known, WalkError};
+use super::walked::{farthest_known, DrawError};
 use crate::db::database::Database;
 use crate::db::error::AnswerError;
 use crate::pattern::SolveOptions;
@@ -135,10 +135,7 @@ pub fn search_costs<B: AsRef<[u8]> + Send + Sync>(
     // Every distance's positions first: a distance the walks do not reach
     // is said before any search, not after those of the distances before.
     let drawn = (distances.clone())
-        .map(|distance| match &target {
-            Some(target) => uniform_at(target, distance, (count, seed)),
-            None => walked_at(db, goal, distance, (count, seed), &one_thread),
-        })
+        .map(|distance| positions_at(db, goal, distance, (count, seed), &one_thread))
         .collect::<Result<Vec<_>, _>>()?;
     let mut rows = Vec::new();
     for (distance, drawn) in distances.zip(drawn) {
@@ -186,42 +183,32 @@ pub fn search_costs<B: AsRef<[u8]> + Send + Sync>(
     })
 }
 
-/// Up to `count` positions drawn uniformly at `distance` from a complete
-/// table (all of them where fewer lie there).
-fn uniform_at(
-    target: &crate::db::goal_table::GoalTable<'_>,
-    distance: u32,
-    (count, seed): (usize, u64),
-) -> Result<Vec<Drawn>, CompareError> {
-    let drawn = match Sample::draw(target, distance..=distance, count, seed) {
-        Err(SampleError::TooFew { available, .. }) => {
-            Sample::draw(target, distance..=distance, available as usize, seed)
-        }
-        drawn => drawn,
-    };
-    Ok(drawn?.positions)
-}
-
-/// Up to `count` positions at `distance` found by walks from `goal` (those
-/// found where the walks keep finding the same ones, or stop reaching that
-/// far; none found is an error).
-fn walked_at<B: AsRef<[u8]>>(
+/// Up to `count` positions at `distance` from `goal`, as every face draws
+/// them ([`Sample::at_distance`]: uniformly from a complete table's list, or
+/// walked to on pattern databases); all of them where fewer lie there, or
+/// all the walks find. None found is an error.
+fn positions_at<B: AsRef<[u8]>>(
     db: &Database<B>,
     goal: &Board,
     distance: u32,
     (count, seed): (usize, u64),
     options: &SolveOptions,
 ) -> Result<Vec<Drawn>, CompareError> {
-    match Sample::walked(db, goal, distance..=distance, count, seed, options) {
+    let at = |count| Sample::at_distance(db, goal, distance..=distance, (count, seed), options);
+    let fewer = match at(count) {
+        Ok((sample, _)) => return Ok(sample.positions),
+        Err(DrawError::Listed(SampleError::TooFew { available, .. })) => at(available as usize),
+        Err(e) => match e.drawn() {
+            Some((found, _)) if !found.positions.is_empty() => return Ok(found.positions.clone()),
+            _ => Err(e),
+        },
+    };
+    match fewer {
         Ok((sample, _)) => Ok(sample.positions),
-        Err(WalkError::TooFew { drawn, .. } | WalkError::TooFar { drawn, .. })
-            if !drawn.0.positions.is_empty() =>
-        {
-            Ok(drawn.0.positions)
-        }
-        Err(WalkError::Search(e)) => Err(e.into()),
-        Err(WalkError::TimedOut { stopped, .. }) => Err(AnswerError::Stopped(stopped).into()),
-        Err(e) => Err(CompareError::Walked(e)),
+        Err(DrawError::Listed(e)) => Err(e.into()),
+        Err(DrawError::Walked(e)) => Err(CompareError::Walked(e)),
+        Err(DrawError::TimedOut { stopped, .. }) => Err(AnswerError::Stopped(stopped).into()),
+        Err(DrawError::Answer(e)) => Err(e.into()),
     }
 }
 
