@@ -516,6 +516,17 @@ fn distances_of(obj: &Bound<'_, PyAny>) -> PyResult<std::ops::RangeInclusive<u32
                 format!("distance={} is empty: it holds no distance", range.repr()?),
             ));
         }
+        // Named as Python writes it: the text below is the library's.
+        if start.lt(0)? {
+            return Err(errors::argument(
+                py,
+                format!(
+                    "distance={} starts below 0: no position lies a negative number of moves \
+                     from the goal",
+                    range.repr()?
+                ),
+            ));
+        }
         let (start, stop) = (arguments::shown(&start), arguments::shown(&stop));
         return parse_distances(&format!("{start}..{stop}")).map_err(bad);
     }

@@ -180,6 +180,11 @@ def test_random_rejects_what_cannot_be_drawn(db3) -> None:
         said = f"distance={empty!r} is empty: it holds no distance"
         with pytest.raises(npuzzle.ArgumentError, match=f"^{re.escape(said)}$"):
             db3.random(empty)
+    # So is one that starts below 0, whichever call reads it.
+    said = "distance=range(-1, 2) starts below 0: no position lies a negative number of moves from the goal"
+    for call in (lambda: db3.random(range(-1, 2)), lambda: db3.search_costs(range(-1, 2))):
+        with pytest.raises(npuzzle.ArgumentError, match=f"^{re.escape(said)}$"):
+            call()
     # timeout= is checked as everywhere, even where nothing searches.
     for call in (
         lambda: db3.random(count=2, seed=1, timeout=0),

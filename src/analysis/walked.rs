@@ -143,9 +143,14 @@ fn found_before(said: String, found: usize, again: &str, then: &str) -> String {
     }
 }
 
-/// [`WalkError::TooFar`]'s message, after `found` positions, where the
-/// distance was drawn from `range` if it was.
-fn too_far(distance: u32, farthest: u32, found: usize, range: Option<&str>) -> String {
+/// [`WalkError::TooFar`]'s message, after `found` positions toward `goal`,
+/// where the distance was drawn from `range` if it was.
+fn too_far(
+    (distance, farthest): (u32, u32),
+    goal: &Board,
+    found: usize,
+    range: Option<&str>,
+) -> String {
     let walks = format!("{WALKS} walks, none of which ended more than {farthest} moves away");
     let drawn_from = range.map_or(String::new(), |range| format!(" (drawn from {range})"));
     // A range is drawn uniformly by distance, so one reaching far past the
@@ -154,11 +159,17 @@ fn too_far(distance: u32, farthest: u32, found: usize, range: Option<&str>) -> S
         Some(_) => format!("ask for a range up to about {farthest} moves"),
         None => "ask for fewer moves".to_string(),
     };
+    // Where the farthest is proved, positions that far are known to exist.
+    let rare = match farthest_known(goal) {
+        Some(most) if distance <= most => {
+            format!("positions that far exist (the farthest lie {most} moves out), but are")
+        }
+        _ => "positions that far, if there are any, are".to_string(),
+    };
     match found {
         0 => format!(
-            "no position {distance} moves from the goal{drawn_from} was found in {walks}: \
-             positions that far, if there are any, are too rare for random walks to reach; \
-             {fewer}"
+            "no position {distance} moves from the goal{drawn_from} was found in {walks}: {rare} \
+             too rare for random walks to reach; {fewer}"
         ),
         _ => format!(
             "no further position {distance} moves from the goal{drawn_from} was found in the \
@@ -175,7 +186,7 @@ pub type Walked = (Sample, Vec<Vec<Move>>);
 #[derive(Debug, thiserror::Error)]
 pub enum WalkError {
     /// Walks kept ending nearer than the distance asked for.
-    #[error("{}", too_far(*.distance, *.farthest, drawn.0.positions.len(), range.as_deref()))]
+    #[error("{}", too_far((*.distance, *.farthest), &drawn.0.goal, drawn.0.positions.len(), range.as_deref()))]
     TooFar {
         /// The distance asked for.
         distance: u32,
