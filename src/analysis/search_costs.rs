@@ -14,7 +14,7 @@ use super::heuristics::NeedsSingleTile;
 use super::histogram::as_text;
 use super::sample::{Drawn, Sample, SampleError};
 use super::textbook::Algorithm;
-use super::walked::{farthest_known, DrawError};
+use super::walked::{farthest_known, DrawError, WalkError};
 use crate::db::database::Database;
 use crate::db::error::AnswerError;
 use crate::pattern::SolveOptions;
@@ -195,16 +195,17 @@ fn positions_at<B: AsRef<[u8]>>(
     options: &SolveOptions,
 ) -> Result<Vec<Drawn>, CompareError> {
     let at = |count| Sample::at_distance(db, goal, distance..=distance, (count, seed), options);
-    let fewer = match at(count) {
-        Ok((sample, _)) => return Ok(sample.positions),
+    let drawn = match at(count) {
         Err(DrawError::Listed(SampleError::TooFew { available, .. })) => at(available as usize),
-        Err(e) => match e.drawn() {
-            Some((found, _)) if !found.positions.is_empty() => return Ok(found.positions.clone()),
-            _ => Err(e),
-        },
+        drawn => drawn,
     };
-    match fewer {
+    match drawn {
         Ok((sample, _)) => Ok(sample.positions),
+        // The walks found some, not all: those (but a draw stopped by its
+        // deadline is an error, not a smaller sample).
+        Err(DrawError::Walked(
+            WalkError::TooFew { drawn, .. } | WalkError::TooFar { drawn, .. },
+        )) if !drawn.0.positions.is_empty() => Ok(drawn.0.positions),
         Err(DrawError::Listed(e)) => Err(e.into()),
         Err(DrawError::Walked(e)) => Err(CompareError::Walked(e)),
         Err(DrawError::TimedOut { stopped, .. }) => Err(AnswerError::Stopped(stopped).into()),
