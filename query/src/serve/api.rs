@@ -89,6 +89,34 @@ struct Server {
     fileless_turns: tokio::sync::Semaphore,
     /// Turns for the textbook searches: see [`compare_turn`].
     compare_turns: tokio::sync::Semaphore,
+    /// Set when the server is told to stop: see [`budgeted`].
+    stopping: Stopping,
+}
+
+/// The server's stop, told to the searches under way: without it, a
+/// search of seconds would hold Ctrl-C up until the connections' grace ran
+/// out, and its client would get no answer at all.
+#[derive(Clone)]
+pub struct Stopping(tokio::sync::watch::Sender<bool>);
+
+impl Stopping {
+    pub fn new() -> Stopping {
+        Stopping(tokio::sync::watch::Sender::new(false))
+    }
+
+    /// Tells every search under way, and every one started after, to stop.
+    pub fn stop(&self) {
+        self.0.send_replace(true);
+    }
+
+    fn is_set(&self) -> bool {
+        *self.0.borrow()
+    }
+
+    /// Completes once [`Stopping::stop`] is called.
+    async fn stopped(&self) {
+        let _ = self.0.subscribe().wait_for(|set| *set).await;
+    }
 }
 
 type Shared = Arc<Server>;
@@ -161,6 +189,7 @@ pub fn router(
     timeout: Duration,
     answer_within: Duration,
     (hosts, origins): (Hosts, Origins),
+    stopping: Stopping,
 ) -> Router {
     let boards_json = serde_json::to_vec(&boards_json(&boards, timeout)).expect("serializes");
     let shapes = (boards.iter().map(|s| s.shape))
@@ -174,6 +203,7 @@ pub fn router(
         within_turns: tokio::sync::Semaphore::new(within_searches()),
         fileless_turns: tokio::sync::Semaphore::new(fileless_searches()),
         compare_turns: tokio::sync::Semaphore::new(fileless_searches()),
+        stopping,
     });
     Router::new()
         .route(
@@ -925,7 +955,8 @@ async fn searching<T: Send + 'static>(
     .await
 }
 
-/// Runs `work` on the blocking threads with the request's search budget.
+/// Runs `work` on the blocking threads with the request's search budget;
+/// a search the server's stop cuts short is answered `stopping`.
 async fn budgeted<T: Send + 'static>(
     server: &Shared,
     work: impl FnOnce(&Budget) -> Result<T, ApiError> + Send + 'static,
@@ -938,16 +969,30 @@ async fn budgeted<T: Send + 'static>(
         .map_or_else(Default::default, |w| w.gone.clone());
     let _cancel_on_drop = CancelOnDrop(cancel.clone());
     let timeout = server.timeout;
-    tokio::task::spawn_blocking(move || {
+    let flag = cancel.clone();
+    let mut search = tokio::task::spawn_blocking(move || {
         let budget = Budget {
             deadline: Instant::now() + timeout,
-            cancel: &cancel,
+            cancel: &flag,
             timeout,
         };
         work(&budget)
-    })
-    .await
-    .map_err(|e| ApiError::new(Code::Internal, e.to_string()))?
+    });
+    let searched = tokio::select! {
+        searched = &mut search => searched,
+        () = server.stopping.stopped() => {
+            cancel.store(true, Ordering::Relaxed);
+            search.await
+        }
+    };
+    match searched.map_err(|e| ApiError::new(Code::Internal, e.to_string()))? {
+        Err(e) if e.code == Code::ClientGone && server.stopping.is_set() => Err(ApiError::new(
+            Code::Stopping,
+            "the server is stopping (Ctrl-C), and stopped this search; ask again once it is \
+             started again",
+        )),
+        answer => answer,
+    }
 }
 
 /// `/api/solve`: `solve --json`'s object (with `nodes` where a search ran,

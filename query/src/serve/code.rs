@@ -59,12 +59,14 @@ pub enum Code {
     TimedOut,
     /// 503: the client closed its side of the connection mid-search.
     ClientGone,
+    /// 503: the server was told to stop (Ctrl-C) mid-search.
+    Stopping,
 }
 
 impl Code {
     /// Every code, for the test of the guide's table.
     #[cfg(test)]
-    pub const ALL: [Code; 22] = [
+    pub const ALL: [Code; 23] = [
         Code::BadBoard,
         Code::BadMoves,
         Code::BadParameter,
@@ -87,6 +89,7 @@ impl Code {
         Code::Busy,
         Code::TimedOut,
         Code::ClientGone,
+        Code::Stopping,
     ];
 
     /// The name in the answer's `code`.
@@ -114,6 +117,7 @@ impl Code {
             Code::Busy => "busy",
             Code::TimedOut => "timed_out",
             Code::ClientGone => "client_gone",
+            Code::Stopping => "stopping",
         }
     }
 
@@ -138,7 +142,9 @@ impl Code {
             Code::Unsolvable => StatusCode::UNPROCESSABLE_ENTITY,
             Code::HeadTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             Code::DamagedDatabase | Code::Internal => StatusCode::INTERNAL_SERVER_ERROR,
-            Code::Busy | Code::TimedOut | Code::ClientGone => StatusCode::SERVICE_UNAVAILABLE,
+            Code::Busy | Code::TimedOut | Code::ClientGone | Code::Stopping => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
         }
     }
 }

@@ -30,7 +30,7 @@ mod origins;
 #[cfg(test)]
 mod tests;
 
-pub use api::router;
+pub use api::{router, Stopping};
 pub use boards::discover;
 pub use conn::{serve, Limits};
 
@@ -232,13 +232,19 @@ pub fn run(
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::from_std(listener)?;
         let also = also.map(tokio::net::TcpListener::from_std).transpose()?;
-        let stop = async {
-            let _ = tokio::signal::ctrl_c().await;
-            eprintln!("query: stopping");
+        let stopping = Stopping::new();
+        let stop = {
+            let stopping = stopping.clone();
+            async move {
+                let _ = tokio::signal::ctrl_c().await;
+                eprintln!("query: stopping");
+                stopping.stop();
+            }
         };
         let answer_within = args.timeout.saturating_add(ANSWER_MARGIN);
         let hosts = hosts::Hosts::for_address(args.host.ip());
-        let router = router(boards, args.timeout, answer_within, (hosts, origins));
+        let access = (hosts, origins);
+        let router = router(boards, args.timeout, answer_within, access, stopping);
         serve((listener, also), router, Limits::default(), stop).await;
         anyhow::Ok(())
     })?;

@@ -8,7 +8,7 @@ use super::boards::{Boards, Served};
 use super::conn::MAX_HEAD;
 use super::hosts::Hosts;
 use super::origins::Origins;
-use super::{discover, router, serve, Limits};
+use super::{discover, router, serve, Limits, Stopping};
 use clap::Parser;
 use npuzzle::pattern::Partition;
 use npuzzle::{Board, Database, Move, Shape};
@@ -160,6 +160,16 @@ fn serve_app(
     answer_within: Duration,
     access: (Hosts, Origins),
 ) -> TestServer {
+    serve_app_within(boards, (timeout, answer_within), access, limits())
+}
+
+/// A server as [`serve_app`], with its own `limits`.
+fn serve_app_within(
+    boards: Boards,
+    (timeout, answer_within): (Duration, Duration),
+    access: (Hosts, Origins),
+    limits: Limits,
+) -> TestServer {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
     let addr = listener.local_addr().unwrap();
@@ -172,9 +182,11 @@ fn serve_app(
             .unwrap();
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-            let router = router(boards, timeout, answer_within, access);
-            serve((listener, None), router, limits(), async {
+            let stopping = Stopping::new();
+            let router = router(boards, timeout, answer_within, access, stopping.clone());
+            serve((listener, None), router, limits, async move {
                 let _ = stopped.await;
+                stopping.stop();
             })
             .await;
         });
@@ -951,6 +963,43 @@ fn a_search_stops_when_its_client_goes() {
         "{error}"
     );
     assert!(began.elapsed() < Duration::from_secs(20));
+}
+
+/// Stopping the server (Ctrl-C) stops the searches under way at once, and
+/// tells their clients why, where they used to get no answer at all once
+/// the connections' grace ran out, and the server waited for the searches.
+#[test]
+fn stopping_the_server_stops_its_searches_and_says_so() {
+    let boards = Boards::new(vec![open(&files().full_3x3)], None, None);
+    let minute = Duration::from_secs(60);
+    let grace = Limits {
+        shutdown_grace: Duration::from_secs(5),
+        ..limits()
+    };
+    let server = serve_app_within(
+        boards,
+        (minute, minute),
+        (Hosts::Any, Origins::default()),
+        grace,
+    );
+    // A search that holds its turn for the whole minute, unless stopped.
+    let query = format!(
+        "/api/solve?board=6x6&within=1&start={}",
+        enc(&walked_6x6(300).to_string())
+    );
+    let addr = server.addr;
+    let asked = std::thread::spawn(move || get(addr, &query));
+    std::thread::sleep(Duration::from_millis(500));
+    let began = std::time::Instant::now();
+    drop(server);
+    let stopped_in = began.elapsed();
+    let (status, v) = asked.join().unwrap();
+    assert_eq!((status, &v["code"]), (503, &"stopping".into()), "{v}");
+    assert!(
+        str_of(&v["error"]).contains("the server is stopping"),
+        "{v}"
+    );
+    assert!(stopped_in < Duration::from_secs(4), "{stopped_in:?}");
 }
 
 /// On loopback, a request naming another host (a page elsewhere that
