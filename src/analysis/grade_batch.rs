@@ -8,8 +8,9 @@
 use super::grade::{grade, read_steps_on, Graded};
 use crate::db::database::Database;
 use crate::io::{
-    answer_lines, line_text, write_answer, write_csv_text, write_decimal, write_error,
-    write_json_string, AnswerLine, BatchFormat, BatchSummary, LineOutcome, LinesPerShare,
+    answer_lines, inner_carriage_return, line_text, write_answer, write_csv_text, write_decimal,
+    write_error, write_json_string, AnswerLine, BatchFormat, BatchSummary, LineOutcome,
+    LinesPerShare,
 };
 use crate::pattern::SolveOptions;
 use crate::puzzle::board::Board;
@@ -83,6 +84,7 @@ impl<B: AsRef<[u8]>> AnswerLine for Line<'_, '_, B> {
     fn answer_line(&mut self, number: u64, line: &[u8], out: &mut Vec<u8>) -> LineOutcome {
         let shape = self.batch.db.shape();
         let read = line_text(number, line).and_then(|text| {
+            inner_carriage_return(text)?;
             let (start, moves, goal) =
                 submission(text, shape).map_err(|error| crate::io::BadLine {
                     input: text.to_string(),

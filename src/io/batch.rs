@@ -379,6 +379,10 @@ pub(crate) fn read_line(
     };
     let (start_text, goal_text) = split_pair(text);
     let start = parse_board(start_text, shape);
+    // A compact board holds no `\r`: only pairs and bad lines pay the look.
+    if goal_text.is_some() || start.is_err() {
+        inner_carriage_return(text)?;
+    }
     // Two words that are not two boards may be one, in rows: `123 405` on 2×3.
     if start.is_err() && goal_text.is_some() && !text.contains(['\t', ';']) {
         if let Ok(board) = parse_board(text.trim(), shape) {
@@ -432,6 +436,22 @@ pub(crate) fn line_text(number: u64, line: &[u8]) -> Result<&str, BadLine> {
         });
     }
     Ok(text)
+}
+
+/// Refuses a line with a `\r` inside: lines ended by `\r` alone (old Mac
+/// files, some spreadsheets' exports) would otherwise be read as one line,
+/// two starts answered as a start and its goal.
+pub(crate) fn inner_carriage_return(text: &str) -> Result<(), BadLine> {
+    match text.contains('\r') {
+        false => Ok(()),
+        true => Err(BadLine {
+            input: text.to_string(),
+            error: "a carriage return inside the line: lines end with a line feed (as on \
+                    Unix) or a carriage return and a line feed (Windows), not a carriage return \
+                    alone (old Mac files, some exports)"
+                .to_string(),
+        }),
+    }
 }
 
 /// Why a line read as one board does not parse, where it looks like more
@@ -896,6 +916,33 @@ mod tests {
         assert_eq!(
             split_pair("867/254/301;123/456/780"),
             ("867/254/301", Some("123/456/780"))
+        );
+    }
+
+    /// Lines ended by a carriage return alone are refused, not read as one
+    /// line: two starts would be answered as a start and its goal. A
+    /// Windows line end, `\r\n`, is a line end.
+    #[test]
+    fn a_carriage_return_inside_a_line_is_refused() {
+        let shape = Shape::new(3, 3).unwrap();
+        for line in [
+            &b"867254301\r123456708\r"[..],
+            b"867254301\r123456708\r\n",
+            b"867254301\r123456708\r283104765",
+            b"867/254/301\r123/456/708",
+        ] {
+            let bad = read_line(1, line, shape).unwrap_err();
+            assert!(
+                bad.error.starts_with("a carriage return inside the line"),
+                "{}",
+                bad.error
+            );
+        }
+        let (_, start, goal) = read_line(1, b"867254301 123456708\r\n", shape).unwrap();
+        let board = |text| parse_board(text, shape).unwrap();
+        assert_eq!(
+            (start, goal),
+            (board("867254301"), Some(board("123456708")))
         );
     }
 

@@ -17,8 +17,8 @@ pub use crate::db::replace::{Replacement, Writes, HTML_MARK, PNG_MARK, SVG_MARK}
 pub(crate) use answer::{write_counted_moves, write_csv_text, write_decimal, write_json_string};
 pub use answer::{Answer, Nodes, WithinBound};
 pub(crate) use batch::{
-    answer_lines, line_text, read_line, write_answer, write_error, write_work_columns, AnswerLine,
-    BadLine, LinesPerShare, TimedOut,
+    answer_lines, inner_carriage_return, line_text, read_line, write_answer, write_error,
+    write_work_columns, AnswerLine, BadLine, LinesPerShare, TimedOut,
 };
 pub use batch::{
     run_batch, split_pair, BatchFormat, BatchSummary, LineAnswerer, LineOutcome, CSV_HEADER,
