@@ -301,7 +301,9 @@ pub(crate) fn open_database(
             // Only a file named by --db or NPUZZLE_DB gets here: one found
             // by its name holds the metric its name says.
             let other = locate_unnamed(db.shape(), wanted);
-            let advice = if other.path.is_file() {
+            let advice = if let Some(why) = none_to_build(db.shape(), wanted) {
+                format!("{why}; leave out --metric")
+            } else if other.path.is_file() {
                 let stop = if location.origin == Origin::Env {
                     "unset NPUZZLE_DB"
                 } else {

@@ -475,6 +475,25 @@ fn absurd_metric_requests_are_refused() {
         &["--metric", "stm", "distance", "1"],
         &["counts multi-tile moves, not single-tile (--metric stm)"],
     );
+    // Past 12 cells no multi-tile file can be built: said, with no build
+    // command that build-db would refuse.
+    let sixteen = crate::pattern_file::pattern_file("4x4", "6-6-3");
+    let refused = expect_refusal(
+        &sixteen,
+        &[
+            "--metric",
+            "mtm",
+            "distance",
+            "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15",
+        ],
+        &[
+            "counts single-tile moves, not multi-tile (--metric mtm)",
+            "complete tables stop at 12 cells",
+            "leave out --metric",
+        ],
+    );
+    let err = String::from_utf8_lossy(&refused.get_output().stderr).into_owned();
+    assert!(!err.contains("build-db"), "{err}");
     expect_refusal(
         multi,
         &["--metric", "nope", "info"],
