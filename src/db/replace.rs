@@ -367,16 +367,30 @@ fn is_database(path: &Path) -> io::Result<bool> {
 }
 
 /// Whether `path` begins as a chart or a worksheet npuzzle wrote: its
-/// mark within the first bytes (the PNG's after its 33 of signature and
-/// header).
+/// mark where npuzzle puts it, not merely somewhere in the file (a page
+/// that quotes the mark in its text is someone's own): an SVG's first
+/// line, a PNG's first chunk after its header, an HTML page's head.
 fn is_document(path: &Path) -> io::Result<bool> {
     use std::io::Read;
     let mut start = Vec::with_capacity(1024);
     File::open(path)?.take(1024).read_to_end(&mut start)?;
     let (keyword, text) = PNG_MARK;
     let png = [b"tEXt", keyword.as_bytes(), b"\0", text.as_bytes()].concat();
-    let holds = |mark: &[u8]| start.windows(mark.len()).any(|w| w == mark);
-    Ok(start.starts_with(SVG_MARK.as_bytes()) || holds(&png) || holds(HTML_MARK.as_bytes()))
+    // 8 bytes of signature, 25 of header chunk, then the chunk's length.
+    let png_marked =
+        start.starts_with(PNG_SIGNATURE) && start.get(37..).is_some_and(|c| c.starts_with(&png));
+    Ok(start.starts_with(SVG_MARK.as_bytes()) || png_marked || html_marked(&start))
+}
+
+/// The eight bytes every PNG file begins with.
+const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+
+/// Whether `start` opens an HTML page with [`HTML_MARK`] in its head.
+fn html_marked(start: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(start).to_ascii_lowercase();
+    let head_ends = text.find("</head>").unwrap_or(text.len());
+    let head = &text[..head_ends];
+    text.starts_with("<!doctype html>") && !head.contains("<body") && head.contains(HTML_MARK)
 }
 
 /// Makes `dir` and its missing parents where `make`, else refuses a
@@ -638,6 +652,18 @@ mod tests {
         // The SVG's mark opens the file; further in, it is not the mark.
         std::fs::write(&svg, format!("<svg>{SVG_MARK}</svg>")).unwrap();
         assert!(start(&svg, Writes::Document).is_err());
+        // A page that quotes the worksheet's mark in its text, or a PNG
+        // whose text says so further in, is someone's own.
+        let essay = format!("<!DOCTYPE html>\n<head><title>x</title></head>\n<body>{HTML_MARK}");
+        let bodied = format!("<!doctype html>\n<body>\n<p>{HTML_MARK}");
+        let quoted = format!("<p>This tag: {HTML_MARK}</p>");
+        for text in [essay, bodied, quoted] {
+            std::fs::write(&page, &text).unwrap();
+            assert!(start(&page, Writes::Document).is_err(), "{text}");
+        }
+        let later = [png_start[0], &[0; 40], png_start[2]].concat();
+        std::fs::write(&png, later).unwrap();
+        assert!(start(&png, Writes::Document).is_err());
         assert_eq!(std::fs::read(&database).unwrap(), b"NPUZZLE\0header");
         assert_eq!(std::fs::read(&notes).unwrap(), b"notes");
     }

@@ -252,19 +252,29 @@ pub fn refused_past_file_size_limit(
     let err = stderr_of(&out);
     assert!(err.contains(&format!("cannot write the {what}")), "{err}");
     assert!(err.contains("File too large"), "{err}");
-    assert_eq!(std::fs::read_to_string(&file).unwrap(), old);
+    assert_eq!(std::fs::read(&file).unwrap(), old);
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     Some(err)
 }
 
 /// A chart or a worksheet that `query` may write over, named `name`
-/// (`.svg`, `.png` or `.html`): `text` after npuzzle's mark for the kind.
-pub fn old_document(name: &str, text: &str) -> String {
+/// (`.svg`, `.png` or `.html`): `text` after npuzzle's mark for the kind,
+/// where npuzzle puts it.
+pub fn old_document(name: &str, text: &str) -> Vec<u8> {
     use npuzzle::io::{HTML_MARK, PNG_MARK, SVG_MARK};
     match name.rsplit_once('.').map(|(_, ext)| ext) {
-        Some("svg") => format!("{SVG_MARK}\n{text}"),
-        Some("png") => format!("tEXt{}\0{}{text}", PNG_MARK.0, PNG_MARK.1),
-        Some("html") => format!("{HTML_MARK}\n{text}"),
+        Some("svg") => format!("{SVG_MARK}\n{text}").into_bytes(),
+        // The signature, the header chunk, then the mark's chunk.
+        Some("png") => [
+            &b"\x89PNG\r\n\x1a\n"[..],
+            &[0; 25],
+            &[0, 0, 0, 16],
+            format!("tEXt{}\0{}{text}", PNG_MARK.0, PNG_MARK.1).as_bytes(),
+        ]
+        .concat(),
+        Some("html") => {
+            format!("<!doctype html>\n<head>\n{HTML_MARK}\n</head>\n{text}").into_bytes()
+        }
         _ => panic!("{name}: not a chart or a worksheet"),
     }
 }

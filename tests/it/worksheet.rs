@@ -357,7 +357,7 @@ fn a_worksheet_stopped_by_a_signal_leaves_no_temporary_file() {
             "{signal}: {status:?}"
         );
         assert_eq!(names(dir.path()), ["sheet.html"], "{signal}");
-        assert_eq!(std::fs::read_to_string(&sheet).unwrap(), old);
+        assert_eq!(std::fs::read(&sheet).unwrap(), old);
     }
     // Only a test run ignoring all three tests nothing: nohup ignores HUP,
     // a background job INT, and nothing here TERM.
