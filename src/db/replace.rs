@@ -80,6 +80,14 @@ pub enum ReplaceError {
         shown_path(.0)
     )]
     NotOurs(PathBuf),
+    /// The file to replace is read-only: someone marked it so as not to
+    /// lose it.
+    #[error(
+        "{} is read-only: make it writable (chmod u+w) to have it replaced, or choose another \
+         name",
+        shown_path(.0)
+    )]
+    ReadOnly(PathBuf),
     /// The folder of a chart or a worksheet does not exist: made only for
     /// databases, so that a misspelt folder is said, not made.
     #[error("the folder {} does not exist", shown_path(.0))]
@@ -203,6 +211,9 @@ impl Replacement {
         if name_bytes > NAME_MAX {
             return Err(ReplaceError::NameTooLong(name_bytes));
         }
+        // The mode of the file replaced, which the new version keeps: a
+        // private file stays private.
+        let mut kept = None;
         match std::fs::metadata(&target) {
             Ok(meta) if !meta.is_file() => {
                 return Err(ReplaceError::NotAFile {
@@ -210,7 +221,11 @@ impl Replacement {
                     path: target,
                 })
             }
+            Ok(meta) if meta.permissions().readonly() => {
+                return Err(ReplaceError::ReadOnly(target))
+            }
             Ok(meta) => {
+                kept = Some(meta.permissions());
                 let database = is_database(&target)?;
                 match writes {
                     Writes::Database if !database && meta.len() > 0 => {
@@ -245,6 +260,9 @@ impl Replacement {
         builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
         let temp = builder.tempfile_in(&dir).map_err(without_temporary_path)?;
         let _listed = Unfinished::list(temp.path());
+        if let Some(mode) = kept {
+            temp.as_file().set_permissions(mode)?;
+        }
         Ok(Replacement {
             target,
             dir,
@@ -666,6 +684,39 @@ mod tests {
         assert!(start(&png, Writes::Document).is_err());
         assert_eq!(std::fs::read(&database).unwrap(), b"NPUZZLE\0header");
         assert_eq!(std::fs::read(&notes).unwrap(), b"notes");
+    }
+
+    /// A file replaced keeps its mode (a private one stays private), and a
+    /// read-only one is refused, as its owner marked it to be kept.
+    #[cfg(unix)]
+    #[test]
+    fn a_file_replaced_keeps_its_mode_and_a_read_only_one_is_kept() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let chart = dir.path().join("c.svg");
+        let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        let set = |path: &Path, mode| {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap()
+        };
+        let replace = |text: &str| {
+            let replacement = Replacement::start(&chart, ".svg", Writes::Document)?;
+            std::io::Write::write_all(&mut replacement.file(), text.as_bytes())?;
+            replacement.commit()?;
+            Ok::<(), ReplaceError>(())
+        };
+        replace(&format!("{SVG_MARK}\nfirst")).unwrap();
+        set(&chart, 0o600);
+        replace(&format!("{SVG_MARK}\nsecond")).unwrap();
+        assert_eq!(mode(&chart), 0o600);
+        set(&chart, 0o444);
+        let refused = replace(&format!("{SVG_MARK}\nthird"));
+        assert!(
+            matches!(refused, Err(ReplaceError::ReadOnly(_))),
+            "{refused:?}"
+        );
+        let kept = std::fs::read_to_string(&chart).unwrap();
+        assert_eq!(kept, format!("{SVG_MARK}\nsecond"));
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
     /// Only a database makes its missing folder: a chart's misspelt folder
