@@ -234,14 +234,15 @@ def random(
     timeout: float | None = None,
 ) -> list[Board]:
     """``count`` distinct 3x3 positions drawn uniformly at ``distance``
-    (without it, from every position, as ``Database.random`` draws them).
+    (without it, ``count`` drawn uniformly and independently from every
+    position, so a large draw repeats some, as ``Database.random`` draws them).
     With ``board="RxC"``: that board's positions, at ``distance`` from its
     database (``Database(board=...)``; on pattern databases found by walks,
     within ``timeout`` seconds as ``Database.random`` takes it), or without
     ``distance`` drawn uniformly with no database at all, on any board up
     to 6x6, as ``query --board RxC random`` draws them.
     Raises ArgumentError (no position at ``distance``, a ``count`` below 1 or
-    past the positions there, a ``seed`` outside 0 to 2**64 - 1),
+    past the positions at ``distance``, a ``seed`` outside 0 to 2**64 - 1),
     ArgumentTypeError, ParseError (the goal, the board); DatabaseError when
     the database cannot be opened.
 

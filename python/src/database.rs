@@ -528,7 +528,21 @@ fn distances_of(obj: &Bound<'_, PyAny>) -> PyResult<std::ops::RangeInclusive<u32
             ));
         }
         let (start, stop) = (arguments::shown(&start), arguments::shown(&stop));
-        return parse_distances(&format!("{start}..{stop}")).map_err(bad);
+        return parse_distances(&format!("{start}..{stop}")).map_err(|e| match e {
+            // Only a start can be too far: a stop past it reaches as far
+            // as tables do.
+            npuzzle::analysis::DistanceRangeError::TooFar(_) => errors::argument(
+                py,
+                format!(
+                    "distance={} starts farther than any position lies from its goal (past 4 \
+                     billion moves)",
+                    range
+                        .repr()
+                        .map_or_else(|_| start.clone(), |r| r.to_string())
+                ),
+            ),
+            e => bad(e),
+        });
     }
     let refused = || {
         errors::argument_type(
@@ -1483,9 +1497,9 @@ impl PyDatabase {
     /// uniformly, at most 1000, all searched within `timeout` seconds
     /// (SearchTimeoutError past it, whose `answers` holds the positions
     /// found before it: the first that `seed` draws). Without `distance`,
-    /// `count` positions (up to 1,000,000, not told apart) drawn uniformly
-    /// from every one that reaches the goal, on any database, as `query
-    /// random` without `--distance` draws them.
+    /// `count` positions (up to 1,000,000) drawn uniformly and independently
+    /// from every one that reaches the goal, so a large draw repeats some,
+    /// on any database, as `query random` without `--distance` draws them.
     ///
     /// Raises ArgumentError for a distance no position lies at, a `count`
     /// below 1 or above the positions there are, or a `seed` outside 0 to

@@ -240,6 +240,9 @@ pub enum DistanceRangeError {
 }
 
 /// Reads a distance or a range of distances: `20`, `20..=25` or `20..26`.
+/// A range's end past any table's (`20..=99999999999`) is taken as far as
+/// a table reaches, as an end past the goal's farthest distance is; a
+/// start or a distance alone past it is [`DistanceRangeError::TooFar`].
 pub fn parse_distances(text: &str) -> Result<RangeInclusive<u32>, DistanceRangeError> {
     // The text as given, cut short for the message.
     let given = || crate::puzzle::parse::excerpt(text, 40).into_owned();
@@ -253,14 +256,17 @@ pub fn parse_distances(text: &str) -> Result<RangeInclusive<u32>, DistanceRangeE
             _ => DistanceRangeError::NotADistance(given()),
         })
     };
+    let end = |s: &str, exclusive: bool| match number(s) {
+        Err(DistanceRangeError::TooFar(_)) => Ok(u32::MAX),
+        Ok(0) if exclusive => Err(DistanceRangeError::Empty(given())),
+        Ok(end) => Ok(end - u32::from(exclusive)),
+        Err(e) => Err(e),
+    };
     let range = if let Some((a, b)) = text.split_once("..=") {
-        number(a)?..=number(b)?
+        number(a)?..=end(b, false)?
     } else if let Some((a, b)) = text.split_once("..") {
-        let end = number(b)?;
-        if end == 0 {
-            return Err(DistanceRangeError::Empty(given()));
-        }
-        number(a)?..=end - 1
+        let end = end(b, true)?;
+        number(a)?..=end
     } else {
         let k = number(text)?;
         k..=k
@@ -290,9 +296,12 @@ mod tests {
             parse_distances("4294967296"),
             Err(TooFar("4294967296".into()))
         );
+        // A range's end past any table's reaches as far as tables do.
+        assert_eq!(parse_distances("1..=4294967296"), Ok(1..=u32::MAX));
+        assert_eq!(parse_distances(&format!("2..{far}")), Ok(2..=u32::MAX));
         assert_eq!(
-            parse_distances("1..=4294967296"),
-            Err(TooFar("1..=4294967296".into()))
+            parse_distances("4294967296..=4294967297"),
+            Err(TooFar("4294967296..=4294967297".into()))
         );
         assert_eq!(parse_distances("-1"), Err(Negative("-1".into())));
         assert_eq!(parse_distances("2..=-1"), Err(Negative("2..=-1".into())));

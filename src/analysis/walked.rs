@@ -298,7 +298,8 @@ impl Sample {
                 Ok(Reached::At(start, solution)) => (start, solution),
                 Ok(Reached::Nearer { farthest }) => {
                     let drawn = Box::new((sample(positions), solutions));
-                    let range = (asked.start() != asked.end()).then(|| in_words(&asked));
+                    // The range drawn from: the one asked, cut at the farthest.
+                    let range = (asked.start() != asked.end()).then(|| in_words(&distances));
                     return Err(WalkError::TooFar {
                         distance,
                         farthest,
