@@ -786,6 +786,19 @@ fn a_range_beyond_the_farthest_position_is_named_whole() {
     expect_code(&t.path, &["random", "--distance", "35..=40"], 2).stderr(
         "query: no position is 35 to 40 moves from this goal: the maximum distance is 31\n",
     );
+    // A range's end past 4 billion moves reaches as far as the table does,
+    // as an end just past it does; a start that far is refused.
+    let drawn = |range: &str| {
+        let args = ["random", "--distance", range, "--count", "5", "--seed", "3"];
+        stdout_of(&run_query(&t.path, &args, 0))
+    };
+    assert_eq!(drawn("29..=99999999999"), drawn("29..=40"));
+    assert_eq!(drawn("29..99999999999"), drawn("29..=40"));
+    expect_code(
+        &t.path,
+        &["random", "--distance", "99999999999..=99999999999"],
+        2,
+    );
 }
 
 /// A board nested 100,000 lists deep is called that, not a syntax error.
