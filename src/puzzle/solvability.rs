@@ -143,7 +143,8 @@ impl Numbers {
             write!(
                 f,
                 "the start has {inversions} relative to the goal, an {parity} number; on a board \
-                 of odd width ({cols} columns) every move keeps that parity, and the goal has 0"
+                 of odd width ({cols} columns) every move keeps that parity, and the goal has 0 \
+                 relative to itself"
             )?;
             if let Some((start, goal)) = plain {
                 let kept = match (start + goal) % 2 {
@@ -152,7 +153,7 @@ impl Numbers {
                 };
                 write!(
                     f,
-                    " (counted in tile order, the start has {start} and the goal {goal}: {kept})"
+                    " (counted in tile order instead, the start has {start} and the goal {goal}: {kept})"
                 )?;
             }
             return Ok(());
@@ -175,7 +176,7 @@ impl Numbers {
             };
             write!(
                 f,
-                " (counted in tile order, the start has {start} with its blank in row {row} \
+                " (counted in tile order instead, the start has {start} with its blank in row {row} \
                  and the goal {goal} with its blank in row {goal_row}: sums of {} and {}, {kept})",
                 sums.0, sums.1
             )?;
@@ -271,7 +272,7 @@ mod tests {
         // inversions (2, 3, 4 before 1; 7 before 6), 1 2 3 8 4 7 6 5 has 7.
         assert!(
             err.to_string().ends_with(
-                "(counted in tile order, the start has 4 and the goal 7: one even, one odd)"
+                "(counted in tile order instead, the start has 4 and the goal 7: one even, one odd)"
             ),
             "{err}"
         );
@@ -342,8 +343,9 @@ mod tests {
         assert_eq!(
             parity.to_string(),
             "the start has 24 tile inversions relative to the goal, an even number; on a board \
-             of odd width (3 columns) every move keeps that parity, and the goal has 0 (counted \
-             in tile order, the start has 24 and the goal 0: both even)"
+             of odd width (3 columns) every move keeps that parity, and the goal has 0 relative \
+             to itself (counted in tile order instead, the start has 24 and the goal 0: both \
+             even)"
         );
         assert_eq!(
             (parity.inversions(), parity.tile_order_inversions()),
