@@ -581,7 +581,9 @@ impl PyBoard {
         any_board(py, tiles, board).map(PyBoard::wrap)
     }
 
-    /// The goal: tiles in order, the blank last.
+    /// The goal: tiles in order, the blank last. Raises ParseError for a
+    /// board size that is not one (`"7x7"`: up to 6x6), ArgumentTypeError
+    /// for one that is not text.
     ///
     /// >>> Board.goal("2x3")
     /// Board("123/450", board="2x3")
@@ -690,7 +692,8 @@ impl PyBoard {
 
     /// Whether this board can reach `goal` (default: the tiles in order,
     /// the blank last), by the permutation-parity rule, with no database:
-    /// any board up to 6x6. The goal is read at this board's size.
+    /// any board up to 6x6. The goal is read at this board's size; one that
+    /// does not read raises ParseError.
     ///
     /// >>> Board("213456780").solvable().reason[:30]
     /// 'the start has 1 tile inversion'
@@ -705,6 +708,7 @@ impl PyBoard {
     }
 
     /// The tile that slides when the blank makes `move`, or None at the edge.
+    /// Raises ParseError for anything but one move letter.
     ///
     /// >>> Board("123456708").tile_moved_by("R")
     /// 8

@@ -403,6 +403,25 @@ fn first_size(py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Shape> {
             ))
         }
         Some(&[_, _]) => return Ok(Shape::THREE_BY_THREE),
+        // One board's numbers, not many boards.
+        Some(&[n])
+            if matches!(
+                positions
+                    .getattr("dtype")?
+                    .getattr("kind")?
+                    .extract::<String>()?
+                    .as_str(),
+                "i" | "u"
+            ) =>
+        {
+            return Err(errors::parse(
+                py,
+                format!(
+                    "an array of positions has shape (N, cells) or (N, rows, cols), not ({n},): \
+                     one position's numbers are solved with solve_within"
+                ),
+            ))
+        }
         // One dimension: an array of objects (Boards, text), read as a list.
         _ => {}
     }

@@ -247,6 +247,9 @@ def test_many_at_once_with_no_file_takes_its_size_from_the_positions() -> None:
     assert [s.length for s in npuzzle.solve_many_within(flat, 2, board="6x6") if s is not None] == [4, 4, 0]
     with pytest.raises(npuzzle.ArgumentError, match=r"\(N, 36\) needs board="):
         npuzzle.solve_many_within(flat, 2)
+    # One board's numbers are not many boards: said, and where to go.
+    with pytest.raises(npuzzle.ParseError, match=r"not \(9,\): one position's numbers are solved with solve_within"):
+        npuzzle.solve_many_within(np.array([8, 6, 7, 2, 5, 4, 3, 0, 1]), 1.5)
     # Text is 3x3 unless board= says otherwise; an unsolvable one is None.
     found = npuzzle.solve_many_within(["123456708", "213456780"], 1)
     assert found[0] is not None and found[0].length == 1 and found[1] is None
