@@ -27,10 +27,16 @@ pub fn report_usage_error(
             eprintln!("{program}: {message}");
             std::process::ExitCode::from(2)
         }
-        None => {
-            let _ = e.print();
-            std::process::ExitCode::from(e.exit_code() as u8)
-        }
+        None => match e.print() {
+            // Help or a version that cannot be written (`--help > /dev/full`)
+            // is a failure, said as every command's output says it; a closed
+            // pipe (`--help | head -1`) is the reader's choice.
+            Err(err) if !e.use_stderr() && err.kind() != std::io::ErrorKind::BrokenPipe => {
+                eprintln!("{program}: cannot write to standard output: {err}");
+                std::process::ExitCode::from(2)
+            }
+            _ => std::process::ExitCode::from(e.exit_code() as u8),
+        },
     }
 }
 

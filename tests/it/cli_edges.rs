@@ -1221,6 +1221,10 @@ fn a_closed_pipe_is_quiet_and_a_full_output_is_named() {
         &["stats", "--json"],
         &["solve", "--json", "867254301"],
         &["random", "--count", "2000"],
+        // Help and the version too, which clap prints.
+        &["--help"],
+        &["solve", "--help"],
+        &["--version"],
     ] {
         let (reader, writer) = std::io::pipe().unwrap();
         drop(reader);
