@@ -377,6 +377,8 @@ def test_the_command_line_solves_parquet_to_parquet(client, files, tmp_path: Pat
     other = tmp_path / "other.parquet"
     notes = tmp_path / "notes.txt"
     notes.write_text("not Parquet")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
     for args, message in [
         ([source, out], "exists; remove it or name another output"),
         ([source, other, "--board", "7x7"], "49 cells"),
@@ -387,6 +389,8 @@ def test_the_command_line_solves_parquet_to_parquet(client, files, tmp_path: Pat
         ([tmp_path / "none.parquet", other], "no input at"),
         ([source, tmp_path / "no" / "o.parquet"], "no folder"),
         ([source, other, "--db", tmp_path / "none.db"], "no database file at"),
+        ([source, other, "--db", tmp_path], "is a folder, not a database file (--db)"),
+        ([fifo, other], "is not a file or a folder of Parquet files"),
         ([source, other, "--column", "foo"], "has no column 'foo' (its columns: start, id); name the column of boards with --column"),
         ([notes, other], "cannot read"),
     ]:

@@ -138,12 +138,16 @@ def _check_paths(args: argparse.Namespace) -> str | None:
     source, out = args.input, args.output
     if not source.exists():
         return f"no input at {source}"
+    if not (source.is_file() or source.is_dir()):
+        return f"{source} is not a file or a folder of Parquet files (a pipe or a device cannot be read as Parquet)"
     if out.exists() or out.is_symlink():
         return f"{out} exists; remove it or name another output (the output is never overwritten)"
     if not out.parent.is_dir():
         return f"no folder {out.parent} to write {out.name} into"
     if out.resolve() == source.resolve():
         return "the output must differ from the input"
+    if args.db is not None and args.scheduler is None and Path(args.db).is_dir():
+        return f"{args.db} is a folder, not a database file (--db)"
     if args.db is not None and args.scheduler is None and not Path(args.db).is_file():
         return f"no database file at {args.db} (--db)"
     try:
