@@ -92,6 +92,21 @@ pub enum ReplaceError {
     /// databases, so that a misspelt folder is said, not made.
     #[error("the folder {} does not exist", shown_path(.0))]
     NoFolder(PathBuf),
+    /// [`ReplaceError::NoFolder`], of the file a symbolic link points to.
+    #[error(
+        "the folder {} does not exist ({} is a link to {})",
+        shown_path(folder),
+        shown_path(link),
+        shown_path(target)
+    )]
+    NoFolderOfLink {
+        /// The missing folder.
+        folder: PathBuf,
+        /// The path given.
+        link: PathBuf,
+        /// Where the link points.
+        target: PathBuf,
+    },
     /// The system refused a step.
     #[error(transparent)]
     Io(#[from] io::Error),
@@ -206,7 +221,8 @@ impl Replacement {
         if let Some(end) = folder_ending(target) {
             return Err(ReplaceError::NamesAFolder(end));
         }
-        let target = follow_links(target)?;
+        let given = target;
+        let target = follow_links(given)?;
         let name_bytes = target.file_name().map_or(0, |n| n.len());
         if name_bytes > NAME_MAX {
             return Err(ReplaceError::NameTooLong(name_bytes));
@@ -244,7 +260,15 @@ impl Replacement {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        make_folder(&dir, writes == Writes::Database)?;
+        make_folder(&dir, writes == Writes::Database).map_err(|e| match e {
+            // Said with the link, whose own folder does exist.
+            ReplaceError::NoFolder(folder) if given != target => ReplaceError::NoFolderOfLink {
+                folder,
+                link: given.to_path_buf(),
+                target: target.clone(),
+            },
+            e => e,
+        })?;
         let name = target
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -730,5 +754,19 @@ mod tests {
         assert!(!missing.exists());
         Replacement::start(&missing.join("x.db"), ".tmp", Writes::Database).unwrap();
         assert!(missing.is_dir());
+        // Through a link, the link is named beside the missing folder.
+        #[cfg(unix)]
+        {
+            let link = dir.path().join("link.svg");
+            std::os::unix::fs::symlink(dir.path().join("gone/c.svg"), &link).unwrap();
+            let refused = Replacement::start(&link, ".svg", Writes::Document)
+                .err()
+                .unwrap();
+            assert!(matches!(refused, ReplaceError::NoFolderOfLink { .. }));
+            assert!(
+                refused.to_string().contains("link.svg is a link to"),
+                "{refused}"
+            );
+        }
     }
 }
