@@ -193,15 +193,20 @@ fn submission(text: &str, shape: Shape) -> Result<(Board, &str, Option<Board>), 
         parse_board(text.trim(), shape).map_err(|e| format!("bad {what} board: {e}"))
     };
     if text.contains(['\t', ';']) {
-        let mut fields = text.split(['\t', ';']);
-        let (start, moves) = (fields.next().unwrap_or(""), fields.next().unwrap_or(""));
-        let goal = fields.next().map(|g| board(g, "goal")).transpose()?;
-        if fields.next().is_some() {
-            let most =
-                "a line holds a start, its moves and at most a goal, each after a tab or `;`";
-            return Err(most.to_string());
-        }
-        return Ok((board(start, "start")?, moves.trim(), goal));
+        let fields: Vec<&str> = text.split(['\t', ';']).collect();
+        let (start, moves, goal) = match fields[..] {
+            [start, moves] => (start, moves, None),
+            [start, moves, goal] => (start, moves, Some(goal)),
+            _ => {
+                let most =
+                    "a line holds a start, its moves and at most a goal, each after a tab or `;`";
+                return Err(most.to_string());
+            }
+        };
+        // In the line's order: the start's mistake is said first.
+        let start = board(start, "start")?;
+        let goal = goal.map(|g| board(g, "goal")).transpose()?;
+        return Ok((start, moves.trim(), goal));
     }
     let text = text.trim();
     let words = text.split_whitespace().count();

@@ -511,11 +511,12 @@ fn a_batch_of_move_lists_grades_each_as_check_does() {
     // The command line's forms: the start's word, then moves a word each.
     input.push_str(&format!("{start} {}\n", solution.replace("", " ").trim()));
     // The last: lines ended by a carriage return alone, once read as one.
-    input.push_str("123468750;ULDX\n\n=1+1\tU\n123468750\n123468750\tUL\r123468750\tDR\n");
+    // And a line whose start and goal are both bad: the start is named.
+    input.push_str("123468750;ULDX\n\n=1+1\tU\n123468750\n123468750\tUL\r123468750\tDR\n;U;1\n");
     let out = run_batch(&t.path, &["check", "--batch"], input.clone(), 2);
-    assert!(stderr_of(&out).contains("5 of 15 lines could not be answered"));
+    assert!(stderr_of(&out).contains("6 of 16 lines could not be answered"));
     let records = json_lines(&out);
-    assert_eq!(records.len(), 15);
+    assert_eq!(records.len(), 16);
     for ((s, moves, goal), record) in graded.iter().zip(&records) {
         let mut args = vec!["check", "--json", s.as_str(), moves.as_str()];
         if let Some(goal) = goal {
@@ -535,6 +536,7 @@ fn a_batch_of_move_lists_grades_each_as_check_does() {
         (13, "bad start board"),
         (14, "a line holds the start and then the moves"),
         (15, "a carriage return inside the line"),
+        (16, "bad start board: the board is empty"),
     ]) {
         assert_eq!(record["line"], line, "{record}");
         assert!(record["error"].as_str().unwrap().contains(says), "{record}");
@@ -562,7 +564,7 @@ fn a_batch_of_move_lists_grades_each_as_check_does() {
     let header: Vec<&str> = rows.next().unwrap().split(',').collect();
     assert_eq!(header.len(), 16);
     let rows: Vec<Vec<String>> = rows.map(csv_fields).collect();
-    assert_eq!(rows.len(), 15);
+    assert_eq!(rows.len(), 16);
     for (row, record) in rows.iter().zip(&records) {
         assert_eq!(row.len(), 16, "{row:?}");
         let field = |name: &str| &row[header.iter().position(|h| *h == name).unwrap()];
