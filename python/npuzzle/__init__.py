@@ -69,11 +69,11 @@ from ._npuzzle import (
     solve_within,
 )
 
-if _typing.TYPE_CHECKING:
-    from collections.abc import Iterable
-    from typing import Any, SupportsIndex
+# The names the annotations use, at run time too (typing.get_type_hints).
+from collections.abc import Iterable
+from typing import Any, SupportsIndex
 
-    from ._npuzzle import _ArrayLike, _BoardLike, _Positions, _Steps
+from ._types import _ArrayLike, _BoardLike, _Positions, _Steps
 
 del annotations  # the __future__ feature, bound as a name by its import
 

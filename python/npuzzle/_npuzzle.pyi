@@ -1,30 +1,13 @@
 """Type stubs of the compiled module npuzzle._npuzzle (checked by stubtest)."""
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from os import PathLike
-from typing import Any, Literal, Protocol, SupportsFloat, SupportsIndex, final, overload
+from typing import Any, Literal, SupportsFloat, SupportsIndex, final, overload
 
-class _ArrayLike(Protocol):
-    def tolist(self) -> Any: ...
+# The forms arguments take, defined once for the stub and for run time.
+from ._types import _ArrayLike, _BoardLike, _Moves, _Positions, _Steps
 
-# A row of tiles. Lists and tuples, not any Sequence[int]: bytes is one, and
-# is refused (decode it to text first). Bools are refused too, though the
-# type system counts them as ints.
-_Row = list[int] | tuple[int, ...]
-# A board in any form: text ("867254301", "867/254/301", "8 6 7 2 5 4 3 0 1",
-# JSON), a flat or nested list or tuple of tiles, a NumPy array (anything
-# whose tolist() gives such a list), or a Board.
-_BoardLike = str | Board | _Row | Sequence[_Row] | _ArrayLike
-# Many boards: a list (or iterable) of boards, or a NumPy integer array of
-# shape (N, cells) or (N, rows, cols).
-_Positions = Iterable[_BoardLike] | _ArrayLike
 _Heuristic = Literal["misplaced", "manhattan", "linear-conflict", "manhattan+blank"]
-# Moves to play: the blank's letters, a slide written with its count ("R2"),
-# in a string ("U L D R2") or a list (["U", "R2"]).
-# Lists, tuples and arrays: not iterators, which are refused.
-_Moves = str | Sequence[str] | _ArrayLike
-# Moves to grade: the blank's letters, or the tiles moved ("6 5 2", [6, 5, 2]).
-_Steps = str | Sequence[str] | Sequence[int] | _ArrayLike
 
 __all__ = [
     "Error",

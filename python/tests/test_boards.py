@@ -142,6 +142,30 @@ def test_each_refusal_of_a_form_says_why(db3) -> None:
         db3.distance("86\ud800")
 
 
+def test_annotations_read_at_run_time() -> None:
+    """Tools that read annotations at run time (typing.get_type_hints, as
+    beartype and pydantic's validate_call do) find every name they use, and
+    the board forms the stub gives."""
+    import importlib
+    import inspect
+    import typing
+
+    modules = [npuzzle]
+    try:
+        modules.append(importlib.import_module("npuzzle.dask"))
+    except ModuleNotFoundError:  # the dask extra is not installed
+        pass
+    functions = [
+        f for module in modules for f in vars(module).values()
+        if inspect.isfunction(f) and f.__module__.startswith("npuzzle")
+    ]
+    assert len(functions) > 15
+    for f in functions:
+        typing.get_type_hints(f)
+    start = typing.get_type_hints(npuzzle.distance)["start"]
+    assert set(typing.get_args(start)) >= {str, npuzzle.Board, list[int], tuple[int, ...]}
+
+
 def strict_mypy(tmp_path: Path, lines: list[str]) -> tuple[str, list[int], int]:
     """mypy --strict on a sample of `lines`: its output, the line numbers
     of its errors, and its exit status."""

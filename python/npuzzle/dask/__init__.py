@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import operator
 import os
-from typing import TYPE_CHECKING
 
 try:
     import dask.dataframe as dd
@@ -39,10 +38,8 @@ except ImportError as _missing:  # dask.dataframe raises a plain ImportError wit
 
 from .. import ArgumentError, ArgumentTypeError, Board, Database, ParseError, solve_within
 from .._npuzzle import _timeout, _unbuildable
+from .._types import _BoardLike
 from . import _answer, _sampling
-
-if TYPE_CHECKING:
-    from .._npuzzle import _BoardLike
 
 __all__ = ["COLUMNS", "label_random", "solve_frame"]
 
