@@ -529,18 +529,15 @@ fn distances_of(obj: &Bound<'_, PyAny>) -> PyResult<std::ops::RangeInclusive<u32
         }
         let (start, stop) = (arguments::shown(&start), arguments::shown(&stop));
         return parse_distances(&format!("{start}..{stop}")).map_err(|e| match e {
-            // Only a start can be too far: a stop past it reaches as far
-            // as tables do.
-            npuzzle::analysis::DistanceRangeError::TooFar(_) => errors::argument(
-                py,
-                format!(
-                    "distance={} starts farther than any position lies from its goal (past 4 \
-                     billion moves)",
-                    range
-                        .repr()
-                        .map_or_else(|_| start.clone(), |r| r.to_string())
-                ),
-            ),
+            // Named as Python writes it, with the library's reason.
+            npuzzle::analysis::DistanceRangeError::TooFar(_) => {
+                let written = range
+                    .repr()
+                    .map_or_else(|_| start.clone(), |r| r.to_string());
+                let reason = e.to_string();
+                let reason = reason.split_once(" reaches").map_or("", |(_, r)| r);
+                errors::argument(py, format!("distance={written} reaches{reason}"))
+            }
             e => bad(e),
         });
     }

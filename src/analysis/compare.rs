@@ -86,10 +86,8 @@ pub enum CompareError {
     Cancelled,
     /// Distances asked for past the goal's farthest position.
     #[error(
-        "no position lies {} moves from this goal: the farthest lies {max} moves away; \
-         ask for distances up to {max}",
-        // A range's end past any table's is read as far as tables reach.
-        if *.asked == u32::MAX { format!("past {max}") } else { asked.to_string() }
+        "no position lies {asked} moves from this goal: the farthest lies {max} moves away; \
+         ask for distances up to {max}"
     )]
     BeyondFarthest {
         /// The largest distance asked for.

@@ -234,15 +234,16 @@ pub enum DistanceRangeError {
     /// A range that holds no distance.
     #[error("{0:?} is an empty range")]
     Empty(String),
-    /// A whole number past any distance a table holds.
-    #[error("{0:?} is farther than any position lies from its goal (past 4 billion moves)")]
+    /// A whole number past any distance a table holds (a range's end
+    /// too: cut at 4 billion, it would be shown as if asked for).
+    #[error(
+        "{0:?} reaches past 4 billion moves, farther than any position lies from its goal: \
+         end it at the goal's farthest distance or below"
+    )]
     TooFar(String),
 }
 
 /// Reads a distance or a range of distances: `20`, `20..=25` or `20..26`.
-/// A range's end past any table's (`20..=99999999999`) is taken as far as
-/// a table reaches, as an end past the goal's farthest distance is; a
-/// start or a distance alone past it is [`DistanceRangeError::TooFar`].
 pub fn parse_distances(text: &str) -> Result<RangeInclusive<u32>, DistanceRangeError> {
     // The text as given, cut short for the message.
     let given = || crate::puzzle::parse::excerpt(text, 40).into_owned();
@@ -256,17 +257,14 @@ pub fn parse_distances(text: &str) -> Result<RangeInclusive<u32>, DistanceRangeE
             _ => DistanceRangeError::NotADistance(given()),
         })
     };
-    let end = |s: &str, exclusive: bool| match number(s) {
-        Err(DistanceRangeError::TooFar(_)) => Ok(u32::MAX),
-        Ok(0) if exclusive => Err(DistanceRangeError::Empty(given())),
-        Ok(end) => Ok(end - u32::from(exclusive)),
-        Err(e) => Err(e),
-    };
     let range = if let Some((a, b)) = text.split_once("..=") {
-        number(a)?..=end(b, false)?
+        number(a)?..=number(b)?
     } else if let Some((a, b)) = text.split_once("..") {
-        let end = end(b, true)?;
-        number(a)?..=end
+        let end = number(b)?;
+        if end == 0 {
+            return Err(DistanceRangeError::Empty(given()));
+        }
+        number(a)?..=end - 1
     } else {
         let k = number(text)?;
         k..=k
@@ -296,12 +294,9 @@ mod tests {
             parse_distances("4294967296"),
             Err(TooFar("4294967296".into()))
         );
-        // A range's end past any table's reaches as far as tables do.
-        assert_eq!(parse_distances("1..=4294967296"), Ok(1..=u32::MAX));
-        assert_eq!(parse_distances(&format!("2..{far}")), Ok(2..=u32::MAX));
         assert_eq!(
-            parse_distances("4294967296..=4294967297"),
-            Err(TooFar("4294967296..=4294967297".into()))
+            parse_distances("1..=4294967296"),
+            Err(TooFar("1..=4294967296".into()))
         );
         assert_eq!(parse_distances("-1"), Err(Negative("-1".into())));
         assert_eq!(parse_distances("2..=-1"), Err(Negative("2..=-1".into())));

@@ -299,7 +299,8 @@ impl Sample {
                 Ok(Reached::Nearer { farthest }) => {
                     let drawn = Box::new((sample(positions), solutions));
                     // The range drawn from: the one asked, cut at the farthest.
-                    let range = (asked.start() != asked.end()).then(|| in_words(&distances));
+                    let range =
+                        (distances.start() != distances.end()).then(|| in_words(&distances));
                     return Err(WalkError::TooFar {
                         distance,
                         farthest,

@@ -227,8 +227,6 @@ impl Replacement {
         if name_bytes > NAME_MAX {
             return Err(ReplaceError::NameTooLong(name_bytes));
         }
-        // The mode of the file replaced, which the new version keeps: a
-        // private file stays private.
         let mut kept = None;
         match std::fs::metadata(&target) {
             Ok(meta) if !meta.is_file() => {
@@ -237,11 +235,8 @@ impl Replacement {
                     path: target,
                 })
             }
-            Ok(meta) if meta.permissions().readonly() => {
-                return Err(ReplaceError::ReadOnly(target))
-            }
             Ok(meta) => {
-                kept = Some(meta.permissions());
+                kept = kept_mode(&meta);
                 let database = is_database(&target)?;
                 match writes {
                     Writes::Database if !database && meta.len() > 0 => {
@@ -252,6 +247,12 @@ impl Replacement {
                         return Err(ReplaceError::NotOurs(target))
                     }
                     _ => {}
+                }
+                // Only a file that would be replaced: the advice to make
+                // another (a database a chart was pointed at) writable
+                // would cost it.
+                if read_only(&meta) {
+                    return Err(ReplaceError::ReadOnly(target));
                 }
             }
             Err(_) => {}
@@ -284,8 +285,9 @@ impl Replacement {
         builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
         let temp = builder.tempfile_in(&dir).map_err(without_temporary_path)?;
         let _listed = Unfinished::list(temp.path());
+        // Where the file system keeps no modes, the default stands.
         if let Some(mode) = kept {
-            temp.as_file().set_permissions(mode)?;
+            let _ = temp.as_file().set_permissions(mode);
         }
         Ok(Replacement {
             target,
@@ -406,6 +408,38 @@ fn is_database(path: &Path) -> io::Result<bool> {
         Err(e) => return Err(e),
     }
     Ok(start == MAGIC || start == OLD_PATTERN_MAGIC)
+}
+
+/// The permissions a file's new version keeps: the old one's read and
+/// write bits, so that a private file stays private, where this process
+/// owns it. Not set-user or set-group bits, which would pass to new
+/// content, and not another user's mode (a replacement by root), which
+/// could lock that user out of what becomes root's file: the default,
+/// readable by all, stands there.
+fn kept_mode(meta: &std::fs::Metadata) -> Option<std::fs::Permissions> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let owned = meta.uid() == rustix::process::geteuid().as_raw();
+        owned.then(|| std::fs::Permissions::from_mode(meta.mode() & 0o777))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = meta;
+        None
+    }
+}
+
+/// Whether a file's owner has marked it read-only (no write bit for the
+/// owner), to keep it: refused even to root, which could write it.
+fn read_only(meta: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        meta.permissions().mode() & 0o200 == 0
+    }
+    #[cfg(not(unix))]
+    meta.permissions().readonly()
 }
 
 /// Whether `path` begins as a chart or a worksheet npuzzle wrote: its
@@ -718,7 +752,7 @@ mod tests {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
         let chart = dir.path().join("c.svg");
-        let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o7777;
         let set = |path: &Path, mode| {
             std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap()
         };
@@ -732,15 +766,32 @@ mod tests {
         set(&chart, 0o600);
         replace(&format!("{SVG_MARK}\nsecond")).unwrap();
         assert_eq!(mode(&chart), 0o600);
-        set(&chart, 0o444);
-        let refused = replace(&format!("{SVG_MARK}\nthird"));
-        assert!(
-            matches!(refused, Err(ReplaceError::ReadOnly(_))),
-            "{refused:?}"
-        );
+        // Set-user and set-group bits do not pass to new content.
+        set(&chart, 0o6750);
+        replace(&format!("{SVG_MARK}\nsecond")).unwrap();
+        assert_eq!(mode(&chart), 0o750);
+        // Read-only to its owner, though others may write it: refused.
+        for read_only in [0o444, 0o464] {
+            set(&chart, read_only);
+            let refused = replace(&format!("{SVG_MARK}\nthird"));
+            assert!(
+                matches!(refused, Err(ReplaceError::ReadOnly(_))),
+                "{refused:?}"
+            );
+        }
         let kept = std::fs::read_to_string(&chart).unwrap();
         assert_eq!(kept, format!("{SVG_MARK}\nsecond"));
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        // A read-only file that would not be replaced anyway is refused as
+        // such, not with advice to make it writable.
+        let notes = dir.path().join("notes.svg");
+        std::fs::write(&notes, "my own drawing").unwrap();
+        set(&notes, 0o444);
+        let refused = Replacement::start(&notes, ".svg", Writes::Document).err();
+        assert!(
+            matches!(refused, Some(ReplaceError::NotOurs(_))),
+            "{refused:?}"
+        );
     }
 
     /// Only a database makes its missing folder: a chart's misspelt folder
