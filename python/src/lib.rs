@@ -389,11 +389,18 @@ fn _uniform(
 /// dimensions, else the first position's as `Board()` reads it; 3x3 for
 /// none (and for what is no sequence, which reading then turns away).
 fn first_size(py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Shape> {
-    let dims: Option<Vec<usize>> = if positions.hasattr("__array_interface__")? {
-        Some(positions.getattr("shape")?.extract()?)
-    } else {
-        None
-    };
+    // An array's dimensions, and whether it holds integers (or objects).
+    let (dims, integers): (Option<Vec<usize>>, bool) =
+        if positions.hasattr("__array_interface__")? {
+            let kind = (positions.getattr("dtype")).and_then(|d| d.getattr("kind")?.extract());
+            let kind: Option<String> = kind.ok();
+            (
+                Some(positions.getattr("shape")?.extract()?),
+                matches!(kind.as_deref(), Some("i" | "u")),
+            )
+        } else {
+            (None, false)
+        };
     match dims.as_deref() {
         Some(&[_, rows, cols]) => return board::shape_of(py, &format!("{rows}x{cols}")),
         Some(&[_, cells]) if cells != Shape::THREE_BY_THREE.cells() => {
@@ -404,16 +411,7 @@ fn first_size(py: Python<'_>, positions: &Bound<'_, PyAny>) -> PyResult<Shape> {
         }
         Some(&[_, _]) => return Ok(Shape::THREE_BY_THREE),
         // One board's numbers, not many boards.
-        Some(&[n])
-            if matches!(
-                positions
-                    .getattr("dtype")?
-                    .getattr("kind")?
-                    .extract::<String>()?
-                    .as_str(),
-                "i" | "u"
-            ) =>
-        {
+        Some(&[n]) if n > 0 && integers => {
             return Err(errors::parse(
                 py,
                 format!(

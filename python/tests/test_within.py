@@ -250,6 +250,8 @@ def test_many_at_once_with_no_file_takes_its_size_from_the_positions() -> None:
     # One board's numbers are not many boards: said, and where to go.
     with pytest.raises(npuzzle.ParseError, match=r"not \(9,\): one position's numbers are solved with solve_within"):
         npuzzle.solve_many_within(np.array([8, 6, 7, 2, 5, 4, 3, 0, 1]), 1.5)
+    # No positions at all is no answers, as an empty list is.
+    assert npuzzle.solve_many_within(np.array([], dtype=int), 1.5) == []
     # Text is 3x3 unless board= says otherwise; an unsolvable one is None.
     found = npuzzle.solve_many_within(["123456708", "213456780"], 1)
     assert found[0] is not None and found[0].length == 1 and found[1] is None

@@ -379,15 +379,16 @@ pub(crate) fn read_line(
     };
     let (start_text, goal_text) = split_pair(text);
     let start = parse_board(start_text, shape);
-    // A compact board holds no `\r`: only pairs and bad lines pay the look.
-    if goal_text.is_some() || start.is_err() {
-        inner_carriage_return(text)?;
-    }
     // Two words that are not two boards may be one, in rows: `123 405` on 2×3.
     if start.is_err() && goal_text.is_some() && !text.contains(['\t', ';']) {
         if let Ok(board) = parse_board(text.trim(), shape) {
             return Ok((text, board, None));
         }
+    }
+    // A compact board holds no `\r`: only pairs and bad lines pay the look
+    // (a `\r` inside one board, JSON's whitespace, is no pair's).
+    if goal_text.is_some() || start.is_err() {
+        inner_carriage_return(text)?;
     }
     let start = start.map_err(|e| {
         let hint = match goal_text {
@@ -944,6 +945,9 @@ mod tests {
             (start, goal),
             (board("867254301"), Some(board("123456708")))
         );
+        // Inside one board it is only whitespace.
+        let (_, start, goal) = read_line(1, b"[[8,6,7],\r[2,5,4],[3,0,1]]\n", shape).unwrap();
+        assert_eq!((start, goal), (board("867254301"), None));
     }
 
     /// Two words that are not two boards are read as one board in rows,
