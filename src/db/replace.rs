@@ -80,8 +80,8 @@ pub enum ReplaceError {
         shown_path(.0)
     )]
     NotOurs(PathBuf),
-    /// The file to replace is read-only: someone marked it so as not to
-    /// lose it.
+    /// The file to replace is read-only to its owner, who may have marked
+    /// it so as not to lose it.
     #[error(
         "{} is read-only: make it writable (chmod u+w) to have it replaced, or choose another \
          name",
@@ -248,9 +248,9 @@ impl Replacement {
                     }
                     _ => {}
                 }
-                // Only a file that would be replaced: the advice to make
-                // another (a database a chart was pointed at) writable
-                // would cost it.
+                // Said only of a file that would otherwise be replaced:
+                // advice to make another writable (a database a chart's
+                // link points at) would cost it its protection.
                 if read_only(&meta) {
                     return Err(ReplaceError::ReadOnly(target));
                 }
