@@ -70,9 +70,6 @@ from ._npuzzle import (
 )
 
 # The names the annotations use, at run time too (typing.get_type_hints).
-from collections.abc import Iterable
-from typing import Any, SupportsIndex
-
 from ._types import _ArrayLike, _BoardLike, _Positions, _Steps
 
 del annotations  # the __future__ feature, bound as a name by its import
@@ -201,7 +198,7 @@ def count_solutions(start: _BoardLike, goal: _BoardLike | None = None) -> int:
     return default_database().count_solutions(start, goal)
 
 
-def solutions(start: _BoardLike, goal: _BoardLike | None = None, limit: SupportsIndex = 10) -> list[str]:
+def solutions(start: _BoardLike, goal: _BoardLike | None = None, limit: _typing.SupportsIndex = 10) -> list[str]:
     """Up to ``limit`` shortest solutions, in alphabetical order.
     Raises ParseError (a board that cannot be read), ArgumentTypeError,
     UnsolvableError, ArgumentError (a negative ``limit``); DatabaseError when
@@ -225,9 +222,9 @@ def histogram(goal: _BoardLike | None = None) -> list[int]:
 
 
 def random(
-    distance: SupportsIndex | range | str | None = None,
-    count: SupportsIndex = 1,
-    seed: SupportsIndex | None = None,
+    distance: _typing.SupportsIndex | range | str | None = None,
+    count: _typing.SupportsIndex = 1,
+    seed: _typing.SupportsIndex | None = None,
     goal: _BoardLike | None = None,
     *,
     board: str | None = None,
@@ -292,14 +289,14 @@ def compare(
 
 
 @_typing.overload
-def distances(positions: _ArrayLike, goal: _BoardLike | None = None, *, threads: SupportsIndex | None = None) -> Any: ...
+def distances(positions: _ArrayLike, goal: _BoardLike | None = None, *, threads: _typing.SupportsIndex | None = None) -> _typing.Any: ...
 @_typing.overload
 def distances(
-    positions: Iterable[_BoardLike], goal: _BoardLike | None = None, *, threads: SupportsIndex | None = None
+    positions: _typing.Iterable[_BoardLike], goal: _BoardLike | None = None, *, threads: _typing.SupportsIndex | None = None
 ) -> list[int | None]: ...
 def distances(
-    positions: _Positions, goal: _BoardLike | None = None, *, threads: SupportsIndex | None = None
-) -> Any:
+    positions: _Positions, goal: _BoardLike | None = None, *, threads: _typing.SupportsIndex | None = None
+) -> _typing.Any:
     """Distances of many 3x3 positions at once (see ``Database.distances``).
     Raises ParseError (``positions[i]: ...``), ArgumentTypeError, ArgumentError
     (``threads`` past 4 per core); Ctrl-C raises KeyboardInterrupt;
@@ -312,14 +309,14 @@ def distances(
 
 
 @_typing.overload
-def solve_many(positions: _ArrayLike, goal: _BoardLike | None = None, *, threads: SupportsIndex | None = None) -> Any: ...
+def solve_many(positions: _ArrayLike, goal: _BoardLike | None = None, *, threads: _typing.SupportsIndex | None = None) -> _typing.Any: ...
 @_typing.overload
 def solve_many(
-    positions: Iterable[_BoardLike], goal: _BoardLike | None = None, *, threads: SupportsIndex | None = None
+    positions: _typing.Iterable[_BoardLike], goal: _BoardLike | None = None, *, threads: _typing.SupportsIndex | None = None
 ) -> list[str | None]: ...
 def solve_many(
-    positions: _Positions, goal: _BoardLike | None = None, *, threads: SupportsIndex | None = None
-) -> Any:
+    positions: _Positions, goal: _BoardLike | None = None, *, threads: _typing.SupportsIndex | None = None
+) -> _typing.Any:
     """Shortest solutions of many 3x3 positions at once.
     Raises ParseError (``positions[i]: ...``), ArgumentTypeError, ArgumentError
     (``threads`` past 4 per core); Ctrl-C raises KeyboardInterrupt;
