@@ -385,10 +385,15 @@ pub(crate) fn read_line(
             return Ok((text, board, None));
         }
     }
-    // A compact board holds no `\r`: only pairs and bad lines pay the look
-    // (a `\r` inside one board, JSON's whitespace, is no pair's).
-    if goal_text.is_some() || start.is_err() {
-        inner_carriage_return(text)?;
+    // Lines ended by `\r` alone run together: as a pair split at the `\r`,
+    // or as a line that does not read. Only the pair's separator is looked
+    // at on the way to an answer (a `\r` inside one board is whitespace).
+    match goal_text {
+        Some(goal) if start.is_ok() && separator(text, start_text, goal).contains(&b'\r') => {
+            inner_carriage_return(text)?
+        }
+        _ if start.is_err() => inner_carriage_return(text)?,
+        _ => {}
     }
     let start = start.map_err(|e| {
         let hint = match goal_text {
@@ -439,9 +444,17 @@ pub(crate) fn line_text(number: u64, line: &[u8]) -> Result<&str, BadLine> {
     Ok(text)
 }
 
+/// The bytes of `text` between `first` and `second`, two slices of it in
+/// that order: the separator of a pair.
+fn separator<'a>(text: &'a str, first: &str, second: &str) -> &'a [u8] {
+    let offset = |part: &str| part.as_ptr() as usize - text.as_ptr() as usize;
+    &text.as_bytes()[offset(first) + first.len()..offset(second)]
+}
+
 /// Refuses a line with a `\r` inside: lines ended by `\r` alone (old Mac
 /// files, some spreadsheets' exports) would otherwise be read as one line,
 /// two starts answered as a start and its goal.
+#[cold]
 pub(crate) fn inner_carriage_return(text: &str) -> Result<(), BadLine> {
     match text.contains('\r') {
         false => Ok(()),
