@@ -292,20 +292,18 @@ impl Sample {
             guidance: &guidance,
             goal,
         };
+        // A miss names the range drawn from: the one asked, cut at the farthest.
+        let drawn_from = (distances.start() != distances.end()).then(|| in_words(&distances));
         while positions.len() < count {
             let distance = rng.gen_range(distances.clone());
             let (start, solution) = match walk.to(distance, &mut rng, &options) {
                 Ok(Reached::At(start, solution)) => (start, solution),
                 Ok(Reached::Nearer { farthest }) => {
-                    let drawn = Box::new((sample(positions), solutions));
-                    // The range drawn from: the one asked, cut at the farthest.
-                    let range =
-                        (distances.start() != distances.end()).then(|| in_words(&distances));
                     return Err(WalkError::TooFar {
                         distance,
                         farthest,
-                        drawn,
-                        range,
+                        drawn: Box::new((sample(positions), solutions)),
+                        range: drawn_from,
                     });
                 }
                 Err(WalkError::Search(AnswerError::Stopped(
