@@ -534,9 +534,8 @@ fn distances_of(obj: &Bound<'_, PyAny>) -> PyResult<std::ops::RangeInclusive<u32
                 let written = range
                     .repr()
                     .map_or_else(|_| start.clone(), |r| r.to_string());
-                let reason = e.to_string();
-                let reason = reason.split_once(" reaches").map_or("", |(_, r)| r);
-                errors::argument(py, format!("distance={written} reaches{reason}"))
+                let reason = npuzzle::analysis::PAST_EVERY_TABLE;
+                errors::argument(py, format!("distance={written} {reason}"))
             }
             e => bad(e),
         });

@@ -37,7 +37,7 @@ pub use histogram::{Histogram, Histograms, TableHistogram};
 pub use metrics::{compare_metrics, JointCount, MetricComparison, MetricsError, Ratio};
 pub use sample::{
     fresh_seed, parse_distances, sample, DistanceRangeError, Drawn, Sample, SampleError,
-    MAX_UNIFORM,
+    MAX_UNIFORM, PAST_EVERY_TABLE,
 };
 pub use search_costs::{check_distances, effective_branching, search_costs, CostRow, SearchCosts};
 pub use shortest::{

@@ -236,12 +236,15 @@ pub enum DistanceRangeError {
     Empty(String),
     /// A whole number past any distance a table holds (a range's end
     /// too: cut at 4 billion, it would be shown as if asked for).
-    #[error(
-        "{0:?} reaches past 4 billion moves, farther than any position lies from its goal: \
-         end it at the goal's farthest distance or below"
-    )]
+    #[error("{0:?} {PAST_EVERY_TABLE}")]
     TooFar(String),
 }
+
+/// What [`DistanceRangeError::TooFar`] says of the distances asked for,
+/// after naming them (Python names a `range` as Python writes it).
+pub const PAST_EVERY_TABLE: &str = "reaches past 4 billion moves, farther than any position \
+                                    lies from its goal: end it at the goal's farthest distance \
+                                    or below";
 
 /// Reads a distance or a range of distances: `20`, `20..=25` or `20..26`.
 pub fn parse_distances(text: &str) -> Result<RangeInclusive<u32>, DistanceRangeError> {

@@ -160,11 +160,11 @@ fn serve_app(
     answer_within: Duration,
     access: (Hosts, Origins),
 ) -> TestServer {
-    serve_app_within(boards, (timeout, answer_within), access, limits())
+    serve_app_limited(boards, (timeout, answer_within), access, limits())
 }
 
 /// A server as [`serve_app`], with its own `limits`.
-fn serve_app_within(
+fn serve_app_limited(
     boards: Boards,
     (timeout, answer_within): (Duration, Duration),
     access: (Hosts, Origins),
@@ -976,7 +976,7 @@ fn stopping_the_server_stops_its_searches_and_says_so() {
         shutdown_grace: Duration::from_secs(5),
         ..limits()
     };
-    let server = serve_app_within(
+    let server = serve_app_limited(
         boards,
         (minute, minute),
         (Hosts::Any, Origins::default()),
