@@ -547,6 +547,12 @@ fn with_commas(n: u64) -> String {
 async fn compared_at_16(session: &Session, c: &Client) -> (String, Value) {
     new_puzzle_at(c, 16).await;
     let position = shown(c).await.1;
+    compared(session, c, position).await
+}
+
+/// Runs the textbook searches on the position shown, `position`, in the
+/// page and by `query compare`, both at 10,000 expansions.
+async fn compared(session: &Session, c: &Client, position: String) -> (String, Value) {
     click(c, Locator::Css("#compare-panel summary")).await;
     choose(c, "compare-nodes", "10000").await;
     click_and_settle(c, Locator::Id("compare-run")).await;
@@ -677,7 +683,14 @@ async fn the_textbook_searches_panel_equals_query_compare() {
 #[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
 async fn a_paused_search_solution_gives_way_to_a_shortest_one() {
     let (session, c, _url) = open_page().await;
-    let (_, cli) = compared_at_16(&session, &c).await;
+    // A position 16 moves out whose depth-first (30 moves) and greedy (34)
+    // solutions are longer than the shortest: at a random one, depth-first
+    // search can stop at 10,000 expansions and greedy find a shortest.
+    let start = "712538460";
+    type_into(&c, "custom-start", start).await;
+    click_and_settle(&c, Locator::Id("custom-set")).await;
+    assert_eq!(shown(&c).await.1, start);
+    let (_, cli) = compared(&session, &c, start.to_string()).await;
     // Depth-first search's, or greedy's: longer than the shortest.
     let longer = cli["algorithms"]
         .as_array()
