@@ -119,7 +119,9 @@ def test_python_runs_while_a_batch_runs(db3, batch) -> None:
         return count / seconds
 
     alone = pace(0.2)
-    many = np.tile(batch, (200, 1))  # 10 million positions: one long call
+    # 20 million positions: one call of about a second here, four times the
+    # 0.25 s it must outlast.
+    many = np.tile(batch, (400, 1))
     worker = threading.Thread(target=lambda: db3.distances(many, threads=1))
     worker.start()
     time.sleep(0.05)  # past the call's start (reading the array holds the GIL)

@@ -111,7 +111,15 @@ async function api(path, params, signal, { panel = false } = {}) {
       throw e.name === "AbortError" ? e : new Error(NOT_ANSWERING);
     }
     let body = null;
-    try { body = await response.json(); } catch (_) { /* not JSON */ }
+    try {
+      body = await response.json();
+    } catch (e) {
+      // Stopped while the answer was read: stopped, as before it came. An
+      // answer that breaks off is the server's going away; an error's
+      // body need not be JSON.
+      if (signal && signal.aborted) throw new DOMException("stopped", "AbortError");
+      if (response.ok) throw new Error(NOT_ANSWERING);
+    }
     if (!response.ok) throw new ApiError(response.status, body);
     // The server answers again: the banner that said it did not is over
     // (others go with the next move or game, not with any answer).
