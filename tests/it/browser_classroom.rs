@@ -569,6 +569,9 @@ async fn compared(session: &Session, c: &Client, position: String) -> (String, V
 async fn the_textbook_searches_panel_equals_query_compare() {
     let (session, c, _url) = open_page().await;
     let (position, cli) = compared_at_16(&session, &c).await;
+    // Run, disabled while the searches ran, has the keyboard's focus back.
+    let focused = "return document.activeElement.id;";
+    assert_eq!(c.execute(focused, vec![]).await.unwrap(), "compare-run");
     let rows = comparison_rows(&c).await;
     assert_eq!(rows.len(), 9, "{rows:?}");
     let distance = cli["distance"].to_string();

@@ -15,7 +15,7 @@ use std::path::Path;
 use std::process::Command;
 
 /// The server with 2x3 and 3x3 single-tile files and a 3x3 multi-tile one.
-fn server_both_metrics() -> Server {
+pub(crate) fn server_both_metrics() -> Server {
     let dir = tempfile::tempdir().unwrap();
     let mut args = vec!["serve".to_string(), "--port".into(), "0".into()];
     for (name, size, metric) in [

@@ -4,11 +4,13 @@
 //! than the positions at its distance, a link to a position too far to
 //! search in time still plays, a link's impossible set is refused, a long
 //! list written with commas is graded, and the keyboard stays on the tile
-//! it moved. Ignored by default, as the other browser tests.
+//! it moved; and answers that come late (held back here by a stand-in for
+//! the page's `fetch`) are not applied to a board, game or metric the
+//! player has left. Ignored by default, as the other browser tests.
 
 use crate::browser::{
-    banner, click, click_and_settle, displayed, open_page, open_page_of, server_4x4, settle, shown,
-    slide, spawn, text, Server,
+    api, banner, click, click_and_settle, displayed, open_page, open_page_of, server_4x4, settle,
+    shown, slide, spawn, text, wait_until, Server,
 };
 use fantoccini::{key::Key, Locator};
 
@@ -220,11 +222,7 @@ async fn long_lists_are_graded_and_the_keyboard_stays_on_its_tile() {
 #[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
 async fn restart_during_a_board_change_waits_for_the_new_board() {
     let (_session, c, _url) = open_page().await;
-    let hold_draws = "const send = window.fetch; window.fetch = (url, options) => \
-                      String(url).includes('/api/random') \
-                        ? new Promise((r) => setTimeout(r, 1500)).then(() => send(url, options)) \
-                        : send(url, options);";
-    c.execute(hold_draws, vec![]).await.unwrap();
+    hold_requests(&c, "/api/random", 1500).await;
     let select = c.find(Locator::Id("board-size")).await.unwrap();
     select.select_by_value("2x3").await.unwrap();
     click(&c, Locator::Id("restart")).await;
@@ -303,4 +301,199 @@ async fn the_hardest_position_and_links_read_as_the_server_reads_them() {
     settle(&c).await;
     assert_eq!(text(&c, "copy-note").await, "");
     c.close().await.unwrap();
+}
+
+/// Holds back the page's requests whose address contains `part` by `ms`
+/// milliseconds, as a slow server would.
+async fn hold_requests(c: &fantoccini::Client, part: &str, ms: u64) {
+    let hold = "const [part, ms] = arguments; const send = window.fetch; \
+                window.fetch = (url, options) => String(url).includes(part) \
+                  ? new Promise((r) => setTimeout(r, ms)).then(() => send(url, options)) \
+                  : send(url, options);";
+    let args = vec![serde_json::json!(part), serde_json::json!(ms)];
+    c.execute(hold, args).await.unwrap();
+}
+
+/// The distances before and after each move the page holds for its report.
+async fn moves_distances(c: &fantoccini::Client) -> serde_json::Value {
+    let script = "return game.history.map((h) => [h.move, h.before, h.after]);";
+    c.execute(script, vec![]).await.unwrap()
+}
+
+/// Between another board chosen and its first game, nothing is asked for
+/// or linked with the last board's position: Solve, the hint key (H) and
+/// Copy link then leave no error and no link that mixes the two boards.
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn nothing_mixes_two_boards_while_the_new_one_comes() {
+    let (_session, c, _url) = open_page().await;
+    hold_requests(&c, "/api/random", 1500).await;
+    let select = c.find(Locator::Id("board-size")).await.unwrap();
+    select.select_by_value("2x3").await.unwrap();
+    click(&c, Locator::Id("show-solution")).await;
+    let board = c.find(Locator::Id("board")).await.unwrap();
+    board.send_keys("h").await.unwrap();
+    click(&c, Locator::Id("copy-link")).await;
+    // Past the link's next write (at most 100 ms after the last).
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let url = c.current_url().await.unwrap();
+    assert!(!url.as_str().contains("board=2x3"), "{url}");
+    settle(&c).await;
+    plays_only(&c, "2x3", 6).await;
+    c.close().await.unwrap();
+}
+
+/// A move made while a link's moves are graded keeps its own distances:
+/// the link's moves get the grading's, the move after them starts where
+/// they end, and its own answer is not dropped (a move away from the goal,
+/// which a grading of the link's moves alone would have called closer).
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn a_move_made_while_a_links_moves_are_graded_keeps_its_distances() {
+    let (_session, c, url) = open_page().await;
+    let (start, linked) = ("120573486", "DDL");
+    let end = api(&url, &format!("/api/check?start={start}&moves={linked}"))["end"].clone();
+    let end = end.as_str().unwrap();
+    let away = api(&url, &format!("/api/moves?start={end}"))["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["change"] == 1)
+        .map(|m| m["move"].as_str().unwrap().to_string())
+        .expect("a move away from the goal");
+    // The key that moves the blank so: the arrow names the tile's way.
+    let key = match away.as_str() {
+        "U" => Key::Down,
+        "D" => Key::Up,
+        "L" => Key::Right,
+        _ => Key::Left,
+    };
+    hold_requests(&c, "/api/check", 1500).await;
+    // The link read as on opening, in the page that holds the requests.
+    let link = format!("?start={start}&moves={linked}");
+    c.execute(
+        "restore(new URLSearchParams(arguments[0]));",
+        vec![serde_json::json!(link)],
+    )
+    .await
+    .unwrap();
+    let replayed = "return game.history.length === 3;";
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let every = std::time::Duration::from_millis(20);
+    wait_until(
+        &c,
+        replayed,
+        deadline,
+        every,
+        "the link's moves not replayed",
+    )
+    .await;
+    let board = c.find(Locator::Id("board")).await.unwrap();
+    board.send_keys(&key.to_string()).await.unwrap();
+    settle(&c).await;
+    tokio::time::sleep(std::time::Duration::from_millis(2000)).await;
+    settle(&c).await;
+    let moves = moves_distances(&c).await;
+    let moves = moves.as_array().unwrap();
+    assert_eq!(moves.len(), 4, "{moves:?}");
+    assert_eq!(moves[3][0], away.as_str());
+    for pair in moves.windows(2) {
+        assert_eq!(pair[0][2], pair[1][1], "{moves:?}");
+    }
+    let last = moves[3][2].as_u64().unwrap();
+    assert_eq!(last, moves[3][1].as_u64().unwrap() + 1, "{moves:?}");
+    assert_eq!(shown(&c).await.0, last);
+    c.close().await.unwrap();
+}
+
+/// The multi-tile histogram answering after single-tile moves are chosen
+/// again is dropped: K and "Hardest position" reach the single-tile
+/// farthest (31), not the multi-tile one (24).
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn a_late_histogram_of_the_other_metric_is_dropped() {
+    let (_session, c, _url) = open_page_of(crate::browser_metric::server_both_metrics()).await;
+    hold_requests(&c, "histogram?board=3x3&metric=mtm", 1500).await;
+    click(&c, Locator::Id("metric-mtm")).await;
+    click(&c, Locator::Id("metric-stm")).await;
+    settle(&c).await;
+    tokio::time::sleep(std::time::Duration::from_millis(2000)).await;
+    settle(&c).await;
+    let farthest =
+        "return [game.metric, game.histogram.max_distance, document.getElementById('k').max];";
+    let farthest = c.execute(farthest, vec![]).await.unwrap();
+    assert_eq!(farthest, serde_json::json!(["stm", 31, "31"]));
+    click_and_settle(&c, Locator::Id("hardest")).await;
+    assert_eq!(shown(&c).await.0, 31);
+    c.close().await.unwrap();
+}
+
+/// A grading asked for in one game and answered in the next is dropped,
+/// and a slide of two tiles stops where a key moved the blank while its
+/// first step was looked up.
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn late_answers_of_a_game_moved_on_are_dropped() {
+    let (_session, c, _url) = open_page_of(crate::browser_metric::server_both_metrics()).await;
+    hold_requests(&c, "/api/check", 1500).await;
+    let moves = c.find(Locator::Id("grade-moves")).await.unwrap();
+    moves.send_keys("ULDR").await.unwrap();
+    click(&c, Locator::Id("grade")).await;
+    click_and_settle(&c, Locator::Id("new-k")).await;
+    tokio::time::sleep(std::time::Duration::from_millis(2000)).await;
+    settle(&c).await;
+    assert_eq!(text(&c, "grade-result").await, "");
+
+    // Multi-tile moves, the blank at the end of the middle row: a click on
+    // the row's first tile slides two tiles.
+    click_and_settle(&c, Locator::Id("metric-mtm")).await;
+    let input = c.find(Locator::Id("custom-start")).await.unwrap();
+    input.clear().await.unwrap();
+    input.send_keys("123450786").await.unwrap();
+    click_and_settle(&c, Locator::Id("custom-set")).await;
+    hold_requests(&c, "/api/moves", 1000).await;
+    click(&c, Locator::Css("#board .tile[data-cell='3']")).await;
+    // After its first step (the blank in the middle), the blank goes up.
+    let board = c.find(Locator::Id("board")).await.unwrap();
+    board.send_keys(&Key::Down.to_string()).await.unwrap();
+    settle(&c).await;
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    settle(&c).await;
+    let made = "return game.history.map((h) => h.move).join('');";
+    assert_eq!(c.execute(made, vec![]).await.unwrap(), "LU");
+    c.close().await.unwrap();
+}
+
+/// The hint asked for while a move's distance is searched, a search that
+/// then runs past the server's time (503, faked here after a second),
+/// marks the first move of a near solution, as H pressed after it does.
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn a_hint_asked_while_the_distance_is_searched_comes_when_it_times_out() {
+    let (_session, c, _url) = open_page().await;
+    let late_timeouts = "const send = window.fetch; window.fetch = (url, options) => \
+        String(url).includes('/api/moves') \
+          ? new Promise((r) => setTimeout(r, 1000)).then(() => new Response(\
+              JSON.stringify({ error: 'past the timeout', code: 'timed_out' }),\
+              { status: 503, headers: { 'Content-Type': 'application/json' } }))\
+          : send(url, options);";
+    c.execute(late_timeouts, vec![]).await.unwrap();
+    let board = c.find(Locator::Id("board")).await.unwrap();
+    // A move (the blank right, or left at the right edge), then H at once.
+    let (_, before) = shown(&c).await;
+    board.send_keys(&Key::Left.to_string()).await.unwrap();
+    if shown_position(&c).await == before {
+        board.send_keys(&Key::Right.to_string()).await.unwrap();
+    }
+    board.send_keys("h").await.unwrap();
+    settle(&c).await;
+    let hinted =
+        "return game.hint && Boolean(game.nearHint) && game.nearHint.at === text(game.cells);";
+    assert!(crate::browser::holds(&c, hinted).await);
+    assert_eq!(banner(&c).await, None);
+    c.close().await.unwrap();
+}
+
+async fn shown_position(c: &fantoccini::Client) -> String {
+    text(c, "position").await
 }

@@ -203,7 +203,14 @@ function slideFor(cell) {
 async function slideTo(cell) {
   const slide = slideFor(cell);
   if (!slide) return;
-  for (let i = 0; i < slide.count; i++) if (!(await move(slide.letter))) return;
+  const epoch = game.epoch;
+  for (let i = 0; i < slide.count; i++) {
+    const next = apply(game.cells, slide.letter);
+    if (!(await move(slide.letter))) return;
+    // Another game, or a move of the player's own while this step's
+    // distance came: the rest of the slide is not theirs.
+    if (epoch !== game.epoch || text(game.cells) !== text(next)) return;
+  }
 }
 // A tile slides the way the blank does not: the arrow (or swipe) names the tile's way.
 const BY_TILE_DIRECTION = { up: "D", down: "U", left: "R", right: "L" };
@@ -218,16 +225,32 @@ function takeTurn() {
 function superseded(turn) {
   return turn !== game.turn;
 }
-// `request`'s answer for the action of `turn`, or undefined where a later
-// action has taken over: its error then is no one's either.
-async function forTurn(turn, request) {
+// `request`'s answer while `current()` holds, or undefined once it does
+// not: its error then is no one's either.
+async function answerWhile(current, request) {
   try {
     const answer = await request;
-    return superseded(turn) ? undefined : answer;
+    return current() ? answer : undefined;
   } catch (e) {
-    if (superseded(turn)) return undefined;
+    if (!current()) return undefined;
     throw e;
   }
+}
+// `request`'s answer for the action of `turn`, or undefined where a later
+// action has taken over.
+function forTurn(turn, request) {
+  return answerWhile(() => !superseded(turn), request);
+}
+// `request`'s answer for the game of `epoch`, or undefined where another
+// game has begun or another board was chosen.
+function forGame(epoch, request) {
+  return answerWhile(() => epoch === game.epoch, request);
+}
+// Whether the game shown is the chosen board's. Between a board chosen and
+// its first game the board shown is the last one's: nothing is drawn,
+// asked or written to the link for it.
+function playing() {
+  return game.played === game.board;
 }
 // What a new game by the player's own action leaves behind: a link's
 // refusal, a grading of the last game, an error.
@@ -253,6 +276,13 @@ async function newGame(start, goal, known = null, seeded = null, tooFar = false)
     if (!pastTimeout(e)) throw e;
   }
   if (epoch !== game.epoch) return;
+  // The goal's histogram first, so that the game changes only as it is
+  // drawn: a click meanwhile moves a tile of the board in view.
+  let histogram = null;
+  if (complete() && (goalChanged || !game.histogram)) {
+    histogram = await histogramToward(goal);
+    if (epoch !== game.epoch) return;
+  }
   game.played = game.board;
   game.goal = goal;
   game.start = start;
@@ -268,7 +298,7 @@ async function newGame(start, goal, known = null, seeded = null, tooFar = false)
   game.plan = null;
   game.heuristics = null;
   hideSolution();
-  if (complete() && (goalChanged || !game.histogram)) await loadHistogram();
+  if (histogram) setHistogram(histogram);
   render();
 }
 
@@ -313,11 +343,20 @@ function count(n, noun) {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
+// The histogram toward `goal` on the board and metric at hand, or null
+// where another board or metric was chosen while it came.
+async function histogramToward(goal) {
+  const [board, metric] = [game.board, game.metric];
+  const histogram = await api("histogram", { goal: text(goal) });
+  return board === game.board && metric === game.metric ? histogram : null;
+}
 async function loadHistogram() {
-  const [board, goal] = [game.board, text(game.goal)];
-  const histogram = await api("histogram", { goal });
-  // Another board or goal was chosen meanwhile: its own is asked for.
-  if (board !== game.board || goal !== text(game.goal)) return;
+  const goal = text(game.goal);
+  const histogram = await histogramToward(game.goal);
+  // Another board, metric or goal was chosen meanwhile: its own is asked for.
+  if (histogram && goal === text(game.goal)) setHistogram(histogram);
+}
+function setHistogram(histogram) {
   game.histogram = histogram;
   const k = $("k");
   k.max = game.histogram.max_distance;
@@ -328,9 +367,9 @@ async function loadHistogram() {
 // Makes a blank move, shows it at once, then asks for the new distances.
 // A move of the player's own clears what Redo would replay.
 async function move(letter, solver = false, redoing = false) {
-  // A board chosen whose game has not come yet: the board shown is the
-  // last one's, and the new size's moves do not fit it.
-  if (game.played !== game.board) return false;
+  // A board chosen whose game has not come yet: the new size's moves do
+  // not fit the board shown.
+  if (!playing()) return false;
   const next = apply(game.cells, letter);
   if (!next) return false;
   // Whatever went wrong at the last position is over, and a link copied
@@ -389,6 +428,8 @@ async function lookUp(position) {
       if (epoch === game.epoch && text(game.cells) === position) {
         game.unknown = true;
         render();
+        // A hint asked for while the distance was searched: the near one.
+        if (game.hint && !multiTile()) loadNearHint().catch(showError);
       }
     } else if (e.name !== "AbortError") showError(e);
     return null;
@@ -406,7 +447,7 @@ function pastTimeout(e) {
 // Takes the last move back; Redo replays it. The distance before it is
 // already known, and the trace loses the move.
 function undo() {
-  if (game.played !== game.board) return;
+  if (!playing()) return;
   const last = game.history.pop();
   if (!last) return;
   stopPlaying();
@@ -434,8 +475,8 @@ async function learnMissedDistances(epoch) {
   let learnt = false;
   for (const h of game.history.slice()) {
     if (h.after !== null) continue;
-    const answer = await api("distance", { start: h.board, goal: text(game.goal) });
-    if (epoch !== game.epoch) return;
+    const answer = await forGame(epoch, api("distance", { start: h.board, goal: text(game.goal) }));
+    if (answer === undefined) return;
     h.after = answer.distance;
     learnt = true;
   }
@@ -446,6 +487,7 @@ async function learnMissedDistances(epoch) {
 const TILE_WAY = { U: "down", D: "up", L: "right", R: "left" };
 
 function render() {
+  if (!playing()) return;
   const board = $("board");
   // The tile the keyboard is on stays focused as the tiles are drawn again.
   const focused = document.activeElement && document.activeElement.classList.contains("tile")
@@ -725,7 +767,7 @@ function link() {
 // once, at its end.
 const LINK_EVERY_MS = 100;
 function saveLink() {
-  if (!game.board || !game.start.length || game.linkTimer) return;
+  if (!game.board || !playing() || !game.start.length || game.linkTimer) return;
   const wait = game.linkWritten + LINK_EVERY_MS - Date.now();
   if (wait <= 0) {
     writeLink();
@@ -862,38 +904,43 @@ async function replay(letters) {
     await lookUp(text(game.cells));
     return;
   }
+  // The link's moves: the player's own may follow while these are graded.
+  const linked = game.history.slice();
   try {
-    const graded = await api("check", {
-      start: text(game.start), goal: text(game.goal), moves: game.history.map((h) => h.move).join(""),
-    });
-    if (epoch !== game.epoch) return;
+    const graded = await forGame(epoch, api("check", {
+      start: text(game.start), goal: text(game.goal), moves: linked.map((h) => h.move).join(""),
+    }));
+    if (graded === undefined) return;
+    let d = graded.optimal;
     if (multiTile()) {
       // One tile's step may leave a multi-tile distance as it is: each
       // position is looked up (multi-tile files are complete tables).
-      let d = graded.optimal;
-      for (const h of game.history) {
+      for (const h of linked) {
         h.before = d;
-        d = (await api("distance", { start: h.board, goal: text(game.goal) })).distance;
-        if (epoch !== game.epoch) return;
+        const answer = await forGame(epoch, api("distance", { start: h.board, goal: text(game.goal) }));
+        if (answer === undefined) return;
+        d = answer.distance;
         h.after = d;
       }
-      game.distance = d;
     } else {
       const away = new Set(graded.away);
-      let d = graded.optimal;
-      game.history.forEach((h, i) => {
+      linked.forEach((h, i) => {
         h.before = d;
         d += away.has(i + 1) ? 1 : -1;
         h.after = d;
       });
-      game.distance = d;
     }
+    // A move of the player's own starts where the link's end.
+    const next = game.history[linked.length];
+    if (next) next.before = d;
+    else game.distance = d;
   } catch (e) {
     // The distances stay unknown: asking for each one would search again.
     showError(e);
   }
   render();
-  await lookUp(text(game.cells));
+  // A move made meanwhile looks its own position up.
+  if (game.history.length === linked.length) await lookUp(text(game.cells));
 }
 
 async function copy(words, note) {
@@ -964,7 +1011,7 @@ function drawSeeded() {
 
 // ---- heuristics beside the truth ----
 async function loadHeuristics() {
-  if (multiTile()) return;
+  if (multiTile() || !playing()) return;
   const open = $("heuristics-panel").open;
   const at = text(game.cells);
   // A request for a position left behind, or for a panel closed, is
@@ -1057,6 +1104,7 @@ async function runComparison() {
   const request = { controller: new AbortController(), epoch: game.epoch };
   game.compareRequest = request;
   noteComparison(`Running the searches from ${at}…`);
+  const focused = document.activeElement === $("compare-run");
   $("compare-run").disabled = true;
   try {
     const params = { start: at, goal: text(game.goal), max_nodes: $("compare-nodes").value };
@@ -1073,6 +1121,8 @@ async function runComparison() {
     if (game.compareRequest === request) {
       game.compareRequest = null;
       $("compare-run").disabled = false;
+      // Disabled, Run lost the keyboard's focus to the page: it gets it back.
+      if (focused && document.activeElement === document.body) $("compare-run").focus();
     }
   }
 }
@@ -1501,6 +1551,8 @@ function fillGrowthTable(run) {
 
 // ---- grading a move list ----
 async function gradeMoves() {
+  if (!playing()) return;
+  const epoch = game.epoch;
   const box = $("grade-result");
   box.replaceChildren();
   // Separators as single spaces (one byte in the request): a list written
@@ -1513,7 +1565,9 @@ async function gradeMoves() {
       throw new Error(`This list is too long to grade here: at most ${MAX_MOVES} moves written ` +
         `as letters (UDLR), fewer as tile numbers (npuzzle.check in Python takes longer ones).`);
     }
-    const g = await api("check", params);
+    // Another game's grading is no one's.
+    const g = await forGame(epoch, api("check", params));
+    if (g === undefined) return;
     box.dataset.legal = g.legal;
     box.dataset.illegal = g.illegal_move ?? "";
     box.dataset.away = g.away.join(",");
@@ -1553,10 +1607,10 @@ async function gradeMoves() {
 
 // ---- the solution as text ----
 async function showSolution() {
+  if (!playing()) return;
   const at = text(game.cells);
-  const epoch = game.epoch;
-  const answer = await api("solve", solveQuery(at));
-  if (epoch !== game.epoch) return;
+  const answer = await forGame(game.epoch, api("solve", solveQuery(at)));
+  if (answer === undefined) return;
   // An earlier attempt's error is over.
   showError(null);
   game.plan = { at, moves: steps(answer) };
@@ -1621,6 +1675,7 @@ function steps(answer) {
 // One move of an optimal solution. The solution is kept while the game
 // follows it: on a pattern board each one is a search.
 async function solveStep() {
+  if (!playing()) return false;
   if (game.distance === 0) { stopPlaying(); return false; }
   const at = text(game.cells);
   if (!game.plan || game.plan.at !== at) {
@@ -1867,7 +1922,8 @@ function onKey(event) {
 }
 
 function showHint() {
-  if (withoutFile()) return; // no distance, no hint (its button is hidden)
+  // No distance, no hint (its button is hidden).
+  if (withoutFile() || !playing()) return;
   game.hint = true;
   render();
   if (multiTile()) loadSlideHints().catch(showError);
@@ -1882,8 +1938,8 @@ async function loadNearHint() {
   const at = text(game.cells);
   const epoch = game.epoch;
   const within = $("within").value || "1.2";
-  const answer = await api("solve", { start: at, goal: text(game.goal), within });
-  if (epoch !== game.epoch || text(game.cells) !== at || !answer.moves) return;
+  const answer = await forGame(epoch, api("solve", { start: at, goal: text(game.goal), within }));
+  if (answer === undefined || text(game.cells) !== at || !answer.moves) return;
   game.nearHint = { at, move: answer.moves[0], within };
   render();
 }
@@ -1908,7 +1964,8 @@ async function loadSlideHints() {
   const good = new Set();
   for (const m of "UDLR") {
     for (let cells = apply(game.cells, m); cells; cells = apply(cells, m)) {
-      const answer = await api("distance", { start: text(cells), goal: text(game.goal) });
+      const answer = await forGame(epoch, api("distance", { start: text(cells), goal: text(game.goal) }));
+      if (answer === undefined) return;
       if (answer.distance === d - 1) { good.add(m); break; }
     }
   }
@@ -1958,16 +2015,19 @@ async function main() {
   $("restart").addEventListener("click", anew(async () => {
     // While another board's first game is on its way, there is none of
     // its own to restart.
-    if (game.played !== game.board) return;
+    if (!playing()) return;
     takeTurn();
     await newGame(game.start, game.goal, null, game.seeded);
   }));
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
-  $("copy-link").addEventListener("click", () => copy(link(), $("copy-note")));
+  $("copy-link").addEventListener("click", () => {
+    // The board chosen has no game yet: the link would mix the two.
+    if (playing()) copy(link(), $("copy-note"));
+  });
   $("next-puzzle").addEventListener("click", anew(async () => {
     const s = game.seeded;
-    if (s && game.played === game.board) await newSeeded(s.distance, s.seed, s.count, s.index + 1);
+    if (s && playing()) await newSeeded(s.distance, s.seed, s.count, s.index + 1);
   }));
   for (const id of ["seed", "count"]) $(id).addEventListener("input", drawSeeded);
   // A size past the limits shows, once typed, the size the set will have
