@@ -321,32 +321,38 @@ async fn moves_distances(c: &fantoccini::Client) -> serde_json::Value {
 }
 
 /// Between another board chosen and its first game, nothing is asked for
-/// or linked with the last board's position: Solve, the hint key (H) and
-/// Copy link then leave no error and no link that mixes the two boards.
+/// or linked with the last board's position: Solve, the hint key (H), Copy
+/// link and the textbook searches' Run then leave no error and no link
+/// that mixes the two boards, and ask for no searches.
 #[tokio::test]
 #[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
 async fn nothing_mixes_two_boards_while_the_new_one_comes() {
     let (_session, c, _url) = open_page().await;
     hold_requests(&c, "/api/random", 1500).await;
+    count_requests(&c).await;
     let select = c.find(Locator::Id("board-size")).await.unwrap();
     select.select_by_value("2x3").await.unwrap();
     click(&c, Locator::Id("show-solution")).await;
     let board = c.find(Locator::Id("board")).await.unwrap();
     board.send_keys("h").await.unwrap();
     click(&c, Locator::Id("copy-link")).await;
+    click(&c, Locator::Css("#compare-panel summary")).await;
+    click(&c, Locator::Id("compare-run")).await;
     // Past the link's next write (at most 100 ms after the last).
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     let url = c.current_url().await.unwrap();
     assert!(!url.as_str().contains("board=2x3"), "{url}");
     settle(&c).await;
     plays_only(&c, "2x3", 6).await;
+    assert_eq!(asked(&c, "/api/compare").await, 0);
     c.close().await.unwrap();
 }
 
 /// A move made while a link's moves are graded keeps its own distances:
 /// the link's moves get the grading's, the move after them starts where
 /// they end, and its own answer is not dropped (a move away from the goal,
-/// which a grading of the link's moves alone would have called closer).
+/// which a grading of the link's moves alone would have called closer);
+/// nor does it ask for the link's distances, which the grading gives.
 #[tokio::test]
 #[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
 async fn a_move_made_while_a_links_moves_are_graded_keeps_its_distances() {
@@ -369,6 +375,7 @@ async fn a_move_made_while_a_links_moves_are_graded_keeps_its_distances() {
         _ => Key::Left,
     };
     hold_requests(&c, "/api/check", 1500).await;
+    count_requests(&c).await;
     // The link read as on opening, in the page that holds the requests.
     let link = format!("?start={start}&moves={linked}");
     c.execute(
@@ -403,6 +410,112 @@ async fn a_move_made_while_a_links_moves_are_graded_keeps_its_distances() {
     let last = moves[3][2].as_u64().unwrap();
     assert_eq!(last, moves[3][1].as_u64().unwrap() + 1, "{moves:?}");
     assert_eq!(shown(&c).await.0, last);
+    assert_eq!(asked(&c, "/api/distance").await, 0);
+    c.close().await.unwrap();
+}
+
+/// Counts the page's requests from here on, by address.
+async fn count_requests(c: &fantoccini::Client) {
+    let count = "window.asked = []; const send = window.fetch; \
+                 window.fetch = (url, options) => { window.asked.push(String(url)); \
+                 return send(url, options); };";
+    c.execute(count, vec![]).await.unwrap();
+}
+
+/// How many of the requests counted went to `route`.
+async fn asked(c: &fantoccini::Client, route: &str) -> u64 {
+    let script = "return window.asked.filter((u) => u.startsWith(arguments[0])).length;";
+    let n = c
+        .execute(script, vec![serde_json::json!(route)])
+        .await
+        .unwrap();
+    n.as_u64().unwrap()
+}
+
+/// Undo pressed while a link's moves are graded: the distance shown stays
+/// the position's own, and no report says the game is solved.
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn undo_while_a_links_moves_are_graded_keeps_the_distance_shown() {
+    let (_session, c, url) = open_page().await;
+    hold_requests(&c, "/api/check", 1500).await;
+    let link = "?start=120573486&moves=DDLULDRR";
+    c.execute(
+        "restore(new URLSearchParams(arguments[0]));",
+        vec![serde_json::json!(link)],
+    )
+    .await
+    .unwrap();
+    let replayed = "return game.history.length === 8;";
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let every = std::time::Duration::from_millis(20);
+    wait_until(
+        &c,
+        replayed,
+        deadline,
+        every,
+        "the link's moves not replayed",
+    )
+    .await;
+    click(&c, Locator::Id("undo")).await;
+    settle(&c).await;
+    tokio::time::sleep(std::time::Duration::from_millis(2000)).await;
+    settle(&c).await;
+    let (distance, position) = shown(&c).await;
+    let truth = api(&url, &format!("/api/distance?start={position}"))["distance"].clone();
+    assert_eq!(distance, truth.as_u64().unwrap(), "{position}");
+    assert!(!displayed(&c, "report").await);
+    c.close().await.unwrap();
+}
+
+/// A solution asked for at a position the player has moved on from is
+/// dropped, and a step's error that comes after a new game is no one's.
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn a_solution_or_step_for_a_position_left_is_dropped() {
+    let (_session, c, _url) = open_page().await;
+    hold_requests(&c, "/api/solve", 1000).await;
+    click(&c, Locator::Id("show-solution")).await;
+    let board = c.find(Locator::Id("board")).await.unwrap();
+    let before = text(&c, "position").await;
+    board.send_keys(&Key::Left.to_string()).await.unwrap();
+    if text(&c, "position").await == before {
+        board.send_keys(&Key::Right.to_string()).await.unwrap();
+    }
+    settle(&c).await;
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    settle(&c).await;
+    assert!(!displayed(&c, "solution").await);
+
+    let failing = "const send = window.fetch; window.fetch = (url, options) => \
+        String(url).includes('/api/solve') \
+          ? new Promise((r) => setTimeout(r, 1000)).then(() => new Response(\
+              JSON.stringify({ error: 'the old game\\'s step', code: 'timed_out' }),\
+              { status: 503, headers: { 'Content-Type': 'application/json' } }))\
+          : send(url, options);";
+    c.execute(failing, vec![]).await.unwrap();
+    click(&c, Locator::Id("solve-step")).await;
+    click_and_settle(&c, Locator::Id("new-k")).await;
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    settle(&c).await;
+    assert_eq!(banner(&c).await, None);
+    c.close().await.unwrap();
+}
+
+/// A switch to multi-tile moves whose histogram does not come leaves the
+/// game counted as before, and says so.
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn a_metric_switch_that_fails_leaves_the_metric_as_it_was() {
+    let (_session, c, _url) = open_page_of(crate::browser_metric::server_both_metrics()).await;
+    let fail = "const send = window.fetch; window.fetch = (url, options) => \
+                String(url).includes('histogram?board=3x3&metric=mtm') \
+                  ? Promise.reject(new TypeError('Failed to fetch')) : send(url, options);";
+    c.execute(fail, vec![]).await.unwrap();
+    click_and_settle(&c, Locator::Id("metric-mtm")).await;
+    let metric = "return [game.metric, document.getElementById('metric-stm').checked];";
+    let metric = c.execute(metric, vec![]).await.unwrap();
+    assert_eq!(metric, serde_json::json!(["stm", true]));
     c.close().await.unwrap();
 }
 

@@ -42,6 +42,7 @@ const game = {
   panelPending: 0, // those of them a panel's own: see api()
   epoch: 0,        // bumped by each new game: late answers of old games are dropped
   turn: 0,         // bumped by each action that starts a game, and each board chosen
+  replaying: null, // the epoch whose link's moves are being graded
   plan: null,      // {at, moves}: the rest of the solver's last solution, from position `at`
   played: null,    // the entry of `boards` the game on the board is played on
   movesRequest: null, // the AbortController of the /api/moves under way
@@ -246,6 +247,10 @@ function forTurn(turn, request) {
 function forGame(epoch, request) {
   return answerWhile(() => epoch === game.epoch, request);
 }
+// Whether the game of `epoch` is still at the position `at`.
+function stillAt(epoch, at) {
+  return epoch === game.epoch && text(game.cells) === at;
+}
 // Whether the game shown is the chosen board's. Between a board chosen and
 // its first game the board shown is the last one's: nothing is drawn,
 // asked or written to the link for it.
@@ -403,7 +408,7 @@ async function move(letter, solver = false, redoing = false) {
   const info = await lookUp(entry.board);
   if (!info || epoch !== game.epoch) return true;
   entry.after = info.distance;
-  if (text(game.cells) === entry.board) await learnMissedDistances(epoch);
+  if (text(game.cells) === entry.board && game.replaying !== epoch) await learnMissedDistances(epoch);
   return true;
 }
 
@@ -431,7 +436,7 @@ async function lookUp(position) {
         // A hint asked for while the distance was searched: the near one.
         if (game.hint && !multiTile()) loadNearHint().catch(showError);
       }
-    } else if (e.name !== "AbortError") showError(e);
+    } else if (e.name !== "AbortError" && epoch === game.epoch) showError(e);
     return null;
   } finally {
     if (game.movesRequest === request) game.movesRequest = null;
@@ -782,7 +787,8 @@ function saveLink() {
 }
 function writeLink() {
   game.linkWritten = Date.now();
-  if (game.board && game.start.length) history.replaceState(null, "", link());
+  // A write that waited past another board chosen has no game to write.
+  if (game.board && playing() && game.start.length) history.replaceState(null, "", link());
 }
 
 // The game a link holds, or false (the link's error shown) when it holds
@@ -904,8 +910,10 @@ async function replay(letters) {
     await lookUp(text(game.cells));
     return;
   }
-  // The link's moves: the player's own may follow while these are graded.
+  // The link's moves: the player's own may follow while these are graded
+  // (and need not look up the link's, which the grading gives).
   const linked = game.history.slice();
+  game.replaying = epoch;
   try {
     const graded = await forGame(epoch, api("check", {
       start: text(game.start), goal: text(game.goal), moves: linked.map((h) => h.move).join(""),
@@ -930,17 +938,22 @@ async function replay(letters) {
         h.after = d;
       });
     }
-    // A move of the player's own starts where the link's end.
-    const next = game.history[linked.length];
-    if (next) next.before = d;
-    else game.distance = d;
+    // A move of the player's own made meanwhile starts where the link's
+    // end; one undone has its distance from its own lookup.
+    const end = game.history.indexOf(linked[linked.length - 1]);
+    if (end === game.history.length - 1) game.distance = d;
+    else if (end >= 0) game.history[end + 1].before = d;
   } catch (e) {
     // The distances stay unknown: asking for each one would search again.
     showError(e);
+  } finally {
+    if (game.replaying === epoch) game.replaying = null;
   }
   render();
-  // A move made meanwhile looks its own position up.
-  if (game.history.length === linked.length) await lookUp(text(game.cells));
+  // A move or undo made meanwhile looks its own position up.
+  if (game.history[game.history.length - 1] === linked[linked.length - 1]) {
+    await lookUp(text(game.cells));
+  }
 }
 
 async function copy(words, note) {
@@ -1100,6 +1113,7 @@ function noteComparison(words, error = false) {
   note.dataset.epoch = game.epoch;
 }
 async function runComparison() {
+  if (!playing()) return;
   const at = text(game.cells);
   const request = { controller: new AbortController(), epoch: game.epoch };
   game.compareRequest = request;
@@ -1608,8 +1622,9 @@ async function gradeMoves() {
 // ---- the solution as text ----
 async function showSolution() {
   if (!playing()) return;
-  const at = text(game.cells);
-  const answer = await forGame(game.epoch, api("solve", solveQuery(at)));
+  const [epoch, at] = [game.epoch, text(game.cells)];
+  // A position left meanwhile: its solution, or its error, is no one's.
+  const answer = await answerWhile(() => stillAt(epoch, at), api("solve", solveQuery(at)));
   if (answer === undefined) return;
   // An earlier attempt's error is over.
   showError(null);
@@ -1680,9 +1695,11 @@ async function solveStep() {
   const at = text(game.cells);
   if (!game.plan || game.plan.at !== at) {
     const [epoch, run] = [game.epoch, game.playRun];
-    const answer = await api("solve", solveQuery(at));
-    // A playback started or stopped meanwhile owns the board now.
-    if (epoch !== game.epoch || run !== game.playRun || text(game.cells) !== at) return false;
+    // A playback started or stopped meanwhile, another position or another
+    // game owns the board now: the answer and its error are not theirs.
+    const mine = () => stillAt(epoch, at) && run === game.playRun;
+    const answer = await answerWhile(mine, api("solve", solveQuery(at)));
+    if (answer === undefined) return false;
     if (!answer.moves) { stopPlaying(); return false; }
     game.plan = { at, moves: steps(answer) };
   }
@@ -1844,14 +1861,23 @@ function drawMetric() {
 async function switchMetric(metric) {
   if (metric === game.metric || !metricsOf(game.board).includes(metric)) return;
   const moves = game.history.map((h) => h.move).join("");
-  const { start, goal } = game;
+  const { start, goal, histogram } = game;
   const turn = takeTurn();
+  const counted = game.metric;
   game.metric = metric;
   game.histogram = null;
   game.heuristics = null;
   game.slideHints = null;
   drawMetric();
-  if (complete()) await forTurn(turn, loadHistogram());
+  try {
+    if (complete()) await forTurn(turn, loadHistogram());
+  } catch (e) {
+    // The game is still counted as before: so is the switch.
+    game.metric = counted;
+    game.histogram = histogram;
+    drawMetric();
+    throw e;
+  }
   if (superseded(turn)) return;
   await newGame(start, goal);
   // The game a later action started is not this one's to replay onto.
