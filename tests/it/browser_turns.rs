@@ -610,3 +610,33 @@ async fn a_hint_asked_while_the_distance_is_searched_comes_when_it_times_out() {
 async fn shown_position(c: &fantoccini::Client) -> String {
     text(c, "position").await
 }
+
+/// A board whose first game did not come (the server away just then) gets
+/// one once the server answers again: its tiles, not the last board's.
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn a_board_whose_first_game_did_not_come_gets_one_when_the_server_is_back() {
+    let (_session, c, _url) = open_page().await;
+    let fail_once = "window.failDraws = 1; const send = window.fetch; \
+                     window.fetch = (url, options) => String(url).includes('/api/random') \
+                       && window.failDraws-- > 0 \
+                       ? Promise.reject(new TypeError('Failed to fetch')) : send(url, options);";
+    c.execute(fail_once, vec![]).await.unwrap();
+    let select = c.find(Locator::Id("board-size")).await.unwrap();
+    select.select_by_value("2x3").await.unwrap();
+    settle(&c).await;
+    let back = "return document.getElementById('error').hidden && game.played === game.board;";
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let every = std::time::Duration::from_millis(100);
+    wait_until(
+        &c,
+        back,
+        deadline,
+        every,
+        "no game once the server was back",
+    )
+    .await;
+    settle(&c).await;
+    plays_only(&c, "2x3", 6).await;
+    c.close().await.unwrap();
+}

@@ -154,7 +154,12 @@ function showError(e) {
     reconnecting = setInterval(async () => {
       try {
         const back = await fetch("/api/boards");
-        if (back.ok && $("error").textContent === NOT_ANSWERING) showError(null);
+        if (!back.ok || $("error").textContent !== NOT_ANSWERING) return;
+        showError(null);
+        // A page whose boards never came starts again; so does a board
+        // chosen whose first game never came (the last board's is shown).
+        if (!game.boards.length) location.reload();
+        else if (!playing()) selectBoard(game.board.board).catch(showError);
       } catch (_) { /* still away */ }
     }, RECONNECT_MS);
   } else if (!away && reconnecting) {
