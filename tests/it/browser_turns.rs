@@ -376,25 +376,7 @@ async fn a_move_made_while_a_links_moves_are_graded_keeps_its_distances() {
     };
     hold_requests(&c, "/api/check", 1500).await;
     count_requests(&c).await;
-    // The link read as on opening, in the page that holds the requests.
-    let link = format!("?start={start}&moves={linked}");
-    c.execute(
-        "restore(new URLSearchParams(arguments[0]));",
-        vec![serde_json::json!(link)],
-    )
-    .await
-    .unwrap();
-    let replayed = "return game.history.length === 3;";
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    let every = std::time::Duration::from_millis(20);
-    wait_until(
-        &c,
-        replayed,
-        deadline,
-        every,
-        "the link's moves not replayed",
-    )
-    .await;
+    replay_link(&c, start, linked).await;
     let board = c.find(Locator::Id("board")).await.unwrap();
     board.send_keys(&key.to_string()).await.unwrap();
     settle(&c).await;
@@ -412,6 +394,28 @@ async fn a_move_made_while_a_links_moves_are_graded_keeps_its_distances() {
     assert_eq!(shown(&c).await.0, last);
     assert_eq!(asked(&c, "/api/distance").await, 0);
     c.close().await.unwrap();
+}
+
+/// Opens the link to `start` with `moves` played as on opening, in the page
+/// at hand (which may hold its requests back), and waits until its moves
+/// are on the board, before their grading comes.
+async fn replay_link(c: &fantoccini::Client, start: &str, moves: &str) {
+    let link = format!("?start={start}&moves={moves}");
+    let restore = "restore(new URLSearchParams(arguments[0]));";
+    c.execute(restore, vec![serde_json::json!(link)])
+        .await
+        .unwrap();
+    let replayed = format!("return game.history.length === {};", moves.len());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let every = std::time::Duration::from_millis(20);
+    wait_until(
+        c,
+        &replayed,
+        deadline,
+        every,
+        "the link's moves not replayed",
+    )
+    .await;
 }
 
 /// Counts the page's requests from here on, by address.
@@ -439,24 +443,7 @@ async fn asked(c: &fantoccini::Client, route: &str) -> u64 {
 async fn undo_while_a_links_moves_are_graded_keeps_the_distance_shown() {
     let (_session, c, url) = open_page().await;
     hold_requests(&c, "/api/check", 1500).await;
-    let link = "?start=120573486&moves=DDLULDRR";
-    c.execute(
-        "restore(new URLSearchParams(arguments[0]));",
-        vec![serde_json::json!(link)],
-    )
-    .await
-    .unwrap();
-    let replayed = "return game.history.length === 8;";
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    let every = std::time::Duration::from_millis(20);
-    wait_until(
-        &c,
-        replayed,
-        deadline,
-        every,
-        "the link's moves not replayed",
-    )
-    .await;
+    replay_link(&c, "120573486", "DDLULDRR").await;
     click(&c, Locator::Id("undo")).await;
     settle(&c).await;
     tokio::time::sleep(std::time::Duration::from_millis(2000)).await;
@@ -476,24 +463,13 @@ async fn a_solution_or_step_for_a_position_left_is_dropped() {
     let (_session, c, _url) = open_page().await;
     hold_requests(&c, "/api/solve", 1000).await;
     click(&c, Locator::Id("show-solution")).await;
-    let board = c.find(Locator::Id("board")).await.unwrap();
-    let before = text(&c, "position").await;
-    board.send_keys(&Key::Left.to_string()).await.unwrap();
-    if text(&c, "position").await == before {
-        board.send_keys(&Key::Right.to_string()).await.unwrap();
-    }
+    move_sideways(&c).await;
     settle(&c).await;
     tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
     settle(&c).await;
     assert!(!displayed(&c, "solution").await);
 
-    let failing = "const send = window.fetch; window.fetch = (url, options) => \
-        String(url).includes('/api/solve') \
-          ? new Promise((r) => setTimeout(r, 1000)).then(() => new Response(\
-              JSON.stringify({ error: 'the old game\\'s step', code: 'timed_out' }),\
-              { status: 503, headers: { 'Content-Type': 'application/json' } }))\
-          : send(url, options);";
-    c.execute(failing, vec![]).await.unwrap();
+    time_out_requests(&c, "/api/solve").await;
     click(&c, Locator::Id("solve-step")).await;
     click_and_settle(&c, Locator::Id("new-k")).await;
     tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
@@ -584,20 +560,10 @@ async fn late_answers_of_a_game_moved_on_are_dropped() {
 #[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
 async fn a_hint_asked_while_the_distance_is_searched_comes_when_it_times_out() {
     let (_session, c, _url) = open_page().await;
-    let late_timeouts = "const send = window.fetch; window.fetch = (url, options) => \
-        String(url).includes('/api/moves') \
-          ? new Promise((r) => setTimeout(r, 1000)).then(() => new Response(\
-              JSON.stringify({ error: 'past the timeout', code: 'timed_out' }),\
-              { status: 503, headers: { 'Content-Type': 'application/json' } }))\
-          : send(url, options);";
-    c.execute(late_timeouts, vec![]).await.unwrap();
+    time_out_requests(&c, "/api/moves").await;
+    // A move, then H at once.
+    move_sideways(&c).await;
     let board = c.find(Locator::Id("board")).await.unwrap();
-    // A move (the blank right, or left at the right edge), then H at once.
-    let (_, before) = shown(&c).await;
-    board.send_keys(&Key::Left.to_string()).await.unwrap();
-    if shown_position(&c).await == before {
-        board.send_keys(&Key::Right.to_string()).await.unwrap();
-    }
     board.send_keys("h").await.unwrap();
     settle(&c).await;
     let hinted =
@@ -607,8 +573,28 @@ async fn a_hint_asked_while_the_distance_is_searched_comes_when_it_times_out() {
     c.close().await.unwrap();
 }
 
-async fn shown_position(c: &fantoccini::Client) -> String {
-    text(c, "position").await
+/// Answers the page's requests whose address contains `part`, a second
+/// late, with the server's 503 for a search past its `--timeout`.
+async fn time_out_requests(c: &fantoccini::Client, part: &str) {
+    let time_out = "const part = arguments[0]; const send = window.fetch; \
+        window.fetch = (url, options) => String(url).includes(part) \
+          ? new Promise((r) => setTimeout(r, 1000)).then(() => new Response(\
+              JSON.stringify({ error: 'past the timeout', code: 'timed_out' }),\
+              { status: 503, headers: { 'Content-Type': 'application/json' } }))\
+          : send(url, options);";
+    c.execute(time_out, vec![serde_json::json!(part)])
+        .await
+        .unwrap();
+}
+
+/// Moves the blank right, or left where it is at the right edge.
+async fn move_sideways(c: &fantoccini::Client) {
+    let board = c.find(Locator::Id("board")).await.unwrap();
+    let before = text(c, "position").await;
+    board.send_keys(&Key::Left.to_string()).await.unwrap();
+    if text(c, "position").await == before {
+        board.send_keys(&Key::Right.to_string()).await.unwrap();
+    }
 }
 
 /// A board whose first game did not come (the server away just then) gets
