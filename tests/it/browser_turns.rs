@@ -247,19 +247,13 @@ async fn restart_during_a_board_change_waits_for_the_new_board() {
 #[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
 async fn the_hardest_position_and_links_read_as_the_server_reads_them() {
     let (_session, c, url) = open_page().await;
-    let fail_histograms = "window.failHistograms = true; const send = window.fetch; \
-                           window.fetch = (u, o) => window.failHistograms && \
-                             String(u).includes('/api/histogram') \
-                             ? Promise.reject(new TypeError('Failed to fetch')) : send(u, o);";
-    c.execute(fail_histograms, vec![]).await.unwrap();
+    fail_requests(&c, "/api/histogram", u32::MAX).await;
     let select = c.find(Locator::Id("board-size")).await.unwrap();
     select.select_by_value("2x3").await.unwrap();
     settle(&c).await;
     select.select_by_value("3x3").await.unwrap();
     settle(&c).await;
-    c.execute("window.failHistograms = false;", vec![])
-        .await
-        .unwrap();
+    c.execute("window.failuresLeft = 0;", vec![]).await.unwrap();
     click_and_settle(&c, Locator::Id("hardest")).await;
     assert_eq!(shown(&c).await.0, 31);
     assert_eq!(banner(&c).await, None);
@@ -418,6 +412,17 @@ async fn replay_link(c: &fantoccini::Client, start: &str, moves: &str) {
     .await;
 }
 
+/// Fails the page's next `times` requests whose address contains `part`
+/// as a server that is away fails them; `window.failuresLeft = 0` ends it.
+async fn fail_requests(c: &fantoccini::Client, part: &str, times: u32) {
+    let fail = "const part = arguments[0]; window.failuresLeft = arguments[1]; \
+                const send = window.fetch; window.fetch = (url, options) => \
+                  String(url).includes(part) && window.failuresLeft-- > 0 \
+                  ? Promise.reject(new TypeError('Failed to fetch')) : send(url, options);";
+    let args = vec![serde_json::json!(part), serde_json::json!(times)];
+    c.execute(fail, args).await.unwrap();
+}
+
 /// Counts the page's requests from here on, by address.
 async fn count_requests(c: &fantoccini::Client) {
     let count = "window.asked = []; const send = window.fetch; \
@@ -484,10 +489,7 @@ async fn a_solution_or_step_for_a_position_left_is_dropped() {
 #[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
 async fn a_metric_switch_that_fails_leaves_the_metric_as_it_was() {
     let (_session, c, _url) = open_page_of(crate::browser_metric::server_both_metrics()).await;
-    let fail = "const send = window.fetch; window.fetch = (url, options) => \
-                String(url).includes('histogram?board=3x3&metric=mtm') \
-                  ? Promise.reject(new TypeError('Failed to fetch')) : send(url, options);";
-    c.execute(fail, vec![]).await.unwrap();
+    fail_requests(&c, "histogram?board=3x3&metric=mtm", u32::MAX).await;
     click_and_settle(&c, Locator::Id("metric-mtm")).await;
     let metric = "return [game.metric, document.getElementById('metric-stm').checked];";
     let metric = c.execute(metric, vec![]).await.unwrap();
@@ -603,11 +605,7 @@ async fn move_sideways(c: &fantoccini::Client) {
 #[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
 async fn a_board_whose_first_game_did_not_come_gets_one_when_the_server_is_back() {
     let (_session, c, _url) = open_page().await;
-    let fail_once = "window.failDraws = 1; const send = window.fetch; \
-                     window.fetch = (url, options) => String(url).includes('/api/random') \
-                       && window.failDraws-- > 0 \
-                       ? Promise.reject(new TypeError('Failed to fetch')) : send(url, options);";
-    c.execute(fail_once, vec![]).await.unwrap();
+    fail_requests(&c, "/api/random", 1).await;
     let select = c.find(Locator::Id("board-size")).await.unwrap();
     select.select_by_value("2x3").await.unwrap();
     settle(&c).await;
