@@ -436,6 +436,11 @@ fn slides_in(py: Python<'_>, text: &str, item: Option<usize>) -> PyResult<Vec<Sl
                 found,
             },
         ),
+        // An item of a list is one move: its commas are not a list's.
+        StepsError::EmptyField { position } => match item {
+            Some(number) => not_a_move(py, number, text),
+            None => errors::parse(py, StepsError::EmptyField { position }),
+        },
         // Numbers are the tiles moved, which `check` grades and `play`
         // does not take.
         StepsError::Mixed => errors::parse(

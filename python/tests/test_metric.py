@@ -175,6 +175,8 @@ def test_play_replays_slides_as_solutions_write_them() -> None:
         ("6 5 2", 'move 1 is "6", not a move'),
         (["R", "UL"], 'move 2 is "UL", not a move'),
         (["R", "2"], 'move 2 is "2", not a move'),
+        ("R,,L", "move 2 is missing: there is nothing between two commas"),
+        (["R", "L,"], 'move 2 is "L,", not a move'),
     ]:
         with pytest.raises(npuzzle.ParseError, match=message):
             db.play("123456078", bad)

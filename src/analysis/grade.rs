@@ -94,6 +94,12 @@ pub enum StepsError {
         /// What was there.
         found: String,
     },
+    /// Nothing between two commas, or a comma at either end: a move left out.
+    #[error("move {position} is missing: there is nothing between two commas (or before the first, or after the last)")]
+    EmptyField {
+        /// 1-based position the missing move would have in the list.
+        position: usize,
+    },
     /// Letters and tile numbers mixed.
     #[error("the moves mix letters and tile numbers: write either the blank's moves (ULDR) or the tiles moved (6 5 2)")]
     Mixed,
@@ -151,9 +157,10 @@ fn too_many(count: usize) -> String {
 }
 
 /// Reads a move list: the blank's moves as letters (`ULDR`, either case,
-/// spaces and commas ignored; a letter with a count, `U3`, is a slide of
+/// separated by spaces or commas; a letter with a count, `U3`, is a slide of
 /// that many tiles, as the multi-tile metric writes it), or the tiles
-/// moved as numbers separated by spaces or commas (`6 5 2`). At most
+/// moved as numbers separated by spaces or commas (`6 5 2`; a comma with
+/// nothing after it is a move left out). At most
 /// [`MAX_STEPS`] single-tile moves: a list to grade.
 pub fn read_steps(text: &str) -> Result<Vec<Step>, StepsError> {
     read_steps_up_to(text, MAX_STEPS)
@@ -235,6 +242,9 @@ pub fn read_any_steps(text: &str) -> Result<Vec<Step>, StepsError> {
 }
 
 fn read_steps_up_to(text: &str, most: usize) -> Result<Vec<Step>, StepsError> {
+    if let Some(position) = empty_field(text) {
+        return Err(StepsError::EmptyField { position });
+    }
     let words: Vec<&str> = text
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|w| !w.is_empty())
@@ -296,6 +306,27 @@ fn read_steps_up_to(text: &str, most: usize) -> Result<Vec<Step>, StepsError> {
             }
         })
         .collect()
+}
+
+/// Where a comma-separated list has a field with nothing in it (`8,,1`,
+/// `,U`, `U,`), the position of the move left out, counted as the moves
+/// read before it are: a number is one move, letters one each.
+fn empty_field(text: &str) -> Option<usize> {
+    let mut before = 0usize;
+    for field in text.split(',') {
+        let words: Vec<&str> = field.split_whitespace().collect();
+        if words.is_empty() {
+            return text.contains(',').then_some(before + 1);
+        }
+        before += words
+            .iter()
+            .map(|w| match w.starts_with(|c: char| c.is_ascii_digit()) {
+                true => 1,
+                false => lettered(std::slice::from_ref(w)).count(),
+            })
+            .sum::<usize>();
+    }
+    None
 }
 
 /// The moves written as letters in `words`, each with the count after it
@@ -706,6 +737,28 @@ mod tests {
             Err(StepsError::TooMany(200_000))
         );
         assert_eq!(read_steps("").unwrap(), vec![]);
+    }
+
+    #[test]
+    fn a_move_left_out_between_commas_is_refused() {
+        for (list, position) in [
+            ("8,,1", 2),
+            ("8, ,1", 2),
+            (",8,1", 1),
+            ("8,1,", 3),
+            ("UL,,DR", 3),
+            ("U3 L,,R", 3),
+            (",", 1),
+        ] {
+            assert_eq!(
+                read_steps(list),
+                Err(StepsError::EmptyField { position }),
+                "{list}"
+            );
+        }
+        assert_eq!(read_steps("8, 1").unwrap(), read_steps("8 1").unwrap());
+        assert_eq!(read_steps("U, L,D").unwrap(), read_steps("ULD").unwrap());
+        assert_eq!(read_steps("  ").unwrap(), vec![]);
     }
 
     #[test]

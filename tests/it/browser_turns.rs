@@ -3,7 +3,8 @@
 //! last board chosen wins over a slower draw, a seeded set is no larger
 //! than the positions at its distance, a link to a position too far to
 //! search in time still plays, a link's impossible set is refused, a long
-//! list written with commas is graded, and the keyboard stays on the tile
+//! list written with commas is graded (a move left out between them is
+//! named), and the keyboard stays on the tile
 //! it moved; and answers that come late (held back here by a stand-in for
 //! the page's `fetch`) are not applied to a board, game or metric the
 //! player has left. Ignored by default, as the other browser tests.
@@ -300,12 +301,46 @@ async fn the_hardest_position_and_links_read_as_the_server_reads_them() {
 /// Holds back the page's requests whose address contains `part` by `ms`
 /// milliseconds, as a slow server would.
 async fn hold_requests(c: &fantoccini::Client, part: &str, ms: u64) {
-    let hold = "const [part, ms] = arguments; const send = window.fetch; \
+    hold_the_next_requests(c, part, ms, u32::MAX).await;
+}
+
+/// [`hold_requests`] for the next `times` such requests only.
+async fn hold_the_next_requests(c: &fantoccini::Client, part: &str, ms: u64, times: u32) {
+    let hold = "const [part, ms] = arguments; window.holdsLeft = arguments[2]; \
+                const send = window.fetch; \
                 window.fetch = (url, options) => String(url).includes(part) \
+                  && window.holdsLeft-- > 0 \
                   ? new Promise((r) => setTimeout(r, ms)).then(() => send(url, options)) \
                   : send(url, options);";
-    let args = vec![serde_json::json!(part), serde_json::json!(ms)];
+    let args = vec![
+        serde_json::json!(part),
+        serde_json::json!(ms),
+        serde_json::json!(times),
+    ];
     c.execute(hold, args).await.unwrap();
+}
+
+/// Grade pressed again before the first list's answer: the page shows the
+/// last list's grading, not the first's when it comes late; and a move
+/// left out between commas is named, as `query check` names it.
+#[tokio::test]
+#[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
+async fn grade_pressed_again_shows_the_last_lists_grading() {
+    let (_session, c, _url) = open_page().await;
+    hold_the_next_requests(&c, "/api/check", 1500, 1).await;
+    let list = c.find(Locator::Id("grade-moves")).await.unwrap();
+    list.send_keys("UUUU").await.unwrap();
+    click(&c, Locator::Id("grade")).await;
+    list.clear().await.unwrap();
+    list.send_keys("8, ,1").await.unwrap();
+    click_and_settle(&c, Locator::Id("grade")).await;
+    let missing = "bad moves: move 2 is missing: there is nothing between two commas";
+    assert!(text(&c, "grade-result").await.contains(missing));
+    tokio::time::sleep(std::time::Duration::from_millis(2000)).await;
+    settle(&c).await;
+    let graded = text(&c, "grade-result").await;
+    assert!(graded.contains(missing), "{graded}");
+    c.close().await.unwrap();
 }
 
 /// The distances before and after each move the page holds for its report.

@@ -197,6 +197,10 @@ fn the_arguments_are_read_as_solve_reads_them() {
         ),
         (&["check", "123456708", "R0"], "bad moves: move 1 is \"R0\""),
         (
+            &["check", "123456708", "R,,L"],
+            "bad moves: move 2 is missing: there is nothing between two commas",
+        ),
+        (
             &["check", "1", "2", "3", "ULDR"],
             "quote a board or moves written with spaces",
         ),

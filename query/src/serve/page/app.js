@@ -42,6 +42,7 @@ const game = {
   panelPending: 0, // those of them a panel's own: see api()
   epoch: 0,        // bumped by each new game: late answers of old games are dropped
   turn: 0,         // bumped by each action that starts a game, and each board chosen
+  gradings: 0,     // bumped by each press of Grade: only the last one's answer is shown
   replaying: null, // the epoch whose link's moves are being graded
   plan: null,      // {at, moves}: the rest of the solver's last solution, from position `at`
   played: null,    // the entry of `boards` the game on the board is played on
@@ -1571,12 +1572,14 @@ function fillGrowthTable(run) {
 // ---- grading a move list ----
 async function gradeMoves() {
   if (!playing()) return;
-  const epoch = game.epoch;
+  const [epoch, grading] = [game.epoch, ++game.gradings];
   const box = $("grade-result");
   box.replaceChildren();
   // Separators as single spaces (one byte in the request): a list written
-  // with commas takes the room of one written with spaces.
-  const moves = $("grade-moves").value.trim().replace(/[\s,]+/g, " ");
+  // with commas takes the room of one written with spaces. A move left out
+  // between commas (8,,1) is kept for the server to name.
+  const written = $("grade-moves").value.trim().replace(/\s*,\s*/g, ",").replace(/\s+/g, " ");
+  const moves = /(^|,)(,|$)/.test(written) ? written : written.replace(/,/g, " ");
   const params = { start: text(game.start), goal: text(game.goal), moves };
   try {
     if (!moves) throw new Error("Type the moves to grade first (U D L R, or the tiles moved).");
@@ -1584,8 +1587,9 @@ async function gradeMoves() {
       throw new Error(`This list is too long to grade here: at most ${MAX_MOVES} moves written ` +
         `as letters (UDLR), fewer as tile numbers (npuzzle.check in Python takes longer ones).`);
     }
-    // Another game's grading is no one's.
-    const g = await forGame(epoch, api("check", params));
+    // Another game's grading is no one's, and so is one pressed again since.
+    const g = await answerWhile(() => epoch === game.epoch && grading === game.gradings,
+      api("check", params));
     if (g === undefined) return;
     box.dataset.legal = g.legal;
     box.dataset.illegal = g.illegal_move ?? "";
