@@ -174,7 +174,8 @@ pub struct ListError {
 
 /// Every database file where [`locate`] looks, in its order:
 /// `$NPUZZLE_DB`, then the `*.db` files of `data/` under the current
-/// folder, then those of the per-user folder, each folder's in name order.
+/// folder, then those of the per-user folder; in each folder the files
+/// named for their board (`4x4.db`) first, then the others by name.
 /// What a server offering every board it finds opens.
 pub fn locate_all() -> Result<Vec<Location>, ListError> {
     let mut found = Vec::new();
@@ -191,7 +192,10 @@ pub fn locate_all() -> Result<Vec<Location>, ListError> {
     Ok(found)
 }
 
-/// The `*.db` files in `dir` (none when it does not exist), by name.
+/// The `*.db` files in `dir` (none when it does not exist): first those
+/// with a board's own name (`4x4.db`, `4x4-mtm.db`), which every command
+/// opens for that board, then the others by name (`4x4-663.db`), so that
+/// where two files hold one board, the one the commands use comes first.
 fn db_files(dir: &Path, origin: Origin) -> Result<Vec<Location>, ListError> {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
@@ -207,7 +211,13 @@ fn db_files(dir: &Path, origin: Origin) -> Result<Vec<Location>, ListError> {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "db") && p.is_file())
         .collect();
-    paths.sort();
+    let own_name = |p: &PathBuf| {
+        p.file_name()
+            .and_then(|n| n.to_str())
+            .and_then(file_name_board)
+            .is_some()
+    };
+    paths.sort_by_cached_key(|p| (!own_name(p), p.clone()));
     Ok(paths
         .into_iter()
         .map(|path| Location { path, origin })
@@ -239,5 +249,30 @@ mod tests {
         ] {
             assert_eq!(file_name_board(other), None, "{other}");
         }
+    }
+
+    #[test]
+    fn a_folders_files_named_for_their_board_come_first() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in [
+            "4x4-663-all.db",
+            "4x4.db",
+            "a.db",
+            "3x3-mtm.db",
+            "3x3.db",
+            "notes.txt",
+        ] {
+            std::fs::write(dir.path().join(name), b"").unwrap();
+        }
+        std::fs::create_dir(dir.path().join("2x2.db")).unwrap();
+        let names: Vec<String> = db_files(dir.path(), Origin::WorkingDir)
+            .unwrap()
+            .into_iter()
+            .map(|l| l.path.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            names,
+            ["3x3-mtm.db", "3x3.db", "4x4.db", "4x4-663-all.db", "a.db"]
+        );
     }
 }
