@@ -105,7 +105,7 @@ fn main() -> ExitCode {
     match run(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("build-db: {e:#}");
+            npuzzle::eprintln_or_drop!("build-db: {e:#}");
             ExitCode::from(2)
         }
     }

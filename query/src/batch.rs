@@ -106,7 +106,7 @@ pub fn run(
     // with the fix, and the lines that give their own are still answered.
     if let Err(e) = db.check_goal(&goal) {
         let said = format!("{:#}", advise(e.into()));
-        eprintln!(
+        npuzzle::eprintln_or_drop!(
             "query: {said}; lines that give no goal of their own get this as their error{}",
             crate::open::install_note(&said)
         );
@@ -172,9 +172,10 @@ impl BatchArgs {
 pub(crate) fn report(summary: npuzzle::io::BatchSummary) -> Outcome {
     if summary.errors > 0 {
         let lines = if summary.lines == 1 { "line" } else { "lines" };
-        eprintln!(
+        npuzzle::eprintln_or_drop!(
             "query: {} of {} {lines} could not be answered (each one's record says why)",
-            summary.errors, summary.lines
+            summary.errors,
+            summary.lines
         );
         return Outcome::BadInput;
     }

@@ -236,12 +236,14 @@ fn costs(
     if terminal && db.complete().is_err() {
         // The walks to every distance come first, and may take a while.
         shown.store(true, Relaxed);
-        eprint!("\rquery: finding the positions at each distance by random walks…\x1b[K");
+        npuzzle::eprint_or_drop!(
+            "\rquery: finding the positions at each distance by random walks…\x1b[K"
+        );
     }
     let done = |d: u32| {
         if terminal {
             shown.store(true, Relaxed);
-            eprint!(
+            npuzzle::eprint_or_drop!(
                 "\rquery: distances {first} to {d} of {first} to {last} searched, {:.0} s\x1b[K",
                 began.elapsed().as_secs_f64()
             );
@@ -250,7 +252,7 @@ fn costs(
     let searched = (&SolveOptions::default(), &done as &(dyn Fn(u32) + Sync));
     let costs = pool.install(|| search_costs(db, &goal, distances, drawn, limits, searched));
     if shown.load(Relaxed) {
-        eprint!("\r\x1b[K");
+        npuzzle::eprint_or_drop!("\r\x1b[K");
     }
     let costs = costs.map_err(with_lookup)?;
     if let Some(chart) = chart {

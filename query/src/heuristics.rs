@@ -114,7 +114,7 @@ pub fn say_if_no_table(db: Option<&Database<Mmap>>, start: &Board, goal: &Board)
         return;
     }
     if let Some(Err(e @ AnswerError::MissingGoal { .. })) = db.map(|db| db.check_goal(goal)) {
-        eprintln!(
+        npuzzle::eprintln_or_drop!(
             "query: {e}; the distance is searched over linear conflicts instead, as with no file"
         );
     }

@@ -144,7 +144,7 @@ fn main() -> ExitCode {
     for option in ["--board", "--metric"] {
         let times = given(option);
         if times > 1 {
-            eprintln!("query: {option} is given {times} times; give it once");
+            npuzzle::eprintln_or_drop!("query: {option} is given {times} times; give it once");
             return ExitCode::from(2);
         }
     }
@@ -160,7 +160,7 @@ fn main() -> ExitCode {
     };
     let dbs = given("--db");
     if dbs > 1 && dbs != cli.db.len() {
-        eprintln!(
+        npuzzle::eprintln_or_drop!(
             "query: --db is given {dbs} times, before and after the command; give it once \
              (`serve` takes several, all after it)"
         );
@@ -174,7 +174,7 @@ fn main() -> ExitCode {
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             let said = format!("{e:#}");
-            eprintln!("query: {said}{}", open::install_note(&said));
+            npuzzle::eprintln_or_drop!("query: {said}{}", open::install_note(&said));
             ExitCode::from(2)
         }
     }

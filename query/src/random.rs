@@ -201,7 +201,7 @@ fn show(report: &Sample, args: &RandomArgs, out: &mut impl Write) -> Result<Outc
     if args.seed.is_none() && format != crate::print::Format::Json {
         // The JSON holds the seed; text and CSV have no room for it.
         let seed = report.seed;
-        eprintln!("seed {seed} (--seed {seed} draws these positions again)");
+        npuzzle::eprintln_or_drop!("seed {seed} (--seed {seed} draws these positions again)");
     }
     Ok(Outcome::Success)
 }

@@ -106,7 +106,7 @@ pub(crate) fn with_progress<T>(
                     let now = *latest.lock().unwrap_or_else(|e| e.into_inner());
                     if let Some(r) = now {
                         shown = true;
-                        eprint!(
+                        npuzzle::eprint_or_drop!(
                             "\rquery: searching {bound_words} {} ({} nodes before it), {:.0} s\x1b[K",
                             r.bound,
                             r.nodes,
@@ -115,7 +115,7 @@ pub(crate) fn with_progress<T>(
                     }
                 }
                 if shown {
-                    eprint!("\r\x1b[K");
+                    npuzzle::eprint_or_drop!("\r\x1b[K");
                 }
             });
         }

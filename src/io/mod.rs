@@ -8,6 +8,7 @@ mod answer;
 mod batch;
 #[cfg(feature = "cli")]
 mod file_size;
+mod stderr;
 mod threads;
 mod timeout;
 #[cfg(feature = "cli")]

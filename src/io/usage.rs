@@ -24,7 +24,7 @@ pub fn report_usage_error(
     let takes_value = |option: &str| takes_value(command, option);
     match usage_message(e, &args, &takes_value) {
         Some(message) => {
-            eprintln!("{program}: {message}");
+            crate::eprintln_or_drop!("{program}: {message}");
             std::process::ExitCode::from(2)
         }
         None => match e.print() {
@@ -32,7 +32,7 @@ pub fn report_usage_error(
             // is a failure, said as every command's output says it; a closed
             // pipe (`--help | head -1`) is the reader's choice.
             Err(err) if !e.use_stderr() && err.kind() != std::io::ErrorKind::BrokenPipe => {
-                eprintln!("{program}: cannot write to standard output: {err}");
+                crate::eprintln_or_drop!("{program}: cannot write to standard output: {err}");
                 std::process::ExitCode::from(2)
             }
             _ => std::process::ExitCode::from(e.exit_code() as u8),

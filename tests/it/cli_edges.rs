@@ -1272,6 +1272,39 @@ fn a_closed_pipe_is_quiet_and_a_full_output_is_named() {
     );
 }
 
+/// A message that standard error cannot take (`2>/dev/full`, `2>&1 | head
+/// -n 1`) is lost, but the exit code still tells: never a panic's 101.
+#[test]
+fn a_full_or_closed_standard_error_keeps_the_exit_code() {
+    let t = three_by_three();
+    let stderr_to = |program: &str, args: &[&str], stderr: std::process::Stdio| {
+        std::process::Command::new(assert_cmd::cargo::cargo_bin(program))
+            .args(args)
+            .stdout(std::process::Stdio::null())
+            .stderr(stderr)
+            .status()
+            .unwrap()
+            .code()
+    };
+    let db = t.path.to_str().unwrap();
+    for (program, args, code) in [
+        ("query", &["--db", db, "distance", "x"][..], 2),
+        ("query", &["--db", db, "--bogus"], 2),
+        ("query", &["--db", db, "random", "--count", "1"], 0),
+        ("query", &["--db", "/nowhere/3x3.db", "distance", "867254301"], 2),
+        ("build-db", &["--board", "9x9"], 2),
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        assert_eq!(stderr_to(program, args, full.into()), Some(code), "{args:?}");
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        assert_eq!(stderr_to(program, args, writer.into()), Some(code), "{args:?}");
+    }
+}
+
 /// An empty path names no file: each path flag says so, before any work.
 #[test]
 fn an_empty_path_is_refused_as_empty() {

@@ -145,7 +145,7 @@ pub fn discover(given: &[PathBuf], board: Option<Shape>) -> anyhow::Result<Board
                 // One bad file in a folder should not hide the good ones.
                 Err(e) if location.origin != Origin::Env => {
                     let said = format!("{e:#}");
-                    eprintln!(
+                    npuzzle::eprintln_or_drop!(
                         "query: warning: skipping {}: {said}{}",
                         shown_path(&location.path),
                         crate::open::install_note(&said)

@@ -139,7 +139,7 @@ fn listen(host: Host, port: u16) -> anyhow::Result<(TcpListener, Option<TcpListe
                 tries -= 1;
             }
             Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => {
-                eprintln!(
+                npuzzle::eprintln_or_drop!(
                     "query: warning: {second} is taken by another program, which answers \
                      clients that reach localhost there; serving on {} only",
                     first.local_addr()?
@@ -189,20 +189,20 @@ pub fn run(
             npuzzle::Metric::SingleTile => "",
             npuzzle::Metric::MultiTile => " (multi-tile)",
         };
-        eprintln!(
+        npuzzle::eprintln_or_drop!(
             "query: serving {} boards{counted} from {}",
             served.shape,
             shown_path(&served.path)
         );
     }
     if let Some(shape) = boards.without_file() {
-        eprintln!(
+        npuzzle::eprintln_or_drop!(
             "query: serving {shape} boards with no database (none can be built): solutions \
              within a factor of the shortest, guided by linear conflicts"
         );
     }
     if !args.host.ip().is_loopback() {
-        eprintln!(
+        npuzzle::eprintln_or_drop!(
             "query: warning: listening on {}, which other machines can reach; this is a \
              preview server for one person, not a web host",
             args.host.ip()
@@ -210,19 +210,19 @@ pub fn run(
     }
     let origins = origins::Origins::new(&args.allow_origin);
     if origins.any() {
-        eprintln!(
+        npuzzle::eprintln_or_drop!(
             "query: warning: --allow-origin '*' lets every page you visit read the answers and \
              start searches; name the origins of your own pages instead"
         );
     } else if !args.allow_origin.is_empty() {
-        eprintln!(
+        npuzzle::eprintln_or_drop!(
             "query: pages from {} may read the answers",
             args.allow_origin.join(", ")
         );
     }
     let url = page_url(local);
     println!("{url}");
-    eprintln!("query: the page is at {url} (Ctrl-C stops the server)");
+    npuzzle::eprintln_or_drop!("query: the page is at {url} (Ctrl-C stops the server)");
     if args.open {
         open_browser(&url);
     }
@@ -237,7 +237,7 @@ pub fn run(
             let stopping = stopping.clone();
             async move {
                 let _ = tokio::signal::ctrl_c().await;
-                eprintln!("query: stopping");
+                npuzzle::eprintln_or_drop!("query: stopping");
                 stopping.stop();
             }
         };
@@ -280,6 +280,8 @@ fn open_browser(url: &str) {
         .stderr(std::process::Stdio::null())
         .spawn();
     if let Err(e) = spawned {
-        eprintln!("query: warning: could not open a browser ({e}); open {url} yourself");
+        npuzzle::eprintln_or_drop!(
+            "query: warning: could not open a browser ({e}); open {url} yourself"
+        );
     }
 }
