@@ -100,6 +100,11 @@ impl CheckArgs {
     }
 }
 
+/// Why a grading stopped by its time limit said no more: the command
+/// line's and the server's words.
+pub const GRADING_NEEDS: &str = "grading needs the distance of every position the moves \
+                                 pass through, and a search for one stopped";
+
 /// `query check`: exit 0 when the moves reach the goal, 1 when they do not
 /// (or the start cannot), 2 for input that cannot be read.
 pub fn run(db: &Database<Mmap>, args: &CheckArgs, out: &mut impl Write) -> Result<Outcome> {
@@ -146,13 +151,11 @@ pub fn run(db: &Database<Mmap>, args: &CheckArgs, out: &mut impl Write) -> Resul
                 return Ok(Outcome::No);
             }
             None => {
-                let need = "grading needs the distance of every position the moves pass \
-                            through, and a search for one stopped";
                 return Err(crate::search::distance_stopped(
                     (db.shape(), true),
                     e,
                     timeout,
-                    need,
+                    GRADING_NEEDS,
                 ));
             }
         },

@@ -425,6 +425,9 @@ pub fn grade<E>(
     // is two moves under the single-tile metric, and `L L` one slide under
     // the multi-tile one, numbered by the step of its first letter.
     let (mut at, mut before) = (*start, optimal);
+    // A position the moves come back to is searched once: on a pattern
+    // board each distance is a search.
+    let mut known = std::collections::HashMap::from([(*start, optimal), (*goal, 0)]);
     let mut away = Vec::new();
     let mut goal_reached_after = (start == goal).then_some(0);
     let mut first = 0;
@@ -432,8 +435,10 @@ pub fn grade<E>(
         for _ in 0..cells {
             at = at.apply(m).expect("the moves were played on the board");
         }
-        // At the goal nothing is left to search.
-        let after = if at == *goal { 0 } else { distance(&at)? };
+        let after = match known.get(&at) {
+            Some(&d) => d,
+            None => *known.entry(at).or_insert(distance(&at)?),
+        };
         let number = numbers[first];
         if after > before && away.last() != Some(&number) {
             away.push(number);
@@ -557,6 +562,31 @@ mod tests {
         assert!(by_letters.reaches_goal);
         assert_eq!(by_letters.away, vec![1]);
         assert_eq!(by_letters.excess, Some(2));
+    }
+
+    /// Moves back and forth between two positions ask for two distances,
+    /// however many there are: each is a search on a pattern board.
+    #[test]
+    fn a_position_come_back_to_is_searched_once() {
+        let goal = Board::goal(Shape::THREE_BY_THREE);
+        let mut exact = exact(goal);
+        let mut asked = Vec::new();
+        let counted = |b: &Board| {
+            asked.push(*b);
+            exact(b)
+        };
+        let start = board("867254301");
+        let graded = grade(
+            &start,
+            &goal,
+            &read_steps(&"LR".repeat(50)).unwrap(),
+            Metric::SingleTile,
+            counted,
+        )
+        .unwrap();
+        assert_eq!(asked, vec![start, start.apply(Move::Left).unwrap()]);
+        assert_eq!(graded.away.len(), 50);
+        assert_eq!((graded.remaining, graded.length), (31, 100));
     }
 
     /// Where the moves first stand on the goal, by the step written: after

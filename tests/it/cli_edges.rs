@@ -1291,17 +1291,29 @@ fn a_full_or_closed_standard_error_keeps_the_exit_code() {
         ("query", &["--db", db, "distance", "x"][..], 2),
         ("query", &["--db", db, "--bogus"], 2),
         ("query", &["--db", db, "random", "--count", "1"], 0),
-        ("query", &["--db", "/nowhere/3x3.db", "distance", "867254301"], 2),
+        (
+            "query",
+            &["--db", "/nowhere/3x3.db", "distance", "867254301"],
+            2,
+        ),
         ("build-db", &["--board", "9x9"], 2),
     ] {
         let full = std::fs::OpenOptions::new()
             .write(true)
             .open("/dev/full")
             .unwrap();
-        assert_eq!(stderr_to(program, args, full.into()), Some(code), "{args:?}");
+        assert_eq!(
+            stderr_to(program, args, full.into()),
+            Some(code),
+            "{args:?}"
+        );
         let (reader, writer) = std::io::pipe().unwrap();
         drop(reader);
-        assert_eq!(stderr_to(program, args, writer.into()), Some(code), "{args:?}");
+        assert_eq!(
+            stderr_to(program, args, writer.into()),
+            Some(code),
+            "{args:?}"
+        );
     }
 }
 

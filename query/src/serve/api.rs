@@ -1266,8 +1266,21 @@ async fn check(State(server): State<Shared>, p: Params) -> Result<Response, ApiE
     let steps = read_steps_on(text, shape)
         .map_err(|e| ApiError::new(Code::BadMoves, format!("bad moves: {e}")))?;
     let graded = searching(&server, (shape, metric), move |db, budget| {
+        let options = kind::options(budget);
         grade(&start, &goal, &steps, metric, |b| {
-            kind::distance(db, b, &goal, budget)
+            db.distance(b, &goal, &options)
+        })
+        .map_err(|e| match e {
+            e @ AnswerError::Stopped(Stopped::TimedOut { .. }) => ApiError::new(
+                Code::TimedOut,
+                format!(
+                    "{}: {e} (the server's --timeout is {} s); fewer moves, a longer serve \
+                         --timeout, or a stronger partition (build-db --partition) may be graded",
+                    crate::check::GRADING_NEEDS,
+                    budget.timeout.as_secs_f64()
+                ),
+            ),
+            e => answer_error(e, Some((&start, &goal)), budget.timeout),
         })
     })
     .await?;

@@ -80,12 +80,6 @@ pub fn solve(db: &Db, start: &Board, goal: &Board, budget: &Budget) -> Result<So
         .map_err(|e| answer_error(e, Some((start, goal)), budget.timeout))
 }
 
-/// The fewest moves from `start` to `goal`: a lookup, or a search.
-pub fn distance(db: &Db, start: &Board, goal: &Board, budget: &Budget) -> Result<u32, ApiError> {
-    db.distance(start, goal, &options(budget))
-        .map_err(|e| answer_error(e, Some((start, goal)), budget.timeout))
-}
-
 /// The distance from `start` to `goal`, and each legal move with the board
 /// it leads to and that board's distance ([`analysis::neighbours`]).
 pub fn neighbours(

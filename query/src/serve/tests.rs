@@ -1967,6 +1967,24 @@ fn a_search_past_the_timeout_answers_503_and_the_server_goes_on() {
             assert!(far_4x4().ends_with(&named), "{v}");
         }
     }
+    // A grading past it says what grading needs, not where a solution is.
+    let (status, v) = get(server.addr, &format!("/api/check?{}&moves=LU", far_4x4()));
+    assert_eq!(status, 503, "{v}");
+    let error = v["error"].as_str().unwrap();
+    assert!(
+        error.starts_with(
+            "grading needs the distance of every position the moves pass through, and a \
+             search for one stopped: no solution within the time allowed"
+        ),
+        "{error}"
+    );
+    assert!(
+        error.ends_with(
+            "(the server's --timeout is 0.3 s); fewer moves, a longer serve --timeout, or a \
+             stronger partition (build-db --partition) may be graded"
+        ),
+        "{error}"
+    );
     // A draw past the timeout says what the draw searched for, and what
     // may be found in time.
     let (status, v) = get(
