@@ -384,6 +384,7 @@ def test_the_command_line_solves_parquet_to_parquet(client, files, tmp_path: Pat
         ([source, other, "--board", "7x7"], "49 cells"),
         ([source, other, "--timeout", "0"], "a timeout must be above 0 seconds; leave --timeout out"),
         ([source, other, "--workers", "0"], "expected at least 1"),
+        ([source, other, "--workers", "65535"], "local workers (4 per core), got 65535; workers on more machines"),
         ([source, other, "--workers", "2", "--scheduler", "tcp://x:1"], "not allowed with argument"),
         ([source, other, "--goal", "1234"], "bad --goal '1234'"),
         ([tmp_path / "none.parquet", other], "no input at"),

@@ -34,6 +34,8 @@ from .._npuzzle import _timeout
 from . import solve_frame
 
 PROG = "python -m npuzzle.dask"
+# As `query batch --threads` allows threads.
+WORKERS_PER_CORE = 4
 
 
 def _board_size(text: str) -> str:
@@ -69,6 +71,27 @@ def _count(text: str) -> int:
     return value
 
 
+def _cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _workers(text: str) -> int:
+    # Each worker is a Python process of its own (some 100 MB): as many as
+    # `query batch` takes threads, 4 per core, and no more.
+    value = _count(text)
+    most = WORKERS_PER_CORE * _cores()
+    if value > most:
+        raise argparse.ArgumentTypeError(
+            f"at most {most} local workers ({WORKERS_PER_CORE} per core), got {value}; "
+            "workers on more machines join a cluster given with --scheduler"
+        )
+    return value
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog=PROG, description="Sliding-tile puzzles on a Dask cluster.")
     commands = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -94,7 +117,9 @@ def parser() -> argparse.ArgumentParser:
     )
     where = solve.add_mutually_exclusive_group()
     where.add_argument("--scheduler", metavar="ADDRESS", help="a running cluster's scheduler (tcp://host:8786)")
-    where.add_argument("--workers", type=_count, metavar="N", help="local worker processes (default: one per core)")
+    where.add_argument(
+        "--workers", type=_workers, metavar="N", help="local worker processes (default: one per core; at most 4 per core)"
+    )
     return p
 
 
@@ -167,7 +192,7 @@ def _solve(args: argparse.Namespace) -> int:
         if args.scheduler is None:
             address = stack.enter_context(
                 distributed.LocalCluster(  # type: ignore[no-untyped-call]
-                    n_workers=args.workers or os.cpu_count() or 1,
+                    n_workers=args.workers or _cores(),
                     threads_per_worker=1,
                     processes=True,
                     # Any free port: never a clash with another cluster's.
