@@ -1076,6 +1076,25 @@ fn serve_with_db_advises_adding_the_boards_own_file() {
     );
 }
 
+/// An address no client can connect to is refused before any work; one
+/// of loopback written as IPv6 is not said to be reachable by others.
+#[test]
+fn hosts_no_client_reaches_are_refused() {
+    for (host, kind) in [
+        ("224.0.0.1", "a multicast address"),
+        ("ff02::1", "a multicast address"),
+        ("::ffff:239.1.1.1", "a multicast address"),
+        ("255.255.255.255", "the broadcast address"),
+    ] {
+        let out = run_query(&three_by_three().path, &["serve", "--host", host], 2);
+        let err = stderr_of(&out);
+        assert!(
+            err.contains(&format!("{kind}, which no client can connect to")),
+            "{host}: {err}"
+        );
+    }
+}
+
 /// A 100,000-character `--host` is refused without echoing it whole.
 #[test]
 fn a_huge_host_is_refused_short() {

@@ -26,7 +26,7 @@ pub enum Hosts {
 impl Hosts {
     /// The names a server listening on `ip` answers.
     pub fn for_address(ip: IpAddr) -> Hosts {
-        match ip.is_loopback() {
+        match is_loopback(ip) {
             true => Hosts::Loopback,
             false => Hosts::Any,
         }
@@ -39,15 +39,22 @@ impl Hosts {
         }
         let host = host.trim().to_ascii_lowercase();
         // The name without its port: `[::1]:8080`, `localhost:8080`.
+        // An IPv6 address without its closing bracket names nothing.
         let name = match host.strip_prefix('[') {
-            Some(rest) => rest.split(']').next().unwrap_or_default(),
+            Some(rest) => rest.split_once(']').map_or("", |(name, _)| name),
             None => host.split(':').next().unwrap_or_default(),
         };
         let name = name.strip_suffix('.').unwrap_or(name);
         name == "localhost"
             || name.ends_with(".localhost")
-            || name.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+            || name.parse::<IpAddr>().is_ok_and(is_loopback)
     }
+}
+
+/// Whether `ip` is this machine's loopback, IPv4 written as IPv6
+/// (`::ffff:127.0.0.1`) included, which `IpAddr::is_loopback` is not.
+pub fn is_loopback(ip: IpAddr) -> bool {
+    ip.to_canonical().is_loopback()
 }
 
 /// A 403 in JSON for a request that names a host this server does not
@@ -108,6 +115,7 @@ mod tests {
             "127.1.2.3",
             "[::1]:8080",
             "[::1]",
+            "[::ffff:127.0.0.1]:8080",
         ] {
             assert!(Hosts::Loopback.allows(host), "{host}");
         }
@@ -119,9 +127,27 @@ mod tests {
             "[2001:db8::1]:80",
             "",
             "x",
+            "[::1",
+            "[::ffff:10.0.0.1]",
         ] {
             assert!(!Hosts::Loopback.allows(host), "{host}");
             assert!(Hosts::Any.allows(host), "{host}");
+        }
+    }
+
+    /// A server on IPv4's loopback written as IPv6 answers loopback names
+    /// only, as one on 127.0.0.1 does.
+    #[test]
+    fn loopback_written_as_ipv6_is_loopback() {
+        for ip in ["127.0.0.1", "::1", "::ffff:127.0.0.1", "::ffff:127.9.9.9"] {
+            assert_eq!(
+                Hosts::for_address(ip.parse().unwrap()),
+                Hosts::Loopback,
+                "{ip}"
+            );
+        }
+        for ip in ["0.0.0.0", "::", "::ffff:10.0.0.1", "192.168.1.2"] {
+            assert_eq!(Hosts::for_address(ip.parse().unwrap()), Hosts::Any, "{ip}");
         }
     }
 }

@@ -111,9 +111,22 @@ fn parse_host(text: &str) -> Result<Host, String> {
         return Ok(Host::Localhost);
     }
     // clap shows the value (cut short where long): not echoed again here.
-    text.parse().map(Host::Ip).map_err(|_| {
+    let ip: IpAddr = text.parse().map_err(|_| {
         "not an IP address: write one such as 127.0.0.1, ::1 or 0.0.0.0, or localhost".to_string()
-    })
+    })?;
+    // Such an address can be bound, but no client connects to it.
+    let kind = match ip.to_canonical() {
+        ip if ip.is_multicast() => Some("a multicast"),
+        IpAddr::V4(v4) if v4.is_broadcast() => Some("the broadcast"),
+        _ => None,
+    };
+    match kind {
+        Some(kind) => Err(format!(
+            "{kind} address, which no client can connect to: listen on an address of this \
+             machine, such as 127.0.0.1, ::1 or 0.0.0.0 (every one), or localhost"
+        )),
+        None => Ok(Host::Ip(ip)),
+    }
 }
 
 /// Listens on `host` at `port` (0: a free one): for `localhost`, on
@@ -201,7 +214,7 @@ pub fn run(
              within a factor of the shortest, guided by linear conflicts"
         );
     }
-    if !args.host.ip().is_loopback() {
+    if !hosts::is_loopback(args.host.ip()) {
         npuzzle::eprintln_or_drop!(
             "query: warning: listening on {}, which other machines can reach; this is a \
              preview server for one person, not a web host",
