@@ -1554,7 +1554,16 @@ async fn histogram(State(server): State<Shared>, p: Params) -> Result<Response, 
 }
 
 /// Any other path: a 404 in JSON.
-async fn not_found(request: Request) -> ApiError {
+async fn not_found(request: Request) -> Response {
+    let method = request.method().clone();
+    // No page is answered but by GET: another method is what is refused,
+    // whatever it names (`OPTIONS *`, `CONNECT host:port` name no page).
+    if method != Method::GET && method != Method::HEAD {
+        let mut refused = method_not_allowed(method).await.into_response();
+        let allow = HeaderValue::from_static("GET,HEAD");
+        refused.headers_mut().insert(header::ALLOW, allow);
+        return refused;
+    }
     let path: String = request.uri().path().chars().take(100).collect();
-    ApiError::new(Code::NoSuchRoute, format!("no such page: {path}"))
+    ApiError::new(Code::NoSuchRoute, format!("no such page: {path}")).into_response()
 }

@@ -1343,20 +1343,28 @@ fn json_error(answer: &[u8], what: &str) -> String {
 #[test]
 fn other_methods_get_a_405_in_json_that_names_the_method() {
     let server = full();
-    for method in ["POST", "PUT", "DELETE", "OPTIONS", "PATCH"] {
-        for path in ["/api/boards", "/api/solve?start=867254301", "/"] {
-            let what = format!("{method} {path}");
-            let answer = exchange(server.addr, &request(method, path));
-            assert_eq!(parse_answer(&answer).0, 405, "{what}");
-            let error = json_error(&answer, &what);
-            assert!(error.starts_with(method), "{what}: {error}");
-            assert!(error.contains("GET"), "{what}: {error}");
-            // A preflight is told what brought it on.
-            let preflight = error.contains("send the GET without them");
-            assert_eq!(preflight, method == "OPTIONS", "{what}: {error}");
-            let head = String::from_utf8_lossy(&answer).to_ascii_lowercase();
-            assert!(head.contains("allow: get,head"), "{what}: {head}");
-        }
+    let nowhere = [
+        ("OPTIONS", "*"),
+        ("CONNECT", "localhost:80"),
+        ("POST", "/nowhere"),
+    ];
+    let anywhere = ["POST", "PUT", "DELETE", "OPTIONS", "PATCH"]
+        .into_iter()
+        .flat_map(|method| {
+            ["/api/boards", "/api/solve?start=867254301", "/"].map(|path| (method, path))
+        });
+    for (method, path) in anywhere.chain(nowhere) {
+        let what = format!("{method} {path}");
+        let answer = exchange(server.addr, &request(method, path));
+        assert_eq!(parse_answer(&answer).0, 405, "{what}");
+        let error = json_error(&answer, &what);
+        assert!(error.starts_with(method), "{what}: {error}");
+        assert!(error.contains("GET"), "{what}: {error}");
+        // A preflight is told what brought it on.
+        let preflight = error.contains("send the GET without them");
+        assert_eq!(preflight, method == "OPTIONS", "{what}: {error}");
+        let head = String::from_utf8_lossy(&answer).to_ascii_lowercase();
+        assert!(head.contains("allow: get,head"), "{what}: {head}");
     }
 }
 
