@@ -92,6 +92,15 @@ impl CheckArgs {
         if words.len() > 2 && npuzzle::parse_board(&words[0], shape).is_ok() {
             return Ok((words[0].clone(), words[1..].join(" ")));
         }
+        // A start a word per tile with one tile left out, then the moves:
+        // its tiles are what is wrong.
+        let tiles = words
+            .iter()
+            .take_while(|w| npuzzle::io::is_tile_number(w))
+            .count();
+        if tiles == cells - 1 && tiles < words.len() {
+            crate::board_arg(&words[..tiles].join(" "), shape, "start")?;
+        }
         anyhow::bail!(
             "check takes two arguments, the start and the moves, and got {}: quote a board or \
              moves written with spaces (query check \"8 6 7 2 5 4 3 0 1\" \"RUUL\")",

@@ -398,11 +398,21 @@ impl GoalArg {
         }
         if let (Err(_), Some(goal)) = (&start, &self.goal) {
             if npuzzle::io::is_tile_number(goal) && words.len() + 1 >= shape.cells() {
+                // The goal meant: its first tile and the last words, where
+                // they make a board; else the tiles in order.
+                let rest = words.len() + 1 - shape.cells();
+                let meant = std::iter::once(goal.as_str())
+                    .chain(words[rest..].iter().map(String::as_str))
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let example = match parse_board(&meant, shape) {
+                    Ok(_) => meant,
+                    Err(_) => npuzzle::io::spaced_goal(shape),
+                };
                 anyhow::bail!(
                     "--goal took only {:?}, and the rest joined the start: quote a goal \
-                     written with spaces, as in --goal '{}'",
+                     written with spaces, as in --goal '{example}'",
                     excerpt(goal, ARGUMENT_ECHO_LIMIT),
-                    npuzzle::io::spaced_goal(shape)
                 );
             }
         }
@@ -461,7 +471,7 @@ impl PlotArg {
 }
 
 /// Parses a board given on the command line; `what` names it in errors.
-fn board_arg(text: &str, shape: Shape, what: &'static str) -> anyhow::Result<Board> {
+pub(crate) fn board_arg(text: &str, shape: Shape, what: &'static str) -> anyhow::Result<Board> {
     parse_board(text, shape).with_context(|| BadBoard {
         what,
         shown: excerpt(text, ARGUMENT_ECHO_LIMIT).into_owned(),

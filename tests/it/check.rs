@@ -205,6 +205,12 @@ fn the_arguments_are_read_as_solve_reads_them() {
             "quote a board or moves written with spaces",
         ),
         (&["check", "123456789", "R"], "bad start board"),
+        // A tile missing from a start written a word per tile is named.
+        (
+            &["check", "1", "2", "3", "4", "5", "6", "7", "8", "R"],
+            "bad start board \"1 2 3 4 5 6 7 8\": expected 9 tiles for a 3x3 board (the blank \
+             included), got 8",
+        ),
         // A start with no moves, in either writing, is said to lack them.
         (
             &["check", "123456708"],
