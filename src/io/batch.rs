@@ -397,6 +397,11 @@ pub(crate) fn read_line(
     }
     let start = start.map_err(|e| {
         let hint = match goal_text {
+            // `START GOAL;`: the separator after both.
+            Some(_) if boards_in(start_text, shape) == 2 => {
+                "; it holds two boards: the tab or `;` goes between the start and the goal"
+                    .to_string()
+            }
             Some(_) => String::new(),
             None => several_boards_hint(start_text, shape),
         };
@@ -478,25 +483,25 @@ fn several_boards_hint(text: &str, shape: Shape) -> String {
             .filter(|w| !w.is_empty())
             .count()
     };
-    // Words that are each a board.
-    let boards = || {
-        let words = text.split_whitespace();
-        let all = words.clone().all(|w| parse_board(w, shape).is_ok());
-        if all {
-            words.count()
-        } else {
-            0
-        }
-    };
     if text.matches('[').count() > 1 {
         "; separate a start and a goal in JSON with a tab or `;`".to_string()
     } else if numbers() == 2 * shape.cells() {
         "; separate a start and a goal written with spaces by a tab or `;`".to_string()
     } else {
-        match boards() {
+        match boards_in(text, shape) {
             n if n > 2 => format!("; a line holds a start and at most one goal, not {n} boards"),
             _ => String::new(),
         }
+    }
+}
+
+/// How many words `text` holds where each is a board; 0 where one is not.
+#[cold]
+fn boards_in(text: &str, shape: Shape) -> usize {
+    let words = text.split_whitespace();
+    match words.clone().all(|w| parse_board(w, shape).is_ok()) {
+        true => words.count(),
+        false => 0,
     }
 }
 
@@ -990,6 +995,15 @@ mod tests {
         assert!(
             bad.error
                 .ends_with("; a line holds a start and at most one goal, not 3 boards"),
+            "{}",
+            bad.error
+        );
+        // Both boards before the separator: where it goes, said.
+        let bad = read_line(1, b"123405 123450;\n", shape).unwrap_err();
+        assert!(
+            bad.error.ends_with(
+                "got 2; it holds two boards: the tab or `;` goes between the start and the goal"
+            ),
             "{}",
             bad.error
         );
