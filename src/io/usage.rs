@@ -5,6 +5,7 @@
 use crate::puzzle::parse::excerpt;
 use crate::{Board, Shape};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
+use std::io::Write;
 
 /// Characters of a bad value (a flag's, or a board given as an argument)
 /// echoed in a message by either binary.
@@ -24,7 +25,8 @@ pub fn report_usage_error(
     let takes_value = |option: &str| takes_value(command, option);
     match usage_message(e, &args, &takes_value) {
         Some(message) => {
-            crate::eprintln_or_drop!("{program}: {message}");
+            // As `eprintln_or_drop!`: a full standard error is no panic.
+            let _ = writeln!(std::io::stderr(), "{program}: {message}");
             std::process::ExitCode::from(2)
         }
         None => match e.print() {
@@ -32,7 +34,10 @@ pub fn report_usage_error(
             // is a failure, said as every command's output says it; a closed
             // pipe (`--help | head -1`) is the reader's choice.
             Err(err) if !e.use_stderr() && err.kind() != std::io::ErrorKind::BrokenPipe => {
-                crate::eprintln_or_drop!("{program}: cannot write to standard output: {err}");
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "{program}: cannot write to standard output: {err}"
+                );
                 std::process::ExitCode::from(2)
             }
             _ => std::process::ExitCode::from(e.exit_code() as u8),
