@@ -341,6 +341,47 @@ fn out_dash_is_refused_and_dot_slash_dash_is_a_file() {
     assert!(dir.path().join("-").is_file());
 }
 
+/// A file named for another board or metric (`4x4.db` for a 2x2 build) is
+/// refused before any work, and one there kept: every command opens that
+/// name for that board. Its own name and any other are built.
+#[test]
+fn an_out_named_for_another_board_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let theirs = dir.path().join("2x3.db");
+    build_to(dir.path(), &["--board", "2x3"], &theirs, 0);
+    let before = std::fs::read(&theirs).unwrap();
+    build_to(dir.path(), &["--board", "2x2"], &theirs, 2)
+        .stdout("")
+        .stderr(predicate::str::contains(format!(
+            "--out {}: every command opens a file of that name for 2x3 boards; name this one \
+             2x2.db (or any name no other board's file has)",
+            theirs.display()
+        )));
+    assert_eq!(std::fs::read(&theirs).unwrap(), before);
+    let multi = dir.path().join("2x2-mtm.db");
+    build_to(dir.path(), &["--board", "2x2"], &multi, 2).stderr(predicate::str::contains(
+        "for 2x2 boards counted in multi-tile moves; name this one 2x2.db",
+    ));
+    build_to(
+        dir.path(),
+        &["--board", "2x2", "--metric", "mtm"],
+        &multi,
+        0,
+    );
+    build_to(
+        dir.path(),
+        &["--board", "2x2"],
+        &dir.path().join("2x2.db"),
+        0,
+    );
+    build_to(
+        dir.path(),
+        &["--board", "2x2"],
+        &dir.path().join("4x4-663.db"),
+        0,
+    );
+}
+
 /// A symbolic link is followed: the file it points to is replaced in its
 /// own folder, atomically, and the link stays a link.
 #[test]
