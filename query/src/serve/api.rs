@@ -525,14 +525,19 @@ impl FromRequestParts<Shared> for Params {
                 p.served = Arc::clone(&state.shapes);
                 Ok(p)
             }
-            Err(e) => Err(ApiError::new(
-                Code::UnknownParameter,
-                format!(
-                    "bad query string: {}",
-                    e.body_text()
-                        .trim_start_matches("Failed to deserialize query string: ")
-                ),
-            )),
+            Err(e) => {
+                let said = e.body_text();
+                let said = said.trim_start_matches("Failed to deserialize query string: ");
+                // serde's word for a parameter given twice.
+                let repeated = said
+                    .strip_prefix("duplicate field `")
+                    .and_then(|rest| rest.strip_suffix('`'));
+                let message = match repeated {
+                    Some(name) => format!("{name} is given more than once: give it once"),
+                    None => format!("bad query string: {said}"),
+                };
+                Err(ApiError::new(Code::UnknownParameter, message))
+            }
         }
     }
 }

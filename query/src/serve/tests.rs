@@ -1124,7 +1124,7 @@ fn each_error_has_its_status_and_a_json_message() {
         ),
         (
             "/api/solve?start=867254301&start=867254301",
-            "duplicate field",
+            "start is given more than once: give it once",
         ),
         (
             "/api/solve?start=867254301&within=0.5",

@@ -322,7 +322,7 @@ fn absurd_values_of_the_new_parameters_are_refused_in_json() {
         (
             "/api/check?start=123456708&moves=U&moves=D",
             400,
-            "duplicate field",
+            "moves is given more than once: give it once",
         ),
         (
             &format!("/api/check?start=123456708&moves={long_moves}"),
@@ -360,7 +360,7 @@ fn absurd_values_of_the_new_parameters_are_refused_in_json() {
         (
             "/api/heuristics?start=123456780&goal=123456708&goal=1",
             400,
-            "duplicate field",
+            "goal is given more than once: give it once",
         ),
         ("/worksheet", 400, "missing parameter: distance"),
         ("/worksheet?distance=99", 400, "no position is 99 moves"),
