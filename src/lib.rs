@@ -104,8 +104,7 @@ pub mod files {
     pub use crate::db::format::{Header, PathTableInfo, TableAt, TableInfo};
     pub use crate::db::locate::{
         default_output, file_name, file_name_board, locate, locate_all, locate_unnamed,
-        refuse_another_boards_name, user_data_dir, user_data_path, ListError, Location,
-        NamedForAnother, Origin, DB_ENV,
+        user_data_dir, user_data_path, ListError, Location, Origin, DB_ENV,
     };
     pub use crate::db::patterns::Section;
     pub use crate::db::replace::ReplaceError;

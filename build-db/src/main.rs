@@ -12,10 +12,10 @@ use npuzzle::files::shown_path;
 use npuzzle::io::ARGUMENT_ECHO_LIMIT;
 use npuzzle::pattern::Partition;
 use npuzzle::{
-    build, files::default_output, files::refuse_another_boards_name, files::user_data_path,
-    parse_board, rules::excerpt, rules::MAX_TABLE_CELLS, tables::all_goals, tables::default_blanks,
-    tables::default_paths, tables::distinct_blanks, tables::BuildProgress, tables::Built,
-    tables::PATHS_MAX_CELLS, BuildError, Cell, Metric, Plan, Shape,
+    build, files::default_output, files::user_data_path, parse_board, rules::excerpt,
+    rules::MAX_TABLE_CELLS, tables::all_goals, tables::default_blanks, tables::default_paths,
+    tables::distinct_blanks, tables::BuildProgress, tables::Built, tables::PATHS_MAX_CELLS,
+    BuildError, Cell, Metric, Plan, Shape,
 };
 use std::io::Write;
 use std::path::PathBuf;
@@ -280,11 +280,7 @@ fn output_path(args: &Args) -> anyhow::Result<PathBuf> {
             "--out -: a database is written to a file, not to standard output; \
              name a file (./- for one called -)"
         ),
-        Some(p) => {
-            refuse_another_boards_name(p, args.board, args.metric)
-                .with_context(|| format!("--out {}", shown_path(p)))?;
-            p.clone()
-        }
+        Some(p) => p.clone(),
         None if args.user => user_data_path(args.board, args.metric)
             .context("--user: this system has no home folder to hold a per-user data folder")?,
         None => default_output(args.board, args.metric).path,

@@ -341,45 +341,40 @@ fn out_dash_is_refused_and_dot_slash_dash_is_a_file() {
     assert!(dir.path().join("-").is_file());
 }
 
-/// A file named for another board or metric (`4x4.db` for a 2x2 build) is
-/// refused before any work, and one there kept: every command opens that
-/// name for that board. Its own name and any other are built.
+/// A database of another board or metric is not replaced, through a link
+/// either: it is refused before any work, and the file kept. The same
+/// board's is rebuilt, and a name is only a name.
 #[test]
-fn an_out_named_for_another_board_is_refused() {
+fn a_database_of_another_board_is_not_replaced() {
     let dir = tempfile::tempdir().unwrap();
-    let theirs = dir.path().join("2x3.db");
+    let theirs = dir.path().join("mine.db");
     build_to(dir.path(), &["--board", "2x3"], &theirs, 0);
     let before = std::fs::read(&theirs).unwrap();
-    build_to(dir.path(), &["--board", "2x2"], &theirs, 2)
-        .stdout("")
-        .stderr(predicate::str::contains(format!(
-            "--out {}: every command opens a file of that name for 2x3 boards; name this one \
-             2x2.db (or any name no other board's file has)",
-            theirs.display()
-        )));
-    assert_eq!(std::fs::read(&theirs).unwrap(), before);
-    let multi = dir.path().join("2x2-mtm.db");
-    build_to(dir.path(), &["--board", "2x2"], &multi, 2).stderr(predicate::str::contains(
-        "for 2x2 boards counted in multi-tile moves; name this one 2x2.db",
+    let link = dir.path().join("current.db");
+    std::os::unix::fs::symlink(&theirs, &link).unwrap();
+    for out in [&theirs, &link] {
+        build_to(dir.path(), &["--board", "2x2"], out, 2)
+            .stdout("")
+            .stderr(format!(
+                "build-db: {} holds a 2x3 database, which this 2x2 build would replace: remove \
+                 it first, or choose another name\n",
+                out.display()
+            ));
+    }
+    build_to(
+        dir.path(),
+        &["--board", "2x3", "--metric", "mtm"],
+        &theirs,
+        2,
+    )
+    .stderr(predicate::str::contains(
+        "holds a 2x3 (single-tile moves) database, which this 2x3 (multi-tile moves) build",
     ));
-    build_to(
-        dir.path(),
-        &["--board", "2x2", "--metric", "mtm"],
-        &multi,
-        0,
-    );
-    build_to(
-        dir.path(),
-        &["--board", "2x2"],
-        &dir.path().join("2x2.db"),
-        0,
-    );
-    build_to(
-        dir.path(),
-        &["--board", "2x2"],
-        &dir.path().join("4x4-663.db"),
-        0,
-    );
+    assert_eq!(std::fs::read(&theirs).unwrap(), before);
+    build_to(dir.path(), &["--board", "2x3", "--blank", "1,1"], &link, 0);
+    assert!(std::fs::read(&theirs).unwrap().len() < before.len());
+    std::fs::remove_file(&theirs).unwrap();
+    build_to(dir.path(), &["--board", "2x2"], &link, 0);
 }
 
 /// A symbolic link is followed: the file it points to is replaced in its
@@ -418,24 +413,18 @@ fn rebuilding_replaces_the_file_and_leaves_no_temporary_files() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("x.db");
     // Something that is not a database is kept, and the build refused;
-    // then a 2x2 database, then a 2x3 one over it: each build replaces the
-    // file whole.
+    // then a 2x3 database of one table, then one of two over it: each
+    // build replaces the file whole.
     std::fs::write(&path, "not a database\n").unwrap();
-    build_to(dir.path(), &["--board", "2x2"], &path, 2).stderr(predicate::str::contains(
+    build_to(dir.path(), &["--board", "2x3"], &path, 2).stderr(predicate::str::contains(
         "exists and is not an npuzzle database",
     ));
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "not a database\n");
     std::fs::remove_file(&path).unwrap();
-    build_to(dir.path(), &["--board", "2x2"], &path, 0);
+    build_to(dir.path(), &["--board", "2x3", "--blank", "1,1"], &path, 0);
     let first = std::fs::read(&path).unwrap();
-    assert_eq!(
-        Database::open(&path)
-            .unwrap()
-            .into_complete()
-            .unwrap()
-            .shape(),
-        "2x2".parse().unwrap()
-    );
+    let one = Database::open(&path).unwrap().into_complete().unwrap();
+    assert_eq!(one.header().tables.len(), 1);
 
     build_to(dir.path(), &["--board", "2x3"], &path, 0)
         .stdout(predicate::str::contains("2 tables"));

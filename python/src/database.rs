@@ -1975,10 +1975,6 @@ pub fn build_target(
     metric: Metric,
     path: Option<PathBuf>,
 ) -> PyResult<PathBuf> {
-    if let Some(p) = &path {
-        npuzzle::files::refuse_another_boards_name(p, shape, metric)
-            .map_err(|e| errors::argument(py, format!("path={}: {e}", shown_path(p))))?;
-    }
     match path.or_else(|| user_data_path(shape, metric)) {
         Some(p) => Ok(p),
         None => Err(errors::database(

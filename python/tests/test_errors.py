@@ -92,10 +92,10 @@ def test_database_errors(tmp_path: Path) -> None:
         npuzzle.Database(good)
     with pytest.raises(npuzzle.DatabaseError, match="holds 2x3 boards, not 3x3"):
         npuzzle.Database(npuzzle.build("2x3", tmp_path / "b.db", progress=False), board="3x3")
-    # A path named for another board is refused, and a file there kept.
-    theirs = Path(npuzzle.build("2x3", tmp_path / "2x3.db", progress=False))
+    # A database of another board is not replaced, and is kept.
+    theirs = Path(npuzzle.build("2x3", tmp_path / "mine.db", progress=False))
     before = theirs.read_bytes()
-    with pytest.raises(npuzzle.ArgumentError, match=r"2x3.db: every command opens a file of that name for 2x3 boards; name this one 2x2.db"):
+    with pytest.raises(npuzzle.DatabaseError, match=r"mine.db holds a 2x3 database, which this 2x2 build would replace: remove it first"):
         npuzzle.build("2x2", theirs, progress=False)
     assert theirs.read_bytes() == before
     # An empty path names no file, to open or to write.

@@ -133,6 +133,14 @@ impl Plan {
         }
     }
 
+    /// How the tables count moves (pattern tables: single tiles).
+    pub fn metric(&self) -> Metric {
+        match self {
+            Plan::Complete { metric, .. } => *metric,
+            Plan::Patterns { .. } => Metric::SingleTile,
+        }
+    }
+
     /// The goal blank cells, one per table or set, in file order.
     pub fn goal_blanks(&self) -> &[usize] {
         match self {
@@ -291,6 +299,55 @@ pub enum BuildError {
     /// The file could not be written; the previous one, if any, is untouched.
     #[error(transparent)]
     Write(#[from] WriteError),
+    /// The path holds a database of another board, or counting moves
+    /// another way, which the build would replace.
+    #[error("{}", replaces_another(path, *held, *building))]
+    ReplacesAnother {
+        /// The path written to.
+        path: std::path::PathBuf,
+        /// The board and metric of the database there.
+        held: (Shape, Metric),
+        /// Those of the database being built.
+        building: (Shape, Metric),
+    },
+}
+
+/// [`BuildError::ReplacesAnother`]'s message: the metrics are named where
+/// they are what differs.
+fn replaces_another(path: &Path, held: (Shape, Metric), building: (Shape, Metric)) -> String {
+    let said = |(shape, metric): (Shape, Metric)| match held.1 == building.1 {
+        true => format!("{shape}"),
+        false => format!("{shape} ({} moves)", metric.words()),
+    };
+    format!(
+        "{} holds a {} database, which this {} build would replace: remove it first, or choose \
+         another name",
+        crate::db::error::shown_path(path),
+        said(held),
+        said(building)
+    )
+}
+
+/// Refuses to replace a database of another board or metric at `path`
+/// (through a link too): a 3x3 build over `data/4x4.db` would lose the
+/// 15-puzzle's tables. A file that does not open as a database is left to
+/// the writer's own rules (a damaged or old database is replaced).
+fn refuse_replacing_another(path: &Path, plan: &Plan) -> Result<(), BuildError> {
+    let Ok(there) = crate::db::database::Database::open(path) else {
+        return Ok(());
+    };
+    let (held, building) = (
+        (there.shape(), there.metric()),
+        (plan.shape(), plan.metric()),
+    );
+    match held == building {
+        true => Ok(()),
+        false => Err(BuildError::ReplacesAnother {
+            path: path.to_path_buf(),
+            held,
+            building,
+        }),
+    }
 }
 
 /// Builds what `plan` says and writes it to `path`, replacing it
@@ -308,6 +365,7 @@ pub fn build(
     on_progress: &(dyn Fn(usize, BuildProgress) + Sync),
 ) -> Result<Built, BuildError> {
     check_plan(plan)?;
+    refuse_replacing_another(path, plan)?;
     let mut built = Built {
         goal_blanks: plan.goal_blanks().to_vec(),
         entries: 0,

@@ -162,48 +162,6 @@ pub fn file_name_board(name: &str) -> Option<(Shape, Metric)> {
     }
 }
 
-/// An output named for another board or metric than the database written
-/// to it (`4x4.db` for a 3x3 build): every command opens that name for
-/// that board, so the file would be refused there, and it may hold that
-/// board's database.
-#[derive(Debug, thiserror::Error)]
-#[error(
-    "every command opens a file of that name for {board} boards{moves}; name this one {own} (or \
-     any name no other board's file has)"
-)]
-pub struct NamedForAnother {
-    /// The board the name is for.
-    pub board: Shape,
-    /// How that board's moves are counted, said where it is what differs.
-    moves: String,
-    /// The name for the database being written.
-    own: String,
-}
-
-/// Refuses `path` as the output of a `shape` database counted in `metric`
-/// where its name is another board's or metric's ([`NamedForAnother`]).
-pub fn refuse_another_boards_name(
-    path: &Path,
-    shape: Shape,
-    metric: Metric,
-) -> Result<(), NamedForAnother> {
-    let named = path
-        .file_name()
-        .and_then(|name| name.to_str())
-        .and_then(file_name_board);
-    match named {
-        Some((board, counted)) if (board, counted) != (shape, metric) => Err(NamedForAnother {
-            board,
-            moves: match counted == metric {
-                true => String::new(),
-                false => format!(" counted in {} moves", counted.words()),
-            },
-            own: file_name(shape, metric),
-        }),
-        _ => Ok(()),
-    }
-}
-
 /// A folder [`locate_all`] could not list.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot list {}: {source}", super::error::shown_path(dir))]

@@ -1224,7 +1224,7 @@ fn batch_survives_hostile_lines() {
 }
 
 /// A batch that started on one database keeps answering from it while
-/// build-db replaces the file with a database of another board.
+/// build-db replaces the file with another database (of fewer tables).
 #[test]
 fn a_running_batch_keeps_its_database_through_a_rebuild() {
     use std::io::{Read, Write};
@@ -1253,16 +1253,9 @@ fn a_running_batch_keeps_its_database_through_a_rebuild() {
     stdin.flush().unwrap();
     // The batch maps the file as it starts: rebuild only once it has.
     wait_until_mapped(child.id(), &path);
-    run_build_db(&["--board", "2x4"], &path, 0);
-    assert_eq!(
-        Database::open(&path)
-            .unwrap()
-            .into_complete()
-            .unwrap()
-            .shape()
-            .to_string(),
-        "2x4"
-    );
+    run_build_db(&["--board", "3x3", "--blank", "1,1"], &path, 0);
+    let rebuilt = Database::open(&path).unwrap().into_complete().unwrap();
+    assert_eq!(rebuilt.header().tables.len(), 1);
     for s in &starts {
         writeln!(stdin, "{s}").unwrap();
     }
