@@ -173,10 +173,12 @@ pub struct ListError {
 }
 
 /// Every database file where [`locate`] looks, in its order:
-/// `$NPUZZLE_DB`, then the `*.db` files of `data/` under the current
-/// folder, then those of the per-user folder; in each folder the files
-/// named for their board (`4x4.db`) first, then the others by name.
-/// What a server offering every board it finds opens.
+/// `$NPUZZLE_DB`, then the files named for their board (`4x4.db`,
+/// `4x4-mtm.db`) in `data/` under the current folder and in the per-user
+/// folder, which every command opens for that board, then the other
+/// `*.db` files of those folders (`4x4-663.db`), each folder's by name.
+/// So where two files hold one board, the one the commands use comes
+/// first. What a server offering every board it finds opens.
 pub fn locate_all() -> Result<Vec<Location>, ListError> {
     let mut found = Vec::new();
     if let Some(path) = std::env::var_os(DB_ENV).filter(|p| !p.is_empty()) {
@@ -185,17 +187,28 @@ pub fn locate_all() -> Result<Vec<Location>, ListError> {
             origin: Origin::Env,
         });
     }
-    found.extend(db_files(Path::new("data"), Origin::WorkingDir)?);
+    let mut folders = vec![db_files(Path::new("data"), Origin::WorkingDir)?];
     if let Some(dir) = user_data_dir() {
-        found.extend(db_files(&dir, Origin::UserData)?);
+        folders.push(db_files(&dir, Origin::UserData)?);
     }
+    let (own, others): (Vec<Location>, Vec<Location>) = folders
+        .into_iter()
+        .flatten()
+        .partition(|l| own_name(&l.path));
+    found.extend(own);
+    found.extend(others);
     Ok(found)
 }
 
-/// The `*.db` files in `dir` (none when it does not exist): first those
-/// with a board's own name (`4x4.db`, `4x4-mtm.db`), which every command
-/// opens for that board, then the others by name (`4x4-663.db`), so that
-/// where two files hold one board, the one the commands use comes first.
+/// Whether `path`'s name is the one [`file_name`] gives its board and
+/// metric (`4x4.db`, not `4x4-stm.db` or `4X4.db`).
+fn own_name(path: &Path) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str());
+    name.and_then(file_name_board)
+        .is_some_and(|(shape, metric)| name == Some(file_name(shape, metric).as_str()))
+}
+
+/// The `*.db` files in `dir` (none when it does not exist), by name.
 fn db_files(dir: &Path, origin: Origin) -> Result<Vec<Location>, ListError> {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
@@ -211,13 +224,7 @@ fn db_files(dir: &Path, origin: Origin) -> Result<Vec<Location>, ListError> {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "db") && p.is_file())
         .collect();
-    let own_name = |p: &PathBuf| {
-        p.file_name()
-            .and_then(|n| n.to_str())
-            .and_then(file_name_board)
-            .is_some()
-    };
-    paths.sort_by_cached_key(|p| (!own_name(p), p.clone()));
+    paths.sort();
     Ok(paths
         .into_iter()
         .map(|path| Location { path, origin })
@@ -252,27 +259,20 @@ mod tests {
     }
 
     #[test]
-    fn a_folders_files_named_for_their_board_come_first() {
-        let dir = tempfile::tempdir().unwrap();
-        for name in [
-            "4x4-663-all.db",
-            "4x4.db",
-            "a.db",
-            "3x3-mtm.db",
-            "3x3.db",
-            "notes.txt",
+    fn files_named_for_their_board_are_told_apart() {
+        for (name, own) in [
+            ("4x4.db", true),
+            ("3x3-mtm.db", true),
+            ("4x4-663-all.db", false),
+            ("4x4-stm.db", false),
+            ("4X4.db", false),
+            ("a.db", false),
         ] {
-            std::fs::write(dir.path().join(name), b"").unwrap();
+            assert_eq!(
+                own_name(Path::new("data").join(name).as_path()),
+                own,
+                "{name}"
+            );
         }
-        std::fs::create_dir(dir.path().join("2x2.db")).unwrap();
-        let names: Vec<String> = db_files(dir.path(), Origin::WorkingDir)
-            .unwrap()
-            .into_iter()
-            .map(|l| l.path.file_name().unwrap().to_string_lossy().into_owned())
-            .collect();
-        assert_eq!(
-            names,
-            ["3x3-mtm.db", "3x3.db", "4x4.db", "4x4-663-all.db", "a.db"]
-        );
     }
 }

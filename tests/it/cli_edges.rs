@@ -1049,6 +1049,48 @@ fn serve_advice_on_a_skipped_file_names_only_the_board_its_name_says() {
     assert!(!err.contains("--board 3x3 --out"), "{err}");
 }
 
+/// `serve` without `--db` serves the file every command opens for a board
+/// (its own name, in `data/` or the per-user folder) before any other
+/// file of that board, whatever the names sort as.
+#[test]
+fn serve_prefers_the_file_every_command_opens() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let (data, user) = (dir.path().join("data"), dir.path().join(".xdg/npuzzle"));
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::create_dir_all(&user).unwrap();
+    let two_by_three = &crate::util::temp_db("2x3").path;
+    for other in [
+        data.join("2x3-mine.db"),
+        data.join("2x3-stm.db"),
+        user.join("2x3-a.db"),
+    ] {
+        std::fs::copy(two_by_three, other).unwrap();
+    }
+    std::fs::copy(two_by_three, user.join("2x3.db")).unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("query"))
+        .env_remove("NPUZZLE_DB")
+        .env("XDG_DATA_HOME", dir.path().join(".xdg"))
+        .current_dir(dir.path())
+        .args(["serve", "--port", "0"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let said: Vec<String> = std::io::BufReader::new(child.stderr.take().unwrap())
+        .lines()
+        .map(Result::unwrap)
+        .take_while(|l| !l.contains("the page is at"))
+        .collect();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let serving = format!(
+        "query: serving 2x3 boards from {}",
+        user.join("2x3.db").display()
+    );
+    assert_eq!(said, [serving]);
+}
+
 /// `serve --db A --board B` where B's own file is there says to add it,
 /// not to build a file that would replace it; where it is not, how to
 /// build it.
