@@ -398,17 +398,11 @@ impl GoalArg {
         }
         if let (Err(_), Some(goal)) = (&start, &self.goal) {
             if npuzzle::io::is_tile_number(goal) && words.len() + 1 >= shape.cells() {
-                // The goal meant: its first tile and the last words, where
-                // they make a board; else the tiles in order.
-                let rest = words.len() + 1 - shape.cells();
-                let meant = std::iter::once(goal.as_str())
-                    .chain(words[rest..].iter().map(String::as_str))
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                let example = match parse_board(&meant, shape) {
-                    Ok(_) => meant,
-                    Err(_) => npuzzle::io::spaced_goal(shape),
-                };
+                // The goal meant: the tiles typed after --goal, where they
+                // make a board; else the tiles in order.
+                let example = goal_typed(shape)
+                    .filter(|meant| parse_board(meant, shape).is_ok())
+                    .unwrap_or_else(|| npuzzle::io::spaced_goal(shape));
                 anyhow::bail!(
                     "--goal took only {:?}, and the rest joined the start: quote a goal \
                      written with spaces, as in --goal '{example}'",
@@ -418,6 +412,27 @@ impl GoalArg {
         }
         start
     }
+}
+
+/// The words typed from `--goal` on (`--goal 1 2 3 …`, `--goal=1 2 …`), as
+/// many as `shape` has cells: the goal meant, where it was not quoted.
+fn goal_typed(shape: Shape) -> Option<String> {
+    let args: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let at = args
+        .iter()
+        .position(|a| a == "--goal" || a.starts_with("--goal="))?;
+    let first = match args[at] == "--goal" {
+        true => at + 1,
+        false => at,
+    };
+    let mut words: Vec<&str> = args.get(first..)?.iter().map(String::as_str).collect();
+    if let Some(value) = words.first_mut() {
+        *value = value.trim_start_matches("--goal=");
+    }
+    words.truncate(shape.cells());
+    Some(words.join(" "))
 }
 
 /// `--goal`, `--json`/`--csv` and `--plot`, as the commands that chart one

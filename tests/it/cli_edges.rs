@@ -258,10 +258,15 @@ fn an_unquoted_goal_with_spaces_is_explained() {
         "--goal took only \"1\", and the rest joined the start: quote a goal written with \
              spaces, as in --goal '1 2 3 4 5 6 7 8 0'",
     ));
-    // The goal given is the example, where its tiles make one.
+    // The goal typed is the example, where its tiles make one, before the
+    // start or after it, and written --goal=.
     let other = ["--goal", "0", "1", "2", "3", "4", "5", "6", "7", "8"];
-    expect_code(&t.path, &[start, other].concat(), 2)
-        .stderr(predicate::str::contains("as in --goal '0 1 2 3 4 5 6 7 8'"));
+    let before = [&start[..1], &other, &start[1..]].concat();
+    let equals = [&start[..1], &["--goal=0"], &other[2..], &start[1..]].concat();
+    for args in [[start, other].concat(), before, equals] {
+        expect_code(&t.path, &args, 2)
+            .stderr(predicate::str::contains("as in --goal '0 1 2 3 4 5 6 7 8'"));
+    }
     // With no start before it, whether the command takes one or not.
     for command in [&["solve"][..], &["heuristics"], &["histogram"], &["batch"]] {
         let args = [command, &goal].concat();
