@@ -396,13 +396,25 @@ pub(crate) fn read_line(
         _ => {}
     }
     let start = start.map_err(|e| {
-        let hint = match goal_text {
+        let hint = match goal_text.map(str::trim) {
             // `START GOAL;`: the separator after both.
-            Some(_) if boards_in(start_text, shape) == 2 => {
-                "; it holds two boards: the tab or `;` goes between the start and the goal"
-                    .to_string()
-            }
-            Some(_) => String::new(),
+            Some("") => match several_boards_hint(start_text, shape) {
+                none if none.is_empty() && boards_in(start_text, shape) == 2 => {
+                    "; it holds two boards: the tab or `;` goes between the start and the goal"
+                        .to_string()
+                }
+                hint => hint,
+            },
+            // `START GOAL;GOAL`.
+            Some(_) => match boards_in(start_text, shape) {
+                n if n > 1 => {
+                    format!(
+                        "; a line holds a start and at most one goal, not {} boards",
+                        n + 1
+                    )
+                }
+                _ => String::new(),
+            },
             None => several_boards_hint(start_text, shape),
         };
         bad(format!("bad start board: {e}{hint}"))
@@ -998,15 +1010,25 @@ mod tests {
             "{}",
             bad.error
         );
-        // Both boards before the separator: where it goes, said.
-        let bad = read_line(1, b"123405 123450;\n", shape).unwrap_err();
-        assert!(
-            bad.error.ends_with(
-                "got 2; it holds two boards: the tab or `;` goes between the start and the goal"
+        // Both boards before the separator: where it goes, said; a third
+        // after it is one too many.
+        for (line, said) in [
+            (
+                &b"123405 123450;\n"[..],
+                "got 2; it holds two boards: the tab or `;` goes between the start and the goal",
             ),
-            "{}",
-            bad.error
-        );
+            (
+                b"1 2 3 4 0 5 1 2 3 4 5 0;\n",
+                "got 12; separate a start and a goal written with spaces by a tab or `;`",
+            ),
+            (
+                b"123405 123450;123450\n",
+                "got 2; a line holds a start and at most one goal, not 3 boards",
+            ),
+        ] {
+            let bad = read_line(1, line, shape).unwrap_err();
+            assert!(bad.error.ends_with(said), "{}", bad.error);
+        }
     }
 
     #[test]
