@@ -242,9 +242,6 @@ pub fn read_any_steps(text: &str) -> Result<Vec<Step>, StepsError> {
 }
 
 fn read_steps_up_to(text: &str, most: usize) -> Result<Vec<Step>, StepsError> {
-    if let Some(position) = empty_field(text) {
-        return Err(StepsError::EmptyField { position });
-    }
     let words: Vec<&str> = text
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|w| !w.is_empty())
@@ -252,6 +249,14 @@ fn read_steps_up_to(text: &str, most: usize) -> Result<Vec<Step>, StepsError> {
     let numbers = words
         .iter()
         .any(|w| w.starts_with(|c: char| c.is_ascii_digit()));
+    // A mixed list is said as such before any move is counted in it.
+    let letters = |w: &&str| w.chars().any(|c| c.is_ascii_alphabetic());
+    if numbers && words.iter().any(letters) {
+        return Err(StepsError::Mixed);
+    }
+    if let Some(position) = empty_field(text) {
+        return Err(StepsError::EmptyField { position });
+    }
     if numbers {
         if words.len() > most {
             return Err(StepsError::TooMany(words.len()));
@@ -261,7 +266,6 @@ fn read_steps_up_to(text: &str, most: usize) -> Result<Vec<Step>, StepsError> {
             .enumerate()
             .map(|(i, w)| match w.parse::<u8>() {
                 Ok(tile) if tile > 0 => Ok(Step::Tile(tile)),
-                _ if w.chars().any(|c| c.is_ascii_alphabetic()) => Err(StepsError::Mixed),
                 _ => Err(StepsError::NotAMove {
                     position: i + 1,
                     found: crate::rules::excerpt(w, 20).to_string(),
@@ -788,6 +792,7 @@ mod tests {
         }
         assert_eq!(read_steps("8, 1").unwrap(), read_steps("8 1").unwrap());
         assert_eq!(read_steps("U, L,D").unwrap(), read_steps("ULD").unwrap());
+        assert_eq!(read_steps("8,ab,,1"), Err(StepsError::Mixed));
         assert_eq!(read_steps("  ").unwrap(), vec![]);
     }
 
