@@ -1342,6 +1342,29 @@ fn a_closed_pipe_is_quiet_and_a_full_output_is_named() {
     );
 }
 
+/// `serve` whose address cannot be written to a full standard output
+/// stops with exit code 2, as every command does, not a panic's 101.
+#[test]
+fn serve_with_a_full_output_says_so() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("query"))
+        .arg("--db")
+        .arg(&three_by_three().path)
+        .args(["serve", "--port", "0"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr_of(&out).contains("cannot write to standard output: No space left on device"),
+        "{}",
+        stderr_of(&out)
+    );
+}
+
 /// A message that standard error cannot take (`2>/dev/full`, `2>&1 | head
 /// -n 1`) is lost, but the exit code still tells: never a panic's 101.
 #[test]

@@ -37,6 +37,7 @@ pub use conn::{serve, Limits};
 use crate::numbers::whole;
 use npuzzle::files::shown_path;
 use npuzzle::Shape;
+use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -234,7 +235,15 @@ pub fn run(
         );
     }
     let url = page_url(local);
-    println!("{url}");
+    // For a script that starts the server: one that stops reading (a
+    // closed pipe) leaves it serving, a full output is an error.
+    let mut out = std::io::stdout();
+    match writeln!(out, "{url}").and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            anyhow::bail!("cannot write to standard output: {e}")
+        }
+        _ => {}
+    }
     npuzzle::eprintln_or_drop!("query: the page is at {url} (Ctrl-C stops the server)");
     if args.open {
         open_browser(&url);
