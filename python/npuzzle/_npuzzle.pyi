@@ -29,6 +29,7 @@ __all__ = [
     "locate",
     "_unbuildable",
     "_timeout",
+    "_cores",
     "_uniform",
     "_default_database",
     "solve_within",
@@ -363,6 +364,7 @@ def build(
 def locate(board: str = "3x3", *, metric: str = "stm") -> str: ...
 def _unbuildable(board: str) -> str | None: ...
 def _timeout(timeout: SupportsFloat | None = None) -> float | None: ...
+def _cores() -> int: ...
 def _uniform(
     board: str,
     count: SupportsIndex | None = None,

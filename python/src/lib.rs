@@ -171,6 +171,14 @@ fn _timeout(timeout: Option<&Bound<'_, PyAny>>) -> PyResult<Option<f64>> {
     Ok(arguments::seconds(timeout)?.map(|d| d.as_secs_f64()))
 }
 
+/// The cores this process may run on, as `threads=` and `query batch`
+/// count them (a container's CPU quota included): for npuzzle.dask's
+/// local workers.
+#[pyfunction]
+fn _cores() -> usize {
+    npuzzle::io::most_threads().0
+}
+
 /// `board=`, "3x3" when not given.
 fn size_or_default(board: Option<&Bound<'_, PyAny>>) -> PyResult<Shape> {
     match arguments::given(board) {
@@ -444,6 +452,7 @@ fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(locate, m)?)?;
     m.add_function(wrap_pyfunction!(_unbuildable, m)?)?;
     m.add_function(wrap_pyfunction!(_timeout, m)?)?;
+    m.add_function(wrap_pyfunction!(_cores, m)?)?;
     m.add_function(wrap_pyfunction!(_uniform, m)?)?;
     m.add_function(wrap_pyfunction!(_default_database, m)?)?;
     m.add_function(wrap_pyfunction!(solve_within, m)?)?;

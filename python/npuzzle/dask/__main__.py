@@ -30,7 +30,7 @@ import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
 from .. import Board, Database, Error, solve_within
-from .._npuzzle import _timeout
+from .._npuzzle import _cores, _timeout
 from . import solve_frame
 
 PROG = "python -m npuzzle.dask"
@@ -69,14 +69,6 @@ def _count(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
     return value
-
-
-def _cores() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def _workers(text: str) -> int:
