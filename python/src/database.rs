@@ -1116,6 +1116,20 @@ fn steps_of(py: Python<'_>, moves: &Bound<'_, PyAny>, shape: Shape) -> PyResult<
     }
     // A list of whole numbers is the tiles moved, each named as one.
     let items = moves.extract::<Vec<Bound<'_, PyAny>>>().unwrap_or_default();
+    // A move left out (`["8", "", "1"]`), as `8,,1` is in a string.
+    let blank = |item: &Bound<'_, PyAny>| {
+        item.cast::<PyString>()
+            .is_ok_and(|s| s.to_str().is_ok_and(|t| t.trim().is_empty()))
+    };
+    if let Some(i) = items.iter().position(blank) {
+        return Err(errors::parse(
+            py,
+            format!(
+                "move {} is missing: the list holds an empty string there",
+                i + 1
+            ),
+        ));
+    }
     // Python's ints and NumPy's integers (which have `__index__`).
     let whole = |item: &Bound<'_, PyAny>| {
         item.is_instance_of::<pyo3::types::PyInt>() || item.hasattr("__index__").unwrap_or(false)

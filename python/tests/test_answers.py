@@ -148,6 +148,10 @@ def test_grading(db3) -> None:
         ("UD" * 6000, "12000 moves: at most 10000 moves are graded at once"),
         (["U", "D"] * 6000, "12000 moves: at most 10000 moves are graded at once"),
         ("8 300", "move 2 is tile 300: the tiles of a 3x3 board are 1 to 8"),
+        # A move left out, in a string or a list.
+        ("8,,6", "move 2 is missing: there is nothing between two commas"),
+        (["8", "", "6"], "move 2 is missing: the list holds an empty string there"),
+        (["U", " ", "L"], "move 2 is missing: the list holds an empty string there"),
     ):
         with pytest.raises(npuzzle.ParseError, match=says):
             db3.check("123468750", tiles)
