@@ -554,12 +554,14 @@ fn assert_failed_build_keeps(dir: &Path, path: &Path, before: &[u8], message: &s
     assert_eq!(names_in(path.parent().unwrap()), ["x.db"]);
 }
 
-/// A 2x2 database built onto a tmpfs mounted at `dir/name` with `options`:
-/// the mount, the database's path, and its bytes.
+/// A 3x3 database of one table (182 KB) built onto a tmpfs mounted at
+/// `dir/name` with `options`: the mount, the database's path, and its
+/// bytes. The same board as the build over it, which is what replaces it.
 fn database_on_tmpfs(dir: &Path, name: &str, options: &str) -> (Mount, PathBuf, Vec<u8>) {
     let mount = Mount::tmpfs(&dir.join(name), options);
     let path = mount.0.join("x.db");
-    build_to(dir, &["--board", "2x2"], &path, 0);
+    let one_table = ["--board", "3x3", "--blank", "1,1", "--no-paths"];
+    build_to(dir, &one_table, &path, 0);
     let before = std::fs::read(&path).unwrap();
     (mount, path, before)
 }
