@@ -10,8 +10,8 @@ use crate::target::{deadline, truth_without_file, Search, Target};
 use memmap2::Mmap;
 use npuzzle::analysis::{
     compare, count_shortest, draw_fell_short, draw_stopped, grade, list_shortest, parse_distances,
-    read_steps_on, serving, stats, stats_toward, steps_fit, truth_of, CompareError, DrawError,
-    Histogram, PositionEstimates, Sample, SampleError, Step, StepsError, Surveys,
+    read_steps_on, searched_once, serving, stats, stats_toward, steps_fit, truth_of, CompareError,
+    DrawError, Histogram, PositionEstimates, Sample, SampleError, Step, StepsError, Surveys,
     DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES, MAX_STEPS, MAX_UNIFORM,
 };
 use npuzzle::bounded::{self, Guidance, Weight};
@@ -1626,7 +1626,9 @@ impl PyDatabase {
         // The library's grading, as the page's /api/check uses it.
         let metric = self.db.metric();
         let graded = self.ask(py, &target, |t| {
-            grade(&start, &t.goal(), &steps, metric, |b| t.distance(b, true))
+            // Each distance once: on a pattern board each is a search.
+            let distance = searched_once(|b: &Board| t.distance(b, true));
+            grade(&start, &t.goal(), &steps, metric, distance)
         })?;
         Ok(PyCheck {
             legal: graded.legal,

@@ -9,7 +9,7 @@ use crate::solve::UnsolvablePair;
 use crate::{GoalArg, Outcome};
 use anyhow::{Context, Result};
 use memmap2::Mmap;
-use npuzzle::analysis::{grade, read_steps_on, GradeBatch, Graded, Step};
+use npuzzle::analysis::{grade_in, read_steps_on, GradeBatch, Graded, Step};
 use npuzzle::io::BatchFormat;
 use npuzzle::{Board, Cell, Database, Metric};
 use serde::Serialize;
@@ -148,9 +148,7 @@ pub fn run(db: &Database<Mmap>, args: &CheckArgs, out: &mut impl Write) -> Resul
     let format = Format::json_or_text(args.json);
     let timeout = args.timeout.timeout;
     let graded = with_progress(timeout, true, "moves ≤", |options| {
-        grade(&start, &goal, &steps, db.metric(), |b| {
-            db.distance(b, &goal, options)
-        })
+        grade_in(db, (&start, &goal), &steps, options)
     });
     let graded = match graded {
         Ok(graded) => graded,

@@ -26,6 +26,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use crate::db::database::Database;
+use crate::db::error::AnswerError;
+use crate::pattern::SolveOptions;
 use crate::puzzle::board::{Board, Move};
 use crate::puzzle::metric::Metric;
 use crate::puzzle::shape::Shape;
@@ -316,11 +319,14 @@ fn read_steps_up_to(text: &str, most: usize) -> Result<Vec<Step>, StepsError> {
 /// `,U`, `U,`), the position of the move left out, counted as the moves
 /// read before it are: a number is one move, letters one each.
 fn empty_field(text: &str) -> Option<usize> {
+    if !text.contains(',') {
+        return None;
+    }
     let mut before = 0usize;
     for field in text.split(',') {
         let words: Vec<&str> = field.split_whitespace().collect();
         if words.is_empty() {
-            return text.contains(',').then_some(before + 1);
+            return Some(before + 1);
         }
         before += words
             .iter()
@@ -429,9 +435,6 @@ pub fn grade<E>(
     // is two moves under the single-tile metric, and `L L` one slide under
     // the multi-tile one, numbered by the step of its first letter.
     let (mut at, mut before) = (*start, optimal);
-    // A position the moves come back to is searched once: on a pattern
-    // board each distance is a search.
-    let mut known = std::collections::HashMap::from([(*start, optimal), (*goal, 0)]);
     let mut away = Vec::new();
     let mut goal_reached_after = (start == goal).then_some(0);
     let mut first = 0;
@@ -439,10 +442,8 @@ pub fn grade<E>(
         for _ in 0..cells {
             at = at.apply(m).expect("the moves were played on the board");
         }
-        let after = match known.get(&at) {
-            Some(&d) => d,
-            None => *known.entry(at).or_insert(distance(&at)?),
-        };
+        // At the goal nothing is left to search.
+        let after = if at == *goal { 0 } else { distance(&at)? };
         let number = numbers[first];
         if after > before && away.last() != Some(&number) {
             away.push(number);
@@ -481,6 +482,39 @@ pub fn grade<E>(
         reversed_reaches_goal,
         goal_reached_after,
     })
+}
+
+/// [`grade`] with `db`'s distances toward `goal`: looked up in complete
+/// tables; on a pattern database each is a search, done once for a
+/// position however often the moves come back to it ([`searched_once`]).
+pub fn grade_in<B: AsRef<[u8]>>(
+    db: &Database<B>,
+    (start, goal): (&Board, &Board),
+    steps: &[Step],
+    options: &SolveOptions,
+) -> Result<Graded, AnswerError> {
+    let distance = |b: &Board| db.distance(b, goal, options);
+    match db.complete() {
+        // A lookup costs less than keeping its answer.
+        Ok(_) => grade(start, goal, steps, db.metric(), distance),
+        Err(_) => grade(start, goal, steps, db.metric(), searched_once(distance)),
+    }
+}
+
+/// `distance`, each position's answer kept: a search is not done again for
+/// a position the moves come back to (`LRLR…` asks for two).
+pub fn searched_once<E>(
+    mut distance: impl FnMut(&Board) -> Result<u32, E>,
+) -> impl FnMut(&Board) -> Result<u32, E> {
+    let mut known = std::collections::HashMap::new();
+    move |board: &Board| match known.get(board) {
+        Some(&d) => Ok(d),
+        None => {
+            let d = distance(board)?;
+            known.insert(*board, d);
+            Ok(d)
+        }
+    }
 }
 
 /// Whether `steps`, the blank's moves each turned the other way (as a
@@ -585,7 +619,7 @@ mod tests {
             &goal,
             &read_steps(&"LR".repeat(50)).unwrap(),
             Metric::SingleTile,
-            counted,
+            searched_once(counted),
         )
         .unwrap();
         assert_eq!(asked, vec![start, start.apply(Move::Left).unwrap()]);

@@ -5,7 +5,7 @@
 //! with the moves as written beside it; every record of a CSV has the same
 //! columns, whatever became of its line, for a spreadsheet.
 
-use super::grade::{grade, read_steps_on, Graded};
+use super::grade::{grade_in, read_steps_on, Graded};
 use crate::db::database::Database;
 use crate::io::{
     answer_lines, inner_carriage_return, line_text, write_answer, write_csv_text, write_decimal,
@@ -123,9 +123,7 @@ impl<B: AsRef<[u8]>> Line<'_, '_, B> {
             deadline: self.batch.timeout.map(|t| Instant::now() + t),
             ..SolveOptions::default()
         };
-        let graded = grade(start, goal, &steps, db.metric(), |b| {
-            db.distance(b, goal, &options)
-        });
+        let graded = grade_in(db, (start, goal), &steps, &options);
         match graded {
             Ok(graded) if self.csv => {
                 write_graded_csv(out, &graded, written);

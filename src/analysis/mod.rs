@@ -28,8 +28,8 @@ pub use compare::{
 };
 pub use estimates::{search_truth, serving, truth_of, PatternEstimate, PositionEstimates};
 pub use grade::{
-    grade, read_any_steps, read_steps, read_steps_on, steps_fit, Graded, Step, StepsError,
-    MAX_STEPS,
+    grade, grade_in, read_any_steps, read_steps, read_steps_on, searched_once, steps_fit, Graded,
+    Step, StepsError, MAX_STEPS,
 };
 pub use grade_batch::{GradeBatch, GRADED_CSV_HEADER};
 pub use heuristics::{survey, survey_all, DistanceStats, NeedsSingleTile, Survey, Surveys};

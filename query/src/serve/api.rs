@@ -48,7 +48,7 @@ use npuzzle::analysis::{
     PositionEstimates, DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES,
 };
 use npuzzle::analysis::{
-    draw_fell_short, draw_stopped, grade, parse_distances, read_steps_on, AtDistance, DrawError,
+    draw_fell_short, draw_stopped, grade_in, parse_distances, read_steps_on, AtDistance, DrawError,
     Histogram, Sample, SampleError,
 };
 use npuzzle::bounded::Weight;
@@ -1271,11 +1271,7 @@ async fn check(State(server): State<Shared>, p: Params) -> Result<Response, ApiE
     let steps = read_steps_on(text, shape)
         .map_err(|e| ApiError::new(Code::BadMoves, format!("bad moves: {e}")))?;
     let graded = searching(&server, (shape, metric), move |db, budget| {
-        let options = kind::options(budget);
-        grade(&start, &goal, &steps, metric, |b| {
-            db.distance(b, &goal, &options)
-        })
-        .map_err(|e| match e {
+        grade_in(db, (&start, &goal), &steps, &kind::options(budget)).map_err(|e| match e {
             e @ AnswerError::Stopped(Stopped::TimedOut { .. }) => ApiError::new(
                 Code::TimedOut,
                 format!(
