@@ -1297,11 +1297,7 @@ fn a_closed_pipe_is_quiet_and_a_full_output_is_named() {
         assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr_of(&out));
         assert_eq!(stderr_of(&out), "", "{args:?}");
 
-        let full = std::fs::OpenOptions::new()
-            .write(true)
-            .open("/dev/full")
-            .unwrap();
-        let out = query_to(args, full.into());
+        let out = query_to(args, dev_full().into());
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(
             stderr_of(&out).contains("cannot write to standard output: No space left on device"),
@@ -1321,11 +1317,7 @@ fn a_closed_pipe_is_quiet_and_a_full_output_is_named() {
             .output()
             .unwrap()
     };
-    let full = std::fs::OpenOptions::new()
-        .write(true)
-        .open("/dev/full")
-        .unwrap();
-    let out = build(full.into());
+    let out = build(dev_full().into());
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr_of(&out).contains("the database is built, but its summary could not be written"),
@@ -1346,15 +1338,11 @@ fn a_closed_pipe_is_quiet_and_a_full_output_is_named() {
 /// stops with exit code 2, as every command does, not a panic's 101.
 #[test]
 fn serve_with_a_full_output_says_so() {
-    let full = std::fs::OpenOptions::new()
-        .write(true)
-        .open("/dev/full")
-        .unwrap();
     let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("query"))
         .arg("--db")
         .arg(&three_by_three().path)
         .args(["serve", "--port", "0"])
-        .stdout(full)
+        .stdout(dev_full())
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -1363,6 +1351,15 @@ fn serve_with_a_full_output_says_so() {
         "{}",
         stderr_of(&out)
     );
+}
+
+/// `/dev/full`, opened for writing: every write to it fails, "No space left
+/// on device".
+fn dev_full() -> std::fs::File {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap()
 }
 
 /// A message that standard error cannot take (`2>/dev/full`, `2>&1 | head
@@ -1391,12 +1388,8 @@ fn a_full_or_closed_standard_error_keeps_the_exit_code() {
         ),
         ("build-db", &["--board", "9x9"], 2),
     ] {
-        let full = std::fs::OpenOptions::new()
-            .write(true)
-            .open("/dev/full")
-            .unwrap();
         assert_eq!(
-            stderr_to(program, args, full.into()),
+            stderr_to(program, args, dev_full().into()),
             Some(code),
             "{args:?}"
         );
