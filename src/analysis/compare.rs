@@ -84,16 +84,20 @@ pub enum CompareError {
     /// The caller's cancel flag was set (Ctrl-C in Python).
     #[error("the comparison was cancelled")]
     Cancelled,
-    /// Distances asked for past the goal's farthest position.
+    /// Distances asked for past the goal's farthest position, or past the
+    /// most moves any position is proved to need.
     #[error(
-        "no position lies {asked} moves from this goal: the farthest lies {max} moves away; \
-         ask for distances up to {max}"
+        "no position lies {asked} moves from this goal: {} {max} moves away; \
+         ask for distances up to {max}",
+        match exact { true => "the farthest lies", false => "none lies more than" }
     )]
     BeyondFarthest {
         /// The largest distance asked for.
         asked: u32,
-        /// The goal's farthest distance.
+        /// The goal's farthest distance, or a bound on it.
         max: u32,
+        /// Whether positions lie `max` moves away (not only at most).
+        exact: bool,
     },
     /// The positions to compare on could not be drawn.
     #[error(transparent)]

@@ -85,18 +85,19 @@ pub fn check_distances<B: AsRef<[u8]>>(
         Ok(tables) => {
             let target = tables.goal_table(goal)?;
             NeedsSingleTile::check(target.metric())?;
-            Some(target.info().max_distance as u32)
+            Some((target.info().max_distance as u32, true))
         }
         Err(_) => {
             check_comparable(goal.shape())?;
             db.check_goal(goal)?;
-            farthest_known(goal)
+            farthest_known(goal).map(|f| (f.most, f.reached == Some(f.most)))
         }
     };
     match max {
-        Some(max) if *distances.end() > max => Err(CompareError::BeyondFarthest {
+        Some((max, exact)) if *distances.end() > max => Err(CompareError::BeyondFarthest {
             asked: *distances.end(),
             max,
+            exact,
         }),
         _ => Ok(()),
     }
@@ -237,6 +238,19 @@ pub fn effective_branching(nodes: f64, depth: u32) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Toward a 4×4 goal with the blank inside, 82 moves is only a bound
+    /// (the blank 2 moves from a corner): it is not called the farthest.
+    #[test]
+    fn a_bound_on_the_farthest_is_said_to_be_one() {
+        let inside: Vec<u64> = (1..=6).chain([0]).chain(7..16).collect();
+        let goal = Board::new(crate::Shape::new(4, 4).unwrap(), &inside).unwrap();
+        let farthest = farthest_known(&goal).unwrap();
+        let exact = farthest.reached == Some(farthest.most);
+        let (asked, max) = (83, farthest.most);
+        let said = CompareError::BeyondFarthest { asked, max, exact }.to_string();
+        assert!(said.contains("none lies more than 82 moves away"), "{said}");
+    }
 
     /// b* of a full tree of branching b is b; a path's is 1.
     #[test]

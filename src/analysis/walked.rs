@@ -52,25 +52,43 @@ const QUICK_WIDTHS: [usize; 3] = [256, 1024, 4096];
 /// See [`QUICK_WIDTHS`].
 const NODES_PER_PLACE: u64 = 1000;
 
-/// The most moves any position needs toward a goal of `goal`'s board,
-/// where it is proved: from a goal with the blank in a corner, 80 on 4×4
-/// (Brüngger, Marzetta, Fukuda and Nievergelt 1999; Korf and Schultze 2005
-/// found all 17 positions that far) and at most 210 on 5×5 (Karlemo and
-/// Östergård 2000). A distance past it is refused before any search.
-pub(super) fn farthest_known(goal: &Board) -> Option<u32> {
+/// How far positions lie from a goal, where the literature says: no
+/// position lies more than `most` moves away, and positions lie at every
+/// distance up to `reached` where that is proved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Farthest {
+    /// The most moves any position needs (an upper bound, or exact).
+    pub most: u32,
+    /// The distance positions are proved to reach: every distance up to it
+    /// has positions, since a shortest path passes through each.
+    pub reached: Option<u32>,
+}
+
+/// How far positions lie toward `goal`, where it is proved: from a goal
+/// with the blank in a corner, 80 moves exactly on 4×4 (Brüngger,
+/// Marzetta, Fukuda and Nievergelt 1999; Korf and Schultze 2005 found all
+/// 17 positions that far), and at most 210 on 5×5 (Karlemo and Östergård
+/// 2000), which says nothing of how far positions do lie. A distance past
+/// `most` is refused before any search.
+pub(super) fn farthest_known(goal: &Board) -> Option<Farthest> {
     let shape = goal.shape();
-    let from_corner = match (shape.rows(), shape.cols()) {
-        (4, 4) => 80,
-        (5, 5) => 210,
+    let (from_corner, reached_from_corner) = match (shape.rows(), shape.cols()) {
+        (4, 4) => (80, Some(80)),
+        (5, 5) => (210, None),
         _ => return None,
     };
     // A goal whose blank is k moves from a corner is k moves from the goal
     // with the blank slid there (a corner goal, its tiles renamed), so no
-    // position is more than k moves farther from it.
+    // position is more than k moves farther from it, nor more than k
+    // nearer.
     let last = shape.cells() - 1;
     let corners = [0, shape.cols() - 1, last + 1 - shape.cols(), last];
     let to_corner = corners.map(|c| shape.steps_between(goal.blank(), c));
-    Some(from_corner + *to_corner.iter().min().expect("four corners") as u32)
+    let k = *to_corner.iter().min().expect("four corners") as u32;
+    Some(Farthest {
+        most: from_corner + k,
+        reached: reached_from_corner.map(|r: u32| r - k),
+    })
 }
 
 /// `distances` cut to those where positions lie from `goal`, as far as
@@ -80,7 +98,7 @@ fn within_farthest(
     goal: &Board,
     distances: RangeInclusive<u32>,
 ) -> Result<RangeInclusive<u32>, WalkError> {
-    let Some(farthest) = farthest_known(goal) else {
+    let Some(Farthest { most: farthest, .. }) = farthest_known(goal) else {
         return Ok(distances);
     };
     let (&first, &last) = (distances.start(), distances.end());
@@ -159,12 +177,22 @@ fn too_far(
         Some(_) => format!("ask for a range up to about {farthest} moves"),
         None => "ask for fewer moves".to_string(),
     };
-    // Where the farthest is proved, positions that far are known to exist.
+    // Positions that far are said to exist only where that is proved.
     let rare = match farthest_known(goal) {
-        Some(most) if distance <= most => {
-            format!("positions that far exist (the farthest lie {most} moves out), but are")
+        Some(Farthest {
+            most,
+            reached: Some(reached),
+        }) if distance <= reached => {
+            let lie = match reached == most {
+                true => "the farthest lie",
+                false => "some lie",
+            };
+            format!("positions that far exist ({lie} {reached} moves out), but are")
         }
-        _ => "positions that far, if there are any, are".to_string(),
+        Some(Farthest { most, .. }) => format!(
+            "positions that far, if there are any (none lies more than {most} moves out), are"
+        ),
+        None => "positions that far, if there are any, are".to_string(),
     };
     match found {
         0 => format!(
@@ -646,6 +674,54 @@ mod tests {
         assert_eq!(within_farthest(&centre, 70..=300).unwrap(), 70..=214);
         let wide = goal("4x5", &mut (0..20));
         assert_eq!(within_farthest(&wide, 70..=300).unwrap(), 70..=300);
+    }
+
+    /// Positions are said to lie as far as the walks could not reach only
+    /// where that is proved: up to 80 moves from a 4×4 goal with the blank
+    /// in a corner, 2 fewer from one with the blank inside (2 moves from a
+    /// corner), and never on 5×5, where only an upper bound is known.
+    #[test]
+    fn positions_too_far_for_walks_are_said_to_exist_only_where_proved() {
+        let goal = |shape: &str, tiles: Vec<u8>| {
+            let tiles: Vec<String> = tiles.iter().map(|t| t.to_string()).collect();
+            crate::parse_board(&tiles.join(" "), shape.parse().unwrap()).unwrap()
+        };
+        let exist = "positions that far exist";
+        let corner = goal("4x4", (0..16).collect());
+        let said = too_far((80, 70), &corner, 0, None);
+        assert!(
+            said.contains("positions that far exist (the farthest lie 80 moves out)"),
+            "{said}"
+        );
+        let inside = goal("4x4", (1..=6).chain([0]).chain(7..16).collect());
+        let said = too_far((78, 70), &inside, 0, None);
+        assert!(
+            said.contains("positions that far exist (some lie 78 moves out)"),
+            "{said}"
+        );
+        let (most, reached) = (82, Some(78));
+        assert_eq!(farthest_known(&inside), Some(Farthest { most, reached }));
+        let said = too_far((79, 70), &inside, 0, None);
+        assert!(!said.contains(exist), "{said}");
+        assert!(
+            said.contains("if there are any (none lies more than 82 moves out)"),
+            "{said}"
+        );
+        let five = goal("5x5", (0..25).collect());
+        let (most, reached) = (210, None);
+        assert_eq!(farthest_known(&five), Some(Farthest { most, reached }));
+        let said = too_far((200, 150), &five, 0, None);
+        assert!(!said.contains(exist), "{said}");
+        assert!(
+            said.contains("if there are any (none lies more than 210 moves out)"),
+            "{said}"
+        );
+        let three = goal("3x3", (0..9).collect());
+        let said = too_far((31, 29), &three, 0, None);
+        assert!(
+            said.contains("positions that far, if there are any, are too rare"),
+            "{said}"
+        );
     }
 
     /// A walk's end far from the 5×5 goal, asked whether it is 200 moves
