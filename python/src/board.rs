@@ -763,8 +763,18 @@ impl PyBoard {
         html
     }
 
+    /// The number of cells, as `iter(board)` gives them.
     fn __len__(&self) -> usize {
         self.board.shape().cells()
+    }
+
+    /// The tiles cell by cell, row by row, 0 for the blank: what `len`
+    /// counts and `cells` holds (`tolist()` and NumPy give rows).
+    ///
+    /// >>> list(Board("123456780"))
+    /// [1, 2, 3, 4, 5, 6, 7, 8, 0]
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
+        self.cells(py)?.try_iter()
     }
 
     /// The tiles as a NumPy array of rows (`np.array(board)`, `np.asarray`),

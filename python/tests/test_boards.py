@@ -52,6 +52,10 @@ def test_board_shows_itself() -> None:
     assert eval(repr(big), {"Board": npuzzle.Board}) == big
     assert pickle.loads(pickle.dumps(big)) == big
     assert big.tolist() == [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 0]]
+    # Iterating gives the cells len counts, in reading order; a board is
+    # read back from them.
+    assert list(b) == [8, 6, 7, 2, 5, 4, 3, 0, 1] and len(list(big)) == len(big) == 12
+    assert npuzzle.Board(list(big), board="3x4") == big and 0 in b and 9 not in b
     assert len({b, npuzzle.Board("867/254/301"), big}) == 2
     # A grid reads back at its own size, as rows apart by "/" do.
     for size in ("2x3", "3x4", "4x4", "5x5", "6x6", "4x3"):
