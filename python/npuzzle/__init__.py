@@ -137,7 +137,7 @@ def default_database() -> Database:
 
 
 def solve(
-    start: _BoardLike, goal: _BoardLike | None = None, *, within: float | None = None
+    start: _BoardLike, goal: _BoardLike | None = None, *, within: _typing.SupportsFloat | None = None
 ) -> Solution:
     """One shortest solution on the 3x3 board (see ``Database.solve``); with
     ``within=W``, one at most W times the shortest, with its ``lower_bound``.
@@ -228,7 +228,7 @@ def random(
     goal: _BoardLike | None = None,
     *,
     board: str | None = None,
-    timeout: float | None = None,
+    timeout: _typing.SupportsFloat | None = None,
 ) -> list[Board]:
     """``count`` distinct 3x3 positions drawn uniformly at ``distance``
     (without it, ``count`` drawn uniformly and independently from every

@@ -206,7 +206,7 @@ pub fn seconds(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Duration>> {
 /// `heuristic=`: a classic heuristic's name, as the command line writes it.
 pub fn heuristic(obj: &Bound<'_, PyAny>) -> PyResult<npuzzle::analysis::Heuristic> {
     let py = obj.py();
-    let Ok(name) = obj.extract::<&str>() else {
+    let Ok(name) = obj.cast::<PyString>() else {
         return Err(errors::argument_type(
             py,
             format!(
@@ -215,6 +215,7 @@ pub fn heuristic(obj: &Bound<'_, PyAny>) -> PyResult<npuzzle::analysis::Heuristi
             ),
         ));
     };
+    let name = text_of(name).map_err(|why| errors::argument(py, format!("heuristic= {why}")))?;
     name.parse()
         .map_err(|e: npuzzle::analysis::UnknownHeuristic| {
             errors::argument(py, format!("heuristic=: {e}"))

@@ -84,6 +84,19 @@ pub enum SizeFrom {
     First,
 }
 
+/// Where text given to a database gave as many tiles as another board
+/// has cells: which, and how to open its database, as the command line
+/// says for its file. Rows of batches and frames are told what `query
+/// batch` tells its lines, and a board= or a start set the size on
+/// purpose: no note.
+fn another_size(e: &npuzzle::rules::ParseError, from: SizeFrom) -> Option<String> {
+    let open = |other: Shape| format!("open a {other} database (Database(board=\"{other}\"))");
+    match from {
+        SizeFrom::Database => e.another_size_note(|_| true, open),
+        _ => None,
+    }
+}
+
 /// Reads a board of `shape` from any accepted form.
 #[inline]
 pub fn to_board(obj: &Bound<'_, PyAny>, shape: Shape, from: SizeFrom) -> PyResult<Board> {
@@ -93,7 +106,10 @@ pub fn to_board(obj: &Bound<'_, PyAny>, shape: Shape, from: SizeFrom) -> PyResul
             let why = arguments::text_of(text).err().unwrap_or_default();
             return Err(errors::parse(py, format!("the board {why}")));
         };
-        return parse_board(text, shape).map_err(|e| errors::parse(py, e));
+        return parse_board(text, shape).map_err(|e| match another_size(&e, from) {
+            Some(note) => errors::parse(py, format!("{e}; {note}")),
+            None => errors::parse(py, e),
+        });
     }
     if let Ok(board) = obj.cast::<PyBoard>() {
         let board = board.get().board;

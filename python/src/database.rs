@@ -443,11 +443,19 @@ fn check_fit(
     }
     if let Some(wanted) = wanted_metric {
         if db.metric() != wanted {
+            let named = match location.origin {
+                Origin::Env => ", and it is the file NPUZZLE_DB names, which is looked at first",
+                _ => "",
+            };
+            let unset = match location.origin {
+                Origin::Env => "unset NPUZZLE_DB, or ",
+                _ => "",
+            };
             return Err(errors::database(
                 py,
                 format!(
-                    "{} counts {} moves, not {wanted} (metric=); pass metric=\"{}\", or \
-                         path= to a {wanted} file (npuzzle.build(board=\"{}\", \
+                    "{} counts {} moves, not {wanted} (metric=){named}; pass metric=\"{}\", \
+                         or {unset}path= to a {wanted} file (npuzzle.build(board=\"{}\", \
                          metric=\"{wanted}\") builds one)",
                     shown_path(&location.path),
                     db.metric(),
@@ -732,15 +740,23 @@ impl PySolution {
         wrap(self.goal)
     }
 
-    /// Every board on the way, the start and the goal included.
+    /// Every board on the way, the start and the goal included: one after
+    /// each move `len` counts (under the multi-tile metric, after each
+    /// slide of `moves`), so `len(boards()) == len(solution) + 1`.
     ///
     /// >>> npuzzle.solve("123456708").boards()
     /// [Board("123/456/708"), Board("123/456/780")]
     fn boards(&self) -> Vec<PyBoard> {
         let mut board = self.start;
         let mut out = vec![wrap(board)];
-        for &m in &self.moves {
-            board = board.apply(m).unwrap_or(board);
+        let moves: Vec<(Move, usize)> = match self.metric {
+            Metric::SingleTile => self.moves.iter().map(|&m| (m, 1)).collect(),
+            Metric::MultiTile => npuzzle::rules::slides(&self.moves).collect(),
+        };
+        for (m, tiles) in moves {
+            for _ in 0..tiles {
+                board = board.apply(m).unwrap_or(board);
+            }
             out.push(wrap(board));
         }
         out
@@ -1899,10 +1915,12 @@ impl PyDatabase {
             None => None,
         };
         self.single_tile(py, "estimates()")?;
-        // A goal the file does not answer is refused, as every method
-        // refuses it, with a heuristic too.
+        // The tables' own estimate needs a table toward the goal; a classic
+        // heuristic needs none, as heuristics() and compare() read none.
         let checked = self.goal_of(goal)?;
-        self.db.check_goal(&checked).map_err(|e| self.err(py, e))?;
+        if heuristic.is_none() {
+            self.db.check_goal(&checked).map_err(|e| self.err(py, e))?;
+        }
         let threads = arguments::threads(threads)?;
         let batch = Batch::new(self, positions, goal, threads, None);
         crate::batch::estimates(py, &batch, heuristic)

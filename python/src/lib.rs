@@ -29,7 +29,8 @@ use pyo3::prelude::*;
 /// Boards of up to 12 cells get complete tables; 12-cell boards (3x4, 2x6)
 /// take seconds and 240 MB a table, and get only the default goal's table
 /// unless `all_goals` is set. `blanks` chooses the tables instead: goal
-/// blank cells, numbered row by row from 0 (like `build-db --blank`).
+/// blank cells, numbered row by row from 0 (`build-db --blank` names the
+/// same cells as ROW,COL from 1); it and `all_goals` are not given together.
 ///
 /// 4x4, 3x5, 5x3, 5x5, 4x5 and 5x4 get pattern databases, for goals with
 /// the blank in a corner (every goal with `all_goals`): `partition` names
@@ -82,6 +83,15 @@ fn build(
         .transpose()?;
     let all_goals = arguments::flag(all_goals, "all_goals")?.unwrap_or(false);
     let blanks = arguments::cells(blanks)?;
+    if blanks.is_some() && all_goals {
+        // As build-db refuses --blank with --all-goals: one of them would
+        // be dropped without a word.
+        return Err(errors::argument(
+            py,
+            "blanks= and all_goals=True choose the tables two ways: give blanks= for those \
+             goal blank cells' tables, or all_goals=True for every goal's",
+        ));
+    }
     let progress = arguments::flag(progress, "progress")?;
     let patterns = partition.is_some() || shape.cells() > MAX_TABLE_CELLS;
     if patterns && metric != npuzzle::Metric::SingleTile {

@@ -339,6 +339,9 @@ def test_the_stub_takes_numpy_integers_where_the_run_time_does(tmp_path: Path) -
             "db.solve('867254301', timeout=np.float32(5))",
             "npuzzle.solve_within('867254301', Fraction(6, 5), timeout=np.float64(5))",
             "db.distance('867254301', timeout='5')",
+            # The module's own functions take them as the methods do.
+            "npuzzle.solve('867254301', within=np.float32(1.5))",
+            "npuzzle.random(count=2, board='6x6', timeout=Fraction(1, 2))",
         ],
     )
     assert errors == [10, 14], out
@@ -347,6 +350,7 @@ def test_the_stub_takes_numpy_integers_where_the_run_time_does(tmp_path: Path) -
     db = npuzzle.Database()
     assert db.solve("867254301", timeout=np.float32(5)).distance == 31
     assert npuzzle.solve_within("867254301", Fraction(6, 5), timeout=np.float64(5)).length <= 37
+    assert npuzzle.solve("867254301", within=np.float32(1.5)).length <= 46
 
 
 def test_dir_shows_the_api_alone() -> None:

@@ -459,6 +459,13 @@ def test_within_a_factor_with_a_database_and_with_none(client, files, pat3, bfs3
         [*command, str(tmp_path / "bad.parquet"), *where, "--within", "nan"], capture_output=True, text=True, timeout=120
     )
     assert ran.returncode == 2 and "bad --within nan" in ran.stderr, ran.stderr
-    # A multi-tile database cannot guide it: said when the frame is made.
-    with pytest.raises(npuzzle.ArgumentError, match="within counts single-tile moves"):
-        nd.solve_frame(frame, board="2x3", db=npuzzle.Database(board="2x3", metric="mtm"), within=2)
+    # Without --within, the shell is told its own flag, not the function's.
+    ran = subprocess.run([*command, str(tmp_path / "bad.parquet"), *where], capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 2 and "pass --within (for example --within 2)" in ran.stderr, ran.stderr
+    assert "within=" not in ran.stderr and not (tmp_path / "bad.parquet").exists()
+    # A multi-tile database cannot guide it: said when the frame is made,
+    # given as a Database or as its path.
+    mtm = npuzzle.Database(board="2x3", metric="mtm")
+    for db in (mtm, mtm.path):
+        with pytest.raises(npuzzle.ArgumentError, match="within counts single-tile moves"):
+            nd.solve_frame(frame, board="2x3", db=db, within=2)

@@ -42,6 +42,14 @@ def test_parse_errors(db3, db23) -> None:
         npuzzle.Board("1230", board="1x4")
     with pytest.raises(npuzzle.ParseError, match="the board is empty"):
         db3.distance("   ")
+    # As many tiles as another board has cells: which database to open, as
+    # query names the file to pass (a tile more or less is a slip: no note).
+    with pytest.raises(npuzzle.ParseError) as e:
+        db3.solve("1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0")
+    assert str(e.value).endswith('got 16; 16 tiles fit a 4x4 board (or 2x8, 8x2): open a 4x4 database (Database(board="4x4"))')
+    with pytest.raises(npuzzle.ParseError) as e:
+        db3.distance("1234567890")
+    assert "fit a" not in str(e.value)
 
 
 def test_unsolvable_carries_the_reason(db3) -> None:
@@ -135,6 +143,11 @@ def test_missing_tables(tmp_path: Path) -> None:
     assert "all_goals=True" in str(e.value)
     with pytest.raises(ValueError, match="not on a 2x3 board"):
         npuzzle.build("2x3", tmp_path / "x.db", blanks=[6])
+    # Both ways of choosing the tables at once: refused, as build-db
+    # refuses --blank with --all-goals, rather than one dropped.
+    with pytest.raises(npuzzle.ArgumentError, match="blanks= and all_goals=True choose the tables two ways"):
+        npuzzle.build("2x3", tmp_path / "both.db", blanks=[1], all_goals=True)
+    assert not (tmp_path / "both.db").exists()
 
 
 @pytest.mark.parametrize(

@@ -141,8 +141,10 @@ def test_a_multi_tile_file_named_by_npuzzle_db_is_used_whatever_its_metric(
     mtm = npuzzle.build("3x3", tmp_path / "mtm.db", metric="mtm", progress=False)
     monkeypatch.setenv("NPUZZLE_DB", mtm)
     assert npuzzle.Database(board="3x3").metric == "mtm" == npuzzle.Database().metric
-    with pytest.raises(npuzzle.DatabaseError, match="counts mtm moves, not stm"):
+    with pytest.raises(npuzzle.DatabaseError, match="counts mtm moves, not stm") as e:
         npuzzle.Database(board="3x3", metric="stm")
+    # Where the file came from, and how to look elsewhere, as for a board.
+    assert "it is the file NPUZZLE_DB names" in str(e.value) and "unset NPUZZLE_DB, or path=" in str(e.value)
     # A fresh interpreter: the module-level functions keep their database.
     code = "import npuzzle; print(npuzzle.distance('867254301'), npuzzle.solve('123456078').moves)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -61,6 +61,13 @@ def test_the_multi_tile_database_is_built_beside_the_single_tile_one() -> None:
     # One tile per single-tile step; graded as tiles, they solve it.
     assert len(s.tiles) == len(s.single_tile_moves) == 31
     assert db.check("867254301", s.tiles).reaches_goal
+    # A board after each slide, so that they pair with the moves: each is
+    # the last played on by its slide, and one slide from the next.
+    boards = s.boards()
+    assert len(boards) == len(s) + 1 and boards[0] == s.start and boards[-1] == s.goal
+    for before, slide, after in zip(boards, s.moves.split(), boards[1:]):
+        assert db.play(before, slide) == after
+        assert db.distance(before) == db.distance(after) + 1
     d = s.to_dict()
     assert d["distance"] == 20 and d["single_tile_moves"] == s.single_tile_moves
     assert db.count_solutions("867254301") == 2

@@ -109,13 +109,18 @@ def test_a_single_4x4_solve_with_best_moves_and_grading(db44) -> None:
     assert (c.reaches_goal, c.remaining, c.excess) == (False, 2, None)
 
 
-def test_estimates_refuse_a_goal_the_file_does_not_answer(db44) -> None:
-    # The default 6-6-3 file answers goals with the blank in a corner only,
-    # and refuses the others with a heuristic too, as every method does.
+def test_estimates_toward_a_goal_the_file_does_not_answer(db44) -> None:
+    # The default 6-6-3 file answers goals with the blank in a corner only:
+    # its own estimate toward another is refused, but a classic heuristic
+    # reads no table, so it is answered toward any goal (as heuristics()
+    # answers one), in any case of its name.
     edge = "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15"
     with pytest.raises(npuzzle.MissingTableError, match="all_goals=True"):
-        db44.estimates([KORF_GOAL], edge, heuristic="manhattan")
-    assert db44.estimates([edge], KORF_GOAL, heuristic="manhattan") == [1]
+        db44.estimates([KORF_GOAL], edge)
+    assert db44.estimates([KORF_GOAL, edge], edge, heuristic="manhattan") == [1, 0]
+    assert db44.estimates([edge], KORF_GOAL, heuristic="Manhattan") == [1]
+    with pytest.raises(npuzzle.ArgumentError, match="heuristic= holds a lone surrogate"):
+        db44.estimates([edge], KORF_GOAL, heuristic="manhattan\ud800")
 
 
 def test_heuristics_stand_where_the_distance_search_runs_out_of_time(db44) -> None:

@@ -105,11 +105,11 @@ pub struct UnknownHeuristic(pub String);
 impl FromStr for Heuristic {
     type Err = UnknownHeuristic;
 
-    /// Parses a [`Heuristic::name`].
+    /// Parses a [`Heuristic::name`], in any case, as a metric's name is.
     fn from_str(text: &str) -> Result<Heuristic, UnknownHeuristic> {
         Heuristic::ALL
             .into_iter()
-            .find(|h| h.name() == text)
+            .find(|h| h.name().eq_ignore_ascii_case(text))
             .ok_or_else(|| {
                 let mut shown: String = text.chars().take(40).collect();
                 if shown.len() < text.len() {

@@ -201,9 +201,9 @@ def _arguments(
     if within is not None:
         # The library's own check of W, on a board that takes no search.
         solve_within(Board.goal(board), within)
-        if isinstance(db, Database) and db.metric != "stm":
+        if opened is not None and opened.metric != "stm":
             raise ArgumentError(
-                f"within counts single-tile moves, and {db.path} counts multi-tile moves; "
+                f"within counts single-tile moves, and {opened.path} counts multi-tile moves; "
                 f"pass a single-tile database, or none"
             )
     try:

@@ -30,7 +30,7 @@ import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
 from .. import Board, Database, Error, solve_within
-from .._npuzzle import _cores, _timeout
+from .._npuzzle import _cores, _timeout, _unbuildable
 from . import solve_frame
 
 PROG = "python -m npuzzle.dask"
@@ -143,6 +143,9 @@ def main(argv: list[str] | None = None) -> int:
             solve_within(Board.goal(args.board), args.within)
         except Error as e:
             p.error(f"bad --within {args.within!r}: {e}")
+    elif args.db is None and (why := _unbuildable(Board.goal(args.board).size)) is not None:
+        # solve_frame says this in its own words (within=).
+        p.error(f"{why}; pass --within (for example --within 2) to solve within a factor of the shortest")
     try:
         return _solve(args)
     except (Error, OSError, ValueError, TypeError) as e:
