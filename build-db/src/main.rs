@@ -197,11 +197,11 @@ fn run_patterns(args: &Args) -> anyhow::Result<()> {
     let partition = match &args.partition {
         Some(name) => Partition::named(shape, name).context("--partition")?,
         None => Partition::default_for(shape).with_context(|| {
+            let why = npuzzle::tables::unbuildable(shape, npuzzle::Metric::SingleTile)
+                .unwrap_or_else(|| format!("a {shape} board has no pattern database partition"));
             format!(
-                "a {shape} board has no pattern database partition; boards with one: {}. \
-                 Any board up to 6x6 is solved within a factor of the shortest with no \
-                 file: query --board {shape} solve --within 2 BOARD",
-                Partition::boards().join(", ")
+                "{why}. Any board up to 6x6 is solved within a factor of the shortest with no \
+                 file: query --board {shape} solve --within 2 BOARD"
             )
         })?,
     };

@@ -542,8 +542,7 @@ fn distances_of(obj: &Bound<'_, PyAny>) -> PyResult<std::ops::RangeInclusive<u32
                 let written = range
                     .repr()
                     .map_or_else(|_| start.clone(), |r| r.to_string());
-                let reason = npuzzle::analysis::PAST_EVERY_TABLE;
-                errors::argument(py, format!("distance={written} {reason}"))
+                too_far(py, &written)
             }
             e => bad(e),
         });
@@ -557,11 +556,24 @@ fn distances_of(obj: &Bound<'_, PyAny>) -> PyResult<std::ops::RangeInclusive<u32
             ),
         )
     };
+    // An int named as Python writes it (distance=-1), not quoted as text.
     match arguments::whole(obj, "distance").map_err(|_| refused())? {
-        Whole::Value(k) => parse_distances(&k.to_string()),
-        Whole::Negative(k) | Whole::TooLarge(k) => parse_distances(&k),
+        Whole::Value(k) => parse_distances(&k.to_string()).map_err(|e| match e {
+            npuzzle::analysis::DistanceRangeError::TooFar(_) => too_far(py, &k.to_string()),
+            e => bad(e),
+        }),
+        Whole::Negative(k) => Err(errors::argument(
+            py,
+            format!("distance={k} is negative: distances count moves, from 0 up"),
+        )),
+        Whole::TooLarge(k) => Err(too_far(py, &k)),
     }
-    .map_err(bad)
+}
+
+/// A distance past every table, named as Python wrote it.
+fn too_far(py: Python<'_>, written: &str) -> PyErr {
+    let reason = npuzzle::analysis::PAST_EVERY_TABLE;
+    errors::argument(py, format!("distance={written} {reason}"))
 }
 
 /// A solution: the shortest, or with `within=` one proved within that

@@ -185,8 +185,13 @@ def test_random_rejects_what_cannot_be_drawn(db3) -> None:
         db3.random(32)
     with pytest.raises(npuzzle.ArgumentError, match="only 2 lie at 31"):
         db3.random(31, count=3)
-    with pytest.raises(npuzzle.ArgumentError, match="negative"):
+    # An int is named as Python writes it, a text as text.
+    with pytest.raises(npuzzle.ArgumentError, match="^distance=-1 is negative: distances count moves, from 0 up$"):
         db3.random(-1)
+    with pytest.raises(npuzzle.ArgumentError, match='^"-1" is negative'):
+        db3.random("-1")
+    with pytest.raises(npuzzle.ArgumentError, match=f"^distance={2**70} reaches past 4 billion moves"):
+        db3.random(2**70)
     with pytest.raises(ValueError, match="step"):
         db3.random(range(0, 10, 2))
     # A distance on a board no database serves points to the draw that

@@ -76,11 +76,20 @@ pub fn unbuildable(shape: Shape, metric: Metric) -> Option<String> {
     }
     match metric {
         Metric::SingleTile if Partition::default_for(shape).is_some() => None,
-        Metric::SingleTile => Some(format!(
-            "no database can be built for {shape} boards (no pattern database partition; \
-             boards with one: {})",
-            Partition::boards().join(", ")
-        )),
+        Metric::SingleTile => {
+            // The boards past complete tables that have a default: those
+            // with complete tables (3x3 …) take a partition only if named.
+            let past: Vec<String> = Partition::boards()
+                .into_iter()
+                .filter(|b| b.parse::<Shape>().is_ok_and(|s| s.cells() > max))
+                .collect();
+            Some(format!(
+                "no database can be built for {shape} boards: complete tables stop at {max} \
+                 cells, and it has no pattern database partition (boards past {max} cells \
+                 with one: {})",
+                past.join(", ")
+            ))
+        }
         Metric::MultiTile => Some(format!(
             "no multi-tile database can be built for {shape} boards: complete tables stop at \
              {max} cells, and pattern databases count single-tile moves"

@@ -836,7 +836,8 @@ fn partitions_are_listed_per_board_and_others_refused() {
     let output = run_build_db(&["--board", "6x6", "-q"], &out, 2);
     let err = String::from_utf8_lossy(&output.stderr);
     assert!(
-        err.contains("a 6x6 board has no pattern database partition")
+        err.contains("no database can be built for 6x6 boards")
+            && err.contains("with one: 4x4, 3x5, 5x3, 5x5, 4x5, 5x4)")
             && err.contains("query --board 6x6 solve --within 2 BOARD"),
         "{err}"
     );
