@@ -457,14 +457,7 @@ pub fn grade<E>(
     }
     let legal = illegal_move.is_none();
     let reaches_goal = legal && end == *goal;
-    // Steps from the illegal one on count as written: they cannot be
-    // grouped into slides with others, and a slide of k tiles is k
-    // single-tile moves.
-    let unplayed = steps[played..].iter().map(|step| match (step, metric) {
-        (Step::Slide(_, cells), Metric::SingleTile) => *cells,
-        _ => 1,
-    });
-    let length = metric.length(&moves) + unplayed.sum::<usize>();
+    let length = metric.length(&moves) + unplayed_length(&steps[played..], metric);
     let reversed_reaches_goal = !reaches_goal && reaches_reversed(steps, start, goal);
     Ok(Graded {
         start: *start,
@@ -482,6 +475,31 @@ pub fn grade<E>(
         reversed_reaches_goal,
         goal_reached_after,
     })
+}
+
+/// How many moves `metric` counts in `steps`, from the illegal one on, as
+/// written: under the single-tile metric a slide of k tiles is k moves;
+/// under the multi-tile one letters in a row the same way are one slide,
+/// as the moves played before are (not joined to them: the illegal one
+/// is where playing stopped), and a tile's number, whose way no board
+/// says now, is a move of its own.
+fn unplayed_length(steps: &[Step], metric: Metric) -> usize {
+    let way = |step: &Step| match step {
+        Step::Blank(m) | Step::Slide(m, _) => Some(*m),
+        Step::Tile(_) => None,
+    };
+    match metric {
+        Metric::SingleTile => (steps.iter())
+            .map(|step| match step {
+                Step::Slide(_, cells) => *cells,
+                _ => 1,
+            })
+            .sum(),
+        Metric::MultiTile => (steps.iter().map(way))
+            .collect::<Vec<_>>()
+            .chunk_by(|a, b| a.is_some() && a == b)
+            .count(),
+    }
 }
 
 /// [`grade`] with `db`'s distances toward `goal`: looked up in complete
@@ -738,6 +756,21 @@ mod tests {
         assert_eq!((graded.illegal_move, graded.length), (Some(2), 6));
         let multi = |_: &Board| Ok::<u32, ()>(3);
         let graded = grade(&near, &goal, &after, Metric::MultiTile, multi).unwrap();
+        assert_eq!((graded.illegal_move, graded.length), (Some(2), 3));
+        // Letters in a row the same way are one slide there too, as `R2`
+        // is; a tile's number is a move of its own.
+        let corner = board("123456780");
+        for (written, length) in [("U R R", 2), ("U R2", 2), ("U RR", 2), ("U R R L R", 4)] {
+            let steps = read_steps(written).unwrap();
+            let graded = grade(&corner, &goal, &steps, Metric::MultiTile, multi).unwrap();
+            assert_eq!(
+                (graded.illegal_move, graded.length),
+                (Some(2), length),
+                "{written}"
+            );
+        }
+        let steps = read_steps("8 1 1").unwrap();
+        let graded = grade(&corner, &goal, &steps, Metric::MultiTile, multi).unwrap();
         assert_eq!((graded.illegal_move, graded.length), (Some(2), 3));
     }
 
