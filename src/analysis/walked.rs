@@ -232,7 +232,7 @@ pub enum WalkError {
     /// The walks kept finding positions already drawn.
     #[error(
         "found {found} distinct position{} at {distances} move{}, not {asked}: the walks kept \
-         finding the same ones; ask for fewer",
+         finding the same ones (near the goal there may be no more); ask for fewer",
         if *.found == 1 { "" } else { "s" },
         if .distances == "1" { "" } else { "s" }
     )]
