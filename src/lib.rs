@@ -41,7 +41,8 @@
 //!
 //! # Features
 //! None by default: the library alone pulls in no command-line, web or
-//! chart crates. `cli` adds the usage errors both binaries print (clap).
+//! chart crates. `cli` adds the usage errors both binaries print (clap)
+//! and their handling of signals (signal-hook).
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -82,7 +83,7 @@ pub mod rules {
     pub use crate::puzzle::metric::{
         slide_notation, slides, Metric, MetricError, NoMultiTileTables,
     };
-    pub use crate::puzzle::parse::{excerpt, ParseError};
+    pub use crate::puzzle::parse::{check_rows, excerpt, ParseError};
     pub use crate::puzzle::shape::{ShapeError, MAX_CELLS, MAX_TABLE_CELLS};
     pub use crate::puzzle::solvability;
     pub use crate::puzzle::symmetry::{self, Symmetry};

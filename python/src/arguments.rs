@@ -222,6 +222,22 @@ pub fn heuristic(obj: &Bound<'_, PyAny>) -> PyResult<npuzzle::analysis::Heuristi
         })
 }
 
+/// `count=` of a draw without `distance=` (uniform, independent): at most
+/// [`npuzzle::analysis::MAX_UNIFORM`], as `query random` takes.
+pub fn uniform_count(py: Python<'_>, count: usize) -> PyResult<()> {
+    let most = npuzzle::analysis::MAX_UNIFORM;
+    match count > most {
+        true => Err(errors::argument(
+            py,
+            format!(
+                "count= is at most {most} without distance=, not {count}: draw again with other \
+                 seeds for more"
+            ),
+        )),
+        false => Ok(()),
+    }
+}
+
 /// `within=`: a number W from 1 to 100, the factor a solution may exceed
 /// the optimum by; the library's refusal (below 1, NaN, too large) as
 /// ArgumentError.

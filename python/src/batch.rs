@@ -12,7 +12,6 @@ use crate::interrupt::interruptible;
 use crate::target::{deadline, Target};
 use npuzzle::analysis::{Evaluator, Heuristic};
 use npuzzle::bounded::{self, Guidance, Weight};
-use npuzzle::io::most_threads;
 use npuzzle::pattern::{SolveError, SolveOptions, Stopped};
 use npuzzle::AnswerError;
 use npuzzle::{Board, Move, Shape};
@@ -370,7 +369,7 @@ fn each<T: Clone + Send>(
     unanswered: T,
     f: impl Fn(usize, &mut Vec<Move>) -> T + Sync + Send,
 ) -> Result<Vec<T>, String> {
-    let threads = threads.unwrap_or_else(|| most_threads().0);
+    let threads = threads.unwrap_or_else(npuzzle::io::cores);
     let block = if one_by_one {
         1
     } else {

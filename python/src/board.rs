@@ -146,29 +146,9 @@ pub fn to_board(obj: &Bound<'_, PyAny>, shape: Shape, from: SizeFrom) -> PyResul
     Board::new(shape, &cells).map_err(|e| errors::parse(py, ParseError::from(e)))
 }
 
+/// The library's check of rows' lengths, as a ParseError.
 fn check_rows(py: Python<'_>, shape: Shape, rows: &[usize]) -> PyResult<()> {
-    if rows.len() != shape.rows() {
-        return Err(errors::parse(
-            py,
-            ParseError::WrongRowCount {
-                shape,
-                expected: shape.rows(),
-                got: rows.len(),
-            },
-        ));
-    }
-    match rows.iter().position(|&len| len != shape.cols()) {
-        Some(i) => Err(errors::parse(
-            py,
-            ParseError::WrongRowLength {
-                shape,
-                row: i + 1,
-                expected: shape.cols(),
-                got: rows[i],
-            },
-        )),
-        None => Ok(()),
-    }
+    npuzzle::rules::check_rows(shape, rows.len(), rows).map_err(|e| errors::parse(py, e))
 }
 
 /// The items of a list, a tuple, or an array (anything whose `tolist()`

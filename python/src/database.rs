@@ -12,7 +12,7 @@ use npuzzle::analysis::{
     compare, count_shortest, draw_fell_short, draw_stopped, grade, list_shortest, parse_distances,
     read_steps_on, searched_once, serving, stats, stats_toward, steps_fit, truth_of, CompareError,
     DrawError, Histogram, PositionEstimates, Sample, SampleError, Step, StepsError, Surveys,
-    DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES, MAX_STEPS, MAX_UNIFORM,
+    DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES, MAX_STEPS,
 };
 use npuzzle::bounded::{self, Guidance, Weight};
 use npuzzle::files::shown_path;
@@ -1561,15 +1561,7 @@ impl PyDatabase {
         // Checked as everywhere, though a uniform draw searches nothing.
         let timeout = arguments::seconds(timeout)?;
         let Some(distance) = arguments::given(distance) else {
-            if count > MAX_UNIFORM {
-                return Err(errors::argument(
-                    py,
-                    format!(
-                        "count= is at most {MAX_UNIFORM} without distance=, not {count}: draw \
-                         again with other seeds for more"
-                    ),
-                ));
-            }
+            arguments::uniform_count(py, count)?;
             // A goal the file cannot answer is refused, as every method
             // refuses it; the boards alone are returned, so no distances
             // are looked up (`Sample::uniform_for` adds them).

@@ -186,7 +186,7 @@ fn _timeout(timeout: Option<&Bound<'_, PyAny>>) -> PyResult<Option<f64>> {
 /// local workers.
 #[pyfunction]
 fn _cores() -> usize {
-    npuzzle::io::most_threads().0
+    npuzzle::io::cores()
 }
 
 /// `board=`, "3x3" when not given.
@@ -379,16 +379,7 @@ fn _uniform(
 ) -> PyResult<Vec<board::PyBoard>> {
     let shape = board::size(board)?;
     let count = arguments::count(count)?;
-    if count > npuzzle::analysis::MAX_UNIFORM {
-        return Err(errors::argument(
-            py,
-            format!(
-                "count= is at most {} without distance=, not {count}: draw again with other \
-                 seeds for more",
-                npuzzle::analysis::MAX_UNIFORM
-            ),
-        ));
-    }
+    arguments::uniform_count(py, count)?;
     let seed = arguments::seed(seed)?.unwrap_or_else(npuzzle::analysis::fresh_seed);
     let goal = match arguments::given(goal) {
         Some(goal) => board::to_board(goal, shape, board::SizeFrom::Argument)

@@ -67,7 +67,7 @@ impl PerProcess {
 /// thousands of threads on a large machine, and building one per call costs
 /// more than a small batch (the cause of issue 21's hang at
 /// `threads=10000`). Idle threads sleep.
-pub static BATCH: PerProcess = PerProcess::new("npuzzle-batch", || Some(most_threads().1));
+pub static BATCH: PerProcess = PerProcess::new("npuzzle-batch", || Some(most_threads()));
 
 /// The pool of the library's parallel work: one thread per core (or
 /// `RAYON_NUM_THREADS`), as rayon's global pool would have.

@@ -4,7 +4,7 @@ use crate::{GoalArg, Outcome};
 use anyhow::{Context, Result};
 use memmap2::Mmap;
 use npuzzle::bounded::{Weight, WithinBatch};
-use npuzzle::io::{check_threads, most_threads, run_batch, BatchFormat, ThreadsError};
+use npuzzle::io::{check_threads, run_batch, BatchFormat, ThreadsError};
 use npuzzle::{Database, Shape};
 use std::io::Write;
 
@@ -149,7 +149,7 @@ pub(crate) fn threads_or_cores(asked: Option<&Threads>) -> Result<usize> {
         Some(Threads { count, typed }) => {
             check_threads(*count).map_err(|e| anyhow::anyhow!("--threads {typed} is {e}"))?
         }
-        None => most_threads().0,
+        None => npuzzle::io::cores(),
     })
 }
 

@@ -53,7 +53,7 @@ pub struct CompareArgs {
     csv: bool,
     /// With --distance: threads to search the positions on, at most one per core (each holds
     /// up to about 340 MB at 2000000 expansions) [default: one per core].
-    #[arg(long, value_name = "N", value_parser = whole(1..=npuzzle::io::most_threads().0), allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", value_parser = whole(1..=npuzzle::io::cores()), allow_negative_numbers = true)]
     threads: Option<usize>,
     /// Stop each search after expanding this many positions (at most 10000000).
     #[arg(long, default_value_t = DEFAULT_COMPARE_NODES, value_name = "N", value_parser = whole(1..=MAX_COMPARE_NODES), allow_negative_numbers = true)]
@@ -225,7 +225,7 @@ fn costs(
     let drawn = (args.count.unwrap_or(20), args.seed.unwrap_or(1));
     let limits = (args.max_nodes, args.depth_limit);
     // More threads than cores would only hold more searches in memory.
-    let threads = args.threads.unwrap_or(npuzzle::io::most_threads().0);
+    let threads = args.threads.unwrap_or(npuzzle::io::cores());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;

@@ -112,10 +112,10 @@ pub enum CompareError {
 }
 
 /// The most expansions one search may be given (`--max-nodes`, Python's
-/// `max_nodes=`): under half a minute of the slowest search, and the
-/// breadth-first search's visited set within about 1.5 GB (measured on
-/// 4×4). Past it a search on a 12-cell board would run for hours, or out
-/// of memory, before its limit stopped it.
+/// `max_nodes=`): on 4×4 the whole comparison at this limit takes about
+/// 73 s and 1.3 GB (docs/guide.md, "compare"). Past it a search on a
+/// 12-cell board would run for hours, or out of memory, before its limit
+/// stopped it.
 pub const MAX_COMPARE_NODES: u64 = 10_000_000;
 
 /// The expansions each search is given unless told otherwise.

@@ -29,8 +29,9 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 /// Expansions between checks of the deadline and the cancel flag.
 const CHECK_EVERY: u64 = 1024;
 
-/// Positions stored at most, about 150 bytes each with the open list: past
-/// 1.2 GB the search gives way to weighted IDA*, which needs no memory.
+/// Positions stored at most, with the open list about 180 bytes each
+/// (1.46 GB measured on 6×6 at W = 1): past them the search gives way to
+/// weighted IDA*, which needs no memory.
 pub(crate) const MAX_STORED: usize = 8_000_000;
 
 /// Positions stored by the first, short try (a few megabytes): enough for

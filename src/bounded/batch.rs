@@ -12,9 +12,9 @@ use super::{answer_within, Guidance, Weight};
 use crate::db::database::Database;
 use crate::db::error::AnswerError;
 use crate::io::{
-    answer_lines, most_threads, read_line, write_answer, write_counted_moves, write_decimal,
-    write_error, write_work_columns, Answer, AnswerLine, BatchFormat, BatchSummary, LineOutcome,
-    LinesPerShare, Nodes, TimedOut, CSV_HEADER,
+    answer_lines, cores, read_line, write_answer, write_counted_moves, write_decimal, write_error,
+    write_work_columns, Answer, AnswerLine, BatchFormat, BatchSummary, LineOutcome, LinesPerShare,
+    Nodes, TimedOut, CSV_HEADER,
 };
 use crate::pattern::{SolveError, SolveOptions, Stopped};
 use crate::puzzle::board::Board;
@@ -51,7 +51,7 @@ pub struct WithinBatch<'a, B> {
 /// compute, so threads past the cores would multiply the memory (8 on 2
 /// cores held 8.8 GB) and answer no faster.
 pub fn search_threads(asked: usize) -> usize {
-    asked.clamp(1, most_threads().0)
+    asked.clamp(1, cores())
 }
 
 impl<B: AsRef<[u8]> + Sync + Send> WithinBatch<'_, B> {
@@ -216,7 +216,7 @@ mod tests {
 
     #[test]
     fn bounded_batches_run_at_most_one_thread_a_core() {
-        let (cores, most) = most_threads();
+        let (cores, most) = (cores(), crate::io::most_threads());
         assert_eq!(search_threads(1), 1);
         assert_eq!(search_threads(0), 1);
         assert_eq!(search_threads(cores), cores);

@@ -1,4 +1,7 @@
-//! The file-size limit (`ulimit -f`) as an error rather than a kill.
+//! The command line's signals: the file-size limit (`ulimit -f`) as an
+//! error rather than a kill, an unfinished file removed when a build is
+//! ended by a signal, and a first Ctrl-C that stops a search with
+//! something to show.
 
 /// Makes a write past the process's file-size limit fail with "File too
 /// large", as a write to a full disk fails, instead of the system killing

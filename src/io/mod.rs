@@ -1,6 +1,10 @@
 //! Text and JSON in and out at speed: answers written without allocation,
 //! and batches of (start, goal) lines answered in blocks over threads (as
-//! many as [`check_threads`] allows).
+//! many as [`check_threads`] allows). Beside them, what every face's
+//! input and output need: the limits of threads and timeouts, files
+//! replaced whole ([`Replacement`]), standard error that may be closed,
+//! and with the `cli` feature the usage errors, the file-size limit and
+//! the signals of the command line.
 //!
 //! Uses `puzzle`, `table`, `pattern` and `db`.
 
@@ -27,7 +31,7 @@ pub use batch::{
 };
 #[cfg(feature = "cli")]
 pub use file_size::{file_size_limit_as_error, remove_unfinished_on_signals, stop_on_ctrl_c};
-pub use threads::{check_threads, most_threads, ThreadsError, THREADS_PER_CORE};
+pub use threads::{check_threads, cores, most_threads, ThreadsError, THREADS_PER_CORE};
 pub use timeout::{check_timeout, TimeoutError, MAX_TIMEOUT_SECONDS};
 #[cfg(feature = "cli")]
 pub use usage::{

@@ -7,13 +7,17 @@ use std::sync::OnceLock;
 /// a block of input and one of output) and start-up time.
 pub const THREADS_PER_CORE: usize = 4;
 
-/// This machine's cores, and the most threads a batch can take on it.
-pub fn most_threads() -> (usize, usize) {
+/// This machine's cores (those this process may run on).
+pub fn cores() -> usize {
     // Asked once: finding the cores reads the cgroup's files, tens of
     // microseconds, more than a small batch from Python takes.
     static CORES: OnceLock<usize> = OnceLock::new();
-    let cores = *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    (cores, THREADS_PER_CORE * cores)
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// The most threads a batch can take on this machine.
+pub fn most_threads() -> usize {
+    THREADS_PER_CORE * cores()
 }
 
 /// A thread count a batch refuses.
@@ -39,7 +43,7 @@ pub enum ThreadsError {
 impl ThreadsError {
     /// [`ThreadsError::TooMany`] with this machine's figures.
     pub fn too_many() -> ThreadsError {
-        let (cores, most) = most_threads();
+        let (cores, most) = (cores(), most_threads());
         ThreadsError::TooMany { cores, most }
     }
 }
@@ -48,7 +52,7 @@ impl ThreadsError {
 /// [`most_threads`]. A face that reads a count too large for a u64 refuses
 /// it with [`ThreadsError::too_many`], the same limit.
 pub fn check_threads(asked: u64) -> Result<usize, ThreadsError> {
-    let (_, most) = most_threads();
+    let most = most_threads();
     match asked {
         0 => Err(ThreadsError::None),
         n if n > most as u64 => Err(ThreadsError::too_many()),
@@ -62,7 +66,7 @@ mod tests {
 
     #[test]
     fn counts_from_one_to_the_limit_are_taken() {
-        let (cores, most) = most_threads();
+        let (cores, most) = (cores(), most_threads());
         let available = std::thread::available_parallelism().map_or(1, |n| n.get());
         assert_eq!((cores, most), (available, 4 * available));
         assert_eq!(check_threads(1), Ok(1));

@@ -268,7 +268,11 @@ impl Collected {
     }
 }
 
-fn check_rows(shape: Shape, row_count: usize, rows: &[usize]) -> Result<(), ParseError> {
+/// Whether `row_count` rows, of the lengths in `rows` (those of the first
+/// rows, where a text held more than are kept), are `shape`'s rows: the
+/// error says how many rows there should be, or names the first too long
+/// or too short.
+pub fn check_rows(shape: Shape, row_count: usize, rows: &[usize]) -> Result<(), ParseError> {
     if row_count != shape.rows() {
         return Err(ParseError::WrongRowCount {
             shape,

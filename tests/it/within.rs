@@ -427,7 +427,7 @@ fn batch_within_answers_every_line_in_order_and_within_the_bound() {
     let one = run(&["--threads", "1"]);
     assert_eq!(one, run(&["--threads", "2"]));
     // The most a batch takes, of which one a core runs.
-    let most = npuzzle::io::most_threads().1.to_string();
+    let most = npuzzle::io::most_threads().to_string();
     assert_eq!(one, run(&["--threads", &most]));
     let lines: Vec<serde_json::Value> = one
         .lines()

@@ -173,7 +173,8 @@ pub(super) fn fileless_searches() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
 
-/// How many `within` searches run at once: two (about 3 GB at most), or
+/// How many `within` searches run at once: two (each may hold about 2.5
+/// GB: 1.5 GB in its weighted A*, 1 GB in a round's beams), or
 /// one on a machine of one core, where a second would only share it
 /// ([`npuzzle::bounded::search_threads`], the rule of `batch --within`).
 pub(super) fn within_searches() -> usize {
