@@ -1562,11 +1562,14 @@ impl PyDatabase {
         let timeout = arguments::seconds(timeout)?;
         let Some(distance) = arguments::given(distance) else {
             arguments::uniform_count(py, count)?;
-            // A goal the file cannot answer is refused, as every method
-            // refuses it; the boards alone are returned, so no distances
-            // are looked up (`Sample::uniform_for` adds them).
+            // A goal complete tables cannot answer is refused, as every
+            // method refuses it; a pattern database's tables need not
+            // reach it, as the draw needs nothing of them (as
+            // `Sample::uniform_for` draws). The boards alone are returned.
             let goal = self.goal_of(goal)?;
-            self.db.check_goal(&goal).map_err(|e| self.err(py, e))?;
+            if self.tables().is_some() {
+                self.db.check_goal(&goal).map_err(|e| self.err(py, e))?;
+            }
             let drawn = py.detach(|| Sample::uniform(&goal, count, seed));
             return Ok(drawn.positions.iter().map(|p| wrap(p.start)).collect());
         };

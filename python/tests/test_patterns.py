@@ -121,6 +121,9 @@ def test_estimates_toward_a_goal_the_file_does_not_answer(db44) -> None:
     assert db44.estimates([edge], KORF_GOAL, heuristic="Manhattan") == [1]
     with pytest.raises(npuzzle.ArgumentError, match="heuristic= holds a lone surrogate"):
         db44.estimates([edge], KORF_GOAL, heuristic="manhattan\ud800")
+    # Nor does a uniform draw need the tables: it is the one with no file.
+    drawn = db44.random(count=3, seed=1, goal=edge)
+    assert drawn == npuzzle.random(count=3, seed=1, board="4x4", goal=edge)
 
 
 def test_heuristics_stand_where_the_distance_search_runs_out_of_time(db44) -> None:

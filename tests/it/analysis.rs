@@ -339,4 +339,11 @@ fn a_uniform_draw_gives_distances_from_complete_tables_and_refuses_goals_not_ser
         refused,
         DrawError::Answer(npuzzle::AnswerError::MissingGoal { .. })
     ));
+    // A pattern file gives no distances, so its tables need not reach the
+    // goal: the draw is the one made with no file.
+    let patterns = crate::pattern_file::pattern_file("3x3", "4-4");
+    let patterns = npuzzle::Database::open(&patterns).unwrap();
+    assert!(patterns.check_goal(&goal).is_err());
+    let drawn = Sample::uniform_for(Some(&patterns), &goal, 300, 4).unwrap();
+    assert_eq!(drawn.positions, without_file.positions);
 }
