@@ -434,6 +434,25 @@ async fn the_heuristics_panel_equals_query_heuristics() {
 #[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
 async fn the_worksheets_answer_key_equals_query_solve() {
     let (session, c, url) = open_page().await;
+    // With no seed typed, the links still name one set: the puzzles alone
+    // and the key alone carry the same seed, drawn for the page.
+    let seeds: Vec<String> = c
+        .execute(
+            "return ['worksheet', 'worksheet-puzzles', 'worksheet-key'].map((id) => \
+             new URL(document.getElementById(id).href).searchParams.get('seed'));",
+            vec![],
+        )
+        .await
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap_or_default().to_string())
+        .collect();
+    assert!(
+        seeds[0].parse::<u64>().is_ok() && seeds.iter().all(|s| s == &seeds[0]),
+        "{seeds:?}"
+    );
     type_into(&c, "seed", "7").await;
     type_into(&c, "count", "4").await;
     slide(&c, "k", 15).await;
@@ -456,6 +475,7 @@ async fn the_worksheets_answer_key_equals_query_solve() {
     };
     let (puzzles, key) = (href("worksheet-puzzles").await, href("worksheet-key").await);
     assert_eq!(puzzles, format!("{link}&part=puzzles"));
+    assert!(link.ends_with("&seed=7"), "{link}");
     assert_eq!(key, format!("{link}&part=key"));
     let (drawn, _, ok) = query(
         &session,
@@ -827,11 +847,12 @@ fn growth_rows(cli: &Value, measure: &str) -> (Vec<Value>, usize) {
     (rows.collect(), floors)
 }
 
-/// `mean` as the page writes it: one decimal, half away from zero, with
-/// commas.
+/// `mean` as the command line prints it (one decimal, a tie to even:
+/// 3.25 is 3.2), with commas.
 fn one_decimal(mean: f64) -> String {
-    let tenths = (mean * 10.0).round() as u64;
-    format!("{}.{}", with_commas(tenths / 10), tenths % 10)
+    let printed = format!("{mean:.1}");
+    let (whole, tenth) = printed.split_once('.').unwrap();
+    format!("{}.{tenth}", with_commas(whole.parse().unwrap()))
 }
 
 #[tokio::test]
@@ -887,6 +908,13 @@ async fn the_searches_at_every_distance_equal_query_compare_distance() {
     assert_eq!(rows.len(), 31);
     let (table, floors) = growth_rows(&cli, "mean_expanded");
     assert_eq!(rows, table);
+    // Means that end in exactly 5 hundredths are among them (3.25 at
+    // distance 2), rounded as the command line rounds them.
+    let ties = (cli_rows.iter()).filter(|r| {
+        let hundredths = r["mean_expanded"].as_f64().unwrap() * 100.0;
+        hundredths.fract() == 0.0 && hundredths as u64 % 10 == 5
+    });
+    assert!(ties.count() > 0, "{cli}");
     // Each search is a line through every distance; a mean that counts
     // searches stopped at the limit is a hollow mark, and the panel says so.
     let lines = "return [...document.querySelectorAll('#growth polyline')]\

@@ -213,6 +213,21 @@ async fn long_lists_are_graded_and_the_keyboard_stays_on_its_tile() {
             break;
         }
     }
+    // A table's scroll region with the focus takes the arrows itself: no
+    // tile slides.
+    c.execute(
+        "document.getElementById('heuristics-panel').open = true;",
+        vec![],
+    )
+    .await
+    .unwrap();
+    let before = shown(&c).await;
+    let region = c.find(Locator::Id("heuristics-scroll")).await.unwrap();
+    for key in [Key::Down, Key::Up, Key::Left, Key::Right] {
+        region.send_keys(&key.to_string()).await.unwrap();
+    }
+    settle(&c).await;
+    assert_eq!(shown(&c).await, before);
     c.close().await.unwrap();
 }
 

@@ -716,8 +716,8 @@ function drawHistogram() {
   const note = $("histogram-note");
   if (game.distance !== null && game.distance < counts.length) {
     const share = (100 * counts[game.distance] / hist.positions).toPrecision(2);
-    note.textContent = `You are at distance ${game.distance}, with ${counts[game.distance]} ` +
-      `of the ${hist.positions} positions (${share}%). The farthest lie at ${hist.max_distance}.`;
+    note.textContent = `You are at distance ${game.distance}, with ${counts[game.distance].toLocaleString("en")} ` +
+      `of the ${hist.positions.toLocaleString("en")} positions (${share}%). The farthest lie at ${hist.max_distance}.`;
   }
 }
 
@@ -751,7 +751,7 @@ function drawReport() {
     `<p>You took <strong id="report-moves">${made}</strong> ${made === 1 ? "move" : "moves"}; ` +
     `the fewest possible from the start was <strong id="report-optimum">${optimum}</strong>` +
     (extra === 0 ? ": a perfect game." : `, so ${extra} ${extra === 1 ? "was" : "were"} extra.`) +
-    (bySolver ? ` (${bySolver} of them played by the solver.)` : "") + `</p>` +
+    (bySolver ? ` (${bySolver} of them played for you.)` : "") + `</p>` +
     (farther.length
       ? `<p>${count(farther.length, "move")} took you farther away:</p><ul id="report-farther">${items}</ul>`
       : `<p id="report-farther">No move took you farther away.</p>`);
@@ -1011,8 +1011,9 @@ function drawSeeded() {
     : `query${options} random --distance K --count N --seed S${goal}`;
   $("next-puzzle").disabled = !s || s.index >= s.count;
   const q = new URLSearchParams({ board: game.board ? game.board.board : "3x3", distance: $("k").value, count: countAt($("k").value), goal: text(game.goal) });
-  const seed = $("seed").value.trim();
-  if (seed) q.set("seed", seed);
+  // Without a seed typed, one drawn for the page: the puzzles alone and
+  // the key alone must be the same set.
+  q.set("seed", $("seed").value.trim() || sheetSeed());
   // A worksheet's solutions and drawings count single-tile moves: the
   // server refuses multi-tile ones, and the page says so instead.
   $("worksheet").hidden = multiTile();
@@ -1026,6 +1027,17 @@ function drawSeeded() {
     q.set("part", part);
     $(`worksheet-${part}`).href = `/worksheet?${q}`;
   }
+}
+
+// The seed the worksheet's links carry when none is typed: drawn once, so
+// that every link names the same set, and shown on the sheets.
+let drawnSheetSeed = null;
+function sheetSeed() {
+  if (drawnSheetSeed === null) {
+    const [high, low] = crypto.getRandomValues(new Uint32Array(2));
+    drawnSheetSeed = ((BigInt(high) << 32n) | BigInt(low)).toString();
+  }
+  return drawnSheetSeed;
 }
 
 // ---- heuristics beside the truth ----
@@ -1503,7 +1515,7 @@ function drawGrowthChart(run) {
         cx: x(r.distance).toFixed(1), cy: y(value(r)).toFixed(1), r: 2.5,
         stroke: colour, fill: isFloor(r) ? "#ffffff" : colour, class: "growth-mark",
       });
-      const mean = value(r).toLocaleString("en", { maximumFractionDigits: 1 });
+      const mean = value(r).toLocaleString("en", { maximumFractionDigits: 1, roundingMode: "halfEven" });
       const stopped = isFloor(r) ? `, ${r.positions - r.solved} stopped without a solution` : "";
       mark.appendChild(svgElement("title", {}, `${algorithm} at distance ${r.distance}: ` +
         `${measure.each} ${mean} on average over ${count(r.positions, "position")}${stopped}`));
@@ -1553,7 +1565,8 @@ function fillGrowthTable(run) {
     tr.appendChild(th);
     const cells = [String(rows[0].positions), ...algorithms.map((a) => {
       const r = rows.find((row) => row.algorithm === a);
-      const mean = r[measure.key].toLocaleString("en", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+      // Ties to even, as the command line prints 3.25 (3.2).
+      const mean = r[measure.key].toLocaleString("en", { minimumFractionDigits: 1, maximumFractionDigits: 1, roundingMode: "halfEven" });
       // Only expansions stopped at the limit make a floor.
       return isFloor(r) && measure.key === "mean_expanded" ? `≥ ${mean}` : mean;
     })];
@@ -1601,7 +1614,7 @@ async function gradeMoves() {
         ? `${count(g.length, "move")} against the optimum of ${g.optimal}` + (g.excess ? `: ${g.excess} extra.` : ": optimal.")
         : `${count(g.length, "move")} given; the optimum from the start is ${g.optimal}.`,
       g.away.length
-        ? `${count(g.away.length, "move")} went away from the goal: ${g.away.join(", ")}.`
+        ? `${count(g.away.length, "move")} went away from the goal: ${g.away.length === 1 ? "move" : "moves"} ${g.away.join(", ")}.`
         : g.legal ? "No move went away from the goal." : "No move before it went away from the goal.",
     ];
     // Moves past the goal: any move from it goes away, or is illegal.
@@ -1939,6 +1952,8 @@ async function customGame() {
 function onKey(event) {
   const t = event.target;
   if (t instanceof HTMLInputElement || t instanceof HTMLSelectElement || t instanceof HTMLTextAreaElement) return;
+  // A table's scroll region with the focus scrolls with the arrows.
+  if (t instanceof Element && t.closest(".scroll") && event.key.startsWith("Arrow")) return;
   const key = event.key.toLowerCase();
   if ((event.ctrlKey || event.metaKey) && !event.altKey) {
     if (key === "z" && !event.shiftKey) { event.preventDefault(); undo(); }
