@@ -602,6 +602,17 @@ async fn a_server_that_stops_is_said_plainly_and_the_banner_clears_when_it_is_ba
         "the banner stayed",
     )
     .await;
+    // With no move made, the position's distance comes, and the moves
+    // made meanwhile get theirs: the trace holds every move.
+    settle(&c).await;
+    let (d, _) = check_distance(&c, &url).await;
+    let traced = "return document.getElementById('trace').getAttribute('aria-label');";
+    let traced = c.execute(traced, vec![]).await.unwrap();
+    let points = traced.as_str().unwrap().split(", ").count();
+    assert_eq!(
+        points, 3,
+        "the start and both moves, at distance {d}: {traced}"
+    );
     for step in 0.. {
         if shown_distance(&c).await == Some(0) {
             break;

@@ -161,6 +161,7 @@ function showError(e) {
         // chosen whose first game never came (the last board's is shown).
         if (!game.boards.length) location.reload();
         else if (!playing()) selectBoard(game.board.board).catch(showError);
+        else answerAgain().catch(showError);
       } catch (_) { /* still away */ }
     }, RECONNECT_MS);
   } else if (!away && reconnecting) {
@@ -477,6 +478,15 @@ function redo() {
   if (!next) return;
   stopPlaying();
   move(next.move, next.solver, true).catch(showError);
+}
+
+// Back after the server was away: the position's answer (its distance,
+// the hint's moves), then the distances of the moves made meanwhile.
+async function answerAgain() {
+  const epoch = game.epoch;
+  const at = text(game.cells);
+  const info = await lookUp(at);
+  if (info && epoch === game.epoch && text(game.cells) === at) await learnMissedDistances(epoch);
 }
 
 // The distances of earlier moves that never got one (made while the server
