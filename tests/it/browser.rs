@@ -578,6 +578,9 @@ async fn a_server_that_stops_is_said_plainly_and_the_banner_clears_when_it_is_ba
     let (d, _) = check_distance(&c, &url).await;
     assert_eq!(d, 2);
     assert_eq!(banner(&c).await, None);
+    // Before any move, the trace marks where the game starts.
+    let marked = "return document.querySelectorAll('#trace .trace-now').length;";
+    assert_eq!(c.execute(marked, vec![]).await.unwrap(), json!(1));
 
     // The server stops; two moves are made meanwhile, the second to a
     // position whose distance the page never learnt.

@@ -673,6 +673,10 @@ function drawTrace() {
     multiTile() ? "tiles moved" : "moves", multiTile() ? "distance (multi-tile moves)" : "distance");
   const xy = points.map((d, i) => `${x(i).toFixed(1)},${y(d).toFixed(1)}`);
   svg.appendChild(svgElement("polyline", { points: xy.join(" "), class: "trace-line" }));
+  // Where the game stands: a mark, so that a game of no move yet shows
+  // its start (a line of one point draws nothing).
+  const now = points.length - 1;
+  svg.appendChild(svgElement("circle", { cx: x(now).toFixed(1), cy: y(points[now]).toFixed(1), r: 3, class: "trace-now" }));
   svg.setAttribute("aria-label", "distance after each move: " + points.join(", "));
 }
 
