@@ -558,6 +558,20 @@ async fn a_bad_custom_board_shows_the_command_lines_error() {
         // The game in play is left as it was.
         assert_eq!(shown(&c).await, before);
     }
+    // As many tiles as a board the page serves: which, and where to choose it.
+    custom(&c, "1 2 3 4 5 0").await;
+    let said = text(&c, "custom-error").await;
+    let fit = "got 6; 6 tiles fit the 2x3";
+    assert!(
+        said.contains(fit) && said.ends_with("board: choose it under Size first."),
+        "{said}"
+    );
+    custom(&c, "1 2 3 4 5 6 7 8 9 0").await;
+    let said = text(&c, "custom-error").await;
+    assert!(
+        said.ends_with("got 10"),
+        "a tile too many is a slip: {said}"
+    );
     c.close().await.unwrap();
 }
 

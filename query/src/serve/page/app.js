@@ -1959,9 +1959,22 @@ async function customGame() {
       await newGame(parse(e.body.start), parse(e.body.goal), null, null, true);
       return;
     }
-    error.textContent = e.status === 422 ? `unsolvable: ${e.message}` : e.message;
+    error.textContent = e.status === 422 ? `unsolvable: ${e.message}` : e.message + otherSizeNote(e.message);
     error.hidden = false;
   }
+}
+// Where the tiles typed fit another board the page serves (16 typed on
+// 3x3): which, and where to choose it, as query says to give --board. A
+// tile more or less is a slip on this board: no note.
+function otherSizeNote(message) {
+  const got = /, got (\d+)$/.exec(message);
+  const cells = game.rows * game.cols;
+  if (!got || Math.abs(Number(got[1]) - cells) <= 1) return "";
+  const fit = game.boards.map((b) => b.board).filter((name) => {
+    const [rows, cols] = name.split("x").map(Number);
+    return rows * cols === Number(got[1]);
+  });
+  return fit.length ? `; ${got[1]} tiles fit the ${fit.join(" or ")} board: choose it under Size first.` : "";
 }
 function onKey(event) {
   const t = event.target;
