@@ -443,13 +443,13 @@ fn check_fit(
     }
     if let Some(wanted) = wanted_metric {
         if db.metric() != wanted {
-            let named = match location.origin {
-                Origin::Env => ", and it is the file NPUZZLE_DB names, which is looked at first",
-                _ => "",
-            };
-            let unset = match location.origin {
-                Origin::Env => "unset NPUZZLE_DB, or ",
-                _ => "",
+            // Where NPUZZLE_DB chose the file: said, and how to look elsewhere.
+            let (named, unset) = match location.origin {
+                Origin::Env => (
+                    ", and it is the file NPUZZLE_DB names, which is looked at first",
+                    "unset NPUZZLE_DB, or ",
+                ),
+                _ => ("", ""),
             };
             return Err(errors::database(
                 py,
