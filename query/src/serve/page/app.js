@@ -1745,6 +1745,21 @@ async function solveStep() {
   game.plan = rest && after ? { ...game.plan, at: text(after), moves: rest } : null;
   return move(letter, true);
 }
+// Step presses not played yet: a press while the first waits for its
+// solution plays one more move once it comes, rather than asking again
+// (which would drop the first press's answer).
+let stepsWaiting = 0;
+async function stepPressed() {
+  stepsWaiting++;
+  if (stepsWaiting > 1) return;
+  stopPlaying();
+  try {
+    // Another game, position or playback meanwhile ends the steps.
+    while (stepsWaiting > 0 && await solveStep()) stepsWaiting--;
+  } finally {
+    stepsWaiting = 0;
+  }
+}
 function stopPlaying() {
   if (game.playing) clearTimeout(game.playing);
   game.playing = null;
@@ -2141,7 +2156,7 @@ async function main() {
   for (const id of ["custom-start", "custom-goal"]) {
     $(id).addEventListener("keydown", (e) => { if (e.key === "Enter") anew(customGame)(); });
   }
-  $("solve-step").addEventListener("click", () => { stopPlaying(); solveStep().catch(showError); });
+  $("solve-step").addEventListener("click", () => stepPressed().catch(showError));
   $("solve-play").addEventListener("click", play);
   $("speed").addEventListener("input", () => { $("speed-out").textContent = $("speed").value; });
   for (const m of ["stm", "mtm"]) {
