@@ -1562,14 +1562,10 @@ impl PyDatabase {
         let timeout = arguments::seconds(timeout)?;
         let Some(distance) = arguments::given(distance) else {
             arguments::uniform_count(py, count)?;
-            // A goal complete tables cannot answer is refused, as every
-            // method refuses it; a pattern database's tables need not
-            // reach it, as the draw needs nothing of them (as
-            // `Sample::uniform_for` draws). The boards alone are returned.
+            // Refused where `query random` refuses the goal; the boards
+            // alone are returned, so no distance is looked up.
             let goal = self.goal_of(goal)?;
-            if self.tables().is_some() {
-                self.db.check_goal(&goal).map_err(|e| self.err(py, e))?;
-            }
+            Sample::distance_table(&self.db, &goal).map_err(|e| self.err(py, e))?;
             let drawn = py.detach(|| Sample::uniform(&goal, count, seed));
             return Ok(drawn.positions.iter().map(|p| wrap(p.start)).collect());
         };

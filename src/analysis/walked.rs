@@ -19,6 +19,7 @@ use super::sample::{in_words, Drawn, Sample, SampleError};
 use crate::bounded::{quick_solution, Guidance};
 use crate::db::database::Database;
 use crate::db::error::AnswerError;
+use crate::db::goal_table::GoalTable;
 use crate::pattern::{Budget, Raised, SolveError, SolveOptions, Stopped, Work};
 use crate::puzzle::board::{Board, Move};
 use crate::puzzle::shape::Shape;
@@ -445,11 +446,24 @@ impl Sample {
         }
     }
 
+    /// The table a uniform draw toward `goal` takes its distances from:
+    /// complete tables' table toward it, refused where they have none (its
+    /// positions could not be given theirs); none from a pattern database,
+    /// whose draw needs nothing of its tables, so that any goal is drawn
+    /// toward, as with no file.
+    pub fn distance_table<'d, B: AsRef<[u8]>>(
+        db: &'d Database<B>,
+        goal: &Board,
+    ) -> Result<Option<GoalTable<'d>>, AnswerError> {
+        match db.complete() {
+            Ok(tables) => Ok(Some(tables.goal_table(goal)?)),
+            Err(_) => Ok(None),
+        }
+    }
+
     /// `count` positions drawn uniformly from every one that reaches
     /// `goal` ([`Sample::uniform`]), each with its distance where `db` has
-    /// complete tables (pattern tables have none, and no file is needed).
-    /// A goal the file cannot answer is refused, as every question refuses
-    /// it: its puzzles could not be solved from the file.
+    /// complete tables toward it ([`Sample::distance_table`]).
     pub fn uniform_for<B: AsRef<[u8]>>(
         db: Option<&Database<B>>,
         goal: &Board,
@@ -459,13 +473,8 @@ impl Sample {
         let Some(db) = db else {
             return Ok(Sample::uniform(goal, count, seed));
         };
-        // The goal's table is found (or refused) once, before the draw. A
-        // pattern database gives no distances, so its tables need not reach
-        // the goal: the draw is the one no file makes.
-        let target = match db.complete() {
-            Ok(tables) => Some(tables.goal_table(goal)?),
-            Err(_) => None,
-        };
+        // The goal's table is found (or refused) once, before the draw.
+        let target = Sample::distance_table(db, goal)?;
         let drawn = Sample::uniform(goal, count, seed);
         match target {
             Some(target) => Ok(drawn.with_distances(&target)?),
