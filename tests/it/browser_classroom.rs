@@ -823,9 +823,10 @@ async fn run_growth(c: &Client, count: &str, max_nodes: &str) {
 }
 
 /// The rows of the panel's table for `compare --distance --json`'s answer
-/// `cli`: the distance, the positions, then each search's mean of
+/// `cli`: the distance, the positions, then each search's figure of
 /// `measure` ("≥ " where some search stopped at the limit, for the
-/// expansions); and how many means are floors.
+/// expansions and b*, two decimals as the command line prints it); and how
+/// many figures are floors.
 fn growth_rows(cli: &Value, measure: &str) -> (Vec<Value>, usize) {
     let all = cli["rows"].as_array().unwrap();
     let mut floors = 0;
@@ -837,8 +838,14 @@ fn growth_rows(cli: &Value, measure: &str) -> (Vec<Value>, usize) {
                 at[0]["positions"].to_string(),
             ];
             for r in at {
-                let mean = one_decimal(r[measure].as_f64().unwrap());
-                let floor = r["solved"] != r["positions"] && measure == "mean_expanded";
+                let figure = r[measure].as_f64().unwrap();
+                let digits = if measure == "effective_branching" {
+                    2
+                } else {
+                    1
+                };
+                let mean = decimals(figure, digits);
+                let floor = r["solved"] != r["positions"] && measure != "mean_max_open";
                 floors += usize::from(floor);
                 cells.push(if floor { format!("≥ {mean}") } else { mean });
             }
@@ -847,10 +854,10 @@ fn growth_rows(cli: &Value, measure: &str) -> (Vec<Value>, usize) {
     (rows.collect(), floors)
 }
 
-/// `mean` as the command line prints it (one decimal, a tie to even:
-/// 3.25 is 3.2), with commas.
-fn one_decimal(mean: f64) -> String {
-    let printed = format!("{mean:.1}");
+/// `mean` as the command line prints it (`digits` decimals, a tie to even:
+/// 3.25 is 3.2 at one), with commas.
+fn decimals(mean: f64, digits: usize) -> String {
+    let printed = format!("{mean:.digits$}");
     let (whole, tenth) = printed.split_once('.').unwrap();
     format!("{}.{tenth}", with_commas(whole.parse().unwrap()))
 }
@@ -1000,6 +1007,36 @@ async fn the_searches_at_every_distance_equal_query_compare_distance() {
     assert!(text(&c, "growth-caption")
         .await
         .starts_with("The largest open list"));
+    // And for the growth of the work with each move: b*, as the command
+    // line prints it, drawn on its own scale (ticks 1, 2, 5, …).
+    choose(&c, "growth-measure", "effective_branching").await;
+    let rows = crate::browser::table_rows(&c, "growth-table").await;
+    assert_eq!(rows, growth_rows(&cli, "effective_branching").0);
+    assert!(text(&c, "growth-caption")
+        .await
+        .starts_with("The effective branching factor b*"));
+    // Its scale runs from 1 to the highest b* (by halves), 4 at the most:
+    // depth-first search's, thousands near the goal, leaves the chart.
+    let highest = (cli["rows"].as_array().unwrap().iter())
+        .filter_map(|r| r["effective_branching"].as_f64())
+        .fold(1.0, f64::max);
+    let top = ((highest * 2.0).ceil() / 2.0).clamp(2.0, 4.0);
+    let step = if top <= 2.5 { 0.5 } else { 1.0 };
+    let expected: Vec<String> = (0..)
+        .map(|i| 1.0 + step * f64::from(i))
+        .take_while(|&v| v <= top)
+        .map(|v: f64| v.to_string())
+        .collect();
+    let vertical = "return [...document.querySelectorAll('#growth text.tick[text-anchor=end]')]\
+        .map((t) => t.textContent);";
+    let ticks = c.execute(vertical, vec![]).await.unwrap();
+    assert_eq!(ticks, json!(expected));
+    let off = format!("runs above {top} at some distances, off the chart");
+    assert_eq!(
+        text(&c, "growth-marks").await.contains(&off),
+        highest > 4.0,
+        "{highest}"
+    );
     // Another board's chart is its own: the 3x3 one goes.
     assert!(displayed(&c, "growth-figure").await);
     let select = c.find(Locator::Id("board-size")).await.unwrap();

@@ -1483,24 +1483,74 @@ function growthStyle(algorithm) {
 function isFloor(row) {
   return row.solved < row.positions;
 }
-// What the chart and the table show: the work, or the memory.
+// What the chart and the table show: the work, its growth with the
+// distance (b*), or the memory. `floor`: whether a search stopped at the
+// limit makes the figure a floor; `digits`: as the command line prints it.
 const GROWTH_MEASURES = {
   mean_expanded: {
     axis: "positions expanded, mean (powers of ten)",
     what: "Positions each search expanded",
     each: "expanded",
+    over: "on average over",
     stopped: "so the mean is at least the figure shown",
+    floor: true,
+    digits: 1,
+  },
+  effective_branching: {
+    axis: "effective branching factor b*",
+    what: "The effective branching factor b* of each search (1 + b* + … + b*^d = the mean " +
+      "expanded + 1)",
+    each: "b*",
+    over: "from the positions expanded on average over",
+    stopped: "so b* is at least the figure shown",
+    floor: true,
+    digits: 2,
   },
   mean_max_open: {
     axis: "largest open list, mean (powers of ten)",
     what: "The largest open list (or path) each search held",
     each: "held at most",
+    over: "on average over",
     stopped: "so the figure is of searches cut short",
+    floor: false,
+    digits: 1,
   },
 };
 function growthMeasure() {
   const key = $("growth-measure").value;
   return { key, ...(GROWTH_MEASURES[key] || GROWTH_MEASURES.mean_expanded) };
+}
+// `row`'s figure as the command line prints it: ties to even (3.25 is
+// 3.2), and "-" for a b* there is none of.
+function growthFigure(row, measure) {
+  const v = row[measure.key];
+  if (v === null || v === undefined) return "-";
+  return v.toLocaleString("en", {
+    minimumFractionDigits: measure.digits, maximumFractionDigits: measure.digits, roundingMode: "halfEven",
+  });
+}
+// b*'s scale ends at most here: depth-first search's runs to thousands
+// near the goal (one move out, b* is the expansions), which would flatten
+// the other searches' 1 to 3 into one line.
+const B_STAR_TOP = 4;
+// The chart's vertical scale for `measure`, within `box`: its ticks, its
+// top, and where a value sits. The counts go on powers of ten up to the
+// first past `highest`; b* on a line from 1.
+function growthScale(measure, highest, box) {
+  const height = box.bottom - box.top;
+  if (measure.key === "effective_branching") {
+    const top = Math.min(B_STAR_TOP, Math.max(2, Math.ceil(highest * 2) / 2));
+    const step = top <= 2.5 ? 0.5 : 1;
+    const ticks = [];
+    for (let v = 1; v <= top; v += step) ticks.push(v);
+    return { ticks, top, y: (v) => box.bottom - ((v - 1) / (top - 1)) * height };
+  }
+  let top = 10;
+  while (top < highest) top *= 10;
+  const ticks = [];
+  for (let v = 1; v <= top; v *= 10) ticks.push(v);
+  // Fewer than one on average sits on the axis.
+  return { ticks, top, y: (v) => box.bottom - (Math.log10(Math.max(1, v)) / Math.log10(top)) * height };
 }
 function drawGrowthChart(run) {
   const svg = $("growth");
@@ -1508,37 +1558,42 @@ function drawGrowthChart(run) {
   const box = { left: 52, right: 312, top: 26, bottom: 174 };
   const measure = growthMeasure();
   const value = (r) => r[measure.key];
-  const highest = Math.max(10, ...run.rows.map(value));
-  const decades = Math.ceil(Math.log10(highest));
+  // No b* at distance 0. A b* past its scale's top leaves the chart: the
+  // lines and marks are clipped to the axes (with room for a mark's edge).
+  const known = run.rows.filter((r) => typeof value(r) === "number");
+  const scale = growthScale(measure, Math.max(1, ...known.map(value)), box);
+  const clip = svgElement("clipPath", { id: "growth-clip" });
+  clip.appendChild(svgElement("rect", {
+    x: box.left - 3, y: box.top - 3, width: box.right - box.left + 6, height: box.bottom - box.top + 6,
+  }));
+  svg.appendChild(svgElement("defs", {})).appendChild(clip);
   const x = (d) => box.left + ((d - 1) / Math.max(1, run.farthest - 1)) * (box.right - box.left);
-  // Fewer than one expansion on average sits on the axis.
-  const y = (v) => box.bottom - (Math.log10(Math.max(1, v)) / decades) * (box.bottom - box.top);
-  const powers = Array.from({ length: decades + 1 }, (_, i) => 10 ** i);
-  axes(svg, box, ticks(1, run.farthest, 6), powers, x, y,
+  const y = scale.y;
+  axes(svg, box, ticks(1, run.farthest, 6), scale.ticks, x, y,
     "distance from the goal (moves)", measure.axis);
   for (const algorithm of growthAlgorithms(run)) {
     const [colour, dash] = growthStyle(algorithm);
-    const rows = run.rows.filter((r) => r.algorithm === algorithm);
+    const rows = known.filter((r) => r.algorithm === algorithm);
     const xy = rows.map((r) => `${x(r.distance).toFixed(1)},${y(value(r)).toFixed(1)}`);
     svg.appendChild(svgElement("polyline", {
       points: xy.join(" "), class: "growth-line", stroke: colour, "stroke-dasharray": dash,
-      "data-algorithm": algorithm,
+      "data-algorithm": algorithm, "clip-path": "url(#growth-clip)",
     }));
-    for (const r of rows) {
+    for (const r of rows.filter((r) => value(r) <= scale.top)) {
       const mark = svgElement("circle", {
         cx: x(r.distance).toFixed(1), cy: y(value(r)).toFixed(1), r: 2.5,
         stroke: colour, fill: isFloor(r) ? "#ffffff" : colour, class: "growth-mark",
       });
-      const mean = value(r).toLocaleString("en", { maximumFractionDigits: 1, roundingMode: "halfEven" });
       const stopped = isFloor(r) ? `, ${r.positions - r.solved} stopped without a solution` : "";
       mark.appendChild(svgElement("title", {}, `${algorithm} at distance ${r.distance}: ` +
-        `${measure.each} ${mean} on average over ${count(r.positions, "position")}${stopped}`));
+        `${measure.each} ${growthFigure(r, measure)} ${measure.over} ` +
+        `${count(r.positions, "position")}${stopped}`));
       svg.appendChild(mark);
     }
   }
   const last = run.rows[run.rows.length - 1].distance;
   $("growth-caption").textContent =
-    `${measure.what}, on average over up to ${count(run.count, "position")} ` +
+    `${measure.what}, ${measure.over} up to ${count(run.count, "position")} ` +
     `drawn at each distance from 1 to ${last} (seed ${GROWTH_SEED}) toward ${run.goal}; each ` +
     `search stopped after ${run.maxNodes.toLocaleString("en")} expansions. The figures are in ` +
     `the table below.`;
@@ -1552,11 +1607,15 @@ function drawGrowthChart(run) {
     item.append(swatch, ` ${algorithm}`);
     return item;
   }));
-  $("growth-marks").textContent = run.rows.some(isFloor)
-    ? `A hollow mark${measure.key === "mean_expanded" ? `, and "≥" in the table` : ""}: ` +
-      `some searches stopped at the ` +
-      `${run.maxNodes.toLocaleString("en")} expansions without a solution, ${measure.stopped}.`
-    : "";
+  const above = growthAlgorithms(run).filter((a) =>
+    known.some((r) => r.algorithm === a && value(r) > scale.top));
+  $("growth-marks").textContent = [
+    run.rows.some(isFloor) ? `A hollow mark${measure.floor ? `, and "≥" in the table` : ""}: ` +
+      `some searches stopped at the ${run.maxNodes.toLocaleString("en")} expansions without ` +
+      `a solution, ${measure.stopped}.` : "",
+    above.length ? `The b* of ${above.join(", ")} runs above ${scale.top} at some ` +
+      `distances, off the chart: the table gives it.` : "",
+  ].filter(Boolean).join(" ");
 }
 // One row a distance: the positions searched, then each algorithm's mean.
 function fillGrowthTable(run) {
@@ -1579,10 +1638,8 @@ function fillGrowthTable(run) {
     tr.appendChild(th);
     const cells = [String(rows[0].positions), ...algorithms.map((a) => {
       const r = rows.find((row) => row.algorithm === a);
-      // Ties to even, as the command line prints 3.25 (3.2).
-      const mean = r[measure.key].toLocaleString("en", { minimumFractionDigits: 1, maximumFractionDigits: 1, roundingMode: "halfEven" });
-      // Only expansions stopped at the limit make a floor.
-      return isFloor(r) && measure.key === "mean_expanded" ? `≥ ${mean}` : mean;
+      const figure = growthFigure(r, measure);
+      return isFloor(r) && measure.floor && figure !== "-" ? `≥ ${figure}` : figure;
     })];
     for (const words of cells) {
       const td = document.createElement("td");
@@ -1593,7 +1650,7 @@ function fillGrowthTable(run) {
     return tr;
   }));
   $("growth-table-caption").textContent =
-    `${measure.what}, mean over the positions at each distance (seed ${GROWTH_SEED}).`;
+    `${measure.what}, ${measure.over} the positions at each distance (seed ${GROWTH_SEED}).`;
 }
 
 // ---- grading a move list ----
