@@ -4,6 +4,8 @@
 //! exactly K moves" is a draw from the list of positions at K: unbiased, and
 //! unlike a random walk it needs no search and cannot stop short.
 
+use super::walked::DrawError;
+use crate::db::error::AnswerError;
 use crate::db::goal_table::GoalTable;
 use crate::puzzle::board::Board;
 use crate::puzzle::solvability;
@@ -60,31 +62,25 @@ impl Sample {
         distances: RangeInclusive<u32>,
         count: usize,
         seed: u64,
-    ) -> Result<Sample, SampleError> {
+    ) -> Result<Sample, DrawError> {
         let mut rng = StdRng::seed_from_u64(seed);
         let boards = sample(target, distances.clone(), count, &mut rng)?;
-        let positions = boards.into_iter().map(|start| {
-            let distance = target.distance(&start).map_err(|_| SampleError::Damaged)?;
-            Ok(Drawn {
-                start,
-                distance: Some(distance),
-            })
-        });
         Ok(Sample {
             goal: *target.goal(),
             seed,
             distances: Some([*distances.start(), *distances.end()]),
-            positions: positions.collect::<Result<_, _>>()?,
+            positions: checked_distances(target, boards)?,
         })
     }
 
-    /// Each position's distance, looked up in `target` (the goal's table).
-    pub fn with_distances(mut self, target: &GoalTable<'_>) -> Result<Sample, SampleError> {
-        for drawn in &mut self.positions {
-            let distance = target.distance(&drawn.start);
-            drawn.distance = Some(distance.map_err(|_| SampleError::Damaged)?);
-        }
-        Ok(self)
+    /// Each position with its distance in `target` (the goal's table),
+    /// checked as [`Sample::draw`] checks it.
+    pub fn with_distances(self, target: &GoalTable<'_>) -> Result<Sample, DrawError> {
+        let boards = self.positions.into_iter().map(|drawn| drawn.start);
+        Ok(Sample {
+            positions: checked_distances(target, boards)?,
+            ..self
+        })
     }
 
     /// `count` positions drawn uniformly from every one that reaches
@@ -102,6 +98,27 @@ impl Sample {
             positions: positions.collect(),
         }
     }
+}
+
+/// Each of `boards` with its distance in `target`, checked by a shortest
+/// solution as `solve` checks one ([`GoalTable::solve_into`]): a damaged
+/// entry is refused, never given as a position's distance (a puzzle of
+/// "exactly K moves" that is not).
+fn checked_distances(
+    target: &GoalTable<'_>,
+    boards: impl IntoIterator<Item = Board>,
+) -> Result<Vec<Drawn>, AnswerError> {
+    let mut moves = Vec::new();
+    (boards.into_iter())
+        .map(|start| {
+            moves.clear();
+            let distance = target.solve_into(&start, &mut moves)?;
+            Ok(Drawn {
+                start,
+                distance: Some(distance),
+            })
+        })
+        .collect()
 }
 
 /// A position drawn uniformly from those that reach `goal`: a uniform

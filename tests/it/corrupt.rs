@@ -447,6 +447,59 @@ fn a_damaged_distance_never_stretches_a_path_table_solution() {
     }
 }
 
+/// A position whose stored distance was damaged is never drawn as a
+/// puzzle of that many moves, nor given that distance in a uniform draw:
+/// each drawn position's distance is checked by its solution, as `solve`
+/// checks it.
+#[test]
+fn a_damaged_distance_is_never_drawn() {
+    use npuzzle::analysis::{DrawError, Drawn, Sample};
+    let t = crate::util::temp_db_built("3x3", &[8], true);
+    let good = std::fs::read(&t.path).unwrap();
+    let db = open(good.clone()).unwrap();
+    let goal = Board::goal(db.shape());
+    let target = db.goal_table(&goal).unwrap();
+    let offset = db.table_info(8).unwrap().offset as usize;
+    let rank = target.ranks_within(10..=10).nth(100).unwrap();
+    let start = target.board_at(rank);
+    // Stored as 20 moves: the header still counts it at 10, so every
+    // position the table now lists at 20 is one more than the header's
+    // count; all but one of them are drawn, in every seed's order.
+    let mut bad = good.clone();
+    let e = &mut bad[offset + rank as usize];
+    *e = (*e & 0b1100_0000) | 20;
+    let db = open(bad).unwrap();
+    let target = db.goal_table(&goal).unwrap();
+    let at_20 = target.info().counts[20] as usize;
+    let refused = (1..=20).filter(|&seed| match Sample::draw(&target, 20..=20, at_20, seed) {
+        Err(DrawError::Answer(AnswerError::Corrupt { rank: r })) => {
+            assert_eq!(r, rank);
+            true
+        }
+        Ok(sample) => {
+            assert!(sample.positions.iter().all(|p| p.start != start));
+            false
+        }
+        Err(e) => panic!("{e}"),
+    });
+    // A draw leaves out one of the listed positions, the damaged one with
+    // a chance of 1 in thousands: nearly every seed's draw holds it.
+    assert!(refused.count() >= 19);
+    let drawn = Sample {
+        goal,
+        seed: 1,
+        distances: None,
+        positions: vec![Drawn {
+            start,
+            distance: None,
+        }],
+    };
+    assert!(matches!(
+        drawn.with_distances(&target),
+        Err(DrawError::Answer(AnswerError::Corrupt { rank: r })) if r == rank
+    ));
+}
+
 /// The header's metric byte is checked at open: a value that names no
 /// metric, multi-tile pattern tables (never built) and a path table beside
 /// multi-tile tables are refused by name.
