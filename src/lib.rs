@@ -104,7 +104,7 @@ pub mod files {
     pub use crate::db::format::write::write_database;
     pub use crate::db::format::{Header, PathTableInfo, TableAt, TableInfo};
     pub use crate::db::locate::{
-        default_output, file_name, file_name_board, locate, locate_all, locate_unnamed,
+        default_output, env_db, file_name, file_name_board, locate, locate_all, locate_unnamed,
         user_data_dir, user_data_path, ListError, Location, Origin, DB_ENV,
     };
     pub use crate::db::patterns::Section;

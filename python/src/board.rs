@@ -90,7 +90,13 @@ pub enum SizeFrom {
 /// batch` tells its lines, and a board= or a start set the size on
 /// purpose: no note.
 fn another_size(e: &npuzzle::rules::ParseError, from: SizeFrom) -> Option<String> {
-    let open = |other: Shape| format!("open a {other} database (Database(board=\"{other}\"))");
+    // board= looks at NPUZZLE_DB's file first, whatever its board.
+    let unset = match npuzzle::files::env_db() {
+        Some(_) => "unset NPUZZLE_DB and ",
+        None => "",
+    };
+    let open =
+        |other: Shape| format!("{unset}open a {other} database (Database(board=\"{other}\"))");
     match from {
         SizeFrom::Database => e.another_size_note(|_| true, open),
         _ => None,

@@ -476,7 +476,7 @@ fn board_note(db: &Database<Mmap>, location: &Location, board: Option<Shape>) ->
         || {
             format!(
                 "the database is {}, a {} file named by NPUZZLE_DB; for another board, \
-                 unset NPUZZLE_DB or pass path= (or board=)",
+                 unset NPUZZLE_DB (board= then finds its file) or pass path=",
                 shown_path(&location.path),
                 db.shape()
             )

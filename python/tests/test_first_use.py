@@ -95,7 +95,10 @@ def test_a_database_from_npuzzle_db_is_named_with_advice_that_works(
         db.distance("867254301")
     assert str(e.value).startswith('bad start board "867254301": expected 6 tiles for a 2x3 board')
     assert f"the database is {small}, a 2x3 file named by NPUZZLE_DB" in str(e.value)
-    assert "unset NPUZZLE_DB or pass path=" in str(e.value)
+    assert "unset NPUZZLE_DB (board= then finds its file) or pass path=" in str(e.value)
+    # The size note's advice works only once the variable is unset: board=
+    # looks at its file first.
+    assert 'unset NPUZZLE_DB and open a 3x3 database (Database(board="3x3"))' in str(e.value)
     with pytest.raises(npuzzle.ParseError, match=r"positions\[1\]: .*named by NPUZZLE_DB"):
         db.distances(["123450", "867254301"])
     # A file named by NPUZZLE_DB that is missing: building there helps, and

@@ -335,8 +335,7 @@ fn is_found(location: &Location) -> bool {
 /// a default place is the user's own to rebuild: its message stands.
 fn none_is_needed(e: anyhow::Error, origin: Origin, shape: Shape) -> anyhow::Error {
     let leave_out = match origin {
-        Origin::Given => "leave out --db",
-        Origin::Env => "unset NPUZZLE_DB",
+        Origin::Given | Origin::Env => open::stop_naming(origin),
         Origin::WorkingDir | Origin::UserData => return e,
     };
     if none_to_build(shape, Metric::SingleTile).is_some() {

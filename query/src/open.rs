@@ -304,11 +304,7 @@ pub(crate) fn open_database(
             let advice = if let Some(why) = none_to_build(db.shape(), wanted) {
                 format!("{why}; leave out --metric")
             } else if other.path.is_file() {
-                let stop = if location.origin == Origin::Env {
-                    "unset NPUZZLE_DB"
-                } else {
-                    "leave out --db"
-                };
+                let stop = stop_naming(location.origin);
                 format!("pass --db {} (or {stop})", shell_path(&other.path))
             } else {
                 format!(
@@ -335,10 +331,7 @@ fn other_board_advice(origin: Origin, wanted: Shape, metric: Metric) -> String {
     let build = || build_command(&unnamed.path, wanted, metric);
     // Only a file named by --db or NPUZZLE_DB gets here: one found by its
     // name holds the board its name says.
-    let stop = match origin {
-        Origin::Env => "unset NPUZZLE_DB",
-        _ => "leave out --db",
-    };
+    let stop = stop_naming(origin);
     if let Some(why) = none_to_build(wanted, metric) {
         return format!("{stop}: {why}");
     }
@@ -349,6 +342,17 @@ fn other_board_advice(origin: Origin, wanted: Shape, metric: Metric) -> String {
         )
     } else {
         format!("{stop}, and build a {wanted} database with: {}", build())
+    }
+}
+
+/// How to stop naming the file that `origin` (`--db` or `NPUZZLE_DB`)
+/// named, so that the one named for the board is opened: wherever `--db`
+/// is left out, NPUZZLE_DB's file is opened, whatever its board.
+pub(crate) fn stop_naming(origin: Origin) -> &'static str {
+    match origin {
+        Origin::Env => "unset NPUZZLE_DB",
+        _ if npuzzle::files::env_db().is_some() => "leave out --db and unset NPUZZLE_DB",
+        _ => "leave out --db",
     }
 }
 

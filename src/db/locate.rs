@@ -93,13 +93,21 @@ pub fn locate(shape: Shape, metric: Metric, given: Option<&Path>) -> Location {
             origin: Origin::Given,
         };
     }
-    match std::env::var_os(DB_ENV) {
-        Some(path) if !path.is_empty() => Location {
-            path: PathBuf::from(path),
+    match env_db() {
+        Some(path) => Location {
+            path,
             origin: Origin::Env,
         },
-        _ => locate_unnamed(shape, metric),
+        None => locate_unnamed(shape, metric),
     }
+}
+
+/// The file [`DB_ENV`] names, where it is set and not empty: the file
+/// every lookup without `--db` (or `path=`) opens, whatever the board.
+pub fn env_db() -> Option<PathBuf> {
+    std::env::var_os(DB_ENV)
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
 }
 
 /// Where the database for `shape` boards is when neither a path nor
@@ -181,9 +189,9 @@ pub struct ListError {
 /// first. What a server offering every board it finds opens.
 pub fn locate_all() -> Result<Vec<Location>, ListError> {
     let mut found = Vec::new();
-    if let Some(path) = std::env::var_os(DB_ENV).filter(|p| !p.is_empty()) {
+    if let Some(path) = env_db() {
         found.push(Location {
-            path: PathBuf::from(path),
+            path,
             origin: Origin::Env,
         });
     }

@@ -497,6 +497,8 @@ fn several_boards_hint(text: &str, shape: Shape) -> String {
     };
     if text.matches('[').count() > 1 {
         "; separate a start and a goal in JSON with a tab or `;`".to_string()
+    } else if let Some(hint) = comma_hint(text, shape) {
+        hint.to_string()
     } else if numbers() == 2 * shape.cells() {
         "; separate a start and a goal written with spaces by a tab or `;`".to_string()
     } else {
@@ -504,6 +506,28 @@ fn several_boards_hint(text: &str, shape: Shape) -> String {
             n if n > 2 => format!("; a line holds a start and at most one goal, not {n} boards"),
             _ => String::new(),
         }
+    }
+}
+
+/// Why a line of two fields split by a comma is not read, where it is a
+/// board and another or a number: a start and a goal as a spreadsheet
+/// writes them, or a row of `random --csv` (`start,distance`).
+#[cold]
+fn comma_hint(text: &str, shape: Shape) -> Option<&'static str> {
+    let (first, second) = text.split_once(',')?;
+    let (first, second) = (first.trim(), second.trim());
+    if second.contains(',') || parse_board(first, shape).is_err() {
+        return None;
+    }
+    if parse_board(second, shape).is_ok() {
+        Some("; separate a start and a goal by a tab or `;`, not a comma")
+    } else if second.parse::<u64>().is_ok() {
+        Some(
+            "; a board and a number, as a row of `random --csv` (start,distance): give the \
+             board alone (`cut -d, -f1`, or `random` without --csv)",
+        )
+    } else {
+        None
     }
 }
 
@@ -1002,6 +1026,25 @@ mod tests {
             "{}",
             bad.error
         );
+        // A start and a goal, or a board and its distance, split by a
+        // comma as spreadsheets and `random --csv` write them: said so.
+        let bad = read_line(1, b"123405,123450\n", shape).unwrap_err();
+        assert!(
+            bad.error
+                .ends_with("got 2; separate a start and a goal by a tab or `;`, not a comma"),
+            "{}",
+            bad.error
+        );
+        let bad = read_line(1, b"123405,1\r\n", shape).unwrap_err();
+        assert!(
+            bad.error
+                .contains("got 2; a board and a number, as a row of `random --csv`"),
+            "{}",
+            bad.error
+        );
+        // Tiles split by commas are a board's, not a pair's.
+        let bad = read_line(1, b"1,2,3,4,0\n", shape).unwrap_err();
+        assert!(!bad.error.contains("comma"), "{}", bad.error);
         // Three boards: one too many, said so.
         let bad = read_line(1, b"123405 123450 123450\n", shape).unwrap_err();
         assert!(

@@ -910,6 +910,24 @@ fn advice_knows_the_file_came_from_npuzzle_db() {
             ))
             .and(predicate::str::contains("build-db").not()),
     );
+    // A --db of another board while NPUZZLE_DB is set: leaving out --db
+    // alone would open NPUZZLE_DB's file, so the advice unsets it too.
+    env_query(
+        &three_by_three().path,
+        &[
+            "--board",
+            "2x3",
+            "--db",
+            three_by_three().path.to_str().unwrap(),
+            "solve",
+            "123450",
+        ],
+    )
+    .stderr(
+        predicate::str::contains("holds 3x3 boards, not 2x3 (--board)").and(
+            predicate::str::contains("leave out --db and unset NPUZZLE_DB to use data/2x3.db"),
+        ),
+    );
     // NPUZZLE_DB naming the very file query would fall back to, a 3x3
     // database in data/2x3.db: not "unset it to use it", but the rename.
     let misnamed = dir.path().join("data/2x3.db");
