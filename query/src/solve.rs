@@ -273,10 +273,21 @@ impl Layout for ShortestSolutions {
             Metric::SingleTile => "",
             Metric::MultiTile => " (multi-tile)",
         };
+        // At the goal, the one solution is no moves: said, not listed as
+        // an empty line.
+        if distance == 0 {
+            return writeln!(
+                out,
+                "{} is the goal: 0 moves{counted}, 1 shortest solution (no moves)",
+                answer.start
+            );
+        }
         writeln!(
             out,
-            "{} -> {}: {distance} moves{counted}, {count} shortest solution{plural}",
-            answer.start, answer.goal
+            "{} -> {}: {}{counted}, {count} shortest solution{plural}",
+            answer.start,
+            answer.goal,
+            crate::plural(distance as u64, "move"),
         )?;
         for moves in &self.listed {
             writeln!(out, "{}", answer.metric.notation(moves))?;

@@ -1023,6 +1023,11 @@ fn solve_all_counts_and_lists_shortest_solutions() {
         .stdout(predicate::str::contains(format!("and {} more", count - 2)));
     expect_code(&t.path, &["solve", "213456780", "--all"], 1)
         .stdout(predicate::str::starts_with("unsolvable: "));
+    // One move, and none: said as plain `solve` says them.
+    expect_code(&t.path, &["solve", "123456708", "--all"], 0)
+        .stdout("123456708 -> 123456780: 1 move, 1 shortest solution\nR\n");
+    expect_code(&t.path, &["solve", "123456780", "--all"], 0)
+        .stdout("123456780 is the goal: 0 moves, 1 shortest solution (no moves)\n");
 }
 
 #[test]
