@@ -685,6 +685,17 @@ impl PySolution {
         self.within.as_ref().map(WithinBound::weight)
     }
 
+    /// The heuristic a `within=` search was guided by, as `to_dict()`
+    /// names it ("linear-conflict", or "patterns 7-8" with the pattern
+    /// file's partition), or None for an exact answer.
+    ///
+    /// >>> npuzzle.solve("867254301", within=1.5).heuristic
+    /// 'linear-conflict'
+    #[getter]
+    fn heuristic(&self) -> Option<&str> {
+        self.within.as_ref().map(|w| w.heuristic.as_str())
+    }
+
     /// How the moves are counted: "stm" (one tile per move) or "mtm".
     ///
     /// >>> npuzzle.solve("123456708").metric

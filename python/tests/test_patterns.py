@@ -107,6 +107,10 @@ def test_a_single_4x4_solve_with_best_moves_and_grading(db44) -> None:
     assert (c.reaches_goal, c.optimal, c.excess, c.remaining) == (True, length, 2, 0)
     c = db44.check(start, s.moves[:-2], KORF_GOAL)
     assert (c.reaches_goal, c.remaining, c.excess) == (False, 2, None)
+    # Within a factor, guided by the file's tables, named by its partition.
+    w = db44.solve(start, KORF_GOAL, within=1.5)
+    assert w.heuristic == w.to_dict()["heuristic"] == "patterns 6-6-3"
+    assert w.lower_bound <= length <= w.length <= 1.5 * w.lower_bound
 
 
 def test_estimates_toward_a_goal_the_file_does_not_answer(db44) -> None:

@@ -26,7 +26,7 @@ def test_answers_are_within_the_weight_and_bounded_below(db3, weight: float) -> 
         assert s.distance == (s.length if s.lower_bound == s.length else None)
         d = s.to_dict()
         assert (d["length"], d["lower_bound"], d["within"]) == (s.length, s.lower_bound, weight)
-        assert d["heuristic"] == "linear-conflict"
+        assert d["heuristic"] == s.heuristic == "linear-conflict"
         assert d["nodes"] == s.nodes > 0 or optimum == 0
         if weight == 1:
             assert s.length == s.lower_bound == optimum == s.distance
@@ -37,6 +37,7 @@ def test_the_module_function_and_an_exact_answer(db3) -> None:
     assert s.lower_bound <= 31 <= s.length <= 46
     exact = npuzzle.solve("867254301")
     assert exact.within is None and exact.lower_bound == exact.distance == exact.length == 31
+    assert exact.heuristic is None
     assert "lower_bound" not in exact.to_dict()
 
 
