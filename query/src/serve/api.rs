@@ -33,7 +33,7 @@ use super::boards::Boards;
 use super::code::Code;
 use super::hosts::{check as check_host, Hosts};
 use super::kind::{self, Budget, Db};
-use super::origins::{allow, Origins};
+use super::origins::{allow, refuse_cross_site, Origins};
 use crate::worksheet::{self, Part, Styles, Worksheet};
 use axum::body::HttpBody;
 use axum::extract::{FromRequestParts, Query, Request, State};
@@ -196,6 +196,7 @@ pub fn router(
     let shapes = (boards.iter().map(|s| s.shape))
         .chain(boards.without_file())
         .collect();
+    let origins = Arc::new(origins);
     let state = Arc::new(Server {
         boards,
         shapes,
@@ -238,9 +239,13 @@ pub fn router(
         .fallback(not_found)
         .with_state(state)
         .layer(middleware::from_fn_with_state(answer_within, in_time))
+        .layer(middleware::from_fn_with_state(
+            origins.clone(),
+            refuse_cross_site,
+        ))
         .layer(middleware::from_fn_with_state(hosts, check_host))
         .layer(middleware::from_fn(limits_and_headers))
-        .layer(middleware::from_fn_with_state(Arc::new(origins), allow))
+        .layer(middleware::from_fn_with_state(origins, allow))
 }
 
 /// Headers on every answer: they keep the page to its own three files.
@@ -323,6 +328,8 @@ async fn method_not_allowed(method: Method) -> ApiError {
         }
         _ => "",
     };
+    // Cut as other echoes are: a method is any token, of any length.
+    let method = npuzzle::rules::excerpt(method.as_str(), 40);
     ApiError::new(
         Code::MethodNotAllowed,
         format!("{method} is not answered: the page and the API take GET (or HEAD){preflight}"),

@@ -27,6 +27,9 @@ pub enum Code {
     BadRequest,
     /// 403: a `Host` that names another machine.
     ForeignHost,
+    /// 403: a request a page on another site made, not a link followed,
+    /// from an origin `--allow-origin` does not name.
+    CrossSite,
     /// 404: no database of the board size (and metric) asked is served.
     BoardNotServed,
     /// 404: the database has no table toward the goal asked.
@@ -66,7 +69,7 @@ pub enum Code {
 impl Code {
     /// Every code, for the test of the guide's table.
     #[cfg(test)]
-    pub const ALL: [Code; 23] = [
+    pub const ALL: [Code; 24] = [
         Code::BadBoard,
         Code::BadMoves,
         Code::BadParameter,
@@ -74,6 +77,7 @@ impl Code {
         Code::UnknownParameter,
         Code::BadRequest,
         Code::ForeignHost,
+        Code::CrossSite,
         Code::BoardNotServed,
         Code::NoTableForGoal,
         Code::NeedsCompleteTables,
@@ -102,6 +106,7 @@ impl Code {
             Code::UnknownParameter => "unknown_parameter",
             Code::BadRequest => "bad_request",
             Code::ForeignHost => "foreign_host",
+            Code::CrossSite => "cross_site",
             Code::BoardNotServed => "board_not_served",
             Code::NoTableForGoal => "no_table_for_goal",
             Code::NeedsCompleteTables => "needs_complete_tables",
@@ -130,7 +135,7 @@ impl Code {
             | Code::MissingParameter
             | Code::UnknownParameter
             | Code::BadRequest => StatusCode::BAD_REQUEST,
-            Code::ForeignHost => StatusCode::FORBIDDEN,
+            Code::ForeignHost | Code::CrossSite => StatusCode::FORBIDDEN,
             Code::BoardNotServed
             | Code::NoTableForGoal
             | Code::NeedsCompleteTables

@@ -9,7 +9,10 @@
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue};
 use axum::middleware::Next;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
+
+use super::api::ApiError;
+use super::code::Code;
 use std::sync::Arc;
 
 /// The origins whose pages may read the answers.
@@ -112,6 +115,40 @@ pub fn parse_origin(text: &str) -> Result<String, String> {
             "the port {p:?} is not one from 1 to 65535; {EXAMPLE}"
         )),
     }
+}
+
+/// Refuses, before any work, a request that a page on another site made
+/// other than by a link followed: a script or an image there could keep the
+/// server searching for as long as the page stays open (it cannot read the
+/// answers, but the work is done). Browsers say where a request comes from
+/// in `Sec-Fetch-Site`; a page `--allow-origin` names (by its `Origin`) is
+/// answered, as is every request with `--allow-origin '*'`, and clients
+/// that send no such header (curl, programs) are answered as before.
+pub async fn refuse_cross_site(
+    State(origins): State<Arc<Origins>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let headers = request.headers();
+    let site = headers.get("sec-fetch-site").map(HeaderValue::as_bytes);
+    let elsewhere = matches!(site, Some(b"cross-site" | b"same-site"));
+    let followed = headers
+        .get("sec-fetch-mode")
+        .is_some_and(|mode| mode == "navigate");
+    let allowed =
+        origins.any || (headers.get(header::ORIGIN)).is_some_and(|o| origins.allowed(o).is_some());
+    if elsewhere && !followed && !allowed {
+        return ApiError::new(
+            Code::CrossSite,
+            "this server answers its own page, and links followed to it, but not requests \
+             that a page on another site makes (Sec-Fetch-Site), whose scripts or images could \
+             keep it searching; to let a page elsewhere use the API, serve with \
+             --allow-origin and its origin"
+                .to_string(),
+        )
+        .into_response();
+    }
+    next.run(request).await
 }
 
 /// Names the request's origin in the answer when its page may read it.

@@ -1366,6 +1366,60 @@ fn other_methods_get_a_405_in_json_that_names_the_method() {
         let head = String::from_utf8_lossy(&answer).to_ascii_lowercase();
         assert!(head.contains("allow: get,head"), "{what}: {head}");
     }
+    // A method of any length is cut in the message, as other echoes are.
+    let long = "A".repeat(5000);
+    let answer = exchange(server.addr, &request(&long, "/api/boards"));
+    assert_eq!(parse_answer(&answer).0, 405);
+    let error = json_error(&answer, "a long method");
+    assert!(
+        error.starts_with(&format!("{}… is not answered", &long[..40])),
+        "{error}"
+    );
+}
+
+/// A request a page on another site makes (a script's fetch, an image)
+/// is refused before any work, unless `--allow-origin` names the page's
+/// origin; a link followed from there, the page's own requests and clients
+/// that say nothing of where they come from are answered.
+#[test]
+fn requests_from_other_sites_pages_are_refused_unless_allowed() {
+    let boards = || discover(&[files().full_3x3.clone()], None).unwrap();
+    let long = Duration::from_secs(60);
+    let allowed = vec!["http://localhost:3000".to_string()];
+    let server = serve_app(boards(), long, long, (Hosts::Any, Origins::new(&allowed)));
+    let ask = |addr, headers: &str| {
+        let request = format!(
+            "GET /api/distance?start=867254301 HTTP/1.1\r\nHost: localhost\r\n{headers}\
+             Connection: close\r\n\r\n"
+        );
+        parse_answer(&exchange(addr, request.as_bytes()))
+    };
+    let script = "Sec-Fetch-Site: cross-site\r\nSec-Fetch-Mode: no-cors\r\n";
+    let (status, body) = ask(server.addr, script);
+    assert_eq!(status, 403, "{body}");
+    assert!(body.ends_with(",\"code\":\"cross_site\"}"), "{body}");
+    assert!(body.contains("--allow-origin"), "{body}");
+    let same_site =
+        "Sec-Fetch-Site: same-site\r\nSec-Fetch-Mode: cors\r\nOrigin: http://localhost:3001\r\n";
+    assert_eq!(ask(server.addr, same_site).0, 403);
+    for answered in [
+        "",
+        "Sec-Fetch-Site: same-origin\r\nSec-Fetch-Mode: cors\r\n",
+        "Sec-Fetch-Site: none\r\nSec-Fetch-Mode: navigate\r\n",
+        "Sec-Fetch-Site: cross-site\r\nSec-Fetch-Mode: navigate\r\n",
+        "Sec-Fetch-Site: same-site\r\nSec-Fetch-Mode: cors\r\nOrigin: http://localhost:3000\r\n",
+    ] {
+        let (status, body) = ask(server.addr, answered);
+        assert_eq!(status, 200, "{answered:?}: {body}");
+    }
+    // With every origin allowed, every page's request is answered.
+    let any = serve_app(
+        boards(),
+        long,
+        long,
+        (Hosts::Any, Origins::new(&["*".to_string()])),
+    );
+    assert_eq!(ask(any.addr, script).0, 200);
 }
 
 #[test]
