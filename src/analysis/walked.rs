@@ -419,6 +419,33 @@ impl From<WalkError> for DrawError {
     }
 }
 
+/// Refuses more positions than lie at `distances` where they can be
+/// counted without a table: within a move of the goal (the goal itself,
+/// and one position a blank move), as a complete table's draw refuses
+/// them, rather than after walks that keep finding the same ones.
+fn nearest_count_enough(
+    goal: &Board,
+    distances: &RangeInclusive<u32>,
+    count: usize,
+) -> Result<(), SampleError> {
+    if *distances.end() > 1 {
+        return Ok(());
+    }
+    let at = |d: u32| match d {
+        0 => 1,
+        _ => goal.successors().count() as u64,
+    };
+    let available: u64 = distances.clone().map(at).sum();
+    match count as u64 > available {
+        true => Err(SampleError::TooFew {
+            asked: count,
+            available,
+            distances: in_words(distances),
+        }),
+        false => Ok(()),
+    }
+}
+
 impl Sample {
     /// `count` distinct positions toward `goal` at `distances`, on either
     /// kind of database: drawn uniformly from a complete table's list
@@ -439,6 +466,7 @@ impl Sample {
                 Ok((Sample::draw(&target, distances, count, seed)?, None))
             }
             Err(_) => {
+                nearest_count_enough(goal, &distances, count)?;
                 let (sample, solutions) =
                     Sample::walked(db, goal, distances, count, seed, options)?;
                 Ok((sample, Some(solutions)))
