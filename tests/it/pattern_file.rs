@@ -520,6 +520,25 @@ fn a_goal_whose_class_has_no_set_is_refused_naming_the_fix() {
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("--partition 4-4 --all-goals"), "{stderr}");
+    // With how large the rebuilt file grows: about the size it has.
+    let size = |path: &Path| std::fs::metadata(path).unwrap().len();
+    let (now, all) = (
+        size(&pattern_file("3x3", "4-4")),
+        size(&built_file("3x3", "4-4", true)),
+    );
+    let said = stderr
+        .split_once("(a file of about ")
+        .and_then(|(_, rest)| rest.split_once(" kB in place of this one's "))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    let estimate: f64 = said.0.parse().unwrap();
+    assert!(
+        (estimate * 1e3 - all as f64).abs() < 0.1 * all as f64,
+        "{all}: {stderr}"
+    );
+    assert!(
+        said.1.starts_with(&format!("{:.0} kB)", now as f64 / 1e3)),
+        "{now}: {stderr}"
+    );
     // A start that cannot reach that goal anyway (two of its tiles
     // swapped) is unsolvable, which needs no table: through pattern
     // tables and a complete table of the same one goal alike.
