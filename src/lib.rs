@@ -108,7 +108,7 @@ pub mod files {
         user_data_dir, user_data_path, ListError, Location, Origin, DB_ENV,
     };
     pub use crate::db::patterns::Section;
-    pub use crate::db::replace::ReplaceError;
+    pub use crate::db::replace::{megabytes, ReplaceError};
 }
 
 /// Complete tables in memory, and the choices a build makes: which goal

@@ -146,7 +146,7 @@ impl PyDatabase {
             &self.path,
             self.origin,
             self.shape(),
-            self.db.partition(),
+            self.db.patterns(),
         )
     }
 

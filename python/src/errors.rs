@@ -6,12 +6,13 @@
 //! library's, as the command line prints them; only the advice differs
 //! where the command line names a command and Python a function.
 
+use memmap2::Mmap;
 use npuzzle::bounded::Weight;
 use npuzzle::pattern::Stopped;
 use npuzzle::AnswerError;
 use npuzzle::{
-    files::shell_path, files::shown_path, files::Origin, FormatError, Metric, OpenError, Shape,
-    Unsolvable,
+    files::megabytes, files::shell_path, files::shown_path, files::Origin, FormatError, Metric,
+    OpenError, PatternTables, Shape, Unsolvable,
 };
 use pyo3::exceptions::{PyException, PyOSError, PyTimeoutError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -280,21 +281,32 @@ pub fn answer(
     path: &Path,
     origin: Origin,
     shape: Shape,
-    partition: Option<&str>,
+    patterns: Option<&PatternTables<Mmap>>,
 ) -> PyErr {
     let from = origin.note();
+    let partition = patterns.map(|p| p.partition().name());
     match &e {
         AnswerError::Unsolvable(why) => unsolvable(py, why),
         AnswerError::WrongShape { .. } => parse(py, e),
-        AnswerError::MissingGoal { .. } => raise(
-            py,
-            &classes(py).missing_table,
-            format!(
-                "{e}; rebuild it{} with every goal's tables: {}",
-                in_file(path, origin),
-                build_call_with(path, shape, partition, true)
-            ),
-        ),
+        AnswerError::MissingGoal { .. } => {
+            // The rebuild replaces the file: said how large it grows.
+            let grows = patterns.map_or(String::new(), |p| {
+                format!(
+                    " (a file of about {} in place of this one's {})",
+                    megabytes(p.all_goals_bytes()),
+                    megabytes(p.bytes().len() as u64)
+                )
+            });
+            raise(
+                py,
+                &classes(py).missing_table,
+                format!(
+                    "{e}; rebuild it{} with every goal's tables{grows}: {}",
+                    in_file(path, origin),
+                    build_call_with(path, shape, partition, true)
+                ),
+            )
+        }
         AnswerError::Corrupt { .. } | AnswerError::DamagedPatterns { .. } => database(
             py,
             format!(

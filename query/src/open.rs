@@ -4,7 +4,7 @@
 
 use crate::info;
 use memmap2::Mmap;
-use npuzzle::files::{shell_path, shown_path};
+use npuzzle::files::{megabytes, shell_path, shown_path};
 use npuzzle::pattern::Partition;
 use npuzzle::{
     files::locate_unnamed, files::Location, files::Origin, rules::ParseError, AnswerError,
@@ -106,29 +106,14 @@ pub(crate) fn with_advice(
                 "{e:#}; rebuild it with that table too: {cmd} (or with --all-goals, for every goal)"
             )
         }
-        (Some(AnswerError::MissingGoal { .. }), Some(patterns)) => {
-            // The rebuild replaces the file: said how large it grows (its
-            // entries, a byte each, and about this file's header).
-            let entries = |goal_blanks| {
-                let partition = patterns.partition().clone();
-                npuzzle::Plan::Patterns {
-                    partition,
-                    goal_blanks,
-                }
-                .entries()
-            };
-            let now = patterns.bytes().len() as u64;
-            let held = patterns.sets().iter().map(|s| s.goal_blank()).collect();
-            let header = now.saturating_sub(entries(held));
-            let all = entries(npuzzle::tables::all_goals(shape)) + header;
-            anyhow::anyhow!(
-                "{e:#}; rebuild it with a set for every goal (a file of about {} in place of \
-                 this one's {}): {} --all-goals",
-                megabytes(all),
-                megabytes(now),
-                pattern_build_command(path, patterns, false)
-            )
-        }
+        // The rebuild replaces the file: said how large it grows.
+        (Some(AnswerError::MissingGoal { .. }), Some(patterns)) => anyhow::anyhow!(
+            "{e:#}; rebuild it with a set for every goal (a file of about {} in place of this \
+             one's {}): {} --all-goals",
+            megabytes(patterns.all_goals_bytes()),
+            megabytes(patterns.bytes().len() as u64),
+            pattern_build_command(path, patterns, false)
+        ),
         (Some(AnswerError::Corrupt { .. }), _) => anyhow::anyhow!(
             "{e:#}; run `query --db {} verify` to list the damage, then rebuild it with: {}",
             shell_path(path),
@@ -144,18 +129,6 @@ pub(crate) fn with_advice(
             anyhow::anyhow!("{e:#}; rebuild it with: {}", rebuild_command(path, db))
         }
         _ => e,
-    }
-}
-
-/// `bytes` for an estimate, in two or three figures (a pattern file holds
-/// a byte an entry): `23 MB`, `5.8 MB`, `52 kB`.
-fn megabytes(bytes: u64) -> String {
-    let b = bytes as f64;
-    match bytes {
-        0..10_000 => format!("{bytes} bytes"),
-        10_000..1_000_000 => format!("{:.0} kB", b / 1e3),
-        1_000_000..10_000_000 => format!("{:.1} MB", b / 1e6),
-        _ => format!("{:.0} MB", b / 1e6),
     }
 }
 

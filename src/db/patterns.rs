@@ -122,6 +122,23 @@ impl<B: AsRef<[u8]>> PatternTables<B> {
         (*self.bytes).as_ref()
     }
 
+    /// About how large the file grows rebuilt with a set for every goal
+    /// (`build-db --all-goals`, which replaces it): the entries its plan
+    /// builds, a byte each, and this file's own header and padding.
+    pub fn all_goals_bytes(&self) -> u64 {
+        let entries = |goal_blanks| {
+            let partition = self.partition.clone();
+            crate::db::build::Plan::Patterns {
+                partition,
+                goal_blanks,
+            }
+            .entries()
+        };
+        let held = self.sets.iter().map(|s| s.goal_blank()).collect();
+        let header = (self.bytes().len() as u64).saturating_sub(entries(held));
+        entries(crate::db::build::all_goals(self.shape())) + header
+    }
+
     /// Where the header's bytes lie: the end of the file.
     pub fn header_range(&self) -> Range<usize> {
         self.header_start..self.bytes().len()

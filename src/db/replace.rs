@@ -114,7 +114,7 @@ pub enum ReplaceError {
 
 /// Bytes for messages: in megabytes, or in kilobytes or bytes where
 /// megabytes would round to nothing (`ulimit -f 10` is 10,240 bytes).
-fn megabytes(bytes: u64) -> String {
+pub fn megabytes(bytes: u64) -> String {
     // Bounds where the rounding to one decimal would reach the next unit.
     match bytes {
         1 => "1 byte".to_string(),

@@ -520,7 +520,9 @@ fn a_goal_whose_class_has_no_set_is_refused_naming_the_fix() {
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("--partition 4-4 --all-goals"), "{stderr}");
-    // With how large the rebuilt file grows: about the size it has.
+    // With how large the rebuilt file grows: about the size it has (its
+    // entries, and the header of the file it replaces: a 3x3 file's header
+    // is a third of it, and grows with the sets).
     let size = |path: &Path| std::fs::metadata(path).unwrap().len();
     let (now, all) = (
         size(&pattern_file("3x3", "4-4")),
@@ -532,11 +534,11 @@ fn a_goal_whose_class_has_no_set_is_refused_naming_the_fix() {
         .unwrap_or_else(|| panic!("{stderr}"));
     let estimate: f64 = said.0.parse().unwrap();
     assert!(
-        (estimate * 1e3 - all as f64).abs() < 0.1 * all as f64,
+        (estimate * 1e3 - all as f64).abs() < 0.15 * all as f64,
         "{all}: {stderr}"
     );
     assert!(
-        said.1.starts_with(&format!("{:.0} kB)", now as f64 / 1e3)),
+        said.1.starts_with(&format!("{:.1} kB)", now as f64 / 1e3)),
         "{now}: {stderr}"
     );
     // A start that cannot reach that goal anyway (two of its tiles
