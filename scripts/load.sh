@@ -9,7 +9,10 @@ requests=${1:-50000}
 connections=${2:-64}
 cargo build --release -p query -p npuzzle --example load --quiet
 cargo build --release -p build-db --quiet
-bin=$PWD/target/release
+# Where cargo builds: CARGO_TARGET_DIR if set (relative to the checkout).
+target=${CARGO_TARGET_DIR:-target}
+[[ $target = /* ]] || target=$PWD/$target
+bin=$target/release
 work=$(mktemp -d)
 server=
 cleanup() {

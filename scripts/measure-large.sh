@@ -7,11 +7,17 @@
 # Usage: scripts/measure-large.sh [RUNS]   (default 3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# A figure is hyperfine's: without it every figure would be empty.
+command -v hyperfine >/dev/null || { echo "$0: needs hyperfine (apt-get install hyperfine)" >&2; exit 2; }
+shopt -s inherit_errexit
 runs=${1:-3}
 cargo build --release --workspace --quiet
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-bin=$PWD/target/release
+# Where cargo builds: CARGO_TARGET_DIR if set (relative to the checkout).
+target=${CARGO_TARGET_DIR:-target}
+[[ $target = /* ]] || target=$PWD/$target
+bin=$target/release
 
 # Median of the numbers on stdin.
 median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }

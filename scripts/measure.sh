@@ -6,11 +6,17 @@
 # SKIP_BATCH=1 skips the batch runs, which take a few minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# A figure is hyperfine's: without it every figure would be empty.
+command -v hyperfine >/dev/null || { echo "$0: needs hyperfine (apt-get install hyperfine)" >&2; exit 2; }
+shopt -s inherit_errexit
 lines=${1:-10000000}
 cargo build --release --workspace --examples --quiet
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-bin=$PWD/target/release
+# Where cargo builds: CARGO_TARGET_DIR if set (relative to the checkout).
+target=${CARGO_TARGET_DIR:-target}
+[[ $target = /* ]] || target=$PWD/$target
+bin=$target/release
 cd "$work"
 
 # Prints "<median> ms median (min <min>, <runs> runs)" from a hyperfine export.
