@@ -13,7 +13,8 @@
 //!   lookup or a search with a deadline, and one refusal for what needs
 //!   complete tables.
 //! - `hosts`: requests for this machine only, on loopback.
-//! - `origins`: `--allow-origin`, for pages served from elsewhere.
+//! - `origins`: `--allow-origin`, for pages served from elsewhere, and
+//!   the refusal of other sites' pages' requests.
 //! - `conn`: the accept loop: HTTP/1.1 connections with a header timeout and
 //!   a limit on the request head, JSON answers to what never reaches the
 //!   routes (a head that is not HTTP, too large, or cut short), and a clean

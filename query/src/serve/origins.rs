@@ -4,15 +4,16 @@
 //! A browser lets a script read an answer from another origin only when
 //! the answer names that origin in `Access-Control-Allow-Origin`. The API
 //! takes GET with no headers of its own, which browsers send without
-//! asking first (no preflight), so that header is all it takes.
+//! asking first (no preflight), so that header is all it takes. Requests
+//! that other sites' pages make, from origins not named, are refused
+//! ([`refuse_cross_site`]).
 
+use super::api::ApiError;
+use super::code::Code;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-
-use super::api::ApiError;
-use super::code::Code;
 use std::sync::Arc;
 
 /// The origins whose pages may read the answers.
