@@ -19,12 +19,11 @@
 
 use super::backward::{joined, Backward};
 use super::guide::Guide;
-use crate::pattern::{Solution, SolveOptions, Stopped, Work};
+use crate::pattern::{Interrupt, Solution, SolveOptions, Stopped, Work};
 use crate::puzzle::board::{Board, Move};
 use crate::puzzle::shape::MAX_CELLS;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
-use std::time::Instant;
 
 /// A fingerprint's random words, one per cell and tile.
 struct Zobrist(Vec<[u64; MAX_CELLS]>);
@@ -605,15 +604,10 @@ fn keep_shorter(best: &mut Option<Vec<Move>>, moves: Vec<Move>, max_length: usiz
 /// Stops for the deadline or the cancel flag, reporting the bound `h0`
 /// and the `work` done.
 pub(super) fn check(options: &SolveOptions, h0: u32, work: Work) -> Result<(), Stopped> {
-    let cancelled = options
-        .cancel
-        .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed));
-    if cancelled {
-        Err(Stopped::cancelled(h0, work))
-    } else if options.deadline.is_some_and(|d| Instant::now() >= d) {
-        Err(Stopped::timed_out(h0, work))
-    } else {
-        Ok(())
+    match options.interrupted() {
+        Some(Interrupt::Cancelled) => Err(Stopped::cancelled(h0, work)),
+        Some(Interrupt::TimedOut) => Err(Stopped::timed_out(h0, work)),
+        None => Ok(()),
     }
 }
 

@@ -21,10 +21,11 @@
 
 use super::guide::Guide;
 use super::weight::{Weight, SCALE};
-use crate::pattern::{BoundReport, Budget, Limits, Solution, SolveOptions, Stopped, Work};
+use crate::pattern::{
+    BoundReport, Budget, Interrupt, Limits, Solution, SolveOptions, Stopped, Work,
+};
 use crate::puzzle::board::{Board, Move};
 use crate::puzzle::duplicates::{DuplicateState, Duplicates};
-use std::time::Instant;
 
 /// Nodes between checks of the deadline and the cancel flag.
 const CHECK_EVERY: u64 = 4096;
@@ -62,8 +63,8 @@ struct Walker<'a, 'b, G: Guide> {
     budget: &'b mut dyn Budget,
     /// The lower bound proved before this iteration: what `budget` is told.
     proved: u32,
-    deadline: Option<Instant>,
-    cancel: Option<&'a std::sync::atomic::AtomicBool>,
+    /// The deadline and the cancel flag.
+    stop_when: SolveOptions<'a>,
 }
 
 /// Levels of the walk between two looks at the stack left: a walk goes as
@@ -128,8 +129,7 @@ impl<'a, 'b, G: Guide> Walker<'a, 'b, G> {
             allowed: 0,
             budget,
             proved: 0,
-            deadline: options.deadline,
-            cancel: options.cancel,
+            stop_when: *options,
         }
     }
 
@@ -156,16 +156,12 @@ impl<'a, 'b, G: Guide> Walker<'a, 'b, G> {
                 None => return Some(Flow::Spent),
             }
         }
-        if self
-            .cancel
-            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
-        {
-            Some(Flow::Cancelled)
-        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            Some(Flow::TimedOut)
-        } else {
-            None
-        }
+        self.stop_when
+            .interrupted()
+            .map(|interrupt| match interrupt {
+                Interrupt::Cancelled => Flow::Cancelled,
+                Interrupt::TimedOut => Flow::TimedOut,
+            })
     }
 
     /// Searches below `self.board`, `g` moves from the start, reached by

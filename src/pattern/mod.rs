@@ -49,7 +49,7 @@ pub use history::HISTORY_DEPTH;
 pub use partition::Partition;
 pub use placement::{PlacementRanker, MAX_PATTERN_CELLS};
 pub(crate) use search::{raise_bound, Budget, Limits, Raised, Work};
-pub use search::{BoundReport, Solution, SolveOptions};
+pub use search::{BoundReport, Interrupt, Solution, SolveOptions};
 pub(crate) use solve::{map_back, toward_home};
 pub use table::{build_pattern_table, build_pattern_table_toward, UNREACHED};
 pub(crate) use table::{goal_cells, table_search};

@@ -36,6 +36,31 @@ pub struct SolveOptions<'a> {
     pub on_bound: Option<&'a (dyn Fn(BoundReport) + Sync)>,
 }
 
+/// Why a search must stop at once, where it must: its caller's word, or
+/// its deadline passed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interrupt {
+    /// The cancel flag is set.
+    Cancelled,
+    /// The deadline has passed.
+    TimedOut,
+}
+
+impl SolveOptions<'_> {
+    /// Whether the search must stop now, and why: the cancel flag first,
+    /// then the deadline. Every search asks this every so many nodes.
+    #[inline]
+    pub fn interrupted(&self) -> Option<Interrupt> {
+        if self.cancel.is_some_and(|c| c.load(Relaxed)) {
+            Some(Interrupt::Cancelled)
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(Interrupt::TimedOut)
+        } else {
+            None
+        }
+    }
+}
+
 /// The start of one iteration of IDA*.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BoundReport {
@@ -171,8 +196,9 @@ struct Plan<'a, const N: usize, const M: bool> {
     /// over every set the dual reads too): past it, the tables are damaged.
     largest: u32,
     goal: [u8; N],
-    deadline: Option<Instant>,
-    cancel: Option<&'a AtomicBool>,
+    /// The deadline and the cancel flag (what else they hold, this plan
+    /// holds itself).
+    stop_when: SolveOptions<'a>,
     /// The first subtree, in the iteration's order, known to hold a
     /// solution (`usize::MAX` while none is): those after it stop, those
     /// before it go on, so the answer and its count of nodes are those of
@@ -393,10 +419,11 @@ impl<'p, 'a, const N: usize, const M: bool> Walker<'p, 'a, N, M> {
         // its own stop says why.
         if plan.solved_by.load(Relaxed) < self.task || plan.damaged.load(Relaxed) {
             Some(Stop::Solved)
-        } else if plan.cancel.is_some_and(|c| c.load(Relaxed)) {
-            Some(Stop::Cancelled)
-        } else if plan.deadline.is_some_and(|d| Instant::now() >= d) {
-            Some(Stop::Deadline)
+        } else if let Some(interrupt) = plan.stop_when.interrupted() {
+            Some(match interrupt {
+                Interrupt::Cancelled => Stop::Cancelled,
+                Interrupt::TimedOut => Stop::Deadline,
+            })
         } else if self.earlier.generated + self.spent.generated >= self.allowed
             && !self.granted_more()
         {
@@ -1296,8 +1323,7 @@ fn plan<'a, const N: usize, const M: bool, B: AsRef<[u8]>>(
             .map(PatternDb::largest_estimate)
             .fold(db.largest_estimate(), u32::max),
         goal: goal_cells,
-        deadline: options.deadline,
-        cancel: options.cancel,
+        stop_when: *options,
         solved_by: AtomicUsize::new(usize::MAX),
         damaged: AtomicBool::new(false),
         history: History::OFF,
