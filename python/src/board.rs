@@ -97,8 +97,11 @@ fn another_size(e: &npuzzle::rules::ParseError, from: SizeFrom) -> Option<String
     };
     let open =
         |other: Shape| format!("{unset}open a {other} database (Database(board=\"{other}\"))");
+    // Only boards a database is built for: those another file can answer.
+    let buildable =
+        |shape| npuzzle::tables::unbuildable(shape, npuzzle::Metric::SingleTile).is_none();
     match from {
-        SizeFrom::Database => e.another_size_note(|_| true, open),
+        SizeFrom::Database => e.another_size_note(buildable, open),
         _ => None,
     }
 }

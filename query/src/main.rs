@@ -228,7 +228,12 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
         // is refused as every command refuses it, for another --board).
         let out = &mut stdio::stdout();
         if given.is_none() {
-            return solvable::run(shape, args, out);
+            return solvable::run(shape, args, out).map_err(|e| {
+                match open::other_size_note(&e, cli.board.is_some()) {
+                    Some(note) => anyhow::anyhow!("{e:#}; {note}"),
+                    None => e,
+                }
+            });
         }
         let db = open_database(&location, shape, cli.board, cli.metric)?;
         return solvable::run(db.shape(), args, out)

@@ -71,23 +71,22 @@ pub(crate) fn with_advice(
             shown_path(path),
         );
     }
-    // The default board, 3x3, where the tiles of the start fit another:
-    // which (a goal's would name a board the start is not on).
     let of_start = e
         .downcast_ref::<crate::BadBoard>()
         .is_none_or(|b| b.what == "start");
-    let another_size = parse_error
-        .filter(|_| of_start && !board_given && location.origin != Origin::Given)
-        .and_then(|p| p.another_size_note(|_| true, |shape| format!("give --board {shape}")));
-    if let Some(note) = another_size {
-        return anyhow::anyhow!("{e:#}; {note}");
+    if location.origin != Origin::Given {
+        if let Some(note) = other_size_note(&e, board_given) {
+            return anyhow::anyhow!("{e:#}; {note}");
+        }
     }
     // A file typed with `--db` of another size than the tiles fit: that
-    // file set the size (only where the tiles make a board of another).
+    // file set the size (only where the tiles make a board of another,
+    // one a database is built for).
+    let buildable = |shape| npuzzle::tables::unbuildable(shape, db.metric()).is_none();
     let fits = parse_error
         .filter(|_| of_start && !board_given && location.origin == Origin::Given)
         .and_then(|p| {
-            p.another_size_note(|_| true, |shape| format!("pass --db a {shape} database"))
+            p.another_size_note(buildable, |shape| format!("pass --db a {shape} database"))
         });
     if let Some(note) = fits {
         return anyhow::anyhow!(
@@ -130,6 +129,20 @@ pub(crate) fn with_advice(
         }
         _ => e,
     }
+}
+
+/// Where the default board (3x3) was read and the start's tiles fit
+/// another board: which, to give with `--board` (a goal's count would name
+/// a board the start is not on).
+pub(crate) fn other_size_note(e: &anyhow::Error, board_given: bool) -> Option<String> {
+    let of_start = e
+        .downcast_ref::<crate::BadBoard>()
+        .is_none_or(|b| b.what == "start");
+    if board_given || !of_start {
+        return None;
+    }
+    let parse_error = e.chain().find_map(|c| c.downcast_ref::<ParseError>())?;
+    parse_error.another_size_note(|_| true, |shape| format!("give --board {shape}"))
 }
 
 /// The command that rebuilds `db` at `path` with the tables it holds.

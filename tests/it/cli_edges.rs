@@ -774,6 +774,25 @@ fn tiles_of_another_board_on_the_default_size_name_it() {
     // A goal's tiles would name a board the start is not on.
     assert!(!err(&["solve", "--goal", "123450", "867254301"]).contains("fit a"));
     assert!(!err(&["solve", "12345678"]).contains("fit a"));
+    // `solvable`, which needs no file, says it too.
+    let thirty_six: Vec<String> = (1..36).map(|t| t.to_string()).chain(["0".into()]).collect();
+    assert!(err(&["solvable", &thirty_six.join(" ")]).ends_with(": give --board 6x6\n"));
+    // A --db of another size names only boards a database is built for:
+    // none fits 27 tiles (3x9 has no partition), 25 fit 5x5.
+    let db = three_by_three().path.to_str().unwrap().to_string();
+    let tiles = |n: usize| {
+        (1..n)
+            .map(|t| t.to_string())
+            .chain(["0".into()])
+            .collect::<Vec<_>>()
+    };
+    let said = err(&["--db", &db, "distance", &tiles(27).join(" ")]);
+    assert!(said.ends_with("got 27\n"), "{said}");
+    let said = err(&["--db", &db, "distance", &tiles(25).join(" ")]);
+    assert!(
+        said.ends_with("25 tiles fit a 5x5 board: pass --db a 5x5 database\n"),
+        "{said}"
+    );
 }
 
 /// `serve` answers each file in its own metric: `--metric` is refused
