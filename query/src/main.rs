@@ -229,7 +229,7 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
         let out = &mut stdio::stdout();
         if given.is_none() {
             return solvable::run(shape, args, out).map_err(|e| {
-                match open::other_size_note(&e, cli.board.is_some()) {
+                match open::other_size_note(&e, cli.board.is_some(), |_| true, open::give_board) {
                     Some(note) => anyhow::anyhow!("{e:#}; {note}"),
                     None => e,
                 }

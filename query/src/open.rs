@@ -71,11 +71,8 @@ pub(crate) fn with_advice(
             shown_path(path),
         );
     }
-    let of_start = e
-        .downcast_ref::<crate::BadBoard>()
-        .is_none_or(|b| b.what == "start");
     if location.origin != Origin::Given {
-        if let Some(note) = other_size_note(&e, board_given) {
+        if let Some(note) = other_size_note(&e, board_given, |_| true, give_board) {
             return anyhow::anyhow!("{e:#}; {note}");
         }
     }
@@ -83,11 +80,12 @@ pub(crate) fn with_advice(
     // file set the size (only where the tiles make a board of another,
     // one a database is built for).
     let buildable = |shape| npuzzle::tables::unbuildable(shape, db.metric()).is_none();
-    let fits = parse_error
-        .filter(|_| of_start && !board_given && location.origin == Origin::Given)
-        .and_then(|p| {
-            p.another_size_note(buildable, |shape| format!("pass --db a {shape} database"))
-        });
+    let fits = match location.origin {
+        Origin::Given => other_size_note(&e, board_given, buildable, |shape| {
+            format!("pass --db a {shape} database")
+        }),
+        _ => None,
+    };
     if let Some(note) = fits {
         return anyhow::anyhow!(
             "{e:#}; the board size, {shape}, is that of --db {}: {note}",
@@ -131,10 +129,15 @@ pub(crate) fn with_advice(
     }
 }
 
-/// Where the default board (3x3) was read and the start's tiles fit
-/// another board: which, to give with `--board` (a goal's count would name
-/// a board the start is not on).
-pub(crate) fn other_size_note(e: &anyhow::Error, board_given: bool) -> Option<String> {
+/// Where no `--board` was given and the start's tiles fit another board
+/// than the one read (a goal's count would name a board the start is not
+/// on): which of those `served`, and how to `ask` for it.
+pub(crate) fn other_size_note(
+    e: &anyhow::Error,
+    board_given: bool,
+    served: impl Fn(Shape) -> bool,
+    ask: impl Fn(Shape) -> String,
+) -> Option<String> {
     let of_start = e
         .downcast_ref::<crate::BadBoard>()
         .is_none_or(|b| b.what == "start");
@@ -142,7 +145,12 @@ pub(crate) fn other_size_note(e: &anyhow::Error, board_given: bool) -> Option<St
         return None;
     }
     let parse_error = e.chain().find_map(|c| c.downcast_ref::<ParseError>())?;
-    parse_error.another_size_note(|_| true, |shape| format!("give --board {shape}"))
+    parse_error.another_size_note(served, ask)
+}
+
+/// The advice to read the tiles as a `shape` board.
+pub(crate) fn give_board(shape: Shape) -> String {
+    format!("give --board {shape}")
 }
 
 /// The command that rebuilds `db` at `path` with the tables it holds.
