@@ -2,10 +2,10 @@
 //! on a terminal during a long search, and the advice when a search for a
 //! distance stops at its limit.
 
-use npuzzle::io::{check_timeout, TimeoutError};
+use npuzzle::io::{check_timeout, TimedOut, TimeoutError};
 use npuzzle::pattern::{BoundReport, SolveOptions, Stopped};
-use npuzzle::{AnswerError, Shape};
-use std::io::{self, IsTerminal};
+use npuzzle::{AnswerError, Board, Shape};
+use std::io::{self, IsTerminal, Write};
 use std::time::{Duration, Instant};
 
 /// `--timeout`, as the commands that search take it.
@@ -70,6 +70,26 @@ pub(crate) fn distance_stopped(
         "{need}: {e} (--timeout {} s); a longer --timeout may find it{sooner}",
         timeout.unwrap_or_default().as_secs_f64()
     )
+}
+
+/// With `--json` (`json`), a search stopped at `--timeout` still prints
+/// its object on standard output, as a `batch` line does: no distance,
+/// the reason, the nodes and the lower bound it proved. The message, and
+/// exit code 2, follow as for any error.
+pub(crate) fn print_timed_out(
+    json: bool,
+    out: &mut dyn Write,
+    (start, goal): (&Board, &Board),
+    timeout: Option<Duration>,
+    stopped: &Stopped,
+) -> io::Result<()> {
+    let Some(stop) = TimedOut::of(timeout.unwrap_or_default(), stopped).filter(|_| json) else {
+        return Ok(());
+    };
+    let mut line = Vec::new();
+    stop.write_json(&mut line, start, goal);
+    line.push(b'\n');
+    out.write_all(&line)
 }
 
 /// Runs `search` with `timeout`'s deadline, on every core when

@@ -2,7 +2,7 @@
 
 use crate::numbers::whole;
 use crate::print::{print, Format, Layout};
-use crate::search::{with_progress, TimeoutArg};
+use crate::search::{print_timed_out, with_progress, TimeoutArg};
 use crate::Outcome;
 use anyhow::Result;
 use memmap2::Mmap;
@@ -56,9 +56,26 @@ pub struct DistanceArgs {
 
 /// The answer for the pair: one shortest solution, or why there is none,
 /// with the nodes searched where a search ran.
-fn answer(db: &Database<Mmap>, pair: &crate::PairArgs, timeout: &TimeoutArg) -> Result<Answer> {
+/// Past `--timeout`, with `json`, what the search proved is printed to
+/// `out` before the error returns.
+fn answer(
+    db: &Database<Mmap>,
+    pair: &crate::PairArgs,
+    timeout: &TimeoutArg,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<Answer> {
     let (start, goal) = pair.boards(db.shape())?;
-    Ok(match search(db, &start, &goal, timeout.timeout)? {
+    let timeout = timeout.timeout;
+    let found = search(db, &start, &goal, timeout).map_err(|e| {
+        if let AnswerError::Stopped(stopped) = &e {
+            // The stop is the error to report; exit code 2 tells of
+            // either, and a closed pipe must not turn it into success.
+            let _ = print_timed_out(json, out, (&start, &goal), timeout, stopped);
+        }
+        with_timeout_advice(db, e, timeout)
+    })?;
+    Ok(match found {
         Ok(solution) => {
             let nodes = db.patterns().map(|_| Nodes::from(&solution));
             Answer::new(start, goal, Ok(solution.moves), nodes).counted_in(db.metric())
@@ -97,7 +114,7 @@ pub fn solve(db: &Database<Mmap>, args: &SolveArgs, out: &mut impl Write) -> Res
         db.complete()
             .map_err(|e| crate::needs_complete("solve --all", e))?;
     }
-    let answer = answer(db, &args.pair, &args.timeout)?;
+    let answer = answer(db, &args.pair, &args.timeout, args.json, out)?;
     let format = Format::json_or_text(args.json);
     if args.all && answer.solvable {
         // Counting, by dynamic programming over the table, and the first
@@ -259,7 +276,7 @@ pub(crate) fn write_text(
 
 /// `query distance`.
 pub fn distance(db: &Database<Mmap>, args: &DistanceArgs, out: &mut impl Write) -> Result<Outcome> {
-    let answer = answer(db, &args.pair, &args.timeout)?;
+    let answer = answer(db, &args.pair, &args.timeout, args.json, out)?;
     print(&Distance(&answer), Format::json_or_text(args.json), out)?;
     Ok(outcome(&answer))
 }
@@ -308,14 +325,14 @@ fn search(
     start: &Board,
     goal: &Board,
     timeout: Option<Duration>,
-) -> anyhow::Result<Result<npuzzle::pattern::Solution, npuzzle::Unsolvable>> {
+) -> Result<Result<npuzzle::pattern::Solution, npuzzle::Unsolvable>, AnswerError> {
     let result = with_progress(timeout, true, "moves ≤", |options| {
         db.solve(start, goal, options)
     });
     match result {
         Ok(solution) => Ok(Ok(solution)),
         Err(e) if e.unsolvable().is_some() => Ok(Err(e.unsolvable().expect("matched").clone())),
-        Err(e) => Err(with_timeout_advice(db, e, timeout)),
+        Err(e) => Err(e),
     }
 }
 

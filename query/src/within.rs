@@ -2,7 +2,7 @@
 //! the lower bound that proves it, on any board, with or without a file.
 
 use crate::print::{print, Format};
-use crate::search::with_progress;
+use crate::search::{print_timed_out, with_progress};
 use crate::solve::{outcome, SolveArgs, Solved};
 use crate::Outcome;
 use anyhow::Result;
@@ -32,15 +32,19 @@ pub fn run(
     let answer = match found {
         Ok(answer) => answer,
         Err(SolveError::Unsolvable(why)) => Answer::new(start, goal, Err(&why), None),
-        Err(e @ SolveError::Stopped(Stopped::TimedOut { .. })) => anyhow::bail!(
-            "{e} (--timeout {} s); {}",
-            timeout.unwrap_or_default().as_secs_f64(),
-            if !weight.is_largest() {
-                "a larger --within, or a longer --timeout, may find one"
-            } else {
-                "a longer --timeout may find one"
-            }
-        ),
+        Err(SolveError::Stopped(stopped @ Stopped::TimedOut { .. })) => {
+            // As `solve` without --within: the record, then the error.
+            let _ = print_timed_out(args.json, out, (&start, &goal), timeout, &stopped);
+            anyhow::bail!(
+                "{stopped} (--timeout {} s); {}",
+                timeout.unwrap_or_default().as_secs_f64(),
+                if !weight.is_largest() {
+                    "a larger --within, or a longer --timeout, may find one"
+                } else {
+                    "a longer --timeout may find one"
+                }
+            )
+        }
         // As the database's answer, so that the advice on damaged files
         // (`query verify`, the rebuild command) is added to it.
         Err(e @ SolveError::DamagedTables { .. }) => return Err(AnswerError::from(e).into()),

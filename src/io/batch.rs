@@ -541,15 +541,57 @@ fn boards_in(text: &str, shape: Shape) -> usize {
     }
 }
 
-/// A line's search that gave up at `--timeout`.
-pub(crate) struct TimedOut {
+/// A search that gave up at `--timeout`, as a batch line and `solve
+/// --json` report it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimedOut {
+    /// The time it was given.
     pub timeout: Duration,
+    /// The bound being searched when it stopped: every shorter one was
+    /// searched through, so the distance is at least it.
     pub bound: u32,
+    /// Nodes generated.
     pub nodes: u64,
+    /// Nodes expanded.
     pub expanded: u64,
 }
 
 impl TimedOut {
+    /// The search's stop, if it was the deadline that stopped it.
+    pub fn of(timeout: Duration, stopped: &Stopped) -> Option<TimedOut> {
+        match *stopped {
+            Stopped::TimedOut {
+                bound,
+                nodes,
+                expanded,
+            } => Some(TimedOut {
+                timeout,
+                bound,
+                nodes,
+                expanded,
+            }),
+            Stopped::Cancelled { .. } => None,
+        }
+    }
+
+    /// Its JSON object, without a newline: the pair, no distance, the
+    /// reason, the nodes (generated and expanded, as a solved line has
+    /// them) and the lower bound the search proved.
+    pub fn write_json(&self, out: &mut Vec<u8>, start: &Board, goal: &Board) {
+        write_stopped(&JSON, out, start, goal, &self.reason());
+        with_nodes(out, self.work());
+        with_number(out, b"lower_bound", u64::from(self.bound));
+    }
+
+    fn reason(&self) -> String {
+        format!(
+            "timed out after {} s (--timeout): stopped at bound {} after {} nodes",
+            self.timeout.as_secs_f64(),
+            self.bound,
+            self.nodes
+        )
+    }
+
     /// The nodes searched before it stopped.
     pub fn work(&self) -> Nodes {
         Nodes {
@@ -559,10 +601,9 @@ impl TimedOut {
     }
 
     /// Appends its record: in JSON and CSV both boards, no distance, and
-    /// the reason (JSON adds the nodes, generated and expanded, as a
-    /// solved line has them, and the lower bound the search proved); as a
-    /// moves line, an error.
-    pub fn write(
+    /// the reason (JSON adds the nodes and the lower bound, as
+    /// [`TimedOut::write_json`] writes them); as a moves line, an error.
+    pub(crate) fn write(
         &self,
         format: BatchFormat,
         out: &mut Vec<u8>,
@@ -571,22 +612,10 @@ impl TimedOut {
         start: &Board,
         goal: &Board,
     ) -> LineOutcome {
-        let reason = format_args!(
-            "timed out after {} s (--timeout): stopped at bound {} after {} nodes",
-            self.timeout.as_secs_f64(),
-            self.bound,
-            self.nodes
-        );
         match format {
-            BatchFormat::Jsonl => {
-                write_stopped(&JSON, out, start, goal, &reason);
-                with_nodes(out, self.work());
-                // The iteration under way when it stopped: every shorter
-                // bound was searched through, so the distance is at least it.
-                with_number(out, b"lower_bound", u64::from(self.bound));
-            }
-            BatchFormat::Csv => write_stopped(&CSV, out, start, goal, &reason),
-            BatchFormat::Moves => write_error(format, out, number, text, &reason.to_string()),
+            BatchFormat::Jsonl => self.write_json(out, start, goal),
+            BatchFormat::Csv => write_stopped(&CSV, out, start, goal, &self.reason()),
+            BatchFormat::Moves => write_error(format, out, number, text, &self.reason()),
         }
         LineOutcome::Error
     }

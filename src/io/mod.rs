@@ -23,11 +23,11 @@ pub(crate) use answer::{write_counted_moves, write_csv_text, write_decimal, writ
 pub use answer::{Answer, Nodes, WithinBound};
 pub(crate) use batch::{
     answer_lines, inner_carriage_return, line_text, read_line, write_answer, write_error,
-    write_work_columns, AnswerLine, BadLine, LinesPerShare, TimedOut,
+    write_work_columns, AnswerLine, BadLine, LinesPerShare,
 };
 pub use batch::{
-    run_batch, split_pair, BatchFormat, BatchSummary, LineAnswerer, LineOutcome, CSV_HEADER,
-    SEARCH_CSV_HEADER,
+    run_batch, split_pair, BatchFormat, BatchSummary, LineAnswerer, LineOutcome, TimedOut,
+    CSV_HEADER, SEARCH_CSV_HEADER,
 };
 #[cfg(feature = "cli")]
 pub use file_size::{file_size_limit_as_error, remove_unfinished_on_signals, stop_on_ctrl_c};

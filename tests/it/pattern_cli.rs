@@ -210,6 +210,25 @@ fn a_timed_out_batch_line_keeps_its_boards() {
         json[0]["nodes"], json[0]["nodes_expanded"]
     );
     assert!(record.ends_with(&tail), "{record}");
+    // `solve --json` and `distance --json` print the same object, with the
+    // message on stderr and exit code 2 (their text prints nothing).
+    let pair = [start, "--goal", goal, "--timeout", "1e-9"];
+    for command in ["solve", "distance"] {
+        let args = [&["--board", "3x4", command, "--json"][..], &pair].concat();
+        let out = run_query(&db, &args, 2);
+        let one: serde_json::Value = serde_json::from_str(&stdout_of(&out)).unwrap();
+        let keys =
+            |v: &serde_json::Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+        assert_eq!(keys(&one), keys(&json[0]), "{command}");
+        for field in ["start", "goal", "solvable", "distance", "moves", "reason"] {
+            assert_eq!(one[field], json[0][field], "{command} {field}");
+        }
+        assert!(one["lower_bound"].as_u64().unwrap() <= solved[0]["distance"].as_u64().unwrap());
+        let err = crate::util::stderr_of(&out);
+        assert!(err.contains("no solution within the time allowed"), "{err}");
+        let text = run_query(&db, &[&["--board", "3x4", command][..], &pair].concat(), 2);
+        assert!(text.stdout.is_empty(), "{command}");
+    }
 }
 
 #[test]

@@ -395,6 +395,35 @@ fn query_within_reports_unsolvable_and_timeouts_like_solve() {
     ]);
     assert!(err.contains("; a longer --timeout may find one"), "{err}");
     assert!(!err.contains("--within"), "{err}");
+    // With --json, stdout holds the object a batch line gives: the bound
+    // proved, at most the 80 moves the hardest position lies from its goal.
+    let args = [
+        "--board",
+        "4x4",
+        "solve",
+        "--within",
+        "1",
+        "--json",
+        "--timeout",
+        "0.01",
+    ];
+    let out = query_in(dir.path())
+        .args(args)
+        .args([hardest, "--goal", korf_goal])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let json: serde_json::Value = serde_json::from_str(&stdout_of(&out)).unwrap();
+    assert_eq!(json["start"], hardest);
+    assert_eq!(json["distance"], serde_json::Value::Null);
+    let bound = json["lower_bound"].as_u64().unwrap();
+    assert!((1..=80).contains(&bound), "{json}");
+    let reason = json["reason"].as_str().unwrap();
+    assert!(
+        reason.contains(&format!("stopped at bound {bound} after")),
+        "{reason}"
+    );
 }
 
 /// `batch --within W` with no file: every solved line replays to its goal,
