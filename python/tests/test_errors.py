@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import itertools
 import math
 import re
 import subprocess
@@ -110,6 +111,45 @@ def test_database_errors(tmp_path: Path) -> None:
     for call in [lambda: npuzzle.Database(""), lambda: npuzzle.Database(path=""), lambda: npuzzle.build("2x3", "")]:
         with pytest.raises(npuzzle.ArgumentError, match="path= is empty: name a file"):
             call()
+
+
+def test_a_damaged_distance_is_refused_not_returned(tmp_path: Path) -> None:
+    """One entry of the default goal's table stored 4 too long (its move
+    kept), for every 9th entry in turn: no distance read is ever wrong;
+    the damaged position's is refused, as `solve` refuses it, and so are
+    those whose stored move leads to it."""
+    path = Path(npuzzle.build("2x3", tmp_path / "good.db", progress=False))
+    good = npuzzle.Database(path)
+    starts = ["".join(map(str, p)) for p in itertools.permutations(range(6))]
+    truth = {}
+    for start in starts:
+        try:
+            truth[start] = good.distance(start)
+        except npuzzle.UnsolvableError:
+            pass
+    assert len(truth) == 360
+    first_table = 4096  # the first table's offset (docs/format.md): the goal 123450's
+    data = path.read_bytes()
+    for rank in range(0, 360, 9):
+        damaged = bytearray(data)
+        e = damaged[first_table + rank]
+        damaged[first_table + rank] = (e & 0xC0) | ((e & 0x3F) + 4)
+        copy = tmp_path / f"damaged-{rank}.db"
+        copy.write_bytes(bytes(damaged))
+        db = npuzzle.Database(copy)
+        refused = []
+        for start, distance in truth.items():
+            try:
+                assert db.distance(start) == distance, (rank, start)
+            except npuzzle.DatabaseError as e:
+                assert "the table for this goal is damaged at rank" in str(e), str(e)
+                refused.append(start)
+        assert 1 <= len(refused) <= 4, (rank, refused)
+        with pytest.raises(npuzzle.DatabaseError, match="damaged"):
+            db.distances(refused)
+        moves = good.solve(refused[0]).moves
+        with pytest.raises(npuzzle.DatabaseError, match="damaged"):
+            db.check(refused[0], moves)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="room is set aside on Linux only")

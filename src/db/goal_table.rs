@@ -292,11 +292,29 @@ impl<'a> GoalTable<'a> {
         AnswerError::Unsolvable(why.with_plain_counts(start, &self.goal))
     }
 
-    /// Fewest moves from `start` to the goal.
+    /// Fewest moves from `start` to the goal. The start's entry is checked
+    /// by one step along its stored move, which must land one distance
+    /// down (at distance 0 the start must be the goal), so that a damaged
+    /// entry gives an error, as in `solve_into`, rather than a wrong
+    /// number. Damage that shifts the next entry alike passes the step
+    /// (`solve_into`'s walk goes on to the goal); so does a distance two
+    /// too long with the move damaged to match, which the walk passes too.
     #[inline]
     pub fn distance(&self, start: &Board) -> Result<u32, AnswerError> {
-        let rank = self.cursor(start)?.rank();
-        self.distance_at(rank)
+        let mut position = self.cursor(start)?;
+        let rank = position.rank();
+        let distance = self.distance_at(rank)?;
+        let stepped = match distance {
+            0 => position == self.goal_cursor,
+            _ => {
+                let e = self.entries[rank as usize];
+                toward_goal(&self.ranker, self.entries, &mut position, e, self.longest).is_some()
+            }
+        };
+        match stepped {
+            true => Ok(distance),
+            false => Err(AnswerError::Corrupt { rank }),
+        }
     }
 
     /// Appends one shortest sequence of moves from `start` to the goal to

@@ -500,6 +500,76 @@ fn a_damaged_distance_is_never_drawn() {
     ));
 }
 
+/// A distance read from a damaged entry is an error, never a wrong
+/// number: every value its byte can hold (the move and the distance) is
+/// read either as the true distance or as damage, save a distance two
+/// too long whose move was damaged to lead one step farther, which a
+/// solve's walk cannot tell either. `check` and `heuristics`, which read
+/// distances, refuse the file as `solve` does.
+#[test]
+fn a_damaged_distance_is_never_read_as_one() {
+    let t = crate::util::temp_db_built("3x3", &[8], true);
+    let good = std::fs::read(&t.path).unwrap();
+    let db = open(good.clone()).unwrap();
+    let goal = Board::goal(db.shape());
+    let offset = db.table_info(8).unwrap().offset as usize;
+    let target = db.goal_table(&goal).unwrap();
+    let rank = target.ranks_within(22..=22).nth(7).unwrap();
+    let start = target.board_at(rank);
+    let neighbours: Vec<u32> = start
+        .successors()
+        .map(|(_, b)| target.distance(&b).unwrap())
+        .collect();
+    assert!(neighbours.contains(&23), "{neighbours:?}");
+    let mut bad = good.clone();
+    let (mut true_reads, mut longer_reads) = (0, 0);
+    for byte in 0..=u8::MAX {
+        bad[offset + rank as usize] = byte;
+        let db = open(bad.clone()).unwrap();
+        let read = db.goal_table(&goal).unwrap().distance(&start);
+        match read {
+            Ok(22) => true_reads += 1,
+            Ok(24) => longer_reads += 1,
+            Err(AnswerError::Corrupt { rank: r }) => assert_eq!(r, rank),
+            other => panic!("byte {byte:#010b}: {other:?}"),
+        }
+    }
+    // The true distance with the true move, and with no other move that
+    // leads closer (one at most, from the start at 22); 24 with each move
+    // that leads to a neighbour at 23.
+    assert!((1..=2).contains(&true_reads), "{true_reads}");
+    let farther = neighbours.iter().filter(|&&d| d == 23).count();
+    assert_eq!(longer_reads, farther);
+
+    // On the command line: the grading and the survey refuse the file.
+    let e = good[offset + rank as usize];
+    bad[offset + rank as usize] = (e & 0b1100_0000) | 18;
+    std::fs::write(&t.path, &bad).unwrap();
+    let moves = {
+        let mut moves = Vec::new();
+        let db = open(good).unwrap();
+        db.goal_table(&goal)
+            .unwrap()
+            .solve_into(&start, &mut moves)
+            .unwrap();
+        npuzzle::rules::move_string(&moves)
+    };
+    let text = start.to_string();
+    for args in [
+        &["check", text.as_str(), moves.as_str(), "--json"][..],
+        &["heuristics", text.as_str(), "--json"],
+        &["distance", text.as_str()],
+    ] {
+        let out = crate::util::run_query(&t.path, args, 2);
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let err = crate::util::stderr_of(&out);
+        assert!(
+            err.contains(&format!("damaged at rank {rank}")),
+            "{args:?}: {err}"
+        );
+    }
+}
+
 /// The header's metric byte is checked at open: a value that names no
 /// metric, multi-tile pattern tables (never built) and a path table beside
 /// multi-tile tables are refused by name.
