@@ -203,6 +203,8 @@ fn submission(text: &str, shape: Shape) -> Result<(Board, &str, Option<Board>), 
         };
         // In the line's order: the start's mistake is said first.
         let start = board(start, "start")?;
+        // An empty goal, as a spreadsheet writes an empty last cell, is none.
+        let goal = goal.filter(|g| !g.trim().is_empty());
         let goal = goal.map(|g| board(g, "goal")).transpose()?;
         return Ok((start, moves.trim(), goal));
     }

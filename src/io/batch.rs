@@ -419,6 +419,8 @@ pub(crate) fn read_line(
         };
         bad(format!("bad start board: {e}{hint}"))
     })?;
+    // An empty goal, as a spreadsheet writes an empty last cell, is none.
+    let goal_text = goal_text.filter(|g| !g.trim().is_empty());
     let goal = match goal_text.map(|g| parse_board(g, shape)) {
         None => None,
         Some(Ok(goal)) => Some(goal),
@@ -988,6 +990,11 @@ mod tests {
     #[test]
     fn pairs_and_single_boards() {
         assert_eq!(split_pair("867254301"), ("867254301", None));
+        let shape = Shape::THREE_BY_THREE;
+        for empty_goal in ["867254301\t", "867254301;", "867254301\t  ", "867254301 ;"] {
+            let (_, start, goal) = read_line(1, empty_goal.as_bytes(), shape).unwrap();
+            assert_eq!((start.to_string(), goal), ("867254301".to_string(), None));
+        }
         assert_eq!(
             split_pair("867254301 123456780"),
             ("867254301", Some("123456780"))

@@ -540,6 +540,13 @@ fn a_batch_of_move_lists_grades_each_as_check_does() {
     let mut spaced = records[0].clone();
     spaced["written"] = solution.replace("", " ").trim().into();
     assert_eq!(records[9], spaced);
+    // An empty goal after the moves (a spreadsheet's empty last cell) is no goal.
+    let input_with_empty_goals = format!("{start}\t{solution}\t\n{start};{solution}; \n");
+    let no_goals = run_batch(&t.path, &["check", "--batch"], input_with_empty_goals, 0);
+    assert_eq!(
+        json_lines(&no_goals),
+        vec![records[0].clone(), records[0].clone()]
+    );
     for (record, (line, says)) in records[10..].iter().zip([
         (11, "bad moves: move 4 is \"X\""),
         (12, "the line is empty"),

@@ -813,6 +813,12 @@ fn batch_goal_applies_to_lines_without_one() {
     assert_eq!(answers.len(), 2);
     check_solved(&answers[0], "216408753", "123804765", 18);
     check_solved(&answers[1], "867254301", "123456780", 31);
+    // An empty goal after the separator (a spreadsheet's empty last cell)
+    // is no goal: `--goal` serves that line too.
+    let input = "216408753\t\n216408753; \n";
+    let answers = json_lines(&batch(&["--goal", "123804765"], input, 0));
+    check_solved(&answers[0], "216408753", "123804765", 18);
+    check_solved(&answers[1], "216408753", "123804765", 18);
 }
 
 /// More output than one 64 KiB block: order and count survive the flushes.
