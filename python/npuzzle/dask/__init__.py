@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import operator
 import os
+from typing import SupportsIndex
 
 try:
     import dask.dataframe as dd
@@ -111,10 +112,10 @@ def solve_frame(
 
 
 def label_random(
-    n: int,
+    n: SupportsIndex,
     board: str | None = None,
-    seed: int = 0,
-    partitions: int = 1,
+    seed: SupportsIndex = 0,
+    partitions: SupportsIndex = 1,
     *,
     goal: _BoardLike | None = None,
     db: str | os.PathLike[str] | Database | None = None,
@@ -133,20 +134,20 @@ def label_random(
     """
     # n: rows of a pandas int64 index; partitions: one Dask task each, and a
     # million is already far more than any cluster keeps busy.
-    n = _whole("n", n, 1, 2**63 - 1)
-    seed = _whole("seed", seed, 0, 2**64 - 1)
-    partitions = _whole("partitions", partitions, 1, 1_000_000)
-    if partitions > n:
-        raise ArgumentError(f"partitions ({partitions}) must be at most n ({n}): a partition holds one position or more")
+    rows = _whole("n", n, 1, 2**63 - 1)
+    seed_value = _whole("seed", seed, 0, 2**64 - 1)
+    pieces = _whole("partitions", partitions, 1, 1_000_000)
+    if pieces > rows:
+        raise ArgumentError(f"partitions ({pieces}) must be at most n ({rows}): a partition holds one position or more")
     board, goal_text, path = _arguments(board, goal, db, timeout, within)
-    bounds = [n * k // partitions for k in range(partitions + 1)]
+    bounds = [rows * k // pieces for k in range(pieces + 1)]
     starts = dd.from_map(  # type: ignore[no-untyped-call]
         _sampling.starts,
         bounds[:-1],
         bounds[1:],
-        args=[board, seed, goal_text, path, within is not None],
+        args=[board, seed_value, goal_text, path, within is not None],
         meta=_sampling.empty(),
-        divisions=[*bounds[:-1], n - 1],
+        divisions=[*bounds[:-1], rows - 1],
         enforce_metadata=False,
     )
     return solve_frame(starts, "start", goal_text, board, path, timeout, within)
