@@ -226,7 +226,7 @@ def test_a_timed_out_search_is_a_solvable_row_with_the_command_lines_reason(clie
         assert re.fullmatch(stopped.format("--timeout"), line["reason"]), line["reason"]
 
 
-def test_arguments_are_checked_before_any_work(files, tmp_path: Path) -> None:
+def test_arguments_are_checked_before_any_work(files) -> None:
     frame = dd.from_pandas(pd.DataFrame({"start": ["867254301"], "distance": [1]}), npartitions=1)
     with pytest.raises(npuzzle.ArgumentError, match="no column 'board'"):
         nd.solve_frame(frame, column="board")
@@ -260,19 +260,6 @@ def test_arguments_are_checked_before_any_work(files, tmp_path: Path) -> None:
     for bad in ({"n": 1.5}, {"n": "10"}, {"n": True}, {"n": 5, "seed": np.bool_(True)}):
         with pytest.raises(npuzzle.ArgumentTypeError, match="must be a whole number"):
             nd.label_random(**{"n": 5, **bad})
-    # And the hints say so, as the core module's stubs do.
-    from test_boards import strict_mypy
-
-    out, errors, _ = strict_mypy(
-        tmp_path,
-        [
-            "import numpy as np",
-            "import npuzzle.dask as nd",
-            "nd.label_random(np.int64(4), seed=np.uint64(3), partitions=np.int32(2))",
-            "nd.label_random(4.5)",
-        ],
-    )
-    assert errors == [4], out
     # The board is the database's where none is given; another is refused
     # here, not on every worker.
     twos = dd.from_pandas(pd.DataFrame({"start": ["123405", "123450"]}), npartitions=1)
@@ -302,6 +289,23 @@ def test_arguments_are_checked_before_any_work(files, tmp_path: Path) -> None:
         objects = dd.from_pandas(pd.DataFrame({"start": pd.Series([123456780], dtype=object)}), npartitions=1)
         with pytest.raises(npuzzle.ArgumentTypeError, match="holds strings .* or lists of tiles, not int64"):
             nd.solve_frame(objects, db=files["3x3"]).compute(scheduler="sync")
+
+
+def test_the_hints_take_numpys_integers(tmp_path: Path) -> None:
+    """`label_random`'s whole numbers are NumPy's integers too, in its
+    hints as at run time, as the core module's stubs say."""
+    from test_boards import strict_mypy
+
+    out, errors, _ = strict_mypy(
+        tmp_path,
+        [
+            "import numpy as np",
+            "import npuzzle.dask as nd",
+            "nd.label_random(np.int64(4), seed=np.uint64(3), partitions=np.int32(2))",
+            "nd.label_random(4.5)",
+        ],
+    )
+    assert errors == [4], out
 
 
 def test_a_worker_without_the_file_names_the_path_and_itself(client, tmp_path: Path) -> None:

@@ -55,9 +55,9 @@ pub struct DistanceArgs {
 }
 
 /// The answer for the pair: one shortest solution, or why there is none,
-/// with the nodes searched where a search ran.
-/// Past `--timeout`, with `json`, what the search proved is printed to
-/// `out` before the error returns.
+/// with the nodes searched where a search ran. Past `--timeout`, with
+/// `json`, what the search proved is printed to `out` before the error
+/// returns.
 fn answer(
     db: &Database<Mmap>,
     pair: &crate::PairArgs,

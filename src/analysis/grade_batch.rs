@@ -191,7 +191,11 @@ fn submission(text: &str, shape: Shape) -> Result<(Board, &str, Option<Board>), 
         parse_board(text.trim(), shape).map_err(|e| format!("bad {what} board: {e}"))
     };
     if text.contains(['\t', ';']) {
-        let fields: Vec<&str> = text.split(['\t', ';']).collect();
+        let mut fields: Vec<&str> = text.split(['\t', ';']).collect();
+        // Empty cells after the moves, as a spreadsheet writes them, are none.
+        while fields.len() > 2 && fields.last().is_some_and(|f| f.trim().is_empty()) {
+            fields.pop();
+        }
         let (start, moves, goal) = match fields[..] {
             [start, moves] => (start, moves, None),
             [start, moves, goal] => (start, moves, Some(goal)),
@@ -203,8 +207,6 @@ fn submission(text: &str, shape: Shape) -> Result<(Board, &str, Option<Board>), 
         };
         // In the line's order: the start's mistake is said first.
         let start = board(start, "start")?;
-        // An empty goal, as a spreadsheet writes an empty last cell, is none.
-        let goal = goal.filter(|g| !g.trim().is_empty());
         let goal = goal.map(|g| board(g, "goal")).transpose()?;
         return Ok((start, moves.trim(), goal));
     }

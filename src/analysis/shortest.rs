@@ -117,7 +117,7 @@ fn closer<'a>(
 /// ```
 pub fn best_moves(target: &GoalTable<'_>, start: &crate::Board) -> Result<Vec<Move>, AnswerError> {
     let position = target.cursor(start)?;
-    let distance = target.distance_at(position.rank())?;
+    let distance = target.checked_distance(position)?;
     let mut moves: Vec<Move> = closer(target, &position).map(|(m, _, _)| m).collect();
     moves.dedup();
     // Every position but the goal has a move one step closer; none means damage.
@@ -137,7 +137,7 @@ pub fn best_slides(
     start: &crate::Board,
 ) -> Result<Vec<(Move, usize)>, AnswerError> {
     let position = target.cursor(start)?;
-    let distance = target.distance_at(position.rank())?;
+    let distance = target.checked_distance(position)?;
     let slides: Vec<(Move, usize)> = closer(target, &position)
         .map(|(m, cells, _)| (m, cells))
         .collect();
@@ -218,7 +218,7 @@ fn each_neighbour<B: AsRef<[u8]>>(
 pub fn count_shortest(target: &GoalTable<'_>, start: &crate::Board) -> Result<u128, AnswerError> {
     let first = target.cursor(start)?;
     let mut layer: HashMap<u32, (Cursor, u128)> = HashMap::from([(first.rank(), (first, 1))]);
-    let distance = target.distance_at(first.rank())?;
+    let distance = target.checked_distance(first)?;
     for _ in 0..distance {
         let mut next: HashMap<u32, (Cursor, u128)> = HashMap::with_capacity(layer.len() * 2);
         for (position, ways) in layer.values() {
@@ -231,6 +231,10 @@ pub fn count_shortest(target: &GoalTable<'_>, start: &crate::Board) -> Result<u1
         }
         layer = next;
     }
+    // The last layer is the goal alone, unless entries on the way are damaged.
+    if layer.len() != 1 || !layer.contains_key(&target.goal_rank()) {
+        return Err(AnswerError::Corrupt { rank: first.rank() });
+    }
     Ok(layer.values().map(|&(_, ways)| ways).sum())
 }
 
@@ -242,6 +246,7 @@ pub fn list_shortest(
     limit: usize,
 ) -> Result<Vec<Vec<Move>>, AnswerError> {
     let first = target.cursor(start)?;
+    target.checked_distance(first)?;
     let mut found = Vec::new();
     let mut path = Vec::new();
     walk(target, &first, &mut path, &mut found, limit);
@@ -259,7 +264,10 @@ fn walk(
         return;
     }
     if target.distance_at(at.rank()) == Ok(0) {
-        found.push(path.clone());
+        // Only the goal is at 0; another position there is a damaged entry.
+        if at.rank() == target.goal_rank() {
+            found.push(path.clone());
+        }
         return;
     }
     for (m, cells, next) in closer(target, at) {

@@ -292,29 +292,56 @@ impl<'a> GoalTable<'a> {
         AnswerError::Unsolvable(why.with_plain_counts(start, &self.goal))
     }
 
-    /// Fewest moves from `start` to the goal. The start's entry is checked
-    /// by one step along its stored move, which must land one distance
-    /// down (at distance 0 the start must be the goal), so that a damaged
-    /// entry gives an error, as in `solve_into`, rather than a wrong
-    /// number. Damage that shifts the next entry alike passes the step
-    /// (`solve_into`'s walk goes on to the goal); so does a distance two
-    /// too long with the move damaged to match, which the walk passes too.
+    /// Fewest moves from `start` to the goal, its entry checked as
+    /// [`GoalTable::checked_distance`] checks it.
     #[inline]
     pub fn distance(&self, start: &Board) -> Result<u32, AnswerError> {
-        let mut position = self.cursor(start)?;
+        self.checked_distance(self.cursor(start)?)
+    }
+
+    /// The distance at `position`, its entry checked against its
+    /// neighbours, so that a damaged entry gives an error, as in
+    /// `solve_into`, rather than a wrong number: the goal, and it alone, is
+    /// at distance 0; any other position's stored move must land one move
+    /// closer, and
+    /// under the multi-tile metric, where a slide may lead to a position as
+    /// far as its own, no slide may land two or more moves closer. Under
+    /// the single-tile metric, whose neighbours lie one move either side,
+    /// the one step is check enough, but for a distance two too long with
+    /// its move damaged to match, which `solve_into`'s walk passes too.
+    /// Damage to the neighbours' entries is theirs to report.
+    #[inline]
+    pub fn checked_distance(&self, position: Cursor) -> Result<u32, AnswerError> {
         let rank = position.rank();
         let distance = self.distance_at(rank)?;
-        let stepped = match distance {
-            0 => position == self.goal_cursor,
+        let at_goal = rank == self.goal_cursor.rank();
+        let fits = match distance {
+            0 => at_goal,
+            _ if at_goal => false,
             _ => {
+                let mut next = position;
                 let e = self.entries[rank as usize];
-                toward_goal(&self.ranker, self.entries, &mut position, e, self.longest).is_some()
+                toward_goal(&self.ranker, self.entries, &mut next, e, self.longest).is_some()
+                    && (self.longest == 1 || self.no_slide_lands_closer(position, distance))
             }
         };
-        match stepped {
+        match fits {
             true => Ok(distance),
             false => Err(AnswerError::Corrupt { rank }),
         }
+    }
+
+    /// Whether every slide from `position` lands at most one move closer
+    /// than `distance` (a neighbour whose own entry is damaged counts as
+    /// no closer: its check reports it).
+    #[inline(never)]
+    fn no_slide_lands_closer(&self, position: Cursor, distance: u32) -> bool {
+        Move::ALL.into_iter().all(|m| {
+            let mut next = position;
+            (0..self.longest)
+                .map_while(|_| self.ranker.advance(&mut next, m).then_some(next.rank()))
+                .all(|rank| self.distance_at(rank).map_or(true, |d| d + 1 >= distance))
+        })
     }
 
     /// Appends one shortest sequence of moves from `start` to the goal to
@@ -333,6 +360,27 @@ impl<'a> GoalTable<'a> {
     #[inline(always)]
     pub fn solve_into(&self, start: &Board, moves: &mut Vec<Move>) -> Result<u32, AnswerError> {
         let position = self.cursor(start)?;
+        if self.longest > 1 || position.rank() == self.goal_cursor.rank() {
+            return self.solve_checked(position, moves);
+        }
+        self.walk(position, moves)
+    }
+
+    /// The walk checks every entry it passes but the start's own: one from
+    /// the goal that comes back to it, or under the multi-tile metric one
+    /// from a start stored a move too far whose slide lands on a neighbour
+    /// as far as the start, fits every entry on the way. Those starts are
+    /// checked against their neighbours first.
+    #[inline(never)]
+    fn solve_checked(&self, position: Cursor, moves: &mut Vec<Move>) -> Result<u32, AnswerError> {
+        match self.checked_distance(position)? {
+            0 => Ok(0),
+            _ => self.walk(position, moves),
+        }
+    }
+
+    #[inline(always)]
+    fn walk(&self, position: Cursor, moves: &mut Vec<Move>) -> Result<u32, AnswerError> {
         match self.path_table {
             Some(words) => self.solve_by_words(position, words, moves),
             None => self.solve_by_steps(position, moves),

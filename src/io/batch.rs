@@ -546,6 +546,7 @@ fn boards_in(text: &str, shape: Shape) -> usize {
 /// A search that gave up at `--timeout`, as a batch line and `solve
 /// --json` report it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct TimedOut {
     /// The time it was given.
     pub timeout: Duration,

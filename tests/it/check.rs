@@ -541,7 +541,7 @@ fn a_batch_of_move_lists_grades_each_as_check_does() {
     spaced["written"] = solution.replace("", " ").trim().into();
     assert_eq!(records[9], spaced);
     // An empty goal after the moves (a spreadsheet's empty last cell) is no goal.
-    let input_with_empty_goals = format!("{start}\t{solution}\t\n{start};{solution}; \n");
+    let input_with_empty_goals = format!("{start}\t{solution}\t\n{start};{solution}; ;\t\n");
     let no_goals = run_batch(&t.path, &["check", "--batch"], input_with_empty_goals, 0);
     assert_eq!(
         json_lines(&no_goals),

@@ -502,12 +502,15 @@ fn a_damaged_distance_is_never_drawn() {
 
 /// A distance read from a damaged entry is an error, never a wrong
 /// number: every value its byte can hold (the move and the distance) is
-/// read either as the true distance or as damage, save a distance two
-/// too long whose move was damaged to lead one step farther, which a
-/// solve's walk cannot tell either. `check` and `heuristics`, which read
-/// distances, refuse the file as `solve` does.
+/// read either as the true distance or as damage, save, under the
+/// single-tile metric, a distance two too long whose move was damaged to
+/// lead one step farther, which a solve's walk cannot tell either. The
+/// questions that start from a distance (the best moves, the count and
+/// list of shortest solutions) refuse the damage too, and on the command
+/// line `check` and `heuristics` refuse the file as `solve` does.
 #[test]
 fn a_damaged_distance_is_never_read_as_one() {
+    use npuzzle::analysis::{best_moves, count_shortest, list_shortest};
     let t = crate::util::temp_db_built("3x3", &[8], true);
     let good = std::fs::read(&t.path).unwrap();
     let db = open(good.clone()).unwrap();
@@ -526,20 +529,23 @@ fn a_damaged_distance_is_never_read_as_one() {
     for byte in 0..=u8::MAX {
         bad[offset + rank as usize] = byte;
         let db = open(bad.clone()).unwrap();
-        let read = db.goal_table(&goal).unwrap().distance(&start);
-        match read {
+        let target = db.goal_table(&goal).unwrap();
+        match target.distance(&start) {
             Ok(22) => true_reads += 1,
             Ok(24) => longer_reads += 1,
-            Err(AnswerError::Corrupt { rank: r }) => assert_eq!(r, rank),
+            Err(AnswerError::Corrupt { rank: r }) => {
+                assert_eq!(r, rank);
+                assert!(best_moves(&target, &start).is_err(), "{byte:#010b}");
+                assert!(count_shortest(&target, &start).is_err(), "{byte:#010b}");
+                assert!(list_shortest(&target, &start, 3).is_err(), "{byte:#010b}");
+            }
             other => panic!("byte {byte:#010b}: {other:?}"),
         }
     }
-    // The true distance with the true move, and with no other move that
-    // leads closer (one at most, from the start at 22); 24 with each move
-    // that leads to a neighbour at 23.
-    assert!((1..=2).contains(&true_reads), "{true_reads}");
-    let farther = neighbours.iter().filter(|&&d| d == 23).count();
-    assert_eq!(longer_reads, farther);
+    // 22 with each move that leads to a neighbour at 21 (the true move
+    // among them), 24 with each that leads to one at 23.
+    let at = |d| neighbours.iter().filter(|&&n| n == d).count();
+    assert_eq!((true_reads, longer_reads), (at(21), at(23)));
 
     // On the command line: the grading and the survey refuse the file.
     let e = good[offset + rank as usize];
@@ -567,6 +573,45 @@ fn a_damaged_distance_is_never_read_as_one() {
             err.contains(&format!("damaged at rank {rank}")),
             "{args:?}: {err}"
         );
+    }
+}
+
+/// Under the multi-tile metric a slide may lead to a position as far as
+/// its own, so one step along the stored move is not enough: an entry one
+/// too long whose move still lands one closer would pass it. Every value
+/// of a damaged entry's byte, at positions of every distance (the goal's
+/// included), is read as the true distance or refused, by a distance read
+/// and by a solve.
+#[test]
+fn a_damaged_multi_tile_distance_is_never_read_as_one() {
+    let t = crate::util::temp_db_counting("3x3", npuzzle::Metric::MultiTile);
+    let good = std::fs::read(&t.path).unwrap();
+    let db = open(good.clone()).unwrap();
+    let goal = Board::goal(db.shape());
+    let offset = db.table_info(8).unwrap().offset as usize;
+    let target = db.goal_table(&goal).unwrap();
+    let most = u32::from(target.info().max_distance);
+    let mut bad = good.clone();
+    for d in 0..=most {
+        let rank = target.ranks_within(d..=d).next().unwrap();
+        let start = target.board_at(rank);
+        for byte in 0..=u8::MAX {
+            bad[offset + rank as usize] = byte;
+            let db = open(bad.clone()).unwrap();
+            let target = db.goal_table(&goal).unwrap();
+            let mut moves = Vec::new();
+            // A solve walks on from the start, but a walk from the goal
+            // that comes back to it would fit every entry it passes.
+            let solved = target.solve_into(&start, &mut moves);
+            for read in [target.distance(&start), solved] {
+                match read {
+                    Ok(read) => assert_eq!(read, d, "{start} at {d}, byte {byte:#010b}"),
+                    Err(AnswerError::Corrupt { .. }) => {}
+                    Err(e) => panic!("{e}"),
+                }
+            }
+        }
+        bad[offset + rank as usize] = good[offset + rank as usize];
     }
 }
 
