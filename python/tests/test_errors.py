@@ -114,10 +114,11 @@ def test_database_errors(tmp_path: Path) -> None:
 
 
 def test_a_damaged_distance_is_refused_not_returned(tmp_path: Path) -> None:
-    """One entry of the default goal's table stored 4 too long (its move
+    """One entry of the default goal's table stored 2 too long (its move
     kept), for every 9th entry in turn: no distance read is ever wrong;
     the damaged position's is refused, as `solve` refuses it, and so are
-    those whose stored move leads to it."""
+    those whose stored move leads to it, by `check`, `best_moves` and
+    `solutions` too."""
     path = Path(npuzzle.build("2x3", tmp_path / "good.db", progress=False))
     good = npuzzle.Database(path)
     starts = ["".join(map(str, p)) for p in itertools.permutations(range(6))]
@@ -133,7 +134,7 @@ def test_a_damaged_distance_is_refused_not_returned(tmp_path: Path) -> None:
     for rank in range(0, 360, 9):
         damaged = bytearray(data)
         e = damaged[first_table + rank]
-        damaged[first_table + rank] = (e & 0xC0) | ((e & 0x3F) + 4)
+        damaged[first_table + rank] = (e & 0xC0) | ((e & 0x3F) + 2)
         copy = tmp_path / f"damaged-{rank}.db"
         copy.write_bytes(bytes(damaged))
         db = npuzzle.Database(copy)
@@ -148,8 +149,9 @@ def test_a_damaged_distance_is_refused_not_returned(tmp_path: Path) -> None:
         with pytest.raises(npuzzle.DatabaseError, match="damaged"):
             db.distances(refused)
         moves = good.solve(refused[0]).moves
-        with pytest.raises(npuzzle.DatabaseError, match="damaged"):
-            db.check(refused[0], moves)
+        for ask in (db.check, lambda start, _: db.best_moves(start), lambda start, _: db.solutions(start)):
+            with pytest.raises(npuzzle.DatabaseError, match="damaged"):
+                ask(refused[0], moves)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="room is set aside on Linux only")
