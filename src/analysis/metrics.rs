@@ -88,25 +88,15 @@ pub fn compare_metrics(
     single: &GoalTable<'_>,
     multi: &GoalTable<'_>,
 ) -> Result<MetricComparison, MetricsError> {
-    for (which, table, expected) in [
-        ("first", single, Metric::SingleTile),
-        ("second", multi, Metric::MultiTile),
-    ] {
-        if table.metric() != expected {
-            let got = table.metric();
-            return Err(MetricsError::WrongMetric {
-                which,
-                expected,
-                got,
-            });
-        }
-    }
-    if single.goal() != multi.goal() {
-        return Err(MetricsError::OtherGoals(*single.goal(), *multi.goal()));
-    }
+    check_pair(single, multi)?;
     // Ranks of the two tables name the same positions when both read the
     // goal through the same frame: then no board is built per position.
     let same_frame = single.same_frame(multi);
+    // A scan of every entry reads both sides unchecked (`verify` checks them).
+    let multi_rank = |rank| match same_frame {
+        true => Ok(rank),
+        false => multi.cursor(&single.board_at(rank)).map(|c| c.rank()),
+    };
     let rows = single.info().max_distance as usize + 1;
     let cols = multi.info().max_distance as usize + 1;
     let len = single.entries().len();
@@ -118,14 +108,9 @@ pub fn compare_metrics(
                 let stm = single
                     .distance_at(rank)
                     .map_err(|_| MetricsError::Corrupt(rank))?;
-                // A scan of every entry: read unchecked on both sides, as
-                // the single-tile side is (`verify` checks the entries).
-                let mtm = if same_frame {
-                    multi.distance_at(rank)
-                } else {
-                    (multi.cursor(&single.board_at(rank))).and_then(|c| multi.distance_at(c.rank()))
-                }
-                .map_err(|_| MetricsError::Corrupt(rank))?;
+                let mtm = multi_rank(rank)
+                    .and_then(|r| multi.distance_at(r))
+                    .map_err(|_| MetricsError::Corrupt(rank))?;
                 if stm as usize >= rows || mtm as usize >= cols {
                     return Err(MetricsError::Corrupt(rank));
                 }
@@ -164,6 +149,28 @@ pub fn compare_metrics(
             position: single.board_at(rank),
         }),
     })
+}
+
+/// That `single` counts single-tile moves and `multi` multi-tile ones,
+/// toward the same goal.
+fn check_pair(single: &GoalTable<'_>, multi: &GoalTable<'_>) -> Result<(), MetricsError> {
+    for (which, table, expected) in [
+        ("first", single, Metric::SingleTile),
+        ("second", multi, Metric::MultiTile),
+    ] {
+        if table.metric() != expected {
+            let got = table.metric();
+            return Err(MetricsError::WrongMetric {
+                which,
+                expected,
+                got,
+            });
+        }
+    }
+    if single.goal() != multi.goal() {
+        return Err(MetricsError::OtherGoals(*single.goal(), *multi.goal()));
+    }
+    Ok(())
 }
 
 /// One chunk's counts, and its best ratio as (stm, mtm, rank).
