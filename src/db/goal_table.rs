@@ -303,13 +303,12 @@ impl<'a> GoalTable<'a> {
     /// neighbours, so that a damaged entry gives an error, as in
     /// `solve_into`, rather than a wrong number: the goal, and it alone, is
     /// at distance 0; any other position's stored move must land one move
-    /// closer, and
-    /// under the multi-tile metric, where a slide may lead to a position as
-    /// far as its own, no slide may land two or more moves closer. Under
-    /// the single-tile metric, whose neighbours lie one move either side,
-    /// the one step is check enough, but for a distance two too long with
-    /// its move damaged to match, which `solve_into`'s walk passes too.
-    /// Damage to the neighbours' entries is theirs to report.
+    /// closer, and under the multi-tile metric, where a slide may lead to a
+    /// position as far as its own, no slide may land two or more moves
+    /// closer. Under the single-tile metric, whose neighbours lie one move
+    /// either side, the one step is check enough, but for a distance two
+    /// too long with its move damaged to match, which `solve_into`'s walk
+    /// passes too. A neighbour's damaged entry may refuse a good one.
     #[inline]
     pub fn checked_distance(&self, position: Cursor) -> Result<u32, AnswerError> {
         let rank = position.rank();
