@@ -101,7 +101,15 @@ fn check_pair(
     let mut moves = Vec::new();
     match target.solve_into(start, &mut moves) {
         Ok(length) => {
-            assert_eq!(Ok(length), distance);
+            match distance {
+                Ok(d) => assert_eq!(d, length),
+                // A distance checks the entry's own move, which a solve
+                // through a path table does not read: on a damaged table it
+                // may refuse where the solve answers, never give another
+                // number.
+                Err(AnswerError::Corrupt { .. }) => assert!(!faultless, "{start:?} -> {goal:?}"),
+                Err(e) => panic!("distance {start:?} -> {goal:?}: {e}"),
+            }
             assert_eq!(moves.len(), length as usize);
             assert_eq!(start.replay(&moves), Some(*goal), "a wrong sequence");
             assert_eq!(db.solve(start, goal).as_deref(), Ok(&moves[..]));
