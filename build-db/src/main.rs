@@ -58,7 +58,7 @@ struct Args {
     /// Where to write the database (missing folders are made; a symbolic link is followed)
     /// [default: data/RxC.db (data/RxC-mtm.db for mtm) inside a checkout of npuzzle, else
     /// the per-user data folder].
-    #[arg(long, value_name = "PATH", value_parser = npuzzle::io::non_empty_path)]
+    #[arg(long, value_name = "PATH", value_parser = npuzzle::io::non_empty_path())]
     out: Option<PathBuf>,
     /// Write to the per-user data folder ($XDG_DATA_HOME/npuzzle or the platform's
     /// equivalent), where `query` looks from any folder.

@@ -180,7 +180,7 @@ class Check:
 class Database:
     def __new__(
         cls,
-        path: str | PathLike[str] | None = None,
+        path: str | bytes | PathLike[str] | PathLike[bytes] | None = None,
         board: str | None = None,
         metric: str | None = None,
     ) -> Database: ...
@@ -356,7 +356,7 @@ class Database:
 
 def build(
     board: str = "3x3",
-    path: str | PathLike[str] | None = None,
+    path: str | bytes | PathLike[str] | PathLike[bytes] | None = None,
     *,
     partition: str | None = None,
     all_goals: bool = False,

@@ -7,7 +7,7 @@ use crate::errors;
 use npuzzle::bounded::WeightError;
 use npuzzle::io::{check_threads, check_timeout, ThreadsError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyFloat, PyInt, PyString};
+use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt, PyString};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -314,7 +314,7 @@ pub fn flag(obj: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<bool>
     })
 }
 
-/// `path=`: a file path, as a `str` or an `os.PathLike`.
+/// `path=`: a file path, as a `str`, `bytes` or an `os.PathLike`.
 pub fn path(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<PathBuf>> {
     let Some(obj) = given(obj) else {
         return Ok(None);
@@ -327,25 +327,42 @@ pub fn path(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<PathBuf>> {
             errors::argument_type(
                 py,
                 format!(
-                    "path= is a file path (a str or an os.PathLike), not {}",
+                    "path= is a file path (a str, bytes or an os.PathLike), not {}",
                     type_name(obj)
                 ),
             )
         })?;
-    let Ok(text) = path.cast::<PyString>() else {
-        return Err(errors::argument_type(
-            py,
-            format!("path= is a file path as text, not {}", type_name(&path)),
-        ));
+    // The system's bytes for the name, which need not be UTF-8: a `str`
+    // from `os.listdir` holds such bytes as lone surrogates
+    // (`surrogateescape`), which `os.fsencode` turns back.
+    let bytes = match py.import("os")?.call_method1("fsencode", (&path,)) {
+        Ok(bytes) => bytes.cast_into::<PyBytes>()?.as_bytes().to_vec(),
+        // A surrogate that stands for no byte ("\ud800").
+        Err(e) => match path.cast::<PyString>() {
+            Ok(text) => {
+                let why = text_of(text).err().unwrap_or_else(|| e.to_string());
+                return Err(errors::argument(py, format!("path= {why}")));
+            }
+            Err(_) => return Err(e),
+        },
     };
-    let text = text_of(text).map_err(|why| errors::argument(py, format!("path= {why}")))?;
-    if text.is_empty() {
+    if bytes.is_empty() {
         return Err(errors::argument(
             py,
             "path= is empty: name a file, or leave path= out to use the usual places",
         ));
     }
-    Ok(Some(PathBuf::from(text)))
+    Ok(Some(path_of_bytes(bytes)))
+}
+
+#[cfg(unix)]
+fn path_of_bytes(bytes: Vec<u8>) -> PathBuf {
+    <std::ffi::OsString as std::os::unix::ffi::OsStringExt>::from_vec(bytes).into()
+}
+
+#[cfg(not(unix))]
+fn path_of_bytes(bytes: Vec<u8>) -> PathBuf {
+    String::from_utf8_lossy(&bytes).into_owned().into()
 }
 
 /// `blanks=`: goal blank cells, as whole numbers (checked against the board

@@ -1275,8 +1275,9 @@ impl PyDatabase {
     /// >>> Database(board="2x3").path.endswith("2x3.db")
     /// True
     #[getter]
-    fn path(&self) -> String {
-        self.path.display().to_string()
+    fn path(&self) -> std::ffi::OsString {
+        // Bytes that are not UTF-8 come back as `os.fsdecode` gives them.
+        self.path.clone().into_os_string()
     }
 
     /// The size of its boards, "RxC".
@@ -2007,11 +2008,13 @@ impl PyDatabase {
         )
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, String))> {
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (std::ffi::OsString, String))> {
         let this = slf.get();
         Ok((
             slf.get_type().into_any(),
-            (this.path.display().to_string(), this.shape().to_string()),
+            (this.path.clone().into_os_string(), this.shape().to_string()),
         ))
     }
 }

@@ -74,7 +74,7 @@ fn build(
     blanks: Option<&Bound<'_, PyAny>>,
     progress: Option<&Bound<'_, PyAny>>,
     metric: Option<&Bound<'_, PyAny>>,
-) -> PyResult<String> {
+) -> PyResult<std::ffi::OsString> {
     let shape = size_or_default(board)?;
     let metric = arguments::metric(py, metric)?;
     let path = arguments::path(path)?;
@@ -126,7 +126,8 @@ fn build(
     } else {
         making::build(py, shape, metric, &target, tables, progress)?;
     }
-    Ok(target.display().to_string())
+    // A name that is not UTF-8 comes back as `os.fsdecode` gives it.
+    Ok(target.into_os_string())
 }
 
 /// Where `Database(board=...)` looks for, or builds, a database: the
@@ -143,13 +144,12 @@ fn locate(
     py: Python<'_>,
     board: Option<&Bound<'_, PyAny>>,
     metric: Option<&Bound<'_, PyAny>>,
-) -> PyResult<String> {
+) -> PyResult<std::ffi::OsString> {
     let shape = size_or_default(board)?;
     let metric = arguments::metric(py, metric)?;
     Ok(npuzzle::files::locate(shape, metric, None)
         .path
-        .display()
-        .to_string())
+        .into_os_string())
 }
 
 /// Why no database can be built for `board` boards (6x6, 3x6 …), or None

@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 import itertools
 import math
+import os
+import pickle
 import re
 import subprocess
 import sys
@@ -111,6 +113,25 @@ def test_database_errors(tmp_path: Path) -> None:
     for call in [lambda: npuzzle.Database(""), lambda: npuzzle.Database(path=""), lambda: npuzzle.build("2x3", "")]:
         with pytest.raises(npuzzle.ArgumentError, match="path= is empty: name a file"):
             call()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a file name of any bytes is Linux's")
+def test_a_file_name_that_is_not_utf8_is_a_path(tmp_path: Path) -> None:
+    """A name as `os.listdir` gives it (bytes that are not UTF-8 held as
+    lone surrogates), as bytes, or as a Path: built, opened, answered,
+    given back and pickled as the same name; a surrogate that stands for
+    no byte is refused by name."""
+    raw = os.fsencode(tmp_path) + b"/caf\xe9.db"
+    name = os.fsdecode(raw)
+    assert npuzzle.build("2x3", name, progress=False) == name
+    assert os.listdir(tmp_path) == ["caf\udce9.db"]
+    forms: list[str | bytes | Path] = [name, raw, Path(name)]
+    for given in forms:
+        db = npuzzle.Database(given)
+        assert db.path == name and db.distance("123450") == 0
+        assert pickle.loads(pickle.dumps(db)).path == name
+    with pytest.raises(npuzzle.ArgumentError, match="path= holds a lone surrogate at character 4"):
+        npuzzle.Database("caf\ud800.db")
 
 
 def test_a_damaged_distance_is_refused_not_returned(tmp_path: Path) -> None:

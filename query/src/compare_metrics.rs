@@ -23,7 +23,7 @@ pub struct CompareMetricsArgs {
     goal: GoalArg,
     /// The database of the other metric (the one --metric does not name) [default:
     /// data/RxC-mtm.db, or data/RxC.db under --metric mtm, where query finds it].
-    #[arg(long, value_name = "PATH", value_parser = npuzzle::io::non_empty_path)]
+    #[arg(long, value_name = "PATH", value_parser = npuzzle::io::non_empty_path())]
     with: Option<PathBuf>,
     #[command(flatten)]
     format: TableFormat,

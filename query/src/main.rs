@@ -56,7 +56,7 @@ struct Cli {
     /// The database file. Without it: $NPUZZLE_DB, else data/RxC.db under the current
     /// folder, else RxC.db in the per-user data folder (RxC from --board, 3x3 by default).
     /// Given once, except to `serve`, which serves every file given.
-    #[arg(long, global = true, value_name = "PATH", value_parser = npuzzle::io::non_empty_path)]
+    #[arg(long, global = true, value_name = "PATH", value_parser = npuzzle::io::non_empty_path())]
     db: Vec<PathBuf>,
     /// Board size; the database must hold this size (4x4, 3x5, 5x3, 4x5, 5x4 and 5x5 are
     /// pattern databases; up to 6x6 with no database for solve --within, random and
@@ -466,7 +466,7 @@ pub struct TableFormat {
 #[derive(clap::Args)]
 pub struct PlotArg {
     /// Also draw a chart into FILE: SVG or PNG, by its extension.
-    #[arg(long, value_name = "FILE", value_parser = npuzzle::io::non_empty_path)]
+    #[arg(long, value_name = "FILE", value_parser = npuzzle::io::non_empty_path())]
     plot: Option<PathBuf>,
 }
 

@@ -42,11 +42,11 @@ pub struct RandomArgs {
     format: TableFormat,
     /// Also write a printable worksheet into FILE.html: the puzzles drawn as boards, and an
     /// answer key (each one's distance and one optimal solution) on a page of its own.
-    #[arg(long, value_name = "FILE.html", value_parser = npuzzle::io::non_empty_path)]
+    #[arg(long, value_name = "FILE.html", value_parser = npuzzle::io::non_empty_path())]
     worksheet: Option<PathBuf>,
     /// With --worksheet: write the answer key into FILE.html instead, so that the worksheet
     /// holds the puzzles alone, to hand out.
-    #[arg(long, value_name = "FILE.html", requires = "worksheet", value_parser = npuzzle::io::non_empty_path)]
+    #[arg(long, value_name = "FILE.html", requires = "worksheet", value_parser = npuzzle::io::non_empty_path())]
     key: Option<PathBuf>,
     /// Give up on the draw after SECONDS of search (pattern databases with --distance; a
     /// complete table draws at once) [default: 60].

@@ -22,8 +22,19 @@ pub fn report_usage_error(
     let args: Vec<String> = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
-    let takes_value = |option: &str| takes_value(command, option);
-    match usage_message(e, &args, &takes_value) {
+    let takes_value =
+        |option: &str| has_option(command, option, &|a| a.get_action().takes_values());
+    let message = match e.kind() {
+        ErrorKind::InvalidUtf8 => {
+            let path = clap::value_parser!(std::path::PathBuf).type_id();
+            let takes_path = |option: &str| {
+                has_option(command, option, &|a| a.get_value_parser().type_id() == path)
+            };
+            not_utf8_message(&std::env::args_os().collect::<Vec<_>>(), &takes_path)
+        }
+        _ => usage_message(e, &args, &takes_value),
+    };
+    match message {
         Some(message) => {
             // As `eprintln_or_drop!`: a full standard error is no panic.
             let _ = writeln!(std::io::stderr(), "{program}: {message}");
@@ -45,14 +56,47 @@ pub fn report_usage_error(
     }
 }
 
-/// Whether `option` (`--goal`) takes a value in `command` or any of its
-/// subcommands.
-fn takes_value(command: &clap::Command, option: &str) -> bool {
+/// clap's word for an argument that is not UTF-8 names none: ours names
+/// the first such among `args` (the program's) by its place, and the
+/// option before it. A path (the value of an option that `takes_path`)
+/// may be any bytes: see [`non_empty_path`].
+fn not_utf8_message(
+    args: &[std::ffi::OsString],
+    takes_path: &dyn Fn(&str) -> bool,
+) -> Option<String> {
+    let a_path = |at: usize| {
+        let bytes = args[at].as_encoded_bytes();
+        let joined = bytes
+            .starts_with(b"--")
+            .then(|| bytes.split(|&b| b == b'=').next());
+        match joined.flatten().filter(|name| name.len() < bytes.len()) {
+            Some(name) => std::str::from_utf8(name).is_ok_and(takes_path),
+            None => args[at - 1].to_str().is_some_and(takes_path),
+        }
+    };
+    let at = (1..args.len()).find(|&at| args[at].to_str().is_none() && !a_path(at))?;
+    let text = args[at].to_string_lossy();
+    let option = args[at - 1]
+        .to_str()
+        .filter(|before| at > 1 && before.starts_with("--"))
+        .map_or(String::new(), |option| format!(", after {option},"));
+    Some(format!(
+        "argument {at} {:?}{option} is not UTF-8 text (each \u{fffd} stands for bytes that are \
+         not): boards, moves, numbers and names are written in ASCII",
+        excerpt(&text, ARGUMENT_ECHO_LIMIT)
+    ))
+}
+
+/// Whether `option` (`--goal`) is an argument of `command` or any of its
+/// subcommands that passes `test` (takes a value, or a path).
+fn has_option(command: &clap::Command, option: &str, test: &dyn Fn(&clap::Arg) -> bool) -> bool {
     let name = option.trim_start_matches('-');
     command
         .get_arguments()
-        .any(|a| a.get_long() == Some(name) && a.get_action().takes_values())
-        || command.get_subcommands().any(|c| takes_value(c, option))
+        .any(|a| a.get_long() == Some(name) && test(a))
+        || command
+            .get_subcommands()
+            .any(|c| has_option(c, option, test))
 }
 
 /// The message for a usage error where ours says more than clap's, or
@@ -153,11 +197,13 @@ fn board_given(args: &[String]) -> Shape {
         .unwrap_or(Shape::THREE_BY_THREE)
 }
 
-/// A path flag's value, refused when empty: clap's own word for `--db ""`
-/// is that no value was supplied, when one was, and named nothing.
-pub fn non_empty_path(text: &str) -> Result<std::path::PathBuf, String> {
-    match text {
-        "" => Err("the path is empty: name a file".to_string()),
-        _ => Ok(text.into()),
-    }
+/// A path flag's parser: any bytes, as a file's name may be (UTF-8 or
+/// not), refused when empty: clap's own word for `--db ""` is that no
+/// value was supplied, when one was, and named nothing.
+pub fn non_empty_path() -> impl clap::builder::TypedValueParser<Value = std::path::PathBuf> {
+    use clap::builder::TypedValueParser;
+    clap::builder::OsStringValueParser::new().try_map(|text| match text.is_empty() {
+        true => Err("the path is empty: name a file"),
+        false => Ok(std::path::PathBuf::from(text)),
+    })
 }

@@ -1487,6 +1487,70 @@ fn an_empty_path_is_refused_as_empty() {
     assert!(stderr_of(&out).contains("the path is empty: name a file"));
 }
 
+/// A file's name need not be UTF-8 on Linux: every path flag takes it, as
+/// `$NPUZZLE_DB` does; any other argument that is not UTF-8 is named by its
+/// place and the option before it, where clap names none.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_path_that_is_not_utf8_is_a_path() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let not_utf8 = |stem: &str, ext: &str| {
+        let mut name = stem.as_bytes().to_vec();
+        name.push(0xE9);
+        name.extend_from_slice(ext.as_bytes());
+        dir.path().join(OsStr::from_bytes(&name))
+    };
+    let db = not_utf8("caf", ".db");
+    run_build_db(&["--board", "2x3", "-q"], &db, 0);
+    // Each path flag, the database's own among them.
+    let plot = not_utf8("chart", ".svg");
+    let sheet = not_utf8("sheet", ".html");
+    let mtm = not_utf8("mtm", ".db");
+    run_build_db(&["--board", "2x3", "--metric", "mtm", "-q"], &mtm, 0);
+    for (args, written) in [
+        (vec![OsStr::new("distance"), OsStr::new("123450")], None),
+        (
+            vec!["histogram".as_ref(), "--plot".as_ref(), plot.as_os_str()],
+            Some(&plot),
+        ),
+        (
+            vec![
+                "random".as_ref(),
+                "--distance".as_ref(),
+                "3".as_ref(),
+                "--worksheet".as_ref(),
+                sheet.as_os_str(),
+            ],
+            Some(&sheet),
+        ),
+        (
+            vec![
+                "compare-metrics".as_ref(),
+                "--with".as_ref(),
+                mtm.as_os_str(),
+            ],
+            None,
+        ),
+    ] {
+        let out = query(&db).arg("--board=2x3").args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr_of(&out));
+        assert!(written.is_none_or(|file| file.is_file()), "{args:?}");
+    }
+    let out = query(&db)
+        .args(["--board=2x3", "distance", "123450", "--goal"])
+        .arg(OsStr::from_bytes(b"12345\xE9"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr_of(&out).contains("argument 7 \"12345\u{fffd}\", after --goal, is not UTF-8 text"),
+        "{}",
+        stderr_of(&out)
+    );
+}
+
 /// Tiles of another board size than the file given with `--db` holds: the
 /// message says the size is the file's, and which size the tiles fit.
 #[test]
