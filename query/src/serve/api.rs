@@ -121,6 +121,26 @@ impl Stopping {
 
 type Shared = Arc<Server>;
 
+/// The whole number `text` gives parameter `name`, read as the command
+/// line reads its flags ([`crate::numbers::whole`]: spaces around the
+/// digits, no sign), within `range`; else a 400 that says what it takes
+/// (`wanted`).
+fn whole_parameter<T>(
+    (name, text): (&str, &str),
+    range: std::ops::RangeInclusive<T>,
+    wanted: String,
+) -> Result<T, ApiError>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy + Send + Sync + 'static,
+{
+    crate::numbers::whole(range)(text).map_err(|_| {
+        ApiError::new(
+            Code::BadParameter,
+            format!("bad {name} {:?}: {wanted}", excerpt(text, 40)),
+        )
+    })
+}
+
 /// A turn for a `within` search, or 503 when every turn is taken. Such a
 /// search keeps what it has seen in memory, up to 8 million positions
 /// (1.46 GB measured on 6x6 at W = 1), so at most [`within_searches`]
@@ -690,16 +710,11 @@ impl Params {
     fn count(&self) -> Result<usize, ApiError> {
         match self.count.as_deref() {
             None => Ok(1),
-            Some(text) => match text.parse::<usize>() {
-                Ok(n) if (1..=MAX_DRAWN).contains(&n) => Ok(n),
-                _ => Err(ApiError::new(
-                    Code::BadParameter,
-                    format!(
-                        "bad count {:?}: count must be from 1 to {MAX_DRAWN}",
-                        excerpt(text, 40)
-                    ),
-                )),
-            },
+            Some(text) => whole_parameter(
+                ("count", text),
+                1..=MAX_DRAWN,
+                format!("count must be from 1 to {MAX_DRAWN}"),
+            ),
         }
     }
 
@@ -707,16 +722,11 @@ impl Params {
     fn seed(&self) -> Result<u64, ApiError> {
         match self.seed.as_deref() {
             None => Ok(npuzzle::analysis::fresh_seed()),
-            Some(text) => text.parse::<u64>().map_err(|_| {
-                ApiError::new(
-                    Code::BadParameter,
-                    format!(
-                        "bad seed {:?}: seed must be from 0 to {}",
-                        excerpt(text, 40),
-                        u64::MAX
-                    ),
-                )
-            }),
+            Some(text) => whole_parameter(
+                ("seed", text),
+                0..=u64::MAX,
+                format!("seed must be from 0 to {}", u64::MAX),
+            ),
         }
     }
 
@@ -742,18 +752,14 @@ impl Params {
     fn max_nodes(&self) -> Result<u64, ApiError> {
         match self.max_nodes.as_deref() {
             None => Ok(DEFAULT_COMPARE_NODES),
-            Some(text) => match text.parse::<u64>() {
-                Ok(n) if (1..=DEFAULT_COMPARE_NODES).contains(&n) => Ok(n),
-                _ => Err(ApiError::new(
-                    Code::BadParameter,
-                    format!(
-                        "bad max_nodes {:?}: each search may expand from 1 to \
-                         {DEFAULT_COMPARE_NODES} positions here (query compare --max-nodes \
-                         takes up to {MAX_COMPARE_NODES})",
-                        excerpt(text, 40)
-                    ),
-                )),
-            },
+            Some(text) => whole_parameter(
+                ("max_nodes", text),
+                1..=DEFAULT_COMPARE_NODES,
+                format!(
+                    "each search may expand from 1 to {DEFAULT_COMPARE_NODES} positions here \
+                     (query compare --max-nodes takes up to {MAX_COMPARE_NODES})"
+                ),
+            ),
         }
     }
 
@@ -763,16 +769,11 @@ impl Params {
         self.depth_limit
             .as_deref()
             .map(|text| {
-                text.parse::<u32>().map_err(|_| {
-                    ApiError::new(
-                        Code::BadParameter,
-                        format!(
-                            "bad depth_limit {:?}: a number of moves from 0 to {}",
-                            excerpt(text, 40),
-                            u32::MAX
-                        ),
-                    )
-                })
+                whole_parameter(
+                    ("depth_limit", text),
+                    0..=u32::MAX,
+                    format!("a number of moves from 0 to {}", u32::MAX),
+                )
             })
             .transpose()
     }

@@ -401,7 +401,8 @@ fn answers_equal_the_command_lines_json() {
         )
     );
 
-    let (_, api) = get(server.addr, "/api/random?distance=20&count=5&seed=7");
+    // Spaces around a number, as the command line takes them in a flag.
+    let (_, api) = get(server.addr, "/api/random?distance=20&count=%205&seed=7%20");
     assert_eq!(
         api,
         cli_json(
@@ -1153,6 +1154,9 @@ fn each_error_has_its_status_and_a_json_message() {
             "count must be from 1 to 1000",
         ),
         ("/api/random?count=-5", "count must be from 1 to 1000"),
+        // Numbers are read as the command line reads its flags: no sign.
+        ("/api/random?count=%2B5", "bad count \"+5\""),
+        ("/api/random?count=5&seed=%2B1", "bad seed \"+1\""),
         ("/api/random?distance=1&count=3", "only 2 lie"),
         (
             "/api/random?distance=20&seed=-1",
