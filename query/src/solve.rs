@@ -116,13 +116,21 @@ pub fn solve(db: &Database<Mmap>, args: &SolveArgs, out: &mut impl Write) -> Res
     }
     let answer = answer(db, &args.pair, &args.timeout, args.json, out)?;
     let format = Format::json_or_text(args.json);
-    if args.all && answer.solvable {
-        // Counting, by dynamic programming over the table, and the first
-        // `limit` in alphabetical order.
-        let target = db.goal_table(&answer.goal)?;
-        let report = ShortestSolutions::of(&target, answer, args.limit)?;
+    if args.all {
+        let report = match answer.solvable {
+            // Counting, by dynamic programming over the table, and the
+            // first `limit` in alphabetical order.
+            true => ShortestSolutions::of(&db.goal_table(&answer.goal)?, answer, args.limit)?,
+            // None, in the same fields, so that a script reads them either
+            // way.
+            false => ShortestSolutions {
+                answer,
+                solutions: 0,
+                listed: Vec::new(),
+            },
+        };
         print(&report, format, out)?;
-        return Ok(Outcome::Success);
+        return Ok(outcome(&report.answer));
     }
     let boards = args.boards;
     print(
@@ -284,7 +292,9 @@ pub fn distance(db: &Database<Mmap>, args: &DistanceArgs, out: &mut impl Write) 
 impl Layout for ShortestSolutions {
     fn text(&self, out: &mut dyn Write) -> io::Result<()> {
         let (answer, count) = (&self.answer, self.solutions);
-        let distance = answer.distance.unwrap_or(0);
+        let Some(distance) = answer.distance else {
+            return unsolvable(answer, out);
+        };
         let plural = if count == 1 { "" } else { "s" };
         let counted = match answer.metric {
             Metric::SingleTile => "",

@@ -1029,6 +1029,15 @@ fn solve_all_counts_and_lists_shortest_solutions() {
         .stdout(predicate::str::contains(format!("and {} more", count - 2)));
     expect_code(&t.path, &["solve", "213456780", "--all"], 1)
         .stdout(predicate::str::starts_with("unsolvable: "));
+    // With --json, solve's unsolvable answer with the same fields as a
+    // solvable one's: no solutions.
+    let v = quiet_json_answer(&t.path, &["solve", "213456780", "--all", "--json"], 1);
+    assert_eq!(v["solvable"], false);
+    assert!(v["reason"].as_str().unwrap().contains("inversion"));
+    assert_eq!(
+        (&v["solutions"], &v["listed"]),
+        (&serde_json::json!(0), &serde_json::json!([]))
+    );
     // One move, and none: said as plain `solve` says them.
     expect_code(&t.path, &["solve", "123456708", "--all"], 0)
         .stdout("123456708 -> 123456780: 1 move, 1 shortest solution\nR\n");
