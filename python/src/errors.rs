@@ -11,8 +11,8 @@ use npuzzle::bounded::Weight;
 use npuzzle::pattern::Stopped;
 use npuzzle::AnswerError;
 use npuzzle::{
-    files::megabytes, files::shell_path, files::shown_path, files::Origin, FormatError, Metric,
-    OpenError, PatternTables, Shape, Unsolvable,
+    files::megabytes, files::shown_path, files::Origin, FormatError, Metric, OpenError,
+    PatternTables, Shape, Unsolvable,
 };
 use pyo3::exceptions::{PyException, PyOSError, PyTimeoutError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -310,8 +310,8 @@ pub fn answer(
         AnswerError::Corrupt { .. } | AnswerError::DamagedPatterns { .. } => database(
             py,
             format!(
-                "{e}{from}; `query --db {} verify` lists the damage; rebuild it with: {}",
-                shell_path(path),
+                "{e}{from}; Database({}).verify() lists the damage; rebuild it with: {}",
+                python_str(&path.to_string_lossy()),
                 build_call_with(path, shape, partition, false)
             ),
         ),

@@ -184,6 +184,15 @@ def test_bad_rows_get_the_command_lines_error_and_the_rest_is_answered(client, f
         assert [b.get("distance") for b in batch] == [None if pd.isna(d) else d for d in out["distance"][:7]]
 
 
+def test_a_column_of_categories_is_read_as_its_strings(files) -> None:
+    # A pandas Categorical, as Parquet stores a dictionary-encoded column.
+    boards = pd.Categorical(["867254301", "123456780", "867254301", "12345678"])
+    frame = dd.from_pandas(pd.DataFrame({"start": boards}), npartitions=1)
+    out = nd.solve_frame(frame, db=files["3x3"]).compute(scheduler="sync")
+    assert list(out["distance"].fillna(-1)) == [31, 0, 31, -1]
+    assert out["error"][3].startswith("bad start board: ")
+
+
 def test_columns_of_board_objects_and_of_nothing_but_nulls(files) -> None:
     # In this process (the synchronous scheduler): pandas objects that
     # pyarrow cannot type go through the library row by row.
@@ -243,6 +252,19 @@ def test_arguments_are_checked_before_any_work(files) -> None:
         nd.solve_frame(frame, goal="1234")
     with pytest.raises(npuzzle.ParseError, match="^bad goal board: expected 9 tiles"):
         nd.label_random(2, goal=[1, 2, 3])
+    # Quoted as the library quotes a board: cut short, a lone surrogate escaped.
+    with pytest.raises(npuzzle.ParseError, match='^bad goal board "x{60}…": unexpected character'):
+        nd.solve_frame(frame, goal="x" * 200_000)
+    with pytest.raises(npuzzle.ParseError, match=r'^bad goal board "\\ud800"') as raised:
+        nd.solve_frame(frame, goal="\ud800")
+    str(raised.value).encode("utf-8")
+    # db= and column= of the wrong type, or empty, are npuzzle's errors.
+    with pytest.raises(npuzzle.ArgumentTypeError, match="db= is a Database or a file path .* not int"):
+        nd.solve_frame(frame, db=5)  # type: ignore[arg-type]
+    with pytest.raises(npuzzle.ArgumentError, match="db= is empty"):
+        nd.solve_frame(frame, db="")
+    with pytest.raises(npuzzle.ArgumentTypeError, match="column= names a column of boards, as a str, not list"):
+        nd.solve_frame(frame, column=["start"])  # type: ignore[arg-type]
     # The one rule of every timeout= (and of query's --timeout), in its words.
     for timeout, why in [(0, "above 0"), (-1, "above 0"), (float("nan"), "NaN"), (float("inf"), "infinite"), (1e10, "limit")]:
         with pytest.raises(npuzzle.ArgumentError, match=f"timeout={timeout}: .*{why}"):
@@ -410,6 +432,7 @@ def test_the_command_line_solves_parquet_to_parquet(client, files, tmp_path: Pat
         ([source, other, "--db", tmp_path], "is a folder, not a database file (--db)"),
         ([fifo, other], "is not a file or a folder of Parquet files"),
         ([source, other, "--column", "foo"], "has no column 'foo' (its columns: start, id); name the column of boards with --column"),
+        ([source, os.fsdecode(os.fsencode(tmp_path) + b"/o\xff.parquet")], "is not UTF-8, which pyarrow needs"),
         ([notes, other], "cannot read"),
     ]:
         with pytest.raises(SystemExit) as exited:

@@ -134,6 +134,27 @@ def test_a_file_name_that_is_not_utf8_is_a_path(tmp_path: Path) -> None:
         npuzzle.Database("caf\ud800.db")
 
 
+def test_verify_reads_every_table(tmp_path: Path) -> None:
+    """`verify` passes a good file with `query verify --json`'s dict, and
+    names a damaged one's tables and its rebuild call: one byte changed in
+    the middle of a complete file and of a pattern file, which opens and
+    may answer."""
+    complete = Path(npuzzle.build("2x3", tmp_path / "c.db", progress=False))
+    patterns = Path(npuzzle.build("3x3", tmp_path / "p.db", partition="4-4", progress=False))
+    for path, kind, call in [
+        (complete, "complete", 'npuzzle.build(board="2x3", path='),
+        (patterns, "pattern", 'partition="4-4")'),
+    ]:
+        report = npuzzle.Database(path).verify()
+        assert (report["kind"], report["ok"]) == (kind, True)
+        assert all(t["ok"] and t["faults"] == [] for t in report["tables"])
+        data = bytearray(path.read_bytes())
+        data[len(data) // 2] ^= 0x02
+        path.write_bytes(data)
+        with pytest.raises(npuzzle.DatabaseError, match=rf"{path.name} is damaged: (table|the padding).*rebuild it with: .*{re.escape(call)}"):
+            npuzzle.Database(path).verify()
+
+
 def test_a_damaged_distance_is_refused_not_returned(tmp_path: Path) -> None:
     """One entry of the default goal's table stored 2 too long (its move
     kept), for every 9th entry in turn: no distance read is ever wrong;

@@ -264,17 +264,7 @@ fn write_report(path: &str, report: &Report, out: &mut dyn Write) -> io::Result<
 }
 
 fn write_table_report(kind: Kind, t: &TableReport, out: &mut dyn Write) -> io::Result<()> {
-    let name = match kind {
-        Kind::Complete => format!("table for blank at {}", t.goal_blank.name()),
-        Kind::Pattern => {
-            let tiles: Vec<String> = t.tiles.iter().map(u8::to_string).collect();
-            format!(
-                "table of tiles {} for blank at {}",
-                tiles.join(" "),
-                t.goal_blank.name()
-            )
-        }
-    };
+    let name = t.name(kind);
     if t.ok {
         writeln!(out, "{name}: ok, {} {}", t.entries, entry_word(kind))?;
         return Ok(());

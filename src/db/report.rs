@@ -169,6 +169,20 @@ pub struct TableReport {
 }
 
 impl TableReport {
+    /// The table, as `query verify` names it: "table for blank at row 3,
+    /// column 3", or in a pattern database (`kind`) "table of tiles 1 2 3
+    /// for blank at …".
+    pub fn name(&self, kind: Kind) -> String {
+        let blank = self.goal_blank.name();
+        match kind {
+            Kind::Complete => format!("table for blank at {blank}"),
+            Kind::Pattern => {
+                let tiles: Vec<String> = self.tiles.iter().map(u8::to_string).collect();
+                format!("table of tiles {} for blank at {blank}", tiles.join(" "))
+            }
+        }
+    }
+
     /// The report, with `ok` worked out from the rest.
     pub(crate) fn new(
         goal_blank: Cell,

@@ -78,6 +78,8 @@ def solve_frame(
     if not isinstance(df, dd.DataFrame):
         advice = "; make one with dask.dataframe.from_pandas(df, npartitions=N)" if isinstance(df, pd.DataFrame) else ""
         raise ArgumentTypeError(f"df must be a Dask DataFrame, not {type(df).__module__}.{type(df).__qualname__}{advice}")
+    if not isinstance(column, str):
+        raise ArgumentTypeError(f"column= names a column of boards, as a str, not {type(column).__name__}")
     if column not in df.columns:
         raise ArgumentError(
             f"the frame has no column {column!r} (its columns: {', '.join(map(str, df.columns))}); "
@@ -181,6 +183,10 @@ def _arguments(
     client so that a wrong argument fails here, not on every worker: the
     board is the database's where none is given, and a database of
     another board is refused (where this process can open it)."""
+    if db is not None and not isinstance(db, (Database, str, os.PathLike)):
+        raise ArgumentTypeError(f"db= is a Database or a file path (a str or an os.PathLike), not {type(db).__name__}")
+    if db is not None and not isinstance(db, Database) and not os.fspath(db):
+        raise ArgumentError("db= is empty: name a file, or leave db= out to use the usual places")
     if isinstance(db, Database):
         opened: Database | None = db
     elif db is not None and os.path.isfile(db):
@@ -211,13 +217,20 @@ def _arguments(
         goal_text = None if goal is None else str(Board(goal, board))
     except ParseError as e:
         # Named as every other face names it.
-        shown = f'"{goal}"' if isinstance(goal, str) else ""
+        shown = f'"{_cut(goal)}"' if isinstance(goal, str) else ""
         raise ParseError(f"bad goal board {shown}: {e}".replace(" :", ":")) from None
     _timeout(timeout)  # the one rule of every timeout=, in its words
     if db is None:
         return board, goal_text, None
     # Absolute, so that workers started elsewhere read the file meant here.
     return board, goal_text, db.path if isinstance(db, Database) else os.path.abspath(os.fspath(db))
+
+
+def _cut(text: str) -> str:
+    """`text` as a message quotes it, as the library does: its first 60
+    characters, and a lone surrogate (which no output can encode) escaped."""
+    cut = text if len(text) <= 60 else text[:60] + "…"
+    return cut.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _shown(value: object) -> str:

@@ -149,13 +149,20 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _solve(args)
     except (Error, OSError, ValueError, TypeError) as e:
-        print(f"{PROG}: {e}", file=sys.stderr)
+        # An error sent back from a worker may arrive without its text.
+        print(f"{PROG}: {str(e) or repr(e)}", file=sys.stderr)
         return 2
 
 
 def _check_paths(args: argparse.Namespace) -> str | None:
     """Why the files named cannot be used, before any cluster starts."""
     source, out = args.input, args.output
+    for role, path in (("input", source), ("output", out)):
+        try:
+            os.fsencode(path).decode("utf-8")
+        except UnicodeDecodeError:
+            shown = os.fsencode(path).decode("utf-8", "backslashreplace")
+            return f"the {role}'s name {shown} is not UTF-8, which pyarrow needs of a Parquet file's; rename it"
     if not source.exists():
         return f"no input at {source}"
     if not (source.is_file() or source.is_dir()):

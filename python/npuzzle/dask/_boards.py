@@ -120,6 +120,9 @@ def _arrow(values: Any) -> Any:
     array = pa.array(values, from_pandas=True)
     if isinstance(array, pa.ChunkedArray):
         array = array.combine_chunks()
+    if pa.types.is_dictionary(array.type):
+        # A pandas Categorical, or a column Parquet stores as a dictionary.
+        array = array.dictionary_decode()
     return array
 
 
