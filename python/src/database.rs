@@ -69,6 +69,11 @@ pub const AUTO_BUILD_MAX_CELLS: usize = 10;
 /// pattern databases are built only by `npuzzle.build`. Safe to share
 /// between threads.
 ///
+/// The file is memory-mapped: a file renamed over it (as `npuzzle.build`
+/// and `build-db` replace one) leaves this one answering, but one copied
+/// over it or truncated in place while open kills the process (a bus
+/// error). Copy beside it and rename. `verify()` reads every table.
+///
 /// Raises DatabaseError when the file is missing, damaged, or of another
 /// board than `board`; ParseError when `board` is not a size ("RxC");
 /// ArgumentError or ArgumentTypeError for a `path` that is not one.
