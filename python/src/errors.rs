@@ -311,7 +311,7 @@ pub fn answer(
             py,
             format!(
                 "{e}{from}; Database({}).verify() lists the damage; rebuild it with: {}",
-                python_str(&path.to_string_lossy()),
+                python_path(path),
                 build_call_with(path, shape, partition, false)
             ),
         ),
@@ -437,11 +437,29 @@ pub fn none_to_build(shape: Shape, metric: Metric) -> Option<String> {
     })
 }
 
-/// `text` as a Python string literal, escaped as Python reads it: Rust's
-/// `{:?}` writes a control character as `\u{1}`, which Python does not.
-/// What a terminal would not show as it is (`files::is_unseen`) is escaped.
-pub fn python_str(text: &str) -> String {
+/// `path` as a Python string literal that names the same file: a byte
+/// that is not UTF-8 written as the lone surrogate `os.fsdecode` gives it
+/// (`\udce9` for 0xE9), so that the call shown opens that file.
+pub fn python_path(path: &Path) -> String {
     let mut literal = String::from("\"");
+    #[cfg(unix)]
+    for chunk in std::os::unix::ffi::OsStrExt::as_bytes(path.as_os_str()).utf8_chunks() {
+        push_escaped(&mut literal, chunk.valid());
+        for byte in chunk.invalid() {
+            literal.push_str(&format!("\\udc{byte:02x}"));
+        }
+    }
+    #[cfg(not(unix))]
+    push_escaped(&mut literal, &path.to_string_lossy());
+    literal.push('"');
+    literal
+}
+
+/// Appends `text` to a Python string literal, escaped as Python reads it:
+/// Rust's `{:?}` writes a control character as `\u{1}`, which Python does
+/// not. What a terminal would not show as it is (`files::is_unseen`) is
+/// escaped.
+fn push_escaped(literal: &mut String, text: &str) {
     for c in text.chars() {
         match c {
             '\\' => literal.push_str("\\\\"),
@@ -455,8 +473,6 @@ pub fn python_str(text: &str) -> String {
             c => literal.push(c),
         }
     }
-    literal.push('"');
-    literal
 }
 
 /// [`build_call`] for a pattern database of `partition` when it is given.
@@ -472,7 +488,7 @@ pub fn build_call_with(
     if at(npuzzle::Metric::MultiTile) {
         call.push_str(", metric=\"mtm\"");
     } else if !at(npuzzle::Metric::SingleTile) {
-        call.push_str(&format!(", path={}", python_str(&path.to_string_lossy())));
+        call.push_str(&format!(", path={}", python_path(path)));
     }
     if let Some(partition) = partition {
         call.push_str(&format!(", partition=\"{partition}\""));

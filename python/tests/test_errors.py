@@ -130,6 +130,18 @@ def test_a_file_name_that_is_not_utf8_is_a_path(tmp_path: Path) -> None:
         db = npuzzle.Database(given)
         assert db.path == name and db.distance("123450") == 0
         assert pickle.loads(pickle.dumps(db)).path == name
+    # Shown as a literal that names the same file: in its repr, and in the
+    # rebuild call and the verify() advice of a damaged copy.
+    assert eval(repr(db), {"Database": npuzzle.Database}).path == name
+    with open(raw, "rb") as f:
+        data = bytearray(f.read())
+    data[len(data) // 2] ^= 0x02
+    with open(raw, "wb") as f:
+        f.write(data)
+    with pytest.raises(npuzzle.DatabaseError) as raised:
+        npuzzle.Database(name).verify()
+    call = str(raised.value).split("rebuild it with: ")[1]
+    assert eval(call, {"npuzzle": npuzzle}) == name and npuzzle.Database(name).verify()["ok"]
     with pytest.raises(npuzzle.ArgumentError, match="path= holds a lone surrogate at character 4"):
         npuzzle.Database("caf\ud800.db")
 
@@ -151,8 +163,10 @@ def test_verify_reads_every_table(tmp_path: Path) -> None:
         data = bytearray(path.read_bytes())
         data[len(data) // 2] ^= 0x02
         path.write_bytes(data)
-        with pytest.raises(npuzzle.DatabaseError, match=rf"{path.name} is damaged: (table|the padding).*rebuild it with: .*{re.escape(call)}"):
+        with pytest.raises(npuzzle.DatabaseError, match=rf"{path.name} is damaged: (table|the padding).*rebuild it with: .*{re.escape(call)}") as raised:
             npuzzle.Database(path).verify()
+        damaged = raised.value.report  # type: ignore[attr-defined]
+        assert damaged["ok"] is False and damaged["kind"] == kind
 
 
 def test_a_damaged_distance_is_refused_not_returned(tmp_path: Path) -> None:

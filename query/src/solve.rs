@@ -117,18 +117,10 @@ pub fn solve(db: &Database<Mmap>, args: &SolveArgs, out: &mut impl Write) -> Res
     let answer = answer(db, &args.pair, &args.timeout, args.json, out)?;
     let format = Format::json_or_text(args.json);
     if args.all {
-        let report = match answer.solvable {
-            // Counting, by dynamic programming over the table, and the
-            // first `limit` in alphabetical order.
-            true => ShortestSolutions::of(&db.goal_table(&answer.goal)?, answer, args.limit)?,
-            // None, in the same fields, so that a script reads them either
-            // way.
-            false => ShortestSolutions {
-                answer,
-                solutions: 0,
-                listed: Vec::new(),
-            },
-        };
+        // Counting, by dynamic programming over the table, and the first
+        // `limit` in alphabetical order; an unsolvable start's none, in the
+        // same fields, so that a script reads them either way.
+        let report = ShortestSolutions::of(&db.goal_table(&answer.goal)?, answer, args.limit)?;
         print(&report, format, out)?;
         return Ok(outcome(&report.answer));
     }

@@ -57,12 +57,19 @@ impl Serialize for ShortestSolutions {
 
 impl ShortestSolutions {
     /// Counts the shortest solutions of `answer`'s pair toward `target`'s
-    /// goal, and lists up to `limit`. `answer` must be solvable.
+    /// goal, and lists up to `limit`: none where `answer` is unsolvable.
     pub fn of(
         target: &GoalTable<'_>,
         answer: Answer,
         limit: usize,
     ) -> Result<ShortestSolutions, AnswerError> {
+        if !answer.solvable {
+            return Ok(ShortestSolutions {
+                answer,
+                solutions: 0,
+                listed: Vec::new(),
+            });
+        }
         Ok(ShortestSolutions {
             solutions: count_shortest(target, &answer.start)?,
             listed: list_shortest(target, &answer.start, limit)?,

@@ -30,7 +30,8 @@ pub fn report_usage_error(
             let takes_path = |option: &str| {
                 has_option(command, option, &|a| a.get_value_parser().type_id() == path)
             };
-            not_utf8_message(&std::env::args_os().collect::<Vec<_>>(), &takes_path)
+            let args: Vec<_> = std::env::args_os().collect();
+            not_utf8_message(&args, &takes_value, &takes_path)
         }
         _ => usage_message(e, &args, &takes_value),
     };
@@ -58,33 +59,47 @@ pub fn report_usage_error(
 
 /// clap's word for an argument that is not UTF-8 names none: ours names
 /// the first such among `args` (the program's) by its place, and the
-/// option before it. A path (the value of an option that `takes_path`)
-/// may be any bytes: see [`non_empty_path`].
+/// option it is the value of, where it follows one. A path (the value of
+/// an option that `takes_path`) may be any bytes: see [`non_empty_path`].
 fn not_utf8_message(
     args: &[std::ffi::OsString],
+    takes_value: &dyn Fn(&str) -> bool,
     takes_path: &dyn Fn(&str) -> bool,
 ) -> Option<String> {
-    let a_path = |at: usize| {
-        let bytes = args[at].as_encoded_bytes();
-        let joined = bytes
-            .starts_with(b"--")
-            .then(|| bytes.split(|&b| b == b'=').next());
-        match joined.flatten().filter(|name| name.len() < bytes.len()) {
-            Some(name) => std::str::from_utf8(name).is_ok_and(takes_path),
-            None => args[at - 1].to_str().is_some_and(takes_path),
-        }
+    let (at, option) = (1..args.len())
+        .filter(|&at| args[at].to_str().is_none())
+        .map(|at| (at, option_of(args, at, takes_value)))
+        .find(|(_, option)| !option.is_some_and(|(name, _)| takes_path(name)))?;
+    let after = match option {
+        Some((name, false)) => format!(", after {name},"),
+        _ => String::new(),
     };
-    let at = (1..args.len()).find(|&at| args[at].to_str().is_none() && !a_path(at))?;
-    let text = args[at].to_string_lossy();
-    let option = args[at - 1]
-        .to_str()
-        .filter(|before| at > 1 && before.starts_with("--"))
-        .map_or(String::new(), |option| format!(", after {option},"));
     Some(format!(
-        "argument {at} {:?}{option} is not UTF-8 text (each \u{fffd} stands for bytes that are \
+        "argument {at} {:?}{after} is not UTF-8 text (each \u{fffd} stands for bytes that are \
          not): boards, moves, numbers and names are written in ASCII",
-        excerpt(&text, ARGUMENT_ECHO_LIMIT)
+        excerpt(&args[at].to_string_lossy(), ARGUMENT_ECHO_LIMIT)
     ))
+}
+
+/// The option whose value `args[at]` holds, and whether it is written in
+/// the same argument (`--db=PATH`) rather than the one before (`--db
+/// PATH`, where that option `takes_value`).
+fn option_of<'a>(
+    args: &'a [std::ffi::OsString],
+    at: usize,
+    takes_value: &dyn Fn(&str) -> bool,
+) -> Option<(&'a str, bool)> {
+    let bytes = args[at].as_encoded_bytes();
+    if bytes.starts_with(b"--") {
+        let name = bytes.split(|&b| b == b'=').next()?;
+        return (name.len() < bytes.len())
+            .then(|| std::str::from_utf8(name).ok())
+            .flatten()
+            .map(|name| (name, true));
+    }
+    let before = args[at - 1].to_str().filter(|_| at > 1)?;
+    (before.starts_with("--") && !before.contains('=') && takes_value(before))
+        .then_some((before, false))
 }
 
 /// Whether `option` (`--goal`) is an argument of `command` or any of its
@@ -206,4 +221,69 @@ pub fn non_empty_path() -> impl clap::builder::TypedValueParser<Value = std::pat
         true => Err("the path is empty: name a file"),
         false => Ok(std::path::PathBuf::from(text)),
     })
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::ffi::OsString;
+    use std::os::unix::ffi::OsStringExt;
+
+    fn args(words: &[&[u8]]) -> Vec<OsString> {
+        words
+            .iter()
+            .map(|w| OsString::from_vec(w.to_vec()))
+            .collect()
+    }
+
+    /// What `not_utf8_message` says of `words`, where `--goal` and `--db`
+    /// take values and `--db` a path.
+    fn said(words: &[&[u8]]) -> Option<String> {
+        let takes_value = |o: &str| o == "--goal" || o == "--db";
+        not_utf8_message(&args(words), &takes_value, &|o| o == "--db")
+    }
+
+    #[test]
+    fn an_argument_that_is_not_utf8_is_named_by_its_place_and_option() {
+        let shown =
+            |message: Option<String>| message.map(|m| m[..m.find(" is not").unwrap()].to_string());
+        // A path, in either form, is any bytes.
+        assert_eq!(
+            said(&[b"query", b"--db", b"caf\xe9.db", b"solve", b"1"]),
+            None
+        );
+        assert_eq!(said(&[b"query", b"--db=caf\xe9.db", b"solve"]), None);
+        // Another option's value, in either form; the option is named once.
+        let goal = [&b"query"[..], b"solve", b"1", b"--goal", b"1\xe9"];
+        assert_eq!(
+            shown(said(&goal)).as_deref(),
+            Some("argument 4 \"1\u{fffd}\", after --goal,")
+        );
+        let joined = [&b"query"[..], b"--goal=1\xe9"];
+        assert_eq!(
+            shown(said(&joined)).as_deref(),
+            Some("argument 1 \"--goal=1\u{fffd}\"")
+        );
+        // The first argument, a word after a flag that takes no value, and
+        // a word spelt as a path option's name without its dashes.
+        for words in [
+            &[&b"query"[..], b"\xe9"][..],
+            &[b"query", b"--all", b"\xe9"],
+            &[b"query", b"db", b"\xe9"],
+        ] {
+            let at = words.len() - 1;
+            assert_eq!(
+                shown(said(words)),
+                Some(format!("argument {at} \"\u{fffd}\"")),
+                "{words:?}"
+            );
+        }
+        // A path first, then a board: the board is named.
+        let both = [&b"query"[..], b"--db", b"\xe9.db", b"solve", b"\xe9"];
+        assert_eq!(
+            shown(said(&both)).as_deref(),
+            Some("argument 4 \"\u{fffd}\"")
+        );
+        assert!(said(&[b"query", b"solve"]).is_none());
+    }
 }

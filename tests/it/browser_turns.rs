@@ -130,8 +130,8 @@ async fn links_to_positions_too_far_to_search_in_time_play() {
 }
 
 /// A link naming a seeded set no draw gives (a seed that is not a number,
-/// a 31-move position said to be 5 moves out) is played alone, with a
-/// note, which a new puzzle clears.
+/// or has a sign; a 31-move position said to be 5 moves out) is played
+/// alone, with a note, which a new puzzle clears.
 #[tokio::test]
 #[ignore = "needs chromium and chromedriver: run scripts/browser-tests.sh"]
 async fn a_links_impossible_set_is_refused() {
@@ -146,6 +146,14 @@ async fn a_links_impossible_set_is_refused() {
     assert_eq!(shown(&c).await, (31, "867254301".to_string()));
     click_and_settle(&c, Locator::Id("new-k")).await;
     assert!(!displayed(&c, "link-error").await);
+    // A seed with a sign, which the server refuses as `--seed +7` is
+    // refused, names no draw either, at the position's own distance.
+    let signed = format!("{url}?board=3x3&start=867254301&seed=%2B7&distance=31&count=1");
+    c.goto(&signed).await.unwrap();
+    settle(&c).await;
+    assert!(displayed(&c, "link-error").await);
+    let note = text(&c, "link-error").await;
+    assert!(note.contains("is not one a draw gives"), "{note}");
     c.close().await.unwrap();
 }
 

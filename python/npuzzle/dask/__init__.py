@@ -52,7 +52,7 @@ def solve_frame(
     column: str = "start",
     goal: _BoardLike | None = None,
     board: str | None = None,
-    db: str | os.PathLike[str] | Database | None = None,
+    db: str | bytes | os.PathLike[str] | Database | None = None,
     timeout: float | None = None,
     within: float | None = None,
 ) -> dd.DataFrame:
@@ -120,7 +120,7 @@ def label_random(
     partitions: SupportsIndex = 1,
     *,
     goal: _BoardLike | None = None,
-    db: str | os.PathLike[str] | Database | None = None,
+    db: str | bytes | os.PathLike[str] | Database | None = None,
     timeout: float | None = None,
     within: float | None = None,
 ) -> dd.DataFrame:
@@ -175,7 +175,7 @@ def _whole(name: str, value: object, least: int, most: int) -> int:
 def _arguments(
     board: str | None,
     goal: _BoardLike | None,
-    db: str | os.PathLike[str] | Database | None,
+    db: str | bytes | os.PathLike[str] | Database | None,
     timeout: float | None,
     within: float | None = None,
 ) -> tuple[str, str | None, str | None]:
@@ -183,10 +183,12 @@ def _arguments(
     client so that a wrong argument fails here, not on every worker: the
     board is the database's where none is given, and a database of
     another board is refused (where this process can open it)."""
-    if db is not None and not isinstance(db, (Database, str, os.PathLike)):
-        raise ArgumentTypeError(f"db= is a Database or a file path (a str or an os.PathLike), not {type(db).__name__}")
-    if db is not None and not isinstance(db, Database) and not os.fspath(db):
-        raise ArgumentError("db= is empty: name a file, or leave db= out to use the usual places")
+    if db is not None and not isinstance(db, (Database, str, bytes, os.PathLike)):
+        raise ArgumentTypeError(f"db= is a Database or a file path (a str, bytes or an os.PathLike), not {type(db).__name__}")
+    if db is not None and not isinstance(db, Database):
+        db = os.fsdecode(db)  # a name that is not UTF-8 as Database gives it back
+        if not db:
+            raise ArgumentError("db= is empty: name a file, or leave db= out to use the usual places")
     if isinstance(db, Database):
         opened: Database | None = db
     elif db is not None and os.path.isfile(db):
@@ -238,5 +240,4 @@ def _shown(value: object) -> str:
     size of an int past the digits Python turns into text."""
     if isinstance(value, int) and value.bit_length() > 1000:
         return f"a number of {value.bit_length()} bits"
-    text = repr(value)
-    return text if len(text) <= 60 else text[:60] + "…"
+    return _cut(repr(value))

@@ -881,7 +881,8 @@ function seededOf(query, info) {
   const range = distance.match(/^\+?(\d+)\s*(?:\.\.(=?)\s*\+?(\d+))?$/);
   const low = range ? Number(range[1]) : NaN;
   const high = !range ? NaN : range[3] === undefined ? low : Number(range[3]) - (range[2] ? 0 : 1);
-  let fits = /^\+?\d{1,20}$/.test(seed) && BigInt(seed) < 2n ** 64n && low <= high &&
+  // A seed as the server reads it: digits, no sign.
+  let fits = /^\d{1,20}$/.test(seed) && BigInt(seed) < 2n ** 64n && low <= high &&
     Number.isInteger(count) && count >= 1 && count <= 1000 &&
     Number.isInteger(index) && index >= 1 && index <= count;
   const d = info ? info.distance : null;
