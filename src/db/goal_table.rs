@@ -313,7 +313,7 @@ impl<'a> GoalTable<'a> {
     pub fn checked_distance(&self, position: Cursor) -> Result<u32, AnswerError> {
         let rank = position.rank();
         let distance = self.distance_at(rank)?;
-        let at_goal = rank == self.goal_cursor.rank();
+        let at_goal = rank == self.goal_rank();
         let fits = match distance {
             0 => at_goal,
             _ if at_goal => false,
@@ -359,7 +359,7 @@ impl<'a> GoalTable<'a> {
     #[inline(always)]
     pub fn solve_into(&self, start: &Board, moves: &mut Vec<Move>) -> Result<u32, AnswerError> {
         let position = self.cursor(start)?;
-        if self.longest > 1 || position.rank() == self.goal_cursor.rank() {
+        if self.longest > 1 || position.rank() == self.goal_rank() {
             return self.solve_checked(position, moves);
         }
         self.walk(position, moves)

@@ -19,7 +19,9 @@ pub fn report_usage_error(
     program: &str,
     command: &clap::Command,
 ) -> std::process::ExitCode {
-    let args: Vec<String> = std::env::args_os()
+    let given: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let args: Vec<String> = given
+        .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
     let takes_value =
@@ -30,8 +32,7 @@ pub fn report_usage_error(
             let takes_path = |option: &str| {
                 has_option(command, option, &|a| a.get_value_parser().type_id() == path)
             };
-            let args: Vec<_> = std::env::args_os().collect();
-            not_utf8_message(&args, &takes_value, &takes_path)
+            not_utf8_message(&given, &takes_value, &takes_path)
         }
         _ => usage_message(e, &args, &takes_value),
     };

@@ -124,11 +124,11 @@ type Shared = Arc<Server>;
 /// The whole number `text` gives parameter `name`, read as the command
 /// line reads its flags ([`crate::numbers::whole`]: spaces around the
 /// digits, no sign), within `range`; else a 400 that says what it takes
-/// (`wanted`).
+/// (`wanted`, worded only then).
 fn whole_parameter<T>(
     (name, text): (&str, &str),
     range: std::ops::RangeInclusive<T>,
-    wanted: String,
+    wanted: impl FnOnce() -> String,
 ) -> Result<T, ApiError>
 where
     T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy + Send + Sync + 'static,
@@ -136,7 +136,7 @@ where
     crate::numbers::whole(range)(text).map_err(|_| {
         ApiError::new(
             Code::BadParameter,
-            format!("bad {name} {:?}: {wanted}", excerpt(text, 40)),
+            format!("bad {name} {:?}: {}", excerpt(text, 40), wanted()),
         )
     })
 }
@@ -710,11 +710,9 @@ impl Params {
     fn count(&self) -> Result<usize, ApiError> {
         match self.count.as_deref() {
             None => Ok(1),
-            Some(text) => whole_parameter(
-                ("count", text),
-                1..=MAX_DRAWN,
-                format!("count must be from 1 to {MAX_DRAWN}"),
-            ),
+            Some(text) => whole_parameter(("count", text), 1..=MAX_DRAWN, || {
+                format!("count must be from 1 to {MAX_DRAWN}")
+            }),
         }
     }
 
@@ -722,11 +720,9 @@ impl Params {
     fn seed(&self) -> Result<u64, ApiError> {
         match self.seed.as_deref() {
             None => Ok(npuzzle::analysis::fresh_seed()),
-            Some(text) => whole_parameter(
-                ("seed", text),
-                0..=u64::MAX,
-                format!("seed must be from 0 to {}", u64::MAX),
-            ),
+            Some(text) => whole_parameter(("seed", text), 0..=u64::MAX, || {
+                format!("seed must be from 0 to {}", u64::MAX)
+            }),
         }
     }
 
@@ -752,14 +748,12 @@ impl Params {
     fn max_nodes(&self) -> Result<u64, ApiError> {
         match self.max_nodes.as_deref() {
             None => Ok(DEFAULT_COMPARE_NODES),
-            Some(text) => whole_parameter(
-                ("max_nodes", text),
-                1..=DEFAULT_COMPARE_NODES,
+            Some(text) => whole_parameter(("max_nodes", text), 1..=DEFAULT_COMPARE_NODES, || {
                 format!(
                     "each search may expand from 1 to {DEFAULT_COMPARE_NODES} positions here \
                      (query compare --max-nodes takes up to {MAX_COMPARE_NODES})"
-                ),
-            ),
+                )
+            }),
         }
     }
 
@@ -769,11 +763,9 @@ impl Params {
         self.depth_limit
             .as_deref()
             .map(|text| {
-                whole_parameter(
-                    ("depth_limit", text),
-                    0..=u32::MAX,
-                    format!("a number of moves from 0 to {}", u32::MAX),
-                )
+                whole_parameter(("depth_limit", text), 0..=u32::MAX, || {
+                    format!("a number of moves from 0 to {}", u32::MAX)
+                })
             })
             .transpose()
     }
