@@ -12,7 +12,7 @@ use npuzzle::analysis::{
     compare, count_shortest, draw_fell_short, draw_stopped, grade, list_shortest, parse_distances,
     read_steps_on, searched_once, serving, stats, stats_toward, steps_fit, truth_of, CompareError,
     DrawError, Histogram, PositionEstimates, Sample, SampleError, Step, StepsError, Surveys,
-    DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES, MAX_STEPS,
+    COSTS_COUNT, COSTS_COUNT_MAX, COSTS_SEED, DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES, MAX_STEPS,
 };
 use npuzzle::bounded::{self, Guidance, Weight};
 use npuzzle::files::shown_path;
@@ -59,8 +59,9 @@ pub fn search_within<'a>(
 pub const AUTO_BUILD_MAX_CELLS: usize = 10;
 
 /// An opened database, of either kind: complete tables (boards up to 12
-/// cells), which answer by lookup, or pattern databases (4x4, 3x5, 5x3, or a
-/// smaller board's built with a `partition`), which answer by searching.
+/// cells), which answer by lookup, or pattern databases (4x4, 3x5, 5x3, 5x5,
+/// 4x5, 5x4, or a smaller board's built with a `partition`), which answer
+/// by searching.
 ///
 /// Without `path`, it is found where the command line looks: `$NPUZZLE_DB`,
 /// then `data/RxC.db` under the current folder, then the per-user data
@@ -941,6 +942,9 @@ impl PySolvability {
     }
 }
 
+/// A [`PySolvability`] pickled: whether solvable, the reason, the explanation.
+type SolvabilityState = (bool, Option<String>, String);
+
 #[pymethods]
 impl PySolvability {
     fn __bool__(&self) -> bool {
@@ -955,20 +959,16 @@ impl PySolvability {
     }
 
     /// Pickled as its fields, for multiprocessing, Dask and joblib.
-    #[allow(clippy::type_complexity)]
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, ((bool, Option<String>, String),))> {
+    ) -> PyResult<(Bound<'py, PyAny>, (SolvabilityState,))> {
         let this = slf.get();
         let state = (this.solvable, this.reason.clone(), this.explanation.clone());
         Ok((slf.get_type().getattr("_unpickle")?, (state,)))
     }
 
     #[classmethod]
-    fn _unpickle(
-        _cls: &Bound<'_, pyo3::types::PyType>,
-        state: (bool, Option<String>, String),
-    ) -> Self {
+    fn _unpickle(_cls: &Bound<'_, pyo3::types::PyType>, state: SolvabilityState) -> Self {
         let (solvable, reason, explanation) = state;
         PySolvability {
             solvable,
@@ -1866,8 +1866,10 @@ impl PyDatabase {
     ) -> PyResult<Bound<'py, PyDict>> {
         self.single_tile(py, "search_costs()")?;
         let distances = distances_of(distance)?;
-        let count = arguments::whole_in(count, "count", 1..=1000)?.unwrap_or(20) as usize;
-        let seed = arguments::seed(seed)?.unwrap_or(1);
+        let most = COSTS_COUNT_MAX as u64;
+        let count = arguments::whole_in(count, "count", 1..=most)?.map(|n| n as usize);
+        let count = count.unwrap_or(COSTS_COUNT);
+        let seed = arguments::seed(seed)?.unwrap_or(COSTS_SEED);
         let limits = search_limits(max_nodes, depth_limit)?;
         let goal = self.goal_of(goal)?;
         let cancel = AtomicBool::new(false);

@@ -111,8 +111,12 @@ impl CheckArgs {
 
 /// Why a grading stopped by its time limit said no more: the command
 /// line's and the server's words.
-pub const GRADING_NEEDS: &str = "grading needs the distance of every position the moves \
-                                 pass through, and a search for one stopped";
+pub fn grading_stopped() -> String {
+    format!(
+        "{}, and a search for one stopped",
+        npuzzle::analysis::GRADING_NEEDS
+    )
+}
 
 /// `query check`: exit 0 when the moves reach the goal, 1 when they do not
 /// (or the start cannot), 2 for input that cannot be read.
@@ -162,7 +166,7 @@ pub fn run(db: &Database<Mmap>, args: &CheckArgs, out: &mut impl Write) -> Resul
                     (db.shape(), true),
                     e,
                     timeout,
-                    GRADING_NEEDS,
+                    &grading_stopped(),
                 ));
             }
         },

@@ -43,7 +43,7 @@ pub struct CompareArgs {
     distance: Option<std::ops::RangeInclusive<u32>>,
     /// With --distance: positions at each distance (all of them, or all the walks find, where
     /// fewer lie there) [default: 20].
-    #[arg(long, value_name = "N", value_parser = whole(1..=1000_usize), allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", value_parser = whole(1..=npuzzle::analysis::COSTS_COUNT_MAX), allow_negative_numbers = true)]
     count: Option<usize>,
     /// With --distance: the draws' seed [default: 1].
     #[arg(long, value_name = "S", value_parser = whole(0..=u64::MAX), allow_negative_numbers = true)]
@@ -222,7 +222,10 @@ fn costs(
     // The chart's file is started before the searches, which may take
     // minutes: a path that cannot take it costs nothing.
     let chart = args.plot.start()?;
-    let drawn = (args.count.unwrap_or(20), args.seed.unwrap_or(1));
+    let drawn = (
+        args.count.unwrap_or(npuzzle::analysis::COSTS_COUNT),
+        args.seed.unwrap_or(npuzzle::analysis::COSTS_SEED),
+    );
     let limits = (args.max_nodes, args.depth_limit);
     // More threads than cores would only hold more searches in memory.
     let threads = args.threads.unwrap_or(npuzzle::io::cores());

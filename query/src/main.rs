@@ -1,7 +1,8 @@
 //! `query`: answers questions about sliding-tile positions from a database.
 //!
-//! Exit codes: 0 success, 1 the position is unsolvable, 2 bad input or an
-//! unusable database. Results go to stdout, messages to stderr.
+//! Exit codes: 0 success, 1 the position is unsolvable (for `check`, the
+//! moves do not reach the goal), 2 bad input, an unusable database or a
+//! search stopped by `--timeout`. Results go to stdout, messages to stderr.
 
 // Unsafe code belongs to the library's memory mapping alone.
 #![forbid(unsafe_code)]
@@ -39,7 +40,7 @@ use open::single_tile;
 pub(crate) use open::with_advice;
 pub(crate) use open::{build_command, complete, needs_complete, none_to_build, open_database};
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Exact answers to sliding-tile puzzles, looked up in a database built by `build-db`.
@@ -209,35 +210,10 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
         ),
     };
     let shape = cli.board.unwrap_or(Shape::THREE_BY_THREE);
-    if let Some(metric) = cli.metric {
-        metric
-            .check_tables(shape)
-            .map_err(|e| anyhow::anyhow!("--metric {metric}: {e}; leave out --metric"))?;
-    }
-    if cli.metric == Some(Metric::MultiTile) {
-        if let Command::Heuristics(_) | Command::Compare(_) = &cli.command {
-            anyhow::bail!(
-                "the heuristics and the textbook searches count single-tile moves; leave out \
-                 --metric mtm"
-            );
-        }
-    }
+    check_metric(cli, shape)?;
     let location = locate(shape, cli.metric.unwrap_or_default(), given);
     if let Command::Solvable(args) = &cli.command {
-        // Arithmetic, needing no table: a file named opens for its size (and
-        // is refused as every command refuses it, for another --board).
-        let out = &mut stdio::stdout();
-        if given.is_none() {
-            return solvable::run(shape, args, out).map_err(|e| {
-                match open::other_size_note(&e, cli.board.is_some(), |_| true, open::give_board) {
-                    Some(note) => anyhow::anyhow!("{e:#}; {note}"),
-                    None => e,
-                }
-            });
-        }
-        let db = open_database(&location, shape, cli.board, cli.metric)?;
-        return solvable::run(db.shape(), args, out)
-            .map_err(|e| with_advice(e, &location, &db, cli.board.is_some()));
+        return run_solvable(cli, &location, (shape, given), args);
     }
     let within = match &cli.command {
         Command::Solve(args) => args.within,
@@ -247,19 +223,9 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
     if let Some(weight) = within {
         return run_within(cli, &location, shape, weight);
     }
-    // A uniform draw, and one position's heuristics (its distance searched
-    // over linear conflicts), need no file: none is opened where none is
-    // found.
     if !is_found(&location) {
-        match &cli.command {
-            Command::Random(args) if args.distance.is_none() => {
-                return random::uniform(None, shape, args, &mut stdio::stdout());
-            }
-            Command::Heuristics(args) if args.has_start() => {
-                return heuristics::without_file(shape, args, &mut stdio::stdout());
-            }
-            Command::Compare(args) => return compare::run(None, shape, args, &mut stdio::stdout()),
-            _ => {}
+        if let Some(outcome) = run_without_file(cli, shape) {
+            return outcome;
         }
     }
     let db = open_database(&location, shape, cli.board, cli.metric)?;
@@ -290,6 +256,66 @@ fn run(cli: &Cli) -> anyhow::Result<Outcome> {
         Command::Solvable(_) => unreachable!("answered above, with no table"),
     };
     outcome.map_err(|e| with_advice(e, &location, &db, cli.board.is_some()))
+}
+
+/// `--metric`, where the board has no tables of it or the command counts
+/// single-tile moves only.
+fn check_metric(cli: &Cli, shape: Shape) -> anyhow::Result<()> {
+    if let Some(metric) = cli.metric {
+        metric
+            .check_tables(shape)
+            .map_err(|e| anyhow::anyhow!("--metric {metric}: {e}; leave out --metric"))?;
+    }
+    if cli.metric == Some(Metric::MultiTile) {
+        if let Command::Heuristics(_) | Command::Compare(_) = &cli.command {
+            anyhow::bail!(
+                "the heuristics and the textbook searches count single-tile moves; leave out \
+                 --metric mtm"
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `query solvable`: arithmetic, needing no table. A file named (`given`)
+/// opens for its size, and is refused as every command refuses it, for
+/// another `--board`.
+fn run_solvable(
+    cli: &Cli,
+    location: &Location,
+    (shape, given): (Shape, Option<&Path>),
+    args: &solvable::SolvableArgs,
+) -> anyhow::Result<Outcome> {
+    let out = &mut stdio::stdout();
+    if given.is_none() {
+        return solvable::run(shape, args, out).map_err(|e| {
+            match open::other_size_note(&e, cli.board.is_some(), |_| true, open::give_board) {
+                Some(note) => anyhow::anyhow!("{e:#}; {note}"),
+                None => e,
+            }
+        });
+    }
+    let db = open_database(location, shape, cli.board, cli.metric)?;
+    solvable::run(db.shape(), args, out)
+        .map_err(|e| with_advice(e, location, &db, cli.board.is_some()))
+}
+
+/// The commands that answer with no file where none is found: a uniform
+/// draw, one position's heuristics (its distance searched over linear
+/// conflicts) and the textbook searches' comparison. `None` for the rest,
+/// which need one.
+fn run_without_file(cli: &Cli, shape: Shape) -> Option<anyhow::Result<Outcome>> {
+    let out = &mut stdio::stdout();
+    match &cli.command {
+        Command::Random(args) if args.distance.is_none() => {
+            Some(random::uniform(None, shape, args, out))
+        }
+        Command::Heuristics(args) if args.has_start() => {
+            Some(heuristics::without_file(shape, args, out))
+        }
+        Command::Compare(args) => Some(compare::run(None, shape, args, out)),
+        _ => None,
+    }
 }
 
 /// `query solve --within W` and `query batch --within W`: with the

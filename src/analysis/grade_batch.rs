@@ -17,7 +17,7 @@ use crate::puzzle::board::Board;
 use crate::puzzle::parse::parse_board;
 use crate::puzzle::shape::Shape;
 use std::io::{self, Read, Write};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The CSV header of graded lines: the pair, the moves as written, the
 /// grading's fields (`away` as numbers between spaces), then `reason` for a
@@ -119,10 +119,7 @@ impl<B: AsRef<[u8]>> Line<'_, '_, B> {
             Ok(steps) => steps,
             Err(e) => return self.refuse(number, text, &format!("bad moves: {e}"), out),
         };
-        let options = SolveOptions {
-            deadline: self.batch.timeout.map(|t| Instant::now() + t),
-            ..SolveOptions::default()
-        };
+        let options = SolveOptions::lasting(self.batch.timeout);
         let graded = grade_in(db, (start, goal), &steps, &options);
         match graded {
             Ok(graded) if self.csv => {
@@ -179,8 +176,12 @@ impl<B: AsRef<[u8]>> Line<'_, '_, B> {
 /// Why a line read was not graded: a search stopped, or no table serves
 /// its goal.
 fn not_graded(e: &crate::db::error::AnswerError) -> String {
-    format!("grading needs the distance of every position the moves pass through: {e}")
+    format!("{GRADING_NEEDS}: {e}")
 }
+
+/// Why a list could not be graded, before the reason: every face's words.
+pub const GRADING_NEEDS: &str =
+    "grading needs the distance of every position the moves pass through";
 
 /// A line's start, its moves as written and the goal it names, if any:
 /// `START<TAB>MOVES[<TAB>GOAL]` (or `;` between), or, with neither, the

@@ -31,7 +31,7 @@ pub use grade::{
     grade, grade_in, read_any_steps, read_steps, read_steps_on, searched_once, steps_fit, Graded,
     Step, StepsError, MAX_STEPS,
 };
-pub use grade_batch::{GradeBatch, GRADED_CSV_HEADER};
+pub use grade_batch::{GradeBatch, GRADED_CSV_HEADER, GRADING_NEEDS};
 pub use heuristics::{survey, survey_all, DistanceStats, NeedsSingleTile, Survey, Surveys};
 pub use histogram::{Histogram, Histograms, TableHistogram};
 pub use metrics::{compare_metrics, JointCount, MetricComparison, MetricsError, Ratio};
@@ -39,7 +39,10 @@ pub use sample::{
     fresh_seed, parse_distances, sample, DistanceRangeError, Drawn, Sample, SampleError,
     MAX_UNIFORM, PAST_EVERY_TABLE,
 };
-pub use search_costs::{check_distances, effective_branching, search_costs, CostRow, SearchCosts};
+pub use search_costs::{
+    check_distances, effective_branching, search_costs, CostRow, SearchCosts, COSTS_COUNT,
+    COSTS_COUNT_MAX, COSTS_SEED,
+};
 pub use shortest::{
     best_moves, best_slides, count_shortest, list_shortest, neighbours, Neighbour,
     ShortestSolutions,

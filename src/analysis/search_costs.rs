@@ -23,6 +23,16 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::ops::RangeInclusive;
 
+/// Positions searched at each distance unless told otherwise: on every
+/// face, `compare --distance`'s `--count`.
+pub const COSTS_COUNT: usize = 20;
+
+/// The most positions at each distance a comparison takes.
+pub const COSTS_COUNT_MAX: usize = 1000;
+
+/// The seed of the positions' draws unless told otherwise.
+pub const COSTS_SEED: u64 = 1;
+
 /// The searches' costs at each distance of a range.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SearchCosts {

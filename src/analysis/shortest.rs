@@ -123,16 +123,12 @@ fn closer<'a>(
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn best_moves(target: &GoalTable<'_>, start: &crate::Board) -> Result<Vec<Move>, AnswerError> {
-    let position = target.cursor(start)?;
-    let distance = target.checked_distance(position)?;
-    let mut moves: Vec<Move> = closer(target, &position).map(|(m, _, _)| m).collect();
+    let mut moves: Vec<Move> = best_slides(target, start)?
+        .into_iter()
+        .map(|(m, _)| m)
+        .collect();
+    // A direction's slides of several lengths, shorter first, are one move.
     moves.dedup();
-    // Every position but the goal has a move one step closer; none means damage.
-    if moves.is_empty() && distance > 0 {
-        return Err(AnswerError::Corrupt {
-            rank: position.rank(),
-        });
-    }
     Ok(moves)
 }
 
@@ -148,6 +144,7 @@ pub fn best_slides(
     let slides: Vec<(Move, usize)> = closer(target, &position)
         .map(|(m, cells, _)| (m, cells))
         .collect();
+    // Every position but the goal has a move one step closer; none means damage.
     if slides.is_empty() && distance > 0 {
         return Err(AnswerError::Corrupt {
             rank: position.rank(),

@@ -16,12 +16,12 @@ use crate::io::{
     write_work_columns, Answer, AnswerLine, BatchFormat, BatchSummary, LineOutcome, LinesPerShare,
     Nodes, TimedOut, CSV_HEADER,
 };
-use crate::pattern::{SolveError, SolveOptions, Stopped};
+use crate::pattern::{SolveError, SolveOptions};
 use crate::puzzle::board::Board;
 use crate::puzzle::metric::Metric;
 use crate::puzzle::shape::Shape;
 use std::io::{self, Read, Write};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The CSV header of a bounded batch: the usual columns, then the length
 /// of the moves, the lower bound on the optimum, and the nodes the search
@@ -144,10 +144,7 @@ impl<B: AsRef<[u8]>> Line<'_, '_, B> {
                 return (LineOutcome::Error, None);
             }
         };
-        let options = SolveOptions {
-            deadline: batch.timeout.map(|t| Instant::now() + t),
-            ..SolveOptions::default()
-        };
+        let options = SolveOptions::lasting(batch.timeout);
         match answer_within(start, goal, batch.weight, &guidance, &options) {
             Ok(answer) => {
                 write_bounded(self.format, out, &answer);
@@ -158,23 +155,13 @@ impl<B: AsRef<[u8]>> Line<'_, '_, B> {
                 write_answer(self.format, Metric::SingleTile, out, start, goal, Err(&why));
                 (LineOutcome::Unsolvable, None)
             }
-            Err(SolveError::Stopped(Stopped::TimedOut {
-                bound,
-                nodes,
-                expanded,
-            })) => {
-                let timeout = batch.timeout.unwrap_or_default();
-                let stop = TimedOut {
-                    timeout,
-                    bound,
-                    nodes,
-                    expanded,
-                };
-                // Its record gives the bound in JSON, as every timed-out line's does.
-                let outcome = stop.write(self.format, out, number, text, start, goal);
-                (outcome, Some((bound, stop.work())))
-            }
             Err(e) => {
+                let timeout = batch.timeout.unwrap_or_default();
+                if let Some(stop) = e.stopped().and_then(|s| TimedOut::of(timeout, s)) {
+                    // Its record gives the bound in JSON, as every timed-out line's does.
+                    let outcome = stop.write(self.format, out, number, text, start, goal);
+                    return (outcome, Some((stop.bound, stop.work())));
+                }
                 write_error(self.format, out, number, text, &e.to_string());
                 (LineOutcome::Error, None)
             }

@@ -570,6 +570,14 @@ impl AnswerError {
             _ => None,
         }
     }
+
+    /// Why the search stopped, when it stopped before an answer.
+    pub fn stopped(&self) -> Option<&Stopped> {
+        match self {
+            AnswerError::Stopped(why) => Some(why),
+            _ => None,
+        }
+    }
 }
 
 /// A search's failure as the database's answer. The tables of one set

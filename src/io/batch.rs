@@ -38,14 +38,14 @@ use crate::puzzle::shape::Shape;
 use crate::puzzle::solvability::Unsolvable;
 use rayon::prelude::*;
 use std::io::{self, Read, Write};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Bytes of input handled per block, from complete tables.
-pub const BLOCK: usize = 1 << 20;
+pub(crate) const BLOCK: usize = 1 << 20;
 
 /// Bytes of input handled per block, from pattern tables: a few hundred
 /// lines, searched before more are read.
-pub const SEARCH_BLOCK: usize = 1 << 14;
+pub(crate) const SEARCH_BLOCK: usize = 1 << 14;
 
 /// How answers are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -62,13 +62,13 @@ pub enum BatchFormat {
 }
 
 /// Characters of a bad line echoed back in its error answer.
-pub const ECHO_LIMIT: usize = 200;
+pub(crate) const ECHO_LIMIT: usize = 200;
 
 /// Bytes of the longest line answered, `\r\n` aside: far past any board
 /// (a 6×6 pair in JSON takes a few hundred). A longer line is refused
 /// without being held whole, so that input with no newline (`/dev/zero`)
 /// costs a bounded buffer, not all the memory there is.
-pub const LONGEST_LINE: usize = 1 << 20;
+pub(crate) const LONGEST_LINE: usize = 1 << 20;
 
 /// The CSV header line.
 pub const CSV_HEADER: &str = "start,goal,solvable,distance,moves,reason,error\n";
@@ -165,6 +165,13 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
         }
     }
 
+    /// `e` as the record of a search stopped at `--timeout`, if it is one.
+    fn timed_out(&self, e: &AnswerError) -> Option<TimedOut> {
+        let timeout = self.timeout().unwrap_or_default();
+        e.stopped()
+            .and_then(|stopped| TimedOut::of(timeout, stopped))
+    }
+
     /// Appends the answer to line number `number` (1-based), and a newline,
     /// to `out`. The line may still end in `\n` or `\r\n`.
     pub fn answer(&mut self, number: u64, line: &[u8], out: &mut Vec<u8>) -> LineOutcome {
@@ -208,34 +215,22 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
                 }
                 LineOutcome::Solved(distance)
             }
-            Err((
-                goal,
-                AnswerError::Stopped(Stopped::TimedOut {
-                    bound,
-                    nodes,
-                    expanded,
-                }),
-            )) => {
-                let timeout = self.timeout().unwrap_or_default();
-                let stop = TimedOut {
-                    timeout,
-                    bound,
-                    nodes,
-                    expanded,
-                };
-                self.searched = Some((stop.work(), Some(bound)));
-                stop.write(self.format, out, number, text, start, &goal)
+            Err((goal, e)) => {
+                if let Some(stop) = self.timed_out(&e) {
+                    self.searched = Some((stop.work(), Some(stop.bound)));
+                    return stop.write(self.format, out, number, text, start, &goal);
+                }
+                match e.unsolvable() {
+                    Some(why) => {
+                        self.write_answer(out, start, &goal, Err(why));
+                        LineOutcome::Unsolvable
+                    }
+                    None => {
+                        self.write_error(out, number, text, &e.to_string());
+                        LineOutcome::Error
+                    }
+                }
             }
-            Err((goal, e)) => match e.unsolvable() {
-                Some(why) => {
-                    self.write_answer(out, start, &goal, Err(why));
-                    LineOutcome::Unsolvable
-                }
-                None => {
-                    self.write_error(out, number, text, &e.to_string());
-                    LineOutcome::Error
-                }
-            },
         }
     }
 
@@ -276,10 +271,7 @@ impl<'a, B: AsRef<[u8]>> LineAnswerer<'a, B> {
                 timeout,
             } => {
                 let goal = goal.unwrap_or(*default);
-                let options = SolveOptions {
-                    deadline: timeout.map(|t| Instant::now() + t),
-                    ..SolveOptions::default()
-                };
+                let options = SolveOptions::lasting(*timeout);
                 match db.solve(start, &goal, &options) {
                     Ok(solution) => {
                         let nodes = Nodes::from(&solution);
@@ -968,7 +960,7 @@ pub(crate) fn write_work_columns(out: &mut Vec<u8>, nodes: Option<Nodes>) {
 }
 
 /// Adds `"nodes":N,"nodes_expanded":M` to the JSON object that ends `out`.
-pub fn with_nodes(out: &mut Vec<u8>, nodes: Nodes) {
+pub(crate) fn with_nodes(out: &mut Vec<u8>, nodes: Nodes) {
     with_number(out, b"nodes", nodes.generated);
     with_number(out, b"nodes_expanded", nodes.expanded);
 }

@@ -6,7 +6,7 @@
 //! and with the `cli` feature the usage errors, the file-size limit and
 //! the signals of the command line.
 //!
-//! Uses `puzzle`, `table`, `pattern` and `db`.
+//! Uses `puzzle`, `pattern` and `db`.
 
 mod answer;
 mod batch;

@@ -141,6 +141,16 @@ pub enum SolveError {
     },
 }
 
+impl SolveError {
+    /// Why the search stopped, when it stopped before a solution.
+    pub fn stopped(&self) -> Option<&Stopped> {
+        match self {
+            SolveError::Stopped(why) => Some(why),
+            _ => None,
+        }
+    }
+}
+
 /// What damaged pattern tables did, that good ones cannot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum Damage {

@@ -47,6 +47,15 @@ pub enum Interrupt {
 }
 
 impl SolveOptions<'_> {
+    /// Options with a deadline `timeout` from now (none without one): a
+    /// batch line's own search.
+    pub fn lasting(timeout: Option<std::time::Duration>) -> Self {
+        SolveOptions {
+            deadline: timeout.map(|t| Instant::now() + t),
+            ..SolveOptions::default()
+        }
+    }
+
     /// Whether the search must stop now, and why: the cancel flag first,
     /// then the deadline. Every search asks this every so many nodes.
     #[inline]

@@ -11,7 +11,7 @@ const LAYERS: [(&str, &[&str]); 7] = [
     ("table", &["puzzle"]),
     ("pattern", &["puzzle", "table"]),
     ("db", &["puzzle", "table", "pattern"]),
-    ("io", &["puzzle", "table", "pattern", "db"]),
+    ("io", &["puzzle", "pattern", "db"]),
     // `io` for the batch machinery and the answers that `batch --within`
     // shares; nothing of `analysis` (the heuristics it steers by are the
     // `puzzle` layer's).

@@ -17,13 +17,10 @@
 //! `metric` (`stm` by default; `mtm` answers from a multi-tile database,
 //! `data/RxC-mtm.db`, in its notation), `start`, `goal`, `distance`,
 //! `count`, `seed`, `moves`, `max_nodes`, `depth_limit`. Every answer but a 200 is
-//! `{"error": "…"}`: 400 (a bad parameter), 404 (no such board, table or
-//! page, or complete tables needed where a pattern database is served), 405
-//! (a method other than GET), 408 (no answer in time), 413 and 414 (a body or
-//! query string over the limits), 422 (unsolvable: the body is then also
-//! `solve --json`'s answer) or 503 (a search that ran out of the server's
-//! `--timeout`). The connection layer answers what never reaches the routes
-//! (a head it cannot read or that is too large) in the same form.
+//! `{"error": "…", "code": "…"}`, its status and code one of
+//! [`Code`]'s (a 422 for an unsolvable pair also carries `solve --json`'s
+//! answer). The connection layer answers what never reaches the routes (a
+//! head it cannot read or that is too large) in the same form.
 //!
 //! Answers run off the async threads: a search over pattern databases
 //! takes every core for up to the timeout, and stops there, or as soon as
@@ -45,7 +42,7 @@ use axum::routing::get;
 use axum::Router;
 use npuzzle::analysis::{
     check_comparable, check_distances, compare_served, search_costs, CompareError,
-    PositionEstimates, DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES,
+    PositionEstimates, COSTS_COUNT, COSTS_SEED, DEFAULT_COMPARE_NODES, MAX_COMPARE_NODES,
 };
 use npuzzle::analysis::{
     draw_fell_short, draw_stopped, grade_in, parse_distances, read_steps_on, AtDistance, DrawError,
@@ -1278,7 +1275,7 @@ async fn check(State(server): State<Shared>, p: Params) -> Result<Response, ApiE
                 format!(
                     "{}: {e} (the server's --timeout is {} s); fewer moves, a longer serve \
                          --timeout, or a stronger partition (build-db --partition) may be graded",
-                    crate::check::GRADING_NEEDS,
+                    crate::check::grading_stopped(),
                     budget.timeout.as_secs_f64()
                 ),
             ),
@@ -1421,11 +1418,11 @@ async fn compare_at_distances(
     }
     // The command line's defaults, not a draw's (one position, a fresh seed).
     let count = match p.count {
-        None => 20,
+        None => COSTS_COUNT,
         Some(_) => p.count()?,
     };
     let seed = match p.seed {
-        None => 1,
+        None => COSTS_SEED,
         Some(_) => p.seed()?,
     };
     // What cannot run is refused as such, even when every turn is taken.
