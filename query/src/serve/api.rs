@@ -28,9 +28,13 @@
 
 use super::boards::Boards;
 use super::code::Code;
+use super::error::{
+    answer_error, client_gone, json_ok, json_response, unsolvable_error, ApiError, HEADERS,
+};
 use super::hosts::{check as check_host, Hosts};
 use super::kind::{self, Budget, Db};
 use super::origins::{allow, refuse_cross_site, Origins};
+use super::served::boards_json;
 use crate::worksheet::{self, Part, Styles, Worksheet};
 use axum::body::HttpBody;
 use axum::extract::{FromRequestParts, Query, Request, State};
@@ -49,12 +53,10 @@ use npuzzle::analysis::{
     Histogram, Sample, SampleError,
 };
 use npuzzle::bounded::Weight;
-use npuzzle::io::Answer;
 use npuzzle::pattern::Stopped;
 use npuzzle::rules::excerpt;
-use npuzzle::{AnswerError, Board, Metric, Move, Shape, Unsolvable};
+use npuzzle::{AnswerError, Board, Metric, Move, Shape};
 use serde::Serialize;
-use serde_json::json;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -265,18 +267,6 @@ pub fn router(
         .layer(middleware::from_fn_with_state(origins, allow))
 }
 
-/// Headers on every answer: they keep the page to its own three files.
-const HEADERS: [(header::HeaderName, &str); 4] = [
-    (
-        header::CONTENT_SECURITY_POLICY,
-        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; \
-         base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-    ),
-    (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-    (header::REFERRER_POLICY, "no-referrer"),
-    (header::CACHE_CONTROL, "no-store"),
-];
-
 /// A 414 for a query string over [`MAX_QUERY`], a 413 for a body over
 /// [`MAX_BODY`] or of a length not given in advance (no route reads one, so
 /// it is judged by its length); on every answer, [`HEADERS`]. The page's
@@ -359,156 +349,6 @@ fn asset(content_type: &'static str, text: &'static str) -> Response {
 
 fn asset_owned(content_type: &'static str, text: String) -> Response {
     ([(header::CONTENT_TYPE, content_type)], text).into_response()
-}
-
-/// An error answer: a status and a JSON object with an `error` message
-/// and the `code` of its cause.
-#[derive(Debug)]
-pub struct ApiError {
-    code: Code,
-    status: StatusCode,
-    body: serde_json::Value,
-}
-
-impl ApiError {
-    /// The answer for `code`, with its status.
-    pub(super) fn new(code: Code, message: impl Into<String>) -> ApiError {
-        ApiError {
-            code,
-            status: code.status(),
-            body: json!({ "error": message.into(), "code": code.name() }),
-        }
-    }
-
-    /// The same answer with another status: hyper's own, where the
-    /// connection layer passes it on.
-    pub(super) fn with_status(self, status: StatusCode) -> ApiError {
-        ApiError { status, ..self }
-    }
-
-    /// A 503 for a search that waits for no turn: asked again once one has
-    /// answered, it runs.
-    pub(super) fn busy(message: String) -> ApiError {
-        ApiError::new(Code::Busy, message)
-    }
-
-    /// A search past the timeout names the pair asked about, as the
-    /// command line read it: the page starts a game there all the same.
-    fn naming(mut self, start: &Board, goal: &Board) -> ApiError {
-        if self.status == StatusCode::SERVICE_UNAVAILABLE {
-            self.body["start"] = start.to_string().into();
-            self.body["goal"] = goal.to_string().into();
-        }
-        self
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let mut response = json_response(self.status, self.body.to_string().into_bytes());
-        // The server is busy, not the request at fault: ask again in a second.
-        if self.code == Code::Busy {
-            let again = HeaderValue::from_static("1");
-            response.headers_mut().insert(header::RETRY_AFTER, again);
-        }
-        response
-    }
-}
-
-impl ApiError {
-    /// The answer as bytes for the socket, with the headers of every other
-    /// answer, closing the connection: for the connection layer, which
-    /// answers requests that never reach the routes.
-    pub(super) fn to_http(&self) -> Vec<u8> {
-        let body = self.body.to_string();
-        let mut head = format!(
-            "HTTP/1.1 {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
-             connection: close\r\n",
-            self.status,
-            body.len()
-        );
-        for (name, value) in HEADERS {
-            head.push_str(&format!("{name}: {value}\r\n"));
-        }
-        head.push_str("\r\n");
-        (head + &body).into_bytes()
-    }
-}
-
-fn json_response(status: StatusCode, body: Vec<u8>) -> Response {
-    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
-}
-
-/// A 200 with `report` as its body: the same serde form the command
-/// line's `--json` prints.
-fn json_ok(report: &impl Serialize) -> Result<Response, ApiError> {
-    let body =
-        serde_json::to_vec(report).map_err(|e| ApiError::new(Code::Internal, e.to_string()))?;
-    Ok(json_response(StatusCode::OK, body))
-}
-
-/// The answer for a start that cannot reach the goal: a 422 whose body is
-/// also `solve --json`'s unsolvable answer when the pair is known.
-pub(super) fn unsolvable_error(why: &Unsolvable, pair: Option<(&Board, &Board)>) -> ApiError {
-    let mut error = ApiError::new(Code::Unsolvable, why.to_string());
-    if let Some((start, goal)) = pair {
-        let answer = Answer::new(*start, *goal, Err(why), None);
-        let mut body = serde_json::to_value(answer).expect("an answer serializes");
-        body["error"] = error.body["error"].take();
-        body["code"] = Code::Unsolvable.name().into();
-        error.body = body;
-    }
-    error
-}
-
-/// A question's failure as an answer; `pair` is the start and goal, for
-/// the unsolvable answer's body, and `timeout` the server's `--timeout`,
-/// for the message when a search runs out of it.
-pub(super) fn answer_error(
-    e: AnswerError,
-    pair: Option<(&Board, &Board)>,
-    timeout: Duration,
-) -> ApiError {
-    match e {
-        AnswerError::Unsolvable(why) => unsolvable_error(&why, pair),
-        e @ AnswerError::MissingGoal { shape, .. } => ApiError::new(
-            Code::NoTableForGoal,
-            format!(
-                "{e}; a file built with build-db --board {shape} --all-goals answers every goal"
-            ),
-        ),
-        e @ AnswerError::WrongShape { .. } => ApiError::new(Code::BadBoard, e.to_string()),
-        e @ (AnswerError::Corrupt { .. } | AnswerError::DamagedPatterns { .. }) => ApiError::new(
-            Code::DamagedDatabase,
-            format!("{e}; run `query verify` on the server's database"),
-        ),
-        e @ AnswerError::Stopped(Stopped::Cancelled { .. }) => client_gone(e),
-        e @ AnswerError::Stopped(_) => ApiError::new(
-            Code::TimedOut,
-            format!(
-                "{e} (the server's --timeout is {} s); a position closer to the goal, a \
-                 longer serve --timeout, or a stronger partition (build-db --partition) may \
-                 be answered, and /api/solve finds a solution within a factor of the \
-                 shortest faster (within=W; on the page, Solutions: at most W × the shortest)",
-                timeout.as_secs_f64()
-            ),
-        ),
-        e @ AnswerError::NeedsCompleteTables(_) => {
-            ApiError::new(Code::NeedsCompleteTables, e.to_string())
-        }
-    }
-}
-
-/// A search stopped because its client closed the connection: a client
-/// that only closed its sending side still reads this.
-pub(super) fn client_gone(e: impl std::fmt::Display) -> ApiError {
-    ApiError::new(
-        Code::ClientGone,
-        format!(
-            "{e}: the client closed its side of the connection, which the server takes for \
-             the client gone; keep the connection open until the answer comes"
-        ),
-    )
 }
 
 /// The query parameters, by the command line's names.
@@ -815,115 +655,6 @@ fn board(
     })
 }
 
-/// `/api/boards`: every board served, its kind, its default goal and the
-/// goal blank cells it answers; and how long a search may take.
-fn boards_json(boards: &Boards, timeout: Duration) -> Served<'_> {
-    // One entry per board, from its first file (single-tile before
-    // multi-tile), listing every metric served.
-    let mut firsts: Vec<&super::boards::Served> = Vec::new();
-    for s in boards.iter() {
-        if !firsts.iter().any(|f| f.shape == s.shape) {
-            firsts.push(s);
-        }
-    }
-    let list = firsts.into_iter().map(|s| {
-        let shape = s.shape;
-        let goal = Board::goal(shape);
-        let metrics = boards
-            .iter()
-            .filter(|o| o.shape == shape)
-            .map(|o| o.metric().name())
-            .collect();
-        ServedBoard {
-            metrics,
-            kind: s.db.kind().into(),
-            partition: s.db.partition(),
-            max_distance: kind::max_distance(&s.db, &goal),
-            blanks: kind::blanks(&s.db),
-            ..ServedBoard::of(shape)
-        }
-    });
-    // A board with no file: single-tile moves toward any goal, no
-    // distance known.
-    let without_file = boards.without_file().map(|shape| ServedBoard {
-        metrics: vec![Metric::SingleTile.name()],
-        kind: BoardKind::None,
-        partition: None,
-        max_distance: None,
-        blanks: npuzzle::rules::Cells::of(shape, 0..shape.cells()),
-        ..ServedBoard::of(shape)
-    });
-    Served {
-        default: boards.default_shape().to_string(),
-        timeout: timeout.as_secs_f64(),
-        boards: list.chain(without_file).collect(),
-    }
-}
-
-/// `/api/boards`' answer.
-#[derive(Serialize)]
-struct Served<'a> {
-    /// The board the page opens with.
-    default: String,
-    /// The server's `--timeout`, in seconds.
-    timeout: f64,
-    boards: Vec<ServedBoard<'a>>,
-}
-
-/// One board served; its other fields are those of the first metric in
-/// `metrics` (`stm` where served).
-#[derive(Serialize)]
-struct ServedBoard<'a> {
-    board: String,
-    metrics: Vec<&'static str>,
-    kind: BoardKind,
-    partition: Option<&'a str>,
-    rows: usize,
-    cols: usize,
-    /// `null` past 20 cells, where the count outgrows 64 bits.
-    positions: Option<u64>,
-    goal: String,
-    max_distance: Option<u32>,
-    blanks: npuzzle::rules::Cells,
-}
-
-impl ServedBoard<'_> {
-    /// What the shape alone says; the rest is its file's.
-    fn of(shape: Shape) -> ServedBoard<'static> {
-        ServedBoard {
-            board: shape.to_string(),
-            metrics: Vec::new(),
-            kind: BoardKind::None,
-            partition: None,
-            rows: shape.rows(),
-            cols: shape.cols(),
-            positions: shape.positions(),
-            goal: Board::goal(shape).to_string(),
-            max_distance: None,
-            blanks: npuzzle::rules::Cells::of(shape, std::iter::empty()),
-        }
-    }
-}
-
-/// What answers a board: `complete` tables, `pattern` databases, or, on a
-/// board served with no file, `none` (solutions within a factor only).
-#[derive(Serialize)]
-#[serde(rename_all = "lowercase")]
-enum BoardKind {
-    Complete,
-    Pattern,
-    None,
-}
-
-impl From<npuzzle::report::Kind> for BoardKind {
-    fn from(kind: npuzzle::report::Kind) -> BoardKind {
-        match kind {
-            npuzzle::report::Kind::Complete => BoardKind::Complete,
-            npuzzle::report::Kind::Pattern => BoardKind::Pattern,
-        }
-    }
-}
-
 async fn boards_handler(State(server): State<Shared>, p: Params) -> Result<Response, ApiError> {
     p.only("/api/boards", &[])?;
     Ok(json_response(StatusCode::OK, server.boards_json.clone()))
@@ -989,7 +720,7 @@ async fn budgeted<T: Send + 'static>(
         }
     };
     match searched.map_err(|e| ApiError::new(Code::Internal, e.to_string()))? {
-        Err(e) if e.code == Code::ClientGone && server.stopping.is_set() => Err(ApiError::new(
+        Err(e) if e.code() == Code::ClientGone && server.stopping.is_set() => Err(ApiError::new(
             Code::Stopping,
             "the server is stopping (Ctrl-C), and stopped this search; ask again once it is \
              started again",

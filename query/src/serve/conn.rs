@@ -12,8 +12,8 @@
 //! everywhere. A route's search watches the socket of its request
 //! ([`Client::watch`]), so that it stops when its client goes.
 
-use super::api::ApiError;
 use super::code::Code;
+use super::error::ApiError;
 use axum::http::StatusCode;
 use axum::Router;
 use hyper::server::conn::http1;

@@ -4,8 +4,8 @@
 //! request still names that page's host in `Host`, so a server listening on
 //! loopback answers only requests for a loopback name.
 
-use super::api::ApiError;
 use super::code::Code;
+use super::error::ApiError;
 use axum::extract::{Request, State};
 use axum::http::{header, Version};
 use axum::middleware::Next;

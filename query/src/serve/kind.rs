@@ -5,8 +5,8 @@
 //! the routes ask for answers and a refusal, and never match on a kind
 //! (`/api/boards` names it, from `Database::kind`).
 
-use super::api::{answer_error, client_gone, ApiError};
 use super::code::Code;
+use super::error::{answer_error, client_gone, ApiError};
 use memmap2::Mmap;
 use npuzzle::analysis::{self, Neighbour, Truth};
 use npuzzle::bounded::{self, Guidance, Weight};

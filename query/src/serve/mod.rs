@@ -25,9 +25,11 @@ mod api;
 mod boards;
 mod code;
 mod conn;
+mod error;
 mod hosts;
 mod kind;
 mod origins;
+mod served;
 #[cfg(test)]
 mod tests;
 

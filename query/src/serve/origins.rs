@@ -8,8 +8,8 @@
 //! that other sites' pages make, from origins not named, are refused
 //! ([`refuse_cross_site`]).
 
-use super::api::ApiError;
 use super::code::Code;
+use super::error::ApiError;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue};
 use axum::middleware::Next;

@@ -837,10 +837,10 @@ fn within_searches_past_two_at_once_are_answered_busy() {
 #[test]
 fn a_busy_answer_says_when_to_ask_again() {
     use axum::response::IntoResponse;
-    let busy = super::api::ApiError::busy("the server is busy".into()).into_response();
+    let busy = super::error::ApiError::busy("the server is busy".into()).into_response();
     assert_eq!(busy.status(), 503);
     assert_eq!(busy.headers()["retry-after"], "1");
-    let late = super::api::ApiError::new(super::code::Code::TimedOut, "late");
+    let late = super::error::ApiError::new(super::code::Code::TimedOut, "late");
     assert!(late.into_response().headers().get("retry-after").is_none());
 }
 
