@@ -4,9 +4,10 @@
 //! items are Python objects); a NumPy array is copied once into bytes and
 //! read without it.
 
+use crate::answers::PySolution;
 use crate::arguments::type_name;
 use crate::board::{to_board, PyBoard, SizeFrom};
-use crate::database::{PyDatabase, PySolution};
+use crate::database::PyDatabase;
 use crate::errors;
 use crate::interrupt::interruptible;
 use crate::target::{deadline, Target};

@@ -2,8 +2,8 @@
 //! every form the command line reads, lists and tuples (flat or nested),
 //! NumPy arrays, and `Board`s.
 
+use crate::answers::PySolvability;
 use crate::arguments;
-use crate::database::PySolvability;
 use crate::errors;
 use npuzzle::analysis::{read_any_steps, Step, StepsError};
 use npuzzle::rules::excerpt;

@@ -9,6 +9,7 @@
 // allow their own).
 #![deny(unsafe_code)]
 
+mod answers;
 mod arguments;
 mod batch;
 mod board;
@@ -226,7 +227,7 @@ fn solve_within(
     goal: Option<&Bound<'_, PyAny>>,
     board: Option<&Bound<'_, PyAny>>,
     timeout: Option<&Bound<'_, PyAny>>,
-) -> PyResult<database::PySolution> {
+) -> PyResult<answers::PySolution> {
     let weight = arguments::weight(within)?;
     let (start, goal) = start_and_goal(py, start, goal, board)?;
     let deadline = target::deadline(arguments::seconds(timeout)?);
@@ -324,7 +325,7 @@ fn solve_many_within(
     board: Option<&Bound<'_, PyAny>>,
     threads: Option<&Bound<'_, PyAny>>,
     timeout: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Vec<Option<database::PySolution>>> {
+) -> PyResult<Vec<Option<answers::PySolution>>> {
     let weight = arguments::weight(within)?;
     let threads = arguments::threads(threads)?;
     let timeout = arguments::seconds(timeout)?;
@@ -446,9 +447,9 @@ fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     m.add_class::<board::PyBoard>()?;
     m.add_class::<database::PyDatabase>()?;
-    m.add_class::<database::PySolution>()?;
-    m.add_class::<database::PySolvability>()?;
-    m.add_class::<database::PyCheck>()?;
+    m.add_class::<answers::PySolution>()?;
+    m.add_class::<answers::PySolvability>()?;
+    m.add_class::<answers::PyCheck>()?;
     m.add_function(wrap_pyfunction!(build, m)?)?;
     m.add_function(wrap_pyfunction!(locate, m)?)?;
     m.add_function(wrap_pyfunction!(_unbuildable, m)?)?;
