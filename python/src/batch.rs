@@ -176,90 +176,9 @@ impl BoardReader for OfShape {
 /// Reads the positions; true when they came as a NumPy array.
 fn read(db: &impl BoardReader, obj: &Bound<'_, PyAny>) -> PyResult<(Positions, bool)> {
     let py = obj.py();
-    let shape = db.shape();
     many_expected(obj, db.one_position_call())?;
     if obj.hasattr("__array_interface__")? {
-        // A masked array's masked cells hold a fill value, not the user's
-        // tile: refused rather than read as one.
-        if obj.hasattr("mask")? && obj.hasattr("filled")? {
-            let masked: usize = obj.getattr("mask")?.call_method0("sum")?.extract()?;
-            if masked > 0 {
-                return Err(errors::parse(
-                    py,
-                    format!(
-                        "the positions are a masked array with {masked} masked value{}: drop \
-                         the rows that hold them first (a[~a.mask.any(axis=1)])",
-                        if masked == 1 { "" } else { "s" }
-                    ),
-                ));
-            }
-        }
-        let dtype = obj.getattr("dtype")?;
-        let kind: String = dtype.getattr("kind")?.extract()?;
-        let ndim: usize = obj.getattr("ndim")?.extract()?;
-        let dims: Vec<usize> = obj.getattr("shape")?.extract()?;
-        // No positions, of whatever type NumPy gave them (an empty filter
-        // gives floats): no answers.
-        if dims.first() == Some(&0) {
-            return Ok((Positions::Boards(Vec::new()), true));
-        }
-        if kind == "i" || kind == "u" {
-            let per_position = match dims.as_slice() {
-                [_, cells] => *cells == shape.cells(),
-                [_, rows, cols] => *rows == shape.rows() && *cols == shape.cols(),
-                _ => false,
-            };
-            if !per_position {
-                return Err(errors::parse(
-                    py,
-                    format!(
-                        "an array of positions has shape (N, {}) or (N, {}, {}) for {shape} \
-                         boards, not {} ({ndim} dimension{})",
-                        shape.cells(),
-                        shape.rows(),
-                        shape.cols(),
-                        python_tuple(&dims),
-                        if ndim == 1 { "" } else { "s" }
-                    ),
-                ));
-            }
-            let native: bool = dtype.getattr("isnative")?.extract()?;
-            let array = if native {
-                obj.clone()
-            } else {
-                obj.call_method1("astype", (dtype.call_method1("newbyteorder", ("=",))?,))?
-            };
-            let itemsize: usize = dtype.getattr("itemsize")?.extract()?;
-            // `tobytes` lays out any array (strided or not) in C order.
-            let bytes: PyBackedBytes = array.call_method0("tobytes")?.extract()?;
-            return Ok((
-                Positions::Array {
-                    count: dims[0],
-                    bytes,
-                    itemsize,
-                    signed: kind == "i",
-                },
-                true,
-            ));
-        }
-        if kind != "U" && kind != "O" && kind != "S" {
-            let why = if kind == "b" {
-                ": bools are not tiles"
-            } else {
-                ""
-            };
-            return Err(errors::argument_type(
-                py,
-                format!(
-                    "an array of positions holds integers (or strings), not {}{why}",
-                    dtype.str()?
-                ),
-            ));
-        }
-        // Strings or objects: read one by one, as a list's items are.
-        let items = obj.call_method0("tolist")?;
-        let (positions, _) = read(db, &items)?;
-        return Ok((positions, true));
+        return read_array(db, obj);
     }
     // A column (a pandas Series or Index) is read through NumPy: its own
     // iteration takes four times as long. Answered as a list, as before.
@@ -279,6 +198,100 @@ fn read(db: &impl BoardReader, obj: &Bound<'_, PyAny>) -> PyResult<(Positions, b
             ),
         ));
     }
+    Ok((read_items(db, obj)?, false))
+}
+
+/// Reads a NumPy array of positions: integers at once, strings or objects
+/// one by one.
+fn read_array(db: &impl BoardReader, obj: &Bound<'_, PyAny>) -> PyResult<(Positions, bool)> {
+    let py = obj.py();
+    let shape = db.shape();
+    // A masked array's masked cells hold a fill value, not the user's
+    // tile: refused rather than read as one.
+    if obj.hasattr("mask")? && obj.hasattr("filled")? {
+        let masked: usize = obj.getattr("mask")?.call_method0("sum")?.extract()?;
+        if masked > 0 {
+            return Err(errors::parse(
+                py,
+                format!(
+                    "the positions are a masked array with {masked} masked value{}: drop \
+                     the rows that hold them first (a[~a.mask.any(axis=1)])",
+                    if masked == 1 { "" } else { "s" }
+                ),
+            ));
+        }
+    }
+    let dtype = obj.getattr("dtype")?;
+    let kind: String = dtype.getattr("kind")?.extract()?;
+    let ndim: usize = obj.getattr("ndim")?.extract()?;
+    let dims: Vec<usize> = obj.getattr("shape")?.extract()?;
+    // No positions, of whatever type NumPy gave them (an empty filter
+    // gives floats): no answers.
+    if dims.first() == Some(&0) {
+        return Ok((Positions::Boards(Vec::new()), true));
+    }
+    if kind == "i" || kind == "u" {
+        let per_position = match dims.as_slice() {
+            [_, cells] => *cells == shape.cells(),
+            [_, rows, cols] => *rows == shape.rows() && *cols == shape.cols(),
+            _ => false,
+        };
+        if !per_position {
+            return Err(errors::parse(
+                py,
+                format!(
+                    "an array of positions has shape (N, {}) or (N, {}, {}) for {shape} \
+                     boards, not {} ({ndim} dimension{})",
+                    shape.cells(),
+                    shape.rows(),
+                    shape.cols(),
+                    python_tuple(&dims),
+                    if ndim == 1 { "" } else { "s" }
+                ),
+            ));
+        }
+        let native: bool = dtype.getattr("isnative")?.extract()?;
+        let array = if native {
+            obj.clone()
+        } else {
+            obj.call_method1("astype", (dtype.call_method1("newbyteorder", ("=",))?,))?
+        };
+        let itemsize: usize = dtype.getattr("itemsize")?.extract()?;
+        // `tobytes` lays out any array (strided or not) in C order.
+        let bytes: PyBackedBytes = array.call_method0("tobytes")?.extract()?;
+        return Ok((
+            Positions::Array {
+                count: dims[0],
+                bytes,
+                itemsize,
+                signed: kind == "i",
+            },
+            true,
+        ));
+    }
+    if kind != "U" && kind != "O" && kind != "S" {
+        let why = if kind == "b" {
+            ": bools are not tiles"
+        } else {
+            ""
+        };
+        return Err(errors::argument_type(
+            py,
+            format!(
+                "an array of positions holds integers (or strings), not {}{why}",
+                dtype.str()?
+            ),
+        ));
+    }
+    // Strings or objects: read one by one, as a list's items are.
+    let items = obj.call_method0("tolist")?;
+    let (positions, _) = read(db, &items)?;
+    Ok((positions, true))
+}
+
+/// Reads a list's (or any iterable's) items, one board each.
+fn read_items(db: &impl BoardReader, obj: &Bound<'_, PyAny>) -> PyResult<Positions> {
+    let py = obj.py();
     let mut boards = Vec::with_capacity(obj.len().unwrap_or(0));
     let mut read_one = |i: usize, item: &Bound<'_, PyAny>| {
         // Millions of items take seconds to read: Ctrl-C is heard meanwhile.
@@ -306,7 +319,7 @@ fn read(db: &impl BoardReader, obj: &Bound<'_, PyAny>) -> PyResult<(Positions, b
             read_one(i, &item?)?;
         }
     }
-    Ok((Positions::Boards(boards), false))
+    Ok(Positions::Boards(boards))
 }
 
 /// Positions that can be read only once (a generator, any iterator) as a
