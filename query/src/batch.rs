@@ -98,7 +98,7 @@ pub fn run(
     db: &Database<Mmap>,
     args: &BatchArgs,
     advise: &dyn Fn(anyhow::Error) -> anyhow::Error,
-    out: &mut impl Write,
+    out: &mut (impl Write + Send),
 ) -> Result<Outcome> {
     let goal = args.goal.board(db.shape())?;
     let (threads, format) = args.threads_and_format()?;
@@ -125,7 +125,7 @@ pub fn run_within(
     shape: Shape,
     args: &BatchArgs,
     weight: Weight,
-    out: &mut impl Write,
+    out: &mut (impl Write + Send),
 ) -> Result<Outcome> {
     let goal = args.goal.board(shape)?;
     let (threads, format) = args.threads_and_format()?;

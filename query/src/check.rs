@@ -120,7 +120,11 @@ pub fn grading_stopped() -> String {
 
 /// `query check`: exit 0 when the moves reach the goal, 1 when they do not
 /// (or the start cannot), 2 for input that cannot be read.
-pub fn run(db: &Database<Mmap>, args: &CheckArgs, out: &mut impl Write) -> Result<Outcome> {
+pub fn run(
+    db: &Database<Mmap>,
+    args: &CheckArgs,
+    out: &mut (impl Write + Send),
+) -> Result<Outcome> {
     if args.batch {
         return run_batch(db, args, out);
     }
@@ -284,7 +288,11 @@ impl Layout for Report<'_> {
 
 /// `query check --batch`: each line graded, in input order; exit 2 if a
 /// line could not be.
-fn run_batch(db: &Database<Mmap>, args: &CheckArgs, out: &mut impl Write) -> Result<Outcome> {
+fn run_batch(
+    db: &Database<Mmap>,
+    args: &CheckArgs,
+    out: &mut (impl Write + Send),
+) -> Result<Outcome> {
     let threads = crate::batch::threads_or_cores(args.threads.as_ref())?;
     let format = match args.csv {
         true => BatchFormat::Csv,

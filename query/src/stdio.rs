@@ -6,12 +6,13 @@ use std::io::{self, BufRead, Read, Write};
 
 /// Standard output, where every command but `serve` writes its answer. Its
 /// errors keep their kind, so a closed pipe is still told apart (`query …
-/// | head` is the reader's choice, not an error).
-pub struct Stdout(io::StdoutLock<'static>);
+/// | head` is the reader's choice, not an error). Locked at each write, not
+/// for the command: a batch's searches write from the threads that answer.
+pub struct Stdout(io::Stdout);
 
-/// Standard output, locked for the command's answer.
+/// Standard output.
 pub fn stdout() -> Stdout {
-    Stdout(io::stdout().lock())
+    Stdout(io::stdout())
 }
 
 impl Write for Stdout {

@@ -49,7 +49,7 @@ impl<B: AsRef<[u8]> + Sync + Send> GradeBatch<'_, B> {
         format: BatchFormat,
         threads: usize,
         input: impl Read,
-        output: impl Write,
+        output: impl Write + Send,
     ) -> io::Result<BatchSummary> {
         let lines_per_share = match self.db.complete() {
             Ok(_) => LinesPerShare::Many,

@@ -65,7 +65,7 @@ impl<B: AsRef<[u8]> + Sync + Send> WithinBatch<'_, B> {
         format: BatchFormat,
         threads: usize,
         input: impl Read,
-        output: impl Write,
+        output: impl Write + Send,
     ) -> io::Result<BatchSummary> {
         if let Some(db) = self.db {
             let invalid =

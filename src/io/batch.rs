@@ -38,7 +38,8 @@ use crate::puzzle::shape::Shape;
 use crate::puzzle::solvability::Unsolvable;
 use rayon::prelude::*;
 use std::io::{self, Read, Write};
-use std::time::Duration;
+use std::sync::{mpsc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 /// Bytes of input handled per block, from complete tables.
 pub(crate) const BLOCK: usize = 1 << 20;
@@ -690,7 +691,7 @@ pub fn run_batch<B: AsRef<[u8]> + Sync + Send>(
     threads: usize,
     timeout: Option<Duration>,
     input: impl Read,
-    output: impl Write,
+    output: impl Write + Send,
 ) -> io::Result<BatchSummary> {
     let make = || LineAnswerer::new(db, default, format, timeout);
     let searching = make().is_search();
@@ -734,43 +735,53 @@ pub(crate) enum LinesPerShare {
     Many,
 }
 
-/// Answers every line of `input` with answerers from `make` (one a share)
-/// and writes the answers to `output` in input order (after `csv_header`
-/// in CSV), spreading each block over `threads` threads. Stops at the
-/// first read or write error.
+/// Answers every line of `input` with answerers from `make` (one a share,
+/// or one a thread for searches) and writes the answers to `output` in
+/// input order (after `csv_header` in CSV), on `threads` threads. Stops at
+/// the first read or write error.
 pub(crate) fn answer_lines<A: AnswerLine>(
     make: impl Fn() -> A + Sync,
     lines_per_share: LinesPerShare,
     (format, csv_header): (BatchFormat, &str),
     threads: usize,
-    mut input: impl Read,
-    mut output: impl Write,
+    input: impl Read,
+    mut output: impl Write + Send,
 ) -> io::Result<BatchSummary> {
     let threads = threads.max(1);
+    if format == BatchFormat::Csv {
+        output.write_all(csv_header.as_bytes())?;
+    }
+    let summary = match lines_per_share {
+        LinesPerShare::Many => answer_in_blocks(make, threads, input, &mut output)?,
+        LinesPerShare::One => answer_one_at_a_time(make, threads, input, &mut output)?,
+    };
+    output.flush()?;
+    Ok(summary)
+}
+
+/// Lookups: each [`BLOCK`] of input cut into a few shares a thread, all
+/// answered before the block's answers are written.
+fn answer_in_blocks<A: AnswerLine>(
+    make: impl Fn() -> A + Sync,
+    threads: usize,
+    mut input: impl Read,
+    output: &mut impl Write,
+) -> io::Result<BatchSummary> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|e| io::Error::other(e.to_string()))?;
-    let searching = lines_per_share == LinesPerShare::One;
-    let (block_len, shares_per_block) = match (searching, threads) {
-        (true, _) => (SEARCH_BLOCK, 0),
-        (false, 1) => (BLOCK, 1),
-        (false, _) => (BLOCK, threads * SHARES_PER_THREAD),
+    let shares_per_block = match threads {
+        1 => 1,
+        _ => threads * SHARES_PER_THREAD,
     };
-    if format == BatchFormat::Csv {
-        output.write_all(csv_header.as_bytes())?;
-    }
     let mut shares: Vec<Share> = (0..shares_per_block)
         .map(|_| Share::with_capacity(2 * BLOCK / shares_per_block))
         .collect();
-    let mut blocks = Blocks::new(block_len, LONGEST_LINE);
+    let mut blocks = Blocks::new(BLOCK, LONGEST_LINE);
     let mut summary = BatchSummary::default();
     while let Some(block) = blocks.next(&mut input)? {
-        if searching {
-            split_into_lines(block, &mut shares, summary.lines);
-        } else {
-            split_into_shares(block, &mut shares, summary.lines);
-        }
+        split_into_shares(block, &mut shares, summary.lines);
         let answer_share = |share: &mut Share| {
             let mut answerer = make();
             share.out.clear();
@@ -788,8 +799,212 @@ pub(crate) fn answer_lines<A: AnswerLine>(
             summary.merge(share.summary);
         }
     }
-    output.flush()?;
     Ok(summary)
+}
+
+/// Lines read ahead of the first one not yet written, per thread: a slow
+/// line keeps the others' threads busy on later lines for this long.
+const AHEAD_PER_THREAD: u64 = 256;
+
+/// The longest an answer waits in the output's buffer while more are on
+/// their way.
+const FLUSH_EVERY: Duration = Duration::from_millis(50);
+
+/// Searches, from microseconds to the timeout a line: this thread reads
+/// the lines as they come, each of `threads` threads takes the next line as
+/// it is free, and the thread whose answer is next in input order writes it
+/// (and those after it already answered). So one slow line holds up
+/// neither the other threads nor the answers before it, and a program that
+/// writes a line and waits for its answer gets it. At most
+/// [`AHEAD_PER_THREAD`] lines a thread are read ahead of the first answer
+/// not yet written.
+fn answer_one_at_a_time<A: AnswerLine, W: Write + Send>(
+    make: impl Fn() -> A + Sync,
+    threads: usize,
+    mut input: impl Read,
+    output: &mut W,
+) -> io::Result<BatchSummary> {
+    let ahead = AHEAD_PER_THREAD.saturating_mul(threads as u64);
+    // Never full: it holds fewer lines than may be read ahead.
+    let (to_threads, lines_in) = mpsc::sync_channel::<(u64, Vec<u8>)>(ahead as usize);
+    let lines_in = Mutex::new(lines_in);
+    let order = InOrder {
+        ahead,
+        state: Mutex::new(Writing::new(output)),
+        room: Condvar::new(),
+    };
+    std::thread::scope(|scope| {
+        let mut answering = Vec::with_capacity(threads);
+        for _ in 0..threads {
+            let (lines_in, order, make) = (&lines_in, &order, &make);
+            answering.push(scope.spawn(move || {
+                // A panic stops the reading too, which would otherwise wait
+                // for the lost line's answer; the join passes it on.
+                let _stops = StopsOnPanic(order);
+                let mut answerer = make();
+                // Locked only to take a line: the loop ends once the input
+                // has and every line is taken.
+                let next = || lines_in.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                while let Ok((number, line)) = next() {
+                    let mut out = Vec::with_capacity(160);
+                    let outcome = answerer.answer_line(number, &line, &mut out);
+                    if !order.answered(number, out, outcome) {
+                        break;
+                    }
+                }
+            }));
+        }
+        let read = read_lines(&mut input, to_threads, &order);
+        // The lines' channel is closed: each thread ends after the last.
+        for thread in answering {
+            thread
+                .join()
+                .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        }
+        let state = order.lock();
+        if let Some(e) = state.failed.as_ref() {
+            return Err(io::Error::new(e.kind(), e.to_string()));
+        }
+        read.map(|()| state.summary)
+    })
+}
+
+/// Marks the writing failed if its thread panics.
+struct StopsOnPanic<'a, 'w, W: Write>(&'a InOrder<'w, W>);
+
+impl<W: Write> Drop for StopsOnPanic<'_, '_, W> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0
+                .fail(io::Error::other("a thread answering lines stopped"));
+        }
+    }
+}
+
+/// Reads the lines of `input`, as soon as each read brings one, into
+/// `to_threads`, numbered from 1, as `order` has room for them.
+fn read_lines<W: Write>(
+    input: &mut impl Read,
+    to_threads: mpsc::SyncSender<(u64, Vec<u8>)>,
+    order: &InOrder<'_, W>,
+) -> io::Result<()> {
+    let mut blocks = Blocks::new(SEARCH_BLOCK, LONGEST_LINE);
+    blocks.eager = true;
+    let mut read = 0;
+    while let Some(block) = blocks.next(input)? {
+        for line in lines(block) {
+            if !order.next_line(read) {
+                return Ok(());
+            }
+            read += 1;
+            // The threads end only once this channel closes.
+            let _ = to_threads.send((read, line.to_vec()));
+        }
+    }
+    Ok(())
+}
+
+/// The answers, written in input order by the threads that answer them.
+struct InOrder<'w, W> {
+    /// Lines the reading may hold past the last one written.
+    ahead: u64,
+    state: Mutex<Writing<'w, W>>,
+    /// Told when the reading, which waits for room, may go on.
+    room: Condvar,
+}
+
+/// Where the reading and the writing are, and the answers that came back
+/// before the lines ahead of them.
+struct Writing<'w, W> {
+    output: &'w mut W,
+    held: std::collections::BTreeMap<u64, (Vec<u8>, LineOutcome)>,
+    /// Lines written, with their outcomes.
+    summary: BatchSummary,
+    read: u64,
+    /// Whether the reading waits for room.
+    waiting: bool,
+    flushed: Instant,
+    /// The first write error: the reading and the threads stop.
+    failed: Option<io::Error>,
+}
+
+impl<'w, W: Write> Writing<'w, W> {
+    fn new(output: &'w mut W) -> Self {
+        Writing {
+            output,
+            held: std::collections::BTreeMap::new(),
+            summary: BatchSummary::default(),
+            read: 0,
+            waiting: false,
+            flushed: Instant::now(),
+            failed: None,
+        }
+    }
+
+    /// Writes the answers next in order. Flushed when caught up with the
+    /// reading (a program may wait for the last answer) or a while after
+    /// the last flush: otherwise more are on their way.
+    fn write_ready(&mut self) -> io::Result<()> {
+        let before = self.summary.lines;
+        while let Some((out, outcome)) = self.held.remove(&(self.summary.lines + 1)) {
+            self.output.write_all(&out)?;
+            self.summary.add(outcome);
+        }
+        let wrote = self.summary.lines > before;
+        if wrote && (self.summary.lines == self.read || self.flushed.elapsed() >= FLUSH_EVERY) {
+            self.output.flush()?;
+            self.flushed = Instant::now();
+        }
+        Ok(())
+    }
+}
+
+impl<'w, W: Write> InOrder<'w, W> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Writing<'w, W>> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Waits until the line after the `read` first may be read, and counts
+    /// it read (before it goes to a thread, so that its answer is never
+    /// written before it is counted); false once the writing failed.
+    fn next_line(&self, read: u64) -> bool {
+        let mut state = self.lock();
+        if read - state.summary.lines >= self.ahead {
+            // Woken once half the room is free, not at every answer.
+            state.waiting = true;
+            let full =
+                |w: &mut Writing<W>| w.failed.is_none() && read - w.summary.lines > self.ahead / 2;
+            state = (self.room.wait_while(state, full)).unwrap_or_else(|e| e.into_inner());
+            state.waiting = false;
+        }
+        state.read = read + 1;
+        state.failed.is_none()
+    }
+
+    /// Stops the reading and the threads, for `e` (the first error kept).
+    fn fail(&self, e: io::Error) {
+        self.lock().failed.get_or_insert(e);
+        self.room.notify_all();
+    }
+
+    /// Takes line `number`'s answer and writes what is next in order;
+    /// false once the writing failed.
+    fn answered(&self, number: u64, out: Vec<u8>, outcome: LineOutcome) -> bool {
+        let mut state = self.lock();
+        if state.failed.is_some() {
+            return false;
+        }
+        state.held.insert(number, (out, outcome));
+        if let Err(e) = state.write_ready() {
+            drop(state);
+            self.fail(e);
+            return false;
+        }
+        if state.waiting && state.read - state.summary.lines <= self.ahead / 2 {
+            self.room.notify_all();
+        }
+        true
+    }
 }
 
 /// Input read in blocks of whole lines, into one reused buffer.
@@ -804,6 +1019,10 @@ struct Blocks {
     /// than it once they outgrow the buffer ([`LONGEST_LINE`], smaller in
     /// tests).
     longest: usize,
+    /// Whether a block ends as soon as a read brings a whole line, rather
+    /// than once the buffer is full: for searches, so that a program that
+    /// writes one line and waits for its answer gets it.
+    eager: bool,
 }
 
 impl Blocks {
@@ -814,6 +1033,7 @@ impl Blocks {
             handed: 0,
             at_end: false,
             longest,
+            eager: false,
         }
     }
 
@@ -833,7 +1053,13 @@ impl Blocks {
             while self.filled < self.buffer.len() && !self.at_end {
                 match input.read(&mut self.buffer[self.filled..]) {
                     Ok(0) => self.at_end = true,
-                    Ok(n) => self.filled += n,
+                    Ok(n) => {
+                        let fresh = &self.buffer[self.filled..self.filled + n];
+                        self.filled += n;
+                        if self.eager && memchr::memchr(b'\n', fresh).is_some() {
+                            break;
+                        }
+                    }
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                     Err(e) => return Err(e),
                 }
@@ -892,19 +1118,6 @@ impl Share {
             out: Vec::with_capacity(bytes),
             summary: BatchSummary::default(),
         }
-    }
-}
-
-/// Cuts `block` into one share per line, making or dropping shares to fit
-/// (the lines before the block numbered `lines_before`).
-fn split_into_lines(block: &[u8], shares: &mut Vec<Share>, lines_before: u64) {
-    let count = lines(block).count();
-    shares.resize_with(count, || Share::with_capacity(160));
-    let mut start = 0;
-    for (i, (share, line)) in shares.iter_mut().zip(lines(block)).enumerate() {
-        share.range = start..start + line.len();
-        share.first_line = lines_before + i as u64;
-        start += line.len();
     }
 }
 
@@ -979,6 +1192,138 @@ pub(crate) fn with_number(out: &mut Vec<u8>, key: &[u8], n: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
+
+    /// Lines answered one at a time, each line's answer its own text; line
+    /// `waits` is answered only once line `until` is, or after 5 s.
+    struct Waiting<'a> {
+        waits: u64,
+        until: u64,
+        answered: &'a (Mutex<bool>, Condvar),
+    }
+
+    impl AnswerLine for Waiting<'_> {
+        fn answer_line(&mut self, number: u64, line: &[u8], out: &mut Vec<u8>) -> LineOutcome {
+            let (answered, changed) = self.answered;
+            if number == self.waits {
+                let done = answered.lock().unwrap();
+                let wait = Duration::from_secs(5);
+                let (done, _) = changed.wait_timeout_while(done, wait, |d| !*d).unwrap();
+                out.extend_from_slice(if *done { b"waited\n" } else { b"gave up\n" });
+            } else {
+                out.extend_from_slice(line);
+                if number == self.until {
+                    *answered.lock().unwrap() = true;
+                    changed.notify_all();
+                }
+            }
+            LineOutcome::Solved(0)
+        }
+    }
+
+    /// A search that takes long holds up no other thread: a line past the
+    /// input's first block of searches is answered while the first line
+    /// still searches, and the answers come out in input order.
+    #[test]
+    fn a_slow_line_holds_up_no_other_thread() {
+        let line = format!("{}\n", "7".repeat(99));
+        let count = 3 * SEARCH_BLOCK / line.len();
+        let until = (2 * SEARCH_BLOCK / line.len()) as u64;
+        let input = line.repeat(count);
+        let answered = (Mutex::new(false), Condvar::new());
+        let make = || Waiting {
+            waits: 1,
+            until,
+            answered: &answered,
+        };
+        let mut out = Vec::new();
+        let format = (BatchFormat::Jsonl, "");
+        let summary = answer_lines(
+            make,
+            LinesPerShare::One,
+            format,
+            2,
+            input.as_bytes(),
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(summary.lines, count as u64);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            format!("waited\n{}", line.repeat(count - 1))
+        );
+    }
+
+    /// Input that a program writes a line at a time, waiting for each
+    /// answer, and what the batch has written so far.
+    struct Conversation {
+        written: Arc<(Mutex<Vec<u8>>, Condvar)>,
+        said: bool,
+        heard_before_the_end: Option<bool>,
+    }
+
+    impl Read for Conversation {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if !self.said {
+                self.said = true;
+                buf[..10].copy_from_slice(b"867254301\n");
+                return Ok(10);
+            }
+            // The end of the input, once the answer came (or 5 s passed).
+            let (written, changed) = &*self.written;
+            let wait = Duration::from_secs(5);
+            let written = written.lock().unwrap();
+            let (written, _) = changed
+                .wait_timeout_while(written, wait, |w| w.is_empty())
+                .unwrap();
+            self.heard_before_the_end = Some(!written.is_empty());
+            Ok(0)
+        }
+    }
+
+    struct Heard(Arc<(Mutex<Vec<u8>>, Condvar)>);
+
+    impl Write for Heard {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0 .0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            self.0 .1.notify_all();
+            Ok(())
+        }
+    }
+
+    /// A program that writes one line and waits for its answer before it
+    /// writes more gets the answer: searches are not held until a block
+    /// of input fills.
+    #[test]
+    fn a_search_is_answered_before_more_input_comes() {
+        let written = Arc::new((Mutex::new(Vec::new()), Condvar::new()));
+        let mut input = Conversation {
+            written: Arc::clone(&written),
+            said: false,
+            heard_before_the_end: None,
+        };
+        let answered = (Mutex::new(false), Condvar::new());
+        let make = || Waiting {
+            waits: 0,
+            until: 0,
+            answered: &answered,
+        };
+        let format = (BatchFormat::Jsonl, "");
+        answer_lines(
+            make,
+            LinesPerShare::One,
+            format,
+            2,
+            &mut input,
+            Heard(Arc::clone(&written)),
+        )
+        .unwrap();
+        assert_eq!(input.heard_before_the_end, Some(true));
+        assert_eq!(*written.0.lock().unwrap(), b"867254301\n");
+    }
 
     #[test]
     fn pairs_and_single_boards() {

@@ -789,3 +789,42 @@ fn a_file_that_cannot_serve_says_within_needs_none() {
         "{err}"
     );
 }
+
+/// A program that writes a line to `batch --within` and waits for its
+/// answer before it writes the next gets each answer: a search batch reads
+/// and answers lines as they come, not once a block of input fills.
+#[test]
+fn batch_within_answers_a_line_before_the_next_comes() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("query"))
+        .current_dir(dir.path())
+        .env_remove("NPUZZLE_DB")
+        .env("XDG_DATA_HOME", dir.path())
+        .args(["batch", "--within", "1.5", "--format", "moves"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let (tx, answers) = std::sync::mpsc::channel();
+    let output = BufReader::new(child.stdout.take().unwrap());
+    std::thread::spawn(move || {
+        for line in output.lines() {
+            let _ = tx.send(line.unwrap());
+        }
+    });
+    for (start, moves) in [("123456708", "R"), ("123456078", "RR")] {
+        writeln!(input, "{start}").unwrap();
+        input.flush().unwrap();
+        let answer = answers.recv_timeout(Duration::from_secs(20));
+        assert_eq!(
+            answer.as_deref(),
+            Ok(moves),
+            "no answer to {start} while the input stays open"
+        );
+    }
+    drop(input);
+    assert!(child.wait().unwrap().success());
+}
