@@ -62,7 +62,8 @@ impl Weight {
         if value < 1.0 {
             return Err(WeightError::BelowOne(shown(value)));
         }
-        if value > MAX_WEIGHT {
+        // Far past the limit (infinity too): no rounding brings it back.
+        if value > 2.0 * MAX_WEIGHT {
             return Err(WeightError::TooLarge(shown(value)));
         }
         let scaled = value * SCALE as f64;
@@ -74,6 +75,10 @@ impl Weight {
         } else {
             scaled.floor()
         };
+        // Judged once rounded, as the search counts it: 100.0004 is 100.
+        if thousandths > MAX_WEIGHT * SCALE as f64 {
+            return Err(WeightError::TooLarge(shown(value)));
+        }
         Ok(Weight {
             thousandths: thousandths as u32,
         })
@@ -145,6 +150,9 @@ mod tests {
         assert_eq!("1e0".parse::<Weight>().unwrap(), Weight::OPTIMAL);
         assert_eq!("1.0009".parse::<Weight>().unwrap(), Weight::OPTIMAL);
         assert_eq!("100".parse::<Weight>().unwrap().thousandths(), 100_000);
+        // Rounded down before the limit is judged, as the guide says.
+        assert_eq!("100.0004".parse::<Weight>().unwrap().thousandths(), 100_000);
+        assert_eq!("100.0009".parse::<Weight>().unwrap().thousandths(), 100_000);
         assert_eq!(Weight::new(1.5).unwrap().to_string(), "1.5");
     }
 
@@ -159,6 +167,7 @@ mod tests {
             ("1e999", "a weight of 1e999 is above the limit of 100"),
             ("inf", "a weight of inf is above the limit of 100"),
             ("100.5", "a weight of 100.5 is above the limit of 100"),
+            ("100.001", "a weight of 100.001 is above the limit of 100"),
             ("abc", "\"abc\" is not a number"),
             ("1e-400", "a weight of 1e-400 is below 1"),
             ("", "\"\" is not a number"),
