@@ -339,6 +339,18 @@ def test_a_worker_without_the_file_names_the_path_and_itself(client, tmp_path: P
     assert missing in message and "on worker" in message and "tcp://" in message
 
 
+def test_a_goal_the_file_has_no_table_for_names_the_worker(client, tmp_path: Path) -> None:
+    # One table, the blank's goal cell bottom right; the goal asked has it
+    # top middle, where no symmetry of 2x3 takes it.
+    path = npuzzle.build("2x3", str(tmp_path / "2x3.db"), blanks=[5], progress=False)
+    frame = dd.from_pandas(pd.DataFrame({"start": ["123450"]}), npartitions=1)
+    with pytest.raises(npuzzle.MissingTableError) as raised:
+        nd.solve_frame(frame, board="2x3", db=path, goal="102345").compute()
+    message = str(raised.value)
+    assert "on worker" in message and "tcp://" in message, message
+    assert message.count("(on worker") == 1, message
+
+
 def test_label_random_is_the_same_whatever_the_partitioning(client, files, bfs3) -> None:
     # 40,000 rows span three of the seeded blocks (16,384 each).
     frames = [nd.label_random(40_000, "3x3", seed=11, partitions=p, db=files["3x3"]).compute() for p in (1, 3, 7)]

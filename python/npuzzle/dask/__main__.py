@@ -234,7 +234,10 @@ def _write(answered: dd.DataFrame, out: Path, started: float) -> int:
         file=sys.stderr,
     )
     if errors:
-        print(f"{PROG}: {errors} of {rows} rows could not be answered (see their error column)", file=sys.stderr)
+        print(
+            f"{PROG}: {errors} of {rows} rows could not be answered (see their error or reason column)",
+            file=sys.stderr,
+        )
         return 2
     return 0
 

@@ -62,6 +62,7 @@ def empty(index: pd.Index | None = None, within: float | None = None) -> pd.Data
     )
 
 
+@_workers.naming_the_worker
 def answer(
     part: pd.DataFrame,
     column: str,

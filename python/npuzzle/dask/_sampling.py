@@ -33,6 +33,7 @@ def empty() -> pd.DataFrame:
     return pd.DataFrame({"start": pd.Series([], dtype=pd.ArrowDtype(pa.string()))})
 
 
+@_workers.naming_the_worker
 def starts(
     lo: int, hi: int, board: str, seed: int, goal: str | None, path: str | None, file_optional: bool = False
 ) -> pd.DataFrame:

@@ -8,11 +8,17 @@ once, not once a partition.
 
 from __future__ import annotations
 
+import functools
 import os
 import socket
 import threading
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
 
 from .. import Database, DatabaseError, locate
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 # (path as given, or None for the board's default place; board) -> Database.
 _open: dict[tuple[str | None, str], Database] = {}
@@ -26,11 +32,7 @@ def database(path: str | None, board: str) -> Database:
     with _lock:
         db = _open.get(key)
         if db is None:
-            try:
-                db = Database(path, board)
-            except DatabaseError as e:
-                # Which machine lacks it matters on a cluster.
-                raise type(e)(f"{e} (on {where()})") from None
+            db = Database(path, board)
             _open[key] = db
     return db
 
@@ -57,3 +59,19 @@ def where() -> str:
         return f"process {os.getpid()} on host {host}"
     return f"worker {worker.name} at {worker.address}, host {host}"
 
+
+def naming_the_worker(task: Callable[P, R]) -> Callable[P, R]:
+    """`task`, whose database errors (a file missing, damaged, of another
+    board, with no table for the goal) name the worker they were raised on:
+    which machine's file failed matters on a cluster."""
+
+    @functools.wraps(task)
+    def named(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return task(*args, **kwargs)
+        except DatabaseError as e:
+            # The same exception, its attributes kept, its message added to.
+            e.args = (f"{e} (on {where()})",)
+            raise
+
+    return named
