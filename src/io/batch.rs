@@ -9,18 +9,20 @@
 //! with no goal uses the batch's goal. A trailing `\r` is ignored (Windows
 //! line endings).
 //!
-//! Input is read in blocks; each block's lines are split into shares, each
-//! share is answered by one thread into its own reused buffer, and the
-//! buffers are written out in order. Memory stays the same whatever the
-//! input's size. The two kinds of database are scheduled differently:
+//! Input is read in blocks of whole lines, each as large as the buffer or
+//! as the first read that brought a line (so that a program that writes a
+//! line and waits for its answer gets it). Memory stays the same whatever
+//! the input's size. The two kinds of database are scheduled differently:
 //! - complete tables answer a line in tens of nanoseconds, so blocks are
-//!   [`BLOCK`] bytes and a few shares per thread, and nothing is allocated
-//!   per line (error lines aside);
-//! - pattern tables search, from microseconds to seconds a line, so blocks
-//!   are [`SEARCH_BLOCK`] bytes and every line is a share of its own, for
-//!   the threads to take one at a time. Answers then carry the search's
-//!   work: JSON the fields `nodes` and `nodes_expanded`, CSV the columns of
-//!   [`SEARCH_CSV_HEADER`].
+//!   up to [`BLOCK`] bytes, split into a few shares per thread, each
+//!   answered into its own reused buffer, written out in order; nothing is
+//!   allocated per line (error lines aside);
+//! - pattern tables search, from microseconds to seconds a line, so each
+//!   thread takes the next line as it comes free, and the answer next in
+//!   order is written (and flushed) by the thread that made it: one slow
+//!   line holds up no other ([`answer_one_at_a_time`]). Answers then carry
+//!   the search's work: JSON the fields `nodes` and `nodes_expanded`, CSV
+//!   the columns of [`SEARCH_CSV_HEADER`].
 
 use crate::db::complete::CompleteTables;
 use crate::db::database::Database;
@@ -41,11 +43,11 @@ use std::io::{self, Read, Write};
 use std::sync::{mpsc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-/// Bytes of input handled per block, from complete tables.
+/// Bytes of input read at most per block, from complete tables.
 pub(crate) const BLOCK: usize = 1 << 20;
 
-/// Bytes of input handled per block, from pattern tables: a few hundred
-/// lines, searched before more are read.
+/// Bytes of input read at most per block, from pattern tables: a few
+/// hundred lines, handed to the threads one at a time.
 pub(crate) const SEARCH_BLOCK: usize = 1 << 14;
 
 /// How answers are written.
@@ -889,7 +891,6 @@ fn read_lines<W: Write>(
     order: &InOrder<'_, W>,
 ) -> io::Result<()> {
     let mut blocks = Blocks::new(SEARCH_BLOCK, LONGEST_LINE);
-    blocks.eager = true;
     let mut read = 0;
     while let Some(block) = blocks.next(input)? {
         for line in lines(block) {
@@ -1019,10 +1020,6 @@ struct Blocks {
     /// than it once they outgrow the buffer ([`LONGEST_LINE`], smaller in
     /// tests).
     longest: usize,
-    /// Whether a block ends as soon as a read brings a whole line, rather
-    /// than once the buffer is full: for searches, so that a program that
-    /// writes one line and waits for its answer gets it.
-    eager: bool,
 }
 
 impl Blocks {
@@ -1033,12 +1030,12 @@ impl Blocks {
             handed: 0,
             at_end: false,
             longest,
-            eager: false,
         }
     }
 
     /// The next block: whole lines (the last line of the input may lack its
-    /// newline), or `None` at the end. A line longer than the buffer grows
+    /// newline), as many as fill the buffer or came by the first read that
+    /// brought a whole line, or `None` at the end. A line longer than the buffer grows
     /// it, up to twice the longest line; a line longer than that is cut
     /// ([`Blocks::cut_long_line`]).
     fn next(&mut self, input: &mut impl Read) -> io::Result<Option<&[u8]>> {
@@ -1056,7 +1053,9 @@ impl Blocks {
                     Ok(n) => {
                         let fresh = &self.buffer[self.filled..self.filled + n];
                         self.filled += n;
-                        if self.eager && memchr::memchr(b'\n', fresh).is_some() {
+                        // What came is answered before more is waited for:
+                        // a program may wait for these answers.
+                        if memchr::memchr(b'\n', fresh).is_some() {
                             break;
                         }
                     }

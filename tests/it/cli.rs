@@ -778,6 +778,20 @@ fn batch_answers_every_line_in_order() {
     check_solved(&answers[9], "867254301", "123456780", 31);
 }
 
+/// A program that writes a line to `batch` and waits for its answer
+/// before it writes the next gets each answer: lookups too are answered as
+/// lines come, not once 1 MiB of input has.
+#[test]
+fn batch_answers_a_line_before_the_next_comes() {
+    let mut query = std::process::Command::new(assert_cmd::cargo::cargo_bin("query"));
+    query
+        .env_remove("NPUZZLE_DB")
+        .arg("--db")
+        .arg(&three_by_three().path);
+    query.args(["batch", "--format", "moves"]);
+    crate::within::converse(query, &[("123456708", "R"), ("123456078", "RR")]);
+}
+
 #[test]
 fn batch_of_good_lines_exits_0() {
     let input = "867254301\r\n123468750\n216408753\t123804765\n";

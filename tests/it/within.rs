@@ -795,18 +795,23 @@ fn a_file_that_cannot_serve_says_within_needs_none() {
 /// and answers lines as they come, not once a block of input fills.
 #[test]
 fn batch_within_answers_a_line_before_the_next_comes() {
-    use std::io::{BufRead, BufReader, Write};
-    use std::process::{Command, Stdio};
     let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("query"))
-        .current_dir(dir.path())
+    let mut query = std::process::Command::new(assert_cmd::cargo::cargo_bin("query"));
+    query
         .env_remove("NPUZZLE_DB")
-        .env("XDG_DATA_HOME", dir.path())
-        .args(["batch", "--within", "1.5", "--format", "moves"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .env("XDG_DATA_HOME", dir.path().join(".xdg"))
+        .current_dir(dir.path())
+        .args(["batch", "--within", "1.5", "--format", "moves"]);
+    converse(query, &[("123456708", "R"), ("123456078", "RR")]);
+}
+
+/// Writes each line of `said` to `command`'s standard input, the input
+/// kept open, and expects its answer within 20 s; then closes the input
+/// and expects exit code 0.
+pub fn converse(mut command: std::process::Command, said: &[(&str, &str)]) {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let mut child = (command.stdin(Stdio::piped()).stdout(Stdio::piped()).spawn()).unwrap();
     let mut input = child.stdin.take().unwrap();
     let (tx, answers) = std::sync::mpsc::channel();
     let output = BufReader::new(child.stdout.take().unwrap());
@@ -815,14 +820,14 @@ fn batch_within_answers_a_line_before_the_next_comes() {
             let _ = tx.send(line.unwrap());
         }
     });
-    for (start, moves) in [("123456708", "R"), ("123456078", "RR")] {
-        writeln!(input, "{start}").unwrap();
+    for (line, answer) in said {
+        writeln!(input, "{line}").unwrap();
         input.flush().unwrap();
-        let answer = answers.recv_timeout(Duration::from_secs(20));
+        let got = answers.recv_timeout(Duration::from_secs(20));
         assert_eq!(
-            answer.as_deref(),
-            Ok(moves),
-            "no answer to {start} while the input stays open"
+            got.as_deref(),
+            Ok(*answer),
+            "no answer to {line} while the input stays open"
         );
     }
     drop(input);
