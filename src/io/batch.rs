@@ -808,6 +808,10 @@ fn answer_in_blocks<A: AnswerLine>(
 /// line keeps the others' threads busy on later lines for this long.
 const AHEAD_PER_THREAD: u64 = 256;
 
+/// Bytes of lines read ahead of the first answer not yet written: a few
+/// lines at most of the longest, [`LONGEST_LINE`].
+const AHEAD_BYTES: usize = 4 << 20;
+
 /// The longest an answer waits in the output's buffer while more are on
 /// their way.
 const FLUSH_EVERY: Duration = Duration::from_millis(50);
@@ -818,8 +822,8 @@ const FLUSH_EVERY: Duration = Duration::from_millis(50);
 /// (and those after it already answered). So one slow line holds up
 /// neither the other threads nor the answers before it, and a program that
 /// writes a line and waits for its answer gets it. At most
-/// [`AHEAD_PER_THREAD`] lines a thread are read ahead of the first answer
-/// not yet written.
+/// [`AHEAD_PER_THREAD`] lines a thread, and [`AHEAD_BYTES`], are read ahead
+/// of the first answer not yet written.
 fn answer_one_at_a_time<A: AnswerLine, W: Write + Send>(
     make: impl Fn() -> A + Sync,
     threads: usize,
@@ -850,7 +854,7 @@ fn answer_one_at_a_time<A: AnswerLine, W: Write + Send>(
                 while let Ok((number, line)) = next() {
                     let mut out = Vec::with_capacity(160);
                     let outcome = answerer.answer_line(number, &line, &mut out);
-                    if !order.answered(number, out, outcome) {
+                    if !order.answered(number, line.len(), (out, outcome)) {
                         break;
                     }
                 }
@@ -863,9 +867,9 @@ fn answer_one_at_a_time<A: AnswerLine, W: Write + Send>(
                 .join()
                 .unwrap_or_else(|p| std::panic::resume_unwind(p));
         }
-        let state = order.lock();
-        if let Some(e) = state.failed.as_ref() {
-            return Err(io::Error::new(e.kind(), e.to_string()));
+        let mut state = order.lock();
+        if let Some(e) = state.failed.take() {
+            return Err(e);
         }
         read.map(|()| state.summary)
     })
@@ -894,7 +898,7 @@ fn read_lines<W: Write>(
     let mut read = 0;
     while let Some(block) = blocks.next(input)? {
         for line in lines(block) {
-            if !order.next_line(read) {
+            if !order.next_line(read, line.len()) {
                 return Ok(());
             }
             read += 1;
@@ -918,12 +922,15 @@ struct InOrder<'w, W> {
 /// before the lines ahead of them.
 struct Writing<'w, W> {
     output: &'w mut W,
-    held: std::collections::BTreeMap<u64, (Vec<u8>, LineOutcome)>,
+    /// Answers by line number, with their lines' lengths.
+    held: std::collections::BTreeMap<u64, (usize, LineAnswer)>,
     /// Lines written, with their outcomes.
     summary: BatchSummary,
     read: u64,
-    /// Whether the reading waits for room.
-    waiting: bool,
+    /// Bytes of the lines read and not yet written.
+    bytes_ahead: usize,
+    /// The line the reading waits to have room for: its place and length.
+    waiting: Option<(u64, usize)>,
     flushed: Instant,
     /// The first write error: the reading and the threads stop.
     failed: Option<io::Error>,
@@ -936,7 +943,8 @@ impl<'w, W: Write> Writing<'w, W> {
             held: std::collections::BTreeMap::new(),
             summary: BatchSummary::default(),
             read: 0,
-            waiting: false,
+            bytes_ahead: 0,
+            waiting: None,
             flushed: Instant::now(),
             failed: None,
         }
@@ -947,9 +955,10 @@ impl<'w, W: Write> Writing<'w, W> {
     /// the last flush: otherwise more are on their way.
     fn write_ready(&mut self) -> io::Result<()> {
         let before = self.summary.lines;
-        while let Some((out, outcome)) = self.held.remove(&(self.summary.lines + 1)) {
+        while let Some((len, (out, outcome))) = self.held.remove(&(self.summary.lines + 1)) {
             self.output.write_all(&out)?;
             self.summary.add(outcome);
+            self.bytes_ahead -= len;
         }
         let wrote = self.summary.lines > before;
         if wrote && (self.summary.lines == self.read || self.flushed.elapsed() >= FLUSH_EVERY) {
@@ -958,27 +967,41 @@ impl<'w, W: Write> Writing<'w, W> {
         }
         Ok(())
     }
+
+    /// Whether line `read + 1`, of `len` bytes, may be read with at most
+    /// `lines` lines and `bytes` bytes read ahead: always, where none are.
+    fn has_room(&self, (read, len): (u64, usize), lines: u64, bytes: usize) -> bool {
+        let ahead = read - self.summary.lines;
+        ahead == 0 || (ahead < lines && self.bytes_ahead + len <= bytes)
+    }
 }
+
+/// A line's answer, and how it ended.
+type LineAnswer = (Vec<u8>, LineOutcome);
 
 impl<'w, W: Write> InOrder<'w, W> {
     fn lock(&self) -> std::sync::MutexGuard<'_, Writing<'w, W>> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Waits until the line after the `read` first may be read, and counts
-    /// it read (before it goes to a thread, so that its answer is never
-    /// written before it is counted); false once the writing failed.
-    fn next_line(&self, read: u64) -> bool {
+    /// Waits until the line after the `read` first, of `len` bytes, may be
+    /// read, and counts it read (before it goes to a thread, so that its
+    /// answer is never written before it is counted); false once the
+    /// writing failed.
+    fn next_line(&self, read: u64, len: usize) -> bool {
         let mut state = self.lock();
-        if read - state.summary.lines >= self.ahead {
+        let line = (read, len);
+        if !state.has_room(line, self.ahead, AHEAD_BYTES) {
             // Woken once half the room is free, not at every answer.
-            state.waiting = true;
-            let full =
-                |w: &mut Writing<W>| w.failed.is_none() && read - w.summary.lines > self.ahead / 2;
+            state.waiting = Some(line);
+            let full = |w: &mut Writing<W>| {
+                w.failed.is_none() && !w.has_room(line, self.ahead / 2 + 1, AHEAD_BYTES / 2)
+            };
             state = (self.room.wait_while(state, full)).unwrap_or_else(|e| e.into_inner());
-            state.waiting = false;
+            state.waiting = None;
         }
         state.read = read + 1;
+        state.bytes_ahead += len;
         state.failed.is_none()
     }
 
@@ -988,20 +1011,21 @@ impl<'w, W: Write> InOrder<'w, W> {
         self.room.notify_all();
     }
 
-    /// Takes line `number`'s answer and writes what is next in order;
-    /// false once the writing failed.
-    fn answered(&self, number: u64, out: Vec<u8>, outcome: LineOutcome) -> bool {
+    /// Takes line `number`'s answer (the line `len` bytes) and writes
+    /// what is next in order; false once the writing failed.
+    fn answered(&self, number: u64, len: usize, answer: LineAnswer) -> bool {
         let mut state = self.lock();
         if state.failed.is_some() {
             return false;
         }
-        state.held.insert(number, (out, outcome));
+        state.held.insert(number, (len, answer));
         if let Err(e) = state.write_ready() {
             drop(state);
             self.fail(e);
             return false;
         }
-        if state.waiting && state.read - state.summary.lines <= self.ahead / 2 {
+        let half = |line| state.has_room(line, self.ahead / 2 + 1, AHEAD_BYTES / 2);
+        if state.waiting.is_some_and(half) {
             self.room.notify_all();
         }
         true
@@ -1250,6 +1274,57 @@ mod tests {
         assert_eq!(
             String::from_utf8(out).unwrap(),
             format!("waited\n{}", line.repeat(count - 1))
+        );
+    }
+
+    /// Input that counts the bytes read from it.
+    struct Counted<'a> {
+        bytes: &'a [u8],
+        read: &'a std::sync::atomic::AtomicUsize,
+    }
+
+    impl Read for Counted<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.bytes.read(buf)?;
+            self.read.fetch_add(n, std::sync::atomic::Ordering::SeqCst);
+            Ok(n)
+        }
+    }
+
+    /// Long lines behind a slow one are read ahead by a few megabytes at
+    /// most, however few they are: bad input holds no more memory than that.
+    #[test]
+    fn long_lines_behind_a_slow_one_are_not_all_read_ahead() {
+        use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+        let line = format!("{}\n", "x".repeat(512 << 10));
+        let input = format!("slow\n{}", line.repeat(100));
+        let read = AtomicUsize::new(0);
+        let read_by_then = AtomicUsize::new(0);
+        struct Slow<'a>(&'a AtomicUsize, &'a AtomicUsize);
+        impl AnswerLine for Slow<'_> {
+            fn answer_line(&mut self, number: u64, _: &[u8], out: &mut Vec<u8>) -> LineOutcome {
+                if number == 1 {
+                    // Time for the reading to run ahead as far as it may.
+                    std::thread::sleep(Duration::from_millis(300));
+                    self.1.store(self.0.load(SeqCst), SeqCst);
+                }
+                out.push(b'\n');
+                LineOutcome::Solved(0)
+            }
+        }
+        let input = Counted {
+            bytes: input.as_bytes(),
+            read: &read,
+        };
+        let make = || Slow(&read, &read_by_then);
+        let format = (BatchFormat::Jsonl, "");
+        let mut out = Vec::new();
+        let summary = answer_lines(make, LinesPerShare::One, format, 2, input, &mut out).unwrap();
+        assert_eq!(summary.lines, 101);
+        let ahead = read_by_then.load(SeqCst);
+        assert!(
+            ahead < 8 << 20,
+            "{ahead} bytes read while the first line searched"
         );
     }
 
