@@ -41,7 +41,7 @@ use crate::puzzle::solvability::Unsolvable;
 use rayon::prelude::*;
 use std::io::{self, Read, Write};
 use std::sync::{mpsc, Condvar, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Bytes of input read at most per block, from complete tables.
 pub(crate) const BLOCK: usize = 1 << 20;
@@ -812,10 +812,6 @@ const AHEAD_PER_THREAD: u64 = 256;
 /// lines at most of the longest, [`LONGEST_LINE`].
 const AHEAD_BYTES: usize = 4 << 20;
 
-/// The longest an answer waits in the output's buffer while more are on
-/// their way.
-const FLUSH_EVERY: Duration = Duration::from_millis(50);
-
 /// Searches, from microseconds to the timeout a line: this thread reads
 /// the lines as they come, each of `threads` threads takes the next line as
 /// it is free, and the thread whose answer is next in input order writes it
@@ -926,12 +922,10 @@ struct Writing<'w, W> {
     held: std::collections::BTreeMap<u64, (usize, LineAnswer)>,
     /// Lines written, with their outcomes.
     summary: BatchSummary,
-    read: u64,
     /// Bytes of the lines read and not yet written.
     bytes_ahead: usize,
     /// The line the reading waits to have room for: its place and length.
     waiting: Option<(u64, usize)>,
-    flushed: Instant,
     /// The first write error: the reading and the threads stop.
     failed: Option<io::Error>,
 }
@@ -942,17 +936,14 @@ impl<'w, W: Write> Writing<'w, W> {
             output,
             held: std::collections::BTreeMap::new(),
             summary: BatchSummary::default(),
-            read: 0,
             bytes_ahead: 0,
             waiting: None,
-            flushed: Instant::now(),
             failed: None,
         }
     }
 
-    /// Writes the answers next in order. Flushed when caught up with the
-    /// reading (a program may wait for the last answer) or a while after
-    /// the last flush: otherwise more are on their way.
+    /// Writes the answers next in order, and flushes them: the next is
+    /// still being searched, and a program may wait for these.
     fn write_ready(&mut self) -> io::Result<()> {
         let before = self.summary.lines;
         while let Some((len, (out, outcome))) = self.held.remove(&(self.summary.lines + 1)) {
@@ -960,19 +951,22 @@ impl<'w, W: Write> Writing<'w, W> {
             self.summary.add(outcome);
             self.bytes_ahead -= len;
         }
-        let wrote = self.summary.lines > before;
-        if wrote && (self.summary.lines == self.read || self.flushed.elapsed() >= FLUSH_EVERY) {
+        if self.summary.lines > before {
             self.output.flush()?;
-            self.flushed = Instant::now();
         }
         Ok(())
     }
 
     /// Whether line `read + 1`, of `len` bytes, may be read with at most
-    /// `lines` lines and `bytes` bytes read ahead: always, where none are.
-    fn has_room(&self, (read, len): (u64, usize), lines: u64, bytes: usize) -> bool {
-        let ahead = read - self.summary.lines;
-        ahead == 0 || (ahead < lines && self.bytes_ahead + len <= bytes)
+    /// `ahead` lines read ahead, and [`AHEAD_BYTES`] of them; with `half`,
+    /// half of each. Always where none are.
+    fn has_room(&self, (read, len): (u64, usize), ahead: u64, half: bool) -> bool {
+        let (lines, bytes) = match half {
+            false => (ahead, AHEAD_BYTES),
+            true => (ahead / 2 + 1, AHEAD_BYTES / 2),
+        };
+        let held = read - self.summary.lines;
+        held == 0 || (held < lines && self.bytes_ahead + len <= bytes)
     }
 }
 
@@ -985,22 +979,18 @@ impl<'w, W: Write> InOrder<'w, W> {
     }
 
     /// Waits until the line after the `read` first, of `len` bytes, may be
-    /// read, and counts it read (before it goes to a thread, so that its
-    /// answer is never written before it is counted); false once the
-    /// writing failed.
+    /// read, and counts its bytes; false once the writing failed.
     fn next_line(&self, read: u64, len: usize) -> bool {
         let mut state = self.lock();
         let line = (read, len);
-        if !state.has_room(line, self.ahead, AHEAD_BYTES) {
+        if !state.has_room(line, self.ahead, false) {
             // Woken once half the room is free, not at every answer.
             state.waiting = Some(line);
-            let full = |w: &mut Writing<W>| {
-                w.failed.is_none() && !w.has_room(line, self.ahead / 2 + 1, AHEAD_BYTES / 2)
-            };
+            let full =
+                |w: &mut Writing<W>| w.failed.is_none() && !w.has_room(line, self.ahead, true);
             state = (self.room.wait_while(state, full)).unwrap_or_else(|e| e.into_inner());
             state.waiting = None;
         }
-        state.read = read + 1;
         state.bytes_ahead += len;
         state.failed.is_none()
     }
@@ -1024,8 +1014,7 @@ impl<'w, W: Write> InOrder<'w, W> {
             self.fail(e);
             return false;
         }
-        let half = |line| state.has_room(line, self.ahead / 2 + 1, AHEAD_BYTES / 2);
-        if state.waiting.is_some_and(half) {
+        if (state.waiting).is_some_and(|line| state.has_room(line, self.ahead, true)) {
             self.room.notify_all();
         }
         true
